@@ -1,0 +1,126 @@
+//! The `marionette` command. Only this crate prints; the libraries return
+//! values and diagnostics.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use marionette_diagnostics::SourceFile;
+use marionette_syntax::{SourceKind, dump};
+
+#[derive(Parser)]
+#[command(name = "marionette", version, about = "Configuration management that speaks Puppet")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check and inspect Puppet manifests and EPP templates.
+    Parser {
+        #[command(subcommand)]
+        command: ParserCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ParserCommand {
+    /// Check the syntax of manifests: files, or directories searched for
+    /// `.pp` files (and `.epp` files with --epp).
+    Validate {
+        /// Files or directories to check.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Also check `.epp` templates found in directories, and treat every
+        /// named file as a template.
+        #[arg(long)]
+        epp: bool,
+    },
+    /// Print the syntax tree of a manifest or template.
+    Dump {
+        file: PathBuf,
+        /// Leave out the byte offsets of each node.
+        #[arg(long)]
+        no_spans: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Parser { command: ParserCommand::Validate { paths, epp } } => validate(&paths, epp),
+        Command::Parser { command: ParserCommand::Dump { file, no_spans } } => dump_file(&file, no_spans),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("Error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn read_source(path: &Path) -> Result<SourceFile> {
+    let bytes = std::fs::read(path).with_context(|| format!("Could not read {}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{} is not valid UTF-8", path.display()))?;
+    Ok(SourceFile::new(path.display().to_string(), text))
+}
+
+/// Every file to check below `path`, in a stable order.
+fn collect_files(path: &Path, epp: bool, out: &mut Vec<(PathBuf, SourceKind)>) -> Result<()> {
+    let metadata = std::fs::metadata(path).with_context(|| format!("Could not read {}", path.display()))?;
+    if !metadata.is_dir() {
+        let kind = if epp { SourceKind::Epp } else { SourceKind::from_path(path) };
+        out.push((path.to_path_buf(), kind));
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+        .with_context(|| format!("Could not list {}", path.display()))?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<std::io::Result<_>>()?;
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() {
+            collect_files(&entry, epp, out)?;
+        } else if entry.extension().is_some_and(|ext| ext == "pp") {
+            out.push((entry, SourceKind::Manifest));
+        } else if epp && entry.extension().is_some_and(|ext| ext == "epp") {
+            out.push((entry, SourceKind::Epp));
+        }
+    }
+    Ok(())
+}
+
+fn validate(paths: &[PathBuf], epp: bool) -> Result<ExitCode> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect_files(path, epp, &mut files)?;
+    }
+    let rich = std::io::stderr().is_terminal();
+    let mut errors = 0usize;
+    for (path, kind) in files {
+        let source = read_source(&path)?;
+        let checked = marionette_syntax::check(source.text(), kind);
+        for diagnostic in &checked.diagnostics {
+            errors += usize::from(diagnostic.is_error());
+            let text = if rich { source.snippet(diagnostic) } else { source.one_line(diagnostic) };
+            eprintln!("{}: {}", diagnostic.severity.label(), text);
+        }
+    }
+    Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn dump_file(path: &Path, no_spans: bool) -> Result<ExitCode> {
+    let source = read_source(path)?;
+    let checked = marionette_syntax::check(source.text(), SourceKind::from_path(path));
+    let options = dump::DumpOptions { spans: !no_spans, parens: true };
+    print!("{}", dump::dump(&checked.program, options));
+    for diagnostic in &checked.diagnostics {
+        eprintln!("{}: {}", diagnostic.severity.label(), source.one_line(diagnostic));
+    }
+    let failed = checked.diagnostics.iter().any(|d| d.is_error());
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}

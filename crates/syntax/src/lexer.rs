@@ -1,0 +1,1022 @@
+//! The lexer: source text to tokens, for manifests and for EPP templates.
+//!
+//! Puppet's lexical structure depends on context in a few places, and each is
+//! decided here so that the parser can stay context-free:
+//! - `/` starts a regex only where a value cannot end (after an operator, a
+//!   keyword, an opening bracket, ...); after a name, number, variable,
+//!   string or closing bracket it is a division.
+//! - `[` right after a value (no blank before it) is an access; after a blank
+//!   it always starts an array literal, so `$x` newline `[1]` is two
+//!   expressions.
+//! - `(` that is the first thing on its line never starts an argument list.
+//! - Strings are split into segments; `${...}` is lexed in place, to any depth.
+//! - A heredoc's body starts on the line after its `@(TAG)`; several heredocs
+//!   opened on one line take consecutive bodies, and lexing resumes after the
+//!   last one when that line ends.
+
+use marionette_diagnostics::{Diagnostic, Span};
+
+use crate::token::{Keyword, Punct, Segment, Token, TokenKind};
+
+/// Tokens and the problems found while reading them.
+#[derive(Debug, Default)]
+pub struct Lexed {
+    pub tokens: Vec<Token>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Lexes a manifest (`.pp`). The token list always ends with `Eof`.
+pub fn lex(source: &str) -> Lexed {
+    let mut lexer = Lexer::new(source);
+    let (mut tokens, _) = lexer.lex_sequence(Stop::EndOfInput);
+    tokens.push(lexer.eof_token());
+    Lexed { tokens, diagnostics: lexer.diagnostics }
+}
+
+/// Lexes an EPP template: text, `<% code %>`, `<%= expression %>`.
+pub fn lex_epp(source: &str) -> Lexed {
+    let mut lexer = Lexer::new(source);
+    let mut tokens = lexer.lex_epp();
+    tokens.push(lexer.eof_token());
+    Lexed { tokens, diagnostics: lexer.diagnostics }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    EndOfInput,
+    /// The `}` that closes `${`.
+    InterpolationEnd,
+    /// `%>` or `-%>` in an EPP template.
+    EppTagEnd,
+}
+
+/// Which backslash escapes a string body understands.
+#[derive(Clone, Copy, Default)]
+struct Escapes {
+    tab: bool,
+    carriage_return: bool,
+    newline: bool,
+    space: bool,
+    unicode: bool,
+    line_continuation: bool,
+    dollar: bool,
+    double_quote: bool,
+    single_quote: bool,
+}
+
+impl Escapes {
+    fn any(self) -> bool {
+        self.tab
+            || self.carriage_return
+            || self.newline
+            || self.space
+            || self.unicode
+            || self.line_continuation
+            || self.dollar
+            || self.double_quote
+    }
+}
+
+struct StringBody {
+    interpolate: bool,
+    escapes: Escapes,
+    /// Blanks to strip from the start of each line (heredoc margin).
+    margin: usize,
+    /// The byte that ends the string (`"`), or none when `end` bounds it.
+    terminator: Option<u8>,
+    end: usize,
+}
+
+struct Lexer<'a> {
+    source: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    diagnostics: Vec<Diagnostic>,
+    /// Where lexing continues when the current line ends, because heredoc
+    /// bodies opened on this line occupy the lines in between.
+    heredoc_resume: Option<usize>,
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+impl<'a> Lexer<'a> {
+    fn new(source: &'a str) -> Lexer<'a> {
+        Lexer { source, bytes: source.as_bytes(), pos: 0, diagnostics: Vec::new(), heredoc_resume: None }
+    }
+
+    fn eof_token(&self) -> Token {
+        let end = self.source.len();
+        Token { kind: TokenKind::Eof, span: Span::new(end, end), space_before: true, line_start: true }
+    }
+
+    fn peek(&self, ahead: usize) -> u8 {
+        self.bytes.get(self.pos + ahead).copied().unwrap_or(0)
+    }
+
+    fn starts_with(&self, text: &str) -> bool {
+        self.bytes[self.pos..].starts_with(text.as_bytes())
+    }
+
+    fn error(&mut self, message: impl Into<String>, start: usize, end: usize) {
+        self.diagnostics.push(Diagnostic::error("SYNTAX_ERROR", message, Span::new(start, end)));
+    }
+
+    /// Skips blanks and comments. Returns whether anything was skipped and
+    /// whether the next token is the first on its line.
+    fn skip_trivia(&mut self) -> (bool, bool) {
+        let mut skipped = false;
+        let mut line_start = self.pos == 0 || self.only_blanks_since_line_start();
+        loop {
+            match self.peek(0) {
+                b' ' | b'\t' | b'\r' | 0x0c => self.pos += 1,
+                b'\n' => {
+                    self.pos += 1;
+                    if let Some(resume) = self.heredoc_resume.take() {
+                        self.pos = resume;
+                    }
+                    line_start = true;
+                }
+                b'#' => {
+                    while self.pos < self.bytes.len() && self.bytes[self.pos] != b'\n' {
+                        self.pos += 1;
+                    }
+                }
+                b'/' if self.peek(1) == b'*' => {
+                    let start = self.pos;
+                    match self.source[self.pos + 2..].find("*/") {
+                        Some(end) => self.pos += 2 + end + 2,
+                        None => {
+                            self.error("Unclosed comment", start, start + 2);
+                            self.pos = self.bytes.len();
+                        }
+                    }
+                    line_start = false;
+                }
+                _ => break,
+            }
+            skipped = true;
+        }
+        (skipped, line_start)
+    }
+
+    fn only_blanks_since_line_start(&self) -> bool {
+        self.bytes[..self.pos].iter().rev().take_while(|&&b| b != b'\n').all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
+    }
+
+    /// Lexes tokens until `stop`. Returns them and whether `stop` was found
+    /// (the end of input always counts as found for `Stop::EndOfInput`).
+    fn lex_sequence(&mut self, stop: Stop) -> (Vec<Token>, bool) {
+        let mut tokens: Vec<Token> = Vec::new();
+        let mut depth = 0usize;
+        loop {
+            let (space_before, line_start) = self.skip_trivia();
+            if self.pos >= self.bytes.len() {
+                return (tokens, stop == Stop::EndOfInput);
+            }
+            match stop {
+                Stop::InterpolationEnd if depth == 0 && self.peek(0) == b'}' => {
+                    self.pos += 1;
+                    return (tokens, true);
+                }
+                Stop::EppTagEnd if self.starts_with("%>") || self.starts_with("-%>") => {
+                    return (tokens, true);
+                }
+                _ => {}
+            }
+            let start = self.pos;
+            let kind = self.next_kind(tokens.last());
+            match kind {
+                TokenKind::Punct(Punct::LBrace) => depth += 1,
+                TokenKind::Punct(Punct::RBrace) => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            tokens.push(Token { kind, span: Span::new(start, self.pos), space_before, line_start });
+        }
+    }
+
+    fn next_kind(&mut self, previous: Option<&Token>) -> TokenKind {
+        let start = self.pos;
+        let b = self.peek(0);
+        match b {
+            b'$' => self.variable(),
+            b'"' => {
+                self.pos += 1;
+                let body = StringBody {
+                    interpolate: true,
+                    escapes: Escapes {
+                        tab: true,
+                        carriage_return: true,
+                        newline: true,
+                        space: true,
+                        unicode: true,
+                        line_continuation: false,
+                        dollar: true,
+                        double_quote: true,
+                        single_quote: true,
+                    },
+                    margin: 0,
+                    terminator: Some(b'"'),
+                    end: self.bytes.len(),
+                };
+                let segments = self.string_body(&body, start);
+                string_token(segments)
+            }
+            b'\'' => self.single_quoted(),
+            b'@' => {
+                if self.peek(1) == b'@' {
+                    self.pos += 2;
+                    TokenKind::Punct(Punct::AtAt)
+                } else if self.peek(1) == b'(' {
+                    self.heredoc()
+                } else {
+                    self.pos += 1;
+                    TokenKind::Punct(Punct::At)
+                }
+            }
+            b'0'..=b'9' => self.number(),
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.word(),
+            b':' if self.peek(1) == b':' && (self.peek(2).is_ascii_alphabetic() || self.peek(2) == b'_') => self.word(),
+            b'/' if regex_acceptable(previous) => match self.regex() {
+                Some(kind) => kind,
+                None => {
+                    self.pos = start + 1;
+                    TokenKind::Punct(Punct::Slash)
+                }
+            },
+            b'[' => {
+                self.pos += 1;
+                let after_blank = start == 0 || matches!(self.bytes[start - 1], b' ' | b'\t' | b'\r' | b'\n');
+                TokenKind::Punct(if after_blank { Punct::ListStart } else { Punct::LBrack })
+            }
+            b'(' => {
+                self.pos += 1;
+                let first_on_line = {
+                    let saved = self.pos;
+                    self.pos = start;
+                    let blank = self.only_blanks_since_line_start();
+                    self.pos = saved;
+                    blank
+                };
+                TokenKind::Punct(if first_on_line { Punct::WsLParen } else { Punct::LParen })
+            }
+            _ => self.operator(),
+        }
+    }
+
+    fn operator(&mut self) -> TokenKind {
+        const OPERATORS: &[(&str, Punct)] = &[
+            ("<<|", Punct::LLCollect),
+            ("|>>", Punct::RRCollect),
+            ("<|", Punct::LCollect),
+            ("|>", Punct::RCollect),
+            ("<-", Punct::InEdge),
+            ("<~", Punct::InEdgeSub),
+            ("<<", Punct::LShift),
+            ("<=", Punct::Le),
+            ("->", Punct::OutEdge),
+            ("~>", Punct::OutEdgeSub),
+            (">>", Punct::RShift),
+            (">=", Punct::Ge),
+            ("==", Punct::EqEq),
+            ("=~", Punct::Match),
+            ("=>", Punct::FatArrow),
+            ("!=", Punct::NotEq),
+            ("!~", Punct::NoMatch),
+            ("+>", Punct::PlusArrow),
+            ("+=", Punct::PlusAssign),
+            ("-=", Punct::MinusAssign),
+            ("{", Punct::LBrace),
+            ("}", Punct::RBrace),
+            ("]", Punct::RBrack),
+            (")", Punct::RParen),
+            (",", Punct::Comma),
+            (";", Punct::Semi),
+            (":", Punct::Colon),
+            (".", Punct::Dot),
+            ("?", Punct::Question),
+            ("|", Punct::Pipe),
+            ("=", Punct::Assign),
+            ("<", Punct::Lt),
+            (">", Punct::Gt),
+            ("+", Punct::Plus),
+            ("-", Punct::Minus),
+            ("*", Punct::Star),
+            ("/", Punct::Slash),
+            ("%", Punct::Percent),
+            ("!", Punct::Not),
+        ];
+        for &(text, punct) in OPERATORS {
+            if self.starts_with(text) {
+                self.pos += text.len();
+                return TokenKind::Punct(punct);
+            }
+        }
+        let start = self.pos;
+        let ch = self.source[start..].chars().next().unwrap_or('\0');
+        self.pos += ch.len_utf8().max(1);
+        self.error(format!("Syntax error at '{ch}'"), start, self.pos);
+        TokenKind::Error
+    }
+
+    /// Scans `(::)?(\w+::)*\w+` at the current position; returns its end.
+    fn dollar_name_end(&self, from: usize) -> Option<usize> {
+        let bytes = self.bytes;
+        let mut pos = from;
+        if bytes[pos..].starts_with(b"::") {
+            pos += 2;
+        }
+        let mut end = None;
+        loop {
+            let segment_start = pos;
+            while pos < bytes.len() && is_word_byte(bytes[pos]) {
+                pos += 1;
+            }
+            if pos == segment_start {
+                return end;
+            }
+            end = Some(pos);
+            if bytes[pos..].starts_with(b"::") && bytes.get(pos + 2).is_some_and(|&b| is_word_byte(b)) {
+                pos += 2;
+            } else {
+                return end;
+            }
+        }
+    }
+
+    fn variable(&mut self) -> TokenKind {
+        let start = self.pos;
+        match self.dollar_name_end(start + 1) {
+            Some(end) => {
+                self.pos = end;
+                TokenKind::Variable(self.source[start + 1..end].to_string())
+            }
+            None => {
+                self.pos += 1;
+                self.error("Illegal variable name, The given name '' does not conform to the naming rule", start, start + 1);
+                TokenKind::Error
+            }
+        }
+    }
+
+    fn word(&mut self) -> TokenKind {
+        let start = self.pos;
+        let bytes = self.bytes;
+        let mut pos = start;
+        if bytes[pos..].starts_with(b"::") {
+            pos += 2;
+        }
+        let upper = bytes[pos].is_ascii_uppercase();
+        loop {
+            // One segment: a letter or underscore, then word characters; a
+            // lower-case segment may also hold inner hyphens (a bare word).
+            let segment_start = pos;
+            pos += 1;
+            while pos < bytes.len() && (is_word_byte(bytes[pos]) || (!upper && bytes[pos] == b'-')) {
+                pos += 1;
+            }
+            while pos > segment_start + 1 && bytes[pos - 1] == b'-' {
+                pos -= 1;
+            }
+            let continues = bytes[pos..].starts_with(b"::")
+                && bytes.get(pos + 2).is_some_and(|&b| {
+                    if upper { b.is_ascii_uppercase() } else { b.is_ascii_lowercase() || b == b'_' }
+                });
+            if !continues {
+                break;
+            }
+            pos += 2;
+        }
+        self.pos = pos;
+        let text = &self.source[start..pos];
+        if upper {
+            return TokenKind::TypeRef(text.to_string());
+        }
+        if let Some(keyword) = Keyword::from_text(text) {
+            return TokenKind::Keyword(keyword);
+        }
+        if is_name(text) { TokenKind::Name(text.to_string()) } else { TokenKind::Word(text.to_string()) }
+    }
+
+    fn number(&mut self) -> TokenKind {
+        let start = self.pos;
+        let bytes = self.bytes;
+        let mut pos = start;
+        let kind;
+        if bytes[pos] == b'0' && matches!(bytes.get(pos + 1), Some(b'x' | b'X')) {
+            pos += 2;
+            let digits = pos;
+            while pos < bytes.len() && bytes[pos].is_ascii_hexdigit() {
+                pos += 1;
+            }
+            kind = if pos == digits {
+                None
+            } else {
+                i64::from_str_radix(&self.source[digits..pos], 16).ok().map(TokenKind::Integer)
+            };
+        } else {
+            while pos < bytes.len() && bytes[pos].is_ascii_digit() {
+                pos += 1;
+            }
+            let mut float = false;
+            if bytes.get(pos) == Some(&b'.') && bytes.get(pos + 1).is_some_and(u8::is_ascii_digit) {
+                float = true;
+                pos += 1;
+                while pos < bytes.len() && bytes[pos].is_ascii_digit() {
+                    pos += 1;
+                }
+            }
+            if matches!(bytes.get(pos), Some(b'e' | b'E')) {
+                let mut exponent = pos + 1;
+                if matches!(bytes.get(exponent), Some(b'-' | b'+')) {
+                    exponent += 1;
+                }
+                if bytes.get(exponent).is_some_and(u8::is_ascii_digit) {
+                    float = true;
+                    pos = exponent;
+                    while pos < bytes.len() && bytes[pos].is_ascii_digit() {
+                        pos += 1;
+                    }
+                }
+            }
+            let text = &self.source[start..pos];
+            kind = if float {
+                text.parse::<f64>().ok().map(TokenKind::Float)
+            } else if text.len() > 1 && text.starts_with('0') {
+                i64::from_str_radix(&text[1..], 8).ok().map(TokenKind::Integer)
+            } else {
+                text.parse::<i64>().ok().map(TokenKind::Integer)
+            };
+        }
+        // A number glued to letters (`1a`, `0x1g`, `09`) is one bad token.
+        let mut bad = kind.is_none();
+        while pos < bytes.len() && is_word_byte(bytes[pos]) {
+            pos += 1;
+            bad = true;
+        }
+        self.pos = pos;
+        if bad {
+            let text = &self.source[start..pos];
+            let message = if text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| b.is_ascii_digit()) {
+                format!("Not a valid octal number: '{text}'")
+            } else if text.starts_with("0x") || text.starts_with("0X") {
+                format!("Not a valid hex number: '{text}'")
+            } else if text.bytes().all(|b| b.is_ascii_digit()) {
+                format!("Integer literal out of range: '{text}'")
+            } else {
+                format!("Illegal number '{text}'")
+            };
+            self.error(message, start, pos);
+            return TokenKind::Error;
+        }
+        kind.unwrap_or(TokenKind::Error)
+    }
+
+    fn single_quoted(&mut self) -> TokenKind {
+        let start = self.pos;
+        self.pos += 1;
+        let mut text = String::new();
+        let mut chunk_start = self.pos;
+        while self.pos < self.bytes.len() {
+            match self.bytes[self.pos] {
+                b'\'' => {
+                    text.push_str(&self.source[chunk_start..self.pos]);
+                    self.pos += 1;
+                    return TokenKind::Str(text);
+                }
+                b'\\' if matches!(self.peek(1), b'\\' | b'\'') => {
+                    text.push_str(&self.source[chunk_start..self.pos]);
+                    text.push(self.peek(1) as char);
+                    self.pos += 2;
+                    chunk_start = self.pos;
+                }
+                _ => self.pos += 1,
+            }
+        }
+        self.unclosed_quote(start);
+        TokenKind::Error
+    }
+
+    fn unclosed_quote(&mut self, start: usize) {
+        let quote = &self.source[start..start + 1];
+        let following: String = self.source[start + 1..].chars().take(5).collect();
+        let message = if following.is_empty() {
+            format!("Unclosed quote after \"{quote}\" followed by '<eof>'")
+        } else {
+            format!("Unclosed quote after \"{quote}\" followed by '{following}...'")
+        };
+        self.error(message, start, start + 1);
+    }
+
+    /// Reads a string body from `self.pos`: text, escapes and, when enabled,
+    /// interpolation. Leaves `self.pos` after the terminator (or at `end`).
+    fn string_body(&mut self, body: &StringBody, quote_start: usize) -> Vec<Segment> {
+        let mut segments = Vec::new();
+        let mut text = String::new();
+        let mut at_line_start = body.margin > 0;
+        while self.pos < body.end {
+            if at_line_start {
+                at_line_start = false;
+                let mut stripped = 0;
+                while stripped < body.margin && self.pos < body.end && matches!(self.bytes[self.pos], b' ' | b'\t') {
+                    self.pos += 1;
+                    stripped += 1;
+                }
+                continue;
+            }
+            let b = self.bytes[self.pos];
+            if Some(b) == body.terminator {
+                self.pos += 1;
+                push_text(&mut segments, &mut text);
+                return segments;
+            }
+            match b {
+                b'\\' if body.escapes.any() || body.escapes.single_quote => self.escape(body, &mut text),
+                b'$' if body.interpolate => {
+                    let dollar = self.pos;
+                    if self.peek(1) == b'{' {
+                        push_text(&mut segments, &mut text);
+                        self.pos += 2;
+                        let saved_resume = self.heredoc_resume.take();
+                        let (tokens, closed) = self.lex_sequence(Stop::InterpolationEnd);
+                        self.heredoc_resume = saved_resume;
+                        if !closed {
+                            self.error("Unclosed interpolation, '${' is missing its '}'", dollar, dollar + 2);
+                        }
+                        segments.push(Segment::Expression { tokens, span: Span::new(dollar, self.pos) });
+                    } else if let Some(end) = self.dollar_name_end(dollar + 1).filter(|&end| end <= body.end) {
+                        push_text(&mut segments, &mut text);
+                        self.pos = end;
+                        segments.push(Segment::Variable {
+                            name: self.source[dollar + 1..end].to_string(),
+                            span: Span::new(dollar, end),
+                        });
+                    } else {
+                        text.push('$');
+                        self.pos += 1;
+                    }
+                }
+                b'\n' => {
+                    text.push('\n');
+                    self.pos += 1;
+                    at_line_start = body.margin > 0;
+                }
+                _ => {
+                    let ch = self.source[self.pos..].chars().next().unwrap_or('\0');
+                    text.push(ch);
+                    self.pos += ch.len_utf8();
+                }
+            }
+        }
+        if body.terminator.is_some() {
+            self.unclosed_quote(quote_start);
+        }
+        push_text(&mut segments, &mut text);
+        segments
+    }
+
+    fn escape(&mut self, body: &StringBody, text: &mut String) {
+        let start = self.pos;
+        let next = self.source[self.pos + 1..].chars().next();
+        let escapes = body.escapes;
+        let simple = match next {
+            Some('\\') => Some('\\'),
+            Some('n') if escapes.newline => Some('\n'),
+            Some('t') if escapes.tab => Some('\t'),
+            Some('r') if escapes.carriage_return => Some('\r'),
+            Some('s') if escapes.space => Some(' '),
+            Some('$') if escapes.dollar => Some('$'),
+            Some('"') if escapes.double_quote => Some('"'),
+            Some('\'') if escapes.single_quote => Some('\''),
+            _ => None,
+        };
+        if let Some(ch) = simple {
+            text.push(ch);
+            self.pos += 2;
+            return;
+        }
+        match next {
+            Some('u') if escapes.unicode => {
+                self.pos += 2;
+                if let Some(ch) = self.unicode_escape() {
+                    text.push(ch);
+                } else {
+                    self.error("Illegal unicode escape sequence, expected \\uXXXX or \\u{X..XXXXXX}", start, self.pos);
+                }
+            }
+            Some('\n') if escapes.line_continuation => self.pos += 2,
+            Some('\r') if escapes.line_continuation && self.peek(2) == b'\n' => self.pos += 3,
+            Some(other) if other == '\n' || Some(other as u32 as u8) == body.terminator => {
+                // A backslash before the terminator or a newline that it
+                // cannot escape stays literal; the terminator then ends the
+                // string as usual.
+                text.push('\\');
+                self.pos += 1;
+            }
+            Some(other) => {
+                // Puppet keeps an unknown escape as written (and warns).
+                self.diagnostics.push(Diagnostic::warning(
+                    "UNRECOGNIZED_ESCAPE",
+                    format!("Unrecognized escape sequence '\\{other}'"),
+                    Span::new(start, start + 1 + other.len_utf8()),
+                ));
+                text.push('\\');
+                text.push(other);
+                self.pos += 1 + other.len_utf8();
+            }
+            None => {
+                text.push('\\');
+                self.pos += 1;
+            }
+        }
+    }
+
+    fn unicode_escape(&mut self) -> Option<char> {
+        if self.peek(0) == b'{' {
+            let digits_start = self.pos + 1;
+            let mut end = digits_start;
+            while end < self.bytes.len() && self.bytes[end].is_ascii_hexdigit() && end - digits_start < 6 {
+                end += 1;
+            }
+            if end == digits_start || self.bytes.get(end) != Some(&b'}') {
+                return None;
+            }
+            self.pos = end + 1;
+            u32::from_str_radix(&self.source[digits_start..end], 16).ok().and_then(char::from_u32)
+        } else {
+            let digits = self.source.get(self.pos..self.pos + 4)?;
+            if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            self.pos += 4;
+            u32::from_str_radix(digits, 16).ok().and_then(char::from_u32)
+        }
+    }
+
+    fn regex(&mut self) -> Option<TokenKind> {
+        let start = self.pos;
+        let bytes = self.bytes;
+        let mut pos = start + 1;
+        // The first part must close on the same line; an escaped slash lets
+        // the pattern go on to the next unescaped one, wherever it is.
+        while pos < bytes.len() && bytes[pos] != b'/' {
+            if bytes[pos] == b'\n' {
+                return None;
+            }
+            pos += 1;
+        }
+        loop {
+            if pos >= bytes.len() {
+                return None;
+            }
+            let backslashes = bytes[start + 1..pos].iter().rev().take_while(|&&b| b == b'\\').count();
+            if backslashes % 2 == 0 {
+                break;
+            }
+            pos += 1;
+            while pos < bytes.len() && bytes[pos] != b'/' {
+                pos += 1;
+            }
+        }
+        self.pos = pos + 1;
+        Some(TokenKind::Regex(self.source[start + 1..pos].replace("\\/", "/")))
+    }
+
+    fn heredoc(&mut self) -> TokenKind {
+        let start = self.pos;
+        self.pos += 2;
+        let line_end = self.source[self.pos..].find('\n').map_or(self.bytes.len(), |i| self.pos + i);
+        let Some(close) = self.source[self.pos..line_end].find(')').map(|i| self.pos + i) else {
+            self.error("Unclosed parenthesis after '@(' followed by a heredoc tag", start, start + 2);
+            self.pos = line_end;
+            return TokenKind::Error;
+        };
+        let spec = &self.source[self.pos..close];
+        self.pos = close + 1;
+        let after_spec = self.pos;
+
+        let (tag_part, flags) = match spec.rfind('/') {
+            Some(slash) => (&spec[..slash], Some(&spec[slash + 1..])),
+            None => (spec, None),
+        };
+        let (tag_part, syntax) = match tag_part.find(':') {
+            Some(colon) => (&tag_part[..colon], Some(tag_part[colon + 1..].trim().to_string())),
+            None => (tag_part, None),
+        };
+        let tag_part = tag_part.trim();
+        let (tag, interpolate) = if tag_part.len() >= 2 && tag_part.starts_with('"') && tag_part.ends_with('"') {
+            (&tag_part[1..tag_part.len() - 1], true)
+        } else {
+            (tag_part, false)
+        };
+        if tag.is_empty() || tag.contains('"') {
+            self.error(format!("Invalid heredoc tag '{spec}'"), start, after_spec);
+            return TokenKind::Error;
+        }
+        if let Some(syntax) = &syntax
+            && !syntax.is_empty()
+            && !syntax.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'.' | b'-'))
+        {
+            self.error(format!("Invalid heredoc syntax '{syntax}'"), start, after_spec);
+        }
+        let mut escapes = Escapes::default();
+        if let Some(flags) = flags {
+            if flags.is_empty() {
+                escapes = Escapes {
+                    tab: true,
+                    carriage_return: true,
+                    newline: true,
+                    space: true,
+                    unicode: true,
+                    line_continuation: true,
+                    dollar: true,
+                    ..Escapes::default()
+                };
+            }
+            for flag in flags.chars() {
+                match flag {
+                    't' => escapes.tab = true,
+                    'r' => escapes.carriage_return = true,
+                    'n' => escapes.newline = true,
+                    's' => escapes.space = true,
+                    'u' => escapes.unicode = true,
+                    'L' => escapes.line_continuation = true,
+                    '$' => escapes.dollar = true,
+                    other => {
+                        self.error(
+                            format!("Invalid heredoc escape char. Only t, r, n, s, u, L, $ allowed. Got '{other}'"),
+                            start,
+                            after_spec,
+                        );
+                    }
+                }
+            }
+        }
+
+        // Find the body and its end marker line.
+        let body_start = self.heredoc_resume.unwrap_or(if line_end < self.bytes.len() { line_end + 1 } else { line_end });
+        let mut line = body_start;
+        let mut found = None;
+        while line < self.bytes.len() {
+            let next = self.source[line..].find('\n').map_or(self.bytes.len(), |i| line + i);
+            if let Some(marker) = end_marker(&self.source[line..next], tag) {
+                found = Some((line, next, marker));
+                break;
+            }
+            line = if next < self.bytes.len() { next + 1 } else { next };
+        }
+        let Some((marker_line, marker_end, (margin, trim))) = found else {
+            self.error(format!("Heredoc without end-tagged line for '{tag}'"), start, after_spec);
+            self.pos = after_spec;
+            self.heredoc_resume = Some(self.bytes.len());
+            return TokenKind::Error;
+        };
+        let mut body_end = marker_line;
+        if trim && body_end > body_start {
+            body_end -= 1;
+            if body_end > body_start && self.bytes[body_end - 1] == b'\r' {
+                body_end -= 1;
+            }
+        }
+        self.pos = body_start;
+        let body = StringBody { interpolate, escapes, margin, terminator: None, end: body_end };
+        let segments = self.string_body(&body, start);
+        self.pos = after_spec;
+        self.heredoc_resume = Some(if marker_end < self.bytes.len() { marker_end + 1 } else { marker_end });
+        TokenKind::Heredoc { syntax: syntax.filter(|s| !s.is_empty()), segments }
+    }
+
+    fn lex_epp(&mut self) -> Vec<Token> {
+        let mut tokens = Vec::new();
+        let mut text = String::new();
+        let mut text_start = 0;
+        while self.pos < self.bytes.len() {
+            if self.starts_with("<%%") {
+                text.push_str("<%");
+                self.pos += 3;
+                continue;
+            }
+            if self.starts_with("%%>") {
+                text.push_str("%>");
+                self.pos += 3;
+                continue;
+            }
+            if !self.starts_with("<%") {
+                let ch = self.source[self.pos..].chars().next().unwrap_or('\0');
+                text.push(ch);
+                self.pos += ch.len_utf8();
+                continue;
+            }
+            let tag_start = self.pos;
+            self.pos += 2;
+            let mut render = false;
+            match self.peek(0) {
+                b'#' => {
+                    match self.source[self.pos..].find("%>") {
+                        Some(end) => {
+                            let trim_right = self.bytes[self.pos + end - 1] == b'-';
+                            self.pos += end + 2;
+                            if trim_right {
+                                self.skip_newline();
+                            }
+                        }
+                        None => {
+                            self.error("Unbalanced embedded comment, reached <eof> without closing '%>'", tag_start, tag_start + 3);
+                            self.pos = self.bytes.len();
+                        }
+                    }
+                    continue;
+                }
+                b'-' => {
+                    self.pos += 1;
+                    // `<%-` removes the blanks that indent the tag.
+                    let trimmed = text.trim_end_matches([' ', '\t']).len();
+                    text.truncate(trimmed);
+                }
+                b'=' => {
+                    self.pos += 1;
+                    render = true;
+                }
+                _ => {}
+            }
+            if !text.is_empty() {
+                tokens.push(Token {
+                    kind: TokenKind::EppText(std::mem::take(&mut text)),
+                    span: Span::new(text_start, tag_start),
+                    space_before: false,
+                    line_start: false,
+                });
+            }
+            if render {
+                tokens.push(Token {
+                    kind: TokenKind::EppRenderStart,
+                    span: Span::new(tag_start, self.pos),
+                    space_before: false,
+                    line_start: false,
+                });
+            }
+            let (code, closed) = self.lex_sequence(Stop::EppTagEnd);
+            tokens.extend(code);
+            if !closed {
+                self.error("Unbalanced epp tag, reached <eof> without closing tag.", tag_start, tag_start + 2);
+                break;
+            }
+            let end_start = self.pos;
+            let trim_right = self.peek(0) == b'-';
+            self.pos += if trim_right { 3 } else { 2 };
+            if render {
+                tokens.push(Token {
+                    kind: TokenKind::EppRenderEnd,
+                    span: Span::new(end_start, self.pos),
+                    space_before: false,
+                    line_start: false,
+                });
+            }
+            if trim_right {
+                self.skip_newline();
+            }
+            text_start = self.pos;
+        }
+        if !text.is_empty() {
+            tokens.push(Token {
+                kind: TokenKind::EppText(text),
+                span: Span::new(text_start, self.pos),
+                space_before: false,
+                line_start: false,
+            });
+        }
+        tokens
+    }
+
+    fn skip_newline(&mut self) {
+        if self.starts_with("\r\n") {
+            self.pos += 2;
+        } else if self.peek(0) == b'\n' {
+            self.pos += 1;
+        }
+    }
+}
+
+fn push_text(segments: &mut Vec<Segment>, text: &mut String) {
+    if !text.is_empty() {
+        segments.push(Segment::Text(std::mem::take(text)));
+    }
+}
+
+fn string_token(mut segments: Vec<Segment>) -> TokenKind {
+    match segments.as_slice() {
+        [] => TokenKind::Str(String::new()),
+        [Segment::Text(_)] => match segments.pop() {
+            Some(Segment::Text(text)) => TokenKind::Str(text),
+            _ => unreachable!("the slice pattern matched a single text segment"),
+        },
+        _ => TokenKind::Interpolated(segments),
+    }
+}
+
+/// Puppet's rule for a lower-case name: `(::)?[a-z]\w*(::[a-z]\w*)*`.
+pub(crate) fn is_name(text: &str) -> bool {
+    let text = text.strip_prefix("::").unwrap_or(text);
+    !text.is_empty()
+        && text.split("::").all(|segment| {
+            let mut bytes = segment.bytes();
+            bytes.next().is_some_and(|b| b.is_ascii_lowercase()) && bytes.all(is_word_byte)
+        })
+}
+
+/// Whether `/` after `previous` starts a regex rather than a division.
+fn regex_acceptable(previous: Option<&Token>) -> bool {
+    let Some(previous) = previous else { return true };
+    match &previous.kind {
+        TokenKind::Punct(Punct::RParen | Punct::RBrack | Punct::RRCollect | Punct::RCollect) => false,
+        TokenKind::Name(_)
+        | TokenKind::Word(_)
+        | TokenKind::TypeRef(_)
+        | TokenKind::Integer(_)
+        | TokenKind::Float(_)
+        | TokenKind::Str(_)
+        | TokenKind::Interpolated(_)
+        | TokenKind::Heredoc { .. }
+        | TokenKind::Regex(_)
+        | TokenKind::Variable(_)
+        | TokenKind::Keyword(Keyword::True | Keyword::False) => false,
+        _ => true,
+    }
+}
+
+/// Recognizes a heredoc end line: blanks, an optional `|` margin marker,
+/// blanks, an optional `-` trim marker, blanks, the tag, trailing blanks.
+/// Returns the margin width and whether to trim the last line break.
+fn end_marker(line: &str, tag: &str) -> Option<(usize, bool)> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let rest = line.trim_start_matches([' ', '\t']);
+    let indent = line.len() - rest.len();
+    let (margin, rest) = match rest.strip_prefix('|') {
+        Some(after) => (indent, after.trim_start_matches([' ', '\t'])),
+        None => (0, rest),
+    };
+    let (trim, rest) = match rest.strip_prefix('-') {
+        Some(after) => (true, after.trim_start_matches([' ', '\t'])),
+        None => (false, rest),
+    };
+    (rest.trim_end_matches([' ', '\t']) == tag).then_some((margin, trim))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(source: &str) -> Vec<TokenKind> {
+        let lexed = lex(source);
+        assert!(lexed.diagnostics.is_empty(), "{:?}", lexed.diagnostics);
+        lexed.tokens.into_iter().map(|t| t.kind).filter(|k| *k != TokenKind::Eof).collect()
+    }
+
+    #[test]
+    fn slash_is_division_after_a_value_and_regex_elsewhere() {
+        assert_eq!(
+            kinds("$a / 2 / 3"),
+            vec![
+                TokenKind::Variable("a".into()),
+                TokenKind::Punct(Punct::Slash),
+                TokenKind::Integer(2),
+                TokenKind::Punct(Punct::Slash),
+                TokenKind::Integer(3)
+            ]
+        );
+        assert_eq!(
+            kinds("$a =~ /x\\/y/"),
+            vec![TokenKind::Variable("a".into()), TokenKind::Punct(Punct::Match), TokenKind::Regex("x/y".into())]
+        );
+    }
+
+    #[test]
+    fn bracket_after_blank_starts_a_list() {
+        assert_eq!(kinds("$x[1]")[1], TokenKind::Punct(Punct::LBrack));
+        assert_eq!(kinds("$x\n[1]")[1], TokenKind::Punct(Punct::ListStart));
+    }
+
+    #[test]
+    fn numbers_in_every_base() {
+        assert_eq!(
+            kinds("0x1F 010 1.5e-3 42"),
+            vec![TokenKind::Integer(31), TokenKind::Integer(8), TokenKind::Float(0.0015), TokenKind::Integer(42)]
+        );
+        assert!(!lex("09").diagnostics.is_empty());
+    }
+
+    #[test]
+    fn heredocs_on_one_line_take_consecutive_bodies() {
+        let tokens = kinds("f(@(A), @(B))\none\nA\ntwo\nB\n$x");
+        let bodies: Vec<_> = tokens
+            .iter()
+            .filter_map(|k| match k {
+                TokenKind::Heredoc { segments, .. } => Some(segments.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(bodies, vec![vec![Segment::Text("one\n".into())], vec![Segment::Text("two\n".into())]]);
+        assert_eq!(tokens.last(), Some(&TokenKind::Variable("x".into())));
+    }
+}

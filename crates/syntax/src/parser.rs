@@ -1,0 +1,1089 @@
+//! The parser: tokens to a syntax tree, by recursive descent with operator
+//! precedence climbing for binary operators.
+//!
+//! Precedence, loosest first, as in Puppet's grammar: assignment (right
+//! associative), relationship arrows, `or`, `and`, `< > <= >=`, `== !=`,
+//! `<< >>`, `+ -`, `* / %`, `=~ !~`, `in`, then the prefix operators `-`, `*`
+//! and `!`, and the postfix forms (collectors, selectors `? {}`, access `[]`,
+//! method calls `.f()`), which bind tightest.
+//!
+//! The parser never stops at the first error: it reports it, skips to the next
+//! statement and goes on, so one run shows every independent problem. Errors
+//! that only follow from an earlier one are not reported.
+
+use marionette_diagnostics::{Diagnostic, Span};
+
+use crate::ast::*;
+use crate::lexer::{self, Lexed};
+use crate::token::{Keyword, Punct, Segment, Token, TokenKind};
+
+/// A tree and every diagnostic found while building it.
+#[derive(Debug)]
+pub struct Parsed {
+    pub program: Program,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses a manifest.
+pub fn parse(source: &str) -> Parsed {
+    parse_tokens(source, lexer::lex(source), false)
+}
+
+/// Parses an EPP template.
+pub fn parse_epp(source: &str) -> Parsed {
+    parse_tokens(source, lexer::lex_epp(source), true)
+}
+
+fn parse_tokens(source: &str, lexed: Lexed, epp: bool) -> Parsed {
+    let mut parser = Parser::new(source, lexed.tokens, 0);
+    parser.diagnostics = lexed.diagnostics;
+    let epp_params = if epp { parser.epp_header() } else { None };
+    let body = parser.statements(End::Input);
+    let program = Program { epp_params, body, span: Span::new(0, source.len()) };
+    Parsed { program, diagnostics: parser.diagnostics }
+}
+
+/// The names that may be called without parentheses, as statements:
+/// `include a, b`, `notice 'x'`.
+pub const STATEMENT_CALLS: &[&str] = &[
+    "require", "realize", "include", "contain", "tag", "debug", "info", "notice", "warning", "err", "fail", "import",
+    "break", "next", "return",
+];
+
+/// Nesting deeper than this is reported instead of risking the stack.
+const MAX_DEPTH: usize = 200;
+
+/// A failure whose diagnostic has already been recorded.
+struct Reported;
+
+type PResult<T> = Result<T, Reported>;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum End {
+    Input,
+    Brace,
+}
+
+struct Parser<'a> {
+    source: &'a str,
+    tokens: Vec<Token>,
+    pos: usize,
+    diagnostics: Vec<Diagnostic>,
+    /// Inside a condition (`if`, `case`, `node`, ...) a `{` ends the
+    /// expression instead of opening a resource body.
+    no_brace: bool,
+    depth: usize,
+    /// Set after an error until a statement parses cleanly, so that errors
+    /// caused by the first one are not reported.
+    recovering: bool,
+}
+
+// Binding powers of the binary operators.
+const ASSIGN: u8 = 10;
+const RELATIONSHIP: u8 = 20;
+const OR: u8 = 30;
+const AND: u8 = 40;
+const COMPARE: u8 = 50;
+const EQUALITY: u8 = 60;
+const SHIFT: u8 = 70;
+const ADDITIVE: u8 = 80;
+const MULTIPLICATIVE: u8 = 90;
+const MATCH: u8 = 100;
+const IN: u8 = 110;
+
+enum Infix {
+    Binary(BinaryOp),
+    Assign(AssignOp),
+    Relationship(RelationshipOp),
+}
+
+fn infix(kind: &TokenKind) -> Option<(u8, Infix)> {
+    use BinaryOp as B;
+    let found = match kind {
+        TokenKind::Punct(punct) => match punct {
+            Punct::Assign => (ASSIGN, Infix::Assign(AssignOp::Assign)),
+            Punct::PlusAssign => (ASSIGN, Infix::Assign(AssignOp::Append)),
+            Punct::MinusAssign => (ASSIGN, Infix::Assign(AssignOp::Delete)),
+            Punct::OutEdge => (RELATIONSHIP, Infix::Relationship(RelationshipOp::Before)),
+            Punct::OutEdgeSub => (RELATIONSHIP, Infix::Relationship(RelationshipOp::Notify)),
+            Punct::InEdge => (RELATIONSHIP, Infix::Relationship(RelationshipOp::Require)),
+            Punct::InEdgeSub => (RELATIONSHIP, Infix::Relationship(RelationshipOp::Subscribe)),
+            Punct::Lt => (COMPARE, Infix::Binary(B::Lt)),
+            Punct::Gt => (COMPARE, Infix::Binary(B::Gt)),
+            Punct::Le => (COMPARE, Infix::Binary(B::Le)),
+            Punct::Ge => (COMPARE, Infix::Binary(B::Ge)),
+            Punct::EqEq => (EQUALITY, Infix::Binary(B::Eq)),
+            Punct::NotEq => (EQUALITY, Infix::Binary(B::NotEq)),
+            Punct::LShift => (SHIFT, Infix::Binary(B::LShift)),
+            Punct::RShift => (SHIFT, Infix::Binary(B::RShift)),
+            Punct::Plus => (ADDITIVE, Infix::Binary(B::Add)),
+            Punct::Minus => (ADDITIVE, Infix::Binary(B::Sub)),
+            Punct::Star => (MULTIPLICATIVE, Infix::Binary(B::Mul)),
+            Punct::Slash => (MULTIPLICATIVE, Infix::Binary(B::Div)),
+            Punct::Percent => (MULTIPLICATIVE, Infix::Binary(B::Mod)),
+            Punct::Match => (MATCH, Infix::Binary(B::Match)),
+            Punct::NoMatch => (MATCH, Infix::Binary(B::NoMatch)),
+            _ => return None,
+        },
+        TokenKind::Keyword(Keyword::Or) => (OR, Infix::Binary(B::Or)),
+        TokenKind::Keyword(Keyword::And) => (AND, Infix::Binary(B::And)),
+        TokenKind::Keyword(Keyword::In) => (IN, Infix::Binary(B::In)),
+        _ => return None,
+    };
+    Some(found)
+}
+
+impl<'a> Parser<'a> {
+    fn new(source: &'a str, tokens: Vec<Token>, depth: usize) -> Parser<'a> {
+        Parser { source, tokens, pos: 0, diagnostics: Vec::new(), no_brace: false, depth, recovering: false }
+    }
+
+    // ---- token access -------------------------------------------------
+
+    fn token(&self) -> &Token {
+        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+    }
+
+    fn kind(&self) -> &TokenKind {
+        &self.token().kind
+    }
+
+    fn nth_kind(&self, ahead: usize) -> &TokenKind {
+        &self.tokens[(self.pos + ahead).min(self.tokens.len() - 1)].kind
+    }
+
+    fn at(&self, punct: Punct) -> bool {
+        self.kind().is_punct(punct)
+    }
+
+    fn at_keyword(&self, keyword: Keyword) -> bool {
+        self.kind().is_keyword(keyword)
+    }
+
+    fn at_eof(&self) -> bool {
+        matches!(self.kind(), TokenKind::Eof)
+    }
+
+    fn bump(&mut self) -> Token {
+        let token = self.token().clone();
+        if self.pos < self.tokens.len() - 1 {
+            self.pos += 1;
+        }
+        token
+    }
+
+    fn eat(&mut self, punct: Punct) -> Option<Span> {
+        if self.at(punct) { Some(self.bump().span) } else { None }
+    }
+
+    fn expect(&mut self, punct: Punct) -> PResult<Span> {
+        match self.eat(punct) {
+            Some(span) => Ok(span),
+            None => Err(self.syntax_error()),
+        }
+    }
+
+    /// The end of the last consumed token.
+    fn last_end(&self) -> u32 {
+        if self.pos == 0 { 0 } else { self.tokens[self.pos - 1].span.end }
+    }
+
+    fn span_from(&self, start: Span) -> Span {
+        Span { start: start.start, end: self.last_end().max(start.start) }
+    }
+
+    // ---- diagnostics --------------------------------------------------
+
+    /// Reports "Syntax error at 'TOKEN'" at the current token.
+    fn syntax_error(&mut self) -> Reported {
+        let token = self.token().clone();
+        match token.kind {
+            // The lexer already reported this token.
+            TokenKind::Error => self.recovering = true,
+            TokenKind::Eof => self.report(Diagnostic::error("SYNTAX_ERROR", "Syntax error at end of input", token.span)),
+            _ => {
+                let text = token_text(self.source, &token);
+                self.report(Diagnostic::error("SYNTAX_ERROR", format!("Syntax error at '{text}'"), token.span));
+            }
+        }
+        Reported
+    }
+
+    fn report(&mut self, diagnostic: Diagnostic) {
+        if !self.recovering {
+            self.diagnostics.push(diagnostic);
+        }
+        self.recovering = true;
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let span = self.token().span;
+            self.report(Diagnostic::error(
+                "NESTING_TOO_DEEP",
+                format!("Expressions are nested more than {MAX_DEPTH} levels deep"),
+                span,
+            ));
+            self.depth -= 1;
+            return Err(Reported);
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Runs `f` with `{` allowed (or not) to open a resource body.
+    fn with_brace<T>(&mut self, allowed: bool, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = std::mem::replace(&mut self.no_brace, !allowed);
+        let result = f(self);
+        self.no_brace = saved;
+        result
+    }
+
+    // ---- statements ---------------------------------------------------
+
+    /// Parses statements until the end of input or (for `End::Brace`) an
+    /// unconsumed `}`.
+    fn statements(&mut self, end: End) -> Vec<Expr> {
+        let mut items: Vec<(Vec<Expr>, Vec<Span>)> = Vec::new();
+        loop {
+            while self.eat(Punct::Semi).is_some() {}
+            if self.at_eof() || (end == End::Brace && self.at(Punct::RBrace)) {
+                break;
+            }
+            let start = self.pos;
+            let first = self.token().clone();
+            self.recovering = false;
+            match self.with_brace(true, |p| p.statement()) {
+                Ok(item) => items.push(item),
+                Err(Reported) => {
+                    self.recover(end, &first);
+                    if self.pos == start {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        self.transform_calls(items)
+    }
+
+    /// One statement: an expression, or a comma-separated list of them,
+    /// which must be the arguments of a preceding statement call.
+    fn statement(&mut self) -> PResult<(Vec<Expr>, Vec<Span>)> {
+        let mut list = vec![self.expression()?];
+        let mut commas = Vec::new();
+        while let Some(comma) = self.eat(Punct::Comma) {
+            commas.push(comma);
+            list.push(self.expression()?);
+        }
+        Ok((list, commas))
+    }
+
+    /// Skips to a point where a new statement can start. When the failed
+    /// statement began its line, that is the next line indented no deeper
+    /// (a `}` there closes the enclosing block); otherwise it is after a `;`,
+    /// before a `}` that closes the current block, or at a token first on its
+    /// line, counting brackets opened since the error.
+    fn recover(&mut self, end: End, first: &Token) {
+        let indent = first.line_start.then(|| self.column(first.span.start));
+        let mut nesting = 0usize;
+        let start = self.pos;
+        loop {
+            let token = self.token();
+            if matches!(token.kind, TokenKind::Eof) {
+                return;
+            }
+            if let Some(indent) = indent {
+                if token.line_start && self.pos > start && self.column(token.span.start) <= indent {
+                    return;
+                }
+                self.bump();
+                continue;
+            }
+            match &token.kind {
+                TokenKind::Punct(Punct::Semi) if nesting == 0 => {
+                    self.bump();
+                    return;
+                }
+                TokenKind::Punct(Punct::RBrace) if nesting == 0 && end == End::Brace => return,
+                TokenKind::Punct(Punct::LBrace | Punct::LBrack | Punct::ListStart | Punct::LParen | Punct::WsLParen) => {
+                    nesting += 1
+                }
+                TokenKind::Punct(Punct::RBrace | Punct::RBrack | Punct::RParen) => nesting = nesting.saturating_sub(1),
+                _ if nesting == 0 && token.line_start && self.pos > start => return,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// The 0-based character column of a byte offset.
+    fn column(&self, offset: u32) -> usize {
+        let offset = (offset as usize).min(self.source.len());
+        let line_start = self.source[..offset].rfind('\n').map_or(0, |i| i + 1);
+        self.source[line_start..offset].chars().count()
+    }
+
+    /// Turns `name arg, arg` sequences into calls for the statement-call
+    /// names, as Puppet does after parsing.
+    fn transform_calls(&mut self, items: Vec<(Vec<Expr>, Vec<Span>)>) -> Vec<Expr> {
+        let mut out: Vec<Expr> = Vec::with_capacity(items.len());
+        for (list, commas) in items {
+            let previous_is_statement_call =
+                matches!(out.last(), Some(Expr { kind: ExprKind::Name(name), .. }) if STATEMENT_CALLS.contains(&name.as_str()));
+            if previous_is_statement_call {
+                let Some(function) = out.pop() else { unreachable!("checked above") };
+                let span = function.span.cover(list.last().map_or(function.span, |e| e.span));
+                let call = Call { function, args: list, lambda: None, parenthesized: false };
+                out.push(Expr::new(ExprKind::Call(Box::new(call)), span));
+            } else {
+                if let Some(&comma) = commas.first() {
+                    self.recovering = false;
+                    self.report(Diagnostic::error("SYNTAX_ERROR", "Syntax error at ','", comma));
+                    self.recovering = false;
+                }
+                out.extend(list);
+            }
+        }
+        out
+    }
+
+    /// `{ statements }`.
+    fn block(&mut self) -> PResult<Vec<Expr>> {
+        self.expect(Punct::LBrace)?;
+        let body = self.with_brace(true, |p| p.statements(End::Brace));
+        self.expect(Punct::RBrace)?;
+        Ok(body)
+    }
+
+    // ---- expressions --------------------------------------------------
+
+    fn expression(&mut self) -> PResult<Expr> {
+        self.expr_bp(0)
+    }
+
+    fn expr_bp(&mut self, min_bp: u8) -> PResult<Expr> {
+        self.enter()?;
+        let result = self.expr_bp_inner(min_bp);
+        self.leave();
+        result
+    }
+
+    fn expr_bp_inner(&mut self, min_bp: u8) -> PResult<Expr> {
+        let mut lhs = self.prefix()?;
+        loop {
+            let Some((bp, op)) = infix(self.kind()) else { break };
+            if bp < min_bp {
+                break;
+            }
+            self.bump();
+            // Assignment is right associative; everything else is left.
+            let rhs = self.expr_bp(if bp == ASSIGN { bp } else { bp + 1 })?;
+            let span = lhs.span.cover(rhs.span);
+            let (lhs_box, rhs_box) = (Box::new(lhs), Box::new(rhs));
+            let kind = match op {
+                Infix::Binary(op) => ExprKind::Binary { op, lhs: lhs_box, rhs: rhs_box },
+                Infix::Assign(op) => ExprKind::Assign { op, target: lhs_box, value: rhs_box },
+                Infix::Relationship(op) => ExprKind::Relationship { op, lhs: lhs_box, rhs: rhs_box },
+            };
+            lhs = Expr::new(kind, span);
+        }
+        Ok(lhs)
+    }
+
+    fn prefix(&mut self) -> PResult<Expr> {
+        let op = match self.kind() {
+            TokenKind::Punct(Punct::Not) => UnaryOp::Not,
+            TokenKind::Punct(Punct::Minus) => UnaryOp::Negate,
+            TokenKind::Punct(Punct::Star) => UnaryOp::Splat,
+            TokenKind::Punct(Punct::At | Punct::AtAt) => return self.virtual_resource(),
+            _ => {
+                let primary = self.primary()?;
+                return self.postfix(primary);
+            }
+        };
+        let start = self.bump().span;
+        self.enter()?;
+        let operand = self.prefix();
+        self.leave();
+        let operand = operand?;
+        let span = start.cover(operand.span);
+        Ok(Expr::new(ExprKind::Unary { op, operand: Box::new(operand) }, span))
+    }
+
+    fn postfix(&mut self, mut expr: Expr) -> PResult<Expr> {
+        loop {
+            match self.kind() {
+                TokenKind::Punct(Punct::Dot) => expr = self.method_call(expr)?,
+                TokenKind::Punct(Punct::LBrack) => {
+                    self.bump();
+                    let keys = self.with_brace(true, |p| p.list_until(Punct::RBrack))?;
+                    let span = self.span_from(expr.span);
+                    expr = Expr::new(ExprKind::Access { target: Box::new(expr), keys }, span);
+                }
+                TokenKind::Punct(Punct::Question) => {
+                    self.bump();
+                    self.expect(Punct::LBrace)?;
+                    let entries = self.with_brace(true, |p| p.hash_entries())?;
+                    let span = self.span_from(expr.span);
+                    expr = Expr::new(ExprKind::Selector { subject: Box::new(expr), entries }, span);
+                }
+                TokenKind::Punct(punct @ (Punct::LCollect | Punct::LLCollect))
+                    if matches!(expr.kind, ExprKind::TypeRef(_)) =>
+                {
+                    let exported = *punct == Punct::LLCollect;
+                    expr = self.collector(expr, exported)?;
+                }
+                TokenKind::Punct(Punct::LBrace) if !self.no_brace => match &expr.kind {
+                    ExprKind::Name(_) => return self.resource_bodies(expr, ResourceForm::Regular, None),
+                    ExprKind::TypeRef(_) if self.brace_holds_operations() => {
+                        let operations = self.operations_block()?;
+                        let span = self.span_from(expr.span);
+                        return Ok(Expr::new(ExprKind::ResourceDefaults { type_ref: Box::new(expr), operations }, span));
+                    }
+                    ExprKind::TypeRef(_) => return self.resource_bodies(expr, ResourceForm::Regular, None),
+                    ExprKind::Access { .. } | ExprKind::Collect { .. } => {
+                        let operations = self.operations_block()?;
+                        let span = self.span_from(expr.span);
+                        return Ok(Expr::new(ExprKind::ResourceOverride { target: Box::new(expr), operations }, span));
+                    }
+                    _ => return Ok(expr),
+                },
+                _ => return Ok(expr),
+            }
+        }
+    }
+
+    /// After `Type {`: does the body hold attribute operations (defaults)
+    /// rather than titled bodies?
+    fn brace_holds_operations(&self) -> bool {
+        match (self.nth_kind(1), self.nth_kind(2)) {
+            (TokenKind::Punct(Punct::RBrace), _) => true,
+            (TokenKind::Punct(Punct::Star), TokenKind::Punct(Punct::FatArrow)) => true,
+            (TokenKind::Name(_) | TokenKind::Keyword(_), TokenKind::Punct(Punct::FatArrow | Punct::PlusArrow)) => true,
+            _ => false,
+        }
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        let token = self.token().clone();
+        let span = token.span;
+        let kind = match token.kind {
+            TokenKind::Integer(value) => ExprKind::Integer(value),
+            TokenKind::Float(value) => ExprKind::Float(value),
+            TokenKind::Str(text) => ExprKind::String(text),
+            TokenKind::Interpolated(segments) => {
+                self.bump();
+                return Ok(Expr::new(self.interpolated(segments), span));
+            }
+            TokenKind::Heredoc { syntax, segments } => {
+                self.bump();
+                let text = Expr::new(self.interpolated(segments), span);
+                return Ok(Expr::new(ExprKind::Heredoc { syntax, text: Box::new(text) }, span));
+            }
+            TokenKind::Regex(pattern) => ExprKind::Regex(pattern),
+            TokenKind::Variable(name) => ExprKind::Variable(name),
+            TokenKind::Word(word) => ExprKind::Word(word),
+            TokenKind::Name(name) => {
+                self.bump();
+                let name = Expr::new(ExprKind::Name(name), span);
+                return self.maybe_call(name);
+            }
+            TokenKind::TypeRef(name) => {
+                self.bump();
+                let name = Expr::new(ExprKind::TypeRef(name), span);
+                return self.maybe_call(name);
+            }
+            TokenKind::Keyword(keyword) => return self.keyword(keyword, span),
+            TokenKind::Punct(Punct::LParen | Punct::WsLParen) => {
+                self.bump();
+                let inner = self.with_brace(true, |p| p.expression())?;
+                self.expect(Punct::RParen)?;
+                return Ok(Expr::new(ExprKind::Paren(Box::new(inner)), self.span_from(span)));
+            }
+            TokenKind::Punct(Punct::ListStart | Punct::LBrack) => {
+                self.bump();
+                let elements = self.with_brace(true, |p| p.list_until(Punct::RBrack))?;
+                return Ok(Expr::new(ExprKind::Array(elements), self.span_from(span)));
+            }
+            TokenKind::Punct(Punct::LBrace) => {
+                self.bump();
+                let entries = self.with_brace(true, |p| p.hash_entries())?;
+                return Ok(Expr::new(ExprKind::Hash(entries), self.span_from(span)));
+            }
+            TokenKind::EppText(text) => ExprKind::RenderString(text),
+            TokenKind::EppRenderStart => {
+                self.bump();
+                let inner = self.with_brace(true, |p| p.expression())?;
+                if !matches!(self.kind(), TokenKind::EppRenderEnd) {
+                    return Err(self.syntax_error());
+                }
+                self.bump();
+                return Ok(Expr::new(ExprKind::RenderExpr(Box::new(inner)), self.span_from(span)));
+            }
+            _ => return Err(self.syntax_error()),
+        };
+        self.bump();
+        Ok(Expr::new(kind, span))
+    }
+
+    /// After a name: `name(args)` with an optional lambda is a call.
+    fn maybe_call(&mut self, function: Expr) -> PResult<Expr> {
+        if !self.at(Punct::LParen) {
+            return Ok(function);
+        }
+        self.bump();
+        let args = self.with_brace(true, |p| p.list_until(Punct::RParen))?;
+        let lambda = self.optional_lambda()?;
+        let span = self.span_from(function.span);
+        let call = Call { function, args, lambda, parenthesized: true };
+        Ok(Expr::new(ExprKind::Call(Box::new(call)), span))
+    }
+
+    fn method_call(&mut self, receiver: Expr) -> PResult<Expr> {
+        self.bump();
+        let token = self.token().clone();
+        let name = match &token.kind {
+            TokenKind::Name(name) | TokenKind::Word(name) => name.clone(),
+            TokenKind::Keyword(keyword) => keyword.text().to_string(),
+            TokenKind::TypeRef(name) => name.clone(),
+            _ => return Err(self.syntax_error()),
+        };
+        self.bump();
+        let function = Expr::new(ExprKind::Name(name), token.span);
+        let (args, parenthesized) = if self.at(Punct::LParen) {
+            self.bump();
+            (self.with_brace(true, |p| p.list_until(Punct::RParen))?, true)
+        } else {
+            (Vec::new(), false)
+        };
+        let lambda = self.optional_lambda()?;
+        let span = self.span_from(receiver.span);
+        let call = Call { function, args, lambda, parenthesized };
+        Ok(Expr::new(ExprKind::MethodCall { receiver: Box::new(receiver), call: Box::new(call) }, span))
+    }
+
+    fn optional_lambda(&mut self) -> PResult<Option<Lambda>> {
+        if !self.at(Punct::Pipe) {
+            return Ok(None);
+        }
+        let start = self.bump().span;
+        let params = self.params_until(Punct::Pipe)?;
+        let return_type = self.optional_return_type()?;
+        let body = self.block()?;
+        Ok(Some(Lambda { params, return_type, body, span: self.span_from(start) }))
+    }
+
+    fn optional_return_type(&mut self) -> PResult<Option<Expr>> {
+        if self.eat(Punct::RShift).is_none() {
+            return Ok(None);
+        }
+        let return_type = self.with_brace(false, |p| p.type_expression())?;
+        Ok(Some(return_type))
+    }
+
+    /// A type in a parameter list or return type: `Type` or `Type[args]`.
+    fn type_expression(&mut self) -> PResult<Expr> {
+        let token = self.token().clone();
+        let TokenKind::TypeRef(name) = token.kind else { return Err(self.syntax_error()) };
+        self.bump();
+        let mut expr = Expr::new(ExprKind::TypeRef(name), token.span);
+        while self.at(Punct::LBrack) {
+            self.bump();
+            let keys = self.with_brace(true, |p| p.list_until(Punct::RBrack))?;
+            let span = self.span_from(expr.span);
+            expr = Expr::new(ExprKind::Access { target: Box::new(expr), keys }, span);
+        }
+        Ok(expr)
+    }
+
+    /// Comma-separated expressions up to `close`, which is consumed; a
+    /// trailing comma is allowed.
+    fn list_until(&mut self, close: Punct) -> PResult<Vec<Expr>> {
+        let mut items = Vec::new();
+        loop {
+            if self.eat(close).is_some() {
+                return Ok(items);
+            }
+            items.push(self.expression()?);
+            if self.eat(Punct::Comma).is_none() {
+                self.expect(close)?;
+                return Ok(items);
+            }
+        }
+    }
+
+    /// `key => value, ...}` after the opening brace; consumes the `}`.
+    fn hash_entries(&mut self) -> PResult<Vec<HashEntry>> {
+        let mut entries = Vec::new();
+        loop {
+            if self.eat(Punct::RBrace).is_some() {
+                return Ok(entries);
+            }
+            let key = self.expression()?;
+            self.expect(Punct::FatArrow)?;
+            let value = self.expression()?;
+            entries.push(HashEntry { key, value });
+            if self.eat(Punct::Comma).is_none() {
+                self.expect(Punct::RBrace)?;
+                return Ok(entries);
+            }
+        }
+    }
+
+    fn interpolated(&mut self, segments: Vec<Segment>) -> ExprKind {
+        let mut parts = Vec::with_capacity(segments.len());
+        for segment in segments {
+            match segment {
+                Segment::Text(text) => parts.push(StringPart::Text(text)),
+                Segment::Variable { name, span } => parts.push(StringPart::Expr(Expr::new(ExprKind::Variable(name), span))),
+                Segment::Expression { mut tokens, span } => {
+                    let end = span.end as usize;
+                    tokens.push(Token { kind: TokenKind::Eof, span: Span::new(end - 1, end), space_before: true, line_start: false });
+                    let mut sub = Parser::new(self.source, tokens, self.depth);
+                    let expr = if sub.at_eof() {
+                        sub.report(Diagnostic::error("SYNTAX_ERROR", "Syntax error at '}'", Span::new(end - 1, end)));
+                        Expr::new(ExprKind::Error, span)
+                    } else {
+                        match sub.expression() {
+                            Ok(expr) if sub.at_eof() => interpolation_target(expr),
+                            Ok(_) => {
+                                let _ = sub.syntax_error();
+                                Expr::new(ExprKind::Error, span)
+                            }
+                            Err(Reported) => Expr::new(ExprKind::Error, span),
+                        }
+                    };
+                    self.diagnostics.append(&mut sub.diagnostics);
+                    parts.push(StringPart::Expr(expr));
+                }
+            }
+        }
+        ExprKind::Interpolated(parts)
+    }
+
+    // ---- keywords -----------------------------------------------------
+
+    fn keyword(&mut self, keyword: Keyword, span: Span) -> PResult<Expr> {
+        let simple = match keyword {
+            Keyword::True => Some(ExprKind::Boolean(true)),
+            Keyword::False => Some(ExprKind::Boolean(false)),
+            Keyword::Undef => Some(ExprKind::Undef),
+            Keyword::Default => Some(ExprKind::Default),
+            _ => None,
+        };
+        if let Some(kind) = simple {
+            self.bump();
+            return Ok(Expr::new(kind, span));
+        }
+        match keyword {
+            Keyword::If => self.if_expression(),
+            Keyword::Unless => self.unless_expression(),
+            Keyword::Case => self.case_expression(),
+            Keyword::Class if self.nth_kind(1).is_punct(Punct::LBrace) => {
+                self.bump();
+                let type_name = Expr::new(ExprKind::Name("class".to_string()), span);
+                self.resource_bodies(type_name, ResourceForm::Regular, None)
+            }
+            Keyword::Class => self.definition(true),
+            Keyword::Define => self.definition(false),
+            Keyword::Node => self.node(),
+            Keyword::Function => self.function_definition(),
+            Keyword::Type if matches!(self.nth_kind(1), TokenKind::TypeRef(_)) => self.type_alias(),
+            // Reserved words that are also function names (`type(1)`) or an
+            // `import`, which validation rejects with its own message.
+            Keyword::Type | Keyword::Import | Keyword::Attr | Keyword::Private
+                if self.nth_kind(1).is_punct(Punct::LParen) || keyword == Keyword::Import =>
+            {
+                self.bump();
+                let name = Expr::new(ExprKind::Name(keyword.text().to_string()), span);
+                self.maybe_call(name)
+            }
+            _ => Err(self.syntax_error()),
+        }
+    }
+
+    fn condition(&mut self) -> PResult<Expr> {
+        self.with_brace(false, |p| p.expression())
+    }
+
+    fn if_expression(&mut self) -> PResult<Expr> {
+        let start = self.bump().span;
+        let condition = self.condition()?;
+        let then_body = self.block()?;
+        let else_body = if self.at_keyword(Keyword::Elsif) {
+            let nested = self.if_expression()?;
+            Some(vec![nested])
+        } else if self.at_keyword(Keyword::Else) {
+            self.bump();
+            Some(self.block()?)
+        } else {
+            None
+        };
+        let span = self.span_from(start);
+        Ok(Expr::new(ExprKind::If(Box::new(If { condition, then_body, else_body })), span))
+    }
+
+    fn unless_expression(&mut self) -> PResult<Expr> {
+        let start = self.bump().span;
+        let condition = self.condition()?;
+        let then_body = self.block()?;
+        let else_body = if self.at_keyword(Keyword::Else) {
+            self.bump();
+            Some(self.block()?)
+        } else {
+            None
+        };
+        let span = self.span_from(start);
+        Ok(Expr::new(ExprKind::Unless(Box::new(If { condition, then_body, else_body })), span))
+    }
+
+    fn case_expression(&mut self) -> PResult<Expr> {
+        let start = self.bump().span;
+        let subject = self.condition()?;
+        self.expect(Punct::LBrace)?;
+        let mut options = Vec::new();
+        while self.eat(Punct::RBrace).is_none() {
+            let option_start = self.token().span;
+            let mut values = vec![self.condition()?];
+            while self.eat(Punct::Comma).is_some() {
+                if self.at(Punct::Colon) {
+                    break;
+                }
+                values.push(self.condition()?);
+            }
+            self.expect(Punct::Colon)?;
+            let body = self.block()?;
+            options.push(CaseOption { values, body, span: self.span_from(option_start) });
+        }
+        let span = self.span_from(start);
+        Ok(Expr::new(ExprKind::Case { subject: Box::new(subject), options }, span))
+    }
+
+    fn definition(&mut self, class: bool) -> PResult<Expr> {
+        let start = self.bump().span;
+        let (name, name_span) = self.definition_name()?;
+        let params = self.optional_params()?;
+        let parent = if class && self.at_keyword(Keyword::Inherits) {
+            self.bump();
+            let token = self.token().clone();
+            match token.kind {
+                TokenKind::Name(parent) => {
+                    self.bump();
+                    Some(parent)
+                }
+                TokenKind::Keyword(Keyword::Default) => {
+                    self.bump();
+                    Some("default".to_string())
+                }
+                _ => return Err(self.syntax_error()),
+            }
+        } else {
+            None
+        };
+        let body = self.block()?;
+        let definition = Definition { name, name_span, params, parent, body };
+        let kind = if class { ExprKind::Class(Box::new(definition)) } else { ExprKind::Define(Box::new(definition)) };
+        Ok(Expr::new(kind, self.span_from(start)))
+    }
+
+    fn definition_name(&mut self) -> PResult<(String, Span)> {
+        let token = self.token().clone();
+        match token.kind {
+            TokenKind::Name(name) | TokenKind::Word(name) => {
+                self.bump();
+                Ok((name, token.span))
+            }
+            _ => Err(self.syntax_error()),
+        }
+    }
+
+    fn optional_params(&mut self) -> PResult<Vec<Param>> {
+        if self.eat(Punct::LParen).or_else(|| self.eat(Punct::WsLParen)).is_some() {
+            self.params_until(Punct::RParen)
+        } else {
+            Ok(Vec::new())
+        }
+    }
+
+    /// Parameters up to `close`, which is consumed.
+    fn params_until(&mut self, close: Punct) -> PResult<Vec<Param>> {
+        let mut params = Vec::new();
+        loop {
+            if self.eat(close).is_some() {
+                return Ok(params);
+            }
+            params.push(self.param()?);
+            if self.eat(Punct::Comma).is_none() {
+                self.expect(close)?;
+                return Ok(params);
+            }
+        }
+    }
+
+    fn param(&mut self) -> PResult<Param> {
+        let start = self.token().span;
+        let type_expr = if matches!(self.kind(), TokenKind::TypeRef(_)) { Some(self.type_expression()?) } else { None };
+        let captures_rest = self.eat(Punct::Star).is_some();
+        let TokenKind::Variable(name) = self.kind().clone() else { return Err(self.syntax_error()) };
+        self.bump();
+        let default = if self.eat(Punct::Assign).is_some() {
+            Some(self.with_brace(true, |p| p.expr_bp(ASSIGN + 1))?)
+        } else {
+            None
+        };
+        Ok(Param { name, type_expr, default, captures_rest, span: self.span_from(start) })
+    }
+
+    fn node(&mut self) -> PResult<Expr> {
+        let start = self.bump().span;
+        let mut matches = vec![self.node_match()?];
+        while self.eat(Punct::Comma).is_some() {
+            if self.at(Punct::LBrace) {
+                break;
+            }
+            matches.push(self.node_match()?);
+        }
+        let parent = if self.at_keyword(Keyword::Inherits) {
+            self.bump();
+            Some(self.node_match()?)
+        } else {
+            None
+        };
+        let body = self.block()?;
+        let node = Node { matches, parent, body };
+        Ok(Expr::new(ExprKind::Node(Box::new(node)), self.span_from(start)))
+    }
+
+    /// A node name: a string, a regex, `default`, or a dotted host name
+    /// written without quotes (`web01.example.com`).
+    fn node_match(&mut self) -> PResult<NodeMatch> {
+        let token = self.token().clone();
+        match token.kind {
+            TokenKind::Str(name) => {
+                self.bump();
+                Ok(NodeMatch::Name(name))
+            }
+            TokenKind::Regex(pattern) => {
+                self.bump();
+                Ok(NodeMatch::Regex(pattern))
+            }
+            TokenKind::Keyword(Keyword::Default) => {
+                self.bump();
+                Ok(NodeMatch::Default)
+            }
+            TokenKind::Name(_) | TokenKind::Word(_) | TokenKind::Integer(_) | TokenKind::Float(_) => {
+                let begin = token.span.start as usize;
+                let mut end = token.span.end as usize;
+                self.bump();
+                loop {
+                    let next = self.token();
+                    let glued = !next.space_before
+                        && matches!(
+                            next.kind,
+                            TokenKind::Punct(Punct::Dot)
+                                | TokenKind::Name(_)
+                                | TokenKind::Word(_)
+                                | TokenKind::Integer(_)
+                                | TokenKind::Float(_)
+                                | TokenKind::Keyword(_)
+                        );
+                    if !glued {
+                        break;
+                    }
+                    end = next.span.end as usize;
+                    self.bump();
+                }
+                Ok(NodeMatch::Name(self.source[begin..end].to_string()))
+            }
+            _ => Err(self.syntax_error()),
+        }
+    }
+
+    fn function_definition(&mut self) -> PResult<Expr> {
+        let start = self.bump().span;
+        let (name, name_span) = self.definition_name()?;
+        let params = self.optional_params()?;
+        let return_type = self.optional_return_type()?;
+        let body = self.block()?;
+        let function = FunctionDefinition { name, name_span, params, return_type, body };
+        Ok(Expr::new(ExprKind::Function(Box::new(function)), self.span_from(start)))
+    }
+
+    fn type_alias(&mut self) -> PResult<Expr> {
+        let start = self.bump().span;
+        let TokenKind::TypeRef(name) = self.bump().kind else { unreachable!("checked by the caller") };
+        self.expect(Punct::Assign)?;
+        let value = self.expression()?;
+        Ok(Expr::new(ExprKind::TypeAlias { name, value: Box::new(value) }, self.span_from(start)))
+    }
+
+    // ---- resources ----------------------------------------------------
+
+    fn virtual_resource(&mut self) -> PResult<Expr> {
+        let at = self.bump();
+        let form = if at.kind.is_punct(Punct::AtAt) { ResourceForm::Exported } else { ResourceForm::Virtual };
+        let token = self.token().clone();
+        let type_name = match token.kind {
+            TokenKind::Name(name) => Expr::new(ExprKind::Name(name), token.span),
+            TokenKind::TypeRef(name) => Expr::new(ExprKind::TypeRef(name), token.span),
+            TokenKind::Keyword(Keyword::Class) => Expr::new(ExprKind::Name("class".to_string()), token.span),
+            _ => return Err(self.syntax_error()),
+        };
+        self.bump();
+        if !self.at(Punct::LBrace) {
+            return Err(self.syntax_error());
+        }
+        if matches!(type_name.kind, ExprKind::TypeRef(_)) && self.brace_holds_operations() {
+            // `@File { ... }`: defaults cannot be virtual; keep the tree and
+            // let validation say so.
+            let operations = self.operations_block()?;
+            let span = self.span_from(at.span);
+            let defaults = ExprKind::ResourceDefaults { type_ref: Box::new(type_name), operations };
+            self.report_not_virtualizable(span);
+            return Ok(Expr::new(defaults, span));
+        }
+        self.resource_bodies(type_name, form, Some(at.span))
+    }
+
+    fn report_not_virtualizable(&mut self, span: Span) {
+        let saved = std::mem::replace(&mut self.recovering, false);
+        self.report(Diagnostic::error("NOT_VIRTUALIZEABLE", "Resource Defaults are not virtualizable", span));
+        self.recovering = saved;
+    }
+
+    /// `{ title: operations; title: operations }` after the type.
+    fn resource_bodies(&mut self, type_name: Expr, form: ResourceForm, start: Option<Span>) -> PResult<Expr> {
+        let start = start.unwrap_or(type_name.span);
+        self.expect(Punct::LBrace)?;
+        let mut bodies = Vec::new();
+        self.with_brace(true, |p| -> PResult<()> {
+            loop {
+                if p.at(Punct::RBrace) {
+                    break;
+                }
+                let title = p.expression()?;
+                p.expect(Punct::Colon)?;
+                let operations = p.attribute_operations()?;
+                let span = title.span.cover(Span { start: title.span.start, end: p.last_end() });
+                bodies.push(ResourceBody { title, operations, span });
+                if p.eat(Punct::Semi).is_none() {
+                    break;
+                }
+            }
+            Ok(())
+        })?;
+        self.expect(Punct::RBrace)?;
+        if bodies.is_empty() {
+            let span = self.span_from(start);
+            self.report(Diagnostic::error("SYNTAX_ERROR", "Syntax error at '}'", Span::new(span.end as usize - 1, span.end as usize)));
+            return Err(Reported);
+        }
+        let resource = Resource { form, type_name, bodies };
+        Ok(Expr::new(ExprKind::Resource(Box::new(resource)), self.span_from(start)))
+    }
+
+    /// `{ operations }` for defaults and overrides.
+    fn operations_block(&mut self) -> PResult<Vec<AttributeOperation>> {
+        self.expect(Punct::LBrace)?;
+        let operations = self.with_brace(true, |p| p.attribute_operations())?;
+        self.expect(Punct::RBrace)?;
+        Ok(operations)
+    }
+
+    /// `name => value, name +> value, * => hash` up to `}` or `;`.
+    fn attribute_operations(&mut self) -> PResult<Vec<AttributeOperation>> {
+        let mut operations = Vec::new();
+        loop {
+            if self.at(Punct::RBrace) || self.at(Punct::Semi) {
+                return Ok(operations);
+            }
+            let token = self.token().clone();
+            let operation = if token.kind.is_punct(Punct::Star) {
+                self.bump();
+                self.expect(Punct::FatArrow)?;
+                let value = self.expression()?;
+                AttributeOperation::Splat { span: self.span_from(token.span), value }
+            } else {
+                let name = match &token.kind {
+                    TokenKind::Name(name) => name.clone(),
+                    TokenKind::Keyword(keyword) => keyword.text().to_string(),
+                    _ => return Err(self.syntax_error()),
+                };
+                self.bump();
+                let append = if self.eat(Punct::PlusArrow).is_some() {
+                    true
+                } else {
+                    self.expect(Punct::FatArrow)?;
+                    false
+                };
+                let value = self.expression()?;
+                AttributeOperation::Set { name, append, span: self.span_from(token.span), value }
+            };
+            operations.push(operation);
+            if self.eat(Punct::Comma).is_none() {
+                return Ok(operations);
+            }
+        }
+    }
+
+    fn collector(&mut self, type_ref: Expr, exported: bool) -> PResult<Expr> {
+        self.bump();
+        let close = if exported { Punct::RRCollect } else { Punct::RCollect };
+        let query = if self.at(close) { None } else { Some(Box::new(self.with_brace(true, |p| p.expression())?)) };
+        self.expect(close)?;
+        let span = self.span_from(type_ref.span);
+        Ok(Expr::new(ExprKind::Collect { type_ref: Box::new(type_ref), exported, query }, span))
+    }
+
+    // ---- EPP ----------------------------------------------------------
+
+    /// `<%| params |%>` at the start of a template (only blank text before).
+    fn epp_header(&mut self) -> Option<Vec<Param>> {
+        let mut ahead = 0;
+        if matches!(self.nth_kind(0), TokenKind::EppText(text) if text.trim().is_empty()) {
+            ahead = 1;
+        }
+        if !self.nth_kind(ahead).is_punct(Punct::Pipe) {
+            return None;
+        }
+        self.pos += ahead + 1;
+        match self.params_until(Punct::Pipe) {
+            Ok(params) => Some(params),
+            Err(Reported) => {
+                let first = self.token().clone();
+                self.recover(End::Input, &first);
+                Some(Vec::new())
+            }
+        }
+    }
+}
+
+/// Inside `${...}` a bare name means a variable (`${x}` is `$x`), and so does
+/// a name at the base of an access or method call (`${x[0]}`, `${x.upcase}`).
+fn interpolation_target(expr: Expr) -> Expr {
+    let Expr { kind, span } = expr;
+    let kind = match kind {
+        ExprKind::Name(name) => ExprKind::Variable(name),
+        ExprKind::Integer(value) if value >= 0 => ExprKind::Variable(value.to_string()),
+        ExprKind::Access { target, keys } => ExprKind::Access { target: Box::new(interpolation_target(*target)), keys },
+        ExprKind::MethodCall { receiver, call } => {
+            ExprKind::MethodCall { receiver: Box::new(interpolation_target(*receiver)), call }
+        }
+        other => other,
+    };
+    Expr { kind, span }
+}
+
+/// The source text of a token, shortened for messages.
+fn token_text<'s>(source: &'s str, token: &Token) -> &'s str {
+    let text = source.get(token.span.range()).unwrap_or("");
+    let line = text.lines().next().unwrap_or("");
+    match line.char_indices().nth(40) {
+        Some((cut, _)) => &line[..cut],
+        None => line,
+    }
+}

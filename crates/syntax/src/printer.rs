@@ -1,0 +1,1 @@
+//! Prints a tree back as Puppet source.

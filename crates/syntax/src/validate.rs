@@ -1,0 +1,509 @@
+//! Static validation: the checks `puppet parser validate` makes after the
+//! grammar has accepted a file, such as where definitions may appear, what
+//! may be assigned to, and statements whose value is thrown away.
+//!
+//! Messages follow Puppet's wording so that users recognize them.
+
+use std::collections::HashSet;
+
+use marionette_diagnostics::{Diagnostic, Span};
+
+use crate::ast::*;
+
+/// Returns the validation problems of a parsed program.
+pub fn validate(program: &Program) -> Vec<Diagnostic> {
+    let mut validator = Validator { diagnostics: Vec::new(), containers: Vec::new() };
+    if let Some(params) = &program.epp_params {
+        validator.params(params, ParamOwner::Epp);
+    }
+    validator.statements(&program.body, Container::Program);
+    validator.diagnostics
+}
+
+/// What a statement list belongs to, innermost last.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Container {
+    Program,
+    Class,
+    Define,
+    Node,
+    Function,
+    Lambda,
+    /// The body of `if`, `unless` or a case option.
+    Conditional,
+    /// Any other place an expression can sit (an argument, an operand).
+    Expression,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ParamOwner {
+    Class,
+    Define,
+    Function,
+    Lambda,
+    Epp,
+}
+
+struct Validator {
+    diagnostics: Vec<Diagnostic>,
+    containers: Vec<Container>,
+}
+
+const RESERVED_VARIABLES: &[&str] = &["trusted", "facts", "server_facts"];
+
+impl Validator {
+    fn error(&mut self, code: &'static str, message: impl Into<String>, span: Span) {
+        self.diagnostics.push(Diagnostic::error(code, message, span));
+    }
+
+    fn statements(&mut self, body: &[Expr], container: Container) {
+        self.containers.push(container);
+        for (index, statement) in body.iter().enumerate() {
+            let last = index + 1 == body.len();
+            if !last && is_idempotent(statement) {
+                self.error(
+                    "IDEM_EXPRESSION_NOT_LAST",
+                    format!(
+                        "This {} has no effect. A value was produced and then forgotten (one or more preceding expressions may have the wrong form)",
+                        statement.kind.puppet_label()
+                    ),
+                    statement.span,
+                );
+            }
+            if last && is_idempotent(statement) {
+                let owner = match container {
+                    Container::Class => Some("Host Class Definition"),
+                    Container::Define => Some("Resource Type Definition"),
+                    Container::Node => Some("Node Definition"),
+                    _ => None,
+                };
+                if let Some(owner) = owner {
+                    self.error(
+                        "IDEM_NOT_ALLOWED_LAST",
+                        format!(
+                            "This {} has no effect. A {owner} can not end with a value-producing expression without other effect",
+                            statement.kind.puppet_label()
+                        ),
+                        statement.span,
+                    );
+                }
+            }
+            self.expr(statement, true);
+        }
+        self.containers.pop();
+    }
+
+    fn in_nested(&mut self, f: impl FnOnce(&mut Self)) {
+        self.containers.push(Container::Expression);
+        f(self);
+        self.containers.pop();
+    }
+
+    /// Checks that a definition sits where Puppet allows it.
+    fn placement(&mut self, expr: &Expr, statement: bool) {
+        let absolute_top = matches!(expr.kind, ExprKind::Function(_) | ExprKind::TypeAlias { .. });
+        let container = if statement { self.containers.last().copied() } else { Some(Container::Expression) };
+        let allowed = match container {
+            Some(Container::Program) | None => true,
+            Some(Container::Class) => !absolute_top,
+            _ => false,
+        };
+        if allowed {
+            return;
+        }
+        if absolute_top {
+            self.error(
+                "NOT_ABSOLUTE_TOP_LEVEL",
+                format!("A {} may only appear at toplevel", expr.kind.puppet_label()),
+                expr.span,
+            );
+        } else {
+            self.error(
+                "NOT_TOP_LEVEL",
+                "Classes, definitions, and nodes may only appear at toplevel or inside other classes",
+                expr.span,
+            );
+        }
+    }
+
+    /// Expressions whose value is used must produce one.
+    fn rvalue(&mut self, expr: &Expr) {
+        if matches!(
+            expr.kind,
+            ExprKind::Class(_) | ExprKind::Define(_) | ExprKind::Node(_) | ExprKind::Function(_) | ExprKind::TypeAlias { .. }
+        ) {
+            self.error("NOT_RVALUE", format!("Invalid use of expression. A {} does not produce a value", expr.kind.puppet_label()), expr.span);
+        }
+    }
+
+    fn value(&mut self, expr: &Expr) {
+        self.rvalue(expr);
+        self.in_nested(|v| v.expr(expr, false));
+    }
+
+    fn body(&mut self, body: &[Expr], container: Container) {
+        self.statements(body, container);
+    }
+
+    fn expr(&mut self, expr: &Expr, statement: bool) {
+        match &expr.kind {
+            ExprKind::Undef
+            | ExprKind::Default
+            | ExprKind::Boolean(_)
+            | ExprKind::Integer(_)
+            | ExprKind::Float(_)
+            | ExprKind::String(_)
+            | ExprKind::Regex(_)
+            | ExprKind::Variable(_)
+            | ExprKind::Word(_)
+            | ExprKind::TypeRef(_)
+            | ExprKind::RenderString(_)
+            | ExprKind::Error => {}
+            ExprKind::Name(name) => {
+                if name == "import" && statement {
+                    self.import(expr.span);
+                }
+            }
+            ExprKind::Interpolated(parts) => {
+                for part in parts {
+                    if let StringPart::Expr(inner) = part {
+                        self.value(inner);
+                    }
+                }
+            }
+            ExprKind::Heredoc { text, .. } => self.value(text),
+            ExprKind::Array(elements) => elements.iter().for_each(|e| self.value(e)),
+            ExprKind::Hash(entries) => self.hash_entries(entries, "key"),
+            ExprKind::Paren(inner) => self.value(inner),
+            ExprKind::Unary { operand, .. } => self.value(operand),
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Relationship { lhs, rhs, .. } => {
+                self.value(lhs);
+                self.value(rhs);
+            }
+            ExprKind::Assign { op, target, value } => {
+                if *op != AssignOp::Assign {
+                    self.error(
+                        "UNSUPPORTED_OPERATOR",
+                        format!("The operator '{}' is no longer supported. See http://links.puppet.com/remove-plus-equals", op.text()),
+                        expr.span,
+                    );
+                }
+                self.assignment_target(target);
+                self.value(value);
+            }
+            ExprKind::Access { target, keys } => {
+                self.value(target);
+                keys.iter().for_each(|k| self.value(k));
+            }
+            ExprKind::Call(call) => {
+                if let ExprKind::Name(name) = &call.function.kind
+                    && name == "import"
+                {
+                    self.import(expr.span);
+                }
+                self.call(call);
+            }
+            ExprKind::MethodCall { receiver, call } => {
+                self.value(receiver);
+                self.call(call);
+            }
+            ExprKind::If(branch) | ExprKind::Unless(branch) => {
+                self.value(&branch.condition);
+                self.body(&branch.then_body, Container::Conditional);
+                if let Some(else_body) = &branch.else_body {
+                    self.body(else_body, Container::Conditional);
+                }
+            }
+            ExprKind::Case { subject, options } => {
+                self.value(subject);
+                let mut seen_default = false;
+                for option in options {
+                    for value in &option.values {
+                        if matches!(value.kind, ExprKind::Default) {
+                            if seen_default {
+                                self.error(
+                                    "DUPLICATE_DEFAULT",
+                                    "This 'case' statement already has a 'default' entry - this is a duplicate",
+                                    value.span,
+                                );
+                            }
+                            seen_default = true;
+                        }
+                        self.value(value);
+                    }
+                    self.body(&option.body, Container::Conditional);
+                }
+            }
+            ExprKind::Selector { subject, entries } => {
+                self.value(subject);
+                let mut seen_default = false;
+                for entry in entries {
+                    if matches!(entry.key.kind, ExprKind::Default) {
+                        if seen_default {
+                            self.error(
+                                "DUPLICATE_DEFAULT",
+                                "This Selector Expression already has a 'default' entry - this is a duplicate",
+                                entry.key.span,
+                            );
+                        }
+                        seen_default = true;
+                    }
+                    self.value(&entry.key);
+                    self.value(&entry.value);
+                }
+            }
+            ExprKind::Resource(resource) => self.resource(resource, expr.span),
+            ExprKind::ResourceDefaults { type_ref, operations } => {
+                self.value(type_ref);
+                self.operations(operations, None);
+            }
+            ExprKind::ResourceOverride { target, operations } => {
+                self.value(target);
+                self.operations(operations, None);
+            }
+            ExprKind::Collect { query, .. } => {
+                if let Some(query) = query {
+                    self.value(query);
+                }
+            }
+            ExprKind::Class(definition) | ExprKind::Define(definition) => {
+                self.placement(expr, statement);
+                let class = matches!(expr.kind, ExprKind::Class(_));
+                self.definition_name(definition, expr);
+                self.params(&definition.params, if class { ParamOwner::Class } else { ParamOwner::Define });
+                self.body(&definition.body, if class { Container::Class } else { Container::Define });
+            }
+            ExprKind::Node(node) => {
+                self.placement(expr, statement);
+                if node.parent.is_some() {
+                    self.error(
+                        "NO_NODE_INHERITANCE",
+                        "Node inheritance is not supported in Puppet >= 4.0.0. See http://links.puppet.com/puppet-node-inheritance-deprecation",
+                        expr.span,
+                    );
+                }
+                self.body(&node.body, Container::Node);
+            }
+            ExprKind::Function(function) => {
+                self.placement(expr, statement);
+                self.params(&function.params, ParamOwner::Function);
+                if let Some(return_type) = &function.return_type {
+                    self.value(return_type);
+                }
+                self.body(&function.body, Container::Function);
+            }
+            ExprKind::TypeAlias { value, .. } => {
+                self.placement(expr, statement);
+                self.value(value);
+            }
+            ExprKind::RenderExpr(inner) => self.value(inner),
+        }
+    }
+
+    fn import(&mut self, span: Span) {
+        self.error(
+            "DISCONTINUED_IMPORT",
+            "Use of 'import' has been discontinued in favor of a manifest directory. See http://links.puppet.com/puppet-import-deprecation",
+            span,
+        );
+    }
+
+    fn call(&mut self, call: &Call) {
+        call.args.iter().for_each(|a| self.value(a));
+        if let Some(lambda) = &call.lambda {
+            self.params(&lambda.params, ParamOwner::Lambda);
+            if let Some(return_type) = &lambda.return_type {
+                self.value(return_type);
+            }
+            self.body(&lambda.body, Container::Lambda);
+        }
+    }
+
+    fn hash_entries(&mut self, entries: &[HashEntry], what: &str) {
+        let mut seen = HashSet::new();
+        for entry in entries {
+            if let ExprKind::String(key) = &entry.key.kind
+                && !seen.insert(key.clone())
+            {
+                self.error("DUPLICATE_KEY", format!("The {what} '{key}' is declared more than once"), entry.key.span);
+            }
+            self.value(&entry.key);
+            self.value(&entry.value);
+        }
+    }
+
+    fn assignment_target(&mut self, target: &Expr) {
+        match &target.kind {
+            ExprKind::Variable(name) => {
+                if name.bytes().all(|b| b.is_ascii_digit()) {
+                    self.error(
+                        "ILLEGAL_NUMERIC_ASSIGNMENT",
+                        format!("Illegal attempt to assign to the numeric match result variable '${name}'"),
+                        target.span,
+                    );
+                } else if name.contains("::") {
+                    self.error(
+                        "CROSS_SCOPE_ASSIGNMENT",
+                        format!("Illegal attempt to assign to '${name}'. Cannot assign to variables in other namespaces"),
+                        target.span,
+                    );
+                } else if RESERVED_VARIABLES.contains(&name.as_str()) {
+                    self.error(
+                        "ASSIGNMENT_TO_RESERVED",
+                        format!("Attempt to assign to a reserved variable name: '${name}'"),
+                        target.span,
+                    );
+                }
+            }
+            ExprKind::Array(elements) => elements.iter().for_each(|e| self.assignment_target(e)),
+            _ => self.error(
+                "ILLEGAL_ASSIGNMENT",
+                format!("Illegal attempt to assign to '{}'. Not an assignable reference", a_or_an(target.kind.puppet_label())),
+                target.span,
+            ),
+        }
+    }
+
+    fn resource(&mut self, resource: &Resource, span: Span) {
+        let is_class = matches!(&resource.type_name.kind, ExprKind::Name(name) if name == "class");
+        if is_class && resource.form != ResourceForm::Regular {
+            self.error("NOT_VIRTUALIZEABLE", "Classes are not virtualizable", span);
+        }
+        self.value(&resource.type_name);
+        for body in &resource.bodies {
+            self.value(&body.title);
+            self.operations(&body.operations, Some("a Resource Expression"));
+        }
+    }
+
+    /// `appends_forbidden_in` names the expression where `+>` is illegal.
+    fn operations(&mut self, operations: &[AttributeOperation], appends_forbidden_in: Option<&str>) {
+        let mut seen = HashSet::new();
+        for operation in operations {
+            match operation {
+                AttributeOperation::Set { name, append, value, span } => {
+                    if *append && let Some(place) = appends_forbidden_in {
+                        self.error(
+                            "ILLEGAL_ATTRIBUTE_APPEND",
+                            format!("Illegal +> operation on attribute {name}. This operator can not be used in {place}"),
+                            *span,
+                        );
+                    }
+                    if !seen.insert(name.as_str()) {
+                        self.error("DUPLICATE_ATTRIBUTE", format!("The attribute '{name}' has already been set"), *span);
+                    }
+                    self.value(value);
+                }
+                AttributeOperation::Splat { value, .. } => self.value(value),
+            }
+        }
+    }
+
+    fn definition_name(&mut self, definition: &Definition, expr: &Expr) {
+        let valid = crate::lexer::is_name(&definition.name) && !definition.name.starts_with("::");
+        if !valid {
+            self.error(
+                "ILLEGAL_DEFINITION_NAME",
+                format!("Unacceptable name. The name '{}' is unacceptable as the name of a {}", definition.name, expr.kind.puppet_label()),
+                definition.name_span,
+            );
+        }
+    }
+
+    fn params(&mut self, params: &[Param], owner: ParamOwner) {
+        let mut seen = HashSet::new();
+        let mut optional_seen = false;
+        for (index, param) in params.iter().enumerate() {
+            let name = param.name.as_str();
+            if !is_parameter_name(name) {
+                self.error(
+                    "ILLEGAL_PARAM_NAME",
+                    format!("Illegal parameter name. The given name '{name}' does not conform to the naming rule /^[a-z_]\\w*$/"),
+                    param.span,
+                );
+            }
+            if !seen.insert(name) {
+                self.error(
+                    "DUPLICATE_PARAMETER",
+                    format!("The parameter '{name}' is declared more than once in the parameter list"),
+                    param.span,
+                );
+            }
+            if matches!(owner, ParamOwner::Class | ParamOwner::Define) && (name == "title" || name == "name") {
+                let container = if owner == ParamOwner::Class { "Host Class Definition" } else { "Resource Type Definition" };
+                self.error(
+                    "RESERVED_PARAMETER",
+                    format!("The parameter ${name} redefines a built in parameter in the {container}"),
+                    param.span,
+                );
+            }
+            if param.captures_rest {
+                if !matches!(owner, ParamOwner::Function | ParamOwner::Lambda) {
+                    self.error(
+                        "CAPTURES_REST_NOT_SUPPORTED",
+                        format!("Parameter ${name} can not use 'captures rest' in this kind of definition"),
+                        param.span,
+                    );
+                } else if index + 1 != params.len() {
+                    self.error("CAPTURES_REST_NOT_LAST", format!("Parameter ${name} is not last, and has 'captures rest'"), param.span);
+                }
+            }
+            if matches!(owner, ParamOwner::Function | ParamOwner::Lambda) && !param.captures_rest {
+                if param.default.is_some() {
+                    optional_seen = true;
+                } else if optional_seen {
+                    self.error(
+                        "REQUIRED_PARAMETER_AFTER_OPTIONAL",
+                        format!("Parameter ${name} is required but appears after optional parameters"),
+                        param.span,
+                    );
+                }
+            }
+            if let Some(type_expr) = &param.type_expr {
+                self.value(type_expr);
+            }
+            if let Some(default) = &param.default {
+                self.value(default);
+            }
+        }
+    }
+}
+
+/// Puppet's rule for parameter names: `^[a-z_]\w*$`.
+fn is_parameter_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_lowercase() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Whether a statement only produces a value, so that it is useless
+/// anywhere but last.
+fn is_idempotent(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Undef
+        | ExprKind::Default
+        | ExprKind::Boolean(_)
+        | ExprKind::Integer(_)
+        | ExprKind::Float(_)
+        | ExprKind::String(_)
+        | ExprKind::Regex(_)
+        | ExprKind::Variable(_)
+        | ExprKind::Name(_)
+        | ExprKind::Word(_)
+        | ExprKind::TypeRef(_)
+        | ExprKind::Array(_)
+        | ExprKind::Hash(_)
+        | ExprKind::Paren(_)
+        | ExprKind::Access { .. }
+        | ExprKind::Selector { .. } => true,
+        ExprKind::Unary { op, .. } => *op != UnaryOp::Splat,
+        ExprKind::Binary { op, .. } => !matches!(op, BinaryOp::Match | BinaryOp::NoMatch),
+        ExprKind::Heredoc { text, .. } => is_idempotent(text),
+        _ => false,
+    }
+}
+
+fn a_or_an(label: &str) -> String {
+    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U', '\'']) { "an" } else { "a" };
+    format!("{article} {label}")
+}
