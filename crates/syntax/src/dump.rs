@@ -203,7 +203,9 @@ impl Dumper {
                 });
             }
             ExprKind::Call(call) => {
-                let detail = if call.parenthesized { "" } else { "statement" };
+                // The call style is not kept by the printer, so it is only
+                // shown in the full form.
+                let detail = if call.parenthesized || !self.options.spans { "" } else { "statement" };
                 self.line(field, "Call", span, detail.to_string());
                 self.nested(|d| d.call(call));
             }

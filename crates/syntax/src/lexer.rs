@@ -95,7 +95,13 @@ struct Lexer<'a> {
     /// Where lexing continues when the current line ends, because heredoc
     /// bodies opened on this line occupy the lines in between.
     heredoc_resume: Option<usize>,
+    /// How many `${` are open around the current position.
+    interpolation_depth: usize,
 }
+
+/// Interpolations nested deeper than this are reported instead of risking
+/// the stack.
+const MAX_INTERPOLATION_DEPTH: usize = 64;
 
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
@@ -103,7 +109,14 @@ fn is_word_byte(b: u8) -> bool {
 
 impl<'a> Lexer<'a> {
     fn new(source: &'a str) -> Lexer<'a> {
-        Lexer { source, bytes: source.as_bytes(), pos: 0, diagnostics: Vec::new(), heredoc_resume: None }
+        Lexer {
+            source,
+            bytes: source.as_bytes(),
+            pos: 0,
+            diagnostics: Vec::new(),
+            heredoc_resume: None,
+            interpolation_depth: 0,
+        }
     }
 
     fn eof_token(&self) -> Token {
@@ -538,9 +551,16 @@ impl<'a> Lexer<'a> {
                     if self.peek(1) == b'{' {
                         push_text(&mut segments, &mut text);
                         self.pos += 2;
+                        if self.interpolation_depth >= MAX_INTERPOLATION_DEPTH {
+                            self.error("Interpolations are nested too deeply", dollar, dollar + 2);
+                            self.pos = body.end;
+                            return segments;
+                        }
+                        self.interpolation_depth += 1;
                         let saved_resume = self.heredoc_resume.take();
                         let (tokens, closed) = self.lex_sequence(Stop::InterpolationEnd);
                         self.heredoc_resume = saved_resume;
+                        self.interpolation_depth -= 1;
                         if !closed {
                             self.error("Unclosed interpolation, '${' is missing its '}'", dollar, dollar + 2);
                         }

@@ -481,7 +481,12 @@ impl<'a> Parser<'a> {
             }
             TokenKind::Heredoc { syntax, segments } => {
                 self.bump();
-                let text = Expr::new(self.interpolated(segments), span);
+                let text = match segments.as_slice() {
+                    [] => ExprKind::String(String::new()),
+                    [Segment::Text(text)] => ExprKind::String(text.clone()),
+                    _ => self.interpolated(segments),
+                };
+                let text = Expr::new(text, span);
                 return Ok(Expr::new(ExprKind::Heredoc { syntax, text: Box::new(text) }, span));
             }
             TokenKind::Regex(pattern) => ExprKind::Regex(pattern),
