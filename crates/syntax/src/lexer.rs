@@ -97,6 +97,8 @@ struct Lexer<'a> {
     heredoc_resume: Option<usize>,
     /// How many `${` are open around the current position.
     interpolation_depth: usize,
+    /// Only blanks stand between the start of the line and `pos`.
+    at_line_start: bool,
 }
 
 /// Interpolations nested deeper than this are reported instead of risking
@@ -116,6 +118,7 @@ impl<'a> Lexer<'a> {
             diagnostics: Vec::new(),
             heredoc_resume: None,
             interpolation_depth: 0,
+            at_line_start: true,
         }
     }
 
@@ -140,7 +143,6 @@ impl<'a> Lexer<'a> {
     /// whether the next token is the first on its line.
     fn skip_trivia(&mut self) -> (bool, bool) {
         let mut skipped = false;
-        let mut line_start = self.pos == 0 || self.only_blanks_since_line_start();
         loop {
             match self.peek(0) {
                 b' ' | b'\t' | b'\r' | 0x0c => self.pos += 1,
@@ -149,12 +151,10 @@ impl<'a> Lexer<'a> {
                     if let Some(resume) = self.heredoc_resume.take() {
                         self.pos = resume;
                     }
-                    line_start = true;
+                    self.at_line_start = true;
                 }
                 b'#' => {
-                    while self.pos < self.bytes.len() && self.bytes[self.pos] != b'\n' {
-                        self.pos += 1;
-                    }
+                    self.pos = self.source[self.pos..].find('\n').map_or(self.bytes.len(), |i| self.pos + i);
                 }
                 b'/' if self.peek(1) == b'*' => {
                     let start = self.pos;
@@ -165,23 +165,22 @@ impl<'a> Lexer<'a> {
                             self.pos = self.bytes.len();
                         }
                     }
-                    line_start = false;
+                    self.at_line_start = false;
                 }
                 _ => break,
             }
             skipped = true;
         }
-        (skipped, line_start)
-    }
-
-    fn only_blanks_since_line_start(&self) -> bool {
-        self.bytes[..self.pos].iter().rev().take_while(|&&b| b != b'\n').all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
+        (skipped, self.at_line_start)
     }
 
     /// Lexes tokens until `stop`. Returns them and whether `stop` was found
     /// (the end of input always counts as found for `Stop::EndOfInput`).
     fn lex_sequence(&mut self, stop: Stop) -> (Vec<Token>, bool) {
-        let mut tokens: Vec<Token> = Vec::new();
+        // Manifests average several bytes per token; reserving up front
+        // avoids most reallocation of the main token list.
+        let capacity = if stop == Stop::EndOfInput { self.bytes.len() / 6 } else { 8 };
+        let mut tokens: Vec<Token> = Vec::with_capacity(capacity);
         let mut depth = 0usize;
         loop {
             let (space_before, line_start) = self.skip_trivia();
@@ -199,7 +198,8 @@ impl<'a> Lexer<'a> {
                 _ => {}
             }
             let start = self.pos;
-            let kind = self.next_kind(tokens.last());
+            let kind = self.next_kind(tokens.last(), line_start);
+            self.at_line_start = false;
             match kind {
                 TokenKind::Punct(Punct::LBrace) => depth += 1,
                 TokenKind::Punct(Punct::RBrace) => depth = depth.saturating_sub(1),
@@ -209,7 +209,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn next_kind(&mut self, previous: Option<&Token>) -> TokenKind {
+    fn next_kind(&mut self, previous: Option<&Token>, line_start: bool) -> TokenKind {
         let start = self.pos;
         let b = self.peek(0);
         match b {
@@ -265,66 +265,75 @@ impl<'a> Lexer<'a> {
             }
             b'(' => {
                 self.pos += 1;
-                let first_on_line = {
-                    let saved = self.pos;
-                    self.pos = start;
-                    let blank = self.only_blanks_since_line_start();
-                    self.pos = saved;
-                    blank
-                };
-                TokenKind::Punct(if first_on_line { Punct::WsLParen } else { Punct::LParen })
+                TokenKind::Punct(if line_start { Punct::WsLParen } else { Punct::LParen })
             }
             _ => self.operator(),
         }
     }
 
     fn operator(&mut self) -> TokenKind {
-        const OPERATORS: &[(&str, Punct)] = &[
-            ("<<|", Punct::LLCollect),
-            ("|>>", Punct::RRCollect),
-            ("<|", Punct::LCollect),
-            ("|>", Punct::RCollect),
-            ("<-", Punct::InEdge),
-            ("<~", Punct::InEdgeSub),
-            ("<<", Punct::LShift),
-            ("<=", Punct::Le),
-            ("->", Punct::OutEdge),
-            ("~>", Punct::OutEdgeSub),
-            (">>", Punct::RShift),
-            (">=", Punct::Ge),
-            ("==", Punct::EqEq),
-            ("=~", Punct::Match),
-            ("=>", Punct::FatArrow),
-            ("!=", Punct::NotEq),
-            ("!~", Punct::NoMatch),
-            ("+>", Punct::PlusArrow),
-            ("+=", Punct::PlusAssign),
-            ("-=", Punct::MinusAssign),
-            ("{", Punct::LBrace),
-            ("}", Punct::RBrace),
-            ("]", Punct::RBrack),
-            (")", Punct::RParen),
-            (",", Punct::Comma),
-            (";", Punct::Semi),
-            (":", Punct::Colon),
-            (".", Punct::Dot),
-            ("?", Punct::Question),
-            ("|", Punct::Pipe),
-            ("=", Punct::Assign),
-            ("<", Punct::Lt),
-            (">", Punct::Gt),
-            ("+", Punct::Plus),
-            ("-", Punct::Minus),
-            ("*", Punct::Star),
-            ("/", Punct::Slash),
-            ("%", Punct::Percent),
-            ("!", Punct::Not),
-        ];
-        for &(text, punct) in OPERATORS {
-            if self.starts_with(text) {
-                self.pos += text.len();
-                return TokenKind::Punct(punct);
-            }
+        use Punct as P;
+        let (b1, b2) = (self.peek(1), self.peek(2));
+        // The longest operator that starts here, and its length.
+        let found = match self.peek(0) {
+            b'<' => match (b1, b2) {
+                (b'<', b'|') => Some((P::LLCollect, 3)),
+                (b'|', _) => Some((P::LCollect, 2)),
+                (b'-', _) => Some((P::InEdge, 2)),
+                (b'~', _) => Some((P::InEdgeSub, 2)),
+                (b'<', _) => Some((P::LShift, 2)),
+                (b'=', _) => Some((P::Le, 2)),
+                _ => Some((P::Lt, 1)),
+            },
+            b'|' => match (b1, b2) {
+                (b'>', b'>') => Some((P::RRCollect, 3)),
+                (b'>', _) => Some((P::RCollect, 2)),
+                _ => Some((P::Pipe, 1)),
+            },
+            b'-' => match b1 {
+                b'>' => Some((P::OutEdge, 2)),
+                b'=' => Some((P::MinusAssign, 2)),
+                _ => Some((P::Minus, 1)),
+            },
+            b'~' if b1 == b'>' => Some((P::OutEdgeSub, 2)),
+            b'>' => match b1 {
+                b'>' => Some((P::RShift, 2)),
+                b'=' => Some((P::Ge, 2)),
+                _ => Some((P::Gt, 1)),
+            },
+            b'=' => match b1 {
+                b'=' => Some((P::EqEq, 2)),
+                b'~' => Some((P::Match, 2)),
+                b'>' => Some((P::FatArrow, 2)),
+                _ => Some((P::Assign, 1)),
+            },
+            b'!' => match b1 {
+                b'=' => Some((P::NotEq, 2)),
+                b'~' => Some((P::NoMatch, 2)),
+                _ => Some((P::Not, 1)),
+            },
+            b'+' => match b1 {
+                b'>' => Some((P::PlusArrow, 2)),
+                b'=' => Some((P::PlusAssign, 2)),
+                _ => Some((P::Plus, 1)),
+            },
+            b'{' => Some((P::LBrace, 1)),
+            b'}' => Some((P::RBrace, 1)),
+            b']' => Some((P::RBrack, 1)),
+            b')' => Some((P::RParen, 1)),
+            b',' => Some((P::Comma, 1)),
+            b';' => Some((P::Semi, 1)),
+            b':' => Some((P::Colon, 1)),
+            b'.' => Some((P::Dot, 1)),
+            b'?' => Some((P::Question, 1)),
+            b'*' => Some((P::Star, 1)),
+            b'/' => Some((P::Slash, 1)),
+            b'%' => Some((P::Percent, 1)),
+            _ => None,
+        };
+        if let Some((punct, length)) = found {
+            self.pos += length;
+            return TokenKind::Punct(punct);
         }
         let start = self.pos;
         let ch = self.source[start..].chars().next().unwrap_or('\0');
@@ -558,6 +567,7 @@ impl<'a> Lexer<'a> {
                         }
                         self.interpolation_depth += 1;
                         let saved_resume = self.heredoc_resume.take();
+                        self.at_line_start = false;
                         let (tokens, closed) = self.lex_sequence(Stop::InterpolationEnd);
                         self.heredoc_resume = saved_resume;
                         self.interpolation_depth -= 1;

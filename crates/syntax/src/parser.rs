@@ -164,16 +164,32 @@ impl<'a> Parser<'a> {
         matches!(self.kind(), TokenKind::Eof)
     }
 
-    fn bump(&mut self) -> Token {
-        let token = self.token().clone();
+    /// Consumes the current token and returns its span.
+    fn bump(&mut self) -> Span {
+        let span = self.token().span;
         if self.pos < self.tokens.len() - 1 {
             self.pos += 1;
+        }
+        span
+    }
+
+    /// Consumes the current token and returns it, leaving a placeholder:
+    /// tokens are read once, so moving out avoids copying strings.
+    fn take(&mut self) -> Token {
+        let index = self.pos.min(self.tokens.len() - 1);
+        let placeholder = Token { kind: TokenKind::Error, ..self.tokens[index].clone_without_kind() };
+        let token = std::mem::replace(&mut self.tokens[index], placeholder);
+        if self.pos < self.tokens.len() - 1 {
+            self.pos += 1;
+        } else {
+            // Never consume the final end-of-input token.
+            self.tokens[index] = token.clone();
         }
         token
     }
 
     fn eat(&mut self, punct: Punct) -> Option<Span> {
-        if self.at(punct) { Some(self.bump().span) } else { None }
+        if self.at(punct) { Some(self.bump()) } else { None }
     }
 
     fn expect(&mut self, punct: Punct) -> PResult<Span> {
@@ -255,7 +271,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             let start = self.pos;
-            let first = self.token().clone();
+            let first = self.token().clone_without_kind();
             self.recovering = false;
             match self.with_brace(true, |p| p.statement()) {
                 Ok(item) => items.push(item),
@@ -405,7 +421,7 @@ impl<'a> Parser<'a> {
                 return self.postfix(primary);
             }
         };
-        let start = self.bump().span;
+        let start = self.bump();
         self.enter()?;
         let operand = self.prefix();
         self.leave();
@@ -469,40 +485,12 @@ impl<'a> Parser<'a> {
     }
 
     fn primary(&mut self) -> PResult<Expr> {
-        let token = self.token().clone();
-        let span = token.span;
-        let kind = match token.kind {
-            TokenKind::Integer(value) => ExprKind::Integer(value),
-            TokenKind::Float(value) => ExprKind::Float(value),
-            TokenKind::Str(text) => ExprKind::String(text),
-            TokenKind::Interpolated(segments) => {
-                self.bump();
-                return Ok(Expr::new(self.interpolated(segments), span));
+        let span = self.token().span;
+        match self.kind() {
+            TokenKind::Keyword(keyword) => {
+                let keyword = *keyword;
+                return self.keyword(keyword, span);
             }
-            TokenKind::Heredoc { syntax, segments } => {
-                self.bump();
-                let text = match segments.as_slice() {
-                    [] => ExprKind::String(String::new()),
-                    [Segment::Text(text)] => ExprKind::String(text.clone()),
-                    _ => self.interpolated(segments),
-                };
-                let text = Expr::new(text, span);
-                return Ok(Expr::new(ExprKind::Heredoc { syntax, text: Box::new(text) }, span));
-            }
-            TokenKind::Regex(pattern) => ExprKind::Regex(pattern),
-            TokenKind::Variable(name) => ExprKind::Variable(name),
-            TokenKind::Word(word) => ExprKind::Word(word),
-            TokenKind::Name(name) => {
-                self.bump();
-                let name = Expr::new(ExprKind::Name(name), span);
-                return self.maybe_call(name);
-            }
-            TokenKind::TypeRef(name) => {
-                self.bump();
-                let name = Expr::new(ExprKind::TypeRef(name), span);
-                return self.maybe_call(name);
-            }
-            TokenKind::Keyword(keyword) => return self.keyword(keyword, span),
             TokenKind::Punct(Punct::LParen | Punct::WsLParen) => {
                 self.bump();
                 let inner = self.with_brace(true, |p| p.expression())?;
@@ -519,7 +507,6 @@ impl<'a> Parser<'a> {
                 let entries = self.with_brace(true, |p| p.hash_entries())?;
                 return Ok(Expr::new(ExprKind::Hash(entries), self.span_from(span)));
             }
-            TokenKind::EppText(text) => ExprKind::RenderString(text),
             TokenKind::EppRenderStart => {
                 self.bump();
                 let inner = self.with_brace(true, |p| p.expression())?;
@@ -529,9 +516,41 @@ impl<'a> Parser<'a> {
                 self.bump();
                 return Ok(Expr::new(ExprKind::RenderExpr(Box::new(inner)), self.span_from(span)));
             }
+            TokenKind::Integer(_)
+            | TokenKind::Float(_)
+            | TokenKind::Str(_)
+            | TokenKind::Interpolated(_)
+            | TokenKind::Heredoc { .. }
+            | TokenKind::Regex(_)
+            | TokenKind::Variable(_)
+            | TokenKind::Word(_)
+            | TokenKind::Name(_)
+            | TokenKind::TypeRef(_)
+            | TokenKind::EppText(_) => {}
             _ => return Err(self.syntax_error()),
+        }
+        let kind = match self.take().kind {
+            TokenKind::Integer(value) => ExprKind::Integer(value),
+            TokenKind::Float(value) => ExprKind::Float(value),
+            TokenKind::Str(text) => ExprKind::String(text),
+            TokenKind::Interpolated(segments) => self.interpolated(segments),
+            TokenKind::Heredoc { syntax, segments } => {
+                let text = match segments.as_slice() {
+                    [] => ExprKind::String(String::new()),
+                    [Segment::Text(text)] => ExprKind::String(text.clone()),
+                    _ => self.interpolated(segments),
+                };
+                let text = Expr::new(text, span);
+                ExprKind::Heredoc { syntax, text: Box::new(text) }
+            }
+            TokenKind::Regex(pattern) => ExprKind::Regex(pattern),
+            TokenKind::Variable(name) => ExprKind::Variable(name),
+            TokenKind::Word(word) => ExprKind::Word(word),
+            TokenKind::Name(name) => return self.maybe_call(Expr::new(ExprKind::Name(name), span)),
+            TokenKind::TypeRef(name) => return self.maybe_call(Expr::new(ExprKind::TypeRef(name), span)),
+            TokenKind::EppText(text) => ExprKind::RenderString(text),
+            _ => unreachable!("the kinds were checked above"),
         };
-        self.bump();
         Ok(Expr::new(kind, span))
     }
 
@@ -575,7 +594,7 @@ impl<'a> Parser<'a> {
         if !self.at(Punct::Pipe) {
             return Ok(None);
         }
-        let start = self.bump().span;
+        let start = self.bump();
         let params = self.params_until(Punct::Pipe)?;
         let return_type = self.optional_return_type()?;
         let body = self.block()?;
@@ -716,7 +735,7 @@ impl<'a> Parser<'a> {
     }
 
     fn if_expression(&mut self) -> PResult<Expr> {
-        let start = self.bump().span;
+        let start = self.bump();
         let condition = self.condition()?;
         let then_body = self.block()?;
         let else_body = if self.at_keyword(Keyword::Elsif) {
@@ -733,7 +752,7 @@ impl<'a> Parser<'a> {
     }
 
     fn unless_expression(&mut self) -> PResult<Expr> {
-        let start = self.bump().span;
+        let start = self.bump();
         let condition = self.condition()?;
         let then_body = self.block()?;
         let else_body = if self.at_keyword(Keyword::Else) {
@@ -747,7 +766,7 @@ impl<'a> Parser<'a> {
     }
 
     fn case_expression(&mut self) -> PResult<Expr> {
-        let start = self.bump().span;
+        let start = self.bump();
         let subject = self.condition()?;
         self.expect(Punct::LBrace)?;
         let mut options = Vec::new();
@@ -769,7 +788,7 @@ impl<'a> Parser<'a> {
     }
 
     fn definition(&mut self, class: bool) -> PResult<Expr> {
-        let start = self.bump().span;
+        let start = self.bump();
         let (name, name_span) = self.definition_name()?;
         let params = self.optional_params()?;
         let parent = if class && self.at_keyword(Keyword::Inherits) {
@@ -844,7 +863,7 @@ impl<'a> Parser<'a> {
     }
 
     fn node(&mut self) -> PResult<Expr> {
-        let start = self.bump().span;
+        let start = self.bump();
         let mut matches = vec![self.node_match()?];
         while self.eat(Punct::Comma).is_some() {
             if self.at(Punct::LBrace) {
@@ -909,7 +928,7 @@ impl<'a> Parser<'a> {
     }
 
     fn function_definition(&mut self) -> PResult<Expr> {
-        let start = self.bump().span;
+        let start = self.bump();
         let (name, name_span) = self.definition_name()?;
         let params = self.optional_params()?;
         let return_type = self.optional_return_type()?;
@@ -919,8 +938,8 @@ impl<'a> Parser<'a> {
     }
 
     fn type_alias(&mut self) -> PResult<Expr> {
-        let start = self.bump().span;
-        let TokenKind::TypeRef(name) = self.bump().kind else { unreachable!("checked by the caller") };
+        let start = self.bump();
+        let TokenKind::TypeRef(name) = self.take().kind else { unreachable!("checked by the caller") };
         self.expect(Punct::Assign)?;
         let value = self.expression()?;
         Ok(Expr::new(ExprKind::TypeAlias { name, value: Box::new(value) }, self.span_from(start)))
@@ -929,7 +948,7 @@ impl<'a> Parser<'a> {
     // ---- resources ----------------------------------------------------
 
     fn virtual_resource(&mut self) -> PResult<Expr> {
-        let at = self.bump();
+        let at = self.take();
         let form = if at.kind.is_punct(Punct::AtAt) { ResourceForm::Exported } else { ResourceForm::Virtual };
         let token = self.token().clone();
         let type_name = match token.kind {
@@ -1006,19 +1025,25 @@ impl<'a> Parser<'a> {
             if self.at(Punct::RBrace) || self.at(Punct::Semi) {
                 return Ok(operations);
             }
-            let token = self.token().clone();
-            let operation = if token.kind.is_punct(Punct::Star) {
+            let token = self.token().clone_without_kind();
+            let operation = if self.at(Punct::Star) {
                 self.bump();
                 self.expect(Punct::FatArrow)?;
                 let value = self.expression()?;
                 AttributeOperation::Splat { span: self.span_from(token.span), value }
             } else {
-                let name = match &token.kind {
-                    TokenKind::Name(name) => name.clone(),
-                    TokenKind::Keyword(keyword) => keyword.text().to_string(),
+                let name = match self.kind() {
+                    TokenKind::Name(_) => match self.take().kind {
+                        TokenKind::Name(name) => name,
+                        _ => unreachable!("checked above"),
+                    },
+                    TokenKind::Keyword(keyword) => {
+                        let name = keyword.text().to_string();
+                        self.bump();
+                        name
+                    }
                     _ => return Err(self.syntax_error()),
                 };
-                self.bump();
                 let append = if self.eat(Punct::PlusArrow).is_some() {
                     true
                 } else {
@@ -1059,7 +1084,7 @@ impl<'a> Parser<'a> {
         match self.params_until(Punct::Pipe) {
             Ok(params) => Some(params),
             Err(Reported) => {
-                let first = self.token().clone();
+                let first = self.token().clone_without_kind();
                 self.recover(End::Input, &first);
                 Some(Vec::new())
             }

@@ -170,6 +170,13 @@ puncts! {
     RRCollect => "|>>",
 }
 
+impl Token {
+    /// A copy of the position fields, with an empty kind.
+    pub fn clone_without_kind(&self) -> Token {
+        Token { kind: TokenKind::Eof, span: self.span, space_before: self.space_before, line_start: self.line_start }
+    }
+}
+
 impl TokenKind {
     pub fn is_punct(&self, punct: Punct) -> bool {
         matches!(self, TokenKind::Punct(p) if *p == punct)

@@ -1,0 +1,17 @@
+//! Parsing and validation must accept any text without panicking, and a tree
+//! that parsed cleanly must print to text that parses again.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use marionette_syntax::{SourceKind, check, parse, printer};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let _ = check(text, SourceKind::Epp);
+    let checked = check(text, SourceKind::Manifest);
+    if checked.diagnostics.iter().all(|d| !d.is_error()) {
+        let printed = printer::print(&checked.program);
+        let reparsed = parse(&printed);
+        assert!(reparsed.diagnostics.iter().all(|d| !d.is_error()), "printed form does not parse:\n{printed}");
+    }
+});
