@@ -569,7 +569,9 @@ impl<'a> Lexer<'a> {
                         let saved_resume = self.heredoc_resume.take();
                         self.at_line_start = false;
                         let (tokens, closed) = self.lex_sequence(Stop::InterpolationEnd);
-                        self.heredoc_resume = saved_resume;
+                        // A heredoc opened inside the interpolation moves the
+                        // resume point; otherwise keep the outer one.
+                        self.heredoc_resume = self.heredoc_resume.or(saved_resume);
                         self.interpolation_depth -= 1;
                         if !closed {
                             self.error("Unclosed interpolation, '${' is missing its '}'", dollar, dollar + 2);

@@ -45,7 +45,7 @@ pub fn check(source: &str, kind: SourceKind) -> Parsed {
         SourceKind::Epp => parse_epp(source),
     };
     if !parsed.diagnostics.iter().any(Diagnostic::is_error) {
-        parsed.diagnostics.extend(validate::validate(&parsed.program));
+        parsed.diagnostics.extend(validate::validate(&parsed.program, source));
     }
     parsed.diagnostics.sort_by_key(|d| d.span.start);
     parsed

@@ -442,8 +442,15 @@ impl<'a> Parser<'a> {
                 }
                 TokenKind::Punct(Punct::Question) => {
                     self.bump();
-                    self.expect(Punct::LBrace)?;
-                    let entries = self.with_brace(true, |p| p.hash_entries())?;
+                    // `$x ? { a => 1, b => 2 }`, or a single entry without braces.
+                    let entries = if self.eat(Punct::LBrace).is_some() {
+                        self.with_brace(true, |p| p.hash_entries())?
+                    } else {
+                        let key = self.expr_bp(IN)?;
+                        self.expect(Punct::FatArrow)?;
+                        let value = self.expr_bp(IN)?;
+                        vec![HashEntry { key, value }]
+                    };
                     let span = self.span_from(expr.span);
                     expr = Expr::new(ExprKind::Selector { subject: Box::new(expr), entries }, span);
                 }
@@ -666,6 +673,16 @@ impl<'a> Parser<'a> {
                 Segment::Variable { name, span } => parts.push(StringPart::Expr(Expr::new(ExprKind::Variable(name), span))),
                 Segment::Expression { mut tokens, span } => {
                     let end = span.end as usize;
+                    // `${class}` names the variable `$class`: a keyword alone,
+                    // or at the base of an access or method call, is a name.
+                    if let Some(TokenKind::Keyword(keyword)) = tokens.first().map(|t| &t.kind)
+                        && matches!(
+                            tokens.get(1).map(|t| &t.kind),
+                            None | Some(TokenKind::Punct(Punct::LBrack | Punct::Dot))
+                        )
+                    {
+                        tokens[0].kind = TokenKind::Name(keyword.text().to_string());
+                    }
                     tokens.push(Token { kind: TokenKind::Eof, span: Span::new(end - 1, end), space_before: true, line_start: false });
                     let mut sub = Parser::new(self.source, tokens, self.depth);
                     let expr = if sub.at_eof() {
@@ -949,7 +966,14 @@ impl<'a> Parser<'a> {
 
     fn virtual_resource(&mut self) -> PResult<Expr> {
         let at = self.take();
-        let form = if at.kind.is_punct(Punct::AtAt) { ResourceForm::Exported } else { ResourceForm::Virtual };
+        let mut form = if at.kind.is_punct(Punct::AtAt) { ResourceForm::Exported } else { ResourceForm::Virtual };
+        // Puppet accepts repeated markers (`@@@file`); any `@@` exports.
+        while let TokenKind::Punct(punct @ (Punct::At | Punct::AtAt)) = self.kind() {
+            if *punct == Punct::AtAt {
+                form = ResourceForm::Exported;
+            }
+            self.bump();
+        }
         let token = self.token().clone();
         let type_name = match token.kind {
             TokenKind::Name(name) => Expr::new(ExprKind::Name(name), token.span),

@@ -79,11 +79,9 @@ macro_rules! keywords {
 
 keywords! {
     And => "and",
-    Application => "application",
     Attr => "attr",
     Case => "case",
     Class => "class",
-    Consumes => "consumes",
     Default => "default",
     Define => "define",
     Else => "else",
@@ -97,8 +95,6 @@ keywords! {
     Node => "node",
     Or => "or",
     Private => "private",
-    Produces => "produces",
-    Site => "site",
     True => "true",
     Type => "type",
     Undef => "undef",

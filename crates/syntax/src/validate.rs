@@ -4,15 +4,17 @@
 //!
 //! Messages follow Puppet's wording so that users recognize them.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use marionette_diagnostics::{Diagnostic, Span};
 
 use crate::ast::*;
 
 /// Returns the validation problems of a parsed program.
-pub fn validate(program: &Program) -> Vec<Diagnostic> {
-    let mut validator = Validator { diagnostics: Vec::new(), containers: Vec::new() };
+/// `source` is the text the program was parsed from; messages that refer
+/// to a second place in the file give its line.
+pub fn validate(program: &Program, source: &str) -> Vec<Diagnostic> {
+    let mut validator = Validator { source, diagnostics: Vec::new(), containers: Vec::new(), nodes: HashMap::new() };
     if let Some(params) = &program.epp_params {
         validator.params(params, ParamOwner::Epp);
     }
@@ -44,14 +46,20 @@ enum ParamOwner {
     Epp,
 }
 
-struct Validator {
+struct Validator<'s> {
+    source: &'s str,
     diagnostics: Vec<Diagnostic>,
     containers: Vec<Container>,
+    /// Node names and patterns seen so far, with where they were defined.
+    nodes: HashMap<String, Span>,
 }
 
 const RESERVED_VARIABLES: &[&str] = &["trusted", "facts", "server_facts"];
 
-impl Validator {
+/// Words reserved for future use: they parse as names but cannot be called.
+const RESERVED_WORDS: &[&str] = &["attr", "private"];
+
+impl Validator<'_> {
     fn error(&mut self, code: &'static str, message: impl Into<String>, span: Span) {
         self.diagnostics.push(Diagnostic::error(code, message, span));
     }
@@ -196,10 +204,16 @@ impl Validator {
                 keys.iter().for_each(|k| self.value(k));
             }
             ExprKind::Call(call) => {
-                if let ExprKind::Name(name) = &call.function.kind
-                    && name == "import"
-                {
-                    self.import(expr.span);
+                if let ExprKind::Name(name) = &call.function.kind {
+                    if name == "import" {
+                        self.import(expr.span);
+                    } else if RESERVED_WORDS.contains(&name.as_str()) {
+                        self.error(
+                            "RESERVED_WORD",
+                            format!("Illegal expression. A Reserved Word '{name}' is unacceptable as function name in a Function Call"),
+                            call.function.span,
+                        );
+                    }
                 }
                 self.call(call);
             }
@@ -282,6 +296,22 @@ impl Validator {
                         expr.span,
                     );
                 }
+                for node_match in &node.matches {
+                    let key = match node_match {
+                        NodeMatch::Name(name) => format!("'{}'", name.to_lowercase()),
+                        NodeMatch::Regex(pattern) => format!("/{pattern}/"),
+                        NodeMatch::Default => "'default'".to_string(),
+                    };
+                    if let Some(&first) = self.nodes.get(&key) {
+                        self.error(
+                            "DUPLICATE_NODE",
+                            format!("Node {key} is already defined (line: {}); cannot redefine", self.line_of(first)),
+                            expr.span,
+                        );
+                    } else {
+                        self.nodes.insert(key, expr.span);
+                    }
+                }
                 self.body(&node.body, Container::Node);
             }
             ExprKind::Function(function) => {
@@ -298,6 +328,11 @@ impl Validator {
             }
             ExprKind::RenderExpr(inner) => self.value(inner),
         }
+    }
+
+    fn line_of(&self, span: Span) -> usize {
+        let end = (span.start as usize).min(self.source.len());
+        self.source.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
     }
 
     fn import(&mut self, span: Span) {
@@ -378,7 +413,6 @@ impl Validator {
 
     /// `appends_forbidden_in` names the expression where `+>` is illegal.
     fn operations(&mut self, operations: &[AttributeOperation], appends_forbidden_in: Option<&str>) {
-        let mut seen = HashSet::new();
         for operation in operations {
             match operation {
                 AttributeOperation::Set { name, append, value, span } => {
@@ -388,9 +422,6 @@ impl Validator {
                             format!("Illegal +> operation on attribute {name}. This operator can not be used in {place}"),
                             *span,
                         );
-                    }
-                    if !seen.insert(name.as_str()) {
-                        self.error("DUPLICATE_ATTRIBUTE", format!("The attribute '{name}' has already been set"), *span);
                     }
                     self.value(value);
                 }
@@ -412,8 +443,7 @@ impl Validator {
 
     fn params(&mut self, params: &[Param], owner: ParamOwner) {
         let mut seen = HashSet::new();
-        let mut optional_seen = false;
-        for (index, param) in params.iter().enumerate() {
+        for param in params {
             let name = param.name.as_str();
             if !is_parameter_name(name) {
                 self.error(
@@ -422,7 +452,8 @@ impl Validator {
                     param.span,
                 );
             }
-            if !seen.insert(name) {
+            // Lambdas and functions may repeat a name (the last one wins).
+            if matches!(owner, ParamOwner::Class | ParamOwner::Define) && !seen.insert(name) {
                 self.error(
                     "DUPLICATE_PARAMETER",
                     format!("The parameter '{name}' is declared more than once in the parameter list"),
@@ -437,27 +468,15 @@ impl Validator {
                     param.span,
                 );
             }
-            if param.captures_rest {
-                if !matches!(owner, ParamOwner::Function | ParamOwner::Lambda) {
-                    self.error(
-                        "CAPTURES_REST_NOT_SUPPORTED",
-                        format!("Parameter ${name} can not use 'captures rest' in this kind of definition"),
-                        param.span,
-                    );
-                } else if index + 1 != params.len() {
-                    self.error("CAPTURES_REST_NOT_LAST", format!("Parameter ${name} is not last, and has 'captures rest'"), param.span);
-                }
-            }
-            if matches!(owner, ParamOwner::Function | ParamOwner::Lambda) && !param.captures_rest {
-                if param.default.is_some() {
-                    optional_seen = true;
-                } else if optional_seen {
-                    self.error(
-                        "REQUIRED_PARAMETER_AFTER_OPTIONAL",
-                        format!("Parameter ${name} is required but appears after optional parameters"),
-                        param.span,
-                    );
-                }
+            // Puppet checks neither the position of a captures-rest
+            // parameter nor required-after-optional ordering here; calls
+            // fail at run time instead.
+            if param.captures_rest && !matches!(owner, ParamOwner::Function | ParamOwner::Lambda) {
+                self.error(
+                    "CAPTURES_REST_NOT_SUPPORTED",
+                    format!("Parameter ${name} can not use 'captures rest' in this kind of definition"),
+                    param.span,
+                );
             }
             if let Some(type_expr) = &param.type_expr {
                 self.value(type_expr);
