@@ -161,7 +161,7 @@ impl<'a> Lexer<'a> {
                     match self.source[self.pos + 2..].find("*/") {
                         Some(end) => self.pos += 2 + end + 2,
                         None => {
-                            self.error("Unclosed comment", start, start + 2);
+                            self.error("Unclosed multiline comment", start, start + 2);
                             self.pos = self.bytes.len();
                         }
                     }
@@ -520,15 +520,13 @@ impl<'a> Lexer<'a> {
         TokenKind::Error
     }
 
+    /// Puppet's message: the quote, then the first five characters after it
+    /// with control characters escaped.
     fn unclosed_quote(&mut self, start: usize) {
-        let quote = &self.source[start..start + 1];
-        let following: String = self.source[start + 1..].chars().take(5).collect();
-        let message = if following.is_empty() {
-            format!("Unclosed quote after \"{quote}\" followed by '<eof>'")
-        } else {
-            format!("Unclosed quote after \"{quote}\" followed by '{following}...'")
-        };
-        self.error(message, start, start + 1);
+        let quote = if self.bytes[start] == b'\'' { "\"'\"" } else { "'\"'" };
+        let following: String = self.source[start + 1..].chars().take(5).flat_map(char::escape_debug).collect();
+        let following = if following.is_empty() { "<eof>".to_string() } else { format!("{following}...") };
+        self.error(format!("Unclosed quote after {quote} followed by '{following}'"), start + 1, start + 1);
     }
 
     /// Reads a string body from `self.pos`: text, escapes and, when enabled,
@@ -799,7 +797,7 @@ impl<'a> Lexer<'a> {
             line = if next < self.bytes.len() { next + 1 } else { next };
         }
         let Some((marker_line, marker_end, (margin, trim))) = found else {
-            self.error(format!("Heredoc without end-tagged line for '{tag}'"), start, after_spec);
+            self.error("Heredoc without end-tagged line", body_start, body_start);
             self.pos = after_spec;
             self.heredoc_resume = Some(self.bytes.len());
             return TokenKind::Error;
