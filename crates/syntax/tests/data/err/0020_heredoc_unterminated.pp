@@ -1,0 +1,3 @@
+$a = @(END)
+some text
+EN

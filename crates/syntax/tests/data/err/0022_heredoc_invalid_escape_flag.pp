@@ -1,0 +1,3 @@
+$a = @(END/x)
+text
+END

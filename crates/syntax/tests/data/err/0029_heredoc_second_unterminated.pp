@@ -1,0 +1,4 @@
+notice(@(A), @(B))
+one
+A
+two

@@ -1,0 +1,2 @@
+$r = /abc
+notice($r)

@@ -1,0 +1,3 @@
+$x = 'a'
+$y = $x =~ /a/i
+notice($y)

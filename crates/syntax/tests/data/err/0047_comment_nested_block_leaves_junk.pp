@@ -1,0 +1,2 @@
+/* outer /* inner */ still outer */
+notice(1)

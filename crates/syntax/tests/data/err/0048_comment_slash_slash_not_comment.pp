@@ -1,0 +1,2 @@
+$x = 1 // not a comment
+notice($x)

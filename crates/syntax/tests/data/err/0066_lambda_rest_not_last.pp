@@ -1,0 +1,1 @@
+[1].each |*$rest, $x| { notice($x) }

@@ -1,0 +1,1 @@
+else { notice(1) }

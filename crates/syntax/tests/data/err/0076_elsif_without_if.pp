@@ -1,0 +1,1 @@
+elsif true { notice(1) }

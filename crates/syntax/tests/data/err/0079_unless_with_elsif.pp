@@ -1,0 +1,1 @@
+unless false { notice(1) } elsif true { notice(2) }

@@ -1,0 +1,1 @@
+if false { notice(1) } else if true { notice(2) }

@@ -1,0 +1,2 @@
+if true { 1 } else { 2 }
+notice('after')

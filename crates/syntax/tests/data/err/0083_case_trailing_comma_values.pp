@@ -1,0 +1,4 @@
+case 1 {
+  1, 2,: { notice('x') }
+  default: {}
+}

@@ -1,0 +1,1 @@
+$y = 'a' ? { default => 1, default => 2 }

@@ -1,0 +1,3 @@
+mytype { 'a':
+  true => 1,
+}

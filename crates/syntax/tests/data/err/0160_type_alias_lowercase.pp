@@ -1,0 +1,1 @@
+type mymod::port = Integer

@@ -1,0 +1,1 @@
+type Mymod::Port = 42

@@ -1,0 +1,3 @@
+class foo {
+  type Foo::Bar = Integer
+}

@@ -1,0 +1,2 @@
+$h = { 'a' => attr, 'b' => private }
+notice($h)

@@ -1,0 +1,2 @@
+'hello'
+notice(1)

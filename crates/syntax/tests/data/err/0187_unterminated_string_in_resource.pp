@@ -1,0 +1,3 @@
+file { '/tmp/a:
+  ensure => file,
+}

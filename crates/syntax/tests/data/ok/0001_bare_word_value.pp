@@ -1,0 +1,2 @@
+$x = hello_world
+notice($x)

@@ -1,0 +1,2 @@
+$x = foo-bar
+notice($x)

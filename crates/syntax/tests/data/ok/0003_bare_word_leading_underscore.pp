@@ -1,0 +1,2 @@
+$x = _private_word
+notice($x)

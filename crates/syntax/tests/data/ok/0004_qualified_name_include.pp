@@ -1,0 +1,1 @@
+include apache::mod::ssl

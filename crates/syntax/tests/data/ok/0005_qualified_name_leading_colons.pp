@@ -1,0 +1,2 @@
+include ::apache
+include ::apache::params

@@ -1,0 +1,2 @@
+$t = ::Foo::Bar
+notice($t)

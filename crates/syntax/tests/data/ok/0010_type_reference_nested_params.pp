@@ -1,0 +1,2 @@
+$t = Hash[String, Array[Variant[Integer, Enum['a', 'b']]]]
+notice($t)

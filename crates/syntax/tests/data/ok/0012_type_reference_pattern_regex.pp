@@ -1,0 +1,2 @@
+$t = Pattern[/^a/, /b$/]
+notice($t)

@@ -1,0 +1,2 @@
+notice($::osfamily)
+notice($::x)

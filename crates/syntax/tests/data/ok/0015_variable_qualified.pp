@@ -1,0 +1,2 @@
+notice($apache::params::port)
+notice($::apache::params::port)

@@ -1,0 +1,2 @@
+notice($facts['os']['family'])
+notice($trusted['certname'])

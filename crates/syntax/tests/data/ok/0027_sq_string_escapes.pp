@@ -1,0 +1,3 @@
+$a = 'back\\slash'
+$b = 'it\'s'
+notice($a, $b)

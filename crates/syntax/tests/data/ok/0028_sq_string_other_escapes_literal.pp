@@ -1,0 +1,2 @@
+$a = 'no\nnewline\there \$x \u0041'
+notice($a)

@@ -1,0 +1,3 @@
+$x = 1
+$a = 'value is $x and ${x}'
+notice($a)

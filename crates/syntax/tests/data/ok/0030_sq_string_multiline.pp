@@ -1,0 +1,4 @@
+$a = 'line one
+line two
+  line three'
+notice($a)

@@ -1,0 +1,2 @@
+$a = 'say "hi"'
+notice($a)

@@ -1,0 +1,2 @@
+$a = "nl\n tab\t sp\s cr\r dollar\$ quote\" bs\\"
+notice($a)

@@ -1,0 +1,2 @@
+$a = "smile \u{1F600} and \u{41}"
+notice($a)

@@ -1,0 +1,2 @@
+$a = "a\qb"
+notice($a)

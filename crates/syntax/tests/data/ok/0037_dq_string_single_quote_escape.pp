@@ -1,0 +1,2 @@
+$a = "it\'s"
+notice($a)

@@ -1,0 +1,2 @@
+$a = "cost: $ 5 and $"
+notice($a)

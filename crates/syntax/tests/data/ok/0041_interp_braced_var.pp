@@ -1,0 +1,2 @@
+$name = 'world'
+notice("hello ${name}s")

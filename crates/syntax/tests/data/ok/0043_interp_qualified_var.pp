@@ -1,0 +1,2 @@
+notice("os: $::osfamily and ${::os}")
+notice("x: $foo::bar")

@@ -1,0 +1,1 @@
+notice("abs: ${abs(-1)}")

@@ -1,0 +1,2 @@
+$x = 'abc'
+notice("${x.upcase}")

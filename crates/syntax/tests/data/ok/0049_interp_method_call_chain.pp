@@ -1,0 +1,2 @@
+$x = ['a', 'b']
+notice("${x.map |$v| { $v.upcase }.join(',')}")

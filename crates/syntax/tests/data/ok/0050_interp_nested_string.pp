@@ -1,0 +1,2 @@
+$x = 'in'
+notice("outer ${"inner ${x}"} end")

@@ -1,0 +1,2 @@
+$a = 'file'
+notice("$a.txt")

@@ -1,0 +1,3 @@
+if 'x1' =~ /x(\d)/ {
+  notice("got $1 from ${0}")
+}

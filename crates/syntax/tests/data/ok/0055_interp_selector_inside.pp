@@ -1,0 +1,2 @@
+$os = 'Debian'
+notice("${$os ? { 'Debian' => 'apt', default => 'yum' }}")

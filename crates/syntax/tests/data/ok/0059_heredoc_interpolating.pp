@@ -1,0 +1,5 @@
+$x = 'value'
+$a = @("END")
+  x is $x and ${x}
+  END
+notice($a)

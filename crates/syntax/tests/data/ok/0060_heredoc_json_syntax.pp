@@ -1,0 +1,4 @@
+$a = @(END:json)
+{"key": [1, 2, 3]}
+END
+notice($a)

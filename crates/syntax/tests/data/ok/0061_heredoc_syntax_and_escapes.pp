@@ -1,0 +1,4 @@
+$a = @(END:json/tsn)
+{"key":\t"value"}\n
+END
+notice($a)

@@ -1,0 +1,4 @@
+$a = @(END/t)
+col1\tcol2
+END
+notice($a)

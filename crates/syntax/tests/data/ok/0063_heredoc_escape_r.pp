@@ -1,0 +1,4 @@
+$a = @(END/r)
+line\r
+END
+notice($a)

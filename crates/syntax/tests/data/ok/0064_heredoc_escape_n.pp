@@ -1,0 +1,4 @@
+$a = @(END/n)
+a\nb
+END
+notice($a)

@@ -1,0 +1,4 @@
+$a = @(END/s)
+a\sb
+END
+notice($a)

@@ -1,0 +1,5 @@
+$a = @(END/L)
+one long \
+line
+END
+notice($a)

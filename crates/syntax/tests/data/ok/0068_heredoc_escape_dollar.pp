@@ -1,0 +1,4 @@
+$a = @("END"/$)
+price: \$5
+END
+notice($a)

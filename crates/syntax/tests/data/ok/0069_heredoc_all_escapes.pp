@@ -1,0 +1,5 @@
+$a = @("END"/tsrnuL$)
+\t\s\r\n\u0041\$ \
+end
+END
+notice($a)

@@ -1,0 +1,4 @@
+$a = @(END/)
+a\tb\\c
+END
+notice($a)

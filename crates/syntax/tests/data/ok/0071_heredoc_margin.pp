@@ -1,0 +1,5 @@
+$a = @(END)
+    indented text
+      more indented
+    | END
+notice($a)

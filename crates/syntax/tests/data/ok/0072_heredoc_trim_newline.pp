@@ -1,0 +1,4 @@
+$a = @(END)
+no trailing newline
+-END
+notice($a)

@@ -1,0 +1,6 @@
+$r = [@(A), @(B)]
+first text
+A
+second text
+B
+notice($r)

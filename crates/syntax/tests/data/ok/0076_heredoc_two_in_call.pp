@@ -1,0 +1,5 @@
+notice(@(A), @("B"))
+first
+| A
+second ${1 + 1}
+- B

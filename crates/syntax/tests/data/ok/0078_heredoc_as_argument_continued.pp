@@ -1,0 +1,4 @@
+$a = sprintf(@(END), 'x')
+value %s
+END
+notice($a)

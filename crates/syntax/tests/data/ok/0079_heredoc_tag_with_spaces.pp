@@ -1,0 +1,4 @@
+$a = @(END OF TEXT)
+content
+END OF TEXT
+notice($a)

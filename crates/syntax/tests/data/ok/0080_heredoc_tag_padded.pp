@@ -1,0 +1,4 @@
+$a = @( END )
+content
+END
+notice($a)

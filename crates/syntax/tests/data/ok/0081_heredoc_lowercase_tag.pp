@@ -1,0 +1,4 @@
+$a = @(eot)
+content
+eot
+notice($a)

@@ -1,0 +1,4 @@
+$a = @(END)
+text
+END   
+notice($a)

@@ -1,0 +1,6 @@
+file { '/tmp/x':
+  content => @(EOT),
+    hello
+    | EOT
+  mode    => '0644',
+}

@@ -1,0 +1,4 @@
+$a = @("END")
+a\tb
+END
+notice($a)

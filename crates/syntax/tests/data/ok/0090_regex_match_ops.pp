@@ -1,0 +1,3 @@
+$x = 'abc'
+if $x =~ /b/ { notice(1) }
+if $x !~ /z/ { notice(2) }

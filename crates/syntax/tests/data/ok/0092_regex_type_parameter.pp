@@ -1,0 +1,2 @@
+$t = Regexp[/^x/]
+notice($t)

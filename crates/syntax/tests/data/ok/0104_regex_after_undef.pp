@@ -1,0 +1,2 @@
+$b = [undef, /2/]
+notice($b)

@@ -1,0 +1,2 @@
+$b = 8 /* note */ / 2
+notice($b)

@@ -1,0 +1,2 @@
+$a = !!true
+notice($a)

@@ -1,0 +1,5 @@
+$list = ['a', 'b']
+case 'a' {
+  *$list: { notice('in list') }
+  default: {}
+}

@@ -1,0 +1,3 @@
+$a = 'abc' =~ 'a.c'
+$b = 'abc' !~ 'z'
+notice($a, $b)

@@ -1,0 +1,2 @@
+$a = 5 =~ Integer
+notice($a)

@@ -1,0 +1,3 @@
+$x = 'a'
+$a = $x ? { 'a' => 1, default => 2 } + 10
+notice($a)

@@ -1,0 +1,3 @@
+# leading comment
+$x = 1 # trailing comment
+notice($x) #no space

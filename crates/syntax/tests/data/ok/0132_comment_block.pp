@@ -1,0 +1,4 @@
+/* block
+   comment */
+$x = /* inline */ 1
+notice($x)

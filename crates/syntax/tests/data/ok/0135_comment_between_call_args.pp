@@ -1,0 +1,4 @@
+notice(
+  # first
+  1, /* second */ 2
+)

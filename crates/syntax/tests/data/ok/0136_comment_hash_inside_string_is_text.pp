@@ -1,0 +1,3 @@
+$a = 'not # a comment'
+$b = "not /* a comment */ either"
+notice($a, $b)

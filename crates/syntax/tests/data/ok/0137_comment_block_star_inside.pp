@@ -1,0 +1,3 @@
+/* ** stars * inside **/
+/***/
+notice(1)

@@ -1,0 +1,2 @@
+# nothing but comments
+/* and a block */

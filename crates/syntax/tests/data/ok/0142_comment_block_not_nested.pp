@@ -1,0 +1,2 @@
+/* outer /* inner */
+notice(1)

@@ -1,0 +1,2 @@
+$r = // # empty regex then a comment
+notice($r)

@@ -1,0 +1,2 @@
+$x = if true { 1 } else { 2 }
+notice($x)

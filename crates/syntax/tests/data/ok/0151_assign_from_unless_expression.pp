@@ -1,0 +1,2 @@
+$x = unless false { 'yes' }
+notice($x)

@@ -1,0 +1,2 @@
+$t = Hash[String, Integer]
+notice($t)

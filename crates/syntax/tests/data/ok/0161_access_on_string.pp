@@ -1,0 +1,1 @@
+notice('hello'[0, 2])

@@ -1,0 +1,2 @@
+notice(File['/tmp/a'])
+notice(Package['a', 'b'])

@@ -1,0 +1,2 @@
+$h = { 'a' => 1 }
+$h.each |$k, $v| { notice($k, $v) }

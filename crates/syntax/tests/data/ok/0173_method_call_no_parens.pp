@@ -1,0 +1,3 @@
+$s = 'abc'.upcase
+$n = [1, 2].length
+notice($s, $n)

@@ -1,0 +1,3 @@
+$s = 'a,b'.split(',')
+$j = $s.join('-')
+notice($j)

@@ -1,0 +1,5 @@
+$r = [3, 1, 2]
+  .sort
+  .map |$x| { $x + 1 }
+  .join(',')
+notice($r)

@@ -1,0 +1,1 @@
+[1].each |Integer *$rest| { notice($rest) }

@@ -1,0 +1,1 @@
+{ 'a' => 1 }.each |Tuple[String, Integer] $pair| { notice($pair) }

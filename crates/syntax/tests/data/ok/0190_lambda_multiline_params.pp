@@ -1,0 +1,4 @@
+[1].each |
+  Integer $x,
+  $y = 2
+| { notice($x, $y) }

@@ -1,0 +1,3 @@
+[[1, 2]].each |$row| {
+  $row.each |$cell| { notice($cell) }
+}

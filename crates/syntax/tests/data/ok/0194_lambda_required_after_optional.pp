@@ -1,0 +1,1 @@
+[1].each |$x = 1, $y| { notice($y) }

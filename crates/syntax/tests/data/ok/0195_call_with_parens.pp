@@ -1,0 +1,2 @@
+notice('x')
+notice(1, 2, 3)

@@ -1,0 +1,2 @@
+$x = versioncmp('1', '2')
+notice($x)

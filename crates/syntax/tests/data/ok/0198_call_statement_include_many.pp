@@ -1,0 +1,2 @@
+include a, b
+include apache::mod::ssl, ::foo

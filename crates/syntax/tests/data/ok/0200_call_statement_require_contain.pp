@@ -1,0 +1,4 @@
+class x {
+  require foo
+  contain bar
+}

@@ -1,0 +1,2 @@
+realize(File['/x'])
+realize File['/y'], File['/z']

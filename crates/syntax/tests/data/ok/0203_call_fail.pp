@@ -1,0 +1,1 @@
+if false { fail('x') }

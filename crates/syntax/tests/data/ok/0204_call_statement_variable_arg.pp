@@ -1,0 +1,2 @@
+$m = 'msg'
+notice $m

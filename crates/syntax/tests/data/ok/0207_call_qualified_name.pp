@@ -1,0 +1,1 @@
+$x = mymod::myfunc(1)

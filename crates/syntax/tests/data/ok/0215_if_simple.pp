@@ -1,0 +1,1 @@
+if $facts { notice('y') }

@@ -1,0 +1,1 @@
+if true {} elsif false {} else {}

@@ -1,0 +1,3 @@
+if true {
+  if false { notice(1) } else { notice(2) }
+}

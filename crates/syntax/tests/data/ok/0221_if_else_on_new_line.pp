@@ -1,0 +1,6 @@
+if true {
+  notice(1)
+}
+else {
+  notice(2)
+}

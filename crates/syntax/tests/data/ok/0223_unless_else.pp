@@ -1,0 +1,5 @@
+unless 1 == 2 {
+  notice('a')
+} else {
+  notice('b')
+}

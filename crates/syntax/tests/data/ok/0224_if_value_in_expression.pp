@@ -1,0 +1,1 @@
+notice(if true { 'a' } else { 'b' })

@@ -1,0 +1,4 @@
+case $facts['os'] {
+  'Debian': { notice('deb') }
+  default: { notice('other') }
+}

@@ -1,0 +1,5 @@
+case 5 {
+  String: { notice('str') }
+  Integer[0, 10], Float: { notice('num') }
+  default: {}
+}

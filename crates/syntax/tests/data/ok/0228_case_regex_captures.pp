@@ -1,0 +1,4 @@
+case 'v12' {
+  /^v(\d+)$/: { notice($1) }
+  default: {}
+}

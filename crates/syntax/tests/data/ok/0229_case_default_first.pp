@@ -1,0 +1,4 @@
+case 1 {
+  default: { notice('d') }
+  1: { notice('one') }
+}

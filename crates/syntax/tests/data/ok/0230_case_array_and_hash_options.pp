@@ -1,0 +1,5 @@
+case [1, 2] {
+  [1, 2]: { notice('pair') }
+  { 'a' => 1 }: { notice('hash') }
+  default: {}
+}

@@ -1,0 +1,3 @@
+$x = 'a'
+$y = $x ? { 'a' => 1, default => 2 }
+notice($y)

@@ -1,0 +1,6 @@
+$y = $facts['os'] ? {
+  'Debian' => 'apt',
+  /RedHat|CentOS/ => 'yum',
+  default => undef,
+}
+notice($y)

@@ -1,0 +1,2 @@
+$y = 5 ? { String => 's', Integer => 'i', default => 'x' }
+notice($y)

@@ -1,0 +1,1 @@
+notice('a' ? { 'a' => 1, default => 0 })

@@ -1,0 +1,3 @@
+file { '/tmp/a':
+  mode => $facts['os'] ? { 'windows' => undef, default => '0644' },
+}

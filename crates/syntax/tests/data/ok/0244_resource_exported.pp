@@ -1,0 +1,4 @@
+@@sshkey { 'host':
+  key  => 'abc',
+  type => 'ssh-rsa',
+}

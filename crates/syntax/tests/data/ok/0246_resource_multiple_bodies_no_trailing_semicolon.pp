@@ -1,0 +1,4 @@
+file {
+  '/tmp/a': ensure => file;
+  '/tmp/b': ensure => directory
+}

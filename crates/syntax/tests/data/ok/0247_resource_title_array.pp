@@ -1,0 +1,3 @@
+file { ['/tmp/a', '/tmp/b']:
+  ensure => file,
+}

@@ -1,0 +1,2 @@
+$t = '/tmp/a'
+file { $t: ensure => file }

@@ -1,0 +1,2 @@
+$n = 'a'
+file { "/tmp/${n}": ensure => file }

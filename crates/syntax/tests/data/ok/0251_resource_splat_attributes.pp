@@ -1,0 +1,4 @@
+$attrs = { 'ensure' => 'file', 'mode' => '0600' }
+file { '/tmp/a':
+  * => $attrs,
+}

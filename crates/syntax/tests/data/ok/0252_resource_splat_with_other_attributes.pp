@@ -1,0 +1,4 @@
+file { '/tmp/a':
+  owner => 'root',
+  *     => { 'mode' => '0600' },
+}

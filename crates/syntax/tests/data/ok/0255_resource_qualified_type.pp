@@ -1,0 +1,3 @@
+mymod::thing { 'x':
+  value => 1,
+}

@@ -1,0 +1,1 @@
+::mymod::thing { 'x': }

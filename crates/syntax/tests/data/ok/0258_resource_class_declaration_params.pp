@@ -1,0 +1,4 @@
+class { 'apache':
+  port    => 80,
+  docroot => '/var/www',
+}

@@ -1,0 +1,2 @@
+$r = file { '/tmp/a': }
+notice($r)

@@ -1,0 +1,4 @@
+File {
+  mode  => '0644',
+  owner => 'root',
+}

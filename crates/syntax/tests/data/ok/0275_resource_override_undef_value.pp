@@ -1,0 +1,1 @@
+Service['x'] { ensure => undef }

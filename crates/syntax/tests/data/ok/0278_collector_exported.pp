@@ -1,0 +1,2 @@
+Sshkey <<| |>>
+Nagios_host <<| tag == 'web' |>>

@@ -1,0 +1,1 @@
+User <| groups == 'admin' and shell != '/bin/false' or title == 'root' |>

@@ -1,0 +1,1 @@
+Package <| (tag == 'a' or tag == 'b') and ensure == 'present' |>

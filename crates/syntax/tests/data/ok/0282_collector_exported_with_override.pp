@@ -1,0 +1,3 @@
+Host <<| tag == 'db' |>> {
+  ensure => present,
+}

@@ -1,0 +1,1 @@
+Mymod::Thing <| title == 'x' |>

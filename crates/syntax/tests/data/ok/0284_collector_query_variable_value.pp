@@ -1,0 +1,2 @@
+$t = 'web'
+File <| tag == $t |>

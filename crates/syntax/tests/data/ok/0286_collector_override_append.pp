@@ -1,0 +1,1 @@
+File <| tag == 'x' |> { require +> Package['y'] }

@@ -1,0 +1,2 @@
+Package <| tag == 'x' |> -> File <| |>
+Yumrepo <| |> -> Package <| |>

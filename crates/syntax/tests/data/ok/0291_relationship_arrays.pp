@@ -1,0 +1,1 @@
+[Package['a'], Package['b']] -> Service['c']

@@ -1,0 +1,3 @@
+$p = Package['a']
+$s = Service['b']
+$p -> $s

@@ -1,0 +1,1 @@
+Class['a'] -> Class['b']

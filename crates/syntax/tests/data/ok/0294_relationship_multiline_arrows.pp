@@ -1,0 +1,3 @@
+Package['a']
+  -> File['b']
+  ~> Service['c']

@@ -1,0 +1,1 @@
+class foo ($x = $foo::params::x) inherits foo::params { }

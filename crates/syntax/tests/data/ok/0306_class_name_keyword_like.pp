@@ -1,0 +1,3 @@
+class plan { }
+class site { }
+class application::foo { }

@@ -1,0 +1,3 @@
+class foo (
+  Variant[String, Array[String]] $names = [],
+) { }

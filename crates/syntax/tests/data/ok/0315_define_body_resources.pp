@@ -1,0 +1,3 @@
+define site::user ($home = "/home/${title}") {
+  file { $home: ensure => directory }
+}

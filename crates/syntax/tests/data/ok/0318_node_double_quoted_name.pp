@@ -1,0 +1,1 @@
+node "db01.example.com" { }

@@ -1,0 +1,1 @@
+node /^web\d+\.example\.com$/ { }

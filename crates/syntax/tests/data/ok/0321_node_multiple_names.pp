@@ -1,0 +1,1 @@
+node 'a.example.com', 'b.example.com', /^c/, d { }

@@ -1,0 +1,5 @@
+node 'x' {
+  include base
+  class { 'ntp': }
+  $role = 'web'
+}

@@ -1,0 +1,3 @@
+function mymod::double(Integer $x) >> Integer {
+  $x * 2
+}

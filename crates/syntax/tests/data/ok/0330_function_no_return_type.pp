@@ -1,0 +1,3 @@
+function mymod::add($a, $b = 1) {
+  $a + $b
+}

@@ -1,0 +1,3 @@
+function mymod::pair(String $a) >> Tuple[String, String] {
+  [$a, $a]
+}

@@ -1,0 +1,3 @@
+function mymod::sum(Integer *$nums) >> Integer {
+  $nums.reduce(0) |$m, $n| { $m + $n }
+}

@@ -1,0 +1,1 @@
+function mymod::f(String $a, Integer $b = 1, *$rest) { }

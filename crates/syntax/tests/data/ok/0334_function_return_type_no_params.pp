@@ -1,0 +1,1 @@
+function mymod::now() >> String { 'now' }

@@ -1,0 +1,4 @@
+function mymod::early(Integer $x) {
+  if $x > 0 { return('pos') }
+  'neg'
+}

@@ -1,0 +1,1 @@
+type MyMod::Port = Integer[1, 65535]

@@ -1,0 +1,1 @@
+type Mymod::Ensure = Variant[Enum['present', 'absent'], Boolean]

@@ -1,0 +1,1 @@
+type Mymod::Tree = Array[Variant[Integer, Mymod::Tree]]

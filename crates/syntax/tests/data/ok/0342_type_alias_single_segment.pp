@@ -1,0 +1,1 @@
+type Port = Integer[1, 65535]

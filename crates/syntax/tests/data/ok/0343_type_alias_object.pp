@@ -1,0 +1,3 @@
+type Mymod::Point = Object[{
+  attributes => { x => Integer, y => Integer },
+}]

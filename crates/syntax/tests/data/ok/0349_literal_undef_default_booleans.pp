@@ -1,0 +1,2 @@
+$a = [undef, default, true, false]
+notice($a)

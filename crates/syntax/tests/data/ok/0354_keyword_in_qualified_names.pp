@@ -1,0 +1,2 @@
+include foo::class
+notice($foo::if::x)

@@ -1,0 +1,3 @@
+$a = undef
+$b = default
+notice($a, $b)

@@ -1,0 +1,3 @@
+# Grüße ☃
+$a = 'naïve ☃'
+notice("$a ✓")

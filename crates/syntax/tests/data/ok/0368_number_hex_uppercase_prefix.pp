@@ -1,0 +1,2 @@
+$x = 0X1f
+notice($x)

@@ -1,0 +1,2 @@
+$class = 'c'
+notice("${class} and $class")

@@ -1,0 +1,3 @@
+notice("value: ${@(E)}")
+inner
+E

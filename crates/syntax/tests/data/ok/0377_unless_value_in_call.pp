@@ -1,0 +1,1 @@
+notice(unless true { 1 })

@@ -1,0 +1,1 @@
+Concat::Fragment <<| tag == 'a' and target == '/tmp/x' |>>

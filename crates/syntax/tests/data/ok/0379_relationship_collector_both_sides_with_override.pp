@@ -1,0 +1,1 @@
+Package <| |> -> File <| tag == 'cfg' |> { mode => '0640' }

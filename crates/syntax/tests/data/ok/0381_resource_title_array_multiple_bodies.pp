@@ -1,0 +1,4 @@
+user {
+  ['alice', 'bob']: ensure => present;
+  'carol': ensure => absent;
+}

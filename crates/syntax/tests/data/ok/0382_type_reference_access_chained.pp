@@ -1,0 +1,2 @@
+$t = Array[Integer][1]
+notice($t)

@@ -1,0 +1,1 @@
+notice("if else case class")

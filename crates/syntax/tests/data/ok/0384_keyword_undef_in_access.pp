@@ -1,0 +1,2 @@
+$h = { undef => 1 }
+notice($h[undef])

@@ -1,0 +1,172 @@
+//! How values print.
+//!
+//! Puppet has two text forms. Interpolation and the logging functions use the
+//! plain form, where strings nested in collections are bare and hashes use
+//! `=>` without quotes (`{a => [1, b]}`). `String(value)` uses the quoted
+//! form (`{'a' => [1, 'b']}`).
+
+use std::fmt::Write;
+
+use crate::types::PType;
+use crate::value::Value;
+
+/// The plain form, used by interpolation and `notice`.
+pub fn to_s(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, false, true);
+    out
+}
+
+/// The quoted form, used by `String(value)`.
+pub fn to_quoted_s(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, true, true);
+    out
+}
+
+fn write_value(out: &mut String, value: &Value, quoted: bool, top: bool) {
+    match value {
+        Value::Undef => {
+            if !top || quoted {
+                out.push_str(if quoted && !top { "undef" } else { "" });
+            }
+        }
+        Value::Default => out.push_str("default"),
+        Value::Boolean(b) => {
+            let _ = write!(out, "{b}");
+        }
+        Value::Integer(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Value::Float(f) => out.push_str(&float_to_string(*f)),
+        Value::String(s) => {
+            if quoted && !top {
+                out.push_str(&quote(s));
+            } else {
+                out.push_str(s);
+            }
+        }
+        Value::Regexp(r) => {
+            let _ = write!(out, "/{}/", r.source());
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push_str(", ");
+                }
+                write_value(out, item, quoted, false);
+            }
+            out.push(']');
+        }
+        Value::Hash(hash) => {
+            out.push('{');
+            for (index, (key, item)) in hash.iter().enumerate() {
+                if index > 0 {
+                    out.push_str(", ");
+                }
+                write_value(out, key, quoted, false);
+                out.push_str(" => ");
+                write_value(out, item, quoted, false);
+            }
+            out.push('}');
+        }
+        Value::Type(t) => {
+            let _ = write!(out, "{t}");
+        }
+        Value::Sensitive(_) => out.push_str("Sensitive [value redacted]"),
+        Value::Iterator(items) => {
+            let element = PType::infer(&Value::Array(items.clone()));
+            let element = match element {
+                PType::Tuple { types, .. } => types.first().map(PType::generalize).unwrap_or(PType::Unit),
+                other => other,
+            };
+            let _ = write!(out, "Iterator[{element}]-Value");
+        }
+    }
+}
+
+/// A string in single quotes with `\` and `'` escaped, as Puppet prints
+/// strings inside types and quoted values.
+pub fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('\'');
+    for ch in text.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            _ => out.push(ch),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// Ruby's `Float#to_s`: the shortest text that reads back as the same
+/// number, with `.0` on whole numbers and an exponent below 1e-4 and from
+/// 1e16 on (`1.0e+16`, `1.0e-05`).
+pub fn float_to_string(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".into();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    if value == 0.0 {
+        return if value.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+    }
+    let scientific = format!("{value:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    if (-4..16).contains(&exponent) {
+        let plain = format!("{value}");
+        if plain.contains('.') { plain } else { format!("{plain}.0") }
+    } else {
+        let mantissa = if mantissa.contains('.') { mantissa.to_string() } else { format!("{mantissa}.0") };
+        let sign = if exponent < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exponent.abs())
+    }
+}
+
+/// The short type name Puppet uses for a value in messages ("got String").
+pub fn type_label(value: &Value) -> String {
+    match value {
+        Value::Undef => "Undef".into(),
+        Value::Default => "Default".into(),
+        Value::Boolean(_) => "Boolean".into(),
+        Value::Integer(_) => "Integer".into(),
+        Value::Float(_) => "Float".into(),
+        Value::String(_) => "String".into(),
+        Value::Regexp(_) => "Regexp".into(),
+        Value::Array(_) => "Array".into(),
+        Value::Hash(_) => "Hash".into(),
+        Value::Type(t) => format!("Type[{}]", t.name()),
+        Value::Sensitive(_) => "Sensitive".into(),
+        Value::Iterator(_) => "Iterator".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_as_ruby_does() {
+        assert_eq!(float_to_string(3.0), "3.0");
+        assert_eq!(float_to_string(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(float_to_string(1.5e10), "15000000000.0");
+        assert_eq!(float_to_string(1e16), "1.0e+16");
+        assert_eq!(float_to_string(0.0001), "0.0001");
+        assert_eq!(float_to_string(0.00001), "1.0e-05");
+        assert_eq!(float_to_string(-2.5), "-2.5");
+    }
+
+    #[test]
+    fn plain_and_quoted_forms() {
+        let mut hash = crate::value::PHash::new();
+        hash.insert(Value::string("a"), Value::Array(vec![Value::Integer(1), Value::string("b")]));
+        let value = Value::Hash(hash);
+        assert_eq!(to_s(&value), "{a => [1, b]}");
+        assert_eq!(to_quoted_s(&value), "{'a' => [1, 'b']}");
+    }
+}

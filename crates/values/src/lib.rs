@@ -1,0 +1,17 @@
+//! Puppet values and the Pcore type system.
+//!
+//! - [`Value`]: what expressions evaluate to; hashes keep insertion order.
+//! - [`PType`]: types are values too (`Integer[1, 5]`); this module knows
+//!   their parameters, how they print, instance checks and assignability, and
+//!   what type a value has (`type(x)`).
+//! - [`format`]: Puppet's two text forms of a value.
+//! - [`regex`]: regexes with Ruby's semantics.
+
+pub mod format;
+pub mod regex;
+pub mod types;
+pub mod value;
+
+pub use regex::Regex;
+pub use types::PType;
+pub use value::{PHash, Value};

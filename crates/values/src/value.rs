@@ -1,0 +1,135 @@
+//! Puppet values.
+
+use std::hash::{Hash, Hasher};
+
+use indexmap::IndexMap;
+
+use crate::regex::Regex;
+use crate::types::PType;
+
+/// An insertion-ordered hash, as Puppet's hashes are.
+pub type PHash = IndexMap<Value, Value>;
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Undef,
+    Default,
+    Boolean(bool),
+    Integer(i64),
+    Float(f64),
+    String(String),
+    Regexp(Regex),
+    Array(Vec<Value>),
+    Hash(PHash),
+    Type(Box<PType>),
+    /// A value whose text is never shown.
+    Sensitive(Box<Value>),
+    /// A lazy sequence (`step`, `reverse_each` without a block), held
+    /// already expanded.
+    Iterator(Vec<Value>),
+}
+
+/// Puppet's `eql?`: the equality of hash keys and of `unique`. Strings are
+/// compared exactly and `1` differs from `1.0`; `==` in the language is
+/// looser, see [`Value::puppet_equals`].
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Undef, Value::Undef) | (Value::Default, Value::Default) => true,
+            (Value::Boolean(a), Value::Boolean(b)) => a == b,
+            (Value::Integer(a), Value::Integer(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::Regexp(a), Value::Regexp(b)) => a == b,
+            (Value::Array(a), Value::Array(b)) | (Value::Iterator(a), Value::Iterator(b)) => a == b,
+            (Value::Hash(a), Value::Hash(b)) => a.len() == b.len() && a.iter().all(|(k, v)| b.get(k) == Some(v)),
+            (Value::Type(a), Value::Type(b)) => a == b,
+            (Value::Sensitive(a), Value::Sensitive(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Value::Undef | Value::Default => {}
+            Value::Boolean(b) => b.hash(state),
+            Value::Integer(i) => i.hash(state),
+            Value::Float(f) => f.to_bits().hash(state),
+            Value::String(s) => s.hash(state),
+            Value::Regexp(r) => r.hash(state),
+            Value::Array(items) | Value::Iterator(items) => items.hash(state),
+            // Order-insensitive, to agree with `eq`.
+            Value::Hash(hash) => hash.len().hash(state),
+            Value::Type(t) => t.to_string().hash(state),
+            Value::Sensitive(inner) => inner.hash(state),
+        }
+    }
+}
+
+impl Value {
+    pub fn string(text: impl Into<String>) -> Value {
+        Value::String(text.into())
+    }
+
+    pub fn is_undef(&self) -> bool {
+        matches!(self, Value::Undef)
+    }
+
+    /// Puppet's truthiness: only `undef` and `false` are false.
+    pub fn is_truthy(&self) -> bool {
+        !matches!(self, Value::Undef | Value::Boolean(false))
+    }
+
+    /// The language's `==`: strings compare case-insensitively, numbers by
+    /// value across Integer and Float, collections element by element.
+    pub fn puppet_equals(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::String(a), Value::String(b)) => a.len() == b.len() && a.to_lowercase() == b.to_lowercase(),
+            (Value::Integer(a), Value::Float(b)) | (Value::Float(b), Value::Integer(a)) => (*a as f64) == *b,
+            (Value::Float(a), Value::Float(b)) => a == b,
+            (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.puppet_equals(y)),
+            (Value::Hash(a), Value::Hash(b)) => {
+                a.len() == b.len()
+                    && a.iter().all(|(key, value)| {
+                        b.iter().any(|(other_key, other_value)| key.puppet_equals(other_key) && value.puppet_equals(other_value))
+                    })
+            }
+            _ => self == other,
+        }
+    }
+}
+
+impl From<bool> for Value {
+    fn from(value: bool) -> Value {
+        Value::Boolean(value)
+    }
+}
+
+impl From<i64> for Value {
+    fn from(value: i64) -> Value {
+        Value::Integer(value)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(value: &str) -> Value {
+        Value::String(value.to_string())
+    }
+}
+
+impl From<String> for Value {
+    fn from(value: String) -> Value {
+        Value::String(value)
+    }
+}
+
+impl From<PType> for Value {
+    fn from(value: PType) -> Value {
+        Value::Type(Box::new(value))
+    }
+}
