@@ -12,6 +12,11 @@ fuzz_target!(|data: &[u8]| {
     if checked.diagnostics.iter().all(|d| !d.is_error()) {
         let printed = printer::print(&checked.program);
         let reparsed = parse(&printed);
+        // The printer adds parentheses, so input close to the nesting limit
+        // may print to text beyond it; that is the limit, not a bug.
+        if reparsed.diagnostics.iter().any(|d| d.code == "NESTING_TOO_DEEP") {
+            return;
+        }
         assert!(reparsed.diagnostics.iter().all(|d| !d.is_error()), "printed form does not parse:\n{printed}");
     }
 });
