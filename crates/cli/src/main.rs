@@ -24,6 +24,29 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Evaluate a manifest (a file, or code given with -e), as `puppet apply`
+    /// does. Resources are not applied yet: this evaluates the code and
+    /// prints what it logs.
+    Apply {
+        /// The manifest to apply.
+        #[arg(required_unless_present = "execute", conflicts_with = "execute")]
+        file: Option<PathBuf>,
+        /// Code to apply instead of a file.
+        #[arg(short = 'e', long = "execute", value_name = "CODE")]
+        execute: Option<String>,
+        /// The node name (defaults to this machine's host name).
+        #[arg(long)]
+        certname: Option<String>,
+        /// Fail on unknown variables instead of warning.
+        #[arg(long)]
+        strict_variables: bool,
+        /// Also show info and debug messages.
+        #[arg(long, short = 'v')]
+        verbose: bool,
+        /// Accepted for compatibility; nothing is changed on the system yet.
+        #[arg(long)]
+        noop: bool,
+    },
     /// Check and inspect Puppet manifests and EPP templates.
     Parser {
         #[command(subcommand)]
@@ -56,6 +79,9 @@ enum ParserCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Apply { file, execute, certname, strict_variables, verbose, noop: _ } => {
+            apply(file.as_deref(), execute, certname, strict_variables, verbose)
+        }
         Command::Parser { command: ParserCommand::Validate { paths, epp } } => validate(&paths, epp),
         Command::Parser { command: ParserCommand::Dump { file, no_spans } } => dump_file(&file, no_spans),
     };
@@ -128,4 +154,25 @@ fn dump_file(path: &Path, no_spans: bool) -> Result<ExitCode> {
     }
     let failed = checked.diagnostics.iter().any(|d| d.is_error());
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname").map(|name| name.trim().to_string()).unwrap_or_else(|_| "localhost".into())
+}
+
+fn apply(file: Option<&Path>, execute: Option<String>, certname: Option<String>, strict_variables: bool, verbose: bool) -> Result<ExitCode> {
+    let source = match (file, execute) {
+        (_, Some(code)) => SourceFile::new("<command line>", code),
+        (Some(path), None) => read_source(path)?,
+        (None, None) => anyhow::bail!("apply needs a manifest file or -e CODE"),
+    };
+    let options = marionette_eval::RunOptions { node_name: certname.unwrap_or_else(host_name), strict_variables, verbose };
+    let outcome = marionette_eval::run_manifest(&source, &options);
+    for (stream, line) in &outcome.lines {
+        match stream {
+            marionette_eval::Stream::Stdout => println!("{line}"),
+            marionette_eval::Stream::Stderr => eprintln!("{line}"),
+        }
+    }
+    Ok(if outcome.success { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

@@ -1,0 +1,79 @@
+//! The access operator `[]` on strings, arrays, hashes and types.
+
+use marionette_diagnostics::Span;
+use marionette_values::format::type_label;
+use marionette_values::{PType, Value};
+
+use crate::error::{EvalResult, fail};
+
+pub(crate) fn access(target: Value, keys: Vec<Value>, span: Span) -> EvalResult<Value> {
+    match target {
+        Value::String(text) => {
+            let chars: Vec<char> = text.chars().collect();
+            match slice_range(chars.len(), &keys, span)? {
+                Some((start, count)) => Ok(Value::String(chars[start..start + count].iter().collect())),
+                None if keys.len() == 1 => Ok(Value::Undef),
+                None => Ok(Value::String(String::new())),
+            }
+        }
+        Value::Array(items) => match slice_range(items.len(), &keys, span)? {
+            Some((start, count)) if keys.len() == 1 => Ok(items.into_iter().nth(start).filter(|_| count == 1).unwrap_or(Value::Undef)),
+            Some((start, count)) => Ok(Value::Array(items.into_iter().skip(start).take(count).collect())),
+            None if keys.len() == 1 => Ok(Value::Undef),
+            None => Ok(Value::Array(Vec::new())),
+        },
+        Value::Hash(hash) => {
+            if keys.is_empty() {
+                return fail("Hash[] requires at least one key", span);
+            }
+            if keys.len() == 1 {
+                return Ok(hash.get(&keys[0]).cloned().unwrap_or(Value::Undef));
+            }
+            Ok(Value::Array(keys.iter().filter_map(|k| hash.get(k).cloned()).collect()))
+        }
+        Value::Type(t) => match t.parameterize(&keys) {
+            Ok(parameterized) => {
+                // `File[a, b]` makes several references at once.
+                Ok(Value::Type(Box::new(parameterized)))
+            }
+            Err(message) => match (&*t, keys.as_slice()) {
+                (PType::Resource { type_name: Some(_), title: None }, many) if many.len() > 1 => Ok(Value::Array(
+                    many.iter()
+                        .map(|k| t.parameterize(std::slice::from_ref(k)).map(|p| Value::Type(Box::new(p))))
+                        .collect::<Result<_, _>>()
+                        .or_else(|m| fail(m, span))?,
+                )),
+                _ => fail(message, span),
+            },
+        },
+        other => fail(format!("Operator '[]' is not applicable to {}", type_label(&other)), span),
+    }
+}
+
+/// Resolves `[index]` or `[start, count]` with negative positions counting
+/// from the end. Returns the start and the number of elements, or `None`
+/// when the range is entirely outside.
+fn slice_range(length: usize, keys: &[Value], span: Span) -> EvalResult<Option<(usize, usize)>> {
+    let index = |value: &Value| -> EvalResult<i64> {
+        match value {
+            Value::Integer(i) => Ok(*i),
+            other => fail(format!("The index must be an Integer, got {}", type_label(other)), span),
+        }
+    };
+    let length = length as i64;
+    let (start, count) = match keys {
+        [start] => (index(start)?, 1),
+        [start, count] => (index(start)?, index(count)?),
+        _ => return fail(format!("Access expects 1 or 2 keys, got {}", keys.len()), span),
+    };
+    let start = if start < 0 { start + length } else { start };
+    if start < 0 || start >= length {
+        return Ok(None);
+    }
+    // A negative count means "up to that position from the end".
+    let end = if count < 0 { length + count + 1 } else { start.saturating_add(count).min(length) };
+    if end <= start {
+        return Ok(Some((start as usize, 0)));
+    }
+    Ok(Some((start as usize, (end - start) as usize)))
+}

@@ -1,0 +1,43 @@
+//! Evaluation errors and the non-local exits that travel the same way.
+
+use marionette_diagnostics::Span;
+use marionette_values::Value;
+
+/// Why evaluation of an expression stopped early.
+#[derive(Clone, Debug)]
+pub(crate) enum Stop {
+    /// A user-facing evaluation error.
+    Error(EvalError),
+    /// `break()` inside an iteration.
+    Break(Span),
+    /// `next(value)` inside a lambda or function.
+    Next(Value),
+    /// `return(value)` inside a function or lambda body.
+    Return(Value),
+}
+
+/// An evaluation error with the place it happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalError {
+    pub message: String,
+    pub span: Span,
+}
+
+impl EvalError {
+    pub fn new(message: impl Into<String>, span: Span) -> EvalError {
+        EvalError { message: message.into(), span }
+    }
+}
+
+impl From<EvalError> for Stop {
+    fn from(error: EvalError) -> Stop {
+        Stop::Error(error)
+    }
+}
+
+pub(crate) type EvalResult<T> = Result<T, Stop>;
+
+/// Shorthand for failing with a message at a span.
+pub(crate) fn fail<T>(message: impl Into<String>, span: Span) -> EvalResult<T> {
+    Err(Stop::Error(EvalError::new(message, span)))
+}

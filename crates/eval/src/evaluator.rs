@@ -1,0 +1,847 @@
+//! Expression evaluation.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use marionette_diagnostics::{SourceFile, Span};
+use marionette_syntax::ast::*;
+use marionette_values::format::{to_s, type_label};
+use marionette_values::types::capitalize_segments;
+use marionette_values::{PHash, PType, Regex, Value};
+
+use crate::error::{EvalError, EvalResult, Stop, fail};
+use crate::functions::{self, Builtin};
+use crate::scope::{ScopeId, Scopes, TOP_SCOPE};
+
+/// The level of a log line, as Puppet names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Debug,
+    Info,
+    Notice,
+    Warning,
+    Err,
+    Alert,
+    Emerg,
+    Crit,
+}
+
+impl Level {
+    /// The word Puppet prints in front of the line.
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::Debug => "Debug",
+            Level::Info => "Info",
+            Level::Notice => "Notice",
+            Level::Warning => "Warning",
+            Level::Err => "Error",
+            Level::Alert => "Alert",
+            Level::Emerg => "Emergency",
+            Level::Crit => "Critical",
+        }
+    }
+}
+
+/// A line of output produced while evaluating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEntry {
+    pub level: Level,
+    /// `Scope(Class[main])` for the logging functions; empty for messages of
+    /// the evaluator itself.
+    pub source: String,
+    pub message: String,
+}
+
+/// A lambda together with the scope it closes over.
+#[derive(Clone, Copy)]
+pub(crate) struct Closure<'p> {
+    pub(crate) lambda: &'p Lambda,
+    pub(crate) scope: ScopeId,
+}
+
+pub struct Evaluator<'p> {
+    pub(crate) file: &'p SourceFile,
+    pub(crate) scopes: Scopes,
+    pub(crate) current: ScopeId,
+    builtins: &'static HashMap<&'static str, Builtin>,
+    functions: HashMap<String, &'p FunctionDefinition>,
+    classes: HashMap<String, &'p Definition>,
+    /// Classes already evaluated, with their scopes.
+    class_scopes: HashMap<String, ScopeId>,
+    type_aliases: HashMap<String, &'p Expr>,
+    resolving_aliases: Vec<String>,
+    nodes: Vec<&'p Node>,
+    pub logs: Vec<LogEntry>,
+    /// Unknown variables are errors rather than warnings.
+    pub strict_variables: bool,
+    /// Text rendered by an EPP template being evaluated.
+    pub(crate) epp_output: Option<String>,
+    pub(crate) depth: usize,
+}
+
+/// Calls nested deeper than this fail instead of overflowing the stack.
+const MAX_CALL_DEPTH: usize = 100;
+
+impl<'p> Evaluator<'p> {
+    pub fn new(file: &'p SourceFile) -> Evaluator<'p> {
+        Evaluator {
+            file,
+            scopes: Scopes::new(),
+            current: TOP_SCOPE,
+            builtins: functions::builtins(),
+            functions: HashMap::new(),
+            classes: HashMap::new(),
+            class_scopes: HashMap::new(),
+            type_aliases: HashMap::new(),
+            resolving_aliases: Vec::new(),
+            nodes: Vec::new(),
+            logs: Vec::new(),
+            strict_variables: false,
+            epp_output: None,
+            depth: 0,
+        }
+    }
+
+    /// Sets a top-scope variable (facts, settings) before evaluation.
+    pub fn set_top_variable(&mut self, name: &str, value: Value) {
+        self.scopes.get_mut(TOP_SCOPE).variables.insert(name.to_string(), value);
+    }
+
+    /// Evaluates a whole manifest: definitions are registered first, then
+    /// the top-level code runs, then the node block that matches `node_name`.
+    pub fn evaluate_program(&mut self, program: &'p Program, node_name: &str) -> Result<Value, EvalError> {
+        self.register_definitions(&program.body);
+        let result = self.statements(&program.body);
+        let value = self.finish(result)?;
+        if let Some(node) = self.select_node(node_name) {
+            let scope = self.scopes.create(TOP_SCOPE, None);
+            let saved = std::mem::replace(&mut self.current, scope);
+            let result = self.statements(&node.body);
+            self.current = saved;
+            self.finish(result)?;
+        }
+        Ok(value)
+    }
+
+    fn finish(&mut self, result: EvalResult<Value>) -> Result<Value, EvalError> {
+        match result {
+            Ok(value) | Err(Stop::Return(value)) | Err(Stop::Next(value)) => Ok(value),
+            Err(Stop::Error(error)) => Err(error),
+            Err(Stop::Break(span)) => Err(EvalError::new("break() from context where this is illegal", span)),
+        }
+    }
+
+    fn register_definitions(&mut self, body: &'p [Expr]) {
+        for expr in body {
+            match &expr.kind {
+                ExprKind::Class(definition) => {
+                    self.classes.insert(definition.name.trim_start_matches("::").to_string(), definition);
+                    self.register_definitions(&definition.body);
+                }
+                ExprKind::Function(function) => {
+                    self.functions.insert(function.name.trim_start_matches("::").to_string(), function);
+                }
+                ExprKind::TypeAlias { name, value } => {
+                    self.type_aliases.insert(name.clone(), value);
+                }
+                ExprKind::Node(node) => self.nodes.push(node),
+                _ => {}
+            }
+        }
+    }
+
+    fn select_node(&self, node_name: &str) -> Option<&'p Node> {
+        let by_name = self.nodes.iter().find(|node| {
+            node.matches.iter().any(|m| match m {
+                NodeMatch::Name(name) => name.eq_ignore_ascii_case(node_name),
+                _ => false,
+            })
+        });
+        let by_regex = || {
+            self.nodes.iter().find(|node| {
+                node.matches.iter().any(|m| match m {
+                    NodeMatch::Regex(pattern) => Regex::new(pattern).is_ok_and(|r| r.is_match(node_name)),
+                    _ => false,
+                })
+            })
+        };
+        let by_default = || self.nodes.iter().find(|node| node.matches.contains(&NodeMatch::Default));
+        by_name.or_else(by_regex).or_else(by_default).copied()
+    }
+
+    // ---- logging ------------------------------------------------------
+
+    pub fn log(&mut self, level: Level, message: String) {
+        let source = format!("Scope({})", self.scopes.get(self.current).label);
+        self.logs.push(LogEntry { level, source, message });
+    }
+
+    /// A warning of the evaluator itself, with the location appended.
+    pub fn warn_at(&mut self, message: &str, span: Span) {
+        let message = format!("{message} {}", self.file.location(span));
+        self.logs.push(LogEntry { level: Level::Warning, source: String::new(), message });
+    }
+
+    // ---- statements ---------------------------------------------------
+
+    pub(crate) fn statements(&mut self, body: &'p [Expr]) -> EvalResult<Value> {
+        let mut last = Value::Undef;
+        for expr in body {
+            last = self.eval(expr)?;
+        }
+        Ok(last)
+    }
+
+    pub(crate) fn eval(&mut self, expr: &'p Expr) -> EvalResult<Value> {
+        let span = expr.span;
+        match &expr.kind {
+            ExprKind::Undef => Ok(Value::Undef),
+            ExprKind::Default => Ok(Value::Default),
+            ExprKind::Boolean(b) => Ok(Value::Boolean(*b)),
+            ExprKind::Integer(i) => Ok(Value::Integer(*i)),
+            ExprKind::Float(f) => Ok(Value::Float(*f)),
+            ExprKind::String(s) => Ok(Value::String(s.clone())),
+            ExprKind::Interpolated(parts) => {
+                let mut text = String::new();
+                for part in parts {
+                    match part {
+                        StringPart::Text(t) => text.push_str(t),
+                        StringPart::Expr(e) => {
+                            let value = self.eval(e)?;
+                            text.push_str(&to_s(&value));
+                        }
+                    }
+                }
+                Ok(Value::String(text))
+            }
+            ExprKind::Heredoc { text, .. } => self.eval(text),
+            ExprKind::Regex(pattern) => match Regex::new(pattern) {
+                Ok(regex) => Ok(Value::Regexp(regex)),
+                Err(message) => fail(format!("Invalid regular expression /{pattern}/: {message}"), span),
+            },
+            ExprKind::Variable(name) => self.variable(name, span),
+            ExprKind::Name(name) | ExprKind::Word(name) => Ok(Value::String(name.clone())),
+            ExprKind::TypeRef(name) => Ok(Value::Type(Box::new(self.resolve_type_name(name, span)?))),
+            ExprKind::Array(elements) => Ok(Value::Array(self.eval_list(elements)?)),
+            ExprKind::Hash(entries) => {
+                let mut hash = PHash::with_capacity(entries.len());
+                for entry in entries {
+                    let key = self.eval(&entry.key)?;
+                    let value = self.eval(&entry.value)?;
+                    hash.insert(key, value);
+                }
+                Ok(Value::Hash(hash))
+            }
+            ExprKind::Paren(inner) => self.eval(inner),
+            ExprKind::Unary { op, operand } => {
+                let value = self.eval(operand)?;
+                match op {
+                    UnaryOp::Not => Ok(Value::Boolean(!value.is_truthy())),
+                    UnaryOp::Negate => crate::operators::negate(value, span),
+                    UnaryOp::Splat => Ok(match value {
+                        Value::Array(items) => Value::Array(items),
+                        Value::Hash(hash) => Value::Array(hash.into_iter().map(|(k, v)| Value::Array(vec![k, v])).collect()),
+                        other => Value::Array(vec![other]),
+                    }),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span),
+            ExprKind::Assign { op, target, value } => {
+                if *op != AssignOp::Assign {
+                    return fail(format!("The operator '{}' is no longer supported", op.text()), span);
+                }
+                let value = self.eval(value)?;
+                self.assign(target, value.clone())?;
+                Ok(value)
+            }
+            ExprKind::Relationship { lhs, rhs, .. } => {
+                self.eval(lhs)?;
+                self.eval(rhs)
+            }
+            ExprKind::Access { target, keys } => {
+                let target_value = self.eval(target)?;
+                let keys = self.eval_list(keys)?;
+                crate::access::access(target_value, keys, span)
+            }
+            ExprKind::Call(call) => {
+                let args = self.eval_list(&call.args)?;
+                self.call_expression(call, args, span)
+            }
+            ExprKind::MethodCall { receiver, call } => {
+                let receiver = self.eval(receiver)?;
+                let mut args = Vec::with_capacity(call.args.len() + 1);
+                args.push(receiver);
+                args.extend(self.eval_list(&call.args)?);
+                self.call_expression(call, args, span)
+            }
+            ExprKind::If(branch) => {
+                if self.eval(&branch.condition)?.is_truthy() {
+                    self.statements(&branch.then_body)
+                } else if let Some(else_body) = &branch.else_body {
+                    self.statements(else_body)
+                } else {
+                    Ok(Value::Undef)
+                }
+            }
+            ExprKind::Unless(branch) => {
+                if !self.eval(&branch.condition)?.is_truthy() {
+                    self.statements(&branch.then_body)
+                } else if let Some(else_body) = &branch.else_body {
+                    self.statements(else_body)
+                } else {
+                    Ok(Value::Undef)
+                }
+            }
+            ExprKind::Case { subject, options } => {
+                let subject = self.eval(subject)?;
+                let mut default_body = None;
+                for option in options {
+                    for value_expr in &option.values {
+                        if matches!(value_expr.kind, ExprKind::Default) {
+                            default_body = Some(&option.body);
+                            continue;
+                        }
+                        let candidate = self.eval(value_expr)?;
+                        if self.case_match(&subject, &candidate) {
+                            return self.statements(&option.body);
+                        }
+                    }
+                }
+                match default_body {
+                    Some(body) => self.statements(body),
+                    None => Ok(Value::Undef),
+                }
+            }
+            ExprKind::Selector { subject, entries } => {
+                let subject = self.eval(subject)?;
+                let mut default_value = None;
+                for entry in entries {
+                    if matches!(entry.key.kind, ExprKind::Default) {
+                        default_value = Some(&entry.value);
+                        continue;
+                    }
+                    let candidate = self.eval(&entry.key)?;
+                    if self.case_match(&subject, &candidate) {
+                        return self.eval(&entry.value);
+                    }
+                }
+                match default_value {
+                    Some(value) => self.eval(value),
+                    None => fail(format!("No matching entry for selector parameter with value '{}'", to_s(&subject)), span),
+                }
+            }
+            ExprKind::Resource(resource) => self.resource(resource),
+            ExprKind::ResourceDefaults { operations, .. } | ExprKind::ResourceOverride { operations, .. } => {
+                self.attribute_values(operations)?;
+                Ok(Value::Undef)
+            }
+            ExprKind::Collect { .. } => Ok(Value::Array(Vec::new())),
+            ExprKind::Class(_) | ExprKind::Define(_) | ExprKind::Node(_) | ExprKind::Function(_) | ExprKind::TypeAlias { .. } => {
+                Ok(Value::Undef)
+            }
+            ExprKind::RenderString(text) => {
+                if let Some(output) = &mut self.epp_output {
+                    output.push_str(text);
+                }
+                Ok(Value::Undef)
+            }
+            ExprKind::RenderExpr(inner) => {
+                let value = self.eval(inner)?;
+                if let Some(output) = &mut self.epp_output {
+                    output.push_str(&to_s(&value));
+                }
+                Ok(Value::Undef)
+            }
+            ExprKind::Error => fail("Cannot evaluate an expression that failed to parse", span),
+        }
+    }
+
+    /// Evaluates a list, unfolding `*value` splats into it.
+    pub(crate) fn eval_list(&mut self, exprs: &'p [Expr]) -> EvalResult<Vec<Value>> {
+        let mut values = Vec::with_capacity(exprs.len());
+        for expr in exprs {
+            if let ExprKind::Unary { op: UnaryOp::Splat, operand } = &expr.kind {
+                match self.eval(operand)? {
+                    Value::Array(items) => values.extend(items),
+                    Value::Hash(hash) => values.extend(hash.into_iter().map(|(k, v)| Value::Array(vec![k, v]))),
+                    other => values.push(other),
+                }
+            } else {
+                values.push(self.eval(expr)?);
+            }
+        }
+        Ok(values)
+    }
+
+    // ---- variables ----------------------------------------------------
+
+    fn variable(&mut self, name: &str, span: Span) -> EvalResult<Value> {
+        if !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()) {
+            let index: usize = name.parse().unwrap_or(usize::MAX);
+            return Ok(self
+                .scopes
+                .match_data(self.current)
+                .and_then(|matches| matches.get(index).cloned())
+                .unwrap_or(Value::Undef));
+        }
+        if let Some(top_name) = name.strip_prefix("::") {
+            if !top_name.contains("::") {
+                return Ok(self.scopes.get(TOP_SCOPE).variables.get(top_name).cloned().unwrap_or(Value::Undef));
+            }
+        }
+        if let Some((class, variable)) = name.trim_start_matches("::").rsplit_once("::") {
+            return match self.class_scopes.get(class) {
+                Some(&scope) => Ok(self.scopes.get(scope).variables.get(variable).cloned().unwrap_or(Value::Undef)),
+                None => {
+                    let message = if self.classes.contains_key(class) {
+                        format!("Could not look up qualified variable '{name}'; class {class} has not been evaluated")
+                    } else {
+                        format!("Could not look up qualified variable '{name}'; class {class} could not be found")
+                    };
+                    self.warn_at(&message, span);
+                    Ok(Value::Undef)
+                }
+            };
+        }
+        match self.scopes.lookup(self.current, name) {
+            Some(value) => Ok(value.clone()),
+            None if self.strict_variables => fail(format!("Unknown variable: '{name}'."), span),
+            None => {
+                self.warn_at(&format!("Unknown variable: '{name}'."), span);
+                Ok(Value::Undef)
+            }
+        }
+    }
+
+    fn assign(&mut self, target: &'p Expr, value: Value) -> EvalResult<()> {
+        match &target.kind {
+            ExprKind::Variable(name) => self.set_variable(name, value, target.span),
+            ExprKind::Array(targets) => match value {
+                Value::Array(values) => {
+                    if values.len() != targets.len() {
+                        return fail(
+                            format!("Mismatched number of assignable entries and values, expected {}, got {}", targets.len(), values.len()),
+                            target.span,
+                        );
+                    }
+                    for (t, v) in targets.iter().zip(values) {
+                        self.assign(t, v)?;
+                    }
+                    Ok(())
+                }
+                Value::Hash(hash) => {
+                    for t in targets {
+                        let ExprKind::Variable(name) = &t.kind else {
+                            return fail("Illegal assignment to non variable", t.span);
+                        };
+                        let Some(v) = hash.get(&Value::String(name.clone())) else {
+                            return fail(format!("No value for required variable '${name}' in hash"), t.span);
+                        };
+                        self.set_variable(name, v.clone(), t.span)?;
+                    }
+                    Ok(())
+                }
+                other => fail(format!("Cannot assign {} to several variables", type_label(&other)), target.span),
+            },
+            _ => fail("Illegal attempt to assign to a non-variable", target.span),
+        }
+    }
+
+    pub(crate) fn set_variable(&mut self, name: &str, value: Value, span: Span) -> EvalResult<()> {
+        let scope = self.scopes.get_mut(self.current);
+        if scope.variables.contains_key(name) {
+            return fail(format!("Cannot reassign variable '${name}'"), span);
+        }
+        scope.variables.insert(name.to_string(), value);
+        Ok(())
+    }
+
+    // ---- operators ----------------------------------------------------
+
+    fn binary(&mut self, op: BinaryOp, lhs: &'p Expr, rhs: &'p Expr, span: Span) -> EvalResult<Value> {
+        match op {
+            BinaryOp::And => {
+                let left = self.eval(lhs)?.is_truthy();
+                Ok(Value::Boolean(left && self.eval(rhs)?.is_truthy()))
+            }
+            BinaryOp::Or => {
+                let left = self.eval(lhs)?.is_truthy();
+                Ok(Value::Boolean(left || self.eval(rhs)?.is_truthy()))
+            }
+            BinaryOp::Match | BinaryOp::NoMatch => {
+                let left = self.eval(lhs)?;
+                let right = self.eval(rhs)?;
+                let matched = self.match_value(&left, &right, span)?;
+                Ok(Value::Boolean(if op == BinaryOp::Match { matched } else { !matched }))
+            }
+            _ => {
+                let left = self.eval(lhs)?;
+                let right = self.eval(rhs)?;
+                crate::operators::binary(op, left, right, span)
+            }
+        }
+    }
+
+    /// `=~`: a string against a regex or pattern string, or any value
+    /// against a type. A regex match sets `$0`..`$n`.
+    fn match_value(&mut self, left: &Value, right: &Value, span: Span) -> EvalResult<bool> {
+        let regex = match right {
+            Value::Type(t) => return Ok(t.is_instance(left)),
+            Value::Regexp(r) => r.clone(),
+            Value::String(pattern) => match Regex::new(pattern) {
+                Ok(r) => r,
+                Err(message) => return fail(format!("Can not convert right expression to a regular expression: {message}"), span),
+            },
+            other => {
+                return fail(
+                    format!("Operator '=~' is not applicable to the right operand of type {}", type_label(other)),
+                    span,
+                );
+            }
+        };
+        let Value::String(text) = left else {
+            return fail(format!("Operator '=~' is not applicable to the left operand of type {}", type_label(left)), span);
+        };
+        Ok(self.regex_match(&regex, text))
+    }
+
+    fn regex_match(&mut self, regex: &Regex, text: &str) -> bool {
+        match regex.captures(text) {
+            Some(groups) => {
+                let matches = groups.into_iter().map(|g| g.map_or(Value::Undef, Value::String)).collect();
+                self.scopes.get_mut(self.current).matches = Some(matches);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// How `case` and selectors compare an option with the subject.
+    fn case_match(&mut self, subject: &Value, candidate: &Value) -> bool {
+        match candidate {
+            Value::Regexp(regex) => match subject {
+                Value::String(text) => self.regex_match(regex, text),
+                _ => false,
+            },
+            Value::Type(t) => t.is_instance(subject),
+            Value::Array(options) if !matches!(subject, Value::Array(_)) => {
+                options.iter().any(|option| self.case_match(subject, option))
+            }
+            _ => subject.puppet_equals(candidate),
+        }
+    }
+
+    // ---- types --------------------------------------------------------
+
+    pub(crate) fn resolve_type_name(&mut self, name: &str, span: Span) -> EvalResult<PType> {
+        if let Some(t) = PType::from_name(name) {
+            return Ok(t);
+        }
+        if let Some(&expr) = self.type_aliases.get(name) {
+            if self.resolving_aliases.iter().any(|n| n == name) {
+                return fail(format!("Type alias '{name}' refers to itself"), span);
+            }
+            self.resolving_aliases.push(name.to_string());
+            let target = self.eval(expr);
+            self.resolving_aliases.pop();
+            return match target? {
+                Value::Type(target) => Ok(PType::Alias { name: name.to_string(), target }),
+                other => fail(format!("The type alias '{name}' does not resolve to a type, got {}", type_label(&other)), span),
+            };
+        }
+        Ok(PType::Resource { type_name: Some(name.trim_start_matches("::").to_lowercase()), title: None })
+    }
+
+    /// Checks a value against a parameter type, with Puppet's message.
+    pub(crate) fn check_type(&self, expected: &PType, value: &Value, what: &str, span: Span) -> EvalResult<()> {
+        if expected.is_instance(value) {
+            return Ok(());
+        }
+        fail(format!("{what} expects {} value, got {}", a_type(expected), describe_actual(expected, value)), span)
+    }
+
+    // ---- calls --------------------------------------------------------
+
+    fn call_expression(&mut self, call: &'p Call, args: Vec<Value>, span: Span) -> EvalResult<Value> {
+        let lambda = call.lambda.as_ref().map(|lambda| Closure { lambda, scope: self.current });
+        match &call.function.kind {
+            ExprKind::Name(name) => self.call_function(name, args, lambda, span),
+            ExprKind::TypeRef(name) => {
+                let target = self.resolve_type_name(name, call.function.span)?;
+                functions::types::new_value(self, &target, args, span)
+            }
+            _ => fail("Illegal function name", call.function.span),
+        }
+    }
+
+    /// Calls a function by name: one written in Puppet, or a built-in.
+    pub(crate) fn call_function(&mut self, name: &str, args: Vec<Value>, lambda: Option<Closure<'p>>, span: Span) -> EvalResult<Value> {
+        let name = name.trim_start_matches("::");
+        if let Some(&function) = self.functions.get(name) {
+            return self.call_puppet_function(function, args, span);
+        }
+        match self.builtins.get(name) {
+            Some(builtin) => {
+                let mut call = functions::Call { name, args, lambda, span };
+                builtin(self, &mut call)
+            }
+            None => fail(format!("Unknown function: '{name}'"), span),
+        }
+    }
+
+    fn enter(&mut self, span: Span) -> EvalResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_CALL_DEPTH {
+            self.depth -= 1;
+            return fail(format!("Calls are nested more than {MAX_CALL_DEPTH} levels deep"), span);
+        }
+        Ok(())
+    }
+
+    fn call_puppet_function(&mut self, function: &'p FunctionDefinition, args: Vec<Value>, span: Span) -> EvalResult<Value> {
+        self.enter(span)?;
+        let scope = self.scopes.create(TOP_SCOPE, None);
+        let saved = std::mem::replace(&mut self.current, scope);
+        let what = format!("'{}'", function.name);
+        let result = self.bind_params(&function.params, args, &what, span).and_then(|()| self.statements(&function.body));
+        self.current = saved;
+        self.depth -= 1;
+        let value = match result {
+            Ok(value) | Err(Stop::Return(value)) | Err(Stop::Next(value)) => value,
+            Err(other) => return Err(other),
+        };
+        if let Some(return_type) = &function.return_type {
+            let expected = match self.eval(return_type)? {
+                Value::Type(t) => *t,
+                _ => return fail("A return type must be a type", return_type.span),
+            };
+            if !expected.is_instance(&value) {
+                return fail(
+                    format!("{what} expected return value to be {}, got {}", a_type(&expected), describe_actual(&expected, &value)),
+                    span,
+                );
+            }
+        }
+        Ok(value)
+    }
+
+    /// Binds call arguments to parameters in the current scope: count,
+    /// defaults, types and captures-rest, with Puppet's messages.
+    fn bind_params(&mut self, params: &'p [Param], mut args: Vec<Value>, what: &str, span: Span) -> EvalResult<()> {
+        let required = params.iter().filter(|p| p.default.is_none() && !p.captures_rest).count();
+        let rest = params.last().is_some_and(|p| p.captures_rest);
+        let max = if rest { usize::MAX } else { params.len() };
+        if args.len() < required || args.len() > max {
+            let expected = if rest {
+                format!("at least {required}")
+            } else if required == params.len() {
+                required.to_string()
+            } else {
+                format!("between {required} and {}", params.len())
+            };
+            let noun = if expected == "1" { "argument" } else { "arguments" };
+            return fail(format!("{what} expects {expected} {noun}, got {}", args.len()), span);
+        }
+        let mut remaining = args.drain(..).collect::<Vec<_>>().into_iter();
+        for param in params {
+            let param_type = match &param.type_expr {
+                Some(type_expr) => match self.eval(type_expr)? {
+                    Value::Type(t) => Some(*t),
+                    _ => return fail("A parameter type must be a type", type_expr.span),
+                },
+                None => None,
+            };
+            let value = if param.captures_rest {
+                let rest: Vec<Value> = remaining.by_ref().collect();
+                if let Some(t) = &param_type {
+                    for value in &rest {
+                        self.check_type(t, value, &format!("{what} parameter '{}'", param.name), span)?;
+                    }
+                }
+                Value::Array(rest)
+            } else if let Some(value) = remaining.next() {
+                if let Some(t) = &param_type {
+                    self.check_type(t, &value, &format!("{what} parameter '{}'", param.name), span)?;
+                }
+                value
+            } else {
+                match &param.default {
+                    Some(default) => self.eval(default)?,
+                    None => Value::Undef,
+                }
+            };
+            self.scopes.get_mut(self.current).variables.insert(param.name.clone(), value);
+        }
+        Ok(())
+    }
+
+    /// Calls a lambda with arguments. `next` ends the lambda with a value;
+    /// `break` and `return` travel on to the caller.
+    pub(crate) fn call_lambda(&mut self, closure: &Closure<'p>, args: Vec<Value>, span: Span) -> EvalResult<Value> {
+        self.enter(span)?;
+        let scope = self.scopes.create(closure.scope, None);
+        let saved = std::mem::replace(&mut self.current, scope);
+        let result = self
+            .bind_params(&closure.lambda.params, args, "block", span)
+            .and_then(|()| self.statements(&closure.lambda.body));
+        self.current = saved;
+        self.depth -= 1;
+        match result {
+            Ok(value) | Err(Stop::Next(value)) => Ok(value),
+            Err(other) => Err(other),
+        }
+    }
+
+    // ---- classes ------------------------------------------------------
+
+    /// `include`: evaluates a class once.
+    pub(crate) fn include_class(&mut self, name: &str, span: Span) -> EvalResult<()> {
+        let name = name.trim_start_matches("::").to_lowercase();
+        if self.class_scopes.contains_key(&name) {
+            return Ok(());
+        }
+        let Some(&definition) = self.classes.get(&name) else {
+            return fail(format!("Could not find class ::{name}"), span);
+        };
+        let parent_scope = match &definition.parent {
+            Some(parent) => {
+                self.include_class(parent, span)?;
+                self.class_scopes.get(parent.trim_start_matches("::")).copied().unwrap_or(TOP_SCOPE)
+            }
+            None => TOP_SCOPE,
+        };
+        let label: Rc<str> = Rc::from(format!("Class[{}]", capitalize_segments(&name)));
+        let scope = self.scopes.create(parent_scope, Some(label));
+        self.class_scopes.insert(name.clone(), scope);
+        let saved = std::mem::replace(&mut self.current, scope);
+        let what = format!("Class[{}]", capitalize_segments(&name));
+        let result = self
+            .bind_params(&definition.params, Vec::new(), &what, span)
+            .and_then(|()| self.statements(&definition.body));
+        self.current = saved;
+        result.map(|_| ())
+    }
+
+    // ---- resources ----------------------------------------------------
+
+    /// Evaluates a resource expression's titles and attributes and returns
+    /// references to the resources. Building the catalog from them is the
+    /// compiler's job (not yet here).
+    fn resource(&mut self, resource: &'p Resource) -> EvalResult<Value> {
+        let type_name = match &resource.type_name.kind {
+            ExprKind::Name(name) | ExprKind::TypeRef(name) => name.to_lowercase(),
+            _ => String::new(),
+        };
+        let mut references = Vec::new();
+        for body in &resource.bodies {
+            let title = self.eval(&body.title)?;
+            self.attribute_values(&body.operations)?;
+            let titles = match title {
+                Value::Array(items) => items,
+                other => vec![other],
+            };
+            for title in titles {
+                if type_name == "class" {
+                    if let Value::String(class) = &title {
+                        self.include_class(class, body.title.span)?;
+                    }
+                    references.push(Value::Type(Box::new(PType::Class(Some(to_s(&title))))));
+                } else {
+                    references.push(Value::Type(Box::new(PType::Resource { type_name: Some(type_name.clone()), title: Some(to_s(&title)) })));
+                }
+            }
+        }
+        Ok(if references.len() == 1 { references.pop().unwrap_or(Value::Undef) } else { Value::Array(references) })
+    }
+
+    fn attribute_values(&mut self, operations: &'p [AttributeOperation]) -> EvalResult<()> {
+        for operation in operations {
+            match operation {
+                AttributeOperation::Set { value, .. } | AttributeOperation::Splat { value, .. } => {
+                    self.eval(value)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// "an Integer", "a String", "a Small = Integer[0, 9]".
+pub(crate) fn a_type(t: &PType) -> String {
+    let text = match t {
+        PType::Alias { name, target } => format!("{name} = {target}"),
+        other => other.to_string(),
+    };
+    let article = if text.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+    format!("{article} {text}")
+}
+
+/// The actual type in a mismatch message: as detailed as the expected type
+/// is of the same kind, otherwise just its name.
+pub(crate) fn describe_actual(expected: &PType, value: &Value) -> String {
+    let actual = PType::infer(value);
+    if actual.name() == expected.resolved().name() { actual.to_string() } else { actual.generalize().name() }
+}
+
+impl<'p> Evaluator<'p> {
+    /// A variable's value without the unknown-variable warning (`getvar`).
+    pub(crate) fn lookup_quietly(&self, name: &str) -> Option<Value> {
+        let name = name.trim_start_matches("::");
+        if let Some((class, variable)) = name.rsplit_once("::") {
+            let scope = *self.class_scopes.get(class)?;
+            return self.scopes.get(scope).variables.get(variable).cloned();
+        }
+        self.scopes.lookup(self.current, name).cloned()
+    }
+
+    /// Renders an EPP template with the given arguments, in a scope below
+    /// the caller's.
+    pub(crate) fn render_epp(&mut self, program: &'p Program, arguments: Option<PHash>, span: Span) -> EvalResult<Value> {
+        let scope = self.scopes.create(self.current, None);
+        let saved_scope = std::mem::replace(&mut self.current, scope);
+        let saved_output = self.epp_output.replace(String::new());
+        let result = self.bind_epp_params(program, arguments, span).and_then(|()| self.statements(&program.body));
+        let output = std::mem::replace(&mut self.epp_output, saved_output).unwrap_or_default();
+        self.current = saved_scope;
+        match result {
+            Ok(_) | Err(Stop::Return(_)) => Ok(Value::String(output)),
+            Err(other) => Err(other),
+        }
+    }
+
+    fn bind_epp_params(&mut self, program: &'p Program, arguments: Option<PHash>, span: Span) -> EvalResult<()> {
+        let arguments = arguments.unwrap_or_default();
+        let Some(params) = &program.epp_params else {
+            for (key, value) in arguments {
+                if let Value::String(name) = key {
+                    self.scopes.get_mut(self.current).variables.insert(name, value);
+                }
+            }
+            return Ok(());
+        };
+        for (key, _) in &arguments {
+            let known = matches!(key, Value::String(name) if params.iter().any(|p| &p.name == name));
+            if !known {
+                return fail(format!("Error while evaluating a Function Call, Too many arguments: {} for {}", arguments.len(), params.len()), span);
+            }
+        }
+        for param in params {
+            let value = match arguments.get(&Value::String(param.name.clone())) {
+                Some(value) => value.clone(),
+                None => match &param.default {
+                    Some(default) => self.eval(default)?,
+                    None => {
+                        return fail(format!("Error while evaluating a Function Call, expects a value for parameter ${}", param.name), span);
+                    }
+                },
+            };
+            if let Some(type_expr) = &param.type_expr {
+                if let Value::Type(t) = self.eval(type_expr)? {
+                    self.check_type(&t, &value, &format!("Error while evaluating a Function Call, inline_epp() parameter '{}'", param.name), span)?;
+                }
+            }
+            self.scopes.get_mut(self.current).variables.insert(param.name.clone(), value);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,26 @@
+//! `md5`, `sha1`, `sha256` and `digest` (SHA-256, Puppet's default).
+
+use std::collections::HashMap;
+
+use marionette_values::Value;
+use md5::Md5;
+use sha1::Sha1;
+use sha2::{Digest, Sha256};
+
+use super::{Builtin, Call};
+use crate::error::EvalResult;
+use crate::evaluator::Evaluator;
+
+pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
+    map.insert("md5", |e, c| hash::<Md5>(e, c));
+    map.insert("sha1", |e, c| hash::<Sha1>(e, c));
+    map.insert("sha256", |e, c| hash::<Sha256>(e, c));
+    map.insert("digest", |e, c| hash::<Sha256>(e, c));
+}
+
+fn hash<D: Digest>(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, Some(1))?;
+    let text = call.string(0, "str")?;
+    let digest = D::digest(text.as_bytes());
+    Ok(Value::String(digest.iter().map(|b| format!("{b:02x}")).collect()))
+}

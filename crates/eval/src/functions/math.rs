@@ -1,0 +1,50 @@
+//! `abs`, `ceiling`, `floor`, `round`.
+
+use std::collections::HashMap;
+
+use marionette_values::Value;
+
+use super::{Builtin, Call};
+use crate::error::EvalResult;
+use crate::evaluator::Evaluator;
+use crate::operators::{Number, parse_number};
+
+pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
+    map.insert("abs", abs);
+    map.insert("ceiling", |e, c| rounding(e, c, f64::ceil));
+    map.insert("floor", |e, c| rounding(e, c, f64::floor));
+    map.insert("round", |e, c| rounding(e, c, f64::round));
+}
+
+fn number(call: &Call<'_, '_>) -> EvalResult<Number> {
+    call.arity(1, Some(1))?;
+    match &call.args[0] {
+        Value::Integer(i) => Ok(Number::Integer(*i)),
+        Value::Float(f) => Ok(Number::Float(*f)),
+        Value::String(s) => match parse_number(s) {
+            Some(number) => Ok(number),
+            None => call.mismatch("val", "Numeric", 0),
+        },
+        _ => call.mismatch("val", "Numeric", 0),
+    }
+}
+
+fn abs(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    match number(call)? {
+        Number::Integer(i) => match i.checked_abs() {
+            Some(a) => Ok(Value::Integer(a)),
+            None => call.error("Integer overflow in abs"),
+        },
+        Number::Float(f) => Ok(Value::Float(f.abs())),
+    }
+}
+
+fn rounding(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>, op: fn(f64) -> f64) -> EvalResult<Value> {
+    match number(call)? {
+        Number::Integer(i) => Ok(Value::Integer(i)),
+        Number::Float(f) => {
+            let rounded = op(f);
+            if rounded.abs() < 9.2e18 { Ok(Value::Integer(rounded as i64)) } else { call.error("The result is out of Integer range") }
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! Class inclusion (`include`, `contain`, `require`), control flow (`break`,
+//! `next`, `return`), `call`, `getvar`, `versioncmp`, `unwrap`,
+//! `convert_to`, `find_file`, EPP (`inline_epp`), and the ERB functions,
+//! which Marionette refuses with a clear message.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use marionette_syntax::ast::Program;
+use marionette_values::format::to_s;
+use marionette_values::{PType, Value};
+
+use super::{Builtin, Call};
+use crate::error::{EvalResult, Stop};
+use crate::evaluator::Evaluator;
+
+pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
+    map.insert("include", include);
+    map.insert("contain", include);
+    map.insert("require", include);
+    map.insert("realize", |_, _| Ok(Value::Undef));
+    map.insert("tag", |_, _| Ok(Value::Undef));
+    map.insert("break", |_, c| Err(Stop::Break(c.span)));
+    map.insert("next", |_, c| Err(Stop::Next(c.args.first().cloned().unwrap_or(Value::Undef))));
+    map.insert("return", |_, c| Err(Stop::Return(c.args.first().cloned().unwrap_or(Value::Undef))));
+    map.insert("call", call_fn);
+    map.insert("getvar", getvar);
+    map.insert("versioncmp", versioncmp);
+    map.insert("unwrap", unwrap);
+    map.insert("convert_to", convert_to);
+    map.insert("find_file", find_file);
+    map.insert("inline_epp", inline_epp);
+    map.insert("template", erb);
+    map.insert("inline_template", erb);
+}
+
+fn class_names(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(name) => out.push(name.clone()),
+        Value::Array(items) => items.iter().for_each(|v| class_names(v, out)),
+        Value::Type(t) => match &**t {
+            PType::Class(Some(name)) => out.push(name.clone()),
+            PType::Resource { type_name: Some(kind), title: Some(title) } if kind == "class" => out.push(title.clone()),
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+fn include(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    let mut names = Vec::new();
+    call.args.iter().for_each(|v| class_names(v, &mut names));
+    for name in names {
+        eval.include_class(&name, call.span)?;
+    }
+    Ok(Value::Undef)
+}
+
+fn call_fn<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    let name = call.string(0, "function")?;
+    let args = call.args[1..].to_vec();
+    eval.call_function(&name, args, call.lambda, call.span)
+}
+
+fn getvar(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, Some(2))?;
+    let path = call.string(0, "variable")?;
+    let default = call.args.get(1).cloned().unwrap_or(Value::Undef);
+    let mut segments = path.split('.');
+    let name = segments.next().unwrap_or_default().trim_start_matches('$');
+    let Some(mut value) = eval.lookup_quietly(name) else { return Ok(default) };
+    for segment in segments {
+        let next = match (&value, segment.parse::<usize>()) {
+            (Value::Array(items), Ok(i)) => items.get(i).cloned(),
+            (Value::Hash(hash), _) => hash.get(&Value::String(segment.to_string())).cloned(),
+            _ => None,
+        };
+        match next {
+            Some(next) => value = next,
+            None => return Ok(default),
+        }
+    }
+    Ok(value)
+}
+
+/// Puppet's version comparison: dots and dashes separate segments, numeric
+/// segments compare as numbers (unless zero-padded), others as upper-case
+/// text.
+pub(crate) fn compare_versions(a: &str, b: &str) -> Ordering {
+    fn segments(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut chars = text.chars().peekable();
+        while let Some(&c) = chars.peek() {
+            if c == '-' || c == '.' {
+                out.push(c.to_string());
+                chars.next();
+            } else if c.is_ascii_digit() {
+                let mut run = String::new();
+                while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    run.push(d);
+                    chars.next();
+                }
+                out.push(run);
+            } else {
+                let mut run = String::new();
+                while let Some(&d) = chars.peek().filter(|d| !d.is_ascii_digit() && **d != '-' && **d != '.') {
+                    run.push(d);
+                    chars.next();
+                }
+                out.push(run);
+            }
+        }
+        out
+    }
+    let (sa, sb) = (segments(a), segments(b));
+    for (x, y) in sa.iter().zip(&sb) {
+        if x == y {
+            continue;
+        }
+        let ordering = match (x.as_str(), y.as_str()) {
+            ("-", _) => Ordering::Less,
+            (_, "-") => Ordering::Greater,
+            (".", _) => Ordering::Less,
+            (_, ".") => Ordering::Greater,
+            _ if x.bytes().all(|c| c.is_ascii_digit()) && y.bytes().all(|c| c.is_ascii_digit()) => {
+                if x.starts_with('0') || y.starts_with('0') {
+                    x.to_uppercase().cmp(&y.to_uppercase())
+                } else {
+                    x.len().cmp(&y.len()).then_with(|| x.cmp(y))
+                }
+            }
+            _ => x.to_uppercase().cmp(&y.to_uppercase()),
+        };
+        return ordering;
+    }
+    a.cmp(b)
+}
+
+fn versioncmp(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(2, Some(3))?;
+    let a = call.string(0, "a")?;
+    let b = call.string(1, "b")?;
+    Ok(Value::Integer(compare_versions(&a, &b) as i64))
+}
+
+fn unwrap<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    call.arity(1, Some(1))?;
+    let inner = match &call.args[0] {
+        Value::Sensitive(inner) => (**inner).clone(),
+        other => other.clone(),
+    };
+    match call.lambda {
+        Some(closure) => eval.call_lambda(&closure, vec![inner], call.span),
+        None => Ok(inner),
+    }
+}
+
+fn convert_to<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    call.arity(2, None)?;
+    let target = match &call.args[1] {
+        Value::Type(t) => (**t).clone(),
+        _ => return call.mismatch("type", "Type", 1),
+    };
+    let mut args = vec![call.args[0].clone()];
+    args.extend(call.args[2..].iter().cloned());
+    let value = super::types::new_value(eval, &target, args, call.span)?;
+    match call.lambda {
+        Some(closure) => eval.call_lambda(&closure, vec![value], call.span),
+        None => Ok(value),
+    }
+}
+
+/// Absolute paths only until modules exist: the first that is a file.
+fn find_file(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    let mut candidates = Vec::new();
+    fn walk(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            other => out.push(to_s(other)),
+        }
+    }
+    call.args.iter().for_each(|v| walk(v, &mut candidates));
+    Ok(candidates
+        .into_iter()
+        .find(|path| path.starts_with('/') && std::path::Path::new(path).is_file())
+        .map_or(Value::Undef, Value::String))
+}
+
+/// Parsed templates live for the rest of the process, so that the
+/// evaluator can keep references into them; the cache keeps the same text
+/// from being parsed (and kept) twice.
+fn parsed_template(text: &str) -> Result<&'static Program, String> {
+    static CACHE: Mutex<Vec<(String, &'static Program)>> = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, program)) = cache.iter().find(|(source, _)| source == text) {
+        return Ok(program);
+    }
+    let checked = marionette_syntax::check(text, marionette_syntax::SourceKind::Epp);
+    if let Some(error) = checked.diagnostics.iter().find(|d| d.is_error()) {
+        return Err(error.message.clone());
+    }
+    let program: &'static Program = Box::leak(Box::new(checked.program));
+    cache.push((text.to_string(), program));
+    Ok(program)
+}
+
+fn inline_epp(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, Some(2))?;
+    let text = call.string(0, "template")?;
+    let arguments = match call.args.get(1) {
+        Some(Value::Hash(hash)) => Some(hash.clone()),
+        None | Some(Value::Undef) => None,
+        Some(_) => return call.mismatch("parameters", "Hash", 1),
+    };
+    let program = match parsed_template(&text) {
+        Ok(program) => program,
+        Err(message) => return call.error(format_args!("Syntax error in inline EPP template: {message}")),
+    };
+    eval.render_epp(program, arguments, call.span)
+}
+
+fn erb(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.error(format_args!(
+        "'{}' renders ERB, which runs Ruby code; Marionette does not support ERB. Use epp() or inline_epp() instead",
+        call.name
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare_segment_by_segment() {
+        assert_eq!(compare_versions("1.2.10", "1.2.9"), Ordering::Greater);
+        assert_eq!(compare_versions("1.0", "1.0"), Ordering::Equal);
+        assert_eq!(compare_versions("1.0-rc1", "1.0.1"), Ordering::Less);
+        assert_eq!(compare_versions("2.a", "2.B"), Ordering::Less);
+    }
+}

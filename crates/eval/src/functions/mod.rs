@@ -1,0 +1,128 @@
+//! The built-in function library, one file per family.
+//!
+//! To add a function: write `fn name(eval, call) -> EvalResult<Value>` in the
+//! family's file, check its arguments through [`Call`] so that errors read
+//! like Puppet's, and add it to that file's `register`.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use marionette_diagnostics::Span;
+use marionette_values::format::type_label;
+use marionette_values::{PType, Value};
+
+use crate::error::{EvalResult, fail};
+use crate::evaluator::{Closure, Evaluator};
+
+pub(crate) mod collections;
+pub(crate) mod digest;
+pub(crate) mod iteration;
+pub(crate) mod logging;
+pub(crate) mod math;
+pub(crate) mod misc;
+pub(crate) mod strings;
+pub(crate) mod types;
+
+pub(crate) type Builtin = for<'p> fn(&mut Evaluator<'p>, &mut Call<'_, 'p>) -> EvalResult<Value>;
+
+/// One call of a built-in function.
+pub(crate) struct Call<'a, 'p> {
+    pub name: &'a str,
+    pub args: Vec<Value>,
+    pub lambda: Option<Closure<'p>>,
+    pub span: Span,
+}
+
+pub(crate) fn builtins() -> &'static HashMap<&'static str, Builtin> {
+    static BUILTINS: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
+    BUILTINS.get_or_init(|| {
+        let mut map: HashMap<&'static str, Builtin> = HashMap::new();
+        collections::register(&mut map);
+        digest::register(&mut map);
+        iteration::register(&mut map);
+        logging::register(&mut map);
+        math::register(&mut map);
+        misc::register(&mut map);
+        strings::register(&mut map);
+        types::register(&mut map);
+        map
+    })
+}
+
+impl<'p> Call<'_, 'p> {
+    /// Fails with Puppet's prefix for errors raised by a function.
+    pub(crate) fn error<T>(&self, message: impl std::fmt::Display) -> EvalResult<T> {
+        fail(format!("Error while evaluating a Function Call, {message}"), self.span)
+    }
+
+    /// Checks the argument count.
+    pub(crate) fn arity(&self, min: usize, max: Option<usize>) -> EvalResult<()> {
+        let count = self.args.len();
+        let within = count >= min && max.is_none_or(|max| count <= max);
+        if within {
+            return Ok(());
+        }
+        let expected = match max {
+            Some(max) if max == min => min.to_string(),
+            Some(max) => format!("between {min} and {max}"),
+            None => format!("at least {min}"),
+        };
+        let noun = if expected == "1" { "argument" } else { "arguments" };
+        self.error(format_args!("'{}' expects {expected} {noun}, got {count}", self.name))
+    }
+
+    /// A type error for argument `index` named `parameter`.
+    pub(crate) fn mismatch<T>(&self, parameter: &str, expected: &str, index: usize) -> EvalResult<T> {
+        let actual = self.args.get(index).map_or("Undef".to_string(), |v| PType::infer(v).generalize().name());
+        let article = if expected.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+        self.error(format_args!("'{}' parameter '{parameter}' expects {article} {expected} value, got {actual}", self.name))
+    }
+
+    pub(crate) fn string(&self, index: usize, parameter: &str) -> EvalResult<String> {
+        match self.args.get(index) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            _ => self.mismatch(parameter, "String", index),
+        }
+    }
+
+    pub(crate) fn integer(&self, index: usize, parameter: &str) -> EvalResult<i64> {
+        match self.args.get(index) {
+            Some(Value::Integer(i)) => Ok(*i),
+            _ => self.mismatch(parameter, "Integer", index),
+        }
+    }
+
+    /// The block, which the function requires.
+    pub(crate) fn lambda(&self) -> EvalResult<Closure<'p>> {
+        match self.lambda {
+            Some(lambda) => Ok(lambda),
+            None => self.error(format_args!("'{}' expects a block", self.name)),
+        }
+    }
+
+    pub(crate) fn no_lambda(&self) -> EvalResult<()> {
+        match self.lambda {
+            None => Ok(()),
+            Some(_) => self.error(format_args!("'{}' does not accept a block", self.name)),
+        }
+    }
+}
+
+/// The elements an iteration function walks over: array elements, hash
+/// pairs, the integers below a count, a string's characters, a range type.
+pub(crate) fn iterable(call: &Call<'_, '_>, value: &Value) -> EvalResult<Vec<Value>> {
+    match value {
+        Value::Array(items) | Value::Iterator(items) => Ok(items.clone()),
+        Value::Hash(hash) => Ok(hash.iter().map(|(k, v)| Value::Array(vec![k.clone(), v.clone()])).collect()),
+        Value::Integer(n) if *n >= 0 => Ok((0..*n).map(Value::Integer).collect()),
+        Value::String(s) => Ok(s.chars().map(|c| Value::String(c.to_string())).collect()),
+        Value::Type(t) => match t.resolved() {
+            PType::Integer { min, max } if *min != i64::MIN && *max != i64::MAX && max - min < 10_000_000 => {
+                Ok((*min..=*max).map(Value::Integer).collect())
+            }
+            PType::Enum { values, .. } => Ok(values.iter().map(|v| Value::String(v.clone())).collect()),
+            _ => call.error(format_args!("'{}' expects an Iterable value, got {}", call.name, type_label(value))),
+        },
+        other => call.error(format_args!("'{}' expects an Iterable value, got {}", call.name, type_label(other))),
+    }
+}

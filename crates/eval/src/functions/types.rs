@@ -1,0 +1,247 @@
+//! Type functions: `type`, `assert_type`, and `new` with the type-call form
+//! (`Integer('0x10')`, `String(true)`, `Array({a => 1})`, ...).
+
+use std::collections::HashMap;
+
+use marionette_diagnostics::Span;
+use marionette_values::format::{to_quoted_s, to_s, type_label};
+use marionette_values::{PHash, PType, Regex, Value};
+
+use super::{Builtin, Call};
+use crate::error::{EvalResult, fail};
+use crate::evaluator::{Evaluator, a_type, describe_actual};
+use crate::operators::{Number, parse_number};
+
+pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
+    map.insert("type", type_fn);
+    map.insert("assert_type", assert_type);
+    map.insert("new", new);
+}
+
+fn type_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, Some(2))?;
+    let inferred = PType::infer(&call.args[0]);
+    let mode = match call.args.get(1) {
+        Some(Value::String(mode)) => mode.as_str(),
+        None => "detailed",
+        Some(_) => return call.mismatch("inference_method", "Enum['detailed', 'reduced', 'generalized']", 1),
+    };
+    Ok(Value::Type(Box::new(match mode {
+        "generalized" => inferred.generalize(),
+        "detailed" | "reduced" => inferred,
+        _ => return call.mismatch("inference_method", "Enum['detailed', 'reduced', 'generalized']", 1),
+    })))
+}
+
+fn assert_type<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    call.arity(2, Some(2))?;
+    let expected = match &call.args[0] {
+        Value::Type(t) => (**t).clone(),
+        Value::String(name) => match PType::from_name(name) {
+            Some(t) => t,
+            None => return call.mismatch("type", "Type", 0),
+        },
+        _ => return call.mismatch("type", "Type", 0),
+    };
+    let value = call.args[1].clone();
+    if expected.is_instance(&value) {
+        return Ok(value);
+    }
+    if let Some(closure) = call.lambda {
+        let actual = PType::infer(&value);
+        return eval.call_lambda(&closure, vec![Value::Type(Box::new(expected)), Value::Type(Box::new(actual))], call.span);
+    }
+    call.error(format_args!("assert_type(): expects {} value, got {}", a_type(&expected), describe_actual(&expected, &value)))
+}
+
+fn new<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    let target = match &call.args[0] {
+        Value::Type(t) => (**t).clone(),
+        _ => return call.mismatch("type", "Type", 0),
+    };
+    let args = call.args[1..].to_vec();
+    new_value(eval, &target, args, call.span)
+}
+
+/// Creates a value of `target` from arguments: `Type(args)` and
+/// `Type.new(args)`.
+pub(crate) fn new_value(_eval: &mut Evaluator<'_>, target: &PType, args: Vec<Value>, span: Span) -> EvalResult<Value> {
+    let name = target.name();
+    let converted = convert(target.resolved(), &args);
+    let value = match converted {
+        Ok(value) => value,
+        Err(message) => return fail(format!("Error while evaluating a Function Call, {message}"), span),
+    };
+    if !target.is_instance(&value) {
+        return fail(
+            format!(
+                "Error while evaluating a Function Call, Converted value from {name}.new() has wrong type, expects {} value, got {}",
+                a_type(target),
+                describe_actual(target, &value)
+            ),
+            span,
+        );
+    }
+    Ok(value)
+}
+
+fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
+    let first = args.first().cloned().unwrap_or(Value::Undef);
+    match target {
+        PType::Integer { .. } => to_integer(&first, args.get(1)),
+        PType::Float { .. } => match &first {
+            Value::Integer(i) => Ok(Value::Float(*i as f64)),
+            Value::Float(f) => Ok(Value::Float(*f)),
+            Value::Boolean(b) => Ok(Value::Float(if *b { 1.0 } else { 0.0 })),
+            Value::String(s) => match parse_number(s) {
+                Some(Number::Float(f)) => Ok(Value::Float(f)),
+                Some(Number::Integer(i)) => Ok(Value::Float(i as f64)),
+                None => Err(format!("The string '{s}' cannot be converted to Float")),
+            },
+            other => Err(format!("Value of type {} cannot be converted to Float", type_label(other))),
+        },
+        PType::Numeric => match &first {
+            Value::Integer(_) | Value::Float(_) => Ok(first),
+            Value::Boolean(b) => Ok(Value::Integer(i64::from(*b))),
+            Value::String(s) => match parse_number(s) {
+                Some(Number::Float(f)) => Ok(Value::Float(f)),
+                Some(Number::Integer(i)) => Ok(Value::Integer(i)),
+                None => Err(format!("The string '{s}' cannot be converted to Numeric")),
+            },
+            other => Err(format!("Value of type {} cannot be converted to Numeric", type_label(other))),
+        },
+        PType::String { .. } => match (&first, args.get(1)) {
+            (value, Some(Value::String(format))) => {
+                let mut spec_call = format.clone();
+                if !spec_call.starts_with('%') {
+                    spec_call.insert(0, '%');
+                }
+                Ok(Value::String(format_with(&spec_call, value)?))
+            }
+            (Value::String(s), _) => Ok(Value::String(s.clone())),
+            (value, _) => Ok(Value::String(to_quoted_s(value))),
+        },
+        PType::Boolean(_) => match &first {
+            Value::Boolean(b) => Ok(Value::Boolean(*b)),
+            Value::Integer(i) => Ok(Value::Boolean(*i != 0)),
+            Value::Float(f) => Ok(Value::Boolean(*f != 0.0)),
+            Value::String(s) => match s.to_lowercase().as_str() {
+                "true" | "yes" | "y" => Ok(Value::Boolean(true)),
+                "false" | "no" | "n" | "" => Ok(Value::Boolean(false)),
+                _ => Err(format!("The string '{s}' cannot be converted to Boolean")),
+            },
+            other => Err(format!("Value of type {} cannot be converted to Boolean", type_label(other))),
+        },
+        PType::Array { .. } | PType::Tuple { .. } => {
+            let wrap = matches!(args.get(1), Some(Value::Boolean(true)));
+            match &first {
+                Value::Array(_) => Ok(first),
+                Value::Hash(hash) if !wrap => Ok(Value::Array(hash.iter().map(|(k, v)| Value::Array(vec![k.clone(), v.clone()])).collect())),
+                Value::Iterator(items) => Ok(Value::Array(items.clone())),
+                _ if wrap => Ok(Value::Array(vec![first])),
+                Value::String(s) => Ok(Value::Array(s.chars().map(|c| Value::String(c.to_string())).collect())),
+                Value::Type(t) => match t.resolved() {
+                    PType::Integer { min, max } if *min != i64::MIN && *max != i64::MAX => {
+                        Ok(Value::Array((*min..=*max).map(Value::Integer).collect()))
+                    }
+                    PType::Enum { values, .. } => Ok(Value::Array(values.iter().map(|v| Value::String(v.clone())).collect())),
+                    _ => Err(format!("Value of type {} cannot be converted to Array", type_label(&first))),
+                },
+                Value::Integer(n) if *n >= 0 => Ok(Value::Array((0..*n).map(Value::Integer).collect())),
+                other => Err(format!("Value of type {} cannot be converted to Array", type_label(other))),
+            }
+        }
+        PType::Hash { .. } | PType::Struct(_) => match &first {
+            Value::Hash(_) => Ok(first),
+            Value::Array(items) => {
+                let mut hash = PHash::new();
+                if items.iter().all(|i| matches!(i, Value::Array(pair) if pair.len() == 2)) {
+                    for item in items {
+                        if let Value::Array(pair) = item {
+                            hash.insert(pair[0].clone(), pair[1].clone());
+                        }
+                    }
+                } else if items.len() % 2 == 0 {
+                    for pair in items.chunks(2) {
+                        hash.insert(pair[0].clone(), pair[1].clone());
+                    }
+                } else {
+                    return Err("odd number of arguments for Hash".into());
+                }
+                Ok(Value::Hash(hash))
+            }
+            other => Err(format!("Value of type {} cannot be converted to Hash", type_label(other))),
+        },
+        PType::Sensitive(_) => Ok(Value::Sensitive(Box::new(first))),
+        PType::Regexp(_) => match &first {
+            Value::Regexp(_) => Ok(first),
+            Value::String(s) => Regex::new(s).map(Value::Regexp),
+            other => Err(format!("Value of type {} cannot be converted to Regexp", type_label(other))),
+        },
+        PType::Optional(Some(inner)) | PType::NotUndef(Some(inner)) => {
+            if first.is_undef() && matches!(target, PType::Optional(_)) { Ok(Value::Undef) } else { convert(inner, args) }
+        }
+        PType::Variant(types) => types.iter().find_map(|t| convert(t, args).ok()).ok_or_else(|| "no variant could convert the value".to_string()),
+        PType::Type(_) => match &first {
+            Value::Type(_) => Ok(first),
+            other => Err(format!("Value of type {} cannot be converted to Type", type_label(other))),
+        },
+        other => Err(format!("Creation of new instance of type '{}' is not supported", other.name())),
+    }
+}
+
+fn to_integer(value: &Value, radix: Option<&Value>) -> Result<Value, String> {
+    match value {
+        Value::Integer(_) => Ok(value.clone()),
+        Value::Float(f) => {
+            if f.is_finite() && f.abs() < 9.2e18 {
+                Ok(Value::Integer(f.trunc() as i64))
+            } else {
+                Err(format!("The value {} cannot be converted to Integer", to_s(value)))
+            }
+        }
+        Value::Boolean(b) => Ok(Value::Integer(i64::from(*b))),
+        Value::String(s) => {
+            let radix = match radix {
+                Some(Value::Integer(r)) => Some(*r),
+                _ => None,
+            };
+            let trimmed = s.trim();
+            let parsed = match radix {
+                Some(r @ (2 | 8 | 10 | 16)) => {
+                    let (negative, digits) = match trimmed.strip_prefix('-') {
+                        Some(rest) => (true, rest),
+                        None => (false, trimmed),
+                    };
+                    let digits = match r {
+                        16 => digits.trim_start_matches("0x").trim_start_matches("0X"),
+                        2 => digits.trim_start_matches("0b").trim_start_matches("0B"),
+                        _ => digits,
+                    };
+                    i64::from_str_radix(digits, r as u32).ok().map(|i| if negative { -i } else { i })
+                }
+                Some(_) => return Err("Illegal radix".into()),
+                None => {
+                    if let Some(binary) = trimmed.strip_prefix("0b").or_else(|| trimmed.strip_prefix("0B")) {
+                        i64::from_str_radix(binary, 2).ok()
+                    } else {
+                        match parse_number(trimmed) {
+                            Some(Number::Integer(i)) => Some(i),
+                            _ => None,
+                        }
+                    }
+                }
+            };
+            parsed.map(Value::Integer).ok_or_else(|| format!("The string '{s}' cannot be converted to Integer"))
+        }
+        other => Err(format!("Value of type {} cannot be converted to Integer", type_label(other))),
+    }
+}
+
+/// `String(value, '%x')`: one format directive applied to one value.
+fn format_with(format: &str, value: &Value) -> Result<String, String> {
+    let values = [Value::String(format.to_string()), value.clone()];
+    crate::functions::strings::format_values(&values).map_err(|message| format!("The format '{format}' is not valid: {message}"))
+}
+

@@ -1,0 +1,341 @@
+//! The binary and unary operators on values.
+//!
+//! Arithmetic converts numeric strings (`'10' + 1` is `11`), integer
+//! division and modulo round as Ruby does (`-7 / 2` is `-4`, `-7 % 2` is
+//! `1`), and overflow is an error rather than a wrap.
+
+use std::cmp::Ordering;
+
+use marionette_diagnostics::Span;
+use marionette_syntax::ast::BinaryOp;
+use marionette_values::format::{to_s, type_label};
+use marionette_values::{PHash, Value};
+
+use crate::error::{EvalResult, fail};
+
+/// A number, after converting a numeric string.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Number {
+    Integer(i64),
+    Float(f64),
+}
+
+impl Number {
+    fn as_f64(self) -> f64 {
+        match self {
+            Number::Integer(i) => i as f64,
+            Number::Float(f) => f,
+        }
+    }
+}
+
+/// Parses Puppet's number syntax in a string: decimal, `0x` hex, `0` octal,
+/// floats with exponents, an optional sign.
+pub(crate) fn parse_number(text: &str) -> Option<Number> {
+    let trimmed = text.trim();
+    let (negative, digits) = match trimmed.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, trimmed.strip_prefix('+').unwrap_or(trimmed)),
+    };
+    let sign = |i: i64| if negative { -i } else { i };
+    if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        return i64::from_str_radix(hex, 16).ok().map(|i| Number::Integer(sign(i)));
+    }
+    if digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return i64::from_str_radix(&digits[1..], 8).ok().map(|i| Number::Integer(sign(i)));
+    }
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return digits.parse::<i64>().ok().map(|i| Number::Integer(sign(i)));
+    }
+    let looks_float = digits.bytes().next().is_some_and(|b| b.is_ascii_digit())
+        && digits.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'));
+    if looks_float {
+        return digits.parse::<f64>().ok().map(|f| Number::Float(if negative { -f } else { f }));
+    }
+    None
+}
+
+pub(crate) fn to_number(value: &Value, span: Span) -> EvalResult<Number> {
+    match value {
+        Value::Integer(i) => Ok(Number::Integer(*i)),
+        Value::Float(f) => Ok(Number::Float(*f)),
+        Value::String(s) => match parse_number(s) {
+            Some(number) => Ok(number),
+            None => fail(format!("The value '{s}' cannot be converted to Numeric."), span),
+        },
+        other => fail(format!("The value '{}' cannot be converted to Numeric.", to_s(other)), span),
+    }
+}
+
+pub(crate) fn negate(value: Value, span: Span) -> EvalResult<Value> {
+    match to_number(&value, span)? {
+        Number::Integer(i) => match i.checked_neg() {
+            Some(n) => Ok(Value::Integer(n)),
+            None => fail("Integer overflow in negation", span),
+        },
+        Number::Float(f) => Ok(Value::Float(-f)),
+    }
+}
+
+fn arithmetic(op: BinaryOp, left: Number, right: Number, span: Span) -> EvalResult<Value> {
+    let symbol = op.text();
+    match (left, right) {
+        (Number::Integer(a), Number::Integer(b)) => {
+            let result = match op {
+                BinaryOp::Add => a.checked_add(b),
+                BinaryOp::Sub => a.checked_sub(b),
+                BinaryOp::Mul => a.checked_mul(b),
+                BinaryOp::Div => {
+                    if b == 0 {
+                        return fail("Division by 0", span);
+                    }
+                    floor_div(a, b)
+                }
+                BinaryOp::Mod => {
+                    if b == 0 {
+                        return fail("Division by 0", span);
+                    }
+                    // Ruby's modulo takes the sign of the divisor.
+                    a.checked_rem(b).map(|r| if r != 0 && (r < 0) != (b < 0) { r + b } else { r })
+                }
+                _ => None,
+            };
+            match result {
+                Some(value) => Ok(Value::Integer(value)),
+                None => fail(format!("Integer overflow in '{symbol}' of {a} and {b}"), span),
+            }
+        }
+        (left, right) => {
+            if op == BinaryOp::Mod {
+                return fail("The operator '%' is not applicable to Float values", span);
+            }
+            let (a, b) = (left.as_f64(), right.as_f64());
+            let result = match op {
+                BinaryOp::Add => a + b,
+                BinaryOp::Sub => a - b,
+                BinaryOp::Mul => a * b,
+                BinaryOp::Div => {
+                    if b == 0.0 {
+                        return fail("Division by 0", span);
+                    }
+                    a / b
+                }
+                _ => unreachable!("only arithmetic operators reach here"),
+            };
+            if result.is_infinite() {
+                return fail(format!("Float overflow in '{symbol}'"), span);
+            }
+            Ok(Value::Float(result))
+        }
+    }
+}
+
+/// Ruby's floored integer division.
+fn floor_div(a: i64, b: i64) -> Option<i64> {
+    let quotient = a.checked_div(b)?;
+    Some(if (a % b != 0) && ((a < 0) != (b < 0)) { quotient - 1 } else { quotient })
+}
+
+pub(crate) fn binary(op: BinaryOp, left: Value, right: Value, span: Span) -> EvalResult<Value> {
+    match op {
+        BinaryOp::Eq => Ok(Value::Boolean(left.puppet_equals(&right))),
+        BinaryOp::NotEq => Ok(Value::Boolean(!left.puppet_equals(&right))),
+        BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
+            let ordering = compare(&left, &right, op.text(), span)?;
+            Ok(Value::Boolean(match op {
+                BinaryOp::Lt => ordering == Some(Ordering::Less),
+                BinaryOp::Gt => ordering == Some(Ordering::Greater),
+                BinaryOp::Le => matches!(ordering, Some(Ordering::Less | Ordering::Equal)),
+                _ => matches!(ordering, Some(Ordering::Greater | Ordering::Equal)),
+            }))
+        }
+        BinaryOp::In => Ok(Value::Boolean(is_in(&left, &right))),
+        BinaryOp::Add => match (left, right) {
+            (Value::Array(mut a), Value::Array(b)) => {
+                a.extend(b);
+                Ok(Value::Array(a))
+            }
+            (Value::Array(mut a), Value::Hash(h)) => {
+                a.extend(h.into_iter().map(|(k, v)| Value::Array(vec![k, v])));
+                Ok(Value::Array(a))
+            }
+            (Value::Array(mut a), other) => {
+                a.push(other);
+                Ok(Value::Array(a))
+            }
+            (Value::Hash(mut a), Value::Hash(b)) => {
+                for (k, v) in b {
+                    a.insert(k, v);
+                }
+                Ok(Value::Hash(a))
+            }
+            (Value::Hash(mut a), Value::Array(pairs)) => {
+                if pairs.len() % 2 != 0 && !pairs.iter().all(|p| matches!(p, Value::Array(x) if x.len() == 2)) {
+                    return fail("Odd number of elements in array to merge with hash", span);
+                }
+                if pairs.iter().all(|p| matches!(p, Value::Array(x) if x.len() == 2)) {
+                    for pair in pairs {
+                        if let Value::Array(mut kv) = pair {
+                            let v = kv.pop().unwrap_or(Value::Undef);
+                            let k = kv.pop().unwrap_or(Value::Undef);
+                            a.insert(k, v);
+                        }
+                    }
+                } else {
+                    let mut iter = pairs.into_iter();
+                    while let (Some(k), Some(v)) = (iter.next(), iter.next()) {
+                        a.insert(k, v);
+                    }
+                }
+                Ok(Value::Hash(a))
+            }
+            (Value::Hash(_), other) => fail(format!("Operator '+' is not applicable to a Hash and {}", a_label(&other)), span),
+            (left, right) => arithmetic(BinaryOp::Add, to_number(&left, span)?, to_number(&right, span)?, span),
+        },
+        BinaryOp::Sub => match (left, right) {
+            (Value::Array(a), Value::Array(b)) => Ok(Value::Array(a.into_iter().filter(|x| !b.iter().any(|y| x.puppet_equals(y))).collect())),
+            (Value::Array(a), Value::Hash(h)) => {
+                let pairs: Vec<Value> = h.into_iter().map(|(k, v)| Value::Array(vec![k, v])).collect();
+                Ok(Value::Array(a.into_iter().filter(|x| !pairs.iter().any(|y| x.puppet_equals(y))).collect()))
+            }
+            (Value::Array(a), other) => Ok(Value::Array(a.into_iter().filter(|x| !x.puppet_equals(&other)).collect())),
+            (Value::Hash(a), Value::Hash(b)) => Ok(Value::Hash(a.into_iter().filter(|(k, _)| !b.contains_key(k)).collect())),
+            (Value::Hash(a), Value::Array(keys)) => Ok(Value::Hash(a.into_iter().filter(|(k, _)| !keys.contains(k)).collect())),
+            (Value::Hash(a), other) => {
+                let mut hash: PHash = a;
+                hash.shift_remove(&other);
+                Ok(Value::Hash(hash))
+            }
+            (left, right) => arithmetic(BinaryOp::Sub, to_number(&left, span)?, to_number(&right, span)?, span),
+        },
+        BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
+            if let Value::Array(_) | Value::Hash(_) = left {
+                return fail(format!("Operator '{}' is not applicable to {}.", op.text(), a_label(&left)), span);
+            }
+            let (a, b) = (to_number(&left, span)?, to_number(&right, span)?);
+            if op == BinaryOp::Div {
+                if let (Number::Integer(x), Number::Integer(y)) = (a, b) {
+                    if y == 0 {
+                        return fail("Division by 0", span);
+                    }
+                    return match floor_div(x, y) {
+                        Some(q) => Ok(Value::Integer(q)),
+                        None => fail(format!("Integer overflow in '/' of {x} and {y}"), span),
+                    };
+                }
+            }
+            arithmetic(op, a, b, span)
+        }
+        BinaryOp::LShift => match left {
+            Value::Array(mut a) => {
+                a.push(right);
+                Ok(Value::Array(a))
+            }
+            left => shift(left, right, true, span),
+        },
+        BinaryOp::RShift => shift(left, right, false, span),
+        BinaryOp::And | BinaryOp::Or | BinaryOp::Match | BinaryOp::NoMatch => {
+            unreachable!("handled by the evaluator, which short-circuits")
+        }
+    }
+}
+
+fn shift(left: Value, right: Value, leftwards: bool, span: Span) -> EvalResult<Value> {
+    match (to_number(&left, span)?, to_number(&right, span)?) {
+        (Number::Integer(a), Number::Integer(b)) => {
+            let (a, b) = if b < 0 { (a, -b) } else { (a, b) };
+            let leftwards = leftwards == (right_sign(&right) >= 0);
+            let amount = u32::try_from(b.min(63)).unwrap_or(63);
+            Ok(Value::Integer(if leftwards { a.checked_shl(amount).unwrap_or(0) } else { a >> amount }))
+        }
+        _ => fail(format!("Operator '{}' is not applicable to Float values", if leftwards { "<<" } else { ">>" }), span),
+    }
+}
+
+fn right_sign(value: &Value) -> i64 {
+    match value {
+        Value::Integer(i) => i.signum(),
+        _ => 1,
+    }
+}
+
+fn a_label(value: &Value) -> String {
+    let label = type_label(value);
+    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+    format!("{article} {label}")
+}
+
+/// Orders two values for `<` and friends: numbers, strings (ignoring
+/// case), types (by assignability), timespans. `None` means unordered.
+pub(crate) fn compare(left: &Value, right: &Value, op: &str, span: Span) -> EvalResult<Option<Ordering>> {
+    match (left, right) {
+        (Value::Integer(a), Value::Integer(b)) => Ok(Some(a.cmp(b))),
+        (Value::Integer(_) | Value::Float(_), Value::Integer(_) | Value::Float(_)) => {
+            let (a, b) = (number_f64(left), number_f64(right));
+            Ok(a.partial_cmp(&b))
+        }
+        (Value::String(a), Value::String(b)) => Ok(Some(a.to_lowercase().cmp(&b.to_lowercase()))),
+        (Value::Type(a), Value::Type(b)) => Ok(if a == b {
+            Some(Ordering::Equal)
+        } else if b.is_assignable(a) {
+            Some(Ordering::Less)
+        } else if a.is_assignable(b) {
+            Some(Ordering::Greater)
+        } else {
+            None
+        }),
+        _ => fail(format!("Comparison of: {} {op} {}, is not possible", type_label(left), type_label(right)), span),
+    }
+}
+
+fn number_f64(value: &Value) -> f64 {
+    match value {
+        Value::Integer(i) => *i as f64,
+        Value::Float(f) => *f,
+        _ => f64::NAN,
+    }
+}
+
+/// The `in` operator.
+pub(crate) fn is_in(needle: &Value, haystack: &Value) -> bool {
+    match (needle, haystack) {
+        (Value::String(n), Value::String(h)) => h.contains(n.as_str()),
+        (Value::Regexp(r), Value::String(h)) => r.is_match(h),
+        (Value::Regexp(r), Value::Array(items)) => items.iter().any(|item| matches!(item, Value::String(s) if r.is_match(s))),
+        (Value::Type(t), Value::Array(items)) => items.iter().any(|item| t.is_instance(item)),
+        (Value::Type(t), Value::Hash(hash)) => hash.keys().any(|key| t.is_instance(key)),
+        (Value::Regexp(r), Value::Hash(hash)) => hash.keys().any(|key| matches!(key, Value::String(s) if r.is_match(s))),
+        (_, Value::Array(items)) => items.iter().any(|item| needle.puppet_equals(item)),
+        (_, Value::Hash(hash)) => hash.keys().any(|key| needle.puppet_equals(key)),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(op: BinaryOp, a: i64, b: i64) -> Value {
+        binary(op, Value::Integer(a), Value::Integer(b), Span::default()).unwrap()
+    }
+
+    #[test]
+    fn integer_division_and_modulo_round_like_ruby() {
+        assert_eq!(int(BinaryOp::Div, -7, 2), Value::Integer(-4));
+        assert_eq!(int(BinaryOp::Mod, -7, 2), Value::Integer(1));
+        assert_eq!(int(BinaryOp::Div, 7, -2), Value::Integer(-4));
+        assert_eq!(int(BinaryOp::Mod, 7, -2), Value::Integer(-1));
+        assert_eq!(int(BinaryOp::Div, 17, 4), Value::Integer(4));
+    }
+
+    #[test]
+    fn overflow_is_an_error() {
+        assert!(binary(BinaryOp::Add, Value::Integer(i64::MAX), Value::Integer(1), Span::default()).is_err());
+    }
+
+    #[test]
+    fn numeric_strings_take_part_in_arithmetic() {
+        assert_eq!(binary(BinaryOp::Add, Value::string("0x10"), Value::Integer(1), Span::default()).unwrap(), Value::Integer(17));
+        assert!(binary(BinaryOp::Add, Value::string("count"), Value::Integer(1), Span::default()).is_err());
+    }
+}

@@ -1,0 +1,78 @@
+//! Variable scopes.
+//!
+//! Scopes live in an arena and point to their parent, so that class scopes
+//! outlive the evaluation of the class body (for `$class::var`) and lambdas
+//! can close over the scope they were written in.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use marionette_values::Value;
+
+pub(crate) type ScopeId = usize;
+
+pub(crate) const TOP_SCOPE: ScopeId = 0;
+
+#[derive(Debug)]
+pub(crate) struct Scope {
+    pub(crate) variables: HashMap<String, Value>,
+    pub(crate) parent: Option<ScopeId>,
+    /// What log lines name as the source, e.g. `Class[main]`.
+    pub(crate) label: Rc<str>,
+    /// `$0`, `$1`, ... from the last successful match in this scope.
+    pub(crate) matches: Option<Vec<Value>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Scopes {
+    arena: Vec<Scope>,
+}
+
+impl Default for Scopes {
+    fn default() -> Scopes {
+        Scopes::new()
+    }
+}
+
+impl Scopes {
+    pub(crate) fn new() -> Scopes {
+        let top = Scope { variables: HashMap::new(), parent: None, label: Rc::from("Class[main]"), matches: None };
+        Scopes { arena: vec![top] }
+    }
+
+    pub(crate) fn create(&mut self, parent: ScopeId, label: Option<Rc<str>>) -> ScopeId {
+        let label = label.unwrap_or_else(|| self.arena[parent].label.clone());
+        self.arena.push(Scope { variables: HashMap::new(), parent: Some(parent), label, matches: None });
+        self.arena.len() - 1
+    }
+
+    pub(crate) fn get(&self, id: ScopeId) -> &Scope {
+        &self.arena[id]
+    }
+
+    pub(crate) fn get_mut(&mut self, id: ScopeId) -> &mut Scope {
+        &mut self.arena[id]
+    }
+
+    /// Looks a variable up from `id` outwards.
+    pub(crate) fn lookup(&self, mut id: ScopeId, name: &str) -> Option<&Value> {
+        loop {
+            let scope = &self.arena[id];
+            if let Some(value) = scope.variables.get(name) {
+                return Some(value);
+            }
+            id = scope.parent?;
+        }
+    }
+
+    /// The nearest match data from `id` outwards.
+    pub(crate) fn match_data(&self, mut id: ScopeId) -> Option<&Vec<Value>> {
+        loop {
+            let scope = &self.arena[id];
+            if let Some(matches) = &scope.matches {
+                return Some(matches);
+            }
+            id = scope.parent?;
+        }
+    }
+}
