@@ -6,9 +6,15 @@ use marionette_values::{PType, Value};
 
 use crate::error::{EvalResult, fail};
 
-pub(crate) fn access(target: Value, keys: Vec<Value>, span: Span) -> EvalResult<Value> {
+pub(crate) fn access(target: Value, keys: Vec<Value>, span: Span, key_span: Span) -> EvalResult<Value> {
     match target {
         Value::String(text) => {
+            if let Some(key) = keys.iter().find(|k| !matches!(k, Value::Integer(_))) {
+                return fail(
+                    format!("A substring operation does not accept {} as a character index. Expected an Integer", a_label(key)),
+                    key_span,
+                );
+            }
             let chars: Vec<char> = text.chars().collect();
             match slice_range(chars.len(), &keys, span)? {
                 Some((start, count)) => Ok(Value::String(chars[start..start + count].iter().collect())),
@@ -41,13 +47,22 @@ pub(crate) fn access(target: Value, keys: Vec<Value>, span: Span) -> EvalResult<
                     many.iter()
                         .map(|k| t.parameterize(std::slice::from_ref(k)).map(|p| Value::Type(Box::new(p))))
                         .collect::<Result<_, _>>()
-                        .or_else(|m| fail(m, span))?,
+                        .or_else(|m| fail(format!("Error while evaluating a '[]' expression, {m}"), span))?,
                 )),
-                _ => fail(message, span),
+                _ => fail(format!("Error while evaluating a '[]' expression, {message}"), span),
             },
         },
-        other => fail(format!("Operator '[]' is not applicable to {}", type_label(&other)), span),
+        other => fail(format!("Operator '[]' is not applicable to {}.", a_label(&other)), span),
     }
+}
+
+fn a_label(value: &Value) -> String {
+    let label = match value {
+        Value::Undef => "Undef Value".to_string(),
+        other => type_label(other),
+    };
+    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+    format!("{article} {label}")
 }
 
 /// Resolves `[index]` or `[start, count]` with negative positions counting

@@ -21,11 +21,15 @@ pub(crate) enum Stop {
 pub struct EvalError {
     pub message: String,
     pub span: Span,
+    /// Raised by the function-call machinery itself (argument checks, a
+    /// built-in's own error): the call site adds "Error while evaluating a
+    /// Function Call, " and its position, as Puppet does.
+    pub(crate) from_call: bool,
 }
 
 impl EvalError {
     pub fn new(message: impl Into<String>, span: Span) -> EvalError {
-        EvalError { message: message.into(), span }
+        EvalError { message: message.into(), span, from_call: false }
     }
 }
 
@@ -40,4 +44,9 @@ pub(crate) type EvalResult<T> = Result<T, Stop>;
 /// Shorthand for failing with a message at a span.
 pub(crate) fn fail<T>(message: impl Into<String>, span: Span) -> EvalResult<T> {
     Err(Stop::Error(EvalError::new(message, span)))
+}
+
+/// Fails with an error that the enclosing call expression will describe.
+pub(crate) fn fail_in_call<T>(message: impl Into<String>, span: Span) -> EvalResult<T> {
+    Err(Stop::Error(EvalError { message: message.into(), span, from_call: true }))
 }

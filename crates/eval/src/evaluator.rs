@@ -9,7 +9,7 @@ use marionette_values::format::{to_s, type_label};
 use marionette_values::types::capitalize_segments;
 use marionette_values::{PHash, PType, Regex, Value};
 
-use crate::error::{EvalError, EvalResult, Stop, fail};
+use crate::error::{EvalError, EvalResult, Stop, fail, fail_in_call};
 use crate::functions::{self, Builtin};
 use crate::scope::{ScopeId, Scopes, TOP_SCOPE};
 
@@ -77,6 +77,8 @@ pub struct Evaluator<'p> {
     /// Text rendered by an EPP template being evaluated.
     pub(crate) epp_output: Option<String>,
     pub(crate) depth: usize,
+    /// Set while entering a conditional whose match data is being saved.
+    in_match_frame: bool,
 }
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
@@ -99,6 +101,7 @@ impl<'p> Evaluator<'p> {
             strict_variables: false,
             epp_output: None,
             depth: 0,
+            in_match_frame: false,
         }
     }
 
@@ -237,7 +240,12 @@ impl<'p> Evaluator<'p> {
                 let value = self.eval(operand)?;
                 match op {
                     UnaryOp::Not => Ok(Value::Boolean(!value.is_truthy())),
-                    UnaryOp::Negate => crate::operators::negate(value, span),
+                    UnaryOp::Negate => {
+                        let mut warnings = Vec::new();
+                        let result = crate::operators::negate(value, operand.span, &mut warnings);
+                        self.emit_warnings(warnings);
+                        result
+                    }
                     UnaryOp::Splat => Ok(match value {
                         Value::Array(items) => Value::Array(items),
                         Value::Hash(hash) => Value::Array(hash.into_iter().map(|(k, v)| Value::Array(vec![k, v])).collect()),
@@ -260,21 +268,37 @@ impl<'p> Evaluator<'p> {
             }
             ExprKind::Access { target, keys } => {
                 let target_value = self.eval(target)?;
+                let key_span = keys.first().map_or(span, |k| k.span);
                 let keys = self.eval_list(keys)?;
-                crate::access::access(target_value, keys, span)
+                crate::access::access(target_value, keys, span, key_span)
             }
             ExprKind::Call(call) => {
                 let args = self.eval_list(&call.args)?;
-                self.call_expression(call, args, span)
+                self.call_expression(call, args, span, "Function Call", call.function.span)
             }
             ExprKind::MethodCall { receiver, call } => {
+                let receiver_span = receiver.span;
                 let receiver = self.eval(receiver)?;
                 let mut args = Vec::with_capacity(call.args.len() + 1);
                 args.push(receiver);
                 args.extend(self.eval_list(&call.args)?);
-                self.call_expression(call, args, span)
+                // Puppet places a method call at its `(`, or at the `.` when
+                // there are no parentheses.
+                let place = if call.parenthesized { self.next_token_span(call.function.span.end) } else { self.next_token_span(receiver_span.end) };
+                self.call_expression(call, args, place, "Method call", self.next_token_span(receiver_span.end))
+            }
+            ExprKind::If(_) | ExprKind::Unless(_) | ExprKind::Case { .. } | ExprKind::Selector { .. } if !self.in_match_frame => {
+                // Match variables set by the test live until the end of the
+                // conditional.
+                let saved = self.scopes.get(self.current).matches.clone();
+                self.in_match_frame = true;
+                let result = self.eval(expr);
+                self.in_match_frame = false;
+                self.scopes.get_mut(self.current).matches = saved;
+                result
             }
             ExprKind::If(branch) => {
+                self.in_match_frame = false;
                 if self.eval(&branch.condition)?.is_truthy() {
                     self.statements(&branch.then_body)
                 } else if let Some(else_body) = &branch.else_body {
@@ -284,6 +308,7 @@ impl<'p> Evaluator<'p> {
                 }
             }
             ExprKind::Unless(branch) => {
+                self.in_match_frame = false;
                 if !self.eval(&branch.condition)?.is_truthy() {
                     self.statements(&branch.then_body)
                 } else if let Some(else_body) = &branch.else_body {
@@ -293,6 +318,7 @@ impl<'p> Evaluator<'p> {
                 }
             }
             ExprKind::Case { subject, options } => {
+                self.in_match_frame = false;
                 let subject = self.eval(subject)?;
                 let mut default_body = None;
                 for option in options {
@@ -313,6 +339,7 @@ impl<'p> Evaluator<'p> {
                 }
             }
             ExprKind::Selector { subject, entries } => {
+                self.in_match_frame = false;
                 let subject = self.eval(subject)?;
                 let mut default_value = None;
                 for entry in entries {
@@ -477,9 +504,40 @@ impl<'p> Evaluator<'p> {
             _ => {
                 let left = self.eval(lhs)?;
                 let right = self.eval(rhs)?;
-                crate::operators::binary(op, left, right, span)
+                let places = crate::operators::Places { operator: self.next_token_span(lhs.span.end), left: lhs.span, right: rhs.span };
+                let mut warnings = Vec::new();
+                let result = crate::operators::binary(op, left, right, &places, &mut warnings);
+                self.emit_warnings(warnings);
+                result
             }
         }
+    }
+
+    fn emit_warnings(&mut self, warnings: crate::operators::Warnings) {
+        for (message, span) in warnings {
+            self.warn_at(&message, span);
+        }
+    }
+
+    /// The span of the first character after `offset` that is not blank or
+    /// a comment: where an operator or a `.` stands.
+    pub(crate) fn next_token_span(&self, offset: u32) -> Span {
+        let text = self.file.text();
+        let bytes = text.as_bytes();
+        let mut pos = (offset as usize).min(bytes.len());
+        loop {
+            while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
+                pos += 1;
+            }
+            if bytes[pos..].starts_with(b"#") {
+                pos = text[pos..].find('\n').map_or(bytes.len(), |i| pos + i);
+            } else if bytes[pos..].starts_with(b"/*") {
+                pos = text[pos + 2..].find("*/").map_or(bytes.len(), |i| pos + 2 + i + 2);
+            } else {
+                break;
+            }
+        }
+        Span::new(pos, (pos + 1).min(bytes.len()))
     }
 
     /// `=~`: a string against a regex or pattern string, or any value
@@ -500,7 +558,9 @@ impl<'p> Evaluator<'p> {
             }
         };
         let Value::String(text) = left else {
-            return fail(format!("Operator '=~' is not applicable to the left operand of type {}", type_label(left)), span);
+            let label = crate::operators::value_label(left);
+            let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+            return fail(format!("Left match operand must result in a String value. Got {article} {label}."), span);
         };
         Ok(self.regex_match(&regex, text))
     }
@@ -524,9 +584,6 @@ impl<'p> Evaluator<'p> {
                 _ => false,
             },
             Value::Type(t) => t.is_instance(subject),
-            Value::Array(options) if !matches!(subject, Value::Array(_)) => {
-                options.iter().any(|option| self.case_match(subject, option))
-            }
             _ => subject.puppet_equals(candidate),
         }
     }
@@ -557,21 +614,39 @@ impl<'p> Evaluator<'p> {
         if expected.is_instance(value) {
             return Ok(());
         }
-        fail(format!("{what} expects {} value, got {}", a_type(expected), describe_actual(expected, value)), span)
+        fail_in_call(format!("{what} expects {} value, got {}", a_type(expected), describe_actual(expected, value)), span)
     }
 
     // ---- calls --------------------------------------------------------
 
-    fn call_expression(&mut self, call: &'p Call, args: Vec<Value>, span: Span) -> EvalResult<Value> {
+    /// Calls the function of a call expression. Errors raised by the call
+    /// itself are described as Puppet does: "Error while evaluating a
+    /// Function Call, ..." at the call's position.
+    fn call_expression(&mut self, call: &'p Call, args: Vec<Value>, place: Span, form: &str, name_place: Span) -> EvalResult<Value> {
         let lambda = call.lambda.as_ref().map(|lambda| Closure { lambda, scope: self.current });
-        match &call.function.kind {
-            ExprKind::Name(name) => self.call_function(name, args, lambda, span),
+        let result = match &call.function.kind {
+            ExprKind::Name(name) => {
+                let name = name.trim_start_matches("::");
+                if !self.functions.contains_key(name) && !self.builtins.contains_key(name) {
+                    return fail(format!("Unknown function: '{name}'."), name_place);
+                }
+                self.call_function(name, args, lambda, place)
+            }
             ExprKind::TypeRef(name) => {
                 let target = self.resolve_type_name(name, call.function.span)?;
-                functions::types::new_value(self, &target, args, span)
+                functions::types::new_value(self, &target, args, place)
             }
             _ => fail("Illegal function name", call.function.span),
-        }
+        };
+        result.map_err(|stop| match stop {
+            Stop::Error(mut error) if error.from_call => {
+                error.message = format!("Error while evaluating a {form}, {}", error.message);
+                error.span = place;
+                error.from_call = false;
+                Stop::Error(error)
+            }
+            other => other,
+        })
     }
 
     /// Calls a function by name: one written in Puppet, or a built-in.
@@ -585,7 +660,7 @@ impl<'p> Evaluator<'p> {
                 let mut call = functions::Call { name, args, lambda, span };
                 builtin(self, &mut call)
             }
-            None => fail(format!("Unknown function: '{name}'"), span),
+            None => fail(format!("Unknown function: '{name}'."), span),
         }
     }
 
@@ -616,8 +691,13 @@ impl<'p> Evaluator<'p> {
                 _ => return fail("A return type must be a type", return_type.span),
             };
             if !expected.is_instance(&value) {
-                return fail(
-                    format!("{what} expected return value to be {}, got {}", a_type(&expected), describe_actual(&expected, &value)),
+                return fail_in_call(
+                    format!(
+                        "value returned from {} has wrong type, expects {} value, got {}",
+                        function.name,
+                        a_type(&expected),
+                        describe_actual(&expected, &value)
+                    ),
                     span,
                 );
             }
@@ -640,7 +720,7 @@ impl<'p> Evaluator<'p> {
                 format!("between {required} and {}", params.len())
             };
             let noun = if expected == "1" { "argument" } else { "arguments" };
-            return fail(format!("{what} expects {expected} {noun}, got {}", args.len()), span);
+            return fail_in_call(format!("{what} expects {expected} {noun}, got {}", args.len()), span);
         }
         let mut remaining = args.drain(..).collect::<Vec<_>>().into_iter();
         for param in params {

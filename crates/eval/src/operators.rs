@@ -55,20 +55,38 @@ pub(crate) fn parse_number(text: &str) -> Option<Number> {
     None
 }
 
-pub(crate) fn to_number(value: &Value, span: Span) -> EvalResult<Number> {
+/// Where an operator and its operands are, for messages.
+#[derive(Clone, Copy)]
+pub(crate) struct Places {
+    pub(crate) operator: Span,
+    pub(crate) left: Span,
+    pub(crate) right: Span,
+}
+
+/// Warnings raised while applying an operator (numeric strings coerced).
+pub(crate) type Warnings = Vec<(String, Span)>;
+
+pub(crate) fn to_number(value: &Value, span: Span, warnings: &mut Warnings) -> EvalResult<Number> {
     match value {
         Value::Integer(i) => Ok(Number::Integer(*i)),
         Value::Float(f) => Ok(Number::Float(*f)),
         Value::String(s) => match parse_number(s) {
-            Some(number) => Ok(number),
+            Some(number) => {
+                let shown = match number {
+                    Number::Integer(i) => i.to_string(),
+                    Number::Float(f) => marionette_values::format::float_to_string(f),
+                };
+                warnings.push((format!("The string '{s}' was automatically coerced to the numerical value {shown}"), span));
+                Ok(number)
+            }
             None => fail(format!("The value '{s}' cannot be converted to Numeric."), span),
         },
         other => fail(format!("The value '{}' cannot be converted to Numeric.", to_s(other)), span),
     }
 }
 
-pub(crate) fn negate(value: Value, span: Span) -> EvalResult<Value> {
-    match to_number(&value, span)? {
+pub(crate) fn negate(value: Value, span: Span, warnings: &mut Warnings) -> EvalResult<Value> {
+    match to_number(&value, span, warnings)? {
         Number::Integer(i) => match i.checked_neg() {
             Some(n) => Ok(Value::Integer(n)),
             None => fail("Integer overflow in negation", span),
@@ -77,71 +95,64 @@ pub(crate) fn negate(value: Value, span: Span) -> EvalResult<Value> {
     }
 }
 
-fn arithmetic(op: BinaryOp, left: Number, right: Number, span: Span) -> EvalResult<Value> {
+fn arithmetic(op: BinaryOp, left: Number, right: Number, at: &Places) -> EvalResult<Value> {
     let symbol = op.text();
     match (left, right) {
         (Number::Integer(a), Number::Integer(b)) => {
-            let result = match op {
-                BinaryOp::Add => a.checked_add(b),
-                BinaryOp::Sub => a.checked_sub(b),
-                BinaryOp::Mul => a.checked_mul(b),
-                BinaryOp::Div => {
-                    if b == 0 {
-                        return fail("Division by 0", span);
-                    }
-                    floor_div(a, b)
-                }
+            if matches!(op, BinaryOp::Div | BinaryOp::Mod) && b == 0 {
+                return fail("Division by 0", at.right);
+            }
+            let (a, b) = (i128::from(a), i128::from(b));
+            let exact = match op {
+                BinaryOp::Add => a + b,
+                BinaryOp::Sub => a - b,
+                BinaryOp::Mul => a * b,
+                BinaryOp::Div => a.div_euclid(b) - i128::from(b < 0 && a.rem_euclid(b) != 0),
+                // Ruby's modulo takes the sign of the divisor.
                 BinaryOp::Mod => {
-                    if b == 0 {
-                        return fail("Division by 0", span);
-                    }
-                    // Ruby's modulo takes the sign of the divisor.
-                    a.checked_rem(b).map(|r| if r != 0 && (r < 0) != (b < 0) { r + b } else { r })
+                    let r = a % b;
+                    if r != 0 && (r < 0) != (b < 0) { r + b } else { r }
                 }
-                _ => None,
+                _ => unreachable!("only arithmetic operators reach here"),
             };
-            match result {
-                Some(value) => Ok(Value::Integer(value)),
-                None => fail(format!("Integer overflow in '{symbol}' of {a} and {b}"), span),
+            match i64::try_from(exact) {
+                Ok(value) => Ok(Value::Integer(value)),
+                Err(_) => {
+                    let sign = if exact < 0 { '-' } else { '+' };
+                    fail(
+                        format!("A '{symbol}' expression resulted in a value outside of Puppet Integer max range, got '{sign}0x{:x}'", exact.unsigned_abs()),
+                        at.operator,
+                    )
+                }
             }
         }
         (left, right) => {
             if op == BinaryOp::Mod {
-                return fail("The operator '%' is not applicable to Float values", span);
+                return fail("Operator '%' is not applicable to a Float.", at.operator);
             }
             let (a, b) = (left.as_f64(), right.as_f64());
             let result = match op {
                 BinaryOp::Add => a + b,
                 BinaryOp::Sub => a - b,
                 BinaryOp::Mul => a * b,
-                BinaryOp::Div => {
-                    if b == 0.0 {
-                        return fail("Division by 0", span);
-                    }
-                    a / b
-                }
+                BinaryOp::Div => a / b,
                 _ => unreachable!("only arithmetic operators reach here"),
             };
-            if result.is_infinite() {
-                return fail(format!("Float overflow in '{symbol}'"), span);
+            if result.is_infinite() || result.is_nan() {
+                let what = if result.is_nan() { "NaN" } else { "Infinity" };
+                return fail(format!("The result of the {symbol} expression is {what}"), at.left);
             }
             Ok(Value::Float(result))
         }
     }
 }
 
-/// Ruby's floored integer division.
-fn floor_div(a: i64, b: i64) -> Option<i64> {
-    let quotient = a.checked_div(b)?;
-    Some(if (a % b != 0) && ((a < 0) != (b < 0)) { quotient - 1 } else { quotient })
-}
-
-pub(crate) fn binary(op: BinaryOp, left: Value, right: Value, span: Span) -> EvalResult<Value> {
+pub(crate) fn binary(op: BinaryOp, left: Value, right: Value, at: &Places, warnings: &mut Warnings) -> EvalResult<Value> {
     match op {
         BinaryOp::Eq => Ok(Value::Boolean(left.puppet_equals(&right))),
         BinaryOp::NotEq => Ok(Value::Boolean(!left.puppet_equals(&right))),
         BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
-            let ordering = compare(&left, &right, op.text(), span)?;
+            let ordering = compare(&left, &right, op.text(), at.operator)?;
             Ok(Value::Boolean(match op {
                 BinaryOp::Lt => ordering == Some(Ordering::Less),
                 BinaryOp::Gt => ordering == Some(Ordering::Greater),
@@ -170,9 +181,6 @@ pub(crate) fn binary(op: BinaryOp, left: Value, right: Value, span: Span) -> Eva
                 Ok(Value::Hash(a))
             }
             (Value::Hash(mut a), Value::Array(pairs)) => {
-                if pairs.len() % 2 != 0 && !pairs.iter().all(|p| matches!(p, Value::Array(x) if x.len() == 2)) {
-                    return fail("Odd number of elements in array to merge with hash", span);
-                }
                 if pairs.iter().all(|p| matches!(p, Value::Array(x) if x.len() == 2)) {
                     for pair in pairs {
                         if let Value::Array(mut kv) = pair {
@@ -181,16 +189,24 @@ pub(crate) fn binary(op: BinaryOp, left: Value, right: Value, span: Span) -> Eva
                             a.insert(k, v);
                         }
                     }
-                } else {
+                } else if pairs.len() % 2 == 0 {
                     let mut iter = pairs.into_iter();
                     while let (Some(k), Some(v)) = (iter.next(), iter.next()) {
                         a.insert(k, v);
                     }
+                } else {
+                    return fail("Error while evaluating a '+' expression, odd number of arguments for Hash", at.operator);
                 }
                 Ok(Value::Hash(a))
             }
-            (Value::Hash(_), other) => fail(format!("Operator '+' is not applicable to a Hash and {}", a_label(&other)), span),
-            (left, right) => arithmetic(BinaryOp::Add, to_number(&left, span)?, to_number(&right, span)?, span),
+            (Value::Hash(_), other) => fail(
+                format!("Error while evaluating a '+' expression, {} cannot be added to a Hash", a_label(&other)),
+                at.operator,
+            ),
+            (left, right) => {
+                let (a, b) = (to_number(&left, at.left, warnings)?, to_number(&right, at.right, warnings)?);
+                arithmetic(BinaryOp::Add, a, b, at)
+            }
         },
         BinaryOp::Sub => match (left, right) {
             (Value::Array(a), Value::Array(b)) => Ok(Value::Array(a.into_iter().filter(|x| !b.iter().any(|y| x.puppet_equals(y))).collect())),
@@ -206,56 +222,38 @@ pub(crate) fn binary(op: BinaryOp, left: Value, right: Value, span: Span) -> Eva
                 hash.shift_remove(&other);
                 Ok(Value::Hash(hash))
             }
-            (left, right) => arithmetic(BinaryOp::Sub, to_number(&left, span)?, to_number(&right, span)?, span),
+            (left, right) => {
+                let (a, b) = (to_number(&left, at.left, warnings)?, to_number(&right, at.right, warnings)?);
+                arithmetic(BinaryOp::Sub, a, b, at)
+            }
         },
         BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
-            if let Value::Array(_) | Value::Hash(_) = left {
-                return fail(format!("Operator '{}' is not applicable to {}.", op.text(), a_label(&left)), span);
-            }
-            let (a, b) = (to_number(&left, span)?, to_number(&right, span)?);
-            if op == BinaryOp::Div {
-                if let (Number::Integer(x), Number::Integer(y)) = (a, b) {
-                    if y == 0 {
-                        return fail("Division by 0", span);
-                    }
-                    return match floor_div(x, y) {
-                        Some(q) => Ok(Value::Integer(q)),
-                        None => fail(format!("Integer overflow in '/' of {x} and {y}"), span),
-                    };
-                }
-            }
-            arithmetic(op, a, b, span)
+            let (a, b) = (to_number(&left, at.left, warnings)?, to_number(&right, at.right, warnings)?);
+            arithmetic(op, a, b, at)
         }
         BinaryOp::LShift => match left {
             Value::Array(mut a) => {
                 a.push(right);
                 Ok(Value::Array(a))
             }
-            left => shift(left, right, true, span),
+            left => shift(left, right, true, at, warnings),
         },
-        BinaryOp::RShift => shift(left, right, false, span),
+        BinaryOp::RShift => shift(left, right, false, at, warnings),
         BinaryOp::And | BinaryOp::Or | BinaryOp::Match | BinaryOp::NoMatch => {
             unreachable!("handled by the evaluator, which short-circuits")
         }
     }
 }
 
-fn shift(left: Value, right: Value, leftwards: bool, span: Span) -> EvalResult<Value> {
-    match (to_number(&left, span)?, to_number(&right, span)?) {
+fn shift(left: Value, right: Value, leftwards: bool, at: &Places, warnings: &mut Warnings) -> EvalResult<Value> {
+    match (to_number(&left, at.left, warnings)?, to_number(&right, at.right, warnings)?) {
         (Number::Integer(a), Number::Integer(b)) => {
-            let (a, b) = if b < 0 { (a, -b) } else { (a, b) };
-            let leftwards = leftwards == (right_sign(&right) >= 0);
-            let amount = u32::try_from(b.min(63)).unwrap_or(63);
+            // A negative amount shifts the other way, as in Ruby.
+            let leftwards = leftwards == (b >= 0);
+            let amount = u32::try_from(b.unsigned_abs().min(63)).unwrap_or(63);
             Ok(Value::Integer(if leftwards { a.checked_shl(amount).unwrap_or(0) } else { a >> amount }))
         }
-        _ => fail(format!("Operator '{}' is not applicable to Float values", if leftwards { "<<" } else { ">>" }), span),
-    }
-}
-
-fn right_sign(value: &Value) -> i64 {
-    match value {
-        Value::Integer(i) => i.signum(),
-        _ => 1,
+        _ => fail(format!("Operator '{}' is not applicable to a Float.", if leftwards { "<<" } else { ">>" }), at.operator),
     }
 }
 
@@ -268,6 +266,7 @@ fn a_label(value: &Value) -> String {
 /// Orders two values for `<` and friends: numbers, strings (ignoring
 /// case), types (by assignability), timespans. `None` means unordered.
 pub(crate) fn compare(left: &Value, right: &Value, op: &str, span: Span) -> EvalResult<Option<Ordering>> {
+    let numeric = |v: &Value| matches!(v, Value::Integer(_) | Value::Float(_));
     match (left, right) {
         (Value::Integer(a), Value::Integer(b)) => Ok(Some(a.cmp(b))),
         (Value::Integer(_) | Value::Float(_), Value::Integer(_) | Value::Float(_)) => {
@@ -284,7 +283,27 @@ pub(crate) fn compare(left: &Value, right: &Value, op: &str, span: Span) -> Eval
         } else {
             None
         }),
-        _ => fail(format!("Comparison of: {} {op} {}, is not possible", type_label(left), type_label(right)), span),
+        _ => {
+            let cause = if numeric(left) {
+                "A Numeric is not comparable to non Numeric"
+            } else if matches!(left, Value::String(_)) {
+                "A String is not comparable to a non String"
+            } else {
+                "Only Strings, Numbers, Timespans, Timestamps, and Versions are comparable"
+            };
+            fail(
+                format!("Comparison of: {} {op} {}, is not possible. Caused by '{cause}'.", value_label(left), value_label(right)),
+                span,
+            )
+        }
+    }
+}
+
+/// The type name Puppet uses for a value in operator messages.
+pub(crate) fn value_label(value: &Value) -> String {
+    match value {
+        Value::Undef => "Undef Value".to_string(),
+        other => type_label(other),
     }
 }
 
@@ -299,7 +318,7 @@ fn number_f64(value: &Value) -> f64 {
 /// The `in` operator.
 pub(crate) fn is_in(needle: &Value, haystack: &Value) -> bool {
     match (needle, haystack) {
-        (Value::String(n), Value::String(h)) => h.contains(n.as_str()),
+        (Value::String(n), Value::String(h)) => h.to_lowercase().contains(&n.to_lowercase()),
         (Value::Regexp(r), Value::String(h)) => r.is_match(h),
         (Value::Regexp(r), Value::Array(items)) => items.iter().any(|item| matches!(item, Value::String(s) if r.is_match(s))),
         (Value::Type(t), Value::Array(items)) => items.iter().any(|item| t.is_instance(item)),
@@ -315,8 +334,12 @@ pub(crate) fn is_in(needle: &Value, haystack: &Value) -> bool {
 mod tests {
     use super::*;
 
+    fn here() -> Places {
+        Places { operator: Span::default(), left: Span::default(), right: Span::default() }
+    }
+
     fn int(op: BinaryOp, a: i64, b: i64) -> Value {
-        binary(op, Value::Integer(a), Value::Integer(b), Span::default()).unwrap()
+        binary(op, Value::Integer(a), Value::Integer(b), &here(), &mut Vec::new()).unwrap()
     }
 
     #[test]
@@ -330,12 +353,15 @@ mod tests {
 
     #[test]
     fn overflow_is_an_error() {
-        assert!(binary(BinaryOp::Add, Value::Integer(i64::MAX), Value::Integer(1), Span::default()).is_err());
+        assert!(binary(BinaryOp::Add, Value::Integer(i64::MAX), Value::Integer(1), &here(), &mut Vec::new()).is_err());
     }
 
     #[test]
-    fn numeric_strings_take_part_in_arithmetic() {
-        assert_eq!(binary(BinaryOp::Add, Value::string("0x10"), Value::Integer(1), Span::default()).unwrap(), Value::Integer(17));
-        assert!(binary(BinaryOp::Add, Value::string("count"), Value::Integer(1), Span::default()).is_err());
+    fn numeric_strings_take_part_in_arithmetic_with_a_warning() {
+        let mut warnings = Vec::new();
+        let sum = binary(BinaryOp::Add, Value::string("0x10"), Value::Integer(1), &here(), &mut warnings).unwrap();
+        assert_eq!(sum, Value::Integer(17));
+        assert_eq!(warnings.len(), 1);
+        assert!(binary(BinaryOp::Add, Value::string("count"), Value::Integer(1), &here(), &mut warnings).is_err());
     }
 }

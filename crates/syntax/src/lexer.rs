@@ -484,8 +484,8 @@ impl<'a> Lexer<'a> {
                 format!("Not a valid octal number: '{text}'")
             } else if text.starts_with("0x") || text.starts_with("0X") {
                 format!("Not a valid hex number: '{text}'")
-            } else if text.bytes().all(|b| b.is_ascii_digit()) {
-                format!("Integer literal out of range: '{text}'")
+            } else if let Some(big) = text.parse::<u128>().ok().filter(|_| text.bytes().all(|b| b.is_ascii_digit())) {
+                format!("A Literal Integer resulted in a value outside of Puppet Integer max range, got '+{big:#x}'")
             } else {
                 format!("Illegal number '{text}'")
             };

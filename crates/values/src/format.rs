@@ -71,9 +71,15 @@ fn write_value(out: &mut String, value: &Value, quoted: bool, top: bool) {
             }
             out.push('}');
         }
-        Value::Type(t) => {
-            let _ = write!(out, "{t}");
-        }
+        // A type alias shows what it stands for when printed on its own.
+        Value::Type(t) => match &**t {
+            crate::types::PType::Alias { name, target } if top => {
+                let _ = write!(out, "{name} = {target}");
+            }
+            _ => {
+                let _ = write!(out, "{t}");
+            }
+        },
         Value::Sensitive(_) => out.push_str("Sensitive [value redacted]"),
         Value::Iterator(items) => {
             let element = PType::infer(&Value::Array(items.clone()));

@@ -635,28 +635,89 @@ impl PType {
     }
 
     /// The least specific type of the same kind: `Integer[1, 1]` becomes
-    /// `Integer`, collections generalize their elements.
+    /// `Integer`, tuples and structs become arrays and hashes of the common
+    /// type of their elements (`type(x, generalized)`).
     pub fn generalize(&self) -> PType {
         match self {
             PType::Boolean(_) => PType::Boolean(None),
             PType::Integer { .. } => PType::integer(),
             PType::Float { .. } => PType::float(),
             PType::String { .. } | PType::Enum { .. } | PType::Pattern(_) => PType::string(),
-            PType::Regexp(_) => PType::Regexp(None),
             PType::Array { element, .. } => PType::array_of(element.generalize()),
             PType::Hash { key, value, .. } => PType::hash_of(key.generalize(), value.generalize()),
-            PType::Tuple { types, .. } => PType::Tuple {
-                types: types.iter().map(PType::generalize).collect(),
-                min: types.len() as i64,
-                max: types.len() as i64,
-            },
-            PType::Struct(members) => PType::Struct(
-                members.iter().map(|m| StructMember { key: m.key.clone(), optional: m.optional, value: m.value.generalize() }).collect(),
-            ),
+            PType::Tuple { types, .. } => PType::array_of(common_of(types.iter().map(PType::generalize))),
+            PType::Struct(members) => {
+                if members.is_empty() {
+                    PType::hash_of(PType::Unit, PType::Unit)
+                } else {
+                    PType::hash_of(PType::string(), common_of(members.iter().map(|m| m.value.generalize())))
+                }
+            }
             PType::Variant(types) => PType::Variant(types.iter().map(PType::generalize).collect()),
             PType::Optional(Some(inner)) => PType::Optional(Some(Box::new(inner.generalize()))),
             PType::Type(Some(inner)) => PType::Type(Some(Box::new(inner.generalize()))),
+            PType::Sensitive(Some(inner)) => PType::Sensitive(Some(Box::new(inner.generalize()))),
             other => other.clone(),
+        }
+    }
+
+    /// Collections as arrays and hashes of the common type of their
+    /// elements, keeping sizes and ranges (`type(x, reduced)`).
+    pub fn reduce(&self) -> PType {
+        match self {
+            PType::Tuple { types, min, max } => {
+                let element = if types.is_empty() { PType::Unit } else { common_of(types.iter().map(PType::reduce)) };
+                PType::Array { element: Box::new(element), min: *min, max: *max }
+            }
+            PType::Struct(members) => {
+                let count = members.len() as i64;
+                let (key, value) = if members.is_empty() {
+                    (PType::Unit, PType::Unit)
+                } else {
+                    (PType::string(), common_of(members.iter().map(|m| m.value.reduce())))
+                };
+                PType::Hash { key: Box::new(key), value: Box::new(value), min: count, max: count }
+            }
+            other => other.clone(),
+        }
+    }
+
+    /// The most specific type both `self` and `other` are assignable to, as
+    /// Puppet computes it for collections of mixed values.
+    pub fn common(&self, other: &PType) -> PType {
+        if self == other {
+            return self.clone();
+        }
+        match (self, other) {
+            (PType::Unit, t) | (t, PType::Unit) => t.clone(),
+            (PType::Integer { min, max }, PType::Integer { min: omin, max: omax }) => {
+                PType::Integer { min: (*min).min(*omin), max: (*max).max(*omax) }
+            }
+            (PType::Float { min, max }, PType::Float { min: omin, max: omax }) => PType::Float { min: min.min(*omin), max: max.max(*omax) },
+            (PType::Integer { .. } | PType::Float { .. } | PType::Numeric, PType::Integer { .. } | PType::Float { .. } | PType::Numeric) => {
+                PType::Numeric
+            }
+            (PType::String { min, max }, PType::String { min: omin, max: omax }) => {
+                PType::String { min: (*min).min(*omin), max: (*max).max(*omax) }
+            }
+            (PType::Boolean(_), PType::Boolean(_)) => PType::Boolean(None),
+            (PType::Regexp(_), PType::Regexp(_)) => PType::Regexp(None),
+            (PType::Array { element, min, max }, PType::Array { element: oe, min: omin, max: omax }) => PType::Array {
+                element: Box::new(element.common(oe)),
+                min: (*min).min(*omin),
+                max: (*max).max(*omax),
+            },
+            (PType::Hash { key, value, min, max }, PType::Hash { key: ok, value: ov, min: omin, max: omax }) => PType::Hash {
+                key: Box::new(key.common(ok)),
+                value: Box::new(value.common(ov)),
+                min: (*min).min(*omin),
+                max: (*max).max(*omax),
+            },
+            (a, b) if PType::ScalarData.is_assignable(a) && PType::ScalarData.is_assignable(b) => PType::ScalarData,
+            (a, b) if PType::Scalar.is_assignable(a) && PType::Scalar.is_assignable(b) => PType::Scalar,
+            (a, b) if PType::Data.is_assignable(a) && PType::Data.is_assignable(b) => PType::Data,
+            (a, b) if PType::RichData.is_assignable(a) && PType::RichData.is_assignable(b) => PType::RichData,
+            _ => PType::Any,
         }
     }
 
@@ -670,6 +731,8 @@ impl PType {
             Value::Float(f) => PType::Float { min: *f, max: *f },
             Value::String(_) => PType::string(),
             Value::Regexp(r) => PType::Regexp(Some(r.clone())),
+            Value::Array(items) if items.is_empty() => PType::Array { element: Box::new(PType::Unit), min: 0, max: 0 },
+            Value::Hash(hash) if hash.is_empty() => PType::Hash { key: Box::new(PType::Unit), value: Box::new(PType::Unit), min: 0, max: 0 },
             Value::Array(items) => PType::Tuple {
                 types: items.iter().map(PType::infer).collect(),
                 min: items.len() as i64,
@@ -700,21 +763,14 @@ impl PType {
     }
 }
 
-/// The most specific common generalization of several values' types.
+/// The common type of several types; `Unit` when there are none.
+fn common_of(types: impl Iterator<Item = PType>) -> PType {
+    types.fold(PType::Unit, |common, t| common.common(&t))
+}
+
+/// The common generalized type of several values.
 fn common_type<'a>(values: impl Iterator<Item = &'a Value>) -> PType {
-    let mut common: Option<PType> = None;
-    for value in values {
-        let inferred = PType::infer(value).generalize();
-        common = Some(match common {
-            None => inferred,
-            Some(existing) if existing == inferred => existing,
-            Some(existing) if matches!((&existing, &inferred), (PType::Integer { .. } | PType::Float { .. } | PType::Numeric, PType::Integer { .. } | PType::Float { .. })) => {
-                PType::Numeric
-            }
-            Some(_) => PType::Any,
-        });
-    }
-    common.unwrap_or(PType::Unit)
+    common_of(values.map(|v| PType::infer(v).generalize()))
 }
 
 fn resource_type_name(t: &PType) -> Option<String> {
@@ -844,6 +900,7 @@ impl fmt::Display for PType {
                 let size = size_params(*min, *max);
                 match (&**element, size) {
                     (PType::Any, None) => None,
+                    (PType::Unit, Some(size)) => Some(size),
                     (element, None) => Some(element.to_string()),
                     (element, Some(size)) => Some(format!("{element}, {size}")),
                 }
@@ -852,6 +909,7 @@ impl fmt::Display for PType {
                 let size = size_params(*min, *max);
                 match (&**key, &**value, size) {
                     (PType::Any, PType::Any, None) => None,
+                    (PType::Unit, PType::Unit, Some(size)) => Some(size),
                     (key, value, None) => Some(format!("{key}, {value}")),
                     (key, value, Some(size)) => Some(format!("{key}, {value}, {size}")),
                 }
@@ -902,7 +960,7 @@ impl fmt::Display for PType {
             }),
             PType::Runtime(Some(name)) => Some(quote(name)),
             PType::Resource { title: Some(title), .. } => Some(quote(title)),
-            PType::Class(Some(name)) => Some(quote(name)),
+            PType::Class(Some(name)) => Some(name.clone()),
             _ => None,
         };
         match params {

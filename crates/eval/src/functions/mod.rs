@@ -11,7 +11,7 @@ use marionette_diagnostics::Span;
 use marionette_values::format::type_label;
 use marionette_values::{PType, Value};
 
-use crate::error::{EvalResult, fail};
+use crate::error::{EvalResult, fail_in_call};
 use crate::evaluator::{Closure, Evaluator};
 
 pub(crate) mod collections;
@@ -52,7 +52,7 @@ pub(crate) fn builtins() -> &'static HashMap<&'static str, Builtin> {
 impl<'p> Call<'_, 'p> {
     /// Fails with Puppet's prefix for errors raised by a function.
     pub(crate) fn error<T>(&self, message: impl std::fmt::Display) -> EvalResult<T> {
-        fail(format!("Error while evaluating a Function Call, {message}"), self.span)
+        fail_in_call(message.to_string(), self.span)
     }
 
     /// Checks the argument count.

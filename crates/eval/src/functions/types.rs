@@ -8,7 +8,7 @@ use marionette_values::format::{to_quoted_s, to_s, type_label};
 use marionette_values::{PHash, PType, Regex, Value};
 
 use super::{Builtin, Call};
-use crate::error::{EvalResult, fail};
+use crate::error::{EvalResult, fail_in_call};
 use crate::evaluator::{Evaluator, a_type, describe_actual};
 use crate::operators::{Number, parse_number};
 
@@ -28,7 +28,8 @@ fn type_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
     };
     Ok(Value::Type(Box::new(match mode {
         "generalized" => inferred.generalize(),
-        "detailed" | "reduced" => inferred,
+        "reduced" => inferred.reduce(),
+        "detailed" => inferred,
         _ => return call.mismatch("inference_method", "Enum['detailed', 'reduced', 'generalized']", 1),
     })))
 }
@@ -71,12 +72,12 @@ pub(crate) fn new_value(_eval: &mut Evaluator<'_>, target: &PType, args: Vec<Val
     let converted = convert(target.resolved(), &args);
     let value = match converted {
         Ok(value) => value,
-        Err(message) => return fail(format!("Error while evaluating a Function Call, {message}"), span),
+        Err(message) => return fail_in_call(message, span),
     };
     if !target.is_instance(&value) {
-        return fail(
+        return fail_in_call(
             format!(
-                "Error while evaluating a Function Call, Converted value from {name}.new() has wrong type, expects {} value, got {}",
+                "Converted value from {name}.new() has wrong type, expects {} value, got {}",
                 a_type(target),
                 describe_actual(target, &value)
             ),
@@ -89,7 +90,7 @@ pub(crate) fn new_value(_eval: &mut Evaluator<'_>, target: &PType, args: Vec<Val
 fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
     let first = args.first().cloned().unwrap_or(Value::Undef);
     match target {
-        PType::Integer { .. } => to_integer(&first, args.get(1)),
+        PType::Integer { .. } => to_integer(&first, args.get(1), matches!(args.get(2), Some(Value::Boolean(true)))),
         PType::Float { .. } => match &first {
             Value::Integer(i) => Ok(Value::Float(*i as f64)),
             Value::Float(f) => Ok(Value::Float(*f)),
@@ -97,9 +98,9 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
             Value::String(s) => match parse_number(s) {
                 Some(Number::Float(f)) => Ok(Value::Float(f)),
                 Some(Number::Integer(i)) => Ok(Value::Float(i as f64)),
-                None => Err(format!("The string '{s}' cannot be converted to Float")),
+                None => Err(format!("'new_float' The string '{s}' cannot be converted to Float")),
             },
-            other => Err(format!("Value of type {} cannot be converted to Float", type_label(other))),
+            other => Err(format!("'new_float' Value of type {} cannot be converted to Float", generalized(other))),
         },
         PType::Numeric => match &first {
             Value::Integer(_) | Value::Float(_) => Ok(first),
@@ -120,6 +121,8 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
                 Ok(Value::String(format_with(&spec_call, value)?))
             }
             (Value::String(s), _) => Ok(Value::String(s.clone())),
+            (Value::Float(f), _) => Ok(Value::String(format!("{f:.6}"))),
+            (Value::Regexp(r), _) => Ok(Value::String(r.source().to_string())),
             (value, _) => Ok(Value::String(to_quoted_s(value))),
         },
         PType::Boolean(_) => match &first {
@@ -129,7 +132,7 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
             Value::String(s) => match s.to_lowercase().as_str() {
                 "true" | "yes" | "y" => Ok(Value::Boolean(true)),
                 "false" | "no" | "n" | "" => Ok(Value::Boolean(false)),
-                _ => Err(format!("The string '{s}' cannot be converted to Boolean")),
+                _ => Err(format!("'new_boolean' The string '{s}' cannot be converted to Boolean")),
             },
             other => Err(format!("Value of type {} cannot be converted to Boolean", type_label(other))),
         },
@@ -191,7 +194,19 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
     }
 }
 
-fn to_integer(value: &Value, radix: Option<&Value>) -> Result<Value, String> {
+fn generalized(value: &Value) -> String {
+    PType::infer(value).generalize().to_string()
+}
+
+fn to_integer(value: &Value, radix: Option<&Value>, absolute: bool) -> Result<Value, String> {
+    let value = to_integer_signed(value, radix)?;
+    match value {
+        Value::Integer(i) if absolute => Ok(Value::Integer(i.checked_abs().unwrap_or(i64::MAX))),
+        other => Ok(other),
+    }
+}
+
+fn to_integer_signed(value: &Value, radix: Option<&Value>) -> Result<Value, String> {
     match value {
         Value::Integer(_) => Ok(value.clone()),
         Value::Float(f) => {
@@ -215,7 +230,11 @@ fn to_integer(value: &Value, radix: Option<&Value>) -> Result<Value, String> {
                         None => (false, trimmed),
                     };
                     let digits = match r {
-                        16 => digits.trim_start_matches("0x").trim_start_matches("0X"),
+                        // Puppet wants the prefix for hexadecimal input.
+                        16 => match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+                            Some(rest) => rest,
+                            None => return Err(format!("'new' The string '{s}' cannot be converted to Integer")),
+                        },
                         2 => digits.trim_start_matches("0b").trim_start_matches("0B"),
                         _ => digits,
                     };
@@ -233,9 +252,9 @@ fn to_integer(value: &Value, radix: Option<&Value>) -> Result<Value, String> {
                     }
                 }
             };
-            parsed.map(Value::Integer).ok_or_else(|| format!("The string '{s}' cannot be converted to Integer"))
+            parsed.map(Value::Integer).ok_or_else(|| format!("'new' The string '{s}' cannot be converted to Integer"))
         }
-        other => Err(format!("Value of type {} cannot be converted to Integer", type_label(other))),
+        other => Err(format!("'new' Value of type {} cannot be converted to Integer", generalized(other))),
     }
 }
 
