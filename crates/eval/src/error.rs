@@ -11,9 +11,9 @@ pub(crate) enum Stop {
     /// `break()` inside an iteration.
     Break(Span),
     /// `next(value)` inside a lambda or function.
-    Next(Value),
+    Next(Value, Span),
     /// `return(value)` inside a function or lambda body.
-    Return(Value),
+    Return(Value, Span),
 }
 
 /// An evaluation error with the place it happened.
@@ -25,11 +25,14 @@ pub struct EvalError {
     /// built-in's own error): the call site adds "Error while evaluating a
     /// Function Call, " and its position, as Puppet does.
     pub(crate) from_call: bool,
+    /// Puppet reports some errors without "Evaluation Error:" and with the
+    /// line only (a `break()` outside an iteration, for example).
+    pub plain: bool,
 }
 
 impl EvalError {
     pub fn new(message: impl Into<String>, span: Span) -> EvalError {
-        EvalError { message: message.into(), span, from_call: false }
+        EvalError { message: message.into(), span, from_call: false, plain: false }
     }
 }
 
@@ -48,5 +51,5 @@ pub(crate) fn fail<T>(message: impl Into<String>, span: Span) -> EvalResult<T> {
 
 /// Fails with an error that the enclosing call expression will describe.
 pub(crate) fn fail_in_call<T>(message: impl Into<String>, span: Span) -> EvalResult<T> {
-    Err(Stop::Error(EvalError { message: message.into(), span, from_call: true }))
+    Err(Stop::Error(EvalError { message: message.into(), span, from_call: true, plain: false }))
 }

@@ -86,9 +86,13 @@ const MAX_CALL_DEPTH: usize = 100;
 
 impl<'p> Evaluator<'p> {
     pub fn new(file: &'p SourceFile) -> Evaluator<'p> {
+        let mut scopes = Scopes::new();
+        for builtin in ["name", "title"] {
+            scopes.get_mut(TOP_SCOPE).variables.insert(builtin.to_string(), Value::string("main"));
+        }
         Evaluator {
             file,
-            scopes: Scopes::new(),
+            scopes,
             current: TOP_SCOPE,
             builtins: functions::builtins(),
             functions: HashMap::new(),
@@ -127,11 +131,16 @@ impl<'p> Evaluator<'p> {
     }
 
     fn finish(&mut self, result: EvalResult<Value>) -> Result<Value, EvalError> {
-        match result {
-            Ok(value) | Err(Stop::Return(value)) | Err(Stop::Next(value)) => Ok(value),
-            Err(Stop::Error(error)) => Err(error),
-            Err(Stop::Break(span)) => Err(EvalError::new("break() from context where this is illegal", span)),
-        }
+        let (function, span) = match result {
+            Ok(value) => return Ok(value),
+            Err(Stop::Error(error)) => return Err(error),
+            Err(Stop::Break(span)) => ("break", span),
+            Err(Stop::Next(_, span)) => ("next", span),
+            Err(Stop::Return(_, span)) => ("return", span),
+        };
+        let mut error = EvalError::new(format!("{function}() from context where this is illegal"), span);
+        error.plain = true;
+        Err(error)
     }
 
     fn register_definitions(&mut self, body: &'p [Expr]) {
@@ -259,7 +268,8 @@ impl<'p> Evaluator<'p> {
                     return fail(format!("The operator '{}' is no longer supported", op.text()), span);
                 }
                 let value = self.eval(value)?;
-                self.assign(target, value.clone())?;
+                let at = self.next_token_span(target.span.end);
+                self.assign(target, value.clone(), at)?;
                 Ok(value)
             }
             ExprKind::Relationship { lhs, rhs, .. } => {
@@ -327,9 +337,15 @@ impl<'p> Evaluator<'p> {
                             default_body = Some(&option.body);
                             continue;
                         }
-                        let candidate = self.eval(value_expr)?;
-                        if self.case_match(&subject, &candidate) {
-                            return self.statements(&option.body);
+                        // `*$list:` offers each element as an option.
+                        let candidates = match &value_expr.kind {
+                            ExprKind::Unary { op: UnaryOp::Splat, .. } => self.eval_list(std::slice::from_ref(value_expr))?,
+                            _ => vec![self.eval(value_expr)?],
+                        };
+                        for candidate in candidates {
+                            if self.case_match(&subject, &candidate) {
+                                return self.statements(&option.body);
+                            }
                         }
                     }
                 }
@@ -419,13 +435,9 @@ impl<'p> Evaluator<'p> {
         if let Some((class, variable)) = name.trim_start_matches("::").rsplit_once("::") {
             return match self.class_scopes.get(class) {
                 Some(&scope) => Ok(self.scopes.get(scope).variables.get(variable).cloned().unwrap_or(Value::Undef)),
+                None if self.strict_variables => fail(format!("Unknown variable: '{name}'."), span),
                 None => {
-                    let message = if self.classes.contains_key(class) {
-                        format!("Could not look up qualified variable '{name}'; class {class} has not been evaluated")
-                    } else {
-                        format!("Could not look up qualified variable '{name}'; class {class} could not be found")
-                    };
-                    self.warn_at(&message, span);
+                    self.warn_at(&format!("Unknown variable: '{name}'."), span);
                     Ok(Value::Undef)
                 }
             };
@@ -440,19 +452,21 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    fn assign(&mut self, target: &'p Expr, value: Value) -> EvalResult<()> {
+    /// Assigns to a variable or destructures into several; `at` is where
+    /// the `=` stands, where Puppet reports problems.
+    fn assign(&mut self, target: &'p Expr, value: Value, at: Span) -> EvalResult<()> {
         match &target.kind {
-            ExprKind::Variable(name) => self.set_variable(name, value, target.span),
+            ExprKind::Variable(name) => self.set_variable(name, value, at),
             ExprKind::Array(targets) => match value {
                 Value::Array(values) => {
                     if values.len() != targets.len() {
                         return fail(
                             format!("Mismatched number of assignable entries and values, expected {}, got {}", targets.len(), values.len()),
-                            target.span,
+                            at,
                         );
                     }
                     for (t, v) in targets.iter().zip(values) {
-                        self.assign(t, v)?;
+                        self.assign(t, v, at)?;
                     }
                     Ok(())
                 }
@@ -462,13 +476,13 @@ impl<'p> Evaluator<'p> {
                             return fail("Illegal assignment to non variable", t.span);
                         };
                         let Some(v) = hash.get(&Value::String(name.clone())) else {
-                            return fail(format!("No value for required variable '${name}' in hash"), t.span);
+                            return fail(format!("No value for required key '{name}' in assignment to variables from hash"), at);
                         };
-                        self.set_variable(name, v.clone(), t.span)?;
+                        self.set_variable(name, v.clone(), at)?;
                     }
                     Ok(())
                 }
-                other => fail(format!("Cannot assign {} to several variables", type_label(&other)), target.span),
+                other => fail(format!("Cannot assign {} to several variables", type_label(&other)), at),
             },
             _ => fail("Illegal attempt to assign to a non-variable", target.span),
         }
@@ -477,6 +491,9 @@ impl<'p> Evaluator<'p> {
     pub(crate) fn set_variable(&mut self, name: &str, value: Value, span: Span) -> EvalResult<()> {
         let scope = self.scopes.get_mut(self.current);
         if scope.variables.contains_key(name) {
+            if name == "name" || name == "title" {
+                return fail(format!("Cannot reassign built in (or already assigned) variable '${name}'"), span);
+            }
             return fail(format!("Cannot reassign variable '${name}'"), span);
         }
         scope.variables.insert(name.to_string(), value);
@@ -682,7 +699,7 @@ impl<'p> Evaluator<'p> {
         self.current = saved;
         self.depth -= 1;
         let value = match result {
-            Ok(value) | Err(Stop::Return(value)) | Err(Stop::Next(value)) => value,
+            Ok(value) | Err(Stop::Return(value, _)) | Err(Stop::Next(value, _)) => value,
             Err(other) => return Err(other),
         };
         if let Some(return_type) = &function.return_type {
@@ -708,6 +725,16 @@ impl<'p> Evaluator<'p> {
     /// Binds call arguments to parameters in the current scope: count,
     /// defaults, types and captures-rest, with Puppet's messages.
     fn bind_params(&mut self, params: &'p [Param], mut args: Vec<Value>, what: &str, span: Span) -> EvalResult<()> {
+        if what == "block" {
+            // A block ignores extra arguments and names the first missing one.
+            let rest = params.last().is_some_and(|p| p.captures_rest);
+            if !rest {
+                args.truncate(params.len());
+            }
+            if let Some(missing) = params.iter().skip(args.len()).find(|p| p.default.is_none() && !p.captures_rest) {
+                return fail(format!("Parameter ${} is required but no value was given", missing.name), missing.span);
+            }
+        }
         let required = params.iter().filter(|p| p.default.is_none() && !p.captures_rest).count();
         let rest = params.last().is_some_and(|p| p.captures_rest);
         let max = if rest { usize::MAX } else { params.len() };
@@ -767,7 +794,7 @@ impl<'p> Evaluator<'p> {
         self.current = saved;
         self.depth -= 1;
         match result {
-            Ok(value) | Err(Stop::Next(value)) => Ok(value),
+            Ok(value) | Err(Stop::Next(value, _)) => Ok(value),
             Err(other) => Err(other),
         }
     }
@@ -792,6 +819,9 @@ impl<'p> Evaluator<'p> {
         };
         let label: Rc<str> = Rc::from(format!("Class[{}]", capitalize_segments(&name)));
         let scope = self.scopes.create(parent_scope, Some(label));
+        for builtin in ["name", "title"] {
+            self.scopes.get_mut(scope).variables.insert(builtin.to_string(), Value::String(name.clone()));
+        }
         self.class_scopes.insert(name.clone(), scope);
         let saved = std::mem::replace(&mut self.current, scope);
         let what = format!("Class[{}]", capitalize_segments(&name));
@@ -864,6 +894,19 @@ pub(crate) fn describe_actual(expected: &PType, value: &Value) -> String {
 }
 
 impl<'p> Evaluator<'p> {
+    pub(crate) fn is_class_declared(&self, name: &str) -> bool {
+        self.class_scopes.contains_key(name.trim_start_matches("::"))
+    }
+
+    /// Whether a class, function or type alias of that name exists.
+    pub(crate) fn is_defined_name(&self, name: &str) -> bool {
+        let name = name.trim_start_matches("::");
+        self.classes.contains_key(name)
+            || self.functions.contains_key(name)
+            || self.builtins.contains_key(name)
+            || self.type_aliases.keys().any(|alias| alias.eq_ignore_ascii_case(name))
+    }
+
     /// A variable's value without the unknown-variable warning (`getvar`).
     pub(crate) fn lookup_quietly(&self, name: &str) -> Option<Value> {
         let name = name.trim_start_matches("::");
@@ -884,7 +927,7 @@ impl<'p> Evaluator<'p> {
         let output = std::mem::replace(&mut self.epp_output, saved_output).unwrap_or_default();
         self.current = saved_scope;
         match result {
-            Ok(_) | Err(Stop::Return(_)) => Ok(Value::String(output)),
+            Ok(_) | Err(Stop::Return(..)) => Ok(Value::String(output)),
             Err(other) => Err(other),
         }
     }

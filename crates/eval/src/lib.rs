@@ -73,6 +73,11 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
     }
     match result {
         Ok(_) => Outcome { lines, success: true },
+        Err(error) if error.plain => {
+            let line = file.line_col(error.span.start).line;
+            lines.push((Stream::Stderr, format!("Error: {} (file: {}, line: {line}) on node {}", error.message, file.name(), options.node_name)));
+            Outcome { lines, success: false }
+        }
         Err(error) => {
             lines.push((
                 Stream::Stderr,

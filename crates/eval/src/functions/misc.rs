@@ -22,8 +22,8 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("realize", |_, _| Ok(Value::Undef));
     map.insert("tag", |_, _| Ok(Value::Undef));
     map.insert("break", |_, c| Err(Stop::Break(c.span)));
-    map.insert("next", |_, c| Err(Stop::Next(c.args.first().cloned().unwrap_or(Value::Undef))));
-    map.insert("return", |_, c| Err(Stop::Return(c.args.first().cloned().unwrap_or(Value::Undef))));
+    map.insert("next", |_, c| Err(Stop::Next(c.args.first().cloned().unwrap_or(Value::Undef), c.span)));
+    map.insert("return", |_, c| Err(Stop::Return(c.args.first().cloned().unwrap_or(Value::Undef), c.span)));
     map.insert("call", call_fn);
     map.insert("getvar", getvar);
     map.insert("versioncmp", versioncmp);
@@ -31,6 +31,7 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("convert_to", convert_to);
     map.insert("find_file", find_file);
     map.insert("inline_epp", inline_epp);
+    map.insert("defined", defined);
     map.insert("template", erb);
     map.insert("inline_template", erb);
 }
@@ -221,6 +222,29 @@ fn inline_epp(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<V
         Err(message) => return call.error(format_args!("Syntax error in inline EPP template: {message}")),
     };
     eval.render_epp(program, arguments, call.span)
+}
+
+/// `defined`: whether classes, functions, types or variables (`'$x'`)
+/// exist, or whether a class was declared (`Class['x']`).
+fn defined(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    for arg in &call.args {
+        let found = match arg {
+            Value::String(name) if name.starts_with('$') => eval.lookup_quietly(&name[1..]).is_some(),
+            Value::String(name) => eval.is_defined_name(name),
+            Value::Type(t) => match &**t {
+                PType::Class(Some(name)) => eval.is_class_declared(name),
+                PType::Resource { type_name: Some(kind), title: Some(title) } if kind == "class" => eval.is_class_declared(title),
+                PType::Resource { type_name: Some(_), title: None } | PType::Class(None) => true,
+                _ => false,
+            },
+            _ => return call.mismatch("vals", "Variant[String, Type[CatalogEntry], Type[Type[CatalogEntry]]]", 0),
+        };
+        if !found {
+            return Ok(Value::Boolean(false));
+        }
+    }
+    Ok(Value::Boolean(true))
 }
 
 fn erb(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
