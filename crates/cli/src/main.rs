@@ -16,7 +16,11 @@ use marionette_syntax::{SourceKind, dump};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
-#[command(name = "marionette", version, about = "Configuration management that speaks Puppet")]
+#[command(
+    name = "marionette",
+    version,
+    about = "Configuration management that speaks Puppet"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -79,11 +83,26 @@ enum ParserCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Apply { file, execute, certname, strict_variables, verbose, noop: _ } => {
-            apply(file.as_deref(), execute, certname, strict_variables, verbose)
-        }
-        Command::Parser { command: ParserCommand::Validate { paths, epp } } => validate(&paths, epp),
-        Command::Parser { command: ParserCommand::Dump { file, no_spans } } => dump_file(&file, no_spans),
+        Command::Apply {
+            file,
+            execute,
+            certname,
+            strict_variables,
+            verbose,
+            noop: _,
+        } => apply(
+            file.as_deref(),
+            execute,
+            certname,
+            strict_variables,
+            verbose,
+        ),
+        Command::Parser {
+            command: ParserCommand::Validate { paths, epp },
+        } => validate(&paths, epp),
+        Command::Parser {
+            command: ParserCommand::Dump { file, no_spans },
+        } => dump_file(&file, no_spans),
     };
     match result {
         Ok(code) => code,
@@ -95,16 +114,23 @@ fn main() -> ExitCode {
 }
 
 fn read_source(path: &Path) -> Result<SourceFile> {
-    let bytes = std::fs::read(path).with_context(|| format!("Could not read {}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{} is not valid UTF-8", path.display()))?;
+    let bytes =
+        std::fs::read(path).with_context(|| format!("Could not read {}", path.display()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("{} is not valid UTF-8", path.display()))?;
     Ok(SourceFile::new(path.display().to_string(), text))
 }
 
 /// Every file to check below `path`, in a stable order.
 fn collect_files(path: &Path, epp: bool, out: &mut Vec<(PathBuf, SourceKind)>) -> Result<()> {
-    let metadata = std::fs::metadata(path).with_context(|| format!("Could not read {}", path.display()))?;
+    let metadata =
+        std::fs::metadata(path).with_context(|| format!("Could not read {}", path.display()))?;
     if !metadata.is_dir() {
-        let kind = if epp { SourceKind::Epp } else { SourceKind::from_path(path) };
+        let kind = if epp {
+            SourceKind::Epp
+        } else {
+            SourceKind::from_path(path)
+        };
         out.push((path.to_path_buf(), kind));
         return Ok(());
     }
@@ -137,36 +163,67 @@ fn validate(paths: &[PathBuf], epp: bool) -> Result<ExitCode> {
         let checked = marionette_syntax::check(source.text(), kind);
         for diagnostic in &checked.diagnostics {
             errors += usize::from(diagnostic.is_error());
-            let text = if rich { source.snippet(diagnostic) } else { source.one_line(diagnostic) };
+            let text = if rich {
+                source.snippet(diagnostic)
+            } else {
+                source.one_line(diagnostic)
+            };
             eprintln!("{}: {}", diagnostic.severity.label(), text);
         }
     }
-    Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if errors > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn dump_file(path: &Path, no_spans: bool) -> Result<ExitCode> {
     let source = read_source(path)?;
     let checked = marionette_syntax::check(source.text(), SourceKind::from_path(path));
-    let options = dump::DumpOptions { spans: !no_spans, parens: true };
+    let options = dump::DumpOptions {
+        spans: !no_spans,
+        parens: true,
+    };
     print!("{}", dump::dump(&checked.program, options));
     for diagnostic in &checked.diagnostics {
-        eprintln!("{}: {}", diagnostic.severity.label(), source.one_line(diagnostic));
+        eprintln!(
+            "{}: {}",
+            diagnostic.severity.label(),
+            source.one_line(diagnostic)
+        );
     }
     let failed = checked.diagnostics.iter().any(|d| d.is_error());
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname").map(|name| name.trim().to_string()).unwrap_or_else(|_| "localhost".into())
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_string())
+        .unwrap_or_else(|_| "localhost".into())
 }
 
-fn apply(file: Option<&Path>, execute: Option<String>, certname: Option<String>, strict_variables: bool, verbose: bool) -> Result<ExitCode> {
+fn apply(
+    file: Option<&Path>,
+    execute: Option<String>,
+    certname: Option<String>,
+    strict_variables: bool,
+    verbose: bool,
+) -> Result<ExitCode> {
     let source = match (file, execute) {
         (_, Some(code)) => SourceFile::new("<command line>", code),
         (Some(path), None) => read_source(path)?,
         (None, None) => anyhow::bail!("apply needs a manifest file or -e CODE"),
     };
-    let options = marionette_eval::RunOptions { node_name: certname.unwrap_or_else(host_name), strict_variables, verbose };
+    let options = marionette_eval::RunOptions {
+        node_name: certname.unwrap_or_else(host_name),
+        strict_variables,
+        verbose,
+    };
     let outcome = marionette_eval::run_manifest(&source, &options);
     for (stream, line) in &outcome.lines {
         match stream {
@@ -174,5 +231,9 @@ fn apply(file: Option<&Path>, execute: Option<String>, certname: Option<String>,
             marionette_eval::Stream::Stderr => eprintln!("{line}"),
         }
     }
-    Ok(if outcome.success { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if outcome.success {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -19,12 +19,18 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: offset(start), end: offset(end.max(start)) }
+        Span {
+            start: offset(start),
+            end: offset(end.max(start)),
+        }
     }
 
     /// The smallest span that covers both `self` and `other`.
     pub fn cover(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 
     pub fn range(self) -> std::ops::Range<usize> {
@@ -75,11 +81,21 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
-        Diagnostic { code, severity: Severity::Error, message: message.into(), span }
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+        }
     }
 
     pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
-        Diagnostic { code, severity: Severity::Warning, message: message.into(), span }
+        Diagnostic {
+            code,
+            severity: Severity::Warning,
+            message: message.into(),
+            span,
+        }
     }
 
     pub fn is_error(&self) -> bool {
@@ -104,7 +120,11 @@ pub struct LineCol {
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        SourceFile { name: name.into(), text: text.into(), line_starts: OnceLock::new() }
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+            line_starts: OnceLock::new(),
+        }
     }
 
     pub fn name(&self) -> &str {
@@ -118,7 +138,13 @@ impl SourceFile {
     fn line_starts(&self) -> &[usize] {
         self.line_starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(self.text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1))
+                .chain(
+                    self.text
+                        .bytes()
+                        .enumerate()
+                        .filter(|&(_, b)| b == b'\n')
+                        .map(|(i, _)| i + 1),
+                )
                 .collect()
         })
     }
@@ -131,22 +157,39 @@ impl SourceFile {
         let line_index = starts.partition_point(|&start| start <= offset) - 1;
         let line_start = starts[line_index];
         let column = self.text.get(line_start..offset).map_or_else(
-            || self.text.as_bytes()[line_start..offset].iter().filter(|&&b| (b as i8) >= -0x40).count(),
+            || {
+                self.text.as_bytes()[line_start..offset]
+                    .iter()
+                    .filter(|&&b| (b as i8) >= -0x40)
+                    .count()
+            },
             |prefix| prefix.chars().count(),
         );
-        LineCol { line: line_index + 1, column: column + 1 }
+        LineCol {
+            line: line_index + 1,
+            column: column + 1,
+        }
     }
 
     /// The text of a 1-based line, without its line terminator.
     pub fn line_text(&self, line: usize) -> &str {
         let starts = self.line_starts();
-        let Some(&start) = starts.get(line.wrapping_sub(1)) else { return "" };
+        let Some(&start) = starts.get(line.wrapping_sub(1)) else {
+            return "";
+        };
         let end = starts.get(line).map_or(self.text.len(), |&next| next - 1);
         self.text[start..end].trim_end_matches('\r')
     }
 
-    /// Puppet's location suffix: `(file: F, line: L, column: C)`.
+    /// Puppet's location suffix: `(file: F, line: L, column: C)`. A
+    /// position at the very end of the text (an unexpected end of input) is
+    /// shown as the file alone, as Puppet shows it; the snippet form still
+    /// points at it.
     pub fn location(&self, span: Span) -> String {
+        if span.start as usize >= self.text.len() && span.start == span.end && !self.text.is_empty()
+        {
+            return format!("(file: {})", self.name);
+        }
         let LineCol { line, column } = self.line_col(span.start);
         format!("(file: {}, line: {}, column: {})", self.name, line, column)
     }
@@ -163,7 +206,11 @@ impl SourceFile {
         let start = self.line_col(diagnostic.span.start);
         let line_text = self.line_text(start.line);
         let end = self.line_col(diagnostic.span.end);
-        let width = if end.line == start.line { end.column.saturating_sub(start.column).max(1) } else { 1 };
+        let width = if end.line == start.line {
+            end.column.saturating_sub(start.column).max(1)
+        } else {
+            1
+        };
         let gutter = start.line.to_string();
         let pad = " ".repeat(gutter.len());
         let indent: String = line_text
@@ -196,11 +243,24 @@ mod tests {
     #[test]
     fn renders_puppet_one_line_form_and_snippet() {
         let file = SourceFile::new("x.pp", "class a {\n  }}\n");
-        let diagnostic = Diagnostic::error("SYNTAX_ERROR", "Syntax error at '}'", Span::new(13, 14));
-        assert_eq!(file.one_line(&diagnostic), "Syntax error at '}' (file: x.pp, line: 2, column: 4)");
+        let diagnostic =
+            Diagnostic::error("SYNTAX_ERROR", "Syntax error at '}'", Span::new(13, 14));
+        assert_eq!(
+            file.one_line(&diagnostic),
+            "Syntax error at '}' (file: x.pp, line: 2, column: 4)"
+        );
         assert_eq!(
             file.snippet(&diagnostic),
             "Syntax error at '}' (file: x.pp, line: 2, column: 4)\n  |\n2 |   }}\n  |    ^"
+        );
+        let end = Diagnostic::error(
+            "SYNTAX_ERROR",
+            "Syntax error at end of input",
+            Span::new(15, 15),
+        );
+        assert_eq!(
+            file.one_line(&end),
+            "Syntax error at end of input (file: x.pp)"
         );
     }
 }

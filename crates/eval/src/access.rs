@@ -6,25 +6,41 @@ use marionette_values::{PType, Value};
 
 use crate::error::{EvalResult, fail};
 
-pub(crate) fn access(target: Value, keys: Vec<Value>, span: Span, key_span: Span) -> EvalResult<Value> {
+pub(crate) fn access(
+    target: Value,
+    keys: Vec<Value>,
+    span: Span,
+    key_span: Span,
+) -> EvalResult<Value> {
     match target {
         Value::String(text) => {
             if let Some(key) = keys.iter().find(|k| !matches!(k, Value::Integer(_))) {
                 return fail(
-                    format!("A substring operation does not accept {} as a character index. Expected an Integer", a_label(key)),
+                    format!(
+                        "A substring operation does not accept {} as a character index. Expected an Integer",
+                        a_label(key)
+                    ),
                     key_span,
                 );
             }
             let chars: Vec<char> = text.chars().collect();
             match slice_range(chars.len(), &keys, span)? {
-                Some((start, count)) => Ok(Value::String(chars[start..start + count].iter().collect())),
+                Some((start, count)) => {
+                    Ok(Value::String(chars[start..start + count].iter().collect()))
+                }
                 None if keys.len() == 1 => Ok(Value::Undef),
                 None => Ok(Value::String(String::new())),
             }
         }
         Value::Array(items) => match slice_range(items.len(), &keys, span)? {
-            Some((start, count)) if keys.len() == 1 => Ok(items.into_iter().nth(start).filter(|_| count == 1).unwrap_or(Value::Undef)),
-            Some((start, count)) => Ok(Value::Array(items.into_iter().skip(start).take(count).collect())),
+            Some((start, count)) if keys.len() == 1 => Ok(items
+                .into_iter()
+                .nth(start)
+                .filter(|_| count == 1)
+                .unwrap_or(Value::Undef)),
+            Some((start, count)) => Ok(Value::Array(
+                items.into_iter().skip(start).take(count).collect(),
+            )),
             None if keys.len() == 1 => Ok(Value::Undef),
             None => Ok(Value::Array(Vec::new())),
         },
@@ -35,7 +51,9 @@ pub(crate) fn access(target: Value, keys: Vec<Value>, span: Span, key_span: Span
             if keys.len() == 1 {
                 return Ok(hash.get(&keys[0]).cloned().unwrap_or(Value::Undef));
             }
-            Ok(Value::Array(keys.iter().filter_map(|k| hash.get(k).cloned()).collect()))
+            Ok(Value::Array(
+                keys.iter().filter_map(|k| hash.get(k).cloned()).collect(),
+            ))
         }
         Value::Type(t) => match t.parameterize(&keys) {
             Ok(parameterized) => {
@@ -43,16 +61,36 @@ pub(crate) fn access(target: Value, keys: Vec<Value>, span: Span, key_span: Span
                 Ok(Value::Type(Box::new(parameterized)))
             }
             Err(message) => match (&*t, keys.as_slice()) {
-                (PType::Resource { type_name: Some(_), title: None }, many) if many.len() > 1 => Ok(Value::Array(
+                (
+                    PType::Resource {
+                        type_name: Some(_),
+                        title: None,
+                    },
+                    many,
+                ) if many.len() > 1 => Ok(Value::Array(
                     many.iter()
-                        .map(|k| t.parameterize(std::slice::from_ref(k)).map(|p| Value::Type(Box::new(p))))
+                        .map(|k| {
+                            t.parameterize(std::slice::from_ref(k))
+                                .map(|p| Value::Type(Box::new(p)))
+                        })
                         .collect::<Result<_, _>>()
-                        .or_else(|m| fail(format!("Error while evaluating a '[]' expression, {m}"), span))?,
+                        .or_else(|m| {
+                            fail(
+                                format!("Error while evaluating a '[]' expression, {m}"),
+                                span,
+                            )
+                        })?,
                 )),
-                _ => fail(format!("Error while evaluating a '[]' expression, {message}"), span),
+                _ => fail(
+                    format!("Error while evaluating a '[]' expression, {message}"),
+                    span,
+                ),
             },
         },
-        other => fail(format!("Operator '[]' is not applicable to {}.", a_label(&other)), span),
+        other => fail(
+            format!("Operator '[]' is not applicable to {}.", a_label(&other)),
+            span,
+        ),
     }
 }
 
@@ -61,7 +99,11 @@ fn a_label(value: &Value) -> String {
         Value::Undef => "Undef Value".to_string(),
         other => type_label(other),
     };
-    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    };
     format!("{article} {label}")
 }
 
@@ -72,21 +114,33 @@ fn slice_range(length: usize, keys: &[Value], span: Span) -> EvalResult<Option<(
     let index = |value: &Value| -> EvalResult<i64> {
         match value {
             Value::Integer(i) => Ok(*i),
-            other => fail(format!("The index must be an Integer, got {}", type_label(other)), span),
+            other => fail(
+                format!("The index must be an Integer, got {}", type_label(other)),
+                span,
+            ),
         }
     };
     let length = length as i64;
     let (start, count) = match keys {
         [start] => (index(start)?, 1),
         [start, count] => (index(start)?, index(count)?),
-        _ => return fail(format!("Access expects 1 or 2 keys, got {}", keys.len()), span),
+        _ => {
+            return fail(
+                format!("Access expects 1 or 2 keys, got {}", keys.len()),
+                span,
+            );
+        }
     };
     let start = if start < 0 { start + length } else { start };
     if start < 0 || start >= length {
         return Ok(None);
     }
     // A negative count means "up to that position from the end".
-    let end = if count < 0 { length + count + 1 } else { start.saturating_add(count).min(length) };
+    let end = if count < 0 {
+        length + count + 1
+    } else {
+        start.saturating_add(count).min(length)
+    };
     if end <= start {
         return Ok(Some((start as usize, 0)));
     }

@@ -32,7 +32,12 @@ pub struct EvalError {
 
 impl EvalError {
     pub fn new(message: impl Into<String>, span: Span) -> EvalError {
-        EvalError { message: message.into(), span, from_call: false, plain: false }
+        EvalError {
+            message: message.into(),
+            span,
+            from_call: false,
+            plain: false,
+        }
     }
 }
 
@@ -51,5 +56,10 @@ pub(crate) fn fail<T>(message: impl Into<String>, span: Span) -> EvalResult<T> {
 
 /// Fails with an error that the enclosing call expression will describe.
 pub(crate) fn fail_in_call<T>(message: impl Into<String>, span: Span) -> EvalResult<T> {
-    Err(Stop::Error(EvalError { message: message.into(), span, from_call: true, plain: false }))
+    Err(Stop::Error(EvalError {
+        message: message.into(),
+        span,
+        from_call: true,
+        plain: false,
+    }))
 }

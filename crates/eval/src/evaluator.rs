@@ -88,7 +88,10 @@ impl<'p> Evaluator<'p> {
     pub fn new(file: &'p SourceFile) -> Evaluator<'p> {
         let mut scopes = Scopes::new();
         for builtin in ["name", "title"] {
-            scopes.get_mut(TOP_SCOPE).variables.insert(builtin.to_string(), Value::string("main"));
+            scopes
+                .get_mut(TOP_SCOPE)
+                .variables
+                .insert(builtin.to_string(), Value::string("main"));
         }
         Evaluator {
             file,
@@ -111,12 +114,19 @@ impl<'p> Evaluator<'p> {
 
     /// Sets a top-scope variable (facts, settings) before evaluation.
     pub fn set_top_variable(&mut self, name: &str, value: Value) {
-        self.scopes.get_mut(TOP_SCOPE).variables.insert(name.to_string(), value);
+        self.scopes
+            .get_mut(TOP_SCOPE)
+            .variables
+            .insert(name.to_string(), value);
     }
 
     /// Evaluates a whole manifest: definitions are registered first, then
     /// the top-level code runs, then the node block that matches `node_name`.
-    pub fn evaluate_program(&mut self, program: &'p Program, node_name: &str) -> Result<Value, EvalError> {
+    pub fn evaluate_program(
+        &mut self,
+        program: &'p Program,
+        node_name: &str,
+    ) -> Result<Value, EvalError> {
         self.register_definitions(&program.body);
         let result = self.statements(&program.body);
         let value = self.finish(result)?;
@@ -138,7 +148,10 @@ impl<'p> Evaluator<'p> {
             Err(Stop::Next(_, span)) => ("next", span),
             Err(Stop::Return(_, span)) => ("return", span),
         };
-        let mut error = EvalError::new(format!("{function}() from context where this is illegal"), span);
+        let mut error = EvalError::new(
+            format!("{function}() from context where this is illegal"),
+            span,
+        );
         error.plain = true;
         Err(error)
     }
@@ -147,11 +160,15 @@ impl<'p> Evaluator<'p> {
         for expr in body {
             match &expr.kind {
                 ExprKind::Class(definition) => {
-                    self.classes.insert(definition.name.trim_start_matches("::").to_string(), definition);
+                    self.classes.insert(
+                        definition.name.trim_start_matches("::").to_string(),
+                        definition,
+                    );
                     self.register_definitions(&definition.body);
                 }
                 ExprKind::Function(function) => {
-                    self.functions.insert(function.name.trim_start_matches("::").to_string(), function);
+                    self.functions
+                        .insert(function.name.trim_start_matches("::").to_string(), function);
                 }
                 ExprKind::TypeAlias { name, value } => {
                     self.type_aliases.insert(name.clone(), value);
@@ -172,12 +189,18 @@ impl<'p> Evaluator<'p> {
         let by_regex = || {
             self.nodes.iter().find(|node| {
                 node.matches.iter().any(|m| match m {
-                    NodeMatch::Regex(pattern) => Regex::new(pattern).is_ok_and(|r| r.is_match(node_name)),
+                    NodeMatch::Regex(pattern) => {
+                        Regex::new(pattern).is_ok_and(|r| r.is_match(node_name))
+                    }
                     _ => false,
                 })
             })
         };
-        let by_default = || self.nodes.iter().find(|node| node.matches.contains(&NodeMatch::Default));
+        let by_default = || {
+            self.nodes
+                .iter()
+                .find(|node| node.matches.contains(&NodeMatch::Default))
+        };
         by_name.or_else(by_regex).or_else(by_default).copied()
     }
 
@@ -185,13 +208,21 @@ impl<'p> Evaluator<'p> {
 
     pub fn log(&mut self, level: Level, message: String) {
         let source = format!("Scope({})", self.scopes.get(self.current).label);
-        self.logs.push(LogEntry { level, source, message });
+        self.logs.push(LogEntry {
+            level,
+            source,
+            message,
+        });
     }
 
     /// A warning of the evaluator itself, with the location appended.
     pub fn warn_at(&mut self, message: &str, span: Span) {
         let message = format!("{message} {}", self.file.location(span));
-        self.logs.push(LogEntry { level: Level::Warning, source: String::new(), message });
+        self.logs.push(LogEntry {
+            level: Level::Warning,
+            source: String::new(),
+            message,
+        });
     }
 
     // ---- statements ---------------------------------------------------
@@ -229,11 +260,16 @@ impl<'p> Evaluator<'p> {
             ExprKind::Heredoc { text, .. } => self.eval(text),
             ExprKind::Regex(pattern) => match Regex::new(pattern) {
                 Ok(regex) => Ok(Value::Regexp(regex)),
-                Err(message) => fail(format!("Invalid regular expression /{pattern}/: {message}"), span),
+                Err(message) => fail(
+                    format!("Invalid regular expression /{pattern}/: {message}"),
+                    span,
+                ),
             },
             ExprKind::Variable(name) => self.variable(name, span),
             ExprKind::Name(name) | ExprKind::Word(name) => Ok(Value::String(name.clone())),
-            ExprKind::TypeRef(name) => Ok(Value::Type(Box::new(self.resolve_type_name(name, span)?))),
+            ExprKind::TypeRef(name) => {
+                Ok(Value::Type(Box::new(self.resolve_type_name(name, span)?)))
+            }
             ExprKind::Array(elements) => Ok(Value::Array(self.eval_list(elements)?)),
             ExprKind::Hash(entries) => {
                 let mut hash = PHash::with_capacity(entries.len());
@@ -257,7 +293,11 @@ impl<'p> Evaluator<'p> {
                     }
                     UnaryOp::Splat => Ok(match value {
                         Value::Array(items) => Value::Array(items),
-                        Value::Hash(hash) => Value::Array(hash.into_iter().map(|(k, v)| Value::Array(vec![k, v])).collect()),
+                        Value::Hash(hash) => Value::Array(
+                            hash.into_iter()
+                                .map(|(k, v)| Value::Array(vec![k, v]))
+                                .collect(),
+                        ),
                         other => Value::Array(vec![other]),
                     }),
                 }
@@ -265,7 +305,10 @@ impl<'p> Evaluator<'p> {
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span),
             ExprKind::Assign { op, target, value } => {
                 if *op != AssignOp::Assign {
-                    return fail(format!("The operator '{}' is no longer supported", op.text()), span);
+                    return fail(
+                        format!("The operator '{}' is no longer supported", op.text()),
+                        span,
+                    );
                 }
                 let value = self.eval(value)?;
                 let at = self.next_token_span(target.span.end);
@@ -294,10 +337,25 @@ impl<'p> Evaluator<'p> {
                 args.extend(self.eval_list(&call.args)?);
                 // Puppet places a method call at its `(`, or at the `.` when
                 // there are no parentheses.
-                let place = if call.parenthesized { self.next_token_span(call.function.span.end) } else { self.next_token_span(receiver_span.end) };
-                self.call_expression(call, args, place, "Method call", self.next_token_span(receiver_span.end))
+                let place = if call.parenthesized {
+                    self.next_token_span(call.function.span.end)
+                } else {
+                    self.next_token_span(receiver_span.end)
+                };
+                self.call_expression(
+                    call,
+                    args,
+                    place,
+                    "Method call",
+                    self.next_token_span(receiver_span.end),
+                )
             }
-            ExprKind::If(_) | ExprKind::Unless(_) | ExprKind::Case { .. } | ExprKind::Selector { .. } if !self.in_match_frame => {
+            ExprKind::If(_)
+            | ExprKind::Unless(_)
+            | ExprKind::Case { .. }
+            | ExprKind::Selector { .. }
+                if !self.in_match_frame =>
+            {
                 // Match variables set by the test live until the end of the
                 // conditional.
                 let saved = self.scopes.get(self.current).matches.clone();
@@ -339,7 +397,9 @@ impl<'p> Evaluator<'p> {
                         }
                         // `*$list:` offers each element as an option.
                         let candidates = match &value_expr.kind {
-                            ExprKind::Unary { op: UnaryOp::Splat, .. } => self.eval_list(std::slice::from_ref(value_expr))?,
+                            ExprKind::Unary {
+                                op: UnaryOp::Splat, ..
+                            } => self.eval_list(std::slice::from_ref(value_expr))?,
                             _ => vec![self.eval(value_expr)?],
                         };
                         for candidate in candidates {
@@ -370,18 +430,27 @@ impl<'p> Evaluator<'p> {
                 }
                 match default_value {
                     Some(value) => self.eval(value),
-                    None => fail(format!("No matching entry for selector parameter with value '{}'", to_s(&subject)), span),
+                    None => fail(
+                        format!(
+                            "No matching entry for selector parameter with value '{}'",
+                            to_s(&subject)
+                        ),
+                        span,
+                    ),
                 }
             }
             ExprKind::Resource(resource) => self.resource(resource),
-            ExprKind::ResourceDefaults { operations, .. } | ExprKind::ResourceOverride { operations, .. } => {
+            ExprKind::ResourceDefaults { operations, .. }
+            | ExprKind::ResourceOverride { operations, .. } => {
                 self.attribute_values(operations)?;
                 Ok(Value::Undef)
             }
             ExprKind::Collect { .. } => Ok(Value::Array(Vec::new())),
-            ExprKind::Class(_) | ExprKind::Define(_) | ExprKind::Node(_) | ExprKind::Function(_) | ExprKind::TypeAlias { .. } => {
-                Ok(Value::Undef)
-            }
+            ExprKind::Class(_)
+            | ExprKind::Define(_)
+            | ExprKind::Node(_)
+            | ExprKind::Function(_)
+            | ExprKind::TypeAlias { .. } => Ok(Value::Undef),
             ExprKind::RenderString(text) => {
                 if let Some(output) = &mut self.epp_output {
                     output.push_str(text);
@@ -403,10 +472,16 @@ impl<'p> Evaluator<'p> {
     pub(crate) fn eval_list(&mut self, exprs: &'p [Expr]) -> EvalResult<Vec<Value>> {
         let mut values = Vec::with_capacity(exprs.len());
         for expr in exprs {
-            if let ExprKind::Unary { op: UnaryOp::Splat, operand } = &expr.kind {
+            if let ExprKind::Unary {
+                op: UnaryOp::Splat,
+                operand,
+            } = &expr.kind
+            {
                 match self.eval(operand)? {
                     Value::Array(items) => values.extend(items),
-                    Value::Hash(hash) => values.extend(hash.into_iter().map(|(k, v)| Value::Array(vec![k, v]))),
+                    Value::Hash(hash) => {
+                        values.extend(hash.into_iter().map(|(k, v)| Value::Array(vec![k, v])))
+                    }
                     other => values.push(other),
                 }
             } else {
@@ -427,14 +502,26 @@ impl<'p> Evaluator<'p> {
                 .and_then(|matches| matches.get(index).cloned())
                 .unwrap_or(Value::Undef));
         }
-        if let Some(top_name) = name.strip_prefix("::") {
-            if !top_name.contains("::") {
-                return Ok(self.scopes.get(TOP_SCOPE).variables.get(top_name).cloned().unwrap_or(Value::Undef));
-            }
+        if let Some(top_name) = name.strip_prefix("::")
+            && !top_name.contains("::")
+        {
+            return Ok(self
+                .scopes
+                .get(TOP_SCOPE)
+                .variables
+                .get(top_name)
+                .cloned()
+                .unwrap_or(Value::Undef));
         }
         if let Some((class, variable)) = name.trim_start_matches("::").rsplit_once("::") {
             return match self.class_scopes.get(class) {
-                Some(&scope) => Ok(self.scopes.get(scope).variables.get(variable).cloned().unwrap_or(Value::Undef)),
+                Some(&scope) => Ok(self
+                    .scopes
+                    .get(scope)
+                    .variables
+                    .get(variable)
+                    .cloned()
+                    .unwrap_or(Value::Undef)),
                 None if self.strict_variables => fail(format!("Unknown variable: '{name}'."), span),
                 None => {
                     self.warn_at(&format!("Unknown variable: '{name}'."), span);
@@ -461,7 +548,11 @@ impl<'p> Evaluator<'p> {
                 Value::Array(values) => {
                     if values.len() != targets.len() {
                         return fail(
-                            format!("Mismatched number of assignable entries and values, expected {}, got {}", targets.len(), values.len()),
+                            format!(
+                                "Mismatched number of assignable entries and values, expected {}, got {}",
+                                targets.len(),
+                                values.len()
+                            ),
                             at,
                         );
                     }
@@ -476,13 +567,21 @@ impl<'p> Evaluator<'p> {
                             return fail("Illegal assignment to non variable", t.span);
                         };
                         let Some(v) = hash.get(&Value::String(name.clone())) else {
-                            return fail(format!("No value for required key '{name}' in assignment to variables from hash"), at);
+                            return fail(
+                                format!(
+                                    "No value for required key '{name}' in assignment to variables from hash"
+                                ),
+                                at,
+                            );
                         };
                         self.set_variable(name, v.clone(), at)?;
                     }
                     Ok(())
                 }
-                other => fail(format!("Cannot assign {} to several variables", type_label(&other)), at),
+                other => fail(
+                    format!("Cannot assign {} to several variables", type_label(&other)),
+                    at,
+                ),
             },
             _ => fail("Illegal attempt to assign to a non-variable", target.span),
         }
@@ -492,7 +591,10 @@ impl<'p> Evaluator<'p> {
         let scope = self.scopes.get_mut(self.current);
         if scope.variables.contains_key(name) {
             if name == "name" || name == "title" {
-                return fail(format!("Cannot reassign built in (or already assigned) variable '${name}'"), span);
+                return fail(
+                    format!("Cannot reassign built in (or already assigned) variable '${name}'"),
+                    span,
+                );
             }
             return fail(format!("Cannot reassign variable '${name}'"), span);
         }
@@ -502,7 +604,13 @@ impl<'p> Evaluator<'p> {
 
     // ---- operators ----------------------------------------------------
 
-    fn binary(&mut self, op: BinaryOp, lhs: &'p Expr, rhs: &'p Expr, span: Span) -> EvalResult<Value> {
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        lhs: &'p Expr,
+        rhs: &'p Expr,
+        span: Span,
+    ) -> EvalResult<Value> {
         match op {
             BinaryOp::And => {
                 let left = self.eval(lhs)?.is_truthy();
@@ -516,12 +624,20 @@ impl<'p> Evaluator<'p> {
                 let left = self.eval(lhs)?;
                 let right = self.eval(rhs)?;
                 let matched = self.match_value(&left, &right, span)?;
-                Ok(Value::Boolean(if op == BinaryOp::Match { matched } else { !matched }))
+                Ok(Value::Boolean(if op == BinaryOp::Match {
+                    matched
+                } else {
+                    !matched
+                }))
             }
             _ => {
                 let left = self.eval(lhs)?;
                 let right = self.eval(rhs)?;
-                let places = crate::operators::Places { operator: self.next_token_span(lhs.span.end), left: lhs.span, right: rhs.span };
+                let places = crate::operators::Places {
+                    operator: self.next_token_span(lhs.span.end),
+                    left: lhs.span,
+                    right: rhs.span,
+                };
                 let mut warnings = Vec::new();
                 let result = crate::operators::binary(op, left, right, &places, &mut warnings);
                 self.emit_warnings(warnings);
@@ -549,7 +665,9 @@ impl<'p> Evaluator<'p> {
             if bytes[pos..].starts_with(b"#") {
                 pos = text[pos..].find('\n').map_or(bytes.len(), |i| pos + i);
             } else if bytes[pos..].starts_with(b"/*") {
-                pos = text[pos + 2..].find("*/").map_or(bytes.len(), |i| pos + 2 + i + 2);
+                pos = text[pos + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |i| pos + 2 + i + 2);
             } else {
                 break;
             }
@@ -565,19 +683,36 @@ impl<'p> Evaluator<'p> {
             Value::Regexp(r) => r.clone(),
             Value::String(pattern) => match Regex::new(pattern) {
                 Ok(r) => r,
-                Err(message) => return fail(format!("Can not convert right expression to a regular expression: {message}"), span),
+                Err(message) => {
+                    return fail(
+                        format!(
+                            "Can not convert right expression to a regular expression: {message}"
+                        ),
+                        span,
+                    );
+                }
             },
             other => {
                 return fail(
-                    format!("Operator '=~' is not applicable to the right operand of type {}", type_label(other)),
+                    format!(
+                        "Operator '=~' is not applicable to the right operand of type {}",
+                        type_label(other)
+                    ),
                     span,
                 );
             }
         };
         let Value::String(text) = left else {
             let label = crate::operators::value_label(left);
-            let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
-            return fail(format!("Left match operand must result in a String value. Got {article} {label}."), span);
+            let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) {
+                "an"
+            } else {
+                "a"
+            };
+            return fail(
+                format!("Left match operand must result in a String value. Got {article} {label}."),
+                span,
+            );
         };
         Ok(self.regex_match(&regex, text))
     }
@@ -585,7 +720,10 @@ impl<'p> Evaluator<'p> {
     fn regex_match(&mut self, regex: &Regex, text: &str) -> bool {
         match regex.captures(text) {
             Some(groups) => {
-                let matches = groups.into_iter().map(|g| g.map_or(Value::Undef, Value::String)).collect();
+                let matches = groups
+                    .into_iter()
+                    .map(|g| g.map_or(Value::Undef, Value::String))
+                    .collect();
                 self.scopes.get_mut(self.current).matches = Some(matches);
                 true
             }
@@ -619,19 +757,44 @@ impl<'p> Evaluator<'p> {
             let target = self.eval(expr);
             self.resolving_aliases.pop();
             return match target? {
-                Value::Type(target) => Ok(PType::Alias { name: name.to_string(), target }),
-                other => fail(format!("The type alias '{name}' does not resolve to a type, got {}", type_label(&other)), span),
+                Value::Type(target) => Ok(PType::Alias {
+                    name: name.to_string(),
+                    target,
+                }),
+                other => fail(
+                    format!(
+                        "The type alias '{name}' does not resolve to a type, got {}",
+                        type_label(&other)
+                    ),
+                    span,
+                ),
             };
         }
-        Ok(PType::Resource { type_name: Some(name.trim_start_matches("::").to_lowercase()), title: None })
+        Ok(PType::Resource {
+            type_name: Some(name.trim_start_matches("::").to_lowercase()),
+            title: None,
+        })
     }
 
     /// Checks a value against a parameter type, with Puppet's message.
-    pub(crate) fn check_type(&self, expected: &PType, value: &Value, what: &str, span: Span) -> EvalResult<()> {
+    pub(crate) fn check_type(
+        &self,
+        expected: &PType,
+        value: &Value,
+        what: &str,
+        span: Span,
+    ) -> EvalResult<()> {
         if expected.is_instance(value) {
             return Ok(());
         }
-        fail_in_call(format!("{what} expects {} value, got {}", a_type(expected), describe_actual(expected, value)), span)
+        fail_in_call(
+            format!(
+                "{what} expects {} value, got {}",
+                a_type(expected),
+                describe_actual(expected, value)
+            ),
+            span,
+        )
     }
 
     // ---- calls --------------------------------------------------------
@@ -639,8 +802,18 @@ impl<'p> Evaluator<'p> {
     /// Calls the function of a call expression. Errors raised by the call
     /// itself are described as Puppet does: "Error while evaluating a
     /// Function Call, ..." at the call's position.
-    fn call_expression(&mut self, call: &'p Call, args: Vec<Value>, place: Span, form: &str, name_place: Span) -> EvalResult<Value> {
-        let lambda = call.lambda.as_ref().map(|lambda| Closure { lambda, scope: self.current });
+    fn call_expression(
+        &mut self,
+        call: &'p Call,
+        args: Vec<Value>,
+        place: Span,
+        form: &str,
+        name_place: Span,
+    ) -> EvalResult<Value> {
+        let lambda = call.lambda.as_ref().map(|lambda| Closure {
+            lambda,
+            scope: self.current,
+        });
         let result = match &call.function.kind {
             ExprKind::Name(name) => {
                 let name = name.trim_start_matches("::");
@@ -667,14 +840,25 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Calls a function by name: one written in Puppet, or a built-in.
-    pub(crate) fn call_function(&mut self, name: &str, args: Vec<Value>, lambda: Option<Closure<'p>>, span: Span) -> EvalResult<Value> {
+    pub(crate) fn call_function(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        lambda: Option<Closure<'p>>,
+        span: Span,
+    ) -> EvalResult<Value> {
         let name = name.trim_start_matches("::");
         if let Some(&function) = self.functions.get(name) {
             return self.call_puppet_function(function, args, span);
         }
         match self.builtins.get(name) {
             Some(builtin) => {
-                let mut call = functions::Call { name, args, lambda, span };
+                let mut call = functions::Call {
+                    name,
+                    args,
+                    lambda,
+                    span,
+                };
                 builtin(self, &mut call)
             }
             None => fail(format!("Unknown function: '{name}'."), span),
@@ -685,17 +869,27 @@ impl<'p> Evaluator<'p> {
         self.depth += 1;
         if self.depth > MAX_CALL_DEPTH {
             self.depth -= 1;
-            return fail(format!("Calls are nested more than {MAX_CALL_DEPTH} levels deep"), span);
+            return fail(
+                format!("Calls are nested more than {MAX_CALL_DEPTH} levels deep"),
+                span,
+            );
         }
         Ok(())
     }
 
-    fn call_puppet_function(&mut self, function: &'p FunctionDefinition, args: Vec<Value>, span: Span) -> EvalResult<Value> {
+    fn call_puppet_function(
+        &mut self,
+        function: &'p FunctionDefinition,
+        args: Vec<Value>,
+        span: Span,
+    ) -> EvalResult<Value> {
         self.enter(span)?;
         let scope = self.scopes.create(TOP_SCOPE, None);
         let saved = std::mem::replace(&mut self.current, scope);
         let what = format!("'{}'", function.name);
-        let result = self.bind_params(&function.params, args, &what, span).and_then(|()| self.statements(&function.body));
+        let result = self
+            .bind_params(&function.params, args, &what, span)
+            .and_then(|()| self.statements(&function.body));
         self.current = saved;
         self.depth -= 1;
         let value = match result {
@@ -724,18 +918,37 @@ impl<'p> Evaluator<'p> {
 
     /// Binds call arguments to parameters in the current scope: count,
     /// defaults, types and captures-rest, with Puppet's messages.
-    fn bind_params(&mut self, params: &'p [Param], mut args: Vec<Value>, what: &str, span: Span) -> EvalResult<()> {
+    fn bind_params(
+        &mut self,
+        params: &'p [Param],
+        mut args: Vec<Value>,
+        what: &str,
+        span: Span,
+    ) -> EvalResult<()> {
         if what == "block" {
             // A block ignores extra arguments and names the first missing one.
             let rest = params.last().is_some_and(|p| p.captures_rest);
             if !rest {
                 args.truncate(params.len());
             }
-            if let Some(missing) = params.iter().skip(args.len()).find(|p| p.default.is_none() && !p.captures_rest) {
-                return fail(format!("Parameter ${} is required but no value was given", missing.name), missing.span);
+            if let Some(missing) = params
+                .iter()
+                .skip(args.len())
+                .find(|p| p.default.is_none() && !p.captures_rest)
+            {
+                return fail(
+                    format!(
+                        "Parameter ${} is required but no value was given",
+                        missing.name
+                    ),
+                    missing.span,
+                );
             }
         }
-        let required = params.iter().filter(|p| p.default.is_none() && !p.captures_rest).count();
+        let required = params
+            .iter()
+            .filter(|p| p.default.is_none() && !p.captures_rest)
+            .count();
         let rest = params.last().is_some_and(|p| p.captures_rest);
         let max = if rest { usize::MAX } else { params.len() };
         if args.len() < required || args.len() > max {
@@ -746,10 +959,17 @@ impl<'p> Evaluator<'p> {
             } else {
                 format!("between {required} and {}", params.len())
             };
-            let noun = if expected == "1" { "argument" } else { "arguments" };
-            return fail_in_call(format!("{what} expects {expected} {noun}, got {}", args.len()), span);
+            let noun = if expected == "1" {
+                "argument"
+            } else {
+                "arguments"
+            };
+            return fail_in_call(
+                format!("{what} expects {expected} {noun}, got {}", args.len()),
+                span,
+            );
         }
-        let mut remaining = args.drain(..).collect::<Vec<_>>().into_iter();
+        let mut remaining = std::mem::take(&mut args).into_iter();
         for param in params {
             let param_type = match &param.type_expr {
                 Some(type_expr) => match self.eval(type_expr)? {
@@ -762,13 +982,23 @@ impl<'p> Evaluator<'p> {
                 let rest: Vec<Value> = remaining.by_ref().collect();
                 if let Some(t) = &param_type {
                     for value in &rest {
-                        self.check_type(t, value, &format!("{what} parameter '{}'", param.name), span)?;
+                        self.check_type(
+                            t,
+                            value,
+                            &format!("{what} parameter '{}'", param.name),
+                            span,
+                        )?;
                     }
                 }
                 Value::Array(rest)
             } else if let Some(value) = remaining.next() {
                 if let Some(t) = &param_type {
-                    self.check_type(t, &value, &format!("{what} parameter '{}'", param.name), span)?;
+                    self.check_type(
+                        t,
+                        &value,
+                        &format!("{what} parameter '{}'", param.name),
+                        span,
+                    )?;
                 }
                 value
             } else {
@@ -777,14 +1007,22 @@ impl<'p> Evaluator<'p> {
                     None => Value::Undef,
                 }
             };
-            self.scopes.get_mut(self.current).variables.insert(param.name.clone(), value);
+            self.scopes
+                .get_mut(self.current)
+                .variables
+                .insert(param.name.clone(), value);
         }
         Ok(())
     }
 
     /// Calls a lambda with arguments. `next` ends the lambda with a value;
     /// `break` and `return` travel on to the caller.
-    pub(crate) fn call_lambda(&mut self, closure: &Closure<'p>, args: Vec<Value>, span: Span) -> EvalResult<Value> {
+    pub(crate) fn call_lambda(
+        &mut self,
+        closure: &Closure<'p>,
+        args: Vec<Value>,
+        span: Span,
+    ) -> EvalResult<Value> {
         self.enter(span)?;
         let scope = self.scopes.create(closure.scope, None);
         let saved = std::mem::replace(&mut self.current, scope);
@@ -813,14 +1051,20 @@ impl<'p> Evaluator<'p> {
         let parent_scope = match &definition.parent {
             Some(parent) => {
                 self.include_class(parent, span)?;
-                self.class_scopes.get(parent.trim_start_matches("::")).copied().unwrap_or(TOP_SCOPE)
+                self.class_scopes
+                    .get(parent.trim_start_matches("::"))
+                    .copied()
+                    .unwrap_or(TOP_SCOPE)
             }
             None => TOP_SCOPE,
         };
         let label: Rc<str> = Rc::from(format!("Class[{}]", capitalize_segments(&name)));
         let scope = self.scopes.create(parent_scope, Some(label));
         for builtin in ["name", "title"] {
-            self.scopes.get_mut(scope).variables.insert(builtin.to_string(), Value::String(name.clone()));
+            self.scopes
+                .get_mut(scope)
+                .variables
+                .insert(builtin.to_string(), Value::String(name.clone()));
         }
         self.class_scopes.insert(name.clone(), scope);
         let saved = std::mem::replace(&mut self.current, scope);
@@ -857,11 +1101,18 @@ impl<'p> Evaluator<'p> {
                     }
                     references.push(Value::Type(Box::new(PType::Class(Some(to_s(&title))))));
                 } else {
-                    references.push(Value::Type(Box::new(PType::Resource { type_name: Some(type_name.clone()), title: Some(to_s(&title)) })));
+                    references.push(Value::Type(Box::new(PType::Resource {
+                        type_name: Some(type_name.clone()),
+                        title: Some(to_s(&title)),
+                    })));
                 }
             }
         }
-        Ok(if references.len() == 1 { references.pop().unwrap_or(Value::Undef) } else { Value::Array(references) })
+        Ok(if references.len() == 1 {
+            references.pop().unwrap_or(Value::Undef)
+        } else {
+            Value::Array(references)
+        })
     }
 
     fn attribute_values(&mut self, operations: &'p [AttributeOperation]) -> EvalResult<()> {
@@ -882,7 +1133,11 @@ pub(crate) fn a_type(t: &PType) -> String {
         PType::Alias { name, target } => format!("{name} = {target}"),
         other => other.to_string(),
     };
-    let article = if text.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+    let article = if text.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    };
     format!("{article} {text}")
 }
 
@@ -890,12 +1145,17 @@ pub(crate) fn a_type(t: &PType) -> String {
 /// is of the same kind, otherwise just its name.
 pub(crate) fn describe_actual(expected: &PType, value: &Value) -> String {
     let actual = PType::infer(value);
-    if actual.name() == expected.resolved().name() { actual.to_string() } else { actual.generalize().name() }
+    if actual.name() == expected.resolved().name() {
+        actual.to_string()
+    } else {
+        actual.generalize().name()
+    }
 }
 
 impl<'p> Evaluator<'p> {
     pub(crate) fn is_class_declared(&self, name: &str) -> bool {
-        self.class_scopes.contains_key(name.trim_start_matches("::"))
+        self.class_scopes
+            .contains_key(name.trim_start_matches("::"))
     }
 
     /// Whether a class, function or type alias of that name exists.
@@ -904,7 +1164,10 @@ impl<'p> Evaluator<'p> {
         self.classes.contains_key(name)
             || self.functions.contains_key(name)
             || self.builtins.contains_key(name)
-            || self.type_aliases.keys().any(|alias| alias.eq_ignore_ascii_case(name))
+            || self
+                .type_aliases
+                .keys()
+                .any(|alias| alias.eq_ignore_ascii_case(name))
     }
 
     /// A variable's value without the unknown-variable warning (`getvar`).
@@ -919,11 +1182,18 @@ impl<'p> Evaluator<'p> {
 
     /// Renders an EPP template with the given arguments, in a scope below
     /// the caller's.
-    pub(crate) fn render_epp(&mut self, program: &'p Program, arguments: Option<PHash>, span: Span) -> EvalResult<Value> {
+    pub(crate) fn render_epp(
+        &mut self,
+        program: &'p Program,
+        arguments: Option<PHash>,
+        span: Span,
+    ) -> EvalResult<Value> {
         let scope = self.scopes.create(self.current, None);
         let saved_scope = std::mem::replace(&mut self.current, scope);
         let saved_output = self.epp_output.replace(String::new());
-        let result = self.bind_epp_params(program, arguments, span).and_then(|()| self.statements(&program.body));
+        let result = self
+            .bind_epp_params(program, arguments, span)
+            .and_then(|()| self.statements(&program.body));
         let output = std::mem::replace(&mut self.epp_output, saved_output).unwrap_or_default();
         self.current = saved_scope;
         match result {
@@ -932,20 +1202,36 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    fn bind_epp_params(&mut self, program: &'p Program, arguments: Option<PHash>, span: Span) -> EvalResult<()> {
+    fn bind_epp_params(
+        &mut self,
+        program: &'p Program,
+        arguments: Option<PHash>,
+        span: Span,
+    ) -> EvalResult<()> {
         let arguments = arguments.unwrap_or_default();
         let Some(params) = &program.epp_params else {
             for (key, value) in arguments {
                 if let Value::String(name) = key {
-                    self.scopes.get_mut(self.current).variables.insert(name, value);
+                    self.scopes
+                        .get_mut(self.current)
+                        .variables
+                        .insert(name, value);
                 }
             }
             return Ok(());
         };
         for (key, _) in &arguments {
-            let known = matches!(key, Value::String(name) if params.iter().any(|p| &p.name == name));
+            let known =
+                matches!(key, Value::String(name) if params.iter().any(|p| &p.name == name));
             if !known {
-                return fail(format!("Error while evaluating a Function Call, Too many arguments: {} for {}", arguments.len(), params.len()), span);
+                return fail(
+                    format!(
+                        "Error while evaluating a Function Call, Too many arguments: {} for {}",
+                        arguments.len(),
+                        params.len()
+                    ),
+                    span,
+                );
             }
         }
         for param in params {
@@ -954,16 +1240,33 @@ impl<'p> Evaluator<'p> {
                 None => match &param.default {
                     Some(default) => self.eval(default)?,
                     None => {
-                        return fail(format!("Error while evaluating a Function Call, expects a value for parameter ${}", param.name), span);
+                        return fail(
+                            format!(
+                                "Error while evaluating a Function Call, expects a value for parameter ${}",
+                                param.name
+                            ),
+                            span,
+                        );
                     }
                 },
             };
-            if let Some(type_expr) = &param.type_expr {
-                if let Value::Type(t) = self.eval(type_expr)? {
-                    self.check_type(&t, &value, &format!("Error while evaluating a Function Call, inline_epp() parameter '{}'", param.name), span)?;
-                }
+            if let Some(type_expr) = &param.type_expr
+                && let Value::Type(t) = self.eval(type_expr)?
+            {
+                self.check_type(
+                    &t,
+                    &value,
+                    &format!(
+                        "Error while evaluating a Function Call, inline_epp() parameter '{}'",
+                        param.name
+                    ),
+                    span,
+                )?;
             }
-            self.scopes.get_mut(self.current).variables.insert(param.name.clone(), value);
+            self.scopes
+                .get_mut(self.current)
+                .variables
+                .insert(param.name.clone(), value);
         }
         Ok(())
     }

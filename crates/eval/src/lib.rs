@@ -50,11 +50,23 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
     let mut lines = Vec::new();
     let checked = marionette_syntax::check(file.text(), marionette_syntax::SourceKind::Manifest);
     for warning in checked.diagnostics.iter().filter(|d| !d.is_error()) {
-        lines.push((Stream::Stderr, format!("Warning: {}", file.one_line(warning))));
+        lines.push((
+            Stream::Stderr,
+            format!("Warning: {}", file.one_line(warning)),
+        ));
     }
     if let Some(error) = checked.diagnostics.iter().find(|d| d.is_error()) {
-        lines.push((Stream::Stderr, format!("Error: Could not parse for environment production: {}", file.one_line(error))));
-        return Outcome { lines, success: false };
+        lines.push((
+            Stream::Stderr,
+            format!(
+                "Error: Could not parse for environment production: {}",
+                file.one_line(error)
+            ),
+        ));
+        return Outcome {
+            lines,
+            success: false,
+        };
     }
     let mut evaluator = Evaluator::new(file);
     evaluator.strict_variables = options.strict_variables;
@@ -63,27 +75,58 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
         if !options.verbose && entry.level < Level::Notice {
             continue;
         }
-        let stream = if entry.level >= Level::Warning { Stream::Stderr } else { Stream::Stdout };
+        let stream = if entry.level >= Level::Warning {
+            Stream::Stderr
+        } else {
+            Stream::Stdout
+        };
         let line = if entry.source.is_empty() {
             format!("{}: {}", entry.level.label(), entry.message)
         } else {
-            format!("{}: {}: {}", entry.level.label(), entry.source, entry.message)
+            format!(
+                "{}: {}: {}",
+                entry.level.label(),
+                entry.source,
+                entry.message
+            )
         };
         lines.push((stream, line));
     }
     match result {
-        Ok(_) => Outcome { lines, success: true },
+        Ok(_) => Outcome {
+            lines,
+            success: true,
+        },
         Err(error) if error.plain => {
             let line = file.line_col(error.span.start).line;
-            lines.push((Stream::Stderr, format!("Error: {} (file: {}, line: {line}) on node {}", error.message, file.name(), options.node_name)));
-            Outcome { lines, success: false }
+            lines.push((
+                Stream::Stderr,
+                format!(
+                    "Error: {} (file: {}, line: {line}) on node {}",
+                    error.message,
+                    file.name(),
+                    options.node_name
+                ),
+            ));
+            Outcome {
+                lines,
+                success: false,
+            }
         }
         Err(error) => {
             lines.push((
                 Stream::Stderr,
-                format!("Error: Evaluation Error: {} {} on node {}", error.message, file.location(error.span), options.node_name),
+                format!(
+                    "Error: Evaluation Error: {} {} on node {}",
+                    error.message,
+                    file.location(error.span),
+                    options.node_name
+                ),
             ));
-            Outcome { lines, success: false }
+            Outcome {
+                lines,
+                success: false,
+            }
         }
     }
 }

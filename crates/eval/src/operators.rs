@@ -38,19 +38,31 @@ pub(crate) fn parse_number(text: &str) -> Option<Number> {
         None => (false, trimmed.strip_prefix('+').unwrap_or(trimmed)),
     };
     let sign = |i: i64| if negative { -i } else { i };
-    if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
-        return i64::from_str_radix(hex, 16).ok().map(|i| Number::Integer(sign(i)));
+    if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        return i64::from_str_radix(hex, 16)
+            .ok()
+            .map(|i| Number::Integer(sign(i)));
     }
     if digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit()) {
-        return i64::from_str_radix(&digits[1..], 8).ok().map(|i| Number::Integer(sign(i)));
+        return i64::from_str_radix(&digits[1..], 8)
+            .ok()
+            .map(|i| Number::Integer(sign(i)));
     }
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         return digits.parse::<i64>().ok().map(|i| Number::Integer(sign(i)));
     }
     let looks_float = digits.bytes().next().is_some_and(|b| b.is_ascii_digit())
-        && digits.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'));
+        && digits
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'));
     if looks_float {
-        return digits.parse::<f64>().ok().map(|f| Number::Float(if negative { -f } else { f }));
+        return digits
+            .parse::<f64>()
+            .ok()
+            .map(|f| Number::Float(if negative { -f } else { f }));
     }
     None
 }
@@ -70,18 +82,29 @@ pub(crate) fn to_number(value: &Value, span: Span, warnings: &mut Warnings) -> E
     match value {
         Value::Integer(i) => Ok(Number::Integer(*i)),
         Value::Float(f) => Ok(Number::Float(*f)),
-        Value::String(s) => match parse_number(s) {
-            Some(number) => {
-                let shown = match number {
-                    Number::Integer(i) => i.to_string(),
-                    Number::Float(f) => marionette_values::format::float_to_string(f),
-                };
-                warnings.push((format!("The string '{s}' was automatically coerced to the numerical value {shown}"), span));
-                Ok(number)
+        Value::String(s) => {
+            match parse_number(s) {
+                Some(number) => {
+                    let shown = match number {
+                        Number::Integer(i) => i.to_string(),
+                        Number::Float(f) => marionette_values::format::float_to_string(f),
+                    };
+                    warnings.push((format!("The string '{s}' was automatically coerced to the numerical value {shown}"), span));
+                    Ok(number)
+                }
+                None => fail(
+                    format!("The value '{s}' cannot be converted to Numeric."),
+                    span,
+                ),
             }
-            None => fail(format!("The value '{s}' cannot be converted to Numeric."), span),
-        },
-        other => fail(format!("The value '{}' cannot be converted to Numeric.", to_s(other)), span),
+        }
+        other => fail(
+            format!(
+                "The value '{}' cannot be converted to Numeric.",
+                to_s(other)
+            ),
+            span,
+        ),
     }
 }
 
@@ -111,7 +134,11 @@ fn arithmetic(op: BinaryOp, left: Number, right: Number, at: &Places) -> EvalRes
                 // Ruby's modulo takes the sign of the divisor.
                 BinaryOp::Mod => {
                     let r = a % b;
-                    if r != 0 && (r < 0) != (b < 0) { r + b } else { r }
+                    if r != 0 && (r < 0) != (b < 0) {
+                        r + b
+                    } else {
+                        r
+                    }
                 }
                 _ => unreachable!("only arithmetic operators reach here"),
             };
@@ -120,7 +147,10 @@ fn arithmetic(op: BinaryOp, left: Number, right: Number, at: &Places) -> EvalRes
                 Err(_) => {
                     let sign = if exact < 0 { '-' } else { '+' };
                     fail(
-                        format!("A '{symbol}' expression resulted in a value outside of Puppet Integer max range, got '{sign}0x{:x}'", exact.unsigned_abs()),
+                        format!(
+                            "A '{symbol}' expression resulted in a value outside of Puppet Integer max range, got '{sign}0x{:x}'",
+                            exact.unsigned_abs()
+                        ),
                         at.operator,
                     )
                 }
@@ -140,14 +170,23 @@ fn arithmetic(op: BinaryOp, left: Number, right: Number, at: &Places) -> EvalRes
             };
             if result.is_infinite() || result.is_nan() {
                 let what = if result.is_nan() { "NaN" } else { "Infinity" };
-                return fail(format!("The result of the {symbol} expression is {what}"), at.left);
+                return fail(
+                    format!("The result of the {symbol} expression is {what}"),
+                    at.left,
+                );
             }
             Ok(Value::Float(result))
         }
     }
 }
 
-pub(crate) fn binary(op: BinaryOp, left: Value, right: Value, at: &Places, warnings: &mut Warnings) -> EvalResult<Value> {
+pub(crate) fn binary(
+    op: BinaryOp,
+    left: Value,
+    right: Value,
+    at: &Places,
+    warnings: &mut Warnings,
+) -> EvalResult<Value> {
     match op {
         BinaryOp::Eq => Ok(Value::Boolean(left.puppet_equals(&right))),
         BinaryOp::NotEq => Ok(Value::Boolean(!left.puppet_equals(&right))),
@@ -181,7 +220,10 @@ pub(crate) fn binary(op: BinaryOp, left: Value, right: Value, at: &Places, warni
                 Ok(Value::Hash(a))
             }
             (Value::Hash(mut a), Value::Array(pairs)) => {
-                if pairs.iter().all(|p| matches!(p, Value::Array(x) if x.len() == 2)) {
+                if pairs
+                    .iter()
+                    .all(|p| matches!(p, Value::Array(x) if x.len() == 2))
+                {
                     for pair in pairs {
                         if let Value::Array(mut kv) = pair {
                             let v = kv.pop().unwrap_or(Value::Undef);
@@ -195,40 +237,72 @@ pub(crate) fn binary(op: BinaryOp, left: Value, right: Value, at: &Places, warni
                         a.insert(k, v);
                     }
                 } else {
-                    return fail("Error while evaluating a '+' expression, odd number of arguments for Hash", at.operator);
+                    return fail(
+                        "Error while evaluating a '+' expression, odd number of arguments for Hash",
+                        at.operator,
+                    );
                 }
                 Ok(Value::Hash(a))
             }
             (Value::Hash(_), other) => fail(
-                format!("Error while evaluating a '+' expression, {} cannot be added to a Hash", a_label(&other)),
+                format!(
+                    "Error while evaluating a '+' expression, {} cannot be added to a Hash",
+                    a_label(&other)
+                ),
                 at.operator,
             ),
             (left, right) => {
-                let (a, b) = (to_number(&left, at.left, warnings)?, to_number(&right, at.right, warnings)?);
+                let (a, b) = (
+                    to_number(&left, at.left, warnings)?,
+                    to_number(&right, at.right, warnings)?,
+                );
                 arithmetic(BinaryOp::Add, a, b, at)
             }
         },
         BinaryOp::Sub => match (left, right) {
-            (Value::Array(a), Value::Array(b)) => Ok(Value::Array(a.into_iter().filter(|x| !b.iter().any(|y| x.puppet_equals(y))).collect())),
+            (Value::Array(a), Value::Array(b)) => Ok(Value::Array(
+                a.into_iter()
+                    .filter(|x| !b.iter().any(|y| x.puppet_equals(y)))
+                    .collect(),
+            )),
             (Value::Array(a), Value::Hash(h)) => {
-                let pairs: Vec<Value> = h.into_iter().map(|(k, v)| Value::Array(vec![k, v])).collect();
-                Ok(Value::Array(a.into_iter().filter(|x| !pairs.iter().any(|y| x.puppet_equals(y))).collect()))
+                let pairs: Vec<Value> = h
+                    .into_iter()
+                    .map(|(k, v)| Value::Array(vec![k, v]))
+                    .collect();
+                Ok(Value::Array(
+                    a.into_iter()
+                        .filter(|x| !pairs.iter().any(|y| x.puppet_equals(y)))
+                        .collect(),
+                ))
             }
-            (Value::Array(a), other) => Ok(Value::Array(a.into_iter().filter(|x| !x.puppet_equals(&other)).collect())),
-            (Value::Hash(a), Value::Hash(b)) => Ok(Value::Hash(a.into_iter().filter(|(k, _)| !b.contains_key(k)).collect())),
-            (Value::Hash(a), Value::Array(keys)) => Ok(Value::Hash(a.into_iter().filter(|(k, _)| !keys.contains(k)).collect())),
+            (Value::Array(a), other) => Ok(Value::Array(
+                a.into_iter().filter(|x| !x.puppet_equals(&other)).collect(),
+            )),
+            (Value::Hash(a), Value::Hash(b)) => Ok(Value::Hash(
+                a.into_iter().filter(|(k, _)| !b.contains_key(k)).collect(),
+            )),
+            (Value::Hash(a), Value::Array(keys)) => Ok(Value::Hash(
+                a.into_iter().filter(|(k, _)| !keys.contains(k)).collect(),
+            )),
             (Value::Hash(a), other) => {
                 let mut hash: PHash = a;
                 hash.shift_remove(&other);
                 Ok(Value::Hash(hash))
             }
             (left, right) => {
-                let (a, b) = (to_number(&left, at.left, warnings)?, to_number(&right, at.right, warnings)?);
+                let (a, b) = (
+                    to_number(&left, at.left, warnings)?,
+                    to_number(&right, at.right, warnings)?,
+                );
                 arithmetic(BinaryOp::Sub, a, b, at)
             }
         },
         BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
-            let (a, b) = (to_number(&left, at.left, warnings)?, to_number(&right, at.right, warnings)?);
+            let (a, b) = (
+                to_number(&left, at.left, warnings)?,
+                to_number(&right, at.right, warnings)?,
+            );
             arithmetic(op, a, b, at)
         }
         BinaryOp::LShift => match left {
@@ -245,27 +319,55 @@ pub(crate) fn binary(op: BinaryOp, left: Value, right: Value, at: &Places, warni
     }
 }
 
-fn shift(left: Value, right: Value, leftwards: bool, at: &Places, warnings: &mut Warnings) -> EvalResult<Value> {
-    match (to_number(&left, at.left, warnings)?, to_number(&right, at.right, warnings)?) {
+fn shift(
+    left: Value,
+    right: Value,
+    leftwards: bool,
+    at: &Places,
+    warnings: &mut Warnings,
+) -> EvalResult<Value> {
+    match (
+        to_number(&left, at.left, warnings)?,
+        to_number(&right, at.right, warnings)?,
+    ) {
         (Number::Integer(a), Number::Integer(b)) => {
             // A negative amount shifts the other way, as in Ruby.
             let leftwards = leftwards == (b >= 0);
             let amount = u32::try_from(b.unsigned_abs().min(63)).unwrap_or(63);
-            Ok(Value::Integer(if leftwards { a.checked_shl(amount).unwrap_or(0) } else { a >> amount }))
+            Ok(Value::Integer(if leftwards {
+                a.checked_shl(amount).unwrap_or(0)
+            } else {
+                a >> amount
+            }))
         }
-        _ => fail(format!("Operator '{}' is not applicable to a Float.", if leftwards { "<<" } else { ">>" }), at.operator),
+        _ => fail(
+            format!(
+                "Operator '{}' is not applicable to a Float.",
+                if leftwards { "<<" } else { ">>" }
+            ),
+            at.operator,
+        ),
     }
 }
 
 fn a_label(value: &Value) -> String {
     let label = type_label(value);
-    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    };
     format!("{article} {label}")
 }
 
 /// Orders two values for `<` and friends: numbers, strings (ignoring
 /// case), types (by assignability), timespans. `None` means unordered.
-pub(crate) fn compare(left: &Value, right: &Value, op: &str, span: Span) -> EvalResult<Option<Ordering>> {
+pub(crate) fn compare(
+    left: &Value,
+    right: &Value,
+    op: &str,
+    span: Span,
+) -> EvalResult<Option<Ordering>> {
     let numeric = |v: &Value| matches!(v, Value::Integer(_) | Value::Float(_));
     match (left, right) {
         (Value::Integer(a), Value::Integer(b)) => Ok(Some(a.cmp(b))),
@@ -292,7 +394,11 @@ pub(crate) fn compare(left: &Value, right: &Value, op: &str, span: Span) -> Eval
                 "Only Strings, Numbers, Timespans, Timestamps, and Versions are comparable"
             };
             fail(
-                format!("Comparison of: {} {op} {}, is not possible. Caused by '{cause}'.", value_label(left), value_label(right)),
+                format!(
+                    "Comparison of: {} {op} {}, is not possible. Caused by '{cause}'.",
+                    value_label(left),
+                    value_label(right)
+                ),
                 span,
             )
         }
@@ -320,10 +426,14 @@ pub(crate) fn is_in(needle: &Value, haystack: &Value) -> bool {
     match (needle, haystack) {
         (Value::String(n), Value::String(h)) => h.to_lowercase().contains(&n.to_lowercase()),
         (Value::Regexp(r), Value::String(h)) => r.is_match(h),
-        (Value::Regexp(r), Value::Array(items)) => items.iter().any(|item| matches!(item, Value::String(s) if r.is_match(s))),
+        (Value::Regexp(r), Value::Array(items)) => items
+            .iter()
+            .any(|item| matches!(item, Value::String(s) if r.is_match(s))),
         (Value::Type(t), Value::Array(items)) => items.iter().any(|item| t.is_instance(item)),
         (Value::Type(t), Value::Hash(hash)) => hash.keys().any(|key| t.is_instance(key)),
-        (Value::Regexp(r), Value::Hash(hash)) => hash.keys().any(|key| matches!(key, Value::String(s) if r.is_match(s))),
+        (Value::Regexp(r), Value::Hash(hash)) => hash
+            .keys()
+            .any(|key| matches!(key, Value::String(s) if r.is_match(s))),
         (_, Value::Array(items)) => items.iter().any(|item| needle.puppet_equals(item)),
         (_, Value::Hash(hash)) => hash.keys().any(|key| needle.puppet_equals(key)),
         _ => false,
@@ -335,11 +445,22 @@ mod tests {
     use super::*;
 
     fn here() -> Places {
-        Places { operator: Span::default(), left: Span::default(), right: Span::default() }
+        Places {
+            operator: Span::default(),
+            left: Span::default(),
+            right: Span::default(),
+        }
     }
 
     fn int(op: BinaryOp, a: i64, b: i64) -> Value {
-        binary(op, Value::Integer(a), Value::Integer(b), &here(), &mut Vec::new()).unwrap()
+        binary(
+            op,
+            Value::Integer(a),
+            Value::Integer(b),
+            &here(),
+            &mut Vec::new(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -353,15 +474,40 @@ mod tests {
 
     #[test]
     fn overflow_is_an_error() {
-        assert!(binary(BinaryOp::Add, Value::Integer(i64::MAX), Value::Integer(1), &here(), &mut Vec::new()).is_err());
+        assert!(
+            binary(
+                BinaryOp::Add,
+                Value::Integer(i64::MAX),
+                Value::Integer(1),
+                &here(),
+                &mut Vec::new()
+            )
+            .is_err()
+        );
     }
 
     #[test]
     fn numeric_strings_take_part_in_arithmetic_with_a_warning() {
         let mut warnings = Vec::new();
-        let sum = binary(BinaryOp::Add, Value::string("0x10"), Value::Integer(1), &here(), &mut warnings).unwrap();
+        let sum = binary(
+            BinaryOp::Add,
+            Value::string("0x10"),
+            Value::Integer(1),
+            &here(),
+            &mut warnings,
+        )
+        .unwrap();
         assert_eq!(sum, Value::Integer(17));
         assert_eq!(warnings.len(), 1);
-        assert!(binary(BinaryOp::Add, Value::string("count"), Value::Integer(1), &here(), &mut warnings).is_err());
+        assert!(
+            binary(
+                BinaryOp::Add,
+                Value::string("count"),
+                Value::Integer(1),
+                &here(),
+                &mut warnings
+            )
+            .is_err()
+        );
     }
 }

@@ -36,13 +36,23 @@ impl Default for Scopes {
 
 impl Scopes {
     pub(crate) fn new() -> Scopes {
-        let top = Scope { variables: HashMap::new(), parent: None, label: Rc::from("Class[main]"), matches: None };
+        let top = Scope {
+            variables: HashMap::new(),
+            parent: None,
+            label: Rc::from("Class[main]"),
+            matches: None,
+        };
         Scopes { arena: vec![top] }
     }
 
     pub(crate) fn create(&mut self, parent: ScopeId, label: Option<Rc<str>>) -> ScopeId {
         let label = label.unwrap_or_else(|| self.arena[parent].label.clone());
-        self.arena.push(Scope { variables: HashMap::new(), parent: Some(parent), label, matches: None });
+        self.arena.push(Scope {
+            variables: HashMap::new(),
+            parent: Some(parent),
+            label,
+            matches: None,
+        });
         self.arena.len() - 1
     }
 

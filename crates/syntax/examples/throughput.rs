@@ -19,11 +19,16 @@ fn main() {
         std::process::exit(2);
     }
     for path in paths {
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
         let kind = SourceKind::from_path(std::path::Path::new(&path));
         // Warm up, and make sure the input is valid: an error path is not
         // what we want to time.
-        let errors = check(&text, kind).diagnostics.iter().filter(|d| d.is_error()).count();
+        let errors = check(&text, kind)
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .count();
         let mut runs = Vec::new();
         let started = Instant::now();
         while started.elapsed() < Duration::from_secs(2) || runs.len() < 5 {

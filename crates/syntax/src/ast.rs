@@ -41,7 +41,10 @@ pub enum ExprKind {
     /// A double-quoted string with interpolation.
     Interpolated(Vec<StringPart>),
     /// `@(TAG:syntax)`: the body is a `String` or `Interpolated` expression.
-    Heredoc { syntax: Option<String>, text: Box<Expr> },
+    Heredoc {
+        syntax: Option<String>,
+        text: Box<Expr>,
+    },
     Regex(String),
     Variable(String),
     /// A lower-case bare name: a function name, resource type, or bare word.
@@ -53,33 +56,73 @@ pub enum ExprKind {
     Array(Vec<Expr>),
     Hash(Vec<HashEntry>),
     Paren(Box<Expr>),
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
-    Assign { op: AssignOp, target: Box<Expr>, value: Box<Expr> },
-    Relationship { op: RelationshipOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Assign {
+        op: AssignOp,
+        target: Box<Expr>,
+        value: Box<Expr>,
+    },
+    Relationship {
+        op: RelationshipOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `target[keys]`.
-    Access { target: Box<Expr>, keys: Vec<Expr> },
+    Access {
+        target: Box<Expr>,
+        keys: Vec<Expr>,
+    },
     /// `name(args) |lambda|`, or a statement call such as `include a, b`.
     Call(Box<Call>),
     /// `receiver.name(args) |lambda|`.
-    MethodCall { receiver: Box<Expr>, call: Box<Call> },
+    MethodCall {
+        receiver: Box<Expr>,
+        call: Box<Call>,
+    },
     If(Box<If>),
     Unless(Box<If>),
-    Case { subject: Box<Expr>, options: Vec<CaseOption> },
-    Selector { subject: Box<Expr>, entries: Vec<HashEntry> },
+    Case {
+        subject: Box<Expr>,
+        options: Vec<CaseOption>,
+    },
+    Selector {
+        subject: Box<Expr>,
+        entries: Vec<HashEntry>,
+    },
     Resource(Box<Resource>),
     /// `File { mode => '0644' }`.
-    ResourceDefaults { type_ref: Box<Expr>, operations: Vec<AttributeOperation> },
+    ResourceDefaults {
+        type_ref: Box<Expr>,
+        operations: Vec<AttributeOperation>,
+    },
     /// `File['x'] { mode => '0600' }` or a collector with a block.
-    ResourceOverride { target: Box<Expr>, operations: Vec<AttributeOperation> },
+    ResourceOverride {
+        target: Box<Expr>,
+        operations: Vec<AttributeOperation>,
+    },
     /// `File <| query |>` or `File <<| query |>>`.
-    Collect { type_ref: Box<Expr>, exported: bool, query: Option<Box<Expr>> },
+    Collect {
+        type_ref: Box<Expr>,
+        exported: bool,
+        query: Option<Box<Expr>>,
+    },
     Class(Box<Definition>),
     Define(Box<Definition>),
     Node(Box<Node>),
     Function(Box<FunctionDefinition>),
     /// `type Name = TypeExpression`.
-    TypeAlias { name: String, value: Box<Expr> },
+    TypeAlias {
+        name: String,
+        value: Box<Expr>,
+    },
     /// Literal text of an EPP template.
     RenderString(String),
     /// `<%= expression %>` in an EPP template.
@@ -219,7 +262,12 @@ pub struct ResourceBody {
 #[derive(Clone, Debug, PartialEq)]
 pub enum AttributeOperation {
     /// `name => value` or `name +> value`.
-    Set { name: String, append: bool, value: Expr, span: Span },
+    Set {
+        name: String,
+        append: bool,
+        value: Expr,
+        span: Span,
+    },
     /// `* => hash`.
     Splat { value: Expr, span: Span },
 }
@@ -331,24 +379,34 @@ impl ExprKind {
             ExprKind::Boolean(_) => "Literal Boolean",
             ExprKind::Integer(_) => "Literal Integer",
             ExprKind::Float(_) => "Literal Float",
-            ExprKind::String(_) | ExprKind::Heredoc { .. } => "Literal String",
+            ExprKind::String(_) | ExprKind::Heredoc { .. } => "String",
             ExprKind::Interpolated(_) => "String Expression",
-            ExprKind::Regex(_) => "Literal Regular Expression",
+            ExprKind::Regex(_) => "Regular Expression",
             ExprKind::Variable(_) => "Variable",
             ExprKind::Name(_) | ExprKind::Word(_) => "Name",
             ExprKind::TypeRef(_) => "Type-Name",
             ExprKind::Array(_) => "Array Expression",
             ExprKind::Hash(_) => "Hash Expression",
             ExprKind::Paren(_) => "Parenthesized Expression",
-            ExprKind::Unary { op: UnaryOp::Not, .. } => "Not Expression",
-            ExprKind::Unary { op: UnaryOp::Negate, .. } => "Negate Expression",
-            ExprKind::Unary { op: UnaryOp::Splat, .. } => "Unfold Expression",
+            ExprKind::Unary {
+                op: UnaryOp::Not, ..
+            } => "Not Expression",
+            ExprKind::Unary {
+                op: UnaryOp::Negate,
+                ..
+            } => "Negate Expression",
+            ExprKind::Unary {
+                op: UnaryOp::Splat, ..
+            } => "Unfold Expression",
             ExprKind::Binary { op, .. } => match op {
                 BinaryOp::Or => "'or' Expression",
                 BinaryOp::And => "'and' Expression",
-                BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::NotEq => {
-                    "Comparison Expression"
-                }
+                BinaryOp::Lt
+                | BinaryOp::Gt
+                | BinaryOp::Le
+                | BinaryOp::Ge
+                | BinaryOp::Eq
+                | BinaryOp::NotEq => "Comparison Expression",
                 BinaryOp::Match | BinaryOp::NoMatch => "Match Expression",
                 BinaryOp::In => "'in' Expression",
                 _ => "Arithmetic Expression",
@@ -365,9 +423,12 @@ impl ExprKind {
             ExprKind::Resource(_) => "Resource Statement",
             ExprKind::ResourceDefaults { .. } => "Resource Defaults Expression",
             ExprKind::ResourceOverride { .. } => "Resource Override",
-            ExprKind::Collect { .. } => "Collect Expression",
+            ExprKind::Collect {
+                exported: false, ..
+            } => "Virtual Query",
+            ExprKind::Collect { exported: true, .. } => "Exported Query",
             ExprKind::Class(_) => "Host Class Definition",
-            ExprKind::Define(_) => "Resource Type Definition",
+            ExprKind::Define(_) => "'define' expression",
             ExprKind::Node(_) => "Node Definition",
             ExprKind::Function(_) => "Function Definition",
             ExprKind::TypeAlias { .. } => "Type Alias",

@@ -18,12 +18,19 @@ pub struct DumpOptions {
 
 impl Default for DumpOptions {
     fn default() -> DumpOptions {
-        DumpOptions { spans: true, parens: true }
+        DumpOptions {
+            spans: true,
+            parens: true,
+        }
     }
 }
 
 pub fn dump(program: &Program, options: DumpOptions) -> String {
-    let mut dumper = Dumper { out: String::new(), depth: 0, options };
+    let mut dumper = Dumper {
+        out: String::new(),
+        depth: 0,
+        options,
+    };
     dumper.line(None, "Program", Some(program.span), String::new());
     dumper.depth += 1;
     if let Some(params) = &program.epp_params {
@@ -67,7 +74,12 @@ impl Dumper {
     }
 
     fn body(&mut self, field: &str, body: &[Expr]) {
-        self.line(Some(field), "Block", None, format!("({} statements)", body.len()));
+        self.line(
+            Some(field),
+            "Block",
+            None,
+            format!("({} statements)", body.len()),
+        );
         self.nested(|d| body.iter().for_each(|e| d.expr(None, e)));
     }
 
@@ -78,7 +90,15 @@ impl Dumper {
         self.line(Some(field), "Params", None, String::new());
         self.nested(|d| {
             for param in params {
-                let detail = format!("${}{}", param.name, if param.captures_rest { " captures_rest" } else { "" });
+                let detail = format!(
+                    "${}{}",
+                    param.name,
+                    if param.captures_rest {
+                        " captures_rest"
+                    } else {
+                        ""
+                    }
+                );
                 d.line(None, "Param", Some(param.span), detail);
                 d.nested(|d| {
                     if let Some(type_expr) = &param.type_expr {
@@ -112,8 +132,18 @@ impl Dumper {
     fn operations(&mut self, operations: &[AttributeOperation]) {
         for operation in operations {
             match operation {
-                AttributeOperation::Set { name, append, value, span } => {
-                    self.line(None, "Attribute", Some(*span), format!("{name} {}", if *append { "+>" } else { "=>" }));
+                AttributeOperation::Set {
+                    name,
+                    append,
+                    value,
+                    span,
+                } => {
+                    self.line(
+                        None,
+                        "Attribute",
+                        Some(*span),
+                        format!("{name} {}", if *append { "+>" } else { "=>" }),
+                    );
                     self.nested(|d| d.expr(None, value));
                 }
                 AttributeOperation::Splat { value, span } => {
@@ -138,14 +168,18 @@ impl Dumper {
                 self.nested(|d| {
                     for part in parts {
                         match part {
-                            StringPart::Text(text) => d.line(None, "Text", None, format!("{text:?}")),
+                            StringPart::Text(text) => {
+                                d.line(None, "Text", None, format!("{text:?}"))
+                            }
                             StringPart::Expr(expr) => d.expr(None, expr),
                         }
                     }
                 });
             }
             ExprKind::Heredoc { syntax, text } => {
-                let detail = syntax.as_ref().map_or(String::new(), |s| format!("syntax={s}"));
+                let detail = syntax
+                    .as_ref()
+                    .map_or(String::new(), |s| format!("syntax={s}"));
                 self.line(field, "Heredoc", span, detail);
                 self.nested(|d| d.expr(None, text));
             }
@@ -205,7 +239,11 @@ impl Dumper {
             ExprKind::Call(call) => {
                 // The call style is not kept by the printer, so it is only
                 // shown in the full form.
-                let detail = if call.parenthesized || !self.options.spans { "" } else { "statement" };
+                let detail = if call.parenthesized || !self.options.spans {
+                    ""
+                } else {
+                    "statement"
+                };
                 self.line(field, "Call", span, detail.to_string());
                 self.nested(|d| d.call(call));
             }
@@ -217,7 +255,11 @@ impl Dumper {
                 });
             }
             ExprKind::If(branch) | ExprKind::Unless(branch) => {
-                let label = if matches!(expr.kind, ExprKind::If(_)) { "If" } else { "Unless" };
+                let label = if matches!(expr.kind, ExprKind::If(_)) {
+                    "If"
+                } else {
+                    "Unless"
+                };
                 self.line(field, label, span, String::new());
                 self.nested(|d| {
                     d.expr(Some("condition"), &branch.condition);
@@ -265,7 +307,10 @@ impl Dumper {
                     }
                 });
             }
-            ExprKind::ResourceDefaults { type_ref, operations } => {
+            ExprKind::ResourceDefaults {
+                type_ref,
+                operations,
+            } => {
                 self.line(field, "ResourceDefaults", span, String::new());
                 self.nested(|d| {
                     d.expr(Some("type"), type_ref);
@@ -279,8 +324,17 @@ impl Dumper {
                     d.operations(operations);
                 });
             }
-            ExprKind::Collect { type_ref, exported, query } => {
-                self.line(field, "Collect", span, if *exported { "exported" } else { "virtual" }.to_string());
+            ExprKind::Collect {
+                type_ref,
+                exported,
+                query,
+            } => {
+                self.line(
+                    field,
+                    "Collect",
+                    span,
+                    if *exported { "exported" } else { "virtual" }.to_string(),
+                );
                 self.nested(|d| {
                     d.expr(Some("type"), type_ref);
                     if let Some(query) = query {
@@ -289,7 +343,11 @@ impl Dumper {
                 });
             }
             ExprKind::Class(definition) | ExprKind::Define(definition) => {
-                let label = if matches!(expr.kind, ExprKind::Class(_)) { "Class" } else { "Define" };
+                let label = if matches!(expr.kind, ExprKind::Class(_)) {
+                    "Class"
+                } else {
+                    "Define"
+                };
                 let mut detail = definition.name.clone();
                 if let Some(parent) = &definition.parent {
                     let _ = write!(detail, " inherits {parent}");
@@ -323,7 +381,9 @@ impl Dumper {
                 self.line(field, "TypeAlias", span, name.clone());
                 self.nested(|d| d.expr(None, value));
             }
-            ExprKind::RenderString(text) => self.line(field, "RenderString", span, format!("{text:?}")),
+            ExprKind::RenderString(text) => {
+                self.line(field, "RenderString", span, format!("{text:?}"))
+            }
             ExprKind::RenderExpr(inner) => {
                 self.line(field, "RenderExpr", span, String::new());
                 self.nested(|d| d.expr(None, inner));

@@ -30,7 +30,10 @@ pub fn lex(source: &str) -> Lexed {
     let mut lexer = Lexer::new(source);
     let (mut tokens, _) = lexer.lex_sequence(Stop::EndOfInput);
     tokens.push(lexer.eof_token());
-    Lexed { tokens, diagnostics: lexer.diagnostics }
+    Lexed {
+        tokens,
+        diagnostics: lexer.diagnostics,
+    }
 }
 
 /// Lexes an EPP template: text, `<% code %>`, `<%= expression %>`.
@@ -38,7 +41,10 @@ pub fn lex_epp(source: &str) -> Lexed {
     let mut lexer = Lexer::new(source);
     let mut tokens = lexer.lex_epp();
     tokens.push(lexer.eof_token());
-    Lexed { tokens, diagnostics: lexer.diagnostics }
+    Lexed {
+        tokens,
+        diagnostics: lexer.diagnostics,
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -124,7 +130,12 @@ impl<'a> Lexer<'a> {
 
     fn eof_token(&self) -> Token {
         let end = self.source.len();
-        Token { kind: TokenKind::Eof, span: Span::new(end, end), space_before: true, line_start: true }
+        Token {
+            kind: TokenKind::Eof,
+            span: Span::new(end, end),
+            space_before: true,
+            line_start: true,
+        }
     }
 
     fn peek(&self, ahead: usize) -> u8 {
@@ -136,7 +147,11 @@ impl<'a> Lexer<'a> {
     }
 
     fn error(&mut self, message: impl Into<String>, start: usize, end: usize) {
-        self.diagnostics.push(Diagnostic::error("SYNTAX_ERROR", message, Span::new(start, end)));
+        self.diagnostics.push(Diagnostic::error(
+            "SYNTAX_ERROR",
+            message,
+            Span::new(start, end),
+        ));
     }
 
     /// Skips blanks and comments. Returns whether anything was skipped and
@@ -154,7 +169,9 @@ impl<'a> Lexer<'a> {
                     self.at_line_start = true;
                 }
                 b'#' => {
-                    self.pos = self.source[self.pos..].find('\n').map_or(self.bytes.len(), |i| self.pos + i);
+                    self.pos = self.source[self.pos..]
+                        .find('\n')
+                        .map_or(self.bytes.len(), |i| self.pos + i);
                 }
                 b'/' if self.peek(1) == b'*' => {
                     let start = self.pos;
@@ -179,7 +196,11 @@ impl<'a> Lexer<'a> {
     fn lex_sequence(&mut self, stop: Stop) -> (Vec<Token>, bool) {
         // Manifests average several bytes per token; reserving up front
         // avoids most reallocation of the main token list.
-        let capacity = if stop == Stop::EndOfInput { self.bytes.len() / 6 } else { 8 };
+        let capacity = if stop == Stop::EndOfInput {
+            self.bytes.len() / 6
+        } else {
+            8
+        };
         let mut tokens: Vec<Token> = Vec::with_capacity(capacity);
         let mut depth = 0usize;
         loop {
@@ -205,7 +226,12 @@ impl<'a> Lexer<'a> {
                 TokenKind::Punct(Punct::RBrace) => depth = depth.saturating_sub(1),
                 _ => {}
             }
-            tokens.push(Token { kind, span: Span::new(start, self.pos), space_before, line_start });
+            tokens.push(Token {
+                kind,
+                span: Span::new(start, self.pos),
+                space_before,
+                line_start,
+            });
         }
     }
 
@@ -250,7 +276,11 @@ impl<'a> Lexer<'a> {
             }
             b'0'..=b'9' => self.number(),
             b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.word(),
-            b':' if self.peek(1) == b':' && (self.peek(2).is_ascii_alphabetic() || self.peek(2) == b'_') => self.word(),
+            b':' if self.peek(1) == b':'
+                && (self.peek(2).is_ascii_alphabetic() || self.peek(2) == b'_') =>
+            {
+                self.word()
+            }
             b'/' if regex_acceptable(previous) => match self.regex() {
                 Some(kind) => kind,
                 None => {
@@ -260,12 +290,21 @@ impl<'a> Lexer<'a> {
             },
             b'[' => {
                 self.pos += 1;
-                let after_blank = start == 0 || matches!(self.bytes[start - 1], b' ' | b'\t' | b'\r' | b'\n');
-                TokenKind::Punct(if after_blank { Punct::ListStart } else { Punct::LBrack })
+                let after_blank =
+                    start == 0 || matches!(self.bytes[start - 1], b' ' | b'\t' | b'\r' | b'\n');
+                TokenKind::Punct(if after_blank {
+                    Punct::ListStart
+                } else {
+                    Punct::LBrack
+                })
             }
             b'(' => {
                 self.pos += 1;
-                TokenKind::Punct(if line_start { Punct::WsLParen } else { Punct::LParen })
+                TokenKind::Punct(if line_start {
+                    Punct::WsLParen
+                } else {
+                    Punct::LParen
+                })
             }
             _ => self.operator(),
         }
@@ -359,7 +398,9 @@ impl<'a> Lexer<'a> {
                 return end;
             }
             end = Some(pos);
-            if bytes[pos..].starts_with(b"::") && bytes.get(pos + 2).is_some_and(|&b| is_word_byte(b)) {
+            if bytes[pos..].starts_with(b"::")
+                && bytes.get(pos + 2).is_some_and(|&b| is_word_byte(b))
+            {
                 pos += 2;
             } else {
                 return end;
@@ -376,7 +417,11 @@ impl<'a> Lexer<'a> {
             }
             None => {
                 self.pos += 1;
-                self.error("Illegal variable name, The given name '' does not conform to the naming rule", start, start + 1);
+                self.error(
+                    "Illegal variable name, The given name '' does not conform to the naming rule",
+                    start,
+                    start + 1,
+                );
                 TokenKind::Error
             }
         }
@@ -395,7 +440,8 @@ impl<'a> Lexer<'a> {
             // lower-case segment may also hold inner hyphens (a bare word).
             let segment_start = pos;
             pos += 1;
-            while pos < bytes.len() && (is_word_byte(bytes[pos]) || (!upper && bytes[pos] == b'-')) {
+            while pos < bytes.len() && (is_word_byte(bytes[pos]) || (!upper && bytes[pos] == b'-'))
+            {
                 pos += 1;
             }
             while pos > segment_start + 1 && bytes[pos - 1] == b'-' {
@@ -403,7 +449,11 @@ impl<'a> Lexer<'a> {
             }
             let continues = bytes[pos..].starts_with(b"::")
                 && bytes.get(pos + 2).is_some_and(|&b| {
-                    if upper { b.is_ascii_uppercase() } else { b.is_ascii_lowercase() || b == b'_' }
+                    if upper {
+                        b.is_ascii_uppercase()
+                    } else {
+                        b.is_ascii_lowercase() || b == b'_'
+                    }
                 });
             if !continues {
                 break;
@@ -418,7 +468,11 @@ impl<'a> Lexer<'a> {
         if let Some(keyword) = Keyword::from_text(text) {
             return TokenKind::Keyword(keyword);
         }
-        if is_name(text) { TokenKind::Name(text.to_string()) } else { TokenKind::Word(text.to_string()) }
+        if is_name(text) {
+            TokenKind::Name(text.to_string())
+        } else {
+            TokenKind::Word(text.to_string())
+        }
     }
 
     fn number(&mut self) -> TokenKind {
@@ -435,7 +489,9 @@ impl<'a> Lexer<'a> {
             kind = if pos == digits {
                 None
             } else {
-                i64::from_str_radix(&self.source[digits..pos], 16).ok().map(TokenKind::Integer)
+                i64::from_str_radix(&self.source[digits..pos], 16)
+                    .ok()
+                    .map(TokenKind::Integer)
             };
         } else {
             while pos < bytes.len() && bytes[pos].is_ascii_digit() {
@@ -451,7 +507,7 @@ impl<'a> Lexer<'a> {
             }
             if matches!(bytes.get(pos), Some(b'e' | b'E')) {
                 let mut exponent = pos + 1;
-                if matches!(bytes.get(exponent), Some(b'-' | b'+')) {
+                if bytes.get(exponent) == Some(&b'-') {
                     exponent += 1;
                 }
                 if bytes.get(exponent).is_some_and(u8::is_ascii_digit) {
@@ -466,7 +522,9 @@ impl<'a> Lexer<'a> {
             kind = if float {
                 text.parse::<f64>().ok().map(TokenKind::Float)
             } else if text.len() > 1 && text.starts_with('0') {
-                i64::from_str_radix(&text[1..], 8).ok().map(TokenKind::Integer)
+                i64::from_str_radix(&text[1..], 8)
+                    .ok()
+                    .map(TokenKind::Integer)
             } else {
                 text.parse::<i64>().ok().map(TokenKind::Integer)
             };
@@ -480,12 +538,28 @@ impl<'a> Lexer<'a> {
         self.pos = pos;
         if bad {
             let text = &self.source[start..pos];
-            let message = if text.len() > 1 && text.starts_with('0') && text.bytes().all(|b| b.is_ascii_digit()) {
-                format!("Not a valid octal number: '{text}'")
+            let digits_then_e = text.trim_end_matches(['e', 'E']);
+            let message = if text.len() > 1
+                && text.starts_with('0')
+                && text.bytes().all(|b| b.is_ascii_digit())
+            {
+                format!("Not a valid octal number {text}")
             } else if text.starts_with("0x") || text.starts_with("0X") {
-                format!("Not a valid hex number: '{text}'")
-            } else if let Some(big) = text.parse::<u128>().ok().filter(|_| text.bytes().all(|b| b.is_ascii_digit())) {
-                format!("A Literal Integer resulted in a value outside of Puppet Integer max range, got '+{big:#x}'")
+                format!("Not a valid hex number {text}")
+            } else if digits_then_e.len() + 1 == text.len()
+                && digits_then_e
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b == b'.')
+            {
+                format!("Not a valid decimal number {text}")
+            } else if let Some(big) = text
+                .parse::<u128>()
+                .ok()
+                .filter(|_| text.bytes().all(|b| b.is_ascii_digit()))
+            {
+                format!(
+                    "A Literal Integer resulted in a value outside of Puppet Integer max range, got '+{big:#x}'"
+                )
             } else {
                 format!("Illegal number '{text}'")
             };
@@ -523,10 +597,26 @@ impl<'a> Lexer<'a> {
     /// Puppet's message: the quote, then the first five characters after it
     /// with control characters escaped.
     fn unclosed_quote(&mut self, start: usize) {
-        let quote = if self.bytes[start] == b'\'' { "\"'\"" } else { "'\"'" };
-        let following: String = self.source[start + 1..].chars().take(5).flat_map(char::escape_debug).collect();
-        let following = if following.is_empty() { "<eof>".to_string() } else { format!("{following}...") };
-        self.error(format!("Unclosed quote after {quote} followed by '{following}'"), start + 1, start + 1);
+        let quote = if self.bytes[start] == b'\'' {
+            "\"'\""
+        } else {
+            "'\"'"
+        };
+        let following: String = self.source[start + 1..]
+            .chars()
+            .take(5)
+            .flat_map(char::escape_debug)
+            .collect();
+        let following = if following.is_empty() {
+            "<eof>".to_string()
+        } else {
+            format!("{following}...")
+        };
+        self.error(
+            format!("Unclosed quote after {quote} followed by '{following}'"),
+            start + 1,
+            start + 1,
+        );
     }
 
     /// Reads a string body from `self.pos`: text, escapes and, when enabled,
@@ -539,7 +629,10 @@ impl<'a> Lexer<'a> {
             if at_line_start {
                 at_line_start = false;
                 let mut stripped = 0;
-                while stripped < body.margin && self.pos < body.end && matches!(self.bytes[self.pos], b' ' | b'\t') {
+                while stripped < body.margin
+                    && self.pos < body.end
+                    && matches!(self.bytes[self.pos], b' ' | b'\t')
+                {
                     self.pos += 1;
                     stripped += 1;
                 }
@@ -552,7 +645,9 @@ impl<'a> Lexer<'a> {
                 return segments;
             }
             match b {
-                b'\\' if body.escapes.any() || body.escapes.single_quote => self.escape(body, &mut text),
+                b'\\' if body.escapes.any() || body.escapes.single_quote => {
+                    self.escape(body, &mut text)
+                }
                 b'$' if body.interpolate => {
                     let dollar = self.pos;
                     if self.peek(1) == b'{' {
@@ -572,10 +667,20 @@ impl<'a> Lexer<'a> {
                         self.heredoc_resume = self.heredoc_resume.or(saved_resume);
                         self.interpolation_depth -= 1;
                         if !closed {
-                            self.error("Unclosed interpolation, '${' is missing its '}'", dollar, dollar + 2);
+                            self.error(
+                                "Unclosed interpolation, '${' is missing its '}'",
+                                dollar,
+                                dollar + 2,
+                            );
                         }
-                        segments.push(Segment::Expression { tokens, span: Span::new(dollar, self.pos) });
-                    } else if let Some(end) = self.dollar_name_end(dollar + 1).filter(|&end| end <= body.end) {
+                        segments.push(Segment::Expression {
+                            tokens,
+                            span: Span::new(dollar, self.pos),
+                        });
+                    } else if let Some(end) = self
+                        .dollar_name_end(dollar + 1)
+                        .filter(|&end| end <= body.end)
+                    {
                         push_text(&mut segments, &mut text);
                         self.pos = end;
                         segments.push(Segment::Variable {
@@ -632,7 +737,11 @@ impl<'a> Lexer<'a> {
                 if let Some(ch) = self.unicode_escape() {
                     text.push(ch);
                 } else {
-                    self.error("Illegal unicode escape sequence, expected \\uXXXX or \\u{X..XXXXXX}", start, self.pos);
+                    self.error(
+                        "Illegal unicode escape sequence, expected \\uXXXX or \\u{X..XXXXXX}",
+                        start,
+                        self.pos,
+                    );
                 }
             }
             Some('\n') if escapes.line_continuation => self.pos += 2,
@@ -666,21 +775,28 @@ impl<'a> Lexer<'a> {
         if self.peek(0) == b'{' {
             let digits_start = self.pos + 1;
             let mut end = digits_start;
-            while end < self.bytes.len() && self.bytes[end].is_ascii_hexdigit() && end - digits_start < 6 {
+            while end < self.bytes.len()
+                && self.bytes[end].is_ascii_hexdigit()
+                && end - digits_start < 6
+            {
                 end += 1;
             }
             if end == digits_start || self.bytes.get(end) != Some(&b'}') {
                 return None;
             }
             self.pos = end + 1;
-            u32::from_str_radix(&self.source[digits_start..end], 16).ok().and_then(char::from_u32)
+            u32::from_str_radix(&self.source[digits_start..end], 16)
+                .ok()
+                .and_then(char::from_u32)
         } else {
             let digits = self.source.get(self.pos..self.pos + 4)?;
             if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return None;
             }
             self.pos += 4;
-            u32::from_str_radix(digits, 16).ok().and_then(char::from_u32)
+            u32::from_str_radix(digits, 16)
+                .ok()
+                .and_then(char::from_u32)
         }
     }
 
@@ -700,7 +816,11 @@ impl<'a> Lexer<'a> {
             if pos >= bytes.len() {
                 return None;
             }
-            let backslashes = bytes[start + 1..pos].iter().rev().take_while(|&&b| b == b'\\').count();
+            let backslashes = bytes[start + 1..pos]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count();
             if backslashes % 2 == 0 {
                 break;
             }
@@ -710,15 +830,26 @@ impl<'a> Lexer<'a> {
             }
         }
         self.pos = pos + 1;
-        Some(TokenKind::Regex(self.source[start + 1..pos].replace("\\/", "/")))
+        Some(TokenKind::Regex(
+            self.source[start + 1..pos].replace("\\/", "/"),
+        ))
     }
 
     fn heredoc(&mut self) -> TokenKind {
         let start = self.pos;
         self.pos += 2;
-        let line_end = self.source[self.pos..].find('\n').map_or(self.bytes.len(), |i| self.pos + i);
-        let Some(close) = self.source[self.pos..line_end].find(')').map(|i| self.pos + i) else {
-            self.error("Unclosed parenthesis after '@(' followed by a heredoc tag", start, start + 2);
+        let line_end = self.source[self.pos..]
+            .find('\n')
+            .map_or(self.bytes.len(), |i| self.pos + i);
+        let Some(close) = self.source[self.pos..line_end]
+            .find(')')
+            .map(|i| self.pos + i)
+        else {
+            self.error(
+                "Unclosed parenthesis after '@(' followed by a heredoc tag",
+                start,
+                start + 2,
+            );
             self.pos = line_end;
             return TokenKind::Error;
         };
@@ -731,24 +862,37 @@ impl<'a> Lexer<'a> {
             None => (spec, None),
         };
         let (tag_part, syntax) = match tag_part.find(':') {
-            Some(colon) => (&tag_part[..colon], Some(tag_part[colon + 1..].trim().to_string())),
+            Some(colon) => (
+                &tag_part[..colon],
+                Some(tag_part[colon + 1..].trim().to_string()),
+            ),
             None => (tag_part, None),
         };
         let tag_part = tag_part.trim();
-        let (tag, interpolate) = if tag_part.len() >= 2 && tag_part.starts_with('"') && tag_part.ends_with('"') {
-            (&tag_part[1..tag_part.len() - 1], true)
-        } else {
-            (tag_part, false)
-        };
+        let (tag, interpolate) =
+            if tag_part.len() >= 2 && tag_part.starts_with('"') && tag_part.ends_with('"') {
+                (&tag_part[1..tag_part.len() - 1], true)
+            } else {
+                (tag_part, false)
+            };
         if tag.is_empty() || tag.contains('"') {
             self.error(format!("Invalid heredoc tag '{spec}'"), start, after_spec);
             return TokenKind::Error;
         }
+        let valid_syntax = |syntax: &str| {
+            let mut bytes = syntax.bytes();
+            bytes.next().is_some_and(|b| b.is_ascii_lowercase())
+                && bytes
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'.' | b'-'))
+        };
         if let Some(syntax) = &syntax
-            && !syntax.is_empty()
-            && !syntax.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'.' | b'-'))
+            && !valid_syntax(syntax)
         {
-            self.error(format!("Invalid heredoc syntax '{syntax}'"), start, after_spec);
+            self.error(
+                "Invalid syntax in heredoc expected @(endtag[:syntax][/escapes])",
+                after_spec,
+                after_spec,
+            );
         }
         let mut escapes = Escapes::default();
         if let Some(flags) = flags {
@@ -764,7 +908,18 @@ impl<'a> Lexer<'a> {
                     ..Escapes::default()
                 };
             }
+            let mut seen = String::new();
             for flag in flags.chars() {
+                if seen.contains(flag) {
+                    self.error(
+                        format!(
+                            "An escape char for @() may only appear once. Got '{flag}, {flag}'"
+                        ),
+                        after_spec,
+                        after_spec,
+                    );
+                }
+                seen.push(flag);
                 match flag {
                     't' => escapes.tab = true,
                     'r' => escapes.carriage_return = true,
@@ -785,16 +940,28 @@ impl<'a> Lexer<'a> {
         }
 
         // Find the body and its end marker line.
-        let body_start = self.heredoc_resume.unwrap_or(if line_end < self.bytes.len() { line_end + 1 } else { line_end });
+        let body_start = self
+            .heredoc_resume
+            .unwrap_or(if line_end < self.bytes.len() {
+                line_end + 1
+            } else {
+                line_end
+            });
         let mut line = body_start;
         let mut found = None;
         while line < self.bytes.len() {
-            let next = self.source[line..].find('\n').map_or(self.bytes.len(), |i| line + i);
+            let next = self.source[line..]
+                .find('\n')
+                .map_or(self.bytes.len(), |i| line + i);
             if let Some(marker) = end_marker(&self.source[line..next], tag) {
                 found = Some((line, next, marker));
                 break;
             }
-            line = if next < self.bytes.len() { next + 1 } else { next };
+            line = if next < self.bytes.len() {
+                next + 1
+            } else {
+                next
+            };
         }
         let Some((marker_line, marker_end, (margin, trim))) = found else {
             self.error("Heredoc without end-tagged line", body_start, body_start);
@@ -810,11 +977,24 @@ impl<'a> Lexer<'a> {
             }
         }
         self.pos = body_start;
-        let body = StringBody { interpolate, escapes, margin, terminator: None, end: body_end };
+        let body = StringBody {
+            interpolate,
+            escapes,
+            margin,
+            terminator: None,
+            end: body_end,
+        };
         let segments = self.string_body(&body, start);
         self.pos = after_spec;
-        self.heredoc_resume = Some(if marker_end < self.bytes.len() { marker_end + 1 } else { marker_end });
-        TokenKind::Heredoc { syntax: syntax.filter(|s| !s.is_empty()), segments }
+        self.heredoc_resume = Some(if marker_end < self.bytes.len() {
+            marker_end + 1
+        } else {
+            marker_end
+        });
+        TokenKind::Heredoc {
+            syntax: syntax.filter(|s| !s.is_empty()),
+            segments,
+        }
     }
 
     fn lex_epp(&mut self) -> Vec<Token> {
@@ -852,7 +1032,11 @@ impl<'a> Lexer<'a> {
                             }
                         }
                         None => {
-                            self.error("Unbalanced embedded comment, reached <eof> without closing '%>'", tag_start, tag_start + 3);
+                            self.error(
+                                "Unbalanced embedded comment, reached <eof> without closing '%>'",
+                                tag_start,
+                                tag_start + 3,
+                            );
                             self.pos = self.bytes.len();
                         }
                     }
@@ -889,7 +1073,11 @@ impl<'a> Lexer<'a> {
             let (code, closed) = self.lex_sequence(Stop::EppTagEnd);
             tokens.extend(code);
             if !closed {
-                self.error("Unbalanced epp tag, reached <eof> without closing tag.", tag_start, tag_start + 2);
+                self.error(
+                    "Unbalanced epp tag, reached <eof> without closing tag.",
+                    tag_start,
+                    tag_start + 2,
+                );
                 break;
             }
             let end_start = self.pos;
@@ -957,22 +1145,25 @@ pub(crate) fn is_name(text: &str) -> bool {
 
 /// Whether `/` after `previous` starts a regex rather than a division.
 fn regex_acceptable(previous: Option<&Token>) -> bool {
-    let Some(previous) = previous else { return true };
-    match &previous.kind {
-        TokenKind::Punct(Punct::RParen | Punct::RBrack | Punct::RRCollect | Punct::RCollect) => false,
-        TokenKind::Name(_)
-        | TokenKind::Word(_)
-        | TokenKind::TypeRef(_)
-        | TokenKind::Integer(_)
-        | TokenKind::Float(_)
-        | TokenKind::Str(_)
-        | TokenKind::Interpolated(_)
-        | TokenKind::Heredoc { .. }
-        | TokenKind::Regex(_)
-        | TokenKind::Variable(_)
-        | TokenKind::Keyword(Keyword::True | Keyword::False) => false,
-        _ => true,
-    }
+    let Some(previous) = previous else {
+        return true;
+    };
+    // After something that ends a value, `/` divides.
+    !matches!(
+        &previous.kind,
+        TokenKind::Punct(Punct::RParen | Punct::RBrack | Punct::RRCollect | Punct::RCollect)
+            | TokenKind::Name(_)
+            | TokenKind::Word(_)
+            | TokenKind::TypeRef(_)
+            | TokenKind::Integer(_)
+            | TokenKind::Float(_)
+            | TokenKind::Str(_)
+            | TokenKind::Interpolated(_)
+            | TokenKind::Heredoc { .. }
+            | TokenKind::Regex(_)
+            | TokenKind::Variable(_)
+            | TokenKind::Keyword(Keyword::True | Keyword::False)
+    )
 }
 
 /// Recognizes a heredoc end line: blanks, an optional `|` margin marker,
@@ -1000,7 +1191,12 @@ mod tests {
     fn kinds(source: &str) -> Vec<TokenKind> {
         let lexed = lex(source);
         assert!(lexed.diagnostics.is_empty(), "{:?}", lexed.diagnostics);
-        lexed.tokens.into_iter().map(|t| t.kind).filter(|k| *k != TokenKind::Eof).collect()
+        lexed
+            .tokens
+            .into_iter()
+            .map(|t| t.kind)
+            .filter(|k| *k != TokenKind::Eof)
+            .collect()
     }
 
     #[test]
@@ -1017,7 +1213,11 @@ mod tests {
         );
         assert_eq!(
             kinds("$a =~ /x\\/y/"),
-            vec![TokenKind::Variable("a".into()), TokenKind::Punct(Punct::Match), TokenKind::Regex("x/y".into())]
+            vec![
+                TokenKind::Variable("a".into()),
+                TokenKind::Punct(Punct::Match),
+                TokenKind::Regex("x/y".into())
+            ]
         );
     }
 
@@ -1031,7 +1231,12 @@ mod tests {
     fn numbers_in_every_base() {
         assert_eq!(
             kinds("0x1F 010 1.5e-3 42"),
-            vec![TokenKind::Integer(31), TokenKind::Integer(8), TokenKind::Float(0.0015), TokenKind::Integer(42)]
+            vec![
+                TokenKind::Integer(31),
+                TokenKind::Integer(8),
+                TokenKind::Float(0.0015),
+                TokenKind::Integer(42)
+            ]
         );
         assert!(!lex("09").diagnostics.is_empty());
     }
@@ -1046,7 +1251,13 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert_eq!(bodies, vec![vec![Segment::Text("one\n".into())], vec![Segment::Text("two\n".into())]]);
+        assert_eq!(
+            bodies,
+            vec![
+                vec![Segment::Text("one\n".into())],
+                vec![Segment::Text("two\n".into())]
+            ]
+        );
         assert_eq!(tokens.last(), Some(&TokenKind::Variable("x".into())));
     }
 }

@@ -33,7 +33,11 @@ pub enum SourceKind {
 impl SourceKind {
     /// Chooses by file name: `.epp` is a template, anything else a manifest.
     pub fn from_path(path: &std::path::Path) -> SourceKind {
-        if path.extension().is_some_and(|ext| ext == "epp") { SourceKind::Epp } else { SourceKind::Manifest }
+        if path.extension().is_some_and(|ext| ext == "epp") {
+            SourceKind::Epp
+        } else {
+            SourceKind::Manifest
+        }
     }
 }
 
@@ -45,7 +49,9 @@ pub fn check(source: &str, kind: SourceKind) -> Parsed {
         SourceKind::Epp => parse_epp(source),
     };
     if !parsed.diagnostics.iter().any(Diagnostic::is_error) {
-        parsed.diagnostics.extend(validate::validate(&parsed.program, source));
+        parsed
+            .diagnostics
+            .extend(validate::validate(&parsed.program, source));
     }
     parsed.diagnostics.sort_by_key(|d| d.span.start);
     parsed

@@ -39,15 +39,22 @@ fn parse_tokens(source: &str, lexed: Lexed, epp: bool) -> Parsed {
     parser.diagnostics = lexed.diagnostics;
     let epp_params = if epp { parser.epp_header() } else { None };
     let body = parser.statements(End::Input);
-    let program = Program { epp_params, body, span: Span::new(0, source.len()) };
-    Parsed { program, diagnostics: parser.diagnostics }
+    let program = Program {
+        epp_params,
+        body,
+        span: Span::new(0, source.len()),
+    };
+    Parsed {
+        program,
+        diagnostics: parser.diagnostics,
+    }
 }
 
 /// The names that may be called without parentheses, as statements:
 /// `include a, b`, `notice 'x'`.
 pub const STATEMENT_CALLS: &[&str] = &[
-    "require", "realize", "include", "contain", "tag", "debug", "info", "notice", "warning", "err", "fail", "import",
-    "break", "next", "return",
+    "require", "realize", "include", "contain", "tag", "debug", "info", "notice", "warning", "err",
+    "fail", "import", "break", "next", "return",
 ];
 
 /// Nesting deeper than this is reported instead of risking the stack.
@@ -135,7 +142,15 @@ fn infix(kind: &TokenKind) -> Option<(u8, Infix)> {
 
 impl<'a> Parser<'a> {
     fn new(source: &'a str, tokens: Vec<Token>, depth: usize) -> Parser<'a> {
-        Parser { source, tokens, pos: 0, diagnostics: Vec::new(), no_brace: false, depth, recovering: false }
+        Parser {
+            source,
+            tokens,
+            pos: 0,
+            diagnostics: Vec::new(),
+            no_brace: false,
+            depth,
+            recovering: false,
+        }
     }
 
     // ---- token access -------------------------------------------------
@@ -177,7 +192,10 @@ impl<'a> Parser<'a> {
     /// tokens are read once, so moving out avoids copying strings.
     fn take(&mut self) -> Token {
         let index = self.pos.min(self.tokens.len() - 1);
-        let placeholder = Token { kind: TokenKind::Error, ..self.tokens[index].clone_without_kind() };
+        let placeholder = Token {
+            kind: TokenKind::Error,
+            ..self.tokens[index].clone_without_kind()
+        };
         let token = std::mem::replace(&mut self.tokens[index], placeholder);
         if self.pos < self.tokens.len() - 1 {
             self.pos += 1;
@@ -189,7 +207,11 @@ impl<'a> Parser<'a> {
     }
 
     fn eat(&mut self, punct: Punct) -> Option<Span> {
-        if self.at(punct) { Some(self.bump()) } else { None }
+        if self.at(punct) {
+            Some(self.bump())
+        } else {
+            None
+        }
     }
 
     fn expect(&mut self, punct: Punct) -> PResult<Span> {
@@ -201,11 +223,18 @@ impl<'a> Parser<'a> {
 
     /// The end of the last consumed token.
     fn last_end(&self) -> u32 {
-        if self.pos == 0 { 0 } else { self.tokens[self.pos - 1].span.end }
+        if self.pos == 0 {
+            0
+        } else {
+            self.tokens[self.pos - 1].span.end
+        }
     }
 
     fn span_from(&self, start: Span) -> Span {
-        Span { start: start.start, end: self.last_end().max(start.start) }
+        Span {
+            start: start.start,
+            end: self.last_end().max(start.start),
+        }
     }
 
     // ---- diagnostics --------------------------------------------------
@@ -216,10 +245,18 @@ impl<'a> Parser<'a> {
         match token.kind {
             // The lexer already reported this token.
             TokenKind::Error => self.recovering = true,
-            TokenKind::Eof => self.report(Diagnostic::error("SYNTAX_ERROR", "Syntax error at end of input", token.span)),
+            TokenKind::Eof => self.report(Diagnostic::error(
+                "SYNTAX_ERROR",
+                "Syntax error at end of input",
+                token.span,
+            )),
             _ => {
                 let text = token_text(self.source, &token);
-                self.report(Diagnostic::error("SYNTAX_ERROR", format!("Syntax error at '{text}'"), token.span));
+                self.report(Diagnostic::error(
+                    "SYNTAX_ERROR",
+                    format!("Syntax error at '{text}'"),
+                    token.span,
+                ));
             }
         }
         Reported
@@ -266,7 +303,18 @@ impl<'a> Parser<'a> {
     fn statements(&mut self, end: End) -> Vec<Expr> {
         let mut items: Vec<(Vec<Expr>, Vec<Span>)> = Vec::new();
         loop {
-            while self.eat(Punct::Semi).is_some() {}
+            // A `;` separates two statements: it can neither start a list
+            // nor end one, and two in a row are an error, as in Puppet.
+            if !items.is_empty() && self.eat(Punct::Semi).is_some() {
+                let at_end = self.at_eof()
+                    || (end == End::Brace && self.at(Punct::RBrace))
+                    || self.at(Punct::Semi);
+                if at_end {
+                    self.recovering = false;
+                    let _ = self.syntax_error();
+                    while self.eat(Punct::Semi).is_some() {}
+                }
+            }
             if self.at_eof() || (end == End::Brace && self.at(Punct::RBrace)) {
                 break;
             }
@@ -325,10 +373,16 @@ impl<'a> Parser<'a> {
                     return;
                 }
                 TokenKind::Punct(Punct::RBrace) if nesting == 0 && end == End::Brace => return,
-                TokenKind::Punct(Punct::LBrace | Punct::LBrack | Punct::ListStart | Punct::LParen | Punct::WsLParen) => {
-                    nesting += 1
+                TokenKind::Punct(
+                    Punct::LBrace
+                    | Punct::LBrack
+                    | Punct::ListStart
+                    | Punct::LParen
+                    | Punct::WsLParen,
+                ) => nesting += 1,
+                TokenKind::Punct(Punct::RBrace | Punct::RBrack | Punct::RParen) => {
+                    nesting = nesting.saturating_sub(1)
                 }
-                TokenKind::Punct(Punct::RBrace | Punct::RBrack | Punct::RParen) => nesting = nesting.saturating_sub(1),
                 _ if nesting == 0 && token.line_start && self.pos > start => return,
                 _ => {}
             }
@@ -348,17 +402,29 @@ impl<'a> Parser<'a> {
     fn transform_calls(&mut self, items: Vec<(Vec<Expr>, Vec<Span>)>) -> Vec<Expr> {
         let mut out: Vec<Expr> = Vec::with_capacity(items.len());
         for (list, commas) in items {
-            let previous_is_statement_call =
-                matches!(out.last(), Some(Expr { kind: ExprKind::Name(name), .. }) if STATEMENT_CALLS.contains(&name.as_str()));
+            let previous_is_statement_call = matches!(out.last(), Some(Expr { kind: ExprKind::Name(name), .. }) if STATEMENT_CALLS.contains(&name.as_str()));
             if previous_is_statement_call {
-                let Some(function) = out.pop() else { unreachable!("checked above") };
-                let span = function.span.cover(list.last().map_or(function.span, |e| e.span));
-                let call = Call { function, args: list, lambda: None, parenthesized: false };
+                let Some(function) = out.pop() else {
+                    unreachable!("checked above")
+                };
+                let span = function
+                    .span
+                    .cover(list.last().map_or(function.span, |e| e.span));
+                let call = Call {
+                    function,
+                    args: list,
+                    lambda: None,
+                    parenthesized: false,
+                };
                 out.push(Expr::new(ExprKind::Call(Box::new(call)), span));
             } else {
                 if let Some(&comma) = commas.first() {
                     self.recovering = false;
-                    self.report(Diagnostic::error("SYNTAX_ERROR", "Syntax error at ','", comma));
+                    self.report(Diagnostic::error(
+                        "SYNTAX_ERROR",
+                        "Syntax error at ','",
+                        comma,
+                    ));
                     self.recovering = false;
                 }
                 out.extend(list);
@@ -390,8 +456,7 @@ impl<'a> Parser<'a> {
 
     fn expr_bp_inner(&mut self, min_bp: u8) -> PResult<Expr> {
         let mut lhs = self.prefix()?;
-        loop {
-            let Some((bp, op)) = infix(self.kind()) else { break };
+        while let Some((bp, op)) = infix(self.kind()) {
             if bp < min_bp {
                 break;
             }
@@ -401,9 +466,21 @@ impl<'a> Parser<'a> {
             let span = lhs.span.cover(rhs.span);
             let (lhs_box, rhs_box) = (Box::new(lhs), Box::new(rhs));
             let kind = match op {
-                Infix::Binary(op) => ExprKind::Binary { op, lhs: lhs_box, rhs: rhs_box },
-                Infix::Assign(op) => ExprKind::Assign { op, target: lhs_box, value: rhs_box },
-                Infix::Relationship(op) => ExprKind::Relationship { op, lhs: lhs_box, rhs: rhs_box },
+                Infix::Binary(op) => ExprKind::Binary {
+                    op,
+                    lhs: lhs_box,
+                    rhs: rhs_box,
+                },
+                Infix::Assign(op) => ExprKind::Assign {
+                    op,
+                    target: lhs_box,
+                    value: rhs_box,
+                },
+                Infix::Relationship(op) => ExprKind::Relationship {
+                    op,
+                    lhs: lhs_box,
+                    rhs: rhs_box,
+                },
             };
             lhs = Expr::new(kind, span);
         }
@@ -427,7 +504,13 @@ impl<'a> Parser<'a> {
         self.leave();
         let operand = operand?;
         let span = start.cover(operand.span);
-        Ok(Expr::new(ExprKind::Unary { op, operand: Box::new(operand) }, span))
+        Ok(Expr::new(
+            ExprKind::Unary {
+                op,
+                operand: Box::new(operand),
+            },
+            span,
+        ))
     }
 
     fn postfix(&mut self, mut expr: Expr) -> PResult<Expr> {
@@ -436,9 +519,18 @@ impl<'a> Parser<'a> {
                 TokenKind::Punct(Punct::Dot) => expr = self.method_call(expr)?,
                 TokenKind::Punct(Punct::LBrack) => {
                     self.bump();
+                    if self.at(Punct::RBrack) {
+                        return Err(self.syntax_error());
+                    }
                     let keys = self.with_brace(true, |p| p.list_until(Punct::RBrack))?;
                     let span = self.span_from(expr.span);
-                    expr = Expr::new(ExprKind::Access { target: Box::new(expr), keys }, span);
+                    expr = Expr::new(
+                        ExprKind::Access {
+                            target: Box::new(expr),
+                            keys,
+                        },
+                        span,
+                    );
                 }
                 TokenKind::Punct(Punct::Question) => {
                     self.bump();
@@ -452,26 +544,56 @@ impl<'a> Parser<'a> {
                         vec![HashEntry { key, value }]
                     };
                     let span = self.span_from(expr.span);
-                    expr = Expr::new(ExprKind::Selector { subject: Box::new(expr), entries }, span);
+                    expr = Expr::new(
+                        ExprKind::Selector {
+                            subject: Box::new(expr),
+                            entries,
+                        },
+                        span,
+                    );
                 }
                 TokenKind::Punct(punct @ (Punct::LCollect | Punct::LLCollect))
-                    if matches!(expr.kind, ExprKind::TypeRef(_)) =>
+                    if matches!(expr.kind, ExprKind::TypeRef(_) | ExprKind::Name(_)) =>
                 {
                     let exported = *punct == Punct::LLCollect;
                     expr = self.collector(expr, exported)?;
                 }
                 TokenKind::Punct(Punct::LBrace) if !self.no_brace => match &expr.kind {
-                    ExprKind::Name(_) => return self.resource_bodies(expr, ResourceForm::Regular, None),
+                    ExprKind::Name(_) => {
+                        return self.resource_bodies(expr, ResourceForm::Regular, None);
+                    }
                     ExprKind::TypeRef(_) if self.brace_holds_operations() => {
                         let operations = self.operations_block()?;
                         let span = self.span_from(expr.span);
-                        return Ok(Expr::new(ExprKind::ResourceDefaults { type_ref: Box::new(expr), operations }, span));
+                        return Ok(Expr::new(
+                            ExprKind::ResourceDefaults {
+                                type_ref: Box::new(expr),
+                                operations,
+                            },
+                            span,
+                        ));
                     }
-                    ExprKind::TypeRef(_) => return self.resource_bodies(expr, ResourceForm::Regular, None),
+                    ExprKind::TypeRef(_) => {
+                        return self.resource_bodies(expr, ResourceForm::Regular, None);
+                    }
                     ExprKind::Access { .. } | ExprKind::Collect { .. } => {
                         let operations = self.operations_block()?;
                         let span = self.span_from(expr.span);
-                        return Ok(Expr::new(ExprKind::ResourceOverride { target: Box::new(expr), operations }, span));
+                        return Ok(Expr::new(
+                            ExprKind::ResourceOverride {
+                                target: Box::new(expr),
+                                operations,
+                            },
+                            span,
+                        ));
+                    }
+                    ExprKind::Variable(_) => {
+                        self.report(Diagnostic::error(
+                            "INVALID_RESOURCE",
+                            "Expression is not valid as a resource, resource-default, or resource-override",
+                            expr.span,
+                        ));
+                        return Err(Reported);
                     }
                     _ => return Ok(expr),
                 },
@@ -483,12 +605,18 @@ impl<'a> Parser<'a> {
     /// After `Type {`: does the body hold attribute operations (defaults)
     /// rather than titled bodies?
     fn brace_holds_operations(&self) -> bool {
-        match (self.nth_kind(1), self.nth_kind(2)) {
-            (TokenKind::Punct(Punct::RBrace), _) => true,
-            (TokenKind::Punct(Punct::Star), TokenKind::Punct(Punct::FatArrow)) => true,
-            (TokenKind::Name(_) | TokenKind::Keyword(_), TokenKind::Punct(Punct::FatArrow | Punct::PlusArrow)) => true,
-            _ => false,
-        }
+        matches!(
+            (self.nth_kind(1), self.nth_kind(2)),
+            (TokenKind::Punct(Punct::RBrace), _)
+                | (
+                    TokenKind::Punct(Punct::Star),
+                    TokenKind::Punct(Punct::FatArrow)
+                )
+                | (
+                    TokenKind::Name(_) | TokenKind::Keyword(_),
+                    TokenKind::Punct(Punct::FatArrow | Punct::PlusArrow),
+                )
+        )
     }
 
     fn primary(&mut self) -> PResult<Expr> {
@@ -502,7 +630,10 @@ impl<'a> Parser<'a> {
                 self.bump();
                 let inner = self.with_brace(true, |p| p.expression())?;
                 self.expect(Punct::RParen)?;
-                return Ok(Expr::new(ExprKind::Paren(Box::new(inner)), self.span_from(span)));
+                return Ok(Expr::new(
+                    ExprKind::Paren(Box::new(inner)),
+                    self.span_from(span),
+                ));
             }
             TokenKind::Punct(Punct::ListStart | Punct::LBrack) => {
                 self.bump();
@@ -521,7 +652,10 @@ impl<'a> Parser<'a> {
                     return Err(self.syntax_error());
                 }
                 self.bump();
-                return Ok(Expr::new(ExprKind::RenderExpr(Box::new(inner)), self.span_from(span)));
+                return Ok(Expr::new(
+                    ExprKind::RenderExpr(Box::new(inner)),
+                    self.span_from(span),
+                ));
             }
             TokenKind::Integer(_)
             | TokenKind::Float(_)
@@ -548,13 +682,18 @@ impl<'a> Parser<'a> {
                     _ => self.interpolated(segments),
                 };
                 let text = Expr::new(text, span);
-                ExprKind::Heredoc { syntax, text: Box::new(text) }
+                ExprKind::Heredoc {
+                    syntax,
+                    text: Box::new(text),
+                }
             }
             TokenKind::Regex(pattern) => ExprKind::Regex(pattern),
             TokenKind::Variable(name) => ExprKind::Variable(name),
             TokenKind::Word(word) => ExprKind::Word(word),
             TokenKind::Name(name) => return self.maybe_call(Expr::new(ExprKind::Name(name), span)),
-            TokenKind::TypeRef(name) => return self.maybe_call(Expr::new(ExprKind::TypeRef(name), span)),
+            TokenKind::TypeRef(name) => {
+                return self.maybe_call(Expr::new(ExprKind::TypeRef(name), span));
+            }
             TokenKind::EppText(text) => ExprKind::RenderString(text),
             _ => unreachable!("the kinds were checked above"),
         };
@@ -570,7 +709,12 @@ impl<'a> Parser<'a> {
         let args = self.with_brace(true, |p| p.list_until(Punct::RParen))?;
         let lambda = self.optional_lambda()?;
         let span = self.span_from(function.span);
-        let call = Call { function, args, lambda, parenthesized: true };
+        let call = Call {
+            function,
+            args,
+            lambda,
+            parenthesized: true,
+        };
         Ok(Expr::new(ExprKind::Call(Box::new(call)), span))
     }
 
@@ -587,14 +731,28 @@ impl<'a> Parser<'a> {
         let function = Expr::new(ExprKind::Name(name), token.span);
         let (args, parenthesized) = if self.at(Punct::LParen) {
             self.bump();
-            (self.with_brace(true, |p| p.list_until(Punct::RParen))?, true)
+            (
+                self.with_brace(true, |p| p.list_until(Punct::RParen))?,
+                true,
+            )
         } else {
             (Vec::new(), false)
         };
         let lambda = self.optional_lambda()?;
         let span = self.span_from(receiver.span);
-        let call = Call { function, args, lambda, parenthesized };
-        Ok(Expr::new(ExprKind::MethodCall { receiver: Box::new(receiver), call: Box::new(call) }, span))
+        let call = Call {
+            function,
+            args,
+            lambda,
+            parenthesized,
+        };
+        Ok(Expr::new(
+            ExprKind::MethodCall {
+                receiver: Box::new(receiver),
+                call: Box::new(call),
+            },
+            span,
+        ))
     }
 
     fn optional_lambda(&mut self) -> PResult<Option<Lambda>> {
@@ -605,7 +763,12 @@ impl<'a> Parser<'a> {
         let params = self.params_until(Punct::Pipe)?;
         let return_type = self.optional_return_type()?;
         let body = self.block()?;
-        Ok(Some(Lambda { params, return_type, body, span: self.span_from(start) }))
+        Ok(Some(Lambda {
+            params,
+            return_type,
+            body,
+            span: self.span_from(start),
+        }))
     }
 
     fn optional_return_type(&mut self) -> PResult<Option<Expr>> {
@@ -619,14 +782,22 @@ impl<'a> Parser<'a> {
     /// A type in a parameter list or return type: `Type` or `Type[args]`.
     fn type_expression(&mut self) -> PResult<Expr> {
         let token = self.token().clone();
-        let TokenKind::TypeRef(name) = token.kind else { return Err(self.syntax_error()) };
+        let TokenKind::TypeRef(name) = token.kind else {
+            return Err(self.syntax_error());
+        };
         self.bump();
         let mut expr = Expr::new(ExprKind::TypeRef(name), token.span);
         while self.at(Punct::LBrack) {
             self.bump();
             let keys = self.with_brace(true, |p| p.list_until(Punct::RBrack))?;
             let span = self.span_from(expr.span);
-            expr = Expr::new(ExprKind::Access { target: Box::new(expr), keys }, span);
+            expr = Expr::new(
+                ExprKind::Access {
+                    target: Box::new(expr),
+                    keys,
+                },
+                span,
+            );
         }
         Ok(expr)
     }
@@ -670,7 +841,9 @@ impl<'a> Parser<'a> {
         for segment in segments {
             match segment {
                 Segment::Text(text) => parts.push(StringPart::Text(text)),
-                Segment::Variable { name, span } => parts.push(StringPart::Expr(Expr::new(ExprKind::Variable(name), span))),
+                Segment::Variable { name, span } => {
+                    parts.push(StringPart::Expr(Expr::new(ExprKind::Variable(name), span)))
+                }
                 Segment::Expression { mut tokens, span } => {
                     let end = span.end as usize;
                     // `${class}` names the variable `$class`: a keyword alone,
@@ -683,10 +856,19 @@ impl<'a> Parser<'a> {
                     {
                         tokens[0].kind = TokenKind::Name(keyword.text().to_string());
                     }
-                    tokens.push(Token { kind: TokenKind::Eof, span: Span::new(end - 1, end), space_before: true, line_start: false });
+                    tokens.push(Token {
+                        kind: TokenKind::Eof,
+                        span: Span::new(end - 1, end),
+                        space_before: true,
+                        line_start: false,
+                    });
                     let mut sub = Parser::new(self.source, tokens, self.depth);
                     let expr = if sub.at_eof() {
-                        sub.report(Diagnostic::error("SYNTAX_ERROR", "Syntax error at '}'", Span::new(end - 1, end)));
+                        sub.report(Diagnostic::error(
+                            "SYNTAX_ERROR",
+                            "Syntax error at '}'",
+                            Span::new(end - 1, end),
+                        ));
                         Expr::new(ExprKind::Error, span)
                     } else {
                         match sub.expression() {
@@ -734,6 +916,21 @@ impl<'a> Parser<'a> {
             Keyword::Node => self.node(),
             Keyword::Function => self.function_definition(),
             Keyword::Type if matches!(self.nth_kind(1), TokenKind::TypeRef(_)) => self.type_alias(),
+            Keyword::Type if matches!(self.nth_kind(1), TokenKind::Name(_)) => {
+                self.bump();
+                Err(self.syntax_error())
+            }
+            Keyword::Attr | Keyword::Private if !self.nth_kind(1).is_punct(Punct::LParen) => {
+                self.report(Diagnostic::error(
+                    "RESERVED_WORD",
+                    format!(
+                        "Use of reserved word: {}, must be quoted if intended to be a String value",
+                        keyword.text()
+                    ),
+                    span,
+                ));
+                Err(Reported)
+            }
             // Reserved words that are also function names (`type(1)`) or an
             // `import`, which validation rejects with its own message.
             Keyword::Type | Keyword::Import | Keyword::Attr | Keyword::Private
@@ -765,7 +962,14 @@ impl<'a> Parser<'a> {
             None
         };
         let span = self.span_from(start);
-        Ok(Expr::new(ExprKind::If(Box::new(If { condition, then_body, else_body })), span))
+        Ok(Expr::new(
+            ExprKind::If(Box::new(If {
+                condition,
+                then_body,
+                else_body,
+            })),
+            span,
+        ))
     }
 
     fn unless_expression(&mut self) -> PResult<Expr> {
@@ -779,7 +983,14 @@ impl<'a> Parser<'a> {
             None
         };
         let span = self.span_from(start);
-        Ok(Expr::new(ExprKind::Unless(Box::new(If { condition, then_body, else_body })), span))
+        Ok(Expr::new(
+            ExprKind::Unless(Box::new(If {
+                condition,
+                then_body,
+                else_body,
+            })),
+            span,
+        ))
     }
 
     fn case_expression(&mut self) -> PResult<Expr> {
@@ -787,21 +998,31 @@ impl<'a> Parser<'a> {
         let subject = self.condition()?;
         self.expect(Punct::LBrace)?;
         let mut options = Vec::new();
-        while self.eat(Punct::RBrace).is_none() {
+        loop {
+            if !options.is_empty() && self.eat(Punct::RBrace).is_some() {
+                break;
+            }
             let option_start = self.token().span;
             let mut values = vec![self.condition()?];
             while self.eat(Punct::Comma).is_some() {
-                if self.at(Punct::Colon) {
-                    break;
-                }
                 values.push(self.condition()?);
             }
             self.expect(Punct::Colon)?;
             let body = self.block()?;
-            options.push(CaseOption { values, body, span: self.span_from(option_start) });
+            options.push(CaseOption {
+                values,
+                body,
+                span: self.span_from(option_start),
+            });
         }
         let span = self.span_from(start);
-        Ok(Expr::new(ExprKind::Case { subject: Box::new(subject), options }, span))
+        Ok(Expr::new(
+            ExprKind::Case {
+                subject: Box::new(subject),
+                options,
+            },
+            span,
+        ))
     }
 
     fn definition(&mut self, class: bool) -> PResult<Expr> {
@@ -816,6 +1037,14 @@ impl<'a> Parser<'a> {
                     self.bump();
                     Some(parent)
                 }
+                TokenKind::Str(_) => {
+                    self.report(Diagnostic::error(
+                        "QUOTED_NAME",
+                        "A quoted string is not valid as a name here",
+                        token.span,
+                    ));
+                    return Err(Reported);
+                }
                 TokenKind::Keyword(Keyword::Default) => {
                     self.bump();
                     Some("default".to_string())
@@ -826,24 +1055,48 @@ impl<'a> Parser<'a> {
             None
         };
         let body = self.block()?;
-        let definition = Definition { name, name_span, params, parent, body };
-        let kind = if class { ExprKind::Class(Box::new(definition)) } else { ExprKind::Define(Box::new(definition)) };
+        let definition = Definition {
+            name,
+            name_span,
+            params,
+            parent,
+            body,
+        };
+        let kind = if class {
+            ExprKind::Class(Box::new(definition))
+        } else {
+            ExprKind::Define(Box::new(definition))
+        };
         Ok(Expr::new(kind, self.span_from(start)))
     }
 
+    /// A class, define or function name. Capitalized or hyphenated names
+    /// parse, and validation explains what is wrong with them.
     fn definition_name(&mut self) -> PResult<(String, Span)> {
         let token = self.token().clone();
         match token.kind {
-            TokenKind::Name(name) | TokenKind::Word(name) => {
+            TokenKind::Name(name) | TokenKind::Word(name) | TokenKind::TypeRef(name) => {
                 self.bump();
                 Ok((name, token.span))
+            }
+            TokenKind::Str(_) | TokenKind::Interpolated(_) => {
+                self.report(Diagnostic::error(
+                    "QUOTED_NAME",
+                    "A quoted string is not valid as a name here",
+                    token.span,
+                ));
+                Err(Reported)
             }
             _ => Err(self.syntax_error()),
         }
     }
 
     fn optional_params(&mut self) -> PResult<Vec<Param>> {
-        if self.eat(Punct::LParen).or_else(|| self.eat(Punct::WsLParen)).is_some() {
+        if self
+            .eat(Punct::LParen)
+            .or_else(|| self.eat(Punct::WsLParen))
+            .is_some()
+        {
             self.params_until(Punct::RParen)
         } else {
             Ok(Vec::new())
@@ -867,16 +1120,28 @@ impl<'a> Parser<'a> {
 
     fn param(&mut self) -> PResult<Param> {
         let start = self.token().span;
-        let type_expr = if matches!(self.kind(), TokenKind::TypeRef(_)) { Some(self.type_expression()?) } else { None };
+        let type_expr = if matches!(self.kind(), TokenKind::TypeRef(_)) {
+            Some(self.type_expression()?)
+        } else {
+            None
+        };
         let captures_rest = self.eat(Punct::Star).is_some();
-        let TokenKind::Variable(name) = self.kind().clone() else { return Err(self.syntax_error()) };
+        let TokenKind::Variable(name) = self.kind().clone() else {
+            return Err(self.syntax_error());
+        };
         self.bump();
         let default = if self.eat(Punct::Assign).is_some() {
             Some(self.with_brace(true, |p| p.expr_bp(ASSIGN + 1))?)
         } else {
             None
         };
-        Ok(Param { name, type_expr, default, captures_rest, span: self.span_from(start) })
+        Ok(Param {
+            name,
+            type_expr,
+            default,
+            captures_rest,
+            span: self.span_from(start),
+        })
     }
 
     fn node(&mut self) -> PResult<Expr> {
@@ -895,8 +1160,15 @@ impl<'a> Parser<'a> {
             None
         };
         let body = self.block()?;
-        let node = Node { matches, parent, body };
-        Ok(Expr::new(ExprKind::Node(Box::new(node)), self.span_from(start)))
+        let node = Node {
+            matches,
+            parent,
+            body,
+        };
+        Ok(Expr::new(
+            ExprKind::Node(Box::new(node)),
+            self.span_from(start),
+        ))
     }
 
     /// A node name: a string, a regex, `default`, or a dotted host name
@@ -916,7 +1188,27 @@ impl<'a> Parser<'a> {
                 self.bump();
                 Ok(NodeMatch::Default)
             }
-            TokenKind::Name(_) | TokenKind::Word(_) | TokenKind::Integer(_) | TokenKind::Float(_) => {
+            TokenKind::Interpolated(segments) => {
+                let at = segments
+                    .iter()
+                    .find_map(|segment| match segment {
+                        Segment::Variable { span, .. } | Segment::Expression { span, .. } => {
+                            Some(*span)
+                        }
+                        Segment::Text(_) => None,
+                    })
+                    .unwrap_or(token.span);
+                self.report(Diagnostic::error(
+                    "ILLEGAL_HOSTNAME",
+                    "An interpolated expression is not allowed in a hostname of a node",
+                    at,
+                ));
+                Err(Reported)
+            }
+            TokenKind::Name(_)
+            | TokenKind::Word(_)
+            | TokenKind::Integer(_)
+            | TokenKind::Float(_) => {
                 let begin = token.span.start as usize;
                 let mut end = token.span.end as usize;
                 self.bump();
@@ -950,23 +1242,47 @@ impl<'a> Parser<'a> {
         let params = self.optional_params()?;
         let return_type = self.optional_return_type()?;
         let body = self.block()?;
-        let function = FunctionDefinition { name, name_span, params, return_type, body };
-        Ok(Expr::new(ExprKind::Function(Box::new(function)), self.span_from(start)))
+        let function = FunctionDefinition {
+            name,
+            name_span,
+            params,
+            return_type,
+            body,
+        };
+        Ok(Expr::new(
+            ExprKind::Function(Box::new(function)),
+            self.span_from(start),
+        ))
     }
 
     fn type_alias(&mut self) -> PResult<Expr> {
         let start = self.bump();
-        let TokenKind::TypeRef(name) = self.take().kind else { unreachable!("checked by the caller") };
+        let TokenKind::TypeRef(name) = self.take().kind else {
+            unreachable!("checked by the caller")
+        };
         self.expect(Punct::Assign)?;
+        if !matches!(self.kind(), TokenKind::TypeRef(_)) {
+            return Err(self.syntax_error());
+        }
         let value = self.expression()?;
-        Ok(Expr::new(ExprKind::TypeAlias { name, value: Box::new(value) }, self.span_from(start)))
+        Ok(Expr::new(
+            ExprKind::TypeAlias {
+                name,
+                value: Box::new(value),
+            },
+            self.span_from(start),
+        ))
     }
 
     // ---- resources ----------------------------------------------------
 
     fn virtual_resource(&mut self) -> PResult<Expr> {
         let at = self.take();
-        let mut form = if at.kind.is_punct(Punct::AtAt) { ResourceForm::Exported } else { ResourceForm::Virtual };
+        let mut form = if at.kind.is_punct(Punct::AtAt) {
+            ResourceForm::Exported
+        } else {
+            ResourceForm::Virtual
+        };
         // Puppet accepts repeated markers (`@@@file`); any `@@` exports.
         while let TokenKind::Punct(punct @ (Punct::At | Punct::AtAt)) = self.kind() {
             if *punct == Punct::AtAt {
@@ -978,8 +1294,22 @@ impl<'a> Parser<'a> {
         let type_name = match token.kind {
             TokenKind::Name(name) => Expr::new(ExprKind::Name(name), token.span),
             TokenKind::TypeRef(name) => Expr::new(ExprKind::TypeRef(name), token.span),
-            TokenKind::Keyword(Keyword::Class) => Expr::new(ExprKind::Name("class".to_string()), token.span),
-            _ => return Err(self.syntax_error()),
+            TokenKind::Keyword(Keyword::Class) => {
+                Expr::new(ExprKind::Name("class".to_string()), token.span)
+            }
+            _ => {
+                let which = if form == ResourceForm::Exported {
+                    "Exported (@@)"
+                } else {
+                    "Virtual (@)"
+                };
+                self.report(Diagnostic::error(
+                    "NOT_VIRTUALIZEABLE",
+                    format!("{which} can only be applied to a Resource Expression"),
+                    at.span,
+                ));
+                return Err(Reported);
+            }
         };
         self.bump();
         if !self.at(Punct::LBrace) {
@@ -990,7 +1320,10 @@ impl<'a> Parser<'a> {
             // let validation say so.
             let operations = self.operations_block()?;
             let span = self.span_from(at.span);
-            let defaults = ExprKind::ResourceDefaults { type_ref: Box::new(type_name), operations };
+            let defaults = ExprKind::ResourceDefaults {
+                type_ref: Box::new(type_name),
+                operations,
+            };
             self.report_not_virtualizable(span);
             return Ok(Expr::new(defaults, span));
         }
@@ -999,19 +1332,47 @@ impl<'a> Parser<'a> {
 
     fn report_not_virtualizable(&mut self, span: Span) {
         let saved = std::mem::replace(&mut self.recovering, false);
-        self.report(Diagnostic::error("NOT_VIRTUALIZEABLE", "Resource Defaults are not virtualizable", span));
+        self.report(Diagnostic::error(
+            "NOT_VIRTUALIZEABLE",
+            "Resource Defaults are not virtualizable",
+            span,
+        ));
         self.recovering = saved;
     }
 
     /// `{ title: operations; title: operations }` after the type.
-    fn resource_bodies(&mut self, type_name: Expr, form: ResourceForm, start: Option<Span>) -> PResult<Expr> {
+    fn resource_bodies(
+        &mut self,
+        type_name: Expr,
+        form: ResourceForm,
+        start: Option<Span>,
+    ) -> PResult<Expr> {
         let start = start.unwrap_or(type_name.span);
         self.expect(Punct::LBrace)?;
         let mut bodies = Vec::new();
         self.with_brace(true, |p| -> PResult<()> {
             loop {
-                if p.at(Punct::RBrace) {
+                if p.at(Punct::RBrace) && !bodies.is_empty() {
                     break;
+                }
+                let looks_untitled = bodies.is_empty()
+                    && (p.at(Punct::RBrace)
+                        || matches!(
+                            (p.nth_kind(0), p.nth_kind(1)),
+                            (TokenKind::Name(_) | TokenKind::Keyword(_), TokenKind::Punct(Punct::FatArrow | Punct::PlusArrow))
+                        ));
+                if looks_untitled {
+                    let name = match &type_name.kind {
+                        ExprKind::Name(n) | ExprKind::TypeRef(n) => n.to_lowercase(),
+                        _ => String::new(),
+                    };
+                    p.recovering = false;
+                    p.report(Diagnostic::error(
+                        "RESOURCE_WITHOUT_TITLE",
+                        format!("This expression is invalid. Did you try declaring a '{name}' resource without a title?"),
+                        start,
+                    ));
+                    return Err(Reported);
                 }
                 let title = p.expression()?;
                 p.expect(Punct::Colon)?;
@@ -1025,13 +1386,15 @@ impl<'a> Parser<'a> {
             Ok(())
         })?;
         self.expect(Punct::RBrace)?;
-        if bodies.is_empty() {
-            let span = self.span_from(start);
-            self.report(Diagnostic::error("SYNTAX_ERROR", "Syntax error at '}'", Span::new(span.end as usize - 1, span.end as usize)));
-            return Err(Reported);
-        }
-        let resource = Resource { form, type_name, bodies };
-        Ok(Expr::new(ExprKind::Resource(Box::new(resource)), self.span_from(start)))
+        let resource = Resource {
+            form,
+            type_name,
+            bodies,
+        };
+        Ok(Expr::new(
+            ExprKind::Resource(Box::new(resource)),
+            self.span_from(start),
+        ))
     }
 
     /// `{ operations }` for defaults and overrides.
@@ -1054,14 +1417,19 @@ impl<'a> Parser<'a> {
                 self.bump();
                 self.expect(Punct::FatArrow)?;
                 let value = self.expression()?;
-                AttributeOperation::Splat { span: self.span_from(token.span), value }
+                AttributeOperation::Splat {
+                    span: self.span_from(token.span),
+                    value,
+                }
             } else {
                 let name = match self.kind() {
                     TokenKind::Name(_) => match self.take().kind {
                         TokenKind::Name(name) => name,
                         _ => unreachable!("checked above"),
                     },
-                    TokenKind::Keyword(keyword) => {
+                    TokenKind::Keyword(keyword)
+                        if !matches!(keyword, Keyword::True | Keyword::False) =>
+                    {
                         let name = keyword.text().to_string();
                         self.bump();
                         name
@@ -1075,7 +1443,12 @@ impl<'a> Parser<'a> {
                     false
                 };
                 let value = self.expression()?;
-                AttributeOperation::Set { name, append, span: self.span_from(token.span), value }
+                AttributeOperation::Set {
+                    name,
+                    append,
+                    span: self.span_from(token.span),
+                    value,
+                }
             };
             operations.push(operation);
             if self.eat(Punct::Comma).is_none() {
@@ -1086,11 +1459,26 @@ impl<'a> Parser<'a> {
 
     fn collector(&mut self, type_ref: Expr, exported: bool) -> PResult<Expr> {
         self.bump();
-        let close = if exported { Punct::RRCollect } else { Punct::RCollect };
-        let query = if self.at(close) { None } else { Some(Box::new(self.with_brace(true, |p| p.expression())?)) };
+        let close = if exported {
+            Punct::RRCollect
+        } else {
+            Punct::RCollect
+        };
+        let query = if self.at(close) {
+            None
+        } else {
+            Some(Box::new(self.with_brace(true, |p| p.expression())?))
+        };
         self.expect(close)?;
         let span = self.span_from(type_ref.span);
-        Ok(Expr::new(ExprKind::Collect { type_ref: Box::new(type_ref), exported, query }, span))
+        Ok(Expr::new(
+            ExprKind::Collect {
+                type_ref: Box::new(type_ref),
+                exported,
+                query,
+            },
+            span,
+        ))
     }
 
     // ---- EPP ----------------------------------------------------------
@@ -1123,18 +1511,28 @@ fn interpolation_target(expr: Expr) -> Expr {
     let kind = match kind {
         ExprKind::Name(name) => ExprKind::Variable(name),
         ExprKind::Integer(value) if value >= 0 => ExprKind::Variable(value.to_string()),
-        ExprKind::Access { target, keys } => ExprKind::Access { target: Box::new(interpolation_target(*target)), keys },
-        ExprKind::MethodCall { receiver, call } => {
-            ExprKind::MethodCall { receiver: Box::new(interpolation_target(*receiver)), call }
-        }
+        ExprKind::Access { target, keys } => ExprKind::Access {
+            target: Box::new(interpolation_target(*target)),
+            keys,
+        },
+        ExprKind::MethodCall { receiver, call } => ExprKind::MethodCall {
+            receiver: Box::new(interpolation_target(*receiver)),
+            call,
+        },
         other => other,
     };
     Expr { kind, span }
 }
 
-/// The source text of a token, shortened for messages.
+/// The text Puppet shows for a token in "Syntax error at '...'": a
+/// string's value, a variable's name, otherwise the source text, shortened.
 fn token_text<'s>(source: &'s str, token: &Token) -> &'s str {
     let text = source.get(token.span.range()).unwrap_or("");
+    let text = match &token.kind {
+        TokenKind::Str(_) => text.get(1..text.len().saturating_sub(1)).unwrap_or(text),
+        TokenKind::Variable(_) => text.trim_start_matches('$'),
+        _ => text,
+    };
     let line = text.lines().next().unwrap_or("");
     match line.char_indices().nth(40) {
         Some((cut, _)) => &line[..cut],

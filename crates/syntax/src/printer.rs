@@ -9,7 +9,12 @@ use crate::ast::*;
 
 /// Prints a manifest. EPP render nodes are not supported and print nothing.
 pub fn print(program: &Program) -> String {
-    let mut printer = Printer { out: String::new(), indent: 0, heredocs: Vec::new(), heredoc_count: 0 };
+    let mut printer = Printer {
+        out: String::new(),
+        indent: 0,
+        heredocs: Vec::new(),
+        heredoc_count: 0,
+    };
     printer.statements(&program.body);
     printer.newline();
     printer.out
@@ -112,7 +117,12 @@ impl Printer {
         for operation in operations {
             self.newline();
             match operation {
-                AttributeOperation::Set { name, append, value, .. } => {
+                AttributeOperation::Set {
+                    name,
+                    append,
+                    value,
+                    ..
+                } => {
                     self.text(name);
                     self.text(if *append { " +> " } else { " => " });
                     self.expr(value);
@@ -154,11 +164,20 @@ impl Printer {
                     }
                 }
                 StringPart::Expr(expr) => {
-                    let mut inner = Printer { out: String::new(), indent: 0, heredocs: Vec::new(), heredoc_count: 0 };
+                    let mut inner = Printer {
+                        out: String::new(),
+                        indent: 0,
+                        heredocs: Vec::new(),
+                        heredoc_count: self.heredoc_count,
+                    };
                     inner.expr(expr);
                     out.push_str("${");
                     out.push_str(&inner.out);
                     out.push('}');
+                    // Heredocs opened inside take their bodies after the
+                    // line of the string, like any other.
+                    self.heredoc_count = inner.heredoc_count;
+                    self.heredocs.append(&mut inner.heredocs);
                 }
             }
         }
@@ -186,16 +205,24 @@ impl Printer {
                 let syntax = syntax.as_ref().map_or(String::new(), |s| format!(":{s}"));
                 self.text(&format!("@(\"{tag}\"{syntax}/$r)"));
                 let body = match &text.kind {
-                    ExprKind::String(plain) => self.string_parts(&[StringPart::Text(plain.clone())], true),
+                    ExprKind::String(plain) => {
+                        self.string_parts(&[StringPart::Text(plain.clone())], true)
+                    }
                     ExprKind::Interpolated(parts) => self.string_parts(parts, true),
                     _ => String::new(),
                 };
-                let end = if body.ends_with('\n') { format!("{tag}\n") } else { format!("\n-{tag}\n") };
+                let end = if body.ends_with('\n') {
+                    format!("{tag}\n")
+                } else {
+                    format!("\n-{tag}\n")
+                };
                 self.heredocs.push(format!("{body}{end}"));
             }
             ExprKind::Regex(pattern) => self.text(&format!("(/{}/)", pattern.replace('/', "\\/"))),
             ExprKind::Variable(name) => self.text(&format!("${name}")),
-            ExprKind::Name(name) | ExprKind::Word(name) | ExprKind::TypeRef(name) => self.text(name),
+            ExprKind::Name(name) | ExprKind::Word(name) | ExprKind::TypeRef(name) => {
+                self.text(name)
+            }
             ExprKind::Array(elements) => {
                 self.text("[");
                 self.list(elements);
@@ -278,7 +305,10 @@ impl Printer {
                 self.newline();
                 self.text("}");
             }
-            ExprKind::ResourceDefaults { type_ref: target, operations }
+            ExprKind::ResourceDefaults {
+                type_ref: target,
+                operations,
+            }
             | ExprKind::ResourceOverride { target, operations } => {
                 self.expr(target);
                 self.text(" {");
@@ -286,7 +316,11 @@ impl Printer {
                 self.newline();
                 self.text("}");
             }
-            ExprKind::Collect { type_ref, exported, query } => {
+            ExprKind::Collect {
+                type_ref,
+                exported,
+                query,
+            } => {
                 self.expr(type_ref);
                 self.text(if *exported { " <<| " } else { " <| " });
                 if let Some(query) = query {
@@ -295,7 +329,11 @@ impl Printer {
                 self.text(if *exported { " |>>" } else { " |>" });
             }
             ExprKind::Class(definition) | ExprKind::Define(definition) => {
-                let keyword = if matches!(expr.kind, ExprKind::Class(_)) { "class" } else { "define" };
+                let keyword = if matches!(expr.kind, ExprKind::Class(_)) {
+                    "class"
+                } else {
+                    "define"
+                };
                 self.text(&format!("{keyword} {}", definition.name));
                 if !definition.params.is_empty() {
                     self.text("(");

@@ -33,7 +33,10 @@ pub enum TokenKind {
     /// A double-quoted string with interpolation.
     Interpolated(Vec<Segment>),
     /// `@(TAG:syntax/flags)` with its body.
-    Heredoc { syntax: Option<String>, segments: Vec<Segment> },
+    Heredoc {
+        syntax: Option<String>,
+        segments: Vec<Segment>,
+    },
     /// `/.../` with the slashes removed and `\/` kept as written.
     Regex(String),
     /// Literal text of an EPP template.
@@ -55,9 +58,15 @@ pub enum TokenKind {
 pub enum Segment {
     Text(String),
     /// `$name` inside a string.
-    Variable { name: String, span: Span },
+    Variable {
+        name: String,
+        span: Span,
+    },
     /// `${ ... }`: the tokens between the braces.
-    Expression { tokens: Vec<Token>, span: Span },
+    Expression {
+        tokens: Vec<Token>,
+        span: Span,
+    },
 }
 
 macro_rules! keywords {
@@ -169,7 +178,12 @@ puncts! {
 impl Token {
     /// A copy of the position fields, with an empty kind.
     pub fn clone_without_kind(&self) -> Token {
-        Token { kind: TokenKind::Eof, span: self.span, space_before: self.space_before, line_start: self.line_start }
+        Token {
+            kind: TokenKind::Eof,
+            span: self.span,
+            space_before: self.space_before,
+            line_start: self.line_start,
+        }
     }
 }
 

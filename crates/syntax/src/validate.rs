@@ -14,7 +14,12 @@ use crate::ast::*;
 /// `source` is the text the program was parsed from; messages that refer
 /// to a second place in the file give its line.
 pub fn validate(program: &Program, source: &str) -> Vec<Diagnostic> {
-    let mut validator = Validator { source, diagnostics: Vec::new(), containers: Vec::new(), nodes: HashMap::new() };
+    let mut validator = Validator {
+        source,
+        diagnostics: Vec::new(),
+        containers: Vec::new(),
+        nodes: HashMap::new(),
+    };
     if let Some(params) = &program.epp_params {
         validator.params(params, ParamOwner::Epp);
     }
@@ -61,7 +66,8 @@ const RESERVED_WORDS: &[&str] = &["attr", "private"];
 
 impl Validator<'_> {
     fn error(&mut self, code: &'static str, message: impl Into<String>, span: Span) {
-        self.diagnostics.push(Diagnostic::error(code, message, span));
+        self.diagnostics
+            .push(Diagnostic::error(code, message, span));
     }
 
     fn statements(&mut self, body: &[Expr], container: Container) {
@@ -109,8 +115,15 @@ impl Validator<'_> {
 
     /// Checks that a definition sits where Puppet allows it.
     fn placement(&mut self, expr: &Expr, statement: bool) {
-        let absolute_top = matches!(expr.kind, ExprKind::Function(_) | ExprKind::TypeAlias { .. });
-        let container = if statement { self.containers.last().copied() } else { Some(Container::Expression) };
+        let absolute_top = matches!(
+            expr.kind,
+            ExprKind::Function(_) | ExprKind::TypeAlias { .. }
+        );
+        let container = if statement {
+            self.containers.last().copied()
+        } else {
+            Some(Container::Expression)
+        };
         let allowed = match container {
             Some(Container::Program) | None => true,
             Some(Container::Class) => !absolute_top,
@@ -138,9 +151,20 @@ impl Validator<'_> {
     fn rvalue(&mut self, expr: &Expr) {
         if matches!(
             expr.kind,
-            ExprKind::Class(_) | ExprKind::Define(_) | ExprKind::Node(_) | ExprKind::Function(_) | ExprKind::TypeAlias { .. }
+            ExprKind::Class(_)
+                | ExprKind::Define(_)
+                | ExprKind::Node(_)
+                | ExprKind::Function(_)
+                | ExprKind::TypeAlias { .. }
         ) {
-            self.error("NOT_RVALUE", format!("Invalid use of expression. A {} does not produce a value", expr.kind.puppet_label()), expr.span);
+            self.error(
+                "NOT_RVALUE",
+                format!(
+                    "Invalid use of expression. A {} does not produce a value",
+                    expr.kind.puppet_label()
+                ),
+                expr.span,
+            );
         }
     }
 
@@ -190,13 +214,26 @@ impl Validator<'_> {
             }
             ExprKind::Assign { op, target, value } => {
                 if *op != AssignOp::Assign {
+                    let at = self.operator_span(target.span.end);
                     self.error(
                         "UNSUPPORTED_OPERATOR",
                         format!("The operator '{}' is no longer supported. See http://links.puppet.com/remove-plus-equals", op.text()),
-                        expr.span,
+                        at,
                     );
                 }
                 self.assignment_target(target);
+                // A collector may be chained or overridden, but it is not a
+                // value to keep.
+                if matches!(value.kind, ExprKind::Collect { .. }) {
+                    self.error(
+                        "NOT_RVALUE",
+                        format!(
+                            "Invalid use of expression. A {} does not produce a value",
+                            value.kind.puppet_label()
+                        ),
+                        value.span,
+                    );
+                }
                 self.value(value);
             }
             ExprKind::Access { target, keys } => {
@@ -267,7 +304,10 @@ impl Validator<'_> {
                 }
             }
             ExprKind::Resource(resource) => self.resource(resource, expr.span),
-            ExprKind::ResourceDefaults { type_ref, operations } => {
+            ExprKind::ResourceDefaults {
+                type_ref,
+                operations,
+            } => {
                 self.value(type_ref);
                 self.operations(operations, None);
             }
@@ -275,17 +315,45 @@ impl Validator<'_> {
                 self.value(target);
                 self.operations(operations, None);
             }
-            ExprKind::Collect { query, .. } => {
+            ExprKind::Collect {
+                query, type_ref, ..
+            } => {
+                if matches!(type_ref.kind, ExprKind::Name(_)) {
+                    let article = if expr.kind.puppet_label().starts_with('E') {
+                        "an"
+                    } else {
+                        "a"
+                    };
+                    self.error(
+                        "ILLEGAL_EXPRESSION",
+                        format!("Illegal expression. A Name is unacceptable as type name in {article} {}", expr.kind.puppet_label()),
+                        expr.span,
+                    );
+                }
                 if let Some(query) = query {
-                    self.value(query);
+                    self.query(query);
                 }
             }
             ExprKind::Class(definition) | ExprKind::Define(definition) => {
                 self.placement(expr, statement);
                 let class = matches!(expr.kind, ExprKind::Class(_));
-                self.definition_name(definition, expr);
-                self.params(&definition.params, if class { ParamOwner::Class } else { ParamOwner::Define });
-                self.body(&definition.body, if class { Container::Class } else { Container::Define });
+                self.definition_name(&definition.name, expr);
+                self.params(
+                    &definition.params,
+                    if class {
+                        ParamOwner::Class
+                    } else {
+                        ParamOwner::Define
+                    },
+                );
+                self.body(
+                    &definition.body,
+                    if class {
+                        Container::Class
+                    } else {
+                        Container::Define
+                    },
+                );
             }
             ExprKind::Node(node) => {
                 self.placement(expr, statement);
@@ -305,7 +373,10 @@ impl Validator<'_> {
                     if let Some(&first) = self.nodes.get(&key) {
                         self.error(
                             "DUPLICATE_NODE",
-                            format!("Node {key} is already defined (line: {}); cannot redefine", self.line_of(first)),
+                            format!(
+                                "Node {key} is already defined (line: {}); cannot redefine",
+                                self.line_of(first)
+                            ),
                             expr.span,
                         );
                     } else {
@@ -316,6 +387,7 @@ impl Validator<'_> {
             }
             ExprKind::Function(function) => {
                 self.placement(expr, statement);
+                self.definition_name(&function.name, expr);
                 self.params(&function.params, ParamOwner::Function);
                 if let Some(return_type) = &function.return_type {
                     self.value(return_type);
@@ -332,7 +404,64 @@ impl Validator<'_> {
 
     fn line_of(&self, span: Span) -> usize {
         let end = (span.start as usize).min(self.source.len());
-        self.source.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+        self.source.as_bytes()[..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1
+    }
+
+    /// A collector query allows only `==`, `!=`, `and`, `or` and
+    /// parentheses.
+    fn query(&mut self, query: &Expr) {
+        match &query.kind {
+            ExprKind::Paren(inner) => self.query(inner),
+            ExprKind::Binary {
+                op: BinaryOp::And | BinaryOp::Or,
+                lhs,
+                rhs,
+            } => {
+                self.query(lhs);
+                self.query(rhs);
+            }
+            ExprKind::Binary {
+                op: BinaryOp::Eq | BinaryOp::NotEq,
+                lhs,
+                rhs,
+            } => {
+                self.value(lhs);
+                self.value(rhs);
+            }
+            ExprKind::Binary { op, lhs, .. } => {
+                let at = self.operator_span(lhs.span.end);
+                self.error(
+                    "ILLEGAL_QUERY_EXPRESSION",
+                    format!(
+                        "Illegal query expression. A '{}' expression cannot be used in a query",
+                        op.text()
+                    ),
+                    at,
+                );
+            }
+            _ => self.error(
+                "ILLEGAL_QUERY_EXPRESSION",
+                format!(
+                    "Illegal query expression. A {} cannot be used in a query",
+                    query.kind.puppet_label()
+                ),
+                query.span,
+            ),
+        }
+    }
+
+    /// Where the operator after `offset` stands.
+    fn operator_span(&self, offset: u32) -> Span {
+        let bytes = self.source.as_bytes();
+        let mut pos = (offset as usize).min(bytes.len());
+        while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+        Span::new(pos, (pos + 1).min(bytes.len()))
     }
 
     fn import(&mut self, span: Span) {
@@ -360,7 +489,11 @@ impl Validator<'_> {
             if let ExprKind::String(key) = &entry.key.kind
                 && !seen.insert(key.clone())
             {
-                self.error("DUPLICATE_KEY", format!("The {what} '{key}' is declared more than once"), entry.key.span);
+                self.error(
+                    "DUPLICATE_KEY",
+                    format!("The {what} '{key}' is declared more than once"),
+                    entry.key.span,
+                );
             }
             self.value(&entry.key);
             self.value(&entry.value);
@@ -373,13 +506,19 @@ impl Validator<'_> {
                 if name.bytes().all(|b| b.is_ascii_digit()) {
                     self.error(
                         "ILLEGAL_NUMERIC_ASSIGNMENT",
-                        format!("Illegal attempt to assign to the numeric match result variable '${name}'"),
+                        format!("Illegal attempt to assign to the numeric match result variable '${name}'. Numeric variables are not assignable"),
+                        target.span,
+                    );
+                } else if !is_variable_name(name) {
+                    self.error(
+                        "ILLEGAL_VAR_NAME",
+                        format!("Illegal variable name, The given name '{name}' does not conform to the naming rule /^((::)?[a-z]\\w*)*((::)?[a-z_]\\w*)$/"),
                         target.span,
                     );
                 } else if name.contains("::") {
                     self.error(
                         "CROSS_SCOPE_ASSIGNMENT",
-                        format!("Illegal attempt to assign to '${name}'. Cannot assign to variables in other namespaces"),
+                        format!("Illegal attempt to assign to '{name}'. Cannot assign to variables in other namespaces"),
                         target.span,
                     );
                 } else if RESERVED_VARIABLES.contains(&name.as_str()) {
@@ -391,9 +530,28 @@ impl Validator<'_> {
                 }
             }
             ExprKind::Array(elements) => elements.iter().for_each(|e| self.assignment_target(e)),
+            ExprKind::Access { .. } => self.error(
+                "ILLEGAL_ASSIGNMENT",
+                "Illegal attempt to assign via [index/key]. Not an assignable reference",
+                target.span,
+            ),
+            ExprKind::Binary { op, .. } => {
+                let at = self.operator_span(match &target.kind {
+                    ExprKind::Binary { lhs, .. } => lhs.span.end,
+                    _ => target.span.start,
+                });
+                self.error(
+                    "ILLEGAL_ASSIGNMENT",
+                    format!("Illegal attempt to assign to 'a '{}' expression'. Not an assignable reference", op.text()),
+                    at,
+                )
+            }
             _ => self.error(
                 "ILLEGAL_ASSIGNMENT",
-                format!("Illegal attempt to assign to '{}'. Not an assignable reference", a_or_an(target.kind.puppet_label())),
+                format!(
+                    "Illegal attempt to assign to '{}'. Not an assignable reference",
+                    a_or_an(target.kind.puppet_label())
+                ),
                 target.span,
             ),
         }
@@ -407,15 +565,24 @@ impl Validator<'_> {
         self.value(&resource.type_name);
         for body in &resource.bodies {
             self.value(&body.title);
-            self.operations(&body.operations, Some("a Resource Expression"));
+            self.operations(&body.operations, Some("a Resource Instance Definition"));
         }
     }
 
     /// `appends_forbidden_in` names the expression where `+>` is illegal.
-    fn operations(&mut self, operations: &[AttributeOperation], appends_forbidden_in: Option<&str>) {
+    fn operations(
+        &mut self,
+        operations: &[AttributeOperation],
+        appends_forbidden_in: Option<&str>,
+    ) {
         for operation in operations {
             match operation {
-                AttributeOperation::Set { name, append, value, span } => {
+                AttributeOperation::Set {
+                    name,
+                    append,
+                    value,
+                    span,
+                } => {
                     if *append && let Some(place) = appends_forbidden_in {
                         self.error(
                             "ILLEGAL_ATTRIBUTE_APPEND",
@@ -430,13 +597,16 @@ impl Validator<'_> {
         }
     }
 
-    fn definition_name(&mut self, definition: &Definition, expr: &Expr) {
-        let valid = crate::lexer::is_name(&definition.name) && !definition.name.starts_with("::");
+    fn definition_name(&mut self, name: &str, expr: &Expr) {
+        let valid = crate::lexer::is_name(name) && !name.starts_with("::");
         if !valid {
             self.error(
                 "ILLEGAL_DEFINITION_NAME",
-                format!("Unacceptable name. The name '{}' is unacceptable as the name of a {}", definition.name, expr.kind.puppet_label()),
-                definition.name_span,
+                format!(
+                    "Unacceptable name. The name '{name}' is unacceptable as the name of a {}",
+                    expr.kind.puppet_label()
+                ),
+                expr.span,
             );
         }
     }
@@ -452,29 +622,56 @@ impl Validator<'_> {
                     param.span,
                 );
             }
-            // Lambdas and functions may repeat a name (the last one wins).
-            if matches!(owner, ParamOwner::Class | ParamOwner::Define) && !seen.insert(name) {
+            // Lambdas may repeat a name (the last one wins).
+            if owner != ParamOwner::Lambda && !seen.insert(name) {
                 self.error(
                     "DUPLICATE_PARAMETER",
-                    format!("The parameter '{name}' is declared more than once in the parameter list"),
+                    format!(
+                        "The parameter '{name}' is declared more than once in the parameter list"
+                    ),
                     param.span,
                 );
             }
-            if matches!(owner, ParamOwner::Class | ParamOwner::Define) && (name == "title" || name == "name") {
-                let container = if owner == ParamOwner::Class { "Host Class Definition" } else { "Resource Type Definition" };
+            if matches!(owner, ParamOwner::Class | ParamOwner::Define)
+                && (name == "title" || name == "name")
+            {
+                let container = if owner == ParamOwner::Class {
+                    "Host Class Definition"
+                } else {
+                    "'define' expression"
+                };
                 self.error(
                     "RESERVED_PARAMETER",
-                    format!("The parameter ${name} redefines a built in parameter in the {container}"),
+                    format!(
+                        "The parameter ${name} redefines a built in parameter in the {container}"
+                    ),
                     param.span,
                 );
             }
             // Puppet checks neither the position of a captures-rest
             // parameter nor required-after-optional ordering here; calls
             // fail at run time instead.
+            if param.captures_rest
+                && owner == ParamOwner::Lambda
+                && !std::ptr::eq(param, params.last().unwrap_or(param))
+            {
+                self.error(
+                    "CAPTURES_REST_NOT_LAST",
+                    format!("Parameter ${name} is not last, and has 'captures rest'"),
+                    param.span,
+                );
+            }
             if param.captures_rest && !matches!(owner, ParamOwner::Function | ParamOwner::Lambda) {
+                let container = match owner {
+                    ParamOwner::Class => "Host Class Definition",
+                    ParamOwner::Define => "'define' expression",
+                    _ => "EPP template",
+                };
                 self.error(
                     "CAPTURES_REST_NOT_SUPPORTED",
-                    format!("Parameter ${name} can not use 'captures rest' in this kind of definition"),
+                    format!(
+                        "Parameter ${name} has 'captures rest' - not supported in a {container}"
+                    ),
                     param.span,
                 );
             }
@@ -488,10 +685,27 @@ impl Validator<'_> {
     }
 }
 
+/// Puppet's rule for variable names: `^((::)?[a-z]\w*)*((::)?[a-z_]\w*)$`,
+/// that is, segments starting with a lower-case letter, except that the
+/// last may start with an underscore.
+fn is_variable_name(name: &str) -> bool {
+    let segments: Vec<&str> = name.trim_start_matches("::").split("::").collect();
+    let last = segments.len() - 1;
+    segments.iter().enumerate().all(|(i, segment)| {
+        let mut bytes = segment.bytes();
+        let first_ok = bytes
+            .next()
+            .is_some_and(|b| b.is_ascii_lowercase() || (i == last && b == b'_'));
+        first_ok && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    })
+}
+
 /// Puppet's rule for parameter names: `^[a-z_]\w*$`.
 fn is_parameter_name(name: &str) -> bool {
     let mut bytes = name.bytes();
-    bytes.next().is_some_and(|b| b.is_ascii_lowercase() || b == b'_')
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_lowercase() || b == b'_')
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
@@ -518,11 +732,23 @@ fn is_idempotent(expr: &Expr) -> bool {
         ExprKind::Unary { op, .. } => *op != UnaryOp::Splat,
         ExprKind::Binary { op, .. } => !matches!(op, BinaryOp::Match | BinaryOp::NoMatch),
         ExprKind::Heredoc { text, .. } => is_idempotent(text),
+        ExprKind::If(branch) | ExprKind::Unless(branch) => {
+            is_idempotent(&branch.condition)
+                && branch.then_body.iter().all(is_idempotent)
+                && branch
+                    .else_body
+                    .as_ref()
+                    .is_none_or(|body| body.iter().all(is_idempotent))
+        }
         _ => false,
     }
 }
 
 fn a_or_an(label: &str) -> String {
-    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U', '\'']) { "an" } else { "a" };
+    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U', '\'']) {
+        "an"
+    } else {
+        "a"
+    };
     format!("{article} {label}")
 }

@@ -19,14 +19,20 @@ fn cases(folder: &str) -> Vec<PathBuf> {
     let mut cases: Vec<PathBuf> = std::fs::read_dir(data_dir().join(folder))
         .unwrap_or_else(|e| panic!("cannot list tests/data/{folder}: {e}"))
         .map(|entry| entry.expect("readable directory entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "pp" || ext == "epp"))
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|ext| ext == "pp" || ext == "epp")
+        })
         .collect();
     cases.sort();
     cases
 }
 
 fn relative(path: &Path) -> String {
-    path.strip_prefix(data_dir()).expect("case under tests/data").display().to_string()
+    path.strip_prefix(data_dir())
+        .expect("case under tests/data")
+        .display()
+        .to_string()
 }
 
 /// Compares `actual` with the snapshot at `path`, or writes it when
@@ -40,9 +46,11 @@ fn compare_snapshot(path: &Path, actual: &str) -> Option<String> {
     if expected == actual {
         return None;
     }
-    let line = expected.lines().zip(actual.lines()).position(|(e, a)| e != a).unwrap_or_else(|| {
-        expected.lines().count().min(actual.lines().count())
-    });
+    let line = expected
+        .lines()
+        .zip(actual.lines())
+        .position(|(e, a)| e != a)
+        .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
     Some(format!(
         "snapshot {} differs at line {}:\n  expected: {}\n  actual:   {}",
         path.file_name().unwrap().to_string_lossy(),
@@ -63,26 +71,44 @@ fn diagnostics_text(path: &Path, source: &str, kind: SourceKind) -> (String, usi
     let mut errors = 0;
     for diagnostic in &checked.diagnostics {
         errors += usize::from(diagnostic.is_error());
-        let _ = writeln!(out, "{}: [{}] {}", diagnostic.severity.label(), diagnostic.code, file.one_line(diagnostic));
+        let _ = writeln!(
+            out,
+            "{}: [{}] {}",
+            diagnostic.severity.label(),
+            diagnostic.code,
+            file.one_line(diagnostic)
+        );
     }
     (out, errors)
 }
 
 fn finish(failures: Vec<String>, total: usize) {
-    assert!(failures.is_empty(), "{} of {total} corpus cases failed:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {total} corpus cases failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 #[test]
 fn accepted_files_parse_cleanly_and_match_their_tree_snapshots() {
     let cases = cases("ok");
-    assert!(cases.len() >= 200, "the ok corpus has only {} cases", cases.len());
+    assert!(
+        cases.len() >= 200,
+        "the ok corpus has only {} cases",
+        cases.len()
+    );
     let mut failures = Vec::new();
     for path in &cases {
         let source = read(path);
         let kind = SourceKind::from_path(path);
         let (diagnostics, errors) = diagnostics_text(path, &source, kind);
         if errors > 0 {
-            failures.push(format!("{}: Puppet accepts it, we report:\n{diagnostics}", relative(path)));
+            failures.push(format!(
+                "{}: Puppet accepts it, we report:\n{diagnostics}",
+                relative(path)
+            ));
             continue;
         }
         let checked = check(&source, kind);
@@ -97,13 +123,20 @@ fn accepted_files_parse_cleanly_and_match_their_tree_snapshots() {
 #[test]
 fn rejected_files_report_errors_matching_their_snapshots() {
     let cases = cases("err");
-    assert!(cases.len() >= 60, "the err corpus has only {} cases", cases.len());
+    assert!(
+        cases.len() >= 60,
+        "the err corpus has only {} cases",
+        cases.len()
+    );
     let mut failures = Vec::new();
     for path in &cases {
         let source = read(path);
         let (diagnostics, errors) = diagnostics_text(path, &source, SourceKind::from_path(path));
         if errors == 0 {
-            failures.push(format!("{}: Puppet rejects it, we accept it", relative(path)));
+            failures.push(format!(
+                "{}: Puppet rejects it, we accept it",
+                relative(path)
+            ));
             continue;
         }
         if let Some(difference) = compare_snapshot(&path.with_extension("diag"), &diagnostics) {
@@ -116,18 +149,31 @@ fn rejected_files_report_errors_matching_their_snapshots() {
 /// Printing an accepted manifest and parsing the output gives the same tree.
 #[test]
 fn printed_trees_parse_back_to_the_same_tree() {
-    let structure = DumpOptions { spans: false, parens: false };
+    let structure = DumpOptions {
+        spans: false,
+        parens: false,
+    };
     let mut failures = Vec::new();
-    let cases: Vec<PathBuf> = cases("ok").into_iter().filter(|p| p.extension().is_some_and(|e| e == "pp")).collect();
+    let cases: Vec<PathBuf> = cases("ok")
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "pp"))
+        .collect();
     for path in &cases {
         let original = parse(&read(path));
         let printed = printer::print(&original.program);
         let reparsed = parse(&printed);
         if !reparsed.diagnostics.iter().all(|d| !d.is_error()) {
-            failures.push(format!("{}: the printed form does not parse:\n{printed}\n{:?}", relative(path), reparsed.diagnostics));
+            failures.push(format!(
+                "{}: the printed form does not parse:\n{printed}\n{:?}",
+                relative(path),
+                reparsed.diagnostics
+            ));
             continue;
         }
-        let (before, after) = (dump(&original.program, structure), dump(&reparsed.program, structure));
+        let (before, after) = (
+            dump(&original.program, structure),
+            dump(&reparsed.program, structure),
+        );
         if before != after {
             failures.push(format!("{}: tree changed after printing:\n{printed}\n--- before\n{before}--- after\n{after}", relative(path)));
         }
@@ -142,7 +188,10 @@ fn verdicts_recorded_from_puppet_match_the_folders() {
     let verdicts_path = data_dir().join("puppet-verdicts.tsv");
     let text = read(&verdicts_path);
     let mut verdicts = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let mut fields = line.split('\t');
         let path = fields.next().unwrap_or_default().to_string();
         let verdict = fields.next().unwrap_or_default().to_string();
@@ -154,13 +203,72 @@ fn verdicts_recorded_from_puppet_match_the_folders() {
             let name = relative(&path);
             match verdicts.remove(&name) {
                 Some(verdict) if verdict == expected => {}
-                Some(verdict) => failures.push(format!("{name}: Puppet's verdict is {verdict}, but the case is in {folder}/")),
-                None => failures.push(format!("{name}: no verdict recorded; run scripts/puppet-verify-corpus")),
+                Some(verdict) => failures.push(format!(
+                    "{name}: Puppet's verdict is {verdict}, but the case is in {folder}/"
+                )),
+                None => failures.push(format!(
+                    "{name}: no verdict recorded; run scripts/puppet-verify-corpus"
+                )),
             }
         }
     }
     for name in verdicts.keys() {
-        failures.push(format!("{name}: a verdict is recorded but the file is missing"));
+        failures.push(format!(
+            "{name}: a verdict is recorded but the file is missing"
+        ));
     }
     finish(failures, 0);
+}
+
+/// Our first error for each rejected case reads exactly like Puppet's first
+/// error, location included, except for the cases listed with a reason in
+/// `tests/data/message-differences.tsv`.
+#[test]
+fn first_errors_read_like_puppets() {
+    let verdicts = read(&data_dir().join("puppet-verdicts.tsv"));
+    let known: BTreeMap<String, String> = read(&data_dir().join("message-differences.tsv"))
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            l.split_once('\t')
+                .map(|(p, r)| (p.to_string(), r.to_string()))
+        })
+        .collect();
+    let mut failures = Vec::new();
+    let mut matching = 0;
+    let mut total = 0;
+    for line in verdicts.lines().filter(|l| !l.starts_with('#')) {
+        let mut fields = line.split('\t');
+        let (Some(path), Some("reject"), Some(puppet)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        total += 1;
+        let puppet = puppet
+            .trim_start_matches("Error: ")
+            .trim_start_matches("Could not parse for environment production: ");
+        let file = data_dir().join(path);
+        let source = read(&file);
+        let checked = check(&source, SourceKind::from_path(&file));
+        let named = SourceFile::new(file.file_name().unwrap().to_string_lossy(), source.as_str());
+        let ours = checked
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .map(|d| named.one_line(d))
+            .unwrap_or_default();
+        match (ours == puppet, known.contains_key(path)) {
+            (true, false) => matching += 1,
+            (true, true) => failures.push(format!(
+                "{path}: now matches Puppet; remove it from message-differences.tsv"
+            )),
+            (false, true) => {}
+            (false, false) => {
+                failures.push(format!("{path}:\n  puppet: {puppet}\n  ours:   {ours}"))
+            }
+        }
+    }
+    eprintln!("first errors worded as Puppet's: {matching} of {total}");
+    finish(failures, total);
 }

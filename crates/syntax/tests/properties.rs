@@ -7,18 +7,109 @@ use marionette_syntax::dump::{DumpOptions, dump};
 use marionette_syntax::{SourceKind, check, parse, printer};
 use proptest::prelude::*;
 
-const STRUCTURE: DumpOptions = DumpOptions { spans: false, parens: false };
+const STRUCTURE: DumpOptions = DumpOptions {
+    spans: false,
+    parens: false,
+};
 
 /// Fragments of Puppet source, glued at random: far likelier than random
 /// characters to reach deep into the grammar.
 const FRAGMENTS: &[&str] = &[
-    "$x", "$::y", "$a::b", "$0", "foo", "::bar", "File", "Foo::Bar", "1", "0x1F", "017", "1.5e3", "'s'", "'\\''",
-    "\"d\"", "\"${x}\"", "\"${$x + 1}\"", "\"${h['k'][0]}\"", "\"$y\"", "\"\\u{1F600}\"", "@(E)\nt\nE\n",
-    "@(\"E\"/tn)\n  a\\t${x}\n  |-E\n", "/re/", "=", "+=", "==", "!=", "=~", "!~", "<", ">", "<=", ">=", "<<", ">>",
-    "+", "-", "*", "/", "%", "!", "->", "~>", "<-", "<~", "<|", "|>", "<<|", "|>>", "=>", "+>", "?", ":", ",",
-    ";", ".", "|", "(", ")", "[", "]", "{", "}", "@", "@@", "if", "elsif", "else", "unless", "case", "default",
-    "class", "define", "node", "function", "type", "inherits", "and", "or", "in", "undef", "true", "false",
-    "include", "notice", "each", "map", "\n", " ", "# c\n", "/* c */", "<%", "%>", "<%=", "-%>",
+    "$x",
+    "$::y",
+    "$a::b",
+    "$0",
+    "foo",
+    "::bar",
+    "File",
+    "Foo::Bar",
+    "1",
+    "0x1F",
+    "017",
+    "1.5e3",
+    "'s'",
+    "'\\''",
+    "\"d\"",
+    "\"${x}\"",
+    "\"${$x + 1}\"",
+    "\"${h['k'][0]}\"",
+    "\"$y\"",
+    "\"\\u{1F600}\"",
+    "@(E)\nt\nE\n",
+    "@(\"E\"/tn)\n  a\\t${x}\n  |-E\n",
+    "/re/",
+    "=",
+    "+=",
+    "==",
+    "!=",
+    "=~",
+    "!~",
+    "<",
+    ">",
+    "<=",
+    ">=",
+    "<<",
+    ">>",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "!",
+    "->",
+    "~>",
+    "<-",
+    "<~",
+    "<|",
+    "|>",
+    "<<|",
+    "|>>",
+    "=>",
+    "+>",
+    "?",
+    ":",
+    ",",
+    ";",
+    ".",
+    "|",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "@",
+    "@@",
+    "if",
+    "elsif",
+    "else",
+    "unless",
+    "case",
+    "default",
+    "class",
+    "define",
+    "node",
+    "function",
+    "type",
+    "inherits",
+    "and",
+    "or",
+    "in",
+    "undef",
+    "true",
+    "false",
+    "include",
+    "notice",
+    "each",
+    "map",
+    "\n",
+    " ",
+    "# c\n",
+    "/* c */",
+    "<%",
+    "%>",
+    "<%=",
+    "-%>",
 ];
 
 fn fragment_soup() -> impl Strategy<Value = String> {
@@ -79,24 +170,58 @@ fn expression() -> impl Strategy<Value = Expr> {
                 expr(ExprKind::Hash(
                     entries
                         .into_iter()
-                        .map(|(key, value)| HashEntry { key: expr(ExprKind::String(key)), value })
+                        .map(|(key, value)| HashEntry {
+                            key: expr(ExprKind::String(key)),
+                            value,
+                        })
                         .collect(),
                 ))
             }),
-            (prop::sample::select(BINARY_OPS), inner.clone(), inner.clone()).prop_map(|(op, lhs, rhs)| {
-                expr(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) })
-            }),
-            (prop::sample::select(&[UnaryOp::Not, UnaryOp::Negate][..]), inner.clone())
-                .prop_map(|(op, operand)| expr(ExprKind::Unary { op, operand: Box::new(operand) })),
+            (
+                prop::sample::select(BINARY_OPS),
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(|(op, lhs, rhs)| {
+                    expr(ExprKind::Binary {
+                        op,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    })
+                }),
+            (
+                prop::sample::select(&[UnaryOp::Not, UnaryOp::Negate][..]),
+                inner.clone()
+            )
+                .prop_map(|(op, operand)| expr(ExprKind::Unary {
+                    op,
+                    operand: Box::new(operand)
+                })),
             ("[a-z]{1,5}", prop::collection::vec(inner.clone(), 1..3)).prop_map(|(name, keys)| {
-                expr(ExprKind::Access { target: Box::new(expr(ExprKind::Variable(name))), keys })
+                expr(ExprKind::Access {
+                    target: Box::new(expr(ExprKind::Variable(name))),
+                    keys,
+                })
             }),
-            (prop::sample::select(NAMES), prop::collection::vec(inner.clone(), 0..3)).prop_map(|(name, args)| {
-                let call = Call { function: expr(ExprKind::Name(name.to_string())), args, lambda: None, parenthesized: true };
-                expr(ExprKind::Call(Box::new(call)))
-            }),
-            (inner.clone(), prop::sample::select(NAMES), prop::collection::vec(inner.clone(), 0..2)).prop_map(
-                |(receiver, name, body)| {
+            (
+                prop::sample::select(NAMES),
+                prop::collection::vec(inner.clone(), 0..3)
+            )
+                .prop_map(|(name, args)| {
+                    let call = Call {
+                        function: expr(ExprKind::Name(name.to_string())),
+                        args,
+                        lambda: None,
+                        parenthesized: true,
+                    };
+                    expr(ExprKind::Call(Box::new(call)))
+                }),
+            (
+                inner.clone(),
+                prop::sample::select(NAMES),
+                prop::collection::vec(inner.clone(), 0..2)
+            )
+                .prop_map(|(receiver, name, body)| {
                     let lambda = Lambda {
                         params: vec![Param {
                             name: "v".into(),
@@ -110,10 +235,17 @@ fn expression() -> impl Strategy<Value = Expr> {
                         span: Span::default(),
                     };
                     let function = expr(ExprKind::Name(name.to_string()));
-                    let call = Call { function, args: Vec::new(), lambda: Some(lambda), parenthesized: false };
-                    expr(ExprKind::MethodCall { receiver: Box::new(receiver), call: Box::new(call) })
-                }
-            ),
+                    let call = Call {
+                        function,
+                        args: Vec::new(),
+                        lambda: Some(lambda),
+                        parenthesized: false,
+                    };
+                    expr(ExprKind::MethodCall {
+                        receiver: Box::new(receiver),
+                        call: Box::new(call),
+                    })
+                }),
             ("[a-z ]{1,4}", "[a-z]{1,4}").prop_map(|(text, variable)| {
                 expr(ExprKind::Interpolated(vec![
                     StringPart::Text(text),
@@ -124,17 +256,34 @@ fn expression() -> impl Strategy<Value = Expr> {
                 expr(ExprKind::Selector {
                     subject: Box::new(subject),
                     entries: vec![
-                        HashEntry { key: expr(ExprKind::String("a".into())), value },
-                        HashEntry { key: expr(ExprKind::Default), value: fallback },
+                        HashEntry {
+                            key: expr(ExprKind::String("a".into())),
+                            value,
+                        },
+                        HashEntry {
+                            key: expr(ExprKind::Default),
+                            value: fallback,
+                        },
                     ],
                 })
             }),
-            (inner.clone(), prop::collection::vec(inner.clone(), 0..3), prop::collection::vec(inner, 0..2)).prop_map(
-                |(condition, then_body, else_body)| {
-                    let else_body = if else_body.is_empty() { None } else { Some(else_body) };
-                    expr(ExprKind::If(Box::new(If { condition, then_body, else_body })))
-                }
-            ),
+            (
+                inner.clone(),
+                prop::collection::vec(inner.clone(), 0..3),
+                prop::collection::vec(inner, 0..2)
+            )
+                .prop_map(|(condition, then_body, else_body)| {
+                    let else_body = if else_body.is_empty() {
+                        None
+                    } else {
+                        Some(else_body)
+                    };
+                    expr(ExprKind::If(Box::new(If {
+                        condition,
+                        then_body,
+                        else_body,
+                    })))
+                }),
         ]
     })
 }
@@ -150,11 +299,19 @@ fn statement() -> impl Strategy<Value = Expr> {
         ("[ -~]{0,10}", expression()).prop_map(|(title, value)| {
             let body = ResourceBody {
                 title: expr(ExprKind::String(title)),
-                operations: vec![AttributeOperation::Set { name: "content".into(), append: false, value, span: Span::default() }],
+                operations: vec![AttributeOperation::Set {
+                    name: "content".into(),
+                    append: false,
+                    value,
+                    span: Span::default(),
+                }],
                 span: Span::default(),
             };
-            let resource =
-                Resource { form: ResourceForm::Regular, type_name: expr(ExprKind::Name("file".into())), bodies: vec![body] };
+            let resource = Resource {
+                form: ResourceForm::Regular,
+                type_name: expr(ExprKind::Name("file".into())),
+                bodies: vec![body],
+            };
             expr(ExprKind::Resource(Box::new(resource)))
         }),
     ]
@@ -195,7 +352,14 @@ proptest! {
 fn deep_nesting_is_reported_not_a_crash() {
     let deep = format!("$x = {}1{}", "(".repeat(5000), ")".repeat(5000));
     let parsed = parse(&deep);
-    assert!(parsed.diagnostics.iter().any(|d| d.code == "NESTING_TOO_DEEP"), "{:?}", parsed.diagnostics);
+    assert!(
+        parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "NESTING_TOO_DEEP"),
+        "{:?}",
+        parsed.diagnostics
+    );
     let deep_strings = format!("$x = {}1{}", "\"${".repeat(3000), "}\"".repeat(3000));
     let parsed = parse(&deep_strings);
     assert!(parsed.diagnostics.iter().any(|d| d.is_error()));

@@ -84,7 +84,9 @@ fn write_value(out: &mut String, value: &Value, quoted: bool, top: bool) {
         Value::Iterator(items) => {
             let element = PType::infer(&Value::Array(items.clone()));
             let element = match element {
-                PType::Tuple { types, .. } => types.first().map(PType::generalize).unwrap_or(PType::Unit),
+                PType::Tuple { types, .. } => {
+                    types.first().map(PType::generalize).unwrap_or(PType::Unit)
+                }
                 other => other,
             };
             let _ = write!(out, "Iterator[{element}]-Value");
@@ -116,19 +118,35 @@ pub fn float_to_string(value: f64) -> String {
         return "NaN".into();
     }
     if value.is_infinite() {
-        return if value > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+        return if value > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        };
     }
     if value == 0.0 {
-        return if value.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+        return if value.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
     }
     let scientific = format!("{value:e}");
     let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
     if (-4..16).contains(&exponent) {
         let plain = format!("{value}");
-        if plain.contains('.') { plain } else { format!("{plain}.0") }
+        if plain.contains('.') {
+            plain
+        } else {
+            format!("{plain}.0")
+        }
     } else {
-        let mantissa = if mantissa.contains('.') { mantissa.to_string() } else { format!("{mantissa}.0") };
+        let mantissa = if mantissa.contains('.') {
+            mantissa.to_string()
+        } else {
+            format!("{mantissa}.0")
+        };
         let sign = if exponent < 0 { '-' } else { '+' };
         format!("{mantissa}e{sign}{:02}", exponent.abs())
     }
@@ -170,7 +188,10 @@ mod tests {
     #[test]
     fn plain_and_quoted_forms() {
         let mut hash = crate::value::PHash::new();
-        hash.insert(Value::string("a"), Value::Array(vec![Value::Integer(1), Value::string("b")]));
+        hash.insert(
+            Value::string("a"),
+            Value::Array(vec![Value::Integer(1), Value::string("b")]),
+        );
         let value = Value::Hash(hash);
         assert_eq!(to_s(&value), "{a => [1, b]}");
         assert_eq!(to_quoted_s(&value), "{'a' => [1, 'b']}");

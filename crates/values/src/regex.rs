@@ -23,7 +23,12 @@ impl Regex {
 
     /// Compiles with Ruby's `i` (ignore case), `m` (dot matches newline) and
     /// `x` (extended) flags as given.
-    pub fn with_flags(pattern: &str, ignore_case: bool, multiline: bool, extended: bool) -> Result<Regex, String> {
+    pub fn with_flags(
+        pattern: &str,
+        ignore_case: bool,
+        multiline: bool,
+        extended: bool,
+    ) -> Result<Regex, String> {
         let mut options = RegexOptions::REGEX_OPTION_NONE;
         if ignore_case {
             options |= RegexOptions::REGEX_OPTION_IGNORECASE;
@@ -38,8 +43,12 @@ impl Regex {
     }
 
     fn with_options(pattern: &str, options: RegexOptions) -> Result<Regex, String> {
-        let compiled = onig::Regex::with_options(pattern, options, Syntax::ruby()).map_err(|e| e.description().to_string())?;
-        Ok(Regex { source: Arc::from(pattern), compiled: Arc::new(compiled) })
+        let compiled = onig::Regex::with_options(pattern, options, Syntax::ruby())
+            .map_err(|e| e.description().to_string())?;
+        Ok(Regex {
+            source: Arc::from(pattern),
+            compiled: Arc::new(compiled),
+        })
     }
 
     /// The pattern as written, without slashes.
@@ -55,12 +64,17 @@ impl Regex {
     /// The first match: the whole match then each group (`None` for a group
     /// that did not take part).
     pub fn captures(&self, text: &str) -> Option<Vec<Option<String>>> {
-        self.compiled.captures(text).map(|captures| capture_list(&captures))
+        self.compiled
+            .captures(text)
+            .map(|captures| capture_list(&captures))
     }
 
     /// Every non-overlapping match, each as its capture list.
     pub fn captures_all(&self, text: &str) -> Vec<Vec<Option<String>>> {
-        self.compiled.captures_iter(text).map(|captures| capture_list(&captures)).collect()
+        self.compiled
+            .captures_iter(text)
+            .map(|captures| capture_list(&captures))
+            .collect()
     }
 
     /// Splits around matches, as Ruby's `String#split` with a regex does:
@@ -95,7 +109,9 @@ impl Regex {
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
         for captures in self.compiled.captures_iter(text) {
-            let Some((start, end)) = captures.pos(0) else { continue };
+            let Some((start, end)) = captures.pos(0) else {
+                continue;
+            };
             out.push_str(&text[last..start]);
             expand_replacement(replacement, &captures, &mut out);
             last = end;
@@ -109,7 +125,9 @@ impl Regex {
 }
 
 fn capture_list(captures: &Captures<'_>) -> Vec<Option<String>> {
-    (0..captures.len()).map(|i| captures.at(i).map(str::to_string)).collect()
+    (0..captures.len())
+        .map(|i| captures.at(i).map(str::to_string))
+        .collect()
 }
 
 fn expand_replacement(replacement: &str, captures: &Captures<'_>, out: &mut String) {
@@ -171,8 +189,14 @@ mod tests {
     #[test]
     fn replacement_expands_groups() {
         let regex = Regex::new("(\\w+)@(\\w+)").unwrap();
-        assert_eq!(regex.replace("me@host you@there", "\\2:\\1", false), "host:me you@there");
-        assert_eq!(regex.replace("me@host you@there", "\\2:\\1", true), "host:me there:you");
+        assert_eq!(
+            regex.replace("me@host you@there", "\\2:\\1", false),
+            "host:me you@there"
+        );
+        assert_eq!(
+            regex.replace("me@host you@there", "\\2:\\1", true),
+            "host:me there:you"
+        );
     }
 
     #[test]

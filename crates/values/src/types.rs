@@ -15,23 +15,51 @@ pub enum PType {
     Default,
     Unit,
     Boolean(Option<bool>),
-    Integer { min: i64, max: i64 },
-    Float { min: f64, max: f64 },
+    Integer {
+        min: i64,
+        max: i64,
+    },
+    Float {
+        min: f64,
+        max: f64,
+    },
     Numeric,
     Scalar,
     ScalarData,
     Data,
     RichData,
-    String { min: i64, max: i64 },
-    Enum { values: Vec<String>, case_insensitive: bool },
+    String {
+        min: i64,
+        max: i64,
+    },
+    Enum {
+        values: Vec<String>,
+        case_insensitive: bool,
+    },
     Pattern(Vec<Regex>),
     Regexp(Option<Regex>),
-    Array { element: Box<PType>, min: i64, max: i64 },
-    Hash { key: Box<PType>, value: Box<PType>, min: i64, max: i64 },
+    Array {
+        element: Box<PType>,
+        min: i64,
+        max: i64,
+    },
+    Hash {
+        key: Box<PType>,
+        value: Box<PType>,
+        min: i64,
+        max: i64,
+    },
     /// Element types, then the size range (which defaults to their count).
-    Tuple { types: Vec<PType>, min: i64, max: i64 },
+    Tuple {
+        types: Vec<PType>,
+        min: i64,
+        max: i64,
+    },
     Struct(Vec<StructMember>),
-    Collection { min: i64, max: i64 },
+    Collection {
+        min: i64,
+        max: i64,
+    },
     Variant(Vec<PType>),
     Optional(Option<Box<PType>>),
     NotUndef(Option<Box<PType>>),
@@ -43,7 +71,10 @@ pub enum PType {
     Runtime(Option<String>),
     CatalogEntry,
     /// `Resource`, `File` (a resource type), `File['/x']` (a reference).
-    Resource { type_name: Option<String>, title: Option<String> },
+    Resource {
+        type_name: Option<String>,
+        title: Option<String>,
+    },
     /// `Class` or `Class['name']`.
     Class(Option<String>),
     Init(Option<Box<PType>>),
@@ -53,7 +84,10 @@ pub enum PType {
     Timestamp,
     Binary,
     /// A type alias (`type Port = Integer[1, 65535]`): prints its name.
-    Alias { name: String, target: Box<PType> },
+    Alias {
+        name: String,
+        target: Box<PType>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -73,7 +107,10 @@ impl PType {
     }
 
     pub fn float() -> PType {
-        PType::Float { min: f64::NEG_INFINITY, max: f64::INFINITY }
+        PType::Float {
+            min: f64::NEG_INFINITY,
+            max: f64::INFINITY,
+        }
     }
 
     pub fn string() -> PType {
@@ -81,11 +118,20 @@ impl PType {
     }
 
     pub fn array_of(element: PType) -> PType {
-        PType::Array { element: Box::new(element), min: 0, max: MAX }
+        PType::Array {
+            element: Box::new(element),
+            min: 0,
+            max: MAX,
+        }
     }
 
     pub fn hash_of(key: PType, value: PType) -> PType {
-        PType::Hash { key: Box::new(key), value: Box::new(value), min: 0, max: MAX }
+        PType::Hash {
+            key: Box::new(key),
+            value: Box::new(value),
+            min: 0,
+            max: MAX,
+        }
     }
 
     /// The type a name denotes, for the built-in type names. Other
@@ -106,12 +152,19 @@ impl PType {
             "Data" => PType::Data,
             "RichData" => PType::RichData,
             "String" => PType::string(),
-            "Enum" => PType::Enum { values: Vec::new(), case_insensitive: false },
+            "Enum" => PType::Enum {
+                values: Vec::new(),
+                case_insensitive: false,
+            },
             "Pattern" => PType::Pattern(Vec::new()),
             "Regexp" => PType::Regexp(None),
             "Array" => PType::array_of(PType::Any),
             "Hash" => PType::hash_of(PType::Any, PType::Any),
-            "Tuple" => PType::Tuple { types: Vec::new(), min: 0, max: MAX },
+            "Tuple" => PType::Tuple {
+                types: Vec::new(),
+                min: 0,
+                max: MAX,
+            },
             "Struct" => PType::Struct(Vec::new()),
             "Collection" => PType::Collection { min: 0, max: MAX },
             "Variant" => PType::Variant(Vec::new()),
@@ -124,7 +177,10 @@ impl PType {
             "Sensitive" => PType::Sensitive(None),
             "Runtime" => PType::Runtime(None),
             "CatalogEntry" => PType::CatalogEntry,
-            "Resource" => PType::Resource { type_name: None, title: None },
+            "Resource" => PType::Resource {
+                type_name: None,
+                title: None,
+            },
             "Class" => PType::Class(None),
             "Init" => PType::Init(None),
             "SemVer" => PType::SemVer,
@@ -171,7 +227,10 @@ impl PType {
             PType::Sensitive(_) => "Sensitive".into(),
             PType::Runtime(_) => "Runtime".into(),
             PType::CatalogEntry => "CatalogEntry".into(),
-            PType::Resource { type_name: Some(name), .. } => capitalize_segments(name),
+            PType::Resource {
+                type_name: Some(name),
+                ..
+            } => capitalize_segments(name),
             PType::Resource { .. } => "Resource".into(),
             PType::Class(_) => "Class".into(),
             PType::Init(_) => "Init".into(),
@@ -202,17 +261,30 @@ impl PType {
             PType::Undef => value.is_undef(),
             PType::Default => matches!(value, Value::Default),
             PType::Unit => true,
-            PType::Boolean(expected) => matches!(value, Value::Boolean(b) if expected.is_none_or(|e| e == *b)),
-            PType::Integer { min, max } => matches!(value, Value::Integer(i) if min <= i && i <= max),
+            PType::Boolean(expected) => {
+                matches!(value, Value::Boolean(b) if expected.is_none_or(|e| e == *b))
+            }
+            PType::Integer { min, max } => {
+                matches!(value, Value::Integer(i) if min <= i && i <= max)
+            }
             PType::Float { min, max } => matches!(value, Value::Float(f) if min <= f && f <= max),
             PType::Numeric => matches!(value, Value::Integer(_) | Value::Float(_)),
             PType::String { min, max } => {
                 matches!(value, Value::String(s) if in_range(s.chars().count(), *min, *max))
             }
-            PType::Enum { values, case_insensitive } => match value {
+            PType::Enum {
+                values,
+                case_insensitive,
+            } => match value {
                 Value::String(s) => {
                     values.is_empty()
-                        || values.iter().any(|v| if *case_insensitive { v.to_lowercase() == s.to_lowercase() } else { v == s })
+                        || values.iter().any(|v| {
+                            if *case_insensitive {
+                                v.to_lowercase() == s.to_lowercase()
+                            } else {
+                                v == s
+                            }
+                        })
                 }
                 _ => false,
             },
@@ -223,55 +295,82 @@ impl PType {
                 matches!(value, Value::Regexp(r) if pattern.as_ref().is_none_or(|p| p.source() == r.source()))
             }
             PType::Scalar => is_scalar(value),
-            PType::ScalarData => matches!(value, Value::Integer(_) | Value::Float(_) | Value::String(_) | Value::Boolean(_)),
+            PType::ScalarData => matches!(
+                value,
+                Value::Integer(_) | Value::Float(_) | Value::String(_) | Value::Boolean(_)
+            ),
             PType::Data => is_data(value),
             PType::RichData => is_rich_data(value),
             PType::Array { element, min, max } => {
                 matches!(value, Value::Array(items) if in_range(items.len(), *min, *max) && items.iter().all(|v| element.is_instance(v)))
             }
-            PType::Hash { key, value: value_type, min, max } => match value {
+            PType::Hash {
+                key,
+                value: value_type,
+                min,
+                max,
+            } => match value {
                 Value::Hash(hash) => {
-                    in_range(hash.len(), *min, *max) && hash.iter().all(|(k, v)| key.is_instance(k) && value_type.is_instance(v))
+                    in_range(hash.len(), *min, *max)
+                        && hash
+                            .iter()
+                            .all(|(k, v)| key.is_instance(k) && value_type.is_instance(v))
                 }
                 _ => false,
             },
             PType::Tuple { types, min, max } => match value {
                 Value::Array(items) => {
                     in_range(items.len(), *min, *max)
-                        && items.iter().enumerate().all(|(i, item)| match types.get(i).or(types.last()) {
-                            Some(t) => t.is_instance(item),
-                            None => true,
+                        && items.iter().enumerate().all(|(i, item)| {
+                            match types.get(i).or(types.last()) {
+                                Some(t) => t.is_instance(item),
+                                None => true,
+                            }
                         })
                 }
                 _ => false,
             },
-            PType::Struct(members) => match value {
-                Value::Hash(hash) => {
-                    hash.keys().all(|k| matches!(k, Value::String(s) if members.iter().any(|m| &m.key == s)))
-                        && members.iter().all(|member| match hash.get(&Value::String(member.key.clone())) {
+            PType::Struct(members) => {
+                match value {
+                    Value::Hash(hash) => hash.keys().all(
+                        |k| matches!(k, Value::String(s) if members.iter().any(|m| &m.key == s)),
+                    ) && members.iter().all(|member| {
+                        match hash.get(&Value::String(member.key.clone())) {
                             Some(v) => member.value.is_instance(v),
                             None => member.optional || member.value.is_instance(&Value::Undef),
-                        })
+                        }
+                    }),
+                    _ => false,
                 }
-                _ => false,
-            },
+            }
             PType::Collection { min, max } => match value {
                 Value::Array(items) => in_range(items.len(), *min, *max),
                 Value::Hash(hash) => in_range(hash.len(), *min, *max),
                 _ => false,
             },
             PType::Variant(types) => types.iter().any(|t| t.is_instance(value)),
-            PType::Optional(inner) => value.is_undef() || inner.as_ref().is_none_or(|t| t.is_instance(value)),
-            PType::NotUndef(inner) => !value.is_undef() && inner.as_ref().is_none_or(|t| t.is_instance(value)),
+            PType::Optional(inner) => {
+                value.is_undef() || inner.as_ref().is_none_or(|t| t.is_instance(value))
+            }
+            PType::NotUndef(inner) => {
+                !value.is_undef() && inner.as_ref().is_none_or(|t| t.is_instance(value))
+            }
             PType::Type(inner) => match value {
-                Value::Type(t) => inner.as_ref().is_none_or(|expected| expected.is_assignable(t)),
+                Value::Type(t) => inner
+                    .as_ref()
+                    .is_none_or(|expected| expected.is_assignable(t)),
                 _ => false,
             },
             PType::Iterable(inner) => match value {
-                Value::Array(items) | Value::Iterator(items) => inner.as_ref().is_none_or(|t| items.iter().all(|v| t.is_instance(v))),
+                Value::Array(items) | Value::Iterator(items) => inner
+                    .as_ref()
+                    .is_none_or(|t| items.iter().all(|v| t.is_instance(v))),
                 Value::Hash(_) | Value::String(_) => true,
                 Value::Integer(i) => *i >= 0,
-                Value::Type(t) => matches!(**t, PType::Integer { min, max } if min != MIN && max != MAX) || matches!(**t, PType::Enum { .. }),
+                Value::Type(t) => {
+                    matches!(**t, PType::Integer { min, max } if min != MIN && max != MAX)
+                        || matches!(**t, PType::Enum { .. })
+                }
                 _ => false,
             },
             PType::Iterator(_) => matches!(value, Value::Iterator(_)),
@@ -279,25 +378,40 @@ impl PType {
                 Value::Sensitive(v) => inner.as_ref().is_none_or(|t| t.is_instance(v)),
                 _ => false,
             },
-            PType::CatalogEntry => matches!(&value, Value::Type(t) if matches!(**t, PType::Resource { .. } | PType::Class(_))),
+            PType::CatalogEntry => {
+                matches!(&value, Value::Type(t) if matches!(**t, PType::Resource { .. } | PType::Class(_)))
+            }
             PType::Resource { type_name, title } => match value {
                 Value::Type(t) => match &**t {
-                    PType::Resource { type_name: tn, title: tt } => {
+                    PType::Resource {
+                        type_name: tn,
+                        title: tt,
+                    } => {
                         tt.is_some()
                             && type_name.as_ref().is_none_or(|n| tn.as_ref() == Some(n))
                             && title.as_ref().is_none_or(|x| tt.as_ref() == Some(x))
                     }
-                    PType::Class(Some(_)) => type_name.is_none() || type_name.as_deref() == Some("class"),
+                    PType::Class(Some(_)) => {
+                        type_name.is_none() || type_name.as_deref() == Some("class")
+                    }
                     _ => false,
                 },
                 _ => false,
             },
             PType::Class(name) => match value {
-                Value::Type(t) => matches!(&**t, PType::Class(Some(n)) if name.as_ref().is_none_or(|x| x == n)),
+                Value::Type(t) => {
+                    matches!(&**t, PType::Class(Some(n)) if name.as_ref().is_none_or(|x| x == n))
+                }
                 _ => false,
             },
             PType::Init(inner) => inner.as_ref().is_none_or(|t| t.is_instance(value)),
-            PType::Callable(_) | PType::Runtime(_) | PType::SemVer | PType::SemVerRange | PType::Timespan | PType::Timestamp | PType::Binary => false,
+            PType::Callable(_)
+            | PType::Runtime(_)
+            | PType::SemVer
+            | PType::SemVerRange
+            | PType::Timespan
+            | PType::Timestamp
+            | PType::Binary => false,
         }
     }
 
@@ -308,34 +422,86 @@ impl PType {
         let other = other.resolved();
         match (self.resolved(), other) {
             (PType::Any, _) => true,
-            (_, PType::Variant(types)) => !types.is_empty() && types.iter().all(|t| self.is_assignable(t)),
+            (_, PType::Variant(types)) => {
+                !types.is_empty() && types.iter().all(|t| self.is_assignable(t))
+            }
             (PType::Variant(types), _) => types.iter().any(|t| t.is_assignable(other)),
             (PType::Optional(inner), _) => {
-                matches!(other, PType::Undef) || inner.as_ref().is_none_or(|t| t.is_assignable(other))
+                matches!(other, PType::Undef)
+                    || inner.as_ref().is_none_or(|t| t.is_assignable(other))
                     || matches!(other, PType::Optional(Some(o)) if inner.as_ref().is_some_and(|t| t.is_assignable(o)))
             }
-            (PType::NotUndef(inner), _) => !matches!(other, PType::Undef | PType::Optional(_)) && inner.as_ref().is_none_or(|t| t.is_assignable(other)),
+            (PType::NotUndef(inner), _) => {
+                !matches!(other, PType::Undef | PType::Optional(_))
+                    && inner.as_ref().is_none_or(|t| t.is_assignable(other))
+            }
             (PType::Undef, PType::Undef) | (PType::Default, PType::Default) => true,
             (PType::Boolean(None), PType::Boolean(_)) => true,
             (PType::Boolean(Some(a)), PType::Boolean(Some(b))) => a == b,
-            (PType::Integer { min, max }, PType::Integer { min: omin, max: omax }) => min <= omin && omax <= max,
-            (PType::Float { min, max }, PType::Float { min: omin, max: omax }) => min <= omin && omax <= max,
+            (
+                PType::Integer { min, max },
+                PType::Integer {
+                    min: omin,
+                    max: omax,
+                },
+            ) => min <= omin && omax <= max,
+            (
+                PType::Float { min, max },
+                PType::Float {
+                    min: omin,
+                    max: omax,
+                },
+            ) => min <= omin && omax <= max,
             (PType::Numeric, PType::Integer { .. } | PType::Float { .. } | PType::Numeric) => true,
-            (PType::String { min, max }, PType::String { min: omin, max: omax }) => min <= omin && omax <= max,
+            (
+                PType::String { min, max },
+                PType::String {
+                    min: omin,
+                    max: omax,
+                },
+            ) => min <= omin && omax <= max,
             (PType::String { min, max }, PType::Enum { values, .. }) => {
-                !values.is_empty() && values.iter().all(|v| in_range(v.chars().count(), *min, *max))
+                !values.is_empty()
+                    && values
+                        .iter()
+                        .all(|v| in_range(v.chars().count(), *min, *max))
             }
             (PType::String { min, max }, PType::Pattern(_)) => *min == 0 && *max == MAX,
-            (PType::Enum { values, case_insensitive }, PType::Enum { values: other_values, .. }) => {
+            (
+                PType::Enum {
+                    values,
+                    case_insensitive,
+                },
+                PType::Enum {
+                    values: other_values,
+                    ..
+                },
+            ) => {
                 values.is_empty()
                     || (!other_values.is_empty()
-                        && other_values.iter().all(|o| values.iter().any(|v| if *case_insensitive { v.eq_ignore_ascii_case(o) } else { v == o })))
+                        && other_values.iter().all(|o| {
+                            values.iter().any(|v| {
+                                if *case_insensitive {
+                                    v.eq_ignore_ascii_case(o)
+                                } else {
+                                    v == o
+                                }
+                            })
+                        }))
             }
-            (PType::Enum { values, .. }, PType::String { .. } | PType::Pattern(_)) => values.is_empty(),
+            (PType::Enum { values, .. }, PType::String { .. } | PType::Pattern(_)) => {
+                values.is_empty()
+            }
             (PType::Pattern(patterns), PType::Enum { values, .. }) => {
-                patterns.is_empty() || (!values.is_empty() && values.iter().all(|v| patterns.iter().any(|p| p.is_match(v))))
+                patterns.is_empty()
+                    || (!values.is_empty()
+                        && values
+                            .iter()
+                            .all(|v| patterns.iter().any(|p| p.is_match(v))))
             }
-            (PType::Pattern(patterns), PType::String { .. } | PType::Pattern(_)) => patterns.is_empty(),
+            (PType::Pattern(patterns), PType::String { .. } | PType::Pattern(_)) => {
+                patterns.is_empty()
+            }
             (PType::Regexp(None), PType::Regexp(_)) => true,
             (PType::Regexp(Some(a)), PType::Regexp(Some(b))) => a == b,
             (PType::Scalar, t) => matches!(
@@ -373,42 +539,137 @@ impl PType {
                     || matches!(t, PType::Tuple { types, .. } if types.iter().all(|e| PType::Data.is_assignable(e)))
                     || matches!(t, PType::Optional(Some(inner)) if PType::Data.is_assignable(inner))
             }
-            (PType::RichData, t) => !matches!(t, PType::Callable(_) | PType::Iterator(_) | PType::Runtime(_) | PType::Any),
-            (PType::Array { element, min, max }, PType::Array { element: oe, min: omin, max: omax }) => {
-                min <= omin && omax <= max && element.is_assignable(oe)
-            }
-            (PType::Array { element, min, max }, PType::Tuple { types, min: omin, max: omax }) => {
-                min <= omin && omax <= max && types.iter().all(|t| element.is_assignable(t))
-            }
-            (PType::Hash { key, value, min, max }, PType::Hash { key: ok, value: ov, min: omin, max: omax }) => {
-                min <= omin && omax <= max && key.is_assignable(ok) && value.is_assignable(ov)
-            }
-            (PType::Hash { key, value, min, max }, PType::Struct(members)) => {
+            (PType::RichData, t) => !matches!(
+                t,
+                PType::Callable(_) | PType::Iterator(_) | PType::Runtime(_) | PType::Any
+            ),
+            (
+                PType::Array { element, min, max },
+                PType::Array {
+                    element: oe,
+                    min: omin,
+                    max: omax,
+                },
+            ) => min <= omin && omax <= max && element.is_assignable(oe),
+            (
+                PType::Array { element, min, max },
+                PType::Tuple {
+                    types,
+                    min: omin,
+                    max: omax,
+                },
+            ) => min <= omin && omax <= max && types.iter().all(|t| element.is_assignable(t)),
+            (
+                PType::Hash {
+                    key,
+                    value,
+                    min,
+                    max,
+                },
+                PType::Hash {
+                    key: ok,
+                    value: ov,
+                    min: omin,
+                    max: omax,
+                },
+            ) => min <= omin && omax <= max && key.is_assignable(ok) && value.is_assignable(ov),
+            (
+                PType::Hash {
+                    key,
+                    value,
+                    min,
+                    max,
+                },
+                PType::Struct(members),
+            ) => {
                 in_range(members.len(), *min, *max)
                     && key.is_assignable(&PType::string())
                     && members.iter().all(|m| value.is_assignable(&m.value))
             }
-            (PType::Tuple { types, min, max }, PType::Tuple { types: others, min: omin, max: omax }) => {
-                min <= omin && omax <= max && others.iter().enumerate().all(|(i, o)| types.get(i).or(types.last()).is_none_or(|t| t.is_assignable(o)))
+            (
+                PType::Tuple { types, min, max },
+                PType::Tuple {
+                    types: others,
+                    min: omin,
+                    max: omax,
+                },
+            ) => {
+                min <= omin
+                    && omax <= max
+                    && others.iter().enumerate().all(|(i, o)| {
+                        types
+                            .get(i)
+                            .or(types.last())
+                            .is_none_or(|t| t.is_assignable(o))
+                    })
             }
             (PType::Struct(members), PType::Struct(others)) => {
-                others.iter().all(|o| members.iter().any(|m| m.key == o.key && m.value.is_assignable(&o.value)))
-                    && members.iter().all(|m| m.optional || others.iter().any(|o| o.key == m.key))
+                others.iter().all(|o| {
+                    members
+                        .iter()
+                        .any(|m| m.key == o.key && m.value.is_assignable(&o.value))
+                }) && members
+                    .iter()
+                    .all(|m| m.optional || others.iter().any(|o| o.key == m.key))
             }
-            (PType::Collection { min, max }, PType::Array { min: omin, max: omax, .. } | PType::Hash { min: omin, max: omax, .. } | PType::Tuple { min: omin, max: omax, .. } | PType::Collection { min: omin, max: omax }) => {
-                min <= omin && omax <= max
-            }
+            (
+                PType::Collection { min, max },
+                PType::Array {
+                    min: omin,
+                    max: omax,
+                    ..
+                }
+                | PType::Hash {
+                    min: omin,
+                    max: omax,
+                    ..
+                }
+                | PType::Tuple {
+                    min: omin,
+                    max: omax,
+                    ..
+                }
+                | PType::Collection {
+                    min: omin,
+                    max: omax,
+                },
+            ) => min <= omin && omax <= max,
             (PType::Collection { .. }, PType::Struct(_)) => true,
             (PType::Type(None), PType::Type(_)) => true,
             (PType::Type(Some(a)), PType::Type(Some(b))) => a.is_assignable(b),
-            (PType::Iterable(_), PType::Array { .. } | PType::Hash { .. } | PType::String { .. } | PType::Iterator(_) | PType::Iterable(_) | PType::Tuple { .. } | PType::Struct(_)) => true,
+            (
+                PType::Iterable(_),
+                PType::Array { .. }
+                | PType::Hash { .. }
+                | PType::String { .. }
+                | PType::Iterator(_)
+                | PType::Iterable(_)
+                | PType::Tuple { .. }
+                | PType::Struct(_),
+            ) => true,
             (PType::Sensitive(None), PType::Sensitive(_)) => true,
             (PType::Sensitive(Some(a)), PType::Sensitive(Some(b))) => a.is_assignable(b),
-            (PType::CatalogEntry, PType::Resource { .. } | PType::Class(_) | PType::CatalogEntry) => true,
-            (PType::Resource { type_name, title }, PType::Resource { type_name: otn, title: ot }) => {
-                type_name.as_ref().is_none_or(|n| otn.as_ref() == Some(n)) && title.as_ref().is_none_or(|t| ot.as_ref() == Some(t))
+            (
+                PType::CatalogEntry,
+                PType::Resource { .. } | PType::Class(_) | PType::CatalogEntry,
+            ) => true,
+            (
+                PType::Resource { type_name, title },
+                PType::Resource {
+                    type_name: otn,
+                    title: ot,
+                },
+            ) => {
+                type_name.as_ref().is_none_or(|n| otn.as_ref() == Some(n))
+                    && title.as_ref().is_none_or(|t| ot.as_ref() == Some(t))
             }
-            (PType::Resource { type_name: None, title: None }, PType::Class(_)) => true,
+            (
+                PType::Resource {
+                    type_name: None,
+                    title: None,
+                },
+                PType::Class(_),
+            ) => true,
             (PType::Class(None), PType::Class(_)) => true,
             (PType::Class(Some(a)), PType::Class(Some(b))) => a == b,
             (a, b) => a == b,
@@ -425,22 +686,36 @@ impl PType {
             match value {
                 Value::Integer(i) => Ok(*i),
                 Value::Default => Ok(default),
-                other => Err(format!("{base}[] arguments must be Integer or Default, got {}", crate::format::type_label(other))),
+                other => Err(format!(
+                    "{base}[] arguments must be Integer or Default, got {}",
+                    crate::format::type_label(other)
+                )),
             }
         };
-        let count_error = |expected: &str| format!("{base}[] accepts {expected} arguments, got {}", args.len());
+        let count_error =
+            |expected: &str| format!("{base}[] accepts {expected} arguments, got {}", args.len());
         let inner_type = |value: &Value| -> Result<PType, String> {
             match value {
                 Value::Type(t) => Ok((**t).clone()),
-                other => Err(format!("{base}[] arguments must be types, got {}", crate::format::type_label(other))),
+                other => Err(format!(
+                    "{base}[] arguments must be types, got {}",
+                    crate::format::type_label(other)
+                )),
             }
         };
         match self {
             PType::Integer { .. } => match args {
-                [min] => Ok(PType::Integer { min: bound(min, MIN)?, max: MAX }),
+                [min] => Ok(PType::Integer {
+                    min: bound(min, MIN)?,
+                    max: MAX,
+                }),
                 [min, max] => {
                     let (min, max) = (bound(min, MIN)?, bound(max, MAX)?);
-                    Ok(if min <= max { PType::Integer { min, max } } else { PType::Integer { min: max, max: min } })
+                    Ok(if min <= max {
+                        PType::Integer { min, max }
+                    } else {
+                        PType::Integer { min: max, max: min }
+                    })
                 }
                 _ => Err(count_error("1 to 2")),
             },
@@ -450,12 +725,21 @@ impl PType {
                         Value::Integer(i) => Ok(*i as f64),
                         Value::Float(f) => Ok(*f),
                         Value::Default => Ok(default),
-                        other => Err(format!("Float[] arguments must be Float, Integer or Default, got {}", crate::format::type_label(other))),
+                        other => Err(format!(
+                            "Float[] arguments must be Float, Integer or Default, got {}",
+                            crate::format::type_label(other)
+                        )),
                     }
                 };
                 match args {
-                    [min] => Ok(PType::Float { min: float_bound(min, f64::NEG_INFINITY)?, max: f64::INFINITY }),
-                    [min, max] => Ok(PType::Float { min: float_bound(min, f64::NEG_INFINITY)?, max: float_bound(max, f64::INFINITY)? }),
+                    [min] => Ok(PType::Float {
+                        min: float_bound(min, f64::NEG_INFINITY)?,
+                        max: f64::INFINITY,
+                    }),
+                    [min, max] => Ok(PType::Float {
+                        min: float_bound(min, f64::NEG_INFINITY)?,
+                        max: float_bound(max, f64::INFINITY)?,
+                    }),
                     _ => Err(count_error("1 to 2")),
                 }
             }
@@ -465,7 +749,11 @@ impl PType {
                     [min, max] => (bound(min, 0)?, bound(max, MAX)?),
                     _ => return Err(count_error("1 to 2")),
                 };
-                Ok(if matches!(self, PType::String { .. }) { PType::String { min, max } } else { PType::Collection { min, max } })
+                Ok(if matches!(self, PType::String { .. }) {
+                    PType::String { min, max }
+                } else {
+                    PType::Collection { min, max }
+                })
             }
             PType::Boolean(_) => match args {
                 [Value::Boolean(b)] => Ok(PType::Boolean(Some(*b))),
@@ -485,10 +773,18 @@ impl PType {
                             }
                         }
                         Value::Boolean(b) => case_insensitive = *b,
-                        other => return Err(format!("Enum[] arguments must be String, got {}", crate::format::type_label(other))),
+                        other => {
+                            return Err(format!(
+                                "Enum[] arguments must be String, got {}",
+                                crate::format::type_label(other)
+                            ));
+                        }
                     }
                 }
-                Ok(PType::Enum { values, case_insensitive })
+                Ok(PType::Enum {
+                    values,
+                    case_insensitive,
+                })
             }
             PType::Pattern(_) => {
                 let mut patterns = Vec::new();
@@ -499,9 +795,17 @@ impl PType {
                         Value::Type(t) => match &**t {
                             PType::Regexp(Some(r)) => patterns.push(r.clone()),
                             PType::Pattern(ps) => patterns.extend(ps.iter().cloned()),
-                            _ => return Err("Pattern[] arguments must be String, Regexp or Pattern".into()),
+                            _ => {
+                                return Err(
+                                    "Pattern[] arguments must be String, Regexp or Pattern".into(),
+                                );
+                            }
                         },
-                        _ => return Err("Pattern[] arguments must be String, Regexp or Pattern".into()),
+                        _ => {
+                            return Err(
+                                "Pattern[] arguments must be String, Regexp or Pattern".into()
+                            );
+                        }
                     }
                 }
                 Ok(PType::Pattern(patterns))
@@ -516,12 +820,20 @@ impl PType {
                 [Value::Integer(_) | Value::Default, ..] if args.len() <= 2 => {
                     let min = bound(&args[0], 0)?;
                     let max = args.get(1).map_or(Ok(MAX), |v| bound(v, MAX))?;
-                    Ok(PType::Array { element: Box::new(PType::Any), min, max })
+                    Ok(PType::Array {
+                        element: Box::new(PType::Any),
+                        min,
+                        max,
+                    })
                 }
                 [element, rest @ ..] if rest.len() <= 2 => {
                     let min = rest.first().map_or(Ok(0), |v| bound(v, 0))?;
                     let max = rest.get(1).map_or(Ok(MAX), |v| bound(v, MAX))?;
-                    Ok(PType::Array { element: Box::new(inner_type(element)?), min, max })
+                    Ok(PType::Array {
+                        element: Box::new(inner_type(element)?),
+                        min,
+                        max,
+                    })
                 }
                 _ => Err(count_error("1 to 3")),
             },
@@ -530,12 +842,22 @@ impl PType {
                 [Value::Integer(_) | Value::Default, ..] if args.len() <= 2 => {
                     let min = bound(&args[0], 0)?;
                     let max = args.get(1).map_or(Ok(MAX), |v| bound(v, MAX))?;
-                    Ok(PType::Hash { key: Box::new(PType::Any), value: Box::new(PType::Any), min, max })
+                    Ok(PType::Hash {
+                        key: Box::new(PType::Any),
+                        value: Box::new(PType::Any),
+                        min,
+                        max,
+                    })
                 }
                 [key, value, rest @ ..] if rest.len() <= 2 => {
                     let min = rest.first().map_or(Ok(0), |v| bound(v, 0))?;
                     let max = rest.get(1).map_or(Ok(MAX), |v| bound(v, MAX))?;
-                    Ok(PType::Hash { key: Box::new(inner_type(key)?), value: Box::new(inner_type(value)?), min, max })
+                    Ok(PType::Hash {
+                        key: Box::new(inner_type(key)?),
+                        value: Box::new(inner_type(value)?),
+                        min,
+                        max,
+                    })
                 }
                 _ => Err(count_error("2 to 4")),
             },
@@ -546,12 +868,21 @@ impl PType {
                     match arg {
                         Value::Type(t) if bounds.is_empty() => types.push((**t).clone()),
                         Value::Integer(_) | Value::Default => bounds.push(arg.clone()),
-                        other => return Err(format!("Tuple[] arguments must be types or size bounds, got {}", crate::format::type_label(other))),
+                        other => {
+                            return Err(format!(
+                                "Tuple[] arguments must be types or size bounds, got {}",
+                                crate::format::type_label(other)
+                            ));
+                        }
                     }
                 }
                 let count = types.len() as i64;
                 let min = bounds.first().map_or(Ok(count), |v| bound(v, 0))?;
-                let max = bounds.get(1).map_or(Ok(if bounds.is_empty() { count } else { MAX }), |v| bound(v, MAX))?;
+                let max = bounds
+                    .get(1)
+                    .map_or(Ok(if bounds.is_empty() { count } else { MAX }), |v| {
+                        bound(v, MAX)
+                    })?;
                 Ok(PType::Tuple { types, min, max })
             }
             PType::Struct(_) => match args {
@@ -562,36 +893,77 @@ impl PType {
                             Value::String(s) => (s.clone(), false),
                             Value::Type(t) => match &**t {
                                 PType::Optional(Some(inner)) => match &**inner {
-                                    PType::Enum { values, .. } if values.len() == 1 => (values[0].clone(), true),
-                                    _ => return Err("Struct[] keys must be String or Optional[String]".into()),
+                                    PType::Enum { values, .. } if values.len() == 1 => {
+                                        (values[0].clone(), true)
+                                    }
+                                    _ => {
+                                        return Err(
+                                            "Struct[] keys must be String or Optional[String]"
+                                                .into(),
+                                        );
+                                    }
                                 },
-                                PType::Enum { values, .. } if values.len() == 1 => (values[0].clone(), false),
+                                PType::Enum { values, .. } if values.len() == 1 => {
+                                    (values[0].clone(), false)
+                                }
                                 PType::NotUndef(Some(inner)) => match &**inner {
-                                    PType::Enum { values, .. } if values.len() == 1 => (values[0].clone(), false),
-                                    _ => return Err("Struct[] keys must be String or Optional[String]".into()),
+                                    PType::Enum { values, .. } if values.len() == 1 => {
+                                        (values[0].clone(), false)
+                                    }
+                                    _ => {
+                                        return Err(
+                                            "Struct[] keys must be String or Optional[String]"
+                                                .into(),
+                                        );
+                                    }
                                 },
-                                _ => return Err("Struct[] keys must be String or Optional[String]".into()),
+                                _ => {
+                                    return Err(
+                                        "Struct[] keys must be String or Optional[String]".into()
+                                    );
+                                }
                             },
-                            _ => return Err("Struct[] keys must be String or Optional[String]".into()),
+                            _ => {
+                                return Err(
+                                    "Struct[] keys must be String or Optional[String]".into()
+                                );
+                            }
                         };
                         let value = inner_type(value)?;
                         let optional = optional || value.is_instance(&Value::Undef);
-                        members.push(StructMember { key, optional, value });
+                        members.push(StructMember {
+                            key,
+                            optional,
+                            value,
+                        });
                     }
                     Ok(PType::Struct(members))
                 }
                 _ => Err(count_error("1")),
             },
-            PType::Variant(_) => Ok(PType::Variant(args.iter().map(inner_type).collect::<Result<_, _>>()?)),
+            PType::Variant(_) => Ok(PType::Variant(
+                args.iter().map(inner_type).collect::<Result<_, _>>()?,
+            )),
             PType::Optional(_) | PType::NotUndef(_) => {
                 let inner = match args {
-                    [Value::String(s)] => PType::Enum { values: vec![s.clone()], case_insensitive: false },
+                    [Value::String(s)] => PType::Enum {
+                        values: vec![s.clone()],
+                        case_insensitive: false,
+                    },
                     [other] => inner_type(other)?,
                     _ => return Err(count_error("1")),
                 };
-                Ok(if matches!(self, PType::Optional(_)) { PType::Optional(Some(Box::new(inner))) } else { PType::NotUndef(Some(Box::new(inner))) })
+                Ok(if matches!(self, PType::Optional(_)) {
+                    PType::Optional(Some(Box::new(inner)))
+                } else {
+                    PType::NotUndef(Some(Box::new(inner)))
+                })
             }
-            PType::Type(_) | PType::Iterable(_) | PType::Iterator(_) | PType::Sensitive(_) | PType::Init(_) => {
+            PType::Type(_)
+            | PType::Iterable(_)
+            | PType::Iterator(_)
+            | PType::Sensitive(_)
+            | PType::Init(_) => {
                 let inner = match args {
                     [one] => Box::new(inner_type(one)?),
                     _ => return Err(count_error("1")),
@@ -604,30 +976,51 @@ impl PType {
                     _ => PType::Init(Some(inner)),
                 })
             }
-            PType::Callable(_) => Ok(PType::Callable(args.iter().filter_map(|a| inner_type(a).ok()).collect())),
+            PType::Callable(_) => Ok(PType::Callable(
+                args.iter().filter_map(|a| inner_type(a).ok()).collect(),
+            )),
             PType::Runtime(_) => Ok(PType::Runtime(args.iter().find_map(|a| match a {
                 Value::String(s) => Some(s.clone()),
                 _ => None,
             }))),
-            PType::Resource { type_name: None, .. } => match args {
-                [Value::String(name)] => Ok(PType::Resource { type_name: Some(name.to_lowercase()), title: None }),
-                [Value::Type(t)] => Ok(PType::Resource { type_name: resource_type_name(t), title: None }),
+            PType::Resource {
+                type_name: None, ..
+            } => match args {
+                [Value::String(name)] => Ok(PType::Resource {
+                    type_name: Some(name.to_lowercase()),
+                    title: None,
+                }),
+                [Value::Type(t)] => Ok(PType::Resource {
+                    type_name: resource_type_name(t),
+                    title: None,
+                }),
                 [first, title] => {
                     let type_name = match first {
                         Value::String(name) => Some(name.to_lowercase()),
                         Value::Type(t) => resource_type_name(t),
                         _ => None,
                     };
-                    Ok(PType::Resource { type_name, title: Some(title_text(title)) })
+                    Ok(PType::Resource {
+                        type_name,
+                        title: Some(title_text(title)),
+                    })
                 }
                 _ => Err(count_error("1 to 2")),
             },
-            PType::Resource { type_name: Some(name), title: None } => match args {
-                [title] => Ok(PType::Resource { type_name: Some(name.clone()), title: Some(title_text(title)) }),
+            PType::Resource {
+                type_name: Some(name),
+                title: None,
+            } => match args {
+                [title] => Ok(PType::Resource {
+                    type_name: Some(name.clone()),
+                    title: Some(title_text(title)),
+                }),
                 _ => Err(count_error("1")),
             },
             PType::Class(None) => match args {
-                [Value::String(name)] => Ok(PType::Class(Some(name.trim_start_matches("::").to_lowercase()))),
+                [Value::String(name)] => Ok(PType::Class(Some(
+                    name.trim_start_matches("::").to_lowercase(),
+                ))),
                 _ => Err(count_error("1")),
             },
             _ => Err(format!("{base} is not a parameterized type")),
@@ -645,12 +1038,17 @@ impl PType {
             PType::String { .. } | PType::Enum { .. } | PType::Pattern(_) => PType::string(),
             PType::Array { element, .. } => PType::array_of(element.generalize()),
             PType::Hash { key, value, .. } => PType::hash_of(key.generalize(), value.generalize()),
-            PType::Tuple { types, .. } => PType::array_of(common_of(types.iter().map(PType::generalize))),
+            PType::Tuple { types, .. } => {
+                PType::array_of(common_of(types.iter().map(PType::generalize)))
+            }
             PType::Struct(members) => {
                 if members.is_empty() {
                     PType::hash_of(PType::Unit, PType::Unit)
                 } else {
-                    PType::hash_of(PType::string(), common_of(members.iter().map(|m| m.value.generalize())))
+                    PType::hash_of(
+                        PType::string(),
+                        common_of(members.iter().map(|m| m.value.generalize())),
+                    )
                 }
             }
             PType::Variant(types) => PType::Variant(types.iter().map(PType::generalize).collect()),
@@ -666,17 +1064,33 @@ impl PType {
     pub fn reduce(&self) -> PType {
         match self {
             PType::Tuple { types, min, max } => {
-                let element = if types.is_empty() { PType::Unit } else { common_of(types.iter().map(PType::reduce)) };
-                PType::Array { element: Box::new(element), min: *min, max: *max }
+                let element = if types.is_empty() {
+                    PType::Unit
+                } else {
+                    common_of(types.iter().map(PType::reduce))
+                };
+                PType::Array {
+                    element: Box::new(element),
+                    min: *min,
+                    max: *max,
+                }
             }
             PType::Struct(members) => {
                 let count = members.len() as i64;
                 let (key, value) = if members.is_empty() {
                     (PType::Unit, PType::Unit)
                 } else {
-                    (PType::string(), common_of(members.iter().map(|m| m.value.reduce())))
+                    (
+                        PType::string(),
+                        common_of(members.iter().map(|m| m.value.reduce())),
+                    )
                 };
-                PType::Hash { key: Box::new(key), value: Box::new(value), min: count, max: count }
+                PType::Hash {
+                    key: Box::new(key),
+                    value: Box::new(value),
+                    min: count,
+                    max: count,
+                }
             }
             other => other.clone(),
         }
@@ -690,33 +1104,83 @@ impl PType {
         }
         match (self, other) {
             (PType::Unit, t) | (t, PType::Unit) => t.clone(),
-            (PType::Integer { min, max }, PType::Integer { min: omin, max: omax }) => {
-                PType::Integer { min: (*min).min(*omin), max: (*max).max(*omax) }
-            }
-            (PType::Float { min, max }, PType::Float { min: omin, max: omax }) => PType::Float { min: min.min(*omin), max: max.max(*omax) },
-            (PType::Integer { .. } | PType::Float { .. } | PType::Numeric, PType::Integer { .. } | PType::Float { .. } | PType::Numeric) => {
-                PType::Numeric
-            }
-            (PType::String { min, max }, PType::String { min: omin, max: omax }) => {
-                PType::String { min: (*min).min(*omin), max: (*max).max(*omax) }
-            }
+            (
+                PType::Integer { min, max },
+                PType::Integer {
+                    min: omin,
+                    max: omax,
+                },
+            ) => PType::Integer {
+                min: (*min).min(*omin),
+                max: (*max).max(*omax),
+            },
+            (
+                PType::Float { min, max },
+                PType::Float {
+                    min: omin,
+                    max: omax,
+                },
+            ) => PType::Float {
+                min: min.min(*omin),
+                max: max.max(*omax),
+            },
+            (
+                PType::Integer { .. } | PType::Float { .. } | PType::Numeric,
+                PType::Integer { .. } | PType::Float { .. } | PType::Numeric,
+            ) => PType::Numeric,
+            (
+                PType::String { min, max },
+                PType::String {
+                    min: omin,
+                    max: omax,
+                },
+            ) => PType::String {
+                min: (*min).min(*omin),
+                max: (*max).max(*omax),
+            },
             (PType::Boolean(_), PType::Boolean(_)) => PType::Boolean(None),
             (PType::Regexp(_), PType::Regexp(_)) => PType::Regexp(None),
-            (PType::Array { element, min, max }, PType::Array { element: oe, min: omin, max: omax }) => PType::Array {
+            (
+                PType::Array { element, min, max },
+                PType::Array {
+                    element: oe,
+                    min: omin,
+                    max: omax,
+                },
+            ) => PType::Array {
                 element: Box::new(element.common(oe)),
                 min: (*min).min(*omin),
                 max: (*max).max(*omax),
             },
-            (PType::Hash { key, value, min, max }, PType::Hash { key: ok, value: ov, min: omin, max: omax }) => PType::Hash {
+            (
+                PType::Hash {
+                    key,
+                    value,
+                    min,
+                    max,
+                },
+                PType::Hash {
+                    key: ok,
+                    value: ov,
+                    min: omin,
+                    max: omax,
+                },
+            ) => PType::Hash {
                 key: Box::new(key.common(ok)),
                 value: Box::new(value.common(ov)),
                 min: (*min).min(*omin),
                 max: (*max).max(*omax),
             },
-            (a, b) if PType::ScalarData.is_assignable(a) && PType::ScalarData.is_assignable(b) => PType::ScalarData,
-            (a, b) if PType::Scalar.is_assignable(a) && PType::Scalar.is_assignable(b) => PType::Scalar,
+            (a, b) if PType::ScalarData.is_assignable(a) && PType::ScalarData.is_assignable(b) => {
+                PType::ScalarData
+            }
+            (a, b) if PType::Scalar.is_assignable(a) && PType::Scalar.is_assignable(b) => {
+                PType::Scalar
+            }
             (a, b) if PType::Data.is_assignable(a) && PType::Data.is_assignable(b) => PType::Data,
-            (a, b) if PType::RichData.is_assignable(a) && PType::RichData.is_assignable(b) => PType::RichData,
+            (a, b) if PType::RichData.is_assignable(a) && PType::RichData.is_assignable(b) => {
+                PType::RichData
+            }
             _ => PType::Any,
         }
     }
@@ -731,25 +1195,36 @@ impl PType {
             Value::Float(f) => PType::Float { min: *f, max: *f },
             Value::String(_) => PType::string(),
             Value::Regexp(r) => PType::Regexp(Some(r.clone())),
-            Value::Array(items) if items.is_empty() => PType::Array { element: Box::new(PType::Unit), min: 0, max: 0 },
-            Value::Hash(hash) if hash.is_empty() => PType::Hash { key: Box::new(PType::Unit), value: Box::new(PType::Unit), min: 0, max: 0 },
+            Value::Array(items) if items.is_empty() => PType::Array {
+                element: Box::new(PType::Unit),
+                min: 0,
+                max: 0,
+            },
+            Value::Hash(hash) if hash.is_empty() => PType::Hash {
+                key: Box::new(PType::Unit),
+                value: Box::new(PType::Unit),
+                min: 0,
+                max: 0,
+            },
             Value::Array(items) => PType::Tuple {
                 types: items.iter().map(PType::infer).collect(),
                 min: items.len() as i64,
                 max: items.len() as i64,
             },
-            Value::Hash(hash) if hash.keys().all(|k| matches!(k, Value::String(_))) => PType::Struct(
-                hash.iter()
-                    .map(|(k, v)| StructMember {
-                        key: match k {
-                            Value::String(s) => s.clone(),
-                            _ => unreachable!("all keys are strings"),
-                        },
-                        optional: false,
-                        value: PType::infer(v),
-                    })
-                    .collect(),
-            ),
+            Value::Hash(hash) if hash.keys().all(|k| matches!(k, Value::String(_))) => {
+                PType::Struct(
+                    hash.iter()
+                        .map(|(k, v)| StructMember {
+                            key: match k {
+                                Value::String(s) => s.clone(),
+                                _ => unreachable!("all keys are strings"),
+                            },
+                            optional: false,
+                            value: PType::infer(v),
+                        })
+                        .collect(),
+                )
+            }
             Value::Hash(hash) => PType::Hash {
                 key: Box::new(common_type(hash.keys())),
                 value: Box::new(common_type(hash.values())),
@@ -794,14 +1269,27 @@ fn in_range(length: usize, min: i64, max: i64) -> bool {
 }
 
 fn is_scalar(value: &Value) -> bool {
-    matches!(value, Value::Integer(_) | Value::Float(_) | Value::String(_) | Value::Boolean(_) | Value::Regexp(_))
+    matches!(
+        value,
+        Value::Integer(_)
+            | Value::Float(_)
+            | Value::String(_)
+            | Value::Boolean(_)
+            | Value::Regexp(_)
+    )
 }
 
 fn is_data(value: &Value) -> bool {
     match value {
-        Value::Undef | Value::Integer(_) | Value::Float(_) | Value::String(_) | Value::Boolean(_) => true,
+        Value::Undef
+        | Value::Integer(_)
+        | Value::Float(_)
+        | Value::String(_)
+        | Value::Boolean(_) => true,
         Value::Array(items) => items.iter().all(is_data),
-        Value::Hash(hash) => hash.iter().all(|(k, v)| matches!(k, Value::String(_)) && is_data(v)),
+        Value::Hash(hash) => hash
+            .iter()
+            .all(|(k, v)| matches!(k, Value::String(_)) && is_data(v)),
         _ => false,
     }
 }
@@ -872,7 +1360,11 @@ impl fmt::Display for PType {
                 if min.is_infinite() && max.is_infinite() {
                     None
                 } else {
-                    let min_text = if min.is_infinite() { "default".to_string() } else { float_to_string(*min) };
+                    let min_text = if min.is_infinite() {
+                        "default".to_string()
+                    } else {
+                        float_to_string(*min)
+                    };
                     if max.is_infinite() {
                         Some(min_text)
                     } else {
@@ -881,20 +1373,31 @@ impl fmt::Display for PType {
                 }
             }
             PType::String { min, max } | PType::Collection { min, max } => size_params(*min, *max),
-            PType::Enum { values, case_insensitive } => {
+            PType::Enum {
+                values,
+                case_insensitive,
+            } => {
                 if values.is_empty() {
                     None
                 } else {
-                    let mut out = values.iter().map(|v| quote(v)).collect::<Vec<_>>().join(", ");
+                    let mut out = values
+                        .iter()
+                        .map(|v| quote(v))
+                        .collect::<Vec<_>>()
+                        .join(", ");
                     if *case_insensitive {
                         out.push_str(", true");
                     }
                     Some(out)
                 }
             }
-            PType::Pattern(patterns) => {
-                (!patterns.is_empty()).then(|| patterns.iter().map(|p| format!("/{}/", p.source())).collect::<Vec<_>>().join(", "))
-            }
+            PType::Pattern(patterns) => (!patterns.is_empty()).then(|| {
+                patterns
+                    .iter()
+                    .map(|p| format!("/{}/", p.source()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }),
             PType::Regexp(Some(r)) => Some(format!("/{}/", r.source())),
             PType::Array { element, min, max } => {
                 let size = size_params(*min, *max);
@@ -905,7 +1408,12 @@ impl fmt::Display for PType {
                     (element, Some(size)) => Some(format!("{element}, {size}")),
                 }
             }
-            PType::Hash { key, value, min, max } => {
+            PType::Hash {
+                key,
+                value,
+                min,
+                max,
+            } => {
                 let size = size_params(*min, *max);
                 match (&**key, &**value, size) {
                     (PType::Any, PType::Any, None) => None,
@@ -943,9 +1451,13 @@ impl fmt::Display for PType {
                     Some(format!("{{{}}}", entries.join(", ")))
                 }
             }
-            PType::Variant(types) | PType::Callable(types) => {
-                (!types.is_empty()).then(|| types.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))
-            }
+            PType::Variant(types) | PType::Callable(types) => (!types.is_empty()).then(|| {
+                types
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }),
             PType::Optional(Some(inner))
             | PType::NotUndef(Some(inner))
             | PType::Type(Some(inner))
@@ -953,13 +1465,18 @@ impl fmt::Display for PType {
             | PType::Iterator(Some(inner))
             | PType::Sensitive(Some(inner))
             | PType::Init(Some(inner)) => Some(match &**inner {
-                PType::Enum { values, .. } if values.len() == 1 && matches!(self, PType::Optional(_) | PType::NotUndef(_)) => {
+                PType::Enum { values, .. }
+                    if values.len() == 1
+                        && matches!(self, PType::Optional(_) | PType::NotUndef(_)) =>
+                {
                     quote(&values[0])
                 }
                 other => other.to_string(),
             }),
             PType::Runtime(Some(name)) => Some(quote(name)),
-            PType::Resource { title: Some(title), .. } => Some(quote(title)),
+            PType::Resource {
+                title: Some(title), ..
+            } => Some(quote(title)),
             PType::Class(Some(name)) => Some(name.clone()),
             _ => None,
         };

@@ -42,7 +42,9 @@ impl PartialEq for Value {
             (Value::String(a), Value::String(b)) => a == b,
             (Value::Regexp(a), Value::Regexp(b)) => a == b,
             (Value::Array(a), Value::Array(b)) | (Value::Iterator(a), Value::Iterator(b)) => a == b,
-            (Value::Hash(a), Value::Hash(b)) => a.len() == b.len() && a.iter().all(|(k, v)| b.get(k) == Some(v)),
+            (Value::Hash(a), Value::Hash(b)) => {
+                a.len() == b.len() && a.iter().all(|(k, v)| b.get(k) == Some(v))
+            }
             (Value::Type(a), Value::Type(b)) => a == b,
             (Value::Sensitive(a), Value::Sensitive(b)) => a == b,
             _ => false,
@@ -89,14 +91,22 @@ impl Value {
     /// value across Integer and Float, collections element by element.
     pub fn puppet_equals(&self, other: &Value) -> bool {
         match (self, other) {
-            (Value::String(a), Value::String(b)) => a.len() == b.len() && a.to_lowercase() == b.to_lowercase(),
-            (Value::Integer(a), Value::Float(b)) | (Value::Float(b), Value::Integer(a)) => (*a as f64) == *b,
+            (Value::String(a), Value::String(b)) => {
+                a.len() == b.len() && a.to_lowercase() == b.to_lowercase()
+            }
+            (Value::Integer(a), Value::Float(b)) | (Value::Float(b), Value::Integer(a)) => {
+                (*a as f64) == *b
+            }
             (Value::Float(a), Value::Float(b)) => a == b,
-            (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.puppet_equals(y)),
+            (Value::Array(a), Value::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.puppet_equals(y))
+            }
             (Value::Hash(a), Value::Hash(b)) => {
                 a.len() == b.len()
                     && a.iter().all(|(key, value)| {
-                        b.iter().any(|(other_key, other_value)| key.puppet_equals(other_key) && value.puppet_equals(other_value))
+                        b.iter().any(|(other_key, other_value)| {
+                            key.puppet_equals(other_key) && value.puppet_equals(other_value)
+                        })
                     })
             }
             _ => self == other,

@@ -103,12 +103,17 @@ fn unique(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
             // the keys that had it.
             let mut grouped: PHash = PHash::new();
             for (k, v) in hash {
-                match grouped.entry(v.clone()).or_insert_with(|| Value::Array(Vec::new())) {
+                match grouped
+                    .entry(v.clone())
+                    .or_insert_with(|| Value::Array(Vec::new()))
+                {
                     Value::Array(keys) => keys.push(k.clone()),
                     _ => unreachable!("entries are arrays"),
                 }
             }
-            Ok(Value::Hash(grouped.into_iter().map(|(v, keys)| (keys, v)).collect()))
+            Ok(Value::Hash(
+                grouped.into_iter().map(|(v, keys)| (keys, v)).collect(),
+            ))
         }
         _ => call.mismatch("collection", "Iterable", 0),
     }
@@ -118,7 +123,9 @@ fn unique(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
 fn natural_order(a: &Value, b: &Value) -> Option<Ordering> {
     match (a, b) {
         (Value::Integer(x), Value::Integer(y)) => Some(x.cmp(y)),
-        (Value::Integer(_) | Value::Float(_), Value::Integer(_) | Value::Float(_)) => as_f64(a).partial_cmp(&as_f64(b)),
+        (Value::Integer(_) | Value::Float(_), Value::Integer(_) | Value::Float(_)) => {
+            as_f64(a).partial_cmp(&as_f64(b))
+        }
         (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
         _ => None,
     }
@@ -136,7 +143,10 @@ fn sort<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Val
     call.arity(1, Some(1))?;
     let (mut items, is_string) = match &call.args[0] {
         Value::Array(items) => (items.clone(), false),
-        Value::String(s) => (s.chars().map(|c| Value::String(c.to_string())).collect(), true),
+        Value::String(s) => (
+            s.chars().map(|c| Value::String(c.to_string())).collect(),
+            true,
+        ),
         _ => return call.mismatch("arg", "Array", 0),
     };
     let mut failure: Option<Stop> = None;
@@ -158,7 +168,10 @@ fn sort<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Val
             });
         }
         None => {
-            if let Some(pair) = items.windows(2).find(|w| natural_order(&w[0], &w[1]).is_none()) {
+            if let Some(pair) = items
+                .windows(2)
+                .find(|w| natural_order(&w[0], &w[1]).is_none())
+            {
                 return call.error(format_args!(
                     "comparison of {} with {} failed",
                     type_label(&pair[0]),
@@ -172,7 +185,9 @@ fn sort<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Val
         return Err(stop);
     }
     if is_string {
-        return Ok(Value::String(items.iter().map(marionette_values::format::to_s).collect()));
+        return Ok(Value::String(
+            items.iter().map(marionette_values::format::to_s).collect(),
+        ));
     }
     Ok(Value::Array(items))
 }
@@ -181,7 +196,10 @@ fn step_into(value: &Value, key: &Value) -> Option<Value> {
     match (value, key) {
         (Value::Array(items), Value::Integer(i)) => {
             let index = if *i < 0 { items.len() as i64 + i } else { *i };
-            usize::try_from(index).ok().and_then(|i| items.get(i)).cloned()
+            usize::try_from(index)
+                .ok()
+                .and_then(|i| items.get(i))
+                .cloned()
         }
         (Value::Hash(hash), key) => hash.get(key).cloned(),
         _ => None,
@@ -196,7 +214,10 @@ fn dig(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> 
             return Ok(Value::Undef);
         }
         if !matches!(current, Value::Array(_) | Value::Hash(_)) {
-            return call.error(format_args!("The given data does not contain a Collection at {}", marionette_values::format::to_s(key)));
+            return call.error(format_args!(
+                "The given data does not contain a Collection at {}",
+                marionette_values::format::to_s(key)
+            ));
         }
         current = step_into(&current, key).unwrap_or(Value::Undef);
     }
@@ -243,7 +264,11 @@ fn get<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Valu
     Ok(if value.is_undef() { default } else { value })
 }
 
-fn extreme<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>, wanted: Ordering) -> EvalResult<Value> {
+fn extreme<'p>(
+    eval: &mut Evaluator<'p>,
+    call: &mut Call<'_, 'p>,
+    wanted: Ordering,
+) -> EvalResult<Value> {
     call.arity(1, None)?;
     let values = match call.args.as_slice() {
         [Value::Array(items)] => items.clone(),
@@ -255,13 +280,24 @@ fn extreme<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>, wanted: Orderi
             None => value,
             Some(current) => {
                 let ordering = match call.lambda {
-                    Some(closure) => match eval.call_lambda(&closure, vec![value.clone(), current.clone()], call.span)? {
+                    Some(closure) => match eval.call_lambda(
+                        &closure,
+                        vec![value.clone(), current.clone()],
+                        call.span,
+                    )? {
                         Value::Integer(i) => i.cmp(&0),
                         _ => Ordering::Equal,
                     },
                     None => match natural_order(&value, &current) {
                         Some(ordering) => ordering,
-                        None => return call.error(format_args!("'{}' cannot compare {} with {}", call.name, type_label(&value), type_label(&current))),
+                        None => {
+                            return call.error(format_args!(
+                                "'{}' cannot compare {} with {}",
+                                call.name,
+                                type_label(&value),
+                                type_label(&current)
+                            ));
+                        }
                     },
                 };
                 if ordering == wanted { value } else { current }
@@ -275,7 +311,9 @@ fn compare(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
     call.arity(2, Some(3))?;
     let ignore_case = !matches!(call.args.get(2), Some(Value::Boolean(false)));
     let ordering = match (&call.args[0], &call.args[1]) {
-        (Value::String(a), Value::String(b)) if ignore_case => Some(a.to_lowercase().cmp(&b.to_lowercase())),
+        (Value::String(a), Value::String(b)) if ignore_case => {
+            Some(a.to_lowercase().cmp(&b.to_lowercase()))
+        }
         (a, b) => natural_order(a, b),
     };
     match ordering {

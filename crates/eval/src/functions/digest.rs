@@ -12,15 +12,17 @@ use crate::error::EvalResult;
 use crate::evaluator::Evaluator;
 
 pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
-    map.insert("md5", |e, c| hash::<Md5>(e, c));
-    map.insert("sha1", |e, c| hash::<Sha1>(e, c));
-    map.insert("sha256", |e, c| hash::<Sha256>(e, c));
-    map.insert("digest", |e, c| hash::<Sha256>(e, c));
+    map.insert("md5", hash::<Md5>);
+    map.insert("sha1", hash::<Sha1>);
+    map.insert("sha256", hash::<Sha256>);
+    map.insert("digest", hash::<Sha256>);
 }
 
 fn hash<D: Digest>(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(1, Some(1))?;
     let text = call.string(0, "str")?;
     let digest = D::digest(text.as_bytes());
-    Ok(Value::String(digest.iter().map(|b| format!("{b:02x}")).collect()))
+    Ok(Value::String(
+        digest.iter().map(|b| format!("{b:02x}")).collect(),
+    ))
 }

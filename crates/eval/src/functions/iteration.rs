@@ -46,12 +46,20 @@ fn elements(call: &Call<'_, '_>, collection: &Value) -> EvalResult<Vec<Element>>
     match collection {
         Value::Hash(hash) => Ok(hash
             .iter()
-            .map(|(k, v)| Element { position: k.clone(), value: v.clone(), pair: Some(Value::Array(vec![k.clone(), v.clone()])) })
+            .map(|(k, v)| Element {
+                position: k.clone(),
+                value: v.clone(),
+                pair: Some(Value::Array(vec![k.clone(), v.clone()])),
+            })
             .collect()),
         other => Ok(iterable(call, other)?
             .into_iter()
             .enumerate()
-            .map(|(i, value)| Element { position: Value::Integer(i as i64), value, pair: None })
+            .map(|(i, value)| Element {
+                position: Value::Integer(i as i64),
+                value,
+                pair: None,
+            })
             .collect()),
     }
 }
@@ -60,7 +68,12 @@ fn block_args(closure: &Closure<'_>, element: &Element) -> Vec<Value> {
     if closure.lambda.params.len() >= 2 {
         vec![element.position.clone(), element.value.clone()]
     } else {
-        vec![element.pair.clone().unwrap_or_else(|| element.value.clone())]
+        vec![
+            element
+                .pair
+                .clone()
+                .unwrap_or_else(|| element.value.clone()),
+        ]
     }
 }
 
@@ -129,7 +142,10 @@ fn filter<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<V
 fn reduce<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
     let collection = collection_arg(call, 1, 2)?;
     let closure = call.lambda()?;
-    let mut items: Vec<Value> = elements(call, &collection)?.into_iter().map(|e| e.pair.unwrap_or(e.value)).collect();
+    let mut items: Vec<Value> = elements(call, &collection)?
+        .into_iter()
+        .map(|e| e.pair.unwrap_or(e.value))
+        .collect();
     let mut memo = match call.args.get(1) {
         Some(start) => start.clone(),
         None if items.is_empty() => return Ok(Value::Undef),
@@ -164,8 +180,15 @@ fn partition<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResul
     let elements = elements(call, &collection)?;
     let (mut yes, mut no) = (Vec::new(), Vec::new());
     iterate(eval, call, &elements, |element, result| {
-        let item = element.pair.clone().unwrap_or_else(|| element.value.clone());
-        if result.is_truthy() { yes.push(item) } else { no.push(item) }
+        let item = element
+            .pair
+            .clone()
+            .unwrap_or_else(|| element.value.clone());
+        if result.is_truthy() {
+            yes.push(item)
+        } else {
+            no.push(item)
+        }
         true
     })?;
     Ok(Value::Array(vec![Value::Array(yes), Value::Array(no)]))
@@ -176,8 +199,14 @@ fn group_by<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult
     let elements = elements(call, &collection)?;
     let mut groups = PHash::new();
     iterate(eval, call, &elements, |element, key| {
-        let item = element.pair.clone().unwrap_or_else(|| element.value.clone());
-        match groups.entry(key).or_insert_with(|| Value::Array(Vec::new())) {
+        let item = element
+            .pair
+            .clone()
+            .unwrap_or_else(|| element.value.clone());
+        match groups
+            .entry(key)
+            .or_insert_with(|| Value::Array(Vec::new()))
+        {
             Value::Array(items) => items.push(item),
             _ => unreachable!("groups hold arrays"),
         }
@@ -193,8 +222,15 @@ fn reverse_each<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalRe
     if call.lambda.is_none() {
         return Ok(Value::Iterator(items));
     }
-    let elements: Vec<Element> =
-        items.into_iter().enumerate().map(|(i, value)| Element { position: Value::Integer(i as i64), value, pair: None }).collect();
+    let elements: Vec<Element> = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, value)| Element {
+            position: Value::Integer(i as i64),
+            value,
+            pair: None,
+        })
+        .collect();
     iterate(eval, call, &elements, |_, _| true)?;
     Ok(collection)
 }
@@ -205,12 +241,22 @@ fn step<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Val
     if step < 1 {
         return call.error("'step' expects 'step' to be a positive Integer");
     }
-    let items: Vec<Value> = iterable(call, &collection)?.into_iter().step_by(step as usize).collect();
+    let items: Vec<Value> = iterable(call, &collection)?
+        .into_iter()
+        .step_by(step as usize)
+        .collect();
     if call.lambda.is_none() {
         return Ok(Value::Iterator(items));
     }
-    let elements: Vec<Element> =
-        items.into_iter().enumerate().map(|(i, value)| Element { position: Value::Integer(i as i64), value, pair: None }).collect();
+    let elements: Vec<Element> = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, value)| Element {
+            position: Value::Integer(i as i64),
+            value,
+            pair: None,
+        })
+        .collect();
     iterate(eval, call, &elements, |_, _| true)?;
     Ok(collection)
 }
@@ -221,9 +267,17 @@ fn slice<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Va
     if size < 1 {
         return call.error("'slice' expects a slice size greater than 0");
     }
-    let items: Vec<Value> = elements(call, &collection)?.into_iter().map(|e| e.pair.unwrap_or(e.value)).collect();
-    let slices: Vec<Value> = items.chunks(size as usize).map(|chunk| Value::Array(chunk.to_vec())).collect();
-    let Some(closure) = call.lambda else { return Ok(Value::Array(slices)) };
+    let items: Vec<Value> = elements(call, &collection)?
+        .into_iter()
+        .map(|e| e.pair.unwrap_or(e.value))
+        .collect();
+    let slices: Vec<Value> = items
+        .chunks(size as usize)
+        .map(|chunk| Value::Array(chunk.to_vec()))
+        .collect();
+    let Some(closure) = call.lambda else {
+        return Ok(Value::Array(slices));
+    };
     for chunk in slices {
         let args = match (&chunk, closure.lambda.params.len()) {
             (Value::Array(items), n) if n > 1 => {
@@ -247,10 +301,18 @@ fn index<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Va
     if let Some(wanted) = call.args.get(1).cloned() {
         return Ok(match (&collection, &wanted) {
             (Value::String(haystack), Value::String(needle)) => {
-                haystack.find(needle.as_str()).map_or(Value::Undef, |byte| Value::Integer(haystack[..byte].chars().count() as i64))
+                haystack.find(needle.as_str()).map_or(Value::Undef, |byte| {
+                    Value::Integer(haystack[..byte].chars().count() as i64)
+                })
             }
-            (Value::Hash(hash), _) => hash.iter().find(|(_, v)| **v == wanted).map_or(Value::Undef, |(k, _)| k.clone()),
-            _ => iterable(call, &collection)?.iter().position(|v| *v == wanted).map_or(Value::Undef, |i| Value::Integer(i as i64)),
+            (Value::Hash(hash), _) => hash
+                .iter()
+                .find(|(_, v)| **v == wanted)
+                .map_or(Value::Undef, |(k, _)| k.clone()),
+            _ => iterable(call, &collection)?
+                .iter()
+                .position(|v| *v == wanted)
+                .map_or(Value::Undef, |i| Value::Integer(i as i64)),
         });
     }
     let elements = elements(call, &collection)?;
@@ -273,7 +335,11 @@ fn tree_each<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResul
     collect_tree(&tree, Vec::new(), &mut visits);
     let closure = call.lambda()?;
     for (path, value) in visits {
-        let args = if closure.lambda.params.len() >= 2 { vec![Value::Array(path), value] } else { vec![Value::Array(vec![Value::Array(path), value])] };
+        let args = if closure.lambda.params.len() >= 2 {
+            vec![Value::Array(path), value]
+        } else {
+            vec![Value::Array(vec![Value::Array(path), value])]
+        };
         match eval.call_lambda(&closure, args, call.span) {
             Ok(_) => {}
             Err(Stop::Break(_)) => break,

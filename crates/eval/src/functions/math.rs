@@ -39,12 +39,20 @@ fn abs(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> 
     }
 }
 
-fn rounding(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>, op: fn(f64) -> f64) -> EvalResult<Value> {
+fn rounding(
+    _eval: &mut Evaluator<'_>,
+    call: &mut Call<'_, '_>,
+    op: fn(f64) -> f64,
+) -> EvalResult<Value> {
     match number(call)? {
         Number::Integer(i) => Ok(Value::Integer(i)),
         Number::Float(f) => {
             let rounded = op(f);
-            if rounded.abs() < 9.2e18 { Ok(Value::Integer(rounded as i64)) } else { call.error("The result is out of Integer range") }
+            if rounded.abs() < 9.2e18 {
+                Ok(Value::Integer(rounded as i64))
+            } else {
+                call.error("The result is out of Integer range")
+            }
         }
     }
 }

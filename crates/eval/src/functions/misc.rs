@@ -22,8 +22,18 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("realize", |_, _| Ok(Value::Undef));
     map.insert("tag", |_, _| Ok(Value::Undef));
     map.insert("break", |_, c| Err(Stop::Break(c.span)));
-    map.insert("next", |_, c| Err(Stop::Next(c.args.first().cloned().unwrap_or(Value::Undef), c.span)));
-    map.insert("return", |_, c| Err(Stop::Return(c.args.first().cloned().unwrap_or(Value::Undef), c.span)));
+    map.insert("next", |_, c| {
+        Err(Stop::Next(
+            c.args.first().cloned().unwrap_or(Value::Undef),
+            c.span,
+        ))
+    });
+    map.insert("return", |_, c| {
+        Err(Stop::Return(
+            c.args.first().cloned().unwrap_or(Value::Undef),
+            c.span,
+        ))
+    });
     map.insert("call", call_fn);
     map.insert("getvar", getvar);
     map.insert("versioncmp", versioncmp);
@@ -42,7 +52,10 @@ fn class_names(value: &Value, out: &mut Vec<String>) {
         Value::Array(items) => items.iter().for_each(|v| class_names(v, out)),
         Value::Type(t) => match &**t {
             PType::Class(Some(name)) => out.push(name.clone()),
-            PType::Resource { type_name: Some(kind), title: Some(title) } if kind == "class" => out.push(title.clone()),
+            PType::Resource {
+                type_name: Some(kind),
+                title: Some(title),
+            } if kind == "class" => out.push(title.clone()),
             _ => {}
         },
         _ => {}
@@ -72,7 +85,9 @@ fn getvar(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value
     let default = call.args.get(1).cloned().unwrap_or(Value::Undef);
     let mut segments = path.split('.');
     let name = segments.next().unwrap_or_default().trim_start_matches('$');
-    let Some(mut value) = eval.lookup_quietly(name) else { return Ok(default) };
+    let Some(mut value) = eval.lookup_quietly(name) else {
+        return Ok(default);
+    };
     for segment in segments {
         let next = match (&value, segment.parse::<usize>()) {
             (Value::Array(items), Ok(i)) => items.get(i).cloned(),
@@ -107,7 +122,10 @@ pub(crate) fn compare_versions(a: &str, b: &str) -> Ordering {
                 out.push(run);
             } else {
                 let mut run = String::new();
-                while let Some(&d) = chars.peek().filter(|d| !d.is_ascii_digit() && **d != '-' && **d != '.') {
+                while let Some(&d) = chars
+                    .peek()
+                    .filter(|d| !d.is_ascii_digit() && **d != '-' && **d != '.')
+                {
                     run.push(d);
                     chars.next();
                 }
@@ -196,7 +214,9 @@ fn find_file(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<V
 /// from being parsed (and kept) twice.
 fn parsed_template(text: &str) -> Result<&'static Program, String> {
     static CACHE: Mutex<Vec<(String, &'static Program)>> = Mutex::new(Vec::new());
-    let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some((_, program)) = cache.iter().find(|(source, _)| source == text) {
         return Ok(program);
     }
@@ -219,7 +239,11 @@ fn inline_epp(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<V
     };
     let program = match parsed_template(&text) {
         Ok(program) => program,
-        Err(message) => return call.error(format_args!("Syntax error in inline EPP template: {message}")),
+        Err(message) => {
+            return call.error(format_args!(
+                "Syntax error in inline EPP template: {message}"
+            ));
+        }
     };
     eval.render_epp(program, arguments, call.span)
 }
@@ -230,15 +254,30 @@ fn defined(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
     call.arity(1, None)?;
     for arg in &call.args {
         let found = match arg {
-            Value::String(name) if name.starts_with('$') => eval.lookup_quietly(&name[1..]).is_some(),
+            Value::String(name) if name.starts_with('$') => {
+                eval.lookup_quietly(&name[1..]).is_some()
+            }
             Value::String(name) => eval.is_defined_name(name),
             Value::Type(t) => match &**t {
                 PType::Class(Some(name)) => eval.is_class_declared(name),
-                PType::Resource { type_name: Some(kind), title: Some(title) } if kind == "class" => eval.is_class_declared(title),
-                PType::Resource { type_name: Some(_), title: None } | PType::Class(None) => true,
+                PType::Resource {
+                    type_name: Some(kind),
+                    title: Some(title),
+                } if kind == "class" => eval.is_class_declared(title),
+                PType::Resource {
+                    type_name: Some(_),
+                    title: None,
+                }
+                | PType::Class(None) => true,
                 _ => false,
             },
-            _ => return call.mismatch("vals", "Variant[String, Type[CatalogEntry], Type[Type[CatalogEntry]]]", 0),
+            _ => {
+                return call.mismatch(
+                    "vals",
+                    "Variant[String, Type[CatalogEntry], Type[Type[CatalogEntry]]]",
+                    0,
+                );
+            }
         };
         if !found {
             return Ok(Value::Boolean(false));

@@ -67,15 +67,37 @@ impl<'p> Call<'_, 'p> {
             Some(max) => format!("between {min} and {max}"),
             None => format!("at least {min}"),
         };
-        let noun = if expected == "1" { "argument" } else { "arguments" };
-        self.error(format_args!("'{}' expects {expected} {noun}, got {count}", self.name))
+        let noun = if expected == "1" {
+            "argument"
+        } else {
+            "arguments"
+        };
+        self.error(format_args!(
+            "'{}' expects {expected} {noun}, got {count}",
+            self.name
+        ))
     }
 
     /// A type error for argument `index` named `parameter`.
-    pub(crate) fn mismatch<T>(&self, parameter: &str, expected: &str, index: usize) -> EvalResult<T> {
-        let actual = self.args.get(index).map_or("Undef".to_string(), |v| PType::infer(v).generalize().name());
-        let article = if expected.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
-        self.error(format_args!("'{}' parameter '{parameter}' expects {article} {expected} value, got {actual}", self.name))
+    pub(crate) fn mismatch<T>(
+        &self,
+        parameter: &str,
+        expected: &str,
+        index: usize,
+    ) -> EvalResult<T> {
+        let actual = self
+            .args
+            .get(index)
+            .map_or("Undef".to_string(), |v| PType::infer(v).generalize().name());
+        let article = if expected.starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        };
+        self.error(format_args!(
+            "'{}' parameter '{parameter}' expects {article} {expected} value, got {actual}",
+            self.name
+        ))
     }
 
     pub(crate) fn string(&self, index: usize, parameter: &str) -> EvalResult<String> {
@@ -113,16 +135,31 @@ impl<'p> Call<'_, 'p> {
 pub(crate) fn iterable(call: &Call<'_, '_>, value: &Value) -> EvalResult<Vec<Value>> {
     match value {
         Value::Array(items) | Value::Iterator(items) => Ok(items.clone()),
-        Value::Hash(hash) => Ok(hash.iter().map(|(k, v)| Value::Array(vec![k.clone(), v.clone()])).collect()),
+        Value::Hash(hash) => Ok(hash
+            .iter()
+            .map(|(k, v)| Value::Array(vec![k.clone(), v.clone()]))
+            .collect()),
         Value::Integer(n) if *n >= 0 => Ok((0..*n).map(Value::Integer).collect()),
         Value::String(s) => Ok(s.chars().map(|c| Value::String(c.to_string())).collect()),
         Value::Type(t) => match t.resolved() {
-            PType::Integer { min, max } if *min != i64::MIN && *max != i64::MAX && max - min < 10_000_000 => {
+            PType::Integer { min, max }
+                if *min != i64::MIN && *max != i64::MAX && max - min < 10_000_000 =>
+            {
                 Ok((*min..=*max).map(Value::Integer).collect())
             }
-            PType::Enum { values, .. } => Ok(values.iter().map(|v| Value::String(v.clone())).collect()),
-            _ => call.error(format_args!("'{}' expects an Iterable value, got {}", call.name, type_label(value))),
+            PType::Enum { values, .. } => {
+                Ok(values.iter().map(|v| Value::String(v.clone())).collect())
+            }
+            _ => call.error(format_args!(
+                "'{}' expects an Iterable value, got {}",
+                call.name,
+                type_label(value)
+            )),
         },
-        other => call.error(format_args!("'{}' expects an Iterable value, got {}", call.name, type_label(other))),
+        other => call.error(format_args!(
+            "'{}' expects an Iterable value, got {}",
+            call.name,
+            type_label(other)
+        )),
     }
 }

@@ -18,10 +18,16 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("upcase", |e, c| transform(e, c, |s| s.to_uppercase()));
     map.insert("downcase", |e, c| transform(e, c, |s| s.to_lowercase()));
     map.insert("capitalize", |e, c| transform(e, c, capitalize));
-    map.insert("camelcase", |e, c| transform(e, c, |s| s.split('_').map(capitalize).collect()));
+    map.insert("camelcase", |e, c| {
+        transform(e, c, |s| s.split('_').map(capitalize).collect())
+    });
     map.insert("strip", |e, c| transform(e, c, |s| s.trim().to_string()));
-    map.insert("lstrip", |e, c| transform(e, c, |s| s.trim_start().to_string()));
-    map.insert("rstrip", |e, c| transform(e, c, |s| s.trim_end().to_string()));
+    map.insert("lstrip", |e, c| {
+        transform(e, c, |s| s.trim_start().to_string())
+    });
+    map.insert("rstrip", |e, c| {
+        transform(e, c, |s| s.trim_end().to_string())
+    });
     map.insert("chomp", |e, c| transform(e, c, chomp));
     map.insert("chop", |e, c| transform(e, c, chop));
     map.insert("split", split);
@@ -35,13 +41,20 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
 fn capitalize(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+        Some(first) => first
+            .to_uppercase()
+            .chain(chars.flat_map(char::to_lowercase))
+            .collect(),
         None => String::new(),
     }
 }
 
 fn chomp(text: &str) -> String {
-    text.strip_suffix("\r\n").or_else(|| text.strip_suffix('\n')).or_else(|| text.strip_suffix('\r')).unwrap_or(text).to_string()
+    text.strip_suffix("\r\n")
+        .or_else(|| text.strip_suffix('\n'))
+        .or_else(|| text.strip_suffix('\r'))
+        .unwrap_or(text)
+        .to_string()
 }
 
 fn chop(text: &str) -> String {
@@ -56,21 +69,38 @@ fn chop(text: &str) -> String {
 fn apply(value: &Value, f: fn(&str) -> String) -> Option<Value> {
     match value {
         Value::String(s) => Some(Value::String(f(s))),
-        Value::Array(items) => items.iter().map(|v| apply(v, f)).collect::<Option<Vec<_>>>().map(Value::Array),
+        Value::Array(items) => items
+            .iter()
+            .map(|v| apply(v, f))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array),
         Value::Hash(hash) => hash
             .iter()
             .map(|(k, v)| Some((apply(k, f)?, apply(v, f)?)))
             .collect::<Option<PHash>>()
             .map(Value::Hash),
-        Value::Integer(_) | Value::Float(_) | Value::Boolean(_) | Value::Undef => Some(value.clone()),
+        Value::Integer(_) | Value::Float(_) | Value::Boolean(_) | Value::Undef => {
+            Some(value.clone())
+        }
         _ => None,
     }
 }
 
-fn transform(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>, f: fn(&str) -> String) -> EvalResult<Value> {
+fn transform(
+    _eval: &mut Evaluator<'_>,
+    call: &mut Call<'_, '_>,
+    f: fn(&str) -> String,
+) -> EvalResult<Value> {
     call.arity(1, Some(1))?;
     match apply(&call.args[0], f) {
-        Some(value) if !matches!(call.args[0], Value::Integer(_) | Value::Float(_) | Value::Boolean(_) | Value::Undef) => Ok(value),
+        Some(value)
+            if !matches!(
+                call.args[0],
+                Value::Integer(_) | Value::Float(_) | Value::Boolean(_) | Value::Undef
+            ) =>
+        {
+            Ok(value)
+        }
         _ => call.mismatch("arg", "String", 0),
     }
 }
@@ -90,7 +120,9 @@ fn pattern(call: &Call<'_, '_>, index: usize, flags: (bool, bool, bool)) -> Eval
     };
     match Regex::with_flags(&source, flags.0, flags.1, flags.2) {
         Ok(regex) => Ok(regex),
-        Err(message) => call.error(format_args!("Invalid regular expression /{source}/: {message}")),
+        Err(message) => call.error(format_args!(
+            "Invalid regular expression /{source}/: {message}"
+        )),
     }
 }
 
@@ -98,7 +130,9 @@ fn split(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value
     call.arity(2, Some(2))?;
     let text = call.string(0, "str")?;
     let regex = pattern(call, 1, (false, false, false))?;
-    Ok(Value::Array(regex.split(&text).into_iter().map(Value::String).collect()))
+    Ok(Value::Array(
+        regex.split(&text).into_iter().map(Value::String).collect(),
+    ))
 }
 
 fn join(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
@@ -162,7 +196,12 @@ fn match_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
     call.arity(2, Some(2))?;
     let regex = pattern(call, 1, (false, false, false))?;
     let one = |text: &str| match regex.captures(text) {
-        Some(groups) => Value::Array(groups.into_iter().map(|g| g.map_or(Value::Undef, Value::String)).collect()),
+        Some(groups) => Value::Array(
+            groups
+                .into_iter()
+                .map(|g| g.map_or(Value::Undef, Value::String))
+                .collect(),
+        ),
         None => Value::Undef,
     };
     match &call.args[0] {
@@ -193,7 +232,11 @@ fn shellquote(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<
     let quoted: Vec<String> = words
         .into_iter()
         .map(|word| {
-            if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || SAFE.contains(c)) {
+            if !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || SAFE.contains(c))
+            {
                 word
             } else if !word.chars().any(|c| DANGEROUS.contains(c)) {
                 format!("\"{word}\"")
@@ -304,7 +347,9 @@ pub(crate) fn format_values(values: &[Value]) -> Result<String, String> {
         let value = match named {
             Some(value) => value,
             None => {
-                let Some(value) = args.get(next_arg) else { return Err("too few arguments".into()) };
+                let Some(value) = args.get(next_arg) else {
+                    return Err("too few arguments".into());
+                };
                 next_arg += 1;
                 value.clone()
             }
@@ -312,7 +357,14 @@ pub(crate) fn format_values(values: &[Value]) -> Result<String, String> {
         spec.width = width.parse().unwrap_or(0);
         spec.precision = precision;
         let body = format_one(conversion, &value, &spec)?;
-        out.push_str(&pad(body, &spec, matches!(conversion, 'd' | 'i' | 'f' | 'e' | 'E' | 'g' | 'G' | 'x' | 'X' | 'o' | 'b' | 'B')));
+        out.push_str(&pad(
+            body,
+            &spec,
+            matches!(
+                conversion,
+                'd' | 'i' | 'f' | 'e' | 'E' | 'g' | 'G' | 'x' | 'X' | 'o' | 'b' | 'B'
+            ),
+        ));
     }
     Ok(out)
 }
@@ -339,7 +391,10 @@ fn integer_arg(value: &Value) -> Result<i64, String> {
                 crate::operators::Number::Float(f) => f as i64,
             })
             .ok_or_else(|| format!("invalid value for Integer(): \"{s}\"")),
-        other => Err(format!("can't convert {} into Integer", marionette_values::format::type_label(other))),
+        other => Err(format!(
+            "can't convert {} into Integer",
+            marionette_values::format::type_label(other)
+        )),
     }
 }
 
@@ -347,8 +402,14 @@ fn float_arg(value: &Value) -> Result<f64, String> {
     match value {
         Value::Integer(i) => Ok(*i as f64),
         Value::Float(f) => Ok(*f),
-        Value::String(s) => s.trim().parse::<f64>().map_err(|_| format!("invalid value for Float(): \"{s}\"")),
-        other => Err(format!("can't convert {} into Float", marionette_values::format::type_label(other))),
+        Value::String(s) => s
+            .trim()
+            .parse::<f64>()
+            .map_err(|_| format!("invalid value for Float(): \"{s}\"")),
+        other => Err(format!(
+            "can't convert {} into Float",
+            marionette_values::format::type_label(other)
+        )),
     }
 }
 
@@ -380,39 +441,67 @@ fn format_one(conversion: char, value: &Value, spec: &Spec) -> Result<String, St
                 'b' => (format!("{magnitude:b}"), "0b"),
                 _ => (format!("{magnitude:b}"), "0B"),
             };
-            let digits = if spec.alternate { format!("{prefix}{digits}") } else { digits };
+            let digits = if spec.alternate {
+                format!("{prefix}{digits}")
+            } else {
+                digits
+            };
             signed(digits, i < 0, spec)
         }
         'f' => {
             let f = float_arg(value)?;
-            signed(format!("{:.*}", spec.precision.unwrap_or(6), f.abs()), f.is_sign_negative() && f != 0.0, spec)
+            signed(
+                format!("{:.*}", spec.precision.unwrap_or(6), f.abs()),
+                f.is_sign_negative() && f != 0.0,
+                spec,
+            )
         }
         'e' | 'E' => {
             let f = float_arg(value)?;
             let text = ruby_exponent(f.abs(), spec.precision.unwrap_or(6));
-            let text = if conversion == 'E' { text.to_uppercase() } else { text };
+            let text = if conversion == 'E' {
+                text.to_uppercase()
+            } else {
+                text
+            };
             signed(text, f.is_sign_negative() && f != 0.0, spec)
         }
         'g' | 'G' => {
             let f = float_arg(value)?;
             let precision = spec.precision.unwrap_or(6).max(1);
-            let exponent = if f == 0.0 { 0 } else { f.abs().log10().floor() as i32 };
+            let exponent = if f == 0.0 {
+                0
+            } else {
+                f.abs().log10().floor() as i32
+            };
             let text = if exponent < -4 || exponent >= precision as i32 {
                 let mut text = ruby_exponent(f.abs(), precision - 1);
-                if !spec.alternate {
-                    if let Some(e) = text.find('e') {
-                        let (mantissa, exp) = text.split_at(e);
-                        let mantissa = if mantissa.contains('.') { mantissa.trim_end_matches('0').trim_end_matches('.') } else { mantissa };
-                        text = format!("{mantissa}{exp}");
-                    }
+                if !spec.alternate
+                    && let Some(e) = text.find('e')
+                {
+                    let (mantissa, exp) = text.split_at(e);
+                    let mantissa = if mantissa.contains('.') {
+                        mantissa.trim_end_matches('0').trim_end_matches('.')
+                    } else {
+                        mantissa
+                    };
+                    text = format!("{mantissa}{exp}");
                 }
                 text
             } else {
                 let decimals = (precision as i32 - 1 - exponent).max(0) as usize;
                 let text = format!("{:.*}", decimals, f.abs());
-                if text.contains('.') && !spec.alternate { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text }
+                if text.contains('.') && !spec.alternate {
+                    text.trim_end_matches('0').trim_end_matches('.').to_string()
+                } else {
+                    text
+                }
             };
-            let text = if conversion == 'G' { text.to_uppercase() } else { text };
+            let text = if conversion == 'G' {
+                text.to_uppercase()
+            } else {
+                text
+            };
             signed(text, f.is_sign_negative() && f != 0.0, spec)
         }
         's' => {
@@ -428,8 +517,16 @@ fn format_one(conversion: char, value: &Value, spec: &Spec) -> Result<String, St
             other => to_s(other),
         },
         'c' => match value {
-            Value::Integer(i) => u32::try_from(*i).ok().and_then(char::from_u32).map(String::from).unwrap_or_default(),
-            other => to_s(other).chars().next().map(String::from).unwrap_or_default(),
+            Value::Integer(i) => u32::try_from(*i)
+                .ok()
+                .and_then(char::from_u32)
+                .map(String::from)
+                .unwrap_or_default(),
+            other => to_s(other)
+                .chars()
+                .next()
+                .map(String::from)
+                .unwrap_or_default(),
         },
         other => return Err(format!("malformed format string - %{other}")),
     })
@@ -440,7 +537,11 @@ fn ruby_exponent(value: f64, precision: usize) -> String {
     match text.split_once('e') {
         Some((mantissa, exponent)) => {
             let exponent: i32 = exponent.parse().unwrap_or(0);
-            format!("{mantissa}e{}{:02}", if exponent < 0 { '-' } else { '+' }, exponent.abs())
+            format!(
+                "{mantissa}e{}{:02}",
+                if exponent < 0 { '-' } else { '+' },
+                exponent.abs()
+            )
         }
         None => text,
     }

@@ -24,13 +24,25 @@ fn type_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
     let mode = match call.args.get(1) {
         Some(Value::String(mode)) => mode.as_str(),
         None => "detailed",
-        Some(_) => return call.mismatch("inference_method", "Enum['detailed', 'reduced', 'generalized']", 1),
+        Some(_) => {
+            return call.mismatch(
+                "inference_method",
+                "Enum['detailed', 'reduced', 'generalized']",
+                1,
+            );
+        }
     };
     Ok(Value::Type(Box::new(match mode {
         "generalized" => inferred.generalize(),
         "reduced" => inferred.reduce(),
         "detailed" => inferred,
-        _ => return call.mismatch("inference_method", "Enum['detailed', 'reduced', 'generalized']", 1),
+        _ => {
+            return call.mismatch(
+                "inference_method",
+                "Enum['detailed', 'reduced', 'generalized']",
+                1,
+            );
+        }
     })))
 }
 
@@ -50,9 +62,20 @@ fn assert_type<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalRes
     }
     if let Some(closure) = call.lambda {
         let actual = PType::infer(&value);
-        return eval.call_lambda(&closure, vec![Value::Type(Box::new(expected)), Value::Type(Box::new(actual))], call.span);
+        return eval.call_lambda(
+            &closure,
+            vec![
+                Value::Type(Box::new(expected)),
+                Value::Type(Box::new(actual)),
+            ],
+            call.span,
+        );
     }
-    call.error(format_args!("assert_type(): expects {} value, got {}", a_type(&expected), describe_actual(&expected, &value)))
+    call.error(format_args!(
+        "assert_type(): expects {} value, got {}",
+        a_type(&expected),
+        describe_actual(&expected, &value)
+    ))
 }
 
 fn new<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
@@ -67,7 +90,12 @@ fn new<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Valu
 
 /// Creates a value of `target` from arguments: `Type(args)` and
 /// `Type.new(args)`.
-pub(crate) fn new_value(_eval: &mut Evaluator<'_>, target: &PType, args: Vec<Value>, span: Span) -> EvalResult<Value> {
+pub(crate) fn new_value(
+    _eval: &mut Evaluator<'_>,
+    target: &PType,
+    args: Vec<Value>,
+    span: Span,
+) -> EvalResult<Value> {
     let name = target.name();
     let converted = convert(target.resolved(), &args);
     let value = match converted {
@@ -90,7 +118,11 @@ pub(crate) fn new_value(_eval: &mut Evaluator<'_>, target: &PType, args: Vec<Val
 fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
     let first = args.first().cloned().unwrap_or(Value::Undef);
     match target {
-        PType::Integer { .. } => to_integer(&first, args.get(1), matches!(args.get(2), Some(Value::Boolean(true)))),
+        PType::Integer { .. } => to_integer(
+            &first,
+            args.get(1),
+            matches!(args.get(2), Some(Value::Boolean(true))),
+        ),
         PType::Float { .. } => match &first {
             Value::Integer(i) => Ok(Value::Float(*i as f64)),
             Value::Float(f) => Ok(Value::Float(*f)),
@@ -98,9 +130,14 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
             Value::String(s) => match parse_number(s) {
                 Some(Number::Float(f)) => Ok(Value::Float(f)),
                 Some(Number::Integer(i)) => Ok(Value::Float(i as f64)),
-                None => Err(format!("'new_float' The string '{s}' cannot be converted to Float")),
+                None => Err(format!(
+                    "'new_float' The string '{s}' cannot be converted to Float"
+                )),
             },
-            other => Err(format!("'new_float' Value of type {} cannot be converted to Float", generalized(other))),
+            other => Err(format!(
+                "'new_float' Value of type {} cannot be converted to Float",
+                generalized(other)
+            )),
         },
         PType::Numeric => match &first {
             Value::Integer(_) | Value::Float(_) => Ok(first),
@@ -110,7 +147,10 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
                 Some(Number::Integer(i)) => Ok(Value::Integer(i)),
                 None => Err(format!("The string '{s}' cannot be converted to Numeric")),
             },
-            other => Err(format!("Value of type {} cannot be converted to Numeric", type_label(other))),
+            other => Err(format!(
+                "Value of type {} cannot be converted to Numeric",
+                type_label(other)
+            )),
         },
         PType::String { .. } => match (&first, args.get(1)) {
             (value, Some(Value::String(format))) => {
@@ -132,34 +172,58 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
             Value::String(s) => match s.to_lowercase().as_str() {
                 "true" | "yes" | "y" => Ok(Value::Boolean(true)),
                 "false" | "no" | "n" | "" => Ok(Value::Boolean(false)),
-                _ => Err(format!("'new_boolean' The string '{s}' cannot be converted to Boolean")),
+                _ => Err(format!(
+                    "'new_boolean' The string '{s}' cannot be converted to Boolean"
+                )),
             },
-            other => Err(format!("Value of type {} cannot be converted to Boolean", type_label(other))),
+            other => Err(format!(
+                "Value of type {} cannot be converted to Boolean",
+                type_label(other)
+            )),
         },
         PType::Array { .. } | PType::Tuple { .. } => {
             let wrap = matches!(args.get(1), Some(Value::Boolean(true)));
             match &first {
                 Value::Array(_) => Ok(first),
-                Value::Hash(hash) if !wrap => Ok(Value::Array(hash.iter().map(|(k, v)| Value::Array(vec![k.clone(), v.clone()])).collect())),
+                Value::Hash(hash) if !wrap => Ok(Value::Array(
+                    hash.iter()
+                        .map(|(k, v)| Value::Array(vec![k.clone(), v.clone()]))
+                        .collect(),
+                )),
                 Value::Iterator(items) => Ok(Value::Array(items.clone())),
                 _ if wrap => Ok(Value::Array(vec![first])),
-                Value::String(s) => Ok(Value::Array(s.chars().map(|c| Value::String(c.to_string())).collect())),
+                Value::String(s) => Ok(Value::Array(
+                    s.chars().map(|c| Value::String(c.to_string())).collect(),
+                )),
                 Value::Type(t) => match t.resolved() {
                     PType::Integer { min, max } if *min != i64::MIN && *max != i64::MAX => {
                         Ok(Value::Array((*min..=*max).map(Value::Integer).collect()))
                     }
-                    PType::Enum { values, .. } => Ok(Value::Array(values.iter().map(|v| Value::String(v.clone())).collect())),
-                    _ => Err(format!("Value of type {} cannot be converted to Array", type_label(&first))),
+                    PType::Enum { values, .. } => Ok(Value::Array(
+                        values.iter().map(|v| Value::String(v.clone())).collect(),
+                    )),
+                    _ => Err(format!(
+                        "Value of type {} cannot be converted to Array",
+                        type_label(&first)
+                    )),
                 },
-                Value::Integer(n) if *n >= 0 => Ok(Value::Array((0..*n).map(Value::Integer).collect())),
-                other => Err(format!("Value of type {} cannot be converted to Array", type_label(other))),
+                Value::Integer(n) if *n >= 0 => {
+                    Ok(Value::Array((0..*n).map(Value::Integer).collect()))
+                }
+                other => Err(format!(
+                    "Value of type {} cannot be converted to Array",
+                    type_label(other)
+                )),
             }
         }
         PType::Hash { .. } | PType::Struct(_) => match &first {
             Value::Hash(_) => Ok(first),
             Value::Array(items) => {
                 let mut hash = PHash::new();
-                if items.iter().all(|i| matches!(i, Value::Array(pair) if pair.len() == 2)) {
+                if items
+                    .iter()
+                    .all(|i| matches!(i, Value::Array(pair) if pair.len() == 2))
+                {
                     for item in items {
                         if let Value::Array(pair) = item {
                             hash.insert(pair[0].clone(), pair[1].clone());
@@ -174,23 +238,42 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
                 }
                 Ok(Value::Hash(hash))
             }
-            other => Err(format!("Value of type {} cannot be converted to Hash", type_label(other))),
+            other => Err(format!(
+                "Value of type {} cannot be converted to Hash",
+                type_label(other)
+            )),
         },
         PType::Sensitive(_) => Ok(Value::Sensitive(Box::new(first))),
         PType::Regexp(_) => match &first {
             Value::Regexp(_) => Ok(first),
             Value::String(s) => Regex::new(s).map(Value::Regexp),
-            other => Err(format!("Value of type {} cannot be converted to Regexp", type_label(other))),
+            other => Err(format!(
+                "Value of type {} cannot be converted to Regexp",
+                type_label(other)
+            )),
         },
         PType::Optional(Some(inner)) | PType::NotUndef(Some(inner)) => {
-            if first.is_undef() && matches!(target, PType::Optional(_)) { Ok(Value::Undef) } else { convert(inner, args) }
+            if first.is_undef() && matches!(target, PType::Optional(_)) {
+                Ok(Value::Undef)
+            } else {
+                convert(inner, args)
+            }
         }
-        PType::Variant(types) => types.iter().find_map(|t| convert(t, args).ok()).ok_or_else(|| "no variant could convert the value".to_string()),
+        PType::Variant(types) => types
+            .iter()
+            .find_map(|t| convert(t, args).ok())
+            .ok_or_else(|| "no variant could convert the value".to_string()),
         PType::Type(_) => match &first {
             Value::Type(_) => Ok(first),
-            other => Err(format!("Value of type {} cannot be converted to Type", type_label(other))),
+            other => Err(format!(
+                "Value of type {} cannot be converted to Type",
+                type_label(other)
+            )),
         },
-        other => Err(format!("Creation of new instance of type '{}' is not supported", other.name())),
+        other => Err(format!(
+            "Creation of new instance of type '{}' is not supported",
+            other.name()
+        )),
     }
 }
 
@@ -213,7 +296,10 @@ fn to_integer_signed(value: &Value, radix: Option<&Value>) -> Result<Value, Stri
             if f.is_finite() && f.abs() < 9.2e18 {
                 Ok(Value::Integer(f.trunc() as i64))
             } else {
-                Err(format!("The value {} cannot be converted to Integer", to_s(value)))
+                Err(format!(
+                    "The value {} cannot be converted to Integer",
+                    to_s(value)
+                ))
             }
         }
         Value::Boolean(b) => Ok(Value::Integer(i64::from(*b))),
@@ -231,18 +317,30 @@ fn to_integer_signed(value: &Value, radix: Option<&Value>) -> Result<Value, Stri
                     };
                     let digits = match r {
                         // Puppet wants the prefix for hexadecimal input.
-                        16 => match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+                        16 => match digits
+                            .strip_prefix("0x")
+                            .or_else(|| digits.strip_prefix("0X"))
+                        {
                             Some(rest) => rest,
-                            None => return Err(format!("'new' The string '{s}' cannot be converted to Integer")),
+                            None => {
+                                return Err(format!(
+                                    "'new' The string '{s}' cannot be converted to Integer"
+                                ));
+                            }
                         },
                         2 => digits.trim_start_matches("0b").trim_start_matches("0B"),
                         _ => digits,
                     };
-                    i64::from_str_radix(digits, r as u32).ok().map(|i| if negative { -i } else { i })
+                    i64::from_str_radix(digits, r as u32)
+                        .ok()
+                        .map(|i| if negative { -i } else { i })
                 }
                 Some(_) => return Err("Illegal radix".into()),
                 None => {
-                    if let Some(binary) = trimmed.strip_prefix("0b").or_else(|| trimmed.strip_prefix("0B")) {
+                    if let Some(binary) = trimmed
+                        .strip_prefix("0b")
+                        .or_else(|| trimmed.strip_prefix("0B"))
+                    {
                         i64::from_str_radix(binary, 2).ok()
                     } else {
                         match parse_number(trimmed) {
@@ -252,15 +350,20 @@ fn to_integer_signed(value: &Value, radix: Option<&Value>) -> Result<Value, Stri
                     }
                 }
             };
-            parsed.map(Value::Integer).ok_or_else(|| format!("'new' The string '{s}' cannot be converted to Integer"))
+            parsed
+                .map(Value::Integer)
+                .ok_or_else(|| format!("'new' The string '{s}' cannot be converted to Integer"))
         }
-        other => Err(format!("'new' Value of type {} cannot be converted to Integer", generalized(other))),
+        other => Err(format!(
+            "'new' Value of type {} cannot be converted to Integer",
+            generalized(other)
+        )),
     }
 }
 
 /// `String(value, '%x')`: one format directive applied to one value.
 fn format_with(format: &str, value: &Value) -> Result<String, String> {
     let values = [Value::String(format.to_string()), value.clone()];
-    crate::functions::strings::format_values(&values).map_err(|message| format!("The format '{format}' is not valid: {message}"))
+    crate::functions::strings::format_values(&values)
+        .map_err(|message| format!("The format '{format}' is not valid: {message}"))
 }
-
