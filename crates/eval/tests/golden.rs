@@ -5,7 +5,8 @@
 //! Cases the evaluator does not match yet are listed, one name a line with
 //! the reason, in `tests/known-differences.txt`. The test fails when a case
 //! outside that list differs, and also when a listed case starts to match,
-//! so the list only ever shrinks.
+//! so the list only ever shrinks. `UPDATE_KNOWN_DIFFERENCES=1` rewrites the
+//! list from the current results; review its diff like any other change.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,8 +28,16 @@ struct Expected {
 fn expected(path: &Path) -> Option<Expected> {
     let text = std::fs::read_to_string(path).ok()?;
     let mut lines = text.lines();
-    let exit = lines.next()?.strip_prefix("# exit: ")?.trim().parse::<i32>().ok()?;
-    Some(Expected { success: exit == 0, lines: lines.map(str::to_string).collect() })
+    let exit = lines
+        .next()?
+        .strip_prefix("# exit: ")?
+        .trim()
+        .parse::<i32>()
+        .ok()?;
+    Some(Expected {
+        success: exit == 0,
+        lines: lines.map(str::to_string).collect(),
+    })
 }
 
 /// Runs a case and returns its output lines as the recording filter keeps
@@ -37,7 +46,11 @@ fn actual(path: &Path) -> (bool, Vec<String>) {
     let text = std::fs::read_to_string(path).expect("readable case");
     let name = path.file_name().unwrap().to_string_lossy().to_string();
     let file = SourceFile::new(name, text);
-    let options = RunOptions { node_name: NODE.to_string(), strict_variables: false, verbose: false };
+    let options = RunOptions {
+        node_name: NODE.to_string(),
+        strict_variables: false,
+        verbose: false,
+    };
     let outcome = run_manifest(&file, &options);
     let suffix = format!(" on node {NODE}");
     // A message with line breaks prints as several lines, as in Puppet.
@@ -45,7 +58,11 @@ fn actual(path: &Path) -> (bool, Vec<String>) {
         .lines
         .into_iter()
         .flat_map(|(_, line)| line.lines().map(str::to_string).collect::<Vec<_>>())
-        .map(|line| line.strip_suffix(&suffix).map(str::to_string).unwrap_or(line))
+        .map(|line| {
+            line.strip_suffix(&suffix)
+                .map(str::to_string)
+                .unwrap_or(line)
+        })
         .collect();
     (outcome.success, lines)
 }
@@ -72,40 +89,49 @@ fn evaluation_matches_puppet_apply() {
     cases.sort();
     assert!(cases.len() >= 400, "only {} golden cases", cases.len());
     let known = known_differences();
+    // Every difference, as "name<TAB>first differing expected line".
+    let mut differences = Vec::new();
     let mut unexpected = Vec::new();
     let mut fixed = Vec::new();
-    let mut matching = 0;
     for path in &cases {
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-        let Some(expected) = expected(&path.with_extension("out")) else {
-            unexpected.push(format!("{stem}: no recorded output (.out); record it with scripts/puppet-record-eval"));
-            continue;
-        };
-        let (success, lines) = actual(path);
-        let difference = if success != expected.success {
-            Some(format!("puppet {} but marionette {}", verdict(expected.success), verdict(success)))
-        } else {
-            let first = (0..expected.lines.len().max(lines.len())).find(|&i| expected.lines.get(i) != lines.get(i));
-            first.map(|i| {
-                format!(
-                    "line {}:\n    expected: {}\n    actual:   {}",
-                    i + 1,
-                    expected.lines.get(i).map_or("<none>", String::as_str),
-                    lines.get(i).map_or("<none>", String::as_str)
-                )
-            })
+        let difference = match expected(&path.with_extension("out")) {
+            None => Some((
+                "not recorded yet".to_string(),
+                "no recorded output (.out); record it with scripts/puppet-record-eval".to_string(),
+            )),
+            Some(expected) => compare(&expected, actual(path)),
         };
         match (difference, known.contains_key(&stem)) {
-            (None, false) => matching += 1,
             (None, true) => fixed.push(stem),
-            (Some(_), true) => {}
-            (Some(difference), false) => unexpected.push(format!("{stem}: {difference}")),
+            (None, false) => {}
+            (Some((reason, _)), true) => differences.push(format!("{stem}\t{reason}")),
+            (Some((reason, detail)), false) => {
+                differences.push(format!("{stem}\t{reason}"));
+                unexpected.push(format!("{stem}: {detail}"));
+            }
         }
     }
-    eprintln!("golden: {matching} of {} cases match puppet apply; {} known differences", cases.len(), known.len());
+    let matching = cases.len() - differences.len();
+    eprintln!(
+        "golden: {matching} of {} cases match puppet apply",
+        cases.len()
+    );
+    if std::env::var_os("UPDATE_KNOWN_DIFFERENCES").is_some() {
+        let header = "# Golden cases whose output differs from puppet apply, with the first expected line that differs.\n\
+                      # The golden test fails when a case not listed here differs, and when a listed case starts to match.\n";
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/known-differences.txt");
+        std::fs::write(path, format!("{header}{}\n", differences.join("\n")))
+            .expect("write the known differences");
+        return;
+    }
     let mut report = String::new();
     if !unexpected.is_empty() {
-        report.push_str(&format!("{} cases differ from puppet apply:\n\n{}\n\n", unexpected.len(), unexpected.join("\n\n")));
+        report.push_str(&format!(
+            "{} cases differ from puppet apply:\n\n{}\n\n",
+            unexpected.len(),
+            unexpected.join("\n\n")
+        ));
     }
     if !fixed.is_empty() {
         report.push_str(&format!(
@@ -114,6 +140,30 @@ fn evaluation_matches_puppet_apply() {
         ));
     }
     assert!(report.is_empty(), "{report}");
+}
+
+/// The first difference between Puppet's output and ours: a short reason
+/// and a detailed description.
+fn compare(expected: &Expected, (success, lines): (bool, Vec<String>)) -> Option<(String, String)> {
+    if success != expected.success {
+        let detail = format!(
+            "puppet {} but marionette {}",
+            verdict(expected.success),
+            verdict(success)
+        );
+        return Some((detail.clone(), detail));
+    }
+    let i = (0..expected.lines.len().max(lines.len()))
+        .find(|&i| expected.lines.get(i) != lines.get(i))?;
+    let wanted = expected.lines.get(i).map_or("<none>", String::as_str);
+    let got = lines.get(i).map_or("<none>", String::as_str);
+    Some((
+        wanted.to_string(),
+        format!(
+            "line {}:\n    expected: {wanted}\n    actual:   {got}",
+            i + 1
+        ),
+    ))
 }
 
 fn verdict(success: bool) -> &'static str {

@@ -1,0 +1,4 @@
+notice(undef)
+notice([undef])
+notice({a => undef})
+notice("x${undef}y")

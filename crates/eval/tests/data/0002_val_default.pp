@@ -1,0 +1,3 @@
+notice(default)
+notice([default, 1])
+notice("${default}")

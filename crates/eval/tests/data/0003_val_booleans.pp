@@ -1,0 +1,4 @@
+notice(true)
+notice(false)
+notice([true, false])
+notice("${true}/${false}")

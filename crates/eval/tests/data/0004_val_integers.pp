@@ -1,0 +1,6 @@
+notice(0)
+notice(-17)
+notice(0x1F)
+notice(0777)
+notice(9223372036854775807)
+notice(-9223372036854775808)

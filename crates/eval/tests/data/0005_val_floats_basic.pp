@@ -1,0 +1,5 @@
+notice(3.0)
+notice(1.5)
+notice(-0.25)
+notice(100.0)
+notice(2.0 / 3)

@@ -1,0 +1,5 @@
+notice(1.5e10)
+notice(1e3)
+notice(1.0e-5)
+notice(1.23e20)
+notice(12345678901234567890.0)

@@ -1,0 +1,6 @@
+notice('single')
+notice("double")
+notice('it''s')
+notice('back\\slash and \'quote\'')
+notice("tab\there")
+notice('')

@@ -1,0 +1,5 @@
+notice("a\\b")
+notice("dollar \$x")
+notice("quote \" inside")
+notice("unicode \u00e9 \u{1F600}")
+notice("unknown \q escape")

@@ -1,0 +1,5 @@
+notice([])
+notice([1, 2, 3])
+notice(['a', 'b'])
+notice([[1, 2], [3, [4]]])
+notice([1, 'two', 3.0, true, undef])

@@ -1,0 +1,6 @@
+notice(Integer)
+notice(String)
+notice(Integer[1, 5])
+notice(Array[String])
+notice(Hash[String, Integer])
+notice(Optional[String])

@@ -1,0 +1,6 @@
+notice(Enum['a', 'b'])
+notice(Pattern[/x/, /y/])
+notice(Variant[Integer, String])
+notice(Tuple[Integer, String])
+notice(Struct[{a => Integer, Optional[b] => String}])
+notice(Callable[Integer, Integer])

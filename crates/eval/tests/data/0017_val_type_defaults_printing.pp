@@ -1,0 +1,6 @@
+notice(Integer[default, 10])
+notice(Float[0.5])
+notice(String[1])
+notice(Array[Integer, 2])
+notice(Any)
+notice(Type[Integer])

@@ -1,0 +1,5 @@
+$r = SemVerRange('>=1.0.0 <2.0.0')
+notice($r)
+notice(SemVer('1.5.0') =~ $r)
+notice(SemVer('2.0.0') =~ $r)
+notice(SemVerRange('~1.2'))

@@ -1,0 +1,5 @@
+$b = Binary('aGVsbG8=')
+notice($b)
+notice(String($b))
+notice(Binary('hello', '%s'))
+notice($b.length)

@@ -1,0 +1,5 @@
+$b = Binary('hello', '%s')
+notice(String($b, '%s'))
+notice(String($b, '%B'))
+notice(String($b, '%u'))
+notice(String($b, '%p'))

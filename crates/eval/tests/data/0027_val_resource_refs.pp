@@ -1,0 +1,4 @@
+notice(File['/x'])
+notice(Notify['hello'])
+notice(Resource['file', '/y'])
+notice("${File['/z']}")

@@ -1,0 +1,4 @@
+notice(Class['foo'])
+notice(Class[foo])
+notice(Class)
+notice(Resource)

@@ -1,0 +1,3 @@
+notice(['it\'s', "say \"hi\""])
+notice(String(['it\'s', "say \"hi\""]))
+notice({'k' => "line\nbreak"})

@@ -1,0 +1,2 @@
+notice("first\nsecond\nthird")
+notice("after")

@@ -1,0 +1,2 @@
+notice(['', ' ', 'x'])
+notice(String(['', undef]))

@@ -1,0 +1,3 @@
+notice(hello)
+notice([foo, bar])
+notice(foo::bar)

@@ -1,0 +1,3 @@
+notice(-0.0)
+notice(0.0)
+notice(0.0 == -0.0)

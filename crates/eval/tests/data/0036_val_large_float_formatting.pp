@@ -1,0 +1,5 @@
+notice(1e16)
+notice(1e17)
+notice(123456789.0)
+notice(0.0001)
+notice(0.00001)

@@ -1,0 +1,3 @@
+notice('héllo wörld')
+notice('日本'.length)
+notice(upcase('straße'))

@@ -1,0 +1,3 @@
+$t = Timestamp('2020-03-04T05:06:07Z')
+notice(String($t, '%Y/%m/%d'))
+notice($t.strftime('%H-%M-%S'))

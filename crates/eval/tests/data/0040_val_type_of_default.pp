@@ -1,0 +1,3 @@
+notice(type(default))
+notice(type(undef))
+notice(default =~ Default)

@@ -1,0 +1,2 @@
+notice(type(1.5))
+notice(type(1.5, generalized))

@@ -1,0 +1,3 @@
+notice(type('abc'))
+notice(type('abc', generalized))
+notice(type(''))

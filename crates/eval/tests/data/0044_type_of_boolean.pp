@@ -1,0 +1,2 @@
+notice(type(true))
+notice(type(false, generalized))

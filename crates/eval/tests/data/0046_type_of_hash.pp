@@ -1,0 +1,3 @@
+notice(type({a => 1, b => 'x'}))
+notice(type({a => 1}, generalized))
+notice(type({}))

@@ -1,0 +1,3 @@
+notice(type(undef))
+notice(type(default))
+notice(type(undef, generalized))

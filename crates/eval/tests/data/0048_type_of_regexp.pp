@@ -1,0 +1,2 @@
+notice(type(/ab/))
+notice(type(/ab/, generalized))

@@ -1,0 +1,3 @@
+notice(type(Integer))
+notice(type(Integer[1, 2]))
+notice(type(String, generalized))

@@ -1,0 +1,5 @@
+notice(type(Sensitive('x')))
+notice(type(Timespan(1)))
+notice(type(Timestamp('2020-01-01T00:00:00Z')))
+notice(type(SemVer('1.0.0')))
+notice(type(Binary('aGk=')))

@@ -1,0 +1,3 @@
+notice('red' =~ Enum['red', 'green'])
+notice('blue' =~ Enum['red', 'green'])
+notice('RED' =~ Enum['red'])

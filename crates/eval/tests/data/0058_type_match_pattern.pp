@@ -1,0 +1,3 @@
+notice('abc123' =~ Pattern[/\d+/])
+notice('abc' =~ Pattern[/^\d+$/])
+notice('x' =~ Pattern[/y/, /x/])

@@ -1,0 +1,5 @@
+notice([1, 2] =~ Array[Integer, 1, 3])
+notice([] =~ Array[Integer, 1])
+notice([1, 2, 3, 4] =~ Array[Integer, 0, 3])
+notice([1, 'a'] =~ Array[Integer])
+notice([] =~ Array[String])

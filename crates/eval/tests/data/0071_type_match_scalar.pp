@@ -1,0 +1,7 @@
+notice(1 =~ Scalar)
+notice('s' =~ Scalar)
+notice(/r/ =~ Scalar)
+notice(undef =~ Scalar)
+notice([1] =~ Scalar)
+notice(/r/ =~ ScalarData)
+notice(true =~ ScalarData)

@@ -1,0 +1,6 @@
+notice([1] =~ Collection)
+notice({a => 1} =~ Collection)
+notice('abc' =~ Collection)
+notice('abc' =~ Iterable)
+notice(3 =~ Iterable)
+notice(Integer[1, 3] =~ Iterable)

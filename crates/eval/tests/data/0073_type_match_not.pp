@@ -1,0 +1,2 @@
+notice(1 !~ String)
+notice('a' !~ String)

@@ -1,0 +1,3 @@
+notice(/a/ =~ Regexp)
+notice(/a/ =~ Regexp[/a/])
+notice(/b/ =~ Regexp[/a/])

@@ -1,0 +1,3 @@
+type Small = Integer[0, 9]
+function digit(Small $d) { "digit ${d}" }
+notice(digit(7))

@@ -1,0 +1,1 @@
+assert_type(Struct[{a => Integer}], {a => 'x'})

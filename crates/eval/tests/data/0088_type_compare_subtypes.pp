@@ -1,0 +1,6 @@
+notice(Integer < Numeric)
+notice(Numeric < Integer)
+notice(Integer <= Integer)
+notice(Integer < Integer)
+notice(Integer[1, 2] < Integer)
+notice(String > Enum['a'])

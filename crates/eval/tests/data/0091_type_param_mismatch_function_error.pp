@@ -1,0 +1,2 @@
+function twice(Integer $x) { $x * 2 }
+notice(twice('3'))

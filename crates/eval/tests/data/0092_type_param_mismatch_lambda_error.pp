@@ -1,0 +1,1 @@
+[1, 'two'].each |Integer $x| { notice($x) }

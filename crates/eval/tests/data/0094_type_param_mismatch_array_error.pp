@@ -1,0 +1,2 @@
+function f(Array[String] $a) { $a }
+notice(f([1, 2]))

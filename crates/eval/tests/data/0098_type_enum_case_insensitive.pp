@@ -1,0 +1,2 @@
+notice('RED' =~ Enum['red', true])
+notice('Red' =~ Enum['red', false])

@@ -1,0 +1,3 @@
+notice(Init[Integer])
+$i = Init[Integer]
+notice('42' =~ $i)

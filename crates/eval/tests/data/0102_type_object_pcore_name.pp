@@ -1,0 +1,2 @@
+notice(Integer.name)
+notice(Array[String].name)

@@ -1,0 +1,3 @@
+type Id = Variant[Integer, String]
+notice(type(Id))
+notice(Id =~ Type[Variant])

@@ -1,0 +1,5 @@
+notice(Integer('42'))
+notice(Integer('0x10'))
+notice(Integer('010'))
+notice(Integer('0b101'))
+notice(Integer('-12'))

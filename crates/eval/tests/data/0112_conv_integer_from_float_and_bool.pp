@@ -1,0 +1,4 @@
+notice(Integer(3.9))
+notice(Integer(-3.9))
+notice(Integer(true))
+notice(Integer(false))

@@ -1,0 +1,5 @@
+notice(Float('2.5'))
+notice(Float('3'))
+notice(Float(3))
+notice(Float('1e3'))
+notice(Float('-0.5'))

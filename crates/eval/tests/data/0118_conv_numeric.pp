@@ -1,0 +1,5 @@
+notice(Numeric('3.5'))
+notice(Numeric('3'))
+notice(Numeric('0x10'))
+notice(type(Numeric('3')))
+notice(Numeric(true))

@@ -1,0 +1,6 @@
+notice(String(true))
+notice(String(1.0))
+notice(String(42))
+notice(String(undef))
+notice(String(default))
+notice(String(Integer[1, 2]))

@@ -1,0 +1,6 @@
+notice(String(255, '%x'))
+notice(String(255, '%X'))
+notice(String(255, '%o'))
+notice(String(5, '%b'))
+notice(String(3.14159, '%.2f'))
+notice(String(42, '%5d'))

@@ -1,0 +1,2 @@
+notice(Array({a => 1, b => 2}))
+notice(Array({}))

@@ -1,0 +1,3 @@
+notice(Array('abc', true))
+notice(Array([1, 2], true))
+notice(Array(5, true))

@@ -1,0 +1,1 @@
+notice(Integer('-5', 10, true))

@@ -1,0 +1,2 @@
+notice(String('hello', '%10s'))
+notice(String('hello', '%-10s') + '|')

@@ -1,0 +1,1 @@
+notice(String([1, 2, 3], { Array => { format => '%a', separator => '; ' } }))

@@ -1,0 +1,6 @@
+notice(2 + 3)
+notice(10 - 4)
+notice(6 * 7)
+notice(17 / 5)
+notice(17 % 5)
+notice(2 - -3)

@@ -1,0 +1,5 @@
+notice(1.5 + 2.5)
+notice(7.0 / 2)
+notice(7 / 2.0)
+notice(2 * 0.5)
+notice(10.0 - 0.1)

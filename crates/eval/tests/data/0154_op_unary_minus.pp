@@ -1,0 +1,4 @@
+$x = 5
+notice(-$x)
+notice(- -$x)
+notice(-'3')

@@ -1,0 +1,5 @@
+notice('abc' == 'ABC')
+notice('abc' != 'ABd')
+notice('a' < 'B')
+notice('B' < 'a')
+notice('abc' < 'abd')

@@ -1,0 +1,5 @@
+notice(1 == 1.0)
+notice(2 > 1.5)
+notice(3 >= 3)
+notice(-1 < 0)
+notice(1 != 2)

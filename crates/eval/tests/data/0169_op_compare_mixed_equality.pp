@@ -1,0 +1,5 @@
+notice(1 == '1')
+notice('1' == 1)
+notice(true == 'true')
+notice(undef == '')
+notice(undef == undef)

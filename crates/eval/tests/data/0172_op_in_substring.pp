@@ -1,0 +1,4 @@
+notice('b' in 'abc')
+notice('B' in 'abc')
+notice('x' in 'abc')
+notice('' in 'abc')

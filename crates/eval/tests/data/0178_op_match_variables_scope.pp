@@ -1,0 +1,4 @@
+if 'abc' =~ /(b)/ {
+  notice("inside: ${1}")
+}
+notice("outside: [${1}]")

@@ -1,0 +1,5 @@
+notice(true and false)
+notice(true or false)
+notice(!true)
+notice(not false)
+notice(false or false)

@@ -1,0 +1,7 @@
+notice(!undef)
+notice(!'')
+notice(!0)
+notice(!'false')
+notice(![])
+notice(!{})
+notice(!false)

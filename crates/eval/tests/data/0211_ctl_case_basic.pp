@@ -1,0 +1,6 @@
+$os = 'Debian'
+case $os {
+  'RedHat', 'CentOS': { notice('rh') }
+  'debian': { notice('deb (case-insensitive)') }
+  default: { notice('other') }
+}

@@ -1,0 +1,3 @@
+$r = case 'zzz' { 'a': { 1 } }
+notice($r)
+notice('after case')

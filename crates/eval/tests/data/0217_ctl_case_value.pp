@@ -1,0 +1,2 @@
+$r = case 4 { 1, 2: { 'low' } default: { 'high' } }
+notice($r)

@@ -1,0 +1,5 @@
+$opts = ['x', 'y']
+case 'y' {
+  *$opts: { notice('matched splat') }
+  default: { notice('none') }
+}

@@ -1,0 +1,6 @@
+$x = 1
+[2].each |$y| {
+  $x = $y
+  notice("inner ${x}")
+}
+notice("outer ${x}")

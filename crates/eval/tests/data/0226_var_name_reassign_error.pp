@@ -1,0 +1,2 @@
+class c { $name = 'x' }
+include c

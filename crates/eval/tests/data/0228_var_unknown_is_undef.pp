@@ -1,0 +1,3 @@
+notice($nope)
+notice($nope =~ Undef)
+notice("[${nope}]")

@@ -1,0 +1,3 @@
+$x = 'top'
+class c { notice($::x) notice($x) }
+include c

@@ -1,0 +1,4 @@
+class web(Integer $port = 80, String $host = 'localhost') {
+  notice("${host}:${port}")
+}
+class { 'web': port => 8080 }

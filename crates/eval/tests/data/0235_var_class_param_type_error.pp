@@ -1,0 +1,2 @@
+class web(Integer $port = 80) { notice($port) }
+class { 'web': port => 'eighty' }

@@ -1,0 +1,4 @@
+class once { notice('evaluated once') }
+include once
+include once
+notice(defined(Class['once']))

@@ -1,0 +1,2 @@
+notice($x = 5)
+notice($x)

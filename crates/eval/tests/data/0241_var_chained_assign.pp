@@ -1,0 +1,3 @@
+$a = $b = 3
+notice($a)
+notice($b)

@@ -1,0 +1,4 @@
+$my_var = 'v'
+notice("${my_var}_x")
+notice("$my_var-x")
+notice("$my_var.x")

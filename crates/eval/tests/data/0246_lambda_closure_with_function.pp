@@ -1,0 +1,3 @@
+$greeting = 'hi'
+$f = [a, b].map |$n| { "${greeting} ${n}" }
+notice($f)

@@ -1,0 +1,1 @@
+notice(with(1) |$a, $b = 'dflt'| { "${a} ${b}" })

@@ -1,0 +1,1 @@
+notice(with(1, 2, 3) |$first, *$rest| { "${first} / ${rest}" })

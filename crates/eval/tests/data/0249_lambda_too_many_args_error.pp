@@ -1,0 +1,1 @@
+with(1, 2) |$a| { notice($a) }

@@ -1,0 +1,3 @@
+notice('before')
+return()
+notice('after')

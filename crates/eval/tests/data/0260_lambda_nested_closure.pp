@@ -1,0 +1,5 @@
+$outer = 'O'
+$r = [1, 2].map |$i| {
+  [a, b].map |$j| { "${outer}${i}${j}" }
+}
+notice($r)

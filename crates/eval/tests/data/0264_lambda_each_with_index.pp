@@ -1,0 +1,1 @@
+[x, y, z].each |$i, $v| { notice("${i}:${v}") }

@@ -1,0 +1,3 @@
+$x = 'outer'
+with('inner') |$x| { notice($x) }
+notice($x)

@@ -1,0 +1,4 @@
+$a = 'value of a'
+notice("${a}")
+notice("${a}s")
+notice("$a")

@@ -1,0 +1,4 @@
+$s = 'hello'
+notice("${s.upcase}")
+notice("${s.length} chars")
+notice("${[3, 1, 2].sort.join(',')}")

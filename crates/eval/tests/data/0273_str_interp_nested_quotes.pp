@@ -1,0 +1,2 @@
+$x = 'X'
+notice("outer ${"inner ${x}"}")

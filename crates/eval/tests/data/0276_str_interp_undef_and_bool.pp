@@ -1,0 +1,3 @@
+notice("[${undef}] [${true}] [${false}]")
+$n = undef
+notice("n=${n}.")

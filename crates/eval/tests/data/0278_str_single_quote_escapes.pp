@@ -1,0 +1,4 @@
+notice('a\nb')
+notice('a\\b')
+notice('a\'b')
+notice('a\$b')

@@ -1,0 +1,5 @@
+$t = @(END)
+  line one
+  line two
+  END
+notice($t)

@@ -1,0 +1,5 @@
+$t = @(END)
+    indented
+      more indented
+    | END
+notice($t)

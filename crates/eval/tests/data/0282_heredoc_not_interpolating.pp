@@ -1,0 +1,5 @@
+$name = 'world'
+$t = @(END)
+  hello ${name}
+  | END
+notice($t)

@@ -1,0 +1,4 @@
+$t = @(END)
+  no trailing newline
+  |- END
+notice("[${t}]")

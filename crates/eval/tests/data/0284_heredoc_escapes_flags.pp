@@ -1,0 +1,4 @@
+$t = @("END"/tn)
+  a\tb\nc \$x
+  | END
+notice($t)

@@ -1,0 +1,5 @@
+$t = @("END"/L)
+  joined \
+  line
+  | END
+notice($t)

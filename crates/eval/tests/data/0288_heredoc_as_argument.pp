@@ -1,0 +1,3 @@
+notice(@(X).upcase)
+  shout
+  | X

@@ -1,0 +1,6 @@
+$t = @("END")
+      a
+    b
+      c
+    | END
+notice($t)

@@ -1,0 +1,2 @@
+$top = 'topvalue'
+notice(inline_epp('top=<%= $top %>'))

@@ -1,0 +1,2 @@
+$t = "a\n<% if true { -%>\nb\n<% } -%>\nc"
+notice(inline_epp($t))

@@ -1,0 +1,1 @@
+notice(inline_epp('<%- | Integer $n | -%><%= $n %>', {n => 'x'}))

@@ -1,0 +1,2 @@
+$top = 'visible?'
+notice(inline_epp('<%- | $x | -%><%= $x %>/<%= $top %>', {x => 1}))

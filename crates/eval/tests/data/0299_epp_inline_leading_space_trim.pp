@@ -1,0 +1,2 @@
+$t = "x\n    <%- $v = 1 -%>\ny<%= $v %>"
+notice(inline_epp($t))

@@ -1,0 +1,2 @@
+function mymod::double(Integer $x) >> Integer { $x * 2 }
+notice(mymod::double(21))

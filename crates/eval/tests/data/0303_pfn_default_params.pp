@@ -1,0 +1,3 @@
+function greet(String $name, String $greeting = 'Hello') { "${greeting}, ${name}!" }
+notice(greet('Ann'))
+notice(greet('Bob', 'Hi'))

@@ -1,0 +1,2 @@
+function one($a) { $a }
+notice(one(1, 2))

@@ -1,0 +1,2 @@
+function two($a, $b) { $a }
+notice(two(1))

@@ -1,0 +1,3 @@
+$top = 'T'
+function peek() { "[${top}]" }
+notice(peek())

@@ -1,0 +1,2 @@
+function f($x) { $x }
+notice(f(1) |$y| { $y })

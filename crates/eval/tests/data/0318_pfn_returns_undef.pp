@@ -1,0 +1,3 @@
+function nothing() { }
+notice(nothing())
+notice(type(nothing()))

@@ -1,0 +1,5 @@
+notice(abs(-5))
+notice(abs(5))
+notice(abs(-2.5))
+notice(abs('-7'))
+notice(-3.abs)

@@ -1,0 +1,4 @@
+type MyObj = Object[{attributes => {a => Integer}}]
+$o = MyObj(1)
+notice($o)
+notice($o.a)

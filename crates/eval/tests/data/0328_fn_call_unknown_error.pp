@@ -1,0 +1,1 @@
+notice(call('nope_function', 1))

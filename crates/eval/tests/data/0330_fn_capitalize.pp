@@ -1,0 +1,3 @@
+notice(capitalize('hello world'))
+notice(capitalize('hELLO'))
+notice(capitalize(['abc', 'dEF']))

@@ -1,0 +1,4 @@
+notice(chop('abc'))
+notice("[${chop("ab\r\n")}]")
+notice("[${chop('')}]")
+notice(chop(['xy', 'z']))

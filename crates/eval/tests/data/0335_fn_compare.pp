@@ -1,0 +1,5 @@
+notice(compare(1, 2))
+notice(compare(2, 1))
+notice(compare(1, 1))
+notice(compare('a', 'B'))
+notice(compare('a', 'B', false))

@@ -1,0 +1,8 @@
+debug('debug message')
+info('info message')
+notice('notice message')
+warning('warning message')
+err('err message')
+crit('crit message')
+alert('alert message')
+emerg('emerg message')

@@ -1,0 +1,2 @@
+$r = notice('x')
+notice(type($r))

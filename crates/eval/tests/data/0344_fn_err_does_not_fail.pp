@@ -1,0 +1,2 @@
+err('an error message')
+notice('still running')

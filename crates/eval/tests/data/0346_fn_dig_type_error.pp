@@ -1,0 +1,2 @@
+$d = {a => 'str'}
+notice($d.dig('a', 'b'))

@@ -1,0 +1,2 @@
+$r = [1, 2].each |$x| { notice($x) }
+notice($r)

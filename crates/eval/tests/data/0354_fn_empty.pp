@@ -1,0 +1,6 @@
+notice(empty(''))
+notice(empty('a'))
+notice(empty([]))
+notice(empty({}))
+notice(empty([undef]))
+notice(empty(undef))

@@ -1,0 +1,1 @@
+notice(find_file('nomodule/nofile.txt'))

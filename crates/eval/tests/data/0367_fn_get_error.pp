@@ -1,0 +1,2 @@
+$d = {a => 'str'}
+notice($d.get('a.1'))

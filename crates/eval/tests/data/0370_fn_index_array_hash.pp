@@ -1,0 +1,5 @@
+notice([10, 20, 30].index(20))
+notice([10, 20, 30].index |$x| { $x > 15 })
+notice({a => 1, b => 2}.index(2))
+notice({a => 1, b => 2}.index |$v| { $v == 1 })
+notice([1].index(5))

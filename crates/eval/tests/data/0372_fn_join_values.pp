@@ -1,0 +1,2 @@
+notice([1.0, true, undef, 'x'].join('|'))
+notice([{a => 1}].join)

@@ -1,0 +1,5 @@
+notice(length('hello'))
+notice(length([1, 2, 3]))
+notice(length({a => 1}))
+notice(''.length)
+notice(Binary('aGk=').length)

@@ -1,0 +1,3 @@
+notice(size('abc'))
+notice(size([1]))
+notice([].size)

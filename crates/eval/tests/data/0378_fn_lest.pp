@@ -1,0 +1,3 @@
+notice(undef.lest || { 'fallback' })
+notice('value'.lest || { 'fallback' })
+notice(lest(false) || { 'false is not undef' })

@@ -1,0 +1,2 @@
+notice(3.map |$x| { $x })
+notice('ab'.map |$c| { $c })

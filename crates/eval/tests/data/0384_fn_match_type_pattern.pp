@@ -1,0 +1,2 @@
+notice('abc'.match(Pattern[/b/]))
+notice('abc'.match(Pattern[/x/, /(c)/]))

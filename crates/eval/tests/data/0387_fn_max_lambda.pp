@@ -1,0 +1,1 @@
+notice(max('apple', 'fig', 'banana') |$a, $b| { compare($a.length, $b.length) })

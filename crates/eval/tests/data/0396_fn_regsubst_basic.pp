@@ -1,0 +1,3 @@
+notice(regsubst('hello world', 'o', '0'))
+notice(regsubst('hello world', 'o', '0', 'G'))
+notice(regsubst('Hello', 'h', 'J', 'I'))

@@ -1,0 +1,5 @@
+notice(round(2.5))
+notice(round(3.5))
+notice(round(-2.5))
+notice(round(2.4))
+notice(round(7))

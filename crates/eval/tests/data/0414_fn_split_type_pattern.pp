@@ -1,0 +1,1 @@
+notice(split('a-b_c', Regexp['[-_]']))

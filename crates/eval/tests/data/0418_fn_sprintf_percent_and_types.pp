@@ -1,0 +1,5 @@
+notice(sprintf('100%%'))
+notice(sprintf('%s', [1, 2]))
+notice(sprintf('%s', {a => 1}))
+notice(sprintf('%s', undef))
+notice(sprintf('%d', '12'))

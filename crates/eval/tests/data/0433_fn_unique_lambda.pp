@@ -1,0 +1,1 @@
+notice(['apple', 'Apple', 'banana'].unique |$s| { $s.downcase })

@@ -1,0 +1,4 @@
+notice(upcase('hello'))
+notice(upcase(['a', 'b']))
+notice('mIxEd'.upcase)
+notice(upcase({'k' => 'v'}))

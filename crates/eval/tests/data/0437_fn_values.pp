@@ -1,0 +1,3 @@
+notice(values({a => 1, b => 2}))
+notice({}.values)
+notice({a => [1], b => undef}.values)

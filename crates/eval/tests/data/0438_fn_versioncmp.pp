@@ -1,0 +1,5 @@
+notice(versioncmp('1.2.3', '1.2.10'))
+notice(versioncmp('2.0', '1.9'))
+notice(versioncmp('1.0', '1.0'))
+notice(versioncmp('1.0a', '1.0'))
+notice(versioncmp('1.0.0', '1.0'))

@@ -1,0 +1,1 @@
+notice(strftime('2020-01-01', '%Y'))

@@ -1,0 +1,1 @@
+notice(index([1, 2]))

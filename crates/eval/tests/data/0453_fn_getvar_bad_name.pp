@@ -1,0 +1,2 @@
+notice(getvar('::nope'))
+notice(getvar('x.y'))

@@ -1,0 +1,3 @@
+notice('before')
+fail('custom failure message')
+notice('after')

@@ -1,0 +1,1 @@
+notice(regsubst(5, '5', '6'))

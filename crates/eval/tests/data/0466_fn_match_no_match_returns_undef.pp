@@ -1,0 +1,2 @@
+$m = 'abc'.match(/z/)
+notice(type($m))

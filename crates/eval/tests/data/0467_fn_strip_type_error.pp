@@ -1,0 +1,1 @@
+notice(strip(5))

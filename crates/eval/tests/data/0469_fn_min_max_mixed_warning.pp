@@ -1,0 +1,1 @@
+notice(max(1, 'a'))

@@ -1,0 +1,3 @@
+notice(type('hello world'))
+notice(type(''))
+notice(type('x', reduced))
