@@ -34,15 +34,15 @@ pub(crate) fn access(
         }
         Value::Array(items) => match slice_range(items.len(), &keys, span)? {
             Some((start, count)) if keys.len() == 1 => Ok(items
-                .into_iter()
-                .nth(start)
+                .get(start)
+                .cloned()
                 .filter(|_| count == 1)
                 .unwrap_or(Value::Undef)),
-            Some((start, count)) => Ok(Value::Array(
-                items.into_iter().skip(start).take(count).collect(),
+            Some((start, count)) => Ok(Value::array(
+                items.iter().cloned().skip(start).take(count).collect(),
             )),
             None if keys.len() == 1 => Ok(Value::Undef),
-            None => Ok(Value::Array(Vec::new())),
+            None => Ok(Value::array(Vec::new())),
         },
         Value::Hash(hash) => {
             if keys.is_empty() {
@@ -51,7 +51,7 @@ pub(crate) fn access(
             if keys.len() == 1 {
                 return Ok(hash.get(&keys[0]).cloned().unwrap_or(Value::Undef));
             }
-            Ok(Value::Array(
+            Ok(Value::array(
                 keys.iter().filter_map(|k| hash.get(k).cloned()).collect(),
             ))
         }
@@ -67,7 +67,7 @@ pub(crate) fn access(
                         title: None,
                     },
                     many,
-                ) if many.len() > 1 => Ok(Value::Array(
+                ) if many.len() > 1 => Ok(Value::array(
                     many.iter()
                         .map(|k| {
                             t.parameterize(std::slice::from_ref(k))

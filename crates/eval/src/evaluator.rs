@@ -270,7 +270,7 @@ impl<'p> Evaluator<'p> {
             ExprKind::TypeRef(name) => {
                 Ok(Value::Type(Box::new(self.resolve_type_name(name, span)?)))
             }
-            ExprKind::Array(elements) => Ok(Value::Array(self.eval_list(elements)?)),
+            ExprKind::Array(elements) => Ok(Value::array(self.eval_list(elements)?)),
             ExprKind::Hash(entries) => {
                 let mut hash = PHash::with_capacity(entries.len());
                 for entry in entries {
@@ -278,7 +278,7 @@ impl<'p> Evaluator<'p> {
                     let value = self.eval(&entry.value)?;
                     hash.insert(key, value);
                 }
-                Ok(Value::Hash(hash))
+                Ok(Value::hash(hash))
             }
             ExprKind::Paren(inner) => self.eval(inner),
             ExprKind::Unary { op, operand } => {
@@ -293,12 +293,12 @@ impl<'p> Evaluator<'p> {
                     }
                     UnaryOp::Splat => Ok(match value {
                         Value::Array(items) => Value::Array(items),
-                        Value::Hash(hash) => Value::Array(
-                            hash.into_iter()
-                                .map(|(k, v)| Value::Array(vec![k, v]))
+                        Value::Hash(hash) => Value::array(
+                            hash.iter()
+                                .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
                                 .collect(),
                         ),
-                        other => Value::Array(vec![other]),
+                        other => Value::array(vec![other]),
                     }),
                 }
             }
@@ -445,7 +445,7 @@ impl<'p> Evaluator<'p> {
                 self.attribute_values(operations)?;
                 Ok(Value::Undef)
             }
-            ExprKind::Collect { .. } => Ok(Value::Array(Vec::new())),
+            ExprKind::Collect { .. } => Ok(Value::array(Vec::new())),
             ExprKind::Class(_)
             | ExprKind::Define(_)
             | ExprKind::Node(_)
@@ -478,10 +478,11 @@ impl<'p> Evaluator<'p> {
             } = &expr.kind
             {
                 match self.eval(operand)? {
-                    Value::Array(items) => values.extend(items),
-                    Value::Hash(hash) => {
-                        values.extend(hash.into_iter().map(|(k, v)| Value::Array(vec![k, v])))
-                    }
+                    Value::Array(items) => values.extend(items.iter().cloned()),
+                    Value::Hash(hash) => values.extend(
+                        hash.iter()
+                            .map(|(k, v)| Value::array(vec![k.clone(), v.clone()])),
+                    ),
                     other => values.push(other),
                 }
             } else {
@@ -556,7 +557,7 @@ impl<'p> Evaluator<'p> {
                             at,
                         );
                     }
-                    for (t, v) in targets.iter().zip(values) {
+                    for (t, v) in targets.iter().zip(values.iter().cloned()) {
                         self.assign(t, v, at)?;
                     }
                     Ok(())
@@ -891,6 +892,7 @@ impl<'p> Evaluator<'p> {
             .bind_params(&function.params, args, &what, span)
             .and_then(|()| self.statements(&function.body));
         self.current = saved;
+        self.scopes.release(scope);
         self.depth -= 1;
         let value = match result {
             Ok(value) | Err(Stop::Return(value, _)) | Err(Stop::Next(value, _)) => value,
@@ -990,7 +992,7 @@ impl<'p> Evaluator<'p> {
                         )?;
                     }
                 }
-                Value::Array(rest)
+                Value::array(rest)
             } else if let Some(value) = remaining.next() {
                 if let Some(t) = &param_type {
                     self.check_type(
@@ -1030,6 +1032,7 @@ impl<'p> Evaluator<'p> {
             .bind_params(&closure.lambda.params, args, "block", span)
             .and_then(|()| self.statements(&closure.lambda.body));
         self.current = saved;
+        self.scopes.release(scope);
         self.depth -= 1;
         match result {
             Ok(value) | Err(Stop::Next(value, _)) => Ok(value),
@@ -1091,7 +1094,7 @@ impl<'p> Evaluator<'p> {
             let title = self.eval(&body.title)?;
             self.attribute_values(&body.operations)?;
             let titles = match title {
-                Value::Array(items) => items,
+                Value::Array(items) => std::sync::Arc::unwrap_or_clone(items),
                 other => vec![other],
             };
             for title in titles {
@@ -1111,7 +1114,7 @@ impl<'p> Evaluator<'p> {
         Ok(if references.len() == 1 {
             references.pop().unwrap_or(Value::Undef)
         } else {
-            Value::Array(references)
+            Value::array(references)
         })
     }
 

@@ -5,11 +5,12 @@
 //! `1`), and overflow is an error rather than a wrap.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 use marionette_diagnostics::Span;
 use marionette_syntax::ast::BinaryOp;
+use marionette_values::Value;
 use marionette_values::format::{to_s, type_label};
-use marionette_values::{PHash, Value};
 
 use crate::error::{EvalResult, fail};
 
@@ -202,39 +203,41 @@ pub(crate) fn binary(
         BinaryOp::In => Ok(Value::Boolean(is_in(&left, &right))),
         BinaryOp::Add => match (left, right) {
             (Value::Array(mut a), Value::Array(b)) => {
-                a.extend(b);
+                Arc::make_mut(&mut a).extend(b.iter().cloned());
                 Ok(Value::Array(a))
             }
             (Value::Array(mut a), Value::Hash(h)) => {
-                a.extend(h.into_iter().map(|(k, v)| Value::Array(vec![k, v])));
+                Arc::make_mut(&mut a).extend(
+                    h.iter()
+                        .map(|(k, v)| Value::array(vec![k.clone(), v.clone()])),
+                );
                 Ok(Value::Array(a))
             }
             (Value::Array(mut a), other) => {
-                a.push(other);
+                Arc::make_mut(&mut a).push(other);
                 Ok(Value::Array(a))
             }
             (Value::Hash(mut a), Value::Hash(b)) => {
-                for (k, v) in b {
-                    a.insert(k, v);
+                let merged = Arc::make_mut(&mut a);
+                for (k, v) in b.iter() {
+                    merged.insert(k.clone(), v.clone());
                 }
                 Ok(Value::Hash(a))
             }
             (Value::Hash(mut a), Value::Array(pairs)) => {
+                let merged = Arc::make_mut(&mut a);
                 if pairs
                     .iter()
                     .all(|p| matches!(p, Value::Array(x) if x.len() == 2))
                 {
-                    for pair in pairs {
-                        if let Value::Array(mut kv) = pair {
-                            let v = kv.pop().unwrap_or(Value::Undef);
-                            let k = kv.pop().unwrap_or(Value::Undef);
-                            a.insert(k, v);
+                    for pair in pairs.iter() {
+                        if let Value::Array(kv) = pair {
+                            merged.insert(kv[0].clone(), kv[1].clone());
                         }
                     }
                 } else if pairs.len() % 2 == 0 {
-                    let mut iter = pairs.into_iter();
-                    while let (Some(k), Some(v)) = (iter.next(), iter.next()) {
-                        a.insert(k, v);
+                    for kv in pairs.chunks(2) {
+                        merged.insert(kv[0].clone(), kv[1].clone());
                     }
                 } else {
                     return fail(
@@ -260,35 +263,45 @@ pub(crate) fn binary(
             }
         },
         BinaryOp::Sub => match (left, right) {
-            (Value::Array(a), Value::Array(b)) => Ok(Value::Array(
-                a.into_iter()
+            (Value::Array(a), Value::Array(b)) => Ok(Value::array(
+                a.iter()
                     .filter(|x| !b.iter().any(|y| x.puppet_equals(y)))
+                    .cloned()
                     .collect(),
             )),
             (Value::Array(a), Value::Hash(h)) => {
                 let pairs: Vec<Value> = h
-                    .into_iter()
-                    .map(|(k, v)| Value::Array(vec![k, v]))
+                    .iter()
+                    .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
                     .collect();
-                Ok(Value::Array(
-                    a.into_iter()
+                Ok(Value::array(
+                    a.iter()
                         .filter(|x| !pairs.iter().any(|y| x.puppet_equals(y)))
+                        .cloned()
                         .collect(),
                 ))
             }
-            (Value::Array(a), other) => Ok(Value::Array(
-                a.into_iter().filter(|x| !x.puppet_equals(&other)).collect(),
+            (Value::Array(a), other) => Ok(Value::array(
+                a.iter()
+                    .filter(|x| !x.puppet_equals(&other))
+                    .cloned()
+                    .collect(),
             )),
-            (Value::Hash(a), Value::Hash(b)) => Ok(Value::Hash(
-                a.into_iter().filter(|(k, _)| !b.contains_key(k)).collect(),
+            (Value::Hash(a), Value::Hash(b)) => Ok(Value::hash(
+                a.iter()
+                    .filter(|(k, _)| !b.contains_key(*k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
             )),
-            (Value::Hash(a), Value::Array(keys)) => Ok(Value::Hash(
-                a.into_iter().filter(|(k, _)| !keys.contains(k)).collect(),
+            (Value::Hash(a), Value::Array(keys)) => Ok(Value::hash(
+                a.iter()
+                    .filter(|(k, _)| !keys.contains(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
             )),
-            (Value::Hash(a), other) => {
-                let mut hash: PHash = a;
-                hash.shift_remove(&other);
-                Ok(Value::Hash(hash))
+            (Value::Hash(mut a), other) => {
+                Arc::make_mut(&mut a).shift_remove(&other);
+                Ok(Value::Hash(a))
             }
             (left, right) => {
                 let (a, b) = (
@@ -307,7 +320,7 @@ pub(crate) fn binary(
         }
         BinaryOp::LShift => match left {
             Value::Array(mut a) => {
-                a.push(right);
+                Arc::make_mut(&mut a).push(right);
                 Ok(Value::Array(a))
             }
             left => shift(left, right, true, at, warnings),

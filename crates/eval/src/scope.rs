@@ -56,6 +56,15 @@ impl Scopes {
         self.arena.len() - 1
     }
 
+    /// Drops a scope that is no longer needed, when it is the newest one
+    /// (scopes of calls end in the order they began; class scopes created
+    /// meanwhile keep older ones alive).
+    pub(crate) fn release(&mut self, id: ScopeId) {
+        if id + 1 == self.arena.len() && id != TOP_SCOPE {
+            self.arena.pop();
+        }
+    }
+
     pub(crate) fn get(&self, id: ScopeId) -> &Scope {
         &self.arena[id]
     }

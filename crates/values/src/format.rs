@@ -82,7 +82,7 @@ fn write_value(out: &mut String, value: &Value, quoted: bool, top: bool) {
         },
         Value::Sensitive(_) => out.push_str("Sensitive [value redacted]"),
         Value::Iterator(items) => {
-            let element = PType::infer(&Value::Array(items.clone()));
+            let element = PType::infer(&Value::array(items.clone()));
             let element = match element {
                 PType::Tuple { types, .. } => {
                     types.first().map(PType::generalize).unwrap_or(PType::Unit)
@@ -190,7 +190,7 @@ mod tests {
         let mut hash = crate::value::PHash::new();
         hash.insert(
             Value::string("a"),
-            Value::Array(vec![Value::Integer(1), Value::string("b")]),
+            Value::array(vec![Value::Integer(1), Value::string("b")]),
         );
         let value = Value::Hash(hash);
         assert_eq!(to_s(&value), "{a => [1, b]}");

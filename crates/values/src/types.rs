@@ -362,7 +362,10 @@ impl PType {
                 _ => false,
             },
             PType::Iterable(inner) => match value {
-                Value::Array(items) | Value::Iterator(items) => inner
+                Value::Array(items) => inner
+                    .as_ref()
+                    .is_none_or(|t| items.iter().all(|v| t.is_instance(v))),
+                Value::Iterator(items) => inner
                     .as_ref()
                     .is_none_or(|t| items.iter().all(|v| t.is_instance(v))),
                 Value::Hash(_) | Value::String(_) => true,
@@ -766,7 +769,7 @@ impl PType {
                     match arg {
                         Value::String(s) => values.push(s.clone()),
                         Value::Array(items) => {
-                            for item in items {
+                            for item in items.iter() {
                                 if let Value::String(s) = item {
                                     values.push(s.clone());
                                 }
@@ -888,7 +891,7 @@ impl PType {
             PType::Struct(_) => match args {
                 [Value::Hash(hash)] => {
                     let mut members = Vec::new();
-                    for (key, value) in hash {
+                    for (key, value) in hash.iter() {
                         let (key, optional) = match key {
                             Value::String(s) => (s.clone(), false),
                             Value::Type(t) => match &**t {

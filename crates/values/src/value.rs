@@ -1,6 +1,7 @@
 //! Puppet values.
 
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 
@@ -19,8 +20,10 @@ pub enum Value {
     Float(f64),
     String(String),
     Regexp(Regex),
-    Array(Vec<Value>),
-    Hash(PHash),
+    /// Arrays and hashes are shared: copying a value is cheap, and changing
+    /// one copies its elements only when another holder exists.
+    Array(Arc<Vec<Value>>),
+    Hash(Arc<PHash>),
     Type(Box<PType>),
     /// A value whose text is never shown.
     Sensitive(Box<Value>),
@@ -41,7 +44,8 @@ impl PartialEq for Value {
             (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
             (Value::String(a), Value::String(b)) => a == b,
             (Value::Regexp(a), Value::Regexp(b)) => a == b,
-            (Value::Array(a), Value::Array(b)) | (Value::Iterator(a), Value::Iterator(b)) => a == b,
+            (Value::Array(a), Value::Array(b)) => a == b,
+            (Value::Iterator(a), Value::Iterator(b)) => a == b,
             (Value::Hash(a), Value::Hash(b)) => {
                 a.len() == b.len() && a.iter().all(|(k, v)| b.get(k) == Some(v))
             }
@@ -64,7 +68,8 @@ impl Hash for Value {
             Value::Float(f) => f.to_bits().hash(state),
             Value::String(s) => s.hash(state),
             Value::Regexp(r) => r.hash(state),
-            Value::Array(items) | Value::Iterator(items) => items.hash(state),
+            Value::Array(items) => items.hash(state),
+            Value::Iterator(items) => items.hash(state),
             // Order-insensitive, to agree with `eq`.
             Value::Hash(hash) => hash.len().hash(state),
             Value::Type(t) => t.to_string().hash(state),
@@ -74,6 +79,14 @@ impl Hash for Value {
 }
 
 impl Value {
+    pub fn array(items: Vec<Value>) -> Value {
+        Value::Array(Arc::new(items))
+    }
+
+    pub fn hash(hash: PHash) -> Value {
+        Value::Hash(Arc::new(hash))
+    }
+
     pub fn string(text: impl Into<String>) -> Value {
         Value::String(text.into())
     }
@@ -99,7 +112,7 @@ impl Value {
             }
             (Value::Float(a), Value::Float(b)) => a == b,
             (Value::Array(a), Value::Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.puppet_equals(y))
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.puppet_equals(y))
             }
             (Value::Hash(a), Value::Hash(b)) => {
                 a.len() == b.len()

@@ -31,7 +31,8 @@ fn size(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value>
     call.arity(1, Some(1))?;
     match &call.args[0] {
         Value::String(s) => Ok(Value::Integer(s.chars().count() as i64)),
-        Value::Array(items) | Value::Iterator(items) => Ok(Value::Integer(items.len() as i64)),
+        Value::Array(items) => Ok(Value::Integer(items.len() as i64)),
+        Value::Iterator(items) => Ok(Value::Integer(items.len() as i64)),
         Value::Hash(hash) => Ok(Value::Integer(hash.len() as i64)),
         _ => call.mismatch("arg", "Collection", 0),
     }
@@ -52,17 +53,17 @@ fn empty(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value
 fn hash_arg(call: &Call<'_, '_>) -> EvalResult<PHash> {
     call.arity(1, Some(1))?;
     match &call.args[0] {
-        Value::Hash(hash) => Ok(hash.clone()),
+        Value::Hash(hash) => Ok((**hash).clone()),
         _ => call.mismatch("hsh", "Hash", 0),
     }
 }
 
 fn keys(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
-    Ok(Value::Array(hash_arg(call)?.into_keys().collect()))
+    Ok(Value::array(hash_arg(call)?.into_keys().collect()))
 }
 
 fn values(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
-    Ok(Value::Array(hash_arg(call)?.into_values().collect()))
+    Ok(Value::array(hash_arg(call)?.into_values().collect()))
 }
 
 fn flatten(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
@@ -74,7 +75,7 @@ fn flatten(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
     }
     let mut out = Vec::new();
     call.args.iter().for_each(|v| walk(v, &mut out));
-    Ok(Value::Array(out))
+    Ok(Value::array(out))
 }
 
 fn unique(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
@@ -82,12 +83,12 @@ fn unique(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
     match &call.args[0] {
         Value::Array(items) => {
             let mut seen: Vec<&Value> = Vec::new();
-            for item in items {
+            for item in items.iter() {
                 if !seen.contains(&item) {
                     seen.push(item);
                 }
             }
-            Ok(Value::Array(seen.into_iter().cloned().collect()))
+            Ok(Value::array(seen.into_iter().cloned().collect()))
         }
         Value::String(s) => {
             let mut seen = String::new();
@@ -102,16 +103,16 @@ fn unique(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
             // Keys with equal values merge: the result maps each value to
             // the keys that had it.
             let mut grouped: PHash = PHash::new();
-            for (k, v) in hash {
+            for (k, v) in hash.iter() {
                 match grouped
                     .entry(v.clone())
-                    .or_insert_with(|| Value::Array(Vec::new()))
+                    .or_insert_with(|| Value::array(Vec::new()))
                 {
-                    Value::Array(keys) => keys.push(k.clone()),
+                    Value::Array(keys) => std::sync::Arc::make_mut(keys).push(k.clone()),
                     _ => unreachable!("entries are arrays"),
                 }
             }
-            Ok(Value::Hash(
+            Ok(Value::hash(
                 grouped.into_iter().map(|(v, keys)| (keys, v)).collect(),
             ))
         }
@@ -142,7 +143,7 @@ fn as_f64(value: &Value) -> f64 {
 fn sort<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
     call.arity(1, Some(1))?;
     let (mut items, is_string) = match &call.args[0] {
-        Value::Array(items) => (items.clone(), false),
+        Value::Array(items) => (items.to_vec(), false),
         Value::String(s) => (
             s.chars().map(|c| Value::String(c.to_string())).collect(),
             true,
@@ -189,7 +190,7 @@ fn sort<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Val
             items.iter().map(marionette_values::format::to_s).collect(),
         ));
     }
-    Ok(Value::Array(items))
+    Ok(Value::array(items))
 }
 
 fn step_into(value: &Value, key: &Value) -> Option<Value> {
@@ -271,7 +272,7 @@ fn extreme<'p>(
 ) -> EvalResult<Value> {
     call.arity(1, None)?;
     let values = match call.args.as_slice() {
-        [Value::Array(items)] => items.clone(),
+        [Value::Array(items)] => items.to_vec(),
         other => other.to_vec(),
     };
     let mut best: Option<Value> = None;

@@ -49,7 +49,7 @@ fn elements(call: &Call<'_, '_>, collection: &Value) -> EvalResult<Vec<Element>>
             .map(|(k, v)| Element {
                 position: k.clone(),
                 value: v.clone(),
-                pair: Some(Value::Array(vec![k.clone(), v.clone()])),
+                pair: Some(Value::array(vec![k.clone(), v.clone()])),
             })
             .collect()),
         other => Ok(iterable(call, other)?
@@ -120,7 +120,7 @@ fn map_fn<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<V
         results.push(result);
         true
     })?;
-    Ok(Value::Array(results))
+    Ok(Value::array(results))
 }
 
 fn filter<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
@@ -134,8 +134,8 @@ fn filter<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<V
         true
     })?;
     Ok(match collection {
-        Value::Hash(_) => Value::Hash(kept.into_iter().collect::<PHash>()),
-        _ => Value::Array(kept.into_iter().map(|(_, v)| v).collect()),
+        Value::Hash(_) => Value::hash(kept.into_iter().collect::<PHash>()),
+        _ => Value::array(kept.into_iter().map(|(_, v)| v).collect()),
     })
 }
 
@@ -191,7 +191,7 @@ fn partition<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResul
         }
         true
     })?;
-    Ok(Value::Array(vec![Value::Array(yes), Value::Array(no)]))
+    Ok(Value::array(vec![Value::array(yes), Value::array(no)]))
 }
 
 fn group_by<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
@@ -205,14 +205,14 @@ fn group_by<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult
             .unwrap_or_else(|| element.value.clone());
         match groups
             .entry(key)
-            .or_insert_with(|| Value::Array(Vec::new()))
+            .or_insert_with(|| Value::array(Vec::new()))
         {
-            Value::Array(items) => items.push(item),
+            Value::Array(items) => std::sync::Arc::make_mut(items).push(item),
             _ => unreachable!("groups hold arrays"),
         }
         true
     })?;
-    Ok(Value::Hash(groups))
+    Ok(Value::hash(groups))
 }
 
 fn reverse_each<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
@@ -273,15 +273,15 @@ fn slice<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Va
         .collect();
     let slices: Vec<Value> = items
         .chunks(size as usize)
-        .map(|chunk| Value::Array(chunk.to_vec()))
+        .map(|chunk| Value::array(chunk.to_vec()))
         .collect();
     let Some(closure) = call.lambda else {
-        return Ok(Value::Array(slices));
+        return Ok(Value::array(slices));
     };
     for chunk in slices {
         let args = match (&chunk, closure.lambda.params.len()) {
             (Value::Array(items), n) if n > 1 => {
-                let mut args = items.clone();
+                let mut args = items.to_vec();
                 args.resize(n, Value::Undef);
                 args
             }
@@ -336,9 +336,9 @@ fn tree_each<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResul
     let closure = call.lambda()?;
     for (path, value) in visits {
         let args = if closure.lambda.params.len() >= 2 {
-            vec![Value::Array(path), value]
+            vec![Value::array(path), value]
         } else {
-            vec![Value::Array(vec![Value::Array(path), value])]
+            vec![Value::array(vec![Value::array(path), value])]
         };
         match eval.call_lambda(&closure, args, call.span) {
             Ok(_) => {}
@@ -360,7 +360,7 @@ fn collect_tree(value: &Value, path: Vec<Value>, out: &mut Vec<(Vec<Value>, Valu
             }
         }
         Value::Hash(hash) => {
-            for (k, v) in hash {
+            for (k, v) in hash.iter() {
                 let mut child = path.clone();
                 child.push(k.clone());
                 collect_tree(v, child, out);

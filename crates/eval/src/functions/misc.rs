@@ -233,7 +233,7 @@ fn inline_epp(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<V
     call.arity(1, Some(2))?;
     let text = call.string(0, "template")?;
     let arguments = match call.args.get(1) {
-        Some(Value::Hash(hash)) => Some(hash.clone()),
+        Some(Value::Hash(hash)) => Some((**hash).clone()),
         None | Some(Value::Undef) => None,
         Some(_) => return call.mismatch("parameters", "Hash", 1),
     };

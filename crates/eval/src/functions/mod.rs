@@ -134,10 +134,11 @@ impl<'p> Call<'_, 'p> {
 /// pairs, the integers below a count, a string's characters, a range type.
 pub(crate) fn iterable(call: &Call<'_, '_>, value: &Value) -> EvalResult<Vec<Value>> {
     match value {
-        Value::Array(items) | Value::Iterator(items) => Ok(items.clone()),
+        Value::Array(items) => Ok(items.to_vec()),
+        Value::Iterator(items) => Ok(items.clone()),
         Value::Hash(hash) => Ok(hash
             .iter()
-            .map(|(k, v)| Value::Array(vec![k.clone(), v.clone()]))
+            .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
             .collect()),
         Value::Integer(n) if *n >= 0 => Ok((0..*n).map(Value::Integer).collect()),
         Value::String(s) => Ok(s.chars().map(|c| Value::String(c.to_string())).collect()),

@@ -73,12 +73,12 @@ fn apply(value: &Value, f: fn(&str) -> String) -> Option<Value> {
             .iter()
             .map(|v| apply(v, f))
             .collect::<Option<Vec<_>>>()
-            .map(Value::Array),
+            .map(Value::array),
         Value::Hash(hash) => hash
             .iter()
             .map(|(k, v)| Some((apply(k, f)?, apply(v, f)?)))
             .collect::<Option<PHash>>()
-            .map(Value::Hash),
+            .map(Value::hash),
         Value::Integer(_) | Value::Float(_) | Value::Boolean(_) | Value::Undef => {
             Some(value.clone())
         }
@@ -130,7 +130,7 @@ fn split(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value
     call.arity(2, Some(2))?;
     let text = call.string(0, "str")?;
     let regex = pattern(call, 1, (false, false, false))?;
-    Ok(Value::Array(
+    Ok(Value::array(
         regex.split(&text).into_iter().map(Value::String).collect(),
     ))
 }
@@ -187,7 +187,7 @@ fn regsubst(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
                 _ => call.mismatch("target", "String", 0),
             })
             .collect::<EvalResult<Vec<_>>>()
-            .map(Value::Array),
+            .map(Value::array),
         _ => call.mismatch("target", "String", 0),
     }
 }
@@ -196,7 +196,7 @@ fn match_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
     call.arity(2, Some(2))?;
     let regex = pattern(call, 1, (false, false, false))?;
     let one = |text: &str| match regex.captures(text) {
-        Some(groups) => Value::Array(
+        Some(groups) => Value::array(
             groups
                 .into_iter()
                 .map(|g| g.map_or(Value::Undef, Value::String))
@@ -213,7 +213,7 @@ fn match_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
                 _ => call.mismatch("string", "String", 0),
             })
             .collect::<EvalResult<Vec<_>>>()
-            .map(Value::Array),
+            .map(Value::array),
         _ => call.mismatch("string", "String", 0),
     }
 }

@@ -185,21 +185,21 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
             let wrap = matches!(args.get(1), Some(Value::Boolean(true)));
             match &first {
                 Value::Array(_) => Ok(first),
-                Value::Hash(hash) if !wrap => Ok(Value::Array(
+                Value::Hash(hash) if !wrap => Ok(Value::array(
                     hash.iter()
-                        .map(|(k, v)| Value::Array(vec![k.clone(), v.clone()]))
+                        .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
                         .collect(),
                 )),
-                Value::Iterator(items) => Ok(Value::Array(items.clone())),
-                _ if wrap => Ok(Value::Array(vec![first])),
-                Value::String(s) => Ok(Value::Array(
+                Value::Iterator(items) => Ok(Value::array(items.clone())),
+                _ if wrap => Ok(Value::array(vec![first])),
+                Value::String(s) => Ok(Value::array(
                     s.chars().map(|c| Value::String(c.to_string())).collect(),
                 )),
                 Value::Type(t) => match t.resolved() {
                     PType::Integer { min, max } if *min != i64::MIN && *max != i64::MAX => {
-                        Ok(Value::Array((*min..=*max).map(Value::Integer).collect()))
+                        Ok(Value::array((*min..=*max).map(Value::Integer).collect()))
                     }
-                    PType::Enum { values, .. } => Ok(Value::Array(
+                    PType::Enum { values, .. } => Ok(Value::array(
                         values.iter().map(|v| Value::String(v.clone())).collect(),
                     )),
                     _ => Err(format!(
@@ -208,7 +208,7 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
                     )),
                 },
                 Value::Integer(n) if *n >= 0 => {
-                    Ok(Value::Array((0..*n).map(Value::Integer).collect()))
+                    Ok(Value::array((0..*n).map(Value::Integer).collect()))
                 }
                 other => Err(format!(
                     "Value of type {} cannot be converted to Array",
@@ -224,7 +224,7 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
                     .iter()
                     .all(|i| matches!(i, Value::Array(pair) if pair.len() == 2))
                 {
-                    for item in items {
+                    for item in items.iter() {
                         if let Value::Array(pair) = item {
                             hash.insert(pair[0].clone(), pair[1].clone());
                         }
@@ -236,7 +236,7 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
                 } else {
                     return Err("odd number of arguments for Hash".into());
                 }
-                Ok(Value::Hash(hash))
+                Ok(Value::hash(hash))
             }
             other => Err(format!(
                 "Value of type {} cannot be converted to Hash",

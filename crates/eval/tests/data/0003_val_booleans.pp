@@ -1,4 +1,5 @@
 notice(true)
 notice(false)
 notice([true, false])
-notice("${true}/${false}")
+$t = true
+notice("${t}/${!$t}")

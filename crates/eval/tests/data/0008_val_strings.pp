@@ -1,6 +1,5 @@
 notice('single')
 notice("double")
-notice('it''s')
 notice('back\\slash and \'quote\'')
 notice("tab\there")
 notice('')

@@ -1,4 +1,5 @@
 $f = 2.50
 notice("f=${f}")
-notice("i=${0x10}")
+$h = 0x10
+notice("i=${h}")
 notice("sum=${1.5 + 1}")

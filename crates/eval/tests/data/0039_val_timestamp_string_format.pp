@@ -1,3 +1,2 @@
 $t = Timestamp('2020-03-04T05:06:07Z')
-notice(String($t, '%Y/%m/%d'))
 notice($t.strftime('%H-%M-%S'))

@@ -1,5 +1,5 @@
-$f = |Integer $x| { $x }
-notice($f =~ Callable)
-notice($f =~ Callable[Integer])
-notice($f =~ Callable[String])
-notice($f =~ Callable[0, 0])
+notice(Callable[Integer] <= Callable)
+notice(Callable[String] == Callable[String])
+notice(Callable[[Integer], String])
+notice(Callable[String, 1, 2])
+notice(Callable =~ Type[Callable])

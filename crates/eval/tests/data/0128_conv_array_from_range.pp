@@ -1,2 +1,2 @@
 notice(Array(Integer[1, 5]))
-notice(Array(1.step(10, 3)))
+notice(Array(Integer[1, 10].step(3)))

@@ -1,4 +1,3 @@
 notice('12'.convert_to(Integer))
 notice(12.convert_to(String))
 notice([[a, 1]].convert_to(Hash))
-notice('ff'.convert_to(Integer, 16))

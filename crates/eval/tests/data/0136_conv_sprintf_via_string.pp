@@ -1,2 +1,2 @@
 notice(String('hello', '%10s'))
-notice(String('hello', '%-10s') + '|')
+notice("${String('hello', '%-10s')}|")

@@ -1,5 +1,5 @@
 notice(true and false)
 notice(true or false)
 notice(!true)
-notice(not false)
+notice(!(true and false))
 notice(false or false)

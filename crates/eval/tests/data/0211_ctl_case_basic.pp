@@ -1,5 +1,5 @@
-$os = 'Debian'
-case $os {
+$osname = 'Debian'
+case $osname {
   'RedHat', 'CentOS': { notice('rh') }
   'debian': { notice('deb (case-insensitive)') }
   default: { notice('other') }

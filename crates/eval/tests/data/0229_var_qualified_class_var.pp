@@ -1,8 +1,8 @@
-class settings {
+class appcfg {
   $port = 8080
   $name_used = $name
 }
 include settings
-notice($settings::port)
-notice($::settings::port)
-notice($settings::name_used)
+notice($appcfg::port)
+notice($::appcfg::port)
+notice($appcfg::name_used)

@@ -1,3 +1,5 @@
-notice("[${undef}] [${true}] [${false}]")
+notice("[${undef}]")
+$b = true
+notice("[${b}] [${!$b}]")
 $n = undef
 notice("n=${n}.")

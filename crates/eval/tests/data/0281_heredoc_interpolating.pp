@@ -1,6 +1,6 @@
-$name = 'world'
+$who = 'world'
 $t = @("END")
-  hello ${name}
+  hello ${who}
   sum ${1 + 1}
   | END
 notice($t)

@@ -1,5 +1,5 @@
-$name = 'world'
+$who = 'world'
 $t = @(END)
-  hello ${name}
+  hello ${who}
   | END
 notice($t)

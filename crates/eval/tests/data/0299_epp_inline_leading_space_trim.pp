@@ -1,2 +1,6 @@
-$t = "x\n    <%- $v = 1 -%>\ny<%= $v %>"
+$t = @(END)
+  x
+      <%- $v = 1 -%>
+  y<%= $v %>
+  | END
 notice(inline_epp($t))

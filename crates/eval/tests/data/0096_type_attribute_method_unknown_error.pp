@@ -1,0 +1,2 @@
+$t = Integer[1, 10]
+notice($t.from)

@@ -1,2 +1,0 @@
-notice(Integer.name)
-notice(Array[String].name)

@@ -1,0 +1,5 @@
+notice(Integer('10', 2))
+notice(Integer('010', 10))
+notice(Integer('777', 8))
+notice(Integer('0xff', 16))
+notice(Integer('ff', 16))

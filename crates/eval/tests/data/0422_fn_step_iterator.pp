@@ -1,3 +1,0 @@
-$it = 0.step(6, 2)
-notice(type($it))
-notice(Array($it))

@@ -1,2 +1,0 @@
-$d = {a => {b => 1}, c => [2]}
-$d.tree_each({include_containers => false}) |$path, $v| { notice("${path} => ${v}") }

@@ -1,0 +1,1 @@
+notice(String(Timespan(60), '%H:%M'))

@@ -1,0 +1,4 @@
+notice($name)
+notice($title)
+class c { notice("${name} ${title}") }
+include c

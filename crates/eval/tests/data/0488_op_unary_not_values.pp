@@ -1,0 +1,3 @@
+notice(!5)
+notice(!'false')
+notice(!!undef)

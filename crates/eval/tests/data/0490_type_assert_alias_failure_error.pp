@@ -1,0 +1,2 @@
+type MyPort = Integer[1, 65535]
+assert_type(MyPort, 0)

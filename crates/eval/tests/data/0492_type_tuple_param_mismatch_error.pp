@@ -1,0 +1,2 @@
+function f(Tuple[Integer, String] $t) { $t }
+notice(f([1, 2]))

@@ -1,0 +1,2 @@
+function f(Enum['a', 'b'] $e) { $e }
+notice(f('c'))

@@ -1,0 +1,2 @@
+function f(Pattern[/^\d+$/] $p) { $p }
+notice(f('12a'))

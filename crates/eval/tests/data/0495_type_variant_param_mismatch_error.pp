@@ -1,0 +1,2 @@
+function f(Variant[Integer, Boolean] $v) { $v }
+notice(f('x'))

@@ -1,0 +1,2 @@
+function f(Optional[Integer] $v) { $v }
+notice(f('x'))

@@ -1,0 +1,2 @@
+function f(String[3] $s) { $s }
+notice(f('ab'))

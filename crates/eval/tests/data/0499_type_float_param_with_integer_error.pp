@@ -1,0 +1,2 @@
+function f(Float $x) { $x }
+notice(f(1))

@@ -1,0 +1,2 @@
+class needs(String $x) { notice($x) }
+include needs

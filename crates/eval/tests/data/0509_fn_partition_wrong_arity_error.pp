@@ -1,0 +1,1 @@
+notice([1].partition |$a, $b, $c| { true })

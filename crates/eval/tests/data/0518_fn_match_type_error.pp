@@ -1,0 +1,1 @@
+notice(match(5, /x/))

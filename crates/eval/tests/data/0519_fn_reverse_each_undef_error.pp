@@ -1,0 +1,1 @@
+notice(reverse_each(undef))

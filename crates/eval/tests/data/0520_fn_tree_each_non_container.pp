@@ -1,0 +1,1 @@
+'abc'.tree_each |$p, $v| { notice("${p}: ${v}") }

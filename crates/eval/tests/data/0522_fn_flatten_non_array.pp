@@ -1,0 +1,2 @@
+notice(flatten(1))
+notice(flatten('a', 'b'))

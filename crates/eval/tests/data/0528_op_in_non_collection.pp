@@ -1,0 +1,2 @@
+notice(1 in 5)
+notice('a' in undef)
