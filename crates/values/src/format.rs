@@ -192,7 +192,7 @@ mod tests {
             Value::string("a"),
             Value::array(vec![Value::Integer(1), Value::string("b")]),
         );
-        let value = Value::Hash(hash);
+        let value = Value::hash(hash);
         assert_eq!(to_s(&value), "{a => [1, b]}");
         assert_eq!(to_quoted_s(&value), "{'a' => [1, 'b']}");
     }
