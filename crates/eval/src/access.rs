@@ -39,7 +39,7 @@ pub(crate) fn access(
                 .filter(|_| count == 1)
                 .unwrap_or(Value::Undef)),
             Some((start, count)) => Ok(Value::array(
-                items.iter().cloned().skip(start).take(count).collect(),
+                items.iter().skip(start).take(count).cloned().collect(),
             )),
             None if keys.len() == 1 => Ok(Value::Undef),
             None => Ok(Value::array(Vec::new())),
