@@ -216,6 +216,15 @@ impl<'p> Evaluator<'p> {
     }
 
     /// A warning of the evaluator itself, with the location appended.
+    /// A warning without a location (deprecations raised by functions).
+    pub(crate) fn warn_plain(&mut self, message: &str) {
+        self.logs.push(LogEntry {
+            level: Level::Warning,
+            source: String::new(),
+            message: message.to_string(),
+        });
+    }
+
     pub fn warn_at(&mut self, message: &str, span: Span) {
         let message = format!("{message} {}", self.file.location(span));
         self.logs.push(LogEntry {
@@ -1044,11 +1053,39 @@ impl<'p> Evaluator<'p> {
 
     /// `include`: evaluates a class once.
     pub(crate) fn include_class(&mut self, name: &str, span: Span) -> EvalResult<()> {
+        self.declare_class(name, None, span)
+    }
+
+    /// Evaluates a class once: by `include` (no arguments) or by a
+    /// resource-like declaration `class { 'name': param => value }`.
+    fn declare_class(
+        &mut self,
+        name: &str,
+        arguments: Option<PHash>,
+        span: Span,
+    ) -> EvalResult<()> {
         let name = name.trim_start_matches("::").to_lowercase();
+        let display = format!("Class[{}]", capitalize_segments(&name));
         if self.class_scopes.contains_key(&name) {
+            if arguments.is_some() {
+                return fail(
+                    format!(
+                        "Duplicate declaration: {display} is already declared; cannot redeclare"
+                    ),
+                    span,
+                );
+            }
             return Ok(());
         }
         let Some(&definition) = self.classes.get(&name) else {
+            // Puppet's own `settings` class always exists and is empty.
+            if name == "settings" {
+                let scope = self
+                    .scopes
+                    .create(TOP_SCOPE, Some(Rc::from("Class[Settings]")));
+                self.class_scopes.insert(name, scope);
+                return Ok(());
+            }
             return fail(format!("Could not find class ::{name}"), span);
         };
         let parent_scope = match &definition.parent {
@@ -1061,8 +1098,9 @@ impl<'p> Evaluator<'p> {
             }
             None => TOP_SCOPE,
         };
-        let label: Rc<str> = Rc::from(format!("Class[{}]", capitalize_segments(&name)));
-        let scope = self.scopes.create(parent_scope, Some(label));
+        let scope = self
+            .scopes
+            .create(parent_scope, Some(Rc::from(display.as_str())));
         for builtin in ["name", "title"] {
             self.scopes
                 .get_mut(scope)
@@ -1071,12 +1109,90 @@ impl<'p> Evaluator<'p> {
         }
         self.class_scopes.insert(name.clone(), scope);
         let saved = std::mem::replace(&mut self.current, scope);
-        let what = format!("Class[{}]", capitalize_segments(&name));
         let result = self
-            .bind_params(&definition.params, Vec::new(), &what, span)
+            .bind_named_params(
+                &definition.params,
+                arguments.unwrap_or_default(),
+                &display,
+                span,
+            )
             .and_then(|()| self.statements(&definition.body));
         self.current = saved;
         result.map(|_| ())
+    }
+
+    /// Binds class (or defined type) parameters from named arguments:
+    /// given values, else defaults, else an error; metaparameters are
+    /// accepted and left to the compiler.
+    fn bind_named_params(
+        &mut self,
+        params: &'p [Param],
+        mut arguments: PHash,
+        what: &str,
+        span: Span,
+    ) -> EvalResult<()> {
+        const METAPARAMETERS: &[&str] = &[
+            "alias",
+            "audit",
+            "before",
+            "loglevel",
+            "noop",
+            "notify",
+            "require",
+            "schedule",
+            "stage",
+            "subscribe",
+            "tag",
+        ];
+        for key in arguments.keys() {
+            let known = matches!(key, Value::String(k) if params.iter().any(|p| &p.name == k) || METAPARAMETERS.contains(&k.as_str()));
+            if !known {
+                return fail(
+                    format!(
+                        "Error while evaluating a Resource Statement, {what}: has no parameter named '{}'",
+                        to_s(key)
+                    ),
+                    span,
+                );
+            }
+        }
+        for param in params {
+            let value = match arguments.shift_remove(&Value::String(param.name.clone())) {
+                Some(value) => value,
+                None => match &param.default {
+                    Some(default) => self.eval(default)?,
+                    None if param.type_expr.is_none() => Value::Undef,
+                    None => {
+                        return fail(
+                            format!(
+                                "Error while evaluating a Resource Statement, {what}: expects a value for parameter '{}'",
+                                param.name
+                            ),
+                            span,
+                        );
+                    }
+                },
+            };
+            if let Some(type_expr) = &param.type_expr
+                && let Value::Type(expected) = self.eval(type_expr)?
+                && !expected.is_instance(&value)
+            {
+                return fail(
+                    format!(
+                        "Error while evaluating a Resource Statement, {what}: parameter '{}' expects {} value, got {}",
+                        param.name,
+                        a_type(&expected),
+                        describe_actual(&expected, &value)
+                    ),
+                    span,
+                );
+            }
+            self.scopes
+                .get_mut(self.current)
+                .variables
+                .insert(param.name.clone(), value);
+        }
+        Ok(())
     }
 
     // ---- resources ----------------------------------------------------
@@ -1090,9 +1206,10 @@ impl<'p> Evaluator<'p> {
             _ => String::new(),
         };
         let mut references = Vec::new();
+        let at = resource.type_name.span;
         for body in &resource.bodies {
             let title = self.eval(&body.title)?;
-            self.attribute_values(&body.operations)?;
+            let attributes = self.attribute_values(&body.operations)?;
             let titles = match title {
                 Value::Array(items) => std::sync::Arc::unwrap_or_clone(items),
                 other => vec![other],
@@ -1100,7 +1217,7 @@ impl<'p> Evaluator<'p> {
             for title in titles {
                 if type_name == "class" {
                     if let Value::String(class) = &title {
-                        self.include_class(class, body.title.span)?;
+                        self.declare_class(class, Some(attributes.clone()), at)?;
                     }
                     references.push(Value::Type(Box::new(PType::Class(Some(to_s(&title))))));
                 } else {
@@ -1118,15 +1235,33 @@ impl<'p> Evaluator<'p> {
         })
     }
 
-    fn attribute_values(&mut self, operations: &'p [AttributeOperation]) -> EvalResult<()> {
+    /// Evaluates attribute operations into a hash of values (`* => $h`
+    /// merges a hash).
+    fn attribute_values(&mut self, operations: &'p [AttributeOperation]) -> EvalResult<PHash> {
+        let mut values = PHash::new();
         for operation in operations {
             match operation {
-                AttributeOperation::Set { value, .. } | AttributeOperation::Splat { value, .. } => {
-                    self.eval(value)?;
+                AttributeOperation::Set { name, value, .. } => {
+                    let value = self.eval(value)?;
+                    values.insert(Value::String(name.clone()), value);
                 }
+                AttributeOperation::Splat { value, .. } => match self.eval(value)? {
+                    Value::Hash(hash) => {
+                        values.extend(hash.iter().map(|(k, v)| (k.clone(), v.clone())))
+                    }
+                    other => {
+                        return fail(
+                            format!(
+                                "The value of '* =>' must be a Hash, got {}",
+                                type_label(&other)
+                            ),
+                            value.span,
+                        );
+                    }
+                },
             }
         }
-        Ok(())
+        Ok(values)
     }
 }
 
@@ -1161,16 +1296,19 @@ impl<'p> Evaluator<'p> {
             .contains_key(name.trim_start_matches("::"))
     }
 
-    /// Whether a class, function or type alias of that name exists.
+    /// Whether a class or type of that name exists (`defined('name')`).
     pub(crate) fn is_defined_name(&self, name: &str) -> bool {
         let name = name.trim_start_matches("::");
         self.classes.contains_key(name)
-            || self.functions.contains_key(name)
-            || self.builtins.contains_key(name)
             || self
                 .type_aliases
                 .keys()
                 .any(|alias| alias.eq_ignore_ascii_case(name))
+    }
+
+    pub(crate) fn is_function(&self, name: &str) -> bool {
+        let name = name.trim_start_matches("::");
+        self.functions.contains_key(name) || self.builtins.contains_key(name)
     }
 
     /// A variable's value without the unknown-variable warning (`getvar`).
@@ -1223,16 +1361,13 @@ impl<'p> Evaluator<'p> {
             }
             return Ok(());
         };
+        // Puppet reports template parameters as a lambda's.
         for (key, _) in &arguments {
             let known =
                 matches!(key, Value::String(name) if params.iter().any(|p| &p.name == name));
             if !known {
-                return fail(
-                    format!(
-                        "Error while evaluating a Function Call, Too many arguments: {} for {}",
-                        arguments.len(),
-                        params.len()
-                    ),
+                return fail_in_call(
+                    format!("lambda: has no parameter named '{}'", to_s(key)),
                     span,
                 );
             }
@@ -1243,11 +1378,8 @@ impl<'p> Evaluator<'p> {
                 None => match &param.default {
                     Some(default) => self.eval(default)?,
                     None => {
-                        return fail(
-                            format!(
-                                "Error while evaluating a Function Call, expects a value for parameter ${}",
-                                param.name
-                            ),
+                        return fail_in_call(
+                            format!("lambda: expects a value for parameter '{}'", param.name),
                             span,
                         );
                     }
@@ -1259,10 +1391,7 @@ impl<'p> Evaluator<'p> {
                 self.check_type(
                     &t,
                     &value,
-                    &format!(
-                        "Error while evaluating a Function Call, inline_epp() parameter '{}'",
-                        param.name
-                    ),
+                    &format!("lambda: parameter '{}'", param.name),
                     span,
                 )?;
             }

@@ -34,12 +34,15 @@ fn size(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value>
         Value::Array(items) => Ok(Value::Integer(items.len() as i64)),
         Value::Iterator(items) => Ok(Value::Integer(items.len() as i64)),
         Value::Hash(hash) => Ok(Value::Integer(hash.len() as i64)),
-        _ => call.mismatch("arg", "Collection", 0),
+        _ => call.mismatch("arg", "Collection, String, or Binary", 0),
     }
 }
 
-fn empty(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+fn empty(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(1, Some(1))?;
+    if matches!(call.args[0], Value::Integer(_) | Value::Float(_)) {
+        eval.warn_plain("Calling function empty() with Numeric value is deprecated.");
+    }
     Ok(Value::Boolean(match &call.args[0] {
         Value::String(s) => s.is_empty(),
         Value::Array(items) => items.is_empty(),
@@ -113,7 +116,10 @@ fn unique(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
                 }
             }
             Ok(Value::hash(
-                grouped.into_iter().map(|(v, keys)| (keys, v)).collect(),
+                grouped
+                    .into_iter()
+                    .map(|(v, keys)| (keys, Value::array(vec![v])))
+                    .collect(),
             ))
         }
         _ => call.mismatch("collection", "Iterable", 0),
@@ -320,7 +326,7 @@ fn compare(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
     match ordering {
         Some(o) => Ok(Value::Integer(o as i64)),
         None => call.error(format_args!(
-            "'compare' expects values of the same comparable type, got {} and {}",
+            "'compare' compare(): Can only compare values of the same type (or for Timestamp/Timespan also against Numeric). Got {} and {}",
             type_label(&call.args[0]),
             type_label(&call.args[1])
         )),

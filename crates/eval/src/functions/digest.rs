@@ -20,7 +20,12 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
 
 fn hash<D: Digest>(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(1, Some(1))?;
-    let text = call.string(0, "str")?;
+    let Value::String(text) = &call.args[0] else {
+        return call.error(format_args!(
+            "no implicit conversion of {} into String",
+            marionette_values::format::type_label(&call.args[0])
+        ));
+    };
     let digest = D::digest(text.as_bytes());
     Ok(Value::String(
         digest.iter().map(|b| format!("{b:02x}")).collect(),

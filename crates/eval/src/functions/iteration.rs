@@ -86,6 +86,13 @@ fn iterate<'p>(
     mut visit: impl FnMut(&Element, Value) -> bool,
 ) -> EvalResult<()> {
     let closure = call.lambda()?;
+    let declared = closure.lambda.params.len();
+    if declared > 2 {
+        return call.error(format_args!(
+            "'{}' block expects between 1 and 2 arguments, got {declared}",
+            call.name
+        ));
+    }
     for element in elements {
         match eval.call_lambda(&closure, block_args(&closure, element), call.span) {
             Ok(result) => {
@@ -315,7 +322,11 @@ fn index<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Va
                 .map_or(Value::Undef, |i| Value::Integer(i as i64)),
         });
     }
-    let elements = elements(call, &collection)?;
+    let mut elements = elements(call, &collection)?;
+    // Here a one-parameter block gets a hash's values, not its pairs.
+    for element in &mut elements {
+        element.pair = None;
+    }
     let mut found = Value::Undef;
     iterate(eval, call, &elements, |element, result| {
         if result.is_truthy() {

@@ -16,21 +16,31 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("round", |e, c| rounding(e, c, f64::round));
 }
 
-fn number(call: &Call<'_, '_>) -> EvalResult<Number> {
+/// The numeric argument. Strings are still converted, with the deprecation
+/// warning Puppet gives (`target` names what the string becomes).
+fn number(eval: &mut Evaluator<'_>, call: &Call<'_, '_>, target: &str) -> EvalResult<Number> {
     call.arity(1, Some(1))?;
     match &call.args[0] {
         Value::Integer(i) => Ok(Number::Integer(*i)),
         Value::Float(f) => Ok(Number::Float(*f)),
+        // `round` takes numbers only; the others still convert strings.
+        Value::String(_) if call.name == "round" => call.mismatch("val", "Numeric", 0),
         Value::String(s) => match parse_number(s) {
-            Some(number) => Ok(number),
-            None => call.mismatch("val", "Numeric", 0),
+            Some(number) => {
+                eval.warn_plain(&format!(
+                    "The {}() function's auto conversion of String to {target} is deprecated - change to convert input before calling",
+                    call.name
+                ));
+                Ok(number)
+            }
+            None => call.mismatch("val", "Numeric or String", 0),
         },
-        _ => call.mismatch("val", "Numeric", 0),
+        _ => call.mismatch("val", "Numeric or String", 0),
     }
 }
 
-fn abs(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
-    match number(call)? {
+fn abs(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    match number(eval, call, "Numeric")? {
         Number::Integer(i) => match i.checked_abs() {
             Some(a) => Ok(Value::Integer(a)),
             None => call.error("Integer overflow in abs"),
@@ -40,11 +50,11 @@ fn abs(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> 
 }
 
 fn rounding(
-    _eval: &mut Evaluator<'_>,
+    eval: &mut Evaluator<'_>,
     call: &mut Call<'_, '_>,
     op: fn(f64) -> f64,
 ) -> EvalResult<Value> {
-    match number(call)? {
+    match number(eval, call, "Float")? {
         Number::Integer(i) => Ok(Value::Integer(i)),
         Number::Float(f) => {
             let rounded = op(f);

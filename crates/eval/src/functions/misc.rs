@@ -75,6 +75,9 @@ fn include(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
 fn call_fn<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
     call.arity(1, None)?;
     let name = call.string(0, "function")?;
+    if !eval.is_function(&name) {
+        return call.error(format_args!("Unknown function '{name}'"));
+    }
     let args = call.args[1..].to_vec();
     eval.call_function(&name, args, call.lambda, call.span)
 }

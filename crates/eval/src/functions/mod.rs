@@ -88,14 +88,20 @@ impl<'p> Call<'_, 'p> {
         let actual = self
             .args
             .get(index)
-            .map_or("Undef".to_string(), |v| PType::infer(v).generalize().name());
-        let article = if expected.starts_with(['A', 'E', 'I', 'O', 'U']) {
-            "an"
+            .map_or("Undef".to_string(), |v| PType::infer(v).name());
+        // A choice of types reads "a value of type A or B", one type "an A value".
+        let wanted = if expected.contains(" or ") {
+            format!("a value of type {expected}")
         } else {
-            "a"
+            let article = if expected.starts_with(['A', 'E', 'I', 'O', 'U']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!("{article} {expected} value")
         };
         self.error(format_args!(
-            "'{}' parameter '{parameter}' expects {article} {expected} value, got {actual}",
+            "'{}' parameter '{parameter}' expects {wanted}, got {actual}",
             self.name
         ))
     }

@@ -92,16 +92,10 @@ fn transform(
     f: fn(&str) -> String,
 ) -> EvalResult<Value> {
     call.arity(1, Some(1))?;
+    // Values that are not strings pass through unchanged, as in Puppet.
     match apply(&call.args[0], f) {
-        Some(value)
-            if !matches!(
-                call.args[0],
-                Value::Integer(_) | Value::Float(_) | Value::Boolean(_) | Value::Undef
-            ) =>
-        {
-            Ok(value)
-        }
-        _ => call.mismatch("arg", "String", 0),
+        Some(value) => Ok(value),
+        None => call.mismatch("arg", "String", 0),
     }
 }
 
@@ -184,11 +178,11 @@ fn regsubst(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
             .iter()
             .map(|item| match item {
                 Value::String(text) => Ok(Value::String(regex.replace(text, &replacement, global))),
-                _ => call.mismatch("target", "String", 0),
+                _ => call.mismatch("target", "Array or String", 0),
             })
             .collect::<EvalResult<Vec<_>>>()
             .map(Value::array),
-        _ => call.mismatch("target", "String", 0),
+        _ => call.mismatch("target", "Array or String", 0),
     }
 }
 
