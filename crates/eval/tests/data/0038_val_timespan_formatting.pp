@@ -1,5 +1,5 @@
 $ts = Timespan(93784)
 notice($ts.strftime('%D days %H:%M:%S'))
-notice($ts.days)
-notice($ts.hours)
-notice(Timespan(1.5).to_s)
+notice(Timespan(1.5))
+notice(Timespan(-5))
+notice(Timespan(0.001))

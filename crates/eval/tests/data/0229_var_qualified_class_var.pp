@@ -2,7 +2,7 @@ class appcfg {
   $port = 8080
   $name_used = $name
 }
-include settings
+include appcfg
 notice($appcfg::port)
 notice($::appcfg::port)
 notice($appcfg::name_used)
