@@ -949,47 +949,36 @@ impl<'a> Parser<'a> {
     }
 
     fn if_expression(&mut self) -> PResult<Expr> {
+        let (branch, span) = self.conditional(true)?;
+        Ok(Expr::new(ExprKind::If(Box::new(branch)), span))
+    }
+
+    fn unless_expression(&mut self) -> PResult<Expr> {
+        let (branch, span) = self.conditional(false)?;
+        Ok(Expr::new(ExprKind::Unless(Box::new(branch)), span))
+    }
+
+    /// `if`/`elsif`/`unless` after its keyword: the condition, the body and
+    /// an `else` (or, for `if`, an `elsif` chain, kept as a nested `if`).
+    fn conditional(&mut self, allow_elsif: bool) -> PResult<(If, Span)> {
         let start = self.bump();
         let condition = self.condition()?;
         let then_body = self.block()?;
-        let else_body = if self.at_keyword(Keyword::Elsif) {
-            let nested = self.if_expression()?;
-            Some(vec![nested])
+        let else_body = if allow_elsif && self.at_keyword(Keyword::Elsif) {
+            Some(vec![self.if_expression()?])
         } else if self.at_keyword(Keyword::Else) {
             self.bump();
             Some(self.block()?)
         } else {
             None
         };
-        let span = self.span_from(start);
-        Ok(Expr::new(
-            ExprKind::If(Box::new(If {
+        Ok((
+            If {
                 condition,
                 then_body,
                 else_body,
-            })),
-            span,
-        ))
-    }
-
-    fn unless_expression(&mut self) -> PResult<Expr> {
-        let start = self.bump();
-        let condition = self.condition()?;
-        let then_body = self.block()?;
-        let else_body = if self.at_keyword(Keyword::Else) {
-            self.bump();
-            Some(self.block()?)
-        } else {
-            None
-        };
-        let span = self.span_from(start);
-        Ok(Expr::new(
-            ExprKind::Unless(Box::new(If {
-                condition,
-                then_body,
-                else_body,
-            })),
-            span,
+            },
+            self.span_from(start),
         ))
     }
 

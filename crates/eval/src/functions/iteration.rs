@@ -226,20 +226,7 @@ fn reverse_each<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalRe
     let collection = collection_arg(call, 1, 1)?;
     let mut items = iterable(call, &collection)?;
     items.reverse();
-    if call.lambda.is_none() {
-        return Ok(Value::Iterator(items));
-    }
-    let elements: Vec<Element> = items
-        .into_iter()
-        .enumerate()
-        .map(|(i, value)| Element {
-            position: Value::Integer(i as i64),
-            value,
-            pair: None,
-        })
-        .collect();
-    iterate(eval, call, &elements, |_, _| true)?;
-    Ok(collection)
+    iterator_or_each(eval, call, items, collection)
 }
 
 fn step<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
@@ -252,6 +239,17 @@ fn step<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Val
         .into_iter()
         .step_by(step as usize)
         .collect();
+    iterator_or_each(eval, call, items, collection)
+}
+
+/// Without a block, the items as an iterator; with one, the block runs
+/// over them and the original collection is returned.
+fn iterator_or_each<'p>(
+    eval: &mut Evaluator<'p>,
+    call: &Call<'_, 'p>,
+    items: Vec<Value>,
+    collection: Value,
+) -> EvalResult<Value> {
     if call.lambda.is_none() {
         return Ok(Value::Iterator(items));
     }
