@@ -382,7 +382,15 @@ impl Printer {
 
     fn infix(&mut self, lhs: &Expr, op: &str, rhs: &Expr) {
         self.text("(");
-        self.expr(lhs);
+        // After a `}` or the keywords `undef` and `default` a `/` starts a
+        // regex, so such a left operand gets parentheses of its own.
+        if ends_with_block(lhs) {
+            self.text("(");
+            self.expr(lhs);
+            self.text(")");
+        } else {
+            self.expr(lhs);
+        }
         self.text(&format!(" {op} "));
         self.expr(rhs);
         self.text(")");
@@ -409,5 +417,26 @@ impl Printer {
             NodeMatch::Regex(pattern) => self.text(&format!("/{}/", pattern.replace('/', "\\/"))),
             NodeMatch::Default => self.text("default"),
         }
+    }
+}
+
+/// Whether the printed form of `expr` ends with a `}` or a keyword after
+/// which `/` would start a regex.
+fn ends_with_block(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Undef | ExprKind::Default => true,
+        ExprKind::Call(call) | ExprKind::MethodCall { call, .. } => call.lambda.is_some(),
+        ExprKind::If(_)
+        | ExprKind::Unless(_)
+        | ExprKind::Case { .. }
+        | ExprKind::Resource(_)
+        | ExprKind::ResourceDefaults { .. }
+        | ExprKind::ResourceOverride { .. }
+        | ExprKind::Class(_)
+        | ExprKind::Define(_)
+        | ExprKind::Node(_)
+        | ExprKind::Function(_) => true,
+        ExprKind::Assign { value, .. } => ends_with_block(value),
+        _ => false,
     }
 }
