@@ -690,6 +690,9 @@ impl<'p> Evaluator<'p> {
     fn match_value(&mut self, left: &Value, right: &Value, span: Span) -> EvalResult<bool> {
         let regex = match right {
             Value::Type(t) => return Ok(t.is_instance(left)),
+            Value::SemVerRange(range) => {
+                return Ok(matches!(left, Value::SemVer(v) if range.includes(v)));
+            }
             Value::Regexp(r) => r.clone(),
             Value::String(pattern) => match Regex::new(pattern) {
                 Ok(r) => r,

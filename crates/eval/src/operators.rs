@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use marionette_diagnostics::Span;
 use marionette_syntax::ast::BinaryOp;
-use marionette_values::Value;
 use marionette_values::format::{to_s, type_label};
+use marionette_values::{Timespan, Timestamp, Value};
 
 use crate::error::{EvalResult, fail};
 
@@ -201,6 +201,12 @@ pub(crate) fn binary(
             }))
         }
         BinaryOp::In => Ok(Value::Boolean(is_in(&left, &right))),
+        BinaryOp::Add | BinaryOp::Sub
+            if matches!(left, Value::Timespan(_) | Value::Timestamp(_))
+                || matches!(right, Value::Timespan(_) | Value::Timestamp(_)) =>
+        {
+            time_arithmetic(op, &left, &right, at)
+        }
         BinaryOp::Add => match (left, right) {
             (Value::Array(mut a), Value::Array(b)) => {
                 Arc::make_mut(&mut a).extend(b.iter().cloned());
@@ -389,6 +395,9 @@ pub(crate) fn compare(
             Ok(a.partial_cmp(&b))
         }
         (Value::String(a), Value::String(b)) => Ok(Some(a.to_lowercase().cmp(&b.to_lowercase()))),
+        (Value::Timespan(a), Value::Timespan(b)) => Ok(Some(a.cmp(b))),
+        (Value::Timestamp(a), Value::Timestamp(b)) => Ok(Some(a.cmp(b))),
+        (Value::SemVer(a), Value::SemVer(b)) => Ok(Some(a.cmp(b))),
         (Value::Type(a), Value::Type(b)) => Ok(if a == b {
             Some(Ordering::Equal)
         } else if b.is_assignable(a) {
@@ -415,6 +424,57 @@ pub(crate) fn compare(
                 span,
             )
         }
+    }
+}
+
+/// `+` and `-` on timestamps and timespans; plain numbers count seconds.
+fn time_arithmetic(op: BinaryOp, left: &Value, right: &Value, at: &Places) -> EvalResult<Value> {
+    let nanos = |value: &Value| -> Option<i64> {
+        match value {
+            Value::Timespan(t) => Some(t.0),
+            Value::Integer(i) => i.checked_mul(1_000_000_000),
+            Value::Float(f) => Timespan::from_seconds(*f).map(|t| t.0),
+            _ => None,
+        }
+    };
+    let subtract = op == BinaryOp::Sub;
+    let result = match (left, right) {
+        (Value::Timestamp(a), Value::Timestamp(b)) if subtract => {
+            a.0.checked_sub(b.0).map(|n| Value::Timespan(Timespan(n)))
+        }
+        (Value::Timestamp(a), other) => nanos(other)
+            .and_then(|n| {
+                if subtract {
+                    a.0.checked_sub(n)
+                } else {
+                    a.0.checked_add(n)
+                }
+            })
+            .map(|n| Value::Timestamp(Timestamp(n))),
+        (other, Value::Timestamp(b)) if !subtract => nanos(other)
+            .and_then(|n| b.0.checked_add(n))
+            .map(|n| Value::Timestamp(Timestamp(n))),
+        (a, b) => match (nanos(a), nanos(b)) {
+            (Some(x), Some(y)) => (if subtract {
+                x.checked_sub(y)
+            } else {
+                x.checked_add(y)
+            })
+            .map(|n| Value::Timespan(Timespan(n))),
+            _ => None,
+        },
+    };
+    match result {
+        Some(value) => Ok(value),
+        None => fail(
+            format!(
+                "Operator '{}' is not applicable to {} and {}",
+                op.text(),
+                a_label(left),
+                a_label(right)
+            ),
+            at.operator,
+        ),
     }
 }
 

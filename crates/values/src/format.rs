@@ -81,6 +81,19 @@ fn write_value(out: &mut String, value: &Value, quoted: bool, top: bool) {
             }
         },
         Value::Sensitive(_) => out.push_str("Sensitive [value redacted]"),
+        Value::Timespan(t) => {
+            let _ = write!(out, "{t}");
+        }
+        Value::Timestamp(t) => {
+            let _ = write!(out, "{t}");
+        }
+        Value::SemVer(v) => {
+            let _ = write!(out, "{v}");
+        }
+        Value::SemVerRange(r) => {
+            let _ = write!(out, "{r}");
+        }
+        Value::Binary(bytes) => out.push_str(&crate::binary::encode(bytes)),
         Value::Iterator(items) => {
             let element = PType::infer(&Value::array(items.clone()));
             let element = match element {
@@ -167,6 +180,11 @@ pub fn type_label(value: &Value) -> String {
         Value::Type(t) => format!("Type[{}]", t.name()),
         Value::Sensitive(_) => "Sensitive".into(),
         Value::Iterator(_) => "Iterator".into(),
+        Value::Timespan(_) => "Timespan".into(),
+        Value::Timestamp(_) => "Timestamp".into(),
+        Value::SemVer(_) => "SemVer".into(),
+        Value::SemVerRange(_) => "SemVerRange".into(),
+        Value::Binary(_) => "Binary".into(),
     }
 }
 

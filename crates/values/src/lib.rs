@@ -7,11 +7,16 @@
 //! - [`format`]: Puppet's two text forms of a value.
 //! - [`regex`]: regexes with Ruby's semantics.
 
+pub mod binary;
 pub mod format;
 pub mod regex;
+pub mod semver;
+pub mod time;
 pub mod types;
 pub mod value;
 
 pub use regex::Regex;
+pub use semver::{SemVer, SemVerRange};
+pub use time::{Timespan, Timestamp};
 pub use types::PType;
 pub use value::{PHash, Value};

@@ -5,6 +5,7 @@ use std::fmt::{self, Write};
 
 use crate::format::{float_to_string, quote};
 use crate::regex::Regex;
+use crate::semver::SemVerRange;
 use crate::value::Value;
 
 /// Bounds use the extreme values for "unbounded" (`default` in Puppet).
@@ -78,10 +79,19 @@ pub enum PType {
     /// `Class` or `Class['name']`.
     Class(Option<String>),
     Init(Option<Box<PType>>),
-    SemVer,
+    /// Versions, optionally limited to ranges.
+    SemVer(Vec<SemVerRange>),
     SemVerRange,
-    Timespan,
-    Timestamp,
+    /// Bounds in nanoseconds.
+    Timespan {
+        min: i64,
+        max: i64,
+    },
+    /// Bounds in nanoseconds since the epoch.
+    Timestamp {
+        min: i64,
+        max: i64,
+    },
     Binary,
     /// A type alias (`type Port = Integer[1, 65535]`): prints its name.
     Alias {
@@ -183,10 +193,10 @@ impl PType {
             },
             "Class" => PType::Class(None),
             "Init" => PType::Init(None),
-            "SemVer" => PType::SemVer,
+            "SemVer" => PType::SemVer(Vec::new()),
             "SemVerRange" => PType::SemVerRange,
-            "Timespan" => PType::Timespan,
-            "Timestamp" => PType::Timestamp,
+            "Timespan" => PType::Timespan { min: MIN, max: MAX },
+            "Timestamp" => PType::Timestamp { min: MIN, max: MAX },
             "Binary" => PType::Binary,
             _ => return None,
         };
@@ -234,10 +244,10 @@ impl PType {
             PType::Resource { .. } => "Resource".into(),
             PType::Class(_) => "Class".into(),
             PType::Init(_) => "Init".into(),
-            PType::SemVer => "SemVer".into(),
+            PType::SemVer(_) => "SemVer".into(),
             PType::SemVerRange => "SemVerRange".into(),
-            PType::Timespan => "Timespan".into(),
-            PType::Timestamp => "Timestamp".into(),
+            PType::Timespan { .. } => "Timespan".into(),
+            PType::Timestamp { .. } => "Timestamp".into(),
             PType::Binary => "Binary".into(),
             PType::Alias { name, .. } => name.clone(),
         }
@@ -408,13 +418,18 @@ impl PType {
                 _ => false,
             },
             PType::Init(inner) => inner.as_ref().is_none_or(|t| t.is_instance(value)),
-            PType::Callable(_)
-            | PType::Runtime(_)
-            | PType::SemVer
-            | PType::SemVerRange
-            | PType::Timespan
-            | PType::Timestamp
-            | PType::Binary => false,
+            PType::Timespan { min, max } => {
+                matches!(value, Value::Timespan(t) if *min <= t.0 && t.0 <= *max)
+            }
+            PType::Timestamp { min, max } => {
+                matches!(value, Value::Timestamp(t) if *min <= t.0 && t.0 <= *max)
+            }
+            PType::SemVer(ranges) => {
+                matches!(value, Value::SemVer(v) if ranges.is_empty() || ranges.iter().any(|r| r.includes(v)))
+            }
+            PType::SemVerRange => matches!(value, Value::SemVerRange(_)),
+            PType::Binary => matches!(value, Value::Binary(_)),
+            PType::Callable(_) | PType::Runtime(_) => false,
         }
     }
 
@@ -519,9 +534,9 @@ impl PType {
                     | PType::Pattern(_)
                     | PType::Boolean(_)
                     | PType::Regexp(_)
-                    | PType::SemVer
-                    | PType::Timespan
-                    | PType::Timestamp
+                    | PType::SemVer(_)
+                    | PType::Timespan { .. }
+                    | PType::Timestamp { .. }
             ),
             (PType::ScalarData, t) => matches!(
                 t,
@@ -979,6 +994,51 @@ impl PType {
                     _ => PType::Init(Some(inner)),
                 })
             }
+            PType::Timespan { .. } | PType::Timestamp { .. } => {
+                let timespan = matches!(self, PType::Timespan { .. });
+                let point = |value: &Value, open: i64| -> Result<i64, String> {
+                    match value {
+                        Value::Default => Ok(open),
+                        Value::Timespan(t) if timespan => Ok(t.0),
+                        Value::Timestamp(t) if !timespan => Ok(t.0),
+                        Value::Integer(i) => Ok(i.saturating_mul(1_000_000_000)),
+                        Value::Float(f) => Ok((f * 1e9) as i64),
+                        Value::String(text) if timespan => crate::time::Timespan::parse(text)
+                            .map(|t| t.0)
+                            .ok_or_else(|| format!("Unable to parse '{text}' as Timespan")),
+                        Value::String(text) => crate::time::Timestamp::parse(text)
+                            .map(|t| t.0)
+                            .ok_or_else(|| format!("Unable to parse '{text}' as Timestamp")),
+                        other => Err(format!(
+                            "{base}[] arguments must be {base}, Numeric, String or Default, got {}",
+                            crate::format::type_label(other)
+                        )),
+                    }
+                };
+                let (min, max) = match args {
+                    [min] => (point(min, MIN)?, MAX),
+                    [min, max] => (point(min, MIN)?, point(max, MAX)?),
+                    _ => return Err(count_error("1 to 2")),
+                };
+                Ok(if timespan {
+                    PType::Timespan { min, max }
+                } else {
+                    PType::Timestamp { min, max }
+                })
+            }
+            PType::SemVer(_) => args
+                .iter()
+                .map(|arg| match arg {
+                    Value::String(text) => SemVerRange::parse(text)
+                        .ok_or_else(|| format!("Unable to parse '{text}' as a version range")),
+                    Value::SemVerRange(range) => Ok((**range).clone()),
+                    other => Err(format!(
+                        "SemVer[] arguments must be version ranges, got {}",
+                        crate::format::type_label(other)
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(PType::SemVer),
             PType::Callable(_) => Ok(PType::Callable(
                 args.iter().filter_map(|a| inner_type(a).ok()).collect(),
             )),
@@ -1058,6 +1118,9 @@ impl PType {
             PType::Optional(Some(inner)) => PType::Optional(Some(Box::new(inner.generalize()))),
             PType::Type(Some(inner)) => PType::Type(Some(Box::new(inner.generalize()))),
             PType::Sensitive(Some(inner)) => PType::Sensitive(Some(Box::new(inner.generalize()))),
+            PType::Timespan { .. } => PType::Timespan { min: MIN, max: MAX },
+            PType::Timestamp { .. } => PType::Timestamp { min: MIN, max: MAX },
+            PType::SemVer(_) => PType::SemVer(Vec::new()),
             other => other.clone(),
         }
     }
@@ -1237,6 +1300,11 @@ impl PType {
             Value::Type(t) => PType::Type(Some(t.clone())),
             Value::Sensitive(inner) => PType::Sensitive(Some(Box::new(PType::infer(inner)))),
             Value::Iterator(items) => PType::Iterator(Some(Box::new(common_type(items.iter())))),
+            Value::Timespan(t) => PType::Timespan { min: t.0, max: t.0 },
+            Value::Timestamp(t) => PType::Timestamp { min: t.0, max: t.0 },
+            Value::SemVer(v) => PType::SemVer(vec![SemVerRange::exact(v)]),
+            Value::SemVerRange(_) => PType::SemVerRange,
+            Value::Binary(_) => PType::Binary,
         }
     }
 }
@@ -1275,6 +1343,9 @@ fn is_scalar(value: &Value) -> bool {
     matches!(
         value,
         Value::Integer(_)
+            | Value::Timespan(_)
+            | Value::Timestamp(_)
+            | Value::SemVer(_)
             | Value::Float(_)
             | Value::String(_)
             | Value::Boolean(_)
@@ -1318,6 +1389,24 @@ pub fn capitalize_segments(name: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("::")
+}
+
+/// `['a']` for a single point, `['a', 'b']` for a range, none when
+/// unbounded; open ends print as `default`.
+fn bounds_text(min: i64, max: i64, show: impl Fn(i64) -> String) -> Option<String> {
+    let end = |n: i64, open: i64| {
+        if n == open {
+            "default".to_string()
+        } else {
+            quote(&show(n))
+        }
+    };
+    match (min, max) {
+        (MIN, MAX) => None,
+        (a, b) if a == b => Some(quote(&show(a))),
+        (a, MAX) => Some(end(a, MIN)),
+        (a, b) => Some(format!("{}, {}", end(a, MIN), end(b, MAX))),
+    }
 }
 
 fn write_bound(out: &mut String, value: i64, unbounded: i64) {
@@ -1477,6 +1566,19 @@ impl fmt::Display for PType {
                 other => other.to_string(),
             }),
             PType::Runtime(Some(name)) => Some(quote(name)),
+            PType::Timespan { min, max } => {
+                bounds_text(*min, *max, |n| crate::time::Timespan(n).to_string())
+            }
+            PType::Timestamp { min, max } => {
+                bounds_text(*min, *max, |n| crate::time::Timestamp(n).to_string())
+            }
+            PType::SemVer(ranges) => (!ranges.is_empty()).then(|| {
+                ranges
+                    .iter()
+                    .map(|r| quote(&r.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }),
             PType::Resource {
                 title: Some(title), ..
             } => Some(quote(title)),

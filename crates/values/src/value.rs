@@ -6,6 +6,8 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 
 use crate::regex::Regex;
+use crate::semver::{SemVer, SemVerRange};
+use crate::time::{Timespan, Timestamp};
 use crate::types::PType;
 
 /// An insertion-ordered hash, as Puppet's hashes are.
@@ -30,6 +32,11 @@ pub enum Value {
     /// A lazy sequence (`step`, `reverse_each` without a block), held
     /// already expanded.
     Iterator(Vec<Value>),
+    Timespan(Timespan),
+    Timestamp(Timestamp),
+    SemVer(Arc<SemVer>),
+    SemVerRange(Arc<SemVerRange>),
+    Binary(Arc<Vec<u8>>),
 }
 
 /// Puppet's `eql?`: the equality of hash keys and of `unique`. Strings are
@@ -51,6 +58,11 @@ impl PartialEq for Value {
             }
             (Value::Type(a), Value::Type(b)) => a == b,
             (Value::Sensitive(a), Value::Sensitive(b)) => a == b,
+            (Value::Timespan(a), Value::Timespan(b)) => a == b,
+            (Value::Timestamp(a), Value::Timestamp(b)) => a == b,
+            (Value::SemVer(a), Value::SemVer(b)) => a == b,
+            (Value::SemVerRange(a), Value::SemVerRange(b)) => a == b,
+            (Value::Binary(a), Value::Binary(b)) => a == b,
             _ => false,
         }
     }
@@ -74,6 +86,11 @@ impl Hash for Value {
             Value::Hash(hash) => hash.len().hash(state),
             Value::Type(t) => t.to_string().hash(state),
             Value::Sensitive(inner) => inner.hash(state),
+            Value::Timespan(t) => t.hash(state),
+            Value::Timestamp(t) => t.hash(state),
+            Value::SemVer(v) => v.hash(state),
+            Value::SemVerRange(r) => r.hash(state),
+            Value::Binary(b) => b.hash(state),
         }
     }
 }

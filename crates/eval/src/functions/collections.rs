@@ -34,6 +34,7 @@ fn size(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value>
         Value::Array(items) => Ok(Value::Integer(items.len() as i64)),
         Value::Iterator(items) => Ok(Value::Integer(items.len() as i64)),
         Value::Hash(hash) => Ok(Value::Integer(hash.len() as i64)),
+        Value::Binary(bytes) => Ok(Value::Integer(bytes.len() as i64)),
         _ => call.mismatch("arg", "Collection, String, or Binary", 0),
     }
 }
@@ -134,6 +135,9 @@ fn natural_order(a: &Value, b: &Value) -> Option<Ordering> {
             as_f64(a).partial_cmp(&as_f64(b))
         }
         (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
+        (Value::Timespan(x), Value::Timespan(y)) => Some(x.cmp(y)),
+        (Value::Timestamp(x), Value::Timestamp(y)) => Some(x.cmp(y)),
+        (Value::SemVer(x), Value::SemVer(y)) => Some(x.cmp(y)),
         _ => None,
     }
 }

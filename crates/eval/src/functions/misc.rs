@@ -42,6 +42,7 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("find_file", find_file);
     map.insert("inline_epp", inline_epp);
     map.insert("defined", defined);
+    map.insert("strftime", strftime);
     map.insert("template", erb);
     map.insert("inline_template", erb);
 }
@@ -287,6 +288,58 @@ fn defined(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
         }
     }
     Ok(Value::Boolean(true))
+}
+
+/// `strftime(timestamp, format[, timezone])` and `strftime(timespan,
+/// format)`. Only UTC is known (there is no time zone database).
+fn strftime(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(2, Some(3))?;
+    let format = call.string(1, "format")?;
+    match &call.args[0] {
+        Value::Timestamp(t) => {
+            if let Some(Value::String(zone)) = call.args.get(2)
+                && !matches!(zone.as_str(), "UTC" | "utc" | "Z" | "GMT")
+            {
+                return call.error(format_args!("Illegal timezone '{zone}'"));
+            }
+            Ok(Value::String(t.format(&format)))
+        }
+        Value::Timespan(t) => Ok(Value::String(format_timespan(t.0, &format))),
+        _ => call.mismatch("time_object", "Timestamp or Timespan", 0),
+    }
+}
+
+/// Timespan directives: `%D` days, `%H` `%M` `%S` within their unit (two
+/// digits), `%L` milliseconds, `%N` nanoseconds, `%%`.
+fn format_timespan(nanos: i64, format: &str) -> String {
+    let total = nanos.unsigned_abs();
+    let seconds = total / 1_000_000_000;
+    let mut out = String::new();
+    if nanos < 0 {
+        out.push('-');
+    }
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('D') => out.push_str(&(seconds / 86_400).to_string()),
+            Some('H') => out.push_str(&format!("{:02}", seconds / 3600 % 24)),
+            Some('M') => out.push_str(&format!("{:02}", seconds / 60 % 60)),
+            Some('S') => out.push_str(&format!("{:02}", seconds % 60)),
+            Some('L') => out.push_str(&format!("{:03}", total % 1_000_000_000 / 1_000_000)),
+            Some('N') => out.push_str(&format!("{:09}", total % 1_000_000_000)),
+            Some('%') => out.push('%'),
+            Some(other) => {
+                out.push('%');
+                out.push(other);
+            }
+            None => out.push('%'),
+        }
+    }
+    out
 }
 
 fn erb(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {

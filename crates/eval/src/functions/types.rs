@@ -5,7 +5,11 @@ use std::collections::HashMap;
 
 use marionette_diagnostics::Span;
 use marionette_values::format::{to_quoted_s, to_s, type_label};
-use marionette_values::{PHash, PType, Regex, Value};
+use std::sync::Arc;
+
+use marionette_values::{
+    PHash, PType, Regex, SemVer, SemVerRange, Timespan, Timestamp, Value, binary,
+};
 
 use super::{Builtin, Call};
 use crate::error::{EvalResult, fail_in_call};
@@ -117,7 +121,85 @@ pub(crate) fn new_value(
 
 fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
     let first = args.first().cloned().unwrap_or(Value::Undef);
+    match (target, &first) {
+        (PType::Integer { .. }, Value::Timespan(t)) => {
+            return Ok(Value::Integer(t.0 / 1_000_000_000));
+        }
+        (PType::Integer { .. }, Value::Timestamp(t)) => {
+            return Ok(Value::Integer(t.0.div_euclid(1_000_000_000)));
+        }
+        (PType::Float { .. }, Value::Timespan(t)) => return Ok(Value::Float(t.seconds())),
+        (PType::Float { .. }, Value::Timestamp(t)) => return Ok(Value::Float(t.0 as f64 / 1e9)),
+        (PType::String { .. }, Value::Binary(bytes)) => {
+            return Ok(Value::String(match args.get(1) {
+                Some(Value::String(format)) if format == "%s" => {
+                    String::from_utf8_lossy(bytes).into_owned()
+                }
+                Some(Value::String(format)) if format == "%p" => {
+                    format!("Binary(\"{}\")", binary::encode(bytes))
+                }
+                _ => binary::encode(bytes),
+            }));
+        }
+        _ => {}
+    }
     match target {
+        PType::Timespan { .. } => timespan(&first, args.get(1)),
+        PType::Timestamp { .. } => match &first {
+            Value::Timestamp(_) => Ok(first),
+            Value::String(text) => Timestamp::parse(text)
+                .map(Value::Timestamp)
+                .ok_or_else(|| format!("Unable to parse '{text}' as Timestamp")),
+            Value::Integer(i) => Timestamp::from_seconds(*i as f64)
+                .map(Value::Timestamp)
+                .ok_or_else(|| "Timestamp out of range".into()),
+            Value::Float(f) => Timestamp::from_seconds(*f)
+                .map(Value::Timestamp)
+                .ok_or_else(|| "Timestamp out of range".into()),
+            other => Err(format!(
+                "Value of type {} cannot be converted to Timestamp",
+                generalized(other)
+            )),
+        },
+        PType::SemVer(_) => semver(args),
+        PType::SemVerRange => match &first {
+            Value::String(text) => SemVerRange::parse(text)
+                .map(|r| Value::SemVerRange(Arc::new(r)))
+                .ok_or_else(|| format!("Unparsable version range: \"{text}\"")),
+            Value::SemVerRange(_) => Ok(first),
+            other => Err(format!(
+                "Value of type {} cannot be converted to SemVerRange",
+                generalized(other)
+            )),
+        },
+        PType::Binary => match (&first, args.get(1)) {
+            (Value::String(text), Some(Value::String(format)))
+                if format == "%s" || format == "%r" =>
+            {
+                Ok(Value::Binary(Arc::new(text.as_bytes().to_vec())))
+            }
+            (Value::String(text), _) => binary::decode(text)
+                .map(|bytes| Value::Binary(Arc::new(bytes)))
+                .ok_or_else(|| format!("The given string is not valid base64: '{text}'")),
+            (Value::Array(items), _) => items
+                .iter()
+                .map(|item| match item {
+                    Value::Integer(i) => {
+                        u8::try_from(*i).map_err(|_| format!("{i} is not a byte value"))
+                    }
+                    other => Err(format!(
+                        "Binary[] from an Array needs Integers, got {}",
+                        type_label(other)
+                    )),
+                })
+                .collect::<Result<Vec<u8>, _>>()
+                .map(|bytes| Value::Binary(Arc::new(bytes))),
+            (Value::Binary(_), _) => Ok(first),
+            (other, _) => Err(format!(
+                "Value of type {} cannot be converted to Binary",
+                generalized(other)
+            )),
+        },
         PType::Integer { .. } => to_integer(
             &first,
             args.get(1),
@@ -366,4 +448,92 @@ fn format_with(format: &str, value: &Value) -> Result<String, String> {
     let values = [Value::String(format.to_string()), value.clone()];
     crate::functions::strings::format_values(&values)
         .map_err(|message| format!("The format '{format}' is not valid: {message}"))
+}
+
+/// `Timespan(seconds)`, `Timespan('D-HH:MM:SS')`, `Timespan(text, format)`
+/// or `Timespan({hours => 2, minutes => 30})`.
+fn timespan(value: &Value, format: Option<&Value>) -> Result<Value, String> {
+    let span = match (value, format) {
+        (Value::Timespan(t), _) => Some(*t),
+        (Value::Integer(i), _) => Timespan::from_seconds(*i as f64),
+        (Value::Float(f), _) => Timespan::from_seconds(*f),
+        (Value::String(text), Some(Value::String(format))) => {
+            Timespan::parse_with_format(text, format)
+        }
+        (Value::String(text), _) => Timespan::parse(text),
+        (Value::Hash(hash), _) => {
+            let mut nanos: i64 = 0;
+            for (key, amount) in hash.iter() {
+                let unit: i64 = match key {
+                    Value::String(k) => match k.as_str() {
+                        "days" => 86_400_000_000_000,
+                        "hours" => 3_600_000_000_000,
+                        "minutes" => 60_000_000_000,
+                        "seconds" => 1_000_000_000,
+                        "milliseconds" => 1_000_000,
+                        "microseconds" => 1_000,
+                        "nanoseconds" => 1,
+                        "negative" => 0,
+                        other => return Err(format!("Unknown Timespan key '{other}'")),
+                    },
+                    _ => return Err("Timespan hash keys must be strings".into()),
+                };
+                match amount {
+                    Value::Integer(i) => nanos = nanos.saturating_add(i.saturating_mul(unit)),
+                    Value::Float(f) => nanos = nanos.saturating_add((f * unit as f64) as i64),
+                    Value::Boolean(_) => {}
+                    other => {
+                        return Err(format!(
+                            "Timespan amounts must be numbers, got {}",
+                            type_label(other)
+                        ));
+                    }
+                }
+            }
+            let negative = matches!(
+                hash.get(&Value::string("negative")),
+                Some(Value::Boolean(true))
+            );
+            Some(Timespan(if negative { -nanos } else { nanos }))
+        }
+        (other, _) => {
+            return Err(format!(
+                "Value of type {} cannot be converted to Timespan",
+                generalized(other)
+            ));
+        }
+    };
+    span.map(Value::Timespan).ok_or_else(|| match value {
+        Value::String(text) => format!("Unable to parse '{text}' as Timespan"),
+        _ => "Timespan out of range".to_string(),
+    })
+}
+
+/// `SemVer('1.2.3')`, `SemVer(1, 2, 3)` or `SemVer({major => 1, ...})`.
+fn semver(args: &[Value]) -> Result<Value, String> {
+    let number = |value: Option<&Value>| match value {
+        Some(Value::Integer(i)) if *i >= 0 => Ok(*i as u64),
+        None => Ok(0),
+        _ => Err("SemVer parts must be non-negative Integers".to_string()),
+    };
+    let version = match args {
+        [Value::SemVer(v)] => (**v).clone(),
+        [Value::String(text)] => SemVer::parse(text)
+            .ok_or_else(|| format!("The string '{text}' cannot be converted to SemVer"))?,
+        [Value::Hash(hash)] => {
+            let get = |key: &str| hash.get(&Value::string(key));
+            SemVer::new(
+                number(get("major"))?,
+                number(get("minor"))?,
+                number(get("patch"))?,
+            )
+        }
+        [major, rest @ ..] if rest.len() <= 2 => SemVer::new(
+            number(Some(major))?,
+            number(rest.first())?,
+            number(rest.get(1))?,
+        ),
+        _ => return Err("SemVer expects a version string, parts, or a hash".into()),
+    };
+    Ok(Value::SemVer(Arc::new(version)))
 }
