@@ -32,18 +32,20 @@ pub(crate) fn access(
                 None => Ok(Value::String(String::new())),
             }
         }
-        Value::Array(items) => match slice_range(items.len(), &keys, span)? {
-            Some((start, count)) if keys.len() == 1 => Ok(items
-                .get(start)
-                .cloned()
-                .filter(|_| count == 1)
-                .unwrap_or(Value::Undef)),
-            Some((start, count)) => Ok(Value::array(
-                items.iter().skip(start).take(count).cloned().collect(),
-            )),
-            None if keys.len() == 1 => Ok(Value::Undef),
-            None => Ok(Value::array(Vec::new())),
-        },
+        Value::Array(items) => {
+            match slice_range(items.len(), &numeric_keys(keys.clone(), key_span)?, span)? {
+                Some((start, count)) if keys.len() == 1 => Ok(items
+                    .get(start)
+                    .cloned()
+                    .filter(|_| count == 1)
+                    .unwrap_or(Value::Undef)),
+                Some((start, count)) => Ok(Value::array(
+                    items.iter().skip(start).take(count).cloned().collect(),
+                )),
+                None if keys.len() == 1 => Ok(Value::Undef),
+                None => Ok(Value::array(Vec::new())),
+            }
+        }
         Value::Hash(hash) => {
             if keys.is_empty() {
                 return fail("Hash[] requires at least one key", span);
@@ -145,4 +147,21 @@ fn slice_range(length: usize, keys: &[Value], span: Span) -> EvalResult<Option<(
         return Ok(Some((start as usize, 0)));
     }
     Ok(Some((start as usize, (end - start) as usize)))
+}
+
+/// Array indexes: integers, or strings that hold one (Puppet converts them
+/// like an arithmetic operand).
+fn numeric_keys(keys: Vec<Value>, span: Span) -> EvalResult<Vec<Value>> {
+    keys.into_iter()
+        .map(|key| match key {
+            Value::String(text) => match crate::operators::parse_number(&text) {
+                Some(crate::operators::Number::Integer(i)) => Ok(Value::Integer(i)),
+                _ => fail(
+                    format!("The value '{text}' cannot be converted to Numeric."),
+                    span,
+                ),
+            },
+            other => Ok(other),
+        })
+        .collect()
 }

@@ -296,7 +296,7 @@ impl<'p> Evaluator<'p> {
                     UnaryOp::Not => Ok(Value::Boolean(!value.is_truthy())),
                     UnaryOp::Negate => {
                         let mut warnings = Vec::new();
-                        let result = crate::operators::negate(value, operand.span, &mut warnings);
+                        let result = crate::operators::negate(value, span, &mut warnings);
                         self.emit_warnings(warnings);
                         result
                     }
@@ -588,8 +588,11 @@ impl<'p> Evaluator<'p> {
                     }
                     Ok(())
                 }
-                other => fail(
-                    format!("Cannot assign {} to several variables", type_label(&other)),
+                _ => fail(
+                    format!(
+                        "Mismatched number of assignable entries and values, expected {}, got 1",
+                        targets.len()
+                    ),
                     at,
                 ),
             },
@@ -699,7 +702,7 @@ impl<'p> Evaluator<'p> {
                 Err(message) => {
                     return fail(
                         format!(
-                            "Can not convert right expression to a regular expression: {message}"
+                            "Can not convert right match operand to a regular expression. Caused by '{message}: /{pattern}/'."
                         ),
                         span,
                     );
@@ -800,14 +803,7 @@ impl<'p> Evaluator<'p> {
         if expected.is_instance(value) {
             return Ok(());
         }
-        fail_in_call(
-            format!(
-                "{what} expects {} value, got {}",
-                a_type(expected),
-                describe_actual(expected, value)
-            ),
-            span,
-        )
+        fail_in_call(format!("{what} {}", mismatch_text(expected, value)), span)
     }
 
     // ---- calls --------------------------------------------------------
@@ -1115,8 +1111,9 @@ impl<'p> Evaluator<'p> {
         let result = self
             .bind_named_params(
                 &definition.params,
-                arguments.unwrap_or_default(),
+                arguments.clone().unwrap_or_default(),
                 &display,
+                arguments.is_some(),
                 span,
             )
             .and_then(|()| self.statements(&definition.body));
@@ -1132,6 +1129,7 @@ impl<'p> Evaluator<'p> {
         params: &'p [Param],
         mut arguments: PHash,
         what: &str,
+        by_resource: bool,
         span: Span,
     ) -> EvalResult<()> {
         const METAPARAMETERS: &[&str] = &[
@@ -1147,48 +1145,56 @@ impl<'p> Evaluator<'p> {
             "subscribe",
             "tag",
         ];
+        // A resource-like declaration reports as the resource statement;
+        // `include` reports through its call.
+        let failure = |message: String| -> EvalResult<()> {
+            if by_resource {
+                fail(
+                    format!("Error while evaluating a Resource Statement, {what}: {message}"),
+                    span,
+                )
+            } else {
+                fail_in_call(format!("{what}: {message}"), span)
+            }
+        };
         for key in arguments.keys() {
             let known = matches!(key, Value::String(k) if params.iter().any(|p| &p.name == k) || METAPARAMETERS.contains(&k.as_str()));
             if !known {
-                return fail(
-                    format!(
-                        "Error while evaluating a Resource Statement, {what}: has no parameter named '{}'",
-                        to_s(key)
-                    ),
-                    span,
-                );
+                return failure(format!("has no parameter named '{}'", to_s(key)));
             }
         }
         for param in params {
+            let expected = match &param.type_expr {
+                Some(type_expr) => match self.eval(type_expr)? {
+                    Value::Type(t) => Some(*t),
+                    _ => None,
+                },
+                None => None,
+            };
             let value = match arguments.shift_remove(&Value::String(param.name.clone())) {
                 Some(value) => value,
                 None => match &param.default {
                     Some(default) => self.eval(default)?,
-                    None if param.type_expr.is_none() => Value::Undef,
+                    // A parameter whose type accepts undef is not required.
+                    None if expected
+                        .as_ref()
+                        .is_some_and(|t| t.is_instance(&Value::Undef)) =>
+                    {
+                        Value::Undef
+                    }
                     None => {
-                        return fail(
-                            format!(
-                                "Error while evaluating a Resource Statement, {what}: expects a value for parameter '{}'",
-                                param.name
-                            ),
-                            span,
-                        );
+                        return failure(format!("expects a value for parameter '{}'", param.name));
                     }
                 },
             };
-            if let Some(type_expr) = &param.type_expr
-                && let Value::Type(expected) = self.eval(type_expr)?
+            if let Some(expected) = &expected
                 && !expected.is_instance(&value)
             {
-                return fail(
-                    format!(
-                        "Error while evaluating a Resource Statement, {what}: parameter '{}' expects {} value, got {}",
-                        param.name,
-                        a_type(&expected),
-                        describe_actual(&expected, &value)
-                    ),
-                    span,
-                );
+                return failure(format!(
+                    "parameter '{}' {}",
+                    param.name,
+                    mismatch_text(expected, &value)
+                ));
             }
             self.scopes
                 .get_mut(self.current)
@@ -1404,5 +1410,100 @@ impl<'p> Evaluator<'p> {
                 .insert(param.name.clone(), value);
         }
         Ok(())
+    }
+}
+
+/// What is wrong with `value` for `expected`, in Puppet's words: it names
+/// the first failing entry or index of a collection ("entry 'a' expects an
+/// Integer value, got String"), the alternatives of a variant, and the
+/// text that did not match an enum or pattern.
+pub(crate) fn mismatch_text(expected: &PType, value: &Value) -> String {
+    let plain = || {
+        format!(
+            "expects {} value, got {}",
+            a_type(expected),
+            describe_actual(expected, value)
+        )
+    };
+    match (expected.resolved(), value) {
+        (PType::Struct(members), Value::Hash(hash)) => {
+            for member in members {
+                match hash.get(&Value::String(member.key.clone())) {
+                    Some(v) if !member.value.is_instance(v) => {
+                        return format!(
+                            "entry '{}' {}",
+                            member.key,
+                            mismatch_text(&member.value, v)
+                        );
+                    }
+                    None if !member.optional => {
+                        return format!("expects a value for key '{}'", member.key);
+                    }
+                    _ => {}
+                }
+            }
+            match hash
+                .keys()
+                .find(|k| !matches!(k, Value::String(s) if members.iter().any(|m| &m.key == s)))
+            {
+                Some(extra) => format!("unrecognized key '{}'", to_s(extra)),
+                None => plain(),
+            }
+        }
+        (
+            PType::Hash {
+                value: value_type,
+                min,
+                max,
+                ..
+            },
+            Value::Hash(hash),
+        ) if (*min..=*max).contains(&(hash.len() as i64)) => {
+            match hash.iter().find(|(_, v)| !value_type.is_instance(v)) {
+                Some((k, v)) => format!("entry '{}' {}", to_s(k), mismatch_text(value_type, v)),
+                None => plain(),
+            }
+        }
+        (PType::Array { element, min, max }, Value::Array(items))
+            if (*min..=*max).contains(&(items.len() as i64)) =>
+        {
+            match items.iter().position(|v| !element.is_instance(v)) {
+                Some(i) => format!("index {i} {}", mismatch_text(element, &items[i])),
+                None => plain(),
+            }
+        }
+        (PType::Tuple { types, .. }, Value::Array(items)) if items.len() == types.len() => {
+            match items.iter().zip(types).position(|(v, t)| !t.is_instance(v)) {
+                Some(i) => format!("index {i} {}", mismatch_text(&types[i], &items[i])),
+                None => plain(),
+            }
+        }
+        (PType::Enum { .. } | PType::Pattern(_), Value::String(text)) => {
+            format!("expects a match for {expected}, got '{text}'")
+        }
+        (PType::Variant(types), _) => format!(
+            "expects a value of type {}, got {}",
+            alternatives(types.iter()),
+            describe_actual(expected, value)
+        ),
+        (PType::Optional(Some(inner)), _) => {
+            format!(
+                "expects a value of type {}, got {}",
+                alternatives([&PType::Undef, &**inner].into_iter()),
+                describe_actual(inner, value)
+            )
+        }
+        _ => plain(),
+    }
+}
+
+/// "A or B", "A, B, or C".
+fn alternatives<'a>(types: impl Iterator<Item = &'a PType>) -> String {
+    let names: Vec<String> = types.map(ToString::to_string).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [a, b] => format!("{a} or {b}"),
+        [rest @ .., last] => format!("{}, or {last}", rest.join(", ")),
     }
 }

@@ -159,7 +159,7 @@ fn arithmetic(op: BinaryOp, left: Number, right: Number, at: &Places) -> EvalRes
         }
         (left, right) => {
             if op == BinaryOp::Mod {
-                return fail("Operator '%' is not applicable to a Float.", at.operator);
+                return fail("Operator '%' is not applicable to a Float.", at.left);
             }
             let (a, b) = (left.as_f64(), right.as_f64());
             let result = match op {

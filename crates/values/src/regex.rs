@@ -88,12 +88,21 @@ impl Regex {
         }
         let mut parts = Vec::new();
         let mut last = 0;
-        for (start, end) in self.compiled.find_iter(text) {
+        for captures in self.compiled.captures_iter(text) {
+            let Some((start, end)) = captures.pos(0) else {
+                continue;
+            };
             // Empty matches do not split (apart from the empty pattern).
             if start == end {
                 continue;
             }
             parts.push(text[last..start].to_string());
+            // As in Ruby, captured groups are part of the result.
+            parts.extend(
+                (1..captures.len())
+                    .filter_map(|i| captures.at(i))
+                    .map(str::to_string),
+            );
             last = end;
         }
         parts.push(text[last..].to_string());

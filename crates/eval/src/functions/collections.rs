@@ -82,18 +82,9 @@ fn flatten(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
     Ok(Value::array(out))
 }
 
-fn unique(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+fn unique<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
     call.arity(1, Some(1))?;
     match &call.args[0] {
-        Value::Array(items) => {
-            let mut seen: Vec<&Value> = Vec::new();
-            for item in items.iter() {
-                if !seen.contains(&item) {
-                    seen.push(item);
-                }
-            }
-            Ok(Value::array(seen.into_iter().cloned().collect()))
-        }
         Value::String(s) => {
             let mut seen = String::new();
             for c in s.chars() {
@@ -104,8 +95,8 @@ fn unique(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
             Ok(Value::String(seen))
         }
         Value::Hash(hash) => {
-            // Keys with equal values merge: the result maps each value to
-            // the keys that had it.
+            // Keys with equal values merge: the result maps the keys that
+            // had a value to that value.
             let mut grouped: PHash = PHash::new();
             for (k, v) in hash.iter() {
                 match grouped
@@ -123,7 +114,24 @@ fn unique(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
                     .collect(),
             ))
         }
-        _ => call.mismatch("collection", "Iterable", 0),
+        other => {
+            let items = super::iterable(call, other)?;
+            // With a block, elements are the same when the block gives the
+            // same value for them; the first one is kept.
+            let mut keys: Vec<Value> = Vec::new();
+            let mut kept = Vec::new();
+            for item in items {
+                let key = match call.lambda {
+                    Some(closure) => eval.call_lambda(&closure, vec![item.clone()], call.span)?,
+                    None => item.clone(),
+                };
+                if !keys.contains(&key) {
+                    keys.push(key);
+                    kept.push(item);
+                }
+            }
+            Ok(Value::array(kept))
+        }
     }
 }
 
@@ -220,16 +228,23 @@ fn step_into(value: &Value, key: &Value) -> Option<Value> {
 fn dig(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(1, None)?;
     let mut current = call.args[0].clone();
+    let mut path: Vec<String> = Vec::new();
     for key in &call.args[1..] {
         if current.is_undef() {
             return Ok(Value::Undef);
         }
         if !matches!(current, Value::Array(_) | Value::Hash(_)) {
+            // Puppet shows the path walked so far as Ruby prints an array.
             return call.error(format_args!(
-                "The given data does not contain a Collection at {}",
-                marionette_values::format::to_s(key)
+                "The given data does not contain a Collection at [{}], got '{}'",
+                path.join(", "),
+                marionette_values::format::type_label(&current)
             ));
         }
+        path.push(match key {
+            Value::String(s) => format!("{s:?}"),
+            other => marionette_values::format::to_s(other),
+        });
         current = step_into(&current, key).unwrap_or(Value::Undef);
     }
     Ok(current)

@@ -114,9 +114,7 @@ fn pattern(call: &Call<'_, '_>, index: usize, flags: (bool, bool, bool)) -> Eval
     };
     match Regex::with_flags(&source, flags.0, flags.1, flags.2) {
         Ok(regex) => Ok(regex),
-        Err(message) => call.error(format_args!(
-            "Invalid regular expression /{source}/: {message}"
-        )),
+        Err(message) => call.error(format_args!("{message}: /{source}/")),
     }
 }
 

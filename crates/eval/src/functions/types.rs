@@ -76,9 +76,8 @@ fn assert_type<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalRes
         );
     }
     call.error(format_args!(
-        "assert_type(): expects {} value, got {}",
-        a_type(&expected),
-        describe_actual(&expected, &value)
+        "assert_type(): {}",
+        crate::evaluator::mismatch_text(&expected, &value)
     ))
 }
 
