@@ -107,6 +107,34 @@ fn write_value(out: &mut String, value: &Value, quoted: bool, top: bool) {
     }
 }
 
+/// Ruby's `inspect` form (`{"a"=>1}`, `[1, "a"]`, `nil`), which Puppet
+/// shows where it hands a value to Ruby's own formatting: `join` of nested
+/// hashes, `sprintf` with `%s` or `%p` of collections.
+pub fn ruby_inspect(value: &Value) -> String {
+    match value {
+        Value::Undef => "nil".into(),
+        Value::String(s) => format!("{s:?}"),
+        Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(ruby_inspect)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Hash(hash) => {
+            format!(
+                "{{{}}}",
+                hash.iter()
+                    .map(|(k, v)| format!("{}=>{}", ruby_inspect(k), ruby_inspect(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+        other => to_s(other),
+    }
+}
+
 /// A string in single quotes with `\` and `'` escaped, as Puppet prints
 /// strings inside types and quoted values.
 pub fn quote(text: &str) -> String {

@@ -137,6 +137,8 @@ fn join(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value>
     fn flatten(value: &Value, out: &mut Vec<String>) {
         match value {
             Value::Array(items) => items.iter().for_each(|v| flatten(v, out)),
+            // A hash inside is shown the way Ruby's `join` shows it.
+            Value::Hash(_) => out.push(marionette_values::format::ruby_inspect(value)),
             other => out.push(to_s(other)),
         }
     }
@@ -497,16 +499,18 @@ fn format_one(conversion: char, value: &Value, spec: &Spec) -> Result<String, St
             signed(text, f.is_sign_negative() && f != 0.0, spec)
         }
         's' => {
-            let text = to_s(value);
+            let text = match value {
+                Value::Array(_) | Value::Hash(_) => marionette_values::format::ruby_inspect(value),
+                other => to_s(other),
+            };
             match spec.precision {
                 Some(p) => text.chars().take(p).collect(),
                 None => text,
             }
         }
         'p' => match value {
-            Value::String(s) => format!("{s:?}"),
             Value::Float(f) => float_to_string(*f),
-            other => to_s(other),
+            other => marionette_values::format::ruby_inspect(other),
         },
         'c' => match value {
             Value::Integer(i) => u32::try_from(*i)

@@ -234,6 +234,13 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
             )),
         },
         PType::String { .. } => match (&first, args.get(1)) {
+            // `%p` is Puppet's quoted form, strings included.
+            (Value::String(text), Some(Value::String(format))) if format == "%p" => {
+                Ok(Value::String(marionette_values::format::quote(text)))
+            }
+            (value, Some(Value::String(format))) if format == "%p" => {
+                Ok(Value::String(to_quoted_s(value)))
+            }
             (value, Some(Value::String(format))) => {
                 let mut spec_call = format.clone();
                 if !spec_call.starts_with('%') {
