@@ -25,11 +25,11 @@ pub(crate) fn access(
             }
             let chars: Vec<char> = text.chars().collect();
             match slice_range(chars.len(), &keys, span)? {
-                Some((start, count)) => {
-                    Ok(Value::String(chars[start..start + count].iter().collect()))
-                }
+                Some((start, count)) => Ok(Value::string(
+                    chars[start..start + count].iter().collect::<String>(),
+                )),
                 None if keys.len() == 1 => Ok(Value::Undef),
-                None => Ok(Value::String(String::new())),
+                None => Ok(Value::string(String::new())),
             }
         }
         Value::Array(items) => {

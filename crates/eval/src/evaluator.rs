@@ -252,7 +252,7 @@ impl<'p> Evaluator<'p> {
             ExprKind::Boolean(b) => Ok(Value::Boolean(*b)),
             ExprKind::Integer(i) => Ok(Value::Integer(*i)),
             ExprKind::Float(f) => Ok(Value::Float(*f)),
-            ExprKind::String(s) => Ok(Value::String(s.clone())),
+            ExprKind::String(s) => Ok(Value::string(s.clone())),
             ExprKind::Interpolated(parts) => {
                 let mut text = String::new();
                 for part in parts {
@@ -264,7 +264,7 @@ impl<'p> Evaluator<'p> {
                         }
                     }
                 }
-                Ok(Value::String(text))
+                Ok(Value::string(text))
             }
             ExprKind::Heredoc { text, .. } => self.eval(text),
             ExprKind::Regex(pattern) => match Regex::new(pattern) {
@@ -275,7 +275,7 @@ impl<'p> Evaluator<'p> {
                 ),
             },
             ExprKind::Variable(name) => self.variable(name, span),
-            ExprKind::Name(name) | ExprKind::Word(name) => Ok(Value::String(name.clone())),
+            ExprKind::Name(name) | ExprKind::Word(name) => Ok(Value::string(name.clone())),
             ExprKind::TypeRef(name) => {
                 Ok(Value::Type(Box::new(self.resolve_type_name(name, span)?)))
             }
@@ -576,7 +576,7 @@ impl<'p> Evaluator<'p> {
                         let ExprKind::Variable(name) = &t.kind else {
                             return fail("Illegal assignment to non variable", t.span);
                         };
-                        let Some(v) = hash.get(&Value::String(name.clone())) else {
+                        let Some(v) = hash.get(&Value::string(name.clone())) else {
                             return fail(
                                 format!(
                                     "No value for required key '{name}' in assignment to variables from hash"
@@ -738,7 +738,7 @@ impl<'p> Evaluator<'p> {
             Some(groups) => {
                 let matches = groups
                     .into_iter()
-                    .map(|g| g.map_or(Value::Undef, Value::String))
+                    .map(|g| g.map_or(Value::Undef, Value::string))
                     .collect();
                 self.scopes.get_mut(self.current).matches = Some(matches);
                 true
@@ -1104,7 +1104,7 @@ impl<'p> Evaluator<'p> {
             self.scopes
                 .get_mut(scope)
                 .variables
-                .insert(builtin.to_string(), Value::String(name.clone()));
+                .insert(builtin.to_string(), Value::string(name.clone()));
         }
         self.class_scopes.insert(name.clone(), scope);
         let saved = std::mem::replace(&mut self.current, scope);
@@ -1158,7 +1158,7 @@ impl<'p> Evaluator<'p> {
             }
         };
         for key in arguments.keys() {
-            let known = matches!(key, Value::String(k) if params.iter().any(|p| &p.name == k) || METAPARAMETERS.contains(&k.as_str()));
+            let known = matches!(key, Value::String(k) if params.iter().any(|p| p.name.as_str() == &**k) || METAPARAMETERS.contains(&&**k));
             if !known {
                 return failure(format!("has no parameter named '{}'", to_s(key)));
             }
@@ -1171,7 +1171,7 @@ impl<'p> Evaluator<'p> {
                 },
                 None => None,
             };
-            let value = match arguments.shift_remove(&Value::String(param.name.clone())) {
+            let value = match arguments.shift_remove(&Value::string(param.name.clone())) {
                 Some(value) => value,
                 None => match &param.default {
                     Some(default) => self.eval(default)?,
@@ -1252,7 +1252,7 @@ impl<'p> Evaluator<'p> {
             match operation {
                 AttributeOperation::Set { name, value, .. } => {
                     let value = self.eval(value)?;
-                    values.insert(Value::String(name.clone()), value);
+                    values.insert(Value::string(name.clone()), value);
                 }
                 AttributeOperation::Splat { value, .. } => match self.eval(value)? {
                     Value::Hash(hash) => {
@@ -1347,7 +1347,7 @@ impl<'p> Evaluator<'p> {
         let output = std::mem::replace(&mut self.epp_output, saved_output).unwrap_or_default();
         self.current = saved_scope;
         match result {
-            Ok(_) | Err(Stop::Return(..)) => Ok(Value::String(output)),
+            Ok(_) | Err(Stop::Return(..)) => Ok(Value::string(output)),
             Err(other) => Err(other),
         }
     }
@@ -1365,15 +1365,14 @@ impl<'p> Evaluator<'p> {
                     self.scopes
                         .get_mut(self.current)
                         .variables
-                        .insert(name, value);
+                        .insert(name.to_string(), value);
                 }
             }
             return Ok(());
         };
         // Puppet reports template parameters as a lambda's.
         for (key, _) in &arguments {
-            let known =
-                matches!(key, Value::String(name) if params.iter().any(|p| &p.name == name));
+            let known = matches!(key, Value::String(name) if params.iter().any(|p| p.name.as_str() == &**name));
             if !known {
                 return fail_in_call(
                     format!("lambda: has no parameter named '{}'", to_s(key)),
@@ -1382,7 +1381,7 @@ impl<'p> Evaluator<'p> {
             }
         }
         for param in params {
-            let value = match arguments.get(&Value::String(param.name.clone())) {
+            let value = match arguments.get(&Value::string(param.name.clone())) {
                 Some(value) => value.clone(),
                 None => match &param.default {
                     Some(default) => self.eval(default)?,
@@ -1428,7 +1427,7 @@ pub(crate) fn mismatch_text(expected: &PType, value: &Value) -> String {
     match (expected.resolved(), value) {
         (PType::Struct(members), Value::Hash(hash)) => {
             for member in members {
-                match hash.get(&Value::String(member.key.clone())) {
+                match hash.get(&Value::string(member.key.clone())) {
                     Some(v) if !member.value.is_instance(v) => {
                         return format!(
                             "entry '{}' {}",
@@ -1444,7 +1443,7 @@ pub(crate) fn mismatch_text(expected: &PType, value: &Value) -> String {
             }
             match hash
                 .keys()
-                .find(|k| !matches!(k, Value::String(s) if members.iter().any(|m| &m.key == s)))
+                .find(|k| !matches!(k, Value::String(s) if members.iter().any(|m| m.key.as_str() == &**s)))
             {
                 Some(extra) => format!("unrecognized key '{}'", to_s(extra)),
                 None => plain(),

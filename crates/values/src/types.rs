@@ -292,7 +292,7 @@ impl PType {
                             if *case_insensitive {
                                 v.to_lowercase() == s.to_lowercase()
                             } else {
-                                v == s
+                                v.as_str() == &**s
                             }
                         })
                 }
@@ -343,9 +343,9 @@ impl PType {
             PType::Struct(members) => {
                 match value {
                     Value::Hash(hash) => hash.keys().all(
-                        |k| matches!(k, Value::String(s) if members.iter().any(|m| &m.key == s)),
+                        |k| matches!(k, Value::String(s) if members.iter().any(|m| m.key.as_str() == &**s)),
                     ) && members.iter().all(|member| {
-                        match hash.get(&Value::String(member.key.clone())) {
+                        match hash.get(&Value::string(member.key.clone())) {
                             Some(v) => member.value.is_instance(v),
                             None => member.optional || member.value.is_instance(&Value::Undef),
                         }
@@ -782,11 +782,11 @@ impl PType {
                 let mut case_insensitive = false;
                 for arg in args {
                     match arg {
-                        Value::String(s) => values.push(s.clone()),
+                        Value::String(s) => values.push(s.to_string()),
                         Value::Array(items) => {
                             for item in items.iter() {
                                 if let Value::String(s) = item {
-                                    values.push(s.clone());
+                                    values.push(s.to_string());
                                 }
                             }
                         }
@@ -908,7 +908,7 @@ impl PType {
                     let mut members = Vec::new();
                     for (key, value) in hash.iter() {
                         let (key, optional) = match key {
-                            Value::String(s) => (s.clone(), false),
+                            Value::String(s) => (s.to_string(), false),
                             Value::Type(t) => match &**t {
                                 PType::Optional(Some(inner)) => match &**inner {
                                     PType::Enum { values, .. } if values.len() == 1 => {
@@ -965,7 +965,7 @@ impl PType {
             PType::Optional(_) | PType::NotUndef(_) => {
                 let inner = match args {
                     [Value::String(s)] => PType::Enum {
-                        values: vec![s.clone()],
+                        values: vec![s.to_string()],
                         case_insensitive: false,
                     },
                     [other] => inner_type(other)?,
@@ -1043,7 +1043,7 @@ impl PType {
                 args.iter().filter_map(|a| inner_type(a).ok()).collect(),
             )),
             PType::Runtime(_) => Ok(PType::Runtime(args.iter().find_map(|a| match a {
-                Value::String(s) => Some(s.clone()),
+                Value::String(s) => Some(s.to_string()),
                 _ => None,
             }))),
             PType::Resource {
@@ -1282,7 +1282,7 @@ impl PType {
                     hash.iter()
                         .map(|(k, v)| StructMember {
                             key: match k {
-                                Value::String(s) => s.clone(),
+                                Value::String(s) => s.to_string(),
                                 _ => unreachable!("all keys are strings"),
                             },
                             optional: false,
@@ -1329,7 +1329,7 @@ fn resource_type_name(t: &PType) -> Option<String> {
 
 fn title_text(value: &Value) -> String {
     match value {
-        Value::String(s) => s.clone(),
+        Value::String(s) => s.to_string(),
         other => crate::format::to_s(other),
     }
 }

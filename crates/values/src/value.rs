@@ -20,7 +20,8 @@ pub enum Value {
     Boolean(bool),
     Integer(i64),
     Float(f64),
-    String(String),
+    /// Shared, like arrays and hashes: copying a string value is cheap.
+    String(Arc<str>),
     Regexp(Regex),
     /// Arrays and hashes are shared: copying a value is cheap, and changing
     /// one copies its elements only when another holder exists.
@@ -104,7 +105,7 @@ impl Value {
         Value::Hash(Arc::new(hash))
     }
 
-    pub fn string(text: impl Into<String>) -> Value {
+    pub fn string(text: impl Into<Arc<str>>) -> Value {
         Value::String(text.into())
     }
 
@@ -158,13 +159,13 @@ impl From<i64> for Value {
 
 impl From<&str> for Value {
     fn from(value: &str) -> Value {
-        Value::String(value.to_string())
+        Value::String(value.into())
     }
 }
 
 impl From<String> for Value {
     fn from(value: String) -> Value {
-        Value::String(value)
+        Value::String(value.into())
     }
 }
 

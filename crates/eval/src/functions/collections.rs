@@ -92,7 +92,7 @@ fn unique<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<V
                     seen.push(c);
                 }
             }
-            Ok(Value::String(seen))
+            Ok(Value::string(seen))
         }
         Value::Hash(hash) => {
             // Keys with equal values merge: the result maps the keys that
@@ -163,7 +163,7 @@ fn sort<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Val
     let (mut items, is_string) = match &call.args[0] {
         Value::Array(items) => (items.to_vec(), false),
         Value::String(s) => (
-            s.chars().map(|c| Value::String(c.to_string())).collect(),
+            s.chars().map(|c| Value::string(c.to_string())).collect(),
             true,
         ),
         _ => return call.mismatch("arg", "Array", 0),
@@ -204,8 +204,11 @@ fn sort<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Val
         return Err(stop);
     }
     if is_string {
-        return Ok(Value::String(
-            items.iter().map(marionette_values::format::to_s).collect(),
+        return Ok(Value::string(
+            items
+                .iter()
+                .map(marionette_values::format::to_s)
+                .collect::<String>(),
         ));
     }
     Ok(Value::array(items))
@@ -275,7 +278,7 @@ fn get<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Valu
     for segment in segments {
         let key = match (&value, segment.parse::<i64>()) {
             (Value::Array(_), Ok(i)) => Value::Integer(i),
-            _ => Value::String(segment),
+            _ => Value::string(segment),
         };
         match step_into(&value, &key) {
             Some(next) => value = next,

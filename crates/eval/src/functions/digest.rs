@@ -27,7 +27,10 @@ fn hash<D: Digest>(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalRe
         ));
     };
     let digest = D::digest(text.as_bytes());
-    Ok(Value::String(
-        digest.iter().map(|b| format!("{b:02x}")).collect(),
+    Ok(Value::string(
+        digest
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>(),
     ))
 }

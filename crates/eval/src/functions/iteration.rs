@@ -306,7 +306,7 @@ fn index<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Va
     if let Some(wanted) = call.args.get(1).cloned() {
         return Ok(match (&collection, &wanted) {
             (Value::String(haystack), Value::String(needle)) => {
-                haystack.find(needle.as_str()).map_or(Value::Undef, |byte| {
+                haystack.find(&**needle).map_or(Value::Undef, |byte| {
                     Value::Integer(haystack[..byte].chars().count() as i64)
                 })
             }

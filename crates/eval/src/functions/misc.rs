@@ -52,7 +52,7 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
 
 fn class_names(value: &Value, out: &mut Vec<String>) {
     match value {
-        Value::String(name) => out.push(name.clone()),
+        Value::String(name) => out.push(name.to_string()),
         Value::Array(items) => items.iter().for_each(|v| class_names(v, out)),
         Value::Type(t) => match &**t {
             PType::Class(Some(name)) => out.push(name.clone()),
@@ -98,7 +98,7 @@ fn getvar(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value
     for segment in segments {
         let next = match (&value, segment.parse::<usize>()) {
             (Value::Array(items), Ok(i)) => items.get(i).cloned(),
-            (Value::Hash(hash), _) => hash.get(&Value::String(segment.to_string())).cloned(),
+            (Value::Hash(hash), _) => hash.get(&Value::string(segment.to_string())).cloned(),
             _ => None,
         };
         match next {
@@ -213,7 +213,7 @@ fn find_file(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<V
     Ok(candidates
         .into_iter()
         .find(|path| path.starts_with('/') && std::path::Path::new(path).is_file())
-        .map_or(Value::Undef, Value::String))
+        .map_or(Value::Undef, Value::string))
 }
 
 /// Parsed templates live for the rest of the process, so that the
@@ -301,13 +301,13 @@ fn strftime(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
     match &call.args[0] {
         Value::Timestamp(t) => {
             if let Some(Value::String(zone)) = call.args.get(2)
-                && !matches!(zone.as_str(), "UTC" | "utc" | "Z" | "GMT")
+                && !matches!(&**zone, "UTC" | "utc" | "Z" | "GMT")
             {
                 return call.error(format_args!("Illegal timezone '{zone}'"));
             }
-            Ok(Value::String(t.format(&format)))
+            Ok(Value::string(t.format(&format)))
         }
-        Value::Timespan(t) => Ok(Value::String(format_timespan(t.0, &format))),
+        Value::Timespan(t) => Ok(Value::string(format_timespan(t.0, &format))),
         _ => call.mismatch("time_object", "Timestamp or Timespan", 0),
     }
 }

@@ -108,7 +108,7 @@ impl<'p> Call<'_, 'p> {
 
     pub(crate) fn string(&self, index: usize, parameter: &str) -> EvalResult<String> {
         match self.args.get(index) {
-            Some(Value::String(s)) => Ok(s.clone()),
+            Some(Value::String(s)) => Ok(s.to_string()),
             _ => self.mismatch(parameter, "String", index),
         }
     }
@@ -147,7 +147,7 @@ pub(crate) fn iterable(call: &Call<'_, '_>, value: &Value) -> EvalResult<Vec<Val
             .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
             .collect()),
         Value::Integer(n) if *n >= 0 => Ok((0..*n).map(Value::Integer).collect()),
-        Value::String(s) => Ok(s.chars().map(|c| Value::String(c.to_string())).collect()),
+        Value::String(s) => Ok(s.chars().map(|c| Value::string(c.to_string())).collect()),
         Value::Type(t) => match t.resolved() {
             PType::Integer { min, max }
                 if *min != i64::MIN && *max != i64::MAX && max - min < 10_000_000 =>
@@ -155,7 +155,7 @@ pub(crate) fn iterable(call: &Call<'_, '_>, value: &Value) -> EvalResult<Vec<Val
                 Ok((*min..=*max).map(Value::Integer).collect())
             }
             PType::Enum { values, .. } => {
-                Ok(values.iter().map(|v| Value::String(v.clone())).collect())
+                Ok(values.iter().map(|v| Value::string(v.clone())).collect())
             }
             _ => call.error(format_args!(
                 "'{}' expects an Iterable value, got {}",

@@ -68,7 +68,7 @@ fn chop(text: &str) -> String {
 
 fn apply(value: &Value, f: fn(&str) -> String) -> Option<Value> {
     match value {
-        Value::String(s) => Some(Value::String(f(s))),
+        Value::String(s) => Some(Value::string(f(s))),
         Value::Array(items) => items
             .iter()
             .map(|v| apply(v, f))
@@ -105,7 +105,7 @@ fn pattern(call: &Call<'_, '_>, index: usize, flags: (bool, bool, bool)) -> Eval
     let source = match call.args.get(index) {
         Some(Value::Regexp(r)) if flags == (false, false, false) => return Ok(r.clone()),
         Some(Value::Regexp(r)) => r.source().to_string(),
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => s.to_string(),
         Some(Value::Type(t)) => match t.resolved() {
             PType::Regexp(Some(r)) => r.source().to_string(),
             _ => return call.mismatch("pattern", "Regexp", index),
@@ -123,14 +123,14 @@ fn split(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value
     let text = call.string(0, "str")?;
     let regex = pattern(call, 1, (false, false, false))?;
     Ok(Value::array(
-        regex.split(&text).into_iter().map(Value::String).collect(),
+        regex.split(&text).into_iter().map(Value::string).collect(),
     ))
 }
 
 fn join(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(1, Some(2))?;
     let separator = match call.args.get(1) {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => s.to_string(),
         Some(_) => return call.mismatch("delimiter", "String", 1),
         None => String::new(),
     };
@@ -146,7 +146,7 @@ fn join(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value>
         Value::Array(items) => {
             let mut parts = Vec::new();
             items.iter().for_each(|v| flatten(v, &mut parts));
-            Ok(Value::String(parts.join(&separator)))
+            Ok(Value::string(parts.join(&separator)))
         }
         _ => call.mismatch("arg", "Array", 0),
     }
@@ -156,7 +156,7 @@ fn regsubst(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
     call.arity(3, Some(5))?;
     let replacement = call.string(2, "replacement")?;
     let flags = match call.args.get(3) {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => s.to_string(),
         Some(Value::Undef) | None => String::new(),
         Some(_) => return call.mismatch("flags", "String", 3),
     };
@@ -173,11 +173,11 @@ fn regsubst(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
     }
     let regex = pattern(call, 1, regex_flags)?;
     match &call.args[0] {
-        Value::String(text) => Ok(Value::String(regex.replace(text, &replacement, global))),
+        Value::String(text) => Ok(Value::string(regex.replace(text, &replacement, global))),
         Value::Array(items) => items
             .iter()
             .map(|item| match item {
-                Value::String(text) => Ok(Value::String(regex.replace(text, &replacement, global))),
+                Value::String(text) => Ok(Value::string(regex.replace(text, &replacement, global))),
                 _ => call.mismatch("target", "Array or String", 0),
             })
             .collect::<EvalResult<Vec<_>>>()
@@ -193,7 +193,7 @@ fn match_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
         Some(groups) => Value::array(
             groups
                 .into_iter()
-                .map(|g| g.map_or(Value::Undef, Value::String))
+                .map(|g| g.map_or(Value::Undef, Value::string))
                 .collect(),
         ),
         None => Value::Undef,
@@ -249,7 +249,7 @@ fn shellquote(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<
             }
         })
         .collect();
-    Ok(Value::String(quoted.join(" ")))
+    Ok(Value::string(quoted.join(" ")))
 }
 
 /// Ruby's `format`: `%[flags][width][.precision]type` with `%<name>s` and
@@ -258,7 +258,7 @@ fn sprintf(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
     call.arity(1, None)?;
     call.string(0, "format")?;
     match format_values(&call.args) {
-        Ok(text) => Ok(Value::String(text)),
+        Ok(text) => Ok(Value::string(text)),
         Err(message) => call.error(message),
     }
 }
@@ -298,7 +298,7 @@ pub(crate) fn format_values(values: &[Value]) -> Result<String, String> {
                     chars.next();
                     let name: String = chars.by_ref().take_while(|c| *c != close).collect();
                     let value = match args.first() {
-                        Some(Value::Hash(hash)) => hash.get(&Value::String(name.clone())).cloned(),
+                        Some(Value::Hash(hash)) => hash.get(&Value::string(name.clone())).cloned(),
                         _ => None,
                     };
                     let Some(value) = value else {

@@ -26,7 +26,7 @@ fn type_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
     call.arity(1, Some(2))?;
     let inferred = PType::infer(&call.args[0]);
     let mode = match call.args.get(1) {
-        Some(Value::String(mode)) => mode.as_str(),
+        Some(Value::String(mode)) => &**mode,
         None => "detailed",
         Some(_) => {
             return call.mismatch(
@@ -130,11 +130,11 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
         (PType::Float { .. }, Value::Timespan(t)) => return Ok(Value::Float(t.seconds())),
         (PType::Float { .. }, Value::Timestamp(t)) => return Ok(Value::Float(t.0 as f64 / 1e9)),
         (PType::String { .. }, Value::Binary(bytes)) => {
-            return Ok(Value::String(match args.get(1) {
-                Some(Value::String(format)) if format == "%s" => {
+            return Ok(Value::string(match args.get(1) {
+                Some(Value::String(format)) if &**format == "%s" => {
                     String::from_utf8_lossy(bytes).into_owned()
                 }
-                Some(Value::String(format)) if format == "%p" => {
+                Some(Value::String(format)) if &**format == "%p" => {
                     format!("Binary(\"{}\")", binary::encode(bytes))
                 }
                 _ => binary::encode(bytes),
@@ -173,7 +173,7 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
         },
         PType::Binary => match (&first, args.get(1)) {
             (Value::String(text), Some(Value::String(format)))
-                if format == "%s" || format == "%r" =>
+                if &**format == "%s" || &**format == "%r" =>
             {
                 Ok(Value::Binary(Arc::new(text.as_bytes().to_vec())))
             }
@@ -235,23 +235,23 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
         },
         PType::String { .. } => match (&first, args.get(1)) {
             // `%p` is Puppet's quoted form, strings included.
-            (Value::String(text), Some(Value::String(format))) if format == "%p" => {
-                Ok(Value::String(marionette_values::format::quote(text)))
+            (Value::String(text), Some(Value::String(format))) if &**format == "%p" => {
+                Ok(Value::string(marionette_values::format::quote(text)))
             }
-            (value, Some(Value::String(format))) if format == "%p" => {
-                Ok(Value::String(to_quoted_s(value)))
+            (value, Some(Value::String(format))) if &**format == "%p" => {
+                Ok(Value::string(to_quoted_s(value)))
             }
             (value, Some(Value::String(format))) => {
-                let mut spec_call = format.clone();
+                let mut spec_call = format.to_string();
                 if !spec_call.starts_with('%') {
                     spec_call.insert(0, '%');
                 }
-                Ok(Value::String(format_with(&spec_call, value)?))
+                Ok(Value::string(format_with(&spec_call, value)?))
             }
-            (Value::String(s), _) => Ok(Value::String(s.clone())),
-            (Value::Float(f), _) => Ok(Value::String(format!("{f:.6}"))),
-            (Value::Regexp(r), _) => Ok(Value::String(r.source().to_string())),
-            (value, _) => Ok(Value::String(to_quoted_s(value))),
+            (Value::String(s), _) => Ok(Value::string(s.clone())),
+            (Value::Float(f), _) => Ok(Value::string(format!("{f:.6}"))),
+            (Value::Regexp(r), _) => Ok(Value::string(r.source().to_string())),
+            (value, _) => Ok(Value::string(to_quoted_s(value))),
         },
         PType::Boolean(_) => match &first {
             Value::Boolean(b) => Ok(Value::Boolean(*b)),
@@ -281,14 +281,14 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
                 Value::Iterator(items) => Ok(Value::array(items.clone())),
                 _ if wrap => Ok(Value::array(vec![first])),
                 Value::String(s) => Ok(Value::array(
-                    s.chars().map(|c| Value::String(c.to_string())).collect(),
+                    s.chars().map(|c| Value::string(c.to_string())).collect(),
                 )),
                 Value::Type(t) => match t.resolved() {
                     PType::Integer { min, max } if *min != i64::MIN && *max != i64::MAX => {
                         Ok(Value::array((*min..=*max).map(Value::Integer).collect()))
                     }
                     PType::Enum { values, .. } => Ok(Value::array(
-                        values.iter().map(|v| Value::String(v.clone())).collect(),
+                        values.iter().map(|v| Value::string(v.clone())).collect(),
                     )),
                     _ => Err(format!(
                         "Value of type {} cannot be converted to Array",
@@ -451,7 +451,7 @@ fn to_integer_signed(value: &Value, radix: Option<&Value>) -> Result<Value, Stri
 
 /// `String(value, '%x')`: one format directive applied to one value.
 fn format_with(format: &str, value: &Value) -> Result<String, String> {
-    let values = [Value::String(format.to_string()), value.clone()];
+    let values = [Value::string(format.to_string()), value.clone()];
     crate::functions::strings::format_values(&values)
         .map_err(|message| format!("The format '{format}' is not valid: {message}"))
 }
@@ -471,7 +471,7 @@ fn timespan(value: &Value, format: Option<&Value>) -> Result<Value, String> {
             let mut nanos: i64 = 0;
             for (key, amount) in hash.iter() {
                 let unit: i64 = match key {
-                    Value::String(k) => match k.as_str() {
+                    Value::String(k) => match &**k {
                         "days" => 86_400_000_000_000,
                         "hours" => 3_600_000_000_000,
                         "minutes" => 60_000_000_000,
