@@ -160,15 +160,13 @@ impl<'p> Evaluator<'p> {
         for expr in body {
             match &expr.kind {
                 ExprKind::Class(definition) => {
-                    self.classes.insert(
-                        definition.name.trim_start_matches("::").to_string(),
-                        definition,
-                    );
+                    self.classes
+                        .insert(strip_top(&definition.name).to_string(), definition);
                     self.register_definitions(&definition.body);
                 }
                 ExprKind::Function(function) => {
                     self.functions
-                        .insert(function.name.trim_start_matches("::").to_string(), function);
+                        .insert(strip_top(&function.name).to_string(), function);
                 }
                 ExprKind::TypeAlias { name, value } => {
                     self.type_aliases.insert(name.clone(), value);
@@ -512,7 +510,11 @@ impl<'p> Evaluator<'p> {
                 .and_then(|matches| matches.get(index).cloned())
                 .unwrap_or(Value::Undef));
         }
-        if let Some(top_name) = name.strip_prefix("::")
+        // Most names are plain; only names with a colon need the qualified
+        // lookups below.
+        let qualified = name.as_bytes().contains(&b':');
+        if qualified
+            && let Some(top_name) = name.strip_prefix("::")
             && !top_name.contains("::")
         {
             return Ok(self
@@ -523,7 +525,7 @@ impl<'p> Evaluator<'p> {
                 .cloned()
                 .unwrap_or(Value::Undef));
         }
-        if let Some((class, variable)) = name.trim_start_matches("::").rsplit_once("::") {
+        if qualified && let Some((class, variable)) = strip_top(name).rsplit_once("::") {
             return match self.class_scopes.get(class) {
                 Some(&scope) => Ok(self
                     .scopes
@@ -787,7 +789,7 @@ impl<'p> Evaluator<'p> {
             };
         }
         Ok(PType::Resource {
-            type_name: Some(name.trim_start_matches("::").to_lowercase()),
+            type_name: Some(strip_top(name).to_lowercase()),
             title: None,
         })
     }
@@ -825,7 +827,7 @@ impl<'p> Evaluator<'p> {
         });
         let result = match &call.function.kind {
             ExprKind::Name(name) => {
-                let name = name.trim_start_matches("::");
+                let name = strip_top(name);
                 if !self.functions.contains_key(name) && !self.builtins.contains_key(name) {
                     return fail(format!("Unknown function: '{name}'."), name_place);
                 }
@@ -856,7 +858,7 @@ impl<'p> Evaluator<'p> {
         lambda: Option<Closure<'p>>,
         span: Span,
     ) -> EvalResult<Value> {
-        let name = name.trim_start_matches("::");
+        let name = strip_top(name);
         if let Some(&function) = self.functions.get(name) {
             return self.call_puppet_function(function, args, span);
         }
@@ -1063,7 +1065,7 @@ impl<'p> Evaluator<'p> {
         arguments: Option<PHash>,
         span: Span,
     ) -> EvalResult<()> {
-        let name = name.trim_start_matches("::").to_lowercase();
+        let name = strip_top(name).to_lowercase();
         let display = format!("Class[{}]", capitalize_segments(&name));
         if self.class_scopes.contains_key(&name) {
             if arguments.is_some() {
@@ -1091,7 +1093,7 @@ impl<'p> Evaluator<'p> {
             Some(parent) => {
                 self.include_class(parent, span)?;
                 self.class_scopes
-                    .get(parent.trim_start_matches("::"))
+                    .get(strip_top(parent))
                     .copied()
                     .unwrap_or(TOP_SCOPE)
             }
@@ -1301,13 +1303,12 @@ pub(crate) fn describe_actual(expected: &PType, value: &Value) -> String {
 
 impl<'p> Evaluator<'p> {
     pub(crate) fn is_class_declared(&self, name: &str) -> bool {
-        self.class_scopes
-            .contains_key(name.trim_start_matches("::"))
+        self.class_scopes.contains_key(strip_top(name))
     }
 
     /// Whether a class or type of that name exists (`defined('name')`).
     pub(crate) fn is_defined_name(&self, name: &str) -> bool {
-        let name = name.trim_start_matches("::");
+        let name = strip_top(name);
         self.classes.contains_key(name)
             || self
                 .type_aliases
@@ -1316,13 +1317,13 @@ impl<'p> Evaluator<'p> {
     }
 
     pub(crate) fn is_function(&self, name: &str) -> bool {
-        let name = name.trim_start_matches("::");
+        let name = strip_top(name);
         self.functions.contains_key(name) || self.builtins.contains_key(name)
     }
 
     /// A variable's value without the unknown-variable warning (`getvar`).
     pub(crate) fn lookup_quietly(&self, name: &str) -> Option<Value> {
-        let name = name.trim_start_matches("::");
+        let name = strip_top(name);
         if let Some((class, variable)) = name.rsplit_once("::") {
             let scope = *self.class_scopes.get(class)?;
             return self.scopes.get(scope).variables.get(variable).cloned();
@@ -1505,4 +1506,9 @@ fn alternatives<'a>(types: impl Iterator<Item = &'a PType>) -> String {
         [a, b] => format!("{a} or {b}"),
         [rest @ .., last] => format!("{}, or {last}", rest.join(", ")),
     }
+}
+
+/// A name without its leading `::` (top scope marker).
+pub(crate) fn strip_top(name: &str) -> &str {
+    name.strip_prefix("::").unwrap_or(name)
 }

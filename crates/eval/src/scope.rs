@@ -5,6 +5,7 @@
 //! can close over the scope they were written in.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use marionette_values::Value;
@@ -13,9 +14,32 @@ pub(crate) type ScopeId = usize;
 
 pub(crate) const TOP_SCOPE: ScopeId = 0;
 
+/// The multiply-rotate hash used by rustc (FxHash): variable names are
+/// short and not chosen by an adversary, so SipHash's protection is not
+/// needed and its cost showed in lambda-heavy code.
+#[derive(Default)]
+pub(crate) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub(crate) type Variables = HashMap<String, Value, BuildHasherDefault<FastHasher>>;
+
 #[derive(Debug)]
 pub(crate) struct Scope {
-    pub(crate) variables: HashMap<String, Value>,
+    pub(crate) variables: Variables,
     pub(crate) parent: Option<ScopeId>,
     /// What log lines name as the source, e.g. `Class[main]`.
     pub(crate) label: Rc<str>,
@@ -37,7 +61,7 @@ impl Default for Scopes {
 impl Scopes {
     pub(crate) fn new() -> Scopes {
         let top = Scope {
-            variables: HashMap::new(),
+            variables: Variables::default(),
             parent: None,
             label: Rc::from("Class[main]"),
             matches: None,
@@ -48,7 +72,7 @@ impl Scopes {
     pub(crate) fn create(&mut self, parent: ScopeId, label: Option<Rc<str>>) -> ScopeId {
         let label = label.unwrap_or_else(|| self.arena[parent].label.clone());
         self.arena.push(Scope {
-            variables: HashMap::new(),
+            variables: Variables::default(),
             parent: Some(parent),
             label,
             matches: None,

@@ -4,6 +4,8 @@
 //! `\A`/`\z` at the string ends, and `(?<name>...)` names groups. Matching is
 //! always a search: `=~` finds the pattern anywhere in the string.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -42,7 +44,28 @@ impl Regex {
         Regex::with_options(pattern, options)
     }
 
+    /// Compiling is costly and manifests reuse the same few patterns (a
+    /// `regsubst` in a loop), so compiled regexes are kept per thread.
     fn with_options(pattern: &str, options: RegexOptions) -> Result<Regex, String> {
+        thread_local! {
+            static CACHE: RefCell<HashMap<(String, u32), Regex>> = RefCell::new(HashMap::new());
+        }
+        let key = (pattern.to_string(), options.bits());
+        if let Some(found) = CACHE.with(|cache| cache.borrow().get(&key).cloned()) {
+            return Ok(found);
+        }
+        let regex = Regex::compile(pattern, options)?;
+        CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.len() >= 1024 {
+                cache.clear();
+            }
+            cache.insert(key, regex.clone());
+        });
+        Ok(regex)
+    }
+
+    fn compile(pattern: &str, options: RegexOptions) -> Result<Regex, String> {
         let compiled = onig::Regex::with_options(pattern, options, Syntax::ruby())
             .map_err(|e| e.description().to_string())?;
         Ok(Regex {
