@@ -10,7 +10,7 @@ use std::sync::Arc;
 use marionette_diagnostics::Span;
 use marionette_syntax::ast::BinaryOp;
 use marionette_values::format::{to_s, type_label};
-use marionette_values::{Timespan, Timestamp, Value};
+use marionette_values::{PHash, Timespan, Timestamp, Value};
 
 use crate::error::{EvalResult, fail};
 
@@ -231,21 +231,7 @@ pub(crate) fn binary(
                 Ok(Value::Hash(a))
             }
             (Value::Hash(mut a), Value::Array(pairs)) => {
-                let merged = Arc::make_mut(&mut a);
-                if pairs
-                    .iter()
-                    .all(|p| matches!(p, Value::Array(x) if x.len() == 2))
-                {
-                    for pair in pairs.iter() {
-                        if let Value::Array(kv) = pair {
-                            merged.insert(kv[0].clone(), kv[1].clone());
-                        }
-                    }
-                } else if pairs.len() % 2 == 0 {
-                    for kv in pairs.chunks(2) {
-                        merged.insert(kv[0].clone(), kv[1].clone());
-                    }
-                } else {
+                if !extend_from_pairs(Arc::make_mut(&mut a), &pairs) {
                     return fail(
                         "Error while evaluating a '+' expression, odd number of arguments for Hash",
                         at.operator,
@@ -425,6 +411,28 @@ pub(crate) fn compare(
             )
         }
     }
+}
+
+/// Adds entries given as an array: either `[key, value]` pairs or a flat
+/// `key, value, ...` list. Returns false for a flat list of odd length.
+pub(crate) fn extend_from_pairs(hash: &mut PHash, items: &[Value]) -> bool {
+    if items
+        .iter()
+        .all(|item| matches!(item, Value::Array(pair) if pair.len() == 2))
+    {
+        for item in items {
+            if let Value::Array(pair) = item {
+                hash.insert(pair[0].clone(), pair[1].clone());
+            }
+        }
+    } else if items.len().is_multiple_of(2) {
+        for pair in items.chunks(2) {
+            hash.insert(pair[0].clone(), pair[1].clone());
+        }
+    } else {
+        return false;
+    }
+    true
 }
 
 /// `+` and `-` on timestamps and timespans; plain numbers count seconds.

@@ -308,20 +308,7 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
             Value::Hash(_) => Ok(first),
             Value::Array(items) => {
                 let mut hash = PHash::new();
-                if items
-                    .iter()
-                    .all(|i| matches!(i, Value::Array(pair) if pair.len() == 2))
-                {
-                    for item in items.iter() {
-                        if let Value::Array(pair) = item {
-                            hash.insert(pair[0].clone(), pair[1].clone());
-                        }
-                    }
-                } else if items.len() % 2 == 0 {
-                    for pair in items.chunks(2) {
-                        hash.insert(pair[0].clone(), pair[1].clone());
-                    }
-                } else {
+                if !crate::operators::extend_from_pairs(&mut hash, items) {
                     return Err("odd number of arguments for Hash".into());
                 }
                 Ok(Value::hash(hash))
