@@ -215,11 +215,21 @@ impl<'p> Evaluator<'p> {
 
     /// A warning of the evaluator itself, with the location appended.
     /// A warning without a location (deprecations raised by functions).
-    pub(crate) fn warn_plain(&mut self, message: &str) {
+    /// A deprecation warning as Puppet prints it: the message, then on the
+    /// next line the file and line of the call, or that they are unknown.
+    pub(crate) fn warn_plain(&mut self, message: &str, at: Option<Span>) {
+        let place = match at {
+            Some(span) => format!(
+                "(file: {}, line: {})",
+                self.file.name(),
+                self.file.line_col(span.start).line
+            ),
+            None => "(file & line not available)".to_string(),
+        };
         self.logs.push(LogEntry {
             level: Level::Warning,
             source: String::new(),
-            message: message.to_string(),
+            message: format!("{message}\n   {place}"),
         });
     }
 
@@ -638,7 +648,7 @@ impl<'p> Evaluator<'p> {
             BinaryOp::Match | BinaryOp::NoMatch => {
                 let left = self.eval(lhs)?;
                 let right = self.eval(rhs)?;
-                let matched = self.match_value(&left, &right, span)?;
+                let matched = self.match_value(&left, &right, span, rhs.span)?;
                 Ok(Value::Boolean(if op == BinaryOp::Match {
                     matched
                 } else {
@@ -692,7 +702,13 @@ impl<'p> Evaluator<'p> {
 
     /// `=~`: a string against a regex or pattern string, or any value
     /// against a type. A regex match sets `$0`..`$n`.
-    fn match_value(&mut self, left: &Value, right: &Value, span: Span) -> EvalResult<bool> {
+    fn match_value(
+        &mut self,
+        left: &Value,
+        right: &Value,
+        span: Span,
+        right_span: Span,
+    ) -> EvalResult<bool> {
         let regex = match right {
             Value::Type(t) => return Ok(t.is_instance(left)),
             Value::SemVerRange(range) => {
@@ -706,7 +722,7 @@ impl<'p> Evaluator<'p> {
                         format!(
                             "Can not convert right match operand to a regular expression. Caused by '{message}: /{pattern}/'."
                         ),
-                        span,
+                        right_span,
                     );
                 }
             },

@@ -42,7 +42,10 @@ fn size(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value>
 fn empty(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(1, Some(1))?;
     if matches!(call.args[0], Value::Integer(_) | Value::Float(_)) {
-        eval.warn_plain("Calling function empty() with Numeric value is deprecated.");
+        eval.warn_plain(
+            "Calling function empty() with Numeric value is deprecated.",
+            Some(call.span),
+        );
     }
     Ok(Value::Boolean(match &call.args[0] {
         Value::String(s) => s.is_empty(),
@@ -298,11 +301,49 @@ fn extreme<'p>(
     call: &mut Call<'_, 'p>,
     wanted: Ordering,
 ) -> EvalResult<Value> {
-    call.arity(1, None)?;
-    let values = match call.args.as_slice() {
+    if call.args.is_empty() {
+        return call.error(format_args!(
+            "{}(): Wrong number of arguments need at least one",
+            call.name
+        ));
+    }
+    let mut values = match call.args.as_slice() {
         [Value::Array(items)] => items.to_vec(),
         other => other.to_vec(),
     };
+    // Strings that all hold numbers are compared as numbers, with Puppet's
+    // deprecation warning.
+    let numeric: Option<Vec<Value>> = values
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => crate::operators::parse_number(s).map(|n| match n {
+                crate::operators::Number::Integer(i) => Value::Integer(i),
+                crate::operators::Number::Float(f) => Value::Float(f),
+            }),
+            other => Some(other.clone()),
+        })
+        .collect();
+    if call.lambda.is_none()
+        && values.iter().any(|v| matches!(v, Value::String(_)))
+        && let Some(numbers) = numeric
+    {
+        eval.warn_plain(
+            &format!(
+                "The {}() function's auto conversion of String to Numeric is deprecated - change to convert input before calling, or use lambda",
+                call.name
+            ),
+            None,
+        );
+        // Keep the original values, chosen by their numeric order.
+        let order: Vec<(Value, Value)> = numbers.into_iter().zip(values.drain(..)).collect();
+        let chosen = order
+            .into_iter()
+            .reduce(|best, next| match natural_order(&next.0, &best.0) {
+                Some(o) if o == wanted => next,
+                _ => best,
+            });
+        return Ok(chosen.map_or(Value::Undef, |(_, original)| original));
+    }
     let mut best: Option<Value> = None;
     for value in values {
         best = Some(match best {

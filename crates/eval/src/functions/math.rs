@@ -30,10 +30,24 @@ fn number(eval: &mut Evaluator<'_>, call: &Call<'_, '_>, target: &str) -> EvalRe
                 eval.warn_plain(&format!(
                     "The {}() function's auto conversion of String to {target} is deprecated - change to convert input before calling",
                     call.name
-                ));
+                ), None);
                 Ok(number)
             }
-            None => call.mismatch("val", "Numeric or String", 0),
+            None => {
+                eval.warn_plain(&format!(
+                    "The {}() function's auto conversion of String to {target} is deprecated - change to convert input before calling",
+                    call.name
+                ), None);
+                let what = if target == "Float" {
+                    "a floating point value"
+                } else {
+                    "a numeric value"
+                };
+                call.error(format_args!(
+                    "{}(): cannot convert given value to {what}.",
+                    call.name
+                ))
+            }
         },
         _ => call.mismatch("val", "Numeric or String", 0),
     }

@@ -158,13 +158,13 @@ pub(crate) fn iterable(call: &Call<'_, '_>, value: &Value) -> EvalResult<Vec<Val
                 Ok(values.iter().map(|v| Value::string(v.clone())).collect())
             }
             _ => call.error(format_args!(
-                "'{}' expects an Iterable value, got {}",
+                "'{}' parameter 'iterable' expects an Iterable value, got {}",
                 call.name,
                 type_label(value)
             )),
         },
         other => call.error(format_args!(
-            "'{}' expects an Iterable value, got {}",
+            "'{}' parameter 'iterable' expects an Iterable value, got {}",
             call.name,
             type_label(other)
         )),

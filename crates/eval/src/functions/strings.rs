@@ -108,9 +108,9 @@ fn pattern(call: &Call<'_, '_>, index: usize, flags: (bool, bool, bool)) -> Eval
         Some(Value::String(s)) => s.to_string(),
         Some(Value::Type(t)) => match t.resolved() {
             PType::Regexp(Some(r)) => r.source().to_string(),
-            _ => return call.mismatch("pattern", "Regexp", index),
+            _ => return call.mismatch("pattern", "String, Regexp, or Type[Regexp]", index),
         },
-        _ => return call.mismatch("pattern", "Regexp", index),
+        _ => return call.mismatch("pattern", "String, Regexp, or Type[Regexp]", index),
     };
     match Regex::with_flags(&source, flags.0, flags.1, flags.2) {
         Ok(regex) => Ok(regex),
@@ -204,11 +204,11 @@ fn match_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
             .iter()
             .map(|item| match item {
                 Value::String(text) => Ok(one(text)),
-                _ => call.mismatch("string", "String", 0),
+                _ => call.mismatch("string", "String or Array", 0),
             })
             .collect::<EvalResult<Vec<_>>>()
             .map(Value::array),
-        _ => call.mismatch("string", "String", 0),
+        _ => call.mismatch("string", "String or Array", 0),
     }
 }
 
