@@ -876,6 +876,9 @@ impl<'p> Evaluator<'p> {
     ) -> EvalResult<Value> {
         let name = strip_top(name);
         if let Some(&function) = self.functions.get(name) {
+            if lambda.is_some() {
+                return fail_in_call(format!("'{name}' does not expect a block"), span);
+            }
             return self.call_puppet_function(function, args, span);
         }
         match self.builtins.get(name) {

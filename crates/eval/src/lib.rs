@@ -55,18 +55,44 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
             format!("Warning: {}", file.one_line(warning)),
         ));
     }
-    if let Some(error) = checked.diagnostics.iter().find(|d| d.is_error()) {
-        lines.push((
-            Stream::Stderr,
-            format!(
-                "Error: Could not parse for environment production: {}",
-                file.one_line(error)
-            ),
-        ));
-        return Outcome {
-            lines,
-            success: false,
-        };
+    // One problem is reported as the reason parsing failed; several are
+    // listed and then counted, as Puppet does.
+    let errors: Vec<_> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .collect();
+    match errors.as_slice() {
+        [] => {}
+        [error] => {
+            lines.push((
+                Stream::Stderr,
+                format!(
+                    "Error: Could not parse for environment production: {}",
+                    file.one_line(error)
+                ),
+            ));
+            return Outcome {
+                lines,
+                success: false,
+            };
+        }
+        several => {
+            for error in several {
+                lines.push((Stream::Stderr, format!("Error: {}", file.one_line(error))));
+            }
+            lines.push((
+                Stream::Stderr,
+                format!(
+                    "Error: Language validation logged {} errors. Giving up",
+                    several.len()
+                ),
+            ));
+            return Outcome {
+                lines,
+                success: false,
+            };
+        }
     }
     let mut evaluator = Evaluator::new(file);
     evaluator.strict_variables = options.strict_variables;

@@ -146,10 +146,14 @@ fn arithmetic(op: BinaryOp, left: Number, right: Number, at: &Places) -> EvalRes
             match i64::try_from(exact) {
                 Ok(value) => Ok(Value::Integer(value)),
                 Err(_) => {
-                    let sign = if exact < 0 { '-' } else { '+' };
+                    let (sign, bound) = if exact < 0 {
+                        ('-', "min")
+                    } else {
+                        ('+', "max")
+                    };
                     fail(
                         format!(
-                            "A '{symbol}' expression resulted in a value outside of Puppet Integer max range, got '{sign}0x{:x}'",
+                            "A '{symbol}' expression resulted in a value outside of Puppet Integer {bound} range, got '{sign}0x{:x}'",
                             exact.unsigned_abs()
                         ),
                         at.operator,

@@ -862,6 +862,29 @@ impl<'a> Parser<'a> {
                         space_before: true,
                         line_start: false,
                     });
+                    // `${1}` names the match variable `$1`; other number
+                    // literals cannot name a variable.
+                    if let [
+                        Token {
+                            kind: TokenKind::Integer(_) | TokenKind::Float(_),
+                            span: number,
+                            ..
+                        },
+                        Token {
+                            kind: TokenKind::Eof,
+                            ..
+                        },
+                    ] = tokens.as_slice()
+                    {
+                        let text = &self.source[number.range()];
+                        if !text.bytes().all(|b| b.is_ascii_digit()) {
+                            self.diagnostics.push(Diagnostic::error(
+                                "ILLEGAL_NUMERIC_VAR_NAME",
+                                format!("Illegal numeric variable name, The given name '{text}' must be a decimal value if it starts with a digit 0-9"),
+                                *number,
+                            ));
+                        }
+                    }
                     let mut sub = Parser::new(self.source, tokens, self.depth);
                     let expr = if sub.at_eof() {
                         sub.report(Diagnostic::error(

@@ -767,6 +767,11 @@ impl PType {
                     [min, max] => (bound(min, 0)?, bound(max, MAX)?),
                     _ => return Err(count_error("1 to 2")),
                 };
+                if min > max {
+                    return Err(format!(
+                        "'from' must be less or equal to 'to'. Got ({min}, {max}"
+                    ));
+                }
                 Ok(if matches!(self, PType::String { .. }) {
                     PType::String { min, max }
                 } else {

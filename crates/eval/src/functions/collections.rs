@@ -278,7 +278,18 @@ fn get<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Valu
         segments.push(current);
     }
     let mut value = call.args[0].clone();
+    let mut walked: Vec<String> = Vec::new();
     for segment in segments {
+        if !value.is_undef() && !matches!(value, Value::Array(_) | Value::Hash(_)) {
+            // Stepping into a scalar is an error, reported with the path
+            // walked so far as Ruby prints an array.
+            return call.error(format_args!(
+                "The given data does not contain a Collection at [{}], got '{}'",
+                walked.join(", "),
+                marionette_values::format::type_label(&value)
+            ));
+        }
+        walked.push(format!("{segment:?}"));
         let key = match (&value, segment.parse::<i64>()) {
             (Value::Array(_), Ok(i)) => Value::Integer(i),
             _ => Value::string(segment),

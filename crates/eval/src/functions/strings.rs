@@ -188,6 +188,21 @@ fn regsubst(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
 
 fn match_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(2, Some(2))?;
+    // A Pattern type tries its regexes in order.
+    if let Value::Type(t) = &call.args[1]
+        && let PType::Pattern(patterns) = t.resolved()
+        && let Value::String(text) = &call.args[0]
+    {
+        let found = patterns.iter().find_map(|regex| regex.captures(text));
+        return Ok(found.map_or(Value::Undef, |groups| {
+            Value::array(
+                groups
+                    .into_iter()
+                    .map(|g| g.map_or(Value::Undef, Value::string))
+                    .collect(),
+            )
+        }));
+    }
     let regex = pattern(call, 1, (false, false, false))?;
     let one = |text: &str| match regex.captures(text) {
         Some(groups) => Value::array(
