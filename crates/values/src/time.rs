@@ -164,11 +164,8 @@ impl Timestamp {
     pub fn parse(text: &str) -> Option<Timestamp> {
         let text = text.trim();
         let number = |s: &str| s.parse::<i64>().ok();
-        let (date, rest) = if text.len() >= 10 {
-            text.split_at(10)
-        } else {
-            return None;
-        };
+        // `get` rather than slicing: the text may hold any characters.
+        let (date, rest) = (text.get(..10)?, text.get(10..)?);
         let mut fields = date.split('-');
         let (year, month, day) = (
             number(fields.next()?)?,
@@ -368,5 +365,6 @@ mod tests {
             "2020-01-01T00:00:00.000000000 UTC"
         );
         assert_eq!(Timestamp(0).format("%A %j %F"), "Thursday 001 1970-01-01");
+        assert_eq!(Timestamp::parse("2020-01-0\u{e9}"), None);
     }
 }
