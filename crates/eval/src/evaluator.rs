@@ -462,6 +462,8 @@ impl<'p> Evaluator<'p> {
                 self.attribute_values(operations)?;
                 Ok(Value::Undef)
             }
+            // Collectors select resources from the catalog, which the
+            // compiler (issue 4) builds; until then they find nothing.
             ExprKind::Collect { .. } => Ok(Value::array(Vec::new())),
             ExprKind::Class(_)
             | ExprKind::Define(_)

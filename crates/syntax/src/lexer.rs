@@ -80,6 +80,7 @@ impl Escapes {
             || self.line_continuation
             || self.dollar
             || self.double_quote
+            || self.single_quote
     }
 }
 
@@ -645,9 +646,7 @@ impl<'a> Lexer<'a> {
                 return segments;
             }
             match b {
-                b'\\' if body.escapes.any() || body.escapes.single_quote => {
-                    self.escape(body, &mut text)
-                }
+                b'\\' if body.escapes.any() => self.escape(body, &mut text),
                 b'$' if body.interpolate => {
                     let dollar = self.pos;
                     if self.peek(1) == b'{' {
