@@ -146,13 +146,11 @@ pub(crate) fn iterable(call: &Call<'_, '_>, value: &Value) -> EvalResult<Vec<Val
             .iter()
             .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
             .collect()),
-        Value::Integer(n) if *n >= 0 => Ok((0..*n).map(Value::Integer).collect()),
+        Value::Integer(n) if *n >= 0 => expand_range(call, 0, *n - 1),
         Value::String(s) => Ok(s.chars().map(|c| Value::string(c.to_string())).collect()),
         Value::Type(t) => match t.resolved() {
-            PType::Integer { min, max }
-                if *min != i64::MIN && *max != i64::MAX && max - min < 10_000_000 =>
-            {
-                Ok((*min..=*max).map(Value::Integer).collect())
+            PType::Integer { min, max } if *min != i64::MIN && *max != i64::MAX => {
+                expand_range(call, *min, *max)
             }
             PType::Enum { values, .. } => {
                 Ok(values.iter().map(|v| Value::string(v.clone())).collect())
@@ -167,6 +165,27 @@ pub(crate) fn iterable(call: &Call<'_, '_>, value: &Value) -> EvalResult<Vec<Val
             "'{}' parameter 'iterable' expects an Iterable value, got {}",
             call.name,
             type_label(other)
+        )),
+    }
+}
+
+/// Iteration expands ranges into values; past this many it is refused
+/// rather than exhausting memory.
+pub(crate) const MAX_EXPANDED: i64 = 10_000_000;
+
+/// The integers `from..=to`, or `None` when there are more than
+/// [`MAX_EXPANDED`].
+pub(crate) fn integer_range(from: i64, to: i64) -> Option<Vec<Value>> {
+    let count = i128::from(to) - i128::from(from) + 1;
+    (count <= i128::from(MAX_EXPANDED)).then(|| (from..=to).map(Value::Integer).collect())
+}
+
+fn expand_range(call: &Call<'_, '_>, from: i64, to: i64) -> EvalResult<Vec<Value>> {
+    match integer_range(from, to) {
+        Some(values) => Ok(values),
+        None => call.error(format_args!(
+            "'{}' cannot iterate over more than {MAX_EXPANDED} values",
+            call.name
         )),
     }
 }

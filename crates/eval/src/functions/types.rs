@@ -285,7 +285,14 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
                 )),
                 Value::Type(t) => match t.resolved() {
                     PType::Integer { min, max } if *min != i64::MIN && *max != i64::MAX => {
-                        Ok(Value::array((*min..=*max).map(Value::Integer).collect()))
+                        super::integer_range(*min, *max)
+                            .map(Value::array)
+                            .ok_or_else(|| {
+                                format!(
+                                    "Cannot convert a range of more than {} values to Array",
+                                    super::MAX_EXPANDED
+                                )
+                            })
                     }
                     PType::Enum { values, .. } => Ok(Value::array(
                         values.iter().map(|v| Value::string(v.clone())).collect(),
@@ -295,9 +302,14 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
                         type_label(&first)
                     )),
                 },
-                Value::Integer(n) if *n >= 0 => {
-                    Ok(Value::array((0..*n).map(Value::Integer).collect()))
-                }
+                Value::Integer(n) if *n >= 0 => super::integer_range(0, *n - 1)
+                    .map(Value::array)
+                    .ok_or_else(|| {
+                        format!(
+                            "Cannot convert a range of more than {} values to Array",
+                            super::MAX_EXPANDED
+                        )
+                    }),
                 other => Err(format!(
                     "Value of type {} cannot be converted to Array",
                     type_label(other)
