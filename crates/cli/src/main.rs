@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+
+mod catalog;
 use clap::{Parser, Subcommand};
 use marionette_diagnostics::SourceFile;
 use marionette_syntax::{SourceKind, dump};
@@ -51,11 +53,23 @@ enum Command {
         #[arg(long)]
         noop: bool,
     },
+    /// Compile catalogs.
+    Catalog {
+        #[command(subcommand)]
+        command: CatalogCommand,
+    },
     /// Check and inspect Puppet manifests and EPP templates.
     Parser {
         #[command(subcommand)]
         command: ParserCommand,
     },
+}
+
+#[derive(Subcommand)]
+enum CatalogCommand {
+    /// Compile the catalog of a node and print it as JSON, as
+    /// `puppet catalog compile --render-as json` does.
+    Compile(catalog::CompileArgs),
 }
 
 #[derive(Subcommand)]
@@ -97,6 +111,9 @@ fn main() -> ExitCode {
             strict_variables,
             verbose,
         ),
+        Command::Catalog {
+            command: CatalogCommand::Compile(args),
+        } => catalog::compile(args),
         Command::Parser {
             command: ParserCommand::Validate { paths, epp },
         } => validate(&paths, epp),

@@ -1,6 +1,6 @@
 //! Evaluation errors and the non-local exits that travel the same way.
 
-use marionette_diagnostics::Span;
+use marionette_diagnostics::{SourceFile, Span};
 use marionette_values::Value;
 
 /// Why evaluation of an expression stopped early.
@@ -28,6 +28,36 @@ pub struct EvalError {
     /// Puppet reports some errors without "Evaluation Error:" and with the
     /// line only (a `break()` outside an iteration, for example).
     pub plain: bool,
+    /// Where the error happened when that is not the main manifest (code
+    /// from a module), or when it is known only as a line; `None` means
+    /// `span` in the main manifest.
+    pub located: Option<Located>,
+    /// The error concerns the whole compilation and has no location.
+    pub unlocated: bool,
+    /// `located.file` holds the whole location text (syntax errors in
+    /// loaded files, whose location form depends on the position).
+    pub raw_location: bool,
+}
+
+/// A resolved error position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Located {
+    pub file: String,
+    pub line: u32,
+    pub column: Option<u32>,
+}
+
+impl Located {
+    /// `(file: F, line: L, column: C)`, or without the column.
+    pub fn text(&self) -> String {
+        match self.column {
+            Some(column) => format!(
+                "(file: {}, line: {}, column: {column})",
+                self.file, self.line
+            ),
+            None => format!("(file: {}, line: {})", self.file, self.line),
+        }
+    }
 }
 
 impl EvalError {
@@ -37,6 +67,50 @@ impl EvalError {
             span,
             from_call: false,
             plain: false,
+            located: None,
+            unlocated: false,
+            raw_location: false,
+        }
+    }
+
+    /// Resolves the span against the file it belongs to.
+    pub(crate) fn locate(&mut self, file: &SourceFile) {
+        let place = file.line_col(self.span.start);
+        self.located = Some(Located {
+            file: file.name().to_string(),
+            line: place.line as u32,
+            column: Some(place.column as u32),
+        });
+    }
+
+    pub(crate) fn without_location(mut self) -> EvalError {
+        self.unlocated = true;
+        self
+    }
+
+    /// The location text Puppet appends: from `located`, else from `span`
+    /// in `main`; empty for errors of the whole compilation.
+    pub fn location_text(&self, main: &SourceFile) -> String {
+        if self.unlocated {
+            return String::new();
+        }
+        match &self.located {
+            Some(located) if self.raw_location => located.file.clone(),
+            Some(located) => located.text(),
+            None => main.location(self.span),
+        }
+    }
+
+    /// The line-only form, `(file: F, line: L)`.
+    pub fn line_text(&self, main: &SourceFile) -> String {
+        match &self.located {
+            Some(located) if self.raw_location => located.file.clone(),
+            Some(located) => format!("(file: {}, line: {})", located.file, located.line),
+            None => format!(
+                "(file: {}, line: {})",
+                main.name(),
+                main.line_col(self.span.start).line
+            ),
         }
     }
 }
@@ -61,5 +135,8 @@ pub(crate) fn fail_in_call<T>(message: impl Into<String>, span: Span) -> EvalRes
         span,
         from_call: true,
         plain: false,
+        located: None,
+        unlocated: false,
+        raw_location: false,
     }))
 }

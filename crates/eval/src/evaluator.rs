@@ -6,11 +6,12 @@ use std::rc::Rc;
 use marionette_diagnostics::{SourceFile, Span};
 use marionette_syntax::ast::*;
 use marionette_values::format::{to_s, type_label};
-use marionette_values::types::capitalize_segments;
 use marionette_values::{PHash, PType, Regex, Value};
 
+use crate::compiler::Compiler;
 use crate::error::{EvalError, EvalResult, Stop, fail, fail_in_call};
 use crate::functions::{self, Builtin};
+use crate::loader::Loader;
 use crate::scope::{ScopeId, Scopes, TOP_SCOPE};
 
 /// The level of a log line, as Puppet names them.
@@ -52,6 +53,15 @@ pub struct LogEntry {
     pub message: String,
 }
 
+/// A class or defined type with the file it was written in.
+#[derive(Clone)]
+pub(crate) struct Def<'p> {
+    pub(crate) def: &'p Definition,
+    pub(crate) file: &'p SourceFile,
+    /// The module it was loaded from (`$module_name`).
+    pub(crate) module: Option<Rc<str>>,
+}
+
 /// A lambda together with the scope it closes over.
 #[derive(Clone, Copy)]
 pub(crate) struct Closure<'p> {
@@ -60,17 +70,31 @@ pub(crate) struct Closure<'p> {
 }
 
 pub struct Evaluator<'p> {
+    /// The file whose code is being evaluated; it changes when the code of
+    /// a class, defined type or function from another file runs.
     pub(crate) file: &'p SourceFile,
+    pub(crate) file_name: Rc<str>,
     pub(crate) scopes: Scopes,
     pub(crate) current: ScopeId,
     builtins: &'static HashMap<&'static str, Builtin>,
-    functions: HashMap<String, &'p FunctionDefinition>,
-    classes: HashMap<String, &'p Definition>,
+    functions: HashMap<String, (&'p FunctionDefinition, &'p SourceFile)>,
+    pub(crate) classes: HashMap<String, Def<'p>>,
+    pub(crate) defines: HashMap<String, Def<'p>>,
     /// Classes already evaluated, with their scopes.
-    class_scopes: HashMap<String, ScopeId>,
-    type_aliases: HashMap<String, &'p Expr>,
+    pub(crate) class_scopes: HashMap<String, ScopeId>,
+    type_aliases: HashMap<String, (&'p Expr, &'p SourceFile)>,
+    /// The catalog being built.
+    pub(crate) compiler: Compiler<'p>,
+    /// Finds classes, defined types, functions and type aliases in modules.
+    pub(crate) loader: Option<Loader<'p>>,
+    /// EPP templates loaded from files, by path.
+    pub(crate) templates: HashMap<std::path::PathBuf, &'p crate::loader::Loaded>,
+    /// The scope of the node definition that matched, once evaluated.
+    pub(crate) node_scope: Option<ScopeId>,
+    pub node_name: String,
+    pub environment: String,
     resolving_aliases: Vec<String>,
-    nodes: Vec<&'p Node>,
+    nodes: Vec<(&'p Node, &'p SourceFile)>,
     pub logs: Vec<LogEntry>,
     /// Unknown variables are errors rather than warnings.
     pub strict_variables: bool,
@@ -95,12 +119,20 @@ impl<'p> Evaluator<'p> {
         }
         Evaluator {
             file,
+            file_name: Rc::from(file.name()),
             scopes,
             current: TOP_SCOPE,
             builtins: functions::builtins(),
             functions: HashMap::new(),
             classes: HashMap::new(),
+            defines: HashMap::new(),
             class_scopes: HashMap::new(),
+            compiler: Compiler::default(),
+            loader: None,
+            templates: HashMap::new(),
+            node_scope: None,
+            node_name: String::new(),
+            environment: "production".to_string(),
             type_aliases: HashMap::new(),
             resolving_aliases: Vec::new(),
             nodes: Vec::new(),
@@ -121,23 +153,74 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Evaluates a whole manifest: definitions are registered first, then
-    /// the top-level code runs, then the node block that matches `node_name`.
+    /// the top-level code runs, then the node block that matches
+    /// `node_name`, then defined types and collectors until nothing new
+    /// appears; finally the catalog is finished.
     pub fn evaluate_program(
         &mut self,
         program: &'p Program,
         node_name: &str,
     ) -> Result<Value, EvalError> {
-        self.register_definitions(&program.body);
-        let result = self.statements(&program.body);
-        let value = self.finish(result)?;
-        if let Some(node) = self.select_node(node_name) {
-            let scope = self.scopes.create(TOP_SCOPE, None);
-            let saved = std::mem::replace(&mut self.current, scope);
-            let result = self.statements(&node.body);
-            self.current = saved;
-            self.finish(result)?;
+        let file = self.file;
+        self.evaluate_programs(&[(file, program)], node_name)
+    }
+
+    /// Like [`Evaluator::evaluate_program`] for several files evaluated in
+    /// order as one main manifest (an environment's `manifests/`).
+    pub fn evaluate_programs(
+        &mut self,
+        programs: &[(&'p SourceFile, &'p Program)],
+        node_name: &str,
+    ) -> Result<Value, EvalError> {
+        self.node_name = node_name.to_string();
+        self.start_catalog();
+        for (file, program) in programs {
+            self.register_definitions(&program.body, file);
         }
+        let mut value = Value::Undef;
+        for (file, program) in programs {
+            let result = self.in_file(file, |this| this.statements(&program.body));
+            value = self.finish(result)?;
+        }
+        if !self.nodes.is_empty() {
+            let Some((node, title, file)) = self.select_node(node_name) else {
+                return Err(EvalError::new(
+                    format!("Could not find node statement with name 'default' or '{node_name}'"),
+                    Span::default(),
+                )
+                .without_location());
+            };
+            let result = self.in_file(file, |this| this.evaluate_node(node, &title));
+            self.finish(result.map(|()| Value::Undef))?;
+        }
+        let result = self.evaluate_generators();
+        self.finish(result.map(|()| Value::Undef))?;
+        let result = self.finish_catalog();
+        self.finish(result.map(|()| Value::Undef))?;
         Ok(value)
+    }
+
+    /// Runs `body` as code of `file`: warnings and errors name that file.
+    pub(crate) fn in_file<T>(
+        &mut self,
+        file: &'p SourceFile,
+        body: impl FnOnce(&mut Self) -> EvalResult<T>,
+    ) -> EvalResult<T> {
+        if std::ptr::eq(file, self.file) {
+            return body(self);
+        }
+        let saved = std::mem::replace(&mut self.file, file);
+        let saved_name = std::mem::replace(&mut self.file_name, Rc::from(file.name()));
+        let result = body(self);
+        self.file = saved;
+        self.file_name = saved_name;
+        result.map_err(|stop| match stop {
+            Stop::Error(mut error) if error.located.is_none() => {
+                error.locate(file);
+                Stop::Error(error)
+            }
+            other => other,
+        })
     }
 
     fn finish(&mut self, result: EvalResult<Value>) -> Result<Value, EvalError> {
@@ -156,50 +239,118 @@ impl<'p> Evaluator<'p> {
         Err(error)
     }
 
-    fn register_definitions(&mut self, body: &'p [Expr]) {
+    pub(crate) fn register_definitions(&mut self, body: &'p [Expr], file: &'p SourceFile) {
+        let module = self.module_of(file);
+        self.register_nested(body, file, "", module);
+    }
+
+    /// Registers definitions; classes and defined types written inside a
+    /// class get its name as a prefix (`outer::inner`).
+    fn register_nested(
+        &mut self,
+        body: &'p [Expr],
+        file: &'p SourceFile,
+        namespace: &str,
+        module: Option<Rc<str>>,
+    ) {
+        let qualified = |name: &str| {
+            let name = strip_top(name).to_lowercase();
+            if namespace.is_empty() {
+                name
+            } else {
+                format!("{namespace}::{name}")
+            }
+        };
         for expr in body {
             match &expr.kind {
                 ExprKind::Class(definition) => {
-                    self.classes
-                        .insert(strip_top(&definition.name).to_string(), definition);
-                    self.register_definitions(&definition.body);
+                    let name = qualified(&definition.name);
+                    self.classes.insert(
+                        name.clone(),
+                        Def {
+                            def: definition,
+                            file,
+                            module: module.clone(),
+                        },
+                    );
+                    self.register_nested(&definition.body, file, &name, module.clone());
+                }
+                ExprKind::Define(definition) => {
+                    self.defines.insert(
+                        qualified(&definition.name),
+                        Def {
+                            def: definition,
+                            file,
+                            module: module.clone(),
+                        },
+                    );
                 }
                 ExprKind::Function(function) => {
                     self.functions
-                        .insert(strip_top(&function.name).to_string(), function);
+                        .insert(strip_top(&function.name).to_string(), (function, file));
                 }
                 ExprKind::TypeAlias { name, value } => {
-                    self.type_aliases.insert(name.clone(), value);
+                    self.type_aliases.insert(name.clone(), (value, file));
                 }
-                ExprKind::Node(node) => self.nodes.push(node),
+                ExprKind::Node(node) => self.nodes.push((node, file)),
                 _ => {}
             }
         }
     }
 
-    fn select_node(&self, node_name: &str) -> Option<&'p Node> {
-        let by_name = self.nodes.iter().find(|node| {
-            node.matches.iter().any(|m| match m {
-                NodeMatch::Name(name) => name.eq_ignore_ascii_case(node_name),
-                _ => false,
-            })
-        });
-        let by_regex = || {
-            self.nodes.iter().find(|node| {
-                node.matches.iter().any(|m| match m {
-                    NodeMatch::Regex(pattern) => {
-                        Regex::new(pattern).is_ok_and(|r| r.is_match(node_name))
-                    }
-                    _ => false,
-                })
-            })
-        };
-        let by_default = || {
-            self.nodes
-                .iter()
-                .find(|node| node.matches.contains(&NodeMatch::Default))
-        };
-        by_name.or_else(by_regex).or_else(by_default).copied()
+    /// The module a file belongs to: the directory under a module-path
+    /// entry that holds it.
+    fn module_of(&self, file: &SourceFile) -> Option<Rc<str>> {
+        let path = std::path::Path::new(file.name());
+        let loader = self.loader.as_ref()?;
+        loader.modulepath.iter().find_map(|dir| {
+            let rest = path.strip_prefix(dir).ok()?;
+            let module = rest.components().next()?.as_os_str().to_str()?;
+            Some(Rc::from(module))
+        })
+    }
+
+    /// The node definition for `node_name`: an exact name first, then the
+    /// first matching regex, then `default`; with the title of its
+    /// `Node[...]` resource.
+    fn select_node(&mut self, node_name: &str) -> Option<(&'p Node, String, &'p SourceFile)> {
+        let wanted = node_name.to_lowercase();
+        for &(node, file) in &self.nodes {
+            for m in &node.matches {
+                if let NodeMatch::Name(name) = m
+                    && name.to_lowercase() == wanted
+                {
+                    return Some((node, name.to_lowercase(), file));
+                }
+            }
+        }
+        for &(node, file) in &self.nodes {
+            for m in &node.matches {
+                if let NodeMatch::Regex(pattern) = m
+                    && let Ok(regex) = Regex::new(pattern)
+                    && let Some(groups) = regex.captures(node_name)
+                {
+                    let matches = groups
+                        .into_iter()
+                        .map(|g| g.map_or(Value::Undef, Value::string))
+                        .collect();
+                    self.scopes.get_mut(TOP_SCOPE).matches = Some(matches);
+                    // Puppet names the node after the pattern, keeping
+                    // word characters, `-`, `:` and `.`.
+                    let kept: String = pattern
+                        .to_lowercase()
+                        .chars()
+                        .filter(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
+                        .collect();
+                    let title = format!("__node_regexp__{}", kept.trim_start_matches('.'));
+                    return Some((node, title, file));
+                }
+            }
+        }
+        self.nodes
+            .iter()
+            .find(|(node, _)| node.matches.contains(&NodeMatch::Default))
+            .map(|&(node, file)| (node, "default".to_string(), file))
     }
 
     // ---- logging ------------------------------------------------------
@@ -221,7 +372,7 @@ impl<'p> Evaluator<'p> {
         let place = match at {
             Some(span) => format!(
                 "(file: {}, line: {})",
-                self.file.name(),
+                self.file_name,
                 self.file.line_col(span.start).line
             ),
             None => "(file & line not available)".to_string(),
@@ -332,9 +483,8 @@ impl<'p> Evaluator<'p> {
                 self.assign(target, value.clone(), at)?;
                 Ok(value)
             }
-            ExprKind::Relationship { lhs, rhs, .. } => {
-                self.eval(lhs)?;
-                self.eval(rhs)
+            ExprKind::Relationship { op, lhs, rhs } => {
+                Ok(self.relationship(*op, lhs, rhs, span)?.1)
             }
             ExprKind::Access { target, keys } => {
                 let target_value = self.eval(target)?;
@@ -457,14 +607,17 @@ impl<'p> Evaluator<'p> {
                 }
             }
             ExprKind::Resource(resource) => self.resource(resource),
-            ExprKind::ResourceDefaults { operations, .. }
-            | ExprKind::ResourceOverride { operations, .. } => {
-                self.attribute_values(operations)?;
-                Ok(Value::Undef)
+            ExprKind::ResourceDefaults {
+                type_ref,
+                operations,
+            } => self.resource_defaults(type_ref, operations),
+            ExprKind::ResourceOverride { target, operations } => {
+                self.resource_override(target, operations, span)
             }
-            // Collectors select resources from the catalog, which the
-            // compiler (issue 4) builds; until then they find nothing.
-            ExprKind::Collect { .. } => Ok(Value::array(Vec::new())),
+            ExprKind::Collect { .. } => {
+                let id = self.collector(expr, None)?;
+                Ok(self.collector_value(id))
+            }
             ExprKind::Class(_)
             | ExprKind::Define(_)
             | ExprKind::Node(_)
@@ -785,12 +938,15 @@ impl<'p> Evaluator<'p> {
         if let Some(t) = PType::from_name(name) {
             return Ok(t);
         }
-        if let Some(&expr) = self.type_aliases.get(name) {
+        if !self.type_aliases.contains_key(name) && name.contains("::") {
+            self.autoload(name, crate::loader::Kind::Type, span)?;
+        }
+        if let Some(&(expr, file)) = self.type_aliases.get(name) {
             if self.resolving_aliases.iter().any(|n| n == name) {
                 return fail(format!("Type alias '{name}' refers to itself"), span);
             }
             self.resolving_aliases.push(name.to_string());
-            let target = self.eval(expr);
+            let target = self.in_file(file, |this| this.eval(expr));
             self.resolving_aliases.pop();
             return match target? {
                 Value::Type(target) => Ok(PType::Alias {
@@ -846,6 +1002,9 @@ impl<'p> Evaluator<'p> {
         let result = match &call.function.kind {
             ExprKind::Name(name) => {
                 let name = strip_top(name);
+                if !self.functions.contains_key(name) && name.contains("::") {
+                    self.autoload(name, crate::loader::Kind::Function, name_place)?;
+                }
                 if !self.functions.contains_key(name) && !self.builtins.contains_key(name) {
                     return fail(format!("Unknown function: '{name}'."), name_place);
                 }
@@ -861,6 +1020,7 @@ impl<'p> Evaluator<'p> {
             Stop::Error(mut error) if error.from_call => {
                 error.message = format!("Error while evaluating a {form}, {}", error.message);
                 error.span = place;
+                error.located = None;
                 error.from_call = false;
                 Stop::Error(error)
             }
@@ -877,11 +1037,11 @@ impl<'p> Evaluator<'p> {
         span: Span,
     ) -> EvalResult<Value> {
         let name = strip_top(name);
-        if let Some(&function) = self.functions.get(name) {
+        if let Some(&(function, file)) = self.functions.get(name) {
             if lambda.is_some() {
                 return fail_in_call(format!("'{name}' does not expect a block"), span);
             }
-            return self.call_puppet_function(function, args, span);
+            return self.in_file(file, |this| this.call_puppet_function(function, args, span));
         }
         match self.builtins.get(name) {
             Some(builtin) => {
@@ -1070,231 +1230,6 @@ impl<'p> Evaluator<'p> {
             Err(other) => Err(other),
         }
     }
-
-    // ---- classes ------------------------------------------------------
-
-    /// `include`: evaluates a class once.
-    pub(crate) fn include_class(&mut self, name: &str, span: Span) -> EvalResult<()> {
-        self.declare_class(name, None, span)
-    }
-
-    /// Evaluates a class once: by `include` (no arguments) or by a
-    /// resource-like declaration `class { 'name': param => value }`.
-    fn declare_class(
-        &mut self,
-        name: &str,
-        arguments: Option<PHash>,
-        span: Span,
-    ) -> EvalResult<()> {
-        let name = strip_top(name).to_lowercase();
-        let display = format!("Class[{}]", capitalize_segments(&name));
-        if self.class_scopes.contains_key(&name) {
-            if arguments.is_some() {
-                return fail(
-                    format!(
-                        "Duplicate declaration: {display} is already declared; cannot redeclare"
-                    ),
-                    span,
-                );
-            }
-            return Ok(());
-        }
-        let Some(&definition) = self.classes.get(&name) else {
-            // Puppet's own `settings` class always exists and is empty.
-            if name == "settings" {
-                let scope = self
-                    .scopes
-                    .create(TOP_SCOPE, Some(Rc::from("Class[Settings]")));
-                self.class_scopes.insert(name, scope);
-                return Ok(());
-            }
-            return fail(format!("Could not find class ::{name}"), span);
-        };
-        let parent_scope = match &definition.parent {
-            Some(parent) => {
-                self.include_class(parent, span)?;
-                self.class_scopes
-                    .get(strip_top(parent))
-                    .copied()
-                    .unwrap_or(TOP_SCOPE)
-            }
-            None => TOP_SCOPE,
-        };
-        let scope = self
-            .scopes
-            .create(parent_scope, Some(Rc::from(display.as_str())));
-        for builtin in ["name", "title"] {
-            self.scopes
-                .get_mut(scope)
-                .variables
-                .insert(builtin.to_string(), Value::string(name.clone()));
-        }
-        self.class_scopes.insert(name.clone(), scope);
-        let saved = std::mem::replace(&mut self.current, scope);
-        let result = self
-            .bind_named_params(
-                &definition.params,
-                arguments.clone().unwrap_or_default(),
-                &display,
-                arguments.is_some(),
-                span,
-            )
-            .and_then(|()| self.statements(&definition.body));
-        self.current = saved;
-        result.map(|_| ())
-    }
-
-    /// Binds class (or defined type) parameters from named arguments:
-    /// given values, else defaults, else an error; metaparameters are
-    /// accepted and left to the compiler.
-    fn bind_named_params(
-        &mut self,
-        params: &'p [Param],
-        mut arguments: PHash,
-        what: &str,
-        by_resource: bool,
-        span: Span,
-    ) -> EvalResult<()> {
-        const METAPARAMETERS: &[&str] = &[
-            "alias",
-            "audit",
-            "before",
-            "loglevel",
-            "noop",
-            "notify",
-            "require",
-            "schedule",
-            "stage",
-            "subscribe",
-            "tag",
-        ];
-        // A resource-like declaration reports as the resource statement;
-        // `include` reports through its call.
-        let failure = |message: String| -> EvalResult<()> {
-            if by_resource {
-                fail(
-                    format!("Error while evaluating a Resource Statement, {what}: {message}"),
-                    span,
-                )
-            } else {
-                fail_in_call(format!("{what}: {message}"), span)
-            }
-        };
-        for key in arguments.keys() {
-            let known = matches!(key, Value::String(k) if params.iter().any(|p| p.name.as_str() == &**k) || METAPARAMETERS.contains(&&**k));
-            if !known {
-                return failure(format!("has no parameter named '{}'", to_s(key)));
-            }
-        }
-        for param in params {
-            let expected = match &param.type_expr {
-                Some(type_expr) => match self.eval(type_expr)? {
-                    Value::Type(t) => Some(*t),
-                    _ => None,
-                },
-                None => None,
-            };
-            let value = match arguments.shift_remove(&Value::string(param.name.clone())) {
-                Some(value) => value,
-                None => match &param.default {
-                    Some(default) => self.eval(default)?,
-                    // A parameter whose type accepts undef is not required.
-                    None if expected
-                        .as_ref()
-                        .is_some_and(|t| t.is_instance(&Value::Undef)) =>
-                    {
-                        Value::Undef
-                    }
-                    None => {
-                        return failure(format!("expects a value for parameter '{}'", param.name));
-                    }
-                },
-            };
-            if let Some(expected) = &expected
-                && !expected.is_instance(&value)
-            {
-                return failure(format!(
-                    "parameter '{}' {}",
-                    param.name,
-                    mismatch_text(expected, &value)
-                ));
-            }
-            self.scopes
-                .get_mut(self.current)
-                .variables
-                .insert(param.name.clone(), value);
-        }
-        Ok(())
-    }
-
-    // ---- resources ----------------------------------------------------
-
-    /// Evaluates a resource expression's titles and attributes and returns
-    /// references to the resources. Building the catalog from them is the
-    /// compiler's job (not yet here).
-    fn resource(&mut self, resource: &'p Resource) -> EvalResult<Value> {
-        let type_name = match &resource.type_name.kind {
-            ExprKind::Name(name) | ExprKind::TypeRef(name) => name.to_lowercase(),
-            _ => String::new(),
-        };
-        let mut references = Vec::new();
-        let at = resource.type_name.span;
-        for body in &resource.bodies {
-            let title = self.eval(&body.title)?;
-            let attributes = self.attribute_values(&body.operations)?;
-            let titles = match title {
-                Value::Array(items) => std::sync::Arc::unwrap_or_clone(items),
-                other => vec![other],
-            };
-            for title in titles {
-                if type_name == "class" {
-                    if let Value::String(class) = &title {
-                        self.declare_class(class, Some(attributes.clone()), at)?;
-                    }
-                    references.push(Value::Type(Box::new(PType::Class(Some(to_s(&title))))));
-                } else {
-                    references.push(Value::Type(Box::new(PType::Resource {
-                        type_name: Some(type_name.clone()),
-                        title: Some(to_s(&title)),
-                    })));
-                }
-            }
-        }
-        Ok(if references.len() == 1 {
-            references.pop().unwrap_or(Value::Undef)
-        } else {
-            Value::array(references)
-        })
-    }
-
-    /// Evaluates attribute operations into a hash of values (`* => $h`
-    /// merges a hash).
-    fn attribute_values(&mut self, operations: &'p [AttributeOperation]) -> EvalResult<PHash> {
-        let mut values = PHash::new();
-        for operation in operations {
-            match operation {
-                AttributeOperation::Set { name, value, .. } => {
-                    let value = self.eval(value)?;
-                    values.insert(Value::string(name.clone()), value);
-                }
-                AttributeOperation::Splat { value, .. } => match self.eval(value)? {
-                    Value::Hash(hash) => {
-                        values.extend(hash.iter().map(|(k, v)| (k.clone(), v.clone())))
-                    }
-                    other => {
-                        return fail(
-                            format!(
-                                "The value of '* =>' must be a Hash, got {}",
-                                type_label(&other)
-                            ),
-                            value.span,
-                        );
-                    }
-                },
-            }
-        }
-        Ok(values)
-    }
 }
 
 /// "an Integer", "a String", "a Small = Integer[0, 9]".
@@ -1324,17 +1259,19 @@ pub(crate) fn describe_actual(expected: &PType, value: &Value) -> String {
 
 impl<'p> Evaluator<'p> {
     pub(crate) fn is_class_declared(&self, name: &str) -> bool {
-        self.class_scopes.contains_key(strip_top(name))
+        self.compiler.find("class", name).is_some()
     }
 
     /// Whether a class or type of that name exists (`defined('name')`).
     pub(crate) fn is_defined_name(&self, name: &str) -> bool {
-        let name = strip_top(name);
-        self.classes.contains_key(name)
+        let name = strip_top(name).to_lowercase();
+        self.classes.contains_key(&name)
+            || self.defines.contains_key(&name)
+            || crate::compiler::builtin_types::is_builtin(&name)
             || self
                 .type_aliases
                 .keys()
-                .any(|alias| alias.eq_ignore_ascii_case(name))
+                .any(|alias| alias.eq_ignore_ascii_case(&name))
     }
 
     pub(crate) fn is_function(&self, name: &str) -> bool {

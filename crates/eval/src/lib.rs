@@ -9,14 +9,17 @@
 //! parse, validate, evaluate, and produce Puppet's output lines.
 
 mod access;
+mod compiler;
 mod error;
 mod evaluator;
 pub(crate) mod functions;
+mod loader;
 mod operators;
 mod scope;
 
-pub use error::EvalError;
+pub use error::{EvalError, Located};
 pub use evaluator::{Evaluator, Level, LogEntry};
+pub use loader::{Loaded, Sources};
 use marionette_diagnostics::SourceFile;
 
 /// Where an output line goes.
@@ -124,13 +127,12 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
             success: true,
         },
         Err(error) if error.plain => {
-            let line = file.line_col(error.span.start).line;
             lines.push((
                 Stream::Stderr,
                 format!(
-                    "Error: {} (file: {}, line: {line}) on node {}",
+                    "Error: {} {} on node {}",
                     error.message,
-                    file.name(),
+                    error.line_text(file),
                     options.node_name
                 ),
             ));
@@ -145,7 +147,7 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
                 format!(
                     "Error: Evaluation Error: {} {} on node {}",
                     error.message,
-                    file.location(error.span),
+                    error.location_text(file),
                     options.node_name
                 ),
             ));
@@ -155,4 +157,182 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
             }
         }
     }
+}
+
+/// What to compile: a main manifest (a file, a directory of files read in
+/// order, or code), modules, the node and its facts.
+#[derive(Debug, Default)]
+pub struct CompileOptions {
+    /// Main manifests, evaluated in order as one.
+    pub manifests: Vec<SourceFile>,
+    pub modulepath: Vec<std::path::PathBuf>,
+    pub node_name: String,
+    pub environment: String,
+    /// Facts as plain data; each becomes a top-scope variable too.
+    pub facts: serde_json::Map<String, serde_json::Value>,
+    pub strict_variables: bool,
+    /// The name of the machine compiling (`$server_facts['servername']`).
+    pub server_name: String,
+}
+
+/// The catalog, or the errors; and what the code logged.
+#[derive(Debug)]
+pub struct Compiled {
+    pub catalog: Option<marionette_catalog::Catalog>,
+    /// Log lines and errors as Puppet prints them.
+    pub lines: Vec<(Stream, String)>,
+}
+
+/// Compiles a catalog as `puppet catalog compile` does.
+pub fn compile(options: &CompileOptions) -> Compiled {
+    let mut lines = Vec::new();
+    let node = &options.node_name;
+    let mut programs = Vec::new();
+    for file in &options.manifests {
+        let checked =
+            marionette_syntax::check(file.text(), marionette_syntax::SourceKind::Manifest);
+        for warning in checked.diagnostics.iter().filter(|d| !d.is_error()) {
+            lines.push((
+                Stream::Stderr,
+                format!("Warning: {}", file.one_line(warning)),
+            ));
+        }
+        let errors: Vec<_> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .collect();
+        if let Some(first) = errors.first() {
+            let message = if errors.len() == 1 {
+                format!(
+                    "Could not parse for environment {}: {}",
+                    options.environment,
+                    file.one_line(first)
+                )
+            } else {
+                for error in &errors {
+                    lines.push((Stream::Stderr, format!("Error: {}", file.one_line(error))));
+                }
+                format!(
+                    "Language validation logged {} errors. Giving up",
+                    errors.len()
+                )
+            };
+            push_error(&mut lines, &format!("{message} on node {node}"));
+            return Compiled {
+                catalog: None,
+                lines,
+            };
+        }
+        programs.push((file, checked.program));
+    }
+    let sources = loader::Sources::new();
+    let Some(main) = options.manifests.first() else {
+        push_error(
+            &mut lines,
+            &format!("No manifest to compile on node {node}"),
+        );
+        return Compiled {
+            catalog: None,
+            lines,
+        };
+    };
+    let mut evaluator = Evaluator::new(main);
+    evaluator.strict_variables = options.strict_variables;
+    evaluator.environment = options.environment.clone();
+    evaluator.loader = Some(loader::Loader::new(&sources, options.modulepath.clone()));
+    let facts = marionette_catalog::from_data(&serde_json::Value::Object(options.facts.clone()));
+    if let marionette_values::Value::Hash(hash) = &facts {
+        for (name, value) in hash.iter() {
+            evaluator.set_top_variable(&marionette_values::format::to_s(name), value.clone());
+        }
+    }
+    evaluator.set_top_variable("facts", facts);
+    evaluator.set_top_variable(
+        "environment",
+        marionette_values::Value::string(options.environment.as_str()),
+    );
+    let server_facts = serde_json::json!({
+        "serverversion": env!("CARGO_PKG_VERSION"),
+        "servername": options.server_name,
+        "environment": options.environment,
+    });
+    evaluator.set_top_variable("server_facts", marionette_catalog::from_data(&server_facts));
+    // A compilation without a certificate: Puppet's "local" trusted data.
+    let trusted = serde_json::json!({
+        "authenticated": "local",
+        "certname": null,
+        "extensions": {},
+        "external": {},
+        "hostname": null,
+        "domain": null,
+    });
+    evaluator.set_top_variable("trusted", marionette_catalog::from_data(&trusted));
+    let refs: Vec<_> = programs
+        .iter()
+        .map(|(file, program)| (*file, program))
+        .collect();
+    let result = evaluator.evaluate_programs(&refs, node);
+    for entry in &evaluator.logs {
+        if entry.level < Level::Notice {
+            continue;
+        }
+        let stream = if entry.level >= Level::Warning {
+            Stream::Stderr
+        } else {
+            Stream::Stdout
+        };
+        let line = if entry.source.is_empty() {
+            format!("{}: {}", entry.level.label(), entry.message)
+        } else {
+            format!(
+                "{}: {}: {}",
+                entry.level.label(),
+                entry.source,
+                entry.message
+            )
+        };
+        lines.push((stream, line));
+    }
+    match result {
+        Ok(_) => Compiled {
+            catalog: Some(evaluator.catalog()),
+            lines,
+        },
+        Err(error) => {
+            let location = error.location_text(evaluator.file);
+            let location = if error.plain || error.unlocated {
+                if error.unlocated {
+                    String::new()
+                } else {
+                    format!(" {}", error.line_text(evaluator.file))
+                }
+            } else {
+                format!(" {location}")
+            };
+            let prefix = if error.plain || error.unlocated {
+                ""
+            } else {
+                "Evaluation Error: "
+            };
+            push_error(
+                &mut lines,
+                &format!("{prefix}{}{location} on node {node}", error.message),
+            );
+            Compiled {
+                catalog: None,
+                lines,
+            }
+        }
+    }
+}
+
+/// Puppet reports a failed compilation twice: as the error, and as the
+/// reason the catalog could not be found.
+fn push_error(lines: &mut Vec<(Stream, String)>, message: &str) {
+    lines.push((Stream::Stderr, format!("Error: {message}")));
+    lines.push((
+        Stream::Stderr,
+        format!("Error: Could not call 'find' on 'catalog': {message}"),
+    ));
 }

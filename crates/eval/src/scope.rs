@@ -10,6 +10,8 @@ use std::rc::Rc;
 
 use marionette_values::Value;
 
+use crate::compiler::{ResId, ResourceDefault};
+
 pub(crate) type ScopeId = usize;
 
 pub(crate) const TOP_SCOPE: ScopeId = 0;
@@ -45,6 +47,20 @@ pub(crate) struct Scope {
     pub(crate) label: Rc<str>,
     /// `$0`, `$1`, ... from the last successful match in this scope.
     pub(crate) matches: Option<Vec<Value>>,
+    /// The catalog resource whose code runs in this scope (a class, a
+    /// defined-type instance, the node, or `Class[main]`); resources
+    /// declared here are contained in it and take its tags. Local scopes
+    /// leave it unset and use their parent's.
+    pub(crate) resource: Option<ResId>,
+    /// Where resource defaults are looked up after this scope: the scope
+    /// that declared the class or defined type (Puppet's dynamic scoping
+    /// of defaults), while variables follow `parent`.
+    pub(crate) defaults_parent: Option<ScopeId>,
+    /// Resource defaults set in this scope (`File { mode => '0644' }`).
+    pub(crate) defaults: Vec<ResourceDefault>,
+    /// A resource declared here refers to this scope (for defaults), so
+    /// it must outlive the call that created it.
+    pub(crate) pinned: bool,
 }
 
 #[derive(Debug)]
@@ -65,6 +81,10 @@ impl Scopes {
             parent: None,
             label: Rc::from("Class[main]"),
             matches: None,
+            resource: None,
+            defaults_parent: None,
+            defaults: Vec::new(),
+            pinned: false,
         };
         Scopes { arena: vec![top] }
     }
@@ -76,6 +96,10 @@ impl Scopes {
             parent: Some(parent),
             label,
             matches: None,
+            resource: None,
+            defaults_parent: None,
+            defaults: Vec::new(),
+            pinned: false,
         });
         self.arena.len() - 1
     }
@@ -84,7 +108,7 @@ impl Scopes {
     /// (scopes of calls end in the order they began; class scopes created
     /// meanwhile keep older ones alive).
     pub(crate) fn release(&mut self, id: ScopeId) {
-        if id + 1 == self.arena.len() && id != TOP_SCOPE {
+        if id + 1 == self.arena.len() && id != TOP_SCOPE && !self.arena[id].pinned {
             self.arena.pop();
         }
     }
@@ -106,6 +130,24 @@ impl Scopes {
             }
             id = scope.parent?;
         }
+    }
+
+    /// The resource whose code runs in scope `id`: its own, or the nearest
+    /// enclosing scope's.
+    pub(crate) fn resource(&self, mut id: ScopeId) -> Option<ResId> {
+        loop {
+            let scope = &self.arena[id];
+            if scope.resource.is_some() {
+                return scope.resource;
+            }
+            id = scope.parent?;
+        }
+    }
+
+    /// The scope whose defaults apply after `id`'s own.
+    pub(crate) fn defaults_parent(&self, id: ScopeId) -> Option<ScopeId> {
+        let scope = &self.arena[id];
+        scope.defaults_parent.or(scope.parent)
     }
 
     /// The nearest match data from `id` outwards.

@@ -1,29 +1,19 @@
-//! Class inclusion (`include`, `contain`, `require`), control flow (`break`,
-//! `next`, `return`), `call`, `getvar`, `versioncmp`, `unwrap`,
-//! `convert_to`, `find_file`, EPP (`inline_epp`), and the ERB functions,
-//! which Marionette refuses with a clear message.
+//! Control flow (`break`, `next`, `return`), `call`, `getvar`,
+//! `versioncmp`, `unwrap`, `convert_to`, EPP (`inline_epp`), and the ERB
+//! functions, which Marionette refuses with a clear message.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 use marionette_syntax::ast::Program;
-use marionette_values::format::to_s;
-use marionette_values::{PType, Value};
+use marionette_values::Value;
 
 use super::{Builtin, Call};
 use crate::error::{EvalResult, Stop};
 use crate::evaluator::Evaluator;
 
 pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
-    map.insert("include", include);
-    map.insert("contain", include);
-    map.insert("require", include);
-    // `realize` and `tag` act on the catalog, which the compiler (not yet
-    // written) builds; until then they are accepted and change nothing,
-    // so that manifests using them still evaluate.
-    map.insert("realize", |_, _| Ok(Value::Undef));
-    map.insert("tag", |_, _| Ok(Value::Undef));
     map.insert("break", |_, c| Err(Stop::Break(c.span)));
     map.insert("next", |_, c| {
         Err(Stop::Next(
@@ -42,38 +32,10 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("versioncmp", versioncmp);
     map.insert("unwrap", unwrap);
     map.insert("convert_to", convert_to);
-    map.insert("find_file", find_file);
     map.insert("inline_epp", inline_epp);
-    map.insert("defined", defined);
     map.insert("strftime", strftime);
     map.insert("template", erb);
     map.insert("inline_template", erb);
-}
-
-fn class_names(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::String(name) => out.push(name.to_string()),
-        Value::Array(items) => items.iter().for_each(|v| class_names(v, out)),
-        Value::Type(t) => match &**t {
-            PType::Class(Some(name)) => out.push(name.clone()),
-            PType::Resource {
-                type_name: Some(kind),
-                title: Some(title),
-            } if kind == "class" => out.push(title.clone()),
-            _ => {}
-        },
-        _ => {}
-    }
-}
-
-fn include(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
-    call.arity(1, None)?;
-    let mut names = Vec::new();
-    call.args.iter().for_each(|v| class_names(v, &mut names));
-    for name in names {
-        eval.include_class(&name, call.span)?;
-    }
-    Ok(Value::Undef)
 }
 
 fn call_fn<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
@@ -199,23 +161,6 @@ fn convert_to<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResu
     }
 }
 
-/// Absolute paths only until modules exist: the first that is a file.
-fn find_file(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
-    call.arity(1, None)?;
-    let mut candidates = Vec::new();
-    fn walk(value: &Value, out: &mut Vec<String>) {
-        match value {
-            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
-            other => out.push(to_s(other)),
-        }
-    }
-    call.args.iter().for_each(|v| walk(v, &mut candidates));
-    Ok(candidates
-        .into_iter()
-        .find(|path| path.starts_with('/') && std::path::Path::new(path).is_file())
-        .map_or(Value::Undef, Value::string))
-}
-
 /// Parsed templates live for the rest of the process, so that the
 /// evaluator can keep references into them; the cache keeps the same text
 /// from being parsed (and kept) twice.
@@ -253,44 +198,6 @@ fn inline_epp(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<V
         }
     };
     eval.render_epp(program, arguments, call.span)
-}
-
-/// `defined`: whether classes, functions, types or variables (`'$x'`)
-/// exist, or whether a class was declared (`Class['x']`).
-fn defined(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
-    call.arity(1, None)?;
-    for arg in &call.args {
-        let found = match arg {
-            Value::String(name) if name.starts_with('$') => {
-                eval.lookup_quietly(&name[1..]).is_some()
-            }
-            Value::String(name) => eval.is_defined_name(name),
-            Value::Type(t) => match &**t {
-                PType::Class(Some(name)) => eval.is_class_declared(name),
-                PType::Resource {
-                    type_name: Some(kind),
-                    title: Some(title),
-                } if kind == "class" => eval.is_class_declared(title),
-                PType::Resource {
-                    type_name: Some(_),
-                    title: None,
-                }
-                | PType::Class(None) => true,
-                _ => false,
-            },
-            _ => {
-                return call.mismatch(
-                    "vals",
-                    "Variant[String, Type[CatalogEntry], Type[Type[CatalogEntry]]]",
-                    0,
-                );
-            }
-        };
-        if !found {
-            return Ok(Value::Boolean(false));
-        }
-    }
-    Ok(Value::Boolean(true))
 }
 
 /// `strftime(timestamp, format[, timezone])` and `strftime(timespan,

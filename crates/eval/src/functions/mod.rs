@@ -14,6 +14,7 @@ use marionette_values::{PType, Value};
 use crate::error::{EvalResult, fail_in_call};
 use crate::evaluator::{Closure, Evaluator};
 
+pub(crate) mod catalog;
 pub(crate) mod collections;
 pub(crate) mod digest;
 pub(crate) mod iteration;
@@ -37,6 +38,7 @@ pub(crate) fn builtins() -> &'static HashMap<&'static str, Builtin> {
     static BUILTINS: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
     BUILTINS.get_or_init(|| {
         let mut map: HashMap<&'static str, Builtin> = HashMap::new();
+        catalog::register(&mut map);
         collections::register(&mut map);
         digest::register(&mut map);
         iteration::register(&mut map);

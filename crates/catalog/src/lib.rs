@@ -1,0 +1,188 @@
+//! The resource catalog: the one thing that crosses from compilation to
+//! application.
+//!
+//! A [`Catalog`] is what `marionette catalog compile` prints and what the
+//! transaction applies. Its JSON form is Puppet's wire format
+//! (`catalog_format` 2), so a catalog compiled by the real Puppet can be
+//! read here and ours can be read by Puppet's tools. Parameter values are
+//! plain JSON data ([`Data`]); [`to_data`] turns evaluator values into it
+//! the way Puppet serializes them.
+
+use marionette_values::format::to_s;
+use marionette_values::types::capitalize_segments;
+use marionette_values::{PType, Value};
+use serde::{Deserialize, Serialize};
+
+/// Plain data as it appears in a catalog: what JSON can hold, with object
+/// keys in insertion order.
+pub type Data = serde_json::Value;
+
+/// A compiled catalog.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Catalog {
+    /// Every tag of every class and node in the catalog.
+    pub tags: Vec<String>,
+    /// The node the catalog is for.
+    pub name: String,
+    /// A number identifying this compilation (Puppet uses the time).
+    pub version: u64,
+    #[serde(default)]
+    pub code_id: Option<String>,
+    #[serde(default)]
+    pub catalog_uuid: String,
+    #[serde(default = "default_format")]
+    pub catalog_format: u32,
+    pub environment: String,
+    pub resources: Vec<Resource>,
+    pub edges: Vec<Edge>,
+    pub classes: Vec<String>,
+}
+
+fn default_format() -> u32 {
+    2
+}
+
+/// One resource: a type, a title and its parameters.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Resource {
+    /// The type as Puppet capitalizes it: `File`, `Class`, `Mymod::Thing`.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub title: String,
+    pub tags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(default)]
+    pub exported: bool,
+    /// `compilable_type` (a type the agent manages), `defined_type`, or
+    /// `unknown` (classes and nodes); absent in older catalogs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub parameters: serde_json::Map<String, Data>,
+    /// Parameters whose values were `Sensitive`: the agent must not show
+    /// them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sensitive_parameters: Vec<String>,
+}
+
+impl Resource {
+    /// The reference text, `File[/tmp/x]`.
+    pub fn reference(&self) -> String {
+        format!("{}[{}]", self.type_name, self.title)
+    }
+}
+
+/// A containment edge: `source` contains `target`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edge {
+    pub source: String,
+    pub target: String,
+}
+
+impl Catalog {
+    /// The catalog as compact JSON, as Puppet writes it.
+    pub fn to_json(&self) -> String {
+        // Serializing plain structs and JSON values cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The catalog as indented JSON.
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads a catalog in the wire format, ours or Puppet's.
+    pub fn from_json(text: &str) -> Result<Catalog, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+/// A value as Puppet puts it in a catalog: references become `Type[title]`
+/// strings, `undef` inside collections becomes null, and values JSON cannot
+/// hold become their string form.
+pub fn to_data(value: &Value) -> Data {
+    match value {
+        Value::Undef => Data::Null,
+        Value::Boolean(b) => Data::Bool(*b),
+        Value::Integer(i) => Data::from(*i),
+        Value::Float(f) => serde_json::Number::from_f64(*f).map_or(Data::Null, Data::Number),
+        Value::String(s) => Data::String(s.to_string()),
+        Value::Array(items) => Data::Array(items.iter().map(to_data).collect()),
+        Value::Iterator(items) => Data::Array(items.iter().map(to_data).collect()),
+        Value::Hash(hash) => {
+            Data::Object(hash.iter().map(|(k, v)| (to_s(k), to_data(v))).collect())
+        }
+        Value::Type(t) => Data::String(reference_text(t).unwrap_or_else(|| t.to_string())),
+        Value::Sensitive(inner) => to_data(inner),
+        other => Data::String(to_s(other)),
+    }
+}
+
+/// Plain data as a Puppet value (facts read from JSON or YAML).
+pub fn from_data(data: &Data) -> Value {
+    match data {
+        Data::Null => Value::Undef,
+        Data::Bool(b) => Value::Boolean(*b),
+        Data::Number(n) => match n.as_i64() {
+            Some(i) => Value::Integer(i),
+            None => Value::Float(n.as_f64().unwrap_or(0.0)),
+        },
+        Data::String(s) => Value::string(s.as_str()),
+        Data::Array(items) => Value::array(items.iter().map(from_data).collect()),
+        Data::Object(map) => Value::hash(
+            map.iter()
+                .map(|(k, v)| (Value::string(k.as_str()), from_data(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// `File[/tmp/x]` for a resource or class reference, as the catalog
+/// writes relationship targets.
+pub fn reference_text(t: &PType) -> Option<String> {
+    match t {
+        PType::Resource {
+            type_name: Some(kind),
+            title: Some(title),
+        } => Some(format!(
+            "{}[{}]",
+            capitalize_segments(kind.trim_start_matches("::")),
+            title
+        )),
+        PType::Class(Some(name)) => Some(format!(
+            "Class[{}]",
+            capitalize_segments(name.trim_start_matches("::"))
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_through_json() {
+        let catalog = Catalog {
+            name: "n".into(),
+            environment: "production".into(),
+            catalog_format: 2,
+            resources: vec![Resource {
+                type_name: "File".into(),
+                title: "/tmp/x".into(),
+                tags: vec!["file".into()],
+                parameters: [("mode".to_string(), Data::from("0644"))]
+                    .into_iter()
+                    .collect(),
+                ..Resource::default()
+            }],
+            ..Catalog::default()
+        };
+        let text = catalog.to_json();
+        assert!(text.contains(r#""type":"File""#), "{text}");
+        assert_eq!(Catalog::from_json(&text).unwrap(), catalog);
+    }
+}

@@ -1,0 +1,195 @@
+//! `marionette catalog compile`: the catalog for a node, as
+//! `puppet catalog compile --render-as json` prints it.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use marionette_diagnostics::SourceFile;
+use marionette_eval::{CompileOptions, Stream};
+
+#[derive(Args)]
+pub(crate) struct CompileArgs {
+    /// The main manifest: a file, or a directory whose `.pp` files are read
+    /// in alphabetical order.
+    #[arg(value_name = "FILE", conflicts_with = "manifest")]
+    file: Option<PathBuf>,
+    /// The main manifest (as `--manifest` of Puppet).
+    #[arg(long)]
+    manifest: Option<PathBuf>,
+    /// The node to compile for (defaults to this machine's host name).
+    #[arg(long)]
+    certname: Option<String>,
+    /// Directories of modules, separated by `:`.
+    #[arg(long)]
+    modulepath: Option<String>,
+    /// The environment; its `manifests/` and `modules/` are used.
+    #[arg(long)]
+    environment: Option<String>,
+    /// Where environments live.
+    #[arg(long, default_value = "/etc/puppetlabs/code/environments")]
+    environmentpath: PathBuf,
+    /// Facts of the node, in JSON (`facter --json`, or Puppet's
+    /// `{"name": ..., "values": {...}}`), instead of this machine's.
+    #[arg(long)]
+    facts: Option<PathBuf>,
+    /// Write the catalog here instead of to standard output.
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// Fail on unknown variables instead of warning.
+    #[arg(long)]
+    strict_variables: bool,
+}
+
+pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
+    let node_name = args.certname.clone().unwrap_or_else(local_node_name);
+    let environment = args
+        .environment
+        .clone()
+        .unwrap_or_else(|| "production".to_string());
+    let environment_dir = args
+        .environment
+        .as_ref()
+        .map(|name| args.environmentpath.join(name));
+    let manifest = match args.manifest.or(args.file) {
+        Some(path) => path,
+        None => match &environment_dir {
+            Some(dir) => dir.join("manifests"),
+            None => bail!("No manifest given: name a file, --manifest, or --environment"),
+        },
+    };
+    let mut modulepath: Vec<PathBuf> = args
+        .modulepath
+        .as_deref()
+        .map(|path| {
+            path.split(':')
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(dir) = &environment_dir {
+        modulepath.splice(0..0, environment_modulepath(dir));
+    }
+    let facts = match &args.facts {
+        Some(path) => read_facts(path)?,
+        None => local_facts(&node_name),
+    };
+    let options = CompileOptions {
+        manifests: read_manifests(&manifest)?,
+        modulepath,
+        node_name,
+        environment,
+        facts,
+        strict_variables: args.strict_variables,
+        server_name: local_node_name(),
+    };
+    let compiled = marionette_eval::compile(&options);
+    for (stream, line) in &compiled.lines {
+        match stream {
+            Stream::Stdout => eprintln!("{line}"),
+            Stream::Stderr => eprintln!("{line}"),
+        }
+    }
+    let Some(catalog) = compiled.catalog else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let json = catalog.to_json_pretty();
+    match &args.output {
+        Some(path) => std::fs::write(path, json + "\n")
+            .with_context(|| format!("Could not write {}", path.display()))?,
+        None => println!("{json}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An environment's module path: `modulepath` of its `environment.conf`
+/// (relative entries are relative to the environment; `$basemodulepath`
+/// is empty here), else its `modules` directory.
+fn environment_modulepath(dir: &Path) -> Vec<PathBuf> {
+    let conf = std::fs::read_to_string(dir.join("environment.conf")).unwrap_or_default();
+    for line in conf.lines() {
+        let line = line.trim();
+        if let Some((key, value)) = line.split_once('=')
+            && key.trim() == "modulepath"
+        {
+            return value
+                .trim()
+                .split(':')
+                .filter(|entry| !entry.is_empty() && !entry.starts_with('$'))
+                .map(|entry| {
+                    if Path::new(entry).is_absolute() {
+                        PathBuf::from(entry)
+                    } else {
+                        dir.join(entry)
+                    }
+                })
+                .collect();
+        }
+    }
+    vec![dir.join("modules")]
+}
+
+/// `.pp` files below a directory, in the order of their paths.
+fn manifest_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in
+        std::fs::read_dir(dir).with_context(|| format!("Could not read {}", dir.display()))?
+    {
+        let entry = entry?.path();
+        if entry.is_dir() {
+            manifest_files(&entry, out)?;
+        } else if entry.extension().is_some_and(|e| e == "pp") {
+            out.push(entry);
+        }
+    }
+    Ok(())
+}
+
+/// A manifest file, or every `.pp` file below a directory in path order.
+fn read_manifests(path: &Path) -> Result<Vec<SourceFile>> {
+    let mut paths = Vec::new();
+    if path.is_dir() {
+        manifest_files(path, &mut paths)?;
+        paths.sort();
+    } else {
+        paths.push(path.to_path_buf());
+    }
+    paths.iter().map(|path| crate::read_source(path)).collect()
+}
+
+/// Facts from a JSON file; Puppet's wrapped form is unwrapped.
+fn read_facts(path: &Path) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("Could not read facts from {}", path.display()))?;
+    let data: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a JSON facts file", path.display()))?;
+    let serde_json::Value::Object(mut map) = data else {
+        bail!("{} does not hold a JSON object of facts", path.display());
+    };
+    if let Some(serde_json::Value::Object(values)) = map.remove("values")
+        && map.contains_key("name")
+    {
+        return Ok(values);
+    }
+    Ok(map)
+}
+
+/// The host's name, as Puppet's default certname.
+pub(crate) fn local_node_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_string())
+        .unwrap_or_else(|_| "localhost".to_string())
+}
+
+/// A minimal set of facts about this machine, until the facts layer
+/// collects them all.
+fn local_facts(node_name: &str) -> serde_json::Map<String, serde_json::Value> {
+    let mut facts = serde_json::Map::new();
+    let hostname = node_name.split('.').next().unwrap_or(node_name).to_string();
+    facts.insert("hostname".into(), hostname.into());
+    facts.insert("fqdn".into(), node_name.into());
+    facts.insert("clientcert".into(), node_name.into());
+    facts.insert("kernel".into(), "Linux".into());
+    facts
+}

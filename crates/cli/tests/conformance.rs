@@ -1,0 +1,246 @@
+//! The catalog conformance corpus: every case in `tests/conformance/` is
+//! compiled with `marionette catalog compile` and compared with what the
+//! real Puppet 7 compiled for it (`expected.json`) or the error it gave
+//! (`expected.err`).
+//!
+//! Catalogs are compared by meaning, as `catalog-diff` does: resources by
+//! `Type[title]` with their parameters, exported flag and tags (as sets),
+//! containment edges as a set, and the classes as a set; file, line,
+//! version and the `Settings` class are ignored. Errors must match
+//! Puppet's first error line exactly.
+//!
+//! Cases we do not match yet are listed, with a reason, in
+//! `tests/conformance/known-differences.txt`; the test fails on any other
+//! difference and when a listed case starts to match.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance")
+}
+
+/// What a catalog means, for comparison.
+#[derive(Debug, PartialEq)]
+struct Meaning {
+    resources: BTreeMap<String, (bool, String, BTreeSet<String>)>,
+    edges: BTreeSet<(String, String)>,
+    classes: BTreeSet<String>,
+}
+
+/// The text of a value with object keys sorted, so that hashes compare
+/// regardless of order (arrays keep theirs).
+fn canonical(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let sorted: BTreeMap<&String, String> =
+                map.iter().map(|(k, v)| (k, canonical(v))).collect();
+            let entries: Vec<String> = sorted
+                .iter()
+                .map(|(k, v)| format!("{}:{v}", Value::String((*k).clone())))
+                .collect();
+            format!("{{{}}}", entries.join(","))
+        }
+        Value::Array(items) => {
+            format!(
+                "[{}]",
+                items.iter().map(canonical).collect::<Vec<_>>().join(",")
+            )
+        }
+        other => other.to_string(),
+    }
+}
+
+fn meaning(catalog: &Value) -> Meaning {
+    let mut resources = BTreeMap::new();
+    for res in catalog["resources"].as_array().into_iter().flatten() {
+        let kind = res["type"].as_str().unwrap_or_default();
+        let title = res["title"].as_str().unwrap_or_default();
+        if kind == "Class" && title == "Settings" {
+            continue;
+        }
+        let tags = res["tags"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.as_str().map(str::to_string))
+            .collect();
+        let parameters = res
+            .get("parameters")
+            .cloned()
+            .unwrap_or(Value::Object(Default::default()));
+        resources.insert(
+            format!("{kind}[{title}]"),
+            (
+                res["exported"].as_bool().unwrap_or(false),
+                canonical(&parameters),
+                tags,
+            ),
+        );
+    }
+    let edges = catalog["edges"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["target"] != "Class[Settings]")
+        .map(|e| {
+            (
+                e["source"].as_str().unwrap_or_default().to_string(),
+                e["target"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let classes = catalog["classes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.as_str())
+        .filter(|c| *c != "settings")
+        .map(str::to_string)
+        .collect();
+    Meaning {
+        resources,
+        edges,
+        classes,
+    }
+}
+
+/// The differences between two catalogs, one line each.
+fn differences(expected: &Meaning, actual: &Meaning) -> Vec<String> {
+    let mut out = Vec::new();
+    for (key, value) in &expected.resources {
+        match actual.resources.get(key) {
+            None => out.push(format!("missing resource {key}")),
+            Some(found) if found != value => {
+                out.push(format!("{key}: expected {value:?}, got {found:?}"))
+            }
+            Some(_) => {}
+        }
+    }
+    for key in actual.resources.keys() {
+        if !expected.resources.contains_key(key) {
+            out.push(format!("unexpected resource {key}"));
+        }
+    }
+    for edge in expected.edges.difference(&actual.edges) {
+        out.push(format!("missing edge {} -> {}", edge.0, edge.1));
+    }
+    for edge in actual.edges.difference(&expected.edges) {
+        out.push(format!("unexpected edge {} -> {}", edge.0, edge.1));
+    }
+    if expected.classes != actual.classes {
+        out.push(format!(
+            "classes: expected {:?}, got {:?}",
+            expected.classes, actual.classes
+        ));
+    }
+    out
+}
+
+/// Compiles one case as the recording script ran Puppet on it.
+fn run_case(dir: &Path) -> Result<(), String> {
+    let args = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
+    let args: Vec<&str> = args.split_whitespace().collect();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    command.current_dir(dir).args(["catalog", "compile"]);
+    if !args.contains(&"--environment") {
+        command.args(["--manifest", "site.pp"]);
+    }
+    if !args.contains(&"--certname") {
+        command.args(["--certname", "mrtest.example.com"]);
+    }
+    let facts = if dir.join("facts.json").exists() {
+        "facts.json"
+    } else {
+        "../default-facts.json"
+    };
+    command
+        .args([
+            "--modulepath",
+            "modules",
+            "--environmentpath",
+            "environments",
+        ])
+        .args(["--facts", facts])
+        .args(&args);
+    let output = command
+        .output()
+        .map_err(|e| format!("could not run: {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let first_error = stderr.lines().find(|l| l.starts_with("Error: "));
+    if let Ok(expected) = std::fs::read_to_string(dir.join("expected.err")) {
+        let wanted = expected.lines().next().unwrap_or_default();
+        return match first_error {
+            _ if output.status.success() => Err(format!("compiled, but Puppet failed: {wanted}")),
+            Some(line) if line == wanted => Ok(()),
+            Some(line) => Err(format!(
+                "error differs:\n  expected: {wanted}\n  actual:   {line}"
+            )),
+            None => Err("failed without an error line".into()),
+        };
+    }
+    if !output.status.success() {
+        return Err(format!("failed: {}", first_error.unwrap_or_default()));
+    }
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("expected.json")).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| format!("expected.json: {e}"))?;
+    let actual: Value = serde_json::from_slice(&output.stdout)
+        .map_err(|e| format!("our output is not JSON: {e}"))?;
+    let problems = differences(&meaning(&expected), &meaning(&actual));
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n  "))
+    }
+}
+
+#[test]
+fn catalogs_match_puppet() {
+    let root = corpus();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("tests/conformance exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("expected.json").exists() || p.join("expected.err").exists())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 150, "only {} cases", cases.len());
+    let known_text =
+        std::fs::read_to_string(root.join("known-differences.txt")).unwrap_or_default();
+    let known: BTreeSet<&str> = known_text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let mut unexpected = Vec::new();
+    let mut fixed = Vec::new();
+    let mut passed = 0;
+    for case in &cases {
+        let name = case
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        match run_case(case) {
+            Ok(()) if known.contains(name.as_str()) => fixed.push(name),
+            Ok(()) => passed += 1,
+            Err(_) if known.contains(name.as_str()) => {}
+            Err(problem) => unexpected.push(format!("{name}:\n  {problem}")),
+        }
+    }
+    eprintln!(
+        "{passed} of {} cases match Puppet; {} known differences",
+        cases.len(),
+        known.len()
+    );
+    assert!(
+        unexpected.is_empty() && fixed.is_empty(),
+        "cases that differ from Puppet:\n{}\n\ncases listed in known-differences.txt that now match:\n{}",
+        unexpected.join("\n"),
+        fixed.join("\n")
+    );
+}

@@ -1,0 +1,275 @@
+//! The resource types a catalog may hold without any module: Puppet 7's
+//! core types, with the attribute names each accepts.
+//!
+//! The compiler checks attribute names against this table as Puppet's
+//! compiler does ("no parameter named ..."); the types themselves (what the
+//! attributes mean and how they are applied) belong to the resource
+//! abstraction layer. When that layer exists, its registry replaces this
+//! table so that types from modules are known too.
+
+/// Metaparameters: accepted by every type, class and defined type.
+pub(crate) const METAPARAMETERS: &[&str] = &[
+    "alias",
+    "audit",
+    "before",
+    "loglevel",
+    "noop",
+    "notify",
+    "require",
+    "schedule",
+    "stage",
+    "subscribe",
+    "tag",
+];
+
+/// Metaparameters that make relationships; the others are passed down
+/// containment at the end of compilation.
+pub(crate) const RELATIONSHIP_PARAMETERS: &[&str] = &["before", "notify", "require", "subscribe"];
+
+/// `(type, namevar, attributes)` for each core type. `provider` is listed
+/// for the types that have providers.
+const TYPES: &[(&str, &str, &[&str])] = &[
+    ("component", "name", &["name"]),
+    (
+        "exec",
+        "command",
+        &[
+            "command",
+            "creates",
+            "cwd",
+            "environment",
+            "group",
+            "logoutput",
+            "onlyif",
+            "path",
+            "provider",
+            "refresh",
+            "refreshonly",
+            "returns",
+            "timeout",
+            "tries",
+            "try_sleep",
+            "umask",
+            "unless",
+            "user",
+        ],
+    ),
+    (
+        "file",
+        "path",
+        &[
+            "backup",
+            "checksum",
+            "checksum_value",
+            "content",
+            "ctime",
+            "ensure",
+            "force",
+            "group",
+            "ignore",
+            "links",
+            "max_files",
+            "mode",
+            "mtime",
+            "owner",
+            "path",
+            "provider",
+            "purge",
+            "recurse",
+            "recurselimit",
+            "replace",
+            "selinux_ignore_defaults",
+            "selrange",
+            "selrole",
+            "seltype",
+            "seluser",
+            "show_diff",
+            "source",
+            "source_permissions",
+            "sourceselect",
+            "staging_location",
+            "target",
+            "type",
+            "validate_cmd",
+            "validate_replacement",
+        ],
+    ),
+    ("filebucket", "name", &["name", "path", "port", "server"]),
+    (
+        "group",
+        "name",
+        &[
+            "allowdupe",
+            "attribute_membership",
+            "attributes",
+            "auth_membership",
+            "ensure",
+            "forcelocal",
+            "gid",
+            "ia_load_module",
+            "members",
+            "name",
+            "provider",
+            "system",
+        ],
+    ),
+    ("notify", "name", &["message", "name", "withpath"]),
+    (
+        "package",
+        "name",
+        &[
+            "adminfile",
+            "allow_virtual",
+            "allowcdrom",
+            "category",
+            "command",
+            "configfiles",
+            "description",
+            "enable_only",
+            "ensure",
+            "flavor",
+            "install_only",
+            "install_options",
+            "instance",
+            "mark",
+            "name",
+            "package_settings",
+            "platform",
+            "provider",
+            "reinstall_on_refresh",
+            "responsefile",
+            "root",
+            "source",
+            "status",
+            "uninstall_options",
+            "vendor",
+        ],
+    ),
+    (
+        "resources",
+        "name",
+        &["name", "purge", "unless_system_user", "unless_uid"],
+    ),
+    (
+        "schedule",
+        "name",
+        &[
+            "name",
+            "period",
+            "periodmatch",
+            "range",
+            "repeat",
+            "weekday",
+        ],
+    ),
+    (
+        "service",
+        "name",
+        &[
+            "binary",
+            "control",
+            "enable",
+            "ensure",
+            "flags",
+            "hasrestart",
+            "hasstatus",
+            "logonaccount",
+            "logonpassword",
+            "manifest",
+            "name",
+            "path",
+            "pattern",
+            "provider",
+            "restart",
+            "start",
+            "status",
+            "stop",
+            "timeout",
+        ],
+    ),
+    ("stage", "name", &["name"]),
+    (
+        "tidy",
+        "path",
+        &[
+            "age",
+            "backup",
+            "matches",
+            "max_files",
+            "path",
+            "recurse",
+            "rmdirs",
+            "size",
+            "type",
+        ],
+    ),
+    (
+        "user",
+        "name",
+        &[
+            "allowdupe",
+            "attribute_membership",
+            "attributes",
+            "auth_membership",
+            "auths",
+            "comment",
+            "ensure",
+            "expiry",
+            "forcelocal",
+            "gid",
+            "groups",
+            "home",
+            "ia_load_module",
+            "iterations",
+            "key_membership",
+            "keys",
+            "loginclass",
+            "managehome",
+            "membership",
+            "name",
+            "password",
+            "password_max_age",
+            "password_min_age",
+            "password_warn_days",
+            "profile_membership",
+            "profiles",
+            "project",
+            "provider",
+            "purge_ssh_keys",
+            "role_membership",
+            "roles",
+            "salt",
+            "shell",
+            "system",
+            "uid",
+        ],
+    ),
+    ("whit", "name", &["name"]),
+];
+
+fn entry(
+    type_name: &str,
+) -> Option<&'static (&'static str, &'static str, &'static [&'static str])> {
+    TYPES.iter().find(|(name, _, _)| *name == type_name)
+}
+
+/// Whether `type_name` (lower case) is a core type.
+pub(crate) fn is_builtin(type_name: &str) -> bool {
+    entry(type_name).is_some()
+}
+
+/// Whether a core type accepts an attribute (metaparameters included).
+pub(crate) fn accepts(type_name: &str, attribute: &str) -> bool {
+    METAPARAMETERS.contains(&attribute)
+        || entry(type_name).is_some_and(|(_, _, attributes)| attributes.contains(&attribute))
+}
+
+/// The attribute that identifies a resource of a core type.
+pub(crate) fn namevar(type_name: &str) -> &'static str {
+    entry(type_name).map_or("name", |(_, namevar, _)| namevar)
+}
+
+/// All core type names, for "did you mean" hints.
+pub(crate) fn names() -> impl Iterator<Item = &'static str> {
+    TYPES.iter().map(|(name, _, _)| *name)
+}

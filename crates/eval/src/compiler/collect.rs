@@ -1,0 +1,282 @@
+//! Collectors (`File <| tag == 'x' |>`), `realize`, and relationships
+//! (`->`, `~>`, `<-`, `<~`).
+
+use indexmap::IndexSet;
+use marionette_diagnostics::Span;
+use marionette_syntax::ast::{AttributeOperation, BinaryOp, Expr, ExprKind, RelationshipOp};
+use marionette_values::Value;
+use marionette_values::format::to_s;
+
+use super::defaults::collect_references;
+use super::{Collector, Operand, PendingOverride, Relationship, ResId, Source};
+use crate::error::{EvalResult, fail};
+use crate::evaluator::{Evaluator, strip_top};
+
+/// A collector's query with its values already evaluated.
+#[derive(Clone, Debug)]
+pub(crate) enum Query {
+    All,
+    Equal(String, Value),
+    NotEqual(String, Value),
+    And(Box<Query>, Box<Query>),
+    Or(Box<Query>, Box<Query>),
+}
+
+impl<'p> Evaluator<'p> {
+    /// Registers a collector; it collects when generators run.
+    pub(crate) fn collector(
+        &mut self,
+        expr: &'p Expr,
+        overrides: Option<&'p [AttributeOperation]>,
+    ) -> EvalResult<usize> {
+        let ExprKind::Collect {
+            type_ref,
+            exported,
+            query,
+        } = &expr.kind
+        else {
+            return fail("Expected a collector", expr.span);
+        };
+        let type_name = match &type_ref.kind {
+            ExprKind::TypeRef(name) | ExprKind::Name(name) => strip_top(name).to_lowercase(),
+            _ => return fail("A collector needs a type", type_ref.span),
+        };
+        let query = match query {
+            Some(query) => self.build_query(query)?,
+            None => Query::All,
+        };
+        let (file, line) = self.place(expr.span);
+        let id = self.compiler.collectors.len();
+        self.compiler.collectors.push(Collector {
+            type_name,
+            exported: *exported,
+            query,
+            overrides: overrides.map(|ops| (ops, self.current)),
+            collected: IndexSet::new(),
+            wanted: Vec::new(),
+            file,
+            line,
+        });
+        Ok(id)
+    }
+
+    /// What a collector expression evaluates to when used as a value.
+    pub(crate) fn collector_value(&self, _id: usize) -> Value {
+        Value::Undef
+    }
+
+    fn build_query(&mut self, expr: &'p Expr) -> EvalResult<Query> {
+        match &expr.kind {
+            ExprKind::Paren(inner) => self.build_query(inner),
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::And => Ok(Query::And(
+                    Box::new(self.build_query(lhs)?),
+                    Box::new(self.build_query(rhs)?),
+                )),
+                BinaryOp::Or => Ok(Query::Or(
+                    Box::new(self.build_query(lhs)?),
+                    Box::new(self.build_query(rhs)?),
+                )),
+                BinaryOp::Eq | BinaryOp::NotEq => {
+                    let attribute = match &lhs.kind {
+                        ExprKind::Name(name) | ExprKind::Word(name) => name.clone(),
+                        _ => return fail("Expected an attribute name", lhs.span),
+                    };
+                    let value = self.eval(rhs)?;
+                    Ok(if *op == BinaryOp::Eq {
+                        Query::Equal(attribute, value)
+                    } else {
+                        Query::NotEqual(attribute, value)
+                    })
+                }
+                _ => fail("Unsupported operator in a collector query", expr.span),
+            },
+            _ => fail("Unsupported expression in a collector query", expr.span),
+        }
+    }
+
+    fn query_matches(&self, query: &Query, id: ResId) -> bool {
+        let res = &self.compiler.resources[id];
+        let equal = |attribute: &str, value: &Value| -> bool {
+            let wanted = to_s(value);
+            match attribute {
+                "tag" => res.tags.contains(&wanted.to_lowercase()),
+                "title" => res.title == wanted,
+                _ => match res.params.get(attribute).map(|p| &p.value) {
+                    Some(Value::Array(items)) => items
+                        .iter()
+                        .any(|item| item == value || to_s(item) == wanted),
+                    Some(Value::Undef) | None => false,
+                    Some(found) => found == value || to_s(found) == wanted,
+                },
+            }
+        };
+        match query {
+            Query::All => true,
+            Query::Equal(attribute, value) => equal(attribute, value),
+            Query::NotEqual(attribute, value) => !equal(attribute, value),
+            Query::And(a, b) => self.query_matches(a, id) && self.query_matches(b, id),
+            Query::Or(a, b) => self.query_matches(a, id) || self.query_matches(b, id),
+        }
+    }
+
+    /// Runs every collector over the resources declared so far; returns
+    /// whether any found something new.
+    pub(crate) fn evaluate_collections(&mut self) -> EvalResult<bool> {
+        let mut found_any = false;
+        for index in 0..self.compiler.collectors.len() {
+            let collector = &self.compiler.collectors[index];
+            let mut found = Vec::new();
+            for (id, res) in self.compiler.resources.iter().enumerate() {
+                if res.type_name != collector.type_name || collector.collected.contains(&id) {
+                    continue;
+                }
+                // Without a store of exported resources, `<<| |>>`
+                // collects nothing; `<| |>` also realizes exported
+                // resources declared here.
+                if collector.exported {
+                    continue;
+                }
+                if self.query_matches(&collector.query, id) {
+                    found.push(id);
+                }
+            }
+            // Exact references from `realize`.
+            let wanted = std::mem::take(&mut self.compiler.collectors[index].wanted);
+            let mut still_wanted = Vec::new();
+            for (type_name, title) in wanted {
+                match self.compiler.find(&type_name, &title) {
+                    Some(id) => found.push(id),
+                    None => still_wanted.push((type_name, title)),
+                }
+            }
+            self.compiler.collectors[index].wanted = still_wanted;
+            if found.is_empty() {
+                continue;
+            }
+            found_any = true;
+            let overrides = self.compiler.collectors[index].overrides;
+            let (file, line) = (
+                self.compiler.collectors[index].file.clone(),
+                self.compiler.collectors[index].line,
+            );
+            for id in found {
+                self.compiler.collectors[index].collected.insert(id);
+                self.compiler.resources[id].is_virtual = false;
+                if let Some((operations, scope)) = overrides {
+                    let saved = std::mem::replace(&mut self.current, scope);
+                    let attributes = self.attribute_list(operations);
+                    self.current = saved;
+                    let mut params = Vec::new();
+                    for (name, value, at, append) in attributes? {
+                        let (file, line) = self.place(at);
+                        params.push((
+                            name,
+                            super::Param {
+                                value,
+                                source: Source::Anywhere,
+                                file,
+                                line,
+                                append,
+                            },
+                        ));
+                    }
+                    let res = &self.compiler.resources[id];
+                    let pending = PendingOverride {
+                        type_name: res.type_name.clone(),
+                        title: res.title.clone(),
+                        params,
+                        source: Source::Anywhere,
+                        file: file.clone(),
+                        line,
+                    };
+                    self.merge_override(id, pending, Span::default())?;
+                }
+            }
+        }
+        Ok(found_any)
+    }
+
+    /// `realize(File['x'], ...)`: makes virtual resources real, now or
+    /// when they are declared; missing ones are an error at the end.
+    pub(crate) fn realize(&mut self, references: &[Value], span: Span) -> EvalResult<()> {
+        let mut refs = Vec::new();
+        for value in references {
+            collect_references(value, &mut refs);
+        }
+        let (file, line) = self.place(span);
+        let mut wanted = Vec::new();
+        for (type_name, title) in refs {
+            match self.compiler.find(&type_name, &title) {
+                Some(id) => self.compiler.resources[id].is_virtual = false,
+                None => wanted.push((type_name, title)),
+            }
+        }
+        if !wanted.is_empty() {
+            self.compiler.collectors.push(Collector {
+                type_name: String::new(),
+                exported: false,
+                query: Query::NotEqual("\0".into(), Value::Undef),
+                overrides: None,
+                collected: IndexSet::new(),
+                wanted,
+                file,
+                line,
+            });
+        }
+        Ok(())
+    }
+
+    /// Evaluates `lhs -> rhs` (and the other arrows) and records the
+    /// relationship for the end of compilation. The value is the right
+    /// side, so that chains link each pair.
+    pub(crate) fn relationship(
+        &mut self,
+        op: RelationshipOp,
+        lhs: &'p Expr,
+        rhs: &'p Expr,
+        span: Span,
+    ) -> EvalResult<(Operand, Value)> {
+        let (left, _) = self.operand(lhs)?;
+        let (right, value) = self.operand(rhs)?;
+        let (source, target) = match op {
+            RelationshipOp::Before | RelationshipOp::Notify => (left, right.clone()),
+            RelationshipOp::Require | RelationshipOp::Subscribe => (right.clone(), left),
+        };
+        let param = match op {
+            RelationshipOp::Before | RelationshipOp::Require => "before",
+            RelationshipOp::Notify | RelationshipOp::Subscribe => "notify",
+        };
+        let (file, line) = self.place(span);
+        self.compiler.relationships.push(Relationship {
+            source,
+            target,
+            param,
+            file,
+            line,
+        });
+        Ok((right, value))
+    }
+
+    fn operand(&mut self, expr: &'p Expr) -> EvalResult<(Operand, Value)> {
+        match &expr.kind {
+            ExprKind::Collect { .. } => {
+                let id = self.collector(expr, None)?;
+                Ok((Operand::Collector(id), Value::Undef))
+            }
+            ExprKind::ResourceOverride { target, operations }
+                if matches!(target.kind, ExprKind::Collect { .. }) =>
+            {
+                let id = self.collector(target, Some(operations))?;
+                Ok((Operand::Collector(id), Value::Undef))
+            }
+            ExprKind::Relationship { op, lhs, rhs } => self.relationship(*op, lhs, rhs, expr.span),
+            _ => {
+                let value = self.eval(expr)?;
+                let mut refs = Vec::new();
+                collect_references(&value, &mut refs);
+                Ok((Operand::References(refs), value))
+            }
+        }
+    }
+}

@@ -1,0 +1,438 @@
+//! Finishing a compilation and writing the catalog.
+
+use std::collections::HashMap;
+
+use indexmap::IndexSet;
+use marionette_catalog::{Catalog, Data, Edge, Resource};
+use marionette_values::Value;
+
+use super::builtin_types::{self, METAPARAMETERS, RELATIONSHIP_PARAMETERS};
+use super::defaults::collect_references;
+use super::{Kind, Operand, Param, ResId};
+use crate::error::{EvalError, EvalResult, Located, Stop};
+use crate::evaluator::Evaluator;
+
+/// Puppet gives up when generators keep producing new work.
+const MAX_GENERATOR_ROUNDS: usize = 1000;
+
+impl<'p> Evaluator<'p> {
+    /// Evaluates collectors and defined types until neither finds
+    /// anything new.
+    pub(crate) fn evaluate_generators(&mut self) -> EvalResult<()> {
+        for _ in 0..MAX_GENERATOR_ROUNDS {
+            let collected = self.evaluate_collections()?;
+            let defined = self.evaluate_definitions()?;
+            if !collected && !defined {
+                return Ok(());
+            }
+        }
+        Err(Stop::Error(
+            EvalError::new(
+                "Somehow looped more than 1000 times while evaluating host catalog",
+                Default::default(),
+            )
+            .without_location(),
+        ))
+    }
+
+    /// The last steps: relationships, leftover overrides and
+    /// realizations, scope tags, relationship targets, and metaparameters
+    /// passed down containment.
+    pub(crate) fn finish_catalog(&mut self) -> EvalResult<()> {
+        self.evaluate_relationships()?;
+        if let Some(pending) = self.compiler.overrides.first() {
+            let names: Vec<String> = self
+                .compiler
+                .overrides
+                .iter()
+                .map(|o| {
+                    format!(
+                        "{}[{}]",
+                        marionette_values::types::capitalize_segments(&o.type_name),
+                        o.title
+                    )
+                })
+                .collect();
+            let _ = pending;
+            return Err(Stop::Error(
+                EvalError::new(
+                    format!(
+                        "Could not find resource(s) {} for overriding",
+                        names.join(", ")
+                    ),
+                    Default::default(),
+                )
+                .without_location(),
+            ));
+        }
+        let unrealized: Vec<String> = self
+            .compiler
+            .collectors
+            .iter()
+            .flat_map(|c| c.wanted.iter())
+            .map(|(kind, title)| {
+                format!(
+                    "{}[{title}]",
+                    marionette_values::types::capitalize_segments(kind)
+                )
+            })
+            .collect();
+        if !unrealized.is_empty() {
+            return Err(Stop::Error(
+                EvalError::new(
+                    format!(
+                        "Failed to realize virtual resources {}",
+                        unrealized.join(", ")
+                    ),
+                    Default::default(),
+                )
+                .without_location(),
+            ));
+        }
+        for id in 0..self.compiler.resources.len() {
+            if !self.compiler.resources[id].finished {
+                self.compiler.resources[id].finished = true;
+                if self.compiler.resources[id].kind == Kind::Builtin {
+                    self.add_scope_tags(id);
+                }
+            }
+        }
+        self.check_relationship_targets()?;
+        self.propagate_metaparameters();
+        Ok(())
+    }
+
+    fn operand_resources(&self, operand: &Operand) -> Result<Vec<ResId>, (String, String)> {
+        match operand {
+            Operand::Collector(index) => Ok(self.compiler.collectors[*index]
+                .collected
+                .iter()
+                .copied()
+                .filter(|&id| !self.compiler.resources[id].is_virtual)
+                .collect()),
+            Operand::References(refs) => refs
+                .iter()
+                .map(|(kind, title)| {
+                    self.compiler
+                        .find(kind, title)
+                        .ok_or((kind.clone(), title.clone()))
+                })
+                .collect(),
+        }
+    }
+
+    /// Adds `before`/`notify` to the source side of each arrow.
+    fn evaluate_relationships(&mut self) -> EvalResult<()> {
+        let relationships = std::mem::take(&mut self.compiler.relationships);
+        for relationship in &relationships {
+            let text = |operand: &Operand| -> String {
+                match operand {
+                    Operand::References(refs) => refs
+                        .iter()
+                        .map(|(kind, title)| {
+                            format!(
+                                "{}[{title}]",
+                                marionette_values::types::capitalize_segments(kind)
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    Operand::Collector(_) => "collector".into(),
+                }
+            };
+            let located = |message: String| -> Stop {
+                Stop::Error(EvalError::new(message, Default::default()).without_location())
+            };
+            let sources = self
+                .operand_resources(&relationship.source)
+                .map_err(|(k, t)| {
+                    located(format!(
+                        "Could not find resource '{}[{t}]' for relationship on '{}'",
+                        marionette_values::types::capitalize_segments(&k),
+                        text(&relationship.target)
+                    ))
+                })?;
+            let targets = self
+                .operand_resources(&relationship.target)
+                .map_err(|(k, t)| {
+                    located(format!(
+                        "Could not find resource '{}[{t}]' for relationship from '{}'",
+                        marionette_values::types::capitalize_segments(&k),
+                        text(&relationship.source)
+                    ))
+                })?;
+            for &source in &sources {
+                for &target in &targets {
+                    let reference = Value::string(self.compiler.resources[target].reference());
+                    let res = &mut self.compiler.resources[source];
+                    let param = res
+                        .params
+                        .entry(relationship.param.to_string())
+                        .or_insert_with(|| Param {
+                            value: Value::array(Vec::new()),
+                            source: super::Source::Anywhere,
+                            file: relationship.file.clone(),
+                            line: relationship.line,
+                            append: false,
+                        });
+                    let mut items = match std::mem::replace(&mut param.value, Value::Undef) {
+                        Value::Array(items) => std::sync::Arc::unwrap_or_clone(items),
+                        Value::Undef => Vec::new(),
+                        other => vec![other],
+                    };
+                    items.push(reference);
+                    param.value = Value::array(items);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every `require`, `before`, `notify` and `subscribe` must name a
+    /// resource in the catalog.
+    fn check_relationship_targets(&self) -> EvalResult<()> {
+        for res in &self.compiler.resources {
+            if res.is_virtual {
+                continue;
+            }
+            for name in RELATIONSHIP_PARAMETERS {
+                let Some(param) = res.params.get(*name) else {
+                    continue;
+                };
+                let mut refs = Vec::new();
+                collect_references(&param.value, &mut refs);
+                for (kind, title) in refs {
+                    if self.compiler.find(&kind, &title).is_none() {
+                        let mut error = EvalError::new(
+                            format!(
+                                "Could not find resource '{}[{}]' in parameter '{name}'",
+                                marionette_values::types::capitalize_segments(&kind),
+                                if kind == "class" {
+                                    marionette_values::types::capitalize_segments(&title)
+                                } else {
+                                    title.clone()
+                                }
+                            ),
+                            Default::default(),
+                        );
+                        error.plain = true;
+                        error.located = Some(Located {
+                            file: param.file.to_string(),
+                            line: param.line,
+                            column: None,
+                        });
+                        return Err(Stop::Error(error));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Puppet's last step: starting at `Class[main]`, contained resources
+    /// take the non-relationship metaparameters (`noop`, `loglevel`,
+    /// `schedule`, ...) of their containers when they have none of their
+    /// own, and all of their containers' tags.
+    fn propagate_metaparameters(&mut self) {
+        let mut children: HashMap<ResId, Vec<ResId>> = HashMap::new();
+        for &(source, target) in &self.compiler.edges {
+            children.entry(source).or_default().push(target);
+        }
+        let inherited_names: Vec<&str> = METAPARAMETERS
+            .iter()
+            .copied()
+            .filter(|name| !RELATIONSHIP_PARAMETERS.contains(name))
+            .collect();
+        let own = |res: &super::Res| -> Vec<(String, Param)> {
+            inherited_names
+                .iter()
+                .filter_map(|name| {
+                    res.params
+                        .get(*name)
+                        .filter(|p| !matches!(p.value, Value::Undef))
+                        .map(|p| (name.to_string(), p.clone()))
+                })
+                .collect()
+        };
+        let main = self.main_class();
+        let mut stack = vec![(main, own(&self.compiler.resources[main]))];
+        let mut visited = IndexSet::new();
+        while let Some((source, data)) = stack.pop() {
+            if !visited.insert(source) {
+                continue;
+            }
+            let Some(targets) = children.get(&source) else {
+                continue;
+            };
+            let source_tags: Vec<String> = self.compiler.resources[source]
+                .tags
+                .iter()
+                .cloned()
+                .collect();
+            for &target in targets.iter().rev() {
+                let res = &mut self.compiler.resources[target];
+                for (name, param) in &data {
+                    if !res.params.contains_key(name) {
+                        res.params.insert(name.clone(), param.clone());
+                    }
+                }
+                for tag in &source_tags {
+                    res.tags.insert(tag.clone());
+                }
+                let mut merged = data.clone();
+                for (name, param) in own(res) {
+                    merged.retain(|(n, _)| *n != name);
+                    merged.push((name, param));
+                }
+                stack.push((target, merged));
+            }
+        }
+    }
+
+    /// The catalog in Puppet's wire format.
+    pub fn catalog(&self) -> Catalog {
+        let visible = |res: &super::Res| !res.is_virtual;
+        let mut resources = Vec::new();
+        let mut tags: IndexSet<String> = IndexSet::new();
+        for res in &self.compiler.resources {
+            if !visible(res) {
+                continue;
+            }
+            if matches!(res.kind, Kind::Class | Kind::Node) {
+                tags.extend(res.tags.iter().cloned());
+            }
+            resources.push(self.resource_data(res));
+        }
+        let edges = self
+            .compiler
+            .edges
+            .iter()
+            .filter(|(s, t)| {
+                visible(&self.compiler.resources[*s]) && visible(&self.compiler.resources[*t])
+            })
+            .map(|&(s, t)| Edge {
+                source: self.compiler.resources[s].reference(),
+                target: self.compiler.resources[t].reference(),
+            })
+            .collect();
+        Catalog {
+            tags: tags.into_iter().collect(),
+            name: self.node_name.clone(),
+            version: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            code_id: None,
+            catalog_uuid: uuid_v4(),
+            catalog_format: 2,
+            environment: self.environment.clone(),
+            resources,
+            edges,
+            classes: self.compiler.classes.clone(),
+        }
+    }
+
+    fn resource_data(&self, res: &super::Res) -> Resource {
+        let is_main = res.title == "main" && matches!(res.type_name.as_str(), "class" | "stage");
+        let namevar = match res.kind {
+            Kind::Builtin => builtin_types::namevar(&res.type_name),
+            _ => "name",
+        };
+        let mut parameters = serde_json::Map::new();
+        let mut sensitive = Vec::new();
+        // A file's identity drops trailing slashes; Puppet then shows it.
+        if matches!(res.type_name.as_str(), "file" | "tidy")
+            && res.title.len() > 1
+            && res.title.ends_with('/')
+            && !res.params.contains_key("path")
+        {
+            let trimmed = res.title.trim_end_matches('/');
+            parameters.insert(
+                "path".into(),
+                Data::String(if trimmed.is_empty() { "/" } else { trimmed }.to_string()),
+            );
+        }
+        for (name, param) in &res.params {
+            let value = match &param.value {
+                Value::Undef => continue,
+                Value::Sensitive(inner) => {
+                    sensitive.push(name.clone());
+                    (**inner).clone()
+                }
+                other => other.clone(),
+            };
+            let data = marionette_catalog::to_data(&value);
+            if !is_main && name == namevar && data == Data::String(res.title.clone()) {
+                continue;
+            }
+            let data = if RELATIONSHIP_PARAMETERS.contains(&name.as_str()) {
+                flatten_references(data)
+            } else {
+                data
+            };
+            parameters.insert(name.clone(), data);
+        }
+        Resource {
+            type_name: marionette_values::types::capitalize_segments(&res.type_name),
+            title: if res.kind == Kind::Class {
+                if res.title == "main" {
+                    "main".to_string()
+                } else {
+                    marionette_values::types::capitalize_segments(&res.title)
+                }
+            } else {
+                res.title.clone()
+            },
+            tags: res.tags.iter().cloned().collect(),
+            file: res.file.as_ref().map(|f| f.to_string()),
+            line: res.line,
+            exported: res.exported,
+            kind: Some(res.kind.label().to_string()),
+            parameters,
+            sensitive_parameters: sensitive,
+        }
+    }
+}
+
+/// Relationship parameters hold a reference or a flat list of them.
+fn flatten_references(data: Data) -> Data {
+    fn walk(data: Data, out: &mut Vec<Data>) {
+        match data {
+            Data::Array(items) => items.into_iter().for_each(|d| walk(d, out)),
+            Data::Null => {}
+            other => out.push(other),
+        }
+    }
+    match data {
+        Data::Array(items) => {
+            let mut out = Vec::new();
+            items.into_iter().for_each(|d| walk(d, &mut out));
+            Data::Array(out)
+        }
+        other => other,
+    }
+}
+
+/// A random UUID (version 4) from the system's random source; a clock
+/// based value if that cannot be read.
+fn uuid_v4() -> String {
+    let mut bytes = [0u8; 16];
+    let read = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes));
+    if read.is_err() {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes = nanos.to_le_bytes();
+    }
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
+}

@@ -1,0 +1,975 @@
+//! Resource statements, classes, defined types and nodes.
+
+use std::rc::Rc;
+
+use indexmap::{IndexMap, IndexSet};
+use marionette_diagnostics::Span;
+use marionette_syntax::ast::{AttributeOperation, ExprKind, Node, Resource, ResourceForm};
+use marionette_values::format::{to_s, type_label};
+use marionette_values::types::capitalize_segments;
+use marionette_values::{PType, Value};
+
+use super::builtin_types::{self, METAPARAMETERS};
+use super::{Kind, Param, Res, ResId, Source, key};
+use crate::error::{EvalError, EvalResult, Stop, fail};
+use crate::evaluator::{Def, Evaluator, mismatch_text, strip_top};
+use crate::scope::{ScopeId, TOP_SCOPE};
+
+/// Attribute values of one resource body, with where each was written.
+pub(crate) type Attributes = Vec<(String, Value, Span, bool)>;
+
+impl<'p> Evaluator<'p> {
+    /// The file name and line of a span in the file being evaluated.
+    pub(crate) fn place(&self, span: Span) -> (Rc<str>, u32) {
+        (
+            self.file_name.clone(),
+            self.file.line_col(span.start).line as u32,
+        )
+    }
+
+    /// The resource whose code is running.
+    pub(crate) fn scope_resource(&self) -> ResId {
+        self.scopes.resource(self.current).unwrap_or(0)
+    }
+
+    /// The code a scope belongs to, for override checks.
+    pub(crate) fn source_of(&self, scope: ScopeId) -> Source {
+        match self.scopes.resource(scope) {
+            Some(id) => {
+                let res = &self.compiler.resources[id];
+                match res.kind {
+                    Kind::Class if res.title == "main" => Source::Main,
+                    Kind::Class => Source::Class(res.title.clone()),
+                    Kind::Node => Source::Node(res.title.clone()),
+                    Kind::Defined => Source::Define(res.type_name.clone()),
+                    Kind::Builtin => Source::Main,
+                }
+            }
+            None => Source::Main,
+        }
+    }
+
+    /// Whether code in `child` may override values set by `parent`: the
+    /// same code, or a class inheriting from it.
+    pub(crate) fn source_child_of(&self, child: &Source, parent: &Source) -> bool {
+        if *child == Source::Anywhere {
+            return true;
+        }
+        let Source::Class(mut name) = child.clone() else {
+            return false;
+        };
+        // Inheritance chains are short; the bound guards against a cycle.
+        for _ in 0..100 {
+            let Some(def) = self.classes.get(&name) else {
+                return false;
+            };
+            let Some(parent_name) = &def.def.parent else {
+                return false;
+            };
+            name = strip_top(parent_name).to_lowercase();
+            if *parent == Source::Class(name.clone()) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Starts the catalog the way Puppet does: `Stage[main]`, the empty
+    /// `Class[Settings]` and `Class[main]`, whose scope is the top scope.
+    pub(crate) fn start_catalog(&mut self) {
+        if !self.compiler.resources.is_empty() {
+            return;
+        }
+        let stage = self.new_res("stage", "main", Kind::Builtin, TOP_SCOPE, None);
+        self.compiler.resources[stage].finished = true;
+        self.compiler.resources[stage].tags.shift_remove("main");
+        let name = |title: &str| Param {
+            value: Value::string(title),
+            source: Source::Main,
+            file: Rc::from(""),
+            line: 0,
+            append: false,
+        };
+        self.compiler.resources[stage]
+            .params
+            .insert("name".into(), name("main"));
+        let settings = self.new_res("class", "settings", Kind::Class, TOP_SCOPE, None);
+        self.compiler.resources[settings].evaluated = true;
+        self.compiler.edges.push((stage, settings));
+        self.compiler.classes.push("settings".into());
+        let main = self.new_res("class", "main", Kind::Class, TOP_SCOPE, None);
+        let res = &mut self.compiler.resources[main];
+        res.evaluated = true;
+        res.tags.shift_remove("main");
+        res.params.insert("name".into(), name("main"));
+        self.compiler.edges.push((stage, main));
+        self.scopes.get_mut(TOP_SCOPE).resource = Some(main);
+        let settings_scope = self
+            .scopes
+            .create(TOP_SCOPE, Some(Rc::from("Class[Settings]")));
+        self.scopes.get_mut(settings_scope).resource = Some(settings);
+        self.class_scopes.insert("settings".into(), settings_scope);
+    }
+
+    /// Creates a resource and adds it to the index (not to containment).
+    fn new_res(
+        &mut self,
+        type_name: &str,
+        title: &str,
+        kind: Kind,
+        scope: ScopeId,
+        at: Option<(Rc<str>, u32)>,
+    ) -> ResId {
+        let mut tags = IndexSet::new();
+        super::add_tag(&mut tags, type_name);
+        super::add_tag(&mut tags, title);
+        let (file, line) = match at {
+            Some((file, line)) => (Some(file), Some(line)),
+            None => (None, None),
+        };
+        let id = self.compiler.resources.len();
+        self.scopes.get_mut(scope).pinned = true;
+        let container = self.scopes.resource(scope).unwrap_or(id);
+        self.compiler.resources.push(Res {
+            type_name: type_name.to_string(),
+            title: title.to_string(),
+            params: IndexMap::new(),
+            tags,
+            file,
+            line,
+            kind,
+            is_virtual: false,
+            exported: false,
+            scope,
+            container,
+            source: self.source_of(scope),
+            evaluated: false,
+            finished: false,
+        });
+        self.compiler.index.insert(key(type_name, title), id);
+        id
+    }
+
+    /// Evaluates a resource statement: each title of each body becomes a
+    /// resource (or a class declaration), and the statement's value is the
+    /// references.
+    pub(crate) fn resource(&mut self, resource: &'p Resource) -> EvalResult<Value> {
+        let type_name = match &resource.type_name.kind {
+            ExprKind::Name(name) | ExprKind::TypeRef(name) => strip_top(name).to_lowercase(),
+            _ => String::new(),
+        };
+        let at = resource.type_name.span;
+        let kind = if type_name == "class" {
+            Kind::Class
+        } else if builtin_types::is_builtin(&type_name) {
+            Kind::Builtin
+        } else if self.find_define(&type_name, at)?.is_some() {
+            Kind::Defined
+        } else {
+            return fail(
+                format!(
+                    "Error while evaluating a Resource Statement, {}",
+                    self.unknown_type_message(&type_name)
+                ),
+                at,
+            );
+        };
+        let mut references = Vec::new();
+        // A body titled `default:` gives defaults to the other bodies.
+        let mut body_defaults: Attributes = Vec::new();
+        for body in &resource.bodies {
+            if matches!(body.title.kind, ExprKind::Default) {
+                body_defaults = self.attribute_list(&body.operations)?;
+            }
+        }
+        for body in &resource.bodies {
+            if matches!(body.title.kind, ExprKind::Default) {
+                continue;
+            }
+            let title = self.eval(&body.title)?;
+            let mut attributes = self.attribute_list(&body.operations)?;
+            for default in &body_defaults {
+                if !attributes.iter().any(|(name, ..)| *name == default.0) {
+                    attributes.push(default.clone());
+                }
+            }
+            let titles = match title {
+                Value::Array(items) => std::sync::Arc::unwrap_or_clone(items),
+                other => vec![other],
+            };
+            for title in titles {
+                let title_text = match &title {
+                    Value::String(text) => text.to_string(),
+                    Value::Default => "default".to_string(),
+                    other => {
+                        return fail(
+                            format!(
+                                "Error while evaluating a Resource Statement, Illegal title type at index 0. Expected String, got {}",
+                                type_label(other)
+                            ),
+                            body.title.span,
+                        );
+                    }
+                };
+                if kind == Kind::Class {
+                    let arguments = attributes.clone();
+                    self.declare_class(&title_text, Some(arguments), at)?;
+                    references.push(Value::Type(Box::new(PType::Class(Some(
+                        strip_top(&title_text).to_lowercase(),
+                    )))));
+                    continue;
+                }
+                self.declare_resource(
+                    &type_name,
+                    &title_text,
+                    kind,
+                    resource.form,
+                    &attributes,
+                    at,
+                )?;
+                references.push(Value::Type(Box::new(PType::Resource {
+                    type_name: Some(type_name.clone()),
+                    title: Some(title_text),
+                })));
+            }
+        }
+        Ok(if references.len() == 1 {
+            references.pop().unwrap_or(Value::Undef)
+        } else {
+            Value::array(references)
+        })
+    }
+
+    /// "Resource type not found", with a hint when a type of a similar
+    /// name exists.
+    fn unknown_type_message(&self, type_name: &str) -> String {
+        let mut message = format!("Unknown resource type: '{type_name}'");
+        let known = builtin_types::names()
+            .map(str::to_string)
+            .chain(self.defines.keys().cloned());
+        if let Some(close) = known
+            .filter(|name| edit_distance(name, type_name) <= 2)
+            .min_by_key(|name| edit_distance(name, type_name))
+        {
+            message.push_str(&format!(" (did you mean '{close}'?)"));
+        }
+        message
+    }
+
+    /// Evaluates attribute operations into `(name, value, span, append)`
+    /// in order (`* => $hash` contributes its entries).
+    pub(crate) fn attribute_list(
+        &mut self,
+        operations: &'p [AttributeOperation],
+    ) -> EvalResult<Attributes> {
+        let mut values: Attributes = Vec::new();
+        for operation in operations {
+            match operation {
+                AttributeOperation::Set {
+                    name,
+                    value,
+                    append,
+                    span,
+                } => {
+                    let value = self.eval(value)?;
+                    values.push((name.clone(), value, *span, *append));
+                }
+                AttributeOperation::Splat { value, span } => match self.eval(value)? {
+                    Value::Hash(hash) => {
+                        for (k, v) in hash.iter() {
+                            values.push((to_s(k), v.clone(), *span, false));
+                        }
+                    }
+                    other => {
+                        return fail(
+                            format!(
+                                "The value of '* =>' must be a Hash, got {}",
+                                type_label(&other)
+                            ),
+                            value.span,
+                        );
+                    }
+                },
+            }
+        }
+        Ok(values)
+    }
+
+    /// Adds one resource of a core or defined type.
+    fn declare_resource(
+        &mut self,
+        type_name: &str,
+        title: &str,
+        kind: Kind,
+        form: ResourceForm,
+        attributes: &Attributes,
+        at: Span,
+    ) -> EvalResult<ResId> {
+        let statement = |message: String| -> EvalResult<ResId> {
+            fail(
+                format!("Error while evaluating a Resource Statement, {message}"),
+                at,
+            )
+        };
+        if title.is_empty() {
+            return statement("Missing title. The title expression resulted in undef".into());
+        }
+        let place = self.place(at);
+        let namevar_value = attributes
+            .iter()
+            .rev()
+            .find(|(name, ..)| kind == Kind::Builtin && name == builtin_types::namevar(type_name))
+            .and_then(|(_, value, ..)| match value {
+                Value::String(text) if &**text != title => Some(text.to_string()),
+                _ => None,
+            });
+        let existing = self.compiler.find(type_name, title).or_else(|| {
+            namevar_value
+                .as_ref()
+                .and_then(|v| self.compiler.find(type_name, v))
+        });
+        if let Some(existing) = existing {
+            let old = &self.compiler.resources[existing];
+            let location = match (&old.file, old.line) {
+                (Some(file), Some(line)) => format!(" at (file: {file}, line: {line})"),
+                _ => String::new(),
+            };
+            let reference = match &namevar_value {
+                Some(value) => format!("{}[{value}]", capitalize_segments(type_name)),
+                None => format!("{}[{title}]", capitalize_segments(type_name)),
+            };
+            return statement(format!(
+                "Duplicate declaration: {reference} is already declared{location}; cannot redeclare (file: {}, line: {})",
+                place.0, place.1
+            ));
+        }
+        let source = self.source_of(self.current);
+        let mut params: IndexMap<String, Param> = IndexMap::new();
+        for (name, value, span, append) in attributes {
+            if kind == Kind::Builtin && !builtin_types::accepts(type_name, name) {
+                let mut error = EvalError::new(
+                    format!(
+                        "no parameter named '{name}' (file: {}, line: {}) on {}[{title}]",
+                        place.0,
+                        place.1,
+                        capitalize_segments(type_name)
+                    ),
+                    at,
+                );
+                error.plain = true;
+                error.located = Some(crate::error::Located {
+                    file: place.0.to_string(),
+                    line: place.1,
+                    column: None,
+                });
+                return Err(Stop::Error(error));
+            }
+            if params.contains_key(name) {
+                return fail(
+                    format!(
+                        "Error while evaluating a Resource Statement, Duplicate parameter '{name}' for on {}[{title}]",
+                        capitalize_segments(type_name)
+                    ),
+                    *span,
+                );
+            }
+            let (file, line) = self.place(*span);
+            params.insert(
+                name.clone(),
+                Param {
+                    value: value.clone(),
+                    source: source.clone(),
+                    file,
+                    line,
+                    append: *append,
+                },
+            );
+        }
+        if kind == Kind::Defined {
+            self.check_define_params(type_name, title, &params, at)?;
+        }
+        if params.contains_key("stage") {
+            return statement(format!(
+                "Only classes can set 'stage'; normal resources like {}[{title}] cannot change run stage",
+                capitalize_segments(type_name)
+            ));
+        }
+        let id = self.new_res(type_name, title, kind, self.current, Some(place));
+        self.apply_defaults(id, &mut params);
+        let res = &mut self.compiler.resources[id];
+        if let Some(tags) = params.get("tag") {
+            let value = tags.value.clone();
+            for tag in flat_strings(&value) {
+                if !super::valid_tag(&tag) {
+                    let mut error = EvalError::new(format!("Invalid tag '{tag}'"), at);
+                    error.plain = true;
+                    return Err(Stop::Error(error));
+                }
+                res.tag(&tag);
+            }
+        }
+        res.params = params;
+        match form {
+            ResourceForm::Regular => {}
+            ResourceForm::Virtual => res.is_virtual = true,
+            ResourceForm::Exported => {
+                res.is_virtual = true;
+                res.exported = true;
+            }
+        }
+        if let Some(alias) = self.compiler.resources[id].params.get("alias") {
+            for name in flat_strings(&alias.value.clone()) {
+                if let Some(other) = self.compiler.find(type_name, &name) {
+                    let other = &self.compiler.resources[other];
+                    let declared = match (&other.file, other.line) {
+                        (Some(file), Some(line)) => format!(" (file: {file}, line: {line})"),
+                        _ => String::new(),
+                    };
+                    let (file, line) = self.place(at);
+                    return statement(format!(
+                        "Cannot alias {}[{title}] to \"{name}\" at (file: {file}, line: {line}); resource [\"{}\", \"{name}\"] already declared{declared}",
+                        capitalize_segments(type_name),
+                        capitalize_segments(type_name),
+                    ));
+                }
+                self.compiler.index.insert(key(type_name, &name), id);
+            }
+        }
+        if let Some(value) = namevar_value {
+            self.compiler.index.insert(key(type_name, &value), id);
+        }
+        // Stages are never contained.
+        if type_name != "stage" {
+            let container = self.scope_resource();
+            self.compiler.edges.push((container, id));
+        }
+        self.add_scope_tags(id);
+        self.apply_pending_overrides(id)?;
+        Ok(id)
+    }
+
+    /// Unknown parameters of a defined type are reported where the
+    /// instance is declared.
+    fn check_define_params(
+        &mut self,
+        type_name: &str,
+        title: &str,
+        params: &IndexMap<String, Param>,
+        at: Span,
+    ) -> EvalResult<()> {
+        let Some(def) = self.find_define(type_name, at)? else {
+            return Ok(());
+        };
+        for name in params.keys() {
+            let known = def.def.params.iter().any(|p| &p.name == name)
+                || METAPARAMETERS.contains(&name.as_str())
+                || name == "name";
+            if !known {
+                let mut error = EvalError::new(
+                    format!(
+                        "Error while evaluating a Resource Statement, {}[{title}]: has no parameter named '{name}'",
+                        capitalize_segments(type_name)
+                    ),
+                    at,
+                );
+                let (file, line) = self.place(at);
+                error.located = Some(crate::error::Located {
+                    file: file.to_string(),
+                    line,
+                    column: None,
+                });
+                return Err(Stop::Error(error));
+            }
+        }
+        Ok(())
+    }
+
+    // ---- classes ------------------------------------------------------
+
+    pub(crate) fn include_class(&mut self, name: &str, span: Span) -> EvalResult<ResId> {
+        self.declare_class(name, None, span)
+    }
+
+    /// Declares a class once: by `include` (no arguments) or by a
+    /// resource-like declaration `class { 'name': param => value }`, and
+    /// evaluates it at once, as Puppet does.
+    pub(crate) fn declare_class(
+        &mut self,
+        name: &str,
+        arguments: Option<Attributes>,
+        span: Span,
+    ) -> EvalResult<ResId> {
+        let name = strip_top(name).to_lowercase();
+        let display = format!("Class[{}]", capitalize_segments(&name));
+        if let Some(existing) = self.compiler.find("class", &name) {
+            if arguments.is_some() {
+                let old = &self.compiler.resources[existing];
+                let location = match (&old.file, old.line) {
+                    (Some(file), Some(line)) => format!(" at (file: {file}, line: {line})"),
+                    _ => String::new(),
+                };
+                let (file, line) = self.place(span);
+                return fail(
+                    format!(
+                        "Error while evaluating a Resource Statement, Duplicate declaration: {display} is already declared{location}; cannot redeclare (file: {file}, line: {line})"
+                    ),
+                    span,
+                );
+            }
+            return Ok(existing);
+        }
+        let Some(def) = self.find_class(&name, span)? else {
+            let message = format!("Could not find class ::{name} for {}", self.node_name);
+            return if arguments.is_some() {
+                fail(
+                    format!(
+                        "Error while evaluating a Resource Statement, Could not find declared class {name}"
+                    ),
+                    span,
+                )
+            } else {
+                crate::error::fail_in_call(message, span)
+            };
+        };
+        let parent_scope = match &def.def.parent {
+            Some(parent) => {
+                let parent = strip_top(parent).to_lowercase();
+                if self.find_class(&parent, span)?.is_none() {
+                    return fail(
+                        format!(
+                            "Could not find parent resource type '{parent}' of type hostclass in {}",
+                            self.environment
+                        ),
+                        span,
+                    );
+                }
+                self.include_class(&parent, span)?;
+                self.class_scopes.get(&parent).copied()
+            }
+            None => None,
+        };
+        let by_resource = arguments.is_some();
+        let place = if by_resource {
+            Some(self.place(span))
+        } else {
+            None
+        };
+        let declaring = self.current;
+        let id = self.new_res("class", &name, Kind::Class, declaring, place);
+        let source = self.source_of(declaring);
+        let mut params = IndexMap::new();
+        for (key, value, at, append) in arguments.unwrap_or_default() {
+            let (file, line) = self.place(at);
+            params.insert(
+                key,
+                Param {
+                    value,
+                    source: source.clone(),
+                    file,
+                    line,
+                    append,
+                },
+            );
+        }
+        self.apply_defaults(id, &mut params);
+        if let Some(tags) = params.get("tag") {
+            for tag in flat_strings(&tags.value.clone()) {
+                self.compiler.resources[id].tag(&tag);
+            }
+        }
+        self.compiler.resources[id].params = params;
+        self.add_scope_tags(id);
+        self.compiler.resources[id].evaluated = true;
+        self.compiler.classes.push(name.clone());
+
+        // Variables come from the parent class, else the node, else the
+        // top scope; defaults follow the declaring scope.
+        let variables_parent = parent_scope.or(self.node_scope).unwrap_or(TOP_SCOPE);
+        let scope = self
+            .scopes
+            .create(variables_parent, Some(Rc::from(display.as_str())));
+        {
+            let scope = self.scopes.get_mut(scope);
+            scope.resource = Some(id);
+            scope.defaults_parent = Some(parent_scope.unwrap_or(declaring));
+            for builtin in ["name", "title"] {
+                scope
+                    .variables
+                    .insert(builtin.to_string(), Value::string(name.clone()));
+            }
+        }
+        self.class_scopes.insert(name.clone(), scope);
+        self.set_module_names(scope, declaring, def.module.as_deref());
+        let saved = std::mem::replace(&mut self.current, scope);
+        let result = self.in_file(def.file, |this| {
+            this.bind_resource_params(id, &def.def.params, &display, by_resource, span)
+        });
+        let result = result.and_then(|()| self.add_edge_to_stage(id, declaring, by_resource, span));
+        let result = result.and_then(|()| {
+            self.in_file(def.file, |this| this.statements(&def.def.body).map(|_| ()))
+        });
+        self.current = saved;
+        result.map(|()| id)
+    }
+
+    /// Binds the parameters of a class or defined-type instance from its
+    /// resource's parameters: given values (not undef), else defaults, else
+    /// an error. Defaults become resource parameters too, as in Puppet.
+    pub(crate) fn bind_resource_params(
+        &mut self,
+        id: ResId,
+        params: &'p [marionette_syntax::ast::Param],
+        what: &str,
+        by_resource: bool,
+        span: Span,
+    ) -> EvalResult<()> {
+        let failure = |message: String| -> EvalResult<()> {
+            if by_resource {
+                fail(
+                    format!("Error while evaluating a Resource Statement, {what}: {message}"),
+                    span,
+                )
+            } else {
+                crate::error::fail_in_call(format!("{what}: {message}"), span)
+            }
+        };
+        for name in self.compiler.resources[id].params.keys() {
+            let known = params.iter().any(|p| &p.name == name)
+                || METAPARAMETERS.contains(&name.as_str())
+                || name == "name";
+            if !known {
+                return failure(format!("has no parameter named '{name}'"));
+            }
+        }
+        for param in params {
+            let expected = match &param.type_expr {
+                Some(type_expr) => match self.eval(type_expr)? {
+                    Value::Type(t) => Some(*t),
+                    _ => None,
+                },
+                None => None,
+            };
+            let given = self.compiler.resources[id]
+                .params
+                .get(&param.name)
+                .map(|p| p.value.clone())
+                .filter(|v| !matches!(v, Value::Undef));
+            let value = match given {
+                Some(value) => value,
+                None => match &param.default {
+                    Some(default) => {
+                        let value = self.eval(default)?;
+                        let (file, line) = self.place(param.span);
+                        let source = self.source_of(self.current);
+                        self.compiler.resources[id].params.insert(
+                            param.name.clone(),
+                            Param {
+                                value: value.clone(),
+                                source,
+                                file,
+                                line,
+                                append: false,
+                            },
+                        );
+                        value
+                    }
+                    // A parameter whose type accepts undef is not required.
+                    None if expected
+                        .as_ref()
+                        .is_none_or(|t| t.is_instance(&Value::Undef))
+                        && self.compiler.resources[id].params.contains_key(&param.name) =>
+                    {
+                        Value::Undef
+                    }
+                    None if expected
+                        .as_ref()
+                        .is_some_and(|t| t.is_instance(&Value::Undef)) =>
+                    {
+                        Value::Undef
+                    }
+                    None => {
+                        return failure(format!("expects a value for parameter '{}'", param.name));
+                    }
+                },
+            };
+            if let Some(expected) = &expected
+                && !expected.is_instance(&value)
+            {
+                return failure(format!(
+                    "parameter '{}' {}",
+                    param.name,
+                    mismatch_text(expected, &value)
+                ));
+            }
+            self.scopes
+                .get_mut(self.current)
+                .variables
+                .insert(param.name.clone(), value);
+        }
+        Ok(())
+    }
+
+    /// `$module_name` (the module of the running code) and
+    /// `$caller_module_name` (the module of the code that declared it).
+    fn set_module_names(&mut self, scope: ScopeId, declaring: ScopeId, module: Option<&str>) {
+        let caller = self.scopes.lookup(declaring, "module_name").cloned();
+        let variables = &mut self.scopes.get_mut(scope).variables;
+        if let Some(module) = module {
+            variables.insert("module_name".into(), Value::string(module));
+        }
+        if let Some(caller) = caller {
+            variables.insert("caller_module_name".into(), caller);
+        }
+    }
+
+    /// Puts a class in its run stage: the `stage` parameter, else the
+    /// declaring resource's stage, else `main`.
+    fn add_edge_to_stage(
+        &mut self,
+        id: ResId,
+        declaring: ScopeId,
+        by_resource: bool,
+        span: Span,
+    ) -> EvalResult<()> {
+        let own = self.compiler.resources[id]
+            .params
+            .get("stage")
+            .map(|p| to_s(&p.value));
+        let inherited = || {
+            let container = self.scopes.resource(declaring)?;
+            self.compiler.resources[container]
+                .params
+                .get("stage")
+                .map(|p| to_s(&p.value))
+        };
+        let stage = own.or_else(inherited).unwrap_or_else(|| "main".to_string());
+        let Some(stage_id) = self.compiler.find("stage", &stage) else {
+            let prefix = if by_resource {
+                "Error while evaluating a Resource Statement, "
+            } else {
+                ""
+            };
+            return fail(
+                format!(
+                    "{prefix}Could not find stage {stage} specified by {}",
+                    self.compiler.resources[id].reference()
+                ),
+                span,
+            );
+        };
+        self.compiler.edges.push((stage_id, id));
+        Ok(())
+    }
+
+    /// Adds the tags of the resource whose code declared `id`.
+    pub(crate) fn add_scope_tags(&mut self, id: ResId) {
+        let container = self.compiler.resources[id].container;
+        if container != id {
+            let tags: Vec<String> = self.compiler.resources[container]
+                .tags
+                .iter()
+                .cloned()
+                .collect();
+            let res = &mut self.compiler.resources[id];
+            for tag in tags {
+                res.tags.insert(tag);
+            }
+        }
+    }
+
+    /// `contain`: includes the class and makes the current class or
+    /// defined type contain it.
+    pub(crate) fn contain_class(&mut self, name: &str, span: Span) -> EvalResult<()> {
+        let id = self.include_class(name, span)?;
+        let container = self.scope_resource();
+        if !self.compiler.edges.contains(&(container, id)) {
+            self.compiler.edges.push((container, id));
+        }
+        Ok(())
+    }
+
+    /// `require`: includes the class and makes the current class or
+    /// defined type depend on it.
+    pub(crate) fn require_class(&mut self, name: &str, span: Span) -> EvalResult<()> {
+        let id = self.include_class(name, span)?;
+        let reference = Value::Type(Box::new(PType::Class(Some(
+            self.compiler.resources[id].title.clone(),
+        ))));
+        let container = self.scope_resource();
+        let (file, line) = self.place(span);
+        let source = self.source_of(self.current);
+        let res = &mut self.compiler.resources[container];
+        let value = match res.params.shift_remove("require") {
+            Some(existing) => {
+                let mut items = match existing.value {
+                    Value::Array(items) => std::sync::Arc::unwrap_or_clone(items),
+                    Value::Undef => Vec::new(),
+                    other => vec![other],
+                };
+                items.push(reference);
+                Value::array(items)
+            }
+            None => Value::array(vec![reference]),
+        };
+        res.params.insert(
+            "require".into(),
+            Param {
+                value,
+                source,
+                file,
+                line,
+                append: false,
+            },
+        );
+        Ok(())
+    }
+
+    // ---- nodes --------------------------------------------------------
+
+    /// Evaluates the node definition that matches the node name, as
+    /// `Node[name]` contained in `Class[main]`.
+    pub(crate) fn evaluate_node(&mut self, node: &'p Node, title: &str) -> EvalResult<()> {
+        let id = self.new_res("node", title, Kind::Node, TOP_SCOPE, None);
+        self.add_scope_tags(id);
+        self.compiler.resources[id].evaluated = true;
+        let main = self.main_class();
+        self.compiler.edges.push((main, id));
+        self.compiler.classes.push(title.to_lowercase());
+        let scope = self
+            .scopes
+            .create(TOP_SCOPE, Some(Rc::from(format!("Node[{title}]").as_str())));
+        self.scopes.get_mut(scope).resource = Some(id);
+        self.node_scope = Some(scope);
+        let saved = std::mem::replace(&mut self.current, scope);
+        let result = self.statements(&node.body);
+        self.current = saved;
+        result.map(|_| ())
+    }
+
+    /// `Class[main]`, the container of the top-level code.
+    pub(crate) fn main_class(&self) -> ResId {
+        self.compiler.find("class", "main").unwrap_or(0)
+    }
+
+    // ---- defined types ------------------------------------------------
+
+    /// Evaluates the defined-type instances not evaluated yet, in the
+    /// order declared. Returns whether there were any.
+    pub(crate) fn evaluate_definitions(&mut self) -> EvalResult<bool> {
+        let mut any = false;
+        let end = self.compiler.resources.len();
+        for id in self.compiler.next_unevaluated..end {
+            let res = &self.compiler.resources[id];
+            if res.kind != Kind::Defined || res.evaluated || res.is_virtual {
+                continue;
+            }
+            any = true;
+            self.evaluate_defined(id)?;
+        }
+        // Virtual instances are evaluated once realized, so only move
+        // past resources that are settled.
+        let first_pending = (self.compiler.next_unevaluated..end).find(|&id| {
+            let res = &self.compiler.resources[id];
+            res.kind == Kind::Defined && !res.evaluated
+        });
+        self.compiler.next_unevaluated = first_pending.unwrap_or(end);
+        Ok(any)
+    }
+
+    fn evaluate_defined(&mut self, id: ResId) -> EvalResult<()> {
+        let res = &mut self.compiler.resources[id];
+        res.evaluated = true;
+        let type_name = res.type_name.clone();
+        let title = res.title.clone();
+        let declaring = res.scope;
+        let declared_at = (res.file.clone(), res.line);
+        let display = res.reference();
+        self.add_scope_tags(id);
+        let Some(def) = self.find_define(&type_name, Span::default())? else {
+            return Ok(());
+        };
+        let parent = self.node_scope.unwrap_or(TOP_SCOPE);
+        let scope = self.scopes.create(parent, Some(Rc::from(display.as_str())));
+        let name = self.compiler.resources[id]
+            .params
+            .get("name")
+            .map_or_else(|| Value::string(title.clone()), |p| p.value.clone());
+        {
+            let scope = self.scopes.get_mut(scope);
+            scope.resource = Some(id);
+            scope.defaults_parent = Some(declaring);
+            scope
+                .variables
+                .insert("title".into(), Value::string(title.clone()));
+            scope.variables.insert("name".into(), name);
+        }
+        self.set_module_names(scope, declaring, def.module.as_deref());
+        let saved = std::mem::replace(&mut self.current, scope);
+        let result = self.in_file(def.file, |this| {
+            this.bind_resource_params(id, &def.def.params, &display, true, Span::default())
+                .and_then(|()| this.statements(&def.def.body).map(|_| ()))
+        });
+        self.current = saved;
+        // Errors binding parameters are reported at the declaration.
+        result.map_err(|stop| match stop {
+            Stop::Error(mut error) if error.span == Span::default() && error.located.is_none() => {
+                if let (Some(file), Some(line)) = declared_at {
+                    error.located = Some(crate::error::Located {
+                        file: file.to_string(),
+                        line,
+                        column: None,
+                    });
+                }
+                Stop::Error(error)
+            }
+            other => other,
+        })
+    }
+
+    /// Finds a defined type, loading it from its module when needed.
+    pub(crate) fn find_define(&mut self, name: &str, span: Span) -> EvalResult<Option<Def<'p>>> {
+        if let Some(def) = self.defines.get(name) {
+            return Ok(Some(def.clone()));
+        }
+        self.autoload(name, crate::loader::Kind::Manifest, span)?;
+        Ok(self.defines.get(name).cloned())
+    }
+
+    /// Finds a class, loading it from its module when needed.
+    pub(crate) fn find_class(&mut self, name: &str, span: Span) -> EvalResult<Option<Def<'p>>> {
+        if let Some(def) = self.classes.get(name) {
+            return Ok(Some(def.clone()));
+        }
+        self.autoload(name, crate::loader::Kind::Manifest, span)?;
+        Ok(self.classes.get(name).cloned())
+    }
+}
+
+/// The strings in a value, arrays flattened (tags, aliases).
+pub(crate) fn flat_strings(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(items) => items.iter().flat_map(flat_strings).collect(),
+        Value::Undef => Vec::new(),
+        other => vec![to_s(other)],
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints on short names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                previous
+            } else {
+                1 + previous.min(row[j]).min(row[j + 1])
+            };
+            previous = current;
+        }
+    }
+    row[b.len()]
+}

@@ -1,0 +1,230 @@
+//! Functions that act on the catalog or on module files: `include`,
+//! `contain`, `require`, `realize`, `tag`, `tagged`, `defined`, `epp`,
+//! `file` and `find_file`.
+
+use std::collections::HashMap;
+
+use marionette_values::format::to_s;
+use marionette_values::{PType, Value};
+
+use super::{Builtin, Call};
+use crate::error::EvalResult;
+use crate::evaluator::Evaluator;
+
+pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
+    map.insert("include", include);
+    map.insert("contain", contain);
+    map.insert("require", require);
+    map.insert("realize", realize);
+    map.insert("tag", tag);
+    map.insert("tagged", tagged);
+    map.insert("defined", defined);
+    map.insert("epp", epp);
+    map.insert("file", file);
+    map.insert("find_file", find_file);
+}
+
+/// Class names from strings, `Class['x']` references and arrays of them.
+fn class_names(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(name) => out.push(name.to_string()),
+        Value::Array(items) => items.iter().for_each(|v| class_names(v, out)),
+        Value::Type(t) => match &**t {
+            PType::Class(Some(name)) => out.push(name.clone()),
+            PType::Resource {
+                type_name: Some(kind),
+                title: Some(title),
+            } if kind == "class" => out.push(title.clone()),
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+fn names(call: &Call<'_, '_>) -> EvalResult<Vec<String>> {
+    call.arity(1, None)?;
+    let mut names = Vec::new();
+    call.args.iter().for_each(|v| class_names(v, &mut names));
+    Ok(names)
+}
+
+fn include(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    for name in names(call)? {
+        eval.include_class(&name, call.span)?;
+    }
+    Ok(Value::Undef)
+}
+
+fn contain(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    for name in names(call)? {
+        eval.contain_class(&name, call.span)?;
+    }
+    Ok(Value::Undef)
+}
+
+fn require(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    for name in names(call)? {
+        eval.require_class(&name, call.span)?;
+    }
+    Ok(Value::Undef)
+}
+
+fn realize(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    eval.realize(&call.args, call.span)?;
+    Ok(Value::Undef)
+}
+
+fn flat(values: &[Value]) -> Vec<String> {
+    values
+        .iter()
+        .flat_map(crate::compiler::resources::flat_strings)
+        .collect()
+}
+
+/// `tag('a', 'b')`: tags the class or defined type whose code runs, and so
+/// everything it contains.
+fn tag(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    let id = eval.scope_resource();
+    for name in flat(&call.args) {
+        if !crate::compiler::valid_tag(&name) {
+            return call.error(format_args!("Invalid tag '{name}'"));
+        }
+        eval.compiler.resources[id].tag(&name);
+    }
+    Ok(Value::Undef)
+}
+
+/// `tagged('a')`: whether each tag is a tag of the running class or
+/// defined type, or of the catalog (any class or node declared so far).
+fn tagged(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    let id = eval.scope_resource();
+    let resources = &eval.compiler.resources;
+    let has = |tag: &str| {
+        resources[id].tags.contains(tag)
+            || resources.iter().any(|res| {
+                matches!(
+                    res.kind,
+                    crate::compiler::Kind::Class | crate::compiler::Kind::Node
+                ) && res.tags.contains(tag)
+            })
+    };
+    Ok(Value::Boolean(
+        flat(&call.args)
+            .iter()
+            .all(|name| has(&name.to_lowercase())),
+    ))
+}
+
+/// `defined`: whether classes, defined types, core types, type aliases or
+/// variables (`'$x'`) exist, or whether a resource or class is in the
+/// catalog (`File['/x']`, `Class['x']`).
+fn defined(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    for arg in &call.args {
+        let found = match arg {
+            Value::String(name) if name.starts_with('$') => {
+                eval.lookup_quietly(&name[1..]).is_some()
+            }
+            Value::String(name) => {
+                let lower = name.trim_start_matches("::").to_lowercase();
+                eval.is_defined_name(&lower)
+                    || eval.find_class(&lower, call.span)?.is_some()
+                    || eval.find_define(&lower, call.span)?.is_some()
+            }
+            Value::Type(t) => match &**t {
+                PType::Class(Some(name)) => eval.is_class_declared(name),
+                PType::Resource {
+                    type_name: Some(kind),
+                    title: Some(title),
+                } => eval.compiler.find(kind, title).is_some(),
+                PType::Resource {
+                    type_name: Some(kind),
+                    title: None,
+                } => eval.is_defined_name(kind) || eval.find_define(kind, call.span)?.is_some(),
+                PType::Resource {
+                    type_name: None, ..
+                }
+                | PType::Class(None) => true,
+                _ => false,
+            },
+            _ => {
+                return call.mismatch(
+                    "vals",
+                    "Variant[String, Type[CatalogEntry], Type[Type[CatalogEntry]]]",
+                    0,
+                );
+            }
+        };
+        // Any one defined argument is enough.
+        if found {
+            return Ok(Value::Boolean(true));
+        }
+    }
+    Ok(Value::Boolean(false))
+}
+
+/// `epp('mod/t.epp', {params})`: renders a template from a module's
+/// `templates` directory.
+fn epp<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    call.arity(1, Some(2))?;
+    let reference = call.string(0, "path")?;
+    let arguments = match call.args.get(1) {
+        Some(Value::Hash(hash)) => Some((**hash).clone()),
+        None | Some(Value::Undef) => None,
+        Some(_) => return call.mismatch("parameters", "Hash", 1),
+    };
+    let loaded = match eval.load_template(&reference) {
+        Ok(loaded) => loaded,
+        Err(message) => return call.error(message),
+    };
+    eval.in_file(&loaded.file, |this| {
+        this.render_epp(&loaded.program, arguments, call.span)
+    })
+}
+
+/// Candidate paths from the arguments, arrays flattened.
+fn candidates(call: &Call<'_, '_>) -> Vec<String> {
+    fn walk(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            other => out.push(to_s(other)),
+        }
+    }
+    let mut out = Vec::new();
+    call.args.iter().for_each(|v| walk(v, &mut out));
+    out
+}
+
+/// `file('mod/x', ...)`: the content of the first file found.
+fn file(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    let all = candidates(call);
+    for candidate in &all {
+        if let Some(path) = eval.find_module_file(candidate) {
+            return match std::fs::read(&path) {
+                Ok(bytes) => Ok(Value::string(String::from_utf8_lossy(&bytes).as_ref())),
+                Err(error) => {
+                    call.error(format_args!("Could not read {}: {error}", path.display()))
+                }
+            };
+        }
+    }
+    call.error(format_args!(
+        "Could not find any files from {}",
+        all.join(", ")
+    ))
+}
+
+/// `find_file('mod/x', ...)`: the path of the first file found, or undef.
+fn find_file(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, None)?;
+    Ok(candidates(call)
+        .iter()
+        .find_map(|candidate| eval.find_module_file(candidate))
+        .map_or(Value::Undef, |path| {
+            Value::string(path.display().to_string().as_str())
+        }))
+}

@@ -1,0 +1,4 @@
+file { ['/tmp/mrtest-dir-a', '/tmp/mrtest-dir-b', '/tmp/mrtest-dir-c']:
+  ensure => directory,
+  mode   => '0755',
+}

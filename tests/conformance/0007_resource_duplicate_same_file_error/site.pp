@@ -1,0 +1,2 @@
+notify { 'mrtest-dup': message => 'first' }
+notify { 'mrtest-dup': message => 'second' }

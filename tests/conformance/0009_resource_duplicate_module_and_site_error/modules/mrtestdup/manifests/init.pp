@@ -1,0 +1,5 @@
+class mrtestdup {
+  file { '/tmp/mrtest-conflict':
+    ensure => directory,
+  }
+}

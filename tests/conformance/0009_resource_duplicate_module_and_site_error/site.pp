@@ -1,0 +1,2 @@
+file { '/tmp/mrtest-conflict': ensure => file }
+include mrtestdup

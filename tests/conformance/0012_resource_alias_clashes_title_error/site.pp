@@ -1,0 +1,4 @@
+notify { 'mrtest-n1': }
+notify { 'mrtest-n2':
+  alias => 'mrtest-n1',
+}

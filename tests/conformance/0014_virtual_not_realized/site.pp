@@ -1,0 +1,6 @@
+@user { 'mrtest-ghost':
+  ensure => present,
+  uid    => 4001,
+}
+@notify { 'mrtest-virtual-note': }
+notify { 'mrtest-real': }

@@ -1,0 +1,2 @@
+@notify { 'mrtest-exists': }
+realize(Notify['mrtest-missing'])

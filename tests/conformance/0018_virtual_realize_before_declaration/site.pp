@@ -1,0 +1,2 @@
+realize(Notify['mrtest-later'])
+@notify { 'mrtest-later': message => 'declared after realize' }

@@ -1,0 +1,6 @@
+@@file { '/tmp/mrtest-exported':
+  ensure  => file,
+  content => 'exported',
+  tag     => 'mrtest_export',
+}
+notify { 'mrtest-plain': }

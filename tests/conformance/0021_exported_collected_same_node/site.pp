@@ -1,0 +1,5 @@
+@@notify { 'mrtest-exp-note':
+  message => 'exported',
+  tag     => 'mrtest_x',
+}
+Notify <<| tag == 'mrtest_x' |>>

@@ -1,0 +1,3 @@
+@notify { 'mrtest-nm': message => 'a' }
+Notify <| message == 'b' |>
+notify { 'mrtest-visible': }

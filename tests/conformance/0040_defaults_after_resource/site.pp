@@ -1,0 +1,3 @@
+notify { 'mrtest-before-default': }
+Notify { message => 'default declared afterwards' }
+notify { 'mrtest-after-default': }

@@ -1,0 +1,2 @@
+notify { 'mrtest-same': message => 'original' }
+Notify['mrtest-same'] { message => 'changed' }

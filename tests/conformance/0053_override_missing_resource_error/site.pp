@@ -1,0 +1,1 @@
+Notify['mrtest-nowhere'] { message => 'x' }

@@ -1,0 +1,4 @@
+package { ['mrtest-a', 'mrtest-b', 'mrtest-c']: ensure => installed }
+service { 'mrtest-multi':
+  require => Package['mrtest-a', 'mrtest-b'],
+}

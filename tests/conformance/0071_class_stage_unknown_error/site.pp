@@ -1,0 +1,2 @@
+class mrtest_staged { }
+class { 'mrtest_staged': stage => 'mrtest_nostage' }

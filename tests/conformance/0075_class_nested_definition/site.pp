@@ -1,0 +1,7 @@
+class mrtest_outerdef {
+  class inner {
+    notify { 'mrtest-nested-inner': }
+  }
+  include mrtest_outerdef::inner
+}
+include mrtest_outerdef

@@ -1,0 +1,1 @@
+class { 'mrtest::nothing::here': }

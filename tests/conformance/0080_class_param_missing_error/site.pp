@@ -1,0 +1,2 @@
+class mrtest_needs (String $required_thing) { }
+include mrtest_needs

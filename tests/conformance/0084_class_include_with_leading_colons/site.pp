@@ -1,0 +1,3 @@
+class mrtest_lead { notify { 'mrtest-lead': } }
+include ::mrtest_lead
+notify { 'mrtest-lead-ref': require => Class['::mrtest_lead'] }

@@ -1,0 +1,4 @@
+define mrtest_req (String $target) {
+  notify { $title: message => $target }
+}
+mrtest_req { 'mrtest-req': }

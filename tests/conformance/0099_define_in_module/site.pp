@@ -1,0 +1,1 @@
+mrtestmod::thing { 'widget': size => 3 }

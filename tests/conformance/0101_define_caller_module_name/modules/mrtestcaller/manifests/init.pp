@@ -1,0 +1,3 @@
+class mrtestcaller {
+  mrtestcallee::report { 'from-caller': }
+}

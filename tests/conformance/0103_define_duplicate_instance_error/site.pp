@@ -1,0 +1,3 @@
+define mrtest_once () { }
+mrtest_once { 'same': }
+mrtest_once { 'same': }

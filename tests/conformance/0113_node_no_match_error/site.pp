@@ -1,0 +1,6 @@
+node 'mrtest-a.example.com' {
+  notify { 'mrtest-a': }
+}
+node /^mrtest-db/ {
+  notify { 'mrtest-db': }
+}

@@ -1,0 +1,6 @@
+node 'mrtest' {
+  notify { 'mrtest-short': }
+}
+node default {
+  notify { 'mrtest-short-default': }
+}

@@ -1,0 +1,6 @@
+node /mrtest/ {
+  notify { 'mrtest-regex': }
+}
+node 'mrtest.example.com' {
+  notify { 'mrtest-exact': }
+}

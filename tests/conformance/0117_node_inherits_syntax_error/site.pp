@@ -1,0 +1,6 @@
+node 'mrtest-base' {
+  notify { 'mrtest-base': }
+}
+node 'mrtest.example.com' inherits 'mrtest-base' {
+  notify { 'mrtest-child': }
+}

@@ -1,0 +1,2 @@
+node 'mrtest.example.com' { }
+node 'mrtest.example.com' { }

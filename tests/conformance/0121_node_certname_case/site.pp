@@ -1,0 +1,6 @@
+node 'MRTEST.Example.COM' {
+  notify { 'mrtest-case-insensitive': }
+}
+node default {
+  notify { 'mrtest-case-default': }
+}

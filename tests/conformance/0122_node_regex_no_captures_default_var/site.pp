@@ -1,0 +1,3 @@
+node /\.example\.com$/ {
+  notify { 'mrtest-domain-node': message => "matched ${0}" }
+}

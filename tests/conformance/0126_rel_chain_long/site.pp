@@ -1,0 +1,3 @@
+package { 'mrtest-chain-pkg': ensure => installed }
+-> file { '/tmp/mrtest-chain.conf': ensure => file }
+~> service { 'mrtest-chain-svc': ensure => running }

@@ -1,0 +1,3 @@
+notify { 'mrtest-lonely':
+  require => File['/tmp/mrtest-does-not-exist'],
+}

@@ -1,0 +1,2 @@
+notify { 'mrtest-chain-lonely': }
+Notify['mrtest-chain-lonely'] -> Service['mrtest-absent-svc']

@@ -1,0 +1,1 @@
+notify { 'mrtest-needs-class': require => Class['mrtest_not_declared'] }

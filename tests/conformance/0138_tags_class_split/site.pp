@@ -1,0 +1,4 @@
+class mrtest::profile::web {
+  notify { 'mrtest-profile-web': }
+}
+include mrtest::profile::web

@@ -1,0 +1,3 @@
+class mrtesttags::server {
+  file { '/tmp/mrtest-tagsrv': ensure => file }
+}

@@ -1,0 +1,1 @@
+notify { 'mrtest-badtag': tag => 'has space' }

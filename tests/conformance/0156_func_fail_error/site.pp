@@ -1,0 +1,3 @@
+if $facts['os']['family'] == 'Debian' {
+  fail('mrtest refuses to compile on Debian')
+}

@@ -1,0 +1,3 @@
+notice('mrtest notice')
+warning('mrtest warning')
+notify { 'mrtest-after-logging': }

@@ -1,0 +1,3 @@
+class mrtestbase {
+  file { '/tmp/mrtest-base-motd': ensure => file, content => "base\n" }
+}

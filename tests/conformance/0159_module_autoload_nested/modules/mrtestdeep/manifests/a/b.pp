@@ -1,0 +1,3 @@
+class mrtestdeep::a::b {
+  notify { 'mrtest-deep-ab': message => $module_name }
+}

@@ -1,0 +1,1 @@
+mrtestusers::account { 'mrtest-mod-user': uid => 4501 }

@@ -1,0 +1,3 @@
+function mrtestfns::double(Integer $n) >> Integer {
+  $n * 2
+}

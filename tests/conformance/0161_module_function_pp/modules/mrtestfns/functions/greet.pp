@@ -1,0 +1,3 @@
+function mrtestfns::greet(String $who) >> String {
+  "hello, ${who}"
+}

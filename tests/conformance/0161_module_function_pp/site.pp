@@ -1,0 +1,2 @@
+notify { 'mrtest-fn': message => mrtestfns::greet('world') }
+notify { 'mrtest-fn2': message => String(mrtestfns::double(21)) }

@@ -1,0 +1,1 @@
+type Mrtesttypes::Port = Integer[1, 65535]

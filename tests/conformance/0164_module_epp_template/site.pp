@@ -1,0 +1,4 @@
+file { '/tmp/mrtest-epp.conf':
+  ensure  => file,
+  content => epp('mrtesttpl/app.conf.epp', { 'port' => 8081, 'hosts' => ['a', 'b'] }),
+}

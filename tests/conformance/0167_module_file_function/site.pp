@@ -1,0 +1,4 @@
+file { '/tmp/mrtest-static':
+  ensure  => file,
+  content => file('mrteststatic/banner.txt'),
+}

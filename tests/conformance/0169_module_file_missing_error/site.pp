@@ -1,0 +1,1 @@
+notify { 'mrtest-nofile': message => file('mrteststatic3/nope.txt') }

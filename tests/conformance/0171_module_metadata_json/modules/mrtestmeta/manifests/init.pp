@@ -1,0 +1,3 @@
+class mrtestmeta {
+  notify { 'mrtest-meta-module': }
+}

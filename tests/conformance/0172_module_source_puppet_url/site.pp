@@ -1,0 +1,4 @@
+file { '/tmp/mrtest-src':
+  ensure => file,
+  source => 'puppet:///modules/mrtestsrc/thing.conf',
+}

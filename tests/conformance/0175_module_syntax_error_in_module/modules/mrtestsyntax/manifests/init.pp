@@ -1,0 +1,3 @@
+class mrtestsyntax {
+  notify { 'mrtest-syntax': message => 'x'
+}

@@ -1,0 +1,3 @@
+class mrtestbadtype {
+  mrtestbadtype::missing { 'x': }
+}

@@ -1,0 +1,5 @@
+class mrtestfailing (String $flavour) {
+  unless $flavour in ['good', 'better'] {
+    fail("mrtestfailing: unsupported flavour ${flavour}")
+  }
+}

@@ -1,0 +1,1 @@
+notify { 'mrtest-env-zero': }

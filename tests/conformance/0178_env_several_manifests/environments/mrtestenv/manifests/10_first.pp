@@ -1,0 +1,2 @@
+$mrtest_order = 'first'
+notify { 'mrtest-env-first': }

@@ -1,0 +1,1 @@
+notify { 'mrtest-env-second': message => "after ${mrtest_order}" }

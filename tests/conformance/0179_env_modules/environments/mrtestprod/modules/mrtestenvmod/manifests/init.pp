@@ -1,0 +1,3 @@
+class mrtestenvmod {
+  notify { 'mrtest-env-module': message => "env ${environment}" }
+}

@@ -1,0 +1,1 @@
+class mrtest_envcls { notify { 'mrtest-envcls': } }

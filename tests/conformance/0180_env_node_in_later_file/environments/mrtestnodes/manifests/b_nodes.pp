@@ -1,0 +1,3 @@
+node 'mrtest.example.com' {
+  include mrtest_envcls
+}

@@ -1,0 +1,3 @@
+class mrtestlib {
+  notify { 'mrtest-lib-from-modules': }
+}

@@ -1,0 +1,4 @@
+class mrtestrole {
+  include mrtestlib
+  notify { 'mrtest-role-from-site-modules': }
+}

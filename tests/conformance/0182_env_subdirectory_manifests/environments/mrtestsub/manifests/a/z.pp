@@ -1,0 +1,1 @@
+notify { 'mrtest-sub-a-z': }

@@ -1,0 +1,1 @@
+notify { 'mrtest-sub-c': }

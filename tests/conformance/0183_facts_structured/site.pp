@@ -1,0 +1,3 @@
+notify { 'mrtest-facts-os':
+  message => "${facts['os']['family']} ${facts['os']['release']['major']} ${facts['os']['distro']['codename']}",
+}

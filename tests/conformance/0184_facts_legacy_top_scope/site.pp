@@ -1,0 +1,3 @@
+notify { 'mrtest-legacy':
+  message => "${osfamily} ${operatingsystem} ${::fqdn} ${::ipaddress} ${processorcount}",
+}

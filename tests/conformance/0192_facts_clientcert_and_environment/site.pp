@@ -1,0 +1,1 @@
+notify { 'mrtest-clientcert': message => "${clientcert} ${environment}" }

@@ -1,0 +1,9 @@
+notify { 'mrtest-int': message => 42 }
+notify { 'mrtest-float': message => 3.25 }
+notify { 'mrtest-numstr': message => '42' }
+notify { 'mrtest-bool': message => false }
+notify { 'mrtest-neg': message => -7 }
+notify { 'mrtest-hex': message => 0x1F }
+notify { 'mrtest-octal': message => 0755 }
+notify { 'mrtest-big': message => 12345678901234 }
+notify { 'mrtest-exp': message => 1.5e3 }

@@ -1,0 +1,3 @@
+notify { 'mrtest-deferred':
+  message => Deferred('join', [['a', 'b'], '-']),
+}

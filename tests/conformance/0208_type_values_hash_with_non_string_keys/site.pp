@@ -1,0 +1,1 @@
+notify { 'mrtest-int-keys': message => { 1 => 'one', 2 => 'two' } }

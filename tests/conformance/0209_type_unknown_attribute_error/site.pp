@@ -1,0 +1,4 @@
+file { '/tmp/mrtest-badattr':
+  ensure   => file,
+  colour   => 'blue',
+}

@@ -1,0 +1,5 @@
+file { '/tmp/mrtest-badval':
+  ensure => 'sideways',
+  mode   => 'not-a-mode',
+}
+service { 'mrtest-badval': enable => 'sometimes' }

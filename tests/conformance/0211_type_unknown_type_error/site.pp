@@ -1,0 +1,1 @@
+mrtest_gadget { 'x': }

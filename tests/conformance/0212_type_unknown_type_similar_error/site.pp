@@ -1,0 +1,1 @@
+fiel { '/tmp/mrtest-typo': ensure => file }

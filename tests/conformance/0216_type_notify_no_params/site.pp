@@ -1,0 +1,2 @@
+notify { 'mrtest-bare': }
+file { '/tmp/mrtest-bare': }

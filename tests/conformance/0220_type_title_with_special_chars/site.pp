@@ -1,0 +1,3 @@
+notify { 'mrtest with spaces and "quotes"': }
+notify { "mrtest-unicode-\u00e9": }
+notify { 'mrtest[brackets]': }

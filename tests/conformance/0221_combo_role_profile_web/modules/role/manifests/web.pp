@@ -1,0 +1,5 @@
+class role::web {
+  include profile::base
+  include profile::nginx
+  Class['profile::base'] -> Class['profile::nginx']
+}

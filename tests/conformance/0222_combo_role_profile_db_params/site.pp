@@ -1,0 +1,3 @@
+node 'mrtest.example.com' {
+  class { 'role::db': size => 'large' }
+}

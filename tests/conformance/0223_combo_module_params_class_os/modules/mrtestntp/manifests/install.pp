@@ -1,0 +1,3 @@
+class mrtestntp::install {
+  package { $mrtestntp::package: ensure => installed }
+}

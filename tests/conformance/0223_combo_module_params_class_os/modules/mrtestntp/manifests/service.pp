@@ -1,0 +1,3 @@
+class mrtestntp::service {
+  service { $mrtestntp::service: ensure => running, enable => true }
+}

@@ -1,0 +1,3 @@
+class mrtestaccounts::admins {
+  Mrtestaccounts::Person <| tag == 'mrtest_team_ops' |>
+}

@@ -1,0 +1,2 @@
+include mrtestaccounts
+include mrtestaccounts::admins

@@ -1,0 +1,3 @@
+class mrtestpkgs {
+  package { ['mrtest-git', 'mrtest-jq']: ensure => installed }
+}

@@ -1,0 +1,6 @@
+class profile::hardening {
+  File <| tag == 'mrtest_sensitive' |> {
+    mode  => '0600',
+    owner => 'root',
+  }
+}

@@ -1,0 +1,2 @@
+include profile::hardening
+include profile::configs

@@ -1,0 +1,3 @@
+class role::base {
+  notify { 'mrtest-role-base': }
+}

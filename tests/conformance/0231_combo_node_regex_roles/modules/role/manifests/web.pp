@@ -1,0 +1,4 @@
+class role::web {
+  include role::base
+  notify { 'mrtest-role-web': }
+}

@@ -1,0 +1,3 @@
+define mrtesttagdef () {
+  file { "/tmp/mrtest-tagdef-${title}": ensure => file }
+}

@@ -1,0 +1,4 @@
+class profile::tagweb {
+  mrtesttagdef { 'x': }
+  package { 'mrtest-tagweb': tag => 'mrtest_pkg' }
+}

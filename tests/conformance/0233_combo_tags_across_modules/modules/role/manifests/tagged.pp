@@ -1,0 +1,4 @@
+class role::tagged {
+  tag 'mrtest_role'
+  include profile::tagweb
+}

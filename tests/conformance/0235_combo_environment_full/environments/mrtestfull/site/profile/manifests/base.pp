@@ -1,0 +1,3 @@
+class profile::base {
+  file { '/tmp/mrtest-env-base': ensure => file }
+}

@@ -1,0 +1,3 @@
+class profile::java (String $version = '17') {
+  mrtestjava::install { "jdk${version}": }
+}

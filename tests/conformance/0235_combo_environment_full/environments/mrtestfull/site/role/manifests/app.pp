@@ -1,0 +1,4 @@
+class role::app {
+  include profile::base
+  include profile::java
+}

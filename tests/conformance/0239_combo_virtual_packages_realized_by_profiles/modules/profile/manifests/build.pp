@@ -1,0 +1,3 @@
+class profile::build {
+  Package <| tag == 'mrtest_build' |>
+}

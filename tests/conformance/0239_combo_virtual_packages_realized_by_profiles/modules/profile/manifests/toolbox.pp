@@ -1,0 +1,3 @@
+class profile::toolbox {
+  realize(Package['mrtest-strace'], Package['mrtest-make'])
+}

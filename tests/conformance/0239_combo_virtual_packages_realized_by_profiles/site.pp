@@ -1,0 +1,3 @@
+include mrtestvpkgs
+include profile::build
+include profile::toolbox

@@ -1,0 +1,3 @@
+class profile::base {
+  package { 'mrtest-base-tools': ensure => installed }
+}

@@ -1,0 +1,6 @@
+class role::dbserver {
+  include profile::base
+  class { 'profile::mysql':
+    databases => ['mrtest_shop', 'mrtest_blog'],
+  }
+}

@@ -1,0 +1,4 @@
+class profile::vhosts {
+  $sites = mrtestweb::normalize(['Shop.Example.com', 'blog.example.com'])
+  mrtestweb::site { $sites: }
+}

@@ -1,0 +1,3 @@
+class { 'mrtestcfg':
+  settings => { 'name' => 'mrtest', 'port' => 8443, 'tls' => true },
+}

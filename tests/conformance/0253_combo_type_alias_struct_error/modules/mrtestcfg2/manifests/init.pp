@@ -1,0 +1,1 @@
+class mrtestcfg2 (Mrtestcfg2::Settings $settings) { }

@@ -1,0 +1,3 @@
+class { 'mrtestcfg2':
+  settings => { 'name' => 'mrtest', 'port' => 'http' },
+}

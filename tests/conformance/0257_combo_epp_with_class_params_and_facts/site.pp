@@ -1,0 +1,1 @@
+class { 'mrtesthttp': workers => 4 }

@@ -1,0 +1,3 @@
+class mrtestsite {
+  file { '/tmp/mrtest-site-root': ensure => directory }
+}

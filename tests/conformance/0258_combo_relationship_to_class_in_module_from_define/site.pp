@@ -1,0 +1,1 @@
+mrtestsite::page { ['home', 'contact']: }

@@ -1,0 +1,1 @@
+Package { ensure => installed }

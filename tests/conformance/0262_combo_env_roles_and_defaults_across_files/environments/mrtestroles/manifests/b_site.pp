@@ -1,0 +1,4 @@
+node 'mrtest.example.com' {
+  include role::proxy
+}
+node default { }

@@ -1,0 +1,3 @@
+class role::proxy {
+  include profile::haproxy
+}

@@ -1,0 +1,4 @@
+class role::broken {
+  include profile::present
+  include profile::absent_one
+}

@@ -1,0 +1,3 @@
+class profile::a {
+  package { 'mrtest-git': ensure => installed }
+}

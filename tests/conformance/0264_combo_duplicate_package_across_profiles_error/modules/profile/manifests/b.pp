@@ -1,0 +1,3 @@
+class profile::b {
+  package { 'mrtest-git': ensure => latest }
+}

@@ -1,0 +1,2 @@
+include profile::a
+include profile::b

@@ -1,0 +1,1 @@
+define mrtestport::open (Integer $port) { }

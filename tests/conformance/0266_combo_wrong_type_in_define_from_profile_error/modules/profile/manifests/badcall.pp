@@ -1,0 +1,3 @@
+class profile::badcall {
+  mrtestport::open { 'web': port => '80' }
+}

@@ -1,0 +1,2 @@
+$ports = mrtestutil::ports('web')
+class { 'mrtestutil::listener': ports => $ports }

@@ -1,0 +1,6 @@
+function mrtestutil::ports(String $kind) >> Array[Mrtestutil::Port] {
+  $kind ? {
+    'web'   => [80, 443],
+    default => [],
+  }
+}

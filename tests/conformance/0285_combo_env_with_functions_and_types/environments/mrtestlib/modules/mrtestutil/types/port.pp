@@ -1,0 +1,1 @@
+type Mrtestutil::Port = Integer[1, 65535]

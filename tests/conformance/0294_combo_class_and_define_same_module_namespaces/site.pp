@@ -1,0 +1,3 @@
+include mrtestpg
+mrtestpg::db { 'mrtest_inventory': owner => 'mrtest-inv' }
+mrtestpg::db { 'mrtest_metrics': }

@@ -1,0 +1,3 @@
+class mrtesttplerr {
+  file { '/tmp/mrtest-tplerr': content => epp('mrtesttplerr/bad.epp', { 'count' => 'three' }) }
+}

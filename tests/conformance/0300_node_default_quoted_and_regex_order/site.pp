@@ -1,0 +1,6 @@
+node 'default' {
+  notify { 'mrtest-quoted-default': }
+}
+node /^mrtest-zzz/ {
+  notify { 'mrtest-zzz': }
+}

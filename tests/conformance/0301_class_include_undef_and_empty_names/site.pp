@@ -1,0 +1,4 @@
+class mrtest_present { notify { 'mrtest-present': } }
+$none = []
+include $none
+include mrtest_present
