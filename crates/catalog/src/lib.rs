@@ -94,6 +94,11 @@ impl Catalog {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// Writes the catalog as indented JSON without building it as a string.
+    pub fn write_json_pretty(&self, out: impl std::io::Write) -> Result<(), serde_json::Error> {
+        serde_json::to_writer_pretty(out, self)
+    }
+
     /// Reads a catalog in the wire format, ours or Puppet's.
     pub fn from_json(text: &str) -> Result<Catalog, serde_json::Error> {
         serde_json::from_str(text)

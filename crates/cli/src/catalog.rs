@@ -95,12 +95,17 @@ pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
     let Some(catalog) = compiled.catalog else {
         return Ok(ExitCode::FAILURE);
     };
-    let json = catalog.to_json_pretty();
-    match &args.output {
-        Some(path) => std::fs::write(path, json + "\n")
-            .with_context(|| format!("Could not write {}", path.display()))?,
-        None => println!("{json}"),
-    }
+    // Streamed, so that a large catalog is not held twice.
+    let written = match &args.output {
+        Some(path) => std::fs::File::create(path)
+            .map_err(anyhow::Error::from)
+            .and_then(|file| write_catalog(&catalog, std::io::BufWriter::new(file))),
+        None => write_catalog(&catalog, std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    written.with_context(|| match &args.output {
+        Some(path) => format!("Could not write {}", path.display()),
+        None => "Could not write the catalog".to_string(),
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -143,6 +148,16 @@ fn manifest_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
             out.push(entry);
         }
     }
+    Ok(())
+}
+
+fn write_catalog(
+    catalog: &marionette_catalog::Catalog,
+    mut out: impl std::io::Write,
+) -> Result<()> {
+    catalog.write_json_pretty(&mut out)?;
+    writeln!(out)?;
+    out.flush()?;
     Ok(())
 }
 

@@ -296,7 +296,7 @@ pub fn compile(options: &CompileOptions) -> Compiled {
     }
     match result {
         Ok(_) => Compiled {
-            catalog: Some(evaluator.catalog()),
+            catalog: Some(evaluator.take_catalog()),
             lines,
         },
         Err(error) => {

@@ -289,20 +289,11 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    /// The catalog in Puppet's wire format.
-    pub fn catalog(&self) -> Catalog {
+    /// The catalog in Puppet's wire format. The compiler's resources are
+    /// moved into it, one at a time, so that a large catalog is not held
+    /// twice; the evaluator has no catalog afterwards.
+    pub fn take_catalog(&mut self) -> Catalog {
         let visible = |res: &super::Res| !res.is_virtual;
-        let mut resources = Vec::new();
-        let mut tags: IndexSet<String> = IndexSet::new();
-        for res in &self.compiler.resources {
-            if !visible(res) {
-                continue;
-            }
-            if matches!(res.kind, Kind::Class | Kind::Node) {
-                tags.extend(res.tags.iter().cloned());
-            }
-            resources.push(self.resource_data(res));
-        }
         let edges = self
             .compiler
             .edges
@@ -315,6 +306,18 @@ impl<'p> Evaluator<'p> {
                 target: self.compiler.resources[t].reference(),
             })
             .collect();
+        let mut resources = Vec::new();
+        let mut tags: IndexSet<String> = IndexSet::new();
+        for res in std::mem::take(&mut self.compiler.resources) {
+            if !visible(&res) {
+                continue;
+            }
+            if matches!(res.kind, Kind::Class | Kind::Node) {
+                tags.extend(res.tags.iter().cloned());
+            }
+            resources.push(Self::resource_data(res));
+        }
+        self.compiler.index.clear();
         Catalog {
             tags: tags.into_iter().collect(),
             name: self.node_name.clone(),
@@ -327,11 +330,11 @@ impl<'p> Evaluator<'p> {
             environment: self.environment.clone(),
             resources,
             edges,
-            classes: self.compiler.classes.clone(),
+            classes: std::mem::take(&mut self.compiler.classes),
         }
     }
 
-    fn resource_data(&self, res: &super::Res) -> Resource {
+    fn resource_data(res: super::Res) -> Resource {
         let is_main = res.title == "main" && matches!(res.type_name.as_str(), "class" | "stage");
         let namevar = match res.kind {
             Kind::Builtin => builtin_types::namevar(&res.type_name),
@@ -382,11 +385,11 @@ impl<'p> Evaluator<'p> {
             } else {
                 res.title.clone()
             },
-            tags: res.tags.iter().cloned().collect(),
             file: res.file.as_ref().map(|f| f.to_string()),
             line: res.line,
             exported: res.exported,
             kind: Some(res.kind.label().to_string()),
+            tags: res.tags.into_iter().collect(),
             parameters,
             sensitive_parameters: sensitive,
         }
