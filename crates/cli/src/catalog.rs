@@ -85,7 +85,38 @@ pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
         strict_variables: args.strict_variables,
         server_name: local_node_name(),
     };
-    let compiled = marionette_eval::compile(&options);
+    compile_and_write(&options, args.output.as_deref())
+}
+
+/// Compiles for `marionette apply --catalog-only`: this machine's facts.
+pub(crate) fn compile_local(
+    manifest: SourceFile,
+    node_name: String,
+    modulepath: Option<&str>,
+    strict_variables: bool,
+) -> Result<ExitCode> {
+    let options = CompileOptions {
+        manifests: vec![manifest],
+        modulepath: modulepath
+            .map(|path| {
+                path.split(':')
+                    .filter(|p| !p.is_empty())
+                    .map(PathBuf::from)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        facts: local_facts(&node_name),
+        node_name,
+        environment: "production".to_string(),
+        strict_variables,
+        server_name: local_node_name(),
+    };
+    compile_and_write(&options, None)
+}
+
+/// Compiles, prints what the code logged, and writes the catalog.
+fn compile_and_write(options: &CompileOptions, output: Option<&Path>) -> Result<ExitCode> {
+    let compiled = marionette_eval::compile(options);
     for (stream, line) in &compiled.lines {
         match stream {
             Stream::Stdout => eprintln!("{line}"),
@@ -96,13 +127,13 @@ pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     };
     // Streamed, so that a large catalog is not held twice.
-    let written = match &args.output {
+    let written = match output {
         Some(path) => std::fs::File::create(path)
             .map_err(anyhow::Error::from)
             .and_then(|file| write_catalog(&catalog, std::io::BufWriter::new(file))),
         None => write_catalog(&catalog, std::io::BufWriter::new(std::io::stdout().lock())),
     };
-    written.with_context(|| match &args.output {
+    written.with_context(|| match output {
         Some(path) => format!("Could not write {}", path.display()),
         None => "Could not write the catalog".to_string(),
     })?;

@@ -52,6 +52,13 @@ enum Command {
         /// Accepted for compatibility; nothing is changed on the system yet.
         #[arg(long)]
         noop: bool,
+        /// Compile and print the catalog instead of evaluating for output
+        /// only (until catalogs can be applied).
+        #[arg(long)]
+        catalog_only: bool,
+        /// Directories of modules, separated by `:`.
+        #[arg(long)]
+        modulepath: Option<String>,
     },
     /// Compile catalogs.
     Catalog {
@@ -104,6 +111,33 @@ fn main() -> ExitCode {
             strict_variables,
             verbose,
             noop: _,
+            catalog_only: true,
+            modulepath,
+        } => {
+            let source = match (file.as_deref(), execute) {
+                (_, Some(code)) => Ok(SourceFile::new("<command line>", code)),
+                (Some(path), None) => read_source(path),
+                (None, None) => Err(anyhow::anyhow!("apply needs a manifest file or -e CODE")),
+            };
+            let _ = verbose;
+            source.and_then(|source| {
+                catalog::compile_local(
+                    source,
+                    certname.unwrap_or_else(host_name),
+                    modulepath.as_deref(),
+                    strict_variables,
+                )
+            })
+        }
+        Command::Apply {
+            file,
+            execute,
+            certname,
+            strict_variables,
+            verbose,
+            noop: _,
+            catalog_only: false,
+            modulepath: _,
         } => apply(
             file.as_deref(),
             execute,
