@@ -100,27 +100,7 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
     let mut evaluator = Evaluator::new(file);
     evaluator.strict_variables = options.strict_variables;
     let result = evaluator.evaluate_program(&checked.program, &options.node_name);
-    for entry in &evaluator.logs {
-        if !options.verbose && entry.level < Level::Notice {
-            continue;
-        }
-        let stream = if entry.level >= Level::Warning {
-            Stream::Stderr
-        } else {
-            Stream::Stdout
-        };
-        let line = if entry.source.is_empty() {
-            format!("{}: {}", entry.level.label(), entry.message)
-        } else {
-            format!(
-                "{}: {}: {}",
-                entry.level.label(),
-                entry.source,
-                entry.message
-            )
-        };
-        lines.push((stream, line));
-    }
+    push_logs(&evaluator.logs, options.verbose, &mut lines);
     match result {
         Ok(_) => Outcome {
             lines,
@@ -273,27 +253,7 @@ pub fn compile(options: &CompileOptions) -> Compiled {
         .map(|(file, program)| (*file, program))
         .collect();
     let result = evaluator.evaluate_programs(&refs, node);
-    for entry in &evaluator.logs {
-        if entry.level < Level::Notice {
-            continue;
-        }
-        let stream = if entry.level >= Level::Warning {
-            Stream::Stderr
-        } else {
-            Stream::Stdout
-        };
-        let line = if entry.source.is_empty() {
-            format!("{}: {}", entry.level.label(), entry.message)
-        } else {
-            format!(
-                "{}: {}: {}",
-                entry.level.label(),
-                entry.source,
-                entry.message
-            )
-        };
-        lines.push((stream, line));
-    }
+    push_logs(&evaluator.logs, false, &mut lines);
     match result {
         Ok(_) => Compiled {
             catalog: Some(evaluator.take_catalog()),
@@ -324,6 +284,32 @@ pub fn compile(options: &CompileOptions) -> Compiled {
                 lines,
             }
         }
+    }
+}
+
+/// What the code logged, as Puppet prints it; info and debug only when
+/// `verbose`.
+fn push_logs(logs: &[LogEntry], verbose: bool, lines: &mut Vec<(Stream, String)>) {
+    for entry in logs {
+        if !verbose && entry.level < Level::Notice {
+            continue;
+        }
+        let stream = if entry.level >= Level::Warning {
+            Stream::Stderr
+        } else {
+            Stream::Stdout
+        };
+        let line = if entry.source.is_empty() {
+            format!("{}: {}", entry.level.label(), entry.message)
+        } else {
+            format!(
+                "{}: {}: {}",
+                entry.level.label(),
+                entry.source,
+                entry.message
+            )
+        };
+        lines.push((stream, line));
     }
 }
 
