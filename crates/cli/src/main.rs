@@ -10,6 +10,8 @@ use clap::{Parser, Subcommand};
 use marionette_diagnostics::SourceFile;
 use marionette_syntax::{SourceKind, dump};
 
+mod facts;
+
 // Parsing allocates many small nodes; mimalloc is markedly faster at that
 // than the system allocator.
 #[global_allocator]
@@ -51,6 +53,8 @@ enum Command {
         #[arg(long)]
         noop: bool,
     },
+    /// Print the facts of this machine, as `facter` does.
+    Facts(facts::FactsArgs),
     /// Check and inspect Puppet manifests and EPP templates.
     Parser {
         #[command(subcommand)]
@@ -97,6 +101,7 @@ fn main() -> ExitCode {
             strict_variables,
             verbose,
         ),
+        Command::Facts(args) => facts::run(args),
         Command::Parser {
             command: ParserCommand::Validate { paths, epp },
         } => validate(&paths, epp),
