@@ -234,14 +234,3 @@ impl<'a> Probe<'a> {
         *self.lspci.get_or_init(|| virtualization::lspci(self))
     }
 }
-
-/// Runs one group and returns what it found.
-#[cfg(test)]
-pub(crate) fn collect_group(system: &System, name: &str) -> Facts {
-    let probe = Probe::new(system);
-    let mut facts = Facts::default();
-    for group in GROUPS.iter().filter(|group| group.name == name) {
-        (group.collect)(&probe, &mut facts);
-    }
-    facts
-}

@@ -15,6 +15,8 @@ pub(crate) enum Hierarchy {
     Debian,
     Ubuntu,
     RedHat,
+    /// SLES, SLED and openSUSE.
+    Suse,
     /// Every other Linux: Facter's generic definitions.
     Linux,
 }
@@ -40,6 +42,8 @@ fn hierarchy_of(id: &str) -> Option<Hierarchy> {
         Some(Hierarchy::Ubuntu)
     } else if REDHAT_IDS.contains(&id) {
         Some(Hierarchy::RedHat)
+    } else if id == "sles" || id == "sled" || id.contains("opensuse") {
+        Some(Hierarchy::Suse)
     } else {
         None
     }
@@ -113,8 +117,10 @@ pub(crate) fn capitalize(word: &str) -> String {
 }
 
 fn family(probe: &Probe<'_>, hierarchy: Hierarchy) -> Option<String> {
-    if hierarchy == Hierarchy::RedHat {
-        return Some("RedHat".to_string());
+    match hierarchy {
+        Hierarchy::RedHat => return Some("RedHat".to_string()),
+        Hierarchy::Suse => return Some("Suse".to_string()),
+        _ => {}
     }
     let id = probe
         .os_release_value("id_like")
@@ -446,6 +452,41 @@ pub(crate) fn collect(probe: &Probe<'_>, facts: &mut Facts) {
                 }
                 distro.insert("description".into(), json!(redhat.description));
                 distro.insert("id".into(), json!(redhat.distributor_id));
+            }
+            if let Some(lsb) = &lsb {
+                facts.legacy("lsbdistcodename", json!(lsb.codename));
+                facts.legacy("lsbdistdescription", json!(lsb.description));
+                facts.legacy("lsbdistid", json!(lsb.distributor_id));
+            }
+        }
+        Hierarchy::Suse => {
+            if let Some(version) = version_id(probe) {
+                let mut parts = version.split('.');
+                let major = parts.next().unwrap_or_default();
+                let minor = version.rsplit('.').next().unwrap_or_default();
+                let release = json!({"full": version, "major": major, "minor": minor});
+                facts.legacy("operatingsystemmajrelease", json!(major));
+                facts.legacy("operatingsystemrelease", json!(version));
+                facts.legacy("lsbdistrelease", json!(version));
+                facts.legacy("lsbmajdistrelease", json!(major));
+                facts.legacy("lsbminordistrelease", json!(minor));
+                os.insert("release".into(), release.clone());
+                distro.insert("release".into(), release);
+                // SUSE 12 called itself "SUSE LINUX".
+                let id = if version.starts_with("12") {
+                    "SUSE LINUX"
+                } else {
+                    "SUSE"
+                };
+                distro.insert("id".into(), json!(id));
+            }
+            let codename = probe
+                .os_release_value("version_codename")
+                .filter(|codename| !codename.is_empty())
+                .unwrap_or("n/a");
+            distro.insert("codename".into(), json!(codename));
+            if let Some(description) = probe.os_release_value("pretty_name") {
+                distro.insert("description".into(), json!(description));
             }
             if let Some(lsb) = &lsb {
                 facts.legacy("lsbdistcodename", json!(lsb.codename));
