@@ -261,6 +261,11 @@ pub(crate) struct Sources<'a> {
     pub(crate) legacy: &'a Map<String, Value>,
 }
 
+/// How many custom facts may wait on each other at once. Each waiting fact
+/// holds a few stack frames; the limit keeps a long chain from exhausting
+/// the stack of the thread that collects.
+const MAX_DEPTH: usize = 128;
+
 /// Resolves custom facts on demand, remembering results and the chain of
 /// facts being resolved (to catch cycles).
 pub(crate) struct Resolver<'a> {
@@ -332,6 +337,12 @@ impl<'a> Resolver<'a> {
         let Some(resolutions) = self.facts.get(name).cloned() else {
             return Ok(None);
         };
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(FactError::TooDeep {
+                fact: name.to_string(),
+                limit: MAX_DEPTH,
+            });
+        }
         self.stack.push(name.to_string());
         let outcome = self.first_value(name, resolutions);
         self.stack.pop();
@@ -358,7 +369,9 @@ impl<'a> Resolver<'a> {
             match outcome {
                 Ok(Some(value)) => return Ok(Some(value)),
                 Ok(None) => {}
-                Err(error @ FactError::Cycle { .. }) => return Err(error),
+                Err(error @ (FactError::Cycle { .. } | FactError::TooDeep { .. })) => {
+                    return Err(error);
+                }
                 Err(FactError::Custom { message, .. }) => self.errors.push(FactError::Custom {
                     fact: name.to_string(),
                     message,

@@ -60,6 +60,10 @@ pub enum FactError {
         /// the end.
         chain: Vec<String>,
     },
+    /// Custom facts depend on each other in a chain longer than the limit
+    /// (which keeps resolution from exhausting the stack).
+    #[error("Custom fact '{fact}' depends on a chain of more than {limit} custom facts")]
+    TooDeep { fact: String, limit: usize },
     /// A custom fact's resolution reported an error of its own.
     #[error("Custom fact '{fact}' could not be resolved: {message}")]
     Custom { fact: String, message: String },

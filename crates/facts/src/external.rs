@@ -90,8 +90,12 @@ pub(crate) fn load(
         for path in paths {
             match load_file(&path, timeout) {
                 Ok((found, warning)) => {
+                    // A null value is no value: Facter then falls back to
+                    // the other sources of the fact.
                     for (name, value) in found {
-                        facts.insert(name.to_lowercase(), value);
+                        if !value.is_null() {
+                            facts.insert(name.to_lowercase(), value);
+                        }
                     }
                     errors.extend(warning);
                 }

@@ -216,6 +216,16 @@ pub fn collect(options: &Options) -> Collection {
                             collection.errors.push(FactError::Cycle { chain });
                         }
                     }
+                    // One report is enough for a long chain.
+                    Err(error @ FactError::TooDeep { .. }) => {
+                        if !collection
+                            .errors
+                            .iter()
+                            .any(|e| matches!(e, FactError::TooDeep { .. }))
+                        {
+                            collection.errors.push(error);
+                        }
+                    }
                     Err(error) => collection.errors.push(error),
                 }
             }
