@@ -41,6 +41,9 @@ use crate::query::query;
 /// the next suitable resolution is tried.
 pub type ResolveFn = dyn Fn(&mut FactContext<'_>) -> Result<Option<Value>, FactError> + Send + Sync;
 
+/// A confine's own test, which may look at any facts.
+type ConfineTest = dyn Fn(&mut FactContext<'_>) -> Result<bool, FactError> + Send + Sync;
+
 /// A test a confine applies to a fact's value.
 #[derive(Clone)]
 pub enum Matcher {
@@ -129,7 +132,7 @@ enum Confine {
     /// A fact (dotted paths allowed) must have a value that matches.
     Fact { name: String, matcher: Matcher },
     /// A test of its own, which may look at any facts.
-    Test(Arc<dyn Fn(&mut FactContext<'_>) -> Result<bool, FactError> + Send + Sync>),
+    Test(Arc<ConfineTest>),
 }
 
 /// One way of computing a custom fact.
@@ -309,15 +312,15 @@ impl<'a> Resolver<'a> {
         } else {
             None
         };
-        if let Some((fact, rest)) = custom {
-            if let Some(value) = self.custom(fact)? {
-                if rest.is_empty() {
-                    return Ok(Some(value));
-                }
-                let mut wrapper = Map::new();
-                wrapper.insert(fact.to_string(), value);
-                return Ok(query(&wrapper, &name).cloned());
+        if let Some((fact, rest)) = custom
+            && let Some(value) = self.custom(fact)?
+        {
+            if rest.is_empty() {
+                return Ok(Some(value));
             }
+            let mut wrapper = Map::new();
+            wrapper.insert(fact.to_string(), value);
+            return Ok(query(&wrapper, &name).cloned());
         }
         Ok(query(self.sources.builtin, &name)
             .or_else(|| query(self.sources.legacy, &name))

@@ -576,6 +576,9 @@ impl SystemCalls for LiveCalls {
         found
     }
 
+    // The statvfs fields are 32 bits wide on 32-bit targets; the conversions
+    // are no-ops only on 64-bit ones.
+    #[allow(clippy::useless_conversion)]
     fn filesystem_usage(&self, _mount_point: &str, host_path: &Path) -> Option<FilesystemUsage> {
         use std::os::unix::ffi::OsStrExt;
         let path = CString::new(host_path.as_os_str().as_bytes()).ok()?;

@@ -542,8 +542,8 @@ fn selinux(probe: &Probe<'_>, facts: &mut Facts) -> Value {
     let setting = |prefix: &str| {
         config
             .lines()
-            .filter(|line| line.starts_with(prefix))
-            .last()
+            .rev()
+            .find(|line| line.starts_with(prefix))
             .and_then(|line| line.rsplit('=').next())
             .map(|value| value.trim().to_string())
     };
