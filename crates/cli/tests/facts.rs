@@ -183,3 +183,18 @@ fn facts_command_prints_as_facter_does() {
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
+
+#[test]
+fn facter_environment_variables_give_facts() {
+    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["facts", "--no-external", "role", "kernel"])
+        .env("FACTER_role", "from the environment")
+        .env("FACTER_kernel", "Overridden")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout,
+        "kernel => Overridden\nrole => from the environment\n"
+    );
+}

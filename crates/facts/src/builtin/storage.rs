@@ -71,10 +71,12 @@ fn root_device(probe: &Probe<'_>) -> Option<String> {
 }
 
 pub(crate) fn read_mounts(probe: &Probe<'_>) -> Vec<Mount> {
+    // Facter's mount table library reads /etc/mtab first (a link to
+    // /proc/self/mounts on current systems, a file of its own on old ones).
     let text = probe
-        .read("/proc/self/mounts")
+        .read("/etc/mtab")
         .or_else(|| probe.read("/proc/mounts"))
-        .or_else(|| probe.read("/etc/mtab"))
+        .or_else(|| probe.read("/proc/self/mounts"))
         .unwrap_or_default();
     let mut root_device_cache: Option<Option<String>> = None;
     text.lines()
