@@ -30,8 +30,9 @@ pub(crate) struct CompileArgs {
     /// Where environments live.
     #[arg(long, default_value = "/etc/puppetlabs/code/environments")]
     environmentpath: PathBuf,
-    /// Facts of the node, in JSON (`facter --json`, or Puppet's
-    /// `{"name": ..., "values": {...}}`), instead of this machine's.
+    /// Facts of the node, in JSON or YAML (`facter --json`, Puppet's
+    /// `{"name": ..., "values": {...}}` or its YAML cache), instead of
+    /// this machine's.
     #[arg(long)]
     facts: Option<PathBuf>,
     /// Write the catalog here instead of to standard output.
@@ -204,21 +205,10 @@ fn read_manifests(path: &Path) -> Result<Vec<SourceFile>> {
     paths.iter().map(|path| crate::read_source(path)).collect()
 }
 
-/// Facts from a JSON file; Puppet's wrapped form is unwrapped.
+/// Facts from a JSON or YAML file (`facter --json`, Puppet's wrapped form
+/// or its YAML cache).
 fn read_facts(path: &Path) -> Result<serde_json::Map<String, serde_json::Value>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("Could not read facts from {}", path.display()))?;
-    let data: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a JSON facts file", path.display()))?;
-    let serde_json::Value::Object(mut map) = data else {
-        bail!("{} does not hold a JSON object of facts", path.display());
-    };
-    if let Some(serde_json::Value::Object(values)) = map.remove("values")
-        && map.contains_key("name")
-    {
-        return Ok(values);
-    }
-    Ok(map)
+    marionette_facts::load_facts_file(path).map_err(|error| anyhow::anyhow!("{error}"))
 }
 
 /// The host's name, as Puppet's default certname.
@@ -228,14 +218,13 @@ pub(crate) fn local_node_name() -> String {
         .unwrap_or_else(|_| "localhost".to_string())
 }
 
-/// A minimal set of facts about this machine, until the facts layer
-/// collects them all.
-fn local_facts(node_name: &str) -> serde_json::Map<String, serde_json::Value> {
-    let mut facts = serde_json::Map::new();
-    let hostname = node_name.split('.').next().unwrap_or(node_name).to_string();
-    facts.insert("hostname".into(), hostname.into());
-    facts.insert("fqdn".into(), node_name.into());
-    facts.insert("clientcert".into(), node_name.into());
-    facts.insert("kernel".into(), "Linux".into());
-    facts
+/// This machine's facts, legacy names included, as Puppet gives a
+/// compilation; problems with external facts are reported and the other
+/// facts still used.
+fn local_facts(_node_name: &str) -> serde_json::Map<String, serde_json::Value> {
+    let collection = marionette_facts::collect(&marionette_facts::Options::default());
+    for error in &collection.errors {
+        eprintln!("Error: {error}");
+    }
+    collection.with_legacy()
 }

@@ -12,6 +12,8 @@ use clap::{Parser, Subcommand};
 use marionette_diagnostics::SourceFile;
 use marionette_syntax::{SourceKind, dump};
 
+mod facts;
+
 // Parsing allocates many small nodes; mimalloc is markedly faster at that
 // than the system allocator.
 #[global_allocator]
@@ -65,6 +67,8 @@ enum Command {
         #[command(subcommand)]
         command: CatalogCommand,
     },
+    /// Print the facts of this machine, as `facter` does.
+    Facts(facts::FactsArgs),
     /// Check and inspect Puppet manifests and EPP templates.
     Parser {
         #[command(subcommand)]
@@ -148,6 +152,7 @@ fn main() -> ExitCode {
         Command::Catalog {
             command: CatalogCommand::Compile(args),
         } => catalog::compile(args),
+        Command::Facts(args) => facts::run(args),
         Command::Parser {
             command: ParserCommand::Validate { paths, epp },
         } => validate(&paths, epp),
