@@ -44,7 +44,7 @@ pub(crate) struct CompileArgs {
 }
 
 pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
-    let node_name = args.certname.clone().unwrap_or_else(local_node_name);
+    let node_name = args.certname.clone().unwrap_or_else(crate::host_name);
     let environment = args
         .environment
         .clone()
@@ -75,7 +75,7 @@ pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
     }
     let facts = match &args.facts {
         Some(path) => read_facts(path)?,
-        None => local_facts(&node_name),
+        None => local_facts(),
     };
     let options = CompileOptions {
         manifests: read_manifests(&manifest)?,
@@ -84,7 +84,7 @@ pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
         environment,
         facts,
         strict_variables: args.strict_variables,
-        server_name: local_node_name(),
+        server_name: crate::host_name(),
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -106,11 +106,11 @@ pub(crate) fn compile_local(
                     .collect()
             })
             .unwrap_or_default(),
-        facts: local_facts(&node_name),
+        facts: local_facts(),
         node_name,
         environment: "production".to_string(),
         strict_variables,
-        server_name: local_node_name(),
+        server_name: crate::host_name(),
     };
     compile_and_write(&options, None)
 }
@@ -211,17 +211,10 @@ fn read_facts(path: &Path) -> Result<serde_json::Map<String, serde_json::Value>>
     marionette_facts::load_facts_file(path).map_err(|error| anyhow::anyhow!("{error}"))
 }
 
-/// The host's name, as Puppet's default certname.
-pub(crate) fn local_node_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|name| name.trim().to_string())
-        .unwrap_or_else(|_| "localhost".to_string())
-}
-
 /// This machine's facts, legacy names included, as Puppet gives a
 /// compilation; problems with external facts are reported and the other
 /// facts still used.
-fn local_facts(_node_name: &str) -> serde_json::Map<String, serde_json::Value> {
+fn local_facts() -> serde_json::Map<String, serde_json::Value> {
     let collection = marionette_facts::collect(&marionette_facts::Options::default());
     for error in &collection.errors {
         eprintln!("Error: {error}");

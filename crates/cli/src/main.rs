@@ -115,39 +115,15 @@ fn main() -> ExitCode {
             strict_variables,
             verbose,
             noop: _,
-            catalog_only: true,
+            catalog_only,
             modulepath,
-        } => {
-            let source = match (file.as_deref(), execute) {
-                (_, Some(code)) => Ok(SourceFile::new("<command line>", code)),
-                (Some(path), None) => read_source(path),
-                (None, None) => Err(anyhow::anyhow!("apply needs a manifest file or -e CODE")),
-            };
-            let _ = verbose;
-            source.and_then(|source| {
-                catalog::compile_local(
-                    source,
-                    certname.unwrap_or_else(host_name),
-                    modulepath.as_deref(),
-                    strict_variables,
-                )
-            })
-        }
-        Command::Apply {
-            file,
-            execute,
-            certname,
-            strict_variables,
-            verbose,
-            noop: _,
-            catalog_only: false,
-            modulepath: _,
         } => apply(
             file.as_deref(),
             execute,
             certname,
             strict_variables,
             verbose,
+            catalog_only.then_some(modulepath.as_deref()),
         ),
         Command::Catalog {
             command: CatalogCommand::Compile(args),
@@ -257,7 +233,8 @@ fn dump_file(path: &Path, no_spans: bool) -> Result<ExitCode> {
     })
 }
 
-fn host_name() -> String {
+/// The host's name, Puppet's default certname.
+pub(crate) fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|name| name.trim().to_string())
         .unwrap_or_else(|_| "localhost".into())
@@ -269,12 +246,19 @@ fn apply(
     certname: Option<String>,
     strict_variables: bool,
     verbose: bool,
+    // `Some(modulepath)` with `--catalog-only`: compile and print the
+    // catalog instead.
+    catalog_only: Option<Option<&str>>,
 ) -> Result<ExitCode> {
     let source = match (file, execute) {
         (_, Some(code)) => SourceFile::new("<command line>", code),
         (Some(path), None) => read_source(path)?,
         (None, None) => anyhow::bail!("apply needs a manifest file or -e CODE"),
     };
+    if let Some(modulepath) = catalog_only {
+        let node_name = certname.unwrap_or_else(host_name);
+        return catalog::compile_local(source, node_name, modulepath, strict_variables);
+    }
     let options = marionette_eval::RunOptions {
         node_name: certname.unwrap_or_else(host_name),
         strict_variables,

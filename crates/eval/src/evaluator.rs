@@ -615,8 +615,10 @@ impl<'p> Evaluator<'p> {
                 self.resource_override(target, operations, span)
             }
             ExprKind::Collect { .. } => {
-                let id = self.collector(expr, None)?;
-                Ok(self.collector_value(id))
+                // A collector is a value only as a relationship operand,
+                // which `relationship` handles.
+                self.collector(expr, None)?;
+                Ok(Value::Undef)
             }
             ExprKind::Class(_)
             | ExprKind::Define(_)
@@ -939,7 +941,7 @@ impl<'p> Evaluator<'p> {
             return Ok(t);
         }
         if !self.type_aliases.contains_key(name) && name.contains("::") {
-            self.autoload(name, crate::loader::Kind::Type, span)?;
+            self.autoload(name, crate::loader::Kind::Type)?;
         }
         if let Some(&(expr, file)) = self.type_aliases.get(name) {
             if self.resolving_aliases.iter().any(|n| n == name) {
@@ -1003,7 +1005,7 @@ impl<'p> Evaluator<'p> {
             ExprKind::Name(name) => {
                 let name = strip_top(name);
                 if !self.functions.contains_key(name) && name.contains("::") {
-                    self.autoload(name, crate::loader::Kind::Function, name_place)?;
+                    self.autoload(name, crate::loader::Kind::Function)?;
                 }
                 if !self.functions.contains_key(name) && !self.builtins.contains_key(name) {
                     return fail(format!("Unknown function: '{name}'."), name_place);

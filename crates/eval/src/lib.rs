@@ -51,55 +51,19 @@ pub struct RunOptions {
 /// `puppet apply` would print for its evaluation.
 pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
     let mut lines = Vec::new();
-    let checked = marionette_syntax::check(file.text(), marionette_syntax::SourceKind::Manifest);
-    for warning in checked.diagnostics.iter().filter(|d| !d.is_error()) {
-        lines.push((
-            Stream::Stderr,
-            format!("Warning: {}", file.one_line(warning)),
-        ));
-    }
-    // One problem is reported as the reason parsing failed; several are
-    // listed and then counted, as Puppet does.
-    let errors: Vec<_> = checked
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .collect();
-    match errors.as_slice() {
-        [] => {}
-        [error] => {
-            lines.push((
-                Stream::Stderr,
-                format!(
-                    "Error: Could not parse for environment production: {}",
-                    file.one_line(error)
-                ),
-            ));
+    let program = match parse_manifest(file, "production", &mut lines) {
+        Ok(program) => program,
+        Err(message) => {
+            lines.push((Stream::Stderr, format!("Error: {message}")));
             return Outcome {
                 lines,
                 success: false,
             };
         }
-        several => {
-            for error in several {
-                lines.push((Stream::Stderr, format!("Error: {}", file.one_line(error))));
-            }
-            lines.push((
-                Stream::Stderr,
-                format!(
-                    "Error: Language validation logged {} errors. Giving up",
-                    several.len()
-                ),
-            ));
-            return Outcome {
-                lines,
-                success: false,
-            };
-        }
-    }
+    };
     let mut evaluator = Evaluator::new(file);
     evaluator.strict_variables = options.strict_variables;
-    let result = evaluator.evaluate_program(&checked.program, &options.node_name);
+    let result = evaluator.evaluate_program(&program, &options.node_name);
     push_logs(&evaluator.logs, options.verbose, &mut lines);
     match result {
         Ok(_) => Outcome {
@@ -169,42 +133,17 @@ pub fn compile(options: &CompileOptions) -> Compiled {
     let node = &options.node_name;
     let mut programs = Vec::new();
     for file in &options.manifests {
-        let checked =
-            marionette_syntax::check(file.text(), marionette_syntax::SourceKind::Manifest);
-        for warning in checked.diagnostics.iter().filter(|d| !d.is_error()) {
-            lines.push((
-                Stream::Stderr,
-                format!("Warning: {}", file.one_line(warning)),
-            ));
-        }
-        let errors: Vec<_> = checked
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .collect();
-        if let Some(first) = errors.first() {
-            let message = if errors.len() == 1 {
-                format!(
-                    "Could not parse for environment {}: {}",
-                    options.environment,
-                    file.one_line(first)
-                )
-            } else {
-                for error in &errors {
-                    lines.push((Stream::Stderr, format!("Error: {}", file.one_line(error))));
-                }
-                format!(
-                    "Language validation logged {} errors. Giving up",
-                    errors.len()
-                )
-            };
-            push_error(&mut lines, &format!("{message} on node {node}"));
-            return Compiled {
-                catalog: None,
-                lines,
-            };
-        }
-        programs.push((file, checked.program));
+        let program = match parse_manifest(file, &options.environment, &mut lines) {
+            Ok(program) => program,
+            Err(message) => {
+                push_error(&mut lines, &format!("{message} on node {node}"));
+                return Compiled {
+                    catalog: None,
+                    lines,
+                };
+            }
+        };
+        programs.push((file, program));
     }
     let sources = loader::Sources::new();
     let Some(main) = options.manifests.first() else {
@@ -283,6 +222,45 @@ pub fn compile(options: &CompileOptions) -> Compiled {
                 catalog: None,
                 lines,
             }
+        }
+    }
+}
+
+/// Parses and validates a main manifest. Warnings go to `lines`; on
+/// errors, one is the reason parsing failed, while several are listed in
+/// `lines` and then counted, as Puppet does; the returned message is the
+/// final error.
+fn parse_manifest(
+    file: &SourceFile,
+    environment: &str,
+    lines: &mut Vec<(Stream, String)>,
+) -> Result<marionette_syntax::ast::Program, String> {
+    let checked = marionette_syntax::check(file.text(), marionette_syntax::SourceKind::Manifest);
+    for warning in checked.diagnostics.iter().filter(|d| !d.is_error()) {
+        lines.push((
+            Stream::Stderr,
+            format!("Warning: {}", file.one_line(warning)),
+        ));
+    }
+    let errors: Vec<_> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .collect();
+    match errors.as_slice() {
+        [] => Ok(checked.program),
+        [error] => Err(format!(
+            "Could not parse for environment {environment}: {}",
+            file.one_line(error)
+        )),
+        several => {
+            for error in several {
+                lines.push((Stream::Stderr, format!("Error: {}", file.one_line(error))));
+            }
+            Err(format!(
+                "Language validation logged {} errors. Giving up",
+                several.len()
+            ))
         }
     }
 }

@@ -127,7 +127,7 @@ impl<'p> Loader<'p> {
 impl<'p> Evaluator<'p> {
     /// Loads the file that should define `name`, if there is one, and
     /// registers what it defines.
-    pub(crate) fn autoload(&mut self, name: &str, kind: Kind, span: Span) -> EvalResult<()> {
+    pub(crate) fn autoload(&mut self, name: &str, kind: Kind) -> EvalResult<()> {
         let Some(loader) = &mut self.loader else {
             return Ok(());
         };
@@ -156,7 +156,6 @@ impl<'p> Evaluator<'p> {
                         column: None,
                     });
                 }
-                let _ = span;
                 Stop::Error(error)
             })?;
         if let Some(loaded) = loaded {

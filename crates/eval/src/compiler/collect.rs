@@ -53,16 +53,10 @@ impl<'p> Evaluator<'p> {
             query,
             overrides: overrides.map(|ops| (ops, self.current)),
             collected: IndexSet::new(),
-            wanted: Vec::new(),
             file,
             line,
         });
         Ok(id)
-    }
-
-    /// What a collector expression evaluates to when used as a value.
-    pub(crate) fn collector_value(&self, _id: usize) -> Value {
-        Value::Undef
     }
 
     fn build_query(&mut self, expr: &'p Expr) -> EvalResult<Query> {
@@ -124,6 +118,17 @@ impl<'p> Evaluator<'p> {
     /// whether any found something new.
     pub(crate) fn evaluate_collections(&mut self) -> EvalResult<bool> {
         let mut found_any = false;
+        // References from `realize` whose resources now exist.
+        let unrealized = std::mem::take(&mut self.compiler.unrealized);
+        for (type_name, title) in unrealized {
+            match self.compiler.find(&type_name, &title) {
+                Some(id) => {
+                    found_any |= self.compiler.resources[id].is_virtual;
+                    self.compiler.resources[id].is_virtual = false;
+                }
+                None => self.compiler.unrealized.push((type_name, title)),
+            }
+        }
         for index in 0..self.compiler.collectors.len() {
             let collector = &self.compiler.collectors[index];
             let mut found = Vec::new();
@@ -141,16 +146,6 @@ impl<'p> Evaluator<'p> {
                     found.push(id);
                 }
             }
-            // Exact references from `realize`.
-            let wanted = std::mem::take(&mut self.compiler.collectors[index].wanted);
-            let mut still_wanted = Vec::new();
-            for (type_name, title) in wanted {
-                match self.compiler.find(&type_name, &title) {
-                    Some(id) => found.push(id),
-                    None => still_wanted.push((type_name, title)),
-                }
-            }
-            self.compiler.collectors[index].wanted = still_wanted;
             if found.is_empty() {
                 continue;
             }
@@ -167,20 +162,7 @@ impl<'p> Evaluator<'p> {
                     let saved = std::mem::replace(&mut self.current, scope);
                     let attributes = self.attribute_list(operations);
                     self.current = saved;
-                    let mut params = Vec::new();
-                    for (name, value, at, append) in attributes? {
-                        let (file, line) = self.place(at);
-                        params.push((
-                            name,
-                            super::Param {
-                                value,
-                                source: Source::Anywhere,
-                                file,
-                                line,
-                                append,
-                            },
-                        ));
-                    }
+                    let params = self.params_from(attributes?, &Source::Anywhere);
                     let res = &self.compiler.resources[id];
                     let pending = PendingOverride {
                         type_name: res.type_name.clone(),
@@ -199,30 +181,16 @@ impl<'p> Evaluator<'p> {
 
     /// `realize(File['x'], ...)`: makes virtual resources real, now or
     /// when they are declared; missing ones are an error at the end.
-    pub(crate) fn realize(&mut self, references: &[Value], span: Span) -> EvalResult<()> {
+    pub(crate) fn realize(&mut self, references: &[Value]) -> EvalResult<()> {
         let mut refs = Vec::new();
         for value in references {
             collect_references(value, &mut refs);
         }
-        let (file, line) = self.place(span);
-        let mut wanted = Vec::new();
         for (type_name, title) in refs {
             match self.compiler.find(&type_name, &title) {
                 Some(id) => self.compiler.resources[id].is_virtual = false,
-                None => wanted.push((type_name, title)),
+                None => self.compiler.unrealized.push((type_name, title)),
             }
-        }
-        if !wanted.is_empty() {
-            self.compiler.collectors.push(Collector {
-                type_name: String::new(),
-                exported: false,
-                query: Query::NotEqual("\0".into(), Value::Undef),
-                overrides: None,
-                collected: IndexSet::new(),
-                wanted,
-                file,
-                line,
-            });
         }
         Ok(())
     }

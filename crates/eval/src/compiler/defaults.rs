@@ -24,20 +24,7 @@ impl<'p> Evaluator<'p> {
         };
         let attributes = self.attribute_list(operations)?;
         let source = self.source_of(self.current);
-        let mut params = Vec::new();
-        for (name, value, span, append) in attributes {
-            let (file, line) = self.place(span);
-            params.push((
-                name,
-                Param {
-                    value,
-                    source: source.clone(),
-                    file,
-                    line,
-                    append,
-                },
-            ));
-        }
+        let params = self.params_from(attributes, &source);
         let scope = self.scopes.get_mut(self.current);
         match scope.defaults.iter_mut().find(|d| d.type_name == type_name) {
             Some(existing) => {
@@ -95,8 +82,8 @@ impl<'p> Evaluator<'p> {
         span: Span,
     ) -> EvalResult<Value> {
         if let ExprKind::Collect { .. } = &target.kind {
-            let id = self.collector(target, Some(operations))?;
-            return Ok(self.collector_value(id));
+            self.collector(target, Some(operations))?;
+            return Ok(Value::Undef);
         }
         let references = self.eval(target)?;
         let mut refs = Vec::new();
@@ -105,20 +92,7 @@ impl<'p> Evaluator<'p> {
         let source = self.source_of(self.current);
         let (file, line) = self.place(span);
         for (type_name, title) in refs {
-            let mut params = Vec::new();
-            for (name, value, at, append) in &attributes {
-                let (file, line) = self.place(*at);
-                params.push((
-                    name.clone(),
-                    Param {
-                        value: value.clone(),
-                        source: source.clone(),
-                        file,
-                        line,
-                        append: *append,
-                    },
-                ));
-            }
+            let params = self.params_from(attributes.clone(), &source);
             let pending = PendingOverride {
                 type_name,
                 title,

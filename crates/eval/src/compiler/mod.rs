@@ -183,9 +183,6 @@ pub(crate) struct Collector<'p> {
     pub(crate) overrides: Option<(&'p [AttributeOperation], ScopeId)>,
     /// Resources collected so far, in the order found.
     pub(crate) collected: IndexSet<ResId>,
-    /// Exact references to realize (`realize(File['x'])`), which must
-    /// exist by the end.
-    pub(crate) wanted: Vec<(String, String)>,
     pub(crate) file: Rc<str>,
     pub(crate) line: u32,
 }
@@ -221,6 +218,9 @@ pub(crate) struct Compiler<'p> {
     pub(crate) classes: Vec<String>,
     pub(crate) overrides: Vec<PendingOverride>,
     pub(crate) collectors: Vec<Collector<'p>>,
+    /// References given to `realize` before their resources were
+    /// declared; each must exist by the end.
+    pub(crate) unrealized: Vec<(String, String)>,
     pub(crate) relationships: Vec<Relationship>,
     /// Defined-type instances are evaluated in this order.
     pub(crate) next_unevaluated: usize,

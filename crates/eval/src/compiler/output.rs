@@ -67,9 +67,8 @@ impl<'p> Evaluator<'p> {
         }
         let unrealized: Vec<String> = self
             .compiler
-            .collectors
+            .unrealized
             .iter()
-            .flat_map(|c| c.wanted.iter())
             .map(|(kind, title)| {
                 format!(
                     "{}[{title}]",

@@ -27,6 +27,32 @@ impl<'p> Evaluator<'p> {
         )
     }
 
+    /// A parameter value set by code from `source` at `span`.
+    pub(crate) fn param(&self, value: Value, source: Source, span: Span, append: bool) -> Param {
+        let (file, line) = self.place(span);
+        Param {
+            value,
+            source,
+            file,
+            line,
+            append,
+        }
+    }
+
+    /// Attribute operations as parameters set by code from `source`.
+    pub(crate) fn params_from(
+        &self,
+        attributes: Attributes,
+        source: &Source,
+    ) -> Vec<(String, Param)> {
+        attributes
+            .into_iter()
+            .map(|(name, value, span, append)| {
+                (name, self.param(value, source.clone(), span, append))
+            })
+            .collect()
+    }
+
     /// The resource whose code is running.
     pub(crate) fn scope_resource(&self) -> ResId {
         self.scopes.resource(self.current).unwrap_or(0)
@@ -163,7 +189,7 @@ impl<'p> Evaluator<'p> {
             Kind::Class
         } else if builtin_types::is_builtin(&type_name) {
             Kind::Builtin
-        } else if self.find_define(&type_name, at)?.is_some() {
+        } else if self.find_define(&type_name)?.is_some() {
             Kind::Defined
         } else {
             return fail(
@@ -373,16 +399,9 @@ impl<'p> Evaluator<'p> {
                     *span,
                 );
             }
-            let (file, line) = self.place(*span);
             params.insert(
                 name.clone(),
-                Param {
-                    value: value.clone(),
-                    source: source.clone(),
-                    file,
-                    line,
-                    append: *append,
-                },
+                self.param(value.clone(), source.clone(), *span, *append),
             );
         }
         if kind == Kind::Defined {
@@ -457,13 +476,11 @@ impl<'p> Evaluator<'p> {
         params: &IndexMap<String, Param>,
         at: Span,
     ) -> EvalResult<()> {
-        let Some(def) = self.find_define(type_name, at)? else {
+        let Some(def) = self.find_define(type_name)? else {
             return Ok(());
         };
         for name in params.keys() {
-            let known = def.def.params.iter().any(|p| &p.name == name)
-                || METAPARAMETERS.contains(&name.as_str())
-                || name == "name";
+            let known = accepts_param(&def.def.params, name);
             if !known {
                 let mut error = EvalError::new(
                     format!(
@@ -518,7 +535,7 @@ impl<'p> Evaluator<'p> {
             }
             return Ok(existing);
         }
-        let Some(def) = self.find_class(&name, span)? else {
+        let Some(def) = self.find_class(&name)? else {
             let message = format!("Could not find class ::{name} for {}", self.node_name);
             return if arguments.is_some() {
                 fail(
@@ -534,7 +551,7 @@ impl<'p> Evaluator<'p> {
         let parent_scope = match &def.def.parent {
             Some(parent) => {
                 let parent = strip_top(parent).to_lowercase();
-                if self.find_class(&parent, span)?.is_none() {
+                if self.find_class(&parent)?.is_none() {
                     return fail(
                         format!(
                             "Could not find parent resource type '{parent}' of type hostclass in {}",
@@ -557,20 +574,10 @@ impl<'p> Evaluator<'p> {
         let declaring = self.current;
         let id = self.new_res("class", &name, Kind::Class, declaring, place);
         let source = self.source_of(declaring);
-        let mut params = IndexMap::new();
-        for (key, value, at, append) in arguments.unwrap_or_default() {
-            let (file, line) = self.place(at);
-            params.insert(
-                key,
-                Param {
-                    value,
-                    source: source.clone(),
-                    file,
-                    line,
-                    append,
-                },
-            );
-        }
+        let mut params: IndexMap<String, Param> = self
+            .params_from(arguments.unwrap_or_default(), &source)
+            .into_iter()
+            .collect();
         self.apply_defaults(id, &mut params);
         if let Some(tags) = params.get("tag") {
             for tag in flat_strings(&tags.value.clone()) {
@@ -634,9 +641,7 @@ impl<'p> Evaluator<'p> {
             }
         };
         for name in self.compiler.resources[id].params.keys() {
-            let known = params.iter().any(|p| &p.name == name)
-                || METAPARAMETERS.contains(&name.as_str())
-                || name == "name";
+            let known = accepts_param(params, name);
             if !known {
                 return failure(format!("has no parameter named '{name}'"));
             }
@@ -659,18 +664,11 @@ impl<'p> Evaluator<'p> {
                 None => match &param.default {
                     Some(default) => {
                         let value = self.eval(default)?;
-                        let (file, line) = self.place(param.span);
                         let source = self.source_of(self.current);
-                        self.compiler.resources[id].params.insert(
-                            param.name.clone(),
-                            Param {
-                                value: value.clone(),
-                                source,
-                                file,
-                                line,
-                                append: false,
-                            },
-                        );
+                        let default = self.param(value.clone(), source, param.span, false);
+                        self.compiler.resources[id]
+                            .params
+                            .insert(param.name.clone(), default);
                         value
                     }
                     // A parameter whose type accepts undef is not required.
@@ -885,7 +883,7 @@ impl<'p> Evaluator<'p> {
         let declared_at = (res.file.clone(), res.line);
         let display = res.reference();
         self.add_scope_tags(id);
-        let Some(def) = self.find_define(&type_name, Span::default())? else {
+        let Some(def) = self.find_define(&type_name)? else {
             return Ok(());
         };
         let parent = self.node_scope.unwrap_or(TOP_SCOPE);
@@ -927,22 +925,28 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Finds a defined type, loading it from its module when needed.
-    pub(crate) fn find_define(&mut self, name: &str, span: Span) -> EvalResult<Option<Def<'p>>> {
+    pub(crate) fn find_define(&mut self, name: &str) -> EvalResult<Option<Def<'p>>> {
         if let Some(def) = self.defines.get(name) {
             return Ok(Some(def.clone()));
         }
-        self.autoload(name, crate::loader::Kind::Manifest, span)?;
+        self.autoload(name, crate::loader::Kind::Manifest)?;
         Ok(self.defines.get(name).cloned())
     }
 
     /// Finds a class, loading it from its module when needed.
-    pub(crate) fn find_class(&mut self, name: &str, span: Span) -> EvalResult<Option<Def<'p>>> {
+    pub(crate) fn find_class(&mut self, name: &str) -> EvalResult<Option<Def<'p>>> {
         if let Some(def) = self.classes.get(name) {
             return Ok(Some(def.clone()));
         }
-        self.autoload(name, crate::loader::Kind::Manifest, span)?;
+        self.autoload(name, crate::loader::Kind::Manifest)?;
         Ok(self.classes.get(name).cloned())
     }
+}
+
+/// Whether a class or defined type takes an attribute: one of its
+/// parameters, a metaparameter, or `name`.
+fn accepts_param(params: &[marionette_syntax::ast::Param], name: &str) -> bool {
+    params.iter().any(|p| p.name == name) || METAPARAMETERS.contains(&name) || name == "name"
 }
 
 /// The strings in a value, arrays flattened (tags, aliases).

@@ -71,7 +71,7 @@ fn require(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
 
 fn realize(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(1, None)?;
-    eval.realize(&call.args, call.span)?;
+    eval.realize(&call.args)?;
     Ok(Value::Undef)
 }
 
@@ -131,8 +131,8 @@ fn defined(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
             Value::String(name) => {
                 let lower = name.trim_start_matches("::").to_lowercase();
                 eval.is_defined_name(&lower)
-                    || eval.find_class(&lower, call.span)?.is_some()
-                    || eval.find_define(&lower, call.span)?.is_some()
+                    || eval.find_class(&lower)?.is_some()
+                    || eval.find_define(&lower)?.is_some()
             }
             Value::Type(t) => match &**t {
                 PType::Class(Some(name)) => eval.is_class_declared(name),
@@ -143,7 +143,7 @@ fn defined(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
                 PType::Resource {
                     type_name: Some(kind),
                     title: None,
-                } => eval.is_defined_name(kind) || eval.find_define(kind, call.span)?.is_some(),
+                } => eval.is_defined_name(kind) || eval.find_define(kind)?.is_some(),
                 PType::Resource {
                     type_name: None, ..
                 }
