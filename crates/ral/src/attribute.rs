@@ -1,0 +1,340 @@
+//! Attribute behaviour shared by every type: validation, munging,
+//! comparison and display of values.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use marionette_values::format::{quote, to_s};
+use marionette_values::{PType, Value};
+
+use crate::typedef::{ArrayMatching, AttrDef, AttrKind, Hooked};
+
+/// Puppet's spellings of the two booleans.
+pub fn parse_boolean(value: &Value) -> Option<bool> {
+    match value {
+        Value::Boolean(b) => Some(*b),
+        Value::String(s) => match s.to_ascii_lowercase().as_str() {
+            "true" | "yes" => Some(true),
+            "false" | "no" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The text a value is compared as when matched against allowed values.
+pub fn value_text(value: &Value) -> String {
+    to_s(value)
+}
+
+/// The default validation: the type constraint, then the allowed values
+/// (literals first, then patterns).
+pub fn default_validate(attr: &AttrDef, value: &Value) -> Result<(), String> {
+    if let Some(ptype) = &attr.constraint
+        && !ptype.is_instance(value)
+    {
+        return Err(format!(
+            "expects a value of type {}, got {}",
+            ptype.name(),
+            actual_type(value)
+        ));
+    }
+    if attr.values.is_empty() {
+        return Ok(());
+    }
+    if matches!(value, Value::Array(_) | Value::Hash(_)) {
+        return Err(invalid_value(attr, value));
+    }
+    let text = value_text(value);
+    let literal = attr
+        .literals()
+        .any(|l| l == text || (attr.boolean && l.eq_ignore_ascii_case(&text)));
+    let aliased = attr.aliases.iter().any(|(alias, _)| *alias == text);
+    if literal || aliased || attr.patterns().any(|p| p.is_match(&text)) {
+        Ok(())
+    } else {
+        Err(invalid_value(attr, value))
+    }
+}
+
+fn actual_type(value: &Value) -> String {
+    PType::infer(value).generalize().name()
+}
+
+/// Puppet's wording for a value outside the allowed ones.
+fn invalid_value(attr: &AttrDef, value: &Value) -> String {
+    let mut message = format!("Invalid value {}.", inspect(value));
+    let literals: Vec<&str> = attr.literals().collect();
+    if !literals.is_empty() {
+        message.push_str(&format!(" Valid values are {}.", literals.join(", ")));
+    }
+    let patterns: Vec<String> = attr.patterns().map(|p| format!("/{}/", p.source())).collect();
+    if !patterns.is_empty() {
+        message.push_str(&format!(" Valid values match {}.", patterns.join(", ")));
+    }
+    message
+}
+
+/// A value as Ruby's `inspect` shows it in error messages: strings in
+/// double quotes.
+pub fn inspect(value: &Value) -> String {
+    match value {
+        Value::String(s) => format!("{s:?}"),
+        other => marionette_values::format::ruby_inspect(other),
+    }
+}
+
+/// The default munging: booleans to `true`/`false`, aliases to their
+/// target, literal matches to the literal's spelling, anything else as is.
+pub fn default_munge(attr: &AttrDef, value: Value) -> Value {
+    if attr.boolean {
+        return parse_boolean(&value).map(Value::Boolean).unwrap_or(value);
+    }
+    if attr.values.is_empty() && attr.aliases.is_empty() {
+        return value;
+    }
+    if matches!(value, Value::Array(_) | Value::Hash(_) | Value::Sensitive(_)) {
+        return value;
+    }
+    let text = value_text(&value);
+    if let Some((_, target)) = attr.aliases.iter().find(|(alias, _)| *alias == text) {
+        return Value::String(target.as_str().into());
+    }
+    if let Some(literal) = attr.literals().find(|l| *l == text) {
+        return Value::String(literal.into());
+    }
+    value
+}
+
+/// Validates then munges one value through the attribute's hooks, or the
+/// defaults. A hook that panics is reported as an error of this attribute,
+/// never as a crash.
+pub fn process(attr: &AttrDef, value: Value) -> Result<Value, String> {
+    let hooked = Hooked { attr };
+    guarded(&attr.name, "validate", || match &attr.validate {
+        Some(hook) => hook(&hooked, &value),
+        None => default_validate(attr, &value),
+    })?;
+    guarded(&attr.name, "munge", || match &attr.munge {
+        Some(hook) => hook(&hooked, value.clone()),
+        None => Ok(default_munge(attr, value.clone())),
+    })
+}
+
+/// Properties validate and munge each element of an array (Puppet keeps a
+/// property's desired values as a list); parameters take the value whole.
+pub fn process_value(attr: &AttrDef, value: Value) -> Result<Value, String> {
+    if let Some(ptype) = &attr.constraint
+        && !ptype.is_instance(&value)
+    {
+        return Err(format!(
+            "expects a value of type {}, got {}",
+            ptype.name(),
+            actual_type(&value)
+        ));
+    }
+    let per_element = attr.kind != AttrKind::Parameter;
+    // The constraint was checked on the whole value; the elements must not
+    // be checked against it again.
+    let without_constraint;
+    let element_attr = if attr.constraint.is_some() {
+        without_constraint = AttrDef {
+            constraint: None,
+            ..attr.clone()
+        };
+        &without_constraint
+    } else {
+        attr
+    };
+    match value {
+        Value::Array(items) if per_element => {
+            let munged = items
+                .iter()
+                .map(|item| process(element_attr, item.clone()))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Value::Array(munged.into()))
+        }
+        Value::Sensitive(inner) => {
+            Ok(Value::Sensitive(Box::new(process_value(element_attr, *inner)?)))
+        }
+        other => process(element_attr, other),
+    }
+}
+
+/// Runs a hook, turning a panic into an error message.
+pub fn guarded<T>(attr: &str, what: &str, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(panic) => {
+            let detail = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err(format!("internal error in the {what} hook of '{attr}': {detail}"))
+        }
+    }
+}
+
+/// Whether two single values are the same: equal, or equal as text, so
+/// `86400` and `"86400"` match (the seed's nsupdate provider stumbled on
+/// exactly this in Puppet).
+pub fn values_match(current: &Value, desired: &Value) -> bool {
+    let current = unwrap_sensitive(current);
+    let desired = unwrap_sensitive(desired);
+    current == desired || value_text(current) == value_text(desired)
+}
+
+fn unwrap_sensitive(value: &Value) -> &Value {
+    match value {
+        Value::Sensitive(inner) => unwrap_sensitive(inner),
+        other => other,
+    }
+}
+
+/// Whether a property's current value satisfies the desired one.
+pub fn insync(attr: &AttrDef, current: &Value, desired: &Value) -> bool {
+    if let Some(hook) = &attr.insync {
+        return guarded(&attr.name, "insync", || Ok(hook(current, desired))).unwrap_or(false);
+    }
+    match (desired, attr.array_matching) {
+        (Value::Array(wanted), ArrayMatching::First) => {
+            if wanted.is_empty() {
+                return matches!(current, Value::Array(c) if c.is_empty()) || *current == Value::Undef;
+            }
+            match current {
+                Value::Array(have) => {
+                    have.len() == wanted.len() && have.iter().zip(wanted.iter()).all(|(h, w)| values_match(h, w))
+                }
+                single => wanted.iter().any(|w| values_match(single, w)),
+            }
+        }
+        (Value::Array(wanted), ArrayMatching::All) => match current {
+            Value::Array(have) => {
+                have.len() == wanted.len() && have.iter().zip(wanted.iter()).all(|(h, w)| values_match(h, w))
+            }
+            single => wanted.len() == 1 && values_match(single, &wanted[0]),
+        },
+        (single, _) => values_match(current, single),
+    }
+}
+
+/// The value a property syncs to: the first of several with
+/// `array_matching => first`, else the whole value.
+pub fn sync_value(attr: &AttrDef, desired: &Value) -> Value {
+    match (desired, attr.array_matching) {
+        (Value::Array(items), ArrayMatching::First) if !items.is_empty() => items[0].clone(),
+        (other, _) => other.clone(),
+    }
+}
+
+/// A value as logs show it: strings quoted, sensitive values redacted.
+pub fn display(attr: &AttrDef, value: &Value) -> String {
+    if attr.sensitive || matches!(value, Value::Sensitive(_)) {
+        return "[redacted]".to_string();
+    }
+    if let Some(hook) = &attr.format {
+        return guarded(&attr.name, "format", || Ok(hook(value))).unwrap_or_else(|e| e);
+    }
+    display_value(value)
+}
+
+/// Puppet's display form of a value: strings in single quotes, arrays and
+/// hashes in manifest syntax.
+pub fn display_value(value: &Value) -> String {
+    match value {
+        Value::String(s) => quote(s),
+        Value::Undef => "undef".to_string(),
+        Value::Sensitive(_) => "[redacted]".to_string(),
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(display_value).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Hash(hash) => format!(
+            "{{{}}}",
+            hash.iter()
+                .map(|(k, v)| format!("{} => {}", display_value(k), display_value(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => to_s(other),
+    }
+}
+
+/// The log message of a property change, as Puppet words it.
+pub fn change_message(attr: &AttrDef, current: &Value, desired: &Value) -> String {
+    if let Some(hook) = &attr.change_message {
+        return guarded(&attr.name, "change message", || Ok(hook(current, desired)))
+            .unwrap_or_else(|e| e);
+    }
+    if attr.name == "ensure" {
+        let is_absent = matches!(current, Value::String(s) if &**s == "absent") || *current == Value::Undef;
+        let to_absent = matches!(desired, Value::String(s) if &**s == "absent");
+        if is_absent && !to_absent {
+            return "created".to_string();
+        }
+        if to_absent {
+            return "removed".to_string();
+        }
+    }
+    if attr.sensitive {
+        return format!("changed {} to {}", display(attr, current), display(attr, desired));
+    }
+    if *current == Value::Undef || matches!(current, Value::String(s) if &**s == "absent") {
+        return format!("defined '{}' as {}", attr.name, display(attr, desired));
+    }
+    format!("{} changed {} to {}", attr.name, display(attr, current), display(attr, desired))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(text: &str) -> Value {
+        Value::String(text.into())
+    }
+
+    #[test]
+    fn literals_become_their_spelling_and_patterns_keep_the_value() {
+        let color = AttrDef::param("color").values(&["blue", "red"]).pattern(".+");
+        assert_eq!(process(&color, s("blue")).unwrap(), s("blue"));
+        assert_eq!(process(&color, s("green")).unwrap(), s("green"));
+        let strict = AttrDef::param("color").values(&["blue", "red"]);
+        assert_eq!(
+            process(&strict, s("green")).unwrap_err(),
+            "Invalid value \"green\". Valid values are blue, red."
+        );
+    }
+
+    #[test]
+    fn booleans_accept_puppet_spellings() {
+        let force = AttrDef::param("force").boolean();
+        assert_eq!(process(&force, s("yes")).unwrap(), Value::Boolean(true));
+        assert_eq!(process(&force, Value::Boolean(false)).unwrap(), Value::Boolean(false));
+        assert_eq!(process(&force, s("No")).unwrap(), Value::Boolean(false));
+        assert!(process(&force, s("maybe")).is_err());
+    }
+
+    #[test]
+    fn numbers_and_their_text_are_the_same_value() {
+        let ttl = AttrDef::property("ttl");
+        assert!(insync(&ttl, &Value::Integer(86400), &s("86400")));
+        assert!(!insync(&ttl, &Value::Integer(86400), &s("3600")));
+    }
+
+    #[test]
+    fn array_matching_first_accepts_any_all_needs_the_whole_array() {
+        let first = AttrDef::property("shell");
+        let all = AttrDef::property("minute").array_matching(ArrayMatching::All);
+        let wanted = Value::Array(vec![s("a"), s("b")].into());
+        assert!(insync(&first, &s("b"), &wanted));
+        assert!(!insync(&all, &s("b"), &wanted));
+        assert!(insync(&all, &wanted, &wanted));
+    }
+
+    #[test]
+    fn a_panicking_hook_is_an_error_not_a_crash() {
+        let bad = AttrDef::param("x").validate(|_, _| panic!("boom"));
+        let error = process(&bad, s("v")).unwrap_err();
+        assert!(error.contains("boom") && error.contains("'x'"), "{error}");
+    }
+}

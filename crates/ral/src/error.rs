@@ -1,0 +1,124 @@
+//! The errors of the resource layer. Each names the resource, the attribute
+//! and the value at fault, and where the resource was declared.
+
+use std::fmt;
+
+/// Where a resource was declared, when known.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    pub file: Option<String>,
+    pub line: Option<u32>,
+}
+
+impl fmt::Display for Origin {
+    /// Puppet's suffix: ` (file: site.pp, line: 3)`, or nothing.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => write!(f, " (file: {file}, line: {line})"),
+            (Some(file), None) => write!(f, " (file: {file})"),
+            (None, Some(line)) => write!(f, " (line: {line})"),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RalError {
+    /// A value an attribute refused.
+    #[error("Parameter {attr} failed on {resource}: {message}{origin}")]
+    Attribute {
+        resource: String,
+        attr: String,
+        message: String,
+        origin: Origin,
+    },
+    #[error("{resource}: no parameter named '{attr}'{origin}")]
+    UnknownAttribute {
+        resource: String,
+        attr: String,
+        origin: Origin,
+    },
+    /// A check over the whole resource failed, or a required attribute is
+    /// missing.
+    #[error("Validation of {resource} failed: {message}{origin}")]
+    Validation {
+        resource: String,
+        message: String,
+        origin: Origin,
+    },
+    #[error("{resource}: no set of title patterns matched the title {title:?}{origin}")]
+    TitlePattern {
+        resource: String,
+        title: String,
+        origin: Origin,
+    },
+    #[error("Unknown resource type: '{0}'")]
+    UnknownType(String),
+    #[error("Invalid resource type definition: {0}")]
+    InvalidType(String),
+    #[error("Invalid provider definition: {0}")]
+    InvalidProvider(String),
+    #[error("Could not find a suitable provider for {type_name}{}", reasons_text(.reasons))]
+    NoSuitableProvider {
+        type_name: String,
+        /// Each provider with why it was rejected.
+        reasons: Vec<(String, String)>,
+    },
+    #[error("Invalid provider '{provider}' for {resource}: {detail}{origin}")]
+    BadProvider {
+        resource: String,
+        provider: String,
+        detail: String,
+        origin: Origin,
+    },
+    #[error("Provider {provider} must have features '{}' to set '{attr}' on {resource}{origin}", .features.join(", "))]
+    MissingFeatures {
+        resource: String,
+        provider: String,
+        attr: String,
+        features: Vec<String>,
+        origin: Origin,
+    },
+    /// A provider failed while reading or changing the system.
+    #[error("{resource}: {message}")]
+    Provider { resource: String, message: String },
+}
+
+fn reasons_text(reasons: &[(String, String)]) -> String {
+    if reasons.is_empty() {
+        return ": the type has no providers".to_string();
+    }
+    let list: Vec<String> = reasons
+        .iter()
+        .map(|(provider, why)| format!("{provider} ({why})"))
+        .collect();
+    format!(": {}", list.join("; "))
+}
+
+/// A provider's failure, in its own words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ProviderError(pub String);
+
+impl ProviderError {
+    pub fn new(message: impl Into<String>) -> ProviderError {
+        ProviderError(message.into())
+    }
+
+    /// The provider does not implement an optional operation.
+    pub fn unsupported(operation: &str) -> ProviderError {
+        ProviderError(format!("the provider does not support '{operation}'"))
+    }
+}
+
+impl From<crate::command::CommandError> for ProviderError {
+    fn from(error: crate::command::CommandError) -> ProviderError {
+        ProviderError(error.to_string())
+    }
+}
+
+impl From<std::io::Error> for ProviderError {
+    fn from(error: std::io::Error) -> ProviderError {
+        ProviderError(error.to_string())
+    }
+}

@@ -1,0 +1,51 @@
+//! The Resource Abstraction Layer: the framework in which a resource type
+//! models what can be managed and providers implement it per platform.
+//!
+//! - [`typedef`]: types as data ([`TypeDef`], [`AttrDef`]): attributes in
+//!   declaration order, allowed values, validation and munging hooks,
+//!   defaults, features, title patterns, automatic relationships.
+//! - [`attribute`]: the behaviour every attribute shares (validate, munge,
+//!   compare, display).
+//! - [`resource`]: a catalog resource checked against its type.
+//! - [`provider`]: provider declarations and the two implementation styles
+//!   (classic getters/setters with prefetch and flush, and the Resource
+//!   API's batch `get`/`set`).
+//! - [`select`]: lazy suitability (commands, confines, features) and
+//!   default selection from the facts.
+//! - [`registry`]: the types and providers of one environment.
+//! - [`sync`]: retrieve, compare, sync and flush one resource.
+//! - [`command`]: the one way providers run programs.
+//! - [`docs`] and [`render`]: `describe`, the type reference, and
+//!   resources in manifest syntax.
+//!
+//! `docs/extending.md` in the repository walks through writing a type and
+//! a provider.
+
+pub mod attribute;
+pub mod command;
+pub mod docs;
+pub mod error;
+pub mod log;
+pub mod metaparams;
+pub mod provider;
+pub mod registry;
+pub mod render;
+pub mod resource;
+pub mod select;
+pub mod sync;
+pub mod typedef;
+
+pub use command::{CommandError, CommandSpec, Output, Runner};
+pub use error::{Origin, ProviderError, RalError};
+pub use log::{Level, Logger};
+pub use provider::{
+    BatchProvider, Change, Confine, Context, Crud, CrudProvider, Facts, Implementation, Instance,
+    PropertyHash, PropertyProvider, ProviderDef,
+};
+pub use registry::Registry;
+pub use resource::Resource;
+pub use select::Selector;
+pub use sync::{Event, EventStatus, Outcome, Session};
+pub use typedef::{
+    ArrayMatching, AttrDef, AttrKind, AutoKind, DefaultValue, FeatureDef, Titles, TypeDef,
+};

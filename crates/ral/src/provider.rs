@@ -1,0 +1,501 @@
+//! Providers: how a type is managed on a platform.
+//!
+//! A [`ProviderDef`] declares a provider (its type, name, docs, parent,
+//! shared source, required commands, confines, `defaultfor` facts and
+//! features) and holds its implementation in one of two styles:
+//!
+//! - [`PropertyProvider`], Puppet's classic style: `exists`/`create`/
+//!   `destroy`, a getter and setter per property, an optional `flush` after
+//!   the setters, and `instances`/`prefetch` that fill a cached property
+//!   hash. Every method has a default that reads or writes that hash (the
+//!   equivalent of `mk_resource_methods`), so a prefetch/flush provider
+//!   writes only `instances` and `flush`.
+//! - [`BatchProvider`], the style of Puppet's Resource API: `get` returns
+//!   current states and `set` receives is/should pairs. [`Crud`] adapts a
+//!   simpler create/update/delete provider to it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use marionette_values::Value;
+
+use crate::command::{CommandError, CommandSpec, Output, Runner};
+use crate::error::ProviderError;
+use crate::log::Logger;
+use crate::resource::Resource;
+
+/// Attribute values as a provider sees them: the namevar under its own
+/// name, `ensure`, and one entry per property.
+pub type PropertyHash = IndexMap<String, Value>;
+
+/// Facts as plain data, legacy names included.
+pub type Facts = serde_json::Map<String, serde_json::Value>;
+
+/// What a provider may use: facts, the command runner, a logger, and a
+/// read-only view of the other resources in the run.
+#[derive(Clone, Default)]
+pub struct Context {
+    pub facts: Arc<Facts>,
+    pub runner: Runner,
+    pub logger: Logger,
+    pub catalog: Arc<[Resource]>,
+}
+
+impl Context {
+    pub fn new(facts: Arc<Facts>, logger: Logger) -> Context {
+        Context {
+            facts,
+            runner: Runner::new(logger.clone()),
+            logger,
+            catalog: Arc::from(Vec::new()),
+        }
+    }
+
+    /// Runs a command through the runner.
+    pub fn run(&self, spec: &CommandSpec) -> Result<Output, CommandError> {
+        self.runner.run(spec)
+    }
+
+    /// Runs `argv` and returns its standard output; a non-zero exit is an
+    /// error.
+    pub fn output<S: AsRef<str>>(&self, argv: &[S]) -> Result<String, ProviderError> {
+        Ok(self.runner.run(&CommandSpec::new(argv))?.stdout)
+    }
+
+    /// Another resource of the run, by type and title.
+    pub fn find(&self, type_name: &str, title: &str) -> Option<&Resource> {
+        self.catalog
+            .iter()
+            .find(|r| r.type_name() == type_name && r.title() == title)
+    }
+
+    /// A fact as text, by legacy name or dotted path (`os.family`).
+    pub fn fact(&self, name: &str) -> Option<String> {
+        fact_text(&self.facts, name)
+    }
+}
+
+/// A fact's value as text: a top-level name, or a dotted path into
+/// structured facts.
+pub fn fact_text(facts: &Facts, name: &str) -> Option<String> {
+    let mut parts = name.split('.');
+    let mut current = facts.get(parts.next()?)?;
+    for part in parts {
+        current = current.get(part)?;
+    }
+    Some(match current {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    })
+}
+
+/// One resource as a classic provider manages it: the resource and the
+/// property hash that `prefetch` filled and setters update.
+pub struct Instance<'a> {
+    pub resource: &'a Resource,
+    pub property_hash: PropertyHash,
+}
+
+impl Instance<'_> {
+    /// The desired value of an attribute.
+    pub fn should(&self, attr: &str) -> Option<&Value> {
+        self.resource.get(attr)
+    }
+
+    /// Whether the property hash says the thing exists.
+    pub fn present_in_hash(&self) -> bool {
+        match self.property_hash.get("ensure") {
+            None => false,
+            Some(Value::String(s)) => &**s != "absent" && &**s != "purged",
+            Some(_) => true,
+        }
+    }
+}
+
+fn present() -> Value {
+    Value::String("present".into())
+}
+
+fn absent() -> Value {
+    Value::String("absent".into())
+}
+
+/// Puppet's classic provider interface. Every method has a default that
+/// works on the property hash, so a provider implements only what it
+/// needs.
+pub trait PropertyProvider: Send + Sync {
+    /// Every instance on the system, each a property hash with the namevar
+    /// and `ensure` (Puppet's `self.instances`). `Err` when the system
+    /// cannot be listed.
+    fn instances(&self, cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
+        let _ = cx;
+        Err(ProviderError::unsupported("instances"))
+    }
+
+    /// Fills the property hashes of the resources about to be managed, in
+    /// one pass (Puppet's `self.prefetch`). The default matches
+    /// `instances` by name and marks the others absent.
+    fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
+        let found = match self.instances(cx) {
+            Ok(found) => found,
+            Err(_) => return Ok(()),
+        };
+        let mut by_name: IndexMap<String, PropertyHash> = IndexMap::new();
+        for hash in found {
+            if let Some(name) = hash_name(&hash) {
+                by_name.insert(name, hash);
+            }
+        }
+        for instance in instances {
+            instance.property_hash = by_name
+                .get(&instance.resource.name())
+                .cloned()
+                .unwrap_or_else(|| PropertyHash::from([("ensure".to_string(), absent())]));
+        }
+        Ok(())
+    }
+
+    /// Whether the managed thing exists. The default reads the property
+    /// hash.
+    fn exists(&self, cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
+        let _ = cx;
+        Ok(instance.present_in_hash())
+    }
+
+    /// Creates the thing with the resource's desired values. The default
+    /// records `ensure => present` for `flush` to act on.
+    fn create(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let _ = cx;
+        instance.property_hash.insert("ensure".into(), present());
+        Ok(())
+    }
+
+    /// Removes the thing. The default records `ensure => absent` for
+    /// `flush`.
+    fn destroy(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let _ = cx;
+        instance.property_hash.insert("ensure".into(), absent());
+        Ok(())
+    }
+
+    /// The current value of a property; `None` when it has none. The
+    /// default answers `ensure` through `exists` and reads other
+    /// properties from the property hash.
+    fn get(&self, cx: &Context, instance: &Instance<'_>, attr: &str) -> Result<Option<Value>, ProviderError> {
+        if attr == "ensure" {
+            return Ok(Some(if self.exists(cx, instance)? { present() } else { absent() }));
+        }
+        Ok(instance.property_hash.get(attr).cloned())
+    }
+
+    /// Changes a property. The default records the value in the property
+    /// hash for `flush`.
+    fn set(
+        &self,
+        cx: &Context,
+        instance: &mut Instance<'_>,
+        attr: &str,
+        value: &Value,
+    ) -> Result<(), ProviderError> {
+        let _ = cx;
+        instance.property_hash.insert(attr.to_string(), value.clone());
+        Ok(())
+    }
+
+    /// Persists what the setters recorded, once per resource after them.
+    fn flush(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let _ = (cx, instance);
+        Ok(())
+    }
+
+    /// Reacts to a refresh event (a service restarts).
+    fn refresh(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let _ = (cx, instance);
+        Ok(())
+    }
+}
+
+/// The namevar of a property hash: `name`, or the single text value
+/// `title` when a provider keys by title.
+pub fn hash_name(hash: &PropertyHash) -> Option<String> {
+    hash.get("name")
+        .or_else(|| hash.get("title"))
+        .map(crate::attribute::value_text)
+}
+
+/// A requested change for a batch provider: the current state (`ensure`
+/// absent when the thing does not exist) and the desired one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub name: String,
+    pub is: PropertyHash,
+    pub should: PropertyHash,
+}
+
+/// The Resource API style: states in, changes out, in batches.
+pub trait BatchProvider: Send + Sync {
+    /// Current states: of everything (`names` is `None`), or of the named
+    /// things when [`BatchProvider::simple_get_filter`] is true. Missing
+    /// things are simply absent from the result.
+    fn get(&self, cx: &Context, names: Option<&[String]>) -> Result<Vec<PropertyHash>, ProviderError>;
+
+    /// Applies changes; one result per change, in order. Called with
+    /// `noop` only when [`BatchProvider::supports_noop`] is true.
+    fn set(&self, cx: &Context, changes: &[Change], noop: bool) -> Result<Vec<Result<(), String>>, ProviderError>;
+
+    /// Brings desired states into the form `get` returns, so comparing
+    /// them is meaningful (case, trailing dots, defaults).
+    fn canonicalize(&self, cx: &Context, states: &mut [PropertyHash]) -> Result<(), ProviderError> {
+        let _ = (cx, states);
+        Ok(())
+    }
+
+    /// Whether `get` can filter by name itself.
+    fn simple_get_filter(&self) -> bool {
+        false
+    }
+
+    /// Whether `set` can report what it would do without doing it.
+    fn supports_noop(&self) -> bool {
+        false
+    }
+}
+
+/// A create/update/delete provider, adapted to the batch style by [`Crud`].
+pub trait CrudProvider: Send + Sync {
+    fn get(&self, cx: &Context, names: Option<&[String]>) -> Result<Vec<PropertyHash>, ProviderError>;
+    fn create(&self, cx: &Context, name: &str, should: &PropertyHash) -> Result<(), ProviderError>;
+    fn update(&self, cx: &Context, name: &str, should: &PropertyHash) -> Result<(), ProviderError>;
+    fn delete(&self, cx: &Context, name: &str) -> Result<(), ProviderError>;
+    fn canonicalize(&self, cx: &Context, states: &mut [PropertyHash]) -> Result<(), ProviderError> {
+        let _ = (cx, states);
+        Ok(())
+    }
+    fn simple_get_filter(&self) -> bool {
+        false
+    }
+}
+
+/// Adapts a [`CrudProvider`]: each change becomes a create, an update or a
+/// delete by its ensure values.
+pub struct Crud<T>(pub T);
+
+impl<T: CrudProvider> BatchProvider for Crud<T> {
+    fn get(&self, cx: &Context, names: Option<&[String]>) -> Result<Vec<PropertyHash>, ProviderError> {
+        self.0.get(cx, names)
+    }
+
+    fn set(&self, cx: &Context, changes: &[Change], _noop: bool) -> Result<Vec<Result<(), String>>, ProviderError> {
+        Ok(changes
+            .iter()
+            .map(|change| {
+                let exists = is_present(change.is.get("ensure"));
+                let wanted = is_present(change.should.get("ensure"));
+                let result = match (exists, wanted) {
+                    (false, true) => self.0.create(cx, &change.name, &change.should),
+                    (true, false) => self.0.delete(cx, &change.name),
+                    (true, true) => self.0.update(cx, &change.name, &change.should),
+                    (false, false) => Ok(()),
+                };
+                result.map_err(|e| e.0)
+            })
+            .collect())
+    }
+
+    fn canonicalize(&self, cx: &Context, states: &mut [PropertyHash]) -> Result<(), ProviderError> {
+        self.0.canonicalize(cx, states)
+    }
+
+    fn simple_get_filter(&self) -> bool {
+        self.0.simple_get_filter()
+    }
+}
+
+/// Whether an `ensure` value means the thing exists (a missing `ensure`
+/// counts as present: a state that lists the thing says it exists).
+pub fn is_present(ensure: Option<&Value>) -> bool {
+    match ensure {
+        None => true,
+        Some(Value::String(s)) => !matches!(&**s, "absent" | "purged"),
+        Some(_) => true,
+    }
+}
+
+/// A provider's implementation.
+#[derive(Clone)]
+pub enum Implementation {
+    Properties(Arc<dyn PropertyProvider>),
+    Batch(Arc<dyn BatchProvider>),
+}
+
+/// A confine: one condition for a provider to be suitable.
+#[derive(Clone)]
+pub enum Confine {
+    /// The file must exist.
+    Exists(PathBuf),
+    /// A check that must hold, with a description for the debug log.
+    True(String, Arc<dyn Fn() -> bool + Send + Sync>),
+    /// A check that must not hold.
+    False(String, Arc<dyn Fn() -> bool + Send + Sync>),
+    /// The fact must equal one of the values, case-insensitively.
+    Fact { name: String, values: Vec<String> },
+    /// A system feature (`posix`, `root`) must be present.
+    Feature(String),
+}
+
+/// A provider declaration.
+#[derive(Clone)]
+pub struct ProviderDef {
+    pub type_name: String,
+    pub name: String,
+    pub doc: String,
+    /// The provider this one extends (for docs and inherited declarations).
+    pub parent: Option<String>,
+    /// Providers with the same source list the same things: `instances`
+    /// asks only the first suitable one.
+    pub source: String,
+    /// `(name, program)`: the program is an absolute path that must exist,
+    /// or a name searched on `PATH`.
+    pub commands: Vec<(String, String)>,
+    pub confines: Vec<Confine>,
+    /// Each entry is a set of facts that must all match; the provider is a
+    /// default where any entry matches.
+    pub defaultfor: Vec<Vec<(String, Vec<String>)>>,
+    /// Features declared outright (`has_feature`).
+    pub features: Vec<String>,
+    /// Optional methods the provider implements, for features defined by
+    /// methods.
+    pub methods: Vec<String>,
+    /// A stand-in for types that manage themselves (no providers to
+    /// document or choose between).
+    pub implicit: bool,
+    pub implementation: Implementation,
+}
+
+impl ProviderDef {
+    pub fn new(type_name: &str, name: &str, implementation: Implementation) -> ProviderDef {
+        ProviderDef {
+            type_name: type_name.to_string(),
+            name: name.to_string(),
+            doc: String::new(),
+            parent: None,
+            source: name.to_string(),
+            commands: Vec::new(),
+            confines: Vec::new(),
+            defaultfor: Vec::new(),
+            features: Vec::new(),
+            methods: Vec::new(),
+            implicit: false,
+            implementation,
+        }
+    }
+
+    /// A classic provider.
+    pub fn properties(type_name: &str, name: &str, provider: impl PropertyProvider + 'static) -> ProviderDef {
+        ProviderDef::new(type_name, name, Implementation::Properties(Arc::new(provider)))
+    }
+
+    /// A batch (Resource API) provider.
+    pub fn batch(type_name: &str, name: &str, provider: impl BatchProvider + 'static) -> ProviderDef {
+        ProviderDef::new(type_name, name, Implementation::Batch(Arc::new(provider)))
+    }
+
+    /// A provider that extends `parent`: it inherits its commands, confines,
+    /// features, methods and source, and names it as parent.
+    pub fn child_of(parent: &ProviderDef, name: &str, implementation: Implementation) -> ProviderDef {
+        ProviderDef {
+            name: name.to_string(),
+            doc: String::new(),
+            parent: Some(parent.name.clone()),
+            defaultfor: Vec::new(),
+            implicit: false,
+            implementation,
+            ..parent.clone()
+        }
+    }
+
+    pub fn doc(mut self, doc: &str) -> ProviderDef {
+        self.doc = crate::typedef::trim_doc(doc);
+        self
+    }
+
+    pub fn command(mut self, name: &str, program: &str) -> ProviderDef {
+        self.commands.push((name.to_string(), program.to_string()));
+        self
+    }
+
+    pub fn confine(mut self, confine: Confine) -> ProviderDef {
+        self.confines.push(confine);
+        self
+    }
+
+    pub fn confine_fact(self, name: &str, values: &[&str]) -> ProviderDef {
+        self.confine(Confine::Fact {
+            name: name.to_string(),
+            values: values.iter().map(|v| v.to_string()).collect(),
+        })
+    }
+
+    pub fn defaultfor(mut self, facts: &[(&str, &[&str])]) -> ProviderDef {
+        self.defaultfor.push(
+            facts
+                .iter()
+                .map(|(fact, values)| (fact.to_string(), values.iter().map(|v| v.to_string()).collect()))
+                .collect(),
+        );
+        self
+    }
+
+    pub fn has_features(mut self, features: &[&str]) -> ProviderDef {
+        self.features.extend(features.iter().map(|f| f.to_string()));
+        self
+    }
+
+    pub fn methods(mut self, methods: &[&str]) -> ProviderDef {
+        self.methods.extend(methods.iter().map(|m| m.to_string()));
+        self
+    }
+
+    pub fn source(mut self, source: &str) -> ProviderDef {
+        self.source = source.to_string();
+        self
+    }
+
+    pub fn implicit(mut self) -> ProviderDef {
+        self.implicit = true;
+        self
+    }
+
+    /// The path of one of the provider's commands, when it is installed.
+    pub fn command_path(&self, name: &str) -> Option<PathBuf> {
+        let program = self
+            .commands
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p.as_str())
+            .unwrap_or(name);
+        crate::command::which(program)
+    }
+
+    /// Whether the provider has a feature of `type_def`: declared, or
+    /// implied by implementing every method the feature lists.
+    pub fn has_feature(&self, type_def: &crate::typedef::TypeDef, feature: &str) -> bool {
+        if self.features.iter().any(|f| f == feature) {
+            return true;
+        }
+        type_def.feature_def(feature).is_some_and(|def| {
+            !def.methods.is_empty() && def.methods.iter().all(|m| self.methods.contains(m))
+        })
+    }
+
+    /// Every feature of `type_def` this provider has.
+    pub fn feature_list(&self, type_def: &crate::typedef::TypeDef) -> Vec<String> {
+        type_def
+            .features
+            .iter()
+            .filter(|f| self.has_feature(type_def, &f.name))
+            .map(|f| f.name.clone())
+            .collect()
+    }
+}

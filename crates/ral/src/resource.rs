@@ -1,0 +1,353 @@
+//! RAL resources: a catalog resource checked and munged against its type.
+
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use marionette_values::types::capitalize_segments;
+use marionette_values::Value;
+
+use crate::attribute::{self, parse_boolean};
+use crate::error::{Origin, RalError};
+use crate::metaparams::{LOG_LEVELS, is_metaparameter};
+use crate::typedef::{AttrKind, DefaultValue, Titles, TypeDef};
+
+/// A resource ready to be managed: every value validated and munged, in the
+/// type's declaration order, defaults filled in.
+#[derive(Clone, Debug)]
+pub struct Resource {
+    type_def: Arc<TypeDef>,
+    title: String,
+    values: IndexMap<String, Value>,
+    /// Attributes given by the manifest (the others came from defaults).
+    given: Vec<String>,
+    sensitive: Vec<String>,
+    meta: IndexMap<String, Value>,
+    provider: Option<String>,
+    origin: Origin,
+}
+
+impl Resource {
+    /// Builds a resource from a title and attribute values, in the order the
+    /// type declares its attributes: the identity from the title, then each
+    /// attribute validated and munged (or defaulted), then the required
+    /// check and the type's own validation.
+    pub fn new(
+        type_def: Arc<TypeDef>,
+        title: &str,
+        params: impl IntoIterator<Item = (String, Value)>,
+        origin: Origin,
+    ) -> Result<Resource, RalError> {
+        let mut resource = Resource {
+            type_def: type_def.clone(),
+            title: title.to_string(),
+            values: IndexMap::new(),
+            given: Vec::new(),
+            sensitive: Vec::new(),
+            meta: IndexMap::new(),
+            provider: None,
+            origin,
+        };
+        let mut given: IndexMap<String, Value> = IndexMap::new();
+        for (name, value) in params {
+            if name == "provider" {
+                resource.provider = Some(attribute::value_text(&value));
+            } else if is_metaparameter(&name) {
+                resource.check_meta(&name, &value)?;
+                resource.meta.insert(name, value);
+            } else if type_def.attribute(&name).is_some() {
+                given.insert(name, value);
+            } else {
+                return Err(RalError::UnknownAttribute {
+                    resource: resource.reference(),
+                    attr: name,
+                    origin: resource.origin.clone(),
+                });
+            }
+        }
+        resource.identity_from_title(&mut given)?;
+        for attr in &type_def.attributes {
+            let (value, from_manifest) = match given.shift_remove(&attr.name) {
+                Some(value) => (value, true),
+                None => match &attr.default {
+                    Some(DefaultValue::Value(value)) => (value.clone(), false),
+                    Some(DefaultValue::Computed(hook)) => {
+                        let computed = attribute::guarded(&attr.name, "default", || Ok(hook(&resource)))
+                            .map_err(|message| resource.attr_error(&attr.name, message))?;
+                        match computed {
+                            Some(value) => (value, false),
+                            None => continue,
+                        }
+                    }
+                    None => continue,
+                },
+            };
+            if from_manifest && attr.kind == AttrKind::ReadOnly {
+                return Err(resource.attr_error(
+                    &attr.name,
+                    "is read-only and cannot be set".to_string(),
+                ));
+            }
+            let value = match value {
+                Value::Sensitive(inner) => {
+                    resource.sensitive.push(attr.name.clone());
+                    *inner
+                }
+                other => other,
+            };
+            if value == Value::Undef {
+                continue;
+            }
+            let munged = attribute::process_value(attr, value)
+                .map_err(|message| resource.attr_error(&attr.name, message))?;
+            if attr.sensitive && !resource.sensitive.contains(&attr.name) {
+                resource.sensitive.push(attr.name.clone());
+            }
+            if from_manifest {
+                resource.given.push(attr.name.clone());
+            }
+            resource.values.insert(attr.name.clone(), munged);
+        }
+        // Puppet's `ensure` defaults to `present` once the manifest manages
+        // any other property: setting a shell implies the user exists.
+        if type_def.ensurable
+            && !resource.values.contains_key("ensure")
+            && resource.given.iter().any(|name| {
+                type_def
+                    .attribute(name)
+                    .is_some_and(|a| a.kind.is_property() && a.name != "ensure")
+            })
+        {
+            resource.values.shift_insert(0, "ensure".to_string(), Value::String("present".into()));
+        }
+        for attr in &type_def.attributes {
+            if attr.required && !resource.values.contains_key(&attr.name) {
+                return Err(RalError::Validation {
+                    resource: resource.reference(),
+                    message: format!("{} is a required attribute", attr.name),
+                    origin: resource.origin.clone(),
+                });
+            }
+        }
+        if let Some(check) = &type_def.validate {
+            attribute::guarded("validate", "resource validation", || check(&resource)).map_err(
+                |message| RalError::Validation {
+                    resource: resource.reference(),
+                    message,
+                    origin: resource.origin.clone(),
+                },
+            )?;
+        }
+        Ok(resource)
+    }
+
+    /// Builds a resource from a catalog resource (ours or Puppet's).
+    pub fn from_catalog(
+        type_def: Arc<TypeDef>,
+        resource: &marionette_catalog::Resource,
+    ) -> Result<Resource, RalError> {
+        let params = resource.parameters.iter().map(|(name, data)| {
+            let value = marionette_catalog::from_data(data);
+            if resource.sensitive_parameters.contains(name) {
+                (name.clone(), Value::Sensitive(Box::new(value)))
+            } else {
+                (name.clone(), value)
+            }
+        });
+        let origin = Origin {
+            file: resource.file.clone(),
+            line: resource.line,
+        };
+        Resource::new(type_def, &resource.title, params, origin)
+    }
+
+    /// Fills the identity attributes the manifest left out from the title:
+    /// through the type's title patterns, or the whole title into the
+    /// namevar.
+    fn identity_from_title(&self, given: &mut IndexMap<String, Value>) -> Result<(), RalError> {
+        let keys = self.type_def.key_attributes();
+        if keys.iter().all(|k| given.contains_key(&k.name)) {
+            return Ok(());
+        }
+        if self.type_def.title_patterns.is_empty() {
+            if let Some(namevar) = self.type_def.namevar()
+                && !given.contains_key(&namevar.name)
+            {
+                given.insert(namevar.name.clone(), Value::String(self.title.as_str().into()));
+            }
+            return Ok(());
+        }
+        for pattern in &self.type_def.title_patterns {
+            let Some(captures) = pattern.regex.captures(&self.title) else {
+                continue;
+            };
+            for (attr, capture) in pattern.attributes.iter().zip(captures.iter().skip(1)) {
+                if let Some(text) = capture
+                    && !given.contains_key(attr)
+                {
+                    given.insert(attr.clone(), Value::String(text.as_str().into()));
+                }
+            }
+            return Ok(());
+        }
+        Err(RalError::TitlePattern {
+            resource: self.reference(),
+            title: self.title.clone(),
+            origin: self.origin.clone(),
+        })
+    }
+
+    fn check_meta(&self, name: &str, value: &Value) -> Result<(), RalError> {
+        let problem = match name {
+            "noop" if parse_boolean(value).is_none() => Some(format!(
+                "Invalid value {}. Valid values are true, false.",
+                attribute::inspect(value)
+            )),
+            "loglevel" if !LOG_LEVELS.contains(&attribute::value_text(value).as_str()) => Some(format!(
+                "Invalid value {}. Valid values are {}.",
+                attribute::inspect(value),
+                LOG_LEVELS.join(", ")
+            )),
+            _ => None,
+        };
+        match problem {
+            Some(message) => Err(self.attr_error(name, message)),
+            None => Ok(()),
+        }
+    }
+
+    fn attr_error(&self, attr: &str, message: String) -> RalError {
+        RalError::Attribute {
+            resource: self.reference(),
+            attr: attr.to_string(),
+            message,
+            origin: self.origin.clone(),
+        }
+    }
+
+    pub fn type_def(&self) -> &Arc<TypeDef> {
+        &self.type_def
+    }
+
+    pub fn type_name(&self) -> &str {
+        &self.type_def.name
+    }
+
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// `Database[db1]`.
+    pub fn reference(&self) -> String {
+        format!("{}[{}]", capitalize_segments(&self.type_def.name), self.title)
+    }
+
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// The value of the namevar, as text: what the provider knows the thing
+    /// by.
+    pub fn name(&self) -> String {
+        self.type_def
+            .namevar()
+            .and_then(|n| self.values.get(&n.name))
+            .map(attribute::value_text)
+            .unwrap_or_else(|| self.title.clone())
+    }
+
+    /// An attribute's value (given, or its default).
+    pub fn get(&self, attr: &str) -> Option<&Value> {
+        self.values.get(attr)
+    }
+
+    /// An attribute's value as text.
+    pub fn text(&self, attr: &str) -> Option<String> {
+        self.values.get(attr).map(attribute::value_text)
+    }
+
+    /// Whether the manifest set this attribute (rather than a default).
+    pub fn is_given(&self, attr: &str) -> bool {
+        self.given.iter().any(|g| g == attr)
+    }
+
+    /// Every value, in the type's declaration order.
+    pub fn values(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.values.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Sets an attribute after construction, validated and munged (for
+    /// `marionette resource TYPE TITLE attr=value`).
+    pub fn set(&mut self, attr: &str, value: Value) -> Result<(), RalError> {
+        let Some(def) = self.type_def.attribute(attr) else {
+            return Err(RalError::UnknownAttribute {
+                resource: self.reference(),
+                attr: attr.to_string(),
+                origin: self.origin.clone(),
+            });
+        };
+        let munged = attribute::process_value(def, value)
+            .map_err(|message| self.attr_error(attr, message))?;
+        self.values.insert(attr.to_string(), munged);
+        self.given.push(attr.to_string());
+        Ok(())
+    }
+
+    pub fn is_sensitive(&self, attr: &str) -> bool {
+        self.sensitive.iter().any(|s| s == attr)
+    }
+
+    /// A metaparameter's value.
+    pub fn meta(&self, name: &str) -> Option<&Value> {
+        self.meta.get(name)
+    }
+
+    /// Whether `noop => true` was set on this resource.
+    pub fn noop(&self) -> bool {
+        self.meta.get("noop").and_then(parse_boolean).unwrap_or(false)
+    }
+
+    /// The provider the manifest asked for.
+    pub fn provider(&self) -> Option<&str> {
+        self.provider.as_deref()
+    }
+
+    /// The properties this resource manages, in declaration order: those
+    /// with a desired value, `ensure` first when the type is ensurable.
+    pub fn managed_properties(&self) -> impl Iterator<Item = (&crate::typedef::AttrDef, &Value)> {
+        self.type_def
+            .attributes
+            .iter()
+            .filter(|a| a.kind.is_property() && a.kind != AttrKind::ReadOnly)
+            .filter_map(|a| self.values.get(&a.name).map(|v| (a, v)))
+    }
+}
+
+impl Resource {
+    /// The automatic relationships this resource asks for: `(kind, type,
+    /// title)` for each computed title. The caller keeps those whose target
+    /// is in the catalog and silently drops the others.
+    pub fn auto_relations(&self) -> Vec<(crate::typedef::AutoKind, String, String)> {
+        let mut found = Vec::new();
+        for relation in &self.type_def.autorelations {
+            let titles = match &relation.titles {
+                Titles::Fixed(titles) => titles.clone(),
+                Titles::Attribute(attr) => match self.values.get(attr) {
+                    Some(Value::Array(items)) => items.iter().map(attribute::value_text).collect(),
+                    Some(value) => vec![attribute::value_text(value)],
+                    None => Vec::new(),
+                },
+                Titles::Computed(hook) => {
+                    attribute::guarded(relation.kind.name(), "autorelation", || Ok(hook(self)))
+                        .unwrap_or_default()
+                }
+            };
+            found.extend(
+                titles
+                    .into_iter()
+                    .filter(|t| !t.is_empty())
+                    .map(|t| (relation.kind, relation.target_type.clone(), t)),
+            );
+        }
+        found
+    }
+}

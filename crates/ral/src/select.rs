@@ -1,0 +1,218 @@
+//! Provider suitability and selection, decided lazily: a provider is
+//! checked when a resource first needs it, and checked again after the run
+//! changed the system (a package that installs a provider's command makes
+//! the provider usable later in the same run).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crate::error::RalError;
+use crate::log::Logger;
+use crate::provider::{Confine, Facts, ProviderDef, fact_text};
+use crate::registry::Registry;
+use crate::resource::Resource;
+
+/// Chooses providers for resources.
+pub struct Selector {
+    registry: Arc<Registry>,
+    facts: Arc<Facts>,
+    logger: Logger,
+    /// `(type, provider)` → `None` when suitable, or why not.
+    cache: Mutex<HashMap<(String, String), Option<String>>>,
+}
+
+impl Selector {
+    pub fn new(registry: Arc<Registry>, facts: Arc<Facts>, logger: Logger) -> Selector {
+        Selector {
+            registry,
+            facts,
+            logger,
+            cache: Mutex::default(),
+        }
+    }
+
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    /// Forgets every verdict: call after a change to the system.
+    pub fn invalidate(&self) {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// `None` when the provider is suitable, else the reason it is not. The
+    /// verdict is logged at debug level the first time.
+    pub fn unsuitable(&self, provider: &ProviderDef) -> Option<String> {
+        let key = (provider.type_name.clone(), provider.name.clone());
+        if let Some(verdict) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return verdict.clone();
+        }
+        let verdict = self.check(provider);
+        if let Some(reason) = &verdict {
+            self.logger.debug(
+                &format!("Provider {}", provider.name),
+                &format!("Provider {} is not functional on this host: {reason}", provider.name),
+            );
+        }
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, verdict.clone());
+        verdict
+    }
+
+    fn check(&self, provider: &ProviderDef) -> Option<String> {
+        for (name, program) in &provider.commands {
+            if crate::command::which(program).is_none() {
+                return Some(format!("command {name} is missing ({program} not found)"));
+            }
+        }
+        for confine in &provider.confines {
+            match confine {
+                Confine::Exists(path) if !path.exists() => {
+                    return Some(format!("file {} does not exist", path.display()));
+                }
+                Confine::True(what, check) if !check() => return Some(format!("{what} is false")),
+                Confine::False(what, check) if check() => return Some(format!("{what} is true")),
+                Confine::Fact { name, values } => {
+                    let actual = fact_text(&self.facts, name);
+                    let matches = actual
+                        .as_deref()
+                        .is_some_and(|a| values.iter().any(|v| v.eq_ignore_ascii_case(a)));
+                    if !matches {
+                        return Some(format!(
+                            "fact {name} is {}, not {}",
+                            actual.map_or("unset".to_string(), |a| format!("'{a}'")),
+                            values.join(" or ")
+                        ));
+                    }
+                }
+                Confine::Feature(feature) => match self.registry.system_feature(feature) {
+                    Some(true) => {}
+                    Some(false) => return Some(format!("feature {feature} is missing")),
+                    None => return Some(format!("feature {feature} is unknown")),
+                },
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// How specifically a provider is the default here: the size of the
+    /// largest `defaultfor` entry whose facts all match, 0 when none does.
+    pub fn specificity(&self, provider: &ProviderDef) -> usize {
+        provider
+            .defaultfor
+            .iter()
+            .filter(|entry| {
+                entry.iter().all(|(fact, values)| {
+                    fact_text(&self.facts, fact)
+                        .is_some_and(|actual| values.iter().any(|v| v.eq_ignore_ascii_case(&actual)))
+                })
+            })
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The suitable providers of a type, in declaration order.
+    pub fn suitable(&self, type_name: &str) -> Vec<Arc<ProviderDef>> {
+        self.registry
+            .providers(type_name)
+            .iter()
+            .filter(|p| self.unsuitable(p).is_none())
+            .cloned()
+            .collect()
+    }
+
+    /// The default provider of a type: the most specific `defaultfor`
+    /// match among the suitable ones, else the first suitable one.
+    pub fn default_provider(&self, type_name: &str) -> Result<Arc<ProviderDef>, RalError> {
+        let suitable = self.suitable(type_name);
+        let best = suitable
+            .iter()
+            .enumerate()
+            .max_by_key(|(index, p)| (self.specificity(p), std::cmp::Reverse(*index)))
+            .map(|(_, p)| p.clone());
+        best.ok_or_else(|| RalError::NoSuitableProvider {
+            type_name: type_name.to_string(),
+            reasons: self
+                .registry
+                .providers(type_name)
+                .iter()
+                .map(|p| (p.name.clone(), self.unsuitable(p).unwrap_or_default()))
+                .collect(),
+        })
+    }
+
+    /// The provider for a resource: the one it names, or the default; then
+    /// checks that it has every feature the resource's attributes need.
+    pub fn select(&self, resource: &Resource) -> Result<Arc<ProviderDef>, RalError> {
+        let type_name = resource.type_name();
+        let provider = match resource.provider() {
+            Some(name) => {
+                let Some(provider) = self.registry.provider(type_name, name) else {
+                    let known: Vec<&str> = self
+                        .registry
+                        .documented_providers(type_name)
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect();
+                    return Err(RalError::BadProvider {
+                        resource: resource.reference(),
+                        provider: name.to_string(),
+                        detail: format!("no such provider; {type_name} has {}", list_or_none(&known)),
+                        origin: resource.origin().clone(),
+                    });
+                };
+                if let Some(reason) = self.unsuitable(provider) {
+                    return Err(RalError::BadProvider {
+                        resource: resource.reference(),
+                        provider: name.to_string(),
+                        detail: format!("not suitable on this host: {reason}"),
+                        origin: resource.origin().clone(),
+                    });
+                }
+                provider.clone()
+            }
+            None => self.default_provider(type_name)?,
+        };
+        check_features(resource, &provider)?;
+        Ok(provider)
+    }
+}
+
+fn list_or_none(names: &[&str]) -> String {
+    if names.is_empty() {
+        "no providers".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Every attribute the manifest set must have its required features in the
+/// provider.
+pub fn check_features(resource: &Resource, provider: &ProviderDef) -> Result<(), RalError> {
+    let type_def = resource.type_def();
+    for attr in &type_def.attributes {
+        if attr.required_features.is_empty() || !resource.is_given(&attr.name) {
+            continue;
+        }
+        let missing: Vec<String> = attr
+            .required_features
+            .iter()
+            .filter(|f| !provider.has_feature(type_def, f))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            return Err(RalError::MissingFeatures {
+                resource: resource.reference(),
+                provider: provider.name.clone(),
+                attr: attr.name.clone(),
+                features: attr.required_features.clone(),
+                origin: resource.origin().clone(),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,590 @@
+//! Bringing one resource in line: retrieve its current state through the
+//! provider, compare each property in declaration order, sync what
+//! differs, flush, and record an event per change. The transaction calls
+//! this for each resource in graph order; `marionette resource` calls it
+//! for one.
+//!
+//! Rules kept from Puppet: when `ensure` is out of sync only `ensure` is
+//! synced (creating a thing sets its properties); `flush` runs once after
+//! the setters; a create-only property that differs on an existing thing is
+//! an error, not a change; in noop nothing is changed and each difference
+//! is reported as `current_value X, should be Y (noop)`.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use marionette_values::Value;
+
+use crate::attribute::{change_message, display, insync, sync_value};
+use crate::error::{ProviderError, RalError};
+use crate::log::Logger;
+use crate::provider::{
+    BatchProvider, Change, Context, Facts, Implementation, Instance, PropertyHash, PropertyProvider,
+    ProviderDef, hash_name,
+};
+use crate::registry::Registry;
+use crate::resource::Resource;
+use crate::select::Selector;
+use crate::typedef::{AttrDef, AttrKind};
+
+/// What happened to one property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventStatus {
+    Success,
+    Noop,
+    Failure,
+}
+
+/// One property change (or would-be change, or failed change).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    pub property: String,
+    pub previous: Value,
+    pub desired: Value,
+    pub message: String,
+    pub status: EventStatus,
+}
+
+/// The result of evaluating one resource.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    pub resource: String,
+    pub provider: Option<String>,
+    pub events: Vec<Event>,
+    /// Why the resource failed, if it did.
+    pub failed: Option<String>,
+}
+
+impl Outcome {
+    /// Whether anything was changed on the system.
+    pub fn changed(&self) -> bool {
+        self.events.iter().any(|e| e.status == EventStatus::Success)
+    }
+
+    /// Whether anything would change (or did).
+    pub fn out_of_sync(&self) -> bool {
+        self.events.iter().any(|e| e.status != EventStatus::Failure)
+    }
+}
+
+/// A run's view of the resource layer: the selector, the provider context
+/// and what prefetching found.
+pub struct Session {
+    selector: Selector,
+    cx: Context,
+    /// Providers (`type/name`) already prefetched.
+    prefetched: HashSet<String>,
+    /// Property hashes from prefetching, by resource reference.
+    hashes: HashMap<String, PropertyHash>,
+    /// Batch providers' current states, by provider then name.
+    states: HashMap<String, IndexMap<String, PropertyHash>>,
+}
+
+fn absent() -> Value {
+    Value::String("absent".into())
+}
+
+fn is_absent(value: &Value) -> bool {
+    matches!(value, Value::String(s) if &**s == "absent") || *value == Value::Undef
+}
+
+fn provider_key(provider: &ProviderDef) -> String {
+    format!("{}/{}", provider.type_name, provider.name)
+}
+
+impl Session {
+    pub fn new(registry: Arc<Registry>, facts: Arc<Facts>, logger: Logger) -> Session {
+        Session {
+            selector: Selector::new(registry, facts.clone(), logger.clone()),
+            cx: Context::new(facts, logger),
+            prefetched: HashSet::new(),
+            hashes: HashMap::new(),
+            states: HashMap::new(),
+        }
+    }
+
+    pub fn selector(&self) -> &Selector {
+        &self.selector
+    }
+
+    pub fn context(&self) -> &Context {
+        &self.cx
+    }
+
+    /// Gives providers a read-only view of every resource in the run.
+    pub fn set_catalog(&mut self, resources: Vec<Resource>) {
+        self.cx.catalog = Arc::from(resources);
+    }
+
+    /// Runs every type's pre-run check on every resource; all failures are
+    /// returned together so the run can abort before any change.
+    pub fn pre_run_checks(resources: &[Resource]) -> Vec<RalError> {
+        resources
+            .iter()
+            .filter_map(|resource| {
+                let check = resource.type_def().pre_run_check.as_ref()?;
+                let result = crate::attribute::guarded("pre_run_check", "pre-run check", || check(resource));
+                result.err().map(|message| RalError::Validation {
+                    resource: resource.reference(),
+                    message: format!("pre-run check failed: {message}"),
+                    origin: resource.origin().clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// Prefetches, once per provider, the current state of the given
+    /// resources. A provider that fails to prefetch is logged; its
+    /// resources are then retrieved one by one.
+    pub fn prefetch(&mut self, resources: &[&Resource]) {
+        let mut groups: IndexMap<String, (Arc<ProviderDef>, Vec<&Resource>)> = IndexMap::new();
+        for resource in resources {
+            if let Ok(provider) = self.selector.select(resource) {
+                groups
+                    .entry(provider_key(&provider))
+                    .or_insert_with(|| (provider.clone(), Vec::new()))
+                    .1
+                    .push(resource);
+            }
+        }
+        for (key, (provider, members)) in groups {
+            if !self.prefetched.insert(key.clone()) {
+                continue;
+            }
+            match &provider.implementation {
+                Implementation::Properties(p) => {
+                    let mut instances: Vec<Instance<'_>> = members
+                        .iter()
+                        .map(|resource| Instance {
+                            resource,
+                            property_hash: PropertyHash::new(),
+                        })
+                        .collect();
+                    match p.prefetch(&self.cx, &mut instances) {
+                        Ok(()) => {
+                            for instance in instances {
+                                self.hashes
+                                    .insert(instance.resource.reference(), instance.property_hash);
+                            }
+                        }
+                        Err(e) => self.prefetch_failed(&provider, &e),
+                    }
+                }
+                Implementation::Batch(b) => {
+                    let names: Vec<String> = members.iter().map(|r| r.name()).collect();
+                    match self.batch_get(b.as_ref(), &names) {
+                        Ok(states) => {
+                            self.states.insert(key, states);
+                        }
+                        Err(e) => self.prefetch_failed(&provider, &e),
+                    }
+                }
+            }
+        }
+    }
+
+    fn prefetch_failed(&self, provider: &ProviderDef, error: &ProviderError) {
+        self.cx.logger.log(
+            crate::log::Level::Err,
+            &format!("Provider {}", provider.name),
+            &format!(
+                "Could not prefetch {} provider '{}': {error}",
+                provider.type_name, provider.name
+            ),
+        );
+    }
+
+    fn batch_get(&self, provider: &dyn BatchProvider, names: &[String]) -> Result<IndexMap<String, PropertyHash>, ProviderError> {
+        let mut found = if provider.simple_get_filter() {
+            provider.get(&self.cx, Some(names))?
+        } else {
+            provider.get(&self.cx, None)?
+        };
+        provider.canonicalize(&self.cx, &mut found)?;
+        Ok(found
+            .into_iter()
+            .filter_map(|hash| hash_name(&hash).map(|name| (name, hash)))
+            .collect())
+    }
+
+    /// Brings one resource in line with its desired state (or, in noop,
+    /// reports what would change).
+    pub fn evaluate(&mut self, resource: &Resource, noop: bool) -> Outcome {
+        let noop = noop || resource.noop();
+        let mut outcome = Outcome {
+            resource: resource.reference(),
+            ..Outcome::default()
+        };
+        let provider = match self.selector.select(resource) {
+            Ok(provider) => provider,
+            Err(e) => {
+                outcome.failed = Some(e.to_string());
+                return outcome;
+            }
+        };
+        outcome.provider = Some(provider.name.clone());
+        self.prefetch(&[resource]);
+        let result = match &provider.implementation {
+            Implementation::Properties(p) => self.evaluate_properties(p.as_ref(), resource, noop, &mut outcome),
+            Implementation::Batch(b) => {
+                let key = provider_key(&provider);
+                self.evaluate_batch(b.as_ref(), &key, resource, noop, &mut outcome)
+            }
+        };
+        if let Err(e) = result {
+            outcome.failed = Some(e.0);
+        }
+        if outcome.changed() {
+            // The system changed: a provider unsuitable so far may now work.
+            self.selector.invalidate();
+        }
+        outcome
+    }
+
+    fn evaluate_properties(
+        &mut self,
+        provider: &dyn PropertyProvider,
+        resource: &Resource,
+        noop: bool,
+        outcome: &mut Outcome,
+    ) -> Result<(), ProviderError> {
+        let cx = self.cx.clone();
+        let mut instance = Instance {
+            resource,
+            property_hash: self.hashes.remove(&resource.reference()).unwrap_or_default(),
+        };
+        let type_def = resource.type_def().clone();
+        if type_def.ensurable
+            && let (Some(attr), Some(desired)) = (type_def.attribute("ensure"), resource.get("ensure"))
+        {
+            let current = provider.get(&cx, &instance, "ensure")?.unwrap_or_else(absent);
+            if !insync(attr, &current, desired) {
+                let target = sync_value(attr, desired);
+                let text = crate::attribute::value_text(&target);
+                let event = run_change(attr, &current, &target, noop, || {
+                    match text.as_str() {
+                        "present" => provider.create(&cx, &mut instance),
+                        "absent" => provider.destroy(&cx, &mut instance),
+                        _ => provider.set(&cx, &mut instance, "ensure", &target),
+                    }?;
+                    provider.flush(&cx, &mut instance)
+                });
+                return finish(outcome, event);
+            }
+            if is_absent(desired) {
+                return Ok(());
+            }
+        }
+        let exists = !type_def.ensurable || provider.exists(&cx, &instance)?;
+        let mut changed = false;
+        for (attr, desired) in resource.managed_properties() {
+            if attr.name == "ensure" {
+                continue;
+            }
+            let current = provider.get(&cx, &instance, &attr.name)?.unwrap_or(Value::Undef);
+            if insync(attr, &current, desired) {
+                continue;
+            }
+            if attr.kind == AttrKind::CreateOnly && exists {
+                return Err(ProviderError(format!(
+                    "{} cannot be changed after creation (is {}, should be {})",
+                    attr.name,
+                    display(attr, &current),
+                    display(attr, desired)
+                )));
+            }
+            let target = sync_value(attr, desired);
+            let event = run_change(attr, &current, &target, noop, || {
+                provider.set(&cx, &mut instance, &attr.name, &target)
+            });
+            changed |= event.status == EventStatus::Success;
+            let failed = event.status == EventStatus::Failure;
+            outcome.events.push(event);
+            if failed {
+                outcome.failed = outcome.events.last().map(|e| e.message.clone());
+                return Ok(());
+            }
+        }
+        if changed {
+            provider.flush(&cx, &mut instance)?;
+            if type_def.self_refresh {
+                provider.refresh(&cx, &mut instance)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn evaluate_batch(
+        &mut self,
+        provider: &dyn BatchProvider,
+        key: &str,
+        resource: &Resource,
+        noop: bool,
+        outcome: &mut Outcome,
+    ) -> Result<(), ProviderError> {
+        let name = resource.name();
+        let is = match self.states.get_mut(key).and_then(|states| states.shift_remove(&name)) {
+            Some(hash) => hash,
+            None => self
+                .batch_get(provider, std::slice::from_ref(&name))?
+                .shift_remove(&name)
+                .unwrap_or_default(),
+        };
+        let mut is = is;
+        if !is.contains_key("ensure") {
+            let value = if is.is_empty() { absent() } else { Value::String("present".into()) };
+            is.insert("ensure".into(), value);
+        }
+        let mut should = desired_state(resource);
+        if !should.contains_key("ensure") {
+            should.insert("ensure".into(), is["ensure"].clone());
+        }
+        provider.canonicalize(&self.cx, std::slice::from_mut(&mut should))?;
+        let type_def = resource.type_def().clone();
+        let mut pending: Vec<(&AttrDef, Value, Value)> = Vec::new();
+        let ensure_attr = type_def.attribute("ensure");
+        let ensure_changes = ensure_attr.is_some_and(|attr| !insync(attr, &is["ensure"], &should["ensure"]));
+        if let (true, Some(attr)) = (ensure_changes, ensure_attr) {
+            pending.push((attr, is["ensure"].clone(), should["ensure"].clone()));
+        } else if !is_absent(&should["ensure"]) {
+            for (attr, _) in resource.managed_properties() {
+                if attr.name == "ensure" {
+                    continue;
+                }
+                let current = is.get(&attr.name).cloned().unwrap_or(Value::Undef);
+                let Some(desired) = should.get(&attr.name) else { continue };
+                if !insync(attr, &current, desired) {
+                    if attr.kind == AttrKind::CreateOnly {
+                        return Err(ProviderError(format!(
+                            "{} cannot be changed after creation (is {}, should be {})",
+                            attr.name,
+                            display(attr, &current),
+                            display(attr, desired)
+                        )));
+                    }
+                    pending.push((attr, current, desired.clone()));
+                }
+            }
+        }
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let apply = !noop || provider.supports_noop();
+        let result = if apply {
+            let change = Change { name, is, should };
+            provider
+                .set(&self.cx, std::slice::from_ref(&change), noop)?
+                .into_iter()
+                .next()
+                .unwrap_or(Ok(()))
+        } else {
+            Ok(())
+        };
+        for (attr, current, desired) in pending {
+            let message = if noop {
+                noop_message(attr, &current, &desired)
+            } else {
+                change_message(attr, &current, &desired)
+            };
+            let status = match (&result, noop) {
+                (Err(_), _) => EventStatus::Failure,
+                (Ok(()), true) => EventStatus::Noop,
+                (Ok(()), false) => EventStatus::Success,
+            };
+            outcome.events.push(Event {
+                property: attr.name.clone(),
+                previous: current,
+                desired,
+                message,
+                status,
+            });
+        }
+        if let Err(message) = result {
+            outcome.failed = Some(message);
+        }
+        Ok(())
+    }
+
+    /// The current state of one resource: `ensure` and, when it exists,
+    /// every property the provider reports.
+    pub fn retrieve(&mut self, resource: &Resource) -> Result<(Arc<ProviderDef>, PropertyHash), RalError> {
+        let provider = self.selector.select(resource)?;
+        self.prefetch(&[resource]);
+        let failed = |e: ProviderError| RalError::Provider {
+            resource: resource.reference(),
+            message: e.0,
+        };
+        let type_def = resource.type_def().clone();
+        let mut state = PropertyHash::new();
+        match &provider.implementation {
+            Implementation::Properties(p) => {
+                let instance = Instance {
+                    resource,
+                    property_hash: self.hashes.remove(&resource.reference()).unwrap_or_default(),
+                };
+                let exists = p.exists(&self.cx, &instance).map_err(failed)?;
+                if type_def.ensurable {
+                    state.insert(
+                        "ensure".into(),
+                        p.get(&self.cx, &instance, "ensure").map_err(failed)?.unwrap_or_else(absent),
+                    );
+                }
+                if exists || !type_def.ensurable {
+                    for attr in type_def.attributes.iter().filter(|a| a.kind.is_property() && a.name != "ensure") {
+                        if let Some(value) = p.get(&self.cx, &instance, &attr.name).map_err(failed)? {
+                            state.insert(attr.name.clone(), value);
+                        }
+                    }
+                }
+            }
+            Implementation::Batch(b) => {
+                let name = resource.name();
+                let key = provider_key(&provider);
+                let found = match self.states.get_mut(&key).and_then(|s| s.shift_remove(&name)) {
+                    Some(found) => Some(found),
+                    None => self
+                        .batch_get(b.as_ref(), std::slice::from_ref(&name))
+                        .map_err(failed)?
+                        .shift_remove(&name),
+                };
+                match found {
+                    Some(mut found) => {
+                        found.shift_remove("name");
+                        found.shift_remove("title");
+                        if !found.contains_key("ensure") && type_def.ensurable {
+                            found.shift_insert(0, "ensure".into(), Value::String("present".into()));
+                        }
+                        state = found;
+                    }
+                    None if type_def.ensurable => {
+                        state.insert("ensure".into(), absent());
+                    }
+                    None => {}
+                }
+            }
+        }
+        Ok((provider, state))
+    }
+
+    /// Every instance of a type on this system, from each suitable provider
+    /// (one per shared source), sorted by name.
+    pub fn instances(&self, type_name: &str) -> Result<Vec<(Arc<ProviderDef>, PropertyHash)>, RalError> {
+        let registry = self.selector.registry().clone();
+        let type_def = registry.require_type(type_name)?.clone();
+        let mut sources = HashSet::new();
+        let mut found = Vec::new();
+        let mut errors = Vec::new();
+        let mut listed = false;
+        for provider in self.selector.suitable(&type_def.name) {
+            if !sources.insert(provider.source.clone()) {
+                continue;
+            }
+            let result = match &provider.implementation {
+                Implementation::Properties(p) => p.instances(&self.cx),
+                Implementation::Batch(b) => b.get(&self.cx, None),
+            };
+            match result {
+                Ok(hashes) => {
+                    listed = true;
+                    found.extend(hashes.into_iter().map(|h| (provider.clone(), h)));
+                }
+                Err(e) => errors.push(format!("{}: {e}", provider.name)),
+            }
+        }
+        if !listed {
+            let detail = if errors.is_empty() {
+                self.selector
+                    .default_provider(&type_def.name)
+                    .err()
+                    .map(|e| e.to_string())
+                    .unwrap_or_else(|| "no provider can list them".to_string())
+            } else {
+                errors.join("; ")
+            };
+            return Err(RalError::Provider {
+                resource: format!("Listing {type_name} instances"),
+                message: detail,
+            });
+        }
+        found.sort_by_key(|(_, hash)| hash_name(hash).unwrap_or_default());
+        Ok(found)
+    }
+
+    /// Sends a refresh to a resource's provider (a service restarts).
+    pub fn refresh(&mut self, resource: &Resource) -> Result<(), RalError> {
+        let provider = self.selector.select(resource)?;
+        if let Implementation::Properties(p) = &provider.implementation {
+            let mut instance = Instance {
+                resource,
+                property_hash: self.hashes.get(&resource.reference()).cloned().unwrap_or_default(),
+            };
+            p.refresh(&self.cx, &mut instance).map_err(|e| RalError::Provider {
+                resource: resource.reference(),
+                message: e.0,
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// The desired state of a resource as a batch provider sees it: the
+/// namevar, then each managed property.
+pub fn desired_state(resource: &Resource) -> PropertyHash {
+    let mut should = PropertyHash::new();
+    should.insert("name".into(), Value::String(resource.name().into()));
+    for (attr, desired) in resource.managed_properties() {
+        should.insert(attr.name.clone(), sync_value(attr, desired));
+    }
+    should
+}
+
+/// Puppet's noop wording.
+fn noop_message(attr: &AttrDef, current: &Value, desired: &Value) -> String {
+    format!(
+        "current_value {}, should be {} (noop)",
+        display(attr, current),
+        display(attr, desired)
+    )
+}
+
+/// Syncs one property (unless noop) and returns its event.
+fn run_change(
+    attr: &AttrDef,
+    current: &Value,
+    desired: &Value,
+    noop: bool,
+    sync: impl FnOnce() -> Result<(), ProviderError>,
+) -> Event {
+    let (message, status) = if noop {
+        (noop_message(attr, current, desired), EventStatus::Noop)
+    } else {
+        match sync() {
+            Ok(()) => (change_message(attr, current, desired), EventStatus::Success),
+            Err(e) => (
+                format!(
+                    "change from {} to {} failed: {}",
+                    display(attr, current),
+                    display(attr, desired),
+                    e.0
+                ),
+                EventStatus::Failure,
+            ),
+        }
+    };
+    Event {
+        property: attr.name.clone(),
+        previous: current.clone(),
+        desired: desired.clone(),
+        message,
+        status,
+    }
+}
+
+fn finish(outcome: &mut Outcome, event: Event) -> Result<(), ProviderError> {
+    if event.status == EventStatus::Failure {
+        outcome.failed = Some(event.message.clone());
+    }
+    outcome.events.push(event);
+    Ok(())
+}

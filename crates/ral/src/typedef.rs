@@ -1,0 +1,675 @@
+//! Resource type definitions: what can be managed, as data.
+//!
+//! A [`TypeDef`] is a plain value. Built-in types build one in Rust with the
+//! builder methods below; a plugin can build the same value from a YAML or
+//! JSON description, so nothing here assumes the type was compiled in. Hooks
+//! (custom validation, munging, defaults, comparison) are optional closures:
+//! a type declared from data simply has none and relies on the declarative
+//! parts (allowed values, aliases, Puppet type constraints, static defaults).
+
+use std::fmt;
+use std::sync::Arc;
+
+use marionette_values::{PType, Regex, Value};
+
+use crate::resource::Resource;
+
+/// Whether an attribute steers management or describes the managed thing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttrKind {
+    /// Steers how the resource is managed; never read from the system.
+    Parameter,
+    /// Observed on the system and changed through the provider.
+    Property,
+    /// Observed and reported, never set; setting it in a manifest is an
+    /// error.
+    ReadOnly,
+    /// Set when the resource is created; a later difference is an error
+    /// rather than a change.
+    CreateOnly,
+}
+
+impl AttrKind {
+    /// Whether the transaction reads this attribute from the system.
+    pub fn is_property(self) -> bool {
+        !matches!(self, AttrKind::Parameter)
+    }
+}
+
+/// How a property compares an array of desired values with the current
+/// value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ArrayMatching {
+    /// In sync when the current value equals any desired value; syncing
+    /// uses the first.
+    #[default]
+    First,
+    /// In sync only when the current value equals the whole array.
+    All,
+}
+
+/// One allowed value of an attribute.
+#[derive(Clone, Debug)]
+pub enum AllowedValue {
+    /// A literal, compared as text; a match is stored in its canonical
+    /// spelling (Puppet turns these into symbols).
+    Literal(String),
+    /// A pattern, tried after every literal; a match is stored unchanged.
+    Pattern(Regex),
+}
+
+/// The context a validation or munging hook runs in: the attribute and the
+/// default behaviour to fall back to (Puppet's `super`).
+pub struct Hooked<'a> {
+    pub attr: &'a AttrDef,
+}
+
+impl Hooked<'_> {
+    /// The default validation: allowed values and the type constraint.
+    pub fn default_validate(&self, value: &Value) -> Result<(), String> {
+        crate::attribute::default_validate(self.attr, value)
+    }
+
+    /// The default munging: literal values to their canonical spelling,
+    /// aliases to their target, booleans to `true`/`false`.
+    pub fn default_munge(&self, value: Value) -> Result<Value, String> {
+        Ok(crate::attribute::default_munge(self.attr, value))
+    }
+}
+
+/// A custom validation: an error message, or `Ok`. Call
+/// [`Hooked::default_validate`] to keep the default checks.
+pub type ValidateFn = Arc<dyn Fn(&Hooked<'_>, &Value) -> Result<(), String> + Send + Sync>;
+/// A custom munging: the canonical form of a valid value.
+pub type MungeFn = Arc<dyn Fn(&Hooked<'_>, Value) -> Result<Value, String> + Send + Sync>;
+/// A default computed from the attributes declared earlier.
+pub type DefaultFn = Arc<dyn Fn(&Resource) -> Option<Value> + Send + Sync>;
+/// A custom in-sync test: `(current, desired)`.
+pub type InsyncFn = Arc<dyn Fn(&Value, &Value) -> bool + Send + Sync>;
+/// A custom text for a value in logs.
+pub type FormatFn = Arc<dyn Fn(&Value) -> String + Send + Sync>;
+/// A custom change message: `(current, desired)`.
+pub type ChangeFn = Arc<dyn Fn(&Value, &Value) -> String + Send + Sync>;
+/// A check over the whole resource after every attribute is set.
+pub type ResourceCheckFn = Arc<dyn Fn(&Resource) -> Result<(), String> + Send + Sync>;
+/// Titles computed from a resource, for automatic relationships.
+pub type TitlesFn = Arc<dyn Fn(&Resource) -> Vec<String> + Send + Sync>;
+
+/// Where an attribute's default comes from.
+#[derive(Clone)]
+pub enum DefaultValue {
+    Value(Value),
+    /// Computed from the attributes declared before this one (Puppet's
+    /// `defaultto` with a block).
+    Computed(DefaultFn),
+}
+
+/// One attribute (parameter or property) of a type.
+#[derive(Clone)]
+pub struct AttrDef {
+    pub name: String,
+    pub doc: String,
+    pub kind: AttrKind,
+    /// Part of the resource's identity. Defaults to the title.
+    pub namevar: bool,
+    pub values: Vec<AllowedValue>,
+    /// `(alias, target)`: the alias is accepted and stored as the target.
+    pub aliases: Vec<(String, String)>,
+    /// A Puppet type the value must match, checked before validation.
+    pub constraint: Option<PType>,
+    pub validate: Option<ValidateFn>,
+    pub munge: Option<MungeFn>,
+    pub default: Option<DefaultValue>,
+    pub required: bool,
+    /// Accepts Puppet's boolean spellings and stores `true` or `false`.
+    pub boolean: bool,
+    pub array_matching: ArrayMatching,
+    pub insync: Option<InsyncFn>,
+    /// Custom text of the current and desired values (`is_to_s`,
+    /// `should_to_s`).
+    pub format: Option<FormatFn>,
+    /// Custom change message (`change_to_s`).
+    pub change_message: Option<ChangeFn>,
+    /// The value is never printed or logged.
+    pub sensitive: bool,
+    /// Provider features needed to use this attribute.
+    pub required_features: Vec<String>,
+}
+
+impl fmt::Debug for AttrDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AttrDef")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .field("namevar", &self.namevar)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AttrDef {
+    fn new(name: &str, kind: AttrKind) -> AttrDef {
+        AttrDef {
+            name: name.to_string(),
+            doc: String::new(),
+            kind,
+            namevar: false,
+            values: Vec::new(),
+            aliases: Vec::new(),
+            constraint: None,
+            validate: None,
+            munge: None,
+            default: None,
+            required: false,
+            boolean: false,
+            array_matching: ArrayMatching::First,
+            insync: None,
+            format: None,
+            change_message: None,
+            sensitive: false,
+            required_features: Vec::new(),
+        }
+    }
+
+    /// A parameter.
+    pub fn param(name: &str) -> AttrDef {
+        AttrDef::new(name, AttrKind::Parameter)
+    }
+
+    /// A property.
+    pub fn property(name: &str) -> AttrDef {
+        AttrDef::new(name, AttrKind::Property)
+    }
+
+    /// A read-only property.
+    pub fn read_only(name: &str) -> AttrDef {
+        AttrDef::new(name, AttrKind::ReadOnly)
+    }
+
+    /// A property that can only be set at creation.
+    pub fn create_only(name: &str) -> AttrDef {
+        AttrDef::new(name, AttrKind::CreateOnly)
+    }
+
+    pub fn doc(mut self, doc: &str) -> AttrDef {
+        self.doc = trim_doc(doc);
+        self
+    }
+
+    pub fn namevar(mut self) -> AttrDef {
+        self.namevar = true;
+        self
+    }
+
+    /// Allowed literal values (Puppet's `newvalues(:a, :b)`).
+    pub fn values(mut self, values: &[&str]) -> AttrDef {
+        self.values
+            .extend(values.iter().map(|v| AllowedValue::Literal(v.to_string())));
+        self
+    }
+
+    /// An allowed pattern (Puppet's `newvalues(/re/)`). Panics on an invalid
+    /// pattern: patterns in definitions are written by the type's author,
+    /// and a type from data goes through [`AttrDef::try_pattern`].
+    pub fn pattern(self, pattern: &str) -> AttrDef {
+        self.try_pattern(pattern)
+            .unwrap_or_else(|e| panic!("invalid pattern /{pattern}/ in a type definition: {e}"))
+    }
+
+    /// An allowed pattern, or the regex engine's error.
+    pub fn try_pattern(mut self, pattern: &str) -> Result<AttrDef, String> {
+        self.values
+            .push(AllowedValue::Pattern(Regex::new(pattern)?));
+        Ok(self)
+    }
+
+    /// `alias` is accepted and stored as `target` (Puppet's `aliasvalue`).
+    pub fn alias_value(mut self, alias: &str, target: &str) -> AttrDef {
+        self.aliases.push((alias.to_string(), target.to_string()));
+        self
+    }
+
+    pub fn constraint(mut self, ptype: PType) -> AttrDef {
+        self.constraint = Some(ptype);
+        self
+    }
+
+    pub fn validate(
+        mut self,
+        hook: impl Fn(&Hooked<'_>, &Value) -> Result<(), String> + Send + Sync + 'static,
+    ) -> AttrDef {
+        self.validate = Some(Arc::new(hook));
+        self
+    }
+
+    pub fn munge(
+        mut self,
+        hook: impl Fn(&Hooked<'_>, Value) -> Result<Value, String> + Send + Sync + 'static,
+    ) -> AttrDef {
+        self.munge = Some(Arc::new(hook));
+        self
+    }
+
+    pub fn default_value(mut self, value: impl Into<Value>) -> AttrDef {
+        self.default = Some(DefaultValue::Value(value.into()));
+        self
+    }
+
+    pub fn default_fn(
+        mut self,
+        hook: impl Fn(&Resource) -> Option<Value> + Send + Sync + 'static,
+    ) -> AttrDef {
+        self.default = Some(DefaultValue::Computed(Arc::new(hook)));
+        self
+    }
+
+    pub fn required(mut self) -> AttrDef {
+        self.required = true;
+        self
+    }
+
+    /// A boolean attribute: `true`, `false`, `yes`, `no` (any case, string
+    /// or boolean) become `true` or `false`.
+    pub fn boolean(mut self) -> AttrDef {
+        self.boolean = true;
+        self.values = ["true", "false", "yes", "no"]
+            .iter()
+            .map(|v| AllowedValue::Literal(v.to_string()))
+            .collect();
+        self
+    }
+
+    pub fn array_matching(mut self, matching: ArrayMatching) -> AttrDef {
+        self.array_matching = matching;
+        self
+    }
+
+    pub fn insync(mut self, hook: impl Fn(&Value, &Value) -> bool + Send + Sync + 'static) -> AttrDef {
+        self.insync = Some(Arc::new(hook));
+        self
+    }
+
+    pub fn format(mut self, hook: impl Fn(&Value) -> String + Send + Sync + 'static) -> AttrDef {
+        self.format = Some(Arc::new(hook));
+        self
+    }
+
+    pub fn change_message(
+        mut self,
+        hook: impl Fn(&Value, &Value) -> String + Send + Sync + 'static,
+    ) -> AttrDef {
+        self.change_message = Some(Arc::new(hook));
+        self
+    }
+
+    pub fn sensitive(mut self) -> AttrDef {
+        self.sensitive = true;
+        self
+    }
+
+    pub fn requires_features(mut self, features: &[&str]) -> AttrDef {
+        self.required_features
+            .extend(features.iter().map(|f| f.to_string()));
+        self
+    }
+
+    /// The literal allowed values, in declaration order.
+    pub fn literals(&self) -> impl Iterator<Item = &str> {
+        self.values.iter().filter_map(|v| match v {
+            AllowedValue::Literal(text) => Some(text.as_str()),
+            AllowedValue::Pattern(_) => None,
+        })
+    }
+
+    /// The allowed patterns, in declaration order.
+    pub fn patterns(&self) -> impl Iterator<Item = &Regex> {
+        self.values.iter().filter_map(|v| match v {
+            AllowedValue::Pattern(regex) => Some(regex),
+            AllowedValue::Literal(_) => None,
+        })
+    }
+}
+
+/// A provider feature a type may use.
+#[derive(Clone, Debug)]
+pub struct FeatureDef {
+    pub name: String,
+    pub doc: String,
+    /// Provider methods that, all present, give the feature without the
+    /// provider declaring it.
+    pub methods: Vec<String>,
+}
+
+/// The four automatic relationships.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AutoKind {
+    /// The target is applied first.
+    Require,
+    /// The target is applied after.
+    Before,
+    /// The target is applied after and refreshed on a change.
+    Notify,
+    /// The target is applied first, and a change to it refreshes this one.
+    Subscribe,
+}
+
+impl AutoKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            AutoKind::Require => "autorequire",
+            AutoKind::Before => "autobefore",
+            AutoKind::Notify => "autonotify",
+            AutoKind::Subscribe => "autosubscribe",
+        }
+    }
+}
+
+/// Where the titles of an automatic relationship come from.
+#[derive(Clone)]
+pub enum Titles {
+    /// Always these titles.
+    Fixed(Vec<String>),
+    /// The value of an attribute (each element of an array).
+    Attribute(String),
+    /// Computed from the resource.
+    Computed(TitlesFn),
+}
+
+/// An automatic relationship: to resources of `target_type` with the given
+/// titles, when those are in the catalog.
+#[derive(Clone)]
+pub struct AutoRelation {
+    pub kind: AutoKind,
+    /// The target type, lower case (`file`, `service`).
+    pub target_type: String,
+    pub titles: Titles,
+}
+
+/// A title pattern: a regex whose captures fill identity attributes, so a
+/// title such as `'melody.angel.net/A'` sets both `name` and `type`.
+#[derive(Clone, Debug)]
+pub struct TitlePattern {
+    pub regex: Regex,
+    /// The attribute each capture group fills, in group order.
+    pub attributes: Vec<String>,
+}
+
+/// A resource type.
+#[derive(Clone)]
+pub struct TypeDef {
+    /// Lower case, as in manifests (`file`, `dns_resource`).
+    pub name: String,
+    pub doc: String,
+    /// In declaration order, which is the order of checking and syncing.
+    pub attributes: Vec<AttrDef>,
+    pub features: Vec<FeatureDef>,
+    /// Tried in order; when none is given, the whole title fills the
+    /// namevar.
+    pub title_patterns: Vec<TitlePattern>,
+    pub autorelations: Vec<AutoRelation>,
+    /// Whether `ensure` exists with `present`/`absent` through the
+    /// provider's `exists`/`create`/`destroy`.
+    pub ensurable: bool,
+    /// The resource refreshes itself after any change it makes.
+    pub self_refresh: bool,
+    /// Whether the type reacts to refresh events (through the provider's
+    /// `refresh`).
+    pub refreshable: bool,
+    /// Checks across attributes, after all are set.
+    pub validate: Option<ResourceCheckFn>,
+    /// Run for every resource of the type before anything is applied.
+    pub pre_run_check: Option<ResourceCheckFn>,
+}
+
+impl fmt::Debug for TypeDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TypeDef")
+            .field("name", &self.name)
+            .field("attributes", &self.attributes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TypeDef {
+    pub fn new(name: &str) -> TypeDef {
+        TypeDef {
+            name: name.to_ascii_lowercase(),
+            doc: String::new(),
+            attributes: Vec::new(),
+            features: Vec::new(),
+            title_patterns: Vec::new(),
+            autorelations: Vec::new(),
+            ensurable: false,
+            self_refresh: false,
+            refreshable: false,
+            validate: None,
+            pre_run_check: None,
+        }
+    }
+
+    pub fn doc(mut self, doc: &str) -> TypeDef {
+        self.doc = trim_doc(doc);
+        self
+    }
+
+    /// Adds `ensure` with `present` and `absent` as the first attribute.
+    /// Call [`TypeDef::ensure_values`] to accept more values.
+    pub fn ensurable(mut self) -> TypeDef {
+        self.ensurable = true;
+        let ensure = AttrDef::property("ensure")
+            .doc("The basic property that the resource should be in.")
+            .values(&["present", "absent"]);
+        self.attributes.insert(0, ensure);
+        self
+    }
+
+    /// Extends `ensure` with more literal values (package's `installed`,
+    /// `latest`) or a pattern (a version), and aliases.
+    pub fn ensure_values(mut self, extend: impl FnOnce(AttrDef) -> AttrDef) -> TypeDef {
+        if let Some(position) = self.attributes.iter().position(|a| a.name == "ensure") {
+            let ensure = self.attributes.remove(position);
+            self.attributes.insert(position, extend(ensure));
+        }
+        self
+    }
+
+    pub fn attr(mut self, attr: AttrDef) -> TypeDef {
+        self.attributes.push(attr);
+        self
+    }
+
+    pub fn feature(mut self, name: &str, doc: &str, methods: &[&str]) -> TypeDef {
+        self.features.push(FeatureDef {
+            name: name.to_string(),
+            doc: trim_doc(doc),
+            methods: methods.iter().map(|m| m.to_string()).collect(),
+        });
+        self
+    }
+
+    pub fn title_pattern(mut self, pattern: &str, attributes: &[&str]) -> TypeDef {
+        let regex = Regex::new(pattern)
+            .unwrap_or_else(|e| panic!("invalid title pattern /{pattern}/: {e}"));
+        self.title_patterns.push(TitlePattern {
+            regex,
+            attributes: attributes.iter().map(|a| a.to_string()).collect(),
+        });
+        self
+    }
+
+    pub fn auto(mut self, kind: AutoKind, target_type: &str, titles: Titles) -> TypeDef {
+        self.autorelations.push(AutoRelation {
+            kind,
+            target_type: target_type.to_ascii_lowercase(),
+            titles,
+        });
+        self
+    }
+
+    /// `autorequire(:target_type) { computed titles }`.
+    pub fn autorequire(
+        self,
+        target_type: &str,
+        titles: impl Fn(&Resource) -> Vec<String> + Send + Sync + 'static,
+    ) -> TypeDef {
+        self.auto(AutoKind::Require, target_type, Titles::Computed(Arc::new(titles)))
+    }
+
+    pub fn self_refresh(mut self) -> TypeDef {
+        self.self_refresh = true;
+        self.refreshable = true;
+        self
+    }
+
+    pub fn refreshable(mut self) -> TypeDef {
+        self.refreshable = true;
+        self
+    }
+
+    pub fn validate(
+        mut self,
+        hook: impl Fn(&Resource) -> Result<(), String> + Send + Sync + 'static,
+    ) -> TypeDef {
+        self.validate = Some(Arc::new(hook));
+        self
+    }
+
+    pub fn pre_run_check(
+        mut self,
+        hook: impl Fn(&Resource) -> Result<(), String> + Send + Sync + 'static,
+    ) -> TypeDef {
+        self.pre_run_check = Some(Arc::new(hook));
+        self
+    }
+
+    pub fn attribute(&self, name: &str) -> Option<&AttrDef> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// The identity attributes: those marked, or else `name`.
+    pub fn key_attributes(&self) -> Vec<&AttrDef> {
+        let marked: Vec<&AttrDef> = self.attributes.iter().filter(|a| a.namevar).collect();
+        if !marked.is_empty() {
+            return marked;
+        }
+        self.attribute("name").into_iter().collect()
+    }
+
+    /// The namevar: the single identity attribute that defaults to the
+    /// title (the first one when the identity is composite).
+    pub fn namevar(&self) -> Option<&AttrDef> {
+        let keys = self.key_attributes();
+        keys.iter()
+            .find(|a| a.name == "name")
+            .or_else(|| keys.first())
+            .copied()
+    }
+
+    pub fn feature_def(&self, name: &str) -> Option<&FeatureDef> {
+        self.features.iter().find(|f| f.name == name)
+    }
+
+    /// The first sentence-ish line of the doc, for `describe --list`.
+    pub fn summary(&self) -> &str {
+        self.doc.lines().next().unwrap_or("")
+    }
+
+    /// The definition errors a type author could make; registries refuse a
+    /// type with any.
+    pub fn check(&self) -> Result<(), String> {
+        if self.namevar().is_none() {
+            return Err(format!(
+                "type {} has no namevar: declare a 'name' attribute or mark one as namevar",
+                self.name
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for attr in &self.attributes {
+            if !seen.insert(attr.name.as_str()) {
+                return Err(format!("type {} declares '{}' twice", self.name, attr.name));
+            }
+            if crate::metaparams::is_metaparameter(&attr.name) {
+                return Err(format!(
+                    "type {} declares '{}', which is a metaparameter",
+                    self.name, attr.name
+                ));
+            }
+            for feature in &attr.required_features {
+                if self.feature_def(feature).is_none() {
+                    return Err(format!(
+                        "attribute '{}' of type {} requires the undeclared feature '{feature}'",
+                        attr.name, self.name
+                    ));
+                }
+            }
+        }
+        for pattern in &self.title_patterns {
+            for name in &pattern.attributes {
+                if self.attribute(name).is_none() {
+                    return Err(format!(
+                        "a title pattern of type {} names the unknown attribute '{name}'",
+                        self.name
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Trims documentation the way Puppet trims `@doc` and `desc`: the first
+/// line loses its leading whitespace, the others the largest indentation
+/// they all share (blank lines do not count), and surrounding blank lines
+/// go.
+pub fn trim_doc(doc: &str) -> String {
+    let mut lines = doc.lines();
+    let first = lines.next().unwrap_or("").trim_start();
+    let rest: Vec<&str> = lines.collect();
+    let indent = rest
+        .iter()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.len() - line.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut out = String::from(first);
+    for line in rest {
+        out.push('\n');
+        if line.trim().is_empty() {
+            continue;
+        }
+        out.push_str(&line[indent..]);
+    }
+    out.trim_matches('\n').trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doc_trims_common_indentation_after_the_first_line() {
+        let doc = "Creates a new database. Depending
+        on the provider, this might create relational
+        databases.
+
+        Example:
+
+            database {'mydatabase':
+              ensure => present,
+            }
+      ";
+        assert_eq!(
+            trim_doc(doc),
+            "Creates a new database. Depending\non the provider, this might create relational\n\
+             databases.\n\nExample:\n\n    database {'mydatabase':\n      ensure => present,\n    }"
+        );
+    }
+
+    #[test]
+    fn name_is_the_namevar_unless_another_is_marked() {
+        let plain = TypeDef::new("thing").attr(AttrDef::param("name"));
+        assert_eq!(plain.namevar().unwrap().name, "name");
+        let marked = TypeDef::new("file").attr(AttrDef::param("path").namevar());
+        assert_eq!(marked.namevar().unwrap().name, "path");
+        assert!(TypeDef::new("broken").attr(AttrDef::param("x")).check().is_err());
+    }
+}
