@@ -141,15 +141,10 @@ pub trait PropertyProvider: Send + Sync {
             Ok(found) => found,
             Err(_) => return Ok(()),
         };
-        let mut by_name: IndexMap<String, PropertyHash> = IndexMap::new();
-        for hash in found {
-            if let Some(name) = hash_name(&hash) {
-                by_name.insert(name, hash);
-            }
-        }
         for instance in instances {
-            instance.property_hash = by_name
-                .get(&instance.resource.name())
+            instance.property_hash = found
+                .iter()
+                .find(|hash| instance.resource.matches(hash))
                 .cloned()
                 .unwrap_or_else(|| PropertyHash::from([("ensure".to_string(), absent())]));
         }
@@ -267,7 +262,9 @@ pub trait CrudProvider: Send + Sync {
     fn get(&self, cx: &Context, names: Option<&[String]>) -> Result<Vec<PropertyHash>, ProviderError>;
     fn create(&self, cx: &Context, name: &str, should: &PropertyHash) -> Result<(), ProviderError>;
     fn update(&self, cx: &Context, name: &str, should: &PropertyHash) -> Result<(), ProviderError>;
-    fn delete(&self, cx: &Context, name: &str) -> Result<(), ProviderError>;
+    /// Removes the thing; `is` is its current state, with every identity
+    /// attribute (a composite identity needs more than the name).
+    fn delete(&self, cx: &Context, name: &str, is: &PropertyHash) -> Result<(), ProviderError>;
     fn canonicalize(&self, cx: &Context, states: &mut [PropertyHash]) -> Result<(), ProviderError> {
         let _ = (cx, states);
         Ok(())
@@ -294,7 +291,7 @@ impl<T: CrudProvider> BatchProvider for Crud<T> {
                 let wanted = is_present(change.should.get("ensure"));
                 let result = match (exists, wanted) {
                     (false, true) => self.0.create(cx, &change.name, &change.should),
-                    (true, false) => self.0.delete(cx, &change.name),
+                    (true, false) => self.0.delete(cx, &change.name, &change.is),
                     (true, true) => self.0.update(cx, &change.name, &change.should),
                     (false, false) => Ok(()),
                 };
@@ -497,5 +494,14 @@ impl ProviderDef {
             .filter(|f| self.has_feature(type_def, &f.name))
             .map(|f| f.name.clone())
             .collect()
+    }
+}
+
+impl std::fmt::Debug for ProviderDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderDef")
+            .field("type_name", &self.type_name)
+            .field("name", &self.name)
+            .finish_non_exhaustive()
     }
 }

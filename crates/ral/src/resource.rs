@@ -351,3 +351,32 @@ impl Resource {
         found
     }
 }
+
+impl Resource {
+    /// Whether a provider's property hash describes this resource: every
+    /// identity attribute equal, the namevar also found under `name`.
+    pub fn matches(&self, hash: &crate::provider::PropertyHash) -> bool {
+        let namevar = self.type_def.namevar().map(|n| n.name.as_str());
+        self.type_def.key_attributes().iter().all(|key| {
+            let have = hash
+                .get(&key.name)
+                .or_else(|| (Some(key.name.as_str()) == namevar).then(|| hash.get("name")).flatten());
+            match (self.values.get(&key.name), have) {
+                (Some(want), Some(have)) => attribute::value_text(want) == attribute::value_text(have),
+                _ => false,
+            }
+        })
+    }
+}
+
+impl Resource {
+    /// An attribute's values as a list: the elements of an array, or the
+    /// single value (properties may be given either way).
+    pub fn list(&self, attr: &str) -> Vec<&Value> {
+        match self.values.get(attr) {
+            Some(Value::Array(items)) => items.iter().collect(),
+            Some(value) => vec![value],
+            None => Vec::new(),
+        }
+    }
+}

@@ -77,8 +77,8 @@ pub struct Session {
     prefetched: HashSet<String>,
     /// Property hashes from prefetching, by resource reference.
     hashes: HashMap<String, PropertyHash>,
-    /// Batch providers' current states, by provider then name.
-    states: HashMap<String, IndexMap<String, PropertyHash>>,
+    /// Batch providers' current states, by provider.
+    states: HashMap<String, Vec<PropertyHash>>,
 }
 
 fn absent() -> Value {
@@ -195,17 +195,31 @@ impl Session {
         );
     }
 
-    fn batch_get(&self, provider: &dyn BatchProvider, names: &[String]) -> Result<IndexMap<String, PropertyHash>, ProviderError> {
+    fn batch_get(&self, provider: &dyn BatchProvider, names: &[String]) -> Result<Vec<PropertyHash>, ProviderError> {
         let mut found = if provider.simple_get_filter() {
             provider.get(&self.cx, Some(names))?
         } else {
             provider.get(&self.cx, None)?
         };
         provider.canonicalize(&self.cx, &mut found)?;
-        Ok(found
-            .into_iter()
-            .filter_map(|hash| hash_name(&hash).map(|name| (name, hash)))
-            .collect())
+        Ok(found)
+    }
+
+    /// The current state of a resource from a batch provider: from the
+    /// prefetched states, else asked for now.
+    fn batch_state(
+        &mut self,
+        provider: &dyn BatchProvider,
+        key: &str,
+        resource: &Resource,
+    ) -> Result<Option<PropertyHash>, ProviderError> {
+        if let Some(states) = self.states.get_mut(key)
+            && let Some(index) = states.iter().position(|h| resource.matches(h))
+        {
+            return Ok(Some(states.swap_remove(index)));
+        }
+        let found = self.batch_get(provider, &[resource.name()])?;
+        Ok(found.into_iter().find(|h| resource.matches(h)))
     }
 
     /// Brings one resource in line with its desired state (or, in noop,
@@ -324,14 +338,7 @@ impl Session {
         outcome: &mut Outcome,
     ) -> Result<(), ProviderError> {
         let name = resource.name();
-        let is = match self.states.get_mut(key).and_then(|states| states.shift_remove(&name)) {
-            Some(hash) => hash,
-            None => self
-                .batch_get(provider, std::slice::from_ref(&name))?
-                .shift_remove(&name)
-                .unwrap_or_default(),
-        };
-        let mut is = is;
+        let mut is = self.batch_state(provider, key, resource)?.unwrap_or_default();
         if !is.contains_key("ensure") {
             let value = if is.is_empty() { absent() } else { Value::String("present".into()) };
             is.insert("ensure".into(), value);
@@ -439,15 +446,8 @@ impl Session {
                 }
             }
             Implementation::Batch(b) => {
-                let name = resource.name();
                 let key = provider_key(&provider);
-                let found = match self.states.get_mut(&key).and_then(|s| s.shift_remove(&name)) {
-                    Some(found) => Some(found),
-                    None => self
-                        .batch_get(b.as_ref(), std::slice::from_ref(&name))
-                        .map_err(failed)?
-                        .shift_remove(&name),
-                };
+                let found = self.batch_state(b.as_ref(), &key, resource).map_err(failed)?;
                 match found {
                     Some(mut found) => {
                         found.shift_remove("name");
@@ -533,6 +533,11 @@ impl Session {
 pub fn desired_state(resource: &Resource) -> PropertyHash {
     let mut should = PropertyHash::new();
     should.insert("name".into(), Value::String(resource.name().into()));
+    for key in resource.type_def().key_attributes() {
+        if let Some(value) = resource.get(&key.name) {
+            should.insert(key.name.clone(), value.clone());
+        }
+    }
     for (attr, desired) in resource.managed_properties() {
         should.insert(attr.name.clone(), sync_value(attr, desired));
     }
