@@ -1,0 +1,328 @@
+//! The framework's rules beyond the seed examples: lazy suitability and
+//! selection, read-only and create-only properties, sensitive values,
+//! metaparameters, pre-run checks, self-refresh, instances deduplicated by
+//! source, and per-environment registries.
+
+use std::fs;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use marionette_ral::{
+    AttrDef, Confine, Context, EventStatus, Instance, Level, Logger, Origin, PropertyHash,
+    PropertyProvider, ProviderDef, ProviderError, RalError, Registry, Resource, Session, TypeDef,
+};
+use marionette_values::Value;
+
+fn s(text: &str) -> Value {
+    Value::String(text.into())
+}
+
+fn facts(pairs: &[(&str, &str)]) -> Arc<marionette_ral::Facts> {
+    Arc::new(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::String(v.to_string())))
+            .collect(),
+    )
+}
+
+fn build(registry: &Registry, type_name: &str, title: &str, attrs: &[(&str, Value)]) -> Result<Resource, RalError> {
+    Resource::new(
+        registry.type_def(type_name).unwrap().clone(),
+        title,
+        attrs.iter().map(|(k, v)| (k.to_string(), v.clone())),
+        Origin::default(),
+    )
+}
+
+/// Remembers every call, and keeps one thing in memory.
+#[derive(Default)]
+struct Recorder {
+    calls: Mutex<Vec<String>>,
+    state: Mutex<PropertyHash>,
+}
+
+/// A provider over a shared recorder, so tests can look at it.
+struct Rec(Arc<Recorder>);
+
+impl PropertyProvider for Rec {
+    fn instances(&self, _cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
+        self.0.calls.lock().unwrap().push("instances".into());
+        let state = self.0.state.lock().unwrap().clone();
+        Ok(if state.is_empty() { vec![] } else { vec![state] })
+    }
+
+    fn create(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        self.0.calls.lock().unwrap().push("create".into());
+        let mut state = PropertyHash::from([
+            ("name".to_string(), s(&instance.resource.name())),
+            ("ensure".to_string(), s("present")),
+        ]);
+        for (attr, value) in instance.resource.managed_properties() {
+            if attr.name != "ensure" {
+                state.insert(attr.name.clone(), value.clone());
+            }
+        }
+        *self.0.state.lock().unwrap() = state;
+        Ok(())
+    }
+
+    fn set(&self, _cx: &Context, _instance: &mut Instance<'_>, attr: &str, value: &Value) -> Result<(), ProviderError> {
+        self.0.calls.lock().unwrap().push(format!("set {attr}"));
+        self.0.state.lock().unwrap().insert(attr.to_string(), value.clone());
+        Ok(())
+    }
+
+    fn flush(&self, _cx: &Context, _instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        self.0.calls.lock().unwrap().push("flush".into());
+        Ok(())
+    }
+
+    fn refresh(&self, _cx: &Context, _instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        self.0.calls.lock().unwrap().push("refresh".into());
+        Ok(())
+    }
+}
+
+fn account_type() -> TypeDef {
+    TypeDef::new("account")
+        .ensurable()
+        .attr(AttrDef::param("name"))
+        .attr(AttrDef::create_only("uid"))
+        .attr(AttrDef::property("shell"))
+        .attr(AttrDef::property("password").sensitive())
+        .attr(AttrDef::read_only("last_login"))
+        .self_refresh()
+}
+
+fn account_registry(recorder: &Arc<Recorder>) -> Arc<Registry> {
+    let mut registry = Registry::new();
+    registry.add_type(account_type()).unwrap();
+    registry
+        .add_provider(ProviderDef::properties("account", "memory", Rec(recorder.clone())))
+        .unwrap();
+    Arc::new(registry)
+}
+
+#[test]
+fn ensure_alone_is_synced_when_out_of_sync_then_properties_in_order() {
+    let recorder = Arc::new(Recorder::default());
+    let registry = account_registry(&recorder);
+    let account = build(&registry, "account", "alice", &[("uid", Value::Integer(1001)), ("shell", s("/bin/sh"))]).unwrap();
+    // A managed property implies ensure => present.
+    assert_eq!(account.get("ensure"), Some(&s("present")));
+    let mut session = Session::new(registry.clone(), Arc::default(), Logger::default());
+    let outcome = session.evaluate(&account, false);
+    assert_eq!(outcome.events.len(), 1, "{outcome:?}");
+    assert_eq!(outcome.events[0].message, "created");
+    assert_eq!(*recorder.calls.lock().unwrap(), ["instances", "create", "flush"]);
+
+    recorder.calls.lock().unwrap().clear();
+    let changed = build(&registry, "account", "alice", &[("uid", Value::Integer(1001)), ("shell", s("/bin/bash"))]).unwrap();
+    let outcome = Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&changed, false);
+    assert_eq!(outcome.events[0].message, "shell changed '/bin/sh' to '/bin/bash'");
+    // The type refreshes itself after a change.
+    assert_eq!(*recorder.calls.lock().unwrap(), ["instances", "set shell", "flush", "refresh"]);
+}
+
+#[test]
+fn create_only_properties_refuse_to_change_an_existing_thing() {
+    let recorder = Arc::new(Recorder::default());
+    let registry = account_registry(&recorder);
+    let first = build(&registry, "account", "alice", &[("uid", Value::Integer(1001))]).unwrap();
+    Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&first, false);
+    let second = build(&registry, "account", "alice", &[("uid", Value::Integer(1002))]).unwrap();
+    let outcome = Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&second, false);
+    assert_eq!(
+        outcome.failed.as_deref(),
+        Some("uid cannot be changed after creation (is 1001, should be 1002)")
+    );
+}
+
+#[test]
+fn read_only_properties_cannot_be_set() {
+    let registry = account_registry(&Arc::new(Recorder::default()));
+    let error = build(&registry, "account", "alice", &[("last_login", s("now"))]).unwrap_err();
+    assert_eq!(error.to_string(), "Parameter last_login failed on Account[alice]: is read-only and cannot be set");
+}
+
+#[test]
+fn sensitive_values_are_never_shown() {
+    let recorder = Arc::new(Recorder::default());
+    let registry = account_registry(&recorder);
+    let first = build(&registry, "account", "alice", &[("password", s("old-secret"))]).unwrap();
+    Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&first, false);
+    let second = build(&registry, "account", "alice", &[("password", s("new-secret"))]).unwrap();
+    for noop in [true, false] {
+        let outcome = Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&second, noop);
+        let text = format!("{:?}", outcome.events.iter().map(|e| &e.message).collect::<Vec<_>>());
+        assert!(!text.contains("secret"), "{text}");
+        assert!(text.contains("[redacted]"), "{text}");
+    }
+}
+
+#[test]
+fn noop_metaparameter_changes_nothing() {
+    let recorder = Arc::new(Recorder::default());
+    let registry = account_registry(&recorder);
+    let account = build(&registry, "account", "bob", &[("ensure", s("present")), ("noop", Value::Boolean(true))]).unwrap();
+    let outcome = Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&account, false);
+    assert_eq!(outcome.events[0].status, EventStatus::Noop);
+    assert_eq!(outcome.events[0].message, "current_value 'absent', should be 'present' (noop)");
+    assert!(recorder.state.lock().unwrap().is_empty());
+    let bad = build(&registry, "account", "bob", &[("noop", s("perhaps"))]).unwrap_err();
+    assert_eq!(
+        bad.to_string(),
+        "Parameter noop failed on Account[bob]: Invalid value \"perhaps\". Valid values are true, false."
+    );
+    let unknown = build(&registry, "account", "bob", &[("colour", s("red"))]).unwrap_err();
+    assert_eq!(unknown.to_string(), "Account[bob]: no parameter named 'colour'");
+}
+
+#[test]
+fn pre_run_checks_report_every_failure_together() {
+    let mut registry = Registry::new();
+    registry
+        .add_type(
+            TypeDef::new("guarded")
+                .attr(AttrDef::param("name"))
+                .pre_run_check(|r| if r.name().starts_with("bad") { Err("not ready".into()) } else { Ok(()) }),
+        )
+        .unwrap();
+    let resources: Vec<Resource> = ["bad1", "good", "bad2"]
+        .iter()
+        .map(|t| build(&registry, "guarded", t, &[]).unwrap())
+        .collect();
+    let errors = Session::pre_run_checks(&resources);
+    let texts: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        texts,
+        [
+            "Validation of Guarded[bad1] failed: pre-run check failed: not ready",
+            "Validation of Guarded[bad2] failed: pre-run check failed: not ready"
+        ]
+    );
+}
+
+struct Nothing;
+impl PropertyProvider for Nothing {}
+
+#[test]
+fn suitability_is_lazy_rechecked_after_a_change_and_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker: PathBuf = dir.path().join("installed");
+    let mut registry = Registry::new();
+    registry.add_type(TypeDef::new("widget").attr(AttrDef::param("name"))).unwrap();
+    registry
+        .add_provider(ProviderDef::properties("widget", "needs_file", Nothing).confine(Confine::Exists(marker.clone())))
+        .unwrap();
+    registry
+        .add_provider(ProviderDef::properties("widget", "needs_command", Nothing).command("tool", "mrtest-missing-tool"))
+        .unwrap();
+    registry
+        .add_provider(ProviderDef::properties("widget", "redhat_only", Nothing).confine_fact("osfamily", &["RedHat"]))
+        .unwrap();
+    let logged = Arc::new(Mutex::new(Vec::new()));
+    let sink = logged.clone();
+    let logger = Logger::with_sink(move |entry| sink.lock().unwrap().push((entry.level, entry.message.clone())));
+    let session = Session::new(Arc::new(registry), facts(&[("osfamily", "Debian")]), logger);
+    let error = session.selector().default_provider("widget").unwrap_err();
+    let marker_text = marker.display().to_string();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "Could not find a suitable provider for widget: needs_file (file {marker_text} does not exist); \
+             needs_command (command tool is missing (mrtest-missing-tool not found)); \
+             redhat_only (fact osfamily is 'Debian', not RedHat)"
+        )
+    );
+    assert!(logged.lock().unwrap().iter().any(|(level, message)| *level == Level::Debug
+        && message == &format!("Provider needs_file is not functional on this host: file {marker_text} does not exist")));
+
+    // The verdict is cached until the run changes the system.
+    fs::write(&marker, "").unwrap();
+    assert!(session.selector().default_provider("widget").is_err());
+    session.selector().invalidate();
+    assert_eq!(session.selector().default_provider("widget").unwrap().name, "needs_file");
+}
+
+#[test]
+fn defaults_follow_the_facts_case_insensitively_and_the_most_specific_wins() {
+    let mut registry = Registry::new();
+    registry.add_type(TypeDef::new("pkg").attr(AttrDef::param("name"))).unwrap();
+    registry.add_provider(ProviderDef::properties("pkg", "generic", Nothing)).unwrap();
+    registry
+        .add_provider(ProviderDef::properties("pkg", "debianish", Nothing).defaultfor(&[("osfamily", &["debian"])]))
+        .unwrap();
+    registry
+        .add_provider(
+            ProviderDef::properties("pkg", "bookworm", Nothing)
+                .defaultfor(&[("osfamily", &["debian"]), ("os.release.major", &["12"])]),
+        )
+        .unwrap();
+    let registry = Arc::new(registry);
+    let pick = |facts_json: serde_json::Value| {
+        let facts = Arc::new(facts_json.as_object().unwrap().clone());
+        Session::new(registry.clone(), facts, Logger::default())
+            .selector()
+            .default_provider("pkg")
+            .unwrap()
+            .name
+            .clone()
+    };
+    assert_eq!(pick(serde_json::json!({"osfamily": "Debian", "os": {"release": {"major": "12"}}})), "bookworm");
+    assert_eq!(pick(serde_json::json!({"osfamily": "Debian", "os": {"release": {"major": "11"}}})), "debianish");
+    assert_eq!(pick(serde_json::json!({"osfamily": "RedHat"})), "generic");
+
+    let session = Session::new(registry.clone(), Arc::default(), Logger::default());
+    let asked = build(&registry, "pkg", "x", &[("provider", s("yum"))]).unwrap();
+    assert_eq!(
+        session.selector().select(&asked).unwrap_err().to_string(),
+        "Invalid provider 'yum' for Pkg[x]: no such provider; pkg has bookworm, debianish, generic"
+    );
+}
+
+#[test]
+fn instances_ask_one_provider_per_source() {
+    let recorder = Arc::new(Recorder::default());
+    *recorder.state.lock().unwrap() = PropertyHash::from([("name".to_string(), s("alice")), ("ensure".to_string(), s("present"))]);
+    let mut registry = Registry::new();
+    registry.add_type(account_type()).unwrap();
+    let parent = ProviderDef::properties("account", "base", Rec(recorder.clone()));
+    let child = ProviderDef::child_of(&parent, "extended", marionette_ral::Implementation::Properties(Arc::new(Rec(recorder.clone()))));
+    assert_eq!(child.parent.as_deref(), Some("base"));
+    assert_eq!(child.source, "base");
+    registry.add_provider(parent).unwrap();
+    registry.add_provider(child).unwrap();
+    let session = Session::new(Arc::new(registry), Arc::default(), Logger::default());
+    let found = session.instances("account").unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(*recorder.calls.lock().unwrap(), ["instances"]);
+}
+
+#[test]
+fn registries_are_per_environment() {
+    let mut production = Registry::new();
+    production.add_type(TypeDef::new("app").attr(AttrDef::param("name"))).unwrap();
+    let mut testing = production.clone();
+    testing
+        .add_type(TypeDef::new("app").attr(AttrDef::param("name")).attr(AttrDef::param("version")))
+        .unwrap();
+    assert!(build(&testing, "app", "x", &[("version", s("2"))]).is_ok());
+    assert!(build(&production, "app", "x", &[("version", s("2"))]).is_err());
+}
+
+#[test]
+fn malformed_definitions_are_refused() {
+    let mut registry = Registry::new();
+    let no_namevar = registry.add_type(TypeDef::new("broken").attr(AttrDef::param("x")));
+    assert!(no_namevar.unwrap_err().to_string().contains("has no namevar"));
+    let metaparam = registry.add_type(TypeDef::new("broken").attr(AttrDef::param("name")).attr(AttrDef::param("tag")));
+    assert!(metaparam.unwrap_err().to_string().contains("is a metaparameter"));
+    let feature = registry.add_type(
+        TypeDef::new("broken").attr(AttrDef::param("name")).attr(AttrDef::param("x").requires_features(&["fly"])),
+    );
+    assert!(feature.unwrap_err().to_string().contains("undeclared feature 'fly'"));
+    let orphan = registry.add_provider(ProviderDef::properties("nosuchtype", "p", Nothing));
+    assert!(orphan.unwrap_err().to_string().contains("unknown type nosuchtype"));
+}
