@@ -214,7 +214,7 @@ fn read_facts(path: &Path) -> Result<serde_json::Map<String, serde_json::Value>>
 /// This machine's facts, legacy names included, as Puppet gives a
 /// compilation; problems with external facts are reported and the other
 /// facts still used.
-fn local_facts() -> serde_json::Map<String, serde_json::Value> {
+pub(crate) fn local_facts() -> serde_json::Map<String, serde_json::Value> {
     let collection = marionette_facts::collect(&marionette_facts::Options::default());
     for error in &collection.errors {
         eprintln!("Error: {error}");

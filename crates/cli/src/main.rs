@@ -12,7 +12,9 @@ use clap::{Parser, Subcommand};
 use marionette_diagnostics::SourceFile;
 use marionette_syntax::{SourceKind, dump};
 
+mod describe;
 mod facts;
+mod resource;
 
 // Parsing allocates many small nodes; mimalloc is markedly faster at that
 // than the system allocator.
@@ -62,6 +64,13 @@ enum Command {
         #[arg(long)]
         modulepath: Option<String>,
     },
+    /// Describe resource types, as `puppet describe` does.
+    Describe(describe::DescribeArgs),
+    /// Generate reference documentation (`--reference type`).
+    Doc(describe::DocArgs),
+    /// List, show or change resources on this machine, as `puppet resource`
+    /// does.
+    Resource(resource::ResourceArgs),
     /// Compile catalogs.
     Catalog {
         #[command(subcommand)]
@@ -129,6 +138,9 @@ fn main() -> ExitCode {
             command: CatalogCommand::Compile(args),
         } => catalog::compile(args),
         Command::Facts(args) => facts::run(args),
+        Command::Describe(args) => describe::describe(args),
+        Command::Doc(args) => describe::doc(args),
+        Command::Resource(args) => resource::run(args),
         Command::Parser {
             command: ParserCommand::Validate { paths, epp },
         } => validate(&paths, epp),

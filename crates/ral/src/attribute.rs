@@ -191,11 +191,18 @@ fn unwrap_sensitive(value: &Value) -> &Value {
     }
 }
 
-/// Whether a property's current value satisfies the desired one.
-pub fn insync(attr: &AttrDef, current: &Value, desired: &Value) -> bool {
-    if let Some(hook) = &attr.insync {
-        return guarded(&attr.name, "insync", || Ok(hook(current, desired))).unwrap_or(false);
+/// Whether a property's current value satisfies the desired one: the
+/// attribute's own test, or the default one.
+pub fn insync(attr: &AttrDef, resource: &crate::resource::Resource, current: &Value, desired: &Value) -> bool {
+    match &attr.insync {
+        Some(hook) => guarded(&attr.name, "insync", || Ok(hook(resource, current, desired))).unwrap_or(false),
+        None => default_insync(attr, current, desired),
     }
+}
+
+/// The default test: equal values (or equal text), with `array_matching`
+/// deciding how an array of desired values counts.
+pub fn default_insync(attr: &AttrDef, current: &Value, desired: &Value) -> bool {
     match (desired, attr.array_matching) {
         (Value::Array(wanted), ArrayMatching::First) => {
             if wanted.is_empty() {
@@ -317,8 +324,8 @@ mod tests {
     #[test]
     fn numbers_and_their_text_are_the_same_value() {
         let ttl = AttrDef::property("ttl");
-        assert!(insync(&ttl, &Value::Integer(86400), &s("86400")));
-        assert!(!insync(&ttl, &Value::Integer(86400), &s("3600")));
+        assert!(default_insync(&ttl, &Value::Integer(86400), &s("86400")));
+        assert!(!default_insync(&ttl, &Value::Integer(86400), &s("3600")));
     }
 
     #[test]
@@ -326,9 +333,9 @@ mod tests {
         let first = AttrDef::property("shell");
         let all = AttrDef::property("minute").array_matching(ArrayMatching::All);
         let wanted = Value::Array(vec![s("a"), s("b")].into());
-        assert!(insync(&first, &s("b"), &wanted));
-        assert!(!insync(&all, &s("b"), &wanted));
-        assert!(insync(&all, &wanted, &wanted));
+        assert!(default_insync(&first, &s("b"), &wanted));
+        assert!(!default_insync(&all, &s("b"), &wanted));
+        assert!(default_insync(&all, &wanted, &wanted));
     }
 
     #[test]

@@ -273,7 +273,7 @@ impl Session {
             && let (Some(attr), Some(desired)) = (type_def.attribute("ensure"), resource.get("ensure"))
         {
             let current = provider.get(&cx, &instance, "ensure")?.unwrap_or_else(absent);
-            if !insync(attr, &current, desired) {
+            if !insync(attr, resource, &current, desired) {
                 let target = sync_value(attr, desired);
                 let text = crate::attribute::value_text(&target);
                 let event = run_change(attr, &current, &target, noop, || {
@@ -297,7 +297,7 @@ impl Session {
                 continue;
             }
             let current = provider.get(&cx, &instance, &attr.name)?.unwrap_or(Value::Undef);
-            if insync(attr, &current, desired) {
+            if insync(attr, resource, &current, desired) {
                 continue;
             }
             if attr.kind == AttrKind::CreateOnly && exists {
@@ -351,7 +351,7 @@ impl Session {
         let type_def = resource.type_def().clone();
         let mut pending: Vec<(&AttrDef, Value, Value)> = Vec::new();
         let ensure_attr = type_def.attribute("ensure");
-        let ensure_changes = ensure_attr.is_some_and(|attr| !insync(attr, &is["ensure"], &should["ensure"]));
+        let ensure_changes = ensure_attr.is_some_and(|attr| !insync(attr, resource, &is["ensure"], &should["ensure"]));
         if let (true, Some(attr)) = (ensure_changes, ensure_attr) {
             pending.push((attr, is["ensure"].clone(), should["ensure"].clone()));
         } else if !is_absent(&should["ensure"]) {
@@ -361,7 +361,7 @@ impl Session {
                 }
                 let current = is.get(&attr.name).cloned().unwrap_or(Value::Undef);
                 let Some(desired) = should.get(&attr.name) else { continue };
-                if !insync(attr, &current, desired) {
+                if !insync(attr, resource, &current, desired) {
                     if attr.kind == AttrKind::CreateOnly {
                         return Err(ProviderError(format!(
                             "{} cannot be changed after creation (is {}, should be {})",

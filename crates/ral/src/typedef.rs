@@ -84,8 +84,10 @@ pub type ValidateFn = Arc<dyn Fn(&Hooked<'_>, &Value) -> Result<(), String> + Se
 pub type MungeFn = Arc<dyn Fn(&Hooked<'_>, Value) -> Result<Value, String> + Send + Sync>;
 /// A default computed from the attributes declared earlier.
 pub type DefaultFn = Arc<dyn Fn(&Resource) -> Option<Value> + Send + Sync>;
-/// A custom in-sync test: `(current, desired)`.
-pub type InsyncFn = Arc<dyn Fn(&Value, &Value) -> bool + Send + Sync>;
+/// A custom in-sync test: `(resource, current, desired)`; the resource
+/// gives access to parameters that steer the comparison (a membership
+/// policy, say).
+pub type InsyncFn = Arc<dyn Fn(&Resource, &Value, &Value) -> bool + Send + Sync>;
 /// A custom text for a value in logs.
 pub type FormatFn = Arc<dyn Fn(&Value) -> String + Send + Sync>;
 /// A custom change message: `(current, desired)`.
@@ -283,7 +285,10 @@ impl AttrDef {
         self
     }
 
-    pub fn insync(mut self, hook: impl Fn(&Value, &Value) -> bool + Send + Sync + 'static) -> AttrDef {
+    pub fn insync(
+        mut self,
+        hook: impl Fn(&Resource, &Value, &Value) -> bool + Send + Sync + 'static,
+    ) -> AttrDef {
         self.insync = Some(Arc::new(hook));
         self
     }

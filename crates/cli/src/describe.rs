@@ -1,0 +1,54 @@
+//! `marionette describe` and `marionette doc --reference type`: reference
+//! text generated from the type and provider definitions.
+
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use marionette_ral::docs;
+
+#[derive(Args)]
+pub(crate) struct DescribeArgs {
+    /// The types to describe.
+    #[arg(value_name = "TYPE", required_unless_present = "list")]
+    types: Vec<String>,
+    /// List every type with a summary.
+    #[arg(long, short = 'l')]
+    list: bool,
+    /// Describe each provider too.
+    #[arg(long, short = 'p')]
+    providers: bool,
+    /// Only list the attribute and provider names.
+    #[arg(long, short = 's')]
+    short: bool,
+}
+
+pub(crate) fn describe(args: DescribeArgs) -> Result<ExitCode> {
+    let registry = marionette_types::registry();
+    if args.list {
+        print!("{}", docs::list(&registry));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = String::new();
+    for name in &args.types {
+        let type_def = registry.require_type(name)?;
+        out.push_str(&docs::describe(&registry, type_def, args.providers, args.short));
+    }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Args)]
+pub(crate) struct DocArgs {
+    /// The reference to generate; only `type` exists so far.
+    #[arg(long, short = 'r', value_name = "REFERENCE")]
+    reference: String,
+}
+
+pub(crate) fn doc(args: DocArgs) -> Result<ExitCode> {
+    if args.reference != "type" {
+        bail!("Unknown reference '{}': the available reference is 'type'", args.reference);
+    }
+    print!("{}", docs::reference(&marionette_types::registry()));
+    Ok(ExitCode::SUCCESS)
+}

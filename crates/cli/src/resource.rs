@@ -1,0 +1,127 @@
+//! `marionette resource`: list, show and change resources on this machine
+//! through their providers, as `puppet resource` does.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use marionette_ral::{
+    EventStatus, Level, Logger, Origin, PropertyHash, Registry, Resource, Session, provider::hash_name, render,
+};
+use marionette_values::Value;
+
+#[derive(Args)]
+pub(crate) struct ResourceArgs {
+    /// The resource type (`user`, `group`, ...).
+    #[arg(value_name = "TYPE")]
+    type_name: String,
+    /// The resource to show or change; all of them when left out.
+    title: Option<String>,
+    /// Attributes to change, as `attr=value`.
+    #[arg(value_name = "ATTR=VALUE")]
+    changes: Vec<String>,
+    /// Print JSON instead of manifest syntax.
+    #[arg(long = "to-json", alias = "to_json")]
+    to_json: bool,
+    /// Only report what would change.
+    #[arg(long)]
+    noop: bool,
+    /// Also show debug messages (commands run, providers rejected).
+    #[arg(long, short = 'd')]
+    debug: bool,
+}
+
+/// The logger of interactive commands: Puppet's `Level: message` lines on
+/// stderr, debug only when asked for.
+pub(crate) fn stderr_logger(debug: bool) -> Logger {
+    Logger::with_sink(move |entry| {
+        if entry.level == Level::Debug && !debug {
+            return;
+        }
+        if entry.source.is_empty() {
+            eprintln!("{}: {}", entry.level, entry.message);
+        } else {
+            eprintln!("{}: {}: {}", entry.level, entry.source, entry.message);
+        }
+    })
+}
+
+pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
+    let registry = Arc::new(marionette_types::registry());
+    let Some(type_def) = registry.type_def(&args.type_name).cloned() else {
+        bail!("Could not run: Unknown resource type {}", args.type_name);
+    };
+    let facts = Arc::new(crate::catalog::local_facts());
+    let mut session = Session::new(registry.clone(), facts, stderr_logger(args.debug));
+    let Some(title) = args.title else {
+        if !args.changes.is_empty() {
+            bail!("Changing attributes needs a resource title");
+        }
+        return list(&session, &registry, &type_def.name, args.to_json);
+    };
+    let mut params = Vec::new();
+    for change in &args.changes {
+        let Some((attr, value)) = change.split_once('=') else {
+            bail!("Invalid attribute setting '{change}': expected ATTR=VALUE");
+        };
+        params.push((attr.to_string(), Value::String(value.into())));
+    }
+    let resource = Resource::new(type_def.clone(), &title, params, Origin::default())?;
+    let mut failed = false;
+    if !args.changes.is_empty() {
+        let outcome = session.evaluate(&resource, args.noop);
+        for event in &outcome.events {
+            let level = match event.status {
+                EventStatus::Failure => "Error",
+                _ => "Notice",
+            };
+            eprintln!("{level}: /{}/{}: {}", outcome.resource, event.property, event.message);
+        }
+        if let Some(reason) = &outcome.failed {
+            if outcome.events.iter().all(|e| e.status != EventStatus::Failure) {
+                eprintln!("Error: /{}: {reason}", outcome.resource);
+            }
+            failed = true;
+        }
+    }
+    let (provider, mut state) = session.retrieve(&resource)?;
+    if !args.changes.is_empty() {
+        // Like Puppet, show what was asked for (and ensure), not everything.
+        state.retain(|name, _| name == "ensure" || resource.is_given(name));
+    }
+    let provider_name = (!provider.implicit).then_some(provider.name.as_str());
+    let sensitive = |attr: &str| resource.is_sensitive(attr) || type_def.attribute(attr).is_some_and(|a| a.sensitive);
+    if args.to_json {
+        let json = render::json(&type_def.name, &title, &state, provider_name, &sensitive);
+        println!("{}", serde_json::to_string_pretty(&serde_json::Value::Array(vec![json]))?);
+    } else {
+        print!("{}", render::manifest(&type_def.name, &title, &state, provider_name, &sensitive));
+    }
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn list(session: &Session, registry: &Registry, type_name: &str, to_json: bool) -> Result<ExitCode> {
+    let type_def = registry.require_type(type_name)?;
+    let found = session.instances(type_name)?;
+    let sensitive = |attr: &str| type_def.attribute(attr).is_some_and(|a| a.sensitive);
+    let title_of = |hash: &PropertyHash| hash_name(hash).unwrap_or_default();
+    if to_json {
+        let all: Vec<serde_json::Value> = found
+            .iter()
+            .map(|(provider, hash)| {
+                let provider_name = (!provider.implicit).then_some(provider.name.as_str());
+                render::json(type_name, &title_of(hash), hash, provider_name, &sensitive)
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&serde_json::Value::Array(all))?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = String::new();
+    for (provider, hash) in &found {
+        let provider_name = (!provider.implicit).then_some(provider.name.as_str());
+        out.push_str(&render::manifest(type_name, &title_of(hash), hash, provider_name, &sensitive));
+    }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}

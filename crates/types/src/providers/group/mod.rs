@@ -1,0 +1,3 @@
+//! Providers of the `group` type.
+
+pub mod groupadd;

@@ -1,0 +1,4 @@
+//! Providers, one directory per type and one file per provider.
+
+pub mod group;
+pub mod user;

@@ -1,0 +1,3 @@
+//! Providers of the `user` type.
+
+pub mod useradd;

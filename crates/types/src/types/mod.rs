@@ -1,0 +1,19 @@
+//! One file per type; each has a `definition()` and registers its
+//! providers.
+
+pub mod group;
+pub mod notify;
+pub mod user;
+
+use marionette_ral::{RalError, Registry};
+
+/// Adds every built-in type and its providers.
+pub fn register(registry: &mut Registry) -> Result<(), RalError> {
+    registry.add_type(group::definition())?;
+    registry.add_provider(crate::providers::group::groupadd::definition())?;
+    registry.add_type(notify::definition())?;
+    registry.add_provider(notify::implementation())?;
+    registry.add_type(user::definition())?;
+    registry.add_provider(crate::providers::user::useradd::definition())?;
+    Ok(())
+}

@@ -1,0 +1,201 @@
+//! `user`: local user accounts.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use marionette_ral::attribute::value_text;
+use marionette_ral::{AttrDef, Resource, TypeDef};
+use marionette_values::{PType, Value};
+
+/// Accepts `YYYY-MM-DD` or `absent`.
+fn check_expiry(value: &Value) -> Result<(), String> {
+    let text = value_text(value);
+    let bytes = text.as_bytes();
+    let date = bytes.len() == 10
+        && bytes[4] == b'-'
+        && bytes[7] == b'-'
+        && text.chars().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    if text == "absent" || date {
+        Ok(())
+    } else {
+        Err(format!("Expiry dates must be YYYY-MM-DD or the string \"absent\", not {text:?}"))
+    }
+}
+
+/// The desired groups as a set of names.
+fn group_set(value: &Value) -> BTreeSet<String> {
+    match value {
+        Value::Array(items) => items.iter().map(value_text).collect(),
+        Value::Undef => BTreeSet::new(),
+        other => value_text(other)
+            .split(',')
+            .map(|g| g.trim().to_string())
+            .filter(|g| !g.is_empty())
+            .collect(),
+    }
+}
+
+/// `groups` is in sync when the account is in every listed group, and, with
+/// `membership => inclusive`, in no other.
+pub fn groups_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
+    let have = group_set(current);
+    let want = group_set(desired);
+    if resource.text("membership").as_deref() == Some("inclusive") {
+        have == want
+    } else {
+        want.is_subset(&have)
+    }
+}
+
+/// A gid given as a name is compared by its number.
+fn gid_insync(_resource: &Resource, current: &Value, desired: &Value) -> bool {
+    let resolve = |v: &Value| crate::system::resolve_gid(Path::new("/"), &value_text(v));
+    match (resolve(current), resolve(desired)) {
+        (Some(a), Some(b)) => a == b,
+        _ => value_text(current) == value_text(desired),
+    }
+}
+
+pub fn definition() -> TypeDef {
+    let age = |name: &str, doc: &str| {
+        AttrDef::property(name)
+            .doc(doc)
+            .constraint(PType::Variant(vec![
+                PType::Integer { min: -1, max: i64::MAX },
+                PType::Pattern(vec![marionette_values::Regex::new(r"\A-?\d+\z").expect("valid pattern")]),
+            ]))
+            .requires_features(&["manages_password_age"])
+    };
+    TypeDef::new("user")
+        .doc(
+            "Manages local user accounts: their existence, ids, home directory,
+            shell, groups, password and password ageing.
+
+            Providers use the system's own tools to change accounts and read the
+            account databases to inspect them.
+
+            **Autorequires:** the account's primary group (`gid`) and every group
+            in `groups`, when the catalog manages them.",
+        )
+        .feature("allows_duplicates", "The provider can create accounts that share a uid.", &[])
+        .feature("manages_homedir", "The provider can create and remove home directories.", &[])
+        .feature("manages_passwords", "The provider can set the password hash.", &[])
+        .feature("manages_password_age", "The provider can set password ageing limits.", &[])
+        .feature("manages_password_salt", "The provider can set a password salt.", &[])
+        .feature("manages_expiry", "The provider can set an account expiry date.", &[])
+        .feature("system_users", "The provider can create system accounts with low ids.", &[])
+        .feature("manages_shell", "The provider can set the login shell.", &[])
+        .feature("manages_solaris_rbac", "The provider can manage Solaris roles, authorizations and profiles.", &[])
+        .feature("manages_aix_lam", "The provider can manage AIX loadable authentication modules.", &[])
+        .feature("manages_local_users_and_groups", "The provider can force local accounts where a directory service is also used.", &[])
+        .feature("manages_loginclass", "The provider can set a BSD login class.", &[])
+        .ensurable()
+        .attr(AttrDef::property("home").doc("The home directory. With `managehome`, it is created, moved or removed with the account."))
+        .attr(
+            AttrDef::property("uid")
+                .doc("The numeric user id. Chosen by the system when not given.")
+                .constraint(PType::Variant(vec![
+                    PType::Integer { min: 0, max: i64::MAX },
+                    PType::Pattern(vec![marionette_values::Regex::new(r"\A\d+\z").expect("valid pattern")]),
+                ])),
+        )
+        .attr(AttrDef::property("gid").doc("The primary group, by name or number.").insync(gid_insync))
+        .attr(AttrDef::property("comment").doc("The description of the account (the GECOS field)."))
+        .attr(AttrDef::property("shell").doc("The login shell.").requires_features(&["manages_shell"]))
+        .attr(
+            AttrDef::property("password")
+                .doc("The password hash, as stored in the shadow file. Never shown or logged.")
+                .sensitive()
+                .requires_features(&["manages_passwords"]),
+        )
+        .attr(age("password_min_age", "The minimum number of days between password changes."))
+        .attr(age("password_max_age", "The maximum number of days a password stays valid."))
+        .attr(age("password_warn_days", "How many days before expiry the user is warned."))
+        .attr(
+            AttrDef::property("groups")
+                .doc("Supplementary groups, as an array of names. See `membership`.")
+                .array_matching(marionette_ral::ArrayMatching::All)
+                .insync(groups_insync),
+        )
+        .attr(AttrDef::param("name").doc("The login name.").namevar())
+        .attr(
+            AttrDef::param("membership")
+                .doc("Whether `groups` lists the only groups of the account (`inclusive`) or groups it must at least be in (`minimum`, the default).")
+                .values(&["inclusive", "minimum"])
+                .default_value(Value::String("minimum".into())),
+        )
+        .attr(
+            AttrDef::param("system")
+                .doc("Whether a new account is a system account, with an id from the system range.")
+                .boolean()
+                .default_value(Value::Boolean(false)),
+        )
+        .attr(
+            AttrDef::param("allowdupe")
+                .doc("Whether the uid may be shared with another account.")
+                .boolean()
+                .default_value(Value::Boolean(false))
+                .requires_features(&["allows_duplicates"]),
+        )
+        .attr(
+            AttrDef::param("managehome")
+                .doc("Whether the home directory is created with the account and removed with it.")
+                .boolean()
+                .default_value(Value::Boolean(false))
+                .requires_features(&["manages_homedir"]),
+        )
+        .attr(
+            AttrDef::property("expiry")
+                .doc("The date the account expires, as `YYYY-MM-DD`, or `absent` for never.")
+                .validate(|_, value| check_expiry(value))
+                // An account without an expiry date never expires.
+                .insync(|_, current, desired| {
+                    let current = if *current == Value::Undef { "absent".to_string() } else { value_text(current) };
+                    current == value_text(desired)
+                })
+                .requires_features(&["manages_expiry"]),
+        )
+        .attr(AttrDef::property("roles").doc("Solaris roles.").requires_features(&["manages_solaris_rbac"]))
+        .attr(AttrDef::param("role_membership").doc("Whether `roles` is complete or a minimum.").values(&["inclusive", "minimum"]))
+        .attr(AttrDef::property("auths").doc("Solaris authorizations.").requires_features(&["manages_solaris_rbac"]))
+        .attr(AttrDef::param("auth_membership").doc("Whether `auths` is complete or a minimum.").values(&["inclusive", "minimum"]))
+        .attr(AttrDef::property("profiles").doc("Solaris profiles.").requires_features(&["manages_solaris_rbac"]))
+        .attr(AttrDef::param("profile_membership").doc("Whether `profiles` is complete or a minimum.").values(&["inclusive", "minimum"]))
+        .attr(AttrDef::property("keys").doc("Solaris user attributes.").requires_features(&["manages_solaris_rbac"]))
+        .attr(AttrDef::param("key_membership").doc("Whether `keys` is complete or a minimum.").values(&["inclusive", "minimum"]))
+        .attr(AttrDef::property("project").doc("The Solaris project.").requires_features(&["manages_solaris_rbac"]))
+        .attr(AttrDef::param("ia_load_module").doc("The AIX authentication module.").requires_features(&["manages_aix_lam"]))
+        .attr(AttrDef::property("attributes").doc("AIX attributes as `key=value` strings.").requires_features(&["manages_aix_lam"]))
+        .attr(AttrDef::param("attribute_membership").doc("Whether `attributes` is complete or a minimum.").values(&["inclusive", "minimum"]))
+        .attr(AttrDef::property("salt").doc("The password salt (macOS).").requires_features(&["manages_password_salt"]))
+        .attr(AttrDef::property("iterations").doc("The password hash iterations (macOS).").requires_features(&["manages_password_salt"]))
+        .attr(
+            AttrDef::param("forcelocal")
+                .doc("Whether to manage the local account even when a directory service also knows the user.")
+                .boolean()
+                .requires_features(&["manages_local_users_and_groups"]),
+        )
+        .attr(
+            AttrDef::param("purge_ssh_keys")
+                .doc("Whether to remove SSH keys the catalog does not manage. Only `false` is supported so far.")
+                .boolean()
+                .validate(|hooked, value| {
+                    hooked.default_validate(value)?;
+                    match marionette_ral::attribute::parse_boolean(value) {
+                        Some(false) => Ok(()),
+                        _ => Err("purging SSH keys is not supported yet; leave purge_ssh_keys false".into()),
+                    }
+                }),
+        )
+        .attr(AttrDef::property("loginclass").doc("The BSD login class.").requires_features(&["manages_loginclass"]))
+        .autorequire("group", |resource| {
+            let mut titles: Vec<String> = resource
+                .get("gid")
+                .map(value_text)
+                .filter(|g| g.parse::<i64>().is_err())
+                .into_iter()
+                .collect();
+            titles.extend(resource.list("groups").into_iter().map(value_text));
+            titles
+        })
+}
