@@ -32,7 +32,12 @@ pub(crate) fn describe(args: DescribeArgs) -> Result<ExitCode> {
     let mut out = String::new();
     for name in &args.types {
         let type_def = registry.require_type(name)?;
-        out.push_str(&docs::describe(&registry, type_def, args.providers, args.short));
+        out.push_str(&docs::describe(
+            &registry,
+            type_def,
+            args.providers,
+            args.short,
+        ));
     }
     print!("{out}");
     Ok(ExitCode::SUCCESS)
@@ -47,7 +52,10 @@ pub(crate) struct DocArgs {
 
 pub(crate) fn doc(args: DocArgs) -> Result<ExitCode> {
     if args.reference != "type" {
-        bail!("Unknown reference '{}': the available reference is 'type'", args.reference);
+        bail!(
+            "Unknown reference '{}': the available reference is 'type'",
+            args.reference
+        );
     }
     print!("{}", docs::reference(&marionette_types::registry()));
     Ok(ExitCode::SUCCESS)

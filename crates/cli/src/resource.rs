@@ -7,7 +7,8 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 use clap::Args;
 use marionette_ral::{
-    EventStatus, Level, Logger, Origin, PropertyHash, Registry, Resource, Session, provider::hash_name, render,
+    EventStatus, Level, Logger, Origin, PropertyHash, Registry, Resource, Session,
+    provider::hash_name, render,
 };
 use marionette_values::Value;
 
@@ -68,6 +69,9 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
         params.push((attr.to_string(), Value::String(value.into())));
     }
     let resource = Resource::new(type_def.clone(), &title, params, Origin::default())?;
+    // A provider that cannot serve the resource is an error before anything
+    // is tried.
+    session.selector().select(&resource)?;
     let mut failed = false;
     if !args.changes.is_empty() {
         let outcome = session.evaluate(&resource, args.noop);
@@ -76,10 +80,17 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
                 EventStatus::Failure => "Error",
                 _ => "Notice",
             };
-            eprintln!("{level}: /{}/{}: {}", outcome.resource, event.property, event.message);
+            eprintln!(
+                "{level}: /{}/{}: {}",
+                outcome.resource, event.property, event.message
+            );
         }
         if let Some(reason) = &outcome.failed {
-            if outcome.events.iter().all(|e| e.status != EventStatus::Failure) {
+            if outcome
+                .events
+                .iter()
+                .all(|e| e.status != EventStatus::Failure)
+            {
                 eprintln!("Error: /{}: {reason}", outcome.resource);
             }
             failed = true;
@@ -91,17 +102,34 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
         state.retain(|name, _| name == "ensure" || resource.is_given(name));
     }
     let provider_name = (!provider.implicit).then_some(provider.name.as_str());
-    let sensitive = |attr: &str| resource.is_sensitive(attr) || type_def.attribute(attr).is_some_and(|a| a.sensitive);
+    let sensitive = |attr: &str| {
+        resource.is_sensitive(attr) || type_def.attribute(attr).is_some_and(|a| a.sensitive)
+    };
     if args.to_json {
         let json = render::json(&type_def.name, &title, &state, provider_name, &sensitive);
-        println!("{}", serde_json::to_string_pretty(&serde_json::Value::Array(vec![json]))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::Value::Array(vec![json]))?
+        );
     } else {
-        print!("{}", render::manifest(&type_def.name, &title, &state, provider_name, &sensitive));
+        print!(
+            "{}",
+            render::manifest(&type_def.name, &title, &state, provider_name, &sensitive)
+        );
     }
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
-fn list(session: &Session, registry: &Registry, type_name: &str, to_json: bool) -> Result<ExitCode> {
+fn list(
+    session: &Session,
+    registry: &Registry,
+    type_name: &str,
+    to_json: bool,
+) -> Result<ExitCode> {
     let type_def = registry.require_type(type_name)?;
     let found = session.instances(type_name)?;
     let sensitive = |attr: &str| type_def.attribute(attr).is_some_and(|a| a.sensitive);
@@ -114,13 +142,22 @@ fn list(session: &Session, registry: &Registry, type_name: &str, to_json: bool) 
                 render::json(type_name, &title_of(hash), hash, provider_name, &sensitive)
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&serde_json::Value::Array(all))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::Value::Array(all))?
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = String::new();
     for (provider, hash) in &found {
         let provider_name = (!provider.implicit).then_some(provider.name.as_str());
-        out.push_str(&render::manifest(type_name, &title_of(hash), hash, provider_name, &sensitive));
+        out.push_str(&render::manifest(
+            type_name,
+            &title_of(hash),
+            hash,
+            provider_name,
+            &sensitive,
+        ));
     }
     print!("{out}");
     Ok(ExitCode::SUCCESS)

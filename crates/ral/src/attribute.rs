@@ -34,7 +34,7 @@ pub fn default_validate(attr: &AttrDef, value: &Value) -> Result<(), String> {
     {
         return Err(format!(
             "expects a value of type {}, got {}",
-            ptype.name(),
+            ptype,
             actual_type(value)
         ));
     }
@@ -57,7 +57,7 @@ pub fn default_validate(attr: &AttrDef, value: &Value) -> Result<(), String> {
 }
 
 fn actual_type(value: &Value) -> String {
-    PType::infer(value).generalize().name()
+    PType::infer(value).generalize().to_string()
 }
 
 /// Puppet's wording for a value outside the allowed ones.
@@ -67,7 +67,10 @@ fn invalid_value(attr: &AttrDef, value: &Value) -> String {
     if !literals.is_empty() {
         message.push_str(&format!(" Valid values are {}.", literals.join(", ")));
     }
-    let patterns: Vec<String> = attr.patterns().map(|p| format!("/{}/", p.source())).collect();
+    let patterns: Vec<String> = attr
+        .patterns()
+        .map(|p| format!("/{}/", p.source()))
+        .collect();
     if !patterns.is_empty() {
         message.push_str(&format!(" Valid values match {}.", patterns.join(", ")));
     }
@@ -92,7 +95,10 @@ pub fn default_munge(attr: &AttrDef, value: Value) -> Value {
     if attr.values.is_empty() && attr.aliases.is_empty() {
         return value;
     }
-    if matches!(value, Value::Array(_) | Value::Hash(_) | Value::Sensitive(_)) {
+    if matches!(
+        value,
+        Value::Array(_) | Value::Hash(_) | Value::Sensitive(_)
+    ) {
         return value;
     }
     let text = value_text(&value);
@@ -128,7 +134,7 @@ pub fn process_value(attr: &AttrDef, value: Value) -> Result<Value, String> {
     {
         return Err(format!(
             "expects a value of type {}, got {}",
-            ptype.name(),
+            ptype,
             actual_type(&value)
         ));
     }
@@ -153,15 +159,20 @@ pub fn process_value(attr: &AttrDef, value: Value) -> Result<Value, String> {
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Value::Array(munged.into()))
         }
-        Value::Sensitive(inner) => {
-            Ok(Value::Sensitive(Box::new(process_value(element_attr, *inner)?)))
-        }
+        Value::Sensitive(inner) => Ok(Value::Sensitive(Box::new(process_value(
+            element_attr,
+            *inner,
+        )?))),
         other => process(element_attr, other),
     }
 }
 
 /// Runs a hook, turning a panic into an error message.
-pub fn guarded<T>(attr: &str, what: &str, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+pub fn guarded<T>(
+    attr: &str,
+    what: &str,
+    f: impl FnOnce() -> Result<T, String>,
+) -> Result<T, String> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(result) => result,
         Err(panic) => {
@@ -170,7 +181,9 @@ pub fn guarded<T>(attr: &str, what: &str, f: impl FnOnce() -> Result<T, String>)
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
-            Err(format!("internal error in the {what} hook of '{attr}': {detail}"))
+            Err(format!(
+                "internal error in the {what} hook of '{attr}': {detail}"
+            ))
         }
     }
 }
@@ -193,9 +206,17 @@ fn unwrap_sensitive(value: &Value) -> &Value {
 
 /// Whether a property's current value satisfies the desired one: the
 /// attribute's own test, or the default one.
-pub fn insync(attr: &AttrDef, resource: &crate::resource::Resource, current: &Value, desired: &Value) -> bool {
+pub fn insync(
+    attr: &AttrDef,
+    resource: &crate::resource::Resource,
+    current: &Value,
+    desired: &Value,
+) -> bool {
     match &attr.insync {
-        Some(hook) => guarded(&attr.name, "insync", || Ok(hook(resource, current, desired))).unwrap_or(false),
+        Some(hook) => guarded(&attr.name, "insync", || {
+            Ok(hook(resource, current, desired))
+        })
+        .unwrap_or(false),
         None => default_insync(attr, current, desired),
     }
 }
@@ -206,18 +227,27 @@ pub fn default_insync(attr: &AttrDef, current: &Value, desired: &Value) -> bool 
     match (desired, attr.array_matching) {
         (Value::Array(wanted), ArrayMatching::First) => {
             if wanted.is_empty() {
-                return matches!(current, Value::Array(c) if c.is_empty()) || *current == Value::Undef;
+                return matches!(current, Value::Array(c) if c.is_empty())
+                    || *current == Value::Undef;
             }
             match current {
                 Value::Array(have) => {
-                    have.len() == wanted.len() && have.iter().zip(wanted.iter()).all(|(h, w)| values_match(h, w))
+                    have.len() == wanted.len()
+                        && have
+                            .iter()
+                            .zip(wanted.iter())
+                            .all(|(h, w)| values_match(h, w))
                 }
                 single => wanted.iter().any(|w| values_match(single, w)),
             }
         }
         (Value::Array(wanted), ArrayMatching::All) => match current {
             Value::Array(have) => {
-                have.len() == wanted.len() && have.iter().zip(wanted.iter()).all(|(h, w)| values_match(h, w))
+                have.len() == wanted.len()
+                    && have
+                        .iter()
+                        .zip(wanted.iter())
+                        .all(|(h, w)| values_match(h, w))
             }
             single => wanted.len() == 1 && values_match(single, &wanted[0]),
         },
@@ -254,7 +284,11 @@ pub fn display_value(value: &Value) -> String {
         Value::Sensitive(_) => "[redacted]".to_string(),
         Value::Array(items) => format!(
             "[{}]",
-            items.iter().map(display_value).collect::<Vec<_>>().join(", ")
+            items
+                .iter()
+                .map(display_value)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Value::Hash(hash) => format!(
             "{{{}}}",
@@ -274,7 +308,8 @@ pub fn change_message(attr: &AttrDef, current: &Value, desired: &Value) -> Strin
             .unwrap_or_else(|e| e);
     }
     if attr.name == "ensure" {
-        let is_absent = matches!(current, Value::String(s) if &**s == "absent") || *current == Value::Undef;
+        let is_absent =
+            matches!(current, Value::String(s) if &**s == "absent") || *current == Value::Undef;
         let to_absent = matches!(desired, Value::String(s) if &**s == "absent");
         if is_absent && !to_absent {
             return "created".to_string();
@@ -284,12 +319,21 @@ pub fn change_message(attr: &AttrDef, current: &Value, desired: &Value) -> Strin
         }
     }
     if attr.sensitive {
-        return format!("changed {} to {}", display(attr, current), display(attr, desired));
+        return format!(
+            "changed {} to {}",
+            display(attr, current),
+            display(attr, desired)
+        );
     }
     if *current == Value::Undef || matches!(current, Value::String(s) if &**s == "absent") {
         return format!("defined '{}' as {}", attr.name, display(attr, desired));
     }
-    format!("{} changed {} to {}", attr.name, display(attr, current), display(attr, desired))
+    format!(
+        "{} changed {} to {}",
+        attr.name,
+        display(attr, current),
+        display(attr, desired)
+    )
 }
 
 #[cfg(test)]
@@ -302,7 +346,9 @@ mod tests {
 
     #[test]
     fn literals_become_their_spelling_and_patterns_keep_the_value() {
-        let color = AttrDef::param("color").values(&["blue", "red"]).pattern(".+");
+        let color = AttrDef::param("color")
+            .values(&["blue", "red"])
+            .pattern(".+");
         assert_eq!(process(&color, s("blue")).unwrap(), s("blue"));
         assert_eq!(process(&color, s("green")).unwrap(), s("green"));
         let strict = AttrDef::param("color").values(&["blue", "red"]);
@@ -316,7 +362,10 @@ mod tests {
     fn booleans_accept_puppet_spellings() {
         let force = AttrDef::param("force").boolean();
         assert_eq!(process(&force, s("yes")).unwrap(), Value::Boolean(true));
-        assert_eq!(process(&force, Value::Boolean(false)).unwrap(), Value::Boolean(false));
+        assert_eq!(
+            process(&force, Value::Boolean(false)).unwrap(),
+            Value::Boolean(false)
+        );
         assert_eq!(process(&force, s("No")).unwrap(), Value::Boolean(false));
         assert!(process(&force, s("maybe")).is_err());
     }

@@ -78,12 +78,19 @@ impl CommandSpec {
     /// The command as the debug log shows it.
     pub fn display(&self) -> String {
         if self.sensitive {
-            return format!("{} [arguments redacted]", self.argv.first().map(String::as_str).unwrap_or(""));
+            return format!(
+                "{} [arguments redacted]",
+                self.argv.first().map(String::as_str).unwrap_or("")
+            );
         }
         if self.shell {
             return format!("/bin/sh -c {}", shell_quote(&self.argv[0]));
         }
-        self.argv.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" ")
+        self.argv
+            .iter()
+            .map(|a| shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -123,7 +130,9 @@ pub enum CommandError {
     Spawn { command: String, message: String },
     #[error("Execution of '{command}' returned {}: {}", .output.status.map_or("a signal".to_string(), |s| s.to_string()), .output.stderr.trim())]
     Failed { command: String, output: Output },
-    #[error("Command exceeded timeout: '{command}' ran longer than {seconds} seconds and was killed")]
+    #[error(
+        "Command exceeded timeout: '{command}' ran longer than {seconds} seconds and was killed"
+    )]
     Timeout { command: String, seconds: u64 },
 }
 
@@ -141,7 +150,8 @@ impl Runner {
     /// Runs a command to the end and returns its output.
     pub fn run(&self, spec: &CommandSpec) -> Result<Output, CommandError> {
         let shown = spec.display();
-        self.logger.log(Level::Debug, "Exec", &format!("Executing: '{shown}'"));
+        self.logger
+            .log(Level::Debug, "Exec", &format!("Executing: '{shown}'"));
         let Some(program) = spec.argv.first() else {
             return Err(CommandError::NotFound(String::new()));
         };
@@ -158,7 +168,11 @@ impl Runner {
         command
             .env("LANG", "C")
             .env("LC_ALL", "C")
-            .stdin(if spec.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdin(if spec.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // Its own process group, so a timeout can kill every child too.
@@ -297,12 +311,17 @@ mod tests {
     #[test]
     fn stdin_is_fed_and_failures_carry_stderr() {
         let runner = Runner::default();
-        let output = runner.run(&CommandSpec::new(&["cat"]).stdin("hello")).unwrap();
+        let output = runner
+            .run(&CommandSpec::new(&["cat"]).stdin("hello"))
+            .unwrap();
         assert_eq!(output.stdout, "hello");
         let error = runner
             .run(&CommandSpec::shell("echo oops >&2; exit 3"))
             .unwrap_err();
-        assert_eq!(error.to_string(), "Execution of '/bin/sh -c 'echo oops >&2; exit 3'' returned 3: oops");
+        assert_eq!(
+            error.to_string(),
+            "Execution of '/bin/sh -c 'echo oops >&2; exit 3'' returned 3: oops"
+        );
     }
 
     #[test]
@@ -321,6 +340,9 @@ mod tests {
         let error = Runner::default()
             .run(&CommandSpec::new(&["mrtest-no-such-command"]))
             .unwrap_err();
-        assert_eq!(error.to_string(), "Could not find command 'mrtest-no-such-command'");
+        assert_eq!(
+            error.to_string(),
+            "Could not find command 'mrtest-no-such-command'"
+        );
     }
 }

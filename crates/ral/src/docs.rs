@@ -15,7 +15,12 @@ const WIDTH: usize = 72;
 pub fn list(registry: &Registry) -> String {
     let mut out = String::from("These are the types known to marionette:\n");
     for type_def in registry.types() {
-        let _ = writeln!(out, "{:<15} - {}", type_def.name, short_summary(&type_def.doc));
+        let _ = writeln!(
+            out,
+            "{:<15} - {}",
+            type_def.name,
+            short_summary(&type_def.doc)
+        );
     }
     out
 }
@@ -36,32 +41,58 @@ fn short_summary(doc: &str) -> String {
     }
 }
 
-/// Wraps each line of `text` at the width, indenting every output line.
+/// Wraps `text` at the width, indenting every output line. Plain
+/// paragraphs are reflowed; paragraphs with indented or bulleted lines
+/// (code, lists) keep their line breaks.
 fn wrap(text: &str, indent: &str) -> String {
     let mut out = String::new();
+    let mut paragraph: Vec<&str> = Vec::new();
+    let flush = |paragraph: &mut Vec<&str>, out: &mut String| {
+        if paragraph.is_empty() {
+            return;
+        }
+        let structured = paragraph.iter().any(|line| {
+            let trimmed = line.trim_start();
+            line.len() != trimmed.len() || trimmed.starts_with("* ") || trimmed.starts_with("- ")
+        });
+        if structured {
+            for line in paragraph.iter() {
+                wrap_line(line, indent, out);
+            }
+        } else {
+            wrap_line(&paragraph.join(" "), indent, out);
+        }
+        paragraph.clear();
+    };
     for line in text.lines() {
         if line.trim().is_empty() {
+            flush(&mut paragraph, &mut out);
             out.push('\n');
-            continue;
+        } else {
+            paragraph.push(line);
         }
-        let lead = &line[..line.len() - line.trim_start().len()];
-        let mut current = format!("{indent}{lead}");
-        let base = current.len();
-        for word in line.split_whitespace() {
-            if current.len() > base && current.len() + 1 + word.len() > WIDTH {
-                out.push_str(current.trim_end());
-                out.push('\n');
-                current = format!("{indent}{lead}");
-            }
-            if current.len() > base {
-                current.push(' ');
-            }
-            current.push_str(word);
-        }
-        out.push_str(current.trim_end());
-        out.push('\n');
     }
+    flush(&mut paragraph, &mut out);
     out
+}
+
+fn wrap_line(line: &str, indent: &str, out: &mut String) {
+    let lead = &line[..line.len() - line.trim_start().len()];
+    let mut current = format!("{indent}{lead}");
+    let base = current.len();
+    for word in line.split_whitespace() {
+        if current.len() > base && current.len() + 1 + word.len() > WIDTH {
+            out.push_str(current.trim_end());
+            out.push('\n');
+            current = format!("{indent}{lead}");
+        }
+        if current.len() > base {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    out.push_str(current.trim_end());
+    out.push('\n');
 }
 
 /// Attributes sorted by name, as Puppet lists them.
@@ -73,7 +104,10 @@ fn sorted_attributes(type_def: &TypeDef) -> Vec<&AttrDef> {
 
 fn values_line(attr: &AttrDef) -> Option<String> {
     let literals: Vec<String> = attr.literals().map(|l| format!("`{l}`")).collect();
-    let patterns: Vec<String> = attr.patterns().map(|p| format!("`/{}/`", p.source())).collect();
+    let patterns: Vec<String> = attr
+        .patterns()
+        .map(|p| format!("`/{}/`", p.source()))
+        .collect();
     let mut parts = Vec::new();
     if !literals.is_empty() {
         parts.push(format!("Valid values are {}.", literals.join(", ")));
@@ -92,7 +126,12 @@ fn joined_features(features: &[String]) -> String {
 /// form with only names.
 pub fn describe(registry: &Registry, type_def: &TypeDef, providers: bool, short: bool) -> String {
     let mut out = String::new();
-    let _ = write!(out, "\n{}\n{}\n", type_def.name, "=".repeat(type_def.name.len()));
+    let _ = write!(
+        out,
+        "\n{}\n{}\n",
+        type_def.name,
+        "=".repeat(type_def.name.len())
+    );
     out.push_str(&wrap(&type_def.doc, ""));
     out.push_str("\n\nParameters\n----------\n");
     let attrs = sorted_attributes(type_def);
@@ -107,7 +146,11 @@ pub fn describe(registry: &Registry, type_def: &TypeDef, providers: bool, short:
                 let _ = writeln!(out, "    {values} ");
             }
             if !attr.required_features.is_empty() {
-                let _ = writeln!(out, "    Requires features {}.", joined_features(&attr.required_features));
+                let _ = writeln!(
+                    out,
+                    "    Requires features {}.",
+                    joined_features(&attr.required_features)
+                );
             }
         }
     }
@@ -134,7 +177,11 @@ pub fn describe(registry: &Registry, type_def: &TypeDef, providers: bool, short:
 fn provider_facts(type_def: &TypeDef, provider: &ProviderDef) -> Vec<String> {
     let mut facts = Vec::new();
     if !provider.commands.is_empty() {
-        let binaries: Vec<String> = provider.commands.iter().map(|(_, p)| format!("`{p}`")).collect();
+        let binaries: Vec<String> = provider
+            .commands
+            .iter()
+            .map(|(_, p)| format!("`{p}`"))
+            .collect();
         facts.push(format!("Required binaries: {}.", binaries.join(", ")));
     }
     for entry in &provider.defaultfor {
@@ -178,7 +225,10 @@ pub fn reference(registry: &Registry) -> String {
 }
 
 fn reference_type(registry: &Registry, type_def: &TypeDef) -> String {
-    let mut out = format!("----------------\n\n### {}\n\n{}\n\n", type_def.name, type_def.doc);
+    let mut out = format!(
+        "----------------\n\n### {}\n\n{}\n\n",
+        type_def.name, type_def.doc
+    );
     let providers = registry.documented_providers(&type_def.name);
     if !type_def.features.is_empty() {
         out.push_str("#### Features\n\n");
@@ -187,15 +237,35 @@ fn reference_type(registry: &Registry, type_def: &TypeDef) -> String {
         }
         if !providers.is_empty() {
             out.push_str("\nProvider | ");
-            out.push_str(&type_def.features.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(" | "));
+            out.push_str(
+                &type_def
+                    .features
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+            );
             out.push_str(" |\n--- | ");
-            out.push_str(&type_def.features.iter().map(|_| "---").collect::<Vec<_>>().join(" | "));
+            out.push_str(
+                &type_def
+                    .features
+                    .iter()
+                    .map(|_| "---")
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+            );
             out.push_str(" |\n");
             for provider in &providers {
                 let marks: Vec<&str> = type_def
                     .features
                     .iter()
-                    .map(|f| if provider.has_feature(type_def, &f.name) { "*X*" } else { "" })
+                    .map(|f| {
+                        if provider.has_feature(type_def, &f.name) {
+                            "*X*"
+                        } else {
+                            ""
+                        }
+                    })
                     .collect();
                 let _ = writeln!(out, "{} | {} |", provider.name, marks.join(" | "));
             }
@@ -206,13 +276,15 @@ fn reference_type(registry: &Registry, type_def: &TypeDef) -> String {
     for attr in sorted_attributes(type_def) {
         let mut notes = Vec::new();
         if type_def.namevar().is_some_and(|n| n.name == attr.name) {
-            notes.push("(**Namevar:** If omitted, this attribute's value defaults to the resource's title.)".to_string());
+            notes.push("*Namevar*: when not given, the title is used.".to_string());
         }
         match attr.kind {
-            AttrKind::Property | AttrKind::CreateOnly => notes.push(
-                "(**Property:** This attribute represents concrete state on the target system.)".to_string(),
-            ),
-            AttrKind::ReadOnly => notes.push("(**Read-only property:** reported, never set.)".to_string()),
+            AttrKind::Property | AttrKind::CreateOnly => {
+                notes.push("*Property*: read from the system and changed to match.".to_string())
+            }
+            AttrKind::ReadOnly => {
+                notes.push("*Read-only property*: reported, never set.".to_string())
+            }
             AttrKind::Parameter => {}
         }
         if attr.kind == AttrKind::CreateOnly {
@@ -224,18 +296,27 @@ fn reference_type(registry: &Registry, type_def: &TypeDef) -> String {
             let _ = writeln!(out, "  {values}\n");
         }
         if !attr.required_features.is_empty() {
-            let _ = writeln!(out, "  Requires features {}.\n", joined_features(&attr.required_features));
+            let _ = writeln!(
+                out,
+                "  Requires features {}.\n",
+                joined_features(&attr.required_features)
+            );
         }
     }
     if !providers.is_empty() {
         let _ = writeln!(
             out,
-            "provider\n: The specific backend to use for this `{}` resource. You will seldom need \
-             to specify this; marionette chooses from the facts. Available providers are:\n",
+            "provider\n: Which implementation manages this `{}` resource; chosen from the facts \
+             when not given. The providers:\n",
             type_def.name
         );
         for provider in providers {
-            let _ = writeln!(out, "  {}\n  : {}\n", provider.name, provider.doc.replace('\n', "\n    "));
+            let _ = writeln!(
+                out,
+                "  {}\n  : {}\n",
+                provider.name,
+                provider.doc.replace('\n', "\n    ")
+            );
             for line in provider_facts(type_def, provider) {
                 let _ = writeln!(out, "    * {line}");
             }
@@ -252,7 +333,10 @@ mod tests {
 
     #[test]
     fn summaries_stop_at_the_first_sentence_and_45_characters() {
-        assert_eq!(short_summary("Manage groups. On most platforms"), "Manage groups");
+        assert_eq!(
+            short_summary("Manage groups. On most platforms"),
+            "Manage groups"
+        );
         assert_eq!(
             short_summary("Manages files, including their content, ownership, and permissions."),
             "Manages files, including their content, owner ..."

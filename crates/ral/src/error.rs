@@ -2,11 +2,13 @@
 //! and the value at fault, and where the resource was declared.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// Where a resource was declared, when known.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Origin {
-    pub file: Option<String>,
+    /// Shared: every resource of a manifest names the same file.
+    pub file: Option<Arc<str>>,
     pub line: Option<u32>,
 }
 

@@ -62,7 +62,11 @@ impl Logger {
         };
         match &self.sink {
             Some(sink) => sink(&entry),
-            None => self.kept.lock().unwrap_or_else(|e| e.into_inner()).push(entry),
+            None => self
+                .kept
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(entry),
         }
     }
 

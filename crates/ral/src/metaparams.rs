@@ -4,16 +4,37 @@
 /// Each metaparameter with a one-line description, for `describe`.
 pub const METAPARAMETERS: &[(&str, &str)] = &[
     ("alias", "Other names the resource can be referred to by."),
-    ("audit", "Attributes whose values are reported on every run, even when not managed."),
+    (
+        "audit",
+        "Attributes whose values are reported on every run, even when not managed.",
+    ),
     ("before", "Resources that must be applied after this one."),
-    ("loglevel", "The level this resource's log messages are sent at."),
-    ("noop", "Whether to only report what would change instead of changing it."),
-    ("notify", "Resources applied after this one and refreshed when it changes."),
+    (
+        "loglevel",
+        "The level this resource's log messages are sent at.",
+    ),
+    (
+        "noop",
+        "Whether to only report what would change instead of changing it.",
+    ),
+    (
+        "notify",
+        "Resources applied after this one and refreshed when it changes.",
+    ),
     ("require", "Resources that must be applied before this one."),
-    ("schedule", "A schedule resource limiting when this resource is applied."),
+    (
+        "schedule",
+        "A schedule resource limiting when this resource is applied.",
+    ),
     ("stage", "The run stage this resource belongs to."),
-    ("subscribe", "Resources applied before this one; a change in them refreshes it."),
-    ("tag", "Additional tags for selecting this resource with --tags."),
+    (
+        "subscribe",
+        "Resources applied before this one; a change in them refreshes it.",
+    ),
+    (
+        "tag",
+        "Additional tags for selecting this resource with --tags.",
+    ),
 ];
 
 /// The log levels `loglevel` accepts.

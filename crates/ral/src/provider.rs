@@ -177,9 +177,18 @@ pub trait PropertyProvider: Send + Sync {
     /// The current value of a property; `None` when it has none. The
     /// default answers `ensure` through `exists` and reads other
     /// properties from the property hash.
-    fn get(&self, cx: &Context, instance: &Instance<'_>, attr: &str) -> Result<Option<Value>, ProviderError> {
+    fn get(
+        &self,
+        cx: &Context,
+        instance: &Instance<'_>,
+        attr: &str,
+    ) -> Result<Option<Value>, ProviderError> {
         if attr == "ensure" {
-            return Ok(Some(if self.exists(cx, instance)? { present() } else { absent() }));
+            return Ok(Some(if self.exists(cx, instance)? {
+                present()
+            } else {
+                absent()
+            }));
         }
         Ok(instance.property_hash.get(attr).cloned())
     }
@@ -194,7 +203,9 @@ pub trait PropertyProvider: Send + Sync {
         value: &Value,
     ) -> Result<(), ProviderError> {
         let _ = cx;
-        instance.property_hash.insert(attr.to_string(), value.clone());
+        instance
+            .property_hash
+            .insert(attr.to_string(), value.clone());
         Ok(())
     }
 
@@ -233,11 +244,20 @@ pub trait BatchProvider: Send + Sync {
     /// Current states: of everything (`names` is `None`), or of the named
     /// things when [`BatchProvider::simple_get_filter`] is true. Missing
     /// things are simply absent from the result.
-    fn get(&self, cx: &Context, names: Option<&[String]>) -> Result<Vec<PropertyHash>, ProviderError>;
+    fn get(
+        &self,
+        cx: &Context,
+        names: Option<&[String]>,
+    ) -> Result<Vec<PropertyHash>, ProviderError>;
 
     /// Applies changes; one result per change, in order. Called with
     /// `noop` only when [`BatchProvider::supports_noop`] is true.
-    fn set(&self, cx: &Context, changes: &[Change], noop: bool) -> Result<Vec<Result<(), String>>, ProviderError>;
+    fn set(
+        &self,
+        cx: &Context,
+        changes: &[Change],
+        noop: bool,
+    ) -> Result<Vec<Result<(), String>>, ProviderError>;
 
     /// Brings desired states into the form `get` returns, so comparing
     /// them is meaningful (case, trailing dots, defaults).
@@ -259,7 +279,11 @@ pub trait BatchProvider: Send + Sync {
 
 /// A create/update/delete provider, adapted to the batch style by [`Crud`].
 pub trait CrudProvider: Send + Sync {
-    fn get(&self, cx: &Context, names: Option<&[String]>) -> Result<Vec<PropertyHash>, ProviderError>;
+    fn get(
+        &self,
+        cx: &Context,
+        names: Option<&[String]>,
+    ) -> Result<Vec<PropertyHash>, ProviderError>;
     fn create(&self, cx: &Context, name: &str, should: &PropertyHash) -> Result<(), ProviderError>;
     fn update(&self, cx: &Context, name: &str, should: &PropertyHash) -> Result<(), ProviderError>;
     /// Removes the thing; `is` is its current state, with every identity
@@ -279,11 +303,20 @@ pub trait CrudProvider: Send + Sync {
 pub struct Crud<T>(pub T);
 
 impl<T: CrudProvider> BatchProvider for Crud<T> {
-    fn get(&self, cx: &Context, names: Option<&[String]>) -> Result<Vec<PropertyHash>, ProviderError> {
+    fn get(
+        &self,
+        cx: &Context,
+        names: Option<&[String]>,
+    ) -> Result<Vec<PropertyHash>, ProviderError> {
         self.0.get(cx, names)
     }
 
-    fn set(&self, cx: &Context, changes: &[Change], _noop: bool) -> Result<Vec<Result<(), String>>, ProviderError> {
+    fn set(
+        &self,
+        cx: &Context,
+        changes: &[Change],
+        _noop: bool,
+    ) -> Result<Vec<Result<(), String>>, ProviderError> {
         Ok(changes
             .iter()
             .map(|change| {
@@ -389,18 +422,34 @@ impl ProviderDef {
     }
 
     /// A classic provider.
-    pub fn properties(type_name: &str, name: &str, provider: impl PropertyProvider + 'static) -> ProviderDef {
-        ProviderDef::new(type_name, name, Implementation::Properties(Arc::new(provider)))
+    pub fn properties(
+        type_name: &str,
+        name: &str,
+        provider: impl PropertyProvider + 'static,
+    ) -> ProviderDef {
+        ProviderDef::new(
+            type_name,
+            name,
+            Implementation::Properties(Arc::new(provider)),
+        )
     }
 
     /// A batch (Resource API) provider.
-    pub fn batch(type_name: &str, name: &str, provider: impl BatchProvider + 'static) -> ProviderDef {
+    pub fn batch(
+        type_name: &str,
+        name: &str,
+        provider: impl BatchProvider + 'static,
+    ) -> ProviderDef {
         ProviderDef::new(type_name, name, Implementation::Batch(Arc::new(provider)))
     }
 
     /// A provider that extends `parent`: it inherits its commands, confines,
     /// features, methods and source, and names it as parent.
-    pub fn child_of(parent: &ProviderDef, name: &str, implementation: Implementation) -> ProviderDef {
+    pub fn child_of(
+        parent: &ProviderDef,
+        name: &str,
+        implementation: Implementation,
+    ) -> ProviderDef {
         ProviderDef {
             name: name.to_string(),
             doc: String::new(),
@@ -438,7 +487,12 @@ impl ProviderDef {
         self.defaultfor.push(
             facts
                 .iter()
-                .map(|(fact, values)| (fact.to_string(), values.iter().map(|v| v.to_string()).collect()))
+                .map(|(fact, values)| {
+                    (
+                        fact.to_string(),
+                        values.iter().map(|v| v.to_string()).collect(),
+                    )
+                })
                 .collect(),
         );
         self

@@ -38,7 +38,9 @@ impl Registry {
         registry.add_feature("posix", || cfg!(unix));
         // SAFETY: geteuid(2) has no preconditions and cannot fail.
         registry.add_feature("root", || unsafe { libc::geteuid() } == 0);
-        registry.add_feature("systemd", || std::path::Path::new("/run/systemd/system").is_dir());
+        registry.add_feature("systemd", || {
+            std::path::Path::new("/run/systemd/system").is_dir()
+        });
         registry
     }
 
@@ -69,14 +71,19 @@ impl Registry {
             }
         }
         if let Some(parent) = &provider.parent
-            && !self.providers[&provider.type_name].iter().any(|p| &p.name == parent)
+            && !self.providers[&provider.type_name]
+                .iter()
+                .any(|p| &p.name == parent)
         {
             return Err(RalError::InvalidProvider(format!(
                 "provider {} names the unknown parent provider {parent}",
                 provider.name
             )));
         }
-        let list = self.providers.entry(provider.type_name.clone()).or_default();
+        let list = self
+            .providers
+            .entry(provider.type_name.clone())
+            .or_default();
         match list.iter().position(|p| p.name == provider.name) {
             Some(index) => list[index] = Arc::new(provider),
             None => list.push(Arc::new(provider)),
@@ -117,8 +124,11 @@ impl Registry {
 
     /// The providers to document: not the implicit stand-ins.
     pub fn documented_providers(&self, type_name: &str) -> Vec<&Arc<ProviderDef>> {
-        let mut list: Vec<&Arc<ProviderDef>> =
-            self.providers(type_name).iter().filter(|p| !p.implicit).collect();
+        let mut list: Vec<&Arc<ProviderDef>> = self
+            .providers(type_name)
+            .iter()
+            .filter(|p| !p.implicit)
+            .collect();
         list.sort_by(|a, b| a.name.cmp(&b.name));
         list
     }

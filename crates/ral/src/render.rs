@@ -33,7 +33,11 @@ pub fn manifest(
         entries.push(("provider".to_string(), quote(provider)));
     }
     entries.sort_by(|(a, _), (b, _)| (a != "ensure", a).cmp(&(b != "ensure", b)));
-    let width = entries.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+    let width = entries
+        .iter()
+        .map(|(name, _)| name.len())
+        .max()
+        .unwrap_or(0);
     let mut out = format!("{} {{ {}:\n", type_name.to_ascii_lowercase(), quote(title));
     for (name, text) in entries {
         out.push_str(&format!("  {name:<width$} => {text},\n"));
@@ -63,7 +67,10 @@ pub fn json(
         parameters.insert(name.clone(), data);
     }
     if let Some(provider) = provider {
-        parameters.insert("provider".into(), serde_json::Value::String(provider.into()));
+        parameters.insert(
+            "provider".into(),
+            serde_json::Value::String(provider.into()),
+        );
     }
     serde_json::json!({
         "type": capitalize_segments(type_name),

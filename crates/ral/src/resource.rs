@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use indexmap::IndexMap;
-use marionette_values::types::capitalize_segments;
 use marionette_values::Value;
+use marionette_values::types::capitalize_segments;
 
 use crate::attribute::{self, parse_boolean};
 use crate::error::{Origin, RalError};
@@ -71,8 +71,9 @@ impl Resource {
                 None => match &attr.default {
                     Some(DefaultValue::Value(value)) => (value.clone(), false),
                     Some(DefaultValue::Computed(hook)) => {
-                        let computed = attribute::guarded(&attr.name, "default", || Ok(hook(&resource)))
-                            .map_err(|message| resource.attr_error(&attr.name, message))?;
+                        let computed =
+                            attribute::guarded(&attr.name, "default", || Ok(hook(&resource)))
+                                .map_err(|message| resource.attr_error(&attr.name, message))?;
                         match computed {
                             Some(value) => (value, false),
                             None => continue,
@@ -82,10 +83,9 @@ impl Resource {
                 },
             };
             if from_manifest && attr.kind == AttrKind::ReadOnly {
-                return Err(resource.attr_error(
-                    &attr.name,
-                    "is read-only and cannot be set".to_string(),
-                ));
+                return Err(
+                    resource.attr_error(&attr.name, "is read-only and cannot be set".to_string())
+                );
             }
             let value = match value {
                 Value::Sensitive(inner) => {
@@ -117,7 +117,9 @@ impl Resource {
                     .is_some_and(|a| a.kind.is_property() && a.name != "ensure")
             })
         {
-            resource.values.shift_insert(0, "ensure".to_string(), Value::String("present".into()));
+            resource
+                .values
+                .shift_insert(0, "ensure".to_string(), Value::String("present".into()));
         }
         for attr in &type_def.attributes {
             if attr.required && !resource.values.contains_key(&attr.name) {
@@ -154,7 +156,7 @@ impl Resource {
             }
         });
         let origin = Origin {
-            file: resource.file.clone(),
+            file: resource.file.as_deref().map(Into::into),
             line: resource.line,
         };
         Resource::new(type_def, &resource.title, params, origin)
@@ -172,7 +174,10 @@ impl Resource {
             if let Some(namevar) = self.type_def.namevar()
                 && !given.contains_key(&namevar.name)
             {
-                given.insert(namevar.name.clone(), Value::String(self.title.as_str().into()));
+                given.insert(
+                    namevar.name.clone(),
+                    Value::String(self.title.as_str().into()),
+                );
             }
             return Ok(());
         }
@@ -202,11 +207,13 @@ impl Resource {
                 "Invalid value {}. Valid values are true, false.",
                 attribute::inspect(value)
             )),
-            "loglevel" if !LOG_LEVELS.contains(&attribute::value_text(value).as_str()) => Some(format!(
-                "Invalid value {}. Valid values are {}.",
-                attribute::inspect(value),
-                LOG_LEVELS.join(", ")
-            )),
+            "loglevel" if !LOG_LEVELS.contains(&attribute::value_text(value).as_str()) => {
+                Some(format!(
+                    "Invalid value {}. Valid values are {}.",
+                    attribute::inspect(value),
+                    LOG_LEVELS.join(", ")
+                ))
+            }
             _ => None,
         };
         match problem {
@@ -238,7 +245,11 @@ impl Resource {
 
     /// `Database[db1]`.
     pub fn reference(&self) -> String {
-        format!("{}[{}]", capitalize_segments(&self.type_def.name), self.title)
+        format!(
+            "{}[{}]",
+            capitalize_segments(&self.type_def.name),
+            self.title
+        )
     }
 
     pub fn origin(&self) -> &Origin {
@@ -303,7 +314,10 @@ impl Resource {
 
     /// Whether `noop => true` was set on this resource.
     pub fn noop(&self) -> bool {
-        self.meta.get("noop").and_then(parse_boolean).unwrap_or(false)
+        self.meta
+            .get("noop")
+            .and_then(parse_boolean)
+            .unwrap_or(false)
     }
 
     /// The provider the manifest asked for.
@@ -358,11 +372,15 @@ impl Resource {
     pub fn matches(&self, hash: &crate::provider::PropertyHash) -> bool {
         let namevar = self.type_def.namevar().map(|n| n.name.as_str());
         self.type_def.key_attributes().iter().all(|key| {
-            let have = hash
-                .get(&key.name)
-                .or_else(|| (Some(key.name.as_str()) == namevar).then(|| hash.get("name")).flatten());
+            let have = hash.get(&key.name).or_else(|| {
+                (Some(key.name.as_str()) == namevar)
+                    .then(|| hash.get("name"))
+                    .flatten()
+            });
             match (self.values.get(&key.name), have) {
-                (Some(want), Some(have)) => attribute::value_text(want) == attribute::value_text(have),
+                (Some(want), Some(have)) => {
+                    attribute::value_text(want) == attribute::value_text(have)
+                }
                 _ => false,
             }
         })

@@ -44,14 +44,22 @@ impl Selector {
     /// verdict is logged at debug level the first time.
     pub fn unsuitable(&self, provider: &ProviderDef) -> Option<String> {
         let key = (provider.type_name.clone(), provider.name.clone());
-        if let Some(verdict) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(verdict) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return verdict.clone();
         }
         let verdict = self.check(provider);
         if let Some(reason) = &verdict {
             self.logger.debug(
                 &format!("Provider {}", provider.name),
-                &format!("Provider {} is not functional on this host: {reason}", provider.name),
+                &format!(
+                    "Provider {} is not functional on this host: {reason}",
+                    provider.name
+                ),
             );
         }
         self.cache
@@ -106,8 +114,9 @@ impl Selector {
             .iter()
             .filter(|entry| {
                 entry.iter().all(|(fact, values)| {
-                    fact_text(&self.facts, fact)
-                        .is_some_and(|actual| values.iter().any(|v| v.eq_ignore_ascii_case(&actual)))
+                    fact_text(&self.facts, fact).is_some_and(|actual| {
+                        values.iter().any(|v| v.eq_ignore_ascii_case(&actual))
+                    })
                 })
             })
             .map(Vec::len)
@@ -161,7 +170,10 @@ impl Selector {
                     return Err(RalError::BadProvider {
                         resource: resource.reference(),
                         provider: name.to_string(),
-                        detail: format!("no such provider; {type_name} has {}", list_or_none(&known)),
+                        detail: format!(
+                            "no such provider; {type_name} has {}",
+                            list_or_none(&known)
+                        ),
                         origin: resource.origin().clone(),
                     });
                 };

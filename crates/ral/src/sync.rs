@@ -20,8 +20,8 @@ use crate::attribute::{change_message, display, insync, sync_value};
 use crate::error::{ProviderError, RalError};
 use crate::log::Logger;
 use crate::provider::{
-    BatchProvider, Change, Context, Facts, Implementation, Instance, PropertyHash, PropertyProvider,
-    ProviderDef, hash_name,
+    BatchProvider, Change, Context, Facts, Implementation, Instance, PropertyHash,
+    PropertyProvider, ProviderDef, hash_name,
 };
 use crate::registry::Registry;
 use crate::resource::Resource;
@@ -124,7 +124,8 @@ impl Session {
             .iter()
             .filter_map(|resource| {
                 let check = resource.type_def().pre_run_check.as_ref()?;
-                let result = crate::attribute::guarded("pre_run_check", "pre-run check", || check(resource));
+                let result =
+                    crate::attribute::guarded("pre_run_check", "pre-run check", || check(resource));
                 result.err().map(|message| RalError::Validation {
                     resource: resource.reference(),
                     message: format!("pre-run check failed: {message}"),
@@ -195,7 +196,11 @@ impl Session {
         );
     }
 
-    fn batch_get(&self, provider: &dyn BatchProvider, names: &[String]) -> Result<Vec<PropertyHash>, ProviderError> {
+    fn batch_get(
+        &self,
+        provider: &dyn BatchProvider,
+        names: &[String],
+    ) -> Result<Vec<PropertyHash>, ProviderError> {
         let mut found = if provider.simple_get_filter() {
             provider.get(&self.cx, Some(names))?
         } else {
@@ -240,7 +245,9 @@ impl Session {
         outcome.provider = Some(provider.name.clone());
         self.prefetch(&[resource]);
         let result = match &provider.implementation {
-            Implementation::Properties(p) => self.evaluate_properties(p.as_ref(), resource, noop, &mut outcome),
+            Implementation::Properties(p) => {
+                self.evaluate_properties(p.as_ref(), resource, noop, &mut outcome)
+            }
             Implementation::Batch(b) => {
                 let key = provider_key(&provider);
                 self.evaluate_batch(b.as_ref(), &key, resource, noop, &mut outcome)
@@ -266,13 +273,19 @@ impl Session {
         let cx = self.cx.clone();
         let mut instance = Instance {
             resource,
-            property_hash: self.hashes.remove(&resource.reference()).unwrap_or_default(),
+            property_hash: self
+                .hashes
+                .remove(&resource.reference())
+                .unwrap_or_default(),
         };
         let type_def = resource.type_def().clone();
         if type_def.ensurable
-            && let (Some(attr), Some(desired)) = (type_def.attribute("ensure"), resource.get("ensure"))
+            && let (Some(attr), Some(desired)) =
+                (type_def.attribute("ensure"), resource.get("ensure"))
         {
-            let current = provider.get(&cx, &instance, "ensure")?.unwrap_or_else(absent);
+            let current = provider
+                .get(&cx, &instance, "ensure")?
+                .unwrap_or_else(absent);
             if !insync(attr, resource, &current, desired) {
                 let target = sync_value(attr, desired);
                 let text = crate::attribute::value_text(&target);
@@ -296,7 +309,9 @@ impl Session {
             if attr.name == "ensure" {
                 continue;
             }
-            let current = provider.get(&cx, &instance, &attr.name)?.unwrap_or(Value::Undef);
+            let current = provider
+                .get(&cx, &instance, &attr.name)?
+                .unwrap_or(Value::Undef);
             if insync(attr, resource, &current, desired) {
                 continue;
             }
@@ -338,9 +353,15 @@ impl Session {
         outcome: &mut Outcome,
     ) -> Result<(), ProviderError> {
         let name = resource.name();
-        let mut is = self.batch_state(provider, key, resource)?.unwrap_or_default();
+        let mut is = self
+            .batch_state(provider, key, resource)?
+            .unwrap_or_default();
         if !is.contains_key("ensure") {
-            let value = if is.is_empty() { absent() } else { Value::String("present".into()) };
+            let value = if is.is_empty() {
+                absent()
+            } else {
+                Value::String("present".into())
+            };
             is.insert("ensure".into(), value);
         }
         let mut should = desired_state(resource);
@@ -351,7 +372,8 @@ impl Session {
         let type_def = resource.type_def().clone();
         let mut pending: Vec<(&AttrDef, Value, Value)> = Vec::new();
         let ensure_attr = type_def.attribute("ensure");
-        let ensure_changes = ensure_attr.is_some_and(|attr| !insync(attr, resource, &is["ensure"], &should["ensure"]));
+        let ensure_changes = ensure_attr
+            .is_some_and(|attr| !insync(attr, resource, &is["ensure"], &should["ensure"]));
         if let (true, Some(attr)) = (ensure_changes, ensure_attr) {
             pending.push((attr, is["ensure"].clone(), should["ensure"].clone()));
         } else if !is_absent(&should["ensure"]) {
@@ -360,7 +382,9 @@ impl Session {
                     continue;
                 }
                 let current = is.get(&attr.name).cloned().unwrap_or(Value::Undef);
-                let Some(desired) = should.get(&attr.name) else { continue };
+                let Some(desired) = should.get(&attr.name) else {
+                    continue;
+                };
                 if !insync(attr, resource, &current, desired) {
                     if attr.kind == AttrKind::CreateOnly {
                         return Err(ProviderError(format!(
@@ -415,8 +439,14 @@ impl Session {
 
     /// The current state of one resource: `ensure` and, when it exists,
     /// every property the provider reports.
-    pub fn retrieve(&mut self, resource: &Resource) -> Result<(Arc<ProviderDef>, PropertyHash), RalError> {
+    pub fn retrieve(
+        &mut self,
+        resource: &Resource,
+    ) -> Result<(Arc<ProviderDef>, PropertyHash), RalError> {
         let provider = self.selector.select(resource)?;
+        // Always read afresh: an earlier evaluation may have changed it.
+        self.prefetched.remove(&provider_key(&provider));
+        self.states.remove(&provider_key(&provider));
         self.prefetch(&[resource]);
         let failed = |e: ProviderError| RalError::Provider {
             resource: resource.reference(),
@@ -428,18 +458,29 @@ impl Session {
             Implementation::Properties(p) => {
                 let instance = Instance {
                     resource,
-                    property_hash: self.hashes.remove(&resource.reference()).unwrap_or_default(),
+                    property_hash: self
+                        .hashes
+                        .remove(&resource.reference())
+                        .unwrap_or_default(),
                 };
                 let exists = p.exists(&self.cx, &instance).map_err(failed)?;
                 if type_def.ensurable {
                     state.insert(
                         "ensure".into(),
-                        p.get(&self.cx, &instance, "ensure").map_err(failed)?.unwrap_or_else(absent),
+                        p.get(&self.cx, &instance, "ensure")
+                            .map_err(failed)?
+                            .unwrap_or_else(absent),
                     );
                 }
                 if exists || !type_def.ensurable {
-                    for attr in type_def.attributes.iter().filter(|a| a.kind.is_property() && a.name != "ensure") {
-                        if let Some(value) = p.get(&self.cx, &instance, &attr.name).map_err(failed)? {
+                    for attr in type_def
+                        .attributes
+                        .iter()
+                        .filter(|a| a.kind.is_property() && a.name != "ensure")
+                    {
+                        if let Some(value) =
+                            p.get(&self.cx, &instance, &attr.name).map_err(failed)?
+                        {
                             state.insert(attr.name.clone(), value);
                         }
                     }
@@ -447,7 +488,9 @@ impl Session {
             }
             Implementation::Batch(b) => {
                 let key = provider_key(&provider);
-                let found = self.batch_state(b.as_ref(), &key, resource).map_err(failed)?;
+                let found = self
+                    .batch_state(b.as_ref(), &key, resource)
+                    .map_err(failed)?;
                 match found {
                     Some(mut found) => {
                         found.shift_remove("name");
@@ -469,7 +512,10 @@ impl Session {
 
     /// Every instance of a type on this system, from each suitable provider
     /// (one per shared source), sorted by name.
-    pub fn instances(&self, type_name: &str) -> Result<Vec<(Arc<ProviderDef>, PropertyHash)>, RalError> {
+    pub fn instances(
+        &self,
+        type_name: &str,
+    ) -> Result<Vec<(Arc<ProviderDef>, PropertyHash)>, RalError> {
         let registry = self.selector.registry().clone();
         let type_def = registry.require_type(type_name)?.clone();
         let mut sources = HashSet::new();
@@ -517,12 +563,17 @@ impl Session {
         if let Implementation::Properties(p) = &provider.implementation {
             let mut instance = Instance {
                 resource,
-                property_hash: self.hashes.get(&resource.reference()).cloned().unwrap_or_default(),
+                property_hash: self
+                    .hashes
+                    .get(&resource.reference())
+                    .cloned()
+                    .unwrap_or_default(),
             };
-            p.refresh(&self.cx, &mut instance).map_err(|e| RalError::Provider {
-                resource: resource.reference(),
-                message: e.0,
-            })?;
+            p.refresh(&self.cx, &mut instance)
+                .map_err(|e| RalError::Provider {
+                    resource: resource.reference(),
+                    message: e.0,
+                })?;
         }
         Ok(())
     }

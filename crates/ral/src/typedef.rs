@@ -461,7 +461,7 @@ impl TypeDef {
     pub fn ensurable(mut self) -> TypeDef {
         self.ensurable = true;
         let ensure = AttrDef::property("ensure")
-            .doc("The basic property that the resource should be in.")
+            .doc("Whether the resource should exist (`present`) or not (`absent`).")
             .values(&["present", "absent"]);
         self.attributes.insert(0, ensure);
         self
@@ -516,7 +516,11 @@ impl TypeDef {
         target_type: &str,
         titles: impl Fn(&Resource) -> Vec<String> + Send + Sync + 'static,
     ) -> TypeDef {
-        self.auto(AutoKind::Require, target_type, Titles::Computed(Arc::new(titles)))
+        self.auto(
+            AutoKind::Require,
+            target_type,
+            Titles::Computed(Arc::new(titles)),
+        )
     }
 
     pub fn self_refresh(mut self) -> TypeDef {
@@ -675,6 +679,11 @@ mod tests {
         assert_eq!(plain.namevar().unwrap().name, "name");
         let marked = TypeDef::new("file").attr(AttrDef::param("path").namevar());
         assert_eq!(marked.namevar().unwrap().name, "path");
-        assert!(TypeDef::new("broken").attr(AttrDef::param("x")).check().is_err());
+        assert!(
+            TypeDef::new("broken")
+                .attr(AttrDef::param("x"))
+                .check()
+                .is_err()
+        );
     }
 }

@@ -26,7 +26,12 @@ fn facts(pairs: &[(&str, &str)]) -> Arc<marionette_ral::Facts> {
     )
 }
 
-fn build(registry: &Registry, type_name: &str, title: &str, attrs: &[(&str, Value)]) -> Result<Resource, RalError> {
+fn build(
+    registry: &Registry,
+    type_name: &str,
+    title: &str,
+    attrs: &[(&str, Value)],
+) -> Result<Resource, RalError> {
     Resource::new(
         registry.type_def(type_name).unwrap().clone(),
         title,
@@ -49,7 +54,11 @@ impl PropertyProvider for Rec {
     fn instances(&self, _cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
         self.0.calls.lock().unwrap().push("instances".into());
         let state = self.0.state.lock().unwrap().clone();
-        Ok(if state.is_empty() { vec![] } else { vec![state] })
+        Ok(if state.is_empty() {
+            vec![]
+        } else {
+            vec![state]
+        })
     }
 
     fn create(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
@@ -67,9 +76,19 @@ impl PropertyProvider for Rec {
         Ok(())
     }
 
-    fn set(&self, _cx: &Context, _instance: &mut Instance<'_>, attr: &str, value: &Value) -> Result<(), ProviderError> {
+    fn set(
+        &self,
+        _cx: &Context,
+        _instance: &mut Instance<'_>,
+        attr: &str,
+        value: &Value,
+    ) -> Result<(), ProviderError> {
         self.0.calls.lock().unwrap().push(format!("set {attr}"));
-        self.0.state.lock().unwrap().insert(attr.to_string(), value.clone());
+        self.0
+            .state
+            .lock()
+            .unwrap()
+            .insert(attr.to_string(), value.clone());
         Ok(())
     }
 
@@ -99,7 +118,11 @@ fn account_registry(recorder: &Arc<Recorder>) -> Arc<Registry> {
     let mut registry = Registry::new();
     registry.add_type(account_type()).unwrap();
     registry
-        .add_provider(ProviderDef::properties("account", "memory", Rec(recorder.clone())))
+        .add_provider(ProviderDef::properties(
+            "account",
+            "memory",
+            Rec(recorder.clone()),
+        ))
         .unwrap();
     Arc::new(registry)
 }
@@ -108,31 +131,66 @@ fn account_registry(recorder: &Arc<Recorder>) -> Arc<Registry> {
 fn ensure_alone_is_synced_when_out_of_sync_then_properties_in_order() {
     let recorder = Arc::new(Recorder::default());
     let registry = account_registry(&recorder);
-    let account = build(&registry, "account", "alice", &[("uid", Value::Integer(1001)), ("shell", s("/bin/sh"))]).unwrap();
+    let account = build(
+        &registry,
+        "account",
+        "alice",
+        &[("uid", Value::Integer(1001)), ("shell", s("/bin/sh"))],
+    )
+    .unwrap();
     // A managed property implies ensure => present.
     assert_eq!(account.get("ensure"), Some(&s("present")));
     let mut session = Session::new(registry.clone(), Arc::default(), Logger::default());
     let outcome = session.evaluate(&account, false);
     assert_eq!(outcome.events.len(), 1, "{outcome:?}");
     assert_eq!(outcome.events[0].message, "created");
-    assert_eq!(*recorder.calls.lock().unwrap(), ["instances", "create", "flush"]);
+    assert_eq!(
+        *recorder.calls.lock().unwrap(),
+        ["instances", "create", "flush"]
+    );
 
     recorder.calls.lock().unwrap().clear();
-    let changed = build(&registry, "account", "alice", &[("uid", Value::Integer(1001)), ("shell", s("/bin/bash"))]).unwrap();
-    let outcome = Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&changed, false);
-    assert_eq!(outcome.events[0].message, "shell changed '/bin/sh' to '/bin/bash'");
+    let changed = build(
+        &registry,
+        "account",
+        "alice",
+        &[("uid", Value::Integer(1001)), ("shell", s("/bin/bash"))],
+    )
+    .unwrap();
+    let outcome =
+        Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&changed, false);
+    assert_eq!(
+        outcome.events[0].message,
+        "shell changed '/bin/sh' to '/bin/bash'"
+    );
     // The type refreshes itself after a change.
-    assert_eq!(*recorder.calls.lock().unwrap(), ["instances", "set shell", "flush", "refresh"]);
+    assert_eq!(
+        *recorder.calls.lock().unwrap(),
+        ["instances", "set shell", "flush", "refresh"]
+    );
 }
 
 #[test]
 fn create_only_properties_refuse_to_change_an_existing_thing() {
     let recorder = Arc::new(Recorder::default());
     let registry = account_registry(&recorder);
-    let first = build(&registry, "account", "alice", &[("uid", Value::Integer(1001))]).unwrap();
+    let first = build(
+        &registry,
+        "account",
+        "alice",
+        &[("uid", Value::Integer(1001))],
+    )
+    .unwrap();
     Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&first, false);
-    let second = build(&registry, "account", "alice", &[("uid", Value::Integer(1002))]).unwrap();
-    let outcome = Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&second, false);
+    let second = build(
+        &registry,
+        "account",
+        "alice",
+        &[("uid", Value::Integer(1002))],
+    )
+    .unwrap();
+    let outcome =
+        Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&second, false);
     assert_eq!(
         outcome.failed.as_deref(),
         Some("uid cannot be changed after creation (is 1001, should be 1002)")
@@ -143,19 +201,42 @@ fn create_only_properties_refuse_to_change_an_existing_thing() {
 fn read_only_properties_cannot_be_set() {
     let registry = account_registry(&Arc::new(Recorder::default()));
     let error = build(&registry, "account", "alice", &[("last_login", s("now"))]).unwrap_err();
-    assert_eq!(error.to_string(), "Parameter last_login failed on Account[alice]: is read-only and cannot be set");
+    assert_eq!(
+        error.to_string(),
+        "Parameter last_login failed on Account[alice]: is read-only and cannot be set"
+    );
 }
 
 #[test]
 fn sensitive_values_are_never_shown() {
     let recorder = Arc::new(Recorder::default());
     let registry = account_registry(&recorder);
-    let first = build(&registry, "account", "alice", &[("password", s("old-secret"))]).unwrap();
+    let first = build(
+        &registry,
+        "account",
+        "alice",
+        &[("password", s("old-secret"))],
+    )
+    .unwrap();
     Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&first, false);
-    let second = build(&registry, "account", "alice", &[("password", s("new-secret"))]).unwrap();
+    let second = build(
+        &registry,
+        "account",
+        "alice",
+        &[("password", s("new-secret"))],
+    )
+    .unwrap();
     for noop in [true, false] {
-        let outcome = Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&second, noop);
-        let text = format!("{:?}", outcome.events.iter().map(|e| &e.message).collect::<Vec<_>>());
+        let outcome = Session::new(registry.clone(), Arc::default(), Logger::default())
+            .evaluate(&second, noop);
+        let text = format!(
+            "{:?}",
+            outcome
+                .events
+                .iter()
+                .map(|e| &e.message)
+                .collect::<Vec<_>>()
+        );
         assert!(!text.contains("secret"), "{text}");
         assert!(text.contains("[redacted]"), "{text}");
     }
@@ -165,10 +246,20 @@ fn sensitive_values_are_never_shown() {
 fn noop_metaparameter_changes_nothing() {
     let recorder = Arc::new(Recorder::default());
     let registry = account_registry(&recorder);
-    let account = build(&registry, "account", "bob", &[("ensure", s("present")), ("noop", Value::Boolean(true))]).unwrap();
-    let outcome = Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&account, false);
+    let account = build(
+        &registry,
+        "account",
+        "bob",
+        &[("ensure", s("present")), ("noop", Value::Boolean(true))],
+    )
+    .unwrap();
+    let outcome =
+        Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&account, false);
     assert_eq!(outcome.events[0].status, EventStatus::Noop);
-    assert_eq!(outcome.events[0].message, "current_value 'absent', should be 'present' (noop)");
+    assert_eq!(
+        outcome.events[0].message,
+        "current_value 'absent', should be 'present' (noop)"
+    );
     assert!(recorder.state.lock().unwrap().is_empty());
     let bad = build(&registry, "account", "bob", &[("noop", s("perhaps"))]).unwrap_err();
     assert_eq!(
@@ -176,7 +267,10 @@ fn noop_metaparameter_changes_nothing() {
         "Parameter noop failed on Account[bob]: Invalid value \"perhaps\". Valid values are true, false."
     );
     let unknown = build(&registry, "account", "bob", &[("colour", s("red"))]).unwrap_err();
-    assert_eq!(unknown.to_string(), "Account[bob]: no parameter named 'colour'");
+    assert_eq!(
+        unknown.to_string(),
+        "Account[bob]: no parameter named 'colour'"
+    );
 }
 
 #[test]
@@ -186,7 +280,13 @@ fn pre_run_checks_report_every_failure_together() {
         .add_type(
             TypeDef::new("guarded")
                 .attr(AttrDef::param("name"))
-                .pre_run_check(|r| if r.name().starts_with("bad") { Err("not ready".into()) } else { Ok(()) }),
+                .pre_run_check(|r| {
+                    if r.name().starts_with("bad") {
+                        Err("not ready".into())
+                    } else {
+                        Ok(())
+                    }
+                }),
         )
         .unwrap();
     let resources: Vec<Resource> = ["bad1", "good", "bad2"]
@@ -212,19 +312,34 @@ fn suitability_is_lazy_rechecked_after_a_change_and_explained() {
     let dir = tempfile::tempdir().unwrap();
     let marker: PathBuf = dir.path().join("installed");
     let mut registry = Registry::new();
-    registry.add_type(TypeDef::new("widget").attr(AttrDef::param("name"))).unwrap();
     registry
-        .add_provider(ProviderDef::properties("widget", "needs_file", Nothing).confine(Confine::Exists(marker.clone())))
+        .add_type(TypeDef::new("widget").attr(AttrDef::param("name")))
         .unwrap();
     registry
-        .add_provider(ProviderDef::properties("widget", "needs_command", Nothing).command("tool", "mrtest-missing-tool"))
+        .add_provider(
+            ProviderDef::properties("widget", "needs_file", Nothing)
+                .confine(Confine::Exists(marker.clone())),
+        )
         .unwrap();
     registry
-        .add_provider(ProviderDef::properties("widget", "redhat_only", Nothing).confine_fact("osfamily", &["RedHat"]))
+        .add_provider(
+            ProviderDef::properties("widget", "needs_command", Nothing)
+                .command("tool", "mrtest-missing-tool"),
+        )
+        .unwrap();
+    registry
+        .add_provider(
+            ProviderDef::properties("widget", "redhat_only", Nothing)
+                .confine_fact("osfamily", &["RedHat"]),
+        )
         .unwrap();
     let logged = Arc::new(Mutex::new(Vec::new()));
     let sink = logged.clone();
-    let logger = Logger::with_sink(move |entry| sink.lock().unwrap().push((entry.level, entry.message.clone())));
+    let logger = Logger::with_sink(move |entry| {
+        sink.lock()
+            .unwrap()
+            .push((entry.level, entry.message.clone()))
+    });
     let session = Session::new(Arc::new(registry), facts(&[("osfamily", "Debian")]), logger);
     let error = session.selector().default_provider("widget").unwrap_err();
     let marker_text = marker.display().to_string();
@@ -243,16 +358,26 @@ fn suitability_is_lazy_rechecked_after_a_change_and_explained() {
     fs::write(&marker, "").unwrap();
     assert!(session.selector().default_provider("widget").is_err());
     session.selector().invalidate();
-    assert_eq!(session.selector().default_provider("widget").unwrap().name, "needs_file");
+    assert_eq!(
+        session.selector().default_provider("widget").unwrap().name,
+        "needs_file"
+    );
 }
 
 #[test]
 fn defaults_follow_the_facts_case_insensitively_and_the_most_specific_wins() {
     let mut registry = Registry::new();
-    registry.add_type(TypeDef::new("pkg").attr(AttrDef::param("name"))).unwrap();
-    registry.add_provider(ProviderDef::properties("pkg", "generic", Nothing)).unwrap();
     registry
-        .add_provider(ProviderDef::properties("pkg", "debianish", Nothing).defaultfor(&[("osfamily", &["debian"])]))
+        .add_type(TypeDef::new("pkg").attr(AttrDef::param("name")))
+        .unwrap();
+    registry
+        .add_provider(ProviderDef::properties("pkg", "generic", Nothing))
+        .unwrap();
+    registry
+        .add_provider(
+            ProviderDef::properties("pkg", "debianish", Nothing)
+                .defaultfor(&[("osfamily", &["debian"])]),
+        )
         .unwrap();
     registry
         .add_provider(
@@ -270,8 +395,14 @@ fn defaults_follow_the_facts_case_insensitively_and_the_most_specific_wins() {
             .name
             .clone()
     };
-    assert_eq!(pick(serde_json::json!({"osfamily": "Debian", "os": {"release": {"major": "12"}}})), "bookworm");
-    assert_eq!(pick(serde_json::json!({"osfamily": "Debian", "os": {"release": {"major": "11"}}})), "debianish");
+    assert_eq!(
+        pick(serde_json::json!({"osfamily": "Debian", "os": {"release": {"major": "12"}}})),
+        "bookworm"
+    );
+    assert_eq!(
+        pick(serde_json::json!({"osfamily": "Debian", "os": {"release": {"major": "11"}}})),
+        "debianish"
+    );
     assert_eq!(pick(serde_json::json!({"osfamily": "RedHat"})), "generic");
 
     let session = Session::new(registry.clone(), Arc::default(), Logger::default());
@@ -285,11 +416,18 @@ fn defaults_follow_the_facts_case_insensitively_and_the_most_specific_wins() {
 #[test]
 fn instances_ask_one_provider_per_source() {
     let recorder = Arc::new(Recorder::default());
-    *recorder.state.lock().unwrap() = PropertyHash::from([("name".to_string(), s("alice")), ("ensure".to_string(), s("present"))]);
+    *recorder.state.lock().unwrap() = PropertyHash::from([
+        ("name".to_string(), s("alice")),
+        ("ensure".to_string(), s("present")),
+    ]);
     let mut registry = Registry::new();
     registry.add_type(account_type()).unwrap();
     let parent = ProviderDef::properties("account", "base", Rec(recorder.clone()));
-    let child = ProviderDef::child_of(&parent, "extended", marionette_ral::Implementation::Properties(Arc::new(Rec(recorder.clone()))));
+    let child = ProviderDef::child_of(
+        &parent,
+        "extended",
+        marionette_ral::Implementation::Properties(Arc::new(Rec(recorder.clone()))),
+    );
     assert_eq!(child.parent.as_deref(), Some("base"));
     assert_eq!(child.source, "base");
     registry.add_provider(parent).unwrap();
@@ -303,10 +441,16 @@ fn instances_ask_one_provider_per_source() {
 #[test]
 fn registries_are_per_environment() {
     let mut production = Registry::new();
-    production.add_type(TypeDef::new("app").attr(AttrDef::param("name"))).unwrap();
+    production
+        .add_type(TypeDef::new("app").attr(AttrDef::param("name")))
+        .unwrap();
     let mut testing = production.clone();
     testing
-        .add_type(TypeDef::new("app").attr(AttrDef::param("name")).attr(AttrDef::param("version")))
+        .add_type(
+            TypeDef::new("app")
+                .attr(AttrDef::param("name"))
+                .attr(AttrDef::param("version")),
+        )
         .unwrap();
     assert!(build(&testing, "app", "x", &[("version", s("2"))]).is_ok());
     assert!(build(&production, "app", "x", &[("version", s("2"))]).is_err());
@@ -316,13 +460,39 @@ fn registries_are_per_environment() {
 fn malformed_definitions_are_refused() {
     let mut registry = Registry::new();
     let no_namevar = registry.add_type(TypeDef::new("broken").attr(AttrDef::param("x")));
-    assert!(no_namevar.unwrap_err().to_string().contains("has no namevar"));
-    let metaparam = registry.add_type(TypeDef::new("broken").attr(AttrDef::param("name")).attr(AttrDef::param("tag")));
-    assert!(metaparam.unwrap_err().to_string().contains("is a metaparameter"));
-    let feature = registry.add_type(
-        TypeDef::new("broken").attr(AttrDef::param("name")).attr(AttrDef::param("x").requires_features(&["fly"])),
+    assert!(
+        no_namevar
+            .unwrap_err()
+            .to_string()
+            .contains("has no namevar")
     );
-    assert!(feature.unwrap_err().to_string().contains("undeclared feature 'fly'"));
+    let metaparam = registry.add_type(
+        TypeDef::new("broken")
+            .attr(AttrDef::param("name"))
+            .attr(AttrDef::param("tag")),
+    );
+    assert!(
+        metaparam
+            .unwrap_err()
+            .to_string()
+            .contains("is a metaparameter")
+    );
+    let feature = registry.add_type(
+        TypeDef::new("broken")
+            .attr(AttrDef::param("name"))
+            .attr(AttrDef::param("x").requires_features(&["fly"])),
+    );
+    assert!(
+        feature
+            .unwrap_err()
+            .to_string()
+            .contains("undeclared feature 'fly'")
+    );
     let orphan = registry.add_provider(ProviderDef::properties("nosuchtype", "p", Nothing));
-    assert!(orphan.unwrap_err().to_string().contains("unknown type nosuchtype"));
+    assert!(
+        orphan
+            .unwrap_err()
+            .to_string()
+            .contains("unknown type nosuchtype")
+    );
 }

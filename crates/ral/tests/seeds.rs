@@ -27,7 +27,10 @@ fn site(line: u32) -> Origin {
 }
 
 fn params(pairs: &[(&str, Value)]) -> Vec<(String, Value)> {
-    pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
 }
 
 /// Reads `key=value` lines.
@@ -46,7 +49,10 @@ fn write_record(path: &Path, hash: &PropertyHash, skip: &[&str]) -> Result<(), P
     let mut text = String::new();
     for (key, value) in hash {
         if !skip.contains(&key.as_str()) {
-            text.push_str(&format!("{key}={}\n", marionette_ral::attribute::value_text(value)));
+            text.push_str(&format!(
+                "{key}={}\n",
+                marionette_ral::attribute::value_text(value)
+            ));
         }
     }
     fs::write(path, text).map_err(ProviderError::from)
@@ -74,7 +80,11 @@ impl PropertyProvider for FileStore {
         Ok(found)
     }
 
-    fn flush(&self, _cx: &Context, instance: &mut marionette_ral::Instance<'_>) -> Result<(), ProviderError> {
+    fn flush(
+        &self,
+        _cx: &Context,
+        instance: &mut marionette_ral::Instance<'_>,
+    ) -> Result<(), ProviderError> {
         let path = self.dir.join(instance.resource.name());
         if !instance.present_in_hash() {
             return match fs::remove_file(&path) {
@@ -85,7 +95,8 @@ impl PropertyProvider for FileStore {
         // A created thing starts from the resource's desired values.
         let mut hash = instance.property_hash.clone();
         for (attr, value) in instance.resource.managed_properties() {
-            hash.entry(attr.name.clone()).or_insert_with(|| value.clone());
+            hash.entry(attr.name.clone())
+                .or_insert_with(|| value.clone());
         }
         write_record(&path, &hash, &["name", "ensure"])
     }
@@ -100,11 +111,22 @@ fn database_type() -> TypeDef {
         )
         .ensurable()
         .attr(AttrDef::param("name").doc("The name of the database."))
-        .attr(AttrDef::property("owner").doc("The owner of the database.").validate(|_, value| {
-            let text = marionette_ral::attribute::value_text(value);
-            let word = text.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
-            if word { Ok(()) } else { Err(format!("{text} is not a valid user name")) }
-        }))
+        .attr(
+            AttrDef::property("owner")
+                .doc("The owner of the database.")
+                .validate(|_, value| {
+                    let text = marionette_ral::attribute::value_text(value);
+                    let word = text
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_');
+                    if word {
+                        Ok(())
+                    } else {
+                        Err(format!("{text} is not a valid user name"))
+                    }
+                }),
+        )
         .attr(
             AttrDef::param("color")
                 .doc("Your color, and stuff.")
@@ -117,9 +139,11 @@ fn database_type() -> TypeDef {
                         hooked.default_validate(value)
                     }
                 })
-                .munge(|hooked, value| match marionette_ral::attribute::value_text(&value).as_str() {
-                    "mauve" | "violet" => Ok(s("purple")),
-                    _ => hooked.default_munge(value),
+                .munge(|hooked, value| {
+                    match marionette_ral::attribute::value_text(&value).as_str() {
+                        "mauve" | "violet" => Ok(s("purple")),
+                        _ => hooked.default_munge(value),
+                    }
                 }),
         )
 }
@@ -129,15 +153,30 @@ fn database_registry(dir: &Path) -> Arc<Registry> {
     registry.add_type(database_type()).unwrap();
     registry
         .add_provider(
-            ProviderDef::properties("database", "filestore", FileStore { dir: dir.to_path_buf() })
-                .doc("Databases as files in a directory."),
+            ProviderDef::properties(
+                "database",
+                "filestore",
+                FileStore {
+                    dir: dir.to_path_buf(),
+                },
+            )
+            .doc("Databases as files in a directory."),
         )
         .unwrap();
     Arc::new(registry)
 }
 
-fn database(registry: &Registry, title: &str, attrs: &[(&str, Value)]) -> Result<Resource, RalError> {
-    Resource::new(registry.type_def("database").unwrap().clone(), title, params(attrs), site(3))
+fn database(
+    registry: &Registry,
+    title: &str,
+    attrs: &[(&str, Value)],
+) -> Result<Resource, RalError> {
+    Resource::new(
+        registry.type_def("database").unwrap().clone(),
+        title,
+        params(attrs),
+        site(3),
+    )
 }
 
 #[test]
@@ -162,7 +201,12 @@ fn database_color_validation_keeps_the_default_checks() {
 fn database_color_munges_mauve_and_violet_to_purple() {
     let dir = tempfile::tempdir().unwrap();
     let registry = database_registry(dir.path());
-    for (given, stored) in [("mauve", "purple"), ("violet", "purple"), ("blue", "blue"), ("teal", "teal")] {
+    for (given, stored) in [
+        ("mauve", "purple"),
+        ("violet", "purple"),
+        ("blue", "blue"),
+        ("teal", "teal"),
+    ] {
         let db = database(&registry, "db1", &[("color", s(given))]).unwrap();
         assert_eq!(db.get("color"), Some(&s(stored)), "{given}");
     }
@@ -173,7 +217,13 @@ fn database_without_the_pattern_lists_the_valid_values() {
     let strict = TypeDef::new("database")
         .attr(AttrDef::param("name"))
         .attr(AttrDef::param("color").values(&["blue", "red"]));
-    let error = Resource::new(Arc::new(strict), "db1", params(&[("color", s("green"))]), site(3)).unwrap_err();
+    let error = Resource::new(
+        Arc::new(strict),
+        "db1",
+        params(&[("color", s("green"))]),
+        site(3),
+    )
+    .unwrap_err();
     assert_eq!(
         error.to_string(),
         "Parameter color failed on Database[db1]: Invalid value \"green\". Valid values are blue, red. (file: site.pp, line: 3)"
@@ -204,19 +254,31 @@ fn database_is_created_changed_idempotent_and_removed_through_prefetch_and_flush
     assert_eq!(created.failed, None);
     assert_eq!(created.events.len(), 1);
     assert_eq!(created.events[0].message, "created");
-    assert_eq!(fs::read_to_string(dir.path().join("db1")).unwrap(), "owner=alice\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("db1")).unwrap(),
+        "owner=alice\n"
+    );
 
     let again = run(&[("ensure", s("present")), ("owner", s("alice"))], false);
     assert!(again.events.is_empty(), "{again:?}");
 
     let noop = run(&[("owner", s("bob"))], true);
     assert_eq!(noop.events[0].status, EventStatus::Noop);
-    assert_eq!(noop.events[0].message, "current_value 'alice', should be 'bob' (noop)");
-    assert_eq!(fs::read_to_string(dir.path().join("db1")).unwrap(), "owner=alice\n");
+    assert_eq!(
+        noop.events[0].message,
+        "current_value 'alice', should be 'bob' (noop)"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("db1")).unwrap(),
+        "owner=alice\n"
+    );
 
     let changed = run(&[("owner", s("bob"))], false);
     assert_eq!(changed.events[0].message, "owner changed 'alice' to 'bob'");
-    assert_eq!(fs::read_to_string(dir.path().join("db1")).unwrap(), "owner=bob\n");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("db1")).unwrap(),
+        "owner=bob\n"
+    );
 
     let removed = run(&[("ensure", s("absent"))], false);
     assert_eq!(removed.events[0].message, "removed");
@@ -274,7 +336,10 @@ fn coloring_color_needs_a_provider_that_paints() {
         error.to_string(),
         "Provider drawer must have features 'paint' to set 'color' on Coloring[wall] (file: site.pp, line: 7)"
     );
-    assert_eq!(session.selector().select(&with("painter")).unwrap().name, "painter");
+    assert_eq!(
+        session.selector().select(&with("painter")).unwrap().name,
+        "painter"
+    );
 }
 
 fn dns_registry(dir: &Path) -> Arc<Registry> {
@@ -285,9 +350,17 @@ fn dns_registry(dir: &Path) -> Arc<Registry> {
                 .doc("Manage a DNS zone.")
                 .ensurable()
                 .attr(AttrDef::param("name").namevar().doc("The zone name."))
-                .attr(AttrDef::param("email").doc("The zone contact.").pattern("@"))
+                .attr(
+                    AttrDef::param("email")
+                        .doc("The zone contact.")
+                        .pattern("@"),
+                )
                 .attr(AttrDef::param("yaml_fog_file").default_value(s("/etc/puppet/fog.yaml")))
-                .auto(AutoKind::Require, "file", marionette_ral::Titles::Attribute("yaml_fog_file".into())),
+                .auto(
+                    AutoKind::Require,
+                    "file",
+                    marionette_ral::Titles::Attribute("yaml_fog_file".into()),
+                ),
         )
         .unwrap();
     registry
@@ -346,26 +419,44 @@ fn dns_registry(dir: &Path) -> Arc<Registry> {
         let store = dir.join(kind);
         fs::create_dir_all(&store).unwrap();
         registry
-            .add_provider(ProviderDef::properties(kind, "filestore", FileStore { dir: store }))
+            .add_provider(ProviderDef::properties(
+                kind,
+                "filestore",
+                FileStore { dir: store },
+            ))
             .unwrap();
     }
     Arc::new(registry)
 }
 
 fn dnsrr(registry: &Registry, title: &str, attrs: &[(&str, Value)]) -> Result<Resource, RalError> {
-    Resource::new(registry.type_def("dnsrr").unwrap().clone(), title, params(attrs), site(12))
+    Resource::new(
+        registry.type_def("dnsrr").unwrap().clone(),
+        title,
+        params(attrs),
+        site(12),
+    )
 }
 
 #[test]
 fn dnsrr_defaults_type_and_zone_and_validates_values() {
     let dir = tempfile::tempdir().unwrap();
     let registry = dns_registry(dir.path());
-    let rr = dnsrr(&registry, "www.example.com", &[("value", Value::Array(vec![s("192.0.2.1")].into()))]).unwrap();
+    let rr = dnsrr(
+        &registry,
+        "www.example.com",
+        &[("value", Value::Array(vec![s("192.0.2.1")].into()))],
+    )
+    .unwrap();
     assert_eq!(rr.get("type"), Some(&s("A")));
     assert_eq!(rr.get("zone"), Some(&s("example.com")));
     assert_eq!(
         rr.auto_relations(),
-        [(AutoKind::Require, "dnszone".to_string(), "example.com".to_string())]
+        [(
+            AutoKind::Require,
+            "dnszone".to_string(),
+            "example.com".to_string()
+        )]
     );
 
     let missing = dnsrr(&registry, "www.example.com", &[]).unwrap_err();
@@ -379,14 +470,34 @@ fn dnsrr_defaults_type_and_zone_and_validates_values() {
         "Parameter value failed on Dnsrr[www.example.com]: The value of the record must not be empty (file: site.pp, line: 12)"
     );
     let not_fqdn = dnsrr(&registry, "www", &[("value", s("192.0.2.1"))]).unwrap_err();
-    assert!(not_fqdn.to_string().contains("the zone of 'www' cannot be derived"), "{not_fqdn}");
-    let bad_ip = dnsrr(&registry, "v6.example.com", &[("type", s("AAAA")), ("value", s("192.0.2.1"))]).unwrap_err();
+    assert!(
+        not_fqdn
+            .to_string()
+            .contains("the zone of 'www' cannot be derived"),
+        "{not_fqdn}"
+    );
+    let bad_ip = dnsrr(
+        &registry,
+        "v6.example.com",
+        &[("type", s("AAAA")), ("value", s("192.0.2.1"))],
+    )
+    .unwrap_err();
     assert_eq!(
         bad_ip.to_string(),
         "Validation of Dnsrr[v6.example.com] failed: '192.0.2.1' is not an AAAA record address (file: site.pp, line: 12)"
     );
-    let bad_type = dnsrr(&registry, "x.example.com", &[("type", s("BOGUS")), ("value", s("x"))]).unwrap_err();
-    assert!(bad_type.to_string().contains("Invalid value \"BOGUS\". Valid values are A, AAAA"), "{bad_type}");
+    let bad_type = dnsrr(
+        &registry,
+        "x.example.com",
+        &[("type", s("BOGUS")), ("value", s("x"))],
+    )
+    .unwrap_err();
+    assert!(
+        bad_type
+            .to_string()
+            .contains("Invalid value \"BOGUS\". Valid values are A, AAAA"),
+        "{bad_type}"
+    );
 }
 
 #[test]
@@ -402,7 +513,11 @@ fn dnszone_and_dnsrr_apply_through_prefetch_and_flush_providers() {
     .unwrap();
     assert_eq!(
         zone.auto_relations(),
-        [(AutoKind::Require, "file".to_string(), "/etc/puppet/fog.yaml".to_string())]
+        [(
+            AutoKind::Require,
+            "file".to_string(),
+            "/etc/puppet/fog.yaml".to_string()
+        )]
     );
     let bad_email = Resource::new(
         registry.type_def("dnszone").unwrap().clone(),
@@ -411,9 +526,17 @@ fn dnszone_and_dnsrr_apply_through_prefetch_and_flush_providers() {
         site(1),
     )
     .unwrap_err();
-    assert!(bad_email.to_string().contains("Valid values match /@/"), "{bad_email}");
+    assert!(
+        bad_email.to_string().contains("Valid values match /@/"),
+        "{bad_email}"
+    );
 
-    let rr = dnsrr(&registry, "www.example.com", &[("ensure", s("present")), ("value", s("192.0.2.1"))]).unwrap();
+    let rr = dnsrr(
+        &registry,
+        "www.example.com",
+        &[("ensure", s("present")), ("value", s("192.0.2.1"))],
+    )
+    .unwrap();
     let mut session = Session::new(registry.clone(), Arc::default(), Logger::default());
     session.prefetch(&[&zone, &rr]);
     assert_eq!(session.evaluate(&zone, false).events[0].message, "created");
@@ -440,7 +563,12 @@ impl RecordFile {
         text.lines()
             .filter_map(|line| {
                 let mut fields = line.splitn(4, ' ');
-                let (name, kind, ttl, rdata) = (fields.next()?, fields.next()?, fields.next()?, fields.next()?);
+                let (name, kind, ttl, rdata) = (
+                    fields.next()?,
+                    fields.next()?,
+                    fields.next()?,
+                    fields.next()?,
+                );
                 Some(PropertyHash::from([
                     ("name".to_string(), s(name)),
                     ("type".to_string(), s(kind)),
@@ -455,15 +583,30 @@ impl RecordFile {
     fn write(&self, records: &[PropertyHash]) -> Result<(), ProviderError> {
         let mut text = String::new();
         for record in records {
-            let field = |f: &str| record.get(f).map(marionette_ral::attribute::value_text).unwrap_or_default();
-            text.push_str(&format!("{} {} {} {}\n", field("name"), field("type"), field("ttl"), field("rdata")));
+            let field = |f: &str| {
+                record
+                    .get(f)
+                    .map(marionette_ral::attribute::value_text)
+                    .unwrap_or_default()
+            };
+            text.push_str(&format!(
+                "{} {} {} {}\n",
+                field("name"),
+                field("type"),
+                field("ttl"),
+                field("rdata")
+            ));
         }
         fs::write(&self.path, text).map_err(ProviderError::from)
     }
 }
 
 impl CrudProvider for RecordFile {
-    fn get(&self, _cx: &Context, _names: Option<&[String]>) -> Result<Vec<PropertyHash>, ProviderError> {
+    fn get(
+        &self,
+        _cx: &Context,
+        _names: Option<&[String]>,
+    ) -> Result<Vec<PropertyHash>, ProviderError> {
         Ok(self.read())
     }
 
@@ -471,14 +614,27 @@ impl CrudProvider for RecordFile {
         self.update(cx, name, should)
     }
 
-    fn update(&self, _cx: &Context, _name: &str, should: &PropertyHash) -> Result<(), ProviderError> {
-        let mut records: Vec<PropertyHash> = self.read().into_iter().filter(|r| !same_record(r, should)).collect();
+    fn update(
+        &self,
+        _cx: &Context,
+        _name: &str,
+        should: &PropertyHash,
+    ) -> Result<(), ProviderError> {
+        let mut records: Vec<PropertyHash> = self
+            .read()
+            .into_iter()
+            .filter(|r| !same_record(r, should))
+            .collect();
         records.push(should.clone());
         self.write(&records)
     }
 
     fn delete(&self, _cx: &Context, _name: &str, is: &PropertyHash) -> Result<(), ProviderError> {
-        let records: Vec<PropertyHash> = self.read().into_iter().filter(|r| !same_record(r, is)).collect();
+        let records: Vec<PropertyHash> = self
+            .read()
+            .into_iter()
+            .filter(|r| !same_record(r, is))
+            .collect();
         self.write(&records)
     }
 }
@@ -495,23 +651,58 @@ fn dns_resource_registry(path: &Path) -> Arc<Registry> {
             TypeDef::new("dns_resource")
                 .doc("Type to manage DNS resource records")
                 .ensurable()
-                .attr(AttrDef::param("name").namevar().doc("The record name.").validate(|_, value| {
-                    let text = marionette_ral::attribute::value_text(value);
-                    let ok = !text.is_empty()
-                        && text.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.');
-                    if ok { Ok(()) } else { Err("dns_resource::name invalid".into()) }
-                }))
-                .attr(AttrDef::param("type").namevar().values(&["A", "PTR", "CNAME"]))
-                .attr(AttrDef::param("nameserver").default_value(s("127.0.0.1")).pattern(r"\A[a-z0-9\-\.]+\z"))
-                .attr(AttrDef::property("rdata").doc("Relevant data e.g. IP address for an A record etc"))
-                .attr(AttrDef::property("ttl").default_value(s("86400")).pattern(r"\A\d+\z"))
+                .attr(
+                    AttrDef::param("name")
+                        .namevar()
+                        .doc("The record name.")
+                        .validate(|_, value| {
+                            let text = marionette_ral::attribute::value_text(value);
+                            let ok = !text.is_empty()
+                                && text.chars().all(|c| {
+                                    c.is_ascii_lowercase()
+                                        || c.is_ascii_digit()
+                                        || c == '-'
+                                        || c == '.'
+                                });
+                            if ok {
+                                Ok(())
+                            } else {
+                                Err("dns_resource::name invalid".into())
+                            }
+                        }),
+                )
+                .attr(
+                    AttrDef::param("type")
+                        .namevar()
+                        .values(&["A", "PTR", "CNAME"]),
+                )
+                .attr(
+                    AttrDef::param("nameserver")
+                        .default_value(s("127.0.0.1"))
+                        .pattern(r"\A[a-z0-9\-\.]+\z"),
+                )
+                .attr(
+                    AttrDef::property("rdata")
+                        .doc("Relevant data e.g. IP address for an A record etc"),
+                )
+                .attr(
+                    AttrDef::property("ttl")
+                        .default_value(s("86400"))
+                        .pattern(r"\A\d+\z"),
+                )
                 .title_pattern(r"\A(.+)/([A-Z]+)\z", &["name", "type"])
                 .autorequire("service", |_| vec!["bind9".into()])
                 .autorequire("package", |_| vec!["dnsutils".into()]),
         )
         .unwrap();
     registry
-        .add_provider(ProviderDef::batch("dns_resource", "recordfile", Crud(RecordFile { path: path.to_path_buf() })))
+        .add_provider(ProviderDef::batch(
+            "dns_resource",
+            "recordfile",
+            Crud(RecordFile {
+                path: path.to_path_buf(),
+            }),
+        ))
         .unwrap();
     Arc::new(registry)
 }
@@ -525,7 +716,11 @@ fn dns_resource_splits_its_title_and_fills_defaults() {
     let a = Resource::new(
         type_def.clone(),
         "melody.angel.net/A",
-        params(&[("ensure", s("present")), ("rdata", s("192.168.2.1")), ("ttl", s("86400"))]),
+        params(&[
+            ("ensure", s("present")),
+            ("rdata", s("192.168.2.1")),
+            ("ttl", s("86400")),
+        ]),
         site(1),
     )
     .unwrap();
@@ -535,7 +730,10 @@ fn dns_resource_splits_its_title_and_fills_defaults() {
     let ptr = Resource::new(
         type_def.clone(),
         "1.2.168.192.in-addr.arpa/PTR",
-        params(&[("nameserver", s("a.ns.angel.net")), ("rdata", s("melody.angel.net"))]),
+        params(&[
+            ("nameserver", s("a.ns.angel.net")),
+            ("rdata", s("melody.angel.net")),
+        ]),
         site(8),
     )
     .unwrap();
@@ -544,22 +742,42 @@ fn dns_resource_splits_its_title_and_fills_defaults() {
     assert_eq!(
         ptr.auto_relations(),
         [
-            (AutoKind::Require, "service".to_string(), "bind9".to_string()),
-            (AutoKind::Require, "package".to_string(), "dnsutils".to_string()),
+            (
+                AutoKind::Require,
+                "service".to_string(),
+                "bind9".to_string()
+            ),
+            (
+                AutoKind::Require,
+                "package".to_string(),
+                "dnsutils".to_string()
+            ),
         ]
     );
 
-    let untyped = Resource::new(type_def.clone(), "melody.angel.net", params(&[]), site(2)).unwrap_err();
+    let untyped =
+        Resource::new(type_def.clone(), "melody.angel.net", params(&[]), site(2)).unwrap_err();
     assert_eq!(
         untyped.to_string(),
         "Dns_resource[melody.angel.net]: no set of title patterns matched the title \"melody.angel.net\" (file: site.pp, line: 2)"
     );
     let bad_type = Resource::new(type_def.clone(), "x.net/MX", params(&[]), site(2)).unwrap_err();
-    assert!(bad_type.to_string().starts_with("Parameter type failed on Dns_resource[x.net/MX]: Invalid value \"MX\""));
+    assert!(
+        bad_type
+            .to_string()
+            .starts_with("Parameter type failed on Dns_resource[x.net/MX]: Invalid value \"MX\"")
+    );
     let bad_name = Resource::new(type_def.clone(), "Bad_Name/A", params(&[]), site(2)).unwrap_err();
-    assert!(bad_name.to_string().contains("dns_resource::name invalid"), "{bad_name}");
-    let bad_ttl = Resource::new(type_def, "x.net/A", params(&[("ttl", s("soon"))]), site(2)).unwrap_err();
-    assert!(bad_ttl.to_string().contains("Parameter ttl failed"), "{bad_ttl}");
+    assert!(
+        bad_name.to_string().contains("dns_resource::name invalid"),
+        "{bad_name}"
+    );
+    let bad_ttl =
+        Resource::new(type_def, "x.net/A", params(&[("ttl", s("soon"))]), site(2)).unwrap_err();
+    assert!(
+        bad_ttl.to_string().contains("Parameter ttl failed"),
+        "{bad_ttl}"
+    );
 }
 
 #[test]
@@ -572,7 +790,11 @@ fn dns_resource_applies_through_a_batch_provider_and_ttl_text_matches_numbers() 
         Resource::new(
             type_def.clone(),
             "melody.angel.net/A",
-            params(&[("ensure", s("present")), ("rdata", s(rdata)), ("ttl", s("86400"))]),
+            params(&[
+                ("ensure", s("present")),
+                ("rdata", s(rdata)),
+                ("ttl", s("86400")),
+            ]),
             site(1),
         )
         .unwrap()
@@ -580,15 +802,33 @@ fn dns_resource_applies_through_a_batch_provider_and_ttl_text_matches_numbers() 
     let run = |resource: &Resource, noop: bool| {
         Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(resource, noop)
     };
-    assert_eq!(run(&record("192.168.2.1"), false).events[0].message, "created");
-    assert_eq!(fs::read_to_string(&file).unwrap(), "melody.angel.net A 86400 192.168.2.1\n");
+    assert_eq!(
+        run(&record("192.168.2.1"), false).events[0].message,
+        "created"
+    );
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "melody.angel.net A 86400 192.168.2.1\n"
+    );
     // The provider reports ttl as the integer 86400; the manifest says
     // "86400": the same value, so nothing to do.
     assert!(run(&record("192.168.2.1"), false).events.is_empty());
     let noop = run(&record("192.168.2.9"), true);
-    assert_eq!(noop.events[0].message, "current_value '192.168.2.1', should be '192.168.2.9' (noop)");
-    assert_eq!(fs::read_to_string(&file).unwrap(), "melody.angel.net A 86400 192.168.2.1\n");
+    assert_eq!(
+        noop.events[0].message,
+        "current_value '192.168.2.1', should be '192.168.2.9' (noop)"
+    );
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "melody.angel.net A 86400 192.168.2.1\n"
+    );
     let changed = run(&record("192.168.2.9"), false);
-    assert_eq!(changed.events[0].message, "rdata changed '192.168.2.1' to '192.168.2.9'");
-    assert_eq!(fs::read_to_string(&file).unwrap(), "melody.angel.net A 86400 192.168.2.9\n");
+    assert_eq!(
+        changed.events[0].message,
+        "rdata changed '192.168.2.1' to '192.168.2.9'"
+    );
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "melody.angel.net A 86400 192.168.2.9\n"
+    );
 }

@@ -91,7 +91,11 @@ pub fn groups(root: &Path) -> io::Result<Vec<GroupEntry>> {
         .filter_map(|f| {
             Some(GroupEntry {
                 gid: number(f.get(2))?,
-                members: f[3].split(',').filter(|m| !m.is_empty()).map(str::to_string).collect(),
+                members: f[3]
+                    .split(',')
+                    .filter(|m| !m.is_empty())
+                    .map(str::to_string)
+                    .collect(),
                 name: f[0].clone(),
             })
         })
@@ -103,7 +107,11 @@ pub fn resolve_gid(root: &Path, group: &str) -> Option<i64> {
     if let Ok(gid) = group.parse() {
         return Some(gid);
     }
-    groups(root).ok()?.into_iter().find(|g| g.name == group).map(|g| g.gid)
+    groups(root)
+        .ok()?
+        .into_iter()
+        .find(|g| g.name == group)
+        .map(|g| g.gid)
 }
 
 /// Days since 1970-01-01 as `YYYY-MM-DD` (the civil calendar, proleptic
@@ -137,8 +145,16 @@ mod tests {
     fn account_files_parse() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("etc")).unwrap();
-        std::fs::write(dir.path().join("etc/passwd"), "root:x:0:0:root:/root:/bin/bash\nbad line\n").unwrap();
-        std::fs::write(dir.path().join("etc/group"), "root:x:0:\nadm:x:4:alice,bob\n").unwrap();
+        std::fs::write(
+            dir.path().join("etc/passwd"),
+            "root:x:0:0:root:/root:/bin/bash\nbad line\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("etc/group"),
+            "root:x:0:\nadm:x:4:alice,bob\n",
+        )
+        .unwrap();
         assert_eq!(passwd(dir.path()).unwrap()[0].home, "/root");
         assert_eq!(groups(dir.path()).unwrap()[1].members, ["alice", "bob"]);
         assert_eq!(resolve_gid(dir.path(), "adm"), Some(4));

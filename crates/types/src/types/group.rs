@@ -11,7 +11,11 @@ fn members_insync(resource: &Resource, current: &Value, desired: &Value) -> bool
         match v {
             Value::Array(items) => items.iter().map(value_text).collect(),
             Value::Undef => Default::default(),
-            other => value_text(other).split(',').map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect(),
+            other => value_text(other)
+                .split(',')
+                .map(|m| m.trim().to_string())
+                .filter(|m| !m.is_empty())
+                .collect(),
         }
     };
     let (have, want) = (names(current), names(desired));

@@ -31,14 +31,29 @@ pub fn definition() -> TypeDef {
 struct Notifier;
 
 impl PropertyProvider for Notifier {
-    fn get(&self, _cx: &Context, _instance: &Instance<'_>, _attr: &str) -> Result<Option<Value>, ProviderError> {
+    fn get(
+        &self,
+        _cx: &Context,
+        _instance: &Instance<'_>,
+        _attr: &str,
+    ) -> Result<Option<Value>, ProviderError> {
         Ok(None)
     }
 
-    fn set(&self, cx: &Context, instance: &mut Instance<'_>, attr: &str, value: &Value) -> Result<(), ProviderError> {
+    fn set(
+        &self,
+        cx: &Context,
+        instance: &mut Instance<'_>,
+        attr: &str,
+        value: &Value,
+    ) -> Result<(), ProviderError> {
         if attr == "message" {
             let resource = instance.resource;
-            let level = match resource.meta("loglevel").map(marionette_ral::attribute::value_text).as_deref() {
+            let level = match resource
+                .meta("loglevel")
+                .map(marionette_ral::attribute::value_text)
+                .as_deref()
+            {
                 Some("debug") => Level::Debug,
                 Some("info" | "verbose") => Level::Info,
                 Some("warning") => Level::Warning,
@@ -50,7 +65,11 @@ impl PropertyProvider for Notifier {
             } else {
                 String::new()
             };
-            cx.logger.log(level, &source, &marionette_ral::attribute::value_text(value));
+            cx.logger.log(
+                level,
+                &source,
+                &marionette_ral::attribute::value_text(value),
+            );
         }
         Ok(())
     }

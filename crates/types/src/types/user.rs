@@ -14,11 +14,16 @@ fn check_expiry(value: &Value) -> Result<(), String> {
     let date = bytes.len() == 10
         && bytes[4] == b'-'
         && bytes[7] == b'-'
-        && text.chars().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+        && text
+            .chars()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
     if text == "absent" || date {
         Ok(())
     } else {
-        Err(format!("Expiry dates must be YYYY-MM-DD or the string \"absent\", not {text:?}"))
+        Err(format!(
+            "Expiry dates must be YYYY-MM-DD or the string \"absent\", not {text:?}"
+        ))
     }
 }
 
@@ -61,8 +66,13 @@ pub fn definition() -> TypeDef {
         AttrDef::property(name)
             .doc(doc)
             .constraint(PType::Variant(vec![
-                PType::Integer { min: -1, max: i64::MAX },
-                PType::Pattern(vec![marionette_values::Regex::new(r"\A-?\d+\z").expect("valid pattern")]),
+                PType::Integer {
+                    min: -1,
+                    max: i64::MAX,
+                },
+                PType::Pattern(vec![
+                    marionette_values::Regex::new(r"\A-?\d+\z").expect("valid pattern"),
+                ]),
             ]))
             .requires_features(&["manages_password_age"])
     };

@@ -5,7 +5,9 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use marionette_ral::attribute::value_text;
-use marionette_ral::{CommandSpec, Context, Instance, PropertyHash, PropertyProvider, ProviderDef, ProviderError};
+use marionette_ral::{
+    CommandSpec, Context, Instance, PropertyHash, PropertyProvider, ProviderDef, ProviderError,
+};
 use marionette_values::Value;
 
 use crate::system;
@@ -19,7 +21,11 @@ fn text(value: &str) -> Value {
 fn names(value: &Value) -> BTreeSet<String> {
     match value {
         Value::Array(items) => items.iter().map(value_text).collect(),
-        other => value_text(other).split(',').map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect(),
+        other => value_text(other)
+            .split(',')
+            .map(|m| m.trim().to_string())
+            .filter(|m| !m.is_empty())
+            .collect(),
     }
 }
 
@@ -59,17 +65,28 @@ impl PropertyProvider for Groupadd {
         if let Some(members) = resource.get("members") {
             self.set(cx, instance, "members", members)?;
         }
-        instance.property_hash.insert("ensure".into(), text("present"));
+        instance
+            .property_hash
+            .insert("ensure".into(), text("present"));
         Ok(())
     }
 
     fn destroy(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
-        cx.run(&CommandSpec::new(&["groupdel".to_string(), instance.resource.name()]))?;
+        cx.run(&CommandSpec::new(&[
+            "groupdel".to_string(),
+            instance.resource.name(),
+        ]))?;
         instance.property_hash = PropertyHash::from([("ensure".to_string(), text("absent"))]);
         Ok(())
     }
 
-    fn set(&self, cx: &Context, instance: &mut Instance<'_>, attr: &str, value: &Value) -> Result<(), ProviderError> {
+    fn set(
+        &self,
+        cx: &Context,
+        instance: &mut Instance<'_>,
+        attr: &str,
+        value: &Value,
+    ) -> Result<(), ProviderError> {
         let name = instance.resource.name();
         match attr {
             "gid" => {
@@ -88,11 +105,22 @@ impl PropertyProvider for Groupadd {
                     wanted.extend(names(current));
                 }
                 let list = wanted.into_iter().collect::<Vec<_>>().join(",");
-                cx.run(&CommandSpec::new(&["gpasswd".to_string(), "-M".to_string(), list, name]))?;
+                cx.run(&CommandSpec::new(&[
+                    "gpasswd".to_string(),
+                    "-M".to_string(),
+                    list,
+                    name,
+                ]))?;
             }
-            other => return Err(ProviderError::new(format!("groupadd cannot change {other}"))),
+            other => {
+                return Err(ProviderError::new(format!(
+                    "groupadd cannot change {other}"
+                )));
+            }
         }
-        instance.property_hash.insert(attr.to_string(), value.clone());
+        instance
+            .property_hash
+            .insert(attr.to_string(), value.clone());
         Ok(())
     }
 }

@@ -103,7 +103,11 @@ fn chage_flag(attr: &str) -> Option<&'static str> {
 /// `usermod -e` and `useradd -e` take an empty string for "never".
 fn expiry_arg(value: &Value) -> String {
     let date = value_text(value);
-    if date == "absent" { String::new() } else { date }
+    if date == "absent" {
+        String::new()
+    } else {
+        date
+    }
 }
 
 impl PropertyProvider for Useradd {
@@ -111,15 +115,31 @@ impl PropertyProvider for Useradd {
         accounts(Path::new("/"))
     }
 
-    fn get(&self, cx: &Context, instance: &Instance<'_>, attr: &str) -> Result<Option<Value>, ProviderError> {
+    fn get(
+        &self,
+        cx: &Context,
+        instance: &Instance<'_>,
+        attr: &str,
+    ) -> Result<Option<Value>, ProviderError> {
         match attr {
-            "ensure" => Ok(Some(text(if self.exists(cx, instance)? { "present" } else { "absent" }))),
+            "ensure" => Ok(Some(text(if self.exists(cx, instance)? {
+                "present"
+            } else {
+                "absent"
+            }))),
             // Like Puppet, an account without supplementary groups shows
             // none rather than an empty list.
             "groups" if instance.present_in_hash() => {
                 let groups = groups_of(Path::new("/"), &instance.resource.name())?;
-                Ok((!groups.is_empty())
-                    .then(|| Value::Array(groups.into_iter().map(|g| text(&g)).collect::<Vec<_>>().into())))
+                Ok((!groups.is_empty()).then(|| {
+                    Value::Array(
+                        groups
+                            .into_iter()
+                            .map(|g| text(&g))
+                            .collect::<Vec<_>>()
+                            .into(),
+                    )
+                }))
             }
             _ => Ok(instance.property_hash.get(attr).cloned()),
         }
@@ -129,7 +149,9 @@ impl PropertyProvider for Useradd {
         let resource = instance.resource;
         let mut argv = vec!["useradd".to_string()];
         for (attr, value) in resource.managed_properties() {
-            let Some(flag) = flag(&attr.name) else { continue };
+            let Some(flag) = flag(&attr.name) else {
+                continue;
+            };
             argv.push(flag.to_string());
             argv.push(match attr.name.as_str() {
                 "groups" => list(value).join(","),
@@ -173,11 +195,24 @@ impl PropertyProvider for Useradd {
         Ok(())
     }
 
-    fn set(&self, cx: &Context, instance: &mut Instance<'_>, attr: &str, value: &Value) -> Result<(), ProviderError> {
+    fn set(
+        &self,
+        cx: &Context,
+        instance: &mut Instance<'_>,
+        attr: &str,
+        value: &Value,
+    ) -> Result<(), ProviderError> {
         let name = instance.resource.name();
         if let Some(flag) = chage_flag(attr) {
-            cx.run(&CommandSpec::new(&["chage", flag, &value_text(value), &name]))?;
-            instance.property_hash.insert(attr.to_string(), value.clone());
+            cx.run(&CommandSpec::new(&[
+                "chage",
+                flag,
+                &value_text(value),
+                &name,
+            ]))?;
+            instance
+                .property_hash
+                .insert(attr.to_string(), value.clone());
             return Ok(());
         }
         let Some(flag) = flag(attr) else {
@@ -202,8 +237,14 @@ impl PropertyProvider for Useradd {
         }
         argv.push(name);
         let spec = CommandSpec::new(&argv);
-        cx.run(&if attr == "password" { spec.sensitive() } else { spec })?;
-        instance.property_hash.insert(attr.to_string(), value.clone());
+        cx.run(&if attr == "password" {
+            spec.sensitive()
+        } else {
+            spec
+        })?;
+        instance
+            .property_hash
+            .insert(attr.to_string(), value.clone());
         Ok(())
     }
 }
