@@ -300,3 +300,11 @@ fn push_error(lines: &mut Vec<(Stream, String)>, message: &str) {
         format!("Error: Could not call 'find' on 'catalog': {message}"),
     ));
 }
+
+/// The namevar and attributes (Puppet 7's, `provider` included where the
+/// type has providers) that compilation accepts for a core type. The
+/// resource layer's built-in types are checked against this list, so the
+/// compiler and the agent agree on what a type accepts.
+pub fn core_type_attributes(type_name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    compiler::builtin_types::attributes(type_name)
+}

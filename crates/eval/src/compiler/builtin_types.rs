@@ -273,3 +273,8 @@ pub(crate) fn namevar(type_name: &str) -> &'static str {
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
     TYPES.iter().map(|(name, _, _)| *name)
 }
+
+/// The namevar and attributes of a core type.
+pub(crate) fn attributes(type_name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    entry(type_name).map(|(_, namevar, attributes)| (*namevar, *attributes))
+}
