@@ -188,6 +188,32 @@ pub fn guarded<T>(
     }
 }
 
+/// A list attribute's values as names: the elements of an array, or a
+/// comma-separated string split (Puppet accepts `groups => 'a,b'`).
+pub fn names(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(items) => items.iter().map(value_text).collect(),
+        Value::Undef => Vec::new(),
+        other => value_text(other)
+            .split(',')
+            .map(|name| name.trim().to_string())
+            .filter(|name| !name.is_empty())
+            .collect(),
+    }
+}
+
+/// Whether a list of members is in sync: every desired name present and,
+/// when `inclusive`, no other (user `groups`, group `members`).
+pub fn membership_insync(current: &Value, desired: &Value, inclusive: bool) -> bool {
+    let have: std::collections::BTreeSet<String> = names(current).into_iter().collect();
+    let want: std::collections::BTreeSet<String> = names(desired).into_iter().collect();
+    if inclusive {
+        have == want
+    } else {
+        want.is_subset(&have)
+    }
+}
+
 /// Whether two single values are the same: equal, or equal as text, so
 /// `86400` and `"86400"` match (the seed's nsupdate provider stumbled on
 /// exactly this in Puppet).
@@ -224,35 +250,25 @@ pub fn insync(
 /// The default test: equal values (or equal text), with `array_matching`
 /// deciding how an array of desired values counts.
 pub fn default_insync(attr: &AttrDef, current: &Value, desired: &Value) -> bool {
-    match (desired, attr.array_matching) {
-        (Value::Array(wanted), ArrayMatching::First) => {
-            if wanted.is_empty() {
-                return matches!(current, Value::Array(c) if c.is_empty())
-                    || *current == Value::Undef;
+    let (Value::Array(wanted), Value::Array(have)) = (desired, current) else {
+        return match (desired, attr.array_matching) {
+            (Value::Array(wanted), _) if wanted.is_empty() => *current == Value::Undef,
+            // One current value: any desired value will do with `first`,
+            // only a single equal one with `all`.
+            (Value::Array(wanted), ArrayMatching::First) => {
+                wanted.iter().any(|w| values_match(current, w))
             }
-            match current {
-                Value::Array(have) => {
-                    have.len() == wanted.len()
-                        && have
-                            .iter()
-                            .zip(wanted.iter())
-                            .all(|(h, w)| values_match(h, w))
-                }
-                single => wanted.iter().any(|w| values_match(single, w)),
+            (Value::Array(wanted), ArrayMatching::All) => {
+                wanted.len() == 1 && values_match(current, &wanted[0])
             }
-        }
-        (Value::Array(wanted), ArrayMatching::All) => match current {
-            Value::Array(have) => {
-                have.len() == wanted.len()
-                    && have
-                        .iter()
-                        .zip(wanted.iter())
-                        .all(|(h, w)| values_match(h, w))
-            }
-            single => wanted.len() == 1 && values_match(single, &wanted[0]),
-        },
-        (single, _) => values_match(current, single),
-    }
+            (single, _) => values_match(current, single),
+        };
+    };
+    have.len() == wanted.len()
+        && have
+            .iter()
+            .zip(wanted.iter())
+            .all(|(h, w)| values_match(h, w))
 }
 
 /// The value a property syncs to: the first of several with

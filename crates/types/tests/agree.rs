@@ -8,8 +8,17 @@ fn every_type_matches_the_compiler_table() {
     for type_def in registry.types() {
         let (namevar, compiled) = marionette_eval::core_type_attributes(&type_def.name)
             .unwrap_or_else(|| panic!("{} is not a core type of the compiler", type_def.name));
-        assert_eq!(type_def.namevar().map(|n| n.name.as_str()), Some(namevar), "namevar of {}", type_def.name);
-        let mut ours: Vec<&str> = type_def.attributes.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(
+            type_def.namevar().map(|n| n.name.as_str()),
+            Some(namevar),
+            "namevar of {}",
+            type_def.name
+        );
+        let mut ours: Vec<&str> = type_def
+            .attributes
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect();
         if !registry.documented_providers(&type_def.name).is_empty() {
             ours.push("provider");
         }

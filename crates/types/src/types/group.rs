@@ -1,29 +1,13 @@
 //! `group`: local groups.
 
-use marionette_ral::attribute::value_text;
 use marionette_ral::{AttrDef, Resource, TypeDef};
 use marionette_values::{PType, Value};
 
 /// `members` is in sync when every listed user is a member, and, with
 /// `auth_membership => true`, nobody else is.
 fn members_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
-    let names = |v: &Value| -> std::collections::BTreeSet<String> {
-        match v {
-            Value::Array(items) => items.iter().map(value_text).collect(),
-            Value::Undef => Default::default(),
-            other => value_text(other)
-                .split(',')
-                .map(|m| m.trim().to_string())
-                .filter(|m| !m.is_empty())
-                .collect(),
-        }
-    };
-    let (have, want) = (names(current), names(desired));
-    if resource.get("auth_membership") == Some(&Value::Boolean(true)) {
-        have == want
-    } else {
-        want.is_subset(&have)
-    }
+    let inclusive = resource.get("auth_membership") == Some(&Value::Boolean(true));
+    marionette_ral::attribute::membership_insync(current, desired, inclusive)
 }
 
 pub fn definition() -> TypeDef {

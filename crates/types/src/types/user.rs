@@ -1,6 +1,5 @@
 //! `user`: local user accounts.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use marionette_ral::attribute::value_text;
@@ -27,29 +26,11 @@ fn check_expiry(value: &Value) -> Result<(), String> {
     }
 }
 
-/// The desired groups as a set of names.
-fn group_set(value: &Value) -> BTreeSet<String> {
-    match value {
-        Value::Array(items) => items.iter().map(value_text).collect(),
-        Value::Undef => BTreeSet::new(),
-        other => value_text(other)
-            .split(',')
-            .map(|g| g.trim().to_string())
-            .filter(|g| !g.is_empty())
-            .collect(),
-    }
-}
-
 /// `groups` is in sync when the account is in every listed group, and, with
 /// `membership => inclusive`, in no other.
 pub fn groups_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
-    let have = group_set(current);
-    let want = group_set(desired);
-    if resource.text("membership").as_deref() == Some("inclusive") {
-        have == want
-    } else {
-        want.is_subset(&have)
-    }
+    let inclusive = resource.text("membership").as_deref() == Some("inclusive");
+    marionette_ral::attribute::membership_insync(current, desired, inclusive)
 }
 
 /// A gid given as a name is compared by its number.

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use marionette_ral::attribute::value_text;
+use marionette_ral::attribute::{names, value_text};
 use marionette_ral::{
     CommandSpec, Context, Instance, PropertyHash, PropertyProvider, ProviderDef, ProviderError,
 };
@@ -16,17 +16,6 @@ struct Groupadd;
 
 fn text(value: &str) -> Value {
     Value::String(value.into())
-}
-
-fn names(value: &Value) -> BTreeSet<String> {
-    match value {
-        Value::Array(items) => items.iter().map(value_text).collect(),
-        other => value_text(other)
-            .split(',')
-            .map(|m| m.trim().to_string())
-            .filter(|m| !m.is_empty())
-            .collect(),
-    }
 }
 
 impl PropertyProvider for Groupadd {
@@ -98,7 +87,7 @@ impl PropertyProvider for Groupadd {
                 cx.run(&CommandSpec::new(&argv))?;
             }
             "members" => {
-                let mut wanted = names(value);
+                let mut wanted: BTreeSet<String> = names(value).into_iter().collect();
                 if instance.resource.get("auth_membership") != Some(&Value::Boolean(true))
                     && let Some(current) = instance.property_hash.get("members")
                 {

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use marionette_ral::attribute::value_text;
+use marionette_ral::attribute::{names, value_text};
 use marionette_ral::{
     CommandSpec, Context, Instance, PropertyHash, PropertyProvider, ProviderDef, ProviderError,
 };
@@ -62,17 +62,6 @@ fn groups_of(root: &Path, name: &str) -> Result<Vec<String>, ProviderError> {
         .filter(|g| g.members.iter().any(|m| m == name))
         .map(|g| g.name)
         .collect())
-}
-
-fn list(value: &Value) -> Vec<String> {
-    match value {
-        Value::Array(items) => items.iter().map(value_text).collect(),
-        other => value_text(other)
-            .split(',')
-            .map(|g| g.trim().to_string())
-            .filter(|g| !g.is_empty())
-            .collect(),
-    }
 }
 
 /// The `useradd`/`usermod` flag of a property, when it has one.
@@ -154,7 +143,7 @@ impl PropertyProvider for Useradd {
             };
             argv.push(flag.to_string());
             argv.push(match attr.name.as_str() {
-                "groups" => list(value).join(","),
+                "groups" => names(value).join(","),
                 "expiry" => expiry_arg(value),
                 _ => value_text(value),
             });
@@ -220,7 +209,7 @@ impl PropertyProvider for Useradd {
         };
         let argument = match attr {
             "groups" => {
-                let mut wanted: BTreeSet<String> = list(value).into_iter().collect();
+                let mut wanted: BTreeSet<String> = names(value).into_iter().collect();
                 // With the default minimum membership, groups the account is
                 // already in are kept.
                 if instance.resource.text("membership").as_deref() != Some("inclusive") {
