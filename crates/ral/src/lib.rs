@@ -1,6 +1,7 @@
 //! The Resource Abstraction Layer: the framework in which a resource type
 //! models what can be managed and providers implement it per platform.
 //!
+//! - [`data`]: types read from a JSON/YAML description.
 //! - [`typedef`]: types as data ([`TypeDef`], [`AttrDef`]): attributes in
 //!   declaration order, allowed values, validation and munging hooks,
 //!   defaults, features, title patterns, automatic relationships.
@@ -23,6 +24,7 @@
 
 pub mod attribute;
 pub mod command;
+pub mod data;
 pub mod docs;
 pub mod error;
 pub mod log;
@@ -36,6 +38,7 @@ pub mod sync;
 pub mod typedef;
 
 pub use command::{CommandError, CommandSpec, Output, Runner};
+pub use data::type_from_data;
 pub use error::{Origin, ProviderError, RalError};
 pub use log::{Level, Logger};
 pub use provider::{

@@ -496,3 +496,116 @@ fn malformed_definitions_are_refused() {
             .contains("unknown type nosuchtype")
     );
 }
+
+#[test]
+fn ensure_extends_with_aliases_literals_and_patterns() {
+    let mut registry = Registry::new();
+    registry
+        .add_type(
+            TypeDef::new("pkg")
+                .ensurable()
+                .ensure_values(|ensure| {
+                    ensure
+                        .values(&["purged", "latest"])
+                        .alias_value("installed", "present")
+                        .pattern(r"\A\d")
+                })
+                .attr(AttrDef::param("name")),
+        )
+        .unwrap();
+    let ensure = |value: &str| {
+        build(&registry, "pkg", "vim", &[("ensure", s(value))])
+            .map(|r| r.get("ensure").cloned())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(ensure("installed"), Ok(Some(s("present"))));
+    assert_eq!(ensure("latest"), Ok(Some(s("latest"))));
+    assert_eq!(ensure("2.1-3"), Ok(Some(s("2.1-3"))));
+    assert_eq!(
+        ensure("newest"),
+        Err("Parameter ensure failed on Pkg[vim]: Invalid value \"newest\". Valid values are present, absent, purged, latest. Valid values match /\\A\\d/.".to_string())
+    );
+}
+
+#[test]
+fn custom_formats_and_messages_are_used_in_events() {
+    let recorder = Arc::new(Recorder::default());
+    let mut registry = Registry::new();
+    registry
+        .add_type(
+            TypeDef::new("account")
+                .ensurable()
+                .attr(AttrDef::param("name"))
+                .attr(
+                    AttrDef::property("mode")
+                        .format(|v| format!("<{}>", marionette_ral::attribute::value_text(v))),
+                )
+                .attr(AttrDef::property("shell").change_message(|is, should| {
+                    format!(
+                        "login shell now {} (was {})",
+                        marionette_ral::attribute::value_text(should),
+                        marionette_ral::attribute::value_text(is)
+                    )
+                })),
+        )
+        .unwrap();
+    registry
+        .add_provider(ProviderDef::properties(
+            "account",
+            "memory",
+            Rec(recorder.clone()),
+        ))
+        .unwrap();
+    let registry = Arc::new(registry);
+    *recorder.state.lock().unwrap() = PropertyHash::from([
+        ("name".to_string(), s("alice")),
+        ("ensure".to_string(), s("present")),
+        ("mode".to_string(), s("0600")),
+        ("shell".to_string(), s("/bin/sh")),
+    ]);
+    let account = build(
+        &registry,
+        "account",
+        "alice",
+        &[("mode", s("0644")), ("shell", s("/bin/zsh"))],
+    )
+    .unwrap();
+    let outcome =
+        Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&account, false);
+    let messages: Vec<&str> = outcome.events.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "mode changed <0600> to <0644>",
+            "login shell now /bin/zsh (was /bin/sh)"
+        ]
+    );
+    let mut session = Session::new(registry, Arc::default(), Logger::default());
+    session.refresh(&account).unwrap();
+    assert_eq!(
+        recorder.calls.lock().unwrap().last().map(String::as_str),
+        Some("refresh")
+    );
+}
+
+#[test]
+fn catalog_resources_convert_with_their_location_and_sensitive_values() {
+    let registry = account_registry(&Arc::new(Recorder::default()));
+    let catalog: marionette_catalog::Resource = serde_json::from_value(serde_json::json!({
+        "type": "Account", "title": "carol", "tags": [], "file": "/etc/site.pp", "line": 4, "exported": false,
+        "parameters": {"password": "hunter2", "shell": "/bin/sh", "noop": "perhaps"},
+        "sensitive_parameters": ["password"]
+    }))
+    .unwrap();
+    let type_def = registry.type_def("account").unwrap().clone();
+    let mut ok = catalog.clone();
+    ok.parameters.remove("noop");
+    let resource = Resource::from_catalog(type_def.clone(), &ok).unwrap();
+    assert!(resource.is_sensitive("password"));
+    assert_eq!(resource.get("password"), Some(&s("hunter2")));
+    let error = Resource::from_catalog(type_def, &catalog).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "Parameter noop failed on Account[carol]: Invalid value \"perhaps\". Valid values are true, false. (file: /etc/site.pp, line: 4)"
+    );
+}

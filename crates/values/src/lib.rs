@@ -12,11 +12,13 @@ pub mod format;
 pub mod regex;
 pub mod semver;
 pub mod time;
+pub mod typeparse;
 pub mod types;
 pub mod value;
 
 pub use regex::Regex;
 pub use semver::{SemVer, SemVerRange};
 pub use time::{Timespan, Timestamp};
+pub use typeparse::parse_type;
 pub use types::PType;
 pub use value::{PHash, Value};
