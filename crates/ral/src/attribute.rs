@@ -318,10 +318,17 @@ pub fn display_value(value: &Value) -> String {
 }
 
 /// The log message of a property change, as Puppet words it.
-pub fn change_message(attr: &AttrDef, current: &Value, desired: &Value) -> String {
+pub fn change_message(
+    attr: &AttrDef,
+    resource: &crate::resource::Resource,
+    current: &Value,
+    desired: &Value,
+) -> String {
     if let Some(hook) = &attr.change_message {
-        return guarded(&attr.name, "change message", || Ok(hook(current, desired)))
-            .unwrap_or_else(|e| e);
+        return guarded(&attr.name, "change message", || {
+            Ok(hook(resource, current, desired))
+        })
+        .unwrap_or_else(|e| e);
     }
     if attr.name == "ensure" {
         let is_absent =

@@ -27,6 +27,11 @@ pub struct CommandSpec {
     pub check: bool,
     /// Whether stdin/argv may hold secrets: then they are not logged.
     pub sensitive: bool,
+    /// Run as this user and group (needs root).
+    pub uid: Option<u32>,
+    pub gid: Option<u32>,
+    /// The file mode creation mask of the command.
+    pub umask: Option<u32>,
 }
 
 impl CommandSpec {
@@ -179,6 +184,22 @@ impl Runner {
             .process_group(0);
         for (name, value) in &spec.env {
             command.env(name, value);
+        }
+        if let Some(gid) = spec.gid {
+            command.gid(gid);
+        }
+        if let Some(uid) = spec.uid {
+            command.uid(uid);
+        }
+        if let Some(mask) = spec.umask {
+            // SAFETY: umask(2) only changes the child's own mask; it is
+            // async-signal-safe, as a pre_exec hook requires.
+            unsafe {
+                command.pre_exec(move || {
+                    libc::umask(mask as libc::mode_t);
+                    Ok(())
+                });
+            }
         }
         if let Some(cwd) = &spec.cwd {
             command.current_dir(cwd);

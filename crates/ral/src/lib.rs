@@ -27,6 +27,7 @@ pub mod command;
 pub mod data;
 pub mod docs;
 pub mod error;
+pub mod filebucket;
 pub mod log;
 pub mod metaparams;
 pub mod provider;
@@ -40,6 +41,7 @@ pub mod typedef;
 pub use command::{CommandError, CommandSpec, Output, Runner};
 pub use data::type_from_data;
 pub use error::{Origin, ProviderError, RalError};
+pub use filebucket::Filebucket;
 pub use log::{Level, Logger};
 pub use provider::{
     BatchProvider, Change, Confine, Context, Crud, CrudProvider, Facts, Implementation, Instance,

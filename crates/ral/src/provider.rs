@@ -40,6 +40,9 @@ pub struct Context {
     pub runner: Runner,
     pub logger: Logger,
     pub catalog: Arc<[Resource]>,
+    /// Where file contents are saved before they are changed or removed;
+    /// `None` when the run keeps no backups.
+    pub filebucket: Option<crate::filebucket::Filebucket>,
 }
 
 impl Context {
@@ -49,6 +52,7 @@ impl Context {
             runner: Runner::new(logger.clone()),
             logger,
             catalog: Arc::from(Vec::new()),
+            filebucket: None,
         }
     }
 

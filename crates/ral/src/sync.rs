@@ -112,6 +112,11 @@ impl Session {
         &self.cx
     }
 
+    /// Keeps file contents in this bucket before changing or removing them.
+    pub fn set_filebucket(&mut self, bucket: crate::filebucket::Filebucket) {
+        self.cx.filebucket = Some(bucket);
+    }
+
     /// Gives providers a read-only view of every resource in the run.
     pub fn set_catalog(&mut self, resources: Vec<Resource>) {
         self.cx.catalog = Arc::from(resources);
@@ -289,7 +294,7 @@ impl Session {
             if !insync(attr, resource, &current, desired) {
                 let target = sync_value(attr, desired);
                 let text = crate::attribute::value_text(&target);
-                let event = run_change(attr, &current, &target, noop, || {
+                let event = run_change(attr, resource, &current, &target, noop, || {
                     match text.as_str() {
                         "present" => provider.create(&cx, &mut instance),
                         "absent" => provider.destroy(&cx, &mut instance),
@@ -324,7 +329,7 @@ impl Session {
                 )));
             }
             let target = sync_value(attr, desired);
-            let event = run_change(attr, &current, &target, noop, || {
+            let event = run_change(attr, resource, &current, &target, noop, || {
                 provider.set(&cx, &mut instance, &attr.name, &target)
             });
             changed |= event.status == EventStatus::Success;
@@ -416,7 +421,7 @@ impl Session {
             let message = if noop {
                 noop_message(attr, &current, &desired)
             } else {
-                change_message(attr, &current, &desired)
+                change_message(attr, resource, &current, &desired)
             };
             let status = match (&result, noop) {
                 (Err(_), _) => EventStatus::Failure,
@@ -607,6 +612,7 @@ fn noop_message(attr: &AttrDef, current: &Value, desired: &Value) -> String {
 /// Syncs one property (unless noop) and returns its event.
 fn run_change(
     attr: &AttrDef,
+    resource: &Resource,
     current: &Value,
     desired: &Value,
     noop: bool,
@@ -616,7 +622,10 @@ fn run_change(
         (noop_message(attr, current, desired), EventStatus::Noop)
     } else {
         match sync() {
-            Ok(()) => (change_message(attr, current, desired), EventStatus::Success),
+            Ok(()) => (
+                change_message(attr, resource, current, desired),
+                EventStatus::Success,
+            ),
             Err(e) => (
                 format!(
                     "change from {} to {} failed: {}",

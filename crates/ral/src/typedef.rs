@@ -90,8 +90,8 @@ pub type DefaultFn = Arc<dyn Fn(&Resource) -> Option<Value> + Send + Sync>;
 pub type InsyncFn = Arc<dyn Fn(&Resource, &Value, &Value) -> bool + Send + Sync>;
 /// A custom text for a value in logs.
 pub type FormatFn = Arc<dyn Fn(&Value) -> String + Send + Sync>;
-/// A custom change message: `(current, desired)`.
-pub type ChangeFn = Arc<dyn Fn(&Value, &Value) -> String + Send + Sync>;
+/// A custom change message: `(resource, current, desired)`.
+pub type ChangeFn = Arc<dyn Fn(&Resource, &Value, &Value) -> String + Send + Sync>;
 /// A check over the whole resource after every attribute is set.
 pub type ResourceCheckFn = Arc<dyn Fn(&Resource) -> Result<(), String> + Send + Sync>;
 /// Titles computed from a resource, for automatic relationships.
@@ -300,7 +300,7 @@ impl AttrDef {
 
     pub fn change_message(
         mut self,
-        hook: impl Fn(&Value, &Value) -> String + Send + Sync + 'static,
+        hook: impl Fn(&Resource, &Value, &Value) -> String + Send + Sync + 'static,
     ) -> AttrDef {
         self.change_message = Some(Arc::new(hook));
         self

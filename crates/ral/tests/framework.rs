@@ -540,7 +540,7 @@ fn custom_formats_and_messages_are_used_in_events() {
                     AttrDef::property("mode")
                         .format(|v| format!("<{}>", marionette_ral::attribute::value_text(v))),
                 )
-                .attr(AttrDef::property("shell").change_message(|is, should| {
+                .attr(AttrDef::property("shell").change_message(|_, is, should| {
                     format!(
                         "login shell now {} (was {})",
                         marionette_ral::attribute::value_text(should),

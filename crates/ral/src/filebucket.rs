@@ -1,0 +1,196 @@
+//! The local filebucket: a content-addressed store where file contents are
+//! saved before a run changes or removes them, so no data is lost to a
+//! wrong manifest.
+//!
+//! Layout under the bucket directory: `<a>/<b>/<sha256>/contents` holds the
+//! bytes (the first two hex digits make the two levels, so no directory
+//! grows too large) and `<...>/paths` every path saved with that content;
+//! `index` has one line per backup, `<unix time>\t<sha256>\t<path>`, for
+//! listing in order.
+
+use std::fs;
+use std::io::{self, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+
+/// One backup in the index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Seconds since the epoch.
+    pub time: u64,
+    pub sum: String,
+    pub path: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Filebucket {
+    dir: PathBuf,
+}
+
+/// The sha256 of some bytes, as lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl Filebucket {
+    pub fn new(dir: impl Into<PathBuf>) -> Filebucket {
+        Filebucket { dir: dir.into() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn entry_dir(&self, sum: &str) -> PathBuf {
+        self.dir.join(&sum[0..1]).join(&sum[1..2]).join(sum)
+    }
+
+    /// Saves the current contents of a file; returns their sha256. Saving
+    /// the same contents twice stores them once.
+    pub fn backup(&self, path: &Path) -> io::Result<String> {
+        let bytes = fs::read(path)?;
+        self.store(&bytes, &path.display().to_string())
+    }
+
+    /// Saves bytes under the path they came from.
+    pub fn store(&self, bytes: &[u8], path: &str) -> io::Result<String> {
+        let sum = sha256_hex(bytes);
+        let dir = self.entry_dir(&sum);
+        fs::create_dir_all(&dir)?;
+        let contents = dir.join("contents");
+        if !contents.exists() {
+            // Written beside and renamed, so a crash never leaves a
+            // truncated backup under a valid sum. Backups may hold secrets:
+            // only the owner can read them.
+            let partial = dir.join("contents.partial");
+            let mut file = fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&partial)?;
+            file.write_all(bytes)?;
+            file.sync_all()?;
+            fs::rename(&partial, &contents)?;
+        }
+        let paths = dir.join("paths");
+        let known = fs::read_to_string(&paths).unwrap_or_default();
+        if !known.lines().any(|line| line == path) {
+            fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(&paths)?
+                .write_all(format!("{path}\n").as_bytes())?;
+        }
+        let time = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(self.dir.join("index"))?
+            .write_all(format!("{time}\t{sum}\t{path}\n").as_bytes())?;
+        Ok(sum)
+    }
+
+    /// The contents saved under a sum.
+    pub fn get(&self, sum: &str) -> io::Result<Vec<u8>> {
+        if sum.len() != 64 || !sum.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("'{sum}' is not a sha256 sum"),
+            ));
+        }
+        fs::read(self.entry_dir(&sum.to_ascii_lowercase()).join("contents")).map_err(|e| {
+            if e.kind() == io::ErrorKind::NotFound {
+                io::Error::new(io::ErrorKind::NotFound, format!("no backup with sum {sum}"))
+            } else {
+                e
+            }
+        })
+    }
+
+    /// Every backup, oldest first.
+    pub fn list(&self) -> io::Result<Vec<Entry>> {
+        let text = match fs::read_to_string(self.dir.join("index")) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        Ok(text
+            .lines()
+            .filter_map(|line| {
+                let mut fields = line.splitn(3, '\t');
+                Some(Entry {
+                    time: fields.next()?.parse().ok()?,
+                    sum: fields.next()?.to_string(),
+                    path: fields.next()?.to_string(),
+                })
+            })
+            .collect())
+    }
+
+    /// Puts saved contents back at a path, atomically (written beside it,
+    /// then renamed over it); the file's current contents are saved first.
+    pub fn restore(&self, path: &Path, sum: &str) -> io::Result<()> {
+        let bytes = self.get(sum)?;
+        if path.exists() {
+            self.backup(path)?;
+        }
+        let parent = path.parent().unwrap_or(Path::new("/"));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let partial = parent.join(format!(".{name}.marionette-restore"));
+        fs::write(&partial, &bytes)?;
+        if let Ok(metadata) = fs::metadata(path) {
+            fs::set_permissions(&partial, metadata.permissions())?;
+        }
+        fs::rename(&partial, path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backups_are_content_addressed_listed_and_restored() {
+        let dir = tempfile::tempdir().unwrap();
+        let bucket = Filebucket::new(dir.path().join("bucket"));
+        let file = dir.path().join("config");
+        fs::write(&file, "first\n").unwrap();
+        let first = bucket.backup(&file).unwrap();
+        assert_eq!(first, sha256_hex(b"first\n"));
+        assert_eq!(bucket.backup(&file).unwrap(), first);
+        fs::write(&file, "second\n").unwrap();
+        bucket.restore(&file, &first).unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "first\n");
+        let listed = bucket.list().unwrap();
+        let sums: Vec<&str> = listed.iter().map(|e| e.sum.as_str()).collect();
+        assert_eq!(
+            sums,
+            [
+                first.as_str(),
+                first.as_str(),
+                sha256_hex(b"second\n").as_str()
+            ]
+        );
+        assert!(bucket.get("nothex").is_err());
+        assert!(
+            bucket
+                .get(&"0".repeat(64))
+                .unwrap_err()
+                .to_string()
+                .contains("no backup")
+        );
+    }
+}
