@@ -1,0 +1,560 @@
+//! Applying a catalog: convert it, build the graph, run the pre-run
+//! checks, prefetch, then evaluate every resource in graph order with
+//! refresh events, failure isolation, noop and tag selection, and record
+//! it all in a report.
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use indexmap::IndexMap;
+use marionette_catalog::Catalog;
+use marionette_ral::{
+    EventStatus, Facts, Filebucket, Level, Logger, Outcome, RalError, Registry, Resource, Session,
+};
+use marionette_values::types::capitalize_segments;
+
+use crate::graph::{Graph, GraphError, NodeKind};
+use crate::report::{self, Counts, EventReport, Log, Report, ResourceStatus};
+
+/// How to apply.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Report what would change without changing anything.
+    pub noop: bool,
+    /// Only apply resources with one of these tags (all when empty).
+    pub tags: Vec<String>,
+    /// Never apply resources with one of these tags.
+    pub skip_tags: Vec<String>,
+    /// The node name for the report.
+    pub host: String,
+    /// Where file contents are saved before changes.
+    pub filebucket: Option<Filebucket>,
+    /// Seconds spent compiling, for the report's `config_retrieval`.
+    pub config_retrieval: Option<f64>,
+}
+
+/// Why a catalog was not applied at all. Nothing was changed.
+#[derive(Debug, thiserror::Error)]
+pub enum ApplyError {
+    /// Resources that cannot be converted (unknown types, invalid values).
+    #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
+    Invalid(Vec<RalError>),
+    #[error(transparent)]
+    Graph(#[from] GraphError),
+    /// Pre-run checks failed.
+    #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
+    PreRun(Vec<RalError>),
+}
+
+impl ApplyError {
+    /// The closing line Puppet prints after the details.
+    pub fn summary(&self) -> &'static str {
+        match self {
+            ApplyError::Invalid(_) => "Failed to apply catalog: invalid resources",
+            ApplyError::Graph(GraphError::Cycles { .. }) => {
+                "Failed to apply catalog: One or more resource dependency cycles detected in graph"
+            }
+            ApplyError::Graph(_) => "Failed to apply catalog: missing dependencies",
+            ApplyError::PreRun(_) => "Failed to apply catalog: pre-run checks failed",
+        }
+    }
+}
+
+/// What happened to a node, as its dependents see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Pending,
+    Done,
+    Failed,
+}
+
+/// Events a node received: real ones, and those that would have been sent
+/// in noop.
+#[derive(Clone, Copy, Debug, Default)]
+struct Received {
+    events: usize,
+    noop_events: usize,
+}
+
+/// The catalog resources this registry manages, converted; all conversion
+/// errors together.
+pub fn convert(
+    catalog: &Catalog,
+    registry: &Registry,
+) -> Result<Vec<(usize, Resource)>, ApplyError> {
+    let mut children = vec![false; catalog.resources.len()];
+    let position: std::collections::HashMap<String, usize> = catalog
+        .resources
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.reference(), i))
+        .collect();
+    for edge in &catalog.edges {
+        if let Some(&source) = position.get(&edge.source) {
+            children[source] = true;
+        }
+    }
+    let mut converted = Vec::new();
+    let mut errors = Vec::new();
+    for (i, resource) in catalog.resources.iter().enumerate() {
+        if crate::graph::is_container(resource, children[i]) {
+            continue;
+        }
+        match registry.type_def(&resource.type_name) {
+            Some(type_def) => match Resource::from_catalog(type_def.clone(), resource) {
+                Ok(ral) => converted.push((i, ral)),
+                Err(e) => errors.push(e),
+            },
+            None => errors.push(RalError::UnknownType(
+                resource.type_name.to_ascii_lowercase(),
+            )),
+        }
+    }
+    if errors.is_empty() {
+        Ok(converted)
+    } else {
+        Err(ApplyError::Invalid(errors))
+    }
+}
+
+/// Applies a catalog. Progress goes to `logger` as it happens; the report
+/// holds everything.
+pub fn apply(
+    catalog: &Catalog,
+    registry: Arc<Registry>,
+    facts: Arc<Facts>,
+    logger: Logger,
+    options: &Options,
+) -> Result<Report, ApplyError> {
+    let started = Instant::now();
+    let resources = convert(catalog, &registry)?;
+    let graph = Graph::build(catalog, &resources)?;
+    let order = graph.order()?;
+    let ral: Vec<Resource> = resources.iter().map(|(_, r)| r.clone()).collect();
+    let checks = Session::pre_run_checks(&ral);
+    if !checks.is_empty() {
+        return Err(ApplyError::PreRun(checks));
+    }
+    let mut run = Run::new(
+        catalog, &graph, &resources, registry, facts, logger, options,
+    );
+    run.session.set_catalog(ral);
+    if let Some(bucket) = &options.filebucket {
+        run.session.set_filebucket(bucket.clone());
+    }
+    let selected: Vec<&Resource> = resources
+        .iter()
+        .filter(|(i, _)| run.selected(*i))
+        .map(|(_, r)| r)
+        .collect();
+    run.session.prefetch(&selected);
+    for node in order {
+        run.process(node);
+    }
+    let application = started.elapsed().as_secs_f64();
+    Ok(run.finish(application))
+}
+
+struct Run<'a> {
+    catalog: &'a Catalog,
+    graph: &'a Graph,
+    resources: &'a [(usize, Resource)],
+    session: Session,
+    options: &'a Options,
+    logger: Logger,
+    logs: Arc<Mutex<Vec<Log>>>,
+    state: Vec<State>,
+    received: Vec<Received>,
+    statuses: IndexMap<String, ResourceStatus>,
+    counts: Counts,
+    times: IndexMap<String, f64>,
+}
+
+impl<'a> Run<'a> {
+    fn new(
+        catalog: &'a Catalog,
+        graph: &'a Graph,
+        resources: &'a [(usize, Resource)],
+        registry: Arc<Registry>,
+        facts: Arc<Facts>,
+        logger: Logger,
+        options: &'a Options,
+    ) -> Run<'a> {
+        let logs: Arc<Mutex<Vec<Log>>> = Arc::default();
+        // Every message goes to the caller's logger and into the report.
+        let recorder = {
+            let logs = logs.clone();
+            let outer = logger.clone();
+            Logger::with_sink(move |entry| {
+                outer.log(entry.level, &entry.source, &entry.message);
+                logs.lock().unwrap_or_else(|e| e.into_inner()).push(Log {
+                    level: level_name(entry.level).to_string(),
+                    message: entry.message.clone(),
+                    source: if entry.source.is_empty() {
+                        "Puppet".into()
+                    } else {
+                        entry.source.clone()
+                    },
+                    tags: vec![level_name(entry.level).to_string()],
+                    time: report::now_text(),
+                    file: None,
+                    line: None,
+                });
+            })
+        };
+        Run {
+            catalog,
+            graph,
+            resources,
+            session: Session::new(registry, facts, recorder.clone()),
+            options,
+            logger: recorder,
+            logs,
+            state: vec![State::Pending; graph.nodes.len()],
+            received: vec![Received::default(); graph.nodes.len()],
+            statuses: IndexMap::new(),
+            counts: Counts::default(),
+            times: IndexMap::new(),
+        }
+    }
+
+    /// Whether the tags select a catalog resource.
+    fn selected(&self, catalog_index: usize) -> bool {
+        let tags = &self.catalog.resources[catalog_index].tags;
+        let has = |wanted: &[String]| {
+            wanted
+                .iter()
+                .any(|w| tags.iter().any(|t| t.eq_ignore_ascii_case(w)))
+        };
+        (self.options.tags.is_empty() || has(&self.options.tags)) && !has(&self.options.skip_tags)
+    }
+
+    fn process(&mut self, node: usize) {
+        let failed_dependencies: Vec<usize> = self.graph.incoming[node]
+            .iter()
+            .map(|&e| self.graph.edges[e].from)
+            .filter(|&from| self.state[from] == State::Failed)
+            .collect();
+        let kind = self.graph.nodes[node].kind;
+        match kind {
+            NodeKind::Start | NodeKind::End => {
+                if !failed_dependencies.is_empty() {
+                    self.state[node] = State::Failed;
+                    return;
+                }
+                self.state[node] = State::Done;
+                let received = self.received[node];
+                // In noop, Puppet reports the events a container would
+                // have passed on.
+                if kind == NodeKind::End && received.noop_events > 0 && received.events == 0 {
+                    let reference = self.graph.nodes[node].reference.clone();
+                    self.logger.log(
+                        Level::Notice,
+                        &reference,
+                        &format!(
+                            "Would have triggered 'refresh' from {}",
+                            plural(received.noop_events, "event")
+                        ),
+                    );
+                }
+                self.send(node, received.events > 0, received.noop_events > 0);
+            }
+            NodeKind::Resource(n) => self.process_resource(node, n, &failed_dependencies),
+        }
+    }
+
+    /// Passes one event along each refresh edge.
+    fn send(&mut self, node: usize, real: bool, noop: bool) {
+        if !real && !noop {
+            return;
+        }
+        for &e in &self.graph.outgoing[node] {
+            let edge = self.graph.edges[e];
+            if !edge.refresh {
+                continue;
+            }
+            if real {
+                self.received[edge.to].events += 1;
+            } else {
+                self.received[edge.to].noop_events += 1;
+            }
+        }
+    }
+
+    fn process_resource(&mut self, node: usize, n: usize, failed_dependencies: &[usize]) {
+        let (catalog_index, resource) = (&self.resources[n].0, &self.resources[n].1);
+        let catalog_resource = &self.catalog.resources[*catalog_index];
+        let path = self.graph.paths[*catalog_index].clone();
+        let started = Instant::now();
+        let mut status = ResourceStatus {
+            title: resource.title().to_string(),
+            file: catalog_resource.file.clone(),
+            line: catalog_resource.line,
+            resource: resource.reference(),
+            resource_type: capitalize_segments(resource.type_name()),
+            provider_used: None,
+            containment_path: path
+                .trim_start_matches('/')
+                .split('/')
+                .map(str::to_string)
+                .collect(),
+            evaluation_time: 0.0,
+            tags: catalog_resource.tags.clone(),
+            time: report::now_text(),
+            failed: false,
+            failed_to_restart: false,
+            changed: false,
+            out_of_sync: false,
+            skipped: false,
+            change_count: 0,
+            out_of_sync_count: 0,
+            events: Vec::new(),
+            corrective_change: false,
+        };
+        self.counts.total += 1;
+        if !failed_dependencies.is_empty() {
+            for &dependency in failed_dependencies {
+                let name = self.dependency_name(dependency);
+                self.logger.log(
+                    Level::Notice,
+                    &path,
+                    &format!("Dependency {name} has failures: true"),
+                );
+            }
+            self.logger.log(
+                Level::Warning,
+                &path,
+                "Skipping because of failed dependencies",
+            );
+            status.skipped = true;
+            self.counts.skipped += 1;
+            self.state[node] = State::Failed;
+            self.statuses.insert(resource.reference(), status);
+            return;
+        }
+        if !self.selected(*catalog_index) {
+            status.skipped = true;
+            self.counts.skipped += 1;
+            self.state[node] = State::Done;
+            self.statuses.insert(resource.reference(), status);
+            return;
+        }
+        let outcome = self.session.evaluate(resource, self.options.noop);
+        let noop = self.options.noop || resource.noop();
+        self.record(&path, &outcome, &mut status);
+        let mut real = outcome.changed();
+        let mut would = outcome.events.iter().any(|e| e.status == EventStatus::Noop);
+        if outcome.failed.is_none() {
+            let received = self.received[node];
+            let type_def = resource.type_def();
+            if received.events + received.noop_events > 0 && type_def.refreshable {
+                if noop || received.events == 0 {
+                    self.logger.log(
+                        Level::Notice,
+                        &path,
+                        &format!(
+                            "Would have triggered 'refresh' from {}",
+                            plural(received.events + received.noop_events, "event")
+                        ),
+                    );
+                    would = true;
+                } else {
+                    match self.session.refresh(resource) {
+                        Ok(()) => {
+                            self.logger.log(
+                                Level::Notice,
+                                &path,
+                                &format!(
+                                    "Triggered 'refresh' from {}",
+                                    plural(received.events, "event")
+                                ),
+                            );
+                            self.counts.restarted += 1;
+                            real = true;
+                        }
+                        Err(e) => {
+                            self.logger.log(
+                                Level::Err,
+                                &path,
+                                &format!("Failed to call refresh: {e}"),
+                            );
+                            status.failed_to_restart = true;
+                            self.counts.failed_to_restart += 1;
+                        }
+                    }
+                }
+            }
+        }
+        status.evaluation_time = started.elapsed().as_secs_f64();
+        *self
+            .times
+            .entry(resource.type_name().to_string())
+            .or_default() += status.evaluation_time;
+        self.state[node] = if status.failed {
+            State::Failed
+        } else {
+            State::Done
+        };
+        self.send(node, real, would && !real);
+        self.statuses.insert(resource.reference(), status);
+    }
+
+    /// The name of a failed dependency as Puppet prints it: the resource,
+    /// or the container of an anchor.
+    fn dependency_name(&self, node: usize) -> String {
+        self.graph.nodes[node].reference.clone()
+    }
+
+    /// Logs an outcome and adds it to the resource's status and the counts.
+    fn record(&mut self, path: &str, outcome: &Outcome, status: &mut ResourceStatus) {
+        status.provider_used = outcome.provider.clone();
+        let time = report::now_text();
+        for event in &outcome.events {
+            let source = format!("{path}/{}", event.property);
+            let (level, status_name) = match event.status {
+                EventStatus::Success => (Level::Notice, "success"),
+                EventStatus::Noop => (Level::Notice, "noop"),
+                EventStatus::Failure => (Level::Err, "failure"),
+            };
+            self.logger.log(level, &source, &event.message);
+            match event.status {
+                EventStatus::Success => {
+                    self.counts.events_success += 1;
+                    status.change_count += 1;
+                }
+                EventStatus::Noop => self.counts.events_noop += 1,
+                EventStatus::Failure => self.counts.events_failure += 1,
+            }
+            status.out_of_sync_count += 1;
+            let sensitive = outcome_is_sensitive(self.resources, &status.resource, &event.property);
+            let data = |value: &marionette_values::Value| {
+                if sensitive {
+                    serde_json::Value::String("[redacted]".into())
+                } else {
+                    marionette_catalog::to_data(value)
+                }
+            };
+            status.events.push(EventReport {
+                audited: false,
+                property: event.property.clone(),
+                previous_value: data(&event.previous),
+                desired_value: data(&event.desired),
+                historical_value: serde_json::Value::Null,
+                message: event.message.clone(),
+                name: event_name(&status.resource_type, &event.property, &event.message),
+                status: status_name.to_string(),
+                time: time.clone(),
+                redacted: sensitive.then_some(true),
+                corrective_change: false,
+            });
+        }
+        if let Some(reason) = &outcome.failed
+            && outcome
+                .events
+                .iter()
+                .all(|e| e.status != EventStatus::Failure)
+        {
+            self.logger
+                .log(Level::Err, path, &format!("Could not evaluate: {reason}"));
+        }
+        status.failed = outcome.failed.is_some();
+        status.changed = status.change_count > 0;
+        status.out_of_sync = status.out_of_sync_count > 0;
+        self.counts.changes += status.change_count;
+        self.counts.failed += usize::from(status.failed);
+        self.counts.changed += usize::from(status.changed);
+        self.counts.out_of_sync += usize::from(status.out_of_sync);
+    }
+
+    fn finish(mut self, application: f64) -> Report {
+        self.times.sort_keys();
+        let total: f64 =
+            self.times.values().sum::<f64>() + self.options.config_retrieval.unwrap_or(0.0);
+        self.times.insert("catalog_application".into(), application);
+        if let Some(seconds) = self.options.config_retrieval {
+            self.times.insert("config_retrieval".into(), seconds);
+        }
+        self.times.insert("total".into(), total.max(application));
+        let noop_pending = self.counts.events_noop > 0;
+        let status = if self.counts.failed > 0 || self.counts.failed_to_restart > 0 {
+            "failed"
+        } else if self.counts.changed > 0 || self.counts.restarted > 0 {
+            "changed"
+        } else {
+            "unchanged"
+        };
+        let logs = std::mem::take(&mut *self.logs.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut report = Report {
+            host: self.options.host.clone(),
+            time: report::now_text(),
+            configuration_version: self.catalog.version,
+            transaction_uuid: self.catalog.catalog_uuid.clone(),
+            report_format: 12,
+            puppet_version: format!("marionette {}", env!("CARGO_PKG_VERSION")),
+            status: status.to_string(),
+            transaction_completed: true,
+            noop: self.options.noop,
+            noop_pending,
+            environment: self.catalog.environment.clone(),
+            logs,
+            metrics: serde_json::Value::Null,
+            resource_statuses: self.statuses,
+            corrective_change: false,
+            cached_catalog_status: "not_used".into(),
+            catalog_uuid: self.catalog.catalog_uuid.clone(),
+            code_id: self.catalog.code_id.clone(),
+            job_id: None,
+            master_used: None,
+            server_used: None,
+            kind: "apply".into(),
+            counts: self.counts,
+            times: self.times,
+        };
+        report.finish_metrics();
+        report
+    }
+}
+
+fn outcome_is_sensitive(resources: &[(usize, Resource)], reference: &str, property: &str) -> bool {
+    resources
+        .iter()
+        .find(|(_, r)| r.reference() == reference)
+        .is_some_and(|(_, r)| {
+            r.is_sensitive(property)
+                || r.type_def()
+                    .attribute(property)
+                    .is_some_and(|a| a.sensitive)
+        })
+}
+
+/// Puppet's event names: `file_created`, `file_removed`, `mode_changed`.
+fn event_name(resource_type: &str, property: &str, message: &str) -> String {
+    if property == "ensure" {
+        let type_name = resource_type.to_ascii_lowercase();
+        if message == "removed" {
+            return format!("{type_name}_removed");
+        }
+        if message == "created" || message.starts_with("defined content") {
+            return format!("{type_name}_created");
+        }
+    }
+    format!("{property}_changed")
+}
+
+fn plural(count: usize, word: &str) -> String {
+    if count == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{count} {word}s")
+    }
+}
+
+fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Debug => "debug",
+        Level::Info => "info",
+        Level::Notice => "notice",
+        Level::Warning => "warning",
+        Level::Err => "err",
+    }
+}

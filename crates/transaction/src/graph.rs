@@ -1,0 +1,476 @@
+//! The relationship graph of a catalog.
+//!
+//! Every managed resource is a node. Every container (stage, class, node,
+//! defined-type instance) becomes two anchors, a start and an end, so that
+//! "before the class" means before its start and "after the class" means
+//! after its end, with every contained resource between them. Edges come
+//! from containment, from the relationship metaparameters (`before`,
+//! `require`, `notify`, `subscribe`, which chaining arrows also become) and
+//! from the types' automatic relationships. An edge may carry refresh
+//! events: notify/subscribe edges and containment edges do.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::fmt::Write;
+
+use marionette_catalog::{Catalog, Data};
+use marionette_ral::{AutoKind, Resource};
+
+/// What a node stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A managed resource: the index into the run's RAL resources.
+    Resource(usize),
+    /// The start of a container.
+    Start,
+    /// The end of a container.
+    End,
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub kind: NodeKind,
+    /// The catalog resource this node comes from.
+    pub catalog_index: usize,
+    /// `File[/tmp/x]`, `Class[Foo]`.
+    pub reference: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge {
+    pub from: usize,
+    pub to: usize,
+    /// Whether refresh events travel along the edge.
+    pub refresh: bool,
+}
+
+/// The graph, with the edges indexed both ways.
+#[derive(Debug, Default)]
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub outgoing: Vec<Vec<usize>>,
+    pub incoming: Vec<Vec<usize>>,
+    /// The containment path of each catalog resource
+    /// (`/Stage[main]/Main/File[/tmp/x]`).
+    pub paths: Vec<String>,
+}
+
+/// A catalog problem that stops the run before anything is applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GraphError {
+    #[error("Could not find dependency {target} for {source_ref}{origin}")]
+    MissingDependency {
+        target: String,
+        source_ref: String,
+        origin: String,
+    },
+    #[error("Invalid relationship value {value} on {source_ref}: expected a resource reference")]
+    BadReference { value: String, source_ref: String },
+    #[error("Found {count} dependency cycle{}:\n{}\nTry the '--graph' option and opening the resulting '.dot' file in OmniGraffle or GraphViz", if *.count == 1 { "" } else { "s" }, .cycles.join("\n"))]
+    Cycles { count: usize, cycles: Vec<String> },
+}
+
+/// Splits `Type[title]` into its lower-case type and its title.
+pub fn parse_reference(text: &str) -> Option<(String, String)> {
+    let open = text.find('[')?;
+    let title = text[open + 1..].strip_suffix(']')?;
+    let type_name = &text[..open];
+    if type_name.is_empty() {
+        return None;
+    }
+    Some((type_name.to_ascii_lowercase(), title.to_string()))
+}
+
+/// The lookup key of a resource: classes are found case-insensitively.
+fn key(type_name: &str, title: &str) -> (String, String) {
+    let type_name = type_name.to_ascii_lowercase();
+    let title = if type_name == "class" {
+        title.trim_start_matches("::").to_ascii_lowercase()
+    } else {
+        title.to_string()
+    };
+    (type_name, title)
+}
+
+/// Whether a catalog resource is a container rather than something to
+/// manage.
+pub fn is_container(resource: &marionette_catalog::Resource, has_children: bool) -> bool {
+    matches!(resource.type_name.as_str(), "Class" | "Stage" | "Node")
+        || resource.kind.as_deref() == Some("defined_type")
+        || has_children
+}
+
+fn references(value: &Data) -> Vec<String> {
+    match value {
+        Data::Array(items) => items.iter().flat_map(references).collect(),
+        Data::String(s) => vec![s.clone()],
+        other => vec![other.to_string()],
+    }
+}
+
+impl Graph {
+    /// Builds the graph. `ral` holds the managed resources with the catalog
+    /// index each came from, in catalog order.
+    pub fn build(catalog: &Catalog, ral: &[(usize, Resource)]) -> Result<Graph, GraphError> {
+        let count = catalog.resources.len();
+        let mut parent: Vec<Option<usize>> = vec![None; count];
+        let mut children = vec![false; count];
+        let mut index: HashMap<(String, String), usize> = HashMap::new();
+        for (i, resource) in catalog.resources.iter().enumerate() {
+            index.insert(key(&resource.type_name, &resource.title), i);
+        }
+        for edge in &catalog.edges {
+            let (Some(source), Some(target)) = (
+                parse_reference(&edge.source)
+                    .and_then(|(t, title)| index.get(&key(&t, &title)).copied()),
+                parse_reference(&edge.target)
+                    .and_then(|(t, title)| index.get(&key(&t, &title)).copied()),
+            ) else {
+                continue;
+            };
+            parent[target] = Some(source);
+            children[source] = true;
+        }
+        let mut graph = Graph::default();
+        // The node (or anchors) of each catalog resource.
+        let mut entry: Vec<Option<usize>> = vec![None; count];
+        let mut exit: Vec<Option<usize>> = vec![None; count];
+        let managed: HashMap<usize, usize> =
+            ral.iter().enumerate().map(|(n, (i, _))| (*i, n)).collect();
+        for (i, resource) in catalog.resources.iter().enumerate() {
+            let reference = resource.reference();
+            if let Some(&n) = managed.get(&i) {
+                let node = graph.add_node(NodeKind::Resource(n), i, reference);
+                entry[i] = Some(node);
+                exit[i] = Some(node);
+                // A resource is also found by its name and its aliases.
+                let (_, ral_resource) = &ral[n];
+                let name = ral_resource.name();
+                if name != resource.title {
+                    index.entry(key(&resource.type_name, &name)).or_insert(i);
+                }
+                if let Some(alias) = resource.parameters.get("alias") {
+                    for alias in references(alias) {
+                        index.entry(key(&resource.type_name, &alias)).or_insert(i);
+                    }
+                }
+            } else if is_container(resource, children[i]) {
+                entry[i] = Some(graph.add_node(NodeKind::Start, i, reference.clone()));
+                exit[i] = Some(graph.add_node(NodeKind::End, i, reference));
+            }
+        }
+        for (i, container) in parent.iter().enumerate() {
+            let (Some(p), Some(child_in), Some(child_out)) = (*container, entry[i], exit[i]) else {
+                continue;
+            };
+            if let (Some(start), Some(end)) = (entry[p], exit[p])
+                && start != end
+            {
+                graph.add_edge(start, child_in, true);
+                graph.add_edge(child_out, end, true);
+            }
+        }
+        for (i, resource) in catalog.resources.iter().enumerate() {
+            let (Some(own_in), Some(own_out)) = (entry[i], exit[i]) else {
+                continue;
+            };
+            for (param, forward, refresh) in [
+                ("before", true, false),
+                ("notify", true, true),
+                ("require", false, false),
+                ("subscribe", false, true),
+            ] {
+                let Some(value) = resource.parameters.get(param) else {
+                    continue;
+                };
+                for target in references(value) {
+                    let found = parse_reference(&target)
+                        .and_then(|(t, title)| index.get(&key(&t, &title)).copied())
+                        .and_then(|t| Some((entry[t]?, exit[t]?)));
+                    let Some((target_in, target_out)) = found else {
+                        return Err(if parse_reference(&target).is_none() {
+                            GraphError::BadReference {
+                                value: target,
+                                source_ref: resource.reference(),
+                            }
+                        } else {
+                            GraphError::MissingDependency {
+                                target,
+                                source_ref: resource.reference(),
+                                origin: origin_text(resource),
+                            }
+                        });
+                    };
+                    if forward {
+                        graph.add_edge(own_out, target_in, refresh);
+                    } else {
+                        graph.add_edge(target_out, own_in, refresh);
+                    }
+                }
+            }
+        }
+        // Automatic relationships, only to resources in the catalog, and
+        // never against an explicit relationship the other way.
+        for (n, (i, resource)) in ral.iter().enumerate() {
+            let Some(own) = entry[*i] else { continue };
+            debug_assert_eq!(graph.nodes[own].kind, NodeKind::Resource(n));
+            for (kind, target_type, title) in resource.auto_relations() {
+                let Some(t) = index.get(&key(&target_type, &title)).copied() else {
+                    continue;
+                };
+                let (Some(target_in), Some(target_out)) = (entry[t], exit[t]) else {
+                    continue;
+                };
+                if target_in == own {
+                    continue;
+                }
+                let (from, to, refresh) = match kind {
+                    AutoKind::Require => (target_out, own, false),
+                    AutoKind::Subscribe => (target_out, own, true),
+                    AutoKind::Before => (own, target_in, false),
+                    AutoKind::Notify => (own, target_in, true),
+                };
+                if !graph.has_edge(to, from) {
+                    graph.add_edge(from, to, refresh);
+                }
+            }
+        }
+        graph.paths = (0..count)
+            .map(|i| containment_path(catalog, &parent, i))
+            .collect();
+        Ok(graph)
+    }
+
+    fn add_node(&mut self, kind: NodeKind, catalog_index: usize, reference: String) -> usize {
+        self.nodes.push(Node {
+            kind,
+            catalog_index,
+            reference,
+        });
+        self.outgoing.push(Vec::new());
+        self.incoming.push(Vec::new());
+        self.nodes.len() - 1
+    }
+
+    fn has_edge(&self, from: usize, to: usize) -> bool {
+        self.outgoing[from].iter().any(|&e| self.edges[e].to == to)
+    }
+
+    fn add_edge(&mut self, from: usize, to: usize, refresh: bool) {
+        if let Some(&existing) = self.outgoing[from]
+            .iter()
+            .find(|&&e| self.edges[e].to == to)
+        {
+            self.edges[existing].refresh |= refresh;
+            return;
+        }
+        self.edges.push(Edge { from, to, refresh });
+        let e = self.edges.len() - 1;
+        self.outgoing[from].push(e);
+        self.incoming[to].push(e);
+    }
+
+    /// The order to apply nodes in: dependencies first, otherwise the
+    /// catalog's (manifest) order. A cycle is an error that names every
+    /// node of each cycle.
+    pub fn order(&self) -> Result<Vec<usize>, GraphError> {
+        let mut remaining: Vec<usize> = self.incoming.iter().map(Vec::len).collect();
+        let priority = |n: usize| {
+            let node = &self.nodes[n];
+            let rank = match node.kind {
+                NodeKind::Start => 0,
+                NodeKind::Resource(_) => 1,
+                NodeKind::End => 2,
+            };
+            Reverse((node.catalog_index, rank, n))
+        };
+        let mut ready: BinaryHeap<Reverse<(usize, u8, usize)>> = (0..self.nodes.len())
+            .filter(|&n| remaining[n] == 0)
+            .map(priority)
+            .collect();
+        let mut order = Vec::with_capacity(self.nodes.len());
+        while let Some(Reverse((_, _, n))) = ready.pop() {
+            order.push(n);
+            for &e in &self.outgoing[n] {
+                let to = self.edges[e].to;
+                remaining[to] -= 1;
+                if remaining[to] == 0 {
+                    ready.push(priority(to));
+                }
+            }
+        }
+        if order.len() == self.nodes.len() {
+            return Ok(order);
+        }
+        let cycles = self.cycles();
+        Err(GraphError::Cycles {
+            count: cycles.len(),
+            cycles,
+        })
+    }
+
+    /// Each cycle as Puppet prints it: `(Exec[b] => File[a] => Exec[b])`,
+    /// anchors shown as their container, starting from the alphabetically
+    /// first resource.
+    fn cycles(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        for component in self.strongly_connected() {
+            let members: HashSet<usize> = component.iter().copied().collect();
+            let start = *component
+                .iter()
+                .min_by_key(|&&n| {
+                    let anchor = !matches!(self.nodes[n].kind, NodeKind::Resource(_));
+                    (anchor, &self.nodes[n].reference, n)
+                })
+                .expect("components are not empty");
+            let path = self.path_within(start, &members);
+            let mut names: Vec<&str> = Vec::new();
+            for n in path.iter().chain(std::iter::once(&start)) {
+                let name = self.nodes[*n].reference.as_str();
+                if names.last() != Some(&name) {
+                    names.push(name);
+                }
+            }
+            found.push(format!("({})", names.join(" => ")));
+        }
+        found.sort();
+        found
+    }
+
+    /// A path from `start` back to itself inside one component
+    /// (breadth-first, so it is the shortest).
+    fn path_within(&self, start: usize, members: &HashSet<usize>) -> Vec<usize> {
+        let mut previous: HashMap<usize, usize> = HashMap::new();
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(n) = queue.pop_front() {
+            for &e in &self.outgoing[n] {
+                let to = self.edges[e].to;
+                if !members.contains(&to) {
+                    continue;
+                }
+                if to == start {
+                    let mut path = vec![n];
+                    let mut at = n;
+                    while at != start {
+                        at = previous[&at];
+                        path.push(at);
+                    }
+                    path.reverse();
+                    return path;
+                }
+                if let std::collections::hash_map::Entry::Vacant(slot) = previous.entry(to) {
+                    slot.insert(n);
+                    queue.push_back(to);
+                }
+            }
+        }
+        vec![start]
+    }
+
+    /// Tarjan's strongly connected components with more than one node (or
+    /// a node with an edge to itself), iteratively so deep graphs cannot
+    /// overflow the stack.
+    fn strongly_connected(&self) -> Vec<Vec<usize>> {
+        let count = self.nodes.len();
+        let mut index = vec![usize::MAX; count];
+        let mut low = vec![0; count];
+        let mut on_stack = vec![false; count];
+        let mut stack = Vec::new();
+        let mut next = 0;
+        let mut components = Vec::new();
+        for root in 0..count {
+            if index[root] != usize::MAX {
+                continue;
+            }
+            let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+            while let Some(&mut (n, ref mut edge_at)) = work.last_mut() {
+                if *edge_at == 0 && index[n] == usize::MAX {
+                    index[n] = next;
+                    low[n] = next;
+                    next += 1;
+                    stack.push(n);
+                    on_stack[n] = true;
+                }
+                if let Some(&e) = self.outgoing[n].get(*edge_at) {
+                    *edge_at += 1;
+                    let to = self.edges[e].to;
+                    if index[to] == usize::MAX {
+                        work.push((to, 0));
+                    } else if on_stack[to] {
+                        low[n] = low[n].min(index[to]);
+                    }
+                    continue;
+                }
+                work.pop();
+                if let Some(&(up, _)) = work.last() {
+                    low[up] = low[up].min(low[n]);
+                }
+                if low[n] == index[n] {
+                    let mut component = Vec::new();
+                    while let Some(m) = stack.pop() {
+                        on_stack[m] = false;
+                        component.push(m);
+                        if m == n {
+                            break;
+                        }
+                    }
+                    let self_loop = self.has_edge(n, n);
+                    if component.len() > 1 || self_loop {
+                        components.push(component);
+                    }
+                }
+            }
+        }
+        components
+    }
+
+    /// The graph in Graphviz DOT.
+    pub fn dot(&self) -> String {
+        let mut out = String::from("digraph Relationships {\n  label = \"Relationships\"\n");
+        for (n, node) in self.nodes.iter().enumerate() {
+            let label = match node.kind {
+                NodeKind::Resource(_) => node.reference.clone(),
+                NodeKind::Start => format!("Admissible_{}", node.reference),
+                NodeKind::End => format!("Completed_{}", node.reference),
+            };
+            let _ = writeln!(out, "  n{n} [label = {label:?}, shape = box];");
+        }
+        for edge in &self.edges {
+            let style = if edge.refresh { " [style = bold]" } else { "" };
+            let _ = writeln!(out, "  n{} -> n{}{style};", edge.from, edge.to);
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+fn origin_text(resource: &marionette_catalog::Resource) -> String {
+    match (&resource.file, resource.line) {
+        (Some(file), Some(line)) => format!(" (file: {file}, line: {line})"),
+        _ => String::new(),
+    }
+}
+
+/// Puppet's path of a resource through its containers: a class shows as
+/// its name, a stage and a defined-type instance as their reference.
+fn containment_path(catalog: &Catalog, parent: &[Option<usize>], i: usize) -> String {
+    let mut segments = Vec::new();
+    let mut at = Some(i);
+    let mut guard = 0;
+    while let Some(n) = at {
+        let resource = &catalog.resources[n];
+        segments.push(if resource.type_name == "Class" {
+            marionette_values::types::capitalize_segments(&resource.title)
+        } else {
+            resource.reference()
+        });
+        at = parent[n];
+        guard += 1;
+        if guard > catalog.resources.len() {
+            break;
+        }
+    }
+    segments.reverse();
+    format!("/{}", segments.join("/"))
+}

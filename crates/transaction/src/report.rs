@@ -1,0 +1,222 @@
+//! The run report in Puppet's report format (version 12), written as JSON,
+//! and the short summary Puppet keeps in `last_run_summary.yaml`.
+
+use std::fmt::Write;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::{Value as Json, json};
+
+/// The time now in Puppet's report form (`2026-11-21T08:20:00.123456789+00:00`).
+pub fn now_text() -> String {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0);
+    marionette_values::Timestamp::from_seconds(seconds)
+        .map(|t| t.format("%Y-%m-%dT%H:%M:%S.%N+00:00"))
+        .unwrap_or_default()
+}
+
+/// Seconds since the epoch.
+pub fn now_seconds() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Log {
+    pub level: String,
+    pub message: String,
+    pub source: String,
+    pub tags: Vec<String>,
+    pub time: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EventReport {
+    pub audited: bool,
+    pub property: String,
+    pub previous_value: Json,
+    pub desired_value: Json,
+    pub historical_value: Json,
+    pub message: String,
+    pub name: String,
+    pub status: String,
+    pub time: String,
+    pub redacted: Option<bool>,
+    pub corrective_change: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ResourceStatus {
+    pub title: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub resource: String,
+    pub resource_type: String,
+    pub provider_used: Option<String>,
+    pub containment_path: Vec<String>,
+    pub evaluation_time: f64,
+    pub tags: Vec<String>,
+    pub time: String,
+    pub failed: bool,
+    pub failed_to_restart: bool,
+    pub changed: bool,
+    pub out_of_sync: bool,
+    pub skipped: bool,
+    pub change_count: usize,
+    pub out_of_sync_count: usize,
+    pub events: Vec<EventReport>,
+    pub corrective_change: bool,
+}
+
+/// Counts for the metrics and the summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub total: usize,
+    pub skipped: usize,
+    pub failed: usize,
+    pub failed_to_restart: usize,
+    pub restarted: usize,
+    pub changed: usize,
+    pub out_of_sync: usize,
+    pub scheduled: usize,
+    pub events_success: usize,
+    pub events_failure: usize,
+    pub events_noop: usize,
+    pub changes: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub host: String,
+    pub time: String,
+    pub configuration_version: u64,
+    pub transaction_uuid: String,
+    pub report_format: u32,
+    pub puppet_version: String,
+    pub status: String,
+    pub transaction_completed: bool,
+    pub noop: bool,
+    pub noop_pending: bool,
+    pub environment: String,
+    pub logs: Vec<Log>,
+    pub metrics: Json,
+    pub resource_statuses: IndexMap<String, ResourceStatus>,
+    pub corrective_change: bool,
+    pub cached_catalog_status: String,
+    pub catalog_uuid: String,
+    pub code_id: Option<String>,
+    pub job_id: Option<String>,
+    pub master_used: Option<String>,
+    pub server_used: Option<String>,
+    pub kind: String,
+    #[serde(skip)]
+    pub counts: Counts,
+    /// Seconds per resource type, then `total`.
+    #[serde(skip)]
+    pub times: IndexMap<String, f64>,
+}
+
+impl Report {
+    /// Fills `metrics` from the counts and times.
+    pub fn finish_metrics(&mut self) {
+        let c = &self.counts;
+        let entry = |name: &str, label: &str, value: Json| json!([name, label, value]);
+        let resources = vec![
+            entry("changed", "Changed", c.changed.into()),
+            entry("corrective_change", "Corrective change", 0.into()),
+            entry("failed", "Failed", c.failed.into()),
+            entry(
+                "failed_to_restart",
+                "Failed to restart",
+                c.failed_to_restart.into(),
+            ),
+            entry("out_of_sync", "Out of sync", c.out_of_sync.into()),
+            entry("restarted", "Restarted", c.restarted.into()),
+            entry("scheduled", "Scheduled", c.scheduled.into()),
+            entry("skipped", "Skipped", c.skipped.into()),
+            entry("total", "Total", c.total.into()),
+        ];
+        let time: Vec<Json> = self
+            .times
+            .iter()
+            .map(|(name, seconds)| entry(name, &label(name), json!(seconds)))
+            .collect();
+        self.metrics = json!({
+            "resources": {"name": "resources", "label": "Resources", "values": resources},
+            "time": {"name": "time", "label": "Time", "values": time},
+            "changes": {"name": "changes", "label": "Changes", "values": [entry("total", "Total", c.changes.into())]},
+            "events": {"name": "events", "label": "Events", "values": [
+                entry("failure", "Failure", c.events_failure.into()),
+                entry("noop", "Noop", c.events_noop.into()),
+                entry("success", "Success", c.events_success.into()),
+                entry("total", "Total", (c.events_failure + c.events_noop + c.events_success).into()),
+            ]},
+        });
+    }
+
+    /// `last_run_summary.yaml`, in Puppet's layout.
+    pub fn summary_yaml(&self) -> String {
+        let c = &self.counts;
+        let mut out = String::from("---\nversion:\n");
+        let _ = writeln!(out, "  config: {}", self.configuration_version);
+        let _ = writeln!(out, "  puppet: {}", yaml_string(&self.puppet_version));
+        out.push_str("resources:\n");
+        for (name, value) in [
+            ("changed", c.changed),
+            ("corrective_change", 0),
+            ("failed", c.failed),
+            ("failed_to_restart", c.failed_to_restart),
+            ("out_of_sync", c.out_of_sync),
+            ("restarted", c.restarted),
+            ("scheduled", c.scheduled),
+            ("skipped", c.skipped),
+            ("total", c.total),
+        ] {
+            let _ = writeln!(out, "  {name}: {value}");
+        }
+        out.push_str("time:\n");
+        for (name, seconds) in &self.times {
+            let _ = writeln!(out, "  {name}: {seconds}");
+        }
+        let _ = writeln!(out, "  last_run: {}", now_seconds());
+        let _ = writeln!(out, "changes:\n  total: {}", c.changes);
+        let _ = writeln!(
+            out,
+            "events:\n  failure: {}\n  noop: {}\n  success: {}\n  total: {}",
+            c.events_failure,
+            c.events_noop,
+            c.events_success,
+            c.events_failure + c.events_noop + c.events_success
+        );
+        out
+    }
+}
+
+/// `catalog_application` → `Catalog application`.
+fn label(name: &str) -> String {
+    let spaced = name.replace('_', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn yaml_string(text: &str) -> String {
+    if text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("{text:?}")
+    }
+}

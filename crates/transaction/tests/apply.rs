@@ -1,0 +1,547 @@
+//! The transaction on catalogs shaped like the compiler's (and Puppet's):
+//! order, failures and skipped dependents, refresh through notify,
+//! subscribe and containment, noop, tags, cycles, pre-run checks, reports.
+//!
+//! A test type `record` keeps each resource as a file in a temporary
+//! directory and appends every operation (create, set, refresh) to a
+//! journal, so the tests can see exactly what happened in which order.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use marionette_catalog::Catalog;
+use marionette_ral::{
+    AttrDef, Context, Instance, Level, Logger, PropertyHash, PropertyProvider, ProviderDef,
+    ProviderError, Registry, TypeDef,
+};
+use marionette_transaction::{ApplyError, Options, apply};
+use marionette_values::Value;
+use serde_json::{Value as Json, json};
+
+struct Records {
+    dir: PathBuf,
+}
+
+impl Records {
+    fn journal(&self, line: &str) {
+        let mut text = fs::read_to_string(self.dir.join("journal")).unwrap_or_default();
+        text.push_str(line);
+        text.push('\n');
+        fs::write(self.dir.join("journal"), text).unwrap();
+    }
+}
+
+impl PropertyProvider for Records {
+    fn instances(&self, _cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
+        let mut found = Vec::new();
+        for entry in fs::read_dir(self.dir.join("records"))? {
+            let path = entry?.path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            found.push(PropertyHash::from([
+                ("name".to_string(), Value::String(name.into())),
+                ("ensure".to_string(), Value::String("present".into())),
+                (
+                    "value".to_string(),
+                    Value::String(fs::read_to_string(&path)?.into()),
+                ),
+            ]));
+        }
+        Ok(found)
+    }
+
+    fn create(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let name = instance.resource.name();
+        if instance.resource.get("fail") == Some(&Value::Boolean(true)) {
+            return Err(ProviderError::new(format!("{name} refuses to exist")));
+        }
+        let value = instance.resource.text("value").unwrap_or_default();
+        fs::write(self.dir.join("records").join(&name), value)?;
+        self.journal(&format!("create {name}"));
+        Ok(())
+    }
+
+    fn set(
+        &self,
+        _cx: &Context,
+        instance: &mut Instance<'_>,
+        attr: &str,
+        value: &Value,
+    ) -> Result<(), ProviderError> {
+        let name = instance.resource.name();
+        let text = marionette_ral::attribute::value_text(value);
+        fs::write(self.dir.join("records").join(&name), &text)?;
+        self.journal(&format!("set {name} {attr}={text}"));
+        Ok(())
+    }
+
+    fn refresh(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        self.journal(&format!("refresh {}", instance.resource.name()));
+        Ok(())
+    }
+}
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    registry: Arc<Registry>,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("records")).unwrap();
+        let mut registry = Registry::new();
+        registry
+            .add_type(
+                TypeDef::new("record")
+                    .doc("A test record.")
+                    .ensurable()
+                    .attr(AttrDef::param("name"))
+                    .attr(AttrDef::property("value"))
+                    .attr(AttrDef::param("fail").boolean())
+                    .attr(AttrDef::param("guard"))
+                    .refreshable()
+                    .pre_run_check(|r| match r.text("guard").as_deref() {
+                        Some("stop") => Err("the guard says stop".into()),
+                        _ => Ok(()),
+                    }),
+            )
+            .unwrap();
+        registry
+            .add_provider(ProviderDef::properties(
+                "record",
+                "files",
+                Records {
+                    dir: dir.path().to_path_buf(),
+                },
+            ))
+            .unwrap();
+        registry.add_type(marionette_types_notify()).unwrap();
+        Fixture {
+            dir,
+            registry: Arc::new(registry),
+        }
+    }
+
+    fn journal(&self) -> Vec<String> {
+        fs::read_to_string(self.dir.path().join("journal"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn record(&self, name: &str) -> Option<String> {
+        fs::read_to_string(self.dir.path().join("records").join(name)).ok()
+    }
+
+    /// Applies and returns the log lines as the command line prints them.
+    fn apply(
+        &self,
+        catalog: &Catalog,
+        options: &Options,
+    ) -> (
+        Result<marionette_transaction::Report, ApplyError>,
+        Vec<String>,
+    ) {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let sink = lines.clone();
+        let logger = Logger::with_sink(move |entry| {
+            if entry.level == Level::Debug || entry.level == Level::Info {
+                return;
+            }
+            let line = if entry.source.is_empty() {
+                format!("{}: {}", entry.level, entry.message)
+            } else {
+                format!("{}: {}: {}", entry.level, entry.source, entry.message)
+            };
+            sink.lock().unwrap().push(line);
+        });
+        let result = apply(
+            catalog,
+            self.registry.clone(),
+            Arc::default(),
+            logger,
+            options,
+        );
+        let lines = lines.lock().unwrap().clone();
+        (result, lines)
+    }
+}
+
+/// `notify` without depending on the types crate: the same definition is
+/// registered there; here only its shape matters.
+fn marionette_types_notify() -> TypeDef {
+    TypeDef::new("notify")
+        .attr(AttrDef::param("name"))
+        .attr(AttrDef::param("message"))
+}
+
+/// A catalog as the compiler builds it: Stage[main] contains Class[main]
+/// (and any classes given), which contain the resources.
+fn catalog(classes: &[&str], resources: &[(&str, &str, &str, Json)]) -> Catalog {
+    let mut list = vec![
+        json!({"type": "Stage", "title": "main", "tags": ["stage"], "exported": false}),
+        json!({"type": "Class", "title": "main", "tags": ["class"], "exported": false}),
+    ];
+    let mut edges = vec![json!({"source": "Stage[main]", "target": "Class[main]"})];
+    for class in classes {
+        list.push(json!({"type": "Class", "title": class, "tags": ["class", class.to_lowercase()], "exported": false}));
+        edges.push(json!({"source": "Stage[main]", "target": format!("Class[{class}]")}));
+    }
+    for (container, type_name, title, parameters) in resources {
+        list.push(json!({
+            "type": type_name, "title": title, "tags": [type_name.to_lowercase(), title],
+            "file": "/etc/site.pp", "line": 1, "exported": false, "parameters": parameters,
+        }));
+        edges.push(json!({"source": container, "target": format!("{type_name}[{title}]")}));
+    }
+    serde_json::from_value(json!({
+        "tags": [], "name": "mrtest.example.com", "version": 1, "catalog_uuid": "0", "catalog_format": 2,
+        "environment": "production", "resources": list, "edges": edges, "classes": ["main"],
+    }))
+    .unwrap()
+}
+
+fn main_record(title: &str, parameters: Json) -> (&'static str, &'static str, String, Json) {
+    ("Class[main]", "Record", title.to_string(), parameters)
+}
+
+fn build(entries: Vec<(&str, &str, String, Json)>) -> Catalog {
+    let entries: Vec<(&str, &str, &str, Json)> = entries
+        .iter()
+        .map(|(c, t, title, p)| (*c, *t, title.as_str(), p.clone()))
+        .collect();
+    catalog(&[], &entries)
+}
+
+fn paths_exist(dir: &Path) -> bool {
+    dir.exists()
+}
+
+#[test]
+fn resources_apply_in_manifest_order_with_dependencies_first() {
+    let fixture = Fixture::new();
+    let catalog = build(vec![
+        main_record(
+            "a",
+            json!({"ensure": "present", "value": "1", "require": "Record[c]"}),
+        ),
+        main_record("b", json!({"ensure": "present", "value": "2"})),
+        main_record("c", json!({"ensure": "present", "value": "3"})),
+    ]);
+    let (report, lines) = fixture.apply(&catalog, &Options::default());
+    let report = report.unwrap();
+    assert_eq!(fixture.journal(), ["create b", "create c", "create a"]);
+    assert_eq!(
+        lines,
+        [
+            "Notice: /Stage[main]/Main/Record[b]/ensure: created",
+            "Notice: /Stage[main]/Main/Record[c]/ensure: created",
+            "Notice: /Stage[main]/Main/Record[a]/ensure: created",
+        ]
+    );
+    assert_eq!(report.status, "changed");
+    assert_eq!(report.counts.changed, 3);
+    assert_eq!(
+        report.resource_statuses["Record[a]"].events[0].name,
+        "record_created"
+    );
+    assert!(paths_exist(fixture.dir.path()));
+
+    // The second run has nothing to do.
+    let (second, lines) = fixture.apply(&catalog, &Options::default());
+    assert_eq!(second.unwrap().status, "unchanged");
+    assert!(lines.is_empty(), "{lines:?}");
+    assert_eq!(fixture.journal().len(), 3);
+}
+
+#[test]
+fn a_failure_skips_its_dependents_and_nothing_else() {
+    let fixture = Fixture::new();
+    let catalog = build(vec![
+        main_record("broken", json!({"ensure": "present", "fail": true})),
+        main_record(
+            "dependent",
+            json!({"ensure": "present", "require": "Record[broken]"}),
+        ),
+        main_record(
+            "indirect",
+            json!({"ensure": "present", "require": "Record[dependent]"}),
+        ),
+        main_record("free", json!({"ensure": "present"})),
+    ]);
+    let (report, lines) = fixture.apply(&catalog, &Options::default());
+    let report = report.unwrap();
+    assert_eq!(fixture.journal(), ["create free"]);
+    assert_eq!(
+        lines,
+        [
+            "Error: /Stage[main]/Main/Record[broken]/ensure: change from 'absent' to 'present' failed: broken refuses to exist",
+            "Notice: /Stage[main]/Main/Record[dependent]: Dependency Record[broken] has failures: true",
+            "Warning: /Stage[main]/Main/Record[dependent]: Skipping because of failed dependencies",
+            "Notice: /Stage[main]/Main/Record[indirect]: Dependency Record[dependent] has failures: true",
+            "Warning: /Stage[main]/Main/Record[indirect]: Skipping because of failed dependencies",
+            "Notice: /Stage[main]/Main/Record[free]/ensure: created",
+        ]
+    );
+    assert_eq!(report.status, "failed");
+    assert_eq!(
+        (
+            report.counts.failed,
+            report.counts.skipped,
+            report.counts.changed
+        ),
+        (1, 2, 1)
+    );
+    assert!(report.resource_statuses["Record[dependent]"].skipped);
+}
+
+#[test]
+fn refresh_happens_once_after_evaluation_through_notify_subscribe_and_classes() {
+    let fixture = Fixture::new();
+    let catalog = catalog(
+        &["Web"],
+        &[
+            (
+                "Class[main]",
+                "Record",
+                "config",
+                json!({"ensure": "present", "notify": ["Record[service]"]}),
+            ),
+            (
+                "Class[main]",
+                "Record",
+                "other",
+                json!({"ensure": "present", "notify": "Record[service]"}),
+            ),
+            (
+                "Class[main]",
+                "Record",
+                "service",
+                json!({"ensure": "present"}),
+            ),
+            ("Class[Web]", "Record", "page", json!({"ensure": "present"})),
+            (
+                "Class[main]",
+                "Record",
+                "watcher",
+                json!({"subscribe": "Class[Web]"}),
+            ),
+            (
+                "Class[main]",
+                "Record",
+                "quiet",
+                json!({"subscribe": "Record[nothing]"}),
+            ),
+            ("Class[main]", "Record", "nothing", json!({})),
+        ],
+    );
+    let (report, lines) = fixture.apply(&catalog, &Options::default());
+    report.unwrap();
+    assert_eq!(
+        fixture.journal(),
+        [
+            "create config",
+            "create other",
+            "create service",
+            "refresh service",
+            "create page",
+            "refresh watcher"
+        ]
+    );
+    assert!(
+        lines.contains(
+            &"Notice: /Stage[main]/Main/Record[service]: Triggered 'refresh' from 2 events"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(
+            &"Notice: /Stage[main]/Main/Record[watcher]: Triggered 'refresh' from 1 event"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("Record[quiet]")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn noop_changes_nothing_and_reports_what_would_happen() {
+    let fixture = Fixture::new();
+    let catalog = build(vec![
+        main_record(
+            "config",
+            json!({"ensure": "present", "notify": "Record[service]"}),
+        ),
+        main_record("service", json!({})),
+    ]);
+    let options = Options {
+        noop: true,
+        ..Options::default()
+    };
+    let (report, lines) = fixture.apply(&catalog, &options);
+    let report = report.unwrap();
+    assert!(fixture.journal().is_empty());
+    assert_eq!(fixture.record("config"), None);
+    assert_eq!(
+        lines,
+        [
+            "Notice: /Stage[main]/Main/Record[config]/ensure: current_value 'absent', should be 'present' (noop)",
+            "Notice: /Stage[main]/Main/Record[service]: Would have triggered 'refresh' from 1 event",
+            "Notice: Class[main]: Would have triggered 'refresh' from 2 events",
+            "Notice: Stage[main]: Would have triggered 'refresh' from 1 event",
+        ]
+    );
+    assert!(report.noop_pending);
+    assert_eq!(report.counts.events_noop, 1);
+    assert_eq!(report.status, "unchanged");
+
+    // A resource's own noop metaparameter has the same effect.
+    let own = build(vec![main_record(
+        "config",
+        json!({"ensure": "present", "noop": true}),
+    )]);
+    let (_, lines) = fixture.apply(&own, &Options::default());
+    assert_eq!(
+        lines[0],
+        "Notice: /Stage[main]/Main/Record[config]/ensure: current_value 'absent', should be 'present' (noop)"
+    );
+    assert!(fixture.journal().is_empty());
+}
+
+#[test]
+fn tags_select_resources() {
+    let fixture = Fixture::new();
+    let catalog = build(vec![
+        main_record("a", json!({"ensure": "present"})),
+        main_record("b", json!({"ensure": "present"})),
+    ]);
+    let options = Options {
+        tags: vec!["b".into()],
+        ..Options::default()
+    };
+    fixture.apply(&catalog, &options).0.unwrap();
+    assert_eq!(fixture.journal(), ["create b"]);
+    let skip = Options {
+        skip_tags: vec!["b".into()],
+        ..Options::default()
+    };
+    fixture.apply(&catalog, &skip).0.unwrap();
+    assert_eq!(fixture.journal(), ["create b", "create a"]);
+}
+
+#[test]
+fn a_cycle_is_printed_whole_and_nothing_is_applied() {
+    let fixture = Fixture::new();
+    let catalog = build(vec![
+        main_record("a", json!({"ensure": "present", "require": "Record[b]"})),
+        main_record("b", json!({"ensure": "present", "require": "Record[c]"})),
+        main_record("c", json!({"ensure": "present", "require": "Record[a]"})),
+        main_record("d", json!({"ensure": "present"})),
+    ]);
+    let error = fixture.apply(&catalog, &Options::default()).0.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "Found 1 dependency cycle:\n(Record[a] => Record[c] => Record[b] => Record[a])\nTry the '--graph' option and opening the resulting '.dot' file in OmniGraffle or GraphViz"
+    );
+    assert_eq!(
+        error.summary(),
+        "Failed to apply catalog: One or more resource dependency cycles detected in graph"
+    );
+    assert!(fixture.journal().is_empty());
+}
+
+#[test]
+fn invalid_resources_and_pre_run_checks_stop_the_run_before_any_change() {
+    let fixture = Fixture::new();
+    let invalid = build(vec![
+        main_record("a", json!({"ensure": "present"})),
+        main_record("b", json!({"ensure": "sideways"})),
+        main_record("c", json!({"colour": "red"})),
+    ]);
+    let error = fixture.apply(&invalid, &Options::default()).0.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "Parameter ensure failed on Record[b]: Invalid value \"sideways\". Valid values are present, absent. (file: /etc/site.pp, line: 1)\n\
+         Record[c]: no parameter named 'colour' (file: /etc/site.pp, line: 1)"
+    );
+    let guarded = build(vec![
+        main_record("a", json!({"ensure": "present"})),
+        main_record("b", json!({"guard": "stop"})),
+        main_record("c", json!({"guard": "stop"})),
+    ]);
+    let error = fixture.apply(&guarded, &Options::default()).0.unwrap_err();
+    assert_eq!(error.to_string().lines().count(), 2);
+    assert!(
+        error.to_string().starts_with(
+            "Validation of Record[b] failed: pre-run check failed: the guard says stop"
+        )
+    );
+    let missing = build(vec![main_record("a", json!({"require": "Record[ghost]"}))]);
+    let error = fixture.apply(&missing, &Options::default()).0.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "Could not find dependency Record[ghost] for Record[a] (file: /etc/site.pp, line: 1)"
+    );
+    let unknown = build(vec![("Class[main]", "Gadget", "x".into(), json!({}))]);
+    let error = fixture.apply(&unknown, &Options::default()).0.unwrap_err();
+    assert_eq!(error.to_string(), "Unknown resource type: 'gadget'");
+    assert!(fixture.journal().is_empty());
+}
+
+#[test]
+fn the_report_has_puppets_shape() {
+    let fixture = Fixture::new();
+    let catalog = build(vec![main_record(
+        "a",
+        json!({"ensure": "present", "value": "v"}),
+    )]);
+    let report = fixture.apply(&catalog, &Options::default()).0.unwrap();
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["report_format"], 12);
+    assert_eq!(json["status"], "changed");
+    let status = &json["resource_statuses"]["Record[a]"];
+    assert_eq!(
+        status["containment_path"],
+        json!(["Stage[main]", "Main", "Record[a]"])
+    );
+    assert_eq!(status["events"][0]["property"], "ensure");
+    assert_eq!(status["events"][0]["status"], "success");
+    assert_eq!(status["provider_used"], "files");
+    let resources = &json["metrics"]["resources"]["values"];
+    assert!(
+        resources
+            .as_array()
+            .unwrap()
+            .contains(&json!(["changed", "Changed", 1]))
+    );
+    assert!(
+        resources
+            .as_array()
+            .unwrap()
+            .contains(&json!(["total", "Total", 1]))
+    );
+    assert_eq!(json["logs"][0]["message"], "created");
+    assert_eq!(
+        json["logs"][0]["source"],
+        "/Stage[main]/Main/Record[a]/ensure"
+    );
+    let summary = report.summary_yaml();
+    assert!(
+        summary.starts_with("---\nversion:\n  config: 1\n"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("\nresources:\n  changed: 1\n"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("\nevents:\n  failure: 0\n  noop: 0\n  success: 1\n  total: 1\n"),
+        "{summary}"
+    );
+}
