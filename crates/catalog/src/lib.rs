@@ -24,7 +24,9 @@ pub struct Catalog {
     pub tags: Vec<String>,
     /// The node the catalog is for.
     pub name: String,
-    /// A number identifying this compilation (Puppet uses the time).
+    /// A number identifying this compilation (Puppet uses the time);
+    /// `puppet catalog compile` leaves it out.
+    #[serde(default)]
     pub version: u64,
     #[serde(default)]
     pub code_id: Option<String>,

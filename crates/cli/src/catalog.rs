@@ -96,7 +96,44 @@ pub(crate) fn compile_local(
     modulepath: Option<&str>,
     strict_variables: bool,
 ) -> Result<ExitCode> {
-    let options = CompileOptions {
+    let options = local_options(manifest, node_name, modulepath, strict_variables);
+    compile_and_write(&options, None)
+}
+
+/// Compiles for `marionette apply`: prints what the code logged and
+/// Puppet's "Compiled catalog" notice; returns the catalog with the facts
+/// it was compiled with and the seconds it took, or `None` after errors.
+pub(crate) fn compile_for_apply(
+    manifest: SourceFile,
+    node_name: String,
+    modulepath: Option<&str>,
+    strict_variables: bool,
+) -> Option<(marionette_catalog::Catalog, serde_json::Map<String, serde_json::Value>, f64)> {
+    let started = std::time::Instant::now();
+    let options = local_options(manifest, node_name, modulepath, strict_variables);
+    let compiled = marionette_eval::compile(&options);
+    for (stream, line) in &compiled.lines {
+        match stream {
+            Stream::Stdout => println!("{line}"),
+            Stream::Stderr => eprintln!("{line}"),
+        }
+    }
+    let catalog = compiled.catalog?;
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "Notice: Compiled catalog for {} in environment {} in {seconds:.2} seconds",
+        catalog.name, catalog.environment
+    );
+    Some((catalog, options.facts, seconds))
+}
+
+fn local_options(
+    manifest: SourceFile,
+    node_name: String,
+    modulepath: Option<&str>,
+    strict_variables: bool,
+) -> CompileOptions {
+    CompileOptions {
         manifests: vec![manifest],
         modulepath: modulepath
             .map(|path| {
@@ -111,8 +148,7 @@ pub(crate) fn compile_local(
         environment: "production".to_string(),
         strict_variables,
         server_name: crate::host_name(),
-    };
-    compile_and_write(&options, None)
+    }
 }
 
 /// Compiles, prints what the code logged, and writes the catalog.

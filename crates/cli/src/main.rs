@@ -12,7 +12,9 @@ use clap::{Parser, Subcommand};
 use marionette_diagnostics::SourceFile;
 use marionette_syntax::{SourceKind, dump};
 
+mod apply;
 mod describe;
+mod filebucket;
 mod facts;
 mod resource;
 
@@ -34,9 +36,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Evaluate a manifest (a file, or code given with -e), as `puppet apply`
-    /// does. Resources are not applied yet: this evaluates the code and
-    /// prints what it logs.
+    /// Compile a manifest (a file, or code given with -e) with this
+    /// machine's facts and apply it, as `puppet apply` does.
     Apply {
         /// The manifest to apply.
         #[arg(required_unless_present = "execute", conflicts_with = "execute")]
@@ -50,19 +51,19 @@ enum Command {
         /// Fail on unknown variables instead of warning.
         #[arg(long)]
         strict_variables: bool,
-        /// Also show info and debug messages.
-        #[arg(long, short = 'v')]
-        verbose: bool,
-        /// Accepted for compatibility; nothing is changed on the system yet.
-        #[arg(long)]
-        noop: bool,
-        /// Compile and print the catalog instead of evaluating for output
-        /// only (until catalogs can be applied).
+        /// Print the compiled catalog instead of applying it.
         #[arg(long)]
         catalog_only: bool,
         /// Directories of modules, separated by `:`.
         #[arg(long)]
         modulepath: Option<String>,
+        #[command(flatten)]
+        run: apply::RunArgs,
+    },
+    /// List, show and restore the file contents saved before changes.
+    Filebucket {
+        #[command(subcommand)]
+        command: filebucket::FilebucketCommand,
     },
     /// Describe resource types, as `puppet describe` does.
     Describe(describe::DescribeArgs),
@@ -90,6 +91,14 @@ enum CatalogCommand {
     /// Compile the catalog of a node and print it as JSON, as
     /// `puppet catalog compile --render-as json` does.
     Compile(catalog::CompileArgs),
+    /// Apply a catalog in Puppet's JSON format (compiled by marionette or
+    /// by Puppet), as `puppet apply --catalog` does.
+    Apply {
+        /// The catalog file.
+        file: PathBuf,
+        #[command(flatten)]
+        run: apply::RunArgs,
+    },
 }
 
 #[derive(Subcommand)]
@@ -122,21 +131,25 @@ fn main() -> ExitCode {
             execute,
             certname,
             strict_variables,
-            verbose,
-            noop: _,
             catalog_only,
             modulepath,
-        } => apply(
+            run,
+        } => apply_manifest(
             file.as_deref(),
             execute,
             certname,
             strict_variables,
-            verbose,
-            catalog_only.then_some(modulepath.as_deref()),
+            catalog_only,
+            modulepath.as_deref(),
+            &run,
         ),
         Command::Catalog {
             command: CatalogCommand::Compile(args),
         } => catalog::compile(args),
+        Command::Catalog {
+            command: CatalogCommand::Apply { file, run },
+        } => apply::apply_catalog_file(&file, &run),
+        Command::Filebucket { command } => filebucket::run(command),
         Command::Facts(args) => facts::run(args),
         Command::Describe(args) => describe::describe(args),
         Command::Doc(args) => describe::doc(args),
@@ -252,40 +265,26 @@ pub(crate) fn host_name() -> String {
         .unwrap_or_else(|_| "localhost".into())
 }
 
-fn apply(
+fn apply_manifest(
     file: Option<&Path>,
     execute: Option<String>,
     certname: Option<String>,
     strict_variables: bool,
-    verbose: bool,
-    // `Some(modulepath)` with `--catalog-only`: compile and print the
-    // catalog instead.
-    catalog_only: Option<Option<&str>>,
+    catalog_only: bool,
+    modulepath: Option<&str>,
+    run: &apply::RunArgs,
 ) -> Result<ExitCode> {
     let source = match (file, execute) {
         (_, Some(code)) => SourceFile::new("<command line>", code),
         (Some(path), None) => read_source(path)?,
         (None, None) => anyhow::bail!("apply needs a manifest file or -e CODE"),
     };
-    if let Some(modulepath) = catalog_only {
-        let node_name = certname.unwrap_or_else(host_name);
+    let node_name = certname.unwrap_or_else(host_name);
+    if catalog_only {
         return catalog::compile_local(source, node_name, modulepath, strict_variables);
     }
-    let options = marionette_eval::RunOptions {
-        node_name: certname.unwrap_or_else(host_name),
-        strict_variables,
-        verbose,
-    };
-    let outcome = marionette_eval::run_manifest(&source, &options);
-    for (stream, line) in &outcome.lines {
-        match stream {
-            marionette_eval::Stream::Stdout => println!("{line}"),
-            marionette_eval::Stream::Stderr => eprintln!("{line}"),
-        }
+    match catalog::compile_for_apply(source, node_name, modulepath, strict_variables) {
+        Some((catalog, facts, seconds)) => apply::run(&catalog, facts, run, Some(seconds)),
+        None => Ok(ExitCode::FAILURE),
     }
-    Ok(if outcome.success {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
 }

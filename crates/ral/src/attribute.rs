@@ -205,7 +205,11 @@ pub fn names(value: &Value) -> Vec<String> {
 /// Whether a list of members is in sync: every desired name present and,
 /// when `inclusive`, no other (user `groups`, group `members`).
 pub fn membership_insync(current: &Value, desired: &Value, inclusive: bool) -> bool {
-    let have: std::collections::BTreeSet<String> = names(current).into_iter().collect();
+    // A thing without the property reports it `absent`: no members.
+    let have: std::collections::BTreeSet<String> = match current {
+        Value::String(s) if &**s == "absent" => Default::default(),
+        other => names(other).into_iter().collect(),
+    };
     let want: std::collections::BTreeSet<String> = names(desired).into_iter().collect();
     if inclusive {
         have == want

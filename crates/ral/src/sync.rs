@@ -81,6 +81,7 @@ pub struct Session {
     states: HashMap<String, Vec<PropertyHash>>,
 }
 
+/// Puppet reports a property the thing does not have as `absent`.
 fn absent() -> Value {
     Value::String("absent".into())
 }
@@ -316,7 +317,7 @@ impl Session {
             }
             let current = provider
                 .get(&cx, &instance, &attr.name)?
-                .unwrap_or(Value::Undef);
+                .unwrap_or_else(absent);
             if insync(attr, resource, &current, desired) {
                 continue;
             }
@@ -386,7 +387,7 @@ impl Session {
                 if attr.name == "ensure" {
                     continue;
                 }
-                let current = is.get(&attr.name).cloned().unwrap_or(Value::Undef);
+                let current = is.get(&attr.name).cloned().unwrap_or_else(absent);
                 let Some(desired) = should.get(&attr.name) else {
                     continue;
                 };

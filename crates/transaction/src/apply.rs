@@ -117,6 +117,13 @@ pub fn convert(
     }
 }
 
+/// The relationship graph of a catalog in DOT, for `--graph`; written even
+/// when it has cycles, which is when it helps most.
+pub fn graph_dot(catalog: &Catalog, registry: &Registry) -> Result<String, ApplyError> {
+    let resources = convert(catalog, registry)?;
+    Ok(Graph::build(catalog, &resources)?.dot())
+}
+
 /// Applies a catalog. Progress goes to `logger` as it happens; the report
 /// holds everything.
 pub fn apply(

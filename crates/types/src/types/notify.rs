@@ -12,12 +12,13 @@ pub fn definition() -> TypeDef {
             time the catalog is applied. Because the message is sent on every run,
             a notify resource always reports a change.",
         )
+        // `name` comes first: the message defaults to it.
+        .attr(AttrDef::param("name").doc("A label for the message; the default text."))
         .attr(
             AttrDef::property("message")
                 .doc("The text to log. Defaults to the resource's name.")
                 .default_fn(|resource| resource.get("name").cloned()),
         )
-        .attr(AttrDef::param("name").doc("A label for the message; the default text."))
         .attr(
             AttrDef::param("withpath")
                 .doc("Whether the log line names the resource's full path instead of just the message.")

@@ -1,0 +1,198 @@
+//! `marionette apply` and `marionette catalog apply`: make the machine
+//! match a catalog, print what was done as Puppet does, and keep the
+//! report, the summary and the backups under the state directory.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use marionette_catalog::Catalog;
+use marionette_ral::{Filebucket, Level, Logger};
+use marionette_transaction::{Options, Report, RunLock};
+
+/// The options `apply` and `catalog apply` share.
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct RunArgs {
+    /// Report what would change, change nothing.
+    #[arg(long)]
+    pub(crate) noop: bool,
+    /// Exit 2 when something changed, 4 on failures, 6 for both.
+    #[arg(long)]
+    pub(crate) detailed_exitcodes: bool,
+    /// Only apply resources with one of these tags (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) tags: Vec<String>,
+    /// Never apply resources with one of these tags (comma-separated).
+    #[arg(long = "skip_tags", alias = "skip-tags", value_delimiter = ',')]
+    pub(crate) skip_tags: Vec<String>,
+    /// Write the relationship graph in DOT under the state directory.
+    #[arg(long)]
+    pub(crate) graph: bool,
+    /// Where reports, backups and the run lock live (default
+    /// /var/lib/marionette as root, ~/.marionette otherwise).
+    #[arg(long)]
+    pub(crate) vardir: Option<PathBuf>,
+    /// Also show info messages.
+    #[arg(long, short = 'v')]
+    pub(crate) verbose: bool,
+    /// Also show debug messages (commands run, providers rejected).
+    #[arg(long, short = 'd')]
+    pub(crate) debug: bool,
+}
+
+/// The state directory.
+pub(crate) fn vardir(explicit: Option<&Path>) -> PathBuf {
+    if let Some(dir) = explicit {
+        return dir.to_path_buf();
+    }
+    // SAFETY: geteuid(2) has no preconditions.
+    if unsafe { libc_geteuid() } == 0 {
+        return PathBuf::from("/var/lib/marionette");
+    }
+    std::env::var_os("HOME")
+        .map(|home| PathBuf::from(home).join(".marionette"))
+        .unwrap_or_else(|| PathBuf::from(".marionette"))
+}
+
+unsafe extern "C" {
+    #[link_name = "geteuid"]
+    fn libc_geteuid() -> u32;
+}
+
+/// The filebucket of a state directory.
+pub(crate) fn filebucket(vardir: &Path) -> Filebucket {
+    Filebucket::new(vardir.join("clientbucket"))
+}
+
+/// Puppet's console: notices and below on stdout, warnings and errors on
+/// stderr, colours on a terminal unless `NO_COLOR` is set.
+pub(crate) fn console(verbose: bool, debug: bool) -> Logger {
+    let colour_out = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let colour_err = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    Logger::with_sink(move |entry| {
+        let shown = match entry.level {
+            Level::Debug => debug,
+            Level::Info => verbose || debug,
+            _ => true,
+        };
+        if !shown {
+            return;
+        }
+        let text = if entry.source.is_empty() {
+            format!("{}: {}", entry.level, entry.message)
+        } else {
+            format!("{}: {}: {}", entry.level, entry.source, entry.message)
+        };
+        let colour = match entry.level {
+            Level::Debug => "36",
+            Level::Info => "32",
+            Level::Notice => "",
+            Level::Warning => "1;33",
+            Level::Err => "1;31",
+        };
+        if entry.level >= Level::Warning {
+            if colour_err && !colour.is_empty() {
+                eprintln!("\x1b[{colour}m{text}\x1b[0m");
+            } else {
+                eprintln!("{text}");
+            }
+        } else if colour_out && !colour.is_empty() {
+            println!("\x1b[{colour}m{text}\x1b[0m");
+        } else {
+            println!("{text}");
+        }
+    })
+}
+
+/// Applies a compiled catalog: lock, graph, transaction, report.
+pub(crate) fn run(
+    catalog: &Catalog,
+    facts: serde_json::Map<String, serde_json::Value>,
+    args: &RunArgs,
+    config_retrieval: Option<f64>,
+) -> Result<ExitCode> {
+    let logger = console(args.verbose, args.debug);
+    let vardir = vardir(args.vardir.as_deref());
+    let state = vardir.join("state");
+    let (_lock, cleared) = RunLock::acquire(&state.join("run.lock"))?;
+    if let Some(pid) = cleared {
+        logger.log(
+            Level::Notice,
+            "",
+            &format!("Removed a stale run lock left by process {pid}, which is no longer running"),
+        );
+    }
+    let registry = Arc::new(marionette_types::registry());
+    if args.graph {
+        let dot = marionette_transaction::apply::graph_dot(catalog, &registry)?;
+        let path = state.join("graphs/relationships.dot");
+        std::fs::create_dir_all(path.parent().expect("has a parent"))?;
+        std::fs::write(&path, dot).with_context(|| format!("Could not write {}", path.display()))?;
+        logger.log(Level::Notice, "", &format!("Wrote the relationship graph to {}", path.display()));
+    }
+    let options = Options {
+        noop: args.noop,
+        tags: args.tags.clone(),
+        skip_tags: args.skip_tags.clone(),
+        host: catalog.name.clone(),
+        filebucket: Some(filebucket(&vardir)),
+        config_retrieval,
+    };
+    let started = Instant::now();
+    let report = match marionette_transaction::apply(catalog, registry, Arc::new(facts), logger.clone(), &options) {
+        Ok(report) => report,
+        Err(error) => {
+            logger.log(Level::Err, "", &error.to_string());
+            logger.log(Level::Err, "", error.summary());
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    logger.log(
+        Level::Notice,
+        "",
+        &format!("Applied catalog in {:.2} seconds", started.elapsed().as_secs_f64()),
+    );
+    write_report(&state, &report, &logger);
+    let changed = report.counts.changed > 0 || report.counts.restarted > 0;
+    let failed = report.counts.failed > 0 || report.counts.failed_to_restart > 0;
+    if args.detailed_exitcodes {
+        return Ok(ExitCode::from(u8::from(changed) * 2 + u8::from(failed) * 4));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Keeps the report and the summary; a failure to write them is reported,
+/// not fatal (the run itself is over).
+fn write_report(state: &Path, report: &Report, logger: &Logger) {
+    let written = std::fs::create_dir_all(state)
+        .and_then(|()| {
+            let json = serde_json::to_string_pretty(report).map_err(std::io::Error::other)?;
+            write_atomically(&state.join("last_run_report.json"), json.as_bytes())
+        })
+        .and_then(|()| write_atomically(&state.join("last_run_summary.yaml"), report.summary_yaml().as_bytes()));
+    if let Err(e) = written {
+        logger.log(
+            Level::Err,
+            "",
+            &format!("Could not save the report in {}: {e}", state.display()),
+        );
+    }
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let partial = path.with_extension("partial");
+    std::fs::write(&partial, bytes)?;
+    std::fs::rename(&partial, path)
+}
+
+/// `marionette catalog apply FILE.json`: a catalog compiled by us or by
+/// the real Puppet.
+pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("Could not read {}", path.display()))?;
+    let catalog = Catalog::from_json(&text).with_context(|| format!("{} is not a catalog in Puppet's JSON format", path.display()))?;
+    run(&catalog, crate::catalog::local_facts(), args, None)
+}

@@ -1,0 +1,62 @@
+//! `marionette apply` against the real `puppet apply`: for every
+//! conformance case with an `apply.out` (recorded by
+//! `scripts/puppet-record-applies`: notify-only manifests, safe to run
+//! anywhere), compile and apply the case's site.pp and compare the output
+//! line by line, with the run times replaced by `N` on both sides.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn normalize(text: &str) -> String {
+    text.lines()
+        .map(|line| match line.rfind(" in ") {
+            Some(at) if line.ends_with(" seconds") => format!("{} in N seconds", &line[..at]),
+            _ => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+#[test]
+fn apply_prints_what_puppet_apply_prints() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("apply.out").exists())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 50, "expected the recorded apply cases, found {}", cases.len());
+    let vardir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["apply", "--certname", "mrtest.example.com", "--vardir"])
+            .arg(vardir.path())
+            .arg("site.pp")
+            .current_dir(case)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let ours = normalize(&format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+        let theirs = normalize(&std::fs::read_to_string(case.join("apply.out")).unwrap());
+        if ours != theirs {
+            failures.push(format!(
+                "== {}\n-- puppet\n{theirs}-- marionette\n{ours}",
+                case.file_name().unwrap().to_string_lossy()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
