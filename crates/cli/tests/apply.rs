@@ -1,0 +1,167 @@
+//! `marionette apply` and `marionette catalog apply` end to end: output,
+//! exit codes, reports, the run lock, cycles, noop and catalogs compiled by
+//! the real Puppet.
+
+use std::path::Path;
+use std::process::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn marionette(args: &[&str], vardir: &Path) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(args)
+        .arg("--vardir")
+        .arg(vardir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("marionette runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: timeless(&String::from_utf8_lossy(&output.stdout)),
+        stderr: timeless(&String::from_utf8_lossy(&output.stderr)),
+    }
+}
+
+/// Replaces run times, which vary, by `N`.
+fn timeless(text: &str) -> String {
+    text.lines()
+        .map(|line| match line.rfind(" in ") {
+            Some(at) if line.ends_with(" seconds") => format!("{} in N seconds", &line[..at]),
+            _ => line.to_string(),
+        })
+        .map(|line| line + "\n")
+        .collect()
+}
+
+#[test]
+fn apply_prints_puppets_lines_and_keeps_a_report() {
+    let vardir = tempfile::tempdir().unwrap();
+    let run = marionette(
+        &[
+            "apply",
+            "--certname",
+            "mrtest.example.com",
+            "--detailed-exitcodes",
+            "-e",
+            "notify { 'hello': } notify { 'after': require => Notify['hello'] } notice('compiled')",
+        ],
+        vardir.path(),
+    );
+    assert_eq!(run.stderr, "");
+    assert_eq!(
+        run.stdout,
+        "Notice: Scope(Class[main]): compiled\n\
+         Notice: Compiled catalog for mrtest.example.com in environment production in N seconds\n\
+         Notice: hello\n\
+         Notice: /Stage[main]/Main/Notify[hello]/message: defined 'message' as 'hello'\n\
+         Notice: after\n\
+         Notice: /Stage[main]/Main/Notify[after]/message: defined 'message' as 'after'\n\
+         Notice: Applied catalog in N seconds\n"
+    );
+    assert_eq!(run.code, 2, "changes give 2 with --detailed-exitcodes");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(vardir.path().join("state/last_run_report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["status"], "changed");
+    assert_eq!(report["host"], "mrtest.example.com");
+    assert_eq!(
+        report["resource_statuses"]["Notify[hello]"]["events"][0]["message"],
+        "defined 'message' as 'hello'"
+    );
+    let summary = std::fs::read_to_string(vardir.path().join("state/last_run_summary.yaml")).unwrap();
+    assert!(summary.contains("\nresources:\n  changed: 2\n"), "{summary}");
+    assert!(!vardir.path().join("state/run.lock").exists(), "the lock is released");
+}
+
+#[test]
+fn noop_reports_without_changing() {
+    let vardir = tempfile::tempdir().unwrap();
+    let run = marionette(&["apply", "--noop", "--detailed-exitcodes", "-e", "notify { 'hello': }"], vardir.path());
+    assert!(
+        run.stdout
+            .contains("Notice: /Stage[main]/Main/Notify[hello]/message: current_value 'absent', should be 'hello' (noop)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("Notice: hello\n"));
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn a_cycle_fails_before_anything_is_applied() {
+    let vardir = tempfile::tempdir().unwrap();
+    let run = marionette(
+        &[
+            "apply",
+            "--detailed-exitcodes",
+            "--graph",
+            "-e",
+            "notify { 'a': require => Notify['b'] } notify { 'b': require => Notify['a'] } notify { 'c': }",
+        ],
+        vardir.path(),
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        "Error: Found 1 dependency cycle:\n(Notify[a] => Notify[b] => Notify[a])\n\
+         Try the '--graph' option and opening the resulting '.dot' file in OmniGraffle or GraphViz\n\
+         Error: Failed to apply catalog: One or more resource dependency cycles detected in graph\n"
+    );
+    assert!(!run.stdout.contains("Notice: c\n"), "nothing is applied");
+    let dot = std::fs::read_to_string(vardir.path().join("state/graphs/relationships.dot")).unwrap();
+    assert!(dot.starts_with("digraph Relationships {"), "{dot}");
+    assert!(dot.contains("label = \"Notify[a]\""), "{dot}");
+}
+
+#[test]
+fn a_second_run_is_refused_while_one_holds_the_lock_and_a_stale_lock_is_cleared() {
+    let vardir = tempfile::tempdir().unwrap();
+    let lock = vardir.path().join("state/run.lock");
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    // Process 1 is always alive.
+    std::fs::write(&lock, "1").unwrap();
+    let busy = marionette(&["apply", "-e", "notify { 'x': }"], vardir.path());
+    assert_eq!(busy.code, 1);
+    assert!(
+        busy.stderr.starts_with("Error: Run of marionette already in progress (pid 1, lock file "),
+        "{}",
+        busy.stderr
+    );
+    std::fs::write(&lock, "999999999").unwrap();
+    let stale = marionette(&["apply", "-e", "notify { 'x': }"], vardir.path());
+    assert_eq!(stale.code, 0, "{}", stale.stderr);
+    assert!(
+        stale
+            .stdout
+            .contains("Notice: Removed a stale run lock left by process 999999999, which is no longer running\n"),
+        "{}",
+        stale.stdout
+    );
+}
+
+#[test]
+fn catalogs_compiled_by_puppet_apply_too() {
+    let vardir = tempfile::tempdir().unwrap();
+    let catalog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/0070_class_run_stages/expected.json");
+    let run = marionette(&["catalog", "apply", catalog.to_str().unwrap()], vardir.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Notice: mrtest-repos\n\
+         Notice: /Stage[mrtest_pre]/Mrtest_repos/Notify[mrtest-repos]/message: defined 'message' as 'mrtest-repos'\n\
+         Notice: mrtest-main\n\
+         Notice: /Stage[main]/Mrtest_main/Notify[mrtest-main]/message: defined 'message' as 'mrtest-main'\n\
+         Notice: mrtest-cleanup\n\
+         Notice: /Stage[mrtest_post]/Mrtest_cleanup/Notify[mrtest-cleanup]/message: defined 'message' as 'mrtest-cleanup'\n\
+         Notice: Applied catalog in N seconds\n"
+    );
+    let garbage = vardir.path().join("garbage.json");
+    std::fs::write(&garbage, "{\"not\": \"a catalog\"}").unwrap();
+    let bad = marionette(&["catalog", "apply", garbage.to_str().unwrap()], vardir.path());
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("is not a catalog in Puppet's JSON format"), "{}", bad.stderr);
+}
