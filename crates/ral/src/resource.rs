@@ -24,6 +24,9 @@ pub struct Resource {
     meta: IndexMap<String, Value>,
     provider: Option<String>,
     origin: Origin,
+    /// Where the resource sits in the catalog's containment
+    /// (`/Stage[main]/Main/Notify[x]`), once a transaction knows it.
+    path: Option<String>,
 }
 
 impl Resource {
@@ -46,6 +49,7 @@ impl Resource {
             meta: IndexMap::new(),
             provider: None,
             origin,
+            path: None,
         };
         let mut given: IndexMap<String, Value> = IndexMap::new();
         for (name, value) in params {
@@ -254,6 +258,16 @@ impl Resource {
 
     pub fn origin(&self) -> &Origin {
         &self.origin
+    }
+
+    /// The containment path, or the reference when the resource is not
+    /// part of a catalog run.
+    pub fn path(&self) -> String {
+        self.path.clone().unwrap_or_else(|| self.reference())
+    }
+
+    pub fn set_path(&mut self, path: String) {
+        self.path = Some(path);
     }
 
     /// The value of the namevar, as text: what the provider knows the thing

@@ -134,8 +134,11 @@ pub fn apply(
     options: &Options,
 ) -> Result<Report, ApplyError> {
     let started = Instant::now();
-    let resources = convert(catalog, &registry)?;
+    let mut resources = convert(catalog, &registry)?;
     let graph = Graph::build(catalog, &resources)?;
+    for (i, resource) in &mut resources {
+        resource.set_path(graph.paths[*i].clone());
+    }
     let order = graph.order()?;
     let ral: Vec<Resource> = resources.iter().map(|(_, r)| r.clone()).collect();
     let checks = Session::pre_run_checks(&ral);

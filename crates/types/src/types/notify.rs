@@ -62,7 +62,7 @@ impl PropertyProvider for Notifier {
                 _ => Level::Notice,
             };
             let source = if resource.get("withpath") == Some(&Value::Boolean(true)) {
-                resource.reference()
+                resource.path()
             } else {
                 String::new()
             };
