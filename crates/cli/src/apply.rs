@@ -6,7 +6,11 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// Whether a progress line is on the terminal: log lines erase it first.
+static PROGRESS_SHOWN: AtomicBool = AtomicBool::new(false);
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -87,6 +91,9 @@ pub(crate) fn console(verbose: bool, debug: bool) -> Logger {
         } else {
             format!("{}: {}: {}", entry.level, entry.source, entry.message)
         };
+        if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
+            eprint!("\r\x1b[K");
+        }
         let colour = match entry.level {
             Level::Debug => "36",
             Level::Info => "32",
@@ -131,8 +138,13 @@ pub(crate) fn run(
         let dot = marionette_transaction::apply::graph_dot(catalog, &registry)?;
         let path = state.join("graphs/relationships.dot");
         std::fs::create_dir_all(path.parent().expect("has a parent"))?;
-        std::fs::write(&path, dot).with_context(|| format!("Could not write {}", path.display()))?;
-        logger.log(Level::Notice, "", &format!("Wrote the relationship graph to {}", path.display()));
+        std::fs::write(&path, dot)
+            .with_context(|| format!("Could not write {}", path.display()))?;
+        logger.log(
+            Level::Notice,
+            "",
+            &format!("Wrote the relationship graph to {}", path.display()),
+        );
     }
     let options = Options {
         noop: args.noop,
@@ -141,9 +153,16 @@ pub(crate) fn run(
         host: catalog.name.clone(),
         filebucket: Some(filebucket(&vardir)),
         config_retrieval,
+        progress: progress_line(),
     };
     let started = Instant::now();
-    let report = match marionette_transaction::apply(catalog, registry, Arc::new(facts), logger.clone(), &options) {
+    let report = match marionette_transaction::apply(
+        catalog,
+        registry,
+        Arc::new(facts),
+        logger.clone(),
+        &options,
+    ) {
         Ok(report) => report,
         Err(error) => {
             logger.log(Level::Err, "", &error.to_string());
@@ -154,7 +173,10 @@ pub(crate) fn run(
     logger.log(
         Level::Notice,
         "",
-        &format!("Applied catalog in {:.2} seconds", started.elapsed().as_secs_f64()),
+        &format!(
+            "Applied catalog in {:.2} seconds",
+            started.elapsed().as_secs_f64()
+        ),
     );
     write_report(&state, &report, &logger);
     let changed = report.counts.changed > 0 || report.counts.restarted > 0;
@@ -165,6 +187,27 @@ pub(crate) fn run(
     Ok(ExitCode::SUCCESS)
 }
 
+/// A progress line on stderr, for runs of more than 100 resources on a
+/// terminal; it is rewritten in place and erased at the end.
+fn progress_line() -> Option<marionette_transaction::apply::Progress> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    Some(Arc::new(|done, total| {
+        if total <= 100 {
+            return;
+        }
+        if done == total {
+            if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
+                eprint!("\r\x1b[K");
+            }
+        } else if done % 25 == 0 {
+            eprint!("\r[{done}/{total}] resources");
+            PROGRESS_SHOWN.store(true, Ordering::Relaxed);
+        }
+    }))
+}
+
 /// Keeps the report and the summary; a failure to write them is reported,
 /// not fatal (the run itself is over).
 fn write_report(state: &Path, report: &Report, logger: &Logger) {
@@ -173,7 +216,12 @@ fn write_report(state: &Path, report: &Report, logger: &Logger) {
             let json = serde_json::to_string_pretty(report).map_err(std::io::Error::other)?;
             write_atomically(&state.join("last_run_report.json"), json.as_bytes())
         })
-        .and_then(|()| write_atomically(&state.join("last_run_summary.yaml"), report.summary_yaml().as_bytes()));
+        .and_then(|()| {
+            write_atomically(
+                &state.join("last_run_summary.yaml"),
+                report.summary_yaml().as_bytes(),
+            )
+        });
     if let Err(e) = written {
         logger.log(
             Level::Err,
@@ -192,7 +240,13 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// `marionette catalog apply FILE.json`: a catalog compiled by us or by
 /// the real Puppet.
 pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("Could not read {}", path.display()))?;
-    let catalog = Catalog::from_json(&text).with_context(|| format!("{} is not a catalog in Puppet's JSON format", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("Could not read {}", path.display()))?;
+    let catalog = Catalog::from_json(&text).with_context(|| {
+        format!(
+            "{} is not a catalog in Puppet's JSON format",
+            path.display()
+        )
+    })?;
     run(&catalog, crate::catalog::local_facts(), args, None)
 }

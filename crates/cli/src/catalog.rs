@@ -108,7 +108,11 @@ pub(crate) fn compile_for_apply(
     node_name: String,
     modulepath: Option<&str>,
     strict_variables: bool,
-) -> Option<(marionette_catalog::Catalog, serde_json::Map<String, serde_json::Value>, f64)> {
+) -> Option<(
+    marionette_catalog::Catalog,
+    serde_json::Map<String, serde_json::Value>,
+    f64,
+)> {
     let started = std::time::Instant::now();
     let options = local_options(manifest, node_name, modulepath, strict_variables);
     let compiled = marionette_eval::compile(&options);

@@ -14,8 +14,8 @@ use marionette_syntax::{SourceKind, dump};
 
 mod apply;
 mod describe;
-mod filebucket;
 mod facts;
+mod filebucket;
 mod resource;
 
 // Parsing allocates many small nodes; mimalloc is markedly faster at that

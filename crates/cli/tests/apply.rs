@@ -63,24 +63,41 @@ fn apply_prints_puppets_lines_and_keeps_a_report() {
          Notice: Applied catalog in N seconds\n"
     );
     assert_eq!(run.code, 2, "changes give 2 with --detailed-exitcodes");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(vardir.path().join("state/last_run_report.json")).unwrap())
-            .unwrap();
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(vardir.path().join("state/last_run_report.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(report["status"], "changed");
     assert_eq!(report["host"], "mrtest.example.com");
     assert_eq!(
         report["resource_statuses"]["Notify[hello]"]["events"][0]["message"],
         "defined 'message' as 'hello'"
     );
-    let summary = std::fs::read_to_string(vardir.path().join("state/last_run_summary.yaml")).unwrap();
-    assert!(summary.contains("\nresources:\n  changed: 2\n"), "{summary}");
-    assert!(!vardir.path().join("state/run.lock").exists(), "the lock is released");
+    let summary =
+        std::fs::read_to_string(vardir.path().join("state/last_run_summary.yaml")).unwrap();
+    assert!(
+        summary.contains("\nresources:\n  changed: 2\n"),
+        "{summary}"
+    );
+    assert!(
+        !vardir.path().join("state/run.lock").exists(),
+        "the lock is released"
+    );
 }
 
 #[test]
 fn noop_reports_without_changing() {
     let vardir = tempfile::tempdir().unwrap();
-    let run = marionette(&["apply", "--noop", "--detailed-exitcodes", "-e", "notify { 'hello': }"], vardir.path());
+    let run = marionette(
+        &[
+            "apply",
+            "--noop",
+            "--detailed-exitcodes",
+            "-e",
+            "notify { 'hello': }",
+        ],
+        vardir.path(),
+    );
     assert!(
         run.stdout
             .contains("Notice: /Stage[main]/Main/Notify[hello]/message: current_value 'absent', should be 'hello' (noop)\n"),
@@ -112,7 +129,8 @@ fn a_cycle_fails_before_anything_is_applied() {
          Error: Failed to apply catalog: One or more resource dependency cycles detected in graph\n"
     );
     assert!(!run.stdout.contains("Notice: c\n"), "nothing is applied");
-    let dot = std::fs::read_to_string(vardir.path().join("state/graphs/relationships.dot")).unwrap();
+    let dot =
+        std::fs::read_to_string(vardir.path().join("state/graphs/relationships.dot")).unwrap();
     assert!(dot.starts_with("digraph Relationships {"), "{dot}");
     assert!(dot.contains("label = \"Notify[a]\""), "{dot}");
 }
@@ -127,7 +145,8 @@ fn a_second_run_is_refused_while_one_holds_the_lock_and_a_stale_lock_is_cleared(
     let busy = marionette(&["apply", "-e", "notify { 'x': }"], vardir.path());
     assert_eq!(busy.code, 1);
     assert!(
-        busy.stderr.starts_with("Error: Run of marionette already in progress (pid 1, lock file "),
+        busy.stderr
+            .starts_with("Error: Run of marionette already in progress (pid 1, lock file "),
         "{}",
         busy.stderr
     );
@@ -146,8 +165,12 @@ fn a_second_run_is_refused_while_one_holds_the_lock_and_a_stale_lock_is_cleared(
 #[test]
 fn catalogs_compiled_by_puppet_apply_too() {
     let vardir = tempfile::tempdir().unwrap();
-    let catalog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/0070_class_run_stages/expected.json");
-    let run = marionette(&["catalog", "apply", catalog.to_str().unwrap()], vardir.path());
+    let catalog = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/conformance/0070_class_run_stages/expected.json");
+    let run = marionette(
+        &["catalog", "apply", catalog.to_str().unwrap()],
+        vardir.path(),
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stdout,
@@ -161,7 +184,15 @@ fn catalogs_compiled_by_puppet_apply_too() {
     );
     let garbage = vardir.path().join("garbage.json");
     std::fs::write(&garbage, "{\"not\": \"a catalog\"}").unwrap();
-    let bad = marionette(&["catalog", "apply", garbage.to_str().unwrap()], vardir.path());
+    let bad = marionette(
+        &["catalog", "apply", garbage.to_str().unwrap()],
+        vardir.path(),
+    );
     assert_eq!(bad.code, 1);
-    assert!(bad.stderr.contains("is not a catalog in Puppet's JSON format"), "{}", bad.stderr);
+    assert!(
+        bad.stderr
+            .contains("is not a catalog in Puppet's JSON format"),
+        "{}",
+        bad.stderr
+    );
 }

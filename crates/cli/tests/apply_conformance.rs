@@ -27,7 +27,11 @@ fn apply_prints_what_puppet_apply_prints() {
         .filter(|p| p.join("apply.out").exists())
         .collect();
     cases.sort();
-    assert!(cases.len() >= 50, "expected the recorded apply cases, found {}", cases.len());
+    assert!(
+        cases.len() >= 50,
+        "expected the recorded apply cases, found {}",
+        cases.len()
+    );
     let vardir = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     for case in &cases {

@@ -16,8 +16,11 @@ use marionette_values::types::capitalize_segments;
 use crate::graph::{Graph, GraphError, NodeKind};
 use crate::report::{self, Counts, EventReport, Log, Report, ResourceStatus};
 
+/// Called after each resource with `(done, total)`.
+pub type Progress = Arc<dyn Fn(usize, usize) + Send + Sync>;
+
 /// How to apply.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Options {
     /// Report what would change without changing anything.
     pub noop: bool,
@@ -31,6 +34,8 @@ pub struct Options {
     pub filebucket: Option<Filebucket>,
     /// Seconds spent compiling, for the report's `config_retrieval`.
     pub config_retrieval: Option<f64>,
+    /// Told how far the run is, for a progress line.
+    pub progress: Option<Progress>,
 }
 
 /// Why a catalog was not applied at all. Nothing was changed.
@@ -158,8 +163,15 @@ pub fn apply(
         .map(|(_, r)| r)
         .collect();
     run.session.prefetch(&selected);
+    let total = resources.len();
     for node in order {
+        let was = run.counts.total;
         run.process(node);
+        if let Some(progress) = &options.progress
+            && run.counts.total != was
+        {
+            progress(run.counts.total, total);
+        }
     }
     let application = started.elapsed().as_secs_f64();
     Ok(run.finish(application))
