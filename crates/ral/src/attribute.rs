@@ -295,28 +295,37 @@ pub fn display(attr: &AttrDef, value: &Value) -> String {
     display_value(value)
 }
 
-/// Puppet's display form of a value: strings in single quotes, arrays and
-/// hashes in manifest syntax.
+/// Puppet's display form of a value: strings in single quotes, floats
+/// with six decimals, arrays inline, hashes one entry per line.
 pub fn display_value(value: &Value) -> String {
+    display_indented(value, 0)
+}
+
+fn display_indented(value: &Value, depth: usize) -> String {
     match value {
         Value::String(s) => quote(s),
         Value::Undef => "undef".to_string(),
+        Value::Float(f) => format!("{f:.6}"),
         Value::Sensitive(_) => "[redacted]".to_string(),
         Value::Array(items) => format!(
             "[{}]",
             items
                 .iter()
-                .map(display_value)
+                .map(|item| display_indented(item, depth))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        Value::Hash(hash) => format!(
-            "{{{}}}",
-            hash.iter()
-                .map(|(k, v)| format!("{} => {}", display_value(k), display_value(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Value::Hash(hash) => {
+            let inner = "  ".repeat(depth + 1);
+            let entries: Vec<String> = hash
+                .iter()
+                .map(|(k, v)| {
+                    let key = display_indented(k, depth + 1);
+                    format!("{inner}{key} => {}", display_indented(v, depth + 1))
+                })
+                .collect();
+            format!("{{\n{}\n{}}}", entries.join(",\n"), "  ".repeat(depth))
+        }
         other => to_s(other),
     }
 }

@@ -340,13 +340,20 @@ impl Resource {
     }
 
     /// The properties this resource manages, in declaration order: those
-    /// with a desired value, `ensure` first when the type is ensurable.
+    /// with a desired value. As in Puppet, a property whose value to sync
+    /// is `false` or nothing (an empty list) is not managed.
     pub fn managed_properties(&self) -> impl Iterator<Item = (&crate::typedef::AttrDef, &Value)> {
         self.type_def
             .attributes
             .iter()
             .filter(|a| a.kind.is_property() && a.kind != AttrKind::ReadOnly)
             .filter_map(|a| self.values.get(&a.name).map(|v| (a, v)))
+            .filter(|(a, v)| {
+                let should = attribute::sync_value(a, v);
+                let empty = matches!(&should, Value::Array(items) if items.is_empty())
+                    && a.array_matching == crate::typedef::ArrayMatching::First;
+                should != Value::Boolean(false) && !empty
+            })
     }
 }
 

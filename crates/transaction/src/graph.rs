@@ -453,19 +453,28 @@ fn origin_text(resource: &marionette_catalog::Resource) -> String {
 }
 
 /// Puppet's path of a resource through its containers: a class shows as
-/// its name, a stage and a defined-type instance as their reference.
+/// its name and sits directly under its stage (class names are unique, so
+/// the classes containing it are left out); a stage and a defined-type
+/// instance show as their reference.
 fn containment_path(catalog: &Catalog, parent: &[Option<usize>], i: usize) -> String {
     let mut segments = Vec::new();
     let mut at = Some(i);
     let mut guard = 0;
     while let Some(n) = at {
         let resource = &catalog.resources[n];
-        segments.push(if resource.type_name == "Class" {
-            marionette_values::types::capitalize_segments(&resource.title)
-        } else {
-            resource.reference()
-        });
         at = parent[n];
+        if resource.type_name == "Class" {
+            segments.push(marionette_values::types::capitalize_segments(
+                &resource.title,
+            ));
+            while let Some(up) = at
+                && catalog.resources[up].type_name != "Stage"
+            {
+                at = parent[up];
+            }
+        } else {
+            segments.push(resource.reference());
+        }
         guard += 1;
         if guard > catalog.resources.len() {
             break;

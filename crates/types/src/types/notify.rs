@@ -66,11 +66,13 @@ impl PropertyProvider for Notifier {
             } else {
                 String::new()
             };
-            cx.logger.log(
-                level,
-                &source,
-                &marionette_ral::attribute::value_text(value),
-            );
+            // The agent logs the value's Ruby text: a hash shows as
+            // `{"a"=>1}`.
+            let text = match value {
+                Value::Hash(_) => marionette_values::format::ruby_inspect(value),
+                other => marionette_ral::attribute::value_text(other),
+            };
+            cx.logger.log(level, &source, &text);
         }
         Ok(())
     }
