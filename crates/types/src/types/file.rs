@@ -506,6 +506,18 @@ pub fn current_kind(path: &str) -> Option<&'static str> {
     fs::symlink_metadata(path).ok().map(|m| kind_of(&m))
 }
 
+/// Every kind [`kind_of`] names.
+const FILE_KINDS: &[&str] = &[
+    "link",
+    "directory",
+    "file",
+    "fifo",
+    "socket",
+    "characterSpecial",
+    "blockSpecial",
+    "unknown",
+];
+
 /// Puppet's name of a file type.
 pub fn kind_of(meta: &fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
@@ -595,7 +607,9 @@ fn ensure_message(resource: &Resource, current: &Value, desired: &Value) -> Stri
         }
         return "created".to_string();
     }
-    if is_link_target(&current) && is_link_target(&desired) {
+    // With a link target as `ensure`, the provider reports an existing
+    // link by where it points, which may be a relative path.
+    if is_link_target(&desired) && !FILE_KINDS.contains(&current.as_str()) {
         return format!("target changed '{current}' to '{desired}'");
     }
     let shown = |kind: &str| {
