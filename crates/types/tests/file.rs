@@ -421,7 +421,10 @@ fn links_by_target_or_by_ensure_path() {
     let file = fx.file(&other, &[("ensure", s("file")), ("content", s("x"))]);
     assert_eq!(
         fx.ok(&file),
-        pairs(&[("ensure", "ensure changed 'link' to 'file'")])
+        pairs(&[(
+            "ensure",
+            &format!("defined content as '{{sha256}}{}'", sha256(b"x"))
+        )])
     );
     assert_eq!(fs::read(&other).unwrap(), b"x");
     let relink = fx.file(&other, &[("ensure", s("link")), ("target", s("current"))]);
@@ -430,7 +433,17 @@ fn links_by_target_or_by_ensure_path() {
         pairs(&[("ensure", "ensure changed 'file' to 'link'")])
     );
     assert_eq!(fx.bucket().get(&sha256(b"x")).unwrap(), b"x");
-    assert_eq!(fx.listing(), ["current", "other"]);
+
+    // `present` accepts a regular file, but `target` still wants a link.
+    let plain = fx.path("plain");
+    fs::write(&plain, "data").unwrap();
+    let retarget = fx.file(&plain, &[("ensure", s("present")), ("target", s("other"))]);
+    assert_eq!(
+        fx.ok(&retarget),
+        pairs(&[("target", "target changed 'notlink' to 'other'")])
+    );
+    assert_eq!(fs::read_link(&plain).unwrap(), Path::new("other"));
+    assert_eq!(fx.listing(), ["current", "other", "plain"]);
 }
 
 #[test]
@@ -488,7 +501,10 @@ fn directories_are_only_removed_or_replaced_with_force() {
     );
     assert_eq!(
         fx.ok(&forced),
-        pairs(&[("ensure", "ensure changed 'directory' to 'file'")])
+        pairs(&[(
+            "ensure",
+            &format!("defined content as '{{sha256}}{}'", sha256(b"flat\n"))
+        )])
     );
     assert_eq!(fs::read(&dir).unwrap(), b"flat\n");
     // The directory's files were saved before it went.

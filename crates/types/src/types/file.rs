@@ -596,15 +596,17 @@ fn ensure_message(resource: &Resource, current: &Value, desired: &Value) -> Stri
     if desired == "absent" {
         return "removed".to_string();
     }
-    if current == "absent" {
-        if creates_content(resource, &desired) {
-            if resource.is_sensitive("content") {
-                return "changed [redacted] to [redacted]".to_string();
-            }
-            if let Some(content) = resource.get("content") {
-                return format!("defined content as '{}'", desired_sum(resource, content));
-            }
+    // Like Puppet, a regular file written with content is described by
+    // that content, whatever was there before.
+    if creates_content(resource, &desired) {
+        if resource.is_sensitive("content") {
+            return "changed [redacted] to [redacted]".to_string();
         }
+        if let Some(content) = resource.get("content") {
+            return format!("defined content as '{}'", desired_sum(resource, content));
+        }
+    }
+    if current == "absent" {
         return "created".to_string();
     }
     // With a link target as `ensure`, the provider reports an existing
@@ -916,10 +918,10 @@ pub fn definition() -> TypeDef {
             AttrDef::param("checksum")
                 .doc(
                     "How content is compared: `sha256` (the default) or `md5`
-                    checksums of the bytes; with `source`, also `mtime` or `ctime`
-                    (the file is replaced when the source is newer) or `none` (never
-                    replaced once it exists). The other checksum types Puppet knows
-                    are not supported yet.",
+                    checksums of the bytes; with `source`, also `mtime` or `ctime`,
+                    which replace the file when the source is newer than it. As in
+                    Puppet, `none` goes with neither `content` nor `source`. The
+                    other checksum types Puppet knows are not supported yet.",
                 )
                 .values(KNOWN_CHECKSUMS)
                 .default_value(Value::String("sha256".into()))
@@ -1020,7 +1022,14 @@ pub fn definition() -> TypeDef {
                         Ok(())
                     }
                 })
-                .insync(target_insync),
+                .insync(target_insync)
+                .change_message(|_, current, desired| {
+                    let current = match current {
+                        Value::Undef => "notlink".to_string(),
+                        other => value_text(other),
+                    };
+                    format!("target changed '{current}' to '{}'", value_text(desired))
+                }),
         )
         .attr(
             AttrDef::property("ensure")
@@ -1084,8 +1093,9 @@ pub fn definition() -> TypeDef {
                     `'g+X'`, where `X` grants search only to directories and to files
                     someone can already execute). A symbolic mode changes only the
                     bits it names. An octal mode on a directory also grants search
-                    wherever it grants read. Links have no mode to manage. New files
-                    get `0644` (less the umask) when no mode is given.",
+                    wherever it grants read. Links have no mode to manage. Without a
+                    mode, new files get `0666` and new directories `0777`, less the
+                    umask.",
                 )
                 .validate(|_, value| match value {
                     Value::String(text) => normalize_mode(text).map(|_| ()),

@@ -836,7 +836,6 @@ impl PropertyProvider for Posix {
                     .map_err(|e| failure("read", &path, e))?,
             )),
             "target" if kind == "link" => Some(link_text()?),
-            "target" => Some(text("notlink")),
             "owner" => Some(text(&user_name(meta.uid()))),
             "group" => Some(text(&group_name(meta.gid()))),
             "mode" => Some(text(&mode_text(meta.mode()))),
