@@ -660,11 +660,36 @@ fn content_from_sources() {
     );
     assert_eq!(fs::read(&path).unwrap(), b"from source\n");
 
+    // The source is read when the resource is applied, so a change made
+    // after the resource was built (by an earlier resource) is copied.
+    fs::write(&source, "regenerated\n").unwrap();
+    assert_eq!(
+        fx.ok(&resource),
+        pairs(&[(
+            "content",
+            &format!(
+                "content changed '{{sha256}}{}' to '{{sha256}}{}'",
+                sha256(b"from source\n"),
+                sha256(b"regenerated\n")
+            )
+        )])
+    );
+    assert_eq!(fs::read(&path).unwrap(), b"regenerated\n");
+
+    // A source that only appears later is found then.
+    let late = fx.path("late.txt");
+    let late_copy = fx.path("late-copy.txt");
+    fs::write(&late_copy, "stale\n").unwrap();
+    let waiting = fx.file(&late_copy, &[("source", s(&late.display().to_string()))]);
+    fs::write(&late, "fresh\n").unwrap();
+    assert_eq!(fx.ok(&waiting).len(), 1);
+    assert_eq!(fs::read(&late_copy).unwrap(), b"fresh\n");
+
     // No source at all: the resource fails and the file is kept.
     let resource = fx.file(&path, &[("source", s(&missing))]);
     let failed = fx.apply(&resource, false).failed.expect("must fail");
     assert!(failed.contains("None of the sources exist"), "{failed}");
-    assert_eq!(fs::read(&path).unwrap(), b"from source\n");
+    assert_eq!(fs::read(&path).unwrap(), b"regenerated\n");
 
     // A directory source makes a directory.
     let tree = fx.path("tree");

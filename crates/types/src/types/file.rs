@@ -324,8 +324,17 @@ pub fn content_is_checksum(value: &Value) -> bool {
     matches!(value, Value::String(text) if parse_checksum(text).is_some())
 }
 
-/// The checksum the desired content must have.
+/// The checksum the desired content must have. Content from a source is
+/// summed again when the resource is applied, not when it was built: an
+/// earlier resource of the same run may have changed the source.
 pub fn desired_sum(resource: &Resource, desired: &Value) -> String {
+    if !resource.is_given("content")
+        && let Some((path, meta)) = first_source(resource)
+        && meta.is_file()
+        && let Ok(sum) = sum_file(&checksum_type(resource), &path)
+    {
+        return sum;
+    }
     match desired {
         Value::String(text) if parse_checksum(text).is_some() => text.to_string(),
         other => sum_bytes(
@@ -995,13 +1004,19 @@ pub fn definition() -> TypeDef {
                     )),
                 })
                 // With a source, the desired content is the source's checksum,
-                // compared like any content; the provider copies the file.
+                // compared like any content; the provider copies the file. A
+                // source missing for now still makes the content managed: it
+                // is looked for again when the resource is applied.
                 .default_fn(|resource| {
-                    let (path, meta) = first_source(resource)?;
-                    if meta.is_dir() {
-                        return None;
-                    }
-                    let sum = sum_file(&checksum_type(resource), &path).ok()?;
+                    resource.get("source")?;
+                    let kind = checksum_type(resource);
+                    let sum = match first_source(resource) {
+                        Some((_, meta)) if meta.is_dir() => return None,
+                        Some((path, _)) => {
+                            sum_file(&kind, &path).unwrap_or_else(|_| format!("{{{kind}}}"))
+                        }
+                        None => format!("{{{kind}}}"),
+                    };
                     Some(Value::String(sum.into()))
                 })
                 .insync(content_insync)

@@ -101,19 +101,33 @@ fn wanted_kind(resource: &Resource, ensure: &str) -> Result<Kind, ProviderError>
     })
 }
 
-/// Fails when the resource has sources and none of them exists: there is
-/// nothing to copy, and silently keeping the old file would hide it.
+/// Fails when the resource has sources but none can be copied: none
+/// exists, the one found cannot be read, or it is a directory where a
+/// file is wanted. Silently keeping the old file would hide the problem.
 fn check_sources(resource: &Resource) -> Result<(), ProviderError> {
-    if resource.get("source").is_none() || resource.text("ensure").as_deref() == Some("absent") {
+    let ensure = resource.text("ensure").unwrap_or_default();
+    if resource.get("source").is_none() || ensure == "absent" {
         return Ok(());
     }
-    if first_source(resource).is_some() {
-        return Ok(());
+    match first_source(resource) {
+        None => Err(ProviderError::new(format!(
+            "None of the sources exist: {}",
+            sources(resource).join(", ")
+        ))),
+        Some((path, meta)) if meta.is_dir() => {
+            if ensure == "file" {
+                Err(ProviderError::new(format!(
+                    "The source {} is a directory; use ensure => directory",
+                    path.display()
+                )))
+            } else {
+                Ok(())
+            }
+        }
+        Some((path, _)) => fs::File::open(&path).map(|_| ()).map_err(|e| {
+            ProviderError::new(format!("Could not read the source {}: {e}", path.display()))
+        }),
     }
-    Err(ProviderError::new(format!(
-        "None of the sources exist: {}",
-        sources(resource).join(", ")
-    )))
 }
 
 /// Where new content comes from.
