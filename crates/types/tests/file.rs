@@ -161,6 +161,13 @@ fn an_empty_file_and_a_directory_are_created() {
     assert_eq!(mode_of(&dir), 0o750);
     assert_eq!(fx.ok(&resource), pairs(&[]));
 
+    // As in Puppet, content means nothing to a directory.
+    let other = fx.path("other.d");
+    let with_content = fx.file(&other, &[("ensure", s("directory")), ("content", s("x"))]);
+    assert_eq!(fx.ok(&with_content), pairs(&[("ensure", "created")]));
+    assert!(other.is_dir());
+    assert_eq!(fx.ok(&with_content), pairs(&[]));
+
     // An octal mode on a directory grants search wherever it grants read.
     let resource = fx.file(&dir, &[("ensure", s("directory")), ("mode", s("0644"))]);
     assert_eq!(

@@ -833,9 +833,6 @@ fn validate(resource: &Resource) -> Result<(), String> {
     if ensure == "link" && resource.get("target").is_none() {
         return Err("Cannot create a symlink without a target".into());
     }
-    if ensure == "directory" && resource.is_given("content") {
-        return Err("content only applies to files, not to ensure => directory".into());
-    }
     Ok(())
 }
 
