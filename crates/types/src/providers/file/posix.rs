@@ -527,6 +527,44 @@ fn make_link(path: &Path, target: &str, owners: Owners) -> Result<(), ProviderEr
     Ok(())
 }
 
+/// Sets a mode without following a link: the file is opened with
+/// `O_NOFOLLOW` and checked to be the one `lstat` saw, so a link swapped
+/// in meanwhile (in a directory others can write) never redirects a
+/// `chmod` run as root. Kinds that cannot be opened harmlessly (devices,
+/// fifos, sockets) are changed by path.
+fn set_mode(path: &Path, mode: u32) -> Result<(), ProviderError> {
+    let permissions = fs::Permissions::from_mode(mode);
+    let seen = lstat(path)?
+        .ok_or_else(|| ProviderError::new(format!("{} does not exist", path.display())))?;
+    if seen.file_type().is_symlink() {
+        return Err(ProviderError::new(format!(
+            "Could not set the mode of {}: it is a link",
+            path.display()
+        )));
+    }
+    if !seen.is_file() && !seen.is_dir() {
+        return fs::set_permissions(path, permissions)
+            .map_err(|e| failure("set the mode of", path, e));
+    }
+    let handle = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| failure("set the mode of", path, e))?;
+    let opened = handle
+        .metadata()
+        .map_err(|e| failure("set the mode of", path, e))?;
+    if (opened.dev(), opened.ino()) != (seen.dev(), seen.ino()) {
+        return Err(ProviderError::new(format!(
+            "Could not set the mode of {}: it changed while being set",
+            path.display()
+        )));
+    }
+    handle
+        .set_permissions(permissions)
+        .map_err(|e| failure("set the mode of", path, e))
+}
+
 /// Creates a directory with its owner and exact mode (the umask does not
 /// apply: the mode is set after creation).
 fn make_dir(path: &Path, owners: Owners, mode: u32) -> Result<(), ProviderError> {
@@ -539,8 +577,7 @@ fn make_dir(path: &Path, owners: Owners, mode: u32) -> Result<(), ProviderError>
         std::os::unix::fs::lchown(path, owners.uid, owners.gid)
             .map_err(|e| failure("set the owner of", path, e))?;
     }
-    fs::set_permissions(path, fs::Permissions::from_mode(mode))
-        .map_err(|e| failure("set the mode of", path, e))
+    set_mode(path, mode)
 }
 
 // ---------------------------------------------------------------------------
@@ -926,8 +963,7 @@ impl PropertyProvider for Posix {
                 })?;
                 let wanted = desired_mode(&value_text(value), meta.mode() & 0o7777, meta.is_dir())
                     .map_err(ProviderError::new)?;
-                fs::set_permissions(&path, fs::Permissions::from_mode(wanted))
-                    .map_err(|e| failure("set the mode of", &path, e))?;
+                set_mode(&path, wanted)?;
                 instance.property_hash.shift_remove("mode");
                 Ok(())
             }
