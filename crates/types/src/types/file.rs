@@ -599,6 +599,12 @@ fn creates_content(resource: &Resource, desired: &str) -> bool {
         && resource.get("target").is_none()
 }
 
+/// Whether the content must stay out of messages: given as `Sensitive`,
+/// directly or through a sensitive `source`.
+fn content_hidden(resource: &Resource) -> bool {
+    resource.is_sensitive("content") || resource.is_sensitive("source")
+}
+
 fn ensure_message(resource: &Resource, current: &Value, desired: &Value) -> String {
     let current = value_text(current);
     let desired = value_text(desired);
@@ -608,7 +614,7 @@ fn ensure_message(resource: &Resource, current: &Value, desired: &Value) -> Stri
     // Like Puppet, a regular file written with content is described by
     // that content, whatever was there before.
     if creates_content(resource, &desired) {
-        if resource.is_sensitive("content") {
+        if content_hidden(resource) {
             return "changed [redacted] to [redacted]".to_string();
         }
         if let Some(content) = resource.get("content") {
@@ -656,7 +662,7 @@ fn content_insync(resource: &Resource, current: &Value, desired: &Value) -> bool
 }
 
 fn content_message(resource: &Resource, current: &Value, desired: &Value) -> String {
-    if resource.is_sensitive("content") {
+    if content_hidden(resource) {
         return "changed [redacted] to [redacted]".to_string();
     }
     let wanted = desired_sum(resource, desired);
