@@ -295,6 +295,16 @@ pub fn display(attr: &AttrDef, value: &Value) -> String {
     display_value(value)
 }
 
+/// A value of one resource as logs show it: redacted also when the
+/// manifest gave it as `Sensitive` to an attribute that is not sensitive
+/// by itself (a file's `content`, say).
+pub fn display_for(attr: &AttrDef, resource: &crate::resource::Resource, value: &Value) -> String {
+    if resource.is_sensitive(&attr.name) {
+        return "[redacted]".to_string();
+    }
+    display(attr, value)
+}
+
 /// Puppet's display form of a value: strings in single quotes, floats
 /// with six decimals, arrays inline, hashes one entry per line.
 pub fn display_value(value: &Value) -> String {
@@ -354,12 +364,8 @@ pub fn change_message(
             return "removed".to_string();
         }
     }
-    if attr.sensitive {
-        return format!(
-            "changed {} to {}",
-            display(attr, current),
-            display(attr, desired)
-        );
+    if attr.sensitive || resource.is_sensitive(&attr.name) {
+        return "changed [redacted] to [redacted]".to_string();
     }
     if *current == Value::Undef || matches!(current, Value::String(s) if &**s == "absent") {
         return format!("defined '{}' as {}", attr.name, display(attr, desired));

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use marionette_values::Value;
 
-use crate::attribute::{change_message, display, insync, sync_value};
+use crate::attribute::{change_message, display_for, insync, sync_value};
 use crate::error::{ProviderError, RalError};
 use crate::log::Logger;
 use crate::provider::{
@@ -305,7 +305,11 @@ impl Session {
                 });
                 return finish(outcome, event);
             }
-            if is_absent(desired) {
+            // In sync and absent: there is nothing whose properties could be
+            // managed (Puppet's "nothing to manage: no ensure and the
+            // resource doesn't exist", reached when a type's own in-sync
+            // test accepts a missing thing).
+            if is_absent(desired) || is_absent(&current) {
                 return Ok(());
             }
         }
@@ -325,8 +329,8 @@ impl Session {
                 return Err(ProviderError(format!(
                     "{} cannot be changed after creation (is {}, should be {})",
                     attr.name,
-                    display(attr, &current),
-                    display(attr, desired)
+                    display_for(attr, resource, &current),
+                    display_for(attr, resource, desired)
                 )));
             }
             let target = sync_value(attr, desired);
@@ -396,8 +400,8 @@ impl Session {
                         return Err(ProviderError(format!(
                             "{} cannot be changed after creation (is {}, should be {})",
                             attr.name,
-                            display(attr, &current),
-                            display(attr, desired)
+                            display_for(attr, resource, &current),
+                            display_for(attr, resource, desired)
                         )));
                     }
                     pending.push((attr, current, desired.clone()));
@@ -420,7 +424,7 @@ impl Session {
         };
         for (attr, current, desired) in pending {
             let message = if noop {
-                noop_message(attr, &current, &desired)
+                noop_message(attr, resource, &current, &desired)
             } else {
                 change_message(attr, resource, &current, &desired)
             };
@@ -602,11 +606,11 @@ pub fn desired_state(resource: &Resource) -> PropertyHash {
 }
 
 /// Puppet's noop wording.
-fn noop_message(attr: &AttrDef, current: &Value, desired: &Value) -> String {
+fn noop_message(attr: &AttrDef, resource: &Resource, current: &Value, desired: &Value) -> String {
     format!(
         "current_value {}, should be {} (noop)",
-        display(attr, current),
-        display(attr, desired)
+        display_for(attr, resource, current),
+        display_for(attr, resource, desired)
     )
 }
 
@@ -620,7 +624,10 @@ fn run_change(
     sync: impl FnOnce() -> Result<(), ProviderError>,
 ) -> Event {
     let (message, status) = if noop {
-        (noop_message(attr, current, desired), EventStatus::Noop)
+        (
+            noop_message(attr, resource, current, desired),
+            EventStatus::Noop,
+        )
     } else {
         match sync() {
             Ok(()) => (
@@ -630,8 +637,8 @@ fn run_change(
             Err(e) => (
                 format!(
                     "change from {} to {} failed: {}",
-                    display(attr, current),
-                    display(attr, desired),
+                    display_for(attr, resource, current),
+                    display_for(attr, resource, desired),
                     e.0
                 ),
                 EventStatus::Failure,

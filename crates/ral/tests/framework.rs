@@ -243,6 +243,54 @@ fn sensitive_values_are_never_shown() {
 }
 
 #[test]
+fn values_given_as_sensitive_are_redacted_even_for_plain_attributes() {
+    let recorder = Arc::new(Recorder::default());
+    let registry = account_registry(&recorder);
+    let first = build(&registry, "account", "alice", &[("shell", s("/bin/sh"))]).unwrap();
+    Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&first, false);
+    let hidden = Value::Sensitive(Box::new(s("/opt/secret-shell")));
+    let second = build(&registry, "account", "alice", &[("shell", hidden)]).unwrap();
+    for noop in [true, false] {
+        let outcome = Session::new(registry.clone(), Arc::default(), Logger::default())
+            .evaluate(&second, noop);
+        let messages: Vec<&str> = outcome.events.iter().map(|e| e.message.as_str()).collect();
+        let text = messages.join("\n");
+        assert_eq!(messages.len(), 1, "{text}");
+        assert!(!text.contains("secret"), "{text}");
+        assert!(text.contains("[redacted]"), "{text}");
+    }
+}
+
+#[test]
+fn a_missing_thing_whose_ensure_is_in_sync_has_nothing_to_manage() {
+    // A type may accept a missing thing as in sync (a file given only a
+    // mode is not created); its properties are then left alone.
+    let recorder = Arc::new(Recorder::default());
+    let mut registry = Registry::new();
+    registry
+        .add_type(
+            account_type()
+                .ensure_values(|ensure| ensure.insync(|_, _, _| true))
+                .validate(|_| Ok(())),
+        )
+        .unwrap();
+    registry
+        .add_provider(ProviderDef::properties(
+            "account",
+            "memory",
+            Rec(recorder.clone()),
+        ))
+        .unwrap();
+    let registry = Arc::new(registry);
+    let account = build(&registry, "account", "ghost", &[("shell", s("/bin/sh"))]).unwrap();
+    let outcome =
+        Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&account, false);
+    assert_eq!(outcome.failed, None);
+    assert!(outcome.events.is_empty(), "{outcome:?}");
+    assert_eq!(*recorder.calls.lock().unwrap(), ["instances"]);
+}
+
+#[test]
 fn noop_metaparameter_changes_nothing() {
     let recorder = Arc::new(Recorder::default());
     let registry = account_registry(&recorder);

@@ -1,6 +1,7 @@
 //! One file per type; each has a `definition()` and registers its
 //! providers.
 
+pub mod file;
 pub mod group;
 pub mod notify;
 pub mod user;
@@ -9,6 +10,8 @@ use marionette_ral::{RalError, Registry};
 
 /// Adds every built-in type and its providers.
 pub fn register(registry: &mut Registry) -> Result<(), RalError> {
+    registry.add_type(file::definition())?;
+    registry.add_provider(crate::providers::file::posix::definition())?;
     registry.add_type(group::definition())?;
     registry.add_provider(crate::providers::group::groupadd::definition())?;
     registry.add_type(notify::definition())?;

@@ -1,0 +1,3 @@
+//! Providers of the `file` type.
+
+pub mod posix;

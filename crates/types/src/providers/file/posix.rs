@@ -1,0 +1,1025 @@
+//! `file` on POSIX systems, through the standard library's file functions.
+//!
+//! No program is run except the user's own `validate_cmd`, and that one as
+//! argv without a shell. Content is always written to a temporary file
+//! that already has its final owner and mode, flushed to disk and renamed
+//! over the target, so no reader ever sees a half-written file. Whatever
+//! is replaced or removed is backed up first (see the type's `backup`).
+
+use std::borrow::Cow;
+use std::fs;
+use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use marionette_ral::attribute::value_text;
+use marionette_ral::{
+    CommandSpec, Confine, Context, Instance, Level, PropertyProvider, ProviderDef, ProviderError,
+    Resource,
+};
+use marionette_values::Value;
+
+use crate::types::file::{
+    DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, checksum_type, content_bytes, desired_mode, first_source,
+    group_name, is_link_target, kind_of, mode_text, parse_checksum, resolve_gid, resolve_uid,
+    sources, sum_file, time_text, user_name,
+};
+
+struct Posix;
+
+fn text(value: &str) -> Value {
+    Value::String(value.into())
+}
+
+fn path_of(resource: &Resource) -> PathBuf {
+    PathBuf::from(resource.name())
+}
+
+fn failure(action: &str, path: &Path, error: impl std::fmt::Display) -> ProviderError {
+    ProviderError::new(format!("Could not {action} {}: {error}", path.display()))
+}
+
+/// The file at a path, links not followed; `None` when nothing is there.
+fn lstat(path: &Path) -> Result<Option<fs::Metadata>, ProviderError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) => Ok(Some(meta)),
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(failure("stat", path, e)),
+    }
+}
+
+/// What the path should become.
+#[derive(Debug)]
+enum Kind {
+    File,
+    Directory,
+    Link(String),
+}
+
+impl Kind {
+    fn name(&self) -> &'static str {
+        match self {
+            Kind::File => "file",
+            Kind::Directory => "directory",
+            Kind::Link(_) => "link",
+        }
+    }
+}
+
+/// The kind an `ensure` value asks for. `present` picks one from the
+/// other attributes: a link with `target`, a directory when the source is
+/// one, else a regular file.
+fn wanted_kind(resource: &Resource, ensure: &str) -> Result<Kind, ProviderError> {
+    let target = || {
+        resource
+            .text("target")
+            .ok_or_else(|| ProviderError::new("Cannot create a symlink without a target"))
+    };
+    Ok(match ensure {
+        "file" => Kind::File,
+        "directory" => Kind::Directory,
+        "link" => Kind::Link(target()?),
+        path if is_link_target(path) => Kind::Link(path.to_string()),
+        "present" => {
+            if let Some(target) = resource.text("target") {
+                Kind::Link(target)
+            } else if first_source(resource).is_some_and(|(_, meta)| meta.is_dir()) {
+                Kind::Directory
+            } else {
+                Kind::File
+            }
+        }
+        other => return Err(ProviderError::new(format!("cannot ensure '{other}'"))),
+    })
+}
+
+/// Fails when the resource has sources but none can be copied: none
+/// exists, the one found cannot be read, or it is a directory where a
+/// file is wanted. Silently keeping the old file would hide the problem.
+fn check_sources(resource: &Resource) -> Result<(), ProviderError> {
+    let ensure = resource.text("ensure").unwrap_or_default();
+    if resource.get("source").is_none() || ensure == "absent" {
+        return Ok(());
+    }
+    match first_source(resource) {
+        None => Err(ProviderError::new(format!(
+            "None of the sources exist: {}",
+            sources(resource).join(", ")
+        ))),
+        Some((path, meta)) if meta.is_dir() => {
+            if ensure == "file" {
+                Err(ProviderError::new(format!(
+                    "The source {} is a directory; use ensure => directory",
+                    path.display()
+                )))
+            } else {
+                Ok(())
+            }
+        }
+        Some((path, _)) => fs::File::open(&path).map(|_| ()).map_err(|e| {
+            ProviderError::new(format!("Could not read the source {}: {e}", path.display()))
+        }),
+    }
+}
+
+/// Where new content comes from.
+enum Data<'a> {
+    Bytes(Cow<'a, [u8]>),
+    Copy(PathBuf),
+}
+
+/// The content a new or rewritten file gets: the `content` text, the
+/// filebucket's copy when `content` is a checksum, the first source, or
+/// nothing.
+fn content_data<'a>(cx: &Context, resource: &'a Resource) -> Result<Data<'a>, ProviderError> {
+    if resource.is_given("content") {
+        let value = resource.get("content").unwrap_or(&Value::Undef);
+        if let Value::String(written) = value
+            && let Some((kind, sum)) = parse_checksum(written)
+        {
+            if kind != "sha256" {
+                return Err(ProviderError::new(format!(
+                    "Could not retrieve content for {written} from the filebucket: it keeps sha256 checksums only"
+                )));
+            }
+            let bucket = cx.filebucket.as_ref().ok_or_else(|| {
+                ProviderError::new(format!(
+                    "Could not retrieve content for {written}: this run has no filebucket"
+                ))
+            })?;
+            let bytes = bucket.get(sum).map_err(|e| {
+                ProviderError::new(format!(
+                    "Could not retrieve content for {written} from the filebucket: {e}"
+                ))
+            })?;
+            return Ok(Data::Bytes(Cow::Owned(bytes)));
+        }
+        return Ok(Data::Bytes(Cow::Borrowed(
+            content_bytes(value).unwrap_or_default(),
+        )));
+    }
+    if resource.get("source").is_some() {
+        return match first_source(resource) {
+            Some((path, meta)) if meta.is_dir() => Err(ProviderError::new(format!(
+                "Cannot copy the directory {} into a file; use ensure => directory",
+                path.display()
+            ))),
+            Some((path, _)) => Ok(Data::Copy(path)),
+            None => Err(check_sources(resource).unwrap_err()),
+        };
+    }
+    Ok(Data::Bytes(Cow::Borrowed(&[])))
+}
+
+/// A uid and a gid, each optional.
+#[derive(Clone, Copy, Debug, Default)]
+struct Owners {
+    uid: Option<u32>,
+    gid: Option<u32>,
+}
+
+impl Owners {
+    fn any(&self) -> bool {
+        self.uid.is_some() || self.gid.is_some()
+    }
+}
+
+/// The owner and group the resource asks for, resolved now so an unknown
+/// name fails before anything is touched.
+fn wanted_owners(resource: &Resource) -> Result<Owners, ProviderError> {
+    let uid = match resource.text("owner") {
+        Some(user) => Some(
+            resolve_uid(&user)
+                .ok_or_else(|| ProviderError::new(format!("Could not find user {user}")))?,
+        ),
+        None => None,
+    };
+    let gid = match resource.text("group") {
+        Some(group) => Some(
+            resolve_gid(&group)
+                .ok_or_else(|| ProviderError::new(format!("Could not find group {group}")))?,
+        ),
+        None => None,
+    };
+    Ok(Owners { uid, gid })
+}
+
+/// The process's file creation mask, from `/proc` (reading it through
+/// `umask(2)` would briefly change it for every thread).
+fn umask() -> u32 {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("Umask:"))
+                .and_then(|mask| u32::from_str_radix(mask.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
+}
+
+/// The mode of something new: the desired mode resolved against Puppet's
+/// defaults, or what the umask allows.
+fn new_mode(resource: &Resource, is_dir: bool) -> Result<u32, ProviderError> {
+    match resource.text("mode") {
+        Some(spec) => {
+            let base = if is_dir {
+                DEFAULT_DIR_MODE
+            } else {
+                DEFAULT_FILE_MODE
+            };
+            desired_mode(&spec, base, is_dir).map_err(ProviderError::new)
+        }
+        None => Ok((if is_dir { 0o777 } else { 0o666 }) & !umask()),
+    }
+}
+
+/// The parent directory must exist: Puppet never creates missing parents.
+fn check_parent(path: &Path) -> Result<(), ProviderError> {
+    let Some(parent) = path.parent() else {
+        return Ok(());
+    };
+    match fs::metadata(parent) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(ProviderError::new(format!(
+            "Cannot create {}; {} is not a directory",
+            path.display(),
+            parent.display()
+        ))),
+        Err(_) => Err(ProviderError::new(format!(
+            "Cannot create {}; parent directory {} does not exist",
+            path.display(),
+            parent.display()
+        ))),
+    }
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh name beside `path` (or in `dir`), hidden and unlikely to
+/// collide; the caller creates it exclusively and retries on a clash.
+fn temp_name(dir: &Path, path: &Path, what: &str) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // Keep the whole name under the usual 255-byte limit.
+    let mut short = name.as_str();
+    while short.len() > 180 {
+        let mut end = short.len() - 1;
+        while !short.is_char_boundary(end) {
+            end -= 1;
+        }
+        short = &short[..end];
+    }
+    let count = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    dir.join(format!(
+        ".{short}.marionette-{what}-{}-{count}",
+        std::process::id()
+    ))
+}
+
+/// Removes a temporary file unless the work succeeded, so a failure never
+/// leaves one behind.
+struct Cleanup(Option<PathBuf>);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+/// Splits a command into words at blanks; single quotes keep text as it
+/// is, double quotes and backslashes group words. Nothing is expanded.
+fn split_words(command: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unterminated quote in {command:?}")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => return Err(format!("unterminated quote in {command:?}")),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unterminated quote in {command:?}")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                if let Some(next) = chars.next() {
+                    word.push(next);
+                }
+            }
+            other => {
+                in_word = true;
+                word.push(other);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+/// Runs `validate_cmd` on the new content; an error refuses the change.
+fn validate_content(
+    cx: &Context,
+    resource: &Resource,
+    command: &str,
+    candidate: &Path,
+) -> Result<(), ProviderError> {
+    let token = resource
+        .text("validate_replacement")
+        .unwrap_or_else(|| "%".to_string());
+    let candidate = candidate.display().to_string();
+    let words = split_words(command)
+        .map_err(|e| ProviderError::new(format!("Invalid validate_cmd: {e}")))?;
+    if words.is_empty() {
+        return Err(ProviderError::new(
+            "Invalid validate_cmd: the command is empty",
+        ));
+    }
+    let argv: Vec<String> = words
+        .iter()
+        .map(|word| {
+            if token.is_empty() {
+                word.clone()
+            } else {
+                word.replace(&token, &candidate)
+            }
+        })
+        .collect();
+    let refused = |detail: String| {
+        ProviderError::new(format!(
+            "validate_cmd refused the new content of {}: {detail}",
+            resource.name()
+        ))
+    };
+    let output = cx
+        .run(&CommandSpec::new(&argv).unchecked())
+        .map_err(|e| refused(e.to_string()))?;
+    if output.success() {
+        return Ok(());
+    }
+    let status = output
+        .status
+        .map_or("a signal".to_string(), |s| s.to_string());
+    let said = format!("{}\n{}", output.stdout.trim(), output.stderr.trim());
+    Err(refused(format!(
+        "'{}' returned {status}: {}",
+        argv.join(" "),
+        said.trim()
+    )))
+}
+
+/// Everything that decides how a file is written.
+struct Plan<'a> {
+    data: Data<'a>,
+    mode: u32,
+    /// Owner and group the manifest asks for: failing to set them fails.
+    wanted: Owners,
+    /// Owner and group kept from the old file: set when permitted.
+    kept: Owners,
+}
+
+/// Writes a file atomically: a temporary file with the final owner and
+/// mode, the content, fsync, `validate_cmd`, then a rename over the path.
+fn write_file(
+    cx: &Context,
+    resource: &Resource,
+    path: &Path,
+    plan: Plan<'_>,
+) -> Result<(), ProviderError> {
+    check_parent(path)?;
+    let parent = path.parent().unwrap_or(Path::new("/"));
+    let staging = resource
+        .text("staging_location")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| parent.to_path_buf());
+    let (temp, mut file) = create_exclusive(&staging, path)?;
+    let mut cleanup = Cleanup(Some(temp.clone()));
+    // The owner first: changing it clears set-id bits that the mode sets.
+    if plan.wanted.any() {
+        std::os::unix::fs::fchown(&file, plan.wanted.uid, plan.wanted.gid)
+            .map_err(|e| failure("set the owner of", path, e))?;
+    }
+    if plan.kept.any()
+        && let Err(e) = std::os::unix::fs::fchown(&file, plan.kept.uid, plan.kept.gid)
+    {
+        cx.logger.debug(
+            &resource.reference(),
+            &format!("could not keep the owner of {}: {e}", path.display()),
+        );
+    }
+    file.set_permissions(fs::Permissions::from_mode(plan.mode))
+        .map_err(|e| failure("set the mode of", path, e))?;
+    match plan.data {
+        Data::Bytes(bytes) => file.write_all(&bytes),
+        Data::Copy(source) => fs::File::open(&source)
+            .and_then(|mut from| io::copy(&mut from, &mut file))
+            .map(|_| ()),
+    }
+    .map_err(|e| failure("write", path, e))?;
+    file.sync_all().map_err(|e| failure("write", path, e))?;
+    drop(file);
+    if let Some(command) = resource.text("validate_cmd") {
+        validate_content(cx, resource, &command, &temp)?;
+    }
+    fs::rename(&temp, path).map_err(|e| failure("replace", path, e))?;
+    cleanup.0 = None;
+    sync_dir(parent);
+    Ok(())
+}
+
+/// Creates a new temporary file for writing, readable by its owner only
+/// until its final mode is set.
+fn create_exclusive(dir: &Path, path: &Path) -> Result<(PathBuf, fs::File), ProviderError> {
+    let mut last = None;
+    for _ in 0..100 {
+        let temp = temp_name(dir, path, "new");
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&temp)
+        {
+            Ok(file) => return Ok((temp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(failure("create a temporary file in", dir, e)),
+        }
+    }
+    Err(failure(
+        "create a temporary file in",
+        dir,
+        last.map_or("too many clashes".to_string(), |e| e.to_string()),
+    ))
+}
+
+/// Flushes a directory's entries, so a rename survives a crash. Best
+/// effort: some filesystems refuse to sync directories.
+fn sync_dir(dir: &Path) {
+    if let Ok(handle) = fs::File::open(dir) {
+        let _ = handle.sync_all();
+    }
+}
+
+/// Creates a symbolic link atomically (a temporary link renamed over the
+/// path), owned as asked.
+fn make_link(path: &Path, target: &str, owners: Owners) -> Result<(), ProviderError> {
+    check_parent(path)?;
+    let parent = path.parent().unwrap_or(Path::new("/"));
+    let mut attempt = 0;
+    let temp = loop {
+        let temp = temp_name(parent, path, "link");
+        match std::os::unix::fs::symlink(target, &temp) {
+            Ok(()) => break temp,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e) => return Err(failure("create the link", path, e)),
+        }
+    };
+    let mut cleanup = Cleanup(Some(temp.clone()));
+    if owners.any() {
+        std::os::unix::fs::lchown(&temp, owners.uid, owners.gid)
+            .map_err(|e| failure("set the owner of", path, e))?;
+    }
+    fs::rename(&temp, path).map_err(|e| failure("replace", path, e))?;
+    cleanup.0 = None;
+    sync_dir(parent);
+    Ok(())
+}
+
+/// Sets a mode without following a link: the file is opened with
+/// `O_NOFOLLOW` and checked to be the one `lstat` saw, so a link swapped
+/// in meanwhile (in a directory others can write) never redirects a
+/// `chmod` run as root. Kinds that cannot be opened harmlessly (devices,
+/// fifos, sockets) are changed by path.
+fn set_mode(path: &Path, mode: u32) -> Result<(), ProviderError> {
+    let permissions = fs::Permissions::from_mode(mode);
+    let seen = lstat(path)?
+        .ok_or_else(|| ProviderError::new(format!("{} does not exist", path.display())))?;
+    if seen.file_type().is_symlink() {
+        return Err(ProviderError::new(format!(
+            "Could not set the mode of {}: it is a link",
+            path.display()
+        )));
+    }
+    if !seen.is_file() && !seen.is_dir() {
+        return fs::set_permissions(path, permissions)
+            .map_err(|e| failure("set the mode of", path, e));
+    }
+    let handle = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| failure("set the mode of", path, e))?;
+    let opened = handle
+        .metadata()
+        .map_err(|e| failure("set the mode of", path, e))?;
+    if (opened.dev(), opened.ino()) != (seen.dev(), seen.ino()) {
+        return Err(ProviderError::new(format!(
+            "Could not set the mode of {}: it changed while being set",
+            path.display()
+        )));
+    }
+    handle
+        .set_permissions(permissions)
+        .map_err(|e| failure("set the mode of", path, e))
+}
+
+/// Creates a directory with its owner and exact mode (the umask does not
+/// apply: the mode is set after creation).
+fn make_dir(path: &Path, owners: Owners, mode: u32) -> Result<(), ProviderError> {
+    check_parent(path)?;
+    fs::DirBuilder::new()
+        .mode(0o700)
+        .create(path)
+        .map_err(|e| failure("create", path, e))?;
+    if owners.any() {
+        std::os::unix::fs::lchown(path, owners.uid, owners.gid)
+            .map_err(|e| failure("set the owner of", path, e))?;
+    }
+    set_mode(path, mode)
+}
+
+// ---------------------------------------------------------------------------
+// Backups
+
+fn forced(resource: &Resource) -> bool {
+    resource.get("force") == Some(&Value::Boolean(true))
+}
+
+/// Saves what is at `path` before it is changed or removed, as `backup`
+/// says: in the filebucket, as a copy with a suffix, or not at all. Only
+/// regular files hold data; a directory's files are saved one by one.
+fn backup(
+    cx: &Context,
+    resource: &Resource,
+    path: &Path,
+    meta: &fs::Metadata,
+) -> Result<(), ProviderError> {
+    let kind = kind_of(meta);
+    if !matches!(kind, "file" | "directory") {
+        return Ok(());
+    }
+    let failed = |e: io::Error| {
+        ProviderError::new(format!(
+            "Could not back up {}: {e}; it was left unchanged",
+            path.display()
+        ))
+    };
+    match resource.get("backup") {
+        None | Some(Value::Boolean(false)) => Ok(()),
+        Some(Value::String(suffix)) if suffix.starts_with('.') => {
+            let mut copy = path.as_os_str().to_owned();
+            copy.push(&**suffix);
+            let copy = PathBuf::from(copy);
+            if let Some(old) = lstat(&copy)? {
+                if old.is_dir() {
+                    fs::remove_dir_all(&copy)
+                } else {
+                    fs::remove_file(&copy)
+                }
+                .map_err(failed)?;
+            }
+            copy_tree(path, &copy).map_err(failed)?;
+            cx.logger.debug(
+                &resource.reference(),
+                &format!("Backed up {} to {}", path.display(), copy.display()),
+            );
+            Ok(())
+        }
+        Some(_) => {
+            let Some(bucket) = &cx.filebucket else {
+                cx.logger.debug(
+                    &resource.reference(),
+                    &format!(
+                        "This run keeps no filebucket; {} is not backed up",
+                        path.display()
+                    ),
+                );
+                return Ok(());
+            };
+            let mut files = Vec::new();
+            regular_files(path, &mut files).map_err(failed)?;
+            for file in files {
+                let sum = bucket.backup(&file).map_err(failed)?;
+                cx.logger.log(
+                    Level::Info,
+                    &resource.reference(),
+                    &format!("Filebucketed {} to puppet with sum {sum}", file.display()),
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The regular files at or under a path, links not followed.
+fn regular_files(path: &Path, found: &mut Vec<PathBuf>) -> io::Result<()> {
+    let meta = fs::symlink_metadata(path)?;
+    if meta.is_file() {
+        found.push(path.to_path_buf());
+    } else if meta.is_dir() {
+        let mut entries: Vec<PathBuf> = fs::read_dir(path)?
+            .map(|entry| entry.map(|e| e.path()))
+            .collect::<io::Result<_>>()?;
+        entries.sort();
+        for entry in entries {
+            regular_files(&entry, found)?;
+        }
+    }
+    Ok(())
+}
+
+/// Copies a file or a directory tree, keeping modes, owners (when
+/// permitted) and links.
+fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
+    let meta = fs::symlink_metadata(from)?;
+    if meta.file_type().is_symlink() {
+        std::os::unix::fs::symlink(fs::read_link(from)?, to)?;
+    } else if meta.is_dir() {
+        fs::DirBuilder::new().mode(0o700).create(to)?;
+        for entry in fs::read_dir(from)? {
+            let entry = entry?;
+            copy_tree(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        fs::set_permissions(to, meta.permissions())?;
+    } else if meta.is_file() {
+        fs::copy(from, to)?;
+    } else {
+        return Ok(());
+    }
+    // Keeping the owner needs root; a copy owned by whoever runs is fine.
+    let _ = std::os::unix::fs::lchown(to, Some(meta.uid()), Some(meta.gid()));
+    if meta.is_file() {
+        fs::set_permissions(to, meta.permissions())?;
+    }
+    Ok(())
+}
+
+/// Makes way for a new kind of file at `path`: backs up what is there and
+/// removes what a rename cannot replace (a directory needs `force`).
+fn clear_for(
+    cx: &Context,
+    resource: &Resource,
+    path: &Path,
+    meta: &fs::Metadata,
+    kind: &Kind,
+) -> Result<(), ProviderError> {
+    match kind_of(meta) {
+        "directory" => {
+            if !forced(resource) {
+                return Err(ProviderError::new(format!(
+                    "Not replacing directory {} with a {}; use 'force' to override",
+                    path.display(),
+                    kind.name()
+                )));
+            }
+            backup(cx, resource, path, meta)?;
+            fs::remove_dir_all(path).map_err(|e| failure("remove", path, e))
+        }
+        current @ ("file" | "link" | "fifo" | "socket") => {
+            if current == "file" {
+                backup(cx, resource, path, meta)?;
+            }
+            // A file or a link is replaced by a rename; only a directory
+            // needs the old entry gone first.
+            if matches!(kind, Kind::Directory) {
+                fs::remove_file(path).map_err(|e| failure("remove", path, e))?;
+            }
+            Ok(())
+        }
+        other => Err(ProviderError::new(format!(
+            "Could not remove {}: files of type {other} are not replaced",
+            path.display()
+        ))),
+    }
+}
+
+impl Posix {
+    /// Makes the path the given kind, in one go: content (or target),
+    /// owner, group and mode.
+    fn make(
+        &self,
+        cx: &Context,
+        instance: &mut Instance<'_>,
+        kind: Kind,
+    ) -> Result<(), ProviderError> {
+        let resource = instance.resource;
+        let path = path_of(resource);
+        // Everything that can fail on user input is settled before the
+        // old file is touched.
+        check_parent(&path)?;
+        let owners = wanted_owners(resource)?;
+        let (data, mode) = match &kind {
+            Kind::File => (
+                Some(content_data(cx, resource)?),
+                new_mode(resource, false)?,
+            ),
+            Kind::Directory => (None, new_mode(resource, true)?),
+            Kind::Link(_) => (None, 0),
+        };
+        if let Some(meta) = lstat(&path)? {
+            clear_for(cx, resource, &path, &meta, &kind)?;
+        }
+        match kind {
+            Kind::File => write_file(
+                cx,
+                resource,
+                &path,
+                Plan {
+                    data: data.unwrap_or(Data::Bytes(Cow::Borrowed(&[]))),
+                    mode,
+                    wanted: owners,
+                    kept: Owners::default(),
+                },
+            ),
+            Kind::Directory => make_dir(&path, owners, mode),
+            Kind::Link(target) => make_link(&path, &target, owners),
+        }
+    }
+
+    /// Rewrites the content of an existing file, keeping its owner, group
+    /// and mode unless the resource manages them.
+    fn write_content(
+        &self,
+        cx: &Context,
+        instance: &mut Instance<'_>,
+    ) -> Result<(), ProviderError> {
+        let resource = instance.resource;
+        let path = path_of(resource);
+        let Some(meta) = lstat(&path)? else {
+            return self.make(cx, instance, Kind::File);
+        };
+        if !meta.is_file() {
+            return Err(ProviderError::new(format!(
+                "Could not write content to {}: it is a {}",
+                path.display(),
+                kind_of(&meta)
+            )));
+        }
+        let data = content_data(cx, resource)?;
+        let wanted = wanted_owners(resource)?;
+        let current_mode = meta.mode() & 0o7777;
+        let mode = match resource.text("mode") {
+            Some(spec) => desired_mode(&spec, current_mode, false).map_err(ProviderError::new)?,
+            None => current_mode,
+        };
+        let kept = Owners {
+            uid: wanted.uid.is_none().then_some(meta.uid()),
+            gid: wanted.gid.is_none().then_some(meta.gid()),
+        };
+        backup(cx, resource, &path, &meta)?;
+        // The new file gets its final owner and mode at once, so secret
+        // content is never readable by the wrong people; the owner, group
+        // and mode steps that follow still report what they found before.
+        for (attr, before) in [
+            ("owner", user_name(meta.uid())),
+            ("group", group_name(meta.gid())),
+            ("mode", mode_text(current_mode)),
+        ] {
+            if resource.get(attr).is_some() {
+                instance
+                    .property_hash
+                    .insert(attr.to_string(), text(&before));
+            }
+        }
+        write_file(
+            cx,
+            resource,
+            &path,
+            Plan {
+                data,
+                mode,
+                wanted,
+                kept,
+            },
+        )
+    }
+}
+
+impl PropertyProvider for Posix {
+    fn exists(&self, _cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
+        Ok(lstat(&path_of(instance.resource))?.is_some())
+    }
+
+    fn get(
+        &self,
+        _cx: &Context,
+        instance: &Instance<'_>,
+        attr: &str,
+    ) -> Result<Option<Value>, ProviderError> {
+        let resource = instance.resource;
+        // Set by a content write that already applied the owner, group or
+        // mode: what was there before it.
+        if let Some(before) = instance.property_hash.get(attr) {
+            return Ok(Some(before.clone()));
+        }
+        let path = path_of(resource);
+        let Some(meta) = lstat(&path)? else {
+            if attr == "ensure" {
+                check_sources(resource)?;
+                return Ok(Some(text("absent")));
+            }
+            return Ok(None);
+        };
+        let kind = kind_of(&meta);
+        let link_text = || {
+            fs::read_link(&path)
+                .map(|target| text(&target.to_string_lossy()))
+                .map_err(|e| failure("read the link", &path, e))
+        };
+        Ok(match attr {
+            "ensure" => {
+                check_sources(resource)?;
+                // A link target given as `ensure` is compared with where
+                // the link points.
+                let wants_target = resource
+                    .text("ensure")
+                    .is_some_and(|ensure| is_link_target(&ensure));
+                if kind == "link" && wants_target {
+                    Some(link_text()?)
+                } else {
+                    Some(text(kind))
+                }
+            }
+            "content" if kind == "file" => Some(text(
+                &sum_file(&checksum_type(resource), &path)
+                    .map_err(|e| failure("read", &path, e))?,
+            )),
+            "target" if kind == "link" => Some(link_text()?),
+            "owner" => Some(text(&user_name(meta.uid()))),
+            "group" => Some(text(&group_name(meta.gid()))),
+            "mode" => Some(text(&mode_text(meta.mode()))),
+            "type" => Some(text(kind)),
+            "ctime" => Some(text(&time_text(meta.ctime()))),
+            "mtime" => Some(text(&time_text(meta.mtime()))),
+            _ => None,
+        })
+    }
+
+    fn create(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let kind = wanted_kind(instance.resource, "present")?;
+        self.make(cx, instance, kind)
+    }
+
+    fn destroy(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let resource = instance.resource;
+        let path = path_of(resource);
+        let Some(meta) = lstat(&path)? else {
+            return Ok(());
+        };
+        if meta.is_dir() && !forced(resource) {
+            return Err(ProviderError::new(format!(
+                "Not removing directory {}; use 'force' to override",
+                path.display()
+            )));
+        }
+        backup(cx, resource, &path, &meta)?;
+        if meta.is_dir() {
+            fs::remove_dir_all(&path)
+        } else {
+            fs::remove_file(&path)
+        }
+        .map_err(|e| failure("remove", &path, e))
+    }
+
+    fn set(
+        &self,
+        cx: &Context,
+        instance: &mut Instance<'_>,
+        attr: &str,
+        value: &Value,
+    ) -> Result<(), ProviderError> {
+        let resource = instance.resource;
+        let path = path_of(resource);
+        match attr {
+            "ensure" => {
+                let kind = wanted_kind(resource, &value_text(value))?;
+                self.make(cx, instance, kind)
+            }
+            "content" => self.write_content(cx, instance),
+            "target" => self.make(cx, instance, Kind::Link(value_text(value))),
+            "owner" => {
+                let user = value_text(value);
+                let uid = resolve_uid(&user)
+                    .ok_or_else(|| ProviderError::new(format!("Could not find user {user}")))?;
+                std::os::unix::fs::lchown(&path, Some(uid), None)
+                    .map_err(|e| failure("set the owner of", &path, e))?;
+                instance.property_hash.shift_remove("owner");
+                Ok(())
+            }
+            "group" => {
+                let group = value_text(value);
+                let gid = resolve_gid(&group)
+                    .ok_or_else(|| ProviderError::new(format!("Could not find group {group}")))?;
+                std::os::unix::fs::lchown(&path, None, Some(gid))
+                    .map_err(|e| failure("set the group of", &path, e))?;
+                instance.property_hash.shift_remove("group");
+                Ok(())
+            }
+            "mode" => {
+                let meta = lstat(&path)?.ok_or_else(|| {
+                    ProviderError::new(format!("{} does not exist", path.display()))
+                })?;
+                let wanted = desired_mode(&value_text(value), meta.mode() & 0o7777, meta.is_dir())
+                    .map_err(ProviderError::new)?;
+                set_mode(&path, wanted)?;
+                instance.property_hash.shift_remove("mode");
+                Ok(())
+            }
+            other => Err(ProviderError::new(format!(
+                "the posix provider cannot change {other}"
+            ))),
+        }
+    }
+
+    fn flush(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        instance.property_hash.clear();
+        Ok(())
+    }
+}
+
+pub fn definition() -> ProviderDef {
+    ProviderDef::properties("file", "posix", Posix)
+        .doc(
+            "Manages files with the operating system's file calls: POSIX
+            ownership and permission bits, symbolic links, atomic replacement
+            by rename. Files cannot be listed (`marionette resource file` needs
+            a path).",
+        )
+        .confine(Confine::Feature("posix".into()))
+        .has_features(&["manages_symlinks"])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_split_into_words_without_a_shell() {
+        assert_eq!(
+            split_words("/usr/sbin/visudo -c -f %").unwrap(),
+            ["/usr/sbin/visudo", "-c", "-f", "%"]
+        );
+        assert_eq!(
+            split_words(r#"/bin/sh -c 'grep -q "a b" %' "x\"y" a\ b"#).unwrap(),
+            ["/bin/sh", "-c", "grep -q \"a b\" %", "x\"y", "a b"]
+        );
+        assert_eq!(split_words("  ").unwrap(), Vec::<String>::new());
+        assert_eq!(split_words("''").unwrap(), [""]);
+        assert!(split_words("echo 'open").is_err());
+    }
+
+    #[test]
+    fn temporary_names_stay_short_and_hidden() {
+        let long = "é".repeat(200);
+        let name = temp_name(Path::new("/tmp"), &Path::new("/tmp").join(&long), "new");
+        let file = name.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(file.starts_with('.') && file.len() < 255, "{file}");
+    }
+
+    #[test]
+    fn the_umask_is_read() {
+        assert_eq!(umask() & !0o777, 0);
+    }
+}

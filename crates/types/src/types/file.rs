@@ -1,0 +1,1445 @@
+//! `file`: files, directories and symbolic links, with their content,
+//! ownership and permissions.
+//!
+//! The helpers below (modes, checksums, sources, backups) are shared with
+//! the `posix` provider: the type needs them to compare values and word
+//! messages, the provider to change the system.
+
+use std::fs;
+use std::io::{self, Read};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use marionette_ral::attribute::{parse_boolean, value_text};
+use marionette_ral::{AttrDef, Resource, TypeDef};
+use marionette_values::Value;
+
+use crate::system;
+
+/// The checksum types Puppet knows; only those in [`SUPPORTED_CHECKSUMS`]
+/// work here, the others are refused with a clear message.
+const KNOWN_CHECKSUMS: &[&str] = &[
+    "md5",
+    "md5lite",
+    "sha256",
+    "sha256lite",
+    "sha512",
+    "sha384",
+    "sha224",
+    "sha1",
+    "sha1lite",
+    "mtime",
+    "ctime",
+    "none",
+];
+
+/// The checksum types this implementation computes.
+pub const SUPPORTED_CHECKSUMS: &[&str] = &["sha256", "md5", "mtime", "ctime", "none"];
+
+/// Checksum types that describe a file's timestamps or nothing at all: they
+/// cannot describe a `content` string, only a `source` file.
+const SOURCE_ONLY_CHECKSUMS: &[&str] = &["mtime", "ctime", "none"];
+
+/// The mode of a new file when the manifest gives none and the text base
+/// of a symbolic mode on a new file (Puppet's default).
+pub const DEFAULT_FILE_MODE: u32 = 0o644;
+/// The base of a symbolic mode on a new directory.
+pub const DEFAULT_DIR_MODE: u32 = 0o755;
+
+// ---------------------------------------------------------------------------
+// Modes
+
+/// Whether a mode is written in octal: one to four octal digits, with an
+/// optional extra leading zero (`644`, `0644`, `04755`, `00644`).
+fn is_octal_mode(text: &str) -> bool {
+    let digits = text
+        .strip_prefix('0')
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(text);
+    (1..=4).contains(&digits.len()) && digits.bytes().all(|b| (b'0'..=b'7').contains(&b))
+}
+
+/// The canonical spelling of a mode: octal modes as four digits (`644`
+/// becomes `0644`), symbolic modes unchanged.
+pub fn normalize_mode(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("The file mode specification is invalid: an empty mode".into());
+    }
+    if is_octal_mode(text) {
+        let value = u32::from_str_radix(text, 8).map_err(|e| e.to_string())?;
+        return Ok(format!("{value:04o}"));
+    }
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "The file mode specification is invalid: {text:?} (numeric modes are octal, digits 0 to 7, at most four of them)"
+        ));
+    }
+    // Resolving against any mode checks the syntax.
+    apply_symbolic(text, 0, false)
+        .map(|_| text.to_string())
+        .map_err(|e| format!("The file mode specification is invalid: {text:?}: {e}"))
+}
+
+/// Gives the search (execute) bit wherever the read bit is set: a
+/// directory that can be read but not searched is of no use, so numeric
+/// modes on directories are widened this way, as Puppet does.
+pub fn dirmask(mode: u32) -> u32 {
+    mode | ((mode & 0o444) >> 2)
+}
+
+/// The mode a desired mode leads to from the current one: an octal mode
+/// replaces it (widened for directories), a symbolic mode edits it.
+pub fn desired_mode(spec: &str, current: u32, is_dir: bool) -> Result<u32, String> {
+    let spec = spec.trim();
+    if is_octal_mode(spec) {
+        let value = u32::from_str_radix(spec, 8).map_err(|e| e.to_string())?;
+        return Ok(if is_dir { dirmask(value) } else { value });
+    }
+    apply_symbolic(spec, current, is_dir)
+}
+
+/// Applies a symbolic mode (`u=rw,go=r`, `a+x`, `g+X`, `o-rwx`, `u+s`,
+/// `g=u`) to a mode, the way `chmod` does. `X` adds search permission only
+/// to directories and to files that someone can already execute.
+pub fn apply_symbolic(spec: &str, current: u32, is_dir: bool) -> Result<u32, String> {
+    let original = current & 0o7777;
+    let mut mode = original;
+    let executable = is_dir || original & 0o111 != 0;
+    for clause in spec.split(',') {
+        let clause = clause.trim();
+        let start = clause
+            .find(['+', '-', '='])
+            .ok_or_else(|| format!("missing operator (+, - or =) in {clause:?}"))?;
+        let (who_text, actions) = clause.split_at(start);
+        let mut classes: Vec<char> = Vec::new();
+        for who in who_text.chars() {
+            match who {
+                'u' | 'g' | 'o' => classes.push(who),
+                'a' => classes.extend(['u', 'g', 'o']),
+                other => return Err(format!("unknown class {other:?} in {clause:?}")),
+            }
+        }
+        if classes.is_empty() {
+            classes.extend(['u', 'g', 'o']);
+        }
+        // Copies such as `g=u` read the mode as it was before this clause.
+        let snapshot = mode;
+        let mut op = None;
+        let mut perms: Vec<char> = Vec::new();
+        let mut steps: Vec<(char, Vec<char>)> = Vec::new();
+        for c in actions.chars() {
+            match c {
+                '+' | '-' | '=' => {
+                    if let Some(previous) = op.take() {
+                        steps.push((previous, std::mem::take(&mut perms)));
+                    }
+                    op = Some(c);
+                }
+                'r' | 'w' | 'x' | 'X' | 's' | 't' | 'u' | 'g' | 'o' => perms.push(c),
+                other => return Err(format!("unknown permission {other:?} in {clause:?}")),
+            }
+        }
+        if let Some(last) = op {
+            steps.push((last, perms));
+        }
+        for (op, perms) in steps {
+            for class in &classes {
+                let shift = match class {
+                    'u' => 6,
+                    'g' => 3,
+                    _ => 0,
+                };
+                let special_of_class = match class {
+                    'u' => 0o4000,
+                    'g' => 0o2000,
+                    _ => 0,
+                };
+                let mut bits = 0u32;
+                let mut special = 0u32;
+                for perm in &perms {
+                    match perm {
+                        'r' => bits |= 4,
+                        'w' => bits |= 2,
+                        'x' => bits |= 1,
+                        'X' if executable => bits |= 1,
+                        'X' => {}
+                        's' => special |= special_of_class,
+                        't' => special |= 0o1000,
+                        'u' => bits |= (snapshot >> 6) & 7,
+                        'g' => bits |= (snapshot >> 3) & 7,
+                        'o' => bits |= snapshot & 7,
+                        _ => {}
+                    }
+                }
+                let class_bits = 7 << shift;
+                match op {
+                    '+' => mode |= (bits << shift) | special,
+                    '-' => mode &= !((bits << shift) | special),
+                    _ => {
+                        mode &= !(class_bits | special_of_class);
+                        mode |= (bits << shift) | special;
+                    }
+                }
+            }
+        }
+    }
+    Ok(mode & 0o7777)
+}
+
+/// A mode as the logs show it: four octal digits.
+pub fn mode_text(mode: u32) -> String {
+    format!("{:04o}", mode & 0o7777)
+}
+
+// ---------------------------------------------------------------------------
+// Checksums and content
+
+/// The checksum type of a resource (`sha256` unless set).
+pub fn checksum_type(resource: &Resource) -> String {
+    resource
+        .text("checksum")
+        .unwrap_or_else(|| "sha256".to_string())
+}
+
+/// A value written as a checksum, `{sha256}hex`: its type and data.
+pub fn parse_checksum(text: &str) -> Option<(&str, &str)> {
+    let rest = text.strip_prefix('{')?;
+    let (kind, data) = rest.split_once('}')?;
+    KNOWN_CHECKSUMS.contains(&kind).then_some((kind, data))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A running digest of one of the supported kinds.
+enum Hasher {
+    Sha256(sha2::Sha256),
+    Md5(md5::Md5),
+}
+
+impl Hasher {
+    fn new(kind: &str) -> Option<Hasher> {
+        use sha2::Digest;
+        match kind {
+            "sha256" => Some(Hasher::Sha256(sha2::Sha256::new())),
+            "md5" => Some(Hasher::Md5(md5::Md5::new())),
+            _ => None,
+        }
+    }
+
+    fn update(&mut self, bytes: &[u8]) {
+        use sha2::Digest;
+        match self {
+            Hasher::Sha256(h) => h.update(bytes),
+            Hasher::Md5(h) => h.update(bytes),
+        }
+    }
+
+    fn finish(self) -> String {
+        use sha2::Digest;
+        match self {
+            Hasher::Sha256(h) => hex(&h.finalize()),
+            Hasher::Md5(h) => hex(&h.finalize()),
+        }
+    }
+}
+
+/// The checksum of some bytes, `{kind}data`. Timestamp and `none`
+/// checksums cannot describe bytes: they give the bare `{kind}`.
+pub fn sum_bytes(kind: &str, bytes: &[u8]) -> String {
+    match Hasher::new(kind) {
+        Some(mut hasher) => {
+            hasher.update(bytes);
+            format!("{{{kind}}}{}", hasher.finish())
+        }
+        None => format!("{{{kind}}}"),
+    }
+}
+
+/// Seconds since the epoch as `YYYY-MM-DD HH:MM:SS +0000`: fixed width, so
+/// two such texts compare as their times do.
+pub fn time_text(seconds: i64) -> String {
+    let days = seconds.div_euclid(86_400);
+    let rest = seconds.rem_euclid(86_400);
+    format!(
+        "{} {:02}:{:02}:{:02} +0000",
+        system::days_to_date(days),
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// The checksum of a file on disk, read in pieces so large files cost
+/// little memory.
+pub fn sum_file(kind: &str, path: &Path) -> io::Result<String> {
+    match kind {
+        "mtime" => Ok(format!(
+            "{{mtime}}{}",
+            time_text(fs::metadata(path)?.mtime())
+        )),
+        "ctime" => Ok(format!(
+            "{{ctime}}{}",
+            time_text(fs::metadata(path)?.ctime())
+        )),
+        "none" => Ok("{none}".to_string()),
+        _ => {
+            let mut hasher = Hasher::new(kind).ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    format!("checksum {kind} is not supported yet"),
+                )
+            })?;
+            let mut file = fs::File::open(path)?;
+            let mut buffer = vec![0u8; 64 * 1024];
+            loop {
+                let read = file.read(&mut buffer)?;
+                if read == 0 {
+                    break;
+                }
+                hasher.update(&buffer[..read]);
+            }
+            Ok(format!("{{{kind}}}{}", hasher.finish()))
+        }
+    }
+}
+
+/// The bytes of a `content` value: a string's UTF-8 or a binary's bytes.
+pub fn content_bytes(value: &Value) -> Option<&[u8]> {
+    match value {
+        Value::String(text) => Some(text.as_bytes()),
+        Value::Binary(bytes) => Some(bytes.as_slice()),
+        Value::Sensitive(inner) => content_bytes(inner),
+        _ => None,
+    }
+}
+
+/// Whether the desired content is a checksum rather than literal text:
+/// it came from `source` (the source's checksum), or the manifest gave a
+/// checksum, which Puppet reads as "the content with this sum, from the
+/// filebucket".
+pub fn content_is_checksum(value: &Value) -> bool {
+    matches!(value, Value::String(text) if parse_checksum(text).is_some())
+}
+
+/// The checksum the desired content must have. Content from a source is
+/// summed again when the resource is applied, not when it was built: an
+/// earlier resource of the same run may have changed the source.
+pub fn desired_sum(resource: &Resource, desired: &Value) -> String {
+    if !resource.is_given("content")
+        && let Some((path, meta)) = first_source(resource)
+        && meta.is_file()
+        && let Ok(sum) = sum_file(&checksum_type(resource), &path)
+    {
+        return sum;
+    }
+    match desired {
+        Value::String(text) if parse_checksum(text).is_some() => text.to_string(),
+        other => sum_bytes(
+            &checksum_type(resource),
+            content_bytes(other).unwrap_or_default(),
+        ),
+    }
+}
+
+/// Whether a file's checksum satisfies the desired one: equal, or, for
+/// timestamps, at least as recent.
+pub fn sums_match(current: &str, desired: &str) -> bool {
+    if current == desired {
+        return true;
+    }
+    match (parse_checksum(current), parse_checksum(desired)) {
+        (Some((a, now)), Some((b, wanted))) if a == b && matches!(a, "mtime" | "ctime") => {
+            now >= wanted
+        }
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Sources
+
+/// A `source` entry as a local path: absolute paths as they are, `file:`
+/// URIs decoded. Server and remote sources are refused with the reason.
+pub fn source_path(entry: &str) -> Result<String, String> {
+    if entry.starts_with('/') {
+        return Ok(entry.to_string());
+    }
+    if let Some(rest) = entry.strip_prefix("file://") {
+        let path = rest.strip_prefix("localhost").unwrap_or(rest);
+        if !path.starts_with('/') {
+            return Err(format!(
+                "Cannot use the file URI '{entry}': only local files (file:///path) can be sources"
+            ));
+        }
+        return percent_decode(path).ok_or_else(|| format!("The URI '{entry}' is not valid"));
+    }
+    if let Some(rest) = entry.strip_prefix("file:")
+        && rest.starts_with('/')
+    {
+        return percent_decode(rest).ok_or_else(|| format!("The URI '{entry}' is not valid"));
+    }
+    if entry.starts_with("puppet:") {
+        return Err(format!(
+            "puppet: sources ('{entry}') are not supported yet, because there is no file server; use a local path or a file:/// URI"
+        ));
+    }
+    match entry.split_once("://") {
+        Some((scheme, _)) => Err(format!(
+            "{scheme} sources ('{entry}') are not supported yet; use a local path or a file:/// URI"
+        )),
+        None => Err(format!(
+            "Cannot use relative URLs '{entry}': a source must be an absolute path or a URI"
+        )),
+    }
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let pair = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(pair, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The sources of a resource as local paths, in order.
+pub fn sources(resource: &Resource) -> Vec<String> {
+    resource
+        .list("source")
+        .into_iter()
+        .filter_map(|value| source_path(&value_text(value)).ok())
+        .collect()
+}
+
+/// The first source that exists, with its metadata (links followed).
+pub fn first_source(resource: &Resource) -> Option<(PathBuf, fs::Metadata)> {
+    sources(resource).into_iter().find_map(|path| {
+        let path = PathBuf::from(path);
+        fs::metadata(&path).ok().map(|meta| (path, meta))
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Paths
+
+/// Puppet's normal form of an absolute path: repeated slashes and `.`
+/// dropped, `..` resolved by the text alone, no trailing slash except for
+/// `/` itself.
+pub fn normalize_path(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// Every directory above a path, nearest first (`/a/b/c` gives `/a/b`,
+/// `/a`, `/`).
+pub fn ancestors(path: &str) -> Vec<String> {
+    Path::new(path)
+        .ancestors()
+        .skip(1)
+        .map(|p| p.display().to_string())
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Accounts
+
+/// A user name or uid as a uid.
+pub fn resolve_uid(user: &str) -> Option<u32> {
+    if let Ok(uid) = user.parse() {
+        return Some(uid);
+    }
+    system::passwd(Path::new("/"))
+        .ok()?
+        .into_iter()
+        .find(|entry| entry.name == user)
+        .and_then(|entry| u32::try_from(entry.uid).ok())
+}
+
+/// A group name or gid as a gid.
+pub fn resolve_gid(group: &str) -> Option<u32> {
+    system::resolve_gid(Path::new("/"), group).and_then(|gid| u32::try_from(gid).ok())
+}
+
+/// The name of a uid, or the number when no account has it.
+pub fn user_name(uid: u32) -> String {
+    system::passwd(Path::new("/"))
+        .ok()
+        .and_then(|entries| {
+            entries
+                .into_iter()
+                .find(|e| e.uid == i64::from(uid))
+                .map(|e| e.name)
+        })
+        .unwrap_or_else(|| uid.to_string())
+}
+
+/// The name of a gid, or the number when no group has it.
+pub fn group_name(gid: u32) -> String {
+    system::groups(Path::new("/"))
+        .ok()
+        .and_then(|entries| {
+            entries
+                .into_iter()
+                .find(|e| e.gid == i64::from(gid))
+                .map(|e| e.name)
+        })
+        .unwrap_or_else(|| gid.to_string())
+}
+
+// ---------------------------------------------------------------------------
+// Hooks
+
+/// The kind of file `lstat` finds, in Puppet's words (`file`,
+/// `directory`, `link`, ...), or `None` when nothing is there.
+pub fn current_kind(path: &str) -> Option<&'static str> {
+    fs::symlink_metadata(path).ok().map(|m| kind_of(&m))
+}
+
+/// Every kind [`kind_of`] names.
+const FILE_KINDS: &[&str] = &[
+    "link",
+    "directory",
+    "file",
+    "fifo",
+    "socket",
+    "characterSpecial",
+    "blockSpecial",
+    "unknown",
+];
+
+/// Puppet's name of a file type.
+pub fn kind_of(meta: &fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        "link"
+    } else if kind.is_dir() {
+        "directory"
+    } else if kind.is_file() {
+        "file"
+    } else if kind.is_fifo() {
+        "fifo"
+    } else if kind.is_socket() {
+        "socket"
+    } else if kind.is_char_device() {
+        "characterSpecial"
+    } else if kind.is_block_device() {
+        "blockSpecial"
+    } else {
+        "unknown"
+    }
+}
+
+/// Whether `ensure` names a link target (any absolute path).
+pub fn is_link_target(ensure: &str) -> bool {
+    ensure.starts_with('/')
+}
+
+/// Whether `replace` allows changing what exists.
+pub fn replaces(resource: &Resource) -> bool {
+    resource.get("replace") != Some(&Value::Boolean(false))
+}
+
+/// Whether the resource wants a regular file given what is there now
+/// (Puppet's `should_be_file?`): content is only managed on those.
+pub fn should_be_file(resource: &Resource, current: Option<&str>) -> bool {
+    match resource.text("ensure").as_deref() {
+        Some("file") => true,
+        Some("present") => matches!(current, None | Some("file")),
+        Some(_) => false,
+        None => resource.is_given("content") || current == Some("file"),
+    }
+}
+
+/// `ensure` is in sync: `present` accepts any kind, a link target needs
+/// a link (its destination is compared through the provider's answer),
+/// and with `replace => false` anything that exists is left alone.
+fn ensure_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
+    let current = value_text(current);
+    let desired = value_text(desired);
+    if current != "absent" && !replaces(resource) {
+        return true;
+    }
+    match desired.as_str() {
+        "present" if current == "absent" => {
+            // The framework implies `present` once another property is
+            // managed; Puppet never creates a file for a mode or an owner
+            // alone, so an implied `present` leaves a missing file alone.
+            !resource.is_given("ensure")
+        }
+        "present" => true,
+        _ => current == desired,
+    }
+}
+
+/// Whether the resource writes content when it creates a regular file.
+fn creates_content(resource: &Resource, desired: &str) -> bool {
+    matches!(desired, "file" | "present")
+        && resource.get("content").is_some()
+        && resource.get("target").is_none()
+}
+
+/// Whether the content must stay out of messages: given as `Sensitive`,
+/// directly or through a sensitive `source`.
+fn content_hidden(resource: &Resource) -> bool {
+    resource.is_sensitive("content") || resource.is_sensitive("source")
+}
+
+fn ensure_message(resource: &Resource, current: &Value, desired: &Value) -> String {
+    let current = value_text(current);
+    let desired = value_text(desired);
+    if desired == "absent" {
+        return "removed".to_string();
+    }
+    // Like Puppet, a regular file written with content is described by
+    // that content, whatever was there before.
+    if creates_content(resource, &desired) {
+        if content_hidden(resource) {
+            return "changed [redacted] to [redacted]".to_string();
+        }
+        if let Some(content) = resource.get("content") {
+            return format!("defined content as '{}'", desired_sum(resource, content));
+        }
+    }
+    if current == "absent" {
+        return "created".to_string();
+    }
+    // With a link target as `ensure`, the provider reports an existing
+    // link by where it points, which may be a relative path.
+    if is_link_target(&desired) && !FILE_KINDS.contains(&current.as_str()) {
+        return format!("target changed '{current}' to '{desired}'");
+    }
+    let shown = |kind: &str| {
+        if is_link_target(kind) {
+            "link".to_string()
+        } else {
+            kind.to_string()
+        }
+    };
+    format!(
+        "ensure changed '{}' to '{}'",
+        shown(&current),
+        shown(&desired)
+    )
+}
+
+fn content_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
+    let path = resource.name();
+    let kind = current_kind(&path);
+    if !should_be_file(resource, kind) {
+        return true;
+    }
+    if kind.is_none() {
+        return false;
+    }
+    if !replaces(resource) {
+        return true;
+    }
+    match current {
+        Value::String(now) => sums_match(now, &desired_sum(resource, desired)),
+        _ => false,
+    }
+}
+
+fn content_message(resource: &Resource, current: &Value, desired: &Value) -> String {
+    if content_hidden(resource) {
+        return "changed [redacted] to [redacted]".to_string();
+    }
+    let wanted = desired_sum(resource, desired);
+    match current {
+        Value::String(now) if &**now != "absent" => {
+            format!("content changed '{now}' to '{wanted}'")
+        }
+        _ => format!("defined content as '{wanted}'"),
+    }
+}
+
+/// How logs show content: its checksum, never the text.
+fn content_format(value: &Value) -> String {
+    match value {
+        Value::String(text) if parse_checksum(text).is_some() => format!("'{text}'"),
+        other => format!(
+            "'{}'",
+            sum_bytes("sha256", content_bytes(other).unwrap_or_default())
+        ),
+    }
+}
+
+fn target_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
+    let path = resource.name();
+    if !replaces(resource) && current_kind(&path).is_some() {
+        return true;
+    }
+    value_text(current) == value_text(desired)
+}
+
+/// The current mode and whether the path is a directory or a link.
+fn mode_context(resource: &Resource) -> (bool, bool) {
+    match fs::symlink_metadata(resource.name()) {
+        Ok(meta) => (meta.is_dir(), meta.file_type().is_symlink()),
+        Err(_) => (false, false),
+    }
+}
+
+fn mode_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
+    let (is_dir, is_link) = mode_context(resource);
+    // Links have no mode of their own to manage.
+    if is_link {
+        return true;
+    }
+    let Ok(now) = u32::from_str_radix(&value_text(current), 8) else {
+        return false;
+    };
+    desired_mode(&value_text(desired), now, is_dir).is_ok_and(|wanted| wanted == now)
+}
+
+fn mode_message(resource: &Resource, current: &Value, desired: &Value) -> String {
+    let (is_dir, _) = mode_context(resource);
+    let spec = value_text(desired);
+    let Ok(now) = u32::from_str_radix(&value_text(current), 8) else {
+        return format!("mode changed '{}' to '{spec}'", value_text(current));
+    };
+    match desired_mode(&spec, now, is_dir) {
+        Ok(wanted) if is_octal_mode(&spec) => {
+            format!(
+                "mode changed '{}' to '{}'",
+                mode_text(now),
+                mode_text(wanted)
+            )
+        }
+        Ok(wanted) => format!(
+            "mode changed '{}' to '{}' ({spec})",
+            mode_text(now),
+            mode_text(wanted)
+        ),
+        Err(_) => format!("mode changed '{}' to '{spec}'", mode_text(now)),
+    }
+}
+
+fn owner_insync(_resource: &Resource, current: &Value, desired: &Value) -> bool {
+    match (
+        resolve_uid(&value_text(current)),
+        resolve_uid(&value_text(desired)),
+    ) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+fn group_insync(_resource: &Resource, current: &Value, desired: &Value) -> bool {
+    match (
+        resolve_gid(&value_text(current)),
+        resolve_gid(&value_text(desired)),
+    ) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Shows a numeric owner by its name when an account has that number.
+fn owner_message(_resource: &Resource, current: &Value, desired: &Value) -> String {
+    let wanted = value_text(desired);
+    let shown = match wanted.parse::<u32>() {
+        Ok(uid) => user_name(uid),
+        Err(_) => wanted,
+    };
+    format!("owner changed '{}' to '{shown}'", value_text(current))
+}
+
+fn group_message(_resource: &Resource, current: &Value, desired: &Value) -> String {
+    let wanted = value_text(desired);
+    let shown = match wanted.parse::<u32>() {
+        Ok(gid) => group_name(gid),
+        Err(_) => wanted,
+    };
+    format!("group changed '{}' to '{shown}'", value_text(current))
+}
+
+/// The check of an attribute that only accepts its default for now: any
+/// other value is refused rather than silently ignored.
+fn only_default(
+    name: &'static str,
+    accepted: impl Fn(&Value) -> bool + Send + Sync + 'static,
+    hint: &'static str,
+) -> impl Fn(&marionette_ral::typedef::Hooked<'_>, &Value) -> Result<(), String> + Send + Sync + 'static
+{
+    move |_, value| {
+        if accepted(value) {
+            Ok(())
+        } else {
+            Err(format!("{name} is not supported yet; {hint}"))
+        }
+    }
+}
+
+fn is_false(value: &Value) -> bool {
+    parse_boolean(value) == Some(false)
+}
+
+/// Single values only: several desired values make no sense for a file.
+fn single(resource: &Resource, attr: &str) -> Result<(), String> {
+    match resource.get(attr) {
+        Some(Value::Array(_)) => Err(format!("{attr} takes a single value, not an array")),
+        _ => Ok(()),
+    }
+}
+
+/// Checks across attributes, once all are set.
+fn validate(resource: &Resource) -> Result<(), String> {
+    for attr in ["ensure", "content", "target", "owner", "group", "mode"] {
+        single(resource, attr)?;
+    }
+    let creators = ["content", "source", "target"]
+        .iter()
+        .filter(|name| resource.is_given(name))
+        .count();
+    if creators > 1 {
+        return Err("You cannot specify more than one of content, source, target".into());
+    }
+    let checksum = checksum_type(resource);
+    if checksum == "none" && resource.get("source").is_some() {
+        return Err("You cannot specify source when using checksum 'none'".into());
+    }
+    if SOURCE_ONLY_CHECKSUMS.contains(&checksum.as_str()) && resource.is_given("content") {
+        return Err(format!(
+            "You cannot specify content when using checksum '{checksum}'"
+        ));
+    }
+    let ensure = resource.text("ensure").unwrap_or_default();
+    if is_link_target(&ensure) && resource.is_given("target") {
+        return Err(format!(
+            "ensure => '{ensure}' already names the link target; do not set target as well"
+        ));
+    }
+    if matches!(ensure.as_str(), "file" | "directory") && resource.is_given("target") {
+        return Err(format!(
+            "target only applies to links, not to ensure => {ensure}"
+        ));
+    }
+    if ensure == "link" && resource.get("target").is_none() {
+        return Err("Cannot create a symlink without a target".into());
+    }
+    Ok(())
+}
+
+pub fn definition() -> TypeDef {
+    let mut def = TypeDef::new("file")
+        .doc(
+            "Manages a file, a directory or a symbolic link: whether it exists and
+            of which kind, its content, its owner, its group and its permissions.
+
+            Content comes from `content` (a string, usually from a template) or
+            from `source` (a local file). New content is written to a temporary
+            file beside the target, with the final owner and mode, flushed to disk
+            and renamed over the target, so a file is never seen half-written.
+            The previous content is saved first (see `backup`).
+
+            Example:
+
+                file { '/etc/motd':
+                  ensure  => file,
+                  content => \"Managed by marionette\\n\",
+                  owner   => 'root',
+                  group   => 'root',
+                  mode    => '0644',
+                }
+
+            **Autorequires:** the nearest parent directory, the owner (`user`)
+            and the group (`group`), when the catalog manages them, and the link
+            target when it is managed as a file.",
+        )
+        .feature(
+            "manages_symlinks",
+            "The provider can create and manage symbolic links.",
+            &[],
+        )
+        .attr(
+            AttrDef::param("path")
+                .namevar()
+                .doc(
+                    "The absolute path of the file; defaults to the title. Trailing
+                    slashes are dropped, so `/tmp/dir/` and `/tmp/dir` are the same
+                    file.",
+                )
+                .validate(|_, value| {
+                    let text = value_text(value);
+                    if matches!(value, Value::String(_)) && text.starts_with('/') {
+                        Ok(())
+                    } else {
+                        Err(format!("File paths must be fully qualified, not '{text}'"))
+                    }
+                })
+                .munge(|_, value| Ok(Value::String(normalize_path(&value_text(&value)).into()))),
+        )
+        .attr(
+            AttrDef::param("backup")
+                .doc(
+                    "Where the old content goes before a file is changed or removed.
+                    `puppet` (the default) saves it in the local filebucket, where it
+                    can be found again by its sha256 checksum; a value starting with
+                    a dot, such as `.bak`, copies the file beside itself with that
+                    suffix; `true` means `.puppet-bak`; `false` keeps no backup.
+                    Named remote filebuckets are not supported yet.",
+                )
+                .default_value(Value::String("puppet".into()))
+                .validate(|_, value| match value {
+                    Value::Boolean(_) => Ok(()),
+                    Value::String(text)
+                        if matches!(&**text, "true" | "false" | "puppet")
+                            || text.starts_with('.') =>
+                    {
+                        Ok(())
+                    }
+                    Value::String(text) => Err(format!(
+                        "backing up to the filebucket '{text}' is not supported yet; use puppet (the local filebucket), a suffix starting with '.', or false"
+                    )),
+                    other => Err(format!(
+                        "Invalid backup type {}",
+                        marionette_ral::attribute::inspect(other)
+                    )),
+                })
+                .munge(|_, value| {
+                    Ok(match parse_boolean(&value) {
+                        Some(false) => Value::Boolean(false),
+                        Some(true) => Value::String(".puppet-bak".into()),
+                        None => value,
+                    })
+                }),
+        )
+        .attr(
+            AttrDef::param("checksum")
+                .doc(
+                    "How content is compared: `sha256` (the default) or `md5`
+                    checksums of the bytes; with `source`, also `mtime` or `ctime`,
+                    which replace the file when the source is newer than it. As in
+                    Puppet, `none` goes with neither `content` nor `source`. The
+                    other checksum types Puppet knows are not supported yet.",
+                )
+                .values(KNOWN_CHECKSUMS)
+                .default_value(Value::String("sha256".into()))
+                .validate(|hooked, value| {
+                    hooked.default_validate(value)?;
+                    let text = value_text(value);
+                    if SUPPORTED_CHECKSUMS.contains(&text.as_str()) {
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "checksum {text} is not supported yet; use one of {}",
+                            SUPPORTED_CHECKSUMS.join(", ")
+                        ))
+                    }
+                }),
+        )
+        .attr(
+            AttrDef::property("checksum_value")
+                .doc("The expected checksum of the content. Not supported yet: setting it is an error.")
+                .validate(only_default(
+                    "checksum_value",
+                    |_| false,
+                    "manage the content with content or source instead",
+                )),
+        )
+        .attr(
+            AttrDef::param("source")
+                .doc(
+                    "Where the content comes from: an absolute path or a `file:///`
+                    URI on this machine. With several, the first that exists is used.
+                    A directory as source makes a directory (its files are not copied:
+                    `recurse` is not supported yet). `puppet:///` URIs need a file
+                    server and are not supported yet. Cannot be combined with
+                    `content` or `target`.",
+                )
+                .validate(|_, value| {
+                    let entries: Vec<&Value> = match value {
+                        Value::Array(items) => items.iter().collect(),
+                        single => vec![single],
+                    };
+                    if entries.is_empty() {
+                        return Err("source must name at least one file".into());
+                    }
+                    for entry in entries {
+                        if !matches!(entry, Value::String(_)) {
+                            return Err(format!(
+                                "source must be a string or an array of strings, not {}",
+                                marionette_ral::attribute::inspect(entry)
+                            ));
+                        }
+                        source_path(&value_text(entry))?;
+                    }
+                    Ok(())
+                }),
+        )
+        .attr(
+            AttrDef::property("content")
+                .doc(
+                    "The content of the file, as a string or a `Binary`; it may be
+                    `Sensitive`, which keeps it out of every log. The file's current
+                    content is shown, and compared, as its checksum
+                    (`{sha256}...`). With `replace => false`, the content of an
+                    existing file is never changed. Cannot be combined with `source`
+                    or `target`.",
+                )
+                .validate(|_, value| match value {
+                    Value::String(_) | Value::Binary(_) => Ok(()),
+                    other => Err(format!(
+                        "content must be a String or a Binary, not {}",
+                        marionette_ral::attribute::inspect(other)
+                    )),
+                })
+                // With a source, the desired content is the source's checksum,
+                // compared like any content; the provider copies the file. A
+                // source missing for now still makes the content managed: it
+                // is looked for again when the resource is applied.
+                .default_fn(|resource| {
+                    resource.get("source")?;
+                    let kind = checksum_type(resource);
+                    let sum = match first_source(resource) {
+                        Some((_, meta)) if meta.is_dir() => return None,
+                        Some((path, _)) => {
+                            sum_file(&kind, &path).unwrap_or_else(|_| format!("{{{kind}}}"))
+                        }
+                        None => format!("{{{kind}}}"),
+                    };
+                    Some(Value::String(sum.into()))
+                })
+                .insync(content_insync)
+                .change_message(content_message)
+                .format(content_format),
+        )
+        .attr(
+            AttrDef::property("target")
+                .doc(
+                    "The destination of a link (`ensure => link`): an absolute or a
+                    relative path, stored as written. Cannot be combined with
+                    `content` or `source`.",
+                )
+                .validate(|_, value| {
+                    if value_text(value).is_empty() {
+                        Err("target must not be empty".into())
+                    } else {
+                        Ok(())
+                    }
+                })
+                .insync(target_insync)
+                .change_message(|_, current, desired| {
+                    let current = match current {
+                        Value::Undef => "notlink".to_string(),
+                        other => value_text(other),
+                    };
+                    format!("target changed '{current}' to '{}'", value_text(desired))
+                }),
+        )
+        .attr(
+            AttrDef::property("ensure")
+                .doc(
+                    "What should be at the path: `file`, `directory`, `link` (with
+                    `target`), `absent`, or `present`, which accepts whatever kind
+                    exists and creates a regular file when nothing does. An absolute
+                    path means a link to that path. Without `ensure`, a resource with
+                    `content` or `source` makes a file (or a directory when the source
+                    is one), one with `target` a link; a resource that only sets
+                    owner, group or mode changes an existing file and creates nothing.
+
+                    Directories are only removed or replaced with `force => true`.",
+                )
+                .values(&["present", "absent", "file", "directory", "link"])
+                .alias_value("false", "absent")
+                .pattern(r"\A/")
+                .default_fn(|resource| {
+                    let kind = if resource.is_given("target") {
+                        "link"
+                    } else if resource.is_given("content") {
+                        "file"
+                    } else if resource.get("source").is_some() {
+                        match first_source(resource) {
+                            Some((_, meta)) if meta.is_dir() => "directory",
+                            _ => "file",
+                        }
+                    } else {
+                        return None;
+                    };
+                    Some(Value::String(kind.into()))
+                })
+                .insync(ensure_insync)
+                .change_message(ensure_message),
+        )
+        .attr(
+            AttrDef::property("owner")
+                .doc(
+                    "The user owning the file, by name or uid. The current owner is
+                    shown by name; names and numbers are compared by uid.",
+                )
+                .validate(|_, value| account_value("owner", value))
+                .insync(owner_insync)
+                .change_message(owner_message),
+        )
+        .attr(
+            AttrDef::property("group")
+                .doc(
+                    "The group owning the file, by name or gid. The current group is
+                    shown by name; names and numbers are compared by gid.",
+                )
+                .validate(|_, value| account_value("group", value))
+                .insync(group_insync)
+                .change_message(group_message),
+        )
+        .attr(
+            AttrDef::property("mode")
+                .doc(
+                    "The permissions, as a string: octal (`'0644'`, `'755'`; stored
+                    as four digits) or symbolic like `chmod` (`'u=rw,go=r'`, `'a+x'`,
+                    `'g+X'`, where `X` grants search only to directories and to files
+                    someone can already execute). A symbolic mode changes only the
+                    bits it names. An octal mode on a directory also grants search
+                    wherever it grants read. Links have no mode to manage. Without a
+                    mode, new files get `0666` and new directories `0777`, less the
+                    umask.",
+                )
+                .validate(|_, value| match value {
+                    Value::String(text) => normalize_mode(text).map(|_| ()),
+                    other => Err(format!(
+                        "The file mode specification must be a string, not '{}'",
+                        marionette_values::PType::infer(other).generalize()
+                    )),
+                })
+                .munge(|_, value| Ok(Value::String(normalize_mode(&value_text(&value))?.into())))
+                .insync(mode_insync)
+                .change_message(mode_message),
+        )
+        .attr(AttrDef::read_only("type").doc("The kind of file found: `file`, `directory`, `link`, `fifo`, `socket`, `characterSpecial` or `blockSpecial`. Reported only."))
+        .attr(AttrDef::read_only("ctime").doc("When the file's metadata last changed. Reported only."))
+        .attr(AttrDef::read_only("mtime").doc("When the file's content last changed. Reported only."))
+        .attr(
+            AttrDef::property("seluser")
+                .doc("The SELinux user of the file. Not supported yet: setting it is an error.")
+                .validate(only_default("seluser", |_| false, "SELinux contexts cannot be managed")),
+        )
+        .attr(
+            AttrDef::property("selrole")
+                .doc("The SELinux role of the file. Not supported yet: setting it is an error.")
+                .validate(only_default("selrole", |_| false, "SELinux contexts cannot be managed")),
+        )
+        .attr(
+            AttrDef::property("seltype")
+                .doc("The SELinux type of the file. Not supported yet: setting it is an error.")
+                .validate(only_default("seltype", |_| false, "SELinux contexts cannot be managed")),
+        )
+        .attr(
+            AttrDef::property("selrange")
+                .doc("The SELinux range of the file. Not supported yet: setting it is an error.")
+                .validate(only_default("selrange", |_| false, "SELinux contexts cannot be managed")),
+        )
+        .attr(
+            AttrDef::param("selinux_ignore_defaults")
+                .doc("Whether to skip the SELinux policy's default context. Only `false` is supported so far.")
+                .boolean()
+                .default_value(Value::Boolean(false))
+                .validate(only_default("selinux_ignore_defaults", is_false, "leave it false")),
+        )
+        .attr(
+            AttrDef::param("replace")
+                .doc(
+                    "Whether an existing file may be changed to match `content`,
+                    `source`, `target` or `ensure`. With `false`, a file is written
+                    only when it is missing (owner, group and mode are still
+                    managed).",
+                )
+                .boolean()
+                .default_value(Value::Boolean(true)),
+        )
+        .attr(
+            AttrDef::param("force")
+                .doc(
+                    "Whether a directory may be removed (`ensure => absent`) or
+                    replaced by a file or a link. Without it, such a change fails
+                    and the directory is left as it is.",
+                )
+                .boolean()
+                .default_value(Value::Boolean(false)),
+        )
+        .attr(
+            AttrDef::param("links")
+                .doc(
+                    "What to do with a link at the path: `manage` (the default)
+                    manages the link itself. `follow` is not supported yet.",
+                )
+                .values(&["follow", "manage"])
+                .default_value(Value::String("manage".into()))
+                .validate(|hooked, value| {
+                    hooked.default_validate(value)?;
+                    if value_text(value) == "manage" {
+                        Ok(())
+                    } else {
+                        Err("links => follow is not supported yet; only manage is".into())
+                    }
+                }),
+        )
+        .attr(
+            AttrDef::param("recurse")
+                .doc("Whether to manage the files inside a directory too. Not supported yet: only `false` is accepted.")
+                .default_value(Value::Boolean(false))
+                .validate(only_default("recurse", is_false, "only false is accepted")),
+        )
+        .attr(
+            AttrDef::param("recurselimit")
+                .doc("How deep recursion goes. Not supported yet, as recursion is not.")
+                .validate(only_default("recurselimit", |_| false, "recursion is not supported")),
+        )
+        .attr(
+            AttrDef::param("ignore")
+                .doc("Names to skip during recursion. Not supported yet, as recursion is not.")
+                .validate(only_default("ignore", is_false, "recursion is not supported")),
+        )
+        .attr(
+            AttrDef::param("purge")
+                .doc("Whether recursion removes files the catalog does not manage. Not supported yet: only `false` is accepted.")
+                .boolean()
+                .default_value(Value::Boolean(false))
+                .validate(only_default("purge", is_false, "only false is accepted")),
+        )
+        .attr(
+            AttrDef::param("max_files")
+                .doc("A limit on the files recursion may visit. Not supported yet, as recursion is not: only `0` is accepted.")
+                .default_value(Value::Integer(0))
+                .validate(only_default(
+                    "max_files",
+                    |value| value_text(value) == "0",
+                    "recursion is not supported",
+                )),
+        )
+        .attr(
+            AttrDef::param("sourceselect")
+                .doc("Whether recursion copies from the first source or merges all. Only `first` is supported so far.")
+                .values(&["first", "all"])
+                .default_value(Value::String("first".into()))
+                .validate(|hooked, value| {
+                    hooked.default_validate(value)?;
+                    if value_text(value) == "first" {
+                        Ok(())
+                    } else {
+                        Err("sourceselect => all is not supported yet; only first is".into())
+                    }
+                }),
+        )
+        .attr(
+            AttrDef::param("source_permissions")
+                .doc("Whether owner, group and mode are copied from the source. Only `ignore` (the default) is supported so far.")
+                .values(&["use", "use_when_creating", "ignore"])
+                .default_value(Value::String("ignore".into()))
+                .validate(|hooked, value| {
+                    hooked.default_validate(value)?;
+                    if value_text(value) == "ignore" {
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "source_permissions => {} is not supported yet; only ignore is",
+                            value_text(value)
+                        ))
+                    }
+                }),
+        )
+        .attr(
+            AttrDef::param("show_diff")
+                .doc("Whether a content change may be shown as a diff. Accepted; no diff is shown yet.")
+                .boolean()
+                .default_value(Value::Boolean(true)),
+        )
+        .attr(
+            AttrDef::param("staging_location")
+                .doc(
+                    "The directory where new content is written before it is moved
+                    into place; by default the file's own directory. The move is
+                    atomic only within one filesystem, and fails across two.",
+                )
+                .validate(|_, value| {
+                    let text = value_text(value);
+                    if text.starts_with('/') {
+                        Ok(())
+                    } else {
+                        Err(format!("File paths must be fully qualified, not '{text}'"))
+                    }
+                })
+                .munge(|_, value| Ok(Value::String(normalize_path(&value_text(&value)).into()))),
+        )
+        .attr(
+            AttrDef::param("validate_cmd")
+                .doc(
+                    "A command that checks new content before it replaces the file.
+                    The content is written to a temporary file, the placeholder (see
+                    `validate_replacement`) in the command is replaced by that file's
+                    path, and the file is replaced only if the command exits with 0.
+                    The command is split into words at blanks (quotes group words)
+                    and run without a shell.",
+                ),
+        )
+        .attr(
+            AttrDef::param("validate_replacement")
+                .doc("The placeholder in `validate_cmd` that stands for the file to check.")
+                .default_value(Value::String("%".into())),
+        )
+        .validate(validate)
+        .autorequire("file", |resource| {
+            let path = resource.name();
+            let mut titles = ancestors(&path);
+            if let Some(target) = resource.text("target") {
+                titles.push(target);
+            }
+            titles
+        })
+        .autorequire("user", |resource| named_account(resource, "owner"))
+        .autorequire("group", |resource| named_account(resource, "group"));
+    // `ensure` is declared after content, source and target so that its
+    // default can depend on them; the framework finds it by name and syncs
+    // it first all the same.
+    def.ensurable = true;
+    def
+}
+
+fn account_value(attr: &str, value: &Value) -> Result<(), String> {
+    match value {
+        Value::Integer(id) if *id >= 0 => Ok(()),
+        Value::String(text) if !text.is_empty() && !text.contains([':', '\n']) => Ok(()),
+        other => Err(format!(
+            "{attr} must be a name or a number, not {}",
+            marionette_ral::attribute::inspect(other)
+        )),
+    }
+}
+
+/// An owner or group given by name (numbers name no resource).
+fn named_account(resource: &Resource, attr: &str) -> Vec<String> {
+    resource
+        .text(attr)
+        .filter(|name| name.parse::<u32>().is_err())
+        .into_iter()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn octal_modes_are_four_digits() {
+        assert_eq!(normalize_mode("644").unwrap(), "0644");
+        assert_eq!(normalize_mode("0644").unwrap(), "0644");
+        assert_eq!(normalize_mode("4755").unwrap(), "4755");
+        assert_eq!(normalize_mode("00600").unwrap(), "0600");
+        assert_eq!(normalize_mode("7").unwrap(), "0007");
+        assert!(normalize_mode("0989").is_err());
+        assert!(normalize_mode("12345").is_err());
+        assert!(normalize_mode("").is_err());
+        assert!(normalize_mode("u=rwz").is_err());
+        assert!(normalize_mode("rw").is_err());
+        assert_eq!(normalize_mode("u=rw,go=r").unwrap(), "u=rw,go=r");
+    }
+
+    #[test]
+    fn symbolic_modes_edit_the_current_mode() {
+        assert_eq!(apply_symbolic("u=rw,go=r", 0o777, false).unwrap(), 0o644);
+        assert_eq!(apply_symbolic("a+x", 0o644, false).unwrap(), 0o755);
+        assert_eq!(apply_symbolic("+x", 0o600, false).unwrap(), 0o711);
+        assert_eq!(apply_symbolic("o-rwx", 0o755, false).unwrap(), 0o750);
+        assert_eq!(apply_symbolic("g=u", 0o740, false).unwrap(), 0o770);
+        assert_eq!(apply_symbolic("u+s,+t", 0o755, false).unwrap(), 0o5755);
+        assert_eq!(apply_symbolic("ug=rw,o=", 0o777, false).unwrap(), 0o660);
+        assert_eq!(
+            apply_symbolic("u=rwx,g=rx,o=", 0o4000, false).unwrap(),
+            0o750
+        );
+        assert!(apply_symbolic("u", 0o644, false).is_err());
+        assert!(apply_symbolic("z+x", 0o644, false).is_err());
+    }
+
+    #[test]
+    fn capital_x_searches_directories_and_executables_only() {
+        assert_eq!(apply_symbolic("a+X", 0o644, false).unwrap(), 0o644);
+        assert_eq!(apply_symbolic("a+X", 0o744, false).unwrap(), 0o755);
+        assert_eq!(apply_symbolic("a+X", 0o644, true).unwrap(), 0o755);
+    }
+
+    #[test]
+    fn octal_modes_on_directories_grant_search_with_read() {
+        assert_eq!(desired_mode("0644", 0, true).unwrap(), 0o755);
+        assert_eq!(desired_mode("0640", 0, true).unwrap(), 0o750);
+        assert_eq!(desired_mode("0644", 0, false).unwrap(), 0o644);
+    }
+
+    #[test]
+    fn checksums() {
+        assert_eq!(
+            sum_bytes("sha256", b"hello\n"),
+            "{sha256}5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"
+        );
+        assert_eq!(
+            sum_bytes("md5", b"hello\n"),
+            "{md5}b1946ac92492d2347c6235b4d2611184"
+        );
+        assert_eq!(parse_checksum("{md5}abc"), Some(("md5", "abc")));
+        assert_eq!(parse_checksum("{nope}abc"), None);
+        assert!(sums_match(
+            "{mtime}2024-05-01 10:00:00 +0000",
+            "{mtime}2024-04-30 10:00:00 +0000"
+        ));
+        assert!(!sums_match(
+            "{mtime}2024-04-01 10:00:00 +0000",
+            "{mtime}2024-04-30 10:00:00 +0000"
+        ));
+        assert!(!sums_match("{md5}a", "{sha256}a"));
+        assert_eq!(time_text(0), "1970-01-01 00:00:00 +0000");
+        assert_eq!(time_text(86_399), "1970-01-01 23:59:59 +0000");
+    }
+
+    #[test]
+    fn sources_are_local_paths_or_file_uris() {
+        assert_eq!(source_path("/etc/hosts").unwrap(), "/etc/hosts");
+        assert_eq!(source_path("file:///tmp/a%20b").unwrap(), "/tmp/a b");
+        assert_eq!(source_path("file://localhost/tmp/x").unwrap(), "/tmp/x");
+        assert_eq!(source_path("file:/tmp/x").unwrap(), "/tmp/x");
+        assert!(
+            source_path("puppet:///modules/m/f")
+                .unwrap_err()
+                .contains("not supported yet")
+        );
+        assert!(
+            source_path("https://example.com/f")
+                .unwrap_err()
+                .contains("https")
+        );
+        assert!(
+            source_path("relative/path")
+                .unwrap_err()
+                .contains("relative")
+        );
+        assert!(source_path("file://host/x").is_err());
+    }
+
+    #[test]
+    fn paths_are_normalized() {
+        assert_eq!(normalize_path("/tmp/dir/"), "/tmp/dir");
+        assert_eq!(normalize_path("/"), "/");
+        assert_eq!(normalize_path("//tmp//a/./b/../c"), "/tmp/a/c");
+        assert_eq!(ancestors("/a/b/c"), ["/a/b", "/a", "/"]);
+        assert!(ancestors("/").is_empty());
+    }
+}
