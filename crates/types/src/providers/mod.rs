@@ -1,4 +1,5 @@
 //! Providers, one directory per type and one file per provider.
 
+pub mod exec;
 pub mod group;
 pub mod user;
