@@ -753,6 +753,18 @@ fn the_command_runs_as_another_account() {
             .unwrap()
             .ends_with("Invalid user: mrtest-no-such-user")
     );
+    // The account is looked up only when something runs: the user may be
+    // created later in the run, before a refresh.
+    let later = exec(
+        "/usr/bin/id",
+        &[
+            ("user", s("mrtest-no-such-user")),
+            ("refreshonly", s("true")),
+        ],
+    )
+    .unwrap();
+    let outcome = evaluate(&later);
+    assert!(outcome.failed.is_none() && outcome.events.is_empty());
 }
 
 #[test]

@@ -10,6 +10,7 @@
 pub mod posix;
 pub mod shell;
 
+use std::cell::{OnceCell, RefCell};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -291,8 +292,10 @@ fn seconds(value: Option<&Value>) -> Option<f64> {
     }
 }
 
-/// Everything needed to run this resource's commands, resolved once per
-/// provider call: the environment, the account, the limits.
+/// Everything needed to run this resource's commands during one provider
+/// call. What can fail or warn (the account, the environment) is worked
+/// out when the first command runs, so an exec that a check or
+/// `refreshonly` keeps from running never complains about them.
 struct Job<'a> {
     cx: &'a Context,
     resource: &'a Resource,
@@ -303,53 +306,38 @@ struct Job<'a> {
     /// makes all three sensitive, as any could reveal the others' secret.
     sensitive: bool,
     path: Vec<String>,
-    env: Vec<(String, String)>,
     cwd: Option<PathBuf>,
-    uid: Option<u32>,
-    gid: Option<u32>,
     umask: Option<u32>,
     timeout: Option<Duration>,
+    env: OnceCell<Vec<(String, String)>>,
+    account: OnceCell<Result<Account, ProviderError>>,
+    /// Commands already warned about, so a command tried several times
+    /// draws one warning.
+    warned: RefCell<Vec<String>>,
 }
 
 impl<'a> Job<'a> {
-    /// Prepares the runs of one provider call. `warn` logs the warnings
-    /// about the settings (environment overrides, shell syntax in a posix
-    /// command); the call that decides whether to run passes it, the one
-    /// that then runs does not, so each warning appears once.
-    fn new(
-        cx: &'a Context,
-        resource: &'a Resource,
-        mode: Mode,
-        warn: bool,
-    ) -> Result<Job<'a>, ProviderError> {
-        let sensitive = ["command", "onlyif", "unless"]
-            .iter()
-            .any(|attr| resource.is_sensitive(attr));
-        let path: Vec<String> = resource.list("path").into_iter().map(value_text).collect();
-        let mut job = Job {
+    fn new(cx: &'a Context, resource: &'a Resource, mode: Mode) -> Job<'a> {
+        Job {
             cx,
             resource,
             mode,
             source: resource.reference(),
-            sensitive,
-            env: Vec::new(),
+            sensitive: ["command", "onlyif", "unless"]
+                .iter()
+                .any(|attr| resource.is_sensitive(attr)),
+            path: resource.list("path").into_iter().map(value_text).collect(),
             cwd: resource.text("cwd").map(PathBuf::from),
-            uid: None,
-            gid: None,
             umask: resource
                 .text("umask")
                 .and_then(|mask| u32::from_str_radix(&mask, 8).ok()),
             timeout: seconds(resource.get("timeout"))
                 .filter(|s| *s > 0.0)
                 .and_then(|s| Duration::try_from_secs_f64(s).ok()),
-            path,
-        };
-        job.env = job.environment(warn);
-        (job.uid, job.gid) = account(resource)?;
-        if warn && mode == Mode::Posix && !sensitive {
-            job.warn_about_shell_syntax();
+            env: OnceCell::new(),
+            account: OnceCell::new(),
+            warned: RefCell::new(Vec::new()),
         }
-        Ok(job)
     }
 
     fn warning(&self, message: &str) {
@@ -363,8 +351,8 @@ impl<'a> Job<'a> {
     /// The variables set for every command: the agent's locale (exec
     /// respects it, unlike the commands providers run for themselves), then
     /// `PATH` from `path`, then `environment` in order, later settings
-    /// winning.
-    fn environment(&self, warn: bool) -> Vec<(String, String)> {
+    /// winning. Overrides and empty values draw a warning.
+    fn environment(&self) -> Vec<(String, String)> {
         let mut env: Vec<(String, String)> = Vec::new();
         if let Ok(lang) = std::env::var("LANG") {
             env.push(("LANG".into(), lang));
@@ -380,24 +368,20 @@ impl<'a> Job<'a> {
         for setting in self.resource.list("environment") {
             let setting = value_text(setting);
             let Some((name, value)) = environment_setting(&setting) else {
-                // Validation refuses these; a resource changed later may
-                // still hold one.
-                if warn {
-                    self.warning("Cannot understand an environment setting");
-                }
+                // Validation refuses these; say so rather than fail if one
+                // got through anyway.
+                self.warning("Cannot understand an environment setting");
                 continue;
             };
             let earlier = settings.iter().position(|(known, _)| known == name);
-            if warn {
-                let shown = if secret { "[redacted]" } else { value };
-                if earlier.is_some() {
-                    self.warning(&format!(
-                        "Overriding environment setting '{name}' with '{shown}'"
-                    ));
-                }
-                if value.is_empty() {
-                    self.warning(&format!("Empty environment setting '{name}'"));
-                }
+            let shown = if secret { "[redacted]" } else { value };
+            if earlier.is_some() {
+                self.warning(&format!(
+                    "Overriding environment setting '{name}' with '{shown}'"
+                ));
+            }
+            if value.is_empty() {
+                self.warning(&format!("Empty environment setting '{name}'"));
             }
             match earlier {
                 Some(index) => settings[index].1 = value.to_string(),
@@ -408,30 +392,22 @@ impl<'a> Job<'a> {
         env
     }
 
-    fn warn_about_shell_syntax(&self) {
-        let mut commands: Vec<CommandLine> = Vec::new();
-        for attr in ["command", "refresh"] {
-            if let Some(value) = self.resource.get(attr) {
-                commands.push(CommandLine::from_value(value));
-            }
+    /// Warns once about a posix command holding a bare shell operator:
+    /// without a shell it is just an argument, which is rarely the intent.
+    fn warn_about_shell_syntax(&self, line: &CommandLine) {
+        let CommandLine::Text(text) = line else {
+            return;
+        };
+        if self.mode != Mode::Posix || self.sensitive || self.warned.borrow().contains(text) {
+            return;
         }
-        for attr in ["unless", "onlyif"] {
-            if let Some(value) = self.resource.get(attr) {
-                commands.extend(check_commands(value));
-            }
-        }
-        for line in commands {
-            let CommandLine::Text(text) = &line else {
-                continue;
-            };
-            let operators = shell_operators(text);
-            if let Some(operator) = operators.first() {
-                self.warning(&format!(
-                    "'{text}' contains '{operator}', which the posix provider passes to the \
-                     program as an argument because it runs commands without a shell; use \
-                     provider => shell for shell syntax"
-                ));
-            }
+        self.warned.borrow_mut().push(text.clone());
+        if let Some(operator) = shell_operators(text).first() {
+            self.warning(&format!(
+                "'{text}' contains '{operator}', which the posix provider passes to the \
+                 program as an argument because it runs commands without a shell; use \
+                 provider => shell for shell syntax"
+            ));
         }
     }
 
@@ -481,6 +457,7 @@ impl<'a> Job<'a> {
 
     /// The process to start for a command.
     fn spec(&self, line: &CommandLine) -> Result<CommandSpec, ProviderError> {
+        self.warn_about_shell_syntax(line);
         let argv = line.argv(self.mode).map_err(ProviderError::new)?;
         let mut spec = match self.mode {
             Mode::Posix => {
@@ -494,9 +471,13 @@ impl<'a> Job<'a> {
             Mode::Shell => CommandSpec::shell(&argv[0]),
         };
         spec = spec.unchecked().combined();
-        spec.env = self.env.clone();
-        spec.uid = self.uid;
-        spec.gid = self.gid;
+        let (uid, gid) = self
+            .account
+            .get_or_init(|| account(self.resource))
+            .clone()?;
+        spec.env = self.env.get_or_init(|| self.environment()).clone();
+        spec.uid = uid;
+        spec.gid = gid;
         spec.umask = self.umask;
         spec.timeout = self.timeout;
         if let Some(cwd) = &self.cwd {
@@ -726,11 +707,14 @@ pub fn effective_ids() -> (u32, u32) {
     unsafe { (libc::geteuid(), libc::getegid()) }
 }
 
+/// The uid and gid to run as; `None` leaves this process's own.
+type Account = (Option<u32>, Option<u32>);
+
 /// The uid and gid to run as, from `user` and `group`. Without `group`,
 /// the user's primary group is used, as `su` would. Only root may change
 /// either; another account asked for by anyone else is an error, while
 /// naming oneself changes nothing.
-fn account(resource: &Resource) -> Result<(Option<u32>, Option<u32>), ProviderError> {
+fn account(resource: &Resource) -> Result<Account, ProviderError> {
     let root = Path::new("/");
     let user = resource.text("user");
     let group = resource.text("group");
@@ -799,7 +783,7 @@ impl PropertyProvider for Exec {
         if attr != "returns" {
             return Ok(instance.property_hash.get(attr).cloned());
         }
-        let job = Job::new(cx, instance.resource, self.mode, true)?;
+        let job = Job::new(cx, instance.resource, self.mode);
         Ok(if job.should_run(false)? {
             Some(Value::String("notrun".into()))
         } else {
@@ -821,14 +805,14 @@ impl PropertyProvider for Exec {
         let Some(command) = resource.get("command") else {
             return Err(ProviderError::new("exec has no command"));
         };
-        Job::new(cx, resource, self.mode, false)?.execute(&CommandLine::from_value(command))
+        Job::new(cx, resource, self.mode).execute(&CommandLine::from_value(command))
     }
 
     /// A refresh runs `refresh`, or else the command, when the checks
     /// other than `refreshonly` allow it.
     fn refresh(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
         let resource = instance.resource;
-        let job = Job::new(cx, resource, self.mode, true)?;
+        let job = Job::new(cx, resource, self.mode);
         if !job.should_run(true)? {
             return Ok(());
         }
