@@ -22,6 +22,9 @@ pub struct CommandSpec {
     pub stdin: Option<Vec<u8>>,
     /// Extra environment variables, on top of the runner's own.
     pub env: Vec<(String, String)>,
+    /// Variables of this process's environment the command does not
+    /// inherit (unless `env` sets them again).
+    pub env_remove: Vec<String>,
     pub cwd: Option<PathBuf>,
     pub timeout: Option<Duration>,
     /// When set, a non-zero exit status is an error.
@@ -77,6 +80,11 @@ impl CommandSpec {
 
     pub fn env(mut self, name: &str, value: &str) -> CommandSpec {
         self.env.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    pub fn env_remove(mut self, name: &str) -> CommandSpec {
+        self.env_remove.push(name.to_string());
         self
     }
 
@@ -209,6 +217,9 @@ impl Runner {
             command.stdout(Stdio::piped()).stderr(Stdio::piped());
             None
         };
+        for name in &spec.env_remove {
+            command.env_remove(name);
+        }
         for (name, value) in &spec.env {
             command.env(name, value);
         }
@@ -418,6 +429,19 @@ mod tests {
             .unwrap_err();
         assert!(matches!(error, CommandError::Timeout { .. }), "{error}");
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn removed_variables_are_not_inherited_unless_set_again() {
+        let output = Runner::default()
+            .run(
+                &CommandSpec::shell("echo \"${HOME-unset} ${USER-unset}\"")
+                    .env_remove("HOME")
+                    .env_remove("USER")
+                    .env("USER", "someone"),
+            )
+            .unwrap();
+        assert_eq!(output.stdout, "unset someone\n");
     }
 
     #[test]
