@@ -621,7 +621,7 @@ fn cwd_environment_and_umask_reach_the_command() {
     let dir = tempfile::tempdir().unwrap();
     let cwd = dir.path().to_string_lossy().into_owned();
     let resource = exec(
-        "pwd; echo \"$FOO|$PATH\"; umask",
+        "pwd; echo \"$FOO|$PATH|${HOME-unset}\"; umask",
         &[
             ("provider", s("shell")),
             ("cwd", s(&cwd)),
@@ -637,7 +637,7 @@ fn cwd_environment_and_umask_reach_the_command() {
     let source = resource.reference();
     assert_eq!(
         run.messages(&source, Level::Notice),
-        [cwd.as_str(), "baz|/usr/bin:/bin:/sbin", "0027"]
+        [cwd.as_str(), "baz|/usr/bin:/bin:/sbin|unset", "0027"]
     );
     assert_eq!(
         run.messages(&source, Level::Warning),

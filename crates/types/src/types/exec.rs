@@ -256,9 +256,10 @@ pub fn definition() -> TypeDef {
                 .doc(
                     "The account to run the command (and the checks) as, by name or
                     uid. Only root can run commands as another account. The group
-                    is the account's primary group unless `group` says otherwise;
-                    `HOME` and the other variables of the environment are not
-                    changed.",
+                    is the account's primary group unless `group` says otherwise.
+                    Supplementary groups are dropped. `HOME`, `USER` and `LOGNAME`
+                    are not set for the account: give them in `environment` when
+                    the command needs them.",
                 )
                 .validate(|_, value| match value {
                     Value::String(_) | Value::Integer(_) => may_run_as(&value_text(value)),
@@ -312,7 +313,9 @@ pub fn definition() -> TypeDef {
                 .doc(
                     "Extra variables for the command and the checks, each as
                     `NAME=value`; one string or an array. A `PATH` here replaces the
-                    one made from `path`.",
+                    one made from `path`. The commands inherit the agent's
+                    environment (its locale included) except `HOME`, `USER` and
+                    `LOGNAME`, which only this attribute can set.",
                 )
                 .validate(|_, value| {
                     let settings: Vec<&Value> = match value {

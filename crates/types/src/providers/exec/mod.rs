@@ -476,6 +476,10 @@ impl<'a> Job<'a> {
             .get_or_init(|| account(self.resource))
             .clone()?;
         spec.env = self.env.get_or_init(|| self.environment()).clone();
+        // Like Puppet, commands do not inherit the agent's idea of the
+        // user: a command run as another account would otherwise get
+        // root's home directory.
+        spec.env_remove = ["HOME", "USER", "LOGNAME"].map(String::from).to_vec();
         spec.uid = uid;
         spec.gid = gid;
         spec.umask = self.umask;
