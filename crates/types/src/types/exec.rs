@@ -186,7 +186,7 @@ pub fn definition() -> TypeDef {
             AttrDef::property("returns")
                 .doc(
                     "The exit status, or an array of exit statuses, that count as
-                    success. Any other status fails the resource. Reading this
+                    success (by default `0`). Any other status fails the resource. Reading this
                     property runs the checks: it is `notrun` when the command is due,
                     and the command runs to bring it in sync.",
                 )
@@ -294,7 +294,8 @@ pub fn definition() -> TypeDef {
                     "Whether the command's output (standard output and error, in
                     the order written) is logged, one line per message, at the
                     resource's `loglevel`: always (`true`), never (`false`), or only
-                    when the exit status is not one of `returns` (`on_failure`).",
+                    when the exit status is not one of `returns` (`on_failure`, the
+                    default).",
                 )
                 .values(&["true", "false", "on_failure"])
                 .default_value(Value::String("on_failure".into())),
@@ -364,7 +365,8 @@ pub fn definition() -> TypeDef {
                 .doc(
                     "How many seconds one run of the command (or of a check) may
                     take; fractions are allowed. A command that runs longer is killed
-                    with every process it started, and fails. `0` means no limit.",
+                    with every process it started, and fails. The default is 300;
+                    `0` means no limit.",
                 )
                 .default_value(Value::Integer(300))
                 .validate(|_, value| {
@@ -389,7 +391,7 @@ pub fn definition() -> TypeDef {
             AttrDef::param("tries")
                 .doc(
                     "How many times to run the command until its exit status is one
-                    of `returns`. `timeout` applies to each try.",
+                    of `returns`, by default once. `timeout` applies to each try.",
                 )
                 .default_value(Value::Integer(1))
                 .validate(|_, value| {
@@ -417,7 +419,7 @@ pub fn definition() -> TypeDef {
         )
         .attr(
             AttrDef::param("try_sleep")
-                .doc("How many seconds to wait between two tries; fractions are allowed.")
+                .doc("How many seconds to wait between two tries (none by default); fractions are allowed.")
                 .default_value(Value::Integer(0))
                 .validate(|_, value| match number(value) {
                     None => Err("try_sleep must be a number".to_string()),
