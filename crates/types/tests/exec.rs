@@ -792,3 +792,8 @@ fn the_exec_requires_its_directory_program_and_account() {
     let by_uid = exec("true", &[("path", s("/bin")), ("user", s("1000"))]).unwrap();
     assert!(by_uid.auto_relations().is_empty());
 }
+
+#[test]
+fn there_are_no_exec_instances_to_list() {
+    assert!(Run::new().session.instances("exec").unwrap().is_empty());
+}

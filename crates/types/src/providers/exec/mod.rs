@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use marionette_ral::attribute::{inspect, value_text};
 use marionette_ral::{
-    CommandError, CommandSpec, Context, Instance, Level, Output, PropertyProvider, ProviderError,
-    Resource,
+    CommandError, CommandSpec, Context, Instance, Level, Output, PropertyHash, PropertyProvider,
+    ProviderError, Resource,
 };
 use marionette_values::Value;
 
@@ -776,6 +776,20 @@ fn account(resource: &Resource) -> Result<Account, ProviderError> {
 }
 
 impl PropertyProvider for Exec {
+    /// Commands are not things on the system to list: none, like Puppet.
+    fn instances(&self, _cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
+        Ok(Vec::new())
+    }
+
+    /// Nothing to read ahead: the checks run when `returns` is read.
+    fn prefetch(
+        &self,
+        _cx: &Context,
+        _instances: &mut [Instance<'_>],
+    ) -> Result<(), ProviderError> {
+        Ok(())
+    }
+
     /// `returns` reads `notrun` when the command should run now, and the
     /// desired value (in sync) when a check says it should not.
     fn get(
