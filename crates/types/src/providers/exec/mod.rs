@@ -283,7 +283,7 @@ impl From<ProviderError> for RunError {
     }
 }
 
-/// A numeric parameter as seconds: `None` for zero (no limit).
+/// A numeric parameter (`timeout`, `try_sleep`) as seconds.
 fn seconds(value: Option<&Value>) -> Option<f64> {
     match value? {
         Value::Float(f) => Some(*f),
@@ -685,7 +685,8 @@ fn is_executable(metadata: &std::fs::Metadata) -> bool {
     metadata.permissions().mode() & 0o111 != 0
 }
 
-/// The kind of a file, in the words `ls` would use.
+/// The kind of a file, named as Ruby's `File.ftype` names it, since
+/// Puppet's message for a program that is not a file uses those names.
 fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let kind = metadata.file_type();
