@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::log::{Level, Logger};
@@ -21,6 +22,9 @@ pub struct CommandSpec {
     pub stdin: Option<Vec<u8>>,
     /// Extra environment variables, on top of the runner's own.
     pub env: Vec<(String, String)>,
+    /// Variables of this process's environment the command does not
+    /// inherit (unless `env` sets them again).
+    pub env_remove: Vec<String>,
     pub cwd: Option<PathBuf>,
     pub timeout: Option<Duration>,
     /// When set, a non-zero exit status is an error.
@@ -32,6 +36,10 @@ pub struct CommandSpec {
     pub gid: Option<u32>,
     /// The file mode creation mask of the command.
     pub umask: Option<u32>,
+    /// Standard error goes to the same pipe as standard output, so
+    /// [`Output::stdout`] holds both in the order they were written and
+    /// [`Output::stderr`] stays empty.
+    pub combine: bool,
 }
 
 impl CommandSpec {
@@ -75,14 +83,29 @@ impl CommandSpec {
         self
     }
 
+    pub fn env_remove(mut self, name: &str) -> CommandSpec {
+        self.env_remove.push(name.to_string());
+        self
+    }
+
     pub fn sensitive(mut self) -> CommandSpec {
         self.sensitive = true;
+        self
+    }
+
+    pub fn combined(mut self) -> CommandSpec {
+        self.combine = true;
         self
     }
 
     /// The command as the debug log shows it.
     pub fn display(&self) -> String {
         if self.sensitive {
+            // A shell command's only element is the whole script, so none
+            // of it may be shown.
+            if self.shell {
+                return "/bin/sh -c [redacted]".to_string();
+            }
             return format!(
                 "{} [arguments redacted]",
                 self.argv.first().map(String::as_str).unwrap_or("")
@@ -178,10 +201,25 @@ impl Runner {
             } else {
                 Stdio::null()
             })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
             // Its own process group, so a timeout can kill every child too.
             .process_group(0);
+        let spawn_error = |e: std::io::Error| CommandError::Spawn {
+            command: shown.clone(),
+            message: e.to_string(),
+        };
+        let combined = if spec.combine {
+            let (reader, writer) = std::io::pipe().map_err(spawn_error)?;
+            command
+                .stdout(writer.try_clone().map_err(spawn_error)?)
+                .stderr(writer);
+            Some(reader)
+        } else {
+            command.stdout(Stdio::piped()).stderr(Stdio::piped());
+            None
+        };
+        for name in &spec.env_remove {
+            command.env_remove(name);
+        }
         for (name, value) in &spec.env {
             command.env(name, value);
         }
@@ -204,10 +242,10 @@ impl Runner {
         if let Some(cwd) = &spec.cwd {
             command.current_dir(cwd);
         }
-        let mut child = command.spawn().map_err(|e| CommandError::Spawn {
-            command: shown.clone(),
-            message: e.to_string(),
-        })?;
+        let mut child = command.spawn().map_err(spawn_error)?;
+        // The command keeps the parent's copies of the combined pipe's
+        // write end; they must be closed for the reader to see the end.
+        drop(command);
         // Read and write on threads: a child that fills its stdout pipe
         // while we are still writing its stdin would otherwise deadlock.
         let stdin_thread = match (child.stdin.take(), spec.stdin.clone()) {
@@ -216,20 +254,11 @@ impl Runner {
             })),
             _ => None,
         };
-        let stdout_thread = child.stdout.take().map(|mut pipe| {
-            std::thread::spawn(move || {
-                let mut buffer = Vec::new();
-                let _ = pipe.read_to_end(&mut buffer);
-                buffer
-            })
-        });
-        let stderr_thread = child.stderr.take().map(|mut pipe| {
-            std::thread::spawn(move || {
-                let mut buffer = Vec::new();
-                let _ = pipe.read_to_end(&mut buffer);
-                buffer
-            })
-        });
+        let stdout_capture = match combined {
+            Some(reader) => Some(Capture::start(reader)),
+            None => child.stdout.take().map(Capture::start),
+        };
+        let stderr_capture = child.stderr.take().map(Capture::start);
         let started = Instant::now();
         let status = loop {
             match child.try_wait() {
@@ -261,16 +290,16 @@ impl Runner {
         if let Some(thread) = stdin_thread {
             let _ = thread.join();
         }
-        let text = |thread: Option<std::thread::JoinHandle<Vec<u8>>>| {
-            thread
-                .and_then(|t| t.join().ok())
-                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-                .unwrap_or_default()
-        };
+        // A background process the command started may hold the pipes open
+        // long after the command itself exited (`daemon &`): wait a moment
+        // for the end of the output, then take what has arrived.
+        let deadline = Instant::now() + OUTPUT_GRACE;
+        let text =
+            |capture: Option<Capture>| capture.map(|c| c.finish(deadline)).unwrap_or_default();
         let output = Output {
             status: status.code(),
-            stdout: text(stdout_thread),
-            stderr: text(stderr_thread),
+            stdout: text(stdout_capture),
+            stderr: text(stderr_capture),
         };
         if spec.check && !output.success() {
             return Err(CommandError::Failed {
@@ -279,6 +308,52 @@ impl Runner {
             });
         }
         Ok(output)
+    }
+}
+
+/// How long output is still awaited after the command exited, for the
+/// case where a process it left in the background keeps the pipe open.
+const OUTPUT_GRACE: Duration = Duration::from_millis(250);
+
+/// One output pipe, read on its own thread into a shared buffer, so that
+/// what arrived can be taken even while the pipe stays open.
+struct Capture {
+    buffer: Arc<Mutex<Vec<u8>>>,
+    /// Disconnected (or sent to) when the reader reached the end.
+    done: mpsc::Receiver<()>,
+}
+
+impl Capture {
+    fn start(mut pipe: impl Read + Send + 'static) -> Capture {
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let (done_sender, done) = mpsc::channel();
+        let shared = buffer.clone();
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 8192];
+            loop {
+                match pipe.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(read) => shared
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .extend_from_slice(&chunk[..read]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            let _ = done_sender.send(());
+        });
+        Capture { buffer, done }
+    }
+
+    /// Waits until the pipe ends or the deadline passes, and returns what
+    /// was read.
+    fn finish(self, deadline: Instant) -> String {
+        let _ = self
+            .done
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()));
+        let bytes = std::mem::take(&mut *self.buffer.lock().unwrap_or_else(|e| e.into_inner()));
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 }
 
@@ -354,6 +429,48 @@ mod tests {
             .unwrap_err();
         assert!(matches!(error, CommandError::Timeout { .. }), "{error}");
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn removed_variables_are_not_inherited_unless_set_again() {
+        let output = Runner::default()
+            .run(
+                &CommandSpec::shell("echo \"${HOME-unset} ${USER-unset}\"")
+                    .env_remove("HOME")
+                    .env_remove("USER")
+                    .env("USER", "someone"),
+            )
+            .unwrap();
+        assert_eq!(output.stdout, "unset someone\n");
+    }
+
+    #[test]
+    fn a_background_process_holding_the_pipe_does_not_hold_the_run() {
+        let started = Instant::now();
+        let output = Runner::default()
+            .run(&CommandSpec::shell("sleep 3 & echo started"))
+            .unwrap();
+        assert_eq!(output.stdout, "started\n");
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
+
+    #[test]
+    fn combined_output_keeps_the_order_of_writes() {
+        let output = Runner::default()
+            .run(&CommandSpec::shell("echo one; echo two >&2; echo three").combined())
+            .unwrap();
+        assert_eq!(output.stdout, "one\ntwo\nthree\n");
+        assert_eq!(output.stderr, "");
+    }
+
+    #[test]
+    fn a_sensitive_shell_script_is_never_shown() {
+        let spec = CommandSpec::shell("echo secret").sensitive();
+        assert_eq!(spec.display(), "/bin/sh -c [redacted]");
+        let error = Runner::default()
+            .run(&CommandSpec::shell("echo secret; exit 2").sensitive())
+            .unwrap_err();
+        assert!(!error.to_string().contains("secret"), "{error}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! One file per type; each has a `definition()` and registers its
 //! providers.
 
+pub mod exec;
 pub mod file;
 pub mod group;
 pub mod notify;
@@ -10,6 +11,11 @@ use marionette_ral::{RalError, Registry};
 
 /// Adds every built-in type and its providers.
 pub fn register(registry: &mut Registry) -> Result<(), RalError> {
+    registry.add_type(exec::definition())?;
+    // `posix` first: without a `defaultfor` match, the first suitable
+    // provider is the default.
+    registry.add_provider(crate::providers::exec::posix::definition())?;
+    registry.add_provider(crate::providers::exec::shell::definition())?;
     registry.add_type(file::definition())?;
     registry.add_provider(crate::providers::file::posix::definition())?;
     registry.add_type(group::definition())?;
