@@ -59,12 +59,15 @@ impl Run {
     }
 
     /// The messages logged about a resource at a level.
+    /// The messages about a resource, its command's output (filed under
+    /// `returns`, as Puppet does) included.
     fn messages(&self, source: &str, level: Level) -> Vec<String> {
+        let output = format!("{source}/returns");
         self.log
             .lock()
             .unwrap()
             .iter()
-            .filter(|e| e.source == source && e.level == level)
+            .filter(|e| (e.source == source || e.source == output) && e.level == level)
             .map(|e| e.message.clone())
             .collect()
     }

@@ -1042,8 +1042,11 @@ pub fn definition() -> TypeDef {
                 })
                 .insync(target_insync)
                 .change_message(|_, current, desired| {
+                    // A path that is not a link has no target: Puppet
+                    // calls that `notlink`.
                     let current = match current {
                         Value::Undef => "notlink".to_string(),
+                        Value::String(s) if &**s == "absent" => "notlink".to_string(),
                         other => value_text(other),
                     };
                     format!("target changed '{current}' to '{}'", value_text(desired))

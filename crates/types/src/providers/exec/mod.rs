@@ -322,7 +322,7 @@ impl<'a> Job<'a> {
             cx,
             resource,
             mode,
-            source: resource.reference(),
+            source: resource.path(),
             sensitive: ["command", "onlyif", "unless"]
                 .iter()
                 .any(|attr| resource.is_sensitive(attr)),
@@ -648,10 +648,13 @@ impl<'a> Job<'a> {
         if log {
             let level = log_level(self.resource);
             if self.sensitive {
-                self.cx.logger.log(level, &self.source, "[output redacted]");
+                let source = format!("{}/returns", self.source);
+                self.cx.logger.log(level, &source, "[output redacted]");
             } else {
+                // Puppet files the output under the `returns` property.
+                let source = format!("{}/returns", self.source);
                 for text in output.stdout.lines() {
-                    self.cx.logger.log(level, &self.source, text);
+                    self.cx.logger.log(level, &source, text);
                 }
             }
         }

@@ -446,7 +446,7 @@ fn write_file(
         && let Err(e) = std::os::unix::fs::fchown(&file, plan.kept.uid, plan.kept.gid)
     {
         cx.logger.debug(
-            &resource.reference(),
+            &resource.path(),
             &format!("could not keep the owner of {}: {e}", path.display()),
         );
     }
@@ -622,7 +622,7 @@ fn backup(
             }
             copy_tree(path, &copy).map_err(failed)?;
             cx.logger.debug(
-                &resource.reference(),
+                &resource.path(),
                 &format!("Backed up {} to {}", path.display(), copy.display()),
             );
             Ok(())
@@ -630,7 +630,7 @@ fn backup(
         Some(_) => {
             let Some(bucket) = &cx.filebucket else {
                 cx.logger.debug(
-                    &resource.reference(),
+                    &resource.path(),
                     &format!(
                         "This run keeps no filebucket; {} is not backed up",
                         path.display()
@@ -644,7 +644,7 @@ fn backup(
                 let sum = bucket.backup(&file).map_err(failed)?;
                 cx.logger.log(
                     Level::Info,
-                    &resource.reference(),
+                    &resource.path(),
                     &format!("Filebucketed {} to puppet with sum {sum}", file.display()),
                 );
             }
