@@ -85,6 +85,7 @@ pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
         facts,
         strict_variables: args.strict_variables,
         server_name: crate::host_name(),
+        local: false,
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -152,6 +153,7 @@ fn local_options(
         environment: "production".to_string(),
         strict_variables,
         server_name: crate::host_name(),
+        local: true,
     }
 }
 

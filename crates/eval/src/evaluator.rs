@@ -606,7 +606,17 @@ impl<'p> Evaluator<'p> {
                     ),
                 }
             }
-            ExprKind::Resource(resource) => self.resource(resource),
+            ExprKind::Resource(resource) => {
+                // Without a store for exported resources (PuppetDB), Puppet
+                // keeps them out of the catalog and says so.
+                if resource.form == marionette_syntax::ast::ResourceForm::Exported {
+                    self.warn_at(
+                        "You cannot collect exported resources without storeconfigs being set; the export is ignored",
+                        expr.span,
+                    );
+                }
+                self.resource(resource)
+            }
             ExprKind::ResourceDefaults {
                 type_ref,
                 operations,

@@ -117,6 +117,10 @@ pub struct CompileOptions {
     pub strict_variables: bool,
     /// The name of the machine compiling (`$server_facts['servername']`).
     pub server_name: String,
+    /// Compiling for this machine, as `puppet apply` does: the trusted
+    /// data name the node (`$trusted['certname']`) and the facts hold
+    /// `clientcert`. `puppet catalog compile` leaves both out.
+    pub local: bool,
 }
 
 /// The catalog, or the errors; and what the code logged.
@@ -160,7 +164,11 @@ pub fn compile(options: &CompileOptions) -> Compiled {
     evaluator.strict_variables = options.strict_variables;
     evaluator.environment = options.environment.clone();
     evaluator.loader = Some(loader::Loader::new(&sources, options.modulepath.clone()));
-    let facts = marionette_catalog::from_data(&serde_json::Value::Object(options.facts.clone()));
+    let mut fact_data = options.facts.clone();
+    if options.local {
+        fact_data.insert("clientcert".into(), serde_json::Value::String(node.clone()));
+    }
+    let facts = marionette_catalog::from_data(&serde_json::Value::Object(fact_data));
     if let marionette_values::Value::Hash(hash) = &facts {
         for (name, value) in hash.iter() {
             evaluator.set_top_variable(&marionette_values::format::to_s(name), value.clone());
@@ -177,14 +185,25 @@ pub fn compile(options: &CompileOptions) -> Compiled {
         "environment": options.environment,
     });
     evaluator.set_top_variable("server_facts", marionette_catalog::from_data(&server_facts));
-    // A compilation without a certificate: Puppet's "local" trusted data.
+    // A compilation without a certificate: Puppet's "local" trusted data,
+    // which names the node when it compiles for itself.
+    let (certname, hostname, domain) = if options.local {
+        let (host, domain) = node.split_once('.').unwrap_or((node.as_str(), ""));
+        (
+            serde_json::json!(node),
+            serde_json::json!(host),
+            serde_json::json!(domain),
+        )
+    } else {
+        Default::default()
+    };
     let trusted = serde_json::json!({
         "authenticated": "local",
-        "certname": null,
+        "certname": certname,
         "extensions": {},
         "external": {},
-        "hostname": null,
-        "domain": null,
+        "hostname": hostname,
+        "domain": domain,
     });
     evaluator.set_top_variable("trusted", marionette_catalog::from_data(&trusted));
     let refs: Vec<_> = programs

@@ -712,9 +712,8 @@ impl<'p> Evaluator<'p> {
     fn set_module_names(&mut self, scope: ScopeId, declaring: ScopeId, module: Option<&str>) {
         let caller = self.scopes.lookup(declaring, "module_name").cloned();
         let variables = &mut self.scopes.get_mut(scope).variables;
-        if let Some(module) = module {
-            variables.insert("module_name".into(), Value::string(module));
-        }
+        // Code outside any module (site.pp) has an empty module name.
+        variables.insert("module_name".into(), Value::string(module.unwrap_or("")));
         if let Some(caller) = caller {
             variables.insert("caller_module_name".into(), caller);
         }

@@ -667,12 +667,15 @@ impl<'a> Job<'a> {
             format!("'{}'", line.shown())
         };
         let expected = accepted.join(",");
-        Err(ProviderError::new(match output.status {
+        let message = match output.status {
             Some(status) => format!("{command} returned {status} instead of one of [{expected}]"),
             None => {
                 format!("{command} was killed by a signal instead of returning one of [{expected}]")
             }
-        }))
+        };
+        // Puppet logs the failure on its own line before the failed change.
+        self.cx.logger.log(Level::Err, "", &message);
+        Err(ProviderError::new(message))
     }
 }
 
