@@ -139,7 +139,7 @@ impl Graph {
         let managed: HashMap<usize, usize> =
             ral.iter().enumerate().map(|(n, (i, _))| (*i, n)).collect();
         for (i, resource) in catalog.resources.iter().enumerate() {
-            let reference = resource.reference();
+            let reference = display_reference(resource);
             if let Some(&n) = managed.get(&i) {
                 let node = graph.add_node(NodeKind::Resource(n), i, reference);
                 entry[i] = Some(node);
@@ -442,6 +442,19 @@ impl Graph {
         }
         out.push_str("}\n");
         out
+    }
+}
+
+/// A resource as Puppet names it in messages: class names capitalized
+/// (`Class[Main]`), other titles as they are.
+fn display_reference(resource: &marionette_catalog::Resource) -> String {
+    if resource.type_name == "Class" {
+        format!(
+            "Class[{}]",
+            marionette_values::types::capitalize_segments(&resource.title)
+        )
+    } else {
+        resource.reference()
     }
 }
 

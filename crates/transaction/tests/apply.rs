@@ -393,7 +393,7 @@ fn noop_changes_nothing_and_reports_what_would_happen() {
         [
             "Notice: /Stage[main]/Main/Record[config]/ensure: current_value 'absent', should be 'present' (noop)",
             "Notice: /Stage[main]/Main/Record[service]: Would have triggered 'refresh' from 1 event",
-            "Notice: Class[main]: Would have triggered 'refresh' from 2 events",
+            "Notice: Class[Main]: Would have triggered 'refresh' from 2 events",
             "Notice: Stage[main]: Would have triggered 'refresh' from 1 event",
         ]
     );

@@ -1,0 +1,203 @@
+//! `marionette apply` on the real machine against the real `puppet apply`:
+//! the manifests in `tests/data/apply/` work under `/tmp/mrtest-apply`;
+//! for each, what Puppet printed and the files it left were recorded by
+//! `scripts/puppet-record-apply-system`. Marionette must print the same
+//! lines, leave the same files (type, mode, content or target), change
+//! nothing on a second run, change nothing in noop, and keep a backup of
+//! every file it removed or replaced.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ROOT: &str = "/tmp/mrtest-apply";
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/apply")
+        .join(name)
+}
+
+fn normalize(text: &str) -> String {
+    text.lines()
+        .map(|line| match line.rfind(" in ") {
+            Some(at) if line.ends_with(" seconds") => format!("{} in N seconds", &line[..at]),
+            _ => line.to_string(),
+        })
+        .map(|line| line + "\n")
+        .collect()
+}
+
+fn setup() {
+    let status = Command::new("sh").arg(data("setup.sh")).status().unwrap();
+    assert!(status.success());
+}
+
+fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["apply", "--certname", "mrtest.example.com", "--vardir"])
+        .arg(vardir)
+        .args(extra)
+        .arg(manifest)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    format!(
+        "{}--- stderr\n{}",
+        normalize(&String::from_utf8_lossy(&output.stdout)),
+        normalize(&String::from_utf8_lossy(&output.stderr))
+    )
+}
+
+/// The files under the root, in the recorder's format.
+fn state() -> String {
+    fn walk(dir: &Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let mode = format!(
+                "{:04o}",
+                std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o7777
+            );
+            let shown = path.display();
+            if meta.file_type().is_symlink() {
+                out.push(format!(
+                    "{shown} link {mode} {}",
+                    std::fs::read_link(&path).unwrap().display()
+                ));
+            } else if meta.is_dir() {
+                out.push(format!("{shown} directory {mode} -"));
+                walk(&path, out);
+            } else {
+                let digest = marionette_ral::filebucket::sha256_hex(&std::fs::read(&path).unwrap());
+                out.push(format!("{shown} file {mode} {digest}"));
+            }
+        }
+    }
+    let mut entries = Vec::new();
+    walk(Path::new(ROOT), &mut entries);
+    entries.sort();
+    entries.iter().map(|e| format!("{e}\n")).collect()
+}
+
+fn expect(name: &str) -> String {
+    std::fs::read_to_string(data(name)).unwrap()
+}
+
+#[test]
+fn apply_does_what_puppet_apply_does() {
+    let mut cases: Vec<String> = std::fs::read_dir(data(""))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter_map(|name| name.strip_suffix(".pp").map(str::to_string))
+        .collect();
+    cases.sort();
+    assert_eq!(cases, ["classes", "failure", "files"]);
+    for case in &cases {
+        let manifest = data(&format!("{case}.pp"));
+        let vardir = tempfile::tempdir().unwrap();
+        if case == "files" {
+            setup();
+            assert_eq!(
+                apply(&manifest, vardir.path(), &["--noop"]),
+                expect("files.noop.out"),
+                "noop run of {case}"
+            );
+            assert_eq!(state(), expect("files.noop.state"), "noop changes nothing");
+        }
+        setup();
+        assert_eq!(
+            apply(&manifest, vardir.path(), &[]),
+            expect(&format!("{case}.first.out")),
+            "first run of {case}"
+        );
+        assert_eq!(
+            state(),
+            expect(&format!("{case}.state")),
+            "files after {case}"
+        );
+        assert_eq!(
+            apply(&manifest, vardir.path(), &[]),
+            expect(&format!("{case}.second.out")),
+            "second run of {case}"
+        );
+        assert_eq!(
+            state(),
+            expect(&format!("{case}.state")),
+            "files after the second run of {case}"
+        );
+        if case == "files" {
+            // The removed file was saved first, and can be brought back.
+            let bucket = marionette_ral::Filebucket::new(vardir.path().join("clientbucket"));
+            let saved = bucket.list().unwrap();
+            assert_eq!(saved.len(), 1, "{saved:?}");
+            assert_eq!(saved[0].path, "/tmp/mrtest-apply/old");
+            assert_eq!(bucket.get(&saved[0].sum).unwrap(), b"stale\n");
+            let restored = Command::new(env!("CARGO_BIN_EXE_marionette"))
+                .args([
+                    "filebucket",
+                    "restore",
+                    "/tmp/mrtest-apply/old",
+                    &saved[0].sum,
+                    "--vardir",
+                ])
+                .arg(vardir.path())
+                .output()
+                .unwrap();
+            assert!(
+                restored.status.success(),
+                "{}",
+                String::from_utf8_lossy(&restored.stderr)
+            );
+            assert_eq!(
+                std::fs::read_to_string("/tmp/mrtest-apply/old").unwrap(),
+                "stale\n"
+            );
+        }
+        std::fs::remove_dir_all(ROOT).unwrap();
+    }
+}
+
+#[test]
+fn a_changed_file_is_backed_up_and_shown_in_the_report() {
+    let vardir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("motd");
+    std::fs::write(&target, "old text\n").unwrap();
+    let manifest = dir.path().join("site.pp");
+    std::fs::write(
+        &manifest,
+        format!(
+            "file {{ '{}': content => \"new text\\n\" }}\n",
+            target.display()
+        ),
+    )
+    .unwrap();
+    let output = apply(&manifest, vardir.path(), &["--detailed-exitcodes"]);
+    assert!(
+        output.contains(&format!(
+            "/File[{}]/content: content changed '{{sha256}}{}' to '{{sha256}}{}'",
+            target.display(),
+            marionette_ral::filebucket::sha256_hex(b"old text\n"),
+            marionette_ral::filebucket::sha256_hex(b"new text\n")
+        )),
+        "{output}"
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "new text\n");
+    let bucket = marionette_ral::Filebucket::new(vardir.path().join("clientbucket"));
+    assert_eq!(
+        bucket
+            .get(&marionette_ral::filebucket::sha256_hex(b"old text\n"))
+            .unwrap(),
+        b"old text\n"
+    );
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(vardir.path().join("state/last_run_report.json")).unwrap(),
+    )
+    .unwrap();
+    let status = &report["resource_statuses"][format!("File[{}]", target.display())];
+    assert_eq!(status["events"][0]["name"], "content_changed");
+    assert_eq!(status["changed"], true);
+}
