@@ -33,6 +33,9 @@ pub(crate) struct RunArgs {
     /// Never apply resources with one of these tags (comma-separated).
     #[arg(long = "skip_tags", alias = "skip-tags", value_delimiter = ',')]
     pub(crate) skip_tags: Vec<String>,
+    /// Show a unified diff of each file content change.
+    #[arg(long = "show_diff", alias = "show-diff")]
+    pub(crate) show_diff: bool,
     /// Write the relationship graph in DOT under the state directory.
     #[arg(long)]
     pub(crate) graph: bool,
@@ -154,6 +157,7 @@ pub(crate) fn run(
         filebucket: Some(filebucket(&vardir)),
         config_retrieval,
         progress: progress_line(),
+        show_diff: args.show_diff,
     };
     let started = Instant::now();
     let report = match marionette_transaction::apply(

@@ -161,7 +161,7 @@ fn apply_does_what_puppet_apply_does() {
 }
 
 #[test]
-fn a_changed_file_is_backed_up_and_shown_in_the_report() {
+fn a_changed_file_is_diffed_backed_up_and_shown_in_the_report() {
     let vardir = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("motd");
@@ -175,7 +175,15 @@ fn a_changed_file_is_backed_up_and_shown_in_the_report() {
         ),
     )
     .unwrap();
-    let output = apply(&manifest, vardir.path(), &["--detailed-exitcodes"]);
+    let output = apply(
+        &manifest,
+        vardir.path(),
+        &["--detailed-exitcodes", "--show_diff"],
+    );
+    assert!(
+        output.contains("\n@@ -1 +1 @@\n-old text\n+new text\n"),
+        "the diff is shown: {output}"
+    );
     assert!(
         output.contains(&format!(
             "/File[{}]/content: content changed '{{sha256}}{}' to '{{sha256}}{}'",

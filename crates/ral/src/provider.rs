@@ -43,6 +43,8 @@ pub struct Context {
     /// Where file contents are saved before they are changed or removed;
     /// `None` when the run keeps no backups.
     pub filebucket: Option<crate::filebucket::Filebucket>,
+    /// Whether content changes are shown as diffs (`--show_diff`).
+    pub show_diff: bool,
 }
 
 impl Context {
@@ -53,6 +55,7 @@ impl Context {
             logger,
             catalog: Arc::from(Vec::new()),
             filebucket: None,
+            show_diff: false,
         }
     }
 

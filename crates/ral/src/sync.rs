@@ -113,6 +113,11 @@ impl Session {
         &self.cx
     }
 
+    /// Shows content changes as unified diffs.
+    pub fn set_show_diff(&mut self, show: bool) {
+        self.cx.show_diff = show;
+    }
+
     /// Keeps file contents in this bucket before changing or removing them.
     pub fn set_filebucket(&mut self, bucket: crate::filebucket::Filebucket) {
         self.cx.filebucket = Some(bucket);

@@ -36,6 +36,8 @@ pub struct Options {
     pub config_retrieval: Option<f64>,
     /// Told how far the run is, for a progress line.
     pub progress: Option<Progress>,
+    /// Show content changes as unified diffs.
+    pub show_diff: bool,
 }
 
 /// Why a catalog was not applied at all. Nothing was changed.
@@ -157,6 +159,7 @@ pub fn apply(
     if let Some(bucket) = &options.filebucket {
         run.session.set_filebucket(bucket.clone());
     }
+    run.session.set_show_diff(options.show_diff);
     let selected: Vec<&Resource> = resources
         .iter()
         .filter(|(i, _)| run.selected(*i))

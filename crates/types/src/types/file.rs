@@ -1263,7 +1263,7 @@ pub fn definition() -> TypeDef {
         )
         .attr(
             AttrDef::param("show_diff")
-                .doc("Whether a content change may be shown as a diff. Accepted; no diff is shown yet.")
+                .doc("Whether a content change of this file is shown as a diff when the run asks for diffs (`--show_diff`). Turn it off for files whose content must not appear in logs.")
                 .boolean()
                 .default_value(Value::Boolean(true)),
         )

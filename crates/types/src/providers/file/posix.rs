@@ -136,6 +136,42 @@ enum Data<'a> {
     Copy(PathBuf),
 }
 
+/// With `--show_diff` (and the resource's `show_diff` left on), logs the
+/// content change as a unified diff. Sensitive or binary content is never
+/// shown.
+fn show_diff(cx: &Context, resource: &Resource, path: &Path, data: &Data<'_>) {
+    if !cx.show_diff
+        || resource.get("show_diff") == Some(&Value::Boolean(false))
+        || resource.is_sensitive("content")
+    {
+        return;
+    }
+    let new = match data {
+        Data::Bytes(bytes) => bytes.to_vec(),
+        Data::Copy(source) => match fs::read(source) {
+            Ok(bytes) => bytes,
+            Err(_) => return,
+        },
+    };
+    let Ok(old) = fs::read(path) else { return };
+    let (Ok(old), Ok(new)) = (String::from_utf8(old), String::from_utf8(new)) else {
+        return;
+    };
+    let shown = path.display().to_string();
+    let diff = similar::TextDiff::from_lines(&old, &new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&shown, &format!("{shown} (new)"))
+        .to_string();
+    if !diff.is_empty() {
+        cx.logger.log(
+            marionette_ral::Level::Notice,
+            &format!("{}/content", resource.path()),
+            &format!("\n{}", diff.trim_end()),
+        );
+    }
+}
+
 /// The content a new or rewritten file gets: the `content` text, the
 /// filebucket's copy when `content` is a checksum, the first source, or
 /// nothing.
@@ -798,6 +834,7 @@ impl Posix {
             )));
         }
         let data = content_data(cx, resource)?;
+        show_diff(cx, resource, &path, &data);
         let wanted = wanted_owners(resource)?;
         let current_mode = meta.mode() & 0o7777;
         let mode = match resource.text("mode") {
