@@ -366,7 +366,7 @@ impl<'a> Run<'a> {
         }
         let outcome = self.session.evaluate(resource, self.options.noop);
         let noop = self.options.noop || resource.noop();
-        self.record(&path, &outcome, &mut status);
+        self.record(resource, &path, &outcome, &mut status);
         let mut real = outcome.changed();
         let mut would = outcome.events.iter().any(|e| e.status == EventStatus::Noop);
         if outcome.failed.is_none() {
@@ -431,7 +431,13 @@ impl<'a> Run<'a> {
     }
 
     /// Logs an outcome and adds it to the resource's status and the counts.
-    fn record(&mut self, path: &str, outcome: &Outcome, status: &mut ResourceStatus) {
+    fn record(
+        &mut self,
+        resource: &Resource,
+        path: &str,
+        outcome: &Outcome,
+        status: &mut ResourceStatus,
+    ) {
         status.provider_used = outcome.provider.clone();
         let time = report::now_text();
         for event in &outcome.events {
@@ -451,7 +457,11 @@ impl<'a> Run<'a> {
                 EventStatus::Failure => self.counts.events_failure += 1,
             }
             status.out_of_sync_count += 1;
-            let sensitive = outcome_is_sensitive(self.resources, &status.resource, &event.property);
+            let sensitive = resource.is_sensitive(&event.property)
+                || resource
+                    .type_def()
+                    .attribute(&event.property)
+                    .is_some_and(|a| a.sensitive);
             let data = |value: &marionette_values::Value| {
                 if sensitive {
                     serde_json::Value::String("[redacted]".into())
@@ -538,18 +548,6 @@ impl<'a> Run<'a> {
         report.finish_metrics();
         report
     }
-}
-
-fn outcome_is_sensitive(resources: &[(usize, Resource)], reference: &str, property: &str) -> bool {
-    resources
-        .iter()
-        .find(|(_, r)| r.reference() == reference)
-        .is_some_and(|(_, r)| {
-            r.is_sensitive(property)
-                || r.type_def()
-                    .attribute(property)
-                    .is_some_and(|a| a.sensitive)
-        })
 }
 
 /// Puppet's event names: `file_created`, `file_removed`, `mode_changed`.

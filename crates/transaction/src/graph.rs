@@ -54,6 +54,7 @@ pub struct Graph {
     /// The containment path of each catalog resource
     /// (`/Stage[main]/Main/File[/tmp/x]`).
     pub paths: Vec<String>,
+    edge_index: HashMap<(usize, usize), usize>,
 }
 
 /// A catalog problem that stops the run before anything is applied.
@@ -254,19 +255,19 @@ impl Graph {
     }
 
     fn has_edge(&self, from: usize, to: usize) -> bool {
-        self.outgoing[from].iter().any(|&e| self.edges[e].to == to)
+        self.edge_index.contains_key(&(from, to))
     }
 
     fn add_edge(&mut self, from: usize, to: usize, refresh: bool) {
-        if let Some(&existing) = self.outgoing[from]
-            .iter()
-            .find(|&&e| self.edges[e].to == to)
-        {
+        // Looked up by pair: a stage or class start has an edge to each of
+        // its thousands of resources, too many to scan.
+        if let Some(&existing) = self.edge_index.get(&(from, to)) {
             self.edges[existing].refresh |= refresh;
             return;
         }
         self.edges.push(Edge { from, to, refresh });
         let e = self.edges.len() - 1;
+        self.edge_index.insert((from, to), e);
         self.outgoing[from].push(e);
         self.incoming[to].push(e);
     }

@@ -458,7 +458,13 @@ struct Plan<'a> {
 }
 
 /// Writes a file atomically: a temporary file with the final owner and
-/// mode, the content, fsync, `validate_cmd`, then a rename over the path.
+/// mode, the content, `validate_cmd`, then a rename over the path.
+///
+/// Replacing an existing file also syncs the new content and the directory
+/// to disk around the rename, so a crash leaves the old content or the
+/// new, never an empty file. A new file is not synced: a crash can only
+/// lose it, and the next run writes it again; syncing thousands of new
+/// files one by one would cost a disk flush each.
 fn write_file(
     cx: &Context,
     resource: &Resource,
@@ -466,6 +472,7 @@ fn write_file(
     plan: Plan<'_>,
 ) -> Result<(), ProviderError> {
     check_parent(path)?;
+    let replacing = fs::symlink_metadata(path).is_ok();
     let parent = path.parent().unwrap_or(Path::new("/"));
     let staging = resource
         .text("staging_location")
@@ -495,14 +502,18 @@ fn write_file(
             .map(|_| ()),
     }
     .map_err(|e| failure("write", path, e))?;
-    file.sync_all().map_err(|e| failure("write", path, e))?;
+    if replacing {
+        file.sync_all().map_err(|e| failure("write", path, e))?;
+    }
     drop(file);
     if let Some(command) = resource.text("validate_cmd") {
         validate_content(cx, resource, &command, &temp)?;
     }
     fs::rename(&temp, path).map_err(|e| failure("replace", path, e))?;
     cleanup.0 = None;
-    sync_dir(parent);
+    if replacing {
+        sync_dir(parent);
+    }
     Ok(())
 }
 
@@ -542,6 +553,7 @@ fn sync_dir(dir: &Path) {
 /// path), owned as asked.
 fn make_link(path: &Path, target: &str, owners: Owners) -> Result<(), ProviderError> {
     check_parent(path)?;
+    let replacing = fs::symlink_metadata(path).is_ok();
     let parent = path.parent().unwrap_or(Path::new("/"));
     let mut attempt = 0;
     let temp = loop {
@@ -559,7 +571,10 @@ fn make_link(path: &Path, target: &str, owners: Owners) -> Result<(), ProviderEr
     }
     fs::rename(&temp, path).map_err(|e| failure("replace", path, e))?;
     cleanup.0 = None;
-    sync_dir(parent);
+    // As for files: only a replaced link needs the rename on disk now.
+    if replacing {
+        sync_dir(parent);
+    }
     Ok(())
 }
 
