@@ -215,10 +215,15 @@ fn progress_line() -> Option<marionette_transaction::apply::Progress> {
 /// Keeps the report and the summary; a failure to write them is reported,
 /// not fatal (the run itself is over).
 fn write_report(state: &Path, report: &Report, logger: &Logger) {
+    // Streamed, compact: the report of a large run is megabytes.
     let written = std::fs::create_dir_all(state)
         .and_then(|()| {
-            let json = serde_json::to_string_pretty(report).map_err(std::io::Error::other)?;
-            write_atomically(&state.join("last_run_report.json"), json.as_bytes())
+            let path = state.join("last_run_report.json");
+            let partial = path.with_extension("partial");
+            let mut out = std::io::BufWriter::new(std::fs::File::create(&partial)?);
+            serde_json::to_writer(&mut out, report).map_err(std::io::Error::other)?;
+            std::io::Write::flush(&mut out)?;
+            std::fs::rename(&partial, &path)
         })
         .and_then(|()| {
             write_atomically(

@@ -17,10 +17,12 @@ use crate::typedef::{AttrKind, DefaultValue, Titles, TypeDef};
 pub struct Resource {
     type_def: Arc<TypeDef>,
     title: String,
-    values: IndexMap<String, Value>,
-    /// Attributes given by the manifest (the others came from defaults).
-    given: Vec<String>,
-    sensitive: Vec<String>,
+    /// One slot per attribute of the type, in declaration order: a
+    /// resource of a type with many attributes holds no names, only values.
+    values: Vec<Option<Value>>,
+    /// Which attributes the manifest gave (the others came from defaults).
+    given: Vec<bool>,
+    sensitive: Vec<bool>,
     meta: IndexMap<String, Value>,
     provider: Option<String>,
     origin: Origin,
@@ -43,9 +45,9 @@ impl Resource {
         let mut resource = Resource {
             type_def: type_def.clone(),
             title: title.to_string(),
-            values: IndexMap::new(),
-            given: Vec::new(),
-            sensitive: Vec::new(),
+            values: vec![None; type_def.attributes.len()],
+            given: vec![false; type_def.attributes.len()],
+            sensitive: vec![false; type_def.attributes.len()],
             meta: IndexMap::new(),
             provider: None,
             origin,
@@ -69,7 +71,7 @@ impl Resource {
             }
         }
         resource.identity_from_title(&mut given)?;
-        for attr in &type_def.attributes {
+        for (index, attr) in type_def.attributes.iter().enumerate() {
             let (value, from_manifest) = match given.shift_remove(&attr.name) {
                 Some(value) => (value, true),
                 None => match &attr.default {
@@ -93,7 +95,7 @@ impl Resource {
             }
             let value = match value {
                 Value::Sensitive(inner) => {
-                    resource.sensitive.push(attr.name.clone());
+                    resource.sensitive[index] = true;
                     *inner
                 }
                 other => other,
@@ -103,30 +105,25 @@ impl Resource {
             }
             let munged = attribute::process_value(attr, value)
                 .map_err(|message| resource.attr_error(&attr.name, message))?;
-            if attr.sensitive && !resource.sensitive.contains(&attr.name) {
-                resource.sensitive.push(attr.name.clone());
-            }
-            if from_manifest {
-                resource.given.push(attr.name.clone());
-            }
-            resource.values.insert(attr.name.clone(), munged);
+            resource.sensitive[index] |= attr.sensitive;
+            resource.given[index] = from_manifest;
+            resource.values[index] = Some(munged);
         }
         // Puppet's `ensure` defaults to `present` once the manifest manages
         // any other property: setting a shell implies the user exists.
         if type_def.ensurable
-            && !resource.values.contains_key("ensure")
-            && resource.given.iter().any(|name| {
-                type_def
-                    .attribute(name)
-                    .is_some_and(|a| a.kind.is_property() && a.name != "ensure")
-            })
+            && resource.get("ensure").is_none()
+            && type_def
+                .attributes
+                .iter()
+                .zip(&resource.given)
+                .any(|(a, given)| *given && a.kind.is_property() && a.name != "ensure")
+            && let Some(index) = resource.index("ensure")
         {
-            resource
-                .values
-                .shift_insert(0, "ensure".to_string(), Value::String("present".into()));
+            resource.values[index] = Some(Value::String("present".into()));
         }
-        for attr in &type_def.attributes {
-            if attr.required && !resource.values.contains_key(&attr.name) {
+        for (attr, value) in type_def.attributes.iter().zip(&resource.values) {
+            if attr.required && value.is_none() {
                 return Err(RalError::Validation {
                     resource: resource.reference(),
                     message: format!("{} is a required attribute", attr.name),
@@ -275,29 +272,39 @@ impl Resource {
     pub fn name(&self) -> String {
         self.type_def
             .namevar()
-            .and_then(|n| self.values.get(&n.name))
+            .and_then(|n| self.get(&n.name))
             .map(attribute::value_text)
             .unwrap_or_else(|| self.title.clone())
     }
 
     /// An attribute's value (given, or its default).
     pub fn get(&self, attr: &str) -> Option<&Value> {
-        self.values.get(attr)
+        self.values[self.index(attr)?].as_ref()
+    }
+
+    /// The slot of an attribute. Types have a few dozen attributes at most:
+    /// a scan is as fast as a hash and needs no table.
+    fn index(&self, attr: &str) -> Option<usize> {
+        self.type_def.attributes.iter().position(|a| a.name == attr)
     }
 
     /// An attribute's value as text.
     pub fn text(&self, attr: &str) -> Option<String> {
-        self.values.get(attr).map(attribute::value_text)
+        self.get(attr).map(attribute::value_text)
     }
 
     /// Whether the manifest set this attribute (rather than a default).
     pub fn is_given(&self, attr: &str) -> bool {
-        self.given.iter().any(|g| g == attr)
+        self.index(attr).is_some_and(|index| self.given[index])
     }
 
     /// Every value, in the type's declaration order.
     pub fn values(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.values.iter().map(|(k, v)| (k.as_str(), v))
+        self.type_def
+            .attributes
+            .iter()
+            .zip(&self.values)
+            .filter_map(|(attr, value)| Some((attr.name.as_str(), value.as_ref()?)))
     }
 
     /// Sets an attribute after construction, validated and munged (for
@@ -312,13 +319,14 @@ impl Resource {
         };
         let munged = attribute::process_value(def, value)
             .map_err(|message| self.attr_error(attr, message))?;
-        self.values.insert(attr.to_string(), munged);
-        self.given.push(attr.to_string());
+        let index = self.index(attr).expect("checked above");
+        self.values[index] = Some(munged);
+        self.given[index] = true;
         Ok(())
     }
 
     pub fn is_sensitive(&self, attr: &str) -> bool {
-        self.sensitive.iter().any(|s| s == attr)
+        self.index(attr).is_some_and(|index| self.sensitive[index])
     }
 
     /// A metaparameter's value.
@@ -346,8 +354,9 @@ impl Resource {
         self.type_def
             .attributes
             .iter()
-            .filter(|a| a.kind.is_property() && a.kind != AttrKind::ReadOnly)
-            .filter_map(|a| self.values.get(&a.name).map(|v| (a, v)))
+            .zip(&self.values)
+            .filter(|(a, _)| a.kind.is_property() && a.kind != AttrKind::ReadOnly)
+            .filter_map(|(a, v)| Some((a, v.as_ref()?)))
             .filter(|(a, v)| {
                 let should = attribute::sync_value(a, v);
                 let empty = matches!(&should, Value::Array(items) if items.is_empty())
@@ -366,7 +375,7 @@ impl Resource {
         for relation in &self.type_def.autorelations {
             let titles = match &relation.titles {
                 Titles::Fixed(titles) => titles.clone(),
-                Titles::Attribute(attr) => match self.values.get(attr) {
+                Titles::Attribute(attr) => match self.get(attr) {
                     Some(Value::Array(items)) => items.iter().map(attribute::value_text).collect(),
                     Some(value) => vec![attribute::value_text(value)],
                     None => Vec::new(),
@@ -398,7 +407,7 @@ impl Resource {
                     .then(|| hash.get("name"))
                     .flatten()
             });
-            match (self.values.get(&key.name), have) {
+            match (self.get(&key.name), have) {
                 (Some(want), Some(have)) => {
                     attribute::value_text(want) == attribute::value_text(have)
                 }
@@ -412,7 +421,7 @@ impl Resource {
     /// An attribute's values as a list: the elements of an array, or the
     /// single value (properties may be given either way).
     pub fn list(&self, attr: &str) -> Vec<&Value> {
-        match self.values.get(attr) {
+        match self.get(attr) {
             Some(Value::Array(items)) => items.iter().collect(),
             Some(value) => vec![value],
             None => Vec::new(),

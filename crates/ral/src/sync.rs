@@ -124,8 +124,8 @@ impl Session {
     }
 
     /// Gives providers a read-only view of every resource in the run.
-    pub fn set_catalog(&mut self, resources: Vec<Resource>) {
-        self.cx.catalog = Arc::from(resources);
+    pub fn set_catalog(&mut self, resources: Arc<[Resource]>) {
+        self.cx.catalog = resources;
     }
 
     /// Runs every type's pre-run check on every resource; all failures are

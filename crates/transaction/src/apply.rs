@@ -147,26 +147,37 @@ pub fn apply(
         resource.set_path(graph.paths[*i].clone());
     }
     let order = graph.order()?;
-    let ral: Vec<Resource> = resources.iter().map(|(_, r)| r.clone()).collect();
+    // Shared with the providers' context rather than copied: a run of
+    // thousands of resources would otherwise hold them twice.
+    let (indices, list): (Vec<usize>, Vec<Resource>) = resources.into_iter().unzip();
+    let ral: Arc<[Resource]> = Arc::from(list);
     let checks = Session::pre_run_checks(&ral);
     if !checks.is_empty() {
         return Err(ApplyError::PreRun(checks));
     }
     let mut run = Run::new(
-        catalog, &graph, &resources, registry, facts, logger, options,
+        catalog,
+        &graph,
+        &indices,
+        ral.clone(),
+        registry,
+        facts,
+        logger,
+        options,
     );
-    run.session.set_catalog(ral);
+    run.session.set_catalog(ral.clone());
     if let Some(bucket) = &options.filebucket {
         run.session.set_filebucket(bucket.clone());
     }
     run.session.set_show_diff(options.show_diff);
-    let selected: Vec<&Resource> = resources
+    let selected: Vec<&Resource> = indices
         .iter()
-        .filter(|(i, _)| run.selected(*i))
+        .zip(ral.iter())
+        .filter(|(i, _)| run.selected(**i))
         .map(|(_, r)| r)
         .collect();
     run.session.prefetch(&selected);
-    let total = resources.len();
+    let total = ral.len();
     for node in order {
         let was = run.counts.total;
         run.process(node);
@@ -183,7 +194,9 @@ pub fn apply(
 struct Run<'a> {
     catalog: &'a Catalog,
     graph: &'a Graph,
-    resources: &'a [(usize, Resource)],
+    /// The catalog position of each managed resource.
+    indices: &'a [usize],
+    resources: Arc<[Resource]>,
     session: Session,
     options: &'a Options,
     logger: Logger,
@@ -199,7 +212,8 @@ impl<'a> Run<'a> {
     fn new(
         catalog: &'a Catalog,
         graph: &'a Graph,
-        resources: &'a [(usize, Resource)],
+        indices: &'a [usize],
+        resources: Arc<[Resource]>,
         registry: Arc<Registry>,
         facts: Arc<Facts>,
         logger: Logger,
@@ -230,6 +244,7 @@ impl<'a> Run<'a> {
         Run {
             catalog,
             graph,
+            indices,
             resources,
             session: Session::new(registry, facts, recorder.clone()),
             options,
@@ -307,7 +322,8 @@ impl<'a> Run<'a> {
     }
 
     fn process_resource(&mut self, node: usize, n: usize, failed_dependencies: &[usize]) {
-        let (catalog_index, resource) = (&self.resources[n].0, &self.resources[n].1);
+        let resources = self.resources.clone();
+        let (catalog_index, resource) = (&self.indices[n], &resources[n]);
         let catalog_resource = &self.catalog.resources[*catalog_index];
         let path = self.graph.paths[*catalog_index].clone();
         let started = Instant::now();
