@@ -160,8 +160,7 @@ pub fn apply(
         &graph,
         &indices,
         ral.clone(),
-        registry,
-        facts,
+        (registry, facts),
         logger,
         options,
     );
@@ -214,8 +213,7 @@ impl<'a> Run<'a> {
         graph: &'a Graph,
         indices: &'a [usize],
         resources: Arc<[Resource]>,
-        registry: Arc<Registry>,
-        facts: Arc<Facts>,
+        (registry, facts): (Arc<Registry>, Arc<Facts>),
         logger: Logger,
         options: &'a Options,
     ) -> Run<'a> {
