@@ -509,10 +509,75 @@ pub fn group_name(gid: u32) -> String {
 // ---------------------------------------------------------------------------
 // Hooks
 
+thread_local! {
+    /// The last path looked at and what `lstat` found there. Checking one
+    /// resource asks about the same path half a dozen times (ensure,
+    /// content, mode, owner, group, their comparisons); this asks the
+    /// system once. The provider forgets it whenever it changes anything,
+    /// and when it starts on a resource.
+    static LAST_STAT: std::cell::RefCell<Option<(PathBuf, Option<fs::Metadata>)>> =
+        const { std::cell::RefCell::new(None) };
+    /// While the provider changes a file, nothing is remembered: what it
+    /// looks at changes under it.
+    static CHANGING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// `lstat`, remembered for the last path; `None` when nothing is there.
+pub fn cached_lstat(path: &Path) -> io::Result<Option<fs::Metadata>> {
+    let changing = CHANGING.with(|c| c.get() > 0);
+    if !changing
+        && let Some(found) = LAST_STAT.with(|last| {
+            last.borrow()
+                .as_ref()
+                .filter(|(seen, _)| seen == path)
+                .map(|(_, meta)| meta.clone())
+        })
+    {
+        return Ok(found);
+    }
+    let found = match fs::symlink_metadata(path) {
+        Ok(meta) => Some(meta),
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    if !changing {
+        LAST_STAT.with(|last| *last.borrow_mut() = Some((path.to_path_buf(), found.clone())));
+    }
+    Ok(found)
+}
+
+/// Forgets the remembered `lstat`: the file may have changed.
+pub fn forget_stat() {
+    LAST_STAT.with(|last| *last.borrow_mut() = None);
+}
+
+/// Marks the start (`true`) or the end (`false`) of a change to files:
+/// in between, `lstat` is never remembered.
+pub fn changing_files(start: bool) {
+    forget_stat();
+    CHANGING.with(|c| {
+        c.set(if start {
+            c.get() + 1
+        } else {
+            c.get().saturating_sub(1)
+        })
+    });
+}
+
 /// The kind of file `lstat` finds, in Puppet's words (`file`,
 /// `directory`, `link`, ...), or `None` when nothing is there.
 pub fn current_kind(path: &str) -> Option<&'static str> {
-    fs::symlink_metadata(path).ok().map(|m| kind_of(&m))
+    cached_lstat(Path::new(path))
+        .ok()
+        .flatten()
+        .map(|m| kind_of(&m))
 }
 
 /// Every kind [`kind_of`] names.
@@ -695,9 +760,9 @@ fn target_insync(resource: &Resource, current: &Value, desired: &Value) -> bool 
 
 /// The current mode and whether the path is a directory or a link.
 fn mode_context(resource: &Resource) -> (bool, bool) {
-    match fs::symlink_metadata(resource.name()) {
-        Ok(meta) => (meta.is_dir(), meta.file_type().is_symlink()),
-        Err(_) => (false, false),
+    match cached_lstat(Path::new(&resource.name())) {
+        Ok(Some(meta)) => (meta.is_dir(), meta.file_type().is_symlink()),
+        _ => (false, false),
     }
 }
 

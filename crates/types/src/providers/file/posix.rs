@@ -42,16 +42,8 @@ fn failure(action: &str, path: &Path, error: impl std::fmt::Display) -> Provider
 
 /// The file at a path, links not followed; `None` when nothing is there.
 fn lstat(path: &Path) -> Result<Option<fs::Metadata>, ProviderError> {
-    match fs::symlink_metadata(path) {
-        Ok(meta) => Ok(Some(meta)),
-        Err(e)
-            if matches!(
-                e.kind(),
-                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-            ) =>
-        {
-            Ok(None)
-        }
+    match crate::types::file::cached_lstat(path) {
+        Ok(found) => Ok(found),
         Err(e) => Err(failure("stat", path, e)),
     }
 }
@@ -889,8 +881,27 @@ impl Posix {
     }
 }
 
+/// Forgets the remembered `lstat` before and after a change, so nothing
+/// reads what the file was before it.
+struct Changing;
+
+impl Changing {
+    fn new() -> Changing {
+        crate::types::file::changing_files(true);
+        Changing
+    }
+}
+
+impl Drop for Changing {
+    fn drop(&mut self) {
+        crate::types::file::changing_files(false);
+    }
+}
+
 impl PropertyProvider for Posix {
     fn exists(&self, _cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
+        // The start of a resource's evaluation: look afresh.
+        crate::types::file::forget_stat();
         Ok(lstat(&path_of(instance.resource))?.is_some())
     }
 
@@ -900,6 +911,10 @@ impl PropertyProvider for Posix {
         instance: &Instance<'_>,
         attr: &str,
     ) -> Result<Option<Value>, ProviderError> {
+        if attr == "ensure" {
+            // The start of a resource's evaluation: look afresh.
+            crate::types::file::forget_stat();
+        }
         let resource = instance.resource;
         // Set by a content write that already applied the owner, group or
         // mode: what was there before it.
@@ -950,11 +965,13 @@ impl PropertyProvider for Posix {
     }
 
     fn create(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let _changing = Changing::new();
         let kind = wanted_kind(instance.resource, "present")?;
         self.make(cx, instance, kind)
     }
 
     fn destroy(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let _changing = Changing::new();
         let resource = instance.resource;
         let path = path_of(resource);
         let Some(meta) = lstat(&path)? else {
@@ -982,6 +999,7 @@ impl PropertyProvider for Posix {
         attr: &str,
         value: &Value,
     ) -> Result<(), ProviderError> {
+        let _changing = Changing::new();
         let resource = instance.resource;
         let path = path_of(resource);
         match attr {
@@ -1026,6 +1044,7 @@ impl PropertyProvider for Posix {
     }
 
     fn flush(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let _changing = Changing::new();
         instance.property_hash.clear();
         Ok(())
     }
