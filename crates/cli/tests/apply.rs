@@ -2,6 +2,9 @@
 //! exit codes, reports, the run lock, cycles, noop and catalogs compiled by
 //! the real Puppet.
 
+mod common;
+use common::timeless;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -24,17 +27,6 @@ fn marionette(args: &[&str], vardir: &Path) -> Run {
         stdout: timeless(&String::from_utf8_lossy(&output.stdout)),
         stderr: timeless(&String::from_utf8_lossy(&output.stderr)),
     }
-}
-
-/// Replaces run times, which vary, by `N`.
-fn timeless(text: &str) -> String {
-    text.lines()
-        .map(|line| match line.rfind(" in ") {
-            Some(at) if line.ends_with(" seconds") => format!("{} in N seconds", &line[..at]),
-            _ => line.to_string(),
-        })
-        .map(|line| line + "\n")
-        .collect()
 }
 
 #[test]

@@ -6,19 +6,11 @@
 //! cases listed in `tests/conformance/apply-known-differences.txt` are
 //! expected to differ, each for the reason given there.
 
+mod common;
+use common::timeless;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn normalize(text: &str) -> String {
-    text.lines()
-        .map(|line| match line.rfind(" in ") {
-            Some(at) if line.ends_with(" seconds") => format!("{} in N seconds", &line[..at]),
-            _ => line.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
-}
 
 #[test]
 fn apply_prints_what_puppet_apply_prints() {
@@ -54,12 +46,12 @@ fn apply_prints_what_puppet_apply_prints() {
             .env("NO_COLOR", "1")
             .output()
             .unwrap();
-        let ours = normalize(&format!(
+        let ours = timeless(&format!(
             "{}{}",
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         ));
-        let theirs = normalize(&std::fs::read_to_string(case.join("apply.out")).unwrap());
+        let theirs = timeless(&std::fs::read_to_string(case.join("apply.out")).unwrap());
         match (ours == theirs, listed) {
             (false, false) => failures.push(format!(
                 "== {name}\n-- puppet\n{theirs}-- marionette\n{ours}"

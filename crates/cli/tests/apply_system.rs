@@ -6,6 +6,9 @@
 //! nothing on a second run, change nothing in noop, and keep a backup of
 //! every file it removed or replaced.
 
+mod common;
+use common::timeless;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -15,16 +18,6 @@ fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/apply")
         .join(name)
-}
-
-fn normalize(text: &str) -> String {
-    text.lines()
-        .map(|line| match line.rfind(" in ") {
-            Some(at) if line.ends_with(" seconds") => format!("{} in N seconds", &line[..at]),
-            _ => line.to_string(),
-        })
-        .map(|line| line + "\n")
-        .collect()
 }
 
 fn setup() {
@@ -43,8 +36,8 @@ fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
         .unwrap();
     format!(
         "{}--- stderr\n{}",
-        normalize(&String::from_utf8_lossy(&output.stdout)),
-        normalize(&String::from_utf8_lossy(&output.stderr))
+        timeless(&String::from_utf8_lossy(&output.stdout)),
+        timeless(&String::from_utf8_lossy(&output.stderr))
     )
 }
 
