@@ -202,3 +202,57 @@ fn a_changed_file_is_diffed_backed_up_and_shown_in_the_report() {
     assert_eq!(status["events"][0]["name"], "content_changed");
     assert_eq!(status["changed"], true);
 }
+
+#[test]
+fn purging_users_spares_system_accounts_and_managed_ones() {
+    // SAFETY: geteuid(2) has no preconditions.
+    assert_eq!(
+        unsafe { geteuid() },
+        0,
+        "this test creates users: run it as root (CI does)"
+    );
+    let remove = || {
+        for name in ["mrtest-purge-stray", "mrtest-purge-kept"] {
+            let _ = Command::new("userdel").arg(name).output();
+        }
+    };
+    remove();
+    for (name, uid) in [
+        ("mrtest-purge-stray", "5101"),
+        ("mrtest-purge-kept", "5102"),
+    ] {
+        let made = Command::new("useradd")
+            .args(["-u", uid, name])
+            .status()
+            .unwrap();
+        assert!(made.success());
+    }
+    let vardir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("site.pp");
+    // Only a rehearsal: the machine's other accounts must survive the test.
+    std::fs::write(
+        &manifest,
+        "resources { 'user': purge => true, noop => true }\nuser { 'mrtest-purge-kept': ensure => present }\n",
+    )
+    .unwrap();
+    let output = apply(&manifest, vardir.path(), &[]);
+    remove();
+    assert!(
+        output.contains(
+            "Notice: /Stage[main]/Main/User[mrtest-purge-stray]/ensure: current_value 'present', should be 'absent' (noop)\n"
+        ),
+        "{output}"
+    );
+    assert!(
+        !output.contains("User[mrtest-purge-kept]/ensure"),
+        "{output}"
+    );
+    for system in ["root", "nobody", "daemon", "bin"] {
+        assert!(!output.contains(&format!("User[{system}]")), "{output}");
+    }
+}
+
+unsafe extern "C" {
+    fn geteuid() -> u32;
+}

@@ -52,5 +52,6 @@ pub use resource::Resource;
 pub use select::Selector;
 pub use sync::{Event, EventStatus, Outcome, Session};
 pub use typedef::{
-    ArrayMatching, AttrDef, AttrKind, AutoKind, DefaultValue, FeatureDef, Titles, TypeDef,
+    ArrayMatching, AttrDef, AttrKind, AutoKind, DefaultValue, FeatureDef, Generated, Generation,
+    Titles, TypeDef,
 };

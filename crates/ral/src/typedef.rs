@@ -96,6 +96,29 @@ pub type ChangeFn = Arc<dyn Fn(&Resource, &Value, &Value) -> String + Send + Syn
 pub type ResourceCheckFn = Arc<dyn Fn(&Resource) -> Result<(), String> + Send + Sync>;
 /// Titles computed from a resource, for automatic relationships.
 pub type TitlesFn = Arc<dyn Fn(&Resource) -> Vec<String> + Send + Sync>;
+/// Resources a resource adds to the run before it is applied (`resources`
+/// purging unmanaged instances, `tidy` removing old files).
+pub type GenerateFn =
+    Arc<dyn Fn(&Resource, &dyn Generation) -> Result<Vec<Generated>, String> + Send + Sync>;
+
+/// What a generator may ask of the run.
+pub trait Generation {
+    /// Every instance of a type on this system.
+    fn instances(&self, type_name: &str) -> Result<Vec<crate::provider::PropertyHash>, String>;
+    /// Whether the catalog already manages `Type[title]`.
+    fn manages(&self, type_name: &str, title: &str) -> bool;
+    /// A type of the run's registry.
+    fn type_def(&self, type_name: &str) -> Option<Arc<TypeDef>>;
+}
+
+/// A resource added by a generator: contained where its generator is, with
+/// its generator's metaparameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated {
+    pub type_name: String,
+    pub title: String,
+    pub params: Vec<(String, Value)>,
+}
 
 /// Where an attribute's default comes from.
 #[derive(Clone)]
@@ -423,6 +446,8 @@ pub struct TypeDef {
     pub validate: Option<ResourceCheckFn>,
     /// Run for every resource of the type before anything is applied.
     pub pre_run_check: Option<ResourceCheckFn>,
+    /// Adds resources to the run (see [`GenerateFn`]).
+    pub generate: Option<GenerateFn>,
 }
 
 impl fmt::Debug for TypeDef {
@@ -448,6 +473,7 @@ impl TypeDef {
             refreshable: false,
             validate: None,
             pre_run_check: None,
+            generate: None,
         }
     }
 
@@ -547,6 +573,17 @@ impl TypeDef {
         hook: impl Fn(&Resource) -> Result<(), String> + Send + Sync + 'static,
     ) -> TypeDef {
         self.pre_run_check = Some(Arc::new(hook));
+        self
+    }
+
+    pub fn generate(
+        mut self,
+        hook: impl Fn(&Resource, &dyn Generation) -> Result<Vec<Generated>, String>
+        + Send
+        + Sync
+        + 'static,
+    ) -> TypeDef {
+        self.generate = Some(Arc::new(hook));
         self
     }
 

@@ -3,6 +3,7 @@
 //! refresh events, failure isolation, noop and tag selection, and record
 //! it all in a report.
 
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -131,6 +132,132 @@ pub fn graph_dot(catalog: &Catalog, registry: &Registry) -> Result<String, Apply
     Ok(Graph::build(catalog, &resources)?.dot())
 }
 
+/// What generators may ask: instances through a provider session, and
+/// what the catalog already manages (by title, name or alias).
+struct Generator<'a> {
+    session: Session,
+    registry: &'a Registry,
+    managed: HashSet<(String, String)>,
+}
+
+impl marionette_ral::Generation for Generator<'_> {
+    fn instances(&self, type_name: &str) -> Result<Vec<marionette_ral::PropertyHash>, String> {
+        self.session
+            .instances(type_name)
+            .map(|found| found.into_iter().map(|(_, hash)| hash).collect())
+            .map_err(|e| e.to_string())
+    }
+
+    fn manages(&self, type_name: &str, title: &str) -> bool {
+        self.managed
+            .contains(&(type_name.to_ascii_lowercase(), title.to_string()))
+    }
+
+    fn type_def(&self, type_name: &str) -> Option<Arc<marionette_ral::TypeDef>> {
+        self.registry.type_def(type_name).cloned()
+    }
+}
+
+/// Metaparameters a generated resource takes from its generator (so
+/// `resources { 'user': purge => true, noop => true }` only reports).
+const INHERITED_METAPARAMETERS: &[&str] = &["noop", "loglevel", "schedule", "audit", "tag"];
+
+/// The catalog with every generator's resources added, each contained
+/// where its generator is.
+fn extend(
+    catalog: &Catalog,
+    resources: &[(usize, Resource)],
+    registry: &Arc<Registry>,
+    facts: &Arc<Facts>,
+    logger: &Logger,
+) -> Result<Catalog, ApplyError> {
+    let mut managed = HashSet::new();
+    for resource in &catalog.resources {
+        managed.insert((
+            resource.type_name.to_ascii_lowercase(),
+            resource.title.clone(),
+        ));
+    }
+    for (_, resource) in resources {
+        managed.insert((resource.type_name().to_string(), resource.name()));
+    }
+    let generator = Generator {
+        session: Session::new(registry.clone(), facts.clone(), logger.clone()),
+        registry,
+        managed,
+    };
+    let mut extended = catalog.clone();
+    let mut errors = Vec::new();
+    for (i, resource) in resources {
+        let Some(hook) = &resource.type_def().generate else {
+            continue;
+        };
+        let source = &catalog.resources[*i];
+        let generated = match marionette_ral::attribute::guarded("generate", "generate", || {
+            hook(resource, &generator)
+        }) {
+            Ok(generated) => generated,
+            Err(message) => {
+                errors.push(RalError::Validation {
+                    resource: resource.reference(),
+                    message,
+                    origin: resource.origin().clone(),
+                });
+                continue;
+            }
+        };
+        let container = catalog
+            .edges
+            .iter()
+            .find(|edge| edge.target == source.reference())
+            .map(|edge| edge.source.clone());
+        for new in generated {
+            let type_name = capitalize_segments(&new.type_name);
+            let reference = format!("{type_name}[{}]", new.title);
+            if extended
+                .resources
+                .iter()
+                .any(|r| r.reference() == reference)
+            {
+                continue;
+            }
+            let mut parameters = serde_json::Map::new();
+            for (name, value) in &new.params {
+                parameters.insert(name.clone(), marionette_catalog::to_data(value));
+            }
+            for name in INHERITED_METAPARAMETERS {
+                if let Some(value) = source.parameters.get(*name)
+                    && !parameters.contains_key(*name)
+                {
+                    parameters.insert(name.to_string(), value.clone());
+                }
+            }
+            extended.resources.push(marionette_catalog::Resource {
+                type_name,
+                title: new.title.clone(),
+                tags: vec![new.type_name.to_ascii_lowercase()],
+                file: source.file.clone(),
+                line: source.line,
+                exported: false,
+                kind: Some("compilable_type".into()),
+                parameters,
+                sensitive_parameters: Vec::new(),
+            });
+            if let Some(container) = &container {
+                extended.edges.push(marionette_catalog::Edge {
+                    source: container.clone(),
+                    target: reference,
+                });
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(extended)
+    } else {
+        Err(ApplyError::Invalid(errors))
+    }
+}
+
 /// Applies a catalog. Progress goes to `logger` as it happens; the report
 /// holds everything.
 pub fn apply(
@@ -142,6 +269,19 @@ pub fn apply(
 ) -> Result<Report, ApplyError> {
     let started = Instant::now();
     let mut resources = convert(catalog, &registry)?;
+    // Generators (`resources`, `tidy`) add resources first; the extended
+    // catalog is then converted and ordered like any other.
+    let extended;
+    let catalog = if resources
+        .iter()
+        .any(|(_, r)| r.type_def().generate.is_some())
+    {
+        extended = extend(catalog, &resources, &registry, &facts, &logger)?;
+        resources = convert(&extended, &registry)?;
+        &extended
+    } else {
+        catalog
+    };
     let graph = Graph::build(catalog, &resources)?;
     for (i, resource) in &mut resources {
         resource.set_path(graph.paths[*i].clone());

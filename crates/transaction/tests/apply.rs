@@ -79,6 +79,13 @@ impl PropertyProvider for Records {
         self.journal(&format!("refresh {}", instance.resource.name()));
         Ok(())
     }
+
+    fn destroy(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let name = instance.resource.name();
+        fs::remove_file(self.dir.join("records").join(&name))?;
+        self.journal(&format!("destroy {name}"));
+        Ok(())
+    }
 }
 
 struct Fixture {
@@ -117,6 +124,12 @@ impl Fixture {
             ))
             .unwrap();
         registry.add_type(marionette_types_notify()).unwrap();
+        registry
+            .add_type(marionette_types::types::resources::definition())
+            .unwrap();
+        registry
+            .add_provider(marionette_types::types::resources::implementation())
+            .unwrap();
         Fixture {
             dir,
             registry: Arc::new(registry),
@@ -543,5 +556,67 @@ fn the_report_has_puppets_shape() {
     assert!(
         summary.contains("\nevents:\n  failure: 0\n  noop: 0\n  success: 1\n  total: 1\n"),
         "{summary}"
+    );
+}
+
+#[test]
+fn resources_purges_what_the_catalog_does_not_manage() {
+    let fixture = Fixture::new();
+    for name in ["kept", "stray1", "stray2"] {
+        fs::write(fixture.dir.path().join("records").join(name), "old").unwrap();
+    }
+    let catalog = build(vec![
+        main_record("kept", json!({"ensure": "present", "value": "old"})),
+        (
+            "Class[main]",
+            "Resources",
+            "record".into(),
+            json!({"purge": true}),
+        ),
+    ]);
+    let (rehearsal, lines) = fixture.apply(
+        &catalog,
+        &Options {
+            noop: true,
+            ..Options::default()
+        },
+    );
+    rehearsal.unwrap();
+    assert!(fixture.journal().is_empty());
+    assert!(lines.contains(&"Notice: /Stage[main]/Main/Record[stray1]/ensure: current_value 'present', should be 'absent' (noop)".to_string()), "{lines:?}");
+    let (report, lines) = fixture.apply(&catalog, &Options::default());
+    report.unwrap();
+    assert_eq!(fixture.journal(), ["destroy stray1", "destroy stray2"]);
+    assert_eq!(
+        lines,
+        [
+            "Notice: /Stage[main]/Main/Record[stray1]/ensure: removed",
+            "Notice: /Stage[main]/Main/Record[stray2]/ensure: removed",
+        ]
+    );
+    assert_eq!(fixture.record("kept").as_deref(), Some("old"));
+    // The generator's noop passes to what it generates.
+    fs::write(fixture.dir.path().join("records").join("stray3"), "old").unwrap();
+    let careful = build(vec![(
+        "Class[main]",
+        "Resources",
+        "record".into(),
+        json!({"purge": true, "noop": true}),
+    )]);
+    fixture.apply(&careful, &Options::default()).0.unwrap();
+    assert_eq!(fixture.record("stray3").as_deref(), Some("old"));
+    // A type that cannot be listed cannot be purged.
+    let notify = build(vec![(
+        "Class[main]",
+        "Resources",
+        "notify".into(),
+        json!({"purge": true}),
+    )]);
+    let error = fixture.apply(&notify, &Options::default()).0.unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("Purging is only supported on types that accept 'ensure => absent'"),
+        "{error}"
     );
 }

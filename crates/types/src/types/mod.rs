@@ -5,6 +5,7 @@ pub mod exec;
 pub mod file;
 pub mod group;
 pub mod notify;
+pub mod resources;
 pub mod user;
 
 use marionette_ral::{RalError, Registry};
@@ -22,6 +23,8 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     registry.add_provider(crate::providers::group::groupadd::definition())?;
     registry.add_type(notify::definition())?;
     registry.add_provider(notify::implementation())?;
+    registry.add_type(resources::definition())?;
+    registry.add_provider(resources::implementation())?;
     registry.add_type(user::definition())?;
     registry.add_provider(crate::providers::user::useradd::definition())?;
     Ok(())
