@@ -109,6 +109,8 @@ pub trait Generation {
     fn manages(&self, type_name: &str, title: &str) -> bool;
     /// A type of the run's registry.
     fn type_def(&self, type_name: &str) -> Option<Arc<TypeDef>>;
+    /// Logs a notice about the generating resource.
+    fn notice(&self, resource: &Resource, message: &str);
 }
 
 /// A resource added by a generator: contained where its generator is, with

@@ -138,6 +138,10 @@ struct Generator<'a> {
     session: Session,
     registry: &'a Registry,
     managed: HashSet<(String, String)>,
+    catalog: &'a Catalog,
+    /// Catalog positions of the generators, by reference.
+    positions: std::collections::HashMap<String, usize>,
+    logger: Logger,
 }
 
 impl marionette_ral::Generation for Generator<'_> {
@@ -155,6 +159,14 @@ impl marionette_ral::Generation for Generator<'_> {
 
     fn type_def(&self, type_name: &str) -> Option<Arc<marionette_ral::TypeDef>> {
         self.registry.type_def(type_name).cloned()
+    }
+
+    fn notice(&self, resource: &Resource, message: &str) {
+        let source = match self.positions.get(&resource.reference()) {
+            Some(&i) => crate::graph::path_of(self.catalog, i),
+            None => resource.reference(),
+        };
+        self.logger.log(Level::Notice, &source, message);
     }
 }
 
@@ -185,6 +197,13 @@ fn extend(
         session: Session::new(registry.clone(), facts.clone(), logger.clone()),
         registry,
         managed,
+        catalog,
+        positions: resources
+            .iter()
+            .filter(|(_, r)| r.type_def().generate.is_some())
+            .map(|(i, r)| (r.reference(), *i))
+            .collect(),
+        logger: logger.clone(),
     };
     let mut extended = catalog.clone();
     let mut errors = Vec::new();

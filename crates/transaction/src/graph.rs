@@ -466,6 +466,26 @@ fn origin_text(resource: &marionette_catalog::Resource) -> String {
     }
 }
 
+/// The containment path of one catalog resource (for messages before the
+/// graph exists).
+pub fn path_of(catalog: &Catalog, index: usize) -> String {
+    let position: HashMap<String, usize> = catalog
+        .resources
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.reference(), i))
+        .collect();
+    let mut parent = vec![None; catalog.resources.len()];
+    for edge in &catalog.edges {
+        if let (Some(&source), Some(&target)) =
+            (position.get(&edge.source), position.get(&edge.target))
+        {
+            parent[target] = Some(source);
+        }
+    }
+    containment_path(catalog, &parent, index)
+}
+
 /// Puppet's path of a resource through its containers: a class shows as
 /// its name and sits directly under its stage (class names are unique, so
 /// the classes containing it are left out); a stage and a defined-type

@@ -6,6 +6,7 @@ pub mod file;
 pub mod group;
 pub mod notify;
 pub mod resources;
+pub mod tidy;
 pub mod user;
 
 use marionette_ral::{RalError, Registry};
@@ -25,6 +26,8 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     registry.add_provider(notify::implementation())?;
     registry.add_type(resources::definition())?;
     registry.add_provider(resources::implementation())?;
+    registry.add_type(tidy::definition())?;
+    registry.add_provider(tidy::implementation())?;
     registry.add_type(user::definition())?;
     registry.add_provider(crate::providers::user::useradd::definition())?;
     Ok(())

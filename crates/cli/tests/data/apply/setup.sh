@@ -3,3 +3,9 @@
 rm -rf /tmp/mrtest-apply
 mkdir -p /tmp/mrtest-apply
 echo stale > /tmp/mrtest-apply/old
+mkdir -p /tmp/mrtest-apply/cache/sub
+echo a > /tmp/mrtest-apply/cache/old.tmp
+echo b > /tmp/mrtest-apply/cache/new.tmp
+echo c > /tmp/mrtest-apply/cache/keep.txt
+echo d > /tmp/mrtest-apply/cache/sub/x.tmp
+touch -d '10 days ago' /tmp/mrtest-apply/cache/old.tmp /tmp/mrtest-apply/cache/sub/x.tmp
