@@ -86,6 +86,7 @@ pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
         strict_variables: args.strict_variables,
         server_name: crate::host_name(),
         local: false,
+        agent_types: agent_types(),
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -154,7 +155,33 @@ fn local_options(
         strict_variables,
         server_name: crate::host_name(),
         local: true,
+        agent_types: agent_types(),
     }
+}
+
+/// The resource types this agent manages that Puppet 7's compiler does
+/// not know (it moved them to modules), so manifests may declare them.
+fn agent_types() -> Vec<marionette_eval::AgentType> {
+    let registry = marionette_types::registry();
+    registry
+        .types()
+        .into_iter()
+        .filter(|t| marionette_eval::core_type_attributes(&t.name).is_none())
+        .map(|t| {
+            let mut attributes: Vec<String> = t.attributes.iter().map(|a| a.name.clone()).collect();
+            if !registry.documented_providers(&t.name).is_empty() {
+                attributes.push("provider".into());
+            }
+            marionette_eval::AgentType {
+                name: t.name.clone(),
+                namevar: t
+                    .namevar()
+                    .map(|n| n.name.clone())
+                    .unwrap_or_else(|| "name".into()),
+                attributes,
+            }
+        })
+        .collect()
 }
 
 /// Compiles, prints what the code logged, and writes the catalog.

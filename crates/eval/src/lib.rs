@@ -10,6 +10,8 @@
 
 mod access;
 mod compiler;
+
+pub use compiler::builtin_types::AgentType;
 mod error;
 mod evaluator;
 pub(crate) mod functions;
@@ -117,6 +119,9 @@ pub struct CompileOptions {
     pub strict_variables: bool,
     /// The name of the machine compiling (`$server_facts['servername']`).
     pub server_name: String,
+    /// Resource types the agent manages beyond Puppet's core ones (from
+    /// the resource layer's registry), so manifests may declare them.
+    pub agent_types: Vec<AgentType>,
     /// Compiling for this machine, as `puppet apply` does: the trusted
     /// data name the node (`$trusted['certname']`) and the facts hold
     /// `clientcert`. `puppet catalog compile` leaves both out.
@@ -133,6 +138,7 @@ pub struct Compiled {
 
 /// Compiles a catalog as `puppet catalog compile` does.
 pub fn compile(options: &CompileOptions) -> Compiled {
+    let _agent_types = compiler::builtin_types::AgentTypes::scope(options.agent_types.clone());
     let mut lines = Vec::new();
     let node = &options.node_name;
     let mut programs = Vec::new();

@@ -30,6 +30,7 @@ pub mod error;
 pub mod filebucket;
 pub mod log;
 pub mod metaparams;
+pub mod parsedfile;
 pub mod provider;
 pub mod registry;
 pub mod render;

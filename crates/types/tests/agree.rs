@@ -2,10 +2,19 @@
 //! accepts (Puppet 7's), so a catalog that compiles can be applied, and the
 //! other way round.
 
+/// Types Puppet 7 no longer ships in its core.
+const AGENT_TYPES: &[&str] = &["host", "cron"];
+
 #[test]
 fn every_type_matches_the_compiler_table() {
     let registry = marionette_types::registry();
     for type_def in registry.types() {
+        // Types Puppet 7 moved to modules are the agent's own: the
+        // command line hands them to the compiler from this registry.
+        if AGENT_TYPES.contains(&type_def.name.as_str()) {
+            assert!(marionette_eval::core_type_attributes(&type_def.name).is_none());
+            continue;
+        }
         let (namevar, compiled) = marionette_eval::core_type_attributes(&type_def.name)
             .unwrap_or_else(|| panic!("{} is not a core type of the compiler", type_def.name));
         assert_eq!(

@@ -253,25 +253,69 @@ fn entry(
     TYPES.iter().find(|(name, _, _)| *name == type_name)
 }
 
+/// A resource type the agent manages beyond Puppet 7's core types (Puppet
+/// moved `host` and `cron` to modules; marionette ships them): its name,
+/// namevar and attributes, `provider` included when it has providers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentType {
+    pub name: String,
+    pub namevar: String,
+    pub attributes: Vec<String>,
+}
+
+thread_local! {
+    /// The agent types of the compilation running on this thread. Kept
+    /// here rather than passed along because the table is consulted from
+    /// free functions all over the compiler; [`AgentTypes`] sets and clears
+    /// it around one compilation.
+    static AGENT_TYPES: std::cell::RefCell<Vec<AgentType>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Makes agent types known for the life of the value.
+pub(crate) struct AgentTypes;
+
+impl AgentTypes {
+    pub(crate) fn scope(types: Vec<AgentType>) -> AgentTypes {
+        AGENT_TYPES.with(|known| *known.borrow_mut() = types);
+        AgentTypes
+    }
+}
+
+impl Drop for AgentTypes {
+    fn drop(&mut self) {
+        AGENT_TYPES.with(|known| known.borrow_mut().clear());
+    }
+}
+
+fn agent_type<T>(type_name: &str, f: impl FnOnce(&AgentType) -> T) -> Option<T> {
+    AGENT_TYPES.with(|known| known.borrow().iter().find(|t| t.name == type_name).map(f))
+}
+
 /// Whether `type_name` (lower case) is a core type.
 pub(crate) fn is_builtin(type_name: &str) -> bool {
-    entry(type_name).is_some()
+    entry(type_name).is_some() || agent_type(type_name, |_| ()).is_some()
 }
 
 /// Whether a core type accepts an attribute (metaparameters included).
 pub(crate) fn accepts(type_name: &str, attribute: &str) -> bool {
     METAPARAMETERS.contains(&attribute)
         || entry(type_name).is_some_and(|(_, _, attributes)| attributes.contains(&attribute))
+        || agent_type(type_name, |t| t.attributes.iter().any(|a| a == attribute)).unwrap_or(false)
 }
 
 /// The attribute that identifies a resource of a core type.
-pub(crate) fn namevar(type_name: &str) -> &'static str {
-    entry(type_name).map_or("name", |(_, namevar, _)| namevar)
+pub(crate) fn namevar(type_name: &str) -> String {
+    match entry(type_name) {
+        Some((_, namevar, _)) => namevar.to_string(),
+        None => agent_type(type_name, |t| t.namevar.clone()).unwrap_or_else(|| "name".to_string()),
+    }
 }
 
 /// All core type names, for "did you mean" hints.
-pub(crate) fn names() -> impl Iterator<Item = &'static str> {
-    TYPES.iter().map(|(name, _, _)| *name)
+pub(crate) fn names() -> Vec<String> {
+    let mut names: Vec<String> = TYPES.iter().map(|(name, _, _)| name.to_string()).collect();
+    AGENT_TYPES.with(|known| names.extend(known.borrow().iter().map(|t| t.name.clone())));
+    names
 }
 
 /// The namevar and attributes of a core type.

@@ -337,7 +337,7 @@ impl<'p> Evaluator<'p> {
         let is_main = res.title == "main" && matches!(res.type_name.as_str(), "class" | "stage");
         let namevar = match res.kind {
             Kind::Builtin => builtin_types::namevar(&res.type_name),
-            _ => "name",
+            _ => "name".to_string(),
         };
         let mut parameters = serde_json::Map::new();
         let mut sensitive = Vec::new();
@@ -363,7 +363,7 @@ impl<'p> Evaluator<'p> {
                 other => other.clone(),
             };
             let data = marionette_catalog::to_data(&value);
-            if !is_main && name == namevar && data == Data::String(res.title.clone()) {
+            if !is_main && *name == namevar && data == Data::String(res.title.clone()) {
                 continue;
             }
             let data = if RELATIONSHIP_PARAMETERS.contains(&name.as_str()) {

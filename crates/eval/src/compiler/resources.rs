@@ -271,7 +271,7 @@ impl<'p> Evaluator<'p> {
     fn unknown_type_message(&self, type_name: &str) -> String {
         let mut message = format!("Unknown resource type: '{type_name}'");
         let known = builtin_types::names()
-            .map(str::to_string)
+            .into_iter()
             .chain(self.defines.keys().cloned());
         if let Some(close) = known
             .filter(|name| edit_distance(name, type_name) <= 2)
@@ -344,7 +344,7 @@ impl<'p> Evaluator<'p> {
         let namevar_value = attributes
             .iter()
             .rev()
-            .find(|(name, ..)| kind == Kind::Builtin && name == builtin_types::namevar(type_name))
+            .find(|(name, ..)| kind == Kind::Builtin && *name == builtin_types::namevar(type_name))
             .and_then(|(_, value, ..)| match value {
                 Value::String(text) if &**text != title => Some(text.to_string()),
                 _ => None,

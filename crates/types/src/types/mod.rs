@@ -4,6 +4,7 @@
 pub mod exec;
 pub mod file;
 pub mod group;
+pub mod host;
 pub mod notify;
 pub mod resources;
 pub mod tidy;
@@ -22,6 +23,8 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     registry.add_provider(crate::providers::file::posix::definition())?;
     registry.add_type(group::definition())?;
     registry.add_provider(crate::providers::group::groupadd::definition())?;
+    registry.add_type(host::definition())?;
+    registry.add_provider(crate::providers::host::parsed::definition())?;
     registry.add_type(notify::definition())?;
     registry.add_provider(notify::implementation())?;
     registry.add_type(resources::definition())?;

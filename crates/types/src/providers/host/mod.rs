@@ -1,0 +1,3 @@
+//! Providers of the `host` type.
+
+pub mod parsed;
