@@ -1,5 +1,6 @@
 //! Providers, one directory per type and one file per provider.
 
+pub mod cron;
 pub mod exec;
 pub mod file;
 pub mod group;

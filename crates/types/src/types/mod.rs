@@ -1,6 +1,7 @@
 //! One file per type; each has a `definition()` and registers its
 //! providers.
 
+pub mod cron;
 pub mod exec;
 pub mod file;
 pub mod group;
@@ -14,6 +15,8 @@ use marionette_ral::{RalError, Registry};
 
 /// Adds every built-in type and its providers.
 pub fn register(registry: &mut Registry) -> Result<(), RalError> {
+    registry.add_type(cron::definition())?;
+    registry.add_provider(crate::providers::cron::crontab::definition())?;
     registry.add_type(exec::definition())?;
     // `posix` first: without a `defaultfor` match, the first suitable
     // provider is the default.

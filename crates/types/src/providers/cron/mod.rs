@@ -1,0 +1,3 @@
+//! Providers of the `cron` type.
+
+pub mod crontab;
