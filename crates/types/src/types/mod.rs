@@ -23,12 +23,9 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     registry.add_provider(crate::providers::group::groupadd::definition())?;
     registry.add_type(notify::definition())?;
     registry.add_provider(notify::implementation())?;
-    // The type and its providers share the table of candidate versions
-    // that `ensure => latest` compares with.
-    let candidates = package::Candidates::default();
-    registry.add_type(package::definition(candidates.clone()))?;
-    let dpkg = crate::providers::package::dpkg::definition(candidates.clone());
-    let apt = crate::providers::package::apt::definition(&dpkg, candidates);
+    registry.add_type(package::definition())?;
+    let dpkg = crate::providers::package::dpkg::definition();
+    let apt = crate::providers::package::apt::definition(&dpkg);
     registry.add_provider(dpkg)?;
     registry.add_provider(apt)?;
     registry.add_type(user::definition())?;

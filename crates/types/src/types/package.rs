@@ -8,43 +8,47 @@
 //! installed version (or `absent` when only configuration files are left,
 //! or `purged` when nothing is left) and do the work.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 use marionette_ral::attribute::{display_value, inspect, parse_boolean, value_text};
 use marionette_ral::{AttrDef, Resource, TypeDef};
 use marionette_values::{PType, Value};
 
-/// The newest version the package sources offer, per package name, as the
-/// providers found it for resources that ask for `ensure => latest`.
+/// The newest version available for each package, as the providers found
+/// it for resources that ask for `ensure => latest`: from the package
+/// sources, or inside the `source` file. Keyed by package name and source.
 ///
 /// Comparing `latest` needs that version, but an attribute's comparison
 /// only sees the resource and the two values. The provider looks the
-/// version up when it reads the current state (right before the
-/// comparison, in the same evaluation) and records it here; the comparison
-/// and the change message read it back. Each registry has its own table,
-/// shared by the type and its providers only.
-#[derive(Clone, Default)]
-pub struct Candidates(Arc<Mutex<HashMap<String, String>>>);
+/// version up when it reads the current state, right before the
+/// comparison in the same evaluation, and records it here; the comparison
+/// and the change message read it back. The table is shared by the whole
+/// process rather than held by one registry, so a resource built from one
+/// registry still compares correctly in a session over another; it only
+/// holds facts about the system, each rewritten before it is read.
+static CANDIDATES: Mutex<BTreeMap<(String, String), String>> = Mutex::new(BTreeMap::new());
 
-impl Candidates {
-    /// Records the newest available version of a package.
-    pub fn record(&self, name: &str, version: &str) {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(name.to_string(), version.to_string());
-    }
+fn candidate_key(resource: &Resource) -> (String, String) {
+    (resource.name(), resource.text("source").unwrap_or_default())
+}
 
-    /// The newest available version of a package, when a provider found
-    /// one.
-    pub fn get(&self, name: &str) -> Option<String> {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(name)
-            .cloned()
-    }
+/// Records the newest available version of a resource's package.
+pub fn record_candidate(resource: &Resource, version: &str) {
+    CANDIDATES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(candidate_key(resource), version.to_string());
+}
+
+/// The newest available version of a resource's package, when a provider
+/// found one.
+pub fn candidate(resource: &Resource) -> Option<String> {
+    CANDIDATES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&candidate_key(resource))
+        .cloned()
 }
 
 /// The states a package can be in without being installed.
@@ -62,7 +66,7 @@ fn state_text(current: &Value) -> String {
 }
 
 /// Whether the current state satisfies one desired `ensure` value.
-fn ensure_matches(candidates: &Candidates, resource: &Resource, is: &str, should: &str) -> bool {
+fn ensure_matches(resource: &Resource, is: &str, should: &str) -> bool {
     match should {
         // Any installed version will do.
         "present" => !not_installed(is) && is != "disabled",
@@ -70,37 +74,27 @@ fn ensure_matches(candidates: &Candidates, resource: &Resource, is: &str, should
         "absent" => not_installed(is),
         // Only a package the system no longer knows at all is purged.
         "purged" => is == "purged",
-        "latest" => !not_installed(is) && candidates.get(&resource.name()).is_some_and(|c| c == is),
+        "latest" => !not_installed(is) && candidate(resource).is_some_and(|c| c == is),
         // A version must be installed exactly.
         version => is == version,
     }
 }
 
 /// `ensure` is in sync when any of the desired values is satisfied.
-fn ensure_insync(
-    candidates: &Candidates,
-    resource: &Resource,
-    current: &Value,
-    desired: &Value,
-) -> bool {
+fn ensure_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
     let is = state_text(current);
     match desired {
         Value::Array(items) => items
             .iter()
-            .any(|item| ensure_matches(candidates, resource, &is, &value_text(item))),
-        single => ensure_matches(candidates, resource, &is, &value_text(single)),
+            .any(|item| ensure_matches(resource, &is, &value_text(item))),
+        single => ensure_matches(resource, &is, &value_text(single)),
     }
 }
 
 /// Puppet's messages: installing from nothing is `created` whatever
 /// version was asked for, purging is `purged`, removing is `removed`, and
 /// an upgrade to `latest` names the version it went to.
-fn ensure_change(
-    candidates: &Candidates,
-    resource: &Resource,
-    current: &Value,
-    desired: &Value,
-) -> String {
+fn ensure_change(resource: &Resource, current: &Value, desired: &Value) -> String {
     let is = state_text(current);
     let should = value_text(desired);
     if should == "purged" {
@@ -113,7 +107,7 @@ fn ensure_change(
         return "created".to_string();
     }
     let shown = match should.as_str() {
-        "latest" => candidates.get(&resource.name()).unwrap_or(should),
+        "latest" => candidate(resource).unwrap_or(should),
         _ => should,
     };
     format!(
@@ -179,9 +173,7 @@ fn informational(name: &str) -> AttrDef {
     )
 }
 
-pub fn definition(candidates: Candidates) -> TypeDef {
-    let insync_candidates = candidates.clone();
-    let change_candidates = candidates;
+pub fn definition() -> TypeDef {
     TypeDef::new("package")
         .doc(
             "Installs, upgrades, removes and purges software packages through the
@@ -301,12 +293,8 @@ pub fn definition(candidates: Candidates) -> TypeDef {
                 .alias_value("installed", "present")
                 .pattern(".")
                 .default_value(Value::String("installed".into()))
-                .insync(move |resource, current, desired| {
-                    ensure_insync(&insync_candidates, resource, current, desired)
-                })
-                .change_message(move |resource, current, desired| {
-                    ensure_change(&change_candidates, resource, current, desired)
-                })
+                .insync(ensure_insync)
+                .change_message(ensure_change)
         })
         .attr(
             AttrDef::param("name")
@@ -504,14 +492,15 @@ pub fn definition(candidates: Candidates) -> TypeDef {
 mod tests {
     use super::*;
     use marionette_ral::Origin;
+    use std::sync::Arc;
 
     fn s(text: &str) -> Value {
         Value::String(text.into())
     }
 
-    fn package(candidates: &Candidates, attrs: &[(&str, Value)]) -> Result<Resource, String> {
+    fn package(attrs: &[(&str, Value)]) -> Result<Resource, String> {
         Resource::new(
-            Arc::new(definition(candidates.clone())),
+            Arc::new(definition()),
             "mrtest-pkg",
             attrs.iter().map(|(k, v)| (k.to_string(), v.clone())),
             Origin::default(),
@@ -521,41 +510,38 @@ mod tests {
 
     #[test]
     fn present_accepts_any_version_and_absent_accepts_purged() {
-        let candidates = Candidates::default();
-        let r = package(&candidates, &[]).unwrap();
+        let r = package(&[]).unwrap();
         assert_eq!(r.text("ensure").as_deref(), Some("present"));
-        assert!(ensure_insync(&candidates, &r, &s("1.0"), &s("present")));
-        assert!(!ensure_insync(&candidates, &r, &s("absent"), &s("present")));
-        assert!(!ensure_insync(&candidates, &r, &s("purged"), &s("present")));
-        assert!(ensure_insync(&candidates, &r, &s("purged"), &s("absent")));
-        assert!(ensure_insync(&candidates, &r, &s("absent"), &s("absent")));
-        assert!(!ensure_insync(&candidates, &r, &s("absent"), &s("purged")));
-        assert!(!ensure_insync(&candidates, &r, &s("1.0"), &s("purged")));
-        assert!(ensure_insync(&candidates, &r, &s("2.0"), &s("2.0")));
-        assert!(!ensure_insync(&candidates, &r, &s("2.0"), &s("2.0-1")));
+        assert!(ensure_insync(&r, &s("1.0"), &s("present")));
+        assert!(!ensure_insync(&r, &s("absent"), &s("present")));
+        assert!(!ensure_insync(&r, &s("purged"), &s("present")));
+        assert!(ensure_insync(&r, &s("purged"), &s("absent")));
+        assert!(ensure_insync(&r, &s("absent"), &s("absent")));
+        assert!(!ensure_insync(&r, &s("absent"), &s("purged")));
+        assert!(!ensure_insync(&r, &s("1.0"), &s("purged")));
+        assert!(ensure_insync(&r, &s("2.0"), &s("2.0")));
+        assert!(!ensure_insync(&r, &s("2.0"), &s("2.0-1")));
     }
 
     #[test]
     fn latest_compares_with_the_recorded_candidate() {
-        let candidates = Candidates::default();
-        let r = package(&candidates, &[("ensure", s("latest"))]).unwrap();
+        let r = package(&[("ensure", s("latest")), ("name", s("mrtest-unit-latest"))]).unwrap();
         // Without a known candidate, `latest` cannot be confirmed.
-        assert!(!ensure_insync(&candidates, &r, &s("1.0"), &s("latest")));
-        candidates.record("mrtest-pkg", "2.0");
-        assert!(!ensure_insync(&candidates, &r, &s("1.0"), &s("latest")));
-        assert!(ensure_insync(&candidates, &r, &s("2.0"), &s("latest")));
-        assert!(!ensure_insync(&candidates, &r, &s("purged"), &s("latest")));
+        assert!(!ensure_insync(&r, &s("1.0"), &s("latest")));
+        record_candidate(&r, "2.0");
+        assert!(!ensure_insync(&r, &s("1.0"), &s("latest")));
+        assert!(ensure_insync(&r, &s("2.0"), &s("latest")));
+        assert!(!ensure_insync(&r, &s("purged"), &s("latest")));
         assert_eq!(
-            ensure_change(&candidates, &r, &s("1.0"), &s("latest")),
+            ensure_change(&r, &s("1.0"), &s("latest")),
             "ensure changed '1.0' to '2.0'"
         );
     }
 
     #[test]
     fn messages_follow_puppet() {
-        let candidates = Candidates::default();
-        let r = package(&candidates, &[]).unwrap();
-        let change = |is: &str, should: &str| ensure_change(&candidates, &r, &s(is), &s(should));
+        let r = package(&[]).unwrap();
+        let change = |is: &str, should: &str| ensure_change(&r, &s(is), &s(should));
         assert_eq!(change("purged", "present"), "created");
         assert_eq!(change("absent", "2.0"), "created");
         assert_eq!(change("1.0", "absent"), "removed");
@@ -566,33 +552,27 @@ mod tests {
 
     #[test]
     fn unsupported_values_are_refused_with_a_reason() {
-        let candidates = Candidates::default();
-        let error = package(&candidates, &[("adminfile", s("/x"))]).unwrap_err();
+        let error = package(&[("adminfile", s("/x"))]).unwrap_err();
         assert!(error.contains("not supported yet"), "{error}");
-        let error = package(&candidates, &[("allow_virtual", Value::Boolean(true))]).unwrap_err();
+        let error = package(&[("allow_virtual", Value::Boolean(true))]).unwrap_err();
         assert!(error.contains("not supported yet"), "{error}");
-        let error = package(&candidates, &[("enable_only", s("true"))]).unwrap_err();
+        let error = package(&[("enable_only", s("true"))]).unwrap_err();
         assert!(error.contains("not supported yet"), "{error}");
-        let error = package(&candidates, &[("command", s("/opt/bin/gem"))]).unwrap_err();
+        let error = package(&[("command", s("/opt/bin/gem"))]).unwrap_err();
         assert!(error.contains("not supported yet"), "{error}");
-        assert!(package(&candidates, &[("allow_virtual", s("false"))]).is_ok());
-        assert!(package(&candidates, &[("vendor", s("Example Ltd"))]).is_ok());
+        assert!(package(&[("allow_virtual", s("false"))]).is_ok());
+        assert!(package(&[("vendor", s("Example Ltd"))]).is_ok());
     }
 
     #[test]
     fn mark_cannot_go_with_removal_and_options_must_be_strings_or_hashes() {
-        let candidates = Candidates::default();
-        let error =
-            package(&candidates, &[("ensure", s("purged")), ("mark", s("hold"))]).unwrap_err();
+        let error = package(&[("ensure", s("purged")), ("mark", s("hold"))]).unwrap_err();
         assert!(error.contains("\"mark\""), "{error}");
-        assert!(package(&candidates, &[("ensure", s("1.0")), ("mark", s("hold"))]).is_ok());
-        let error = package(
-            &candidates,
-            &[(
-                "install_options",
-                Value::Array(vec![Value::Integer(3)].into()),
-            )],
-        )
+        assert!(package(&[("ensure", s("1.0")), ("mark", s("hold"))]).is_ok());
+        let error = package(&[(
+            "install_options",
+            Value::Array(vec![Value::Integer(3)].into()),
+        )])
         .unwrap_err();
         assert!(error.contains("string or hash"), "{error}");
     }

@@ -11,7 +11,6 @@ use marionette_ral::{
 };
 
 use super::{Debian, Kind, options, source_argument};
-use crate::types::package::Candidates;
 
 pub const APT_GET: &str = "/usr/bin/apt-get";
 pub const APT_CACHE: &str = "/usr/bin/apt-cache";
@@ -209,14 +208,11 @@ pub fn mark(cx: &Context, name: &str, hold: bool) -> Result<(), ProviderError> {
     Ok(())
 }
 
-pub fn definition(parent: &ProviderDef, candidates: Candidates) -> ProviderDef {
+pub fn definition(parent: &ProviderDef) -> ProviderDef {
     ProviderDef::child_of(
         parent,
         "apt",
-        Implementation::Properties(Arc::new(Debian {
-            kind: Kind::Apt,
-            candidates,
-        })),
+        Implementation::Properties(Arc::new(Debian { kind: Kind::Apt })),
     )
     .doc(
         "Installs packages with `apt-get`, from the package sources (by name, or

@@ -11,7 +11,6 @@ use marionette_ral::{
 use marionette_values::Value;
 
 use super::{Debian, Kind, source_argument};
-use crate::types::package::Candidates;
 
 pub const DPKG: &str = "/usr/bin/dpkg";
 pub const DPKG_DEB: &str = "/usr/bin/dpkg-deb";
@@ -235,36 +234,29 @@ pub fn select(cx: &Context, name: &str, hold: bool) -> Result<(), ProviderError>
     Ok(())
 }
 
-pub fn definition(candidates: Candidates) -> ProviderDef {
-    ProviderDef::properties(
-        "package",
-        "dpkg",
-        Debian {
-            kind: Kind::Dpkg,
-            candidates,
-        },
-    )
-    .doc(
-        "Installs package files with `dpkg`, which cannot download anything:
+pub fn definition() -> ProviderDef {
+    ProviderDef::properties("package", "dpkg", Debian { kind: Kind::Dpkg })
+        .doc(
+            "Installs package files with `dpkg`, which cannot download anything:
         every package to install needs `source`, the path of its `.deb` file.
         `ensure => latest` installs `source` when its version differs from the
         installed one. Removes with `dpkg -r`, purges with `dpkg --purge`, holds
         with `dpkg --set-selections`, and reads the package database with
         `dpkg-query`.",
-    )
-    .command("dpkg", DPKG)
-    .command("dpkg_deb", DPKG_DEB)
-    .command("dpkgquery", DPKG_QUERY)
-    .methods(&[
-        "install",
-        "uninstall",
-        "update",
-        "latest",
-        "purge",
-        "hold",
-        "unhold",
-    ])
-    .has_features(&["virtual_packages"])
+        )
+        .command("dpkg", DPKG)
+        .command("dpkg_deb", DPKG_DEB)
+        .command("dpkgquery", DPKG_QUERY)
+        .methods(&[
+            "install",
+            "uninstall",
+            "update",
+            "latest",
+            "purge",
+            "hold",
+            "unhold",
+        ])
+        .has_features(&["virtual_packages"])
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use marionette_ral::attribute::value_text;
 use marionette_ral::{Context, Instance, PropertyHash, PropertyProvider, ProviderError, Resource};
 use marionette_values::Value;
 
-use crate::types::package::Candidates;
+use crate::types::package::record_candidate;
 
 /// Whether a name is one the Debian tools can take as a package name
 /// without reading it as something else: not an option (a leading `-`),
@@ -156,7 +156,6 @@ impl Kind {
 /// differ in the commands that change it.
 pub struct Debian {
     pub kind: Kind,
-    pub candidates: Candidates,
 }
 
 fn text(value: &str) -> Value {
@@ -368,7 +367,7 @@ impl PropertyProvider for Debian {
                         Some(version) => value_text(version),
                         None => self.latest(cx, &name, instance.resource)?,
                     };
-                    self.candidates.record(&name, &candidate);
+                    record_candidate(instance.resource, &candidate);
                 }
                 Ok(Some(ensure))
             }
