@@ -207,48 +207,14 @@ pub fn definition() -> TypeDef {
         .feature("reinstallable", "The provider can reinstall a package.", &["reinstall"])
         .feature("installable", "The provider can install packages.", &["install"])
         .feature("uninstallable", "The provider can remove packages.", &["uninstall"])
-        .feature(
-            "upgradeable",
-            "The provider can find the newest available version and upgrade to it
-            (`ensure => latest`).",
-            &["update", "latest"],
-        )
-        .feature(
-            "purgeable",
-            "The provider can remove a package together with its configuration
-            files (`ensure => purged`). Whatever the package left behind is gone
-            for good.",
-            &["purge"],
-        )
-        .feature(
-            "versionable",
-            "The provider reports installed versions and can install a given
-            version (`ensure => '1.2-3'`).",
-            &[],
-        )
+        .feature("upgradeable", "The provider can upgrade to the newest available version (`ensure => latest`).", &["update", "latest"])
+        .feature("purgeable", "The provider can remove a package with its configuration files (`ensure => purged`), for good.", &["purge"])
+        .feature("versionable", "The provider reports versions and can install a given one (`ensure => '1.2-3'`).", &[])
         .feature("version_ranges", "The provider can satisfy a range of versions.", &[])
-        .feature(
-            "holdable",
-            "The provider can hold a package at its installed version, so that
-            upgrades of other packages leave it alone (`mark => hold`).",
-            &["hold", "unhold"],
-        )
-        .feature(
-            "install_only",
-            "The provider can install new versions beside the old ones instead of
-            upgrading (kernels).",
-            &[],
-        )
-        .feature(
-            "install_options",
-            "The provider passes extra options to the installer.",
-            &[],
-        )
-        .feature(
-            "uninstall_options",
-            "The provider passes extra options to the uninstaller.",
-            &[],
-        )
+        .feature("holdable", "The provider can hold a package at its version (`mark => hold`).", &["hold", "unhold"])
+        .feature("install_only", "The provider can install new versions beside the old ones (kernels).", &[])
+        .feature("install_options", "The provider passes extra options to the installer.", &[])
+        .feature("uninstall_options", "The provider passes extra options to the uninstaller.", &[])
         .feature("disableable", "The provider can disable packages (`ensure => disabled`).", &["disable"])
         .feature("supports_flavors", "The provider understands package flavors.", &[])
         .feature(
@@ -256,17 +222,8 @@ pub fn definition() -> TypeDef {
             "The provider manages build or configuration settings of a package.",
             &["package_settings_insync?", "package_settings", "package_settings="],
         )
-        .feature(
-            "virtual_packages",
-            "The provider can resolve virtual package names.",
-            &[],
-        )
-        .feature(
-            "targetable",
-            "The provider can run a package manager other than the one it finds on
-            the `PATH` (`command`).",
-            &[],
-        )
+        .feature("virtual_packages", "The provider can resolve virtual package names.", &[])
+        .feature("targetable", "The provider can use another package manager command (`command`).", &[])
         .ensurable()
         .ensure_values(|ensure| {
             ensure
