@@ -268,9 +268,13 @@ impl Debian {
 }
 
 impl PropertyProvider for Debian {
+    /// Every package dpkg lists, once: a package installed for several
+    /// architectures is listed by one name, and Puppet shows the first.
     fn instances(&self, cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
+        let mut seen = std::collections::HashSet::new();
         Ok(dpkg::list(cx)?
             .iter()
+            .filter(|entry| seen.insert(entry.name.clone()))
             .map(|entry| {
                 let mut hash = entry.hash();
                 hash.shift_remove("error");
