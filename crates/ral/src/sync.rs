@@ -537,7 +537,16 @@ impl Session {
         let mut found = Vec::new();
         let mut errors = Vec::new();
         let mut listed = false;
-        for provider in self.selector.suitable(&type_def.name) {
+        let mut providers = self.selector.suitable(&type_def.name);
+        // As in Puppet, the default provider is asked first: providers
+        // sharing a source (`apt` and `dpkg`) then list under the default.
+        if let Ok(default) = self.selector.default_provider(&type_def.name)
+            && let Some(position) = providers.iter().position(|p| p.name == default.name)
+        {
+            let default = providers.remove(position);
+            providers.insert(0, default);
+        }
+        for provider in providers {
             if !sources.insert(provider.source.clone()) {
                 continue;
             }

@@ -475,15 +475,29 @@ fn instances_ask_one_provider_per_source() {
         &parent,
         "extended",
         marionette_ral::Implementation::Properties(Arc::new(Rec(recorder.clone()))),
-    );
+    )
+    .defaultfor(&[("osfamily", &["Debian"])]);
     assert_eq!(child.parent.as_deref(), Some("base"));
     assert_eq!(child.source, "base");
     registry.add_provider(parent).unwrap();
     registry.add_provider(child).unwrap();
-    let session = Session::new(Arc::new(registry), Arc::default(), Logger::default());
+    let registry = Arc::new(registry);
+    let session = Session::new(registry.clone(), Arc::default(), Logger::default());
     let found = session.instances("account").unwrap();
     assert_eq!(found.len(), 1);
+    assert_eq!(found[0].0.name, "base");
     assert_eq!(*recorder.calls.lock().unwrap(), ["instances"]);
+    // Where the child is the default, the shared source lists under it,
+    // though the parent was declared first (Puppet asks the default
+    // provider first).
+    let session = Session::new(
+        registry,
+        facts(&[("osfamily", "Debian")]),
+        Logger::default(),
+    );
+    let found = session.instances("account").unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].0.name, "extended");
 }
 
 #[test]

@@ -5,4 +5,5 @@ pub mod exec;
 pub mod file;
 pub mod group;
 pub mod host;
+pub mod package;
 pub mod user;
