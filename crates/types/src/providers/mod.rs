@@ -3,4 +3,5 @@
 pub mod exec;
 pub mod file;
 pub mod group;
+pub mod service;
 pub mod user;

@@ -5,6 +5,7 @@ pub mod exec;
 pub mod file;
 pub mod group;
 pub mod notify;
+pub mod service;
 pub mod user;
 
 use marionette_ral::{RalError, Registry};
@@ -22,6 +23,13 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     registry.add_provider(crate::providers::group::groupadd::definition())?;
     registry.add_type(notify::definition())?;
     registry.add_provider(notify::implementation())?;
+    registry.add_type(service::definition())?;
+    // Without a `defaultfor` match, the first suitable provider is the
+    // default: the init system's own (only one of `systemd` and `debian`
+    // is suitable on a machine), before the bare `base`.
+    registry.add_provider(crate::providers::service::systemd::definition())?;
+    registry.add_provider(crate::providers::service::debian::definition())?;
+    registry.add_provider(crate::providers::service::base::definition())?;
     registry.add_type(user::definition())?;
     registry.add_provider(crate::providers::user::useradd::definition())?;
     Ok(())
