@@ -120,6 +120,8 @@ pub fn definition() -> TypeDef {
                 .values(&["stopped", "running"])
                 .alias_value("false", "stopped")
                 .alias_value("true", "running")
+                // A service started in this run is not restarted as well.
+                .invalidate_refreshes(&["running"])
         })
         .attr(
             AttrDef::property("enable")
