@@ -482,17 +482,23 @@ fn matching_processes(proc: &Path, pattern: &Regex) -> Vec<i32> {
 }
 
 /// Runs `work` on each item with a few threads, keeping the order: listing
-/// services means one status command per service, and those mostly wait.
+/// services means one status command per service.
 pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    const THREADS: usize = 8;
     if items.len() < 2 {
         return items.iter().map(&work).collect();
     }
+    // Status scripts mostly keep a processor busy starting a shell: one
+    // thread more than there are processors keeps them all working, and
+    // more threads only compete for them.
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .saturating_add(1)
+        .min(8);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: std::sync::Mutex<Vec<Option<R>>> =
         std::sync::Mutex::new(items.iter().map(|_| None).collect());
     std::thread::scope(|scope| {
-        for _ in 0..THREADS.min(items.len()) {
+        for _ in 0..threads.min(items.len()) {
             scope.spawn(|| {
                 loop {
                     let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
