@@ -110,9 +110,15 @@ impl Resource {
             resource.values[index] = Some(munged);
         }
         // Puppet's `ensure` defaults to `present` once the manifest manages
-        // any other property: setting a shell implies the user exists.
+        // any other property: setting a shell implies the user exists. Only
+        // where `present` is a value of `ensure`: a service's `ensure` is
+        // `running` or `stopped`, and enabling a service says nothing about
+        // whether it runs.
         if type_def.ensurable
             && resource.get("ensure").is_none()
+            && type_def
+                .attribute("ensure")
+                .is_some_and(|ensure| ensure.literals().any(|value| value == "present"))
             && type_def
                 .attributes
                 .iter()

@@ -44,6 +44,9 @@ pub struct Event {
     pub desired: Value,
     pub message: String,
     pub status: EventStatus,
+    /// The change cancels the resource's pending refresh (a service that
+    /// was just started is not restarted as well).
+    pub invalidate_refreshes: bool,
 }
 
 /// The result of evaluating one resource.
@@ -440,6 +443,7 @@ impl Session {
             };
             outcome.events.push(Event {
                 property: attr.name.clone(),
+                invalidate_refreshes: invalidates_refresh(attr, &desired),
                 previous: current,
                 desired,
                 message,
@@ -628,6 +632,14 @@ fn noop_message(attr: &AttrDef, resource: &Resource, current: &Value, desired: &
     )
 }
 
+/// Whether syncing to this value cancels the pending refresh.
+fn invalidates_refresh(attr: &AttrDef, desired: &Value) -> bool {
+    !attr.invalidates_refresh.is_empty()
+        && attr
+            .invalidates_refresh
+            .contains(&crate::attribute::value_text(&sync_value(attr, desired)))
+}
+
 /// Syncs one property (unless noop) and returns its event.
 fn run_change(
     attr: &AttrDef,
@@ -661,6 +673,7 @@ fn run_change(
     };
     Event {
         property: attr.name.clone(),
+        invalidate_refreshes: invalidates_refresh(attr, desired),
         previous: current.clone(),
         desired: desired.clone(),
         message,

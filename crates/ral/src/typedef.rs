@@ -161,6 +161,10 @@ pub struct AttrDef {
     pub sensitive: bool,
     /// Provider features needed to use this attribute.
     pub required_features: Vec<String>,
+    /// Values whose sync cancels the refresh the resource was due in this
+    /// run (Puppet's `invalidate_refreshes`): a service just started has
+    /// nothing to restart.
+    pub invalidates_refresh: Vec<String>,
 }
 
 impl fmt::Debug for AttrDef {
@@ -194,6 +198,7 @@ impl AttrDef {
             change_message: None,
             sensitive: false,
             required_features: Vec::new(),
+            invalidates_refresh: Vec::new(),
         }
     }
 
@@ -333,6 +338,14 @@ impl AttrDef {
 
     pub fn sensitive(mut self) -> AttrDef {
         self.sensitive = true;
+        self
+    }
+
+    /// Syncing to one of these values cancels the resource's pending
+    /// refresh.
+    pub fn invalidate_refreshes(mut self, values: &[&str]) -> AttrDef {
+        self.invalidates_refresh
+            .extend(values.iter().map(|v| v.to_string()));
         self
     }
 

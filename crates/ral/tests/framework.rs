@@ -128,6 +128,25 @@ fn account_registry(recorder: &Arc<Recorder>) -> Arc<Registry> {
 }
 
 #[test]
+fn ensure_defaults_to_present_only_where_present_is_a_value() {
+    // A service's `ensure` is `running` or `stopped`: managing whether it
+    // starts at boot must not make it `present`.
+    let mut registry = Registry::new();
+    registry
+        .add_type(
+            TypeDef::new("daemon")
+                .ensurable()
+                .ensure_values(|_| AttrDef::property("ensure").values(&["stopped", "running"]))
+                .attr(AttrDef::param("name"))
+                .attr(AttrDef::property("enable").values(&["true", "false"])),
+        )
+        .unwrap();
+    let daemon = build(&registry, "daemon", "sshd", &[("enable", s("true"))]).unwrap();
+    assert_eq!(daemon.get("ensure"), None);
+    assert_eq!(daemon.get("enable"), Some(&s("true")));
+}
+
+#[test]
 fn ensure_alone_is_synced_when_out_of_sync_then_properties_in_order() {
     let recorder = Arc::new(Recorder::default());
     let registry = account_registry(&recorder);

@@ -545,7 +545,17 @@ impl<'a> Run<'a> {
         if outcome.failed.is_none() {
             let received = self.received[node];
             let type_def = resource.type_def();
-            if received.events + received.noop_events > 0 && type_def.refreshable {
+            // A change such as starting a service makes the refresh it was
+            // due pointless; Puppet says so whether one was due or not.
+            let unscheduled = outcome.events.iter().any(|e| e.invalidate_refreshes);
+            if unscheduled {
+                self.logger.log(
+                    Level::Info,
+                    &path,
+                    &format!("Unscheduling refresh on {}", resource.reference()),
+                );
+            }
+            if received.events + received.noop_events > 0 && type_def.refreshable && !unscheduled {
                 if noop || received.events == 0 {
                     self.logger.log(
                         Level::Notice,

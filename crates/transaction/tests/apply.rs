@@ -104,7 +104,11 @@ impl Fixture {
                     .doc("A test record.")
                     .ensurable()
                     .attr(AttrDef::param("name"))
-                    .attr(AttrDef::property("value"))
+                    .attr(
+                        // Like a service's `running`: reaching it makes a
+                        // pending refresh pointless.
+                        AttrDef::property("value").invalidate_refreshes(&["fresh"]),
+                    )
                     .attr(AttrDef::param("fail").boolean())
                     .attr(AttrDef::param("guard"))
                     .refreshable()
@@ -308,6 +312,41 @@ fn a_failure_skips_its_dependents_and_nothing_else() {
         (1, 2, 1)
     );
     assert!(report.resource_statuses["Record[dependent]"].skipped);
+}
+
+#[test]
+fn a_change_that_invalidates_refreshes_unschedules_the_pending_one() {
+    for (value, refreshed) in [("fresh", false), ("other", true)] {
+        let fixture = Fixture::new();
+        fs::write(fixture.dir.path().join("records/service"), "stale").unwrap();
+        let catalog = catalog(
+            &[],
+            &[
+                (
+                    "Class[main]",
+                    "Record",
+                    "config",
+                    json!({"ensure": "present", "notify": "Record[service]"}),
+                ),
+                ("Class[main]", "Record", "service", json!({"value": value})),
+            ],
+        );
+        let (report, lines) = fixture.apply(&catalog, &Options::default());
+        report.unwrap();
+        let mut expected = vec![
+            "create config".to_string(),
+            format!("set service value={value}"),
+        ];
+        if refreshed {
+            expected.push("refresh service".into());
+        }
+        assert_eq!(fixture.journal(), expected);
+        assert_eq!(
+            lines.iter().any(|l| l.contains("Triggered 'refresh'")),
+            refreshed,
+            "{lines:?}"
+        );
+    }
 }
 
 #[test]

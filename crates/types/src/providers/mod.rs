@@ -6,4 +6,5 @@ pub mod file;
 pub mod group;
 pub mod host;
 pub mod package;
+pub mod service;
 pub mod user;

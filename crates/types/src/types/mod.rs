@@ -9,6 +9,7 @@ pub mod host;
 pub mod notify;
 pub mod package;
 pub mod resources;
+pub mod service;
 pub mod tidy;
 pub mod user;
 
@@ -40,6 +41,13 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     registry.add_provider(resources::implementation())?;
     registry.add_type(tidy::definition())?;
     registry.add_provider(tidy::implementation())?;
+    registry.add_type(service::definition())?;
+    // Without a `defaultfor` match, the first suitable provider is the
+    // default: the init system's own (only one of `systemd` and `debian`
+    // is suitable on a machine), before the bare `base`.
+    registry.add_provider(crate::providers::service::systemd::definition())?;
+    registry.add_provider(crate::providers::service::debian::definition())?;
+    registry.add_provider(crate::providers::service::base::definition())?;
     registry.add_type(user::definition())?;
     registry.add_provider(crate::providers::user::useradd::definition())?;
     Ok(())
