@@ -4,16 +4,13 @@ use std::path::Path;
 
 use marionette_ral::attribute::{display_value, inspect, value_text};
 use marionette_ral::{AttrDef, AutoKind, Resource, Titles, TypeDef};
-use marionette_values::{PType, Value};
+use marionette_values::Value;
 
 use crate::providers::exec::{
     CommandLine, Mode, check_commands, effective_ids, environment_setting, validate_command,
 };
 
-/// The Puppet type of a value, for messages.
-fn type_name(value: &Value) -> String {
-    PType::infer(value).generalize().to_string()
-}
+use super::value_type_name as type_name;
 
 /// A command: a non-empty string, or a non-empty array of strings (the
 /// program and its arguments).
@@ -221,35 +218,10 @@ pub fn definition() -> TypeDef {
                 .change_message(|_, _, _| "executed successfully".to_string()),
         )
         .attr(
-            AttrDef::param("path")
-                .doc(
-                    "Directories to search for the program, as an array or a
+            crate::types::directory_list("path", "Directories to search for the program, as an array or a
                     colon-separated string. They also become the command's `PATH`.
                     Without it, a `posix` command must name its program by absolute
-                    path.",
-                )
-                .validate(|_, value| match value {
-                    Value::String(_) => Ok(()),
-                    Value::Array(items) if items.iter().all(|i| matches!(i, Value::String(_))) => {
-                        Ok(())
-                    }
-                    other => Err(format!(
-                        "path must be a String or an Array of Strings, not {}",
-                        type_name(other)
-                    )),
-                })
-                .munge(|_, value| {
-                    let parts: Vec<Value> = match &value {
-                        Value::Array(items) => items.iter().map(value_text).collect(),
-                        other => vec![value_text(other)],
-                    }
-                    .iter()
-                    .flat_map(|part| part.split(':').map(str::to_string).collect::<Vec<_>>())
-                    .filter(|dir| !dir.is_empty())
-                    .map(|dir| Value::String(dir.into()))
-                    .collect();
-                    Ok(Value::Array(parts.into()))
-                }),
+                    path.")
         )
         .attr(
             AttrDef::param("user")

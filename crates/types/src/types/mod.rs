@@ -13,7 +13,44 @@ pub mod service;
 pub mod tidy;
 pub mod user;
 
-use marionette_ral::{RalError, Registry};
+use marionette_ral::attribute::value_text;
+use marionette_ral::{AttrDef, RalError, Registry};
+use marionette_values::Value;
+
+/// The Puppet type of a value, for messages (`Integer`, `Array[String]`).
+pub(crate) fn value_type_name(value: &Value) -> String {
+    marionette_values::PType::infer(value)
+        .generalize()
+        .to_string()
+}
+
+/// A parameter naming directories, as an array or a colon-separated string
+/// (exec's and service's `path`), kept as an array of directories.
+pub(crate) fn directory_list(name: &str, doc: &str) -> AttrDef {
+    AttrDef::param(name)
+        .doc(doc)
+        .validate(|hooked, value| match value {
+            Value::String(_) => Ok(()),
+            Value::Array(items) if items.iter().all(|i| matches!(i, Value::String(_))) => Ok(()),
+            other => Err(format!(
+                "{} must be a String or an Array of Strings, not {}",
+                hooked.attr.name,
+                value_type_name(other)
+            )),
+        })
+        .munge(|_, value| {
+            let parts: Vec<Value> = match &value {
+                Value::Array(items) => items.iter().map(value_text).collect(),
+                other => vec![value_text(other)],
+            }
+            .iter()
+            .flat_map(|part| part.split(':').map(str::to_string).collect::<Vec<_>>())
+            .filter(|dir| !dir.is_empty())
+            .map(|dir| Value::String(dir.into()))
+            .collect();
+            Ok(Value::Array(parts.into()))
+        })
+}
 
 /// Adds every built-in type and its providers.
 pub fn register(registry: &mut Registry) -> Result<(), RalError> {

@@ -2,12 +2,9 @@
 
 use marionette_ral::attribute::{inspect, value_text};
 use marionette_ral::{AttrDef, TypeDef};
-use marionette_values::{PType, Regex, Value};
+use marionette_values::{Regex, Value};
 
-/// The Puppet type of a value, for messages.
-fn type_name(value: &Value) -> String {
-    PType::infer(value).generalize().to_string()
-}
+use super::value_type_name as type_name;
 
 /// A command given by the user: a string (run by `/bin/sh -c`) or a
 /// non-empty array of strings (the program and its arguments).
@@ -219,33 +216,8 @@ pub fn definition() -> TypeDef {
                 ),
         )
         .attr(
-            AttrDef::param("path")
-                .doc(
-                    "Where the `debian` provider looks for init scripts, as an array
-                    or a colon-separated string; `/etc/init.d` by default.",
-                )
-                .validate(|_, value| match value {
-                    Value::String(_) => Ok(()),
-                    Value::Array(items) if items.iter().all(|i| matches!(i, Value::String(_))) => {
-                        Ok(())
-                    }
-                    other => Err(format!(
-                        "path must be a String or an Array of Strings, not {}",
-                        type_name(other)
-                    )),
-                })
-                .munge(|_, value| {
-                    let parts: Vec<Value> = match &value {
-                        Value::Array(items) => items.iter().map(value_text).collect(),
-                        other => vec![value_text(other)],
-                    }
-                    .iter()
-                    .flat_map(|part| part.split(':').map(str::to_string).collect::<Vec<_>>())
-                    .filter(|dir| !dir.is_empty())
-                    .map(|dir| Value::String(dir.into()))
-                    .collect();
-                    Ok(Value::Array(parts.into()))
-                }),
+            crate::types::directory_list("path", "Where the `debian` provider looks for init scripts, as an array
+                    or a colon-separated string; `/etc/init.d` by default.")
         )
         .attr(
             AttrDef::param("pattern")
