@@ -70,6 +70,18 @@ unsafe extern "C" {
     fn libc_geteuid() -> u32;
 }
 
+/// Where `puppet:///modules/...` file sources are found: the `:`-separated
+/// module path of the run.
+pub(crate) fn set_modulepath(modulepath: Option<&str>) {
+    let paths = modulepath
+        .unwrap_or("")
+        .split(':')
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .collect();
+    marionette_types::types::file::set_modulepath(paths);
+}
+
 /// The filebucket of a state directory.
 pub(crate) fn filebucket(vardir: &Path) -> Filebucket {
     Filebucket::new(vardir.join("clientbucket"))

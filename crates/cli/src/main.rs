@@ -96,6 +96,10 @@ enum CatalogCommand {
     Apply {
         /// The catalog file.
         file: PathBuf,
+        /// Directories of modules, separated by `:`, where
+        /// `puppet:///modules/...` file sources are found.
+        #[arg(long)]
+        modulepath: Option<String>,
         #[command(flatten)]
         run: apply::RunArgs,
     },
@@ -147,8 +151,16 @@ fn main() -> ExitCode {
             command: CatalogCommand::Compile(args),
         } => catalog::compile(args),
         Command::Catalog {
-            command: CatalogCommand::Apply { file, run },
-        } => apply::apply_catalog_file(&file, &run),
+            command:
+                CatalogCommand::Apply {
+                    file,
+                    modulepath,
+                    run,
+                },
+        } => {
+            apply::set_modulepath(modulepath.as_deref());
+            apply::apply_catalog_file(&file, &run)
+        }
         Command::Filebucket { command } => filebucket::run(command),
         Command::Facts(args) => facts::run(args),
         Command::Describe(args) => describe::describe(args),
@@ -283,6 +295,7 @@ fn apply_manifest(
     if catalog_only {
         return catalog::compile_local(source, node_name, modulepath, strict_variables);
     }
+    apply::set_modulepath(modulepath);
     match catalog::compile_for_apply(source, node_name, modulepath, strict_variables) {
         Some((catalog, facts, seconds)) => apply::run(&catalog, facts, run, Some(seconds)),
         None => Ok(ExitCode::FAILURE),

@@ -256,3 +256,45 @@ fn purging_users_spares_system_accounts_and_managed_ones() {
 unsafe extern "C" {
     fn geteuid() -> u32;
 }
+
+#[test]
+fn module_files_are_sources_through_the_modulepath() {
+    let vardir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let modules = dir.path().join("modules");
+    std::fs::create_dir_all(modules.join("mrtest_motd/files/sub")).unwrap();
+    std::fs::write(
+        modules.join("mrtest_motd/files/sub/motd"),
+        "from the module\n",
+    )
+    .unwrap();
+    let target = dir.path().join("motd");
+    let missing = dir.path().join("missing");
+    let manifest = dir.path().join("site.pp");
+    std::fs::write(
+        &manifest,
+        format!(
+            "file {{ '{}': source => 'puppet:///modules/mrtest_motd/sub/motd' }}\n\
+             file {{ '{}': source => 'puppet:///modules/mrtest_motd/nope' }}\n",
+            target.display(),
+            missing.display()
+        ),
+    )
+    .unwrap();
+    let modulepath = modules.display().to_string();
+    let output = apply(&manifest, vardir.path(), &["--modulepath", &modulepath]);
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "from the module\n",
+        "{output}"
+    );
+    assert!(
+        output.contains(&format!(
+            "File[{}]: Could not evaluate: None of the sources exist: {}/mrtest_motd/files/nope",
+            missing.display(),
+            modulepath
+        )),
+        "{output}"
+    );
+    assert!(!missing.exists());
+}

@@ -361,8 +361,59 @@ pub fn sums_match(current: &str, desired: &str) -> bool {
 // ---------------------------------------------------------------------------
 // Sources
 
+/// The module path `puppet:///modules/MODULE/PATH` sources are found in.
+/// One process applies one environment's catalog, so the command line sets
+/// it once, before any resource is built.
+static MODULEPATH: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
+
+/// Sets the module path for `puppet:///modules/...` sources.
+pub fn set_modulepath(paths: Vec<PathBuf>) {
+    *MODULEPATH.write().unwrap_or_else(|e| e.into_inner()) = paths;
+}
+
+/// `puppet:///modules/MODULE/PATH` (any server named in the URI is the
+/// local one): `MODULE/files/PATH` in the first module directory that has
+/// it, else where the first would have it (so a missing file is reported
+/// as a missing source, with its path).
+fn module_source(entry: &str) -> Result<String, String> {
+    let rest = entry.strip_prefix("puppet://").unwrap_or("");
+    let path = rest.split_once('/').map(|(_, path)| path).unwrap_or("");
+    let Some(inside) = path.strip_prefix("modules/") else {
+        return Err(format!(
+            "Only the modules mount is served ('{entry}'): use puppet:///modules/MODULE/PATH"
+        ));
+    };
+    let Some((module, file)) = inside
+        .split_once('/')
+        .filter(|(m, f)| !m.is_empty() && !f.is_empty())
+    else {
+        return Err(format!(
+            "The source '{entry}' names no module file: use puppet:///modules/MODULE/PATH"
+        ));
+    };
+    if file.split('/').any(|part| part == "..") {
+        return Err(format!("The source '{entry}' must stay inside its module"));
+    }
+    let modulepath = MODULEPATH.read().unwrap_or_else(|e| e.into_inner());
+    let candidates: Vec<PathBuf> = modulepath
+        .iter()
+        .map(|dir| dir.join(module).join("files").join(file))
+        .collect();
+    match candidates
+        .iter()
+        .find(|c| c.exists())
+        .or(candidates.first())
+    {
+        Some(found) => Ok(found.display().to_string()),
+        None => Err(format!(
+            "Cannot find the source '{entry}': no module path is set (give --modulepath)"
+        )),
+    }
+}
+
 /// A `source` entry as a local path: absolute paths as they are, `file:`
-/// URIs decoded. Server and remote sources are refused with the reason.
+/// URIs decoded, `puppet:///modules/...` found in the module path. Other
+/// remote sources are refused with the reason.
 pub fn source_path(entry: &str) -> Result<String, String> {
     if entry.starts_with('/') {
         return Ok(entry.to_string());
@@ -381,10 +432,8 @@ pub fn source_path(entry: &str) -> Result<String, String> {
     {
         return percent_decode(rest).ok_or_else(|| format!("The URI '{entry}' is not valid"));
     }
-    if entry.starts_with("puppet:") {
-        return Err(format!(
-            "puppet: sources ('{entry}') are not supported yet, because there is no file server; use a local path or a file:/// URI"
-        ));
+    if entry.starts_with("puppet://") {
+        return module_source(entry);
     }
     match entry.split_once("://") {
         Some((scheme, _)) => Err(format!(
@@ -1028,11 +1077,11 @@ pub fn definition() -> TypeDef {
             AttrDef::param("source")
                 .doc(
                     "Where the content comes from: an absolute path or a `file:///`
-                    URI on this machine. With several, the first that exists is used.
-                    A directory as source makes a directory (its files are not copied:
-                    `recurse` is not supported yet). `puppet:///` URIs need a file
-                    server and are not supported yet. Cannot be combined with
-                    `content` or `target`.",
+                    URI on this machine, or `puppet:///modules/MODULE/PATH` for the file
+                    `MODULE/files/PATH` of a module on the module path. With several,
+                    the first that exists is used. A directory as source makes a
+                    directory (its files are not copied: `recurse` is not supported
+                    yet). Cannot be combined with `content` or `target`.",
                 )
                 .validate(|_, value| {
                     let entries: Vec<&Value> = match value {
@@ -1485,10 +1534,11 @@ mod tests {
         assert_eq!(source_path("file://localhost/tmp/x").unwrap(), "/tmp/x");
         assert_eq!(source_path("file:/tmp/x").unwrap(), "/tmp/x");
         assert!(
-            source_path("puppet:///modules/m/f")
+            source_path("puppet:///files/f")
                 .unwrap_err()
-                .contains("not supported yet")
+                .contains("Only the modules mount")
         );
+        assert!(source_path("puppet:///modules/m/../x").is_err());
         assert!(
             source_path("https://example.com/f")
                 .unwrap_err()
