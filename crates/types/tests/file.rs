@@ -822,7 +822,8 @@ fn invalid_resources_are_refused_with_clear_messages() {
     assert!(error("/tmp/x", &[("seltype", s("etc_t"))]).contains("not supported yet"));
     assert!(error("/tmp/x", &[("backup", s("main"))]).contains("not supported yet"));
     assert!(
-        error("/tmp/x", &[("source", s("puppet:///modules/m/f"))]).contains("not supported yet")
+        error("/tmp/x", &[("source", s("puppet:///modules/m/f"))])
+            .contains("no module path is set")
     );
     assert!(error("/tmp/x", &[("ensure", s("presnt"))]).contains("Invalid value \"presnt\""));
     assert!(
