@@ -87,7 +87,7 @@ fn apply_does_what_puppet_apply_does() {
         .filter_map(|name| name.strip_suffix(".pp").map(str::to_string))
         .collect();
     cases.sort();
-    assert_eq!(cases, ["classes", "failure", "files", "tidy"]);
+    assert_eq!(cases, ["classes", "failure", "files", "recurse", "tidy"]);
     for case in &cases {
         let manifest = data(&format!("{case}.pp"));
         let vardir = tempfile::tempdir().unwrap();

@@ -816,8 +816,8 @@ fn invalid_resources_are_refused_with_clear_messages() {
             .contains("You cannot specify content when using checksum 'mtime'")
     );
     assert!(error("/tmp/x", &[("checksum", s("sha512"))]).contains("not supported yet"));
-    assert!(error("/tmp/x", &[("recurse", Value::Boolean(true))]).contains("not supported yet"));
-    assert!(error("/tmp/x", &[("purge", Value::Boolean(true))]).contains("not supported yet"));
+    assert!(error("/tmp/x", &[("recurse", s("sideways"))]).contains("Invalid value \"sideways\""));
+    assert!(error("/tmp/x", &[("ignore", s("a/b"))]).contains("ignore patterns match names"));
     assert!(error("/tmp/x", &[("links", s("follow"))]).contains("not supported yet"));
     assert!(error("/tmp/x", &[("seltype", s("etc_t"))]).contains("not supported yet"));
     assert!(error("/tmp/x", &[("backup", s("main"))]).contains("not supported yet"));

@@ -11,7 +11,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use marionette_ral::attribute::{parse_boolean, value_text};
-use marionette_ral::{AttrDef, Resource, TypeDef};
+use marionette_ral::{AttrDef, Generated, Generation, Resource, TypeDef};
 use marionette_values::Value;
 
 use crate::system;
@@ -918,6 +918,144 @@ fn single(resource: &Resource, attr: &str) -> Result<(), String> {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Recursion
+
+/// Parameters a generated child takes from the recursing directory.
+const INHERITED: &[&str] = &[
+    "owner",
+    "group",
+    "mode",
+    "backup",
+    "replace",
+    "force",
+    "checksum",
+    "show_diff",
+    "links",
+];
+
+/// The entries below `dir` (relative paths, parents before children) to
+/// `depth` levels, without the ignored names.
+fn entries_below(dir: &Path, depth: u32, ignore: &[String], prefix: &Path, out: &mut Vec<PathBuf>) {
+    if depth == 0 {
+        return;
+    }
+    let Ok(read) = fs::read_dir(dir) else { return };
+    let mut names: Vec<std::ffi::OsString> =
+        read.filter_map(|e| e.ok().map(|e| e.file_name())).collect();
+    names.sort();
+    for name in names {
+        let text = name.to_string_lossy();
+        if ignore
+            .iter()
+            .any(|pattern| crate::types::tidy::glob_match(pattern, &text))
+        {
+            continue;
+        }
+        let relative = prefix.join(&name);
+        let full = dir.join(&name);
+        out.push(relative.clone());
+        if fs::symlink_metadata(&full).is_ok_and(|m| m.is_dir()) {
+            entries_below(&full, depth - 1, ignore, &relative, out);
+        }
+    }
+}
+
+/// With `recurse`, one `file` resource per entry: copies of a directory
+/// source's tree (directories made, files sourced one by one), the
+/// existing entries given the directory's owner, group and mode, and with
+/// `purge` the entries nothing asks for removed. What the catalog manages
+/// itself is left to it.
+fn recurse(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, String> {
+    if resource.get("recurse") != Some(&Value::Boolean(true))
+        || matches!(
+            resource.text("ensure").as_deref(),
+            Some("absent" | "link" | "file")
+        )
+    {
+        return Ok(Vec::new());
+    }
+    let depth = resource
+        .text("recurselimit")
+        .and_then(|l| l.parse::<u32>().ok())
+        .unwrap_or(u32::MAX);
+    let ignore: Vec<String> = resource
+        .list("ignore")
+        .into_iter()
+        .map(value_text)
+        .collect();
+    let root = PathBuf::from(resource.name());
+    let source = sources(resource)
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|candidate| candidate.is_dir());
+    let mut from_source = Vec::new();
+    if let Some(source) = &source {
+        entries_below(source, depth, &ignore, Path::new(""), &mut from_source);
+    }
+    let mut existing = Vec::new();
+    entries_below(&root, depth, &ignore, Path::new(""), &mut existing);
+    let purge = resource.get("purge") == Some(&Value::Boolean(true));
+    let inherited: Vec<(String, Value)> = INHERITED
+        .iter()
+        .filter_map(|name| resource.get(name).map(|v| (name.to_string(), v.clone())))
+        .filter(|(name, _)| resource.is_given(name))
+        .collect();
+    let mut generated = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for relative in from_source.iter().chain(existing.iter()) {
+        if !seen.insert(relative.clone()) {
+            continue;
+        }
+        let path = root.join(relative);
+        let title = path.display().to_string();
+        if run.manages("file", &title) {
+            continue;
+        }
+        let mut params = inherited.clone();
+        if let Some(source) = &source {
+            let origin = source.join(relative);
+            if from_source.contains(relative) {
+                let is_dir = fs::symlink_metadata(&origin).is_ok_and(|m| m.is_dir());
+                params.push((
+                    "ensure".into(),
+                    Value::String(if is_dir { "directory" } else { "file" }.into()),
+                ));
+                if !is_dir {
+                    params.push((
+                        "source".into(),
+                        Value::String(origin.display().to_string().into()),
+                    ));
+                }
+            } else if purge {
+                params = vec![
+                    ("ensure".into(), Value::String("absent".into())),
+                    ("force".into(), Value::Boolean(true)),
+                ];
+                if let Some(backup) = resource.get("backup") {
+                    params.push(("backup".into(), backup.clone()));
+                }
+            } else {
+                continue;
+            }
+        } else if purge {
+            params = vec![
+                ("ensure".into(), Value::String("absent".into())),
+                ("force".into(), Value::Boolean(true)),
+            ];
+        } else if params.is_empty() {
+            // Nothing to give the entries: leave them alone.
+            continue;
+        }
+        generated.push(Generated {
+            type_name: "file".into(),
+            title,
+            params,
+        });
+    }
+    Ok(generated)
+}
+
 /// Checks across attributes, once all are set.
 fn validate(resource: &Resource) -> Result<(), String> {
     for attr in ["ensure", "content", "target", "owner", "group", "mode"] {
@@ -1313,26 +1451,45 @@ pub fn definition() -> TypeDef {
         )
         .attr(
             AttrDef::param("recurse")
-                .doc("Whether to manage the files inside a directory too. Not supported yet: only `false` is accepted.")
-                .default_value(Value::Boolean(false))
-                .validate(only_default("recurse", is_false, "only false is accepted")),
+                .doc(
+                    "Whether to manage what is inside a directory too: `true` (or
+                    `remote`) for every level, `false` (the default) for the directory
+                    alone. With a directory `source`, its tree is copied; without one,
+                    the files already there get this resource's owner, group and mode.",
+                )
+                .values(&["true", "false", "remote", "inf"])
+                .munge(|_, value| {
+                    Ok(match value_text(&value).as_str() {
+                        "true" | "remote" | "inf" => Value::Boolean(true),
+                        _ => Value::Boolean(false),
+                    })
+                })
+                .default_value(Value::Boolean(false)),
         )
         .attr(
             AttrDef::param("recurselimit")
-                .doc("How deep recursion goes. Not supported yet, as recursion is not.")
-                .validate(only_default("recurselimit", |_| false, "recursion is not supported")),
+                .doc("How many levels below the directory recursion goes (1: its entries only).")
+                .pattern(r"\A[0-9]+\z"),
         )
         .attr(
             AttrDef::param("ignore")
-                .doc("Names to skip during recursion. Not supported yet, as recursion is not.")
-                .validate(only_default("ignore", is_false, "recursion is not supported")),
+                .doc("Shell glob patterns of names that recursion skips (and never purges), such as `.git` or `*.swp`.")
+                .validate(|_, value| {
+                    let patterns: Vec<String> = match value {
+                        Value::Array(items) => items.iter().map(value_text).collect(),
+                        other => vec![value_text(other)],
+                    };
+                    match patterns.iter().find(|p| p.contains('/')) {
+                        Some(p) => Err(format!("ignore patterns match names, not paths: '{p}' contains '/'")),
+                        None => Ok(()),
+                    }
+                }),
         )
         .attr(
             AttrDef::param("purge")
-                .doc("Whether recursion removes files the catalog does not manage. Not supported yet: only `false` is accepted.")
+                .doc("With `recurse`: whether files inside the directory that neither the source nor the catalog has are removed.")
                 .boolean()
-                .default_value(Value::Boolean(false))
-                .validate(only_default("purge", is_false, "only false is accepted")),
+                .default_value(Value::Boolean(false)),
         )
         .attr(
             AttrDef::param("max_files")
@@ -1415,6 +1572,7 @@ pub fn definition() -> TypeDef {
                 .default_value(Value::String("%".into())),
         )
         .validate(validate)
+        .generate(recurse)
         .autorequire("file", |resource| {
             let path = resource.name();
             let mut titles = ancestors(&path);
