@@ -1218,8 +1218,8 @@ pub fn definition() -> TypeDef {
                     URI on this machine, or `puppet:///modules/MODULE/PATH` for the file
                     `MODULE/files/PATH` of a module on the module path. With several,
                     the first that exists is used. A directory as source makes a
-                    directory (its files are not copied: `recurse` is not supported
-                    yet). Cannot be combined with `content` or `target`.",
+                    directory; with `recurse`, its tree is copied too. Cannot be
+                    combined with `content` or `target`.",
                 )
                 .validate(|_, value| {
                     let entries: Vec<&Value> = match value {
