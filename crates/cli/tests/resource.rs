@@ -204,6 +204,8 @@ fn bad_input_is_refused_with_the_attribute_and_value() {
 
 #[test]
 fn listing_users_shows_every_account_of_the_passwd_file() {
+    // The other tests add and remove accounts: count while they cannot.
+    let _guard = ACCOUNTS.lock().unwrap_or_else(|e| e.into_inner());
     let (ok, stdout, stderr) = marionette(&["resource", "user"]);
     assert!(ok, "{stderr}");
     let passwd = std::fs::read_to_string("/etc/passwd").unwrap();
