@@ -148,7 +148,7 @@ pub(crate) fn run(
             &format!("Removed a stale run lock left by process {pid}, which is no longer running"),
         );
     }
-    let registry = Arc::new(marionette_types::registry());
+    let registry = crate::registry();
     if args.graph {
         let dot = marionette_transaction::apply::graph_dot(catalog, &registry)?;
         let path = state.join("graphs/relationships.dot");

@@ -162,7 +162,7 @@ fn local_options(
 /// The resource types this agent manages that Puppet 7's compiler does
 /// not know (it moved them to modules), so manifests may declare them.
 fn agent_types() -> Vec<marionette_eval::AgentType> {
-    let registry = marionette_types::registry();
+    let registry = crate::registry();
     registry
         .types()
         .into_iter()

@@ -24,7 +24,7 @@ pub(crate) struct DescribeArgs {
 }
 
 pub(crate) fn describe(args: DescribeArgs) -> Result<ExitCode> {
-    let registry = marionette_types::registry();
+    let registry = crate::registry();
     if args.list {
         print!("{}", docs::list(&registry));
         return Ok(ExitCode::SUCCESS);
@@ -57,6 +57,6 @@ pub(crate) fn doc(args: DocArgs) -> Result<ExitCode> {
             args.reference
         );
     }
-    print!("{}", docs::reference(&marionette_types::registry()));
+    print!("{}", docs::reference(&crate::registry()));
     Ok(ExitCode::SUCCESS)
 }

@@ -270,6 +270,16 @@ fn dump_file(path: &Path, no_spans: bool) -> Result<ExitCode> {
     })
 }
 
+/// The built-in types and providers, built once per process: compiling
+/// (which asks which types exist) and applying both need them.
+pub(crate) fn registry() -> std::sync::Arc<marionette_ral::Registry> {
+    static REGISTRY: std::sync::OnceLock<std::sync::Arc<marionette_ral::Registry>> =
+        std::sync::OnceLock::new();
+    REGISTRY
+        .get_or_init(|| std::sync::Arc::new(marionette_types::registry()))
+        .clone()
+}
+
 /// The host's name, Puppet's default certname.
 pub(crate) fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")

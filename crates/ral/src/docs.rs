@@ -118,10 +118,6 @@ fn values_line(attr: &AttrDef) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" "))
 }
 
-fn joined_features(features: &[String]) -> String {
-    features.join(", ")
-}
-
 /// `describe TYPE`, optionally with each provider's details, or the short
 /// form with only names.
 pub fn describe(registry: &Registry, type_def: &TypeDef, providers: bool, short: bool) -> String {
@@ -149,7 +145,7 @@ pub fn describe(registry: &Registry, type_def: &TypeDef, providers: bool, short:
                 let _ = writeln!(
                     out,
                     "    Requires features {}.",
-                    joined_features(&attr.required_features)
+                    attr.required_features.join(", ")
                 );
             }
         }
@@ -299,7 +295,7 @@ fn reference_type(registry: &Registry, type_def: &TypeDef) -> String {
             let _ = writeln!(
                 out,
                 "  Requires features {}.\n",
-                joined_features(&attr.required_features)
+                attr.required_features.join(", ")
             );
         }
     }

@@ -257,7 +257,11 @@ impl Session {
             }
         };
         outcome.provider = Some(provider.name.clone());
-        self.prefetch(&[resource]);
+        // Usually prefetched with the whole run already; selecting the
+        // provider again for that would be wasted on every resource.
+        if !self.prefetched.contains(&provider_key(&provider)) {
+            self.prefetch(&[resource]);
+        }
         let result = match &provider.implementation {
             Implementation::Properties(p) => {
                 self.evaluate_properties(p.as_ref(), resource, noop, &mut outcome)

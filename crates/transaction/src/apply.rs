@@ -90,18 +90,7 @@ pub fn convert(
     catalog: &Catalog,
     registry: &Registry,
 ) -> Result<Vec<(usize, Resource)>, ApplyError> {
-    let mut children = vec![false; catalog.resources.len()];
-    let position: std::collections::HashMap<String, usize> = catalog
-        .resources
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.reference(), i))
-        .collect();
-    for edge in &catalog.edges {
-        if let Some(&source) = position.get(&edge.source) {
-            children[source] = true;
-        }
-    }
+    let children = crate::graph::has_children(&crate::graph::parents(catalog));
     let mut converted = Vec::new();
     let mut errors = Vec::new();
     for (i, resource) in catalog.resources.iter().enumerate() {
@@ -141,6 +130,8 @@ struct Generator<'a> {
     catalog: &'a Catalog,
     /// Catalog positions of the generators, by reference.
     positions: std::collections::HashMap<String, usize>,
+    /// The container of each catalog resource, for the generators' paths.
+    parents: Vec<Option<usize>>,
     logger: Logger,
 }
 
@@ -163,7 +154,7 @@ impl marionette_ral::Generation for Generator<'_> {
 
     fn notice(&self, resource: &Resource, message: &str) {
         let source = match self.positions.get(&resource.reference()) {
-            Some(&i) => crate::graph::path_of(self.catalog, i),
+            Some(&i) => crate::graph::containment_path(self.catalog, &self.parents, i),
             None => resource.reference(),
         };
         self.logger.log(Level::Notice, &source, message);
@@ -198,6 +189,7 @@ fn extend(
         registry,
         managed,
         catalog,
+        parents: crate::graph::parents(catalog),
         positions: resources
             .iter()
             .filter(|(_, r)| r.type_def().generate.is_some())

@@ -115,24 +115,9 @@ impl Graph {
     /// index each came from, in catalog order.
     pub fn build(catalog: &Catalog, ral: &[(usize, Resource)]) -> Result<Graph, GraphError> {
         let count = catalog.resources.len();
-        let mut parent: Vec<Option<usize>> = vec![None; count];
-        let mut children = vec![false; count];
-        let mut index: HashMap<(String, String), usize> = HashMap::new();
-        for (i, resource) in catalog.resources.iter().enumerate() {
-            index.insert(key(&resource.type_name, &resource.title), i);
-        }
-        for edge in &catalog.edges {
-            let (Some(source), Some(target)) = (
-                parse_reference(&edge.source)
-                    .and_then(|(t, title)| index.get(&key(&t, &title)).copied()),
-                parse_reference(&edge.target)
-                    .and_then(|(t, title)| index.get(&key(&t, &title)).copied()),
-            ) else {
-                continue;
-            };
-            parent[target] = Some(source);
-            children[source] = true;
-        }
+        let mut index = reference_index(catalog);
+        let parent = containment(catalog, &index);
+        let children = has_children(&parent);
         let mut graph = Graph::default();
         // The node (or anchors) of each catalog resource.
         let mut entry: Vec<Option<usize>> = vec![None; count];
@@ -466,31 +451,48 @@ fn origin_text(resource: &marionette_catalog::Resource) -> String {
     }
 }
 
-/// The containment path of one catalog resource (for messages before the
-/// graph exists).
-pub fn path_of(catalog: &Catalog, index: usize) -> String {
-    let position: HashMap<String, usize> = catalog
+/// Each catalog resource's position, by lookup key.
+fn reference_index(catalog: &Catalog) -> HashMap<(String, String), usize> {
+    catalog
         .resources
         .iter()
         .enumerate()
-        .map(|(i, r)| (r.reference(), i))
-        .collect();
+        .map(|(i, resource)| (key(&resource.type_name, &resource.title), i))
+        .collect()
+}
+
+fn containment(catalog: &Catalog, index: &HashMap<(String, String), usize>) -> Vec<Option<usize>> {
     let mut parent = vec![None; catalog.resources.len()];
+    let find = |reference: &str| {
+        parse_reference(reference).and_then(|(t, title)| index.get(&key(&t, &title)).copied())
+    };
     for edge in &catalog.edges {
-        if let (Some(&source), Some(&target)) =
-            (position.get(&edge.source), position.get(&edge.target))
-        {
+        if let (Some(source), Some(target)) = (find(&edge.source), find(&edge.target)) {
             parent[target] = Some(source);
         }
     }
-    containment_path(catalog, &parent, index)
+    parent
+}
+
+/// The container of each catalog resource, from the containment edges.
+pub fn parents(catalog: &Catalog) -> Vec<Option<usize>> {
+    containment(catalog, &reference_index(catalog))
+}
+
+/// Which catalog resources contain others.
+pub fn has_children(parents: &[Option<usize>]) -> Vec<bool> {
+    let mut children = vec![false; parents.len()];
+    for parent in parents.iter().flatten() {
+        children[*parent] = true;
+    }
+    children
 }
 
 /// Puppet's path of a resource through its containers: a class shows as
 /// its name and sits directly under its stage (class names are unique, so
 /// the classes containing it are left out); a stage and a defined-type
 /// instance show as their reference.
-fn containment_path(catalog: &Catalog, parent: &[Option<usize>], i: usize) -> String {
+pub fn containment_path(catalog: &Catalog, parent: &[Option<usize>], i: usize) -> String {
     let mut segments = Vec::new();
     let mut at = Some(i);
     let mut guard = 0;

@@ -114,20 +114,11 @@ pub fn resolve_gid(root: &Path, group: &str) -> Option<i64> {
         .map(|g| g.gid)
 }
 
-/// Days since 1970-01-01 as `YYYY-MM-DD` (the civil calendar, proleptic
-/// Gregorian).
+/// Days since 1970-01-01 as `YYYY-MM-DD` (how shadow counts expiry).
 pub fn days_to_date(days: i64) -> String {
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    marionette_values::Timestamp::from_seconds(days as f64 * 86_400.0)
+        .map(|t| t.format("%Y-%m-%d"))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
