@@ -55,11 +55,41 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
     };
     let facts = Arc::new(crate::catalog::local_facts());
     let mut session = Session::new(registry.clone(), facts, stderr_logger(args.debug));
-    let Some(title) = args.title else {
-        if !args.changes.is_empty() {
-            bail!("Changing attributes needs a resource title");
+    // `marionette resource TYPE param=value…` lists instances scoped by
+    // parameters (which zone, which server): the first positional then is
+    // a setting, not a title.
+    let is_parameter_setting = |text: &str| {
+        text.split_once('=').is_some_and(|(attr, _)| {
+            type_def
+                .attribute(attr)
+                .is_some_and(|a| !a.kind.is_property())
+        })
+    };
+    let (title, changes) = match args.title {
+        Some(title) if is_parameter_setting(&title) => {
+            (None, std::iter::once(title).chain(args.changes).collect())
         }
+        title => (title, args.changes),
+    };
+    let Some(title) = title else {
+        let mut listing = PropertyHash::new();
+        for setting in &changes {
+            match setting.split_once('=') {
+                Some((attr, value)) if is_parameter_setting(setting) => {
+                    listing.insert(attr.to_string(), Value::String(value.into()));
+                }
+                _ => bail!(
+                    "Changing attributes needs a resource title; without one, only parameters that scope the listing may be given, not '{setting}'"
+                ),
+            }
+        }
+        session.set_listing(listing);
         return list(&session, &registry, &type_def.name, args.to_json);
+    };
+    let args = ResourceArgs {
+        title: None,
+        changes,
+        ..args
     };
     let mut params = Vec::new();
     for change in &args.changes {
@@ -133,7 +163,13 @@ fn list(
     let type_def = registry.require_type(type_name)?;
     let found = session.instances(type_name)?;
     let sensitive = |attr: &str| type_def.attribute(attr).is_some_and(|a| a.sensitive);
-    let title_of = |hash: &PropertyHash| hash_name(hash).unwrap_or_default();
+    // A composite identity (`www.example.com/A`) gives its title apart.
+    let title_of = |hash: &PropertyHash| {
+        hash.get("title")
+            .map(marionette_ral::attribute::value_text)
+            .or_else(|| hash_name(hash))
+            .unwrap_or_default()
+    };
     if to_json {
         let all: Vec<serde_json::Value> = found
             .iter()

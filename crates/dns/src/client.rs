@@ -48,7 +48,7 @@ pub enum DnsError {
     #[error("{name} is not in a zone that nameserver {server} serves")]
     NoZone { name: Name, server: SocketAddr },
     #[error(
-        "nameserver {server} refused the update of zone {zone} (is the key allowed to update it?)"
+        "nameserver {server} refused the update of zone {zone}: the key may not be allowed to update it, or the server's checks rejected the data (see its log)"
     )]
     UpdateRefused { server: SocketAddr, zone: Name },
     #[error("nameserver {server} is not authoritative for zone {zone}")]
@@ -470,6 +470,18 @@ impl UpdateBuilder {
         self.updates.is_empty()
     }
 
+    /// The prerequisites, in RFC 2136's encoding: class NONE without data
+    /// for "no such record set", class IN with data for "exactly these".
+    pub fn prerequisites(&self) -> &[Record] {
+        &self.prerequisites
+    }
+
+    /// The changes: class IN adds, class NONE deletes one record, class
+    /// ANY without data deletes a record set.
+    pub fn updates(&self) -> &[Record] {
+        &self.updates
+    }
+
     /// The update applies only if `name` has no `rtype` records.
     pub fn require_absent(&mut self, name: &Name, rtype: RType) -> &mut Self {
         self.prerequisites.push(Record {
@@ -530,7 +542,7 @@ impl UpdateBuilder {
     }
 
     /// What the update is about, for messages: its record sets.
-    fn subject(&self) -> String {
+    pub fn subject(&self) -> String {
         let mut sets: Vec<String> = self
             .updates
             .iter()

@@ -458,24 +458,40 @@ fn bare_txt(strings: &[Vec<u8>]) -> Option<&str> {
     }
 }
 
-impl fmt::Display for RData {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl RData {
+    /// The zone-file text: as [`Display`](fmt::Display), but with names
+    /// ending in a dot, so that tools with an origin (`nsupdate`) cannot
+    /// read them as relative.
+    pub fn zone_file_text(&self) -> String {
+        struct Absolute<'a>(&'a RData);
+        impl fmt::Display for Absolute<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write_text(f, true)
+            }
+        }
+        Absolute(self).to_string()
+    }
+
+    fn write_text(&self, f: &mut fmt::Formatter<'_>, absolute: bool) -> fmt::Result {
+        let dot = if absolute { "." } else { "" };
         match self {
             RData::A(ip) => write!(f, "{ip}"),
             RData::Aaaa(ip) => write!(f, "{ip}"),
-            RData::Cname(name) | RData::Ns(name) | RData::Ptr(name) => write!(f, "{name}"),
+            RData::Cname(name) | RData::Ns(name) | RData::Ptr(name) => write!(f, "{name}{dot}"),
             RData::Mx {
                 preference,
                 exchange,
-            } => write!(f, "{preference} {exchange}"),
+            } => write!(f, "{preference} {exchange}{dot}"),
             RData::Srv {
                 priority,
                 weight,
                 port,
                 target,
-            } => write!(f, "{priority} {weight} {port} {target}"),
+            } => write!(f, "{priority} {weight} {port} {target}{dot}"),
             RData::Txt(strings) => {
-                if let Some(bare) = bare_txt(strings) {
+                // Zone files split bare text at blanks, so there every
+                // string is quoted.
+                if let Some(bare) = bare_txt(strings).filter(|_| !absolute) {
                     return f.write_str(bare);
                 }
                 let mut first = true;
@@ -506,7 +522,7 @@ impl fmt::Display for RData {
                 minimum,
             } => write!(
                 f,
-                "{mname} {rname} {serial} {refresh} {retry} {expire} {minimum}"
+                "{mname}{dot} {rname}{dot} {serial} {refresh} {retry} {expire} {minimum}"
             ),
             RData::Unknown(_, bytes) => {
                 write!(f, "\\# {}", bytes.len())?;
@@ -519,6 +535,14 @@ impl fmt::Display for RData {
                 Ok(())
             }
         }
+    }
+}
+
+impl fmt::Display for RData {
+    /// The canonical text: names without their final dot, as manifests
+    /// write them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_text(f, false)
     }
 }
 
@@ -558,6 +582,18 @@ mod tests {
             "\"a\" \"b\\\"c\""
         );
         assert_eq!(round_trip(RType::Txt, &"x".repeat(300)).len(), 300 + 5);
+    }
+
+    #[test]
+    fn zone_file_text_ends_names_with_a_dot() {
+        let mx = RData::parse(RType::Mx, "10 mail.example.com").unwrap();
+        assert_eq!(mx.zone_file_text(), "10 mail.example.com.");
+        assert_eq!(mx.to_string(), "10 mail.example.com");
+        let a = RData::parse(RType::A, "192.0.2.1").unwrap();
+        assert_eq!(a.zone_file_text(), "192.0.2.1");
+        let txt = RData::parse(RType::Txt, "v=spf1 -all").unwrap();
+        assert_eq!(txt.zone_file_text(), "\"v=spf1 -all\"");
+        assert_eq!(txt.to_string(), "v=spf1 -all");
     }
 
     #[test]

@@ -45,6 +45,10 @@ pub struct Context {
     pub filebucket: Option<crate::filebucket::Filebucket>,
     /// Whether content changes are shown as diffs (`--show_diff`).
     pub show_diff: bool,
+    /// Parameters that scope a listing (`marionette resource dns_resource
+    /// zone=example.com`): what `instances` needs to know that the system
+    /// cannot tell it, such as which server and zone to list. Empty in runs.
+    pub listing: PropertyHash,
 }
 
 impl Context {
@@ -56,6 +60,7 @@ impl Context {
             catalog: Arc::from(Vec::new()),
             filebucket: None,
             show_diff: false,
+            listing: PropertyHash::new(),
         }
     }
 

@@ -116,6 +116,12 @@ impl Session {
         &self.cx
     }
 
+    /// Scopes listings with parameters the system cannot tell (which
+    /// server and zone to list DNS records of).
+    pub fn set_listing(&mut self, listing: PropertyHash) {
+        self.cx.listing = listing;
+    }
+
     /// Shows content changes as unified diffs.
     pub fn set_show_diff(&mut self, show: bool) {
         self.cx.show_diff = show;

@@ -5,6 +5,7 @@
 //! Puppet name. [`registry`] puts them all in a fresh [`Registry`]; an
 //! environment starts from it and adds what its modules ship.
 
+mod dns;
 pub mod providers;
 pub mod system;
 pub mod types;

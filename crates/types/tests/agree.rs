@@ -2,8 +2,8 @@
 //! accepts (Puppet 7's), so a catalog that compiles can be applied, and the
 //! other way round.
 
-/// Types Puppet 7 no longer ships in its core.
-const AGENT_TYPES: &[&str] = &["host", "cron"];
+/// Types Puppet 7 no longer ships in its core, and marionette's own.
+const AGENT_TYPES: &[&str] = &["host", "cron", "dns_resource"];
 
 #[test]
 fn every_type_matches_the_compiler_table() {

@@ -1,6 +1,7 @@
 //! Providers, one directory per type and one file per provider.
 
 pub mod cron;
+pub mod dns_resource;
 pub mod exec;
 pub mod file;
 pub mod group;

@@ -2,6 +2,7 @@
 //! providers.
 
 pub mod cron;
+pub mod dns_resource;
 pub mod exec;
 pub mod file;
 pub mod group;
@@ -56,6 +57,10 @@ pub(crate) fn directory_list(name: &str, doc: &str) -> AttrDef {
 pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     registry.add_type(cron::definition())?;
     registry.add_provider(crate::providers::cron::crontab::definition())?;
+    registry.add_type(dns_resource::definition())?;
+    // `rfc2136` first: it needs nothing installed, so it is the default.
+    registry.add_provider(crate::providers::dns_resource::rfc2136::definition())?;
+    registry.add_provider(crate::providers::dns_resource::nsupdate::definition())?;
     registry.add_type(exec::definition())?;
     // `posix` first: without a `defaultfor` match, the first suitable
     // provider is the default.
