@@ -98,12 +98,19 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
         };
         params.push((attr.to_string(), Value::String(value.into())));
     }
+    // Parameters alone (which server to ask) change nothing: the resource
+    // is only shown, in full.
+    let changes_properties = params.iter().any(|(attr, _)| {
+        type_def
+            .attribute(attr)
+            .is_none_or(|a| a.kind.is_property())
+    });
     let resource = Resource::new(type_def.clone(), &title, params, Origin::default())?;
     // A provider that cannot serve the resource is an error before anything
     // is tried.
     session.selector().select(&resource)?;
     let mut failed = false;
-    if !args.changes.is_empty() {
+    if changes_properties {
         let outcome = session.evaluate(&resource, args.noop);
         for event in &outcome.events {
             let level = match event.status {
@@ -127,7 +134,7 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
         }
     }
     let (provider, mut state) = session.retrieve(&resource)?;
-    if !args.changes.is_empty() {
+    if changes_properties {
         // Like Puppet, show what was asked for (and ensure), not everything.
         state.retain(|name, _| name == "ensure" || resource.is_given(name));
     }

@@ -144,6 +144,16 @@ impl Client {
     /// record that answers, or that comes with a negative answer.
     pub fn find_zone(&self, name: &Name) -> Result<Name, DnsError> {
         let answer = self.query(name, RType::Soa)?;
+        // A referral for the name itself: the name is a delegation point,
+        // whose NS records and glue belong to the parent zone.
+        let cut = !answer.authoritative
+            && answer
+                .authority
+                .iter()
+                .any(|r| r.rtype == RType::Ns && r.name == *name);
+        if cut && let Some(parent) = name.parent() {
+            return self.find_zone(&parent);
+        }
         if !matches!(answer.rcode(), Rcode::NoError | Rcode::NxDomain) || !answer.authoritative {
             return Err(DnsError::NoZone {
                 name: name.clone(),

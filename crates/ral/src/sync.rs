@@ -82,6 +82,9 @@ pub struct Session {
     hashes: HashMap<String, PropertyHash>,
     /// Batch providers' current states, by provider.
     states: HashMap<String, Vec<PropertyHash>>,
+    /// Resources of the catalog (by position) waiting for their provider's
+    /// prefetch, by provider.
+    deferred: HashMap<String, Vec<usize>>,
 }
 
 /// Puppet reports a property the thing does not have as `absent`.
@@ -105,6 +108,7 @@ impl Session {
             prefetched: HashSet::new(),
             hashes: HashMap::new(),
             states: HashMap::new(),
+            deferred: HashMap::new(),
         }
     }
 
@@ -153,6 +157,43 @@ impl Session {
                 })
             })
             .collect()
+    }
+
+    /// Plans the prefetch of the catalog's resources at these positions:
+    /// each provider prefetches them all when the first of its resources is
+    /// evaluated, as Puppet does, not before. Resources applied earlier
+    /// may be what makes the state readable: a name server started, a
+    /// package that brings a command, an entry in /etc/hosts.
+    pub fn defer_prefetch(&mut self, positions: &[usize]) {
+        let catalog = self.cx.catalog.clone();
+        for &position in positions {
+            let Some(resource) = catalog.get(position) else {
+                continue;
+            };
+            if let Ok(provider) = self.selector.select(resource) {
+                self.deferred
+                    .entry(provider_key(&provider))
+                    .or_default()
+                    .push(position);
+            }
+        }
+    }
+
+    /// Prefetches the deferred group of `resource`'s provider, with the
+    /// resource itself in it whatever the group holds.
+    fn prefetch_for(&mut self, key: &str, resource: &Resource) {
+        let catalog = self.cx.catalog.clone();
+        let mut members: Vec<&Resource> = self
+            .deferred
+            .remove(key)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|position| catalog.get(position))
+            .collect();
+        if !members.iter().any(|m| std::ptr::eq(*m, resource)) {
+            members.push(resource);
+        }
+        self.prefetch(&members);
     }
 
     /// Prefetches, once per provider, the current state of the given
@@ -263,17 +304,15 @@ impl Session {
             }
         };
         outcome.provider = Some(provider.name.clone());
-        // Usually prefetched with the whole run already; selecting the
-        // provider again for that would be wasted on every resource.
-        if !self.prefetched.contains(&provider_key(&provider)) {
-            self.prefetch(&[resource]);
+        let key = provider_key(&provider);
+        if !self.prefetched.contains(&key) {
+            self.prefetch_for(&key, resource);
         }
         let result = match &provider.implementation {
             Implementation::Properties(p) => {
                 self.evaluate_properties(p.as_ref(), resource, noop, &mut outcome)
             }
             Implementation::Batch(b) => {
-                let key = provider_key(&provider);
                 self.evaluate_batch(b.as_ref(), &key, resource, noop, &mut outcome)
             }
         };
@@ -364,7 +403,28 @@ impl Session {
             }
         }
         if changed {
-            provider.flush(&cx, &mut instance)?;
+            // Setters of a prefetch/flush provider only record changes:
+            // when writing them fails, none of them happened, and the
+            // events must not say otherwise.
+            if let Err(e) = provider.flush(&cx, &mut instance) {
+                for event in outcome
+                    .events
+                    .iter_mut()
+                    .filter(|event| event.status == EventStatus::Success)
+                {
+                    if let Some(attr) = type_def.attribute(&event.property) {
+                        event.message = format!(
+                            "change from {} to {} failed: {}",
+                            display_for(attr, resource, &event.previous),
+                            display_for(attr, resource, &event.desired),
+                            e.0
+                        );
+                        event.status = EventStatus::Failure;
+                    }
+                }
+                outcome.failed = Some(e.0);
+                return Ok(());
+            }
             if type_def.self_refresh {
                 provider.refresh(&cx, &mut instance)?;
             }

@@ -1,5 +1,6 @@
 //! Applying a catalog: convert it, build the graph, run the pre-run
-//! checks, prefetch, then evaluate every resource in graph order with
+//! checks, then evaluate every resource in graph order (each provider
+//! prefetching when its first resource comes) with
 //! refresh events, failure isolation, noop and tag selection, and record
 //! it all in a report.
 
@@ -320,13 +321,13 @@ pub fn apply(
         run.session.set_filebucket(bucket.clone());
     }
     run.session.set_show_diff(options.show_diff);
-    let selected: Vec<&Resource> = indices
+    let selected: Vec<usize> = indices
         .iter()
-        .zip(ral.iter())
-        .filter(|(i, _)| run.selected(**i))
-        .map(|(_, r)| r)
+        .enumerate()
+        .filter(|(_, i)| run.selected(**i))
+        .map(|(position, _)| position)
         .collect();
-    run.session.prefetch(&selected);
+    run.session.defer_prefetch(&selected);
     let total = ral.len();
     for node in order {
         let was = run.counts.total;

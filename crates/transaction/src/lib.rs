@@ -4,7 +4,7 @@
 //!   metaparameters, automatic relationships), the order to apply in, and
 //!   whole dependency cycles as errors.
 //! - [`apply`]: the run: conversion to RAL resources (all errors before any
-//!   change), pre-run checks, prefetch, evaluation in order, refresh events
+//!   change), pre-run checks, evaluation in order (prefetching per provider on its first resource), refresh events
 //!   along notify/subscribe and containment edges, failed dependencies
 //!   skipped, noop and tag selection.
 //! - [`report`]: Puppet's report format 12 and the run summary.

@@ -267,9 +267,12 @@ impl ZoneContents {
         contents
     }
 
-    /// Whether `name` lies at or below a delegation, hence in a child zone.
+    /// Whether `name` lies below a delegation, hence in a child zone. The
+    /// delegation's own name (its NS records and glue) stays in this zone.
     fn delegated(&self, name: &Name) -> bool {
-        self.cuts.iter().any(|cut| name.is_within(cut))
+        self.cuts
+            .iter()
+            .any(|cut| name.is_within(cut) && name != cut)
     }
 }
 

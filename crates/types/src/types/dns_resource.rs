@@ -163,6 +163,9 @@ pub fn definition() -> TypeDef {
     }
     type_def
         .title_pattern(r"\A(.+)/([A-Za-z]+)\z", &["name", "type"])
+        // A title without a type still names the record; validation then
+        // asks for the type.
+        .title_pattern(r"\A(.+)\z", &["name"])
         .validate(validate)
         .autorequire("service", |_| vec!["bind9".into()])
         .autorequire("package", |_| vec!["dnsutils".into()])
