@@ -228,40 +228,14 @@ fn bind_tokens(text: &str) -> Vec<String> {
     tokens
 }
 
-/// Decodes standard base64 with padding; whitespace is ignored.
+/// Decodes standard base64 with padding; whitespace is ignored, as BIND
+/// key files may wrap long secrets.
 pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let mut buffer = 0u32;
-    let mut bits = 0;
-    let mut padding = 0;
-    for c in text.bytes().filter(|c| !c.is_ascii_whitespace()) {
-        let value = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => {
-                padding += 1;
-                continue;
-            }
-            _ => return None,
-        };
-        if padding > 0 {
-            return None;
-        }
-        buffer = (buffer << 6) | u32::from(value);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((buffer >> bits) as u8);
-            buffer &= (1 << bits) - 1;
-        }
-    }
-    if padding > 2 {
-        return None;
-    }
-    Some(out)
+    use base64::Engine;
+    let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(compact)
+        .ok()
 }
 
 /// The fields of a TSIG record's data.
@@ -382,7 +356,21 @@ pub fn sign(key: &Key, message: &Message) -> (Vec<u8>, Vec<u8>) {
         error: 0,
         other: Vec::new(),
     };
-    let mut input = unsigned.clone();
+    attach(key, message, &mut data, &[], &unsigned)
+}
+
+/// Computes the MAC over `prefix` (a request MAC, for answers), the
+/// unsigned message and the variables, and returns the message's bytes
+/// with the TSIG record added, and the MAC.
+fn attach(
+    key: &Key,
+    message: &Message,
+    data: &mut TsigData,
+    prefix: &[u8],
+    unsigned: &[u8],
+) -> (Vec<u8>, Vec<u8>) {
+    let mut input = prefix.to_vec();
+    input.extend_from_slice(unsigned);
     data.variables(key, false, &mut input);
     data.mac = key.algorithm.mac(&key.secret, &input);
     let mut rdata = Vec::new();
@@ -395,7 +383,7 @@ pub fn sign(key: &Key, message: &Message) -> (Vec<u8>, Vec<u8>) {
         ttl: 0,
         rdata: Some(RData::Unknown(RType::Tsig, rdata)),
     });
-    (signed.to_bytes(), data.mac)
+    (signed.to_bytes(), data.mac.clone())
 }
 
 /// Verifies answers to one signed request: a single answer, or the
@@ -543,22 +531,9 @@ mod tests {
             error: 0,
             other: Vec::new(),
         };
-        let mut input = (request_mac.len() as u16).to_be_bytes().to_vec();
-        input.extend_from_slice(request_mac);
-        input.extend_from_slice(&unsigned);
-        data.variables(key, false, &mut input);
-        data.mac = key.algorithm.mac(&key.secret, &input);
-        let mut rdata = Vec::new();
-        data.write(&mut rdata);
-        let mut signed = answer.clone();
-        signed.additional.push(Record {
-            name: key.name.clone(),
-            rtype: RType::Tsig,
-            class: CLASS_ANY,
-            ttl: 0,
-            rdata: Some(RData::Unknown(RType::Tsig, rdata)),
-        });
-        signed.to_bytes()
+        let mut prefix = (request_mac.len() as u16).to_be_bytes().to_vec();
+        prefix.extend_from_slice(request_mac);
+        attach(key, answer, &mut data, &prefix, &unsigned).0
     }
 
     #[test]

@@ -51,6 +51,21 @@ fn rdata_set(rtype: Option<RType>, value: &Value) -> Vec<String> {
     set
 }
 
+/// An attribute holding a domain name: validated, and kept in canonical
+/// form (lower case, no final dot).
+pub(crate) fn dns_name(attr: AttrDef) -> AttrDef {
+    attr.validate(|_, value| {
+        Name::parse(&value_text(value))
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    })
+    .munge(|_, value| {
+        Ok(Name::parse(&value_text(&value))
+            .map(|n| Value::String(n.to_string().into()))
+            .unwrap_or(value))
+    })
+}
+
 pub fn definition() -> TypeDef {
     let mut type_def = TypeDef::new("dns_resource")
         .doc(
@@ -70,19 +85,9 @@ pub fn definition() -> TypeDef {
         )
         .ensurable()
         .attr(
-            AttrDef::param("name")
+            dns_name(AttrDef::param("name"))
                 .namevar()
-                .doc("The record's owner name, fully qualified (`www.example.com`).")
-                .validate(|_, value| {
-                    Name::parse(&value_text(value))
-                        .map(|_| ())
-                        .map_err(|e| e.to_string())
-                })
-                .munge(|_, value| {
-                    Ok(Name::parse(&value_text(&value))
-                        .map(|n| Value::String(n.to_string().into()))
-                        .unwrap_or(value))
-                }),
+                .doc("The record's owner name, fully qualified (`www.example.com`)."),
         )
         .attr(
             AttrDef::param("type")
@@ -142,21 +147,11 @@ pub fn definition() -> TypeDef {
                 .munge(|_, value| Ok(integer(&value).map(Value::Integer).unwrap_or(value))),
         )
         .attr(
-            AttrDef::param("zone")
+            dns_name(AttrDef::param("zone"))
                 .doc(
                     "The zone the record belongs to. When not given, it is the zone the
                     server names in its answer to an SOA query for the record's name.",
                 )
-                .validate(|_, value| {
-                    Name::parse(&value_text(value))
-                        .map(|_| ())
-                        .map_err(|e| e.to_string())
-                })
-                .munge(|_, value| {
-                    Ok(Name::parse(&value_text(&value))
-                        .map(|n| Value::String(n.to_string().into()))
-                        .unwrap_or(value))
-                }),
         );
     for attr in connection_attributes() {
         type_def = type_def.attr(attr);
