@@ -243,7 +243,7 @@ pub(crate) struct ZoneContents {
 }
 
 impl ZoneContents {
-    fn from_records(zone: &Name, records: Vec<marionette_dns::Record>) -> ZoneContents {
+    pub(crate) fn from_records(zone: &Name, records: Vec<marionette_dns::Record>) -> ZoneContents {
         let mut contents = ZoneContents::default();
         for record in records {
             let Some(rdata) = record.rdata else { continue };

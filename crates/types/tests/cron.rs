@@ -4,48 +4,19 @@
 //! (`apt-get install -y cron`; `scripts/test` installs it).
 
 use std::process::Command;
-use std::sync::Arc;
+mod common;
 
-use marionette_ral::{Logger, Origin, Resource, Session};
+use common::{changes, s};
+use marionette_ral::Resource;
 use marionette_values::Value;
 
 const USER: &str = "mrtest-cron";
 
-fn s(text: &str) -> Value {
-    Value::String(text.into())
-}
-
 fn cron(name: &str, attrs: &[(&str, Value)]) -> Resource {
-    let mut params: Vec<(String, Value)> = attrs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    params.push(("user".into(), s(USER)));
-    Resource::new(
-        marionette_types::registry()
-            .type_def("cron")
-            .unwrap()
-            .clone(),
-        name,
-        params,
-        Origin::default(),
-    )
-    .unwrap()
-}
-
-fn run(resource: &Resource) -> Vec<String> {
-    let mut session = Session::new(
-        Arc::new(marionette_types::registry()),
-        Arc::default(),
-        Logger::default(),
-    );
-    let outcome = session.evaluate(resource, false);
-    assert_eq!(outcome.failed, None);
-    outcome
-        .events
-        .iter()
-        .map(|e| format!("{}: {}", e.property, e.message))
-        .collect()
+    let user = s(USER);
+    let mut params = attrs.to_vec();
+    params.push(("user", user));
+    common::resource("cron", name, &params).unwrap()
 }
 
 fn crontab() -> String {
@@ -105,13 +76,13 @@ fn jobs_are_written_changed_and_removed_in_the_users_crontab() {
             ),
         ],
     );
-    assert_eq!(run(&backup), ["ensure: created"]);
-    assert!(run(&backup).is_empty(), "a second run changes nothing");
+    assert_eq!(changes(&backup), ["ensure: created"]);
+    assert!(changes(&backup).is_empty(), "a second run changes nothing");
     let boot = cron(
         "boot",
         &[("command", s("/bin/boot")), ("special", s("reboot"))],
     );
-    assert_eq!(run(&boot), ["ensure: created"]);
+    assert_eq!(changes(&boot), ["ensure: created"]);
     assert_eq!(
         crontab(),
         "# by hand\nMAILTO=\"\"\n*/5 * * * * /bin/true\n# Puppet Name: backup\nPATH=/bin:/usr/bin\n\
@@ -121,9 +92,9 @@ fn jobs_are_written_changed_and_removed_in_the_users_crontab() {
         "backup",
         &[("command", s("/usr/bin/backup --all")), ("hour", s("3"))],
     );
-    assert_eq!(run(&later), ["hour: hour changed '2' to '3'"]);
+    assert_eq!(changes(&later), ["hour: hour changed '2' to '3'"]);
     let gone = cron("boot", &[("ensure", s("absent"))]);
-    assert_eq!(run(&gone), ["ensure: removed"]);
+    assert_eq!(changes(&gone), ["ensure: removed"]);
     assert_eq!(
         crontab(),
         "# by hand\nMAILTO=\"\"\n*/5 * * * * /bin/true\n# Puppet Name: backup\nPATH=/bin:/usr/bin\n\
@@ -135,15 +106,7 @@ fn jobs_are_written_changed_and_removed_in_the_users_crontab() {
 
 #[test]
 fn bad_schedules_are_refused() {
-    let registry = marionette_types::registry();
-    let type_def = registry.type_def("cron").unwrap().clone();
-    let build = |attrs: &[(&str, Value)]| {
-        let params: Vec<(String, Value)> = attrs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect();
-        Resource::new(type_def.clone(), "job", params, Origin::default()).map_err(|e| e.to_string())
-    };
+    let build = |attrs: &[(&str, Value)]| common::resource("cron", "job", attrs);
     assert!(
         build(&[("command", s("/bin/true")), ("minute", s("61"))])
             .unwrap_err()

@@ -2,84 +2,21 @@
 //! built from parameters, evaluated (or refreshed) by a `Session`, with
 //! real commands in temporary directories.
 
+mod common;
+
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use marionette_ral::log::Entry;
-use marionette_ral::{AutoKind, EventStatus, Level, Logger, Origin, Outcome, Resource, Session};
+use common::{Run, s};
+use marionette_ral::{AutoKind, EventStatus, Level, Outcome, Resource};
 use marionette_values::Value;
-
-fn s(text: &str) -> Value {
-    Value::String(text.into())
-}
 
 fn list(items: &[&str]) -> Value {
     Value::Array(items.iter().map(|i| s(i)).collect::<Vec<_>>().into())
 }
 
 fn exec(title: &str, params: &[(&str, Value)]) -> Result<Resource, String> {
-    let registry = marionette_types::registry();
-    let type_def = registry
-        .type_def("exec")
-        .expect("exec is registered")
-        .clone();
-    Resource::new(
-        type_def,
-        title,
-        params.iter().map(|(k, v)| (k.to_string(), v.clone())),
-        Origin::default(),
-    )
-    .map_err(|e| e.to_string())
-}
-
-/// A session whose log messages are kept for the test to read.
-struct Run {
-    session: Session,
-    log: Arc<Mutex<Vec<Entry>>>,
-}
-
-impl Run {
-    fn new() -> Run {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let kept = log.clone();
-        let logger = Logger::with_sink(move |entry| kept.lock().unwrap().push(entry.clone()));
-        Run {
-            session: Session::new(
-                Arc::new(marionette_types::registry()),
-                Arc::default(),
-                logger,
-            ),
-            log,
-        }
-    }
-
-    fn evaluate(&mut self, resource: &Resource) -> Outcome {
-        self.session.evaluate(resource, false)
-    }
-
-    /// The messages logged about a resource at a level.
-    /// The messages about a resource, its command's output (filed under
-    /// `returns`, as Puppet does) included.
-    fn messages(&self, source: &str, level: Level) -> Vec<String> {
-        let output = format!("{source}/returns");
-        self.log
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|e| (e.source == source || e.source == output) && e.level == level)
-            .map(|e| e.message.clone())
-            .collect()
-    }
-
-    fn everything(&self) -> String {
-        self.log
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|e| format!("{}: {}: {}\n", e.level, e.source, e.message))
-            .collect()
-    }
+    common::resource("exec", title, params)
 }
 
 fn evaluate(resource: &Resource) -> Outcome {

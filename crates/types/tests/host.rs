@@ -2,44 +2,16 @@
 //! changed and removed through the parsed-file framework, every other line
 //! kept byte for byte, a second run changing nothing.
 
-use std::sync::Arc;
+mod common;
 
-use marionette_ral::{Logger, Origin, Resource, Session};
+use common::{changes, s};
+use marionette_ral::Resource;
 use marionette_values::Value;
 
-fn s(text: &str) -> Value {
-    Value::String(text.into())
-}
-
 fn host(target: &std::path::Path, name: &str, attrs: &[(&str, Value)]) -> Result<Resource, String> {
-    let registry = marionette_types::registry();
-    let mut params: Vec<(String, Value)> = attrs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    params.push(("target".into(), s(&target.display().to_string())));
-    Resource::new(
-        registry.type_def("host").unwrap().clone(),
-        name,
-        params,
-        Origin::default(),
-    )
-    .map_err(|e| e.to_string())
-}
-
-fn run(resource: &Resource) -> Vec<String> {
-    let mut session = Session::new(
-        Arc::new(marionette_types::registry()),
-        Arc::default(),
-        Logger::default(),
-    );
-    let outcome = session.evaluate(resource, false);
-    assert_eq!(outcome.failed, None);
-    outcome
-        .events
-        .iter()
-        .map(|e| format!("{}: {}", e.property, e.message))
-        .collect()
+    let mut params = attrs.to_vec();
+    params.push(("target", s(&target.display().to_string())));
+    common::resource("host", name, &params)
 }
 
 const ORIGINAL: &str = "# managed by hand\n127.0.0.1\tlocalhost\n\n10.0.0.9  old.example.com  old   # stale\n::1 ip6-localhost ip6-loopback\n";
@@ -63,13 +35,16 @@ fn entries_change_and_everything_else_stays() {
         ],
     )
     .unwrap();
-    assert_eq!(run(&web), ["ensure: created"]);
-    assert!(run(&web).is_empty(), "a second run changes nothing");
+    assert_eq!(changes(&web), ["ensure: created"]);
+    assert!(changes(&web).is_empty(), "a second run changes nothing");
 
     let moved = host(&hosts, "old.example.com", &[("ip", s("10.0.0.10"))]).unwrap();
-    assert_eq!(run(&moved), ["ip: ip changed '10.0.0.9' to '10.0.0.10'"]);
+    assert_eq!(
+        changes(&moved),
+        ["ip: ip changed '10.0.0.9' to '10.0.0.10'"]
+    );
     let gone = host(&hosts, "ip6-localhost", &[("ensure", s("absent"))]).unwrap();
-    assert_eq!(run(&gone), ["ensure: removed"]);
+    assert_eq!(changes(&gone), ["ensure: removed"]);
 
     assert_eq!(
         std::fs::read_to_string(&hosts).unwrap(),
@@ -110,12 +85,7 @@ fn bad_values_are_refused() {
 
 #[test]
 fn instances_list_the_default_hosts_file() {
-    let session = Session::new(
-        Arc::new(marionette_types::registry()),
-        Arc::default(),
-        Logger::default(),
-    );
-    let found = session.instances("host").unwrap();
+    let found = common::Run::new().session.instances("host").unwrap();
     let text = std::fs::read_to_string("/etc/hosts").unwrap();
     let entries = text
         .lines()

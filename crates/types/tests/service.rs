@@ -14,13 +14,12 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use marionette_ral::log::Entry;
-use marionette_ral::{EventStatus, Level, Logger, Origin, Outcome, Resource, Session};
-use marionette_values::Value;
+mod common;
 
-fn s(text: &str) -> Value {
-    Value::String(text.into())
-}
+use common::{Run, s};
+use marionette_ral::log::Entry;
+use marionette_ral::{EventStatus, Level, Logger, Outcome, Resource};
+use marionette_values::Value;
 
 /// These tests start daemons, install init scripts and run update-rc.d:
 /// they need root, and say so rather than pass without testing anything.
@@ -35,57 +34,7 @@ fn require_root() {
 }
 
 fn service(title: &str, params: &[(&str, Value)]) -> Result<Resource, String> {
-    let registry = marionette_types::registry();
-    let type_def = registry
-        .type_def("service")
-        .expect("service is registered")
-        .clone();
-    Resource::new(
-        type_def,
-        title,
-        params.iter().map(|(k, v)| (k.to_string(), v.clone())),
-        Origin::default(),
-    )
-    .map_err(|e| e.to_string())
-}
-
-/// A session whose log messages the test can read.
-struct Run {
-    session: Session,
-    log: Arc<Mutex<Vec<Entry>>>,
-}
-
-impl Run {
-    fn new() -> Run {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let kept = log.clone();
-        let logger = Logger::with_sink(move |entry| kept.lock().unwrap().push(entry.clone()));
-        Run {
-            session: Session::new(
-                Arc::new(marionette_types::registry()),
-                Arc::default(),
-                logger,
-            ),
-            log,
-        }
-    }
-
-    fn evaluate(&mut self, resource: &Resource) -> Outcome {
-        self.session.evaluate(resource, false)
-    }
-
-    fn noop(&mut self, resource: &Resource) -> Outcome {
-        self.session.evaluate(resource, true)
-    }
-
-    fn everything(&self) -> String {
-        self.log
-            .lock()
-            .unwrap()
-            .iter()
-            .map(|e| format!("{}: {}: {}\n", e.level, e.source, e.message))
-            .collect()
-    }
+    common::resource("service", title, params)
 }
 
 /// The messages of an outcome's events.

@@ -191,34 +191,16 @@ impl<S: Sender> PropertyProvider for Records<S> {
             .client
             .axfr(&zone)
             .map_err(|e| ProviderError(format!("Listing zone {zone}: {e}")))?;
-        let mut sets: Vec<((Name, RType), RecordSet)> = Vec::new();
-        for record in records {
-            let Some(rdata) = record.rdata else { continue };
-            if !RType::MANAGED.contains(&record.rtype) {
-                continue;
-            }
-            let key = (record.name, record.rtype);
-            match sets.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, set)) => {
-                    set.ttl = set.ttl.min(record.ttl);
-                    set.values.push(rdata);
-                }
-                None => sets.push((
-                    key,
-                    RecordSet {
-                        ttl: record.ttl,
-                        values: vec![rdata],
-                    },
-                )),
-            }
-        }
+        let contents = crate::dns::ZoneContents::from_records(&zone, records);
+        let mut sets: Vec<_> = contents
+            .sets
+            .iter()
+            .filter(|((_, rtype), _)| RType::MANAGED.contains(rtype))
+            .collect();
+        sets.sort_by(|a, b| a.0.cmp(b.0));
         Ok(sets
             .into_iter()
-            .map(|((name, rtype), mut set)| {
-                set.values.sort();
-                set.values.dedup();
-                property_hash(&name, rtype, &set)
-            })
+            .map(|((name, rtype), set)| property_hash(name, *rtype, set))
             .collect())
     }
 
