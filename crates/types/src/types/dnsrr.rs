@@ -19,7 +19,7 @@ use marionette_ral::{ArrayMatching, AttrDef, AutoKind, Resource, Titles, TypeDef
 use marionette_values::Value;
 
 use crate::dns::{connection_attributes, integer, validate_key};
-use crate::types::dns_resource::{canonical_rdata, record_type, texts};
+use crate::types::dns_resource::{canonical_rdata, dns_name, record_type, texts};
 
 /// The record types a `dnsrr` can be, in the seed's order.
 pub const DNSRR_TYPES: [&str; 7] = ["A", "AAAA", "CNAME", "MX", "SRV", "TXT", "PTR"];
@@ -49,18 +49,6 @@ fn value_set(rtype: Option<RType>, value: &Value) -> Vec<String> {
     set.sort();
     set.dedup();
     set
-}
-
-fn canonical_name(value: Value) -> Value {
-    Name::parse(&value_text(&value))
-        .map(|n| Value::String(n.to_string().into()))
-        .unwrap_or(value)
-}
-
-fn valid_name(value: &Value) -> Result<(), String> {
-    Name::parse(&value_text(value))
-        .map(|_| ())
-        .map_err(|e| e.to_string())
 }
 
 pub fn definition() -> TypeDef {
@@ -95,11 +83,9 @@ pub fn definition() -> TypeDef {
         )
         .ensurable()
         .attr(
-            AttrDef::param("name")
+            dns_name(AttrDef::param("name"))
                 .namevar()
-                .doc("The fully qualified name of the records (`www.example.com`).")
-                .validate(|_, value| valid_name(value))
-                .munge(|_, value| Ok(canonical_name(value))),
+                .doc("The fully qualified name of the records (`www.example.com`)."),
         )
         .attr(
             AttrDef::property("type")
@@ -164,7 +150,7 @@ pub fn definition() -> TypeDef {
                 .munge(|_, value| Ok(integer(&value).map(Value::Integer).unwrap_or(value))),
         )
         .attr(
-            AttrDef::param("zone")
+            dns_name(AttrDef::param("zone"))
                 .doc(
                     "The zone the name belongs to. Defaults to the name without its first
                     label (`example.com` for `www.example.com`); names deeper in a zone,
@@ -173,9 +159,7 @@ pub fn definition() -> TypeDef {
                 .default_fn(|resource| {
                     let zone = default_zone(&resource.text("name")?)?;
                     Some(Value::String(zone.to_string().into()))
-                })
-                .validate(|_, value| valid_name(value))
-                .munge(|_, value| Ok(canonical_name(value))),
+                }),
         );
     for attr in connection_attributes() {
         let attr = match attr.name.as_str() {
