@@ -246,7 +246,12 @@ fn dnsrr_sends_one_update_per_zone_per_run() {
         named.dig("10.2.0.192.in-addr.arpa", "PTR"),
         ["www.mrtest.example."]
     );
-    // Five records sets in one zone, one in the other: one update each.
+    // Five record sets in one zone, one in the other: one transfer to
+    // read each zone, and one update each.
+    for zone in ["mrtest.example", "2.0.192.in-addr.arpa"] {
+        let transfer = format!("transfer of '{zone}/IN': AXFR started");
+        assert_eq!(named.log_text().matches(&transfer).count(), 1, "{zone}");
+    }
     assert_eq!(serial(&named, "mrtest.example"), 2);
     assert_eq!(serial(&named, "2.0.192.in-addr.arpa"), 2);
     assert_eq!(report(vardir.path())["status"], "changed");
@@ -365,8 +370,12 @@ fn dnsrr_speaks_for_every_type_of_its_name() {
 fn dnsrr_takes_its_server_from_the_dnszone_created_in_the_same_run() {
     let named = Named::start(&["mrtest.example"]);
     let vardir = tempfile::tempdir().unwrap();
+    // The first dnsrr comes before the zone exists and prefetches every
+    // dnsrr of the run: the fresh zone's names cannot be read then, and
+    // are read again when their turn comes, after their Dnszone.
     let manifest = format!(
-        "dnszone {{ 'fresh.mrtest':
+        "dnsrr {{ 'first.mrtest.example': value => '192.0.2.1', port => {}, keyfile => '{}' }}
+         dnszone {{ 'fresh.mrtest':
            nameserver  => 'ns.mrtest.example',
            zonedir     => '{}',
            keyfile     => '{}',
@@ -377,6 +386,8 @@ fn dnsrr_takes_its_server_from_the_dnszone_created_in_the_same_run() {
          dnsrr {{ 'www.fresh.mrtest': value => '192.0.2.80' }}
          dnsrr {{ 'ftp.fresh.mrtest': type => 'CNAME', value => 'www.fresh.mrtest' }}
         ",
+        named.port,
+        named.keyfile.display(),
         named.zone_dir.display(),
         named.keyfile.display(),
         named.rndc_conf.display(),
@@ -384,6 +395,7 @@ fn dnsrr_takes_its_server_from_the_dnszone_created_in_the_same_run() {
     );
     let run = apply(vardir.path(), &manifest, &[]);
     assert_ran(&run, 2);
+    assert_eq!(named.dig("first.mrtest.example", "A"), ["192.0.2.1"]);
     assert_eq!(named.dig("www.fresh.mrtest", "A"), ["192.0.2.80"]);
     assert_eq!(
         named.dig("ftp.fresh.mrtest", "CNAME"),
@@ -391,8 +403,18 @@ fn dnsrr_takes_its_server_from_the_dnszone_created_in_the_same_run() {
     );
     // Created with serial 1, then one update.
     assert_eq!(serial(&named, "fresh.mrtest"), 2);
+    // Once created, the zone was read by one transfer, not by a query per
+    // name and type.
+    let transfers = || {
+        named
+            .log_text()
+            .matches("transfer of 'fresh.mrtest/IN': AXFR started")
+            .count()
+    };
+    assert_eq!(transfers(), 1);
     assert_ran(&apply(vardir.path(), &manifest, &[]), 0);
     assert_eq!(serial(&named, "fresh.mrtest"), 2);
+    assert_eq!(transfers(), 2);
 }
 
 #[test]
