@@ -338,10 +338,12 @@ impl PropertyProvider for Records {
             .collect())
     }
 
-    /// Reads every managed name: one transfer per zone. A name that cannot
-    /// be read is read again when its resource is evaluated, since its
-    /// zone may be created by the run (its `Dnszone` comes first); changes
-    /// not yet sent are kept.
+    /// Reads every managed name: one transfer per zone. This happens when
+    /// the run's first `dnsrr` is evaluated, for all of them, so a zone
+    /// that a later `Dnszone` creates does not exist yet: a name that
+    /// cannot be read is read again, by a new transfer, when its own
+    /// resource is evaluated, after its `Dnszone`. Changes not yet sent
+    /// are kept.
     fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
         let mut run = self.lock();
         run.zones = Zones::default();
