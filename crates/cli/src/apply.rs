@@ -196,7 +196,9 @@ pub(crate) fn run(
     );
     write_report(&state, &report, &logger);
     let changed = report.counts.changed > 0 || report.counts.restarted > 0;
-    let failed = report.counts.failed > 0 || report.counts.failed_to_restart > 0;
+    // The status also counts failures no resource can be blamed for (a
+    // provider's deferred changes).
+    let failed = report.status == "failed";
     if args.detailed_exitcodes {
         return Ok(ExitCode::from(u8::from(changed) * 2 + u8::from(failed) * 4));
     }

@@ -132,6 +132,15 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
             }
             failed = true;
         }
+        // Providers that batch apply the change only now; the state shown
+        // below must be read after it.
+        for (_, failure) in session.finish() {
+            eprintln!(
+                "Error: /{}: Could not apply the deferred change: {}",
+                outcome.resource, failure.message
+            );
+            failed = true;
+        }
     }
     let (provider, mut state) = session.retrieve(&resource)?;
     if changes_properties {

@@ -551,6 +551,23 @@ impl UpdateBuilder {
         self
     }
 
+    /// Adds another update of the same zone: its prerequisites and changes
+    /// after this one's, so that the server applies both or neither. Many
+    /// record sets of one zone can so change in one message. Fails,
+    /// changing nothing, when the zones differ.
+    pub fn append(&mut self, other: &UpdateBuilder) -> Result<&mut Self, String> {
+        if other.zone != self.zone {
+            return Err(format!(
+                "cannot join an update of zone {} to one of zone {}",
+                other.zone, self.zone
+            ));
+        }
+        self.prerequisites
+            .extend(other.prerequisites.iter().cloned());
+        self.updates.extend(other.updates.iter().cloned());
+        Ok(self)
+    }
+
     /// What the update is about, for messages: its record sets.
     pub fn subject(&self) -> String {
         let mut sets: Vec<String> = self
@@ -617,5 +634,28 @@ mod tests {
         assert_eq!(back.answers, message.answers);
         assert_eq!(back.authority, message.authority);
         assert_eq!(update.subject(), "www.example.com/A");
+    }
+
+    #[test]
+    fn updates_of_one_zone_join_in_order() {
+        let zone = Name::parse("example.com").unwrap();
+        let www = Name::parse("www.example.com").unwrap();
+        let mail = Name::parse("mail.example.com").unwrap();
+        let a = RData::parse(RType::A, "192.0.2.1").unwrap();
+        let mut first = UpdateBuilder::new(zone.clone());
+        first.require_absent(&www, RType::A).add(&www, 300, &a);
+        let mut second = UpdateBuilder::new(zone.clone());
+        second
+            .require_exactly(&mail, std::slice::from_ref(&a))
+            .delete_rrset(&mail, RType::A);
+        first.append(&second).unwrap();
+        assert_eq!(first.prerequisites().len(), 2);
+        assert_eq!(first.prerequisites()[1].name, mail);
+        assert_eq!(first.updates().len(), 2);
+        assert_eq!(first.subject(), "www.example.com/A, mail.example.com/A");
+
+        let other = UpdateBuilder::new(Name::parse("example.org").unwrap());
+        assert!(first.append(&other).is_err());
+        assert_eq!(first.updates().len(), 2);
     }
 }

@@ -232,6 +232,31 @@ pub trait PropertyProvider: Send + Sync {
         let _ = (cx, instance);
         Ok(())
     }
+
+    /// Runs once after every resource of the run has been evaluated
+    /// (Puppet's `post_resource_eval`), for providers that batch: their
+    /// `flush` records each resource's change, and this applies them all
+    /// in one request. Nothing is recorded in noop, since `flush` does not
+    /// run then.
+    ///
+    /// The resources were reported as changed when they were evaluated, and
+    /// their dependents saw that; a failure here cannot undo it. Each
+    /// failure names the resources whose changes it lost, so that the run
+    /// can mark them failed in the report.
+    fn post_resource_eval(&self, cx: &Context) -> Result<(), Vec<DeferredFailure>> {
+        let _ = cx;
+        Ok(())
+    }
+}
+
+/// Changes a provider deferred to the end of the run that could not be
+/// applied: the resources they belonged to (references such as
+/// `Dnsrr[www.example.com]`; empty when no resource can be blamed) and
+/// why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeferredFailure {
+    pub resources: Vec<String>,
+    pub message: String,
 }
 
 /// The namevar of a property hash: `name`, or the single text value

@@ -9,6 +9,9 @@
 //! the setters; a create-only property that differs on an existing thing is
 //! an error, not a change; in noop nothing is changed and each difference
 //! is reported as `current_value X, should be Y (noop)`.
+//!
+//! After the last resource, [`Session::finish`] lets providers that batch
+//! apply what their `flush` deferred (Puppet's `post_resource_eval`).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -20,7 +23,7 @@ use crate::attribute::{change_message, display_for, insync, sync_value};
 use crate::error::{ProviderError, RalError};
 use crate::log::Logger;
 use crate::provider::{
-    BatchProvider, Change, Context, Facts, Implementation, Instance, PropertyHash,
+    BatchProvider, Change, Context, DeferredFailure, Facts, Implementation, Instance, PropertyHash,
     PropertyProvider, ProviderDef, hash_name,
 };
 use crate::registry::Registry;
@@ -85,6 +88,9 @@ pub struct Session {
     /// Resources of the catalog (by position) waiting for their provider's
     /// prefetch, by provider.
     deferred: HashMap<String, Vec<usize>>,
+    /// Providers that evaluated a resource since the last
+    /// [`Session::finish`], in the order first used.
+    used: IndexMap<String, Arc<ProviderDef>>,
 }
 
 /// Puppet reports a property the thing does not have as `absent`.
@@ -109,7 +115,26 @@ impl Session {
             hashes: HashMap::new(),
             states: HashMap::new(),
             deferred: HashMap::new(),
+            used: IndexMap::new(),
         }
+    }
+
+    /// Ends the evaluation of a run: every provider that evaluated a
+    /// resource applies what it deferred (see
+    /// [`PropertyProvider::post_resource_eval`]), once. Returns what could
+    /// not be applied, with the provider that failed; the caller reports
+    /// it, since by now the resources' own outcomes are settled.
+    pub fn finish(&mut self) -> Vec<(Arc<ProviderDef>, DeferredFailure)> {
+        let mut failures = Vec::new();
+        for (_, provider) in std::mem::take(&mut self.used) {
+            let Implementation::Properties(p) = &provider.implementation else {
+                continue;
+            };
+            if let Err(found) = p.post_resource_eval(&self.cx) {
+                failures.extend(found.into_iter().map(|f| (provider.clone(), f)));
+            }
+        }
+        failures
     }
 
     pub fn selector(&self) -> &Selector {
@@ -305,6 +330,9 @@ impl Session {
         };
         outcome.provider = Some(provider.name.clone());
         let key = provider_key(&provider);
+        self.used
+            .entry(key.clone())
+            .or_insert_with(|| provider.clone());
         if !self.prefetched.contains(&key) {
             self.prefetch_for(&key, resource);
         }

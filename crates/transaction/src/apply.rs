@@ -338,6 +338,7 @@ pub fn apply(
             progress(run.counts.total, total);
         }
     }
+    run.post_evaluation();
     let application = started.elapsed().as_secs_f64();
     Ok(run.finish(application))
 }
@@ -357,6 +358,9 @@ struct Run<'a> {
     statuses: IndexMap<String, ResourceStatus>,
     counts: Counts,
     times: IndexMap<String, f64>,
+    /// A provider failed after evaluation without naming the resources
+    /// concerned: the run failed though no resource did.
+    failed_after: bool,
 }
 
 impl<'a> Run<'a> {
@@ -405,6 +409,7 @@ impl<'a> Run<'a> {
             statuses: IndexMap::new(),
             counts: Counts::default(),
             times: IndexMap::new(),
+            failed_after: false,
         }
     }
 
@@ -600,6 +605,63 @@ impl<'a> Run<'a> {
         self.statuses.insert(resource.reference(), status);
     }
 
+    /// Lets providers apply what they deferred to the end of the run, and
+    /// fails the resources whose changes were lost.
+    fn post_evaluation(&mut self) {
+        for (provider, failure) in self.session.finish() {
+            if failure.resources.is_empty() {
+                self.logger.log(
+                    Level::Err,
+                    &format!("Provider {}", provider.name),
+                    &failure.message,
+                );
+                self.failed_after = true;
+            }
+            for reference in &failure.resources {
+                self.fail_after(reference, &failure.message);
+            }
+        }
+    }
+
+    /// Marks a resource failed after its evaluation: its change was
+    /// deferred and then not applied. The notices of its events were
+    /// printed already and its dependents were evaluated as if it had
+    /// succeeded (Puppet has the same limitation); the report at least
+    /// tells the truth: its successful events become failures, and it
+    /// counts as failed rather than changed.
+    fn fail_after(&mut self, reference: &str, message: &str) {
+        let Some(status) = self.statuses.get_mut(reference) else {
+            self.logger.log(Level::Err, reference, message);
+            self.failed_after = true;
+            return;
+        };
+        let path = format!("/{}", status.containment_path.join("/"));
+        self.logger.log(
+            Level::Err,
+            &path,
+            &format!("Could not apply the deferred change: {message}"),
+        );
+        for event in &mut status.events {
+            if event.status != "success" {
+                continue;
+            }
+            event.status = "failure".into();
+            event.message = format!("{} (not applied: {message})", event.message);
+            self.counts.events_success -= 1;
+            self.counts.events_failure += 1;
+            status.change_count -= 1;
+            self.counts.changes -= 1;
+        }
+        if status.changed && status.change_count == 0 {
+            status.changed = false;
+            self.counts.changed -= 1;
+        }
+        if !status.failed {
+            status.failed = true;
+            self.counts.failed += 1;
+        }
+    }
+
     /// The name of a failed dependency as Puppet prints it: the resource,
     /// or the container of an anchor.
     fn dependency_name(&self, node: usize) -> String {
@@ -687,13 +749,14 @@ impl<'a> Run<'a> {
         }
         self.times.insert("total".into(), total.max(application));
         let noop_pending = self.counts.events_noop > 0;
-        let status = if self.counts.failed > 0 || self.counts.failed_to_restart > 0 {
-            "failed"
-        } else if self.counts.changed > 0 || self.counts.restarted > 0 {
-            "changed"
-        } else {
-            "unchanged"
-        };
+        let status =
+            if self.counts.failed > 0 || self.counts.failed_to_restart > 0 || self.failed_after {
+                "failed"
+            } else if self.counts.changed > 0 || self.counts.restarted > 0 {
+                "changed"
+            } else {
+                "unchanged"
+            };
         let logs = std::mem::take(&mut *self.logs.lock().unwrap_or_else(|e| e.into_inner()));
         let mut report = Report {
             host: self.options.host.clone(),

@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex};
 
 use marionette_catalog::Catalog;
 use marionette_ral::{
-    AttrDef, Context, Instance, Level, Logger, PropertyHash, PropertyProvider, ProviderDef,
-    ProviderError, Registry, TypeDef,
+    AttrDef, Context, DeferredFailure, Instance, Level, Logger, PropertyHash, PropertyProvider,
+    ProviderDef, ProviderError, Registry, TypeDef,
 };
 use marionette_transaction::{ApplyError, Options, apply};
 use marionette_values::Value;
@@ -21,6 +21,10 @@ use serde_json::{Value as Json, json};
 
 struct Records {
     dir: PathBuf,
+    /// Resources with `late => true` whose flush was deferred; the end of
+    /// the run refuses them all, like a batched request the server turns
+    /// down.
+    late: Mutex<Vec<String>>,
 }
 
 impl Records {
@@ -86,6 +90,30 @@ impl PropertyProvider for Records {
         self.journal(&format!("destroy {name}"));
         Ok(())
     }
+
+    fn flush(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        if instance.resource.get("late") == Some(&Value::Boolean(true)) {
+            self.late
+                .lock()
+                .unwrap()
+                .push(instance.resource.reference());
+        }
+        Ok(())
+    }
+
+    fn post_resource_eval(&self, _cx: &Context) -> Result<(), Vec<DeferredFailure>> {
+        let late = std::mem::take(&mut *self.late.lock().unwrap());
+        if late.is_empty() {
+            return Ok(());
+        }
+        // Journaled only with work to do, so that the other tests' journals
+        // stay as they were.
+        self.journal("post_resource_eval");
+        Err(vec![DeferredFailure {
+            resources: late,
+            message: "the batch was refused".into(),
+        }])
+    }
 }
 
 struct Fixture {
@@ -110,6 +138,7 @@ impl Fixture {
                         AttrDef::property("value").invalidate_refreshes(&["fresh"]),
                     )
                     .attr(AttrDef::param("fail").boolean())
+                    .attr(AttrDef::param("late").boolean())
                     .attr(AttrDef::param("guard"))
                     .refreshable()
                     .pre_run_check(|r| match r.text("guard").as_deref() {
@@ -124,6 +153,7 @@ impl Fixture {
                 "files",
                 Records {
                     dir: dir.path().to_path_buf(),
+                    late: Mutex::new(Vec::new()),
                 },
             ))
             .unwrap();
@@ -458,6 +488,62 @@ fn noop_changes_nothing_and_reports_what_would_happen() {
         lines[0],
         "Notice: /Stage[main]/Main/Record[config]/ensure: current_value 'absent', should be 'present' (noop)"
     );
+    assert!(fixture.journal().is_empty());
+}
+
+#[test]
+fn deferred_changes_are_applied_once_at_the_end_and_their_failures_reported() {
+    let fixture = Fixture::new();
+    let catalog = build(vec![
+        main_record("a", json!({"ensure": "present", "late": true})),
+        main_record("b", json!({"ensure": "present", "require": "Record[a]"})),
+    ]);
+    let (report, lines) = fixture.apply(&catalog, &Options::default());
+    let report = report.unwrap();
+    // Once, after every resource: b was applied before a's change failed.
+    assert_eq!(
+        fixture.journal(),
+        ["create a", "create b", "post_resource_eval"]
+    );
+    assert_eq!(
+        lines,
+        [
+            "Notice: /Stage[main]/Main/Record[a]/ensure: created",
+            "Notice: /Stage[main]/Main/Record[b]/ensure: created",
+            "Error: /Stage[main]/Main/Record[a]: Could not apply the deferred change: the batch was refused",
+        ]
+    );
+    assert_eq!(report.status, "failed");
+    let a = &report.resource_statuses["Record[a]"];
+    assert!(a.failed && !a.changed);
+    assert_eq!(a.change_count, 0);
+    assert_eq!(a.events[0].status, "failure");
+    assert_eq!(
+        a.events[0].message,
+        "created (not applied: the batch was refused)"
+    );
+    assert!(report.resource_statuses["Record[b]"].changed);
+    assert_eq!(
+        (
+            report.counts.failed,
+            report.counts.changed,
+            report.counts.changes
+        ),
+        (1, 1, 1)
+    );
+    assert_eq!(
+        (report.counts.events_success, report.counts.events_failure),
+        (1, 1)
+    );
+
+    // In noop nothing is deferred, so nothing fails at the end.
+    let fixture = Fixture::new();
+    let options = Options {
+        noop: true,
+        ..Options::default()
+    };
+    let (report, _) = fixture.apply(&catalog, &options);
+    assert_eq!(report.unwrap().status, "unchanged");
     assert!(fixture.journal().is_empty());
 }
 

@@ -356,6 +356,13 @@ impl Zones {
         }
     }
 
+    /// Forgets what was read of `zone`, so that the next use reads it
+    /// again: a zone that did not exist when a run began may be created by
+    /// the run itself.
+    pub(crate) fn forget(&mut self, server: &Server, zone: &Name) {
+        self.transfers.remove(&(server.address(), zone.clone()));
+    }
+
     /// Records that the server now holds `set` (or nothing) for
     /// `name`/`rtype`, after an update.
     pub(crate) fn record(

@@ -3,7 +3,7 @@
 //! other way round.
 
 /// Types Puppet 7 no longer ships in its core, and marionette's own.
-const AGENT_TYPES: &[&str] = &["host", "cron", "dns_resource"];
+const AGENT_TYPES: &[&str] = &["host", "cron", "dns_resource", "dnsrr", "dnszone"];
 
 #[test]
 fn every_type_matches_the_compiler_table() {

@@ -2,6 +2,8 @@
 
 pub mod cron;
 pub mod dns_resource;
+pub mod dnsrr;
+pub mod dnszone;
 pub mod exec;
 pub mod file;
 pub mod group;

@@ -3,6 +3,8 @@
 
 pub mod cron;
 pub mod dns_resource;
+pub mod dnsrr;
+pub mod dnszone;
 pub mod exec;
 pub mod file;
 pub mod group;
@@ -61,6 +63,10 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     // `rfc2136` first: it needs nothing installed, so it is the default.
     registry.add_provider(crate::providers::dns_resource::rfc2136::definition())?;
     registry.add_provider(crate::providers::dns_resource::nsupdate::definition())?;
+    registry.add_type(dnsrr::definition())?;
+    registry.add_provider(crate::providers::dnsrr::rfc2136::definition())?;
+    registry.add_type(dnszone::definition())?;
+    registry.add_provider(crate::providers::dnszone::rndc::definition())?;
     registry.add_type(exec::definition())?;
     // `posix` first: without a `defaultfor` match, the first suitable
     // provider is the default.

@@ -41,12 +41,12 @@ struct Run {
 }
 
 #[derive(Clone)]
-struct Fetched {
-    server: Server,
-    zone: Name,
-    name: Name,
-    rtype: RType,
-    current: Option<RecordSet>,
+pub(crate) struct Fetched {
+    pub(crate) server: Server,
+    pub(crate) zone: Name,
+    pub(crate) name: Name,
+    pub(crate) rtype: RType,
+    pub(crate) current: Option<RecordSet>,
 }
 
 impl<S: Sender> Records<S> {
@@ -125,7 +125,7 @@ fn rdata_value(set: &RecordSet) -> Value {
 
 /// The update that turns `current` into `desired` (`None`: no records),
 /// or `None` when they are the same.
-fn plan(fetched: &Fetched, desired: Option<&RecordSet>) -> Option<UpdateBuilder> {
+pub(crate) fn plan(fetched: &Fetched, desired: Option<&RecordSet>) -> Option<UpdateBuilder> {
     let (name, rtype) = (&fetched.name, fetched.rtype);
     let mut update = UpdateBuilder::new(fetched.zone.clone());
     match (&fetched.current, desired) {

@@ -1,0 +1,3 @@
+//! Providers of `dnsrr`.
+
+pub mod rfc2136;

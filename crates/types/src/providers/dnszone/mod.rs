@@ -1,0 +1,3 @@
+//! Providers of `dnszone`.
+
+pub mod rndc;
