@@ -70,16 +70,10 @@ unsafe extern "C" {
     fn libc_geteuid() -> u32;
 }
 
-/// Where `puppet:///modules/...` file sources are found: the `:`-separated
-/// module path of the run.
-pub(crate) fn set_modulepath(modulepath: Option<&str>) {
-    let paths = modulepath
-        .unwrap_or("")
-        .split(':')
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .collect();
-    marionette_types::types::file::set_modulepath(paths);
+/// Where `puppet:///modules/...` file sources are found: the module path
+/// of the run's environment.
+pub(crate) fn set_modulepath() {
+    marionette_types::types::file::set_modulepath(crate::environment::current().modulepath.clone());
 }
 
 /// The filebucket of a state directory.
@@ -148,7 +142,7 @@ pub(crate) fn run(
             &format!("Removed a stale run lock left by process {pid}, which is no longer running"),
         );
     }
-    let registry = crate::registry();
+    let registry = crate::environment::registry();
     if args.graph {
         let dot = marionette_transaction::apply::graph_dot(catalog, &registry)?;
         let path = state.join("graphs/relationships.dot");

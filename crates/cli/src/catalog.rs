@@ -21,15 +21,6 @@ pub(crate) struct CompileArgs {
     /// The node to compile for (defaults to this machine's host name).
     #[arg(long)]
     certname: Option<String>,
-    /// Directories of modules, separated by `:`.
-    #[arg(long)]
-    modulepath: Option<String>,
-    /// The environment; its `manifests/` and `modules/` are used.
-    #[arg(long)]
-    environment: Option<String>,
-    /// Where environments live.
-    #[arg(long, default_value = "/etc/puppetlabs/code/environments")]
-    environmentpath: PathBuf,
     /// Facts of the node, in JSON or YAML (`facter --json`, Puppet's
     /// `{"name": ..., "values": {...}}` or its YAML cache), instead of
     /// this machine's.
@@ -43,50 +34,31 @@ pub(crate) struct CompileArgs {
     strict_variables: bool,
 }
 
-pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
+pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> Result<ExitCode> {
     let node_name = args.certname.clone().unwrap_or_else(crate::host_name);
-    let environment = args
-        .environment
-        .clone()
-        .unwrap_or_else(|| "production".to_string());
-    let environment_dir = args
-        .environment
-        .as_ref()
-        .map(|name| args.environmentpath.join(name));
+    let environment = crate::environment::current();
     let manifest = match args.manifest.or(args.file) {
         Some(path) => path,
-        None => match &environment_dir {
+        None => match env.directory() {
             Some(dir) => dir.join("manifests"),
             None => bail!("No manifest given: name a file, --manifest, or --environment"),
         },
     };
-    let mut modulepath: Vec<PathBuf> = args
-        .modulepath
-        .as_deref()
-        .map(|path| {
-            path.split(':')
-                .filter(|p| !p.is_empty())
-                .map(PathBuf::from)
-                .collect()
-        })
-        .unwrap_or_default();
-    if let Some(dir) = &environment_dir {
-        modulepath.splice(0..0, environment_modulepath(dir));
-    }
     let facts = match &args.facts {
         Some(path) => read_facts(path)?,
         None => local_facts(),
     };
     let options = CompileOptions {
         manifests: read_manifests(&manifest)?,
-        modulepath,
+        modulepath: environment.modulepath.clone(),
         node_name,
-        environment,
+        environment: environment.name.clone(),
         facts,
         strict_variables: args.strict_variables,
         server_name: crate::host_name(),
         local: false,
         agent_types: agent_types(),
+        external_functions: Some(external_functions()),
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -95,10 +67,9 @@ pub(crate) fn compile(args: CompileArgs) -> Result<ExitCode> {
 pub(crate) fn compile_local(
     manifest: SourceFile,
     node_name: String,
-    modulepath: Option<&str>,
     strict_variables: bool,
 ) -> Result<ExitCode> {
-    let options = local_options(manifest, node_name, modulepath, strict_variables);
+    let options = local_options(manifest, node_name, strict_variables);
     compile_and_write(&options, None)
 }
 
@@ -108,7 +79,6 @@ pub(crate) fn compile_local(
 pub(crate) fn compile_for_apply(
     manifest: SourceFile,
     node_name: String,
-    modulepath: Option<&str>,
     strict_variables: bool,
 ) -> Option<(
     marionette_catalog::Catalog,
@@ -116,7 +86,7 @@ pub(crate) fn compile_for_apply(
     f64,
 )> {
     let started = std::time::Instant::now();
-    let options = local_options(manifest, node_name, modulepath, strict_variables);
+    let options = local_options(manifest, node_name, strict_variables);
     let compiled = marionette_eval::compile(&options);
     for (stream, line) in &compiled.lines {
         match stream {
@@ -136,40 +106,40 @@ pub(crate) fn compile_for_apply(
 fn local_options(
     manifest: SourceFile,
     node_name: String,
-    modulepath: Option<&str>,
     strict_variables: bool,
 ) -> CompileOptions {
+    let environment = crate::environment::current();
     CompileOptions {
         manifests: vec![manifest],
-        modulepath: modulepath
-            .map(|path| {
-                path.split(':')
-                    .filter(|p| !p.is_empty())
-                    .map(PathBuf::from)
-                    .collect()
-            })
-            .unwrap_or_default(),
+        modulepath: environment.modulepath.clone(),
         facts: local_facts(),
         node_name,
-        environment: "production".to_string(),
+        environment: environment.name.clone(),
         strict_variables,
         server_name: crate::host_name(),
         local: true,
         agent_types: agent_types(),
+        external_functions: Some(external_functions()),
     }
+}
+
+/// The functions the environment's modules ship as executables, their log
+/// messages on the console.
+fn external_functions() -> std::sync::Arc<dyn marionette_eval::ExternalFunctions> {
+    crate::environment::plugins().functions(crate::resource::stderr_logger(false))
 }
 
 /// The resource types this agent manages that Puppet 7's compiler does
 /// not know (it moved them to modules), so manifests may declare them.
 fn agent_types() -> Vec<marionette_eval::AgentType> {
-    let registry = crate::registry();
+    let registry = crate::environment::registry();
     registry
         .types()
         .into_iter()
         .filter(|t| marionette_eval::core_type_attributes(&t.name).is_none())
         .map(|t| {
             let mut attributes: Vec<String> = t.attributes.iter().map(|a| a.name.clone()).collect();
-            if !registry.documented_providers(&t.name).is_empty() {
+            if registry.has_providers(&t.name) {
                 attributes.push("provider".into());
             }
             marionette_eval::AgentType {
@@ -208,33 +178,6 @@ fn compile_and_write(options: &CompileOptions, output: Option<&Path>) -> Result<
         None => "Could not write the catalog".to_string(),
     })?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// An environment's module path: `modulepath` of its `environment.conf`
-/// (relative entries are relative to the environment; `$basemodulepath`
-/// is empty here), else its `modules` directory.
-fn environment_modulepath(dir: &Path) -> Vec<PathBuf> {
-    let conf = std::fs::read_to_string(dir.join("environment.conf")).unwrap_or_default();
-    for line in conf.lines() {
-        let line = line.trim();
-        if let Some((key, value)) = line.split_once('=')
-            && key.trim() == "modulepath"
-        {
-            return value
-                .trim()
-                .split(':')
-                .filter(|entry| !entry.is_empty() && !entry.starts_with('$'))
-                .map(|entry| {
-                    if Path::new(entry).is_absolute() {
-                        PathBuf::from(entry)
-                    } else {
-                        dir.join(entry)
-                    }
-                })
-                .collect();
-        }
-    }
-    vec![dir.join("modules")]
 }
 
 /// `.pp` files below a directory, in the order of their paths.
@@ -284,9 +227,20 @@ fn read_facts(path: &Path) -> Result<serde_json::Map<String, serde_json::Value>>
 /// compilation; problems with external facts are reported and the other
 /// facts still used.
 pub(crate) fn local_facts() -> serde_json::Map<String, serde_json::Value> {
-    let collection = marionette_facts::collect(&marionette_facts::Options::default());
+    let collection = marionette_facts::collect(&fact_options());
     for error in &collection.errors {
         eprintln!("Error: {error}");
     }
     collection.with_legacy()
+}
+
+/// How this machine's facts are collected: the default sources, and the
+/// external facts of the environment's modules (`MODULE/facts.d`) before
+/// the machine's own directories, so that a machine's file wins.
+pub(crate) fn fact_options() -> marionette_facts::Options {
+    let mut options = marionette_facts::Options::default();
+    let mut dirs = crate::environment::plugins().fact_dirs();
+    dirs.append(&mut options.external_dirs);
+    options.external_dirs = dirs;
+    options
 }

@@ -24,7 +24,7 @@ pub(crate) struct DescribeArgs {
 }
 
 pub(crate) fn describe(args: DescribeArgs) -> Result<ExitCode> {
-    let registry = crate::registry();
+    let registry = crate::environment::registry();
     if args.list {
         print!("{}", docs::list(&registry));
         return Ok(ExitCode::SUCCESS);
@@ -57,6 +57,6 @@ pub(crate) fn doc(args: DocArgs) -> Result<ExitCode> {
             args.reference
         );
     }
-    print!("{}", docs::reference(&crate::registry()));
+    print!("{}", docs::reference(&crate::environment::registry()));
     Ok(ExitCode::SUCCESS)
 }

@@ -59,10 +59,14 @@ pub(crate) fn run(args: FactsArgs) -> Result<ExitCode> {
     let mut options = Options {
         external: !args.no_external,
         external_timeout: args.external_timeout,
-        ..Options::default()
+        ..crate::catalog::fact_options()
     };
     if !args.external_dirs.is_empty() {
-        options.external_dirs = args.external_dirs.clone();
+        // As with facter, directories given replace the machine's default
+        // ones; the environment's modules still contribute theirs.
+        let mut dirs = crate::environment::plugins().fact_dirs();
+        dirs.extend(args.external_dirs.iter().cloned());
+        options.external_dirs = dirs;
     }
     let collection = marionette_facts::collect(&options);
 

@@ -1,6 +1,7 @@
 //! The `marionette` command. Only this crate prints; the libraries return
 //! values and diagnostics.
 
+use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,9 +15,11 @@ use marionette_syntax::{SourceKind, dump};
 
 mod apply;
 mod describe;
+mod environment;
 mod facts;
 mod filebucket;
 mod resource;
+mod subcommand;
 
 // Parsing allocates many small nodes; mimalloc is markedly faster at that
 // than the system allocator.
@@ -27,9 +30,12 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "marionette",
     version,
-    about = "Configuration management that speaks Puppet"
+    about = "Configuration management that speaks Puppet",
+    disable_help_subcommand = true
 )]
 struct Cli {
+    #[command(flatten)]
+    env: environment::EnvArgs,
     #[command(subcommand)]
     command: Command,
 }
@@ -54,9 +60,6 @@ enum Command {
         /// Print the compiled catalog instead of applying it.
         #[arg(long)]
         catalog_only: bool,
-        /// Directories of modules, separated by `:`.
-        #[arg(long)]
-        modulepath: Option<String>,
         #[command(flatten)]
         run: apply::RunArgs,
     },
@@ -84,6 +87,18 @@ enum Command {
         #[command(subcommand)]
         command: ParserCommand,
     },
+    /// Print this help, or the help of a command; also lists the
+    /// subcommands that modules and PATH provide.
+    Help {
+        /// The command to explain.
+        command: Option<String>,
+        /// Its subcommand, if any.
+        subcommand: Option<String>,
+    },
+    /// A subcommand shipped as `marionette-NAME` in a module's `bin/` or on
+    /// PATH.
+    #[command(external_subcommand)]
+    External(Vec<OsString>),
 }
 
 #[derive(Subcommand)]
@@ -94,12 +109,9 @@ enum CatalogCommand {
     /// Apply a catalog in Puppet's JSON format (compiled by marionette or
     /// by Puppet), as `puppet apply --catalog` does.
     Apply {
-        /// The catalog file.
+        /// The catalog file (`puppet:///modules/...` file sources are found
+        /// on the module path).
         file: PathBuf,
-        /// Directories of modules, separated by `:`, where
-        /// `puppet:///modules/...` file sources are found.
-        #[arg(long)]
-        modulepath: Option<String>,
         #[command(flatten)]
         run: apply::RunArgs,
     },
@@ -129,14 +141,27 @@ enum ParserCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    environment::choose(&cli.env);
+    let result = run(cli);
+    // Plugins get to finish cleanly before the process ends.
+    environment::shutdown();
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("Error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
         Command::Apply {
             file,
             execute,
             certname,
             strict_variables,
             catalog_only,
-            modulepath,
             run,
         } => apply_manifest(
             file.as_deref(),
@@ -144,21 +169,15 @@ fn main() -> ExitCode {
             certname,
             strict_variables,
             catalog_only,
-            modulepath.as_deref(),
             &run,
         ),
         Command::Catalog {
             command: CatalogCommand::Compile(args),
-        } => catalog::compile(args),
+        } => catalog::compile(args, &cli.env),
         Command::Catalog {
-            command:
-                CatalogCommand::Apply {
-                    file,
-                    modulepath,
-                    run,
-                },
+            command: CatalogCommand::Apply { file, run },
         } => {
-            apply::set_modulepath(modulepath.as_deref());
+            apply::set_modulepath();
             apply::apply_catalog_file(&file, &run)
         }
         Command::Filebucket { command } => filebucket::run(command),
@@ -172,13 +191,11 @@ fn main() -> ExitCode {
         Command::Parser {
             command: ParserCommand::Dump { file, no_spans },
         } => dump_file(&file, no_spans),
-    };
-    match result {
-        Ok(code) => code,
-        Err(error) => {
-            eprintln!("Error: {error:#}");
-            ExitCode::FAILURE
-        }
+        Command::Help {
+            command,
+            subcommand,
+        } => subcommand::help::<Cli>(command.as_deref(), subcommand.as_deref()),
+        Command::External(args) => subcommand::run(&args),
     }
 }
 
@@ -270,16 +287,6 @@ fn dump_file(path: &Path, no_spans: bool) -> Result<ExitCode> {
     })
 }
 
-/// The built-in types and providers, built once per process: compiling
-/// (which asks which types exist) and applying both need them.
-pub(crate) fn registry() -> std::sync::Arc<marionette_ral::Registry> {
-    static REGISTRY: std::sync::OnceLock<std::sync::Arc<marionette_ral::Registry>> =
-        std::sync::OnceLock::new();
-    REGISTRY
-        .get_or_init(|| std::sync::Arc::new(marionette_types::registry()))
-        .clone()
-}
-
 /// The host's name, Puppet's default certname.
 pub(crate) fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -293,7 +300,6 @@ fn apply_manifest(
     certname: Option<String>,
     strict_variables: bool,
     catalog_only: bool,
-    modulepath: Option<&str>,
     run: &apply::RunArgs,
 ) -> Result<ExitCode> {
     let source = match (file, execute) {
@@ -303,10 +309,10 @@ fn apply_manifest(
     };
     let node_name = certname.unwrap_or_else(host_name);
     if catalog_only {
-        return catalog::compile_local(source, node_name, modulepath, strict_variables);
+        return catalog::compile_local(source, node_name, strict_variables);
     }
-    apply::set_modulepath(modulepath);
-    match catalog::compile_for_apply(source, node_name, modulepath, strict_variables) {
+    apply::set_modulepath();
+    match catalog::compile_for_apply(source, node_name, strict_variables) {
         Some((catalog, facts, seconds)) => apply::run(&catalog, facts, run, Some(seconds)),
         None => Ok(ExitCode::FAILURE),
     }

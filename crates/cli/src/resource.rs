@@ -49,7 +49,7 @@ pub(crate) fn stderr_logger(debug: bool) -> Logger {
 }
 
 pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
-    let registry = crate::registry();
+    let registry = crate::environment::registry();
     let Some(type_def) = registry.type_def(&args.type_name).cloned() else {
         bail!("Could not run: Unknown resource type {}", args.type_name);
     };

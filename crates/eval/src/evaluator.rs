@@ -103,6 +103,10 @@ pub struct Evaluator<'p> {
     pub(crate) depth: usize,
     /// Set while entering a conditional whose match data is being saved.
     in_match_frame: bool,
+    /// Runs functions that modules ship as executables.
+    pub(crate) external: Option<std::sync::Arc<dyn crate::external::ExternalFunctions>>,
+    /// Executable functions found so far, by name.
+    pub(crate) external_loaded: HashMap<String, std::sync::Arc<crate::external::Loaded>>,
 }
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
@@ -141,6 +145,8 @@ impl<'p> Evaluator<'p> {
             epp_output: None,
             depth: 0,
             in_match_frame: false,
+            external: None,
+            external_loaded: HashMap::new(),
         }
     }
 
@@ -1018,9 +1024,16 @@ impl<'p> Evaluator<'p> {
                     self.autoload(name, crate::loader::Kind::Function)?;
                 }
                 if !self.functions.contains_key(name) && !self.builtins.contains_key(name) {
-                    return fail(format!("Unknown function: '{name}'."), name_place);
+                    if !(name.contains("::") && self.load_external(name, place)?) {
+                        return fail(format!("Unknown function: '{name}'."), name_place);
+                    }
+                    if lambda.is_some() {
+                        return fail(format!("'{name}' does not expect a block"), place);
+                    }
+                    self.call_external(name, args, place)
+                } else {
+                    self.call_function(name, args, lambda, place)
                 }
-                self.call_function(name, args, lambda, place)
             }
             ExprKind::TypeRef(name) => {
                 let target = self.resolve_type_name(name, call.function.span)?;

@@ -14,6 +14,8 @@ mod compiler;
 pub use compiler::builtin_types::AgentType;
 mod error;
 mod evaluator;
+mod external;
+pub use external::{ExternalFunctions, Parameter, Signature};
 pub(crate) mod functions;
 mod loader;
 mod operators;
@@ -107,7 +109,7 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
 
 /// What to compile: a main manifest (a file, a directory of files read in
 /// order, or code), modules, the node and its facts.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct CompileOptions {
     /// Main manifests, evaluated in order as one.
     pub manifests: Vec<SourceFile>,
@@ -126,6 +128,9 @@ pub struct CompileOptions {
     /// data name the node (`$trusted['certname']`) and the facts hold
     /// `clientcert`. `puppet catalog compile` leaves both out.
     pub local: bool,
+    /// Runs the functions modules ship as executables; without it, such
+    /// functions are unknown.
+    pub external_functions: Option<std::sync::Arc<dyn ExternalFunctions>>,
 }
 
 /// The catalog, or the errors; and what the code logged.
@@ -170,6 +175,7 @@ pub fn compile(options: &CompileOptions) -> Compiled {
     evaluator.strict_variables = options.strict_variables;
     evaluator.environment = options.environment.clone();
     evaluator.loader = Some(loader::Loader::new(&sources, options.modulepath.clone()));
+    evaluator.external = options.external_functions.clone();
     let mut fact_data = options.facts.clone();
     if options.local {
         fact_data.insert("clientcert".into(), serde_json::Value::String(node.clone()));

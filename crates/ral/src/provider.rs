@@ -272,8 +272,17 @@ pub fn hash_name(hash: &PropertyHash) -> Option<String> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Change {
     pub name: String,
+    /// The resource's reference (`Kv_entry[/etc/app.ini:port]`), for
+    /// messages and for failures reported after the fact.
+    pub resource: String,
     pub is: PropertyHash,
     pub should: PropertyHash,
+    /// The parameters the resource gives (not properties: those are in
+    /// `should`), for providers that need them to act.
+    pub parameters: PropertyHash,
+    /// The attributes whose values are sensitive, in `should` and
+    /// `parameters` alike.
+    pub sensitive: Vec<String>,
 }
 
 /// The Resource API style: states in, changes out, in batches.
@@ -311,6 +320,14 @@ pub trait BatchProvider: Send + Sync {
     /// Whether `set` can report what it would do without doing it.
     fn supports_noop(&self) -> bool {
         false
+    }
+
+    /// Runs once after every resource of the run has been evaluated, like
+    /// [`PropertyProvider::post_resource_eval`]: a provider whose `set`
+    /// only recorded changes applies them here, together.
+    fn post_resource_eval(&self, cx: &Context) -> Result<(), Vec<DeferredFailure>> {
+        let _ = cx;
+        Ok(())
     }
 }
 
@@ -409,6 +426,9 @@ pub enum Confine {
     Fact { name: String, values: Vec<String> },
     /// A system feature (`posix`, `root`) must be present.
     Feature(String),
+    /// Never suitable, for the reason given: a provider that could not be
+    /// loaded stays listed, so that choosing it says why it cannot work.
+    Broken(String),
 }
 
 /// A provider declaration.

@@ -2,7 +2,7 @@
 //! environment builds its own (the built-in types plus what its modules
 //! ship), so two environments can hold different versions of a type.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use indexmap::IndexMap;
 
@@ -13,10 +13,24 @@ use crate::typedef::TypeDef;
 /// A check for a system feature that providers confine on.
 pub type FeatureCheck = Arc<dyn Fn() -> bool + Send + Sync>;
 
+/// Makes providers on demand: a provider shipped as an executable has to be
+/// started to say what it is, which a run should pay for only when it
+/// manages a resource of that type.
+pub type ProviderLoader = Arc<dyn Fn() -> Vec<ProviderDef> + Send + Sync>;
+
+/// The providers of one type: those added outright, and those still to be
+/// made by loaders, resolved together the first time they are asked for.
+#[derive(Clone, Default)]
+struct TypeProviders {
+    added: Vec<Arc<ProviderDef>>,
+    loaders: Vec<ProviderLoader>,
+    resolved: OnceLock<Vec<Arc<ProviderDef>>>,
+}
+
 #[derive(Clone)]
 pub struct Registry {
     types: IndexMap<String, Arc<TypeDef>>,
-    providers: IndexMap<String, Vec<Arc<ProviderDef>>>,
+    providers: IndexMap<String, TypeProviders>,
     features: IndexMap<String, FeatureCheck>,
 }
 
@@ -70,25 +84,37 @@ impl Registry {
                 )));
             }
         }
+        let list = self
+            .providers
+            .entry(provider.type_name.clone())
+            .or_default();
         if let Some(parent) = &provider.parent
-            && !self.providers[&provider.type_name]
-                .iter()
-                .any(|p| &p.name == parent)
+            && !list.added.iter().any(|p| &p.name == parent)
         {
             return Err(RalError::InvalidProvider(format!(
                 "provider {} names the unknown parent provider {parent}",
                 provider.name
             )));
         }
-        let list = self
-            .providers
-            .entry(provider.type_name.clone())
-            .or_default();
-        match list.iter().position(|p| p.name == provider.name) {
-            Some(index) => list[index] = Arc::new(provider),
-            None => list.push(Arc::new(provider)),
+        list.resolved.take();
+        match list.added.iter().position(|p| p.name == provider.name) {
+            Some(index) => list.added[index] = Arc::new(provider),
+            None => list.added.push(Arc::new(provider)),
         }
         Ok(())
+    }
+
+    /// Adds providers to a type that `loader` makes the first time the
+    /// type's providers are needed. A loaded provider replaces an added
+    /// one of the same name; one that declares a feature its type does not
+    /// define is dropped, as [`Registry::add_provider`] would refuse it.
+    pub fn add_provider_loader(&mut self, type_name: &str, loader: ProviderLoader) {
+        let list = self
+            .providers
+            .entry(type_name.to_ascii_lowercase())
+            .or_default();
+        list.resolved.take();
+        list.loaders.push(loader);
     }
 
     /// Adds a system feature for `confine :feature`.
@@ -114,12 +140,39 @@ impl Registry {
     }
 
     /// The providers of a type, in declaration order (implicit ones
-    /// included).
+    /// included). The first call for a type runs its loaders.
     pub fn providers(&self, type_name: &str) -> &[Arc<ProviderDef>] {
+        let Some(list) = self.providers.get(&type_name.to_ascii_lowercase()) else {
+            return &[];
+        };
+        if list.loaders.is_empty() {
+            return &list.added;
+        }
+        list.resolved.get_or_init(|| {
+            let mut all = list.added.clone();
+            let type_def = self.types.get(&type_name.to_ascii_lowercase());
+            for loader in &list.loaders {
+                for provider in loader() {
+                    let known = |f: &String| type_def.is_some_and(|t| t.feature_def(f).is_some());
+                    if !provider.features.iter().all(known) {
+                        continue;
+                    }
+                    match all.iter().position(|p| p.name == provider.name) {
+                        Some(index) => all[index] = Arc::new(provider),
+                        None => all.push(Arc::new(provider)),
+                    }
+                }
+            }
+            all
+        })
+    }
+
+    /// Whether a type has providers to choose between (not only an
+    /// implicit stand-in), without running its loaders.
+    pub fn has_providers(&self, type_name: &str) -> bool {
         self.providers
             .get(&type_name.to_ascii_lowercase())
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+            .is_some_and(|list| !list.loaders.is_empty() || list.added.iter().any(|p| !p.implicit))
     }
 
     /// The providers to document: not the implicit stand-ins.

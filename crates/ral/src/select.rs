@@ -82,6 +82,7 @@ impl Selector {
                 }
                 Confine::True(what, check) if !check() => return Some(format!("{what} is false")),
                 Confine::False(what, check) if check() => return Some(format!("{what} is true")),
+                Confine::Broken(why) => return Some(why.clone()),
                 Confine::Fact { name, values } => {
                     let actual = fact_text(&self.facts, name);
                     let matches = actual

@@ -127,10 +127,11 @@ impl Session {
     pub fn finish(&mut self) -> Vec<(Arc<ProviderDef>, DeferredFailure)> {
         let mut failures = Vec::new();
         for (_, provider) in std::mem::take(&mut self.used) {
-            let Implementation::Properties(p) = &provider.implementation else {
-                continue;
+            let result = match &provider.implementation {
+                Implementation::Properties(p) => p.post_resource_eval(&self.cx),
+                Implementation::Batch(b) => b.post_resource_eval(&self.cx),
             };
-            if let Err(found) = p.post_resource_eval(&self.cx) {
+            if let Err(found) = result {
                 failures.extend(found.into_iter().map(|f| (provider.clone(), f)));
             }
         }
@@ -519,7 +520,19 @@ impl Session {
         }
         let apply = !noop || provider.supports_noop();
         let result = if apply {
-            let change = Change { name, is, should };
+            let change = Change {
+                name,
+                resource: resource.reference(),
+                is,
+                should,
+                parameters: given_parameters(resource),
+                sensitive: type_def
+                    .attributes
+                    .iter()
+                    .filter(|a| resource.is_sensitive(&a.name))
+                    .map(|a| a.name.clone())
+                    .collect(),
+            };
             provider
                 .set(&self.cx, std::slice::from_ref(&change), noop)?
                 .into_iter()
@@ -719,6 +732,18 @@ pub fn desired_state(resource: &Resource) -> PropertyHash {
         should.insert(attr.name.clone(), sync_value(attr, desired));
     }
     should
+}
+
+/// The parameters a resource gives, identity attributes left out (they are
+/// in the desired state already).
+fn given_parameters(resource: &Resource) -> PropertyHash {
+    resource
+        .type_def()
+        .attributes
+        .iter()
+        .filter(|a| a.kind == AttrKind::Parameter && !a.namevar && resource.is_given(&a.name))
+        .filter_map(|a| Some((a.name.clone(), resource.get(&a.name)?.clone())))
+        .collect()
 }
 
 /// Puppet's noop wording.

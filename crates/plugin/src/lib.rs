@@ -1,0 +1,343 @@
+//! Extensions shipped in modules, loaded at run time: resource types
+//! declared as data, and providers and functions as executables of any
+//! language speaking the plugin protocol (`docs/plugin-protocol.md`).
+//!
+//! [`Plugins::discover`] reads an environment's module path once; the
+//! command line then adds the types and providers to that environment's
+//! registry ([`Plugins::extend`]), gives the compiler the functions
+//! ([`Plugins::functions`]), the fact collector the `facts.d` directories,
+//! and finds subcommands. Nothing is started while discovering: a
+//! provider's process starts when a resource of its type first needs a
+//! provider, a function's when a manifest first calls it, and each serves
+//! the rest of the run ([`process`]).
+//!
+//! Everything is per environment: a [`Plugins`] value knows only the
+//! modules of its own module path, so two environments shipping different
+//! versions of a type or provider never see each other's.
+
+mod function;
+mod process;
+mod provider;
+mod wire;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use marionette_ral::{Registry, TypeDef};
+
+pub use function::FunctionHost;
+pub use provider::ProviderFile;
+
+use crate::process::Process;
+use crate::provider::is_executable;
+
+/// The protocol version this engine speaks.
+pub const PROTOCOL: u32 = 1;
+
+/// The time a plugin has to answer its handshake.
+pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why a plugin could not do what was asked. Every message names the
+/// plugin file, since that is what its author has to fix.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PluginError {
+    #[error("could not start plugin {}: {message}", plugin.display())]
+    Start { plugin: PathBuf, message: String },
+    #[error("plugin {} answered its handshake badly: {message}", plugin.display())]
+    Handshake { plugin: PathBuf, message: String },
+    #[error("plugin {} failed '{method}': {message}", plugin.display())]
+    Failed {
+        plugin: PathBuf,
+        method: String,
+        message: String,
+    },
+    #[error("plugin {} {message} (while answering '{method}')", plugin.display())]
+    Broken {
+        plugin: PathBuf,
+        method: String,
+        message: String,
+    },
+}
+
+/// An environment: its name and where its modules are.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Environment {
+    pub name: String,
+    pub modulepath: Vec<PathBuf>,
+}
+
+/// A type file that could not be read, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub file: PathBuf,
+    pub message: String,
+}
+
+/// What the modules of one environment ship.
+pub struct Plugins {
+    environment: Environment,
+    /// Module directories, the first of each name only, in module-path
+    /// order.
+    modules: Vec<PathBuf>,
+    types: Vec<TypeDef>,
+    providers: Vec<ProviderFile>,
+    problems: Vec<Problem>,
+    processes: Arc<Processes>,
+}
+
+/// Every plugin process started for an environment, so that they can be
+/// stopped together at the end.
+#[derive(Default)]
+pub(crate) struct Processes {
+    started: Mutex<Vec<Arc<Process>>>,
+}
+
+impl Processes {
+    pub(crate) fn start(&self, path: &Path) -> Arc<Process> {
+        let process = Arc::new(Process::new(path));
+        self.started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(process.clone());
+        process
+    }
+
+    fn shutdown(&self) {
+        let started = std::mem::take(&mut *self.started.lock().unwrap_or_else(|e| e.into_inner()));
+        for process in started {
+            process.shutdown();
+        }
+    }
+}
+
+fn valid_module_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// The entries of a directory, sorted by name so that discovery does not
+/// depend on the file system's order; nothing when it cannot be read.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|list| list.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+impl Plugins {
+    /// Reads what the modules of `environment` ship. Type files are read
+    /// and checked now (a broken one is a [`Problem`]); executables are
+    /// only noted.
+    pub fn discover(environment: Environment) -> Plugins {
+        let mut seen = HashSet::new();
+        let mut modules = Vec::new();
+        for dir in &environment.modulepath {
+            for module in entries(dir) {
+                let name = file_name(&module);
+                if module.is_dir() && valid_module_name(&name) && seen.insert(name) {
+                    modules.push(module);
+                }
+            }
+        }
+        let mut plugins = Plugins {
+            environment,
+            modules,
+            types: Vec::new(),
+            providers: Vec::new(),
+            problems: Vec::new(),
+            processes: Arc::default(),
+        };
+        plugins.read_types();
+        plugins.find_providers();
+        plugins
+    }
+
+    fn read_types(&mut self) {
+        let mut names = HashSet::new();
+        for module in &self.modules {
+            for file in entries(&module.join("lib/marionette/types")) {
+                let Some(stem) = file.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
+                    continue;
+                };
+                let format = file
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .unwrap_or_default();
+                if !matches!(format, "yaml" | "yml" | "json") {
+                    continue;
+                }
+                let problem = |message: String| Problem {
+                    file: file.clone(),
+                    message,
+                };
+                match read_type(&file, format) {
+                    Ok(type_def) if type_def.name != stem => self.problems.push(problem(format!(
+                        "the type is named '{}' but its file '{stem}'",
+                        type_def.name
+                    ))),
+                    Ok(type_def) => {
+                        if names.insert(type_def.name.clone()) {
+                            self.types.push(type_def);
+                        }
+                    }
+                    Err(message) => self.problems.push(problem(message)),
+                }
+            }
+        }
+    }
+
+    fn find_providers(&mut self) {
+        let mut names = HashSet::new();
+        for module in &self.modules {
+            for type_dir in entries(&module.join("lib/marionette/providers")) {
+                let type_name = file_name(&type_dir);
+                for path in entries(&type_dir) {
+                    if !is_executable(&path) {
+                        continue;
+                    }
+                    let file = file_name(&path);
+                    let name = file.split('.').next().unwrap_or_default().to_string();
+                    if name.is_empty() || !names.insert((type_name.clone(), name.clone())) {
+                        continue;
+                    }
+                    self.providers.push(ProviderFile {
+                        type_name: type_name.clone(),
+                        name,
+                        path,
+                        module: module.clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The environment the plugins belong to.
+    pub fn environment(&self) -> &Environment {
+        &self.environment
+    }
+
+    /// The modules, the first of each name, in module-path order.
+    pub fn modules(&self) -> &[PathBuf] {
+        &self.modules
+    }
+
+    /// The types read from modules.
+    pub fn types(&self) -> &[TypeDef] {
+        &self.types
+    }
+
+    /// The provider executables found.
+    pub fn providers(&self) -> &[ProviderFile] {
+        &self.providers
+    }
+
+    /// Type files that could not be used.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// Adds the modules' types and providers to a registry: types replace
+    /// built-in ones of the same name, and providers are declared lazily,
+    /// each started for its handshake only when its type's providers are
+    /// first needed. Returns providers for types that do not exist.
+    pub fn extend(&self, registry: &mut Registry) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        for type_def in &self.types {
+            if let Err(error) = registry.add_type(type_def.clone()) {
+                problems.push(Problem {
+                    file: PathBuf::from(&type_def.name),
+                    message: error.to_string(),
+                });
+            }
+        }
+        for file in &self.providers {
+            let Some(type_def) = registry.type_def(&file.type_name).cloned() else {
+                problems.push(Problem {
+                    file: file.path.clone(),
+                    message: format!("a provider for the unknown type '{}'", file.type_name),
+                });
+                continue;
+            };
+            let file = file.clone();
+            let environment = self.environment.name.clone();
+            let processes = self.processes.clone();
+            registry.add_provider_loader(
+                &file.type_name.clone(),
+                Arc::new(move || vec![provider::load(&file, &type_def, &environment, &processes)]),
+            );
+        }
+        problems
+    }
+
+    /// Runs the functions modules ship as executables, for the compiler;
+    /// their log messages go to `logger`.
+    pub fn functions(&self, logger: marionette_ral::Logger) -> Arc<FunctionHost> {
+        Arc::new(FunctionHost::new(
+            &self.environment.name,
+            self.processes.clone(),
+            logger,
+        ))
+    }
+
+    /// The modules' external fact directories (`MODULE/facts.d`).
+    pub fn fact_dirs(&self) -> Vec<PathBuf> {
+        self.modules
+            .iter()
+            .map(|m| m.join("facts.d"))
+            .filter(|d| d.is_dir())
+            .collect()
+    }
+
+    /// The subcommands modules ship (`MODULE/bin/marionette-NAME`), by name,
+    /// the first of each name.
+    pub fn subcommands(&self) -> Vec<(String, PathBuf)> {
+        let mut seen = HashSet::new();
+        let mut found = Vec::new();
+        for module in &self.modules {
+            for path in entries(&module.join("bin")) {
+                if let Some(name) = file_name(&path).strip_prefix("marionette-")
+                    && !name.is_empty()
+                    && is_executable(&path)
+                    && seen.insert(name.to_string())
+                {
+                    found.push((name.to_string(), path.clone()));
+                }
+            }
+        }
+        found
+    }
+
+    /// Stops every plugin process of the environment (each is asked to
+    /// shut down, and killed if it does not).
+    pub fn shutdown(&self) {
+        self.processes.shutdown();
+    }
+}
+
+impl Drop for Plugins {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Reads one type file: YAML or JSON, the same structure.
+fn read_type(path: &Path, format: &str) -> Result<TypeDef, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("could not read it: {e}"))?;
+    let data: serde_json::Value = if format == "json" {
+        serde_json::from_str(&text).map_err(|e| format!("invalid JSON: {e}"))?
+    } else {
+        serde_saphyr::from_str(&text).map_err(|e| format!("invalid YAML: {e}"))?
+    };
+    marionette_ral::type_from_data(&data)
+}
