@@ -230,6 +230,10 @@ impl Process {
     ) -> Result<Json, Fault> {
         let id = running.next_id;
         running.next_id += 1;
+        logger.debug(
+            &format!("Plugin {}", self.path.display()),
+            &format!("request {id}: '{method}'"),
+        );
         let mut request = json!({"id": id, "method": method, "params": params}).to_string();
         request.push('\n');
         if running
@@ -371,9 +375,13 @@ fn forward_log(
         .get("message")
         .and_then(Json::as_str)
         .unwrap_or_default();
-    let source = match params.get("name").and_then(Json::as_str) {
-        Some(name) => source(name),
-        None => format!("Plugin {}", path.display()),
+    let source = match (
+        params.get("resource").and_then(Json::as_str),
+        params.get("name").and_then(Json::as_str),
+    ) {
+        (Some(reference), _) => reference.to_string(),
+        (None, Some(name)) => source(name),
+        (None, None) => format!("Plugin {}", path.display()),
     };
     logger.log(level, &source, message);
 }

@@ -1,0 +1,420 @@
+//! Extensions shipped in modules, end to end: the fixture modules under
+//! `tests/fixtures/modules/` ship a type declared as data (`kv_entry`),
+//! providers in Python (batching) and in shell, a Python function,
+//! external facts and a subcommand (`kv`), and plugins that misbehave on
+//! purpose (`kv_broken`). Every test runs the real `marionette` binary.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn output(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+fn modules() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/modules")
+}
+
+/// Where each test keeps its files; the name cannot collide with anything
+/// but another of these tests.
+fn workdir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("mrtest-plugins-")
+        .tempdir()
+        .unwrap()
+}
+
+fn marionette(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(args)
+        .envs(env.iter().copied())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("marionette runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// `marionette apply --detailed-exitcodes` of a manifest with the fixture
+/// modules: 0 for no change, 2 for changes, 4 for failures, 6 for both.
+fn apply(dir: &Path, manifest: &str, extra: &[&str]) -> Run {
+    let file = dir.join("site.pp");
+    std::fs::write(&file, manifest).unwrap();
+    let modulepath = modules().display().to_string();
+    let vardir = dir.join("var").display().to_string();
+    let file = file.display().to_string();
+    let mut args = vec![
+        "apply",
+        &file,
+        "--modulepath",
+        &modulepath,
+        "--vardir",
+        &vardir,
+        "--detailed-exitcodes",
+    ];
+    args.extend_from_slice(extra);
+    marionette(&args, &[])
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The shell provider needs jq; without it the test says how to get it.
+fn require_jq() {
+    let found = Command::new("jq").arg("--version").output().is_ok();
+    assert!(
+        found,
+        "the shell provider of the kv fixture needs jq: apt-get install -y jq"
+    );
+}
+
+fn entries(path: &Path, entries: &[(&str, &str)], extra: &str) -> String {
+    entries
+        .iter()
+        .map(|(key, value)| {
+            format!(
+                "kv_entry {{ '{}:{key}': value => '{value}'{extra} }}\n",
+                path.display()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn both_providers_create_change_and_remove_entries() {
+    require_jq();
+    for (provider, extra) in [("python", ""), ("shell", ", provider => shell")] {
+        let dir = workdir();
+        let ini = dir.path().join("app.ini");
+        std::fs::write(&ini, "# kept\nother = 1\n").unwrap();
+        let manifest = entries(&ini, &[("port", "8080"), ("db.host", "localhost")], extra);
+
+        let first = apply(dir.path(), &manifest, &[]);
+        assert_eq!(first.code, 2, "{provider}: {}", first.output());
+        assert!(
+            first.stdout.contains(&format!(
+                "Kv_entry[{}:port]/ensure: created",
+                ini.display()
+            )),
+            "{provider}: {}",
+            first.stdout
+        );
+        assert_eq!(
+            read(&ini),
+            "# kept\nother = 1\nport = 8080\n\n[db]\nhost = localhost\n",
+            "{provider}"
+        );
+
+        let again = apply(dir.path(), &manifest, &[]);
+        assert_eq!(again.code, 0, "{provider}: {}", again.output());
+
+        let changed = entries(&ini, &[("port", "9090"), ("db.host", "localhost")], extra);
+        let noop = apply(dir.path(), &changed, &["--noop"]);
+        assert!(
+            noop.stdout
+                .contains("value: current_value '8080', should be '9090' (noop)"),
+            "{provider}: {}",
+            noop.stdout
+        );
+        assert!(read(&ini).contains("port = 8080"), "{provider}: noop changed the file");
+
+        let change = apply(dir.path(), &changed, &[]);
+        assert_eq!(change.code, 2, "{provider}: {}", change.output());
+        assert!(
+            change
+                .stdout
+                .contains("value: value changed '8080' to '9090'"),
+            "{provider}: {}",
+            change.stdout
+        );
+        assert!(read(&ini).contains("port = 9090"), "{provider}");
+
+        let absent = format!(
+            "kv_entry {{ '{}:port': ensure => absent{extra} }}\n",
+            ini.display()
+        );
+        let removal = apply(dir.path(), &absent, &[]);
+        assert_eq!(removal.code, 2, "{provider}: {}", removal.output());
+        assert_eq!(
+            read(&ini),
+            "# kept\nother = 1\n\n[db]\nhost = localhost\n",
+            "{provider}"
+        );
+    }
+}
+
+#[test]
+fn the_batching_provider_rewrites_each_file_once_per_run() {
+    let dir = workdir();
+    let ini = dir.path().join("many.ini");
+    let pairs: Vec<(String, String)> = (0..50).map(|i| (format!("key{i}"), format!("v{i}"))).collect();
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let run = apply(dir.path(), &entries(&ini, &pairs, ""), &[]);
+    assert_eq!(run.code, 2, "{}", run.output());
+    let rewrites = run.stdout.matches("rewrote").count();
+    assert_eq!(rewrites, 1, "one rewrite for 50 entries: {}", run.stdout);
+    assert_eq!(read(&ini).lines().count(), 50);
+}
+
+#[test]
+fn a_batched_change_that_fails_fails_its_resource_after_the_fact() {
+    let dir = workdir();
+    let good = dir.path().join("good.ini");
+    let missing = dir.path().join("no/such/dir/bad.ini");
+    let manifest = entries(&good, &[("a", "1")], "") + &entries(&missing, &[("b", "2")], "");
+    let run = apply(dir.path(), &manifest, &[]);
+    assert_eq!(run.code, 6, "{}", run.output());
+    assert!(read(&good).contains("a = 1"));
+    let reference = format!("Kv_entry[{}:b]", missing.display());
+    assert!(
+        run.stderr.contains(&reference),
+        "the failure names the resource: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn unknown_attributes_of_a_plugin_type_are_compile_errors() {
+    let dir = workdir();
+    let run = apply(
+        dir.path(),
+        "\nkv_entry { '/tmp/mrtest-x.ini:a':\n  colour => 'red',\n}\n",
+        &[],
+    );
+    assert_eq!(run.code, 1, "{}", run.output());
+    assert!(
+        run.stderr.contains("no parameter named 'colour'") && run.stderr.contains("line: 2"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn invalid_values_are_refused_by_the_type_as_data() {
+    let dir = workdir();
+    let run = apply(
+        dir.path(),
+        "kv_entry { 'x': path => 'relative.ini', key => 'a', value => 'x' }\n",
+        &[],
+    );
+    assert_eq!(run.code, 1, "{}", run.output());
+    assert!(
+        run.stderr.contains("Parameter path failed on Kv_entry[x]")
+            && run.stderr.contains("line: 1"),
+        "{}",
+        run.stderr
+    );
+    let untitled = apply(dir.path(), "kv_entry { 'relative.ini:a': value => 'x' }\n", &[]);
+    assert!(
+        untitled.stderr.contains("no set of title patterns matched"),
+        "{}",
+        untitled.stderr
+    );
+}
+
+#[test]
+fn describe_shows_the_type_and_its_providers() {
+    let modulepath = modules().display().to_string();
+    let run = marionette(
+        &["describe", "kv_entry", "--providers", "--modulepath", &modulepath],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.output());
+    for expected in ["A key in an INI-like file", "secret_token", "python", "shell", "comments"] {
+        assert!(run.stdout.contains(expected), "{expected} in:\n{}", run.stdout);
+    }
+}
+
+#[test]
+fn resource_lists_and_changes_entries() {
+    let dir = workdir();
+    let ini = dir.path().join("list.ini");
+    std::fs::write(&ini, "alpha = 1\n[s]\nbeta = two\n").unwrap();
+    let modulepath = modules().display().to_string();
+    let files = ini.display().to_string();
+    let env = [("KV_ENTRY_FILES", files.as_str())];
+    let listed = marionette(&["resource", "kv_entry", "--modulepath", &modulepath], &env);
+    assert_eq!(listed.code, 0, "{}", listed.output());
+    assert!(
+        listed.stdout.contains(&format!("kv_entry {{ '{files}:s.beta':"))
+            && listed.stdout.contains("value  => 'two',"),
+        "{}",
+        listed.stdout
+    );
+    let title = format!("{files}:alpha");
+    let changed = marionette(
+        &["resource", "kv_entry", &title, "value=3", "--modulepath", &modulepath],
+        &env,
+    );
+    assert_eq!(changed.code, 0, "{}", changed.output());
+    assert!(read(&ini).contains("alpha = 3"), "{}", read(&ini));
+}
+
+#[test]
+fn functions_are_called_with_checked_types() {
+    let dir = workdir();
+    let run = apply(
+        dir.path(),
+        "notify { kv::upcase('ab', 2): }\nnotify { kv::upcase('c'): }\n",
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}", run.output());
+    assert!(run.stdout.contains("Notify[ABAB]") && run.stdout.contains("Notify[C]"), "{}", run.stdout);
+
+    let wrong_argument = apply(dir.path(), "\n\nnotify { kv::upcase(3): }\n", &[]);
+    assert_eq!(wrong_argument.code, 1);
+    assert!(
+        wrong_argument
+            .stderr
+            .contains("'kv::upcase' parameter 'text' expects a String value, got Integer")
+            && wrong_argument.stderr.contains("line: 3"),
+        "{}",
+        wrong_argument.stderr
+    );
+
+    let wrong_result = apply(dir.path(), "notify { String(kv_broken::wrong_type()): }\n", &[]);
+    assert_eq!(wrong_result.code, 1);
+    assert!(
+        wrong_result.stderr.contains("value returned from kv_broken::wrong_type")
+            && wrong_result.stderr.contains("functions/wrong_type")
+            && wrong_result.stderr.contains("expects an Integer value, got String"),
+        "{}",
+        wrong_result.stderr
+    );
+
+    let failing = apply(dir.path(), "notify { kv_broken::fails(): }\n", &[]);
+    assert_eq!(failing.code, 1);
+    assert!(
+        failing.stderr.contains("deliberate failure") && failing.stderr.contains("functions/fails"),
+        "{}",
+        failing.stderr
+    );
+}
+
+#[test]
+fn broken_providers_fail_their_resources_and_the_run_goes_on() {
+    let dir = workdir();
+    let ini = dir.path().join("ok.ini");
+    let mut manifest = entries(&ini, &[("good", "yes")], "");
+    for provider in ["crash", "hang", "garbage"] {
+        manifest += &format!(
+            "kv_entry {{ '{}:{provider}': value => 'x', provider => {provider} }}\n",
+            dir.path().join("broken.ini").display()
+        );
+    }
+    manifest += "notify { 'still here': }\n";
+    let started = Instant::now();
+    let run = apply(dir.path(), &manifest, &[]);
+    let took = started.elapsed();
+    assert_eq!(run.code, 6, "{}", run.output());
+    assert!(run.stdout.contains("Notify[still here]"), "{}", run.stdout);
+    assert!(read(&ini).contains("good = yes"));
+    let broken = |provider: &str| format!("kv_entry/{provider}");
+    for (provider, why) in [
+        ("crash", "exited with status 3"),
+        ("crash", "boom: crashed on purpose"),
+        ("hang", "did not answer within 1 s"),
+        ("garbage", "not the plugin protocol: \"this is not json\""),
+    ] {
+        assert!(
+            run.stderr
+                .lines()
+                .any(|l| l.contains(&broken(provider)) && l.contains(why)),
+            "{provider}: {why} in:\n{}",
+            run.stderr
+        );
+    }
+    assert!(
+        took < Duration::from_secs(20),
+        "the hanging provider was stopped at its time limit (took {took:?})"
+    );
+}
+
+#[test]
+fn external_facts_of_modules_are_collected() {
+    let modulepath = modules().display().to_string();
+    let run = marionette(
+        &["facts", "kv_fixture", "kv_exec_fact", "--modulepath", &modulepath],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.output());
+    assert!(
+        run.stdout.contains("kv_fixture => present") && run.stdout.contains("kv_exec_fact => from_module"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn subcommands_come_from_modules_and_are_listed_by_help() {
+    let modulepath = modules().display().to_string();
+    let run = marionette(&["--modulepath", &modulepath, "kvtool", "a", "b c"], &[]);
+    assert_eq!(run.code, 0, "{}", run.output());
+    assert_eq!(run.stdout, "kvtool env=production\na\nb c\n");
+    let help = marionette(&["help", "--modulepath", &modulepath], &[]);
+    assert!(
+        help.stdout.contains("Subcommands from modules and PATH:") && help.stdout.contains("kvtool"),
+        "{}",
+        help.stdout
+    );
+    let unknown = marionette(&["--modulepath", &modulepath, "mrtest-nosuch"], &[]);
+    assert_eq!(unknown.code, 2);
+    assert!(unknown.stderr.contains("not a marionette command"), "{}", unknown.stderr);
+}
+
+/// Two environments ship different versions of one type: a compilation
+/// in each knows only its own.
+#[test]
+fn environments_do_not_see_each_others_plugins() {
+    let dir = workdir();
+    for (environment, attribute) in [("one", "alpha"), ("two", "beta")] {
+        let types = dir
+            .path()
+            .join(environment)
+            .join("modules/versioned/lib/marionette/types");
+        std::fs::create_dir_all(&types).unwrap();
+        std::fs::write(
+            types.join("mrtest_thing.json"),
+            format!(
+                r#"{{"name": "mrtest_thing", "attributes": [{{"name": "name", "namevar": true}}, {{"name": "{attribute}"}}]}}"#
+            ),
+        )
+        .unwrap();
+    }
+    let environmentpath = dir.path().display().to_string();
+    let compile = |environment: &str, attribute: &str| {
+        let manifest = dir.path().join(format!("{environment}-{attribute}.pp"));
+        std::fs::write(&manifest, format!("mrtest_thing {{ 'x': {attribute} => 1 }}\n")).unwrap();
+        marionette(
+            &[
+                "catalog",
+                "compile",
+                &manifest.display().to_string(),
+                "--environment",
+                environment,
+                "--environmentpath",
+                &environmentpath,
+            ],
+            &[],
+        )
+    };
+    assert_eq!(compile("one", "alpha").code, 0);
+    let other = compile("one", "beta");
+    assert_eq!(other.code, 1);
+    assert!(other.stderr.contains("no parameter named 'beta'"), "{}", other.stderr);
+    assert_eq!(compile("two", "beta").code, 0);
+    assert_eq!(compile("two", "alpha").code, 1);
+}
