@@ -74,8 +74,9 @@ What the helpers take care of:
   closes. A handshake for another protocol version or another kind of
   plugin is refused with an error answer.
 - A line that is not a request (not JSON, not an object, no method) is
-  answered with ``"id": null`` and an error, which the engine treats as a
-  protocol error; the plugin goes on reading.
+  answered with an error and the line's id, or ``"id": null`` when it has
+  none; the engine treats either as a protocol error. An unknown method
+  gets an error answer too. Blank lines are skipped.
 """
 
 from __future__ import annotations
