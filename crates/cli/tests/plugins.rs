@@ -105,10 +105,9 @@ fn both_providers_create_change_and_remove_entries() {
         let first = apply(dir.path(), &manifest, &[]);
         assert_eq!(first.code, 2, "{provider}: {}", first.output());
         assert!(
-            first.stdout.contains(&format!(
-                "Kv_entry[{}:port]/ensure: created",
-                ini.display()
-            )),
+            first
+                .stdout
+                .contains(&format!("Kv_entry[{}:port]/ensure: created", ini.display())),
             "{provider}: {}",
             first.stdout
         );
@@ -129,7 +128,10 @@ fn both_providers_create_change_and_remove_entries() {
             "{provider}: {}",
             noop.stdout
         );
-        assert!(read(&ini).contains("port = 8080"), "{provider}: noop changed the file");
+        assert!(
+            read(&ini).contains("port = 8080"),
+            "{provider}: noop changed the file"
+        );
 
         let change = apply(dir.path(), &changed, &[]);
         assert_eq!(change.code, 2, "{provider}: {}", change.output());
@@ -160,8 +162,13 @@ fn both_providers_create_change_and_remove_entries() {
 fn the_batching_provider_rewrites_each_file_once_per_run() {
     let dir = workdir();
     let ini = dir.path().join("many.ini");
-    let pairs: Vec<(String, String)> = (0..50).map(|i| (format!("key{i}"), format!("v{i}"))).collect();
-    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let pairs: Vec<(String, String)> = (0..50)
+        .map(|i| (format!("key{i}"), format!("v{i}")))
+        .collect();
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
     let run = apply(dir.path(), &entries(&ini, &pairs, ""), &[]);
     assert_eq!(run.code, 2, "{}", run.output());
     let rewrites = run.stdout.matches("rewrote").count();
@@ -217,7 +224,11 @@ fn invalid_values_are_refused_by_the_type_as_data() {
         "{}",
         run.stderr
     );
-    let untitled = apply(dir.path(), "kv_entry { 'relative.ini:a': value => 'x' }\n", &[]);
+    let untitled = apply(
+        dir.path(),
+        "kv_entry { 'relative.ini:a': value => 'x' }\n",
+        &[],
+    );
     assert!(
         untitled.stderr.contains("no set of title patterns matched"),
         "{}",
@@ -229,12 +240,28 @@ fn invalid_values_are_refused_by_the_type_as_data() {
 fn describe_shows_the_type_and_its_providers() {
     let modulepath = modules().display().to_string();
     let run = marionette(
-        &["describe", "kv_entry", "--providers", "--modulepath", &modulepath],
+        &[
+            "describe",
+            "kv_entry",
+            "--providers",
+            "--modulepath",
+            &modulepath,
+        ],
         &[],
     );
     assert_eq!(run.code, 0, "{}", run.output());
-    for expected in ["A key in an INI-like file", "secret_token", "python", "shell", "comments"] {
-        assert!(run.stdout.contains(expected), "{expected} in:\n{}", run.stdout);
+    for expected in [
+        "A key in an INI-like file",
+        "secret_token",
+        "python",
+        "shell",
+        "comments",
+    ] {
+        assert!(
+            run.stdout.contains(expected),
+            "{expected} in:\n{}",
+            run.stdout
+        );
     }
 }
 
@@ -249,14 +276,23 @@ fn resource_lists_and_changes_entries() {
     let listed = marionette(&["resource", "kv_entry", "--modulepath", &modulepath], &env);
     assert_eq!(listed.code, 0, "{}", listed.output());
     assert!(
-        listed.stdout.contains(&format!("kv_entry {{ '{files}:s.beta':"))
-            && listed.stdout.contains("value  => 'two',"),
+        listed
+            .stdout
+            .contains(&format!("kv_entry {{ '{files}:s.beta':"))
+            && listed.stdout.contains("value    => 'two',"),
         "{}",
         listed.stdout
     );
     let title = format!("{files}:alpha");
     let changed = marionette(
-        &["resource", "kv_entry", &title, "value=3", "--modulepath", &modulepath],
+        &[
+            "resource",
+            "kv_entry",
+            &title,
+            "value=3",
+            "--modulepath",
+            &modulepath,
+        ],
         &env,
     );
     assert_eq!(changed.code, 0, "{}", changed.output());
@@ -272,7 +308,11 @@ fn functions_are_called_with_checked_types() {
         &[],
     );
     assert_eq!(run.code, 2, "{}", run.output());
-    assert!(run.stdout.contains("Notify[ABAB]") && run.stdout.contains("Notify[C]"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("Notify[ABAB]") && run.stdout.contains("Notify[C]"),
+        "{}",
+        run.stdout
+    );
 
     let wrong_argument = apply(dir.path(), "\n\nnotify { kv::upcase(3): }\n", &[]);
     assert_eq!(wrong_argument.code, 1);
@@ -285,12 +325,20 @@ fn functions_are_called_with_checked_types() {
         wrong_argument.stderr
     );
 
-    let wrong_result = apply(dir.path(), "notify { String(kv_broken::wrong_type()): }\n", &[]);
+    let wrong_result = apply(
+        dir.path(),
+        "notify { String(kv_broken::wrong_type()): }\n",
+        &[],
+    );
     assert_eq!(wrong_result.code, 1);
     assert!(
-        wrong_result.stderr.contains("value returned from kv_broken::wrong_type")
+        wrong_result
+            .stderr
+            .contains("value returned from kv_broken::wrong_type")
             && wrong_result.stderr.contains("functions/wrong_type")
-            && wrong_result.stderr.contains("expects an Integer value, got String"),
+            && wrong_result
+                .stderr
+                .contains("expects an Integer value, got String"),
         "{}",
         wrong_result.stderr
     );
@@ -347,12 +395,19 @@ fn broken_providers_fail_their_resources_and_the_run_goes_on() {
 fn external_facts_of_modules_are_collected() {
     let modulepath = modules().display().to_string();
     let run = marionette(
-        &["facts", "kv_fixture", "kv_exec_fact", "--modulepath", &modulepath],
+        &[
+            "facts",
+            "kv_fixture",
+            "kv_exec_fact",
+            "--modulepath",
+            &modulepath,
+        ],
         &[],
     );
     assert_eq!(run.code, 0, "{}", run.output());
     assert!(
-        run.stdout.contains("kv_fixture => present") && run.stdout.contains("kv_exec_fact => from_module"),
+        run.stdout.contains("kv_fixture => present")
+            && run.stdout.contains("kv_exec_fact => from_module"),
         "{}",
         run.stdout
     );
@@ -366,13 +421,18 @@ fn subcommands_come_from_modules_and_are_listed_by_help() {
     assert_eq!(run.stdout, "kvtool env=production\na\nb c\n");
     let help = marionette(&["help", "--modulepath", &modulepath], &[]);
     assert!(
-        help.stdout.contains("Subcommands from modules and PATH:") && help.stdout.contains("kvtool"),
+        help.stdout.contains("Subcommands from modules and PATH:")
+            && help.stdout.contains("kvtool"),
         "{}",
         help.stdout
     );
     let unknown = marionette(&["--modulepath", &modulepath, "mrtest-nosuch"], &[]);
     assert_eq!(unknown.code, 2);
-    assert!(unknown.stderr.contains("not a marionette command"), "{}", unknown.stderr);
+    assert!(
+        unknown.stderr.contains("not a marionette command"),
+        "{}",
+        unknown.stderr
+    );
 }
 
 /// Two environments ship different versions of one type: a compilation
@@ -397,7 +457,11 @@ fn environments_do_not_see_each_others_plugins() {
     let environmentpath = dir.path().display().to_string();
     let compile = |environment: &str, attribute: &str| {
         let manifest = dir.path().join(format!("{environment}-{attribute}.pp"));
-        std::fs::write(&manifest, format!("mrtest_thing {{ 'x': {attribute} => 1 }}\n")).unwrap();
+        std::fs::write(
+            &manifest,
+            format!("mrtest_thing {{ 'x': {attribute} => 1 }}\n"),
+        )
+        .unwrap();
         marionette(
             &[
                 "catalog",
@@ -414,7 +478,11 @@ fn environments_do_not_see_each_others_plugins() {
     assert_eq!(compile("one", "alpha").code, 0);
     let other = compile("one", "beta");
     assert_eq!(other.code, 1);
-    assert!(other.stderr.contains("no parameter named 'beta'"), "{}", other.stderr);
+    assert!(
+        other.stderr.contains("no parameter named 'beta'"),
+        "{}",
+        other.stderr
+    );
     assert_eq!(compile("two", "beta").code, 0);
     assert_eq!(compile("two", "alpha").code, 1);
 }

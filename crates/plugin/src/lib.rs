@@ -261,6 +261,7 @@ impl Plugins {
                 });
             }
         }
+        let mut by_type: Vec<(Arc<TypeDef>, Vec<ProviderFile>)> = Vec::new();
         for file in &self.providers {
             let Some(type_def) = registry.type_def(&file.type_name).cloned() else {
                 problems.push(Problem {
@@ -269,12 +270,18 @@ impl Plugins {
                 });
                 continue;
             };
-            let file = file.clone();
+            match by_type.iter_mut().find(|(t, _)| t.name == type_def.name) {
+                Some((_, files)) => files.push(file.clone()),
+                None => by_type.push((type_def, vec![file.clone()])),
+            }
+        }
+        for (type_def, files) in by_type {
             let environment = self.environment.name.clone();
             let processes = self.processes.clone();
+            let name = type_def.name.clone();
             registry.add_provider_loader(
-                &file.type_name.clone(),
-                Arc::new(move || vec![provider::load(&file, &type_def, &environment, &processes)]),
+                &name,
+                Arc::new(move || load_all(&files, &type_def, &environment, &processes)),
             );
         }
         problems
@@ -329,6 +336,32 @@ impl Drop for Plugins {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Loads the providers of one type, their handshakes in parallel: every
+/// provider has to be asked before one can be chosen, and a run should wait
+/// for the slowest to start, not for all of them in turn.
+fn load_all(
+    files: &[ProviderFile],
+    type_def: &TypeDef,
+    environment: &str,
+    processes: &Processes,
+) -> Vec<marionette_ral::ProviderDef> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .iter()
+            .map(|file| scope.spawn(move || provider::load(file, type_def, environment, processes)))
+            .collect();
+        handles
+            .into_iter()
+            .zip(files)
+            .map(|(handle, file)| {
+                handle
+                    .join()
+                    .unwrap_or_else(|_| provider::broken(file, "its handshake could not be made"))
+            })
+            .collect()
+    })
 }
 
 /// Reads one type file: YAML or JSON, the same structure.

@@ -83,7 +83,7 @@ pub(crate) fn load(
     }
 }
 
-fn broken(file: &ProviderFile, why: &str) -> ProviderDef {
+pub(crate) fn broken(file: &ProviderFile, why: &str) -> ProviderDef {
     ProviderDef::batch(&file.type_name, &file.name, Unusable)
         .doc(&format!(
             "Could not be loaded from {}.",
@@ -277,7 +277,7 @@ fn fact_set(value: &Json) -> Result<Vec<(String, Vec<String>)>, String> {
 
 impl PluginProvider {
     fn request(&self, cx: &Context, method: &str, params: Json) -> Result<Json, PluginError> {
-        let type_name = capitalize(&self.type_name);
+        let type_name = marionette_values::types::capitalize_segments(&self.type_name);
         self.process.request(
             &self.launch,
             method,
@@ -353,22 +353,6 @@ fn change_to_wire(change: &Change) -> Json {
         "is": hash_to_wire(&change.is, &change.sensitive),
         "should": hash_to_wire(&should, &change.sensitive),
     })
-}
-
-/// `Kv_entry` for `kv_entry`, `Foo::Bar` for `foo::bar`, as references
-/// spell type names.
-fn capitalize(type_name: &str) -> String {
-    type_name
-        .split("::")
-        .map(|part| {
-            let mut chars = part.chars();
-            match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect(),
-                None => String::new(),
-            }
-        })
-        .collect::<Vec<String>>()
-        .join("::")
 }
 
 impl BatchProvider for PluginProvider {

@@ -406,20 +406,31 @@ impl Resource {
     /// Whether a provider's property hash describes this resource: every
     /// identity attribute equal, the namevar also found under `name`.
     pub fn matches(&self, hash: &crate::provider::PropertyHash) -> bool {
-        let namevar = self.type_def.namevar().map(|n| n.name.as_str());
-        self.type_def.key_attributes().iter().all(|key| {
-            let have = hash.get(&key.name).or_else(|| {
-                (Some(key.name.as_str()) == namevar)
-                    .then(|| hash.get("name"))
-                    .flatten()
-            });
-            match (self.get(&key.name), have) {
-                (Some(want), Some(have)) => {
-                    attribute::value_text(want) == attribute::value_text(have)
-                }
-                _ => false,
-            }
-        })
+        match (self.identity(), hash_identity(&self.type_def, hash)) {
+            (Some(mine), Some(theirs)) => mine == theirs,
+            _ => false,
+        }
+    }
+
+    /// The values of the identity attributes, as text, in the type's
+    /// order; `None` while one is missing.
+    pub fn identity(&self) -> Option<Vec<String>> {
+        self.type_def
+            .key_attributes()
+            .iter()
+            .map(|key| self.get(&key.name).map(attribute::value_text))
+            .collect()
+    }
+
+    /// How providers that take names are told which resource is meant:
+    /// the name, or the title when the identity has several attributes
+    /// (a name alone would not tell them apart).
+    pub fn provider_name(&self) -> String {
+        if self.type_def.key_attributes().len() > 1 {
+            self.title.clone()
+        } else {
+            self.name()
+        }
     }
 }
 
@@ -433,4 +444,27 @@ impl Resource {
             None => Vec::new(),
         }
     }
+}
+
+/// The identity of a state a provider reported, as
+/// [`Resource::identity`] gives a resource's: each identity attribute,
+/// with `name` standing for the namevar.
+pub fn hash_identity(
+    type_def: &TypeDef,
+    hash: &crate::provider::PropertyHash,
+) -> Option<Vec<String>> {
+    let namevar = type_def.namevar().map(|n| n.name.as_str());
+    type_def
+        .key_attributes()
+        .iter()
+        .map(|key| {
+            hash.get(&key.name)
+                .or_else(|| {
+                    (Some(key.name.as_str()) == namevar)
+                        .then(|| hash.get("name"))
+                        .flatten()
+                })
+                .map(attribute::value_text)
+        })
+        .collect()
 }

@@ -27,7 +27,7 @@ use crate::provider::{
     PropertyProvider, ProviderDef, hash_name,
 };
 use crate::registry::Registry;
-use crate::resource::Resource;
+use crate::resource::{Resource, hash_identity};
 use crate::select::Selector;
 use crate::typedef::{AttrDef, AttrKind};
 
@@ -84,13 +84,22 @@ pub struct Session {
     /// Property hashes from prefetching, by resource reference.
     hashes: HashMap<String, PropertyHash>,
     /// Batch providers' current states, by provider.
-    states: HashMap<String, Vec<PropertyHash>>,
+    states: HashMap<String, Prefetched>,
     /// Resources of the catalog (by position) waiting for their provider's
     /// prefetch, by provider.
     deferred: HashMap<String, Vec<usize>>,
     /// Providers that evaluated a resource since the last
     /// [`Session::finish`], in the order first used.
     used: IndexMap<String, Arc<ProviderDef>>,
+}
+
+/// What a batch provider's prefetch found, by identity, and what it was
+/// asked about: a resource it was asked about and did not report does not
+/// exist, with no need to ask again.
+struct Prefetched {
+    found: HashMap<Vec<String>, PropertyHash>,
+    /// `None` when the provider listed everything.
+    asked: Option<HashSet<Vec<String>>>,
 }
 
 /// Puppet reports a property the thing does not have as `absent`.
@@ -260,10 +269,18 @@ impl Session {
                     }
                 }
                 Implementation::Batch(b) => {
-                    let names: Vec<String> = members.iter().map(|r| r.name()).collect();
+                    let names: Vec<String> = members.iter().map(|r| r.provider_name()).collect();
                     match self.batch_get(b.as_ref(), &names) {
                         Ok(states) => {
-                            self.states.insert(key, states);
+                            let type_def = members[0].type_def();
+                            let found = states
+                                .into_iter()
+                                .filter_map(|h| Some((hash_identity(type_def, &h)?, h)))
+                                .collect();
+                            let asked = b
+                                .simple_get_filter()
+                                .then(|| members.iter().filter_map(|r| r.identity()).collect());
+                            self.states.insert(key, Prefetched { found, asked });
                         }
                         Err(e) => self.prefetch_failed(&provider, &e),
                     }
@@ -305,12 +322,21 @@ impl Session {
         key: &str,
         resource: &Resource,
     ) -> Result<Option<PropertyHash>, ProviderError> {
-        if let Some(states) = self.states.get_mut(key)
-            && let Some(index) = states.iter().position(|h| resource.matches(h))
+        if let Some(prefetched) = self.states.get_mut(key)
+            && let Some(identity) = resource.identity()
         {
-            return Ok(Some(states.swap_remove(index)));
+            if let Some(state) = prefetched.found.remove(&identity) {
+                return Ok(Some(state));
+            }
+            if prefetched
+                .asked
+                .as_ref()
+                .is_none_or(|asked| asked.contains(&identity))
+            {
+                return Ok(None);
+            }
         }
-        let found = self.batch_get(provider, &[resource.name()])?;
+        let found = self.batch_get(provider, &[resource.provider_name()])?;
         Ok(found.into_iter().find(|h| resource.matches(h)))
     }
 
@@ -469,7 +495,7 @@ impl Session {
         noop: bool,
         outcome: &mut Outcome,
     ) -> Result<(), ProviderError> {
-        let name = resource.name();
+        let name = resource.provider_name();
         let mut is = self
             .batch_state(provider, key, resource)?
             .unwrap_or_default();
