@@ -486,3 +486,30 @@ fn environments_do_not_see_each_others_plugins() {
     assert_eq!(compile("two", "beta").code, 0);
     assert_eq!(compile("two", "alpha").code, 1);
 }
+
+/// A sensitive parameter reaches the provider marked as such, and its
+/// value appears nowhere in the output, debug messages included.
+#[test]
+fn sensitive_values_reach_providers_marked_and_are_never_shown() {
+    let dir = workdir();
+    let ini = dir.path().join("secret.ini");
+    let manifest = format!(
+        "kv_entry {{ '{}:user': value => 'admin', secret_token => 'mrtest-s3cret' }}\n",
+        ini.display()
+    );
+    let run = apply(dir.path(), &manifest, &["--debug"]);
+    assert_eq!(run.code, 2, "{}", run.output());
+    assert!(
+        run.output()
+            .contains("received secret_token, marked sensitive"),
+        "{}",
+        run.output()
+    );
+    assert!(
+        !run.output().contains("without the Sensitive mark"),
+        "{}",
+        run.output()
+    );
+    assert!(!run.output().contains("mrtest-s3cret"), "{}", run.output());
+    assert!(!read(&ini).contains("mrtest-s3cret"));
+}
