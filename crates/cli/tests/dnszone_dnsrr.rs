@@ -6,39 +6,14 @@
 //! that changes it, so the serial counts the updates a run sent: that is
 //! how these tests check that `dnsrr` sends one update per zone per run.
 
+mod common;
 #[path = "../../types/tests/named/mod.rs"]
 mod named;
 
 use std::path::Path;
-use std::process::Command;
 
+use common::{Run, marionette};
 use named::Named;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    /// Notices go to stdout and errors to stderr; the tests read both.
-    fn output(&self) -> String {
-        format!("{}{}", self.stdout, self.stderr)
-    }
-}
-
-fn marionette(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("marionette runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
 
 /// `marionette apply` of a manifest, with `--detailed-exitcodes`: 0 for no
 /// change, 2 for changes, 4 for failures, 6 for both.

@@ -4,21 +4,13 @@
 //! external facts and a subcommand (`kv`), and plugins that misbehave on
 //! purpose (`kv_broken`). Every test runs the real `marionette` binary.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn output(&self) -> String {
-        format!("{}{}", self.stdout, self.stderr)
-    }
-}
+use common::{Run, marionette_with as marionette};
 
 fn modules() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/modules")
@@ -31,20 +23,6 @@ fn workdir() -> tempfile::TempDir {
         .prefix("mrtest-plugins-")
         .tempdir()
         .unwrap()
-}
-
-fn marionette(args: &[&str], env: &[(&str, &str)]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args(args)
-        .envs(env.iter().copied())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("marionette runs");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
 }
 
 /// `marionette apply --detailed-exitcodes` of a manifest with the fixture

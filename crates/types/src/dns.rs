@@ -132,6 +132,45 @@ fn absolute(value: &Value) -> Result<(), String> {
     }
 }
 
+/// The `ttl` property the DNS record types share: seconds, a number or
+/// numeric text (`3600` and `'3600'` are the same), 86400 by default.
+pub(crate) fn ttl_attr(doc: &str) -> AttrDef {
+    AttrDef::property("ttl")
+        .doc(doc)
+        .default_value(Value::Integer(86400))
+        .validate(|_, value| match integer(value) {
+            Some(0..=2147483647) => Ok(()),
+            _ => Err(format!(
+                "Invalid ttl '{}': expected a number of seconds from 0 to 2147483647",
+                value_text(value)
+            )),
+        })
+        .munge(|_, value| Ok(integer(&value).map(Value::Integer).unwrap_or(value)))
+}
+
+/// Reads the zone a listing names (`marionette resource TYPE zone=...
+/// nameserver=... keyfile=...`) by one signed transfer, from the server its
+/// parameters give.
+pub(crate) fn transfer_listing(
+    listing: &marionette_ral::PropertyHash,
+    type_name: &str,
+) -> Result<(Name, Vec<marionette_dns::Record>), marionette_ral::ProviderError> {
+    use marionette_ral::ProviderError;
+    let zone = listing.get("zone").map(value_text).ok_or_else(|| {
+        ProviderError::new(format!(
+            "Listing {type_name} needs the zone and the server: marionette resource {type_name} zone=ZONE [nameserver=ADDRESS] [port=PORT] [keyfile=PATH | keyname=NAME secret=SECRET]"
+        ))
+    })?;
+    let zone = Name::parse(&zone).map_err(|e| ProviderError(e.to_string()))?;
+    let server =
+        Server::from_attributes(&|attr| listing.get(attr).cloned()).map_err(ProviderError)?;
+    let records = server
+        .client
+        .axfr(&zone)
+        .map_err(|e| ProviderError(format!("Listing zone {zone}: {e}")))?;
+    Ok((zone, records))
+}
+
 /// A whole number from an integer or its text (`86400` or `"86400"`).
 pub(crate) fn integer(value: &Value) -> Option<i64> {
     match value {

@@ -1,5 +1,45 @@
 //! Helpers shared by the command-line tests.
 
+// Each test binary includes this module and uses only part of it.
+#![allow(dead_code)]
+
+use std::process::Command;
+
+/// What a run of the `marionette` binary gave.
+pub(crate) struct Run {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+}
+
+impl Run {
+    /// Notices go to stdout and errors to stderr; tests often read both.
+    pub(crate) fn output(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+/// Runs the `marionette` binary built for the tests, with extra
+/// environment variables, without colours.
+pub(crate) fn marionette_with(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(args)
+        .envs(env.iter().copied())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("marionette runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Runs the `marionette` binary.
+pub(crate) fn marionette(args: &[&str]) -> Run {
+    marionette_with(args, &[])
+}
+
 /// Replaces run times, which vary, by `N`: "Applied catalog in N seconds".
 pub(crate) fn timeless(text: &str) -> String {
     text.lines()

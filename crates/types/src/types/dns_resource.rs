@@ -12,7 +12,7 @@ use marionette_ral::attribute::value_text;
 use marionette_ral::{ArrayMatching, AttrDef, AutoKind, Resource, Titles, TypeDef};
 use marionette_values::Value;
 
-use crate::dns::{connection_attributes, integer, validate_key};
+use crate::dns::{connection_attributes, ttl_attr, validate_key};
 
 /// The record types `dns_resource` manages.
 pub const RECORD_TYPES: [&str; 8] = ["A", "AAAA", "CNAME", "MX", "NS", "PTR", "SRV", "TXT"];
@@ -134,17 +134,7 @@ pub fn definition() -> TypeDef {
                 }),
         )
         .attr(
-            AttrDef::property("ttl")
-                .doc("The time to live of the record set, in seconds. `86400` and `'86400'` are the same.")
-                .default_value(Value::Integer(86400))
-                .validate(|_, value| match integer(value) {
-                    Some(0..=2147483647) => Ok(()),
-                    _ => Err(format!(
-                        "Invalid ttl '{}': expected a number of seconds from 0 to 2147483647",
-                        value_text(value)
-                    )),
-                })
-                .munge(|_, value| Ok(integer(&value).map(Value::Integer).unwrap_or(value))),
+            ttl_attr("The time to live of the record set, in seconds. `86400` and `'86400'` are the same."),
         )
         .attr(
             dns_name(AttrDef::param("zone"))

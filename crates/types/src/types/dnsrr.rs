@@ -18,7 +18,7 @@ use marionette_ral::attribute::value_text;
 use marionette_ral::{ArrayMatching, AttrDef, AutoKind, Resource, Titles, TypeDef};
 use marionette_values::Value;
 
-use crate::dns::{connection_attributes, integer, validate_key};
+use crate::dns::{connection_attributes, ttl_attr, validate_key};
 use crate::types::dns_resource::{canonical_rdata, dns_name, record_type, texts};
 
 /// The record types a `dnsrr` can be, in the seed's order.
@@ -107,7 +107,11 @@ pub fn definition() -> TypeDef {
                         ))
                     }
                 })
-                .munge(|_, value| Ok(Value::String(value_text(&value).to_ascii_uppercase().into()))),
+                .munge(|_, value| {
+                    Ok(Value::String(
+                        value_text(&value).to_ascii_uppercase().into(),
+                    ))
+                }),
         )
         .attr(
             AttrDef::property("value")
@@ -136,19 +140,9 @@ pub fn definition() -> TypeDef {
                     value_set(rtype, current) == value_set(rtype, desired)
                 }),
         )
-        .attr(
-            AttrDef::property("ttl")
-                .doc("The time to live of the records, in seconds. `3600` and `'3600'` are the same.")
-                .default_value(Value::Integer(86400))
-                .validate(|_, value| match integer(value) {
-                    Some(0..=2147483647) => Ok(()),
-                    _ => Err(format!(
-                        "Invalid ttl '{}': expected a number of seconds from 0 to 2147483647",
-                        value_text(value)
-                    )),
-                })
-                .munge(|_, value| Ok(integer(&value).map(Value::Integer).unwrap_or(value))),
-        )
+        .attr(ttl_attr(
+            "The time to live of the records, in seconds. `3600` and `'3600'` are the same.",
+        ))
         .attr(
             dns_name(AttrDef::param("zone"))
                 .doc(

@@ -178,19 +178,7 @@ impl<S: Sender> PropertyProvider for Records<S> {
     /// server come from the listing's parameters:
     /// `marionette resource dns_resource zone=example.com nameserver=… keyfile=…`.
     fn instances(&self, cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
-        let listing = &cx.listing;
-        let zone = listing.get("zone").map(value_text).ok_or_else(|| {
-            ProviderError::new(
-                "Listing dns_resource needs the zone and the server: marionette resource dns_resource zone=ZONE [nameserver=ADDRESS] [port=PORT] [keyfile=PATH | keyname=NAME secret=SECRET]",
-            )
-        })?;
-        let zone = Name::parse(&zone).map_err(|e| ProviderError(e.to_string()))?;
-        let server =
-            Server::from_attributes(&|attr| listing.get(attr).cloned()).map_err(ProviderError)?;
-        let records = server
-            .client
-            .axfr(&zone)
-            .map_err(|e| ProviderError(format!("Listing zone {zone}: {e}")))?;
+        let (zone, records) = crate::dns::transfer_listing(&cx.listing, "dns_resource")?;
         let contents = crate::dns::ZoneContents::from_records(&zone, records);
         let mut sets: Vec<_> = contents
             .sets

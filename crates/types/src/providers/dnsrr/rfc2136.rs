@@ -287,19 +287,7 @@ impl PropertyProvider for Records {
     /// read by transfer. The zone and server come from the listing:
     /// `marionette resource dnsrr zone=example.com nameserver=… keyfile=…`.
     fn instances(&self, cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
-        let listing = &cx.listing;
-        let zone = listing.get("zone").map(value_text).ok_or_else(|| {
-            ProviderError::new(
-                "Listing dnsrr needs the zone and the server: marionette resource dnsrr zone=ZONE [nameserver=ADDRESS] [port=PORT] [keyfile=PATH | keyname=NAME secret=SECRET]",
-            )
-        })?;
-        let zone = Name::parse(&zone).map_err(|e| ProviderError(e.to_string()))?;
-        let server =
-            Server::from_attributes(&|attr| listing.get(attr).cloned()).map_err(ProviderError)?;
-        let records = server
-            .client
-            .axfr(&zone)
-            .map_err(|e| ProviderError(format!("Listing zone {zone}: {e}")))?;
+        let (zone, records) = crate::dns::transfer_listing(&cx.listing, "dnsrr")?;
         // Names at or below a delegation belong to a child zone; their
         // addresses here are glue, not this zone's data.
         let cuts: Vec<Name> = records
