@@ -406,10 +406,16 @@ impl Resource {
     /// Whether a provider's property hash describes this resource: every
     /// identity attribute equal, the namevar also found under `name`.
     pub fn matches(&self, hash: &crate::provider::PropertyHash) -> bool {
-        match (self.identity(), hash_identity(&self.type_def, hash)) {
-            (Some(mine), Some(theirs)) => mine == theirs,
-            _ => false,
-        }
+        // Compared value by value, without building either identity: this
+        // runs for every pair of resource and listed instance in a prefetch.
+        self.type_def.key_attributes().iter().all(|key| {
+            match (self.get(&key.name), hash_key(&self.type_def, hash, key)) {
+                (Some(want), Some(have)) => {
+                    attribute::value_text(want) == attribute::value_text(have)
+                }
+                _ => false,
+            }
+        })
     }
 
     /// The values of the identity attributes, as text, in the type's
@@ -453,18 +459,23 @@ pub fn hash_identity(
     type_def: &TypeDef,
     hash: &crate::provider::PropertyHash,
 ) -> Option<Vec<String>> {
-    let namevar = type_def.namevar().map(|n| n.name.as_str());
     type_def
         .key_attributes()
         .iter()
-        .map(|key| {
-            hash.get(&key.name)
-                .or_else(|| {
-                    (Some(key.name.as_str()) == namevar)
-                        .then(|| hash.get("name"))
-                        .flatten()
-                })
-                .map(attribute::value_text)
-        })
+        .map(|key| hash_key(type_def, hash, key).map(attribute::value_text))
         .collect()
+}
+
+/// One identity attribute's value in a state, `name` standing for the
+/// namevar.
+fn hash_key<'h>(
+    type_def: &TypeDef,
+    hash: &'h crate::provider::PropertyHash,
+    key: &crate::typedef::AttrDef,
+) -> Option<&'h Value> {
+    hash.get(&key.name).or_else(|| {
+        (type_def.namevar().map(|n| n.name.as_str()) == Some(key.name.as_str()))
+            .then(|| hash.get("name"))
+            .flatten()
+    })
 }

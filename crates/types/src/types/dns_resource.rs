@@ -51,6 +51,31 @@ fn rdata_set(rtype: Option<RType>, value: &Value) -> Vec<String> {
     set
 }
 
+/// What an attribute holding record data does (`dns_resource`'s `rdata`,
+/// `dnsrr`'s `value`): one value or several, none empty or holding control
+/// characters (they could end a line of an update script), compared as a
+/// set in canonical form for the resource's record type. `empty` is the
+/// error for an empty value; `noun` names the values in the other error.
+pub(crate) fn record_data(attr: AttrDef, empty: &'static str, noun: &'static str) -> AttrDef {
+    attr.array_matching(ArrayMatching::All)
+        .validate(move |_, value| {
+            let text = value_text(value);
+            if text.trim().is_empty() {
+                return Err(empty.into());
+            }
+            if text.chars().any(char::is_control) {
+                return Err(format!(
+                    "{noun} must not hold control characters such as newlines: {text:?}"
+                ));
+            }
+            Ok(())
+        })
+        .insync(|resource, current, desired| {
+            let rtype = record_type(resource);
+            rdata_set(rtype, current) == rdata_set(rtype, desired)
+        })
+}
+
 /// An attribute holding a domain name: validated, and kept in canonical
 /// form (lower case, no final dot).
 pub(crate) fn dns_name(attr: AttrDef) -> AttrDef {
@@ -105,44 +130,29 @@ pub fn definition() -> TypeDef {
                         ))
                     }
                 })
-                .munge(|_, value| Ok(Value::String(value_text(&value).to_ascii_uppercase().into()))),
+                .munge(|_, value| {
+                    Ok(Value::String(
+                        value_text(&value).to_ascii_uppercase().into(),
+                    ))
+                }),
         )
-        .attr(
-            AttrDef::property("rdata")
-                .doc(
-                    "The record data, one value or an array of them: an address for A and
+        .attr(record_data(
+            AttrDef::property("rdata").doc(
+                "The record data, one value or an array of them: an address for A and
                     AAAA, a host name for CNAME, NS and PTR, `PREFERENCE HOST` for MX,
                     `PRIORITY WEIGHT PORT TARGET` for SRV, and text for TXT (bare, or as
                     quoted strings). Each value is validated for the record type.",
-                )
-                .array_matching(ArrayMatching::All)
-                .validate(|_, value| {
-                    let text = value_text(value);
-                    if text.trim().is_empty() {
-                        return Err("rdata values must not be empty".into());
-                    }
-                    if text.chars().any(char::is_control) {
-                        return Err(format!(
-                            "rdata values must not hold control characters such as newlines: {text:?}"
-                        ));
-                    }
-                    Ok(())
-                })
-                .insync(|resource, current, desired| {
-                    let rtype = record_type(resource);
-                    rdata_set(rtype, current) == rdata_set(rtype, desired)
-                }),
-        )
-        .attr(
-            ttl_attr("The time to live of the record set, in seconds. `86400` and `'86400'` are the same."),
-        )
-        .attr(
-            dns_name(AttrDef::param("zone"))
-                .doc(
-                    "The zone the record belongs to. When not given, it is the zone the
+            ),
+            "rdata values must not be empty",
+            "rdata values",
+        ))
+        .attr(ttl_attr(
+            "The time to live of the record set, in seconds. `86400` and `'86400'` are the same.",
+        ))
+        .attr(dns_name(AttrDef::param("zone")).doc(
+            "The zone the record belongs to. When not given, it is the zone the
                     server names in its answer to an SOA query for the record's name.",
-                )
-        );
+        ));
     for attr in connection_attributes() {
         type_def = type_def.attr(attr);
     }

@@ -15,11 +15,11 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 
 use marionette_dns::{Name, RData, RType};
 use marionette_ral::attribute::value_text;
-use marionette_ral::{ArrayMatching, AttrDef, AutoKind, Resource, Titles, TypeDef};
+use marionette_ral::{AttrDef, AutoKind, Resource, Titles, TypeDef};
 use marionette_values::Value;
 
 use crate::dns::{connection_attributes, ttl_attr, validate_key};
-use crate::types::dns_resource::{canonical_rdata, dns_name, record_type, texts};
+use crate::types::dns_resource::{dns_name, record_data, texts};
 
 /// The record types a `dnsrr` can be, in the seed's order.
 pub const DNSRR_TYPES: [&str; 7] = ["A", "AAAA", "CNAME", "MX", "SRV", "TXT", "PTR"];
@@ -37,18 +37,6 @@ pub(crate) fn default_zone(name: &str) -> Option<Name> {
         return None;
     }
     name.parent()
-}
-
-/// The canonical set of values, for comparison: the order and spelling
-/// of the values do not matter.
-fn value_set(rtype: Option<RType>, value: &Value) -> Vec<String> {
-    let mut set: Vec<String> = texts(value)
-        .iter()
-        .map(|t| canonical_rdata(rtype, t))
-        .collect();
-    set.sort();
-    set.dedup();
-    set
 }
 
 pub fn definition() -> TypeDef {
@@ -113,33 +101,17 @@ pub fn definition() -> TypeDef {
                     ))
                 }),
         )
-        .attr(
-            AttrDef::property("value")
-                .doc(
-                    "The records' data, one value or an array of them: an IP address for A
+        .attr(record_data(
+            AttrDef::property("value").doc(
+                "The records' data, one value or an array of them: an IP address for A
                     and AAAA, a host name for CNAME and PTR, `PREFERENCE HOST` for MX,
                     `PRIORITY WEIGHT PORT TARGET` for SRV, and text for TXT. Required
                     unless `ensure` is `absent`. Compared as a set in canonical form, so
                     order, case and a final dot do not matter.",
-                )
-                .array_matching(ArrayMatching::All)
-                .validate(|_, value| {
-                    let text = value_text(value);
-                    if text.trim().is_empty() {
-                        return Err("Empty values are not allowed".into());
-                    }
-                    if text.chars().any(char::is_control) {
-                        return Err(format!(
-                            "Values must not hold control characters such as newlines: {text:?}"
-                        ));
-                    }
-                    Ok(())
-                })
-                .insync(|resource, current, desired| {
-                    let rtype = record_type(resource);
-                    value_set(rtype, current) == value_set(rtype, desired)
-                }),
-        )
+            ),
+            "Empty values are not allowed",
+            "Values",
+        ))
         .attr(ttl_attr(
             "The time to live of the records, in seconds. `3600` and `'3600'` are the same.",
         ))
