@@ -140,6 +140,7 @@ enum ParserCommand {
 }
 
 fn main() -> ExitCode {
+    disable_huge_pages();
     let cli = Cli::parse();
     environment::choose(&cli.env);
     let result = run(cli);
@@ -151,6 +152,21 @@ fn main() -> ExitCode {
             eprintln!("Error: {error:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Asks the kernel not to back this process with transparent huge pages.
+/// mimalloc marks its arena as suitable for them, and each fault then zeroes
+/// a whole 2 MB page: for a short run that touches memory sparsely this
+/// raised the peak memory of a 5,000-file apply by half (55 MB against
+/// 38 MB) and spent time clearing pages that were never used. The flag is
+/// checked at fault time, so setting it here also covers the arena that was
+/// reserved before `main`.
+fn disable_huge_pages() {
+    // SAFETY: PR_SET_THP_DISABLE takes plain integer arguments and touches
+    // no memory of ours; a kernel without it returns an error, ignored.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
 }
 

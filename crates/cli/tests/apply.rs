@@ -188,3 +188,73 @@ fn catalogs_compiled_by_puppet_apply_too() {
         bad.stderr
     );
 }
+
+/// The file provider looks at a run's files ahead of time on a second
+/// thread. A change made during the run, here by an `exec` that runs after
+/// the first file was checked, must make it look again: the later files
+/// are repaired, not taken for what they were before the `exec`.
+#[test]
+fn files_changed_during_the_run_are_looked_at_again() {
+    let vardir = tempfile::tempdir().unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-scan")
+        .tempdir()
+        .unwrap();
+    let d = dir.path().display().to_string();
+    let mut manifest = format!(
+        "file {{ '{d}/f0': content => \"x\\n\", mode => '0644' }}\n\
+         exec {{ 'clobber': command => \"/bin/sh -c 'printf y > {d}/f30; chmod 0600 {d}/f31'\", require => File['{d}/f0'] }}\n"
+    );
+    for i in 0..40 {
+        let path = dir.path().join(format!("f{i}"));
+        std::fs::write(&path, "x\n").unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o644))
+            .unwrap();
+        if i > 0 {
+            manifest.push_str(&format!(
+                "file {{ '{d}/f{i}': content => \"x\\n\", mode => '0644', require => Exec['clobber'] }}\n"
+            ));
+        }
+    }
+    let site = dir.path().join("site.pp");
+    std::fs::write(&site, manifest).unwrap();
+    let run = marionette(
+        &[
+            "apply",
+            "--certname",
+            "mrtest.example.com",
+            site.to_str().unwrap(),
+        ],
+        vardir.path(),
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("f30")).unwrap(),
+        "x\n",
+        "{}",
+        run.stdout
+    );
+    let mode = std::fs::metadata(dir.path().join("f31")).unwrap();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o7777,
+        0o644,
+        "{}",
+        run.stdout
+    );
+    let changed: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|line| line.contains("/File["))
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            format!(
+                "Notice: /Stage[main]/Main/File[{d}/f30]/content: content changed '{{sha256}}a1fce4363854ff888cff4b8e7875d600c2682390412a8cf79b37d0b11148b0fa' to '{{sha256}}73cb3858a687a8494ca3323053016282f3dad39d42cf62ca4e79dda2aac7d9ac'"
+            ),
+            format!("Notice: /Stage[main]/Main/File[{d}/f31]/mode: mode changed '0600' to '0644'"),
+        ],
+        "{}",
+        run.stdout
+    );
+}

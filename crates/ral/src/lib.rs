@@ -45,8 +45,8 @@ pub use error::{Origin, ProviderError, RalError};
 pub use filebucket::Filebucket;
 pub use log::{Level, Logger};
 pub use provider::{
-    BatchProvider, Change, Confine, Context, Crud, CrudProvider, DeferredFailure, Facts,
-    Implementation, Instance, PropertyHash, PropertyProvider, ProviderDef,
+    BatchProvider, Change, ChangeCount, Confine, Context, Crud, CrudProvider, DeferredFailure,
+    Facts, Implementation, Instance, PropertyHash, PropertyProvider, ProviderDef,
 };
 pub use registry::Registry;
 pub use resource::Resource;

@@ -16,6 +16,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use indexmap::IndexMap;
 use marionette_values::Value;
@@ -49,6 +50,33 @@ pub struct Context {
     /// zone=example.com`): what `instances` needs to know that the system
     /// cannot tell it, such as which server and zone to list. Empty in runs.
     pub listing: PropertyHash,
+    /// How often the run has changed the system so far.
+    pub generation: ChangeCount,
+}
+
+/// A count of the changes a run made to the system, shared by every copy
+/// of its [`Context`]. A provider that looked at the system ahead of time
+/// (on another thread, or in one pass for many resources) may use what it
+/// saw only while the count is the one it started from: any change since,
+/// by any resource, may have made it stale.
+#[derive(Clone, Debug, Default)]
+pub struct ChangeCount(Arc<AtomicU64>);
+
+impl ChangeCount {
+    /// The number of changes so far.
+    pub fn current(&self) -> u64 {
+        self.0.load(Ordering::Acquire)
+    }
+
+    /// Records that the system changed, or may have.
+    pub fn advance(&self) {
+        self.0.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Whether two handles count the changes of the same run.
+    pub fn same_run(&self, other: &ChangeCount) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl Context {
@@ -61,6 +89,7 @@ impl Context {
             filebucket: None,
             show_diff: false,
             listing: PropertyHash::new(),
+            generation: ChangeCount::default(),
         }
     }
 

@@ -134,6 +134,8 @@ impl Session {
     /// not be applied, with the provider that failed; the caller reports
     /// it, since by now the resources' own outcomes are settled.
     pub fn finish(&mut self) -> Vec<(Arc<ProviderDef>, DeferredFailure)> {
+        // Deferred changes are applied now.
+        self.cx.generation.advance();
         let mut failures = Vec::new();
         for (_, provider) in std::mem::take(&mut self.used) {
             let result = match &provider.implementation {
@@ -377,6 +379,10 @@ impl Session {
         if outcome.changed() {
             // The system changed: a provider unsuitable so far may now work.
             self.selector.invalidate();
+        }
+        if outcome.changed() || outcome.failed.is_some() {
+            // A failed change may have done part of its work.
+            self.cx.generation.advance();
         }
         outcome
     }
@@ -725,6 +731,8 @@ impl Session {
     /// Sends a refresh to a resource's provider (a service restarts).
     pub fn refresh(&mut self, resource: &Resource) -> Result<(), RalError> {
         let provider = self.selector.select(resource)?;
+        // A restart or a refreshed command may change anything.
+        self.cx.generation.advance();
         if let Implementation::Properties(p) = &provider.implementation {
             let mut instance = Instance {
                 resource,

@@ -4,6 +4,7 @@
 //! refresh events, failure isolation, noop and tag selection, and record
 //! it all in a report.
 
+use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -85,6 +86,9 @@ struct Received {
     noop_events: usize,
 }
 
+/// Catalogs of at least this many resources are converted on two threads.
+const PARALLEL_CONVERSION: usize = 512;
+
 /// The catalog resources this registry manages, converted; all conversion
 /// errors together.
 pub fn convert(
@@ -92,20 +96,45 @@ pub fn convert(
     registry: &Registry,
 ) -> Result<Vec<(usize, Resource)>, ApplyError> {
     let children = crate::graph::has_children(&crate::graph::parents(catalog));
-    let mut converted = Vec::new();
-    let mut errors = Vec::new();
-    for (i, resource) in catalog.resources.iter().enumerate() {
+    let convert_one = |i: usize| -> Option<Result<(usize, Resource), RalError>> {
+        let resource = &catalog.resources[i];
         if crate::graph::is_container(resource, children[i]) {
-            continue;
+            return None;
         }
-        match registry.type_def(&resource.type_name) {
-            Some(type_def) => match Resource::from_catalog(type_def.clone(), resource) {
-                Ok(ral) => converted.push((i, ral)),
-                Err(e) => errors.push(e),
-            },
-            None => errors.push(RalError::UnknownType(
+        Some(match registry.type_def(&resource.type_name) {
+            Some(type_def) => Resource::from_catalog(type_def.clone(), resource).map(|r| (i, r)),
+            None => Err(RalError::UnknownType(
                 resource.type_name.to_ascii_lowercase(),
             )),
+        })
+    };
+    // Resources convert independently, and validating and munging thousands
+    // of them is a good part of a run with nothing to change: large
+    // catalogs are converted in two halves at once.
+    let count = catalog.resources.len();
+    let results: Vec<Result<(usize, Resource), RalError>> = if count >= PARALLEL_CONVERSION {
+        let middle = count / 2;
+        std::thread::scope(|scope| {
+            let second =
+                scope.spawn(|| (middle..count).filter_map(convert_one).collect::<Vec<_>>());
+            let mut results: Vec<_> = (0..middle).filter_map(convert_one).collect();
+            match second.join() {
+                Ok(rest) => results.extend(rest),
+                // A conversion hook panicked: convert the rest here, where
+                // the panic reaches the caller as it would without threads.
+                Err(_) => results.extend((middle..count).filter_map(convert_one)),
+            }
+            results
+        })
+    } else {
+        (0..count).filter_map(convert_one).collect()
+    };
+    let mut converted = Vec::with_capacity(results.len());
+    let mut errors = Vec::new();
+    for result in results {
+        match result {
+            Ok(ral) => converted.push(ral),
+            Err(e) => errors.push(e),
         }
     }
     if errors.is_empty() {
@@ -124,15 +153,20 @@ pub fn graph_dot(catalog: &Catalog, registry: &Registry) -> Result<String, Apply
 
 /// What generators may ask: instances through a provider session, and
 /// what the catalog already manages (by title, name or alias).
+///
+/// Every `file` is a generator (for `recurse`), and most never ask
+/// anything: the indexes below are built on first use.
 struct Generator<'a> {
     session: Session,
     registry: &'a Registry,
-    managed: HashSet<(String, String)>,
     catalog: &'a Catalog,
+    resources: &'a [(usize, Resource)],
+    /// Type and title or name of everything managed.
+    managed: OnceCell<HashSet<(String, String)>>,
     /// Catalog positions of the generators, by reference.
-    positions: std::collections::HashMap<String, usize>,
+    positions: OnceCell<std::collections::HashMap<String, usize>>,
     /// The container of each catalog resource, for the generators' paths.
-    parents: Vec<Option<usize>>,
+    parents: OnceCell<Vec<Option<usize>>>,
     logger: Logger,
 }
 
@@ -146,6 +180,19 @@ impl marionette_ral::Generation for Generator<'_> {
 
     fn manages(&self, type_name: &str, title: &str) -> bool {
         self.managed
+            .get_or_init(|| {
+                let mut managed = HashSet::new();
+                for resource in &self.catalog.resources {
+                    managed.insert((
+                        resource.type_name.to_ascii_lowercase(),
+                        resource.title.clone(),
+                    ));
+                }
+                for (_, resource) in self.resources {
+                    managed.insert((resource.type_name().to_string(), resource.name()));
+                }
+                managed
+            })
             .contains(&(type_name.to_ascii_lowercase(), title.to_string()))
     }
 
@@ -154,8 +201,20 @@ impl marionette_ral::Generation for Generator<'_> {
     }
 
     fn notice(&self, resource: &Resource, message: &str) {
-        let source = match self.positions.get(&resource.reference()) {
-            Some(&i) => crate::graph::containment_path(self.catalog, &self.parents, i),
+        let positions = self.positions.get_or_init(|| {
+            self.resources
+                .iter()
+                .filter(|(_, r)| r.type_def().generate.is_some())
+                .map(|(i, r)| (r.reference(), *i))
+                .collect()
+        });
+        let source = match positions.get(&resource.reference()) {
+            Some(&i) => {
+                let parents = self
+                    .parents
+                    .get_or_init(|| crate::graph::parents(self.catalog));
+                crate::graph::containment_path(self.catalog, parents, i)
+            }
             None => resource.reference(),
         };
         self.logger.log(Level::Notice, &source, message);
@@ -167,38 +226,26 @@ impl marionette_ral::Generation for Generator<'_> {
 const INHERITED_METAPARAMETERS: &[&str] = &["noop", "loglevel", "schedule", "audit", "tag"];
 
 /// The catalog with every generator's resources added, each contained
-/// where its generator is.
+/// where its generator is; `None` when no generator added anything.
 fn extend(
     catalog: &Catalog,
     resources: &[(usize, Resource)],
     registry: &Arc<Registry>,
     facts: &Arc<Facts>,
     logger: &Logger,
-) -> Result<Catalog, ApplyError> {
-    let mut managed = HashSet::new();
-    for resource in &catalog.resources {
-        managed.insert((
-            resource.type_name.to_ascii_lowercase(),
-            resource.title.clone(),
-        ));
-    }
-    for (_, resource) in resources {
-        managed.insert((resource.type_name().to_string(), resource.name()));
-    }
+) -> Result<Option<Catalog>, ApplyError> {
     let generator = Generator {
         session: Session::new(registry.clone(), facts.clone(), logger.clone()),
         registry,
-        managed,
         catalog,
-        parents: crate::graph::parents(catalog),
-        positions: resources
-            .iter()
-            .filter(|(_, r)| r.type_def().generate.is_some())
-            .map(|(i, r)| (r.reference(), *i))
-            .collect(),
+        resources,
+        managed: OnceCell::new(),
+        positions: OnceCell::new(),
+        parents: OnceCell::new(),
         logger: logger.clone(),
     };
-    let mut extended = catalog.clone();
+    let mut extended: Option<Catalog> = None;
+    let mut known: Option<HashSet<String>> = None;
     let mut errors = Vec::new();
     for (i, resource) in resources {
         let Some(hook) = &resource.type_def().generate else {
@@ -218,19 +265,31 @@ fn extend(
                 continue;
             }
         };
+        // Most generators (every `file` without `recurse`) add nothing, so
+        // the copy of the catalog, the container lookup and the index of
+        // known references are only made when something was generated: a
+        // scan per resource would make large catalogs quadratic.
+        if generated.is_empty() {
+            continue;
+        }
+        let source_reference = source.reference();
         let container = catalog
             .edges
             .iter()
-            .find(|edge| edge.target == source.reference())
+            .find(|edge| edge.target == source_reference)
             .map(|edge| edge.source.clone());
+        let extended = extended.get_or_insert_with(|| catalog.clone());
+        let known = known.get_or_insert_with(|| {
+            extended
+                .resources
+                .iter()
+                .map(marionette_catalog::Resource::reference)
+                .collect::<HashSet<String>>()
+        });
         for new in generated {
             let type_name = capitalize_segments(&new.type_name);
             let reference = format!("{type_name}[{}]", new.title);
-            if extended
-                .resources
-                .iter()
-                .any(|r| r.reference() == reference)
-            {
+            if !known.insert(reference.clone()) {
                 continue;
             }
             let mut parameters = serde_json::Map::new();
@@ -289,8 +348,13 @@ pub fn apply(
         .any(|(_, r)| r.type_def().generate.is_some())
     {
         extended = extend(catalog, &resources, &registry, &facts, &logger)?;
-        resources = convert(&extended, &registry)?;
-        &extended
+        match &extended {
+            Some(extended) => {
+                resources = convert(extended, &registry)?;
+                extended
+            }
+            None => catalog,
+        }
     } else {
         catalog
     };
@@ -340,7 +404,8 @@ pub fn apply(
     }
     run.post_evaluation();
     let application = started.elapsed().as_secs_f64();
-    Ok(run.finish(application))
+    let r = run.finish(application);
+    Ok(r)
 }
 
 struct Run<'a> {

@@ -210,7 +210,13 @@ pub fn parse_checksum(text: &str) -> Option<(&str, &str)> {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        text.push(DIGITS[usize::from(b >> 4)] as char);
+        text.push(DIGITS[usize::from(b & 0xf)] as char);
+    }
+    text
 }
 
 /// A running digest of one of the supported kinds.
@@ -272,6 +278,10 @@ pub fn time_text(seconds: i64) -> String {
     )
 }
 
+thread_local! {
+    static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The checksum of a file on disk, read in pieces so large files cost
 /// little memory.
 pub fn sum_file(kind: &str, path: &Path) -> io::Result<String> {
@@ -293,14 +303,21 @@ pub fn sum_file(kind: &str, path: &Path) -> io::Result<String> {
                 )
             })?;
             let mut file = fs::File::open(path)?;
-            let mut buffer = vec![0u8; 64 * 1024];
-            loop {
-                let read = file.read(&mut buffer)?;
-                if read == 0 {
-                    break;
+            // One buffer per thread: a run sums thousands of small files,
+            // and a fresh zeroed buffer for each cost more than the hashing.
+            READ_BUFFER.with(|buffer| -> io::Result<()> {
+                let mut buffer = buffer.borrow_mut();
+                if buffer.is_empty() {
+                    buffer.resize(64 * 1024, 0);
                 }
-                hasher.update(&buffer[..read]);
-            }
+                loop {
+                    let read = file.read(&mut buffer)?;
+                    if read == 0 {
+                        return Ok(());
+                    }
+                    hasher.update(&buffer[..read]);
+                }
+            })?;
             Ok(format!("{{{kind}}}{}", hasher.finish()))
         }
     }
@@ -584,22 +601,30 @@ pub fn cached_lstat(path: &Path) -> io::Result<Option<fs::Metadata>> {
     {
         return Ok(found);
     }
-    let found = match fs::symlink_metadata(path) {
-        Ok(meta) => Some(meta),
+    let found = match crate::providers::file::scan::metadata(path).filter(|_| !changing) {
+        Some(seen) => seen,
+        None => lstat_uncached(path)?,
+    };
+    if !changing {
+        LAST_STAT.with(|last| *last.borrow_mut() = Some((path.to_path_buf(), found.clone())));
+    }
+    Ok(found)
+}
+
+/// `lstat` itself; `None` when nothing is there.
+pub fn lstat_uncached(path: &Path) -> io::Result<Option<fs::Metadata>> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) => Ok(Some(meta)),
         Err(e)
             if matches!(
                 e.kind(),
                 io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
             ) =>
         {
-            None
+            Ok(None)
         }
-        Err(e) => return Err(e),
-    };
-    if !changing {
-        LAST_STAT.with(|last| *last.borrow_mut() = Some((path.to_path_buf(), found.clone())));
+        Err(e) => Err(e),
     }
-    Ok(found)
 }
 
 /// Forgets the remembered `lstat`: the file may have changed.
@@ -611,6 +636,9 @@ pub fn forget_stat() {
 /// in between, `lstat` is never remembered.
 pub fn changing_files(start: bool) {
     forget_stat();
+    if start {
+        crate::providers::file::scan::stop();
+    }
     CHANGING.with(|c| {
         c.set(if start {
             c.get() + 1

@@ -1,3 +1,4 @@
 //! Providers of the `file` type.
 
 pub mod posix;
+pub(crate) mod scan;

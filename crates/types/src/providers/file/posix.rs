@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use marionette_ral::attribute::value_text;
 use marionette_ral::{
-    CommandSpec, Confine, Context, Instance, Level, PropertyProvider, ProviderDef, ProviderError,
-    Resource,
+    CommandSpec, Confine, Context, DeferredFailure, Instance, Level, PropertyProvider, ProviderDef,
+    ProviderError, Resource,
 };
 use marionette_values::Value;
 
@@ -899,6 +899,19 @@ impl Drop for Changing {
 }
 
 impl PropertyProvider for Posix {
+    /// Starts looking at the run's files on another thread (see
+    /// [`super::scan`]); the property hashes stay empty.
+    fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
+        let resources: Vec<&Resource> = instances.iter().map(|i| i.resource).collect();
+        super::scan::start(cx, &resources);
+        Ok(())
+    }
+
+    fn post_resource_eval(&self, _cx: &Context) -> Result<(), Vec<DeferredFailure>> {
+        super::scan::stop();
+        Ok(())
+    }
+
     fn exists(&self, _cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
         // The start of a resource's evaluation: look afresh.
         crate::types::file::forget_stat();
@@ -949,10 +962,14 @@ impl PropertyProvider for Posix {
                     Some(text(kind))
                 }
             }
-            "content" if kind == "file" => Some(text(
-                &sum_file(&checksum_type(resource), &path)
-                    .map_err(|e| failure("read", &path, e))?,
-            )),
+            "content" if kind == "file" => {
+                let kind = checksum_type(resource);
+                let sum = match super::scan::checksum(&path, &kind) {
+                    Some(sum) => sum,
+                    None => sum_file(&kind, &path).map_err(|e| failure("read", &path, e))?,
+                };
+                Some(text(&sum))
+            }
             "target" if kind == "link" => Some(link_text()?),
             "owner" => Some(text(&user_name(meta.uid()))),
             "group" => Some(text(&group_name(meta.gid()))),
