@@ -107,6 +107,9 @@ pub struct Evaluator<'p> {
     pub(crate) external: Option<std::sync::Arc<dyn crate::external::ExternalFunctions>>,
     /// Executable functions found so far, by name.
     pub(crate) external_loaded: HashMap<String, std::sync::Arc<crate::external::Loaded>>,
+    /// The movable parameters of each lambda called so far, by the
+    /// lambda's place in the syntax tree (which outlives the evaluator).
+    movable: HashMap<*const Lambda, Rc<[String]>>,
 }
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
@@ -147,6 +150,7 @@ impl<'p> Evaluator<'p> {
             in_match_frame: false,
             external: None,
             external_loaded: HashMap::new(),
+            movable: HashMap::new(),
         }
     }
 
@@ -829,7 +833,10 @@ impl<'p> Evaluator<'p> {
                 }))
             }
             _ => {
-                let left = self.eval(lhs)?;
+                let left = match self.movable_operand(op, lhs) {
+                    Some(value) => value,
+                    None => self.eval(lhs)?,
+                };
                 let right = self.eval(rhs)?;
                 let places = crate::operators::Places {
                     operator: self.next_token_span(lhs.span.end),
@@ -842,6 +849,27 @@ impl<'p> Evaluator<'p> {
                 result
             }
         }
+    }
+
+    /// The left operand of `+` or `<<` taken out of the lambda's scope when
+    /// it is a parameter read nowhere else (see `moves`): the operator can
+    /// then extend it in place instead of copying it.
+    fn movable_operand(&mut self, op: BinaryOp, lhs: &Expr) -> Option<Value> {
+        if !matches!(op, BinaryOp::Add | BinaryOp::LShift) {
+            return None;
+        }
+        let mut operand = lhs;
+        while let ExprKind::Paren(inner) = &operand.kind {
+            operand = inner;
+        }
+        let ExprKind::Variable(name) = &operand.kind else {
+            return None;
+        };
+        let scope = self.scopes.get_mut(self.current);
+        if !scope.movable.as_ref()?.iter().any(|m| m == name) {
+            return None;
+        }
+        scope.variables.remove(name.as_str())
     }
 
     fn emit_warnings(&mut self, warnings: crate::operators::Warnings) {
@@ -1243,6 +1271,14 @@ impl<'p> Evaluator<'p> {
     ) -> EvalResult<Value> {
         self.enter(span)?;
         let scope = self.scopes.create(closure.scope, None);
+        let movable = self
+            .movable
+            .entry(std::ptr::from_ref(closure.lambda))
+            .or_insert_with(|| Rc::from(crate::moves::movable_params(closure.lambda)))
+            .clone();
+        if !movable.is_empty() {
+            self.scopes.get_mut(scope).movable = Some(movable);
+        }
         let saved = std::mem::replace(&mut self.current, scope);
         let result = self
             .bind_params(&closure.lambda.params, args, "block", span)

@@ -18,6 +18,7 @@ mod external;
 pub use external::{ExternalFunctions, Parameter, Signature};
 pub(crate) mod functions;
 mod loader;
+mod moves;
 mod operators;
 mod scope;
 

@@ -61,6 +61,9 @@ pub(crate) struct Scope {
     /// A resource declared here refers to this scope (for defaults), so
     /// it must outlive the call that created it.
     pub(crate) pinned: bool,
+    /// In a lambda's scope, the parameters that may be moved out at their
+    /// single use (see `moves`).
+    pub(crate) movable: Option<Rc<[String]>>,
 }
 
 #[derive(Debug)]
@@ -85,6 +88,7 @@ impl Scopes {
             defaults_parent: None,
             defaults: Vec::new(),
             pinned: false,
+            movable: None,
         };
         Scopes { arena: vec![top] }
     }
@@ -100,6 +104,7 @@ impl Scopes {
             defaults_parent: None,
             defaults: Vec::new(),
             pinned: false,
+            movable: None,
         });
         self.arena.len() - 1
     }

@@ -158,8 +158,17 @@ fn reduce<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<V
         None if items.is_empty() => return Ok(Value::Undef),
         None => items.remove(0),
     };
+    // The memo is handed over rather than shared, so that a lambda adding
+    // to it can extend it in place (see `moves`); a lambda that may `break`
+    // gets a copy, since reduce then returns the memo it had.
+    let may_break = crate::moves::may_break(closure.lambda);
     for item in items {
-        match eval.call_lambda(&closure, vec![memo.clone(), item], call.span) {
+        let given = if may_break {
+            memo.clone()
+        } else {
+            std::mem::replace(&mut memo, Value::Undef)
+        };
+        match eval.call_lambda(&closure, vec![given, item], call.span) {
             Ok(result) => memo = result,
             Err(Stop::Break(_)) => break,
             Err(other) => return Err(other),
