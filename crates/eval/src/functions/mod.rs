@@ -17,6 +17,7 @@ use crate::evaluator::{Closure, Evaluator};
 pub(crate) mod catalog;
 pub(crate) mod collections;
 pub(crate) mod digest;
+pub(crate) mod fqdn_rand;
 pub(crate) mod iteration;
 pub(crate) mod logging;
 pub(crate) mod math;
@@ -41,6 +42,7 @@ pub(crate) fn builtins() -> &'static HashMap<&'static str, Builtin> {
         catalog::register(&mut map);
         collections::register(&mut map);
         digest::register(&mut map);
+        fqdn_rand::register(&mut map);
         iteration::register(&mut map);
         logging::register(&mut map);
         math::register(&mut map);
