@@ -233,7 +233,13 @@ mod tests {
         let first: Vec<u32> = (0..5).map(|_| twister.next_u32()).collect();
         assert_eq!(
             first,
-            [1_067_595_299, 955_945_823, 477_289_528, 4_107_218_783, 4_228_976_476]
+            [
+                1_067_595_299,
+                955_945_823,
+                477_289_528,
+                4_107_218_783,
+                4_228_976_476
+            ]
         );
     }
 
@@ -253,7 +259,11 @@ mod tests {
             (60, "x", 36),
         ];
         for (max, seed, expected) in recorded {
-            assert_eq!(draw("vm", max, seed), expected, "fqdn_rand({max}, '{seed}')");
+            assert_eq!(
+                draw("vm", max, seed),
+                expected,
+                "fqdn_rand({max}, '{seed}')"
+            );
         }
     }
 

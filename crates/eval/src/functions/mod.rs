@@ -22,6 +22,7 @@ pub(crate) mod iteration;
 pub(crate) mod logging;
 pub(crate) mod math;
 pub(crate) mod misc;
+pub(crate) mod scanf;
 pub(crate) mod strings;
 pub(crate) mod types;
 
@@ -43,6 +44,7 @@ pub(crate) fn builtins() -> &'static HashMap<&'static str, Builtin> {
         collections::register(&mut map);
         digest::register(&mut map);
         fqdn_rand::register(&mut map);
+        scanf::register(&mut map);
         iteration::register(&mut map);
         logging::register(&mut map);
         math::register(&mut map);

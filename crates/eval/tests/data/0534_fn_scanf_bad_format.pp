@@ -1,0 +1,5 @@
+notice("1 2".scanf("%d %q"))
+notice("1 2".scanf("%d %[a-"))
+notice("1 2".scanf("%d %"))
+notice("1 %".scanf("%d %"))
+notice("1 2".scanf("%d %5"))
