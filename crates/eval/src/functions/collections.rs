@@ -51,6 +51,7 @@ fn empty(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value>
         Value::String(s) => s.is_empty(),
         Value::Array(items) => items.is_empty(),
         Value::Hash(hash) => hash.is_empty(),
+        Value::Binary(bytes) => bytes.is_empty(),
         Value::Undef => true,
         Value::Integer(_) | Value::Float(_) => false,
         _ => return call.mismatch("coll", "Collection", 0),

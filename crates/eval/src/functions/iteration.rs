@@ -8,7 +8,8 @@
 
 use std::collections::HashMap;
 
-use marionette_values::{PHash, Value};
+use marionette_values::format::to_s;
+use marionette_values::{PHash, PType, Value};
 
 use super::{Builtin, Call, iterable};
 use crate::error::{EvalResult, Stop};
@@ -242,7 +243,9 @@ fn step<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Val
     let collection = collection_arg(call, 2, 2)?;
     let step = call.integer(1, "step")?;
     if step < 1 {
-        return call.error("'step' expects 'step' to be a positive Integer");
+        return call.error(format_args!(
+            "'step' parameter 'step' expects an Integer[1] value, got Integer[{step}, {step}]"
+        ));
     }
     let items: Vec<Value> = iterable(call, &collection)?
         .into_iter()
@@ -349,14 +352,54 @@ fn index<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Va
 /// (an array of keys and indexes) and the value, containers included.
 fn tree_each<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
     let tree = collection_arg(call, 1, 2)?;
+    let tree_items = match &tree {
+        Value::Array(_) | Value::Hash(_) => tree.clone(),
+        Value::Iterator(items) => Value::array(items.clone()),
+        other => {
+            return call.error(format_args!(
+                "'tree_each' parameter 'tree' expects a value of type Iterator, Array, Hash, or Object, got {}",
+                PType::infer(other).generalize().name()
+            ));
+        }
+    };
+    let options = TreeOptions::read(call)?;
     let mut visits = Vec::new();
-    collect_tree(&tree, Vec::new(), &mut visits);
-    let closure = call.lambda()?;
+    if options.breadth_first {
+        let mut level = vec![(Vec::new(), tree_items)];
+        while !level.is_empty() {
+            let mut next = Vec::new();
+            for (path, value) in level {
+                next.extend(tree_children(&path, &value));
+                visits.push((path, value));
+            }
+            level = next;
+        }
+    } else {
+        collect_tree(&tree_items, Vec::new(), &mut visits);
+    }
+    visits.retain(|(path, value)| {
+        let container = matches!(value, Value::Array(_) | Value::Hash(_));
+        (options.include_root || !path.is_empty())
+            && if container {
+                options.include_containers
+            } else {
+                options.include_values
+            }
+    });
+    let Some(closure) = call.lambda else {
+        return Ok(Value::Iterator(
+            visits
+                .into_iter()
+                .map(|(path, value)| Value::array(vec![Value::array(path), value]))
+                .collect(),
+        ));
+    };
     for (path, value) in visits {
+        // One parameter receives the value alone, two the path and value.
         let args = if closure.lambda.params.len() >= 2 {
             vec![Value::array(path), value]
         } else {
-            vec![Value::array(vec![Value::array(path), value])]
+            vec![value]
         };
         match eval.call_lambda(&closure, args, call.span) {
             Ok(_) => {}
@@ -367,24 +410,82 @@ fn tree_each<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResul
     Ok(tree)
 }
 
-fn collect_tree(value: &Value, path: Vec<Value>, out: &mut Vec<(Vec<Value>, Value)>) {
-    out.push((path.clone(), value.clone()));
+/// `tree_each`'s options hash.
+struct TreeOptions {
+    breadth_first: bool,
+    include_containers: bool,
+    include_values: bool,
+    include_root: bool,
+}
+
+impl TreeOptions {
+    fn read(call: &Call<'_, '_>) -> EvalResult<TreeOptions> {
+        let mut options = TreeOptions {
+            breadth_first: false,
+            include_containers: true,
+            include_values: true,
+            include_root: true,
+        };
+        let Some(given) = call.args.get(1) else {
+            return Ok(options);
+        };
+        let Value::Hash(given) = given else {
+            return call.mismatch("options", "Hash", 1);
+        };
+        for (key, value) in given.iter() {
+            let flag = |value: &Value| match value {
+                Value::Boolean(b) => Ok(*b),
+                _ => call.error(format_args!(
+                    "'tree_each' option '{}' expects a Boolean value, got {}",
+                    to_s(key),
+                    PType::infer(value).generalize().name()
+                )),
+            };
+            match (to_s(key).as_str(), value) {
+                ("order", Value::String(order)) if &**order == "depth_first" => {
+                    options.breadth_first = false
+                }
+                ("order", Value::String(order)) if &**order == "breadth_first" => {
+                    options.breadth_first = true
+                }
+                ("include_containers", v) => options.include_containers = flag(v)?,
+                ("include_values", v) => options.include_values = flag(v)?,
+                ("include_root", v) => options.include_root = flag(v)?,
+                (name, _) => {
+                    return call.error(format_args!(
+                        "'tree_each' does not accept the option '{name}' with value {}",
+                        to_s(value)
+                    ));
+                }
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// The direct children of a container, with their paths.
+fn tree_children(path: &[Value], value: &Value) -> Vec<(Vec<Value>, Value)> {
+    let child = |key: Value, item: &Value| {
+        let mut child_path = path.to_vec();
+        child_path.push(key);
+        (child_path, item.clone())
+    };
     match value {
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                let mut child = path.clone();
-                child.push(Value::Integer(i as i64));
-                collect_tree(item, child, out);
-            }
-        }
-        Value::Hash(hash) => {
-            for (k, v) in hash.iter() {
-                let mut child = path.clone();
-                child.push(k.clone());
-                collect_tree(v, child, out);
-            }
-        }
-        _ => {}
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| child(Value::Integer(i as i64), item))
+            .collect(),
+        Value::Hash(hash) => hash.iter().map(|(k, v)| child(k.clone(), v)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn collect_tree(value: &Value, path: Vec<Value>, out: &mut Vec<(Vec<Value>, Value)>) {
+    let children = tree_children(&path, value);
+    out.push((path, value.clone()));
+    for (child_path, child) in children {
+        collect_tree(&child, child_path, out);
     }
 }
 
