@@ -48,9 +48,44 @@ fn call_fn<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<
     eval.call_function(&name, args, call.lambda, call.span)
 }
 
+/// What `getvar` accepts, as Puppet prints it in errors.
+const GETVAR_PATTERN: &str = r"Pattern[/\A(?:::)?(?:[a-z]\w*::)*[a-z_]\w*(?:\.|\Z)/]";
+
+/// Whether `text` starts with a variable name (optionally qualified, with a
+/// leading `::`) followed by the end or a `.` and a navigation path.
+fn is_variable_path(text: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut rest = text.strip_prefix("::").unwrap_or(text);
+    loop {
+        let first = rest.chars().next();
+        let length = rest.find(|c: char| !word(c)).unwrap_or(rest.len());
+        let (name, after) = rest.split_at(length);
+        if let Some(next) = after.strip_prefix("::")
+            && first.is_some_and(|c| c.is_ascii_lowercase())
+        {
+            rest = next;
+            continue;
+        }
+        return !name.is_empty()
+            && first.is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+            && (after.is_empty() || after.starts_with('.'));
+    }
+}
+
 fn getvar(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(1, Some(2))?;
-    let path = call.string(0, "variable")?;
+    let path = match &call.args[0] {
+        Value::String(text) if is_variable_path(text) => text.to_string(),
+        Value::String(_) => {
+            return call.error("'getvar' The given string does not start with a valid variable name");
+        }
+        other => {
+            return call.error(format_args!(
+                "'getvar' parameter 'get_string' expects a match for {GETVAR_PATTERN}, got {}",
+                marionette_values::PType::infer(other).generalize().name()
+            ));
+        }
+    };
     let default = call.args.get(1).cloned().unwrap_or(Value::Undef);
     let mut segments = path.split('.');
     let name = segments.next().unwrap_or_default().trim_start_matches('$');
@@ -174,7 +209,13 @@ fn parsed_template(text: &str) -> Result<&'static Program, String> {
     }
     let checked = marionette_syntax::check(text, marionette_syntax::SourceKind::Epp);
     if let Some(error) = checked.diagnostics.iter().find(|d| d.is_error()) {
-        return Err(error.message.clone());
+        // Puppet names the template by a fixed file name.
+        let at = marionette_diagnostics::SourceFile::new("inlined-epp-text", text)
+            .line_col(error.span.start);
+        return Err(format!(
+            "{} (file: inlined-epp-text, line: {}, column: {})",
+            error.message, at.line, at.column
+        ));
     }
     let program: &'static Program = Box::leak(Box::new(checked.program));
     cache.push((text.to_string(), program));
@@ -192,9 +233,7 @@ fn inline_epp(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<V
     let program = match parsed_template(&text) {
         Ok(program) => program,
         Err(message) => {
-            return call.error(format_args!(
-                "Syntax error in inline EPP template: {message}"
-            ));
+            return call.error(format_args!("inline_epp(): Invalid EPP: {message}"));
         }
     };
     eval.render_epp(program, arguments, call.span)

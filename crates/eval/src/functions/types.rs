@@ -452,7 +452,11 @@ fn to_integer_signed(value: &Value, radix: Option<&Value>) -> Result<Value, Stri
 fn format_with(format: &str, value: &Value) -> Result<String, String> {
     let values = [Value::string(format.to_string()), value.clone()];
     crate::functions::strings::format_values(&values)
-        .map_err(|message| format!("The format '{format}' is not valid: {message}"))
+        .map_err(|_| {
+            format!(
+                "The format '{format}' is not a valid format on the form '%<flags><width>.<prec><format>'"
+            )
+        })
 }
 
 /// `Timespan(seconds)`, `Timespan('D-HH:MM:SS')`, `Timespan(text, format)`
