@@ -335,7 +335,20 @@ pub(crate) fn format_values(values: &[Value]) -> Result<String, String> {
         if spec.done {
             continue;
         }
+        // `*` takes the width (or, after `.`, the precision) from the
+        // next argument; a negative width left-justifies.
+        let star = |next_arg: &mut usize| -> Result<i64, String> {
+            let value = args.get(*next_arg).ok_or("too few arguments")?;
+            *next_arg += 1;
+            integer_arg(value)
+        };
         let mut width = String::new();
+        if chars.peek() == Some(&'*') {
+            chars.next();
+            let given = star(&mut next_arg)?;
+            spec.left |= given < 0;
+            width = given.unsigned_abs().to_string();
+        }
         while let Some(c) = chars.peek().filter(|c| c.is_ascii_digit()) {
             width.push(*c);
             chars.next();
@@ -349,6 +362,11 @@ pub(crate) fn format_values(values: &[Value]) -> Result<String, String> {
                 chars.next();
             }
             precision = Some(digits.parse::<usize>().unwrap_or(0));
+            if digits.is_empty() && chars.peek() == Some(&'*') {
+                chars.next();
+                // A negative precision counts as none.
+                precision = usize::try_from(star(&mut next_arg)?).ok();
+            }
         }
         let Some(conversion) = chars.next() else {
             return Err("incomplete format specifier; use %% (double %) instead".into());
@@ -533,11 +551,8 @@ fn format_one(conversion: char, value: &Value, spec: &Spec) -> Result<String, St
                 .and_then(char::from_u32)
                 .map(String::from)
                 .unwrap_or_default(),
-            other => to_s(other)
-                .chars()
-                .next()
-                .map(String::from)
-                .unwrap_or_default(),
+            Value::String(text) if text.chars().count() == 1 => text.to_string(),
+            _ => return Err("%c requires a character".into()),
         },
         other => return Err(format!("malformed format string - %{other}")),
     })

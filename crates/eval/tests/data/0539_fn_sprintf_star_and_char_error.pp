@@ -1,0 +1,8 @@
+notice(sprintf('[%*d]', 5, 42))
+notice(sprintf('[%-*d]', 5, 42))
+notice(sprintf('[%*d]', -4, 7))
+notice(sprintf('[%.*f]', 2, 3.14159))
+notice(sprintf('[%*.*f]', 8, 1, 2.25))
+notice(sprintf('%c', 65))
+notice(sprintf('%c', 'xyz'))
+notice(sprintf('%.2s', 'abcdef'))
