@@ -110,6 +110,8 @@ pub struct Evaluator<'p> {
     /// The movable parameters of each lambda called so far, by the
     /// lambda's place in the syntax tree (which outlives the evaluator).
     movable: HashMap<*const Lambda, Rc<[String]>>,
+    /// The warnings given once, already given.
+    warned: std::collections::HashSet<String>,
 }
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
@@ -151,6 +153,7 @@ impl<'p> Evaluator<'p> {
             external: None,
             external_loaded: HashMap::new(),
             movable: HashMap::new(),
+            warned: std::collections::HashSet::new(),
         }
     }
 
@@ -378,6 +381,14 @@ impl<'p> Evaluator<'p> {
     /// A warning without a location (deprecations raised by functions).
     /// A deprecation warning as Puppet prints it: the message, then on the
     /// next line the file and line of the call, or that they are unknown.
+    /// A deprecation warning given once per compilation, as Puppet's
+    /// `warn_once` gives it (without a place).
+    pub(crate) fn warn_once(&mut self, message: &str) {
+        if self.warned.insert(message.to_string()) {
+            self.warn_plain(message, None);
+        }
+    }
+
     pub(crate) fn warn_plain(&mut self, message: &str, at: Option<Span>) {
         let place = match at {
             Some(span) => format!(

@@ -339,13 +339,10 @@ fn extreme<'p>(
         && values.iter().any(|v| matches!(v, Value::String(_)))
         && let Some(numbers) = numeric
     {
-        eval.warn_plain(
-            &format!(
-                "The {}() function's auto conversion of String to Numeric is deprecated - change to convert input before calling, or use lambda",
-                call.name
-            ),
-            None,
-        );
+        eval.warn_once(&format!(
+            "The {}() function's auto conversion of String to Numeric is deprecated - change to convert input before calling, or use lambda",
+            call.name
+        ));
         // Keep the original values, chosen by their numeric order.
         let order: Vec<(Value, Value)> = numbers.into_iter().zip(values.drain(..)).collect();
         let chosen = order
@@ -372,13 +369,15 @@ fn extreme<'p>(
                     },
                     None => match natural_order(&value, &current) {
                         Some(ordering) => ordering,
+                        // Values of different kinds compare as their
+                        // texts, case-sensitively, as Puppet still does.
                         None => {
-                            return call.error(format_args!(
-                                "'{}' cannot compare {} with {}",
-                                call.name,
-                                type_label(&value),
-                                type_label(&current)
+                            eval.warn_once(&format!(
+                                "The {}() function's auto conversion of Any to String is deprecated - change to convert input before calling, or use lambda",
+                                call.name
                             ));
+                            marionette_values::format::to_s(&value)
+                                .cmp(&marionette_values::format::to_s(&current))
                         }
                     },
                 };

@@ -1,0 +1,6 @@
+notice(max(1, 'a'))
+notice(min(1, 'a'))
+notice(max('10', 9))
+notice(max(1, 2.5))
+notice(min('b', 'A'))
+notice(max(true, 1))
