@@ -56,7 +56,11 @@ fn assert_type<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalRes
         Value::Type(t) => (**t).clone(),
         Value::String(name) => match PType::from_name(name) {
             Some(t) => t,
-            None => return call.mismatch("type", "Type", 0),
+            // A type written out with parameters, `'Integer[1, 3]'`.
+            None => match marionette_values::parse_type(name) {
+                Ok(t) => t,
+                Err(_) => return call.mismatch("type", "Type", 0),
+            },
         },
         _ => return call.mismatch("type", "Type", 0),
     };
