@@ -68,6 +68,10 @@ struct Escapes {
     dollar: bool,
     double_quote: bool,
     single_quote: bool,
+    /// Double-quoted strings warn about a backslash before a character it
+    /// cannot escape; heredocs keep such a backslash silently, and the
+    /// character after it means what it would mean without it.
+    warn_unknown: bool,
 }
 
 impl Escapes {
@@ -255,6 +259,7 @@ impl<'a> Lexer<'a> {
                         dollar: true,
                         double_quote: true,
                         single_quote: true,
+                        warn_unknown: true,
                     },
                     margin: 0,
                     terminator: Some(b'"'),
@@ -646,7 +651,13 @@ impl<'a> Lexer<'a> {
                 return segments;
             }
             match b {
-                b'\\' if body.escapes.any() => self.escape(body, &mut text),
+                b'\\' if body.escapes.any() => {
+                    // After a line continuation, the next line's margin is
+                    // stripped like any other line's.
+                    if self.escape(body, &mut text) {
+                        at_line_start = body.margin > 0;
+                    }
+                }
                 b'$' if body.interpolate => {
                     let dollar = self.pos;
                     if self.peek(1) == b'{' {
@@ -710,7 +721,8 @@ impl<'a> Lexer<'a> {
         segments
     }
 
-    fn escape(&mut self, body: &StringBody, text: &mut String) {
+    /// Reads the escape at `self.pos`; `true` when it joined two lines.
+    fn escape(&mut self, body: &StringBody, text: &mut String) -> bool {
         let start = self.pos;
         let next = self.source[self.pos + 1..].chars().next();
         let escapes = body.escapes;
@@ -728,7 +740,7 @@ impl<'a> Lexer<'a> {
         if let Some(ch) = simple {
             text.push(ch);
             self.pos += 2;
-            return;
+            return false;
         }
         match next {
             Some('u') if escapes.unicode => {
@@ -743,12 +755,22 @@ impl<'a> Lexer<'a> {
                     );
                 }
             }
-            Some('\n') if escapes.line_continuation => self.pos += 2,
-            Some('\r') if escapes.line_continuation && self.peek(2) == b'\n' => self.pos += 3,
+            Some('\n') if escapes.line_continuation => {
+                self.pos += 2;
+                return true;
+            }
+            Some('\r') if escapes.line_continuation && self.peek(2) == b'\n' => {
+                self.pos += 3;
+                return true;
+            }
             Some(other) if other == '\n' || Some(other as u32 as u8) == body.terminator => {
                 // A backslash before the terminator or a newline that it
                 // cannot escape stays literal; the terminator then ends the
                 // string as usual.
+                text.push('\\');
+                self.pos += 1;
+            }
+            Some(_) if !escapes.warn_unknown => {
                 text.push('\\');
                 self.pos += 1;
             }
@@ -768,6 +790,7 @@ impl<'a> Lexer<'a> {
                 self.pos += 1;
             }
         }
+        false
     }
 
     fn unicode_escape(&mut self) -> Option<char> {

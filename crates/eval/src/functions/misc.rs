@@ -77,7 +77,8 @@ fn getvar(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value
     let path = match &call.args[0] {
         Value::String(text) if is_variable_path(text) => text.to_string(),
         Value::String(_) => {
-            return call.error("'getvar' The given string does not start with a valid variable name");
+            return call
+                .error("'getvar' The given string does not start with a valid variable name");
         }
         other => {
             return call.error(format_args!(
