@@ -11,7 +11,8 @@ use std::time::Instant;
 use indexmap::IndexMap;
 use marionette_catalog::Catalog;
 use marionette_ral::{
-    EventStatus, Facts, Filebucket, Level, Logger, Outcome, RalError, Registry, Resource, Session,
+    EventStatus, Facts, Filebucket, GenerateError, Level, Logger, Outcome, RalError, Registry,
+    Resource, Session,
 };
 use marionette_values::types::capitalize_segments;
 
@@ -160,21 +161,31 @@ impl marionette_ral::Generation for Generator<'_> {
         };
         self.logger.log(Level::Notice, &source, message);
     }
+
+    fn warning(&self, message: &str) {
+        self.logger.log(Level::Warning, "", message);
+    }
 }
 
 /// Metaparameters a generated resource takes from its generator (so
 /// `resources { 'user': purge => true, noop => true }` only reports).
 const INHERITED_METAPARAMETERS: &[&str] = &["noop", "loglevel", "schedule", "audit", "tag"];
 
+/// A generator that failed: the catalog position of its resource and why.
+/// As in Puppet, the run goes on without what it would have added, and
+/// the resource itself is still evaluated; the run counts as failed.
+type GenerateFailure = (usize, String);
+
 /// The catalog with every generator's resources added, each contained
-/// where its generator is.
+/// where its generator is, and the generators that failed; an error when
+/// a generator found its resource invalid.
 fn extend(
     catalog: &Catalog,
     resources: &[(usize, Resource)],
     registry: &Arc<Registry>,
     facts: &Arc<Facts>,
     logger: &Logger,
-) -> Result<Catalog, ApplyError> {
+) -> Result<(Catalog, Vec<GenerateFailure>), ApplyError> {
     let mut managed = HashSet::new();
     for resource in &catalog.resources {
         managed.insert((
@@ -200,21 +211,29 @@ fn extend(
     };
     let mut extended = catalog.clone();
     let mut errors = Vec::new();
+    let mut failures = Vec::new();
     for (i, resource) in resources {
         let Some(hook) = &resource.type_def().generate else {
             continue;
         };
         let source = &catalog.resources[*i];
+        // A panicking hook is an invalid resource, never a crash.
         let generated = match marionette_ral::attribute::guarded("generate", "generate", || {
-            hook(resource, &generator)
-        }) {
+            Ok(hook(resource, &generator))
+        })
+        .unwrap_or_else(|panic| Err(GenerateError::Invalid(panic)))
+        {
             Ok(generated) => generated,
-            Err(message) => {
+            Err(GenerateError::Invalid(message)) => {
                 errors.push(RalError::Validation {
                     resource: resource.reference(),
                     message,
                     origin: resource.origin().clone(),
                 });
+                continue;
+            }
+            Err(GenerateError::Failed(message)) => {
+                failures.push((*i, message));
                 continue;
             }
         };
@@ -264,7 +283,7 @@ fn extend(
         }
     }
     if errors.is_empty() {
-        Ok(extended)
+        Ok((extended, failures))
     } else {
         Err(ApplyError::Invalid(errors))
     }
@@ -284,11 +303,12 @@ pub fn apply(
     // Generators (`resources`, `tidy`) add resources first; the extended
     // catalog is then converted and ordered like any other.
     let extended;
+    let mut generate_failures = Vec::new();
     let catalog = if resources
         .iter()
         .any(|(_, r)| r.type_def().generate.is_some())
     {
-        extended = extend(catalog, &resources, &registry, &facts, &logger)?;
+        (extended, generate_failures) = extend(catalog, &resources, &registry, &facts, &logger)?;
         resources = convert(&extended, &registry)?;
         &extended
     } else {
@@ -316,6 +336,14 @@ pub fn apply(
         logger,
         options,
     );
+    for (position, message) in generate_failures {
+        run.logger.log(
+            Level::Err,
+            &graph.paths[position],
+            &format!("Failed to generate additional resources using 'eval_generate': {message}"),
+        );
+        run.failed_after = true;
+    }
     run.session.set_catalog(ral.clone());
     if let Some(bucket) = &options.filebucket {
         run.session.set_filebucket(bucket.clone());
@@ -359,7 +387,8 @@ struct Run<'a> {
     counts: Counts,
     times: IndexMap<String, f64>,
     /// A provider failed after evaluation without naming the resources
-    /// concerned: the run failed though no resource did.
+    /// concerned, or a generator failed: the run failed though no
+    /// resource did.
     failed_after: bool,
 }
 
