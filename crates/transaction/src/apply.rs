@@ -481,26 +481,32 @@ impl<'a> Run<'a> {
                         ),
                     );
                 }
-                self.send(node, received.events > 0, received.noop_events > 0);
+                // A container passes on one event of its own.
+                self.send(node, received.events > 0, received.noop_events > 0, 1);
             }
             NodeKind::Resource(n) => self.process_resource(node, n, &failed_dependencies),
         }
     }
 
-    /// Passes one event along each refresh edge.
-    fn send(&mut self, node: usize, real: bool, noop: bool) {
+    /// Passes a node's events along each refresh edge: `count` real
+    /// events, or as many noop events when nothing really changed. Puppet
+    /// counts events, not senders: a file whose content and mode would
+    /// both change makes its class "Would have triggered 'refresh' from 2
+    /// events".
+    fn send(&mut self, node: usize, real: bool, noop: bool, count: usize) {
         if !real && !noop {
             return;
         }
+        let count = count.max(1);
         for &e in &self.graph.outgoing[node] {
             let edge = self.graph.edges[e];
             if !edge.refresh {
                 continue;
             }
             if real {
-                self.received[edge.to].events += 1;
+                self.received[edge.to].events += count;
             } else {
-                self.received[edge.to].noop_events += 1;
+                self.received[edge.to].noop_events += count;
             }
         }
     }
@@ -630,7 +636,17 @@ impl<'a> Run<'a> {
         } else {
             State::Done
         };
-        self.send(node, real, would && !real);
+        let status_sent = if real {
+            EventStatus::Success
+        } else {
+            EventStatus::Noop
+        };
+        let count = outcome
+            .events
+            .iter()
+            .filter(|e| e.status == status_sent)
+            .count();
+        self.send(node, real, would && !real, count);
         self.statuses.insert(resource.reference(), status);
     }
 
