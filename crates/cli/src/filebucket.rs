@@ -8,33 +8,53 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 
+/// Which bucket: the run's own under the state directory, or a named
+/// bucket's directory (a `filebucket` resource's `path`).
+#[derive(clap::Args)]
+pub(crate) struct Location {
+    #[arg(long)]
+    vardir: Option<PathBuf>,
+    /// The directory of a bucket declared with `filebucket { NAME: path => DIR }`.
+    #[arg(long, conflicts_with = "vardir")]
+    bucket: Option<PathBuf>,
+}
+
+impl Location {
+    fn open(&self) -> marionette_ral::Filebucket {
+        match &self.bucket {
+            Some(dir) => marionette_ral::Filebucket::new(dir),
+            None => crate::apply::filebucket(&crate::apply::vardir(self.vardir.as_deref())),
+        }
+    }
+}
+
 #[derive(Subcommand)]
 pub(crate) enum FilebucketCommand {
     /// Every backup: time, sum and path, oldest first.
     List {
-        #[arg(long)]
-        vardir: Option<PathBuf>,
+        #[command(flatten)]
+        location: Location,
     },
     /// Print the contents saved under a sum.
     Get {
         sum: String,
-        #[arg(long)]
-        vardir: Option<PathBuf>,
+        #[command(flatten)]
+        location: Location,
     },
     /// Put saved contents back at a path (its current contents are saved
     /// first).
     Restore {
         path: PathBuf,
         sum: String,
-        #[arg(long)]
-        vardir: Option<PathBuf>,
+        #[command(flatten)]
+        location: Location,
     },
 }
 
 pub(crate) fn run(command: FilebucketCommand) -> Result<ExitCode> {
     match command {
-        FilebucketCommand::List { vardir } => {
-            let bucket = crate::apply::filebucket(&crate::apply::vardir(vardir.as_deref()));
+        FilebucketCommand::List { location } => {
+            let bucket = location.open();
             let mut out = String::new();
             for entry in bucket.list().context("Could not read the filebucket")? {
                 let time = marionette_values::Timestamp::from_seconds(entry.time as f64)
@@ -44,13 +64,17 @@ pub(crate) fn run(command: FilebucketCommand) -> Result<ExitCode> {
             }
             print!("{out}");
         }
-        FilebucketCommand::Get { sum, vardir } => {
-            let bucket = crate::apply::filebucket(&crate::apply::vardir(vardir.as_deref()));
+        FilebucketCommand::Get { sum, location } => {
+            let bucket = location.open();
             let bytes = bucket.get(&sum)?;
             std::io::stdout().write_all(&bytes)?;
         }
-        FilebucketCommand::Restore { path, sum, vardir } => {
-            let bucket = crate::apply::filebucket(&crate::apply::vardir(vardir.as_deref()));
+        FilebucketCommand::Restore {
+            path,
+            sum,
+            location,
+        } => {
+            let bucket = location.open();
             bucket
                 .restore(&path, &sum)
                 .with_context(|| format!("Could not restore {}", path.display()))?;

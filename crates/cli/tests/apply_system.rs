@@ -1,10 +1,11 @@
 //! `marionette apply` on the real machine against the real `puppet apply`:
-//! the manifests in `tests/data/apply/` work under `/tmp/mrtest-apply`;
-//! for each, what Puppet printed and the files it left were recorded by
-//! `scripts/puppet-record-apply-system`. Marionette must print the same
-//! lines, leave the same files (type, mode, content or target), change
-//! nothing on a second run, change nothing in noop, and keep a backup of
-//! every file it removed or replaced.
+//! the manifests in `tests/data/apply/` work under `/tmp/mrtest-apply`,
+//! which `setup.sh` and then the case's own `CASE.setup.sh` (when there is
+//! one) prepare; for each, what Puppet printed and the files it left were
+//! recorded by `scripts/puppet-record-apply-system`. Marionette must print
+//! the same lines, leave the same files (type, mode, content or target),
+//! change nothing on a second run, change nothing in noop (the cases of
+//! `NOOP_CASES`), and keep a backup of every file it removed or replaced.
 
 mod common;
 use common::timeless;
@@ -20,9 +21,18 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn setup() {
+/// The cases also applied with `--noop` first (the recorder has the same
+/// list).
+const NOOP_CASES: &[&str] = &["files", "links", "filebucket"];
+
+fn setup(case: &str) {
     let status = Command::new("sh").arg(data("setup.sh")).status().unwrap();
     assert!(status.success());
+    let extra = data(&format!("{case}.setup.sh"));
+    if extra.exists() {
+        let status = Command::new("sh").arg(extra).status().unwrap();
+        assert!(status.success());
+    }
 }
 
 fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
@@ -87,20 +97,38 @@ fn apply_does_what_puppet_apply_does() {
         .filter_map(|name| name.strip_suffix(".pp").map(str::to_string))
         .collect();
     cases.sort();
-    assert_eq!(cases, ["classes", "failure", "files", "recurse", "tidy"]);
+    assert_eq!(
+        cases,
+        [
+            "classes",
+            "failure",
+            "filebucket",
+            "files",
+            "links",
+            "links_tree",
+            "max_files",
+            "recurse",
+            "sourceselect",
+            "tidy"
+        ]
+    );
     for case in &cases {
         let manifest = data(&format!("{case}.pp"));
         let vardir = tempfile::tempdir().unwrap();
-        if case == "files" {
-            setup();
+        if NOOP_CASES.contains(&case.as_str()) {
+            setup(case);
             assert_eq!(
                 apply(&manifest, vardir.path(), &["--noop"]),
-                expect("files.noop.out"),
+                expect(&format!("{case}.noop.out")),
                 "noop run of {case}"
             );
-            assert_eq!(state(), expect("files.noop.state"), "noop changes nothing");
+            assert_eq!(
+                state(),
+                expect(&format!("{case}.noop.state")),
+                "noop changes nothing"
+            );
         }
-        setup();
+        setup(case);
         assert_eq!(
             apply(&manifest, vardir.path(), &[]),
             expect(&format!("{case}.first.out")),
@@ -148,6 +176,21 @@ fn apply_does_what_puppet_apply_does() {
                 std::fs::read_to_string("/tmp/mrtest-apply/old").unwrap(),
                 "stale\n"
             );
+        }
+        if case == "filebucket" {
+            // Both old contents went to the named bucket, not the run's.
+            let named = marionette_ral::Filebucket::new("/tmp/mrtest-apply-bucket");
+            for (path, content) in [
+                ("/tmp/mrtest-apply/backed-up", "old content\n"),
+                ("/tmp/mrtest-apply/removed", "doomed\n"),
+            ] {
+                let sum = marionette_ral::filebucket::sha256_hex(content.as_bytes());
+                assert_eq!(named.get(&sum).unwrap(), content.as_bytes(), "{path}");
+                assert!(named.list().unwrap().iter().any(|e| e.path == path));
+            }
+            let own = marionette_ral::Filebucket::new(vardir.path().join("clientbucket"));
+            assert!(own.list().unwrap().is_empty());
+            std::fs::remove_dir_all("/tmp/mrtest-apply-bucket").unwrap();
         }
         std::fs::remove_dir_all(ROOT).unwrap();
     }
@@ -297,4 +340,114 @@ fn module_files_are_sources_through_the_modulepath() {
         "{output}"
     );
     assert!(!missing.exists());
+}
+
+#[test]
+fn recursion_warns_above_a_thousand_entries_unless_max_files_says_otherwise() {
+    let vardir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big");
+    std::fs::create_dir(&big).unwrap();
+    for i in 0..1001 {
+        std::fs::write(big.join(format!("f{i}")), "").unwrap();
+    }
+    let manifest = dir.path().join("site.pp");
+    let write = |max_files: &str| {
+        std::fs::write(
+            &manifest,
+            format!(
+                "file {{ '{}': recurse => true, mode => '0600'{max_files} }}\n",
+                big.display()
+            ),
+        )
+        .unwrap();
+    };
+    write("");
+    let output = apply(&manifest, vardir.path(), &[]);
+    assert!(
+        output.contains(&format!(
+            "Warning: The directory '{}' contains 1001 entries, which exceeds the default soft limit 1000 and may cause excessive resource consumption and degraded performance. To remove this warning set a value for `max_files` parameter or consider using an alternate method to manage large directory trees\n",
+            big.display()
+        )),
+        "{output}"
+    );
+    // The files were managed all the same.
+    let mode = std::fs::metadata(big.join("f1000")).unwrap().permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o600
+    );
+    write(", max_files => -1");
+    assert!(!apply(&manifest, vardir.path(), &[]).contains("Warning"));
+    write(", max_files => 1001");
+    assert!(!apply(&manifest, vardir.path(), &[]).contains("Warning"));
+    // Over a limit, the run goes on but counts as failed.
+    write(", max_files => 1000");
+    let output = apply(&manifest, vardir.path(), &["--detailed-exitcodes"]);
+    assert!(
+        output.contains("contains 1001 entries, which exceeds the limit of 1000"),
+        "{output}"
+    );
+    let run = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["apply", "--detailed-exitcodes", "--vardir"])
+        .arg(vardir.path())
+        .arg(&manifest)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(4));
+}
+
+#[test]
+fn a_named_bucket_is_listed_and_restored_with_its_directory() {
+    let vardir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let bucket = dir.path().join("bucket");
+    let target = dir.path().join("motd");
+    std::fs::write(&target, "before\n").unwrap();
+    let manifest = dir.path().join("site.pp");
+    std::fs::write(
+        &manifest,
+        format!(
+            "filebucket {{ 'local': path => '{}' }}\nfile {{ '{}': content => \"after\\n\", backup => 'local' }}\n",
+            bucket.display(),
+            target.display()
+        ),
+    )
+    .unwrap();
+    apply(&manifest, vardir.path(), &[]);
+    let bucket_arg = bucket.display().to_string();
+    let listed = common::marionette(&["filebucket", "list", "--bucket", &bucket_arg]);
+    let sum = marionette_ral::filebucket::sha256_hex(b"before\n");
+    assert!(
+        listed.stdout.contains(&format!("{sum} ")),
+        "{}",
+        listed.output()
+    );
+    assert!(listed.stdout.contains(&target.display().to_string()));
+    let target_arg = target.display().to_string();
+    let restored = common::marionette(&[
+        "filebucket",
+        "restore",
+        &target_arg,
+        &sum,
+        "--bucket",
+        &bucket_arg,
+    ]);
+    assert_eq!(restored.code, 0, "{}", restored.output());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "before\n");
+    // A remote bucket is refused before anything is applied.
+    std::fs::write(
+        &manifest,
+        format!(
+            "filebucket {{ 'main': path => false, server => 'puppet.example.com' }}\nfile {{ '{}': content => \"x\\n\", backup => 'main' }}\n",
+            target.display()
+        ),
+    )
+    .unwrap();
+    let output = apply(&manifest, vardir.path(), &[]);
+    assert!(
+        output.contains("Remote filebuckets (path => false) are not supported"),
+        "{output}"
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "before\n");
 }

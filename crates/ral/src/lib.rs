@@ -53,6 +53,6 @@ pub use resource::Resource;
 pub use select::Selector;
 pub use sync::{Event, EventStatus, Outcome, Session};
 pub use typedef::{
-    ArrayMatching, AttrDef, AttrKind, AutoKind, DefaultValue, FeatureDef, Generated, Generation,
-    Titles, TypeDef,
+    ArrayMatching, AttrDef, AttrKind, AutoKind, DefaultValue, FeatureDef, GenerateError, Generated,
+    Generation, Titles, TypeDef,
 };

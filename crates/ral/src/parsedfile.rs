@@ -1,52 +1,105 @@
-//! A provider framework for things that are records in a text file (hosts
-//! in `/etc/hosts`, cron jobs in a crontab): a [`RecordFormat`] says how
-//! one record reads and writes; [`ParsedFile`] turns it into a provider
-//! that lists records, compares them and writes the file back, keeping
-//! comments, blank lines and lines it does not understand exactly as they
-//! were.
+//! A provider framework for things that are records in a text (hosts in
+//! `/etc/hosts`, cron jobs in a user's crontab): a [`RecordFormat`] says
+//! how records read and write and where the text lives; [`ParsedFile`]
+//! turns it into a provider that lists records, compares them and writes
+//! the text back, keeping comments, blank lines and lines it does not
+//! understand exactly as they were.
 //!
-//! Records are matched by name. Each change rewrites the file atomically
-//! (a temporary file with the old file's mode and owner, renamed over it).
+//! A record is one line by default; a format whose records span several
+//! lines (a cron job with its name comment and environment lines) splits
+//! the text itself. The text lives in a file named by the target by
+//! default, rewritten atomically; a format whose text is reached through a
+//! command (a crontab, read with `crontab -l` and written with `crontab -`)
+//! says so by overriding [`RecordFormat::read`] and
+//! [`RecordFormat::write`], its targets then naming what the command
+//! needs (a user). Records are matched by name within their target.
 
 use std::fs;
 use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use marionette_values::Value;
 
 use crate::error::ProviderError;
 use crate::provider::{Context, Instance, PropertyHash, PropertyProvider, hash_name};
+use crate::resource::Resource;
 
-/// How records look in one kind of file.
+/// One piece of a text: its lines as they were (joined by newlines, kept
+/// verbatim unless its record changes) and the record they hold, if any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chunk {
+    pub text: String,
+    pub record: Option<PropertyHash>,
+}
+
+/// How records look in one kind of text, and where that text lives.
 pub trait RecordFormat: Send + Sync {
     /// A record from a line, or `None` for a line that is not one
-    /// (comments, blanks, anything else): those are kept verbatim.
-    fn parse(&self, line: &str) -> Option<PropertyHash>;
+    /// (comments, blanks, anything else): those are kept verbatim. Used by
+    /// the default [`RecordFormat::split`].
+    fn parse(&self, line: &str) -> Option<PropertyHash> {
+        let _ = line;
+        None
+    }
 
-    /// The line of a record. `record` holds the name and the properties.
+    /// The text cut into chunks, each a record or text kept as it is. The
+    /// default makes one chunk per line, parsed by [`RecordFormat::parse`];
+    /// `target` is where the text came from.
+    fn split(&self, target: &str, text: &str) -> Vec<Chunk> {
+        let _ = target;
+        text.lines()
+            .map(|line| Chunk {
+                text: line.to_string(),
+                record: self.parse(line),
+            })
+            .collect()
+    }
+
+    /// The text of a record, one or several lines (without the final
+    /// newline). `record` holds the name and the properties.
     fn render(&self, record: &PropertyHash) -> Result<String, String>;
 
-    /// The file records live in when the resource does not say.
-    fn default_target(&self) -> PathBuf;
+    /// The target of resources that do not name one, and the one listed.
+    fn default_target(&self) -> String;
 
-    /// Reads the file's text (a crontab is read through a command);
-    /// `None` when it does not exist yet.
-    fn read(&self, _cx: &Context, path: &Path) -> Result<Option<String>, ProviderError> {
-        match fs::read_to_string(path) {
+    /// Where a resource's record lives: its `target`, else the default.
+    fn target(&self, resource: &Resource) -> String {
+        resource
+            .text("target")
+            .unwrap_or_else(|| self.default_target())
+    }
+
+    /// The targets whose records make the list of instances.
+    fn listed_targets(&self, cx: &Context) -> Vec<String> {
+        let _ = cx;
+        vec![self.default_target()]
+    }
+
+    /// Records one changed value: the default sets it. A format where a
+    /// value excludes another (a cron job's time fields and its `special`
+    /// schedule) clears the other here.
+    fn update(&self, record: &mut PropertyHash, key: &str, value: &Value) {
+        record.insert(key.to_string(), value.clone());
+    }
+
+    /// Reads the target's text; `None` when there is none yet. The default
+    /// reads the file the target names.
+    fn read(&self, cx: &Context, target: &str) -> Result<Option<String>, ProviderError> {
+        let _ = cx;
+        match fs::read_to_string(target) {
             Ok(text) => Ok(Some(text)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(ProviderError::new(format!(
-                "Could not read {}: {e}",
-                path.display()
-            ))),
+            Err(e) => Err(ProviderError::new(format!("Could not read {target}: {e}"))),
         }
     }
 
-    /// Writes the file's text back.
-    fn write(&self, _cx: &Context, path: &Path, text: &str) -> Result<(), ProviderError> {
-        write_atomically(path, text.as_bytes())
-            .map_err(|e| ProviderError::new(format!("Could not write {}: {e}", path.display())))
+    /// Writes the target's text back. The default replaces the file the
+    /// target names atomically.
+    fn write(&self, cx: &Context, target: &str, text: &str) -> Result<(), ProviderError> {
+        let _ = cx;
+        write_atomically(Path::new(target), text.as_bytes())
+            .map_err(|e| ProviderError::new(format!("Could not write {target}: {e}")))
     }
 }
 
@@ -81,47 +134,25 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
-/// One line of a parsed file: its text, kept as it was unless its record
-/// changes, and the record it holds, if any.
-struct Line {
-    text: String,
-    record: Option<PropertyHash>,
-}
-
-fn parse_lines(format: &dyn RecordFormat, text: &str) -> Vec<Line> {
-    text.lines()
-        .map(|line| Line {
-            text: line.to_string(),
-            record: format.parse(line),
-        })
-        .collect()
-}
-
 /// A provider over a [`RecordFormat`].
 pub struct ParsedFile<F> {
     pub format: F,
 }
 
 impl<F: RecordFormat> ParsedFile<F> {
-    fn target(&self, instance: &Instance<'_>) -> PathBuf {
-        instance
-            .resource
-            .text("target")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| self.format.default_target())
+    fn chunks(&self, cx: &Context, target: &str) -> Result<Vec<Chunk>, ProviderError> {
+        let text = self.format.read(cx, target)?.unwrap_or_default();
+        Ok(self.format.split(target, &text))
     }
 
-    fn records(&self, cx: &Context, path: &Path) -> Result<Vec<PropertyHash>, ProviderError> {
-        let text = self.format.read(cx, path)?.unwrap_or_default();
-        Ok(parse_lines(&self.format, &text)
+    fn records(&self, cx: &Context, target: &str) -> Result<Vec<PropertyHash>, ProviderError> {
+        Ok(self
+            .chunks(cx, target)?
             .into_iter()
-            .filter_map(|line| {
-                let mut record = line.record?;
+            .filter_map(|chunk| {
+                let mut record = chunk.record?;
                 record.insert("ensure".into(), Value::String("present".into()));
-                record.insert(
-                    "target".into(),
-                    Value::String(path.display().to_string().into()),
-                );
+                record.insert("target".into(), Value::String(target.into()));
                 Some(record)
             })
             .collect())
@@ -130,28 +161,31 @@ impl<F: RecordFormat> ParsedFile<F> {
 
 impl<F: RecordFormat> PropertyProvider for ParsedFile<F> {
     fn instances(&self, cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
-        self.records(cx, &self.format.default_target())
+        let mut found = Vec::new();
+        for target in self.format.listed_targets(cx) {
+            found.extend(self.records(cx, &target)?);
+        }
+        Ok(found)
     }
 
-    /// Reads each target file once and matches its records by name.
+    /// Reads each target once and matches its records by name.
     fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
-        let mut files: Vec<(PathBuf, Vec<PropertyHash>)> = Vec::new();
+        let mut targets: Vec<(String, Vec<PropertyHash>)> = Vec::new();
         for instance in instances {
-            let target = self.target(instance);
-            if !files.iter().any(|(path, _)| *path == target) {
-                let records = self.records(cx, &target)?;
-                files.push((target.clone(), records));
-            }
-            let records = &files
+            let target = self.format.target(instance.resource);
+            let at = match targets.iter().position(|(seen, _)| *seen == target) {
+                Some(at) => at,
+                None => {
+                    let records = self.records(cx, &target)?;
+                    targets.push((target, records));
+                    targets.len() - 1
+                }
+            };
+            let name = instance.resource.name();
+            instance.property_hash = targets[at]
+                .1
                 .iter()
-                .find(|(path, _)| *path == target)
-                .expect("read above")
-                .1;
-            instance.property_hash = records
-                .iter()
-                .find(|record| {
-                    hash_name(record).as_deref() == Some(instance.resource.name().as_str())
-                })
+                .find(|record| hash_name(record).as_deref() == Some(name.as_str()))
                 .cloned()
                 .unwrap_or_else(|| {
                     PropertyHash::from([("ensure".to_string(), Value::String("absent".into()))])
@@ -160,15 +194,16 @@ impl<F: RecordFormat> PropertyProvider for ParsedFile<F> {
         Ok(())
     }
 
-    /// Writes the record's line: replaced where it was, appended when new,
-    /// dropped when absent. Every other line stays as it was.
+    /// Writes the record: replaced where it was, appended when new,
+    /// dropped when absent. Every other chunk stays as it was. The text is
+    /// read afresh, so records written earlier in the run are kept.
     fn flush(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
-        let target = self.target(instance);
+        let target = self.format.target(instance.resource);
         let name = instance.resource.name();
-        let text = self.format.read(cx, &target)?.unwrap_or_default();
-        let mut lines = parse_lines(&self.format, &text);
-        let position = lines.iter().position(|line| {
-            line.record
+        let mut chunks = self.chunks(cx, &target)?;
+        let position = chunks.iter().position(|chunk| {
+            chunk
+                .record
                 .as_ref()
                 .is_some_and(|record| hash_name(record).as_deref() == Some(name.as_str()))
         });
@@ -177,33 +212,34 @@ impl<F: RecordFormat> PropertyProvider for ParsedFile<F> {
             record.insert("name".into(), Value::String(name.as_str().into()));
             // What the system had, overridden by what was set, and for a
             // new record the resource's desired values.
-            if let Some(old) = position.and_then(|p| lines[p].record.as_ref()) {
+            if let Some(old) = position.and_then(|p| chunks[p].record.as_ref()) {
                 for (key, value) in old {
                     record.insert(key.clone(), value.clone());
                 }
             } else {
                 for (attr, value) in instance.resource.managed_properties() {
-                    record.insert(attr.name.clone(), crate::attribute::sync_value(attr, value));
+                    let value = crate::attribute::sync_value(attr, value);
+                    self.format.update(&mut record, &attr.name, &value);
                 }
             }
             for (key, value) in &instance.property_hash {
-                record.insert(key.clone(), value.clone());
+                self.format.update(&mut record, key, value);
             }
             Some(self.format.render(&record).map_err(ProviderError::new)?)
         } else {
             None
         };
         match (position, rendered) {
-            (Some(at), Some(text)) => lines[at].text = text,
+            (Some(at), Some(text)) => chunks[at].text = text,
             (Some(at), None) => {
-                lines.remove(at);
+                chunks.remove(at);
             }
-            (None, Some(text)) => lines.push(Line { text, record: None }),
+            (None, Some(text)) => chunks.push(Chunk { text, record: None }),
             (None, None) => return Ok(()),
         }
         let mut out = String::new();
-        for line in &lines {
-            out.push_str(&line.text);
+        for chunk in &chunks {
+            out.push_str(&chunk.text);
             out.push('\n');
         }
         self.format.write(cx, &target, &out)

@@ -99,7 +99,31 @@ pub type TitlesFn = Arc<dyn Fn(&Resource) -> Vec<String> + Send + Sync>;
 /// Resources a resource adds to the run before it is applied (`resources`
 /// purging unmanaged instances, `tidy` removing old files).
 pub type GenerateFn =
-    Arc<dyn Fn(&Resource, &dyn Generation) -> Result<Vec<Generated>, String> + Send + Sync>;
+    Arc<dyn Fn(&Resource, &dyn Generation) -> Result<Vec<Generated>, GenerateError> + Send + Sync>;
+
+/// Why a generator added nothing. The two kinds stop different amounts of
+/// the run, as they do in Puppet.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    /// The resource cannot be what it says (purging a type that cannot be
+    /// listed): Puppet refuses such a catalog when it is converted, so the
+    /// run does not start.
+    #[error("{0}")]
+    Invalid(String),
+    /// Generating failed on what the system holds (a directory with more
+    /// entries than `max_files`): the error is logged against the
+    /// resource, the resource itself is still evaluated, the rest of the
+    /// run goes on, and the run counts as failed.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// A plain message is an invalid resource, the common case.
+impl From<String> for GenerateError {
+    fn from(message: String) -> GenerateError {
+        GenerateError::Invalid(message)
+    }
+}
 
 /// What a generator may ask of the run.
 pub trait Generation {
@@ -111,6 +135,9 @@ pub trait Generation {
     fn type_def(&self, type_name: &str) -> Option<Arc<TypeDef>>;
     /// Logs a notice about the generating resource.
     fn notice(&self, resource: &Resource, message: &str);
+    /// Logs a warning about the run rather than one resource (Puppet words
+    /// recursion's soft limit so).
+    fn warning(&self, message: &str);
 }
 
 /// A resource added by a generator: contained where its generator is, with
@@ -593,7 +620,7 @@ impl TypeDef {
 
     pub fn generate(
         mut self,
-        hook: impl Fn(&Resource, &dyn Generation) -> Result<Vec<Generated>, String>
+        hook: impl Fn(&Resource, &dyn Generation) -> Result<Vec<Generated>, GenerateError>
         + Send
         + Sync
         + 'static,

@@ -12,7 +12,8 @@ use std::time::Instant;
 use indexmap::IndexMap;
 use marionette_catalog::Catalog;
 use marionette_ral::{
-    EventStatus, Facts, Filebucket, Level, Logger, Outcome, RalError, Registry, Resource, Session,
+    EventStatus, Facts, Filebucket, GenerateError, Level, Logger, Outcome, RalError, Registry,
+    Resource, Session,
 };
 use marionette_values::types::capitalize_segments;
 
@@ -219,21 +220,32 @@ impl marionette_ral::Generation for Generator<'_> {
         };
         self.logger.log(Level::Notice, &source, message);
     }
+
+    fn warning(&self, message: &str) {
+        self.logger.log(Level::Warning, "", message);
+    }
 }
 
 /// Metaparameters a generated resource takes from its generator (so
 /// `resources { 'user': purge => true, noop => true }` only reports).
 const INHERITED_METAPARAMETERS: &[&str] = &["noop", "loglevel", "schedule", "audit", "tag"];
 
+/// A generator that failed: the catalog position of its resource and why.
+/// As in Puppet, the run goes on without what it would have added, and
+/// the resource itself is still evaluated; the run counts as failed.
+type GenerateFailure = (usize, String);
+
 /// The catalog with every generator's resources added, each contained
-/// where its generator is; `None` when no generator added anything.
+/// where its generator is (`None` when no generator added anything), and
+/// the generators that failed; an error when a generator found its
+/// resource invalid.
 fn extend(
     catalog: &Catalog,
     resources: &[(usize, Resource)],
     registry: &Arc<Registry>,
     facts: &Arc<Facts>,
     logger: &Logger,
-) -> Result<Option<Catalog>, ApplyError> {
+) -> Result<(Option<Catalog>, Vec<GenerateFailure>), ApplyError> {
     let generator = Generator {
         session: Session::new(registry.clone(), facts.clone(), logger.clone()),
         registry,
@@ -247,21 +259,29 @@ fn extend(
     let mut extended: Option<Catalog> = None;
     let mut known: Option<HashSet<String>> = None;
     let mut errors = Vec::new();
+    let mut failures = Vec::new();
     for (i, resource) in resources {
         let Some(hook) = &resource.type_def().generate else {
             continue;
         };
         let source = &catalog.resources[*i];
+        // A panicking hook is an invalid resource, never a crash.
         let generated = match marionette_ral::attribute::guarded("generate", "generate", || {
-            hook(resource, &generator)
-        }) {
+            Ok(hook(resource, &generator))
+        })
+        .unwrap_or_else(|panic| Err(GenerateError::Invalid(panic)))
+        {
             Ok(generated) => generated,
-            Err(message) => {
+            Err(GenerateError::Invalid(message)) => {
                 errors.push(RalError::Validation {
                     resource: resource.reference(),
                     message,
                     origin: resource.origin().clone(),
                 });
+                continue;
+            }
+            Err(GenerateError::Failed(message)) => {
+                failures.push((*i, message));
                 continue;
             }
         };
@@ -323,7 +343,7 @@ fn extend(
         }
     }
     if errors.is_empty() {
-        Ok(extended)
+        Ok((extended, failures))
     } else {
         Err(ApplyError::Invalid(errors))
     }
@@ -343,11 +363,12 @@ pub fn apply(
     // Generators (`resources`, `tidy`) add resources first; the extended
     // catalog is then converted and ordered like any other.
     let extended;
+    let mut generate_failures = Vec::new();
     let catalog = if resources
         .iter()
         .any(|(_, r)| r.type_def().generate.is_some())
     {
-        extended = extend(catalog, &resources, &registry, &facts, &logger)?;
+        (extended, generate_failures) = extend(catalog, &resources, &registry, &facts, &logger)?;
         match &extended {
             Some(extended) => {
                 resources = convert(extended, &registry)?;
@@ -380,6 +401,14 @@ pub fn apply(
         logger,
         options,
     );
+    for (position, message) in generate_failures {
+        run.logger.log(
+            Level::Err,
+            &graph.paths[position],
+            &format!("Failed to generate additional resources using 'eval_generate': {message}"),
+        );
+        run.failed_after = true;
+    }
     run.session.set_catalog(ral.clone());
     if let Some(bucket) = &options.filebucket {
         run.session.set_filebucket(bucket.clone());
@@ -424,7 +453,8 @@ struct Run<'a> {
     counts: Counts,
     times: IndexMap<String, f64>,
     /// A provider failed after evaluation without naming the resources
-    /// concerned: the run failed though no resource did.
+    /// concerned, or a generator failed: the run failed though no
+    /// resource did.
     failed_after: bool,
 }
 
@@ -517,26 +547,32 @@ impl<'a> Run<'a> {
                         ),
                     );
                 }
-                self.send(node, received.events > 0, received.noop_events > 0);
+                // A container passes on one event of its own.
+                self.send(node, received.events > 0, received.noop_events > 0, 1);
             }
             NodeKind::Resource(n) => self.process_resource(node, n, &failed_dependencies),
         }
     }
 
-    /// Passes one event along each refresh edge.
-    fn send(&mut self, node: usize, real: bool, noop: bool) {
+    /// Passes a node's events along each refresh edge: `count` real
+    /// events, or as many noop events when nothing really changed. Puppet
+    /// counts events, not senders: a file whose content and mode would
+    /// both change makes its class "Would have triggered 'refresh' from 2
+    /// events".
+    fn send(&mut self, node: usize, real: bool, noop: bool, count: usize) {
         if !real && !noop {
             return;
         }
+        let count = count.max(1);
         for &e in &self.graph.outgoing[node] {
             let edge = self.graph.edges[e];
             if !edge.refresh {
                 continue;
             }
             if real {
-                self.received[edge.to].events += 1;
+                self.received[edge.to].events += count;
             } else {
-                self.received[edge.to].noop_events += 1;
+                self.received[edge.to].noop_events += count;
             }
         }
     }
@@ -666,7 +702,17 @@ impl<'a> Run<'a> {
         } else {
             State::Done
         };
-        self.send(node, real, would && !real);
+        let status_sent = if real {
+            EventStatus::Success
+        } else {
+            EventStatus::Noop
+        };
+        let count = outcome
+            .events
+            .iter()
+            .filter(|e| e.status == status_sent)
+            .count();
+        self.send(node, real, would && !real, count);
         self.statuses.insert(resource.reference(), status);
     }
 

@@ -93,6 +93,21 @@ fn jobs_are_written_changed_and_removed_in_the_users_crontab() {
         &[("command", s("/usr/bin/backup --all")), ("hour", s("3"))],
     );
     assert_eq!(changes(&later), ["hour: hour changed '2' to '3'"]);
+    // In noop, the change is reported and the crontab left alone.
+    let rehearsal = cron(
+        "backup",
+        &[("command", s("/usr/bin/backup --all")), ("hour", s("5"))],
+    );
+    let mut run = common::Run::new();
+    let outcome = run.noop(&rehearsal);
+    assert_eq!(outcome.events.len(), 1, "{outcome:?}");
+    assert_eq!(outcome.events[0].status, marionette_ral::EventStatus::Noop);
+    assert!(crontab().contains("0,30 3 * * * /usr/bin/backup --all\n"));
+    // A time field replaces a special schedule, and back.
+    let timed = cron("boot", &[("command", s("/bin/boot")), ("minute", s("15"))]);
+    assert_eq!(changes(&timed), ["minute: defined 'minute' as '15'"]);
+    assert!(crontab().contains("# Puppet Name: boot\n15 * * * * /bin/boot\n"));
+    assert!(changes(&timed).is_empty(), "a second run changes nothing");
     let gone = cron("boot", &[("ensure", s("absent"))]);
     assert_eq!(changes(&gone), ["ensure: removed"]);
     assert_eq!(

@@ -818,9 +818,12 @@ fn invalid_resources_are_refused_with_clear_messages() {
     assert!(error("/tmp/x", &[("checksum", s("sha512"))]).contains("not supported yet"));
     assert!(error("/tmp/x", &[("recurse", s("sideways"))]).contains("Invalid value \"sideways\""));
     assert!(error("/tmp/x", &[("ignore", s("a/b"))]).contains("ignore patterns match names"));
-    assert!(error("/tmp/x", &[("links", s("follow"))]).contains("not supported yet"));
+    assert!(error("/tmp/x", &[("links", s("sideways"))]).contains("Invalid value \"sideways\""));
+    assert!(error("/tmp/x", &[("max_files", s("many"))]).contains("Invalid value \"many\""));
+    assert!(error("/tmp/x", &[("max_files", Value::Integer(-2))]).contains("Invalid value -2"));
+    assert!(error("/tmp/x", &[("sourceselect", s("last"))]).contains("Invalid value \"last\""));
     assert!(error("/tmp/x", &[("seltype", s("etc_t"))]).contains("not supported yet"));
-    assert!(error("/tmp/x", &[("backup", s("main"))]).contains("not supported yet"));
+    assert!(error("/tmp/x", &[("backup", s(""))]).contains("Invalid backup type"));
     assert!(
         error("/tmp/x", &[("source", s("puppet:///modules/m/f"))])
             .contains("no module path is set")
@@ -878,4 +881,200 @@ fn the_current_state_is_reported() {
     assert_eq!(state.get("mode"), Some(&s("0640")));
     assert_eq!(state.get("type"), Some(&s("file")));
     assert!(state.contains_key("mtime") && state.contains_key("owner"));
+}
+
+#[test]
+fn links_follow_manages_what_the_link_points_to() {
+    let fx = Fixture::new();
+    let real = fx.path("real");
+    fs::write(&real, "real\n").unwrap();
+    set_mode(&real, 0o600);
+    let link = fx.path("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let follow = ("links", s("follow"));
+
+    // A mode goes to the file the link points to; the link stays.
+    let mode = fx.file(&link, &[("mode", s("0640")), follow.clone()]);
+    assert_eq!(
+        fx.ok(&mode),
+        pairs(&[("mode", "mode changed '0600' to '0640'")])
+    );
+    assert_eq!(mode_of(&real), 0o640);
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(fx.ok(&mode).is_empty(), "a second run changes nothing");
+    // In noop, nothing changes.
+    let noop = fx.file(&link, &[("mode", s("0600")), follow.clone()]);
+    assert_eq!(fx.apply(&noop, true).events[0].status, EventStatus::Noop);
+    assert_eq!(mode_of(&real), 0o640);
+
+    // Content is compared with the linked file's; new content replaces the
+    // link with a file, as in Puppet, keeping the linked file's mode and
+    // backing up its content.
+    let content = fx.file(&link, &[("content", s("new\n")), follow.clone()]);
+    assert_eq!(
+        fx.ok(&content),
+        pairs(&[(
+            "content",
+            &format!(
+                "content changed '{{sha256}}{}' to '{{sha256}}{}'",
+                sha256(b"real\n"),
+                sha256(b"new\n")
+            )
+        )])
+    );
+    assert!(fs::symlink_metadata(&link).unwrap().is_file());
+    assert_eq!(mode_of(&link), 0o640);
+    assert_eq!(fs::read(&real).unwrap(), b"real\n");
+    assert_eq!(fx.bucket().get(&sha256(b"real\n")).unwrap(), b"real\n");
+    assert!(fx.ok(&content).is_empty(), "a second run changes nothing");
+
+    // Removing a followed link removes the link, not what it points to.
+    fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let absent = fx.file(&link, &[("ensure", s("absent")), follow.clone()]);
+    assert_eq!(fx.ok(&absent), pairs(&[("ensure", "removed")]));
+    assert!(fs::symlink_metadata(&link).is_err());
+    assert_eq!(fs::read(&real).unwrap(), b"real\n");
+
+    // Through a dangling link, an empty file is made where it points.
+    let dangling = fx.path("dangling");
+    std::os::unix::fs::symlink("nowhere", &dangling).unwrap();
+    let empty = fx.file(&dangling, &[("ensure", s("file")), follow.clone()]);
+    assert_eq!(fx.ok(&empty), pairs(&[("ensure", "created")]));
+    assert!(
+        fs::symlink_metadata(&dangling)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(fs::read(fx.path("nowhere")).unwrap(), b"");
+    assert!(fx.ok(&empty).is_empty(), "a second run changes nothing");
+
+    // A link the resource manages itself is never followed.
+    let managed = fx.file(
+        &fx.path("managed"),
+        &[("ensure", s("link")), ("target", s("real")), follow],
+    );
+    assert_eq!(fx.ok(&managed), pairs(&[("ensure", "created")]));
+    assert!(fx.ok(&managed).is_empty());
+}
+
+#[test]
+fn a_source_link_is_copied_as_a_link_or_followed() {
+    let fx = Fixture::new();
+    let real = fx.path("real");
+    fs::write(&real, "real\n").unwrap();
+    let source = fx.path("source");
+    std::os::unix::fs::symlink("real", &source).unwrap();
+    let source_text = source.display().to_string();
+
+    let manage = fx.file(&fx.path("as-link"), &[("source", s(&source_text))]);
+    assert_eq!(fx.ok(&manage), pairs(&[("ensure", "created")]));
+    assert_eq!(
+        fs::read_link(fx.path("as-link")).unwrap(),
+        PathBuf::from("real")
+    );
+    assert!(fx.ok(&manage).is_empty(), "a second run changes nothing");
+
+    let follow = fx.file(
+        &fx.path("as-file"),
+        &[("source", s(&source_text)), ("links", s("follow"))],
+    );
+    assert_eq!(
+        fx.ok(&follow),
+        pairs(&[(
+            "ensure",
+            &format!("defined content as '{{sha256}}{}'", sha256(b"real\n"))
+        )])
+    );
+    assert!(fs::symlink_metadata(fx.path("as-file")).unwrap().is_file());
+    assert!(fx.ok(&follow).is_empty(), "a second run changes nothing");
+}
+
+/// A session whose catalog holds the given resources, as a run's does.
+fn with_catalog(fx: &Fixture, catalog: Vec<Resource>) -> Session {
+    let mut session = Session::new(fx.registry.clone(), Arc::default(), fx.logger.clone());
+    session.set_filebucket(fx.bucket());
+    session.set_catalog(Arc::from(catalog));
+    session
+}
+
+fn filebucket(fx: &Fixture, name: &str, attrs: &[(&str, Value)]) -> Result<Resource, RalError> {
+    Resource::new(
+        fx.registry.type_def("filebucket").unwrap().clone(),
+        name,
+        attrs.iter().map(|(k, v)| (k.to_string(), v.clone())),
+        Origin::default(),
+    )
+}
+
+#[test]
+fn backups_go_to_the_named_filebucket() {
+    let fx = Fixture::new();
+    let named = fx.path("named-bucket");
+    let bucket = filebucket(&fx, "main", &[("path", s(&named.display().to_string()))]).unwrap();
+    let path = fx.path("app.conf");
+    fs::write(&path, "old\n").unwrap();
+    let file = fx.file(&path, &[("content", s("new\n")), ("backup", s("main"))]);
+    let mut session = with_catalog(&fx, vec![bucket.clone(), file.clone()]);
+    let outcome = session.evaluate(&file, false);
+    assert_eq!(outcome.failed, None, "{outcome:?}");
+    assert_eq!(
+        Filebucket::new(&named).get(&sha256(b"old\n")).unwrap(),
+        b"old\n"
+    );
+    assert!(
+        fx.bucket().list().unwrap().is_empty(),
+        "not the run's bucket"
+    );
+    assert!(fx.logger.entries().iter().any(|e| e.message
+        == format!(
+            "Filebucketed {} to main with sum {}",
+            path.display(),
+            sha256(b"old\n")
+        )));
+    // Evaluating the bucket itself changes nothing.
+    assert!(session.evaluate(&bucket, false).events.is_empty());
+
+    // A bucket without a path is the run's own.
+    let own = filebucket(&fx, "own", &[]).unwrap();
+    let file = fx.file(&path, &[("content", s("newer\n")), ("backup", s("own"))]);
+    let outcome = with_catalog(&fx, vec![own, file.clone()]).evaluate(&file, false);
+    assert_eq!(outcome.failed, None, "{outcome:?}");
+    assert_eq!(fx.bucket().get(&sha256(b"new\n")).unwrap(), b"new\n");
+
+    // A bucket the catalog does not declare fails the resource, which is
+    // left as it was.
+    let file = fx.file(&path, &[("content", s("lost\n")), ("backup", s("nosuch"))]);
+    let outcome = with_catalog(&fx, vec![file.clone()]).evaluate(&file, false);
+    assert!(
+        outcome
+            .failed
+            .as_deref()
+            .is_some_and(|m| m.contains("Could not find filebucket nosuch specified in backup")),
+        "{outcome:?}"
+    );
+    assert_eq!(fs::read(&path).unwrap(), b"newer\n");
+}
+
+#[test]
+fn remote_and_relative_filebuckets_are_refused() {
+    let fx = Fixture::new();
+    let error = |attrs: &[(&str, Value)]| filebucket(&fx, "b", attrs).unwrap_err().to_string();
+    assert!(
+        error(&[("path", Value::Boolean(false)), ("server", s("puppet"))])
+            .contains("Remote filebuckets (path => false) are not supported")
+    );
+    assert!(error(&[("path", s("relative"))]).contains("Filebucket paths must be absolute"));
+    assert!(
+        error(&[("path", Value::Array(vec![s("/a"), s("/b")].into()))])
+            .contains("You can only have one filebucket path")
+    );
+    // A server with a local path is accepted: Puppet ignores it then.
+    assert!(filebucket(&fx, "b", &[("path", s("/tmp/b")), ("server", s("puppet"))]).is_ok());
 }

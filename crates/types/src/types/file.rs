@@ -11,7 +11,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use marionette_ral::attribute::{parse_boolean, value_text};
-use marionette_ral::{AttrDef, Generated, Generation, Resource, TypeDef};
+use marionette_ral::{AttrDef, GenerateError, Generated, Generation, Resource, TypeDef};
 use marionette_values::Value;
 
 use crate::system;
@@ -488,12 +488,67 @@ pub fn sources(resource: &Resource) -> Vec<String> {
         .collect()
 }
 
-/// The first source that exists, with its metadata (links followed).
+/// Whether `links => follow` applies: the resource then manages what a
+/// link at its path points to, and copies what a source link points to.
+/// A resource that manages a link itself (`target`, `ensure => link` or a
+/// link target as `ensure`) always looks at the link: following it would
+/// compare the link's destination with the wanted link and never agree.
+pub fn follows(resource: &Resource) -> bool {
+    resource.text("links").as_deref() == Some("follow")
+        && !resource.is_given("target")
+        && !resource
+            .text("ensure")
+            .is_some_and(|ensure| ensure == "link" || is_link_target(&ensure))
+}
+
+/// What is at a path, links followed or not; `None` when nothing is
+/// there (a dangling link counts as nothing when followed).
+pub fn stat(path: &Path, follow: bool) -> io::Result<Option<fs::Metadata>> {
+    let found = if follow {
+        fs::metadata(path)
+    } else {
+        fs::symlink_metadata(path)
+    };
+    match found {
+        Ok(meta) => Ok(Some(meta)),
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) || e.raw_os_error() == Some(libc::ELOOP) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The first source that exists, with its metadata. With `links =>
+/// follow` a source link stands for what it points to (a dangling one is
+/// skipped); otherwise a source link is itself the thing to copy, and its
+/// metadata says it is a link.
 pub fn first_source(resource: &Resource) -> Option<(PathBuf, fs::Metadata)> {
+    let follow = resource.text("links").as_deref() == Some("follow");
     sources(resource).into_iter().find_map(|path| {
         let path = PathBuf::from(path);
-        fs::metadata(&path).ok().map(|meta| (path, meta))
+        stat(&path, follow).ok().flatten().map(|meta| (path, meta))
     })
+}
+
+/// With `links => manage`, when the first source is a link, where it
+/// points: the resource then makes the same link rather than copying
+/// content, as Puppet does.
+pub fn source_link_target(resource: &Resource) -> Option<String> {
+    if resource.is_given("content") || resource.is_given("target") {
+        return None;
+    }
+    let (path, meta) = first_source(resource)?;
+    if !meta.file_type().is_symlink() {
+        return None;
+    }
+    fs::read_link(path)
+        .ok()
+        .map(|target| target.to_string_lossy().into_owned())
 }
 
 // ---------------------------------------------------------------------------
@@ -576,12 +631,12 @@ pub fn group_name(gid: u32) -> String {
 // Hooks
 
 thread_local! {
-    /// The last path looked at and what `lstat` found there. Checking one
-    /// resource asks about the same path half a dozen times (ensure,
-    /// content, mode, owner, group, their comparisons); this asks the
-    /// system once. The provider forgets it whenever it changes anything,
-    /// and when it starts on a resource.
-    static LAST_STAT: std::cell::RefCell<Option<(PathBuf, Option<fs::Metadata>)>> =
+    /// The last path looked at, whether links were followed, and what
+    /// was found there. Checking one resource asks about the same path
+    /// half a dozen times (ensure, content, mode, owner, group, their
+    /// comparisons); this asks the system once. The provider forgets it
+    /// whenever it changes anything, and when it starts on a resource.
+    static LAST_STAT: std::cell::RefCell<Option<(PathBuf, bool, Option<fs::Metadata>)>> =
         const { std::cell::RefCell::new(None) };
     /// While the provider changes a file, nothing is remembered: what it
     /// looks at changes under it.
@@ -590,41 +645,38 @@ thread_local! {
 
 /// `lstat`, remembered for the last path; `None` when nothing is there.
 pub fn cached_lstat(path: &Path) -> io::Result<Option<fs::Metadata>> {
+    cached_stat(path, false)
+}
+
+/// `stat` (links followed) or `lstat`, remembered for the last path;
+/// `None` when nothing is there.
+pub fn cached_stat(path: &Path, follow: bool) -> io::Result<Option<fs::Metadata>> {
     let changing = CHANGING.with(|c| c.get() > 0);
     if !changing
         && let Some(found) = LAST_STAT.with(|last| {
             last.borrow()
                 .as_ref()
-                .filter(|(seen, _)| seen == path)
-                .map(|(_, meta)| meta.clone())
+                .filter(|(seen, followed, _)| seen == path && *followed == follow)
+                .map(|(_, _, meta)| meta.clone())
         })
     {
         return Ok(found);
     }
-    let found = match crate::providers::file::scan::metadata(path).filter(|_| !changing) {
+    // The scan looked without following links.
+    let scanned = if changing || follow {
+        None
+    } else {
+        crate::providers::file::scan::metadata(path)
+    };
+    let found = match scanned {
         Some(seen) => seen,
-        None => lstat_uncached(path)?,
+        None => stat(path, follow)?,
     };
     if !changing {
-        LAST_STAT.with(|last| *last.borrow_mut() = Some((path.to_path_buf(), found.clone())));
+        LAST_STAT
+            .with(|last| *last.borrow_mut() = Some((path.to_path_buf(), follow, found.clone())));
     }
     Ok(found)
-}
-
-/// `lstat` itself; `None` when nothing is there.
-pub fn lstat_uncached(path: &Path) -> io::Result<Option<fs::Metadata>> {
-    match fs::symlink_metadata(path) {
-        Ok(meta) => Ok(Some(meta)),
-        Err(e)
-            if matches!(
-                e.kind(),
-                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(e) => Err(e),
-    }
 }
 
 /// Forgets the remembered `lstat`: the file may have changed.
@@ -648,10 +700,11 @@ pub fn changing_files(start: bool) {
     });
 }
 
-/// The kind of file `lstat` finds, in Puppet's words (`file`,
-/// `directory`, `link`, ...), or `None` when nothing is there.
-pub fn current_kind(path: &str) -> Option<&'static str> {
-    cached_lstat(Path::new(path))
+/// The kind of file at the resource's path, in Puppet's words (`file`,
+/// `directory`, `link`, ...), links followed when the resource says so;
+/// `None` when nothing is there.
+pub fn current_kind(resource: &Resource) -> Option<&'static str> {
+    cached_stat(Path::new(&resource.name()), follows(resource))
         .ok()
         .flatten()
         .map(|m| kind_of(&m))
@@ -786,8 +839,7 @@ fn ensure_message(resource: &Resource, current: &Value, desired: &Value) -> Stri
 }
 
 fn content_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
-    let path = resource.name();
-    let kind = current_kind(&path);
+    let kind = current_kind(resource);
     if !should_be_file(resource, kind) {
         return true;
     }
@@ -828,8 +880,16 @@ fn content_format(value: &Value) -> String {
 }
 
 fn target_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
-    let path = resource.name();
-    if !replaces(resource) && current_kind(&path).is_some() {
+    if !replaces(resource) && current_kind(resource).is_some() {
+        return true;
+    }
+    // A target taken from a source link means nothing when `ensure` asks
+    // for a file or a directory.
+    if !resource.is_given("target")
+        && resource
+            .text("ensure")
+            .is_some_and(|ensure| matches!(ensure.as_str(), "file" | "directory"))
+    {
         return true;
     }
     value_text(current) == value_text(desired)
@@ -837,7 +897,7 @@ fn target_insync(resource: &Resource, current: &Value, desired: &Value) -> bool 
 
 /// The current mode and whether the path is a directory or a link.
 fn mode_context(resource: &Resource) -> (bool, bool) {
-    match cached_lstat(Path::new(&resource.name())) {
+    match cached_stat(Path::new(&resource.name()), follows(resource)) {
         Ok(Some(meta)) => (meta.is_dir(), meta.file_type().is_symlink()),
         _ => (false, false),
     }
@@ -934,6 +994,16 @@ fn only_default(
     }
 }
 
+/// A `max_files` value as a number: zero or more, or -1.
+fn max_files_value(value: &Value) -> Option<i64> {
+    let number = match value {
+        Value::Integer(n) => *n,
+        Value::String(text) => text.trim().parse().ok()?,
+        _ => return None,
+    };
+    (number >= -1).then_some(number)
+}
+
 fn is_false(value: &Value) -> bool {
     parse_boolean(value) == Some(false)
 }
@@ -962,39 +1032,158 @@ const INHERITED: &[&str] = &[
     "links",
 ];
 
-/// The entries below `dir` (relative paths, parents before children) to
-/// `depth` levels, without the ignored names.
-fn entries_below(dir: &Path, depth: u32, ignore: &[String], prefix: &Path, out: &mut Vec<PathBuf>) {
-    if depth == 0 {
-        return;
-    }
-    let Ok(read) = fs::read_dir(dir) else { return };
-    let mut names: Vec<std::ffi::OsString> =
-        read.filter_map(|e| e.ok().map(|e| e.file_name())).collect();
-    names.sort();
-    for name in names {
-        let text = name.to_string_lossy();
-        if ignore
-            .iter()
-            .any(|pattern| crate::types::tidy::glob_match(pattern, &text))
-        {
-            continue;
+/// How a tree is walked: how deep, which names are skipped, and whether
+/// links to directories are descended into.
+struct Walk<'a> {
+    depth: u32,
+    ignore: &'a [String],
+    follow: bool,
+}
+
+impl Walk<'_> {
+    /// The entries below `dir` as relative paths, without the ignored
+    /// names. A directory reached twice on one branch through links (a
+    /// loop) is not descended into again.
+    fn entries(&self, dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let mut branch = Vec::new();
+        if let Ok(meta) = fs::metadata(dir) {
+            branch.push((meta.dev(), meta.ino()));
         }
-        let relative = prefix.join(&name);
-        let full = dir.join(&name);
-        out.push(relative.clone());
-        if fs::symlink_metadata(&full).is_ok_and(|m| m.is_dir()) {
-            entries_below(&full, depth - 1, ignore, &relative, out);
+        self.below(dir, self.depth, Path::new(""), &mut branch, &mut out);
+        out
+    }
+
+    fn below(
+        &self,
+        dir: &Path,
+        depth: u32,
+        prefix: &Path,
+        branch: &mut Vec<(u64, u64)>,
+        out: &mut Vec<PathBuf>,
+    ) {
+        if depth == 0 {
+            return;
+        }
+        let Ok(read) = fs::read_dir(dir) else { return };
+        let mut names: Vec<std::ffi::OsString> =
+            read.filter_map(|e| e.ok().map(|e| e.file_name())).collect();
+        names.sort();
+        for name in names {
+            let text = name.to_string_lossy();
+            if self
+                .ignore
+                .iter()
+                .any(|pattern| crate::types::tidy::glob_match(pattern, &text))
+            {
+                continue;
+            }
+            let relative = prefix.join(&name);
+            let full = dir.join(&name);
+            out.push(relative.clone());
+            let Ok(Some(meta)) = stat(&full, self.follow) else {
+                continue;
+            };
+            let id = (meta.dev(), meta.ino());
+            if meta.is_dir() && !branch.contains(&id) {
+                branch.push(id);
+                self.below(&full, depth - 1, &relative, branch, out);
+                branch.pop();
+            }
         }
     }
 }
 
-/// With `recurse`, one `file` resource per entry: copies of a directory
-/// source's tree (directories made, files sourced one by one), the
-/// existing entries given the directory's owner, group and mode, and with
-/// `purge` the entries nothing asks for removed. What the catalog manages
-/// itself is left to it.
-fn recurse(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, String> {
+/// Above this many entries, recursion with the default `max_files` warns.
+const SOFT_MAX_FILES: usize = 1000;
+
+/// Applies `max_files` to the entries found below one directory: an error
+/// above a positive limit, a warning above the soft limit with `0`.
+fn check_max_files(
+    dir: &Path,
+    entries: usize,
+    max_files: i64,
+    run: &dyn Generation,
+) -> Result<(), GenerateError> {
+    let dir = dir.display();
+    if max_files > 0 && entries as u64 > max_files as u64 {
+        return Err(GenerateError::Failed(format!(
+            "The directory '{dir}' contains {entries} entries, which exceeds the limit of {max_files} specified by the max_files parameter for this resource. The limit may be increased, but be aware that large number of file resources can result in excessive resource consumption and degraded performance. Consider using an alternate method to manage large directory trees"
+        )));
+    }
+    if max_files == 0 && entries > SOFT_MAX_FILES {
+        run.warning(&format!(
+            "The directory '{dir}' contains {entries} entries, which exceeds the default soft limit {SOFT_MAX_FILES} and may cause excessive resource consumption and degraded performance. To remove this warning set a value for `max_files` parameter or consider using an alternate method to manage large directory trees"
+        ));
+    }
+    Ok(())
+}
+
+/// The entries of the source trees a recursive copy takes, each relative
+/// path with the file it is copied from. With `sourceselect => first`,
+/// the first source that exists is the whole tree; with `all`, the trees
+/// of every source are merged and the earliest source wins a path. A
+/// source that is not a directory leaves nothing to recurse into.
+fn source_entries(
+    resource: &Resource,
+    walk: &Walk<'_>,
+    max_files: i64,
+    run: &dyn Generation,
+) -> Result<Vec<(PathBuf, PathBuf)>, GenerateError> {
+    let all = resource.text("sourceselect").as_deref() == Some("all");
+    let mut merged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for source in sources(resource).into_iter().map(PathBuf::from) {
+        let Ok(meta) = fs::metadata(&source) else {
+            continue;
+        };
+        if !meta.is_dir() {
+            return Ok(Vec::new());
+        }
+        let entries = walk.entries(&source);
+        check_max_files(&source, entries.len(), max_files, run)?;
+        for relative in entries {
+            if seen.insert(relative.clone()) {
+                let origin = source.join(&relative);
+                merged.push((relative, origin));
+            }
+        }
+        if !all {
+            break;
+        }
+    }
+    Ok(merged)
+}
+
+/// The parameters that make a generated child a copy of `origin`: a
+/// directory, a link with the same target (when links are managed), or a
+/// file sourced from it.
+fn copy_params(origin: &Path, follow: bool) -> Option<Vec<(String, Value)>> {
+    let meta = stat(origin, follow).ok().flatten()?;
+    let text = |t: &str| Value::String(t.into());
+    Some(if meta.is_dir() {
+        vec![("ensure".into(), text("directory"))]
+    } else if meta.file_type().is_symlink() {
+        let target = fs::read_link(origin).ok()?;
+        vec![
+            ("ensure".into(), text("link")),
+            ("target".into(), text(&target.to_string_lossy())),
+        ]
+    } else {
+        vec![
+            ("ensure".into(), text("file")),
+            ("source".into(), text(&origin.display().to_string())),
+        ]
+    })
+}
+
+/// With `recurse`, one `file` resource per entry: copies of the source
+/// trees (directories made, links copied or followed as `links` says,
+/// files sourced one by one), the existing entries given the directory's
+/// owner, group and mode, and with `purge` the entries nothing asks for
+/// removed. What the catalog manages itself is left to it. Children come
+/// in the order of their paths, as Puppet's do.
+fn recurse(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, GenerateError> {
     if resource.get("recurse") != Some(&Value::Boolean(true))
         || matches!(
             resource.text("ensure").as_deref(),
@@ -1012,67 +1201,64 @@ fn recurse(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, 
         .into_iter()
         .map(value_text)
         .collect();
+    let follow = resource.text("links").as_deref() == Some("follow");
+    let max_files = resource
+        .get("max_files")
+        .and_then(max_files_value)
+        .unwrap_or(0);
+    let walk = Walk {
+        depth,
+        ignore: &ignore,
+        follow,
+    };
     let root = PathBuf::from(resource.name());
-    let source = sources(resource)
-        .into_iter()
-        .map(PathBuf::from)
-        .find(|candidate| candidate.is_dir());
-    let mut from_source = Vec::new();
-    if let Some(source) = &source {
-        entries_below(source, depth, &ignore, Path::new(""), &mut from_source);
-    }
-    let mut existing = Vec::new();
-    entries_below(&root, depth, &ignore, Path::new(""), &mut existing);
+    let existing = walk.entries(&root);
+    check_max_files(&root, existing.len(), max_files, run)?;
+    let has_source = resource.get("source").is_some();
+    let from_source: std::collections::HashMap<PathBuf, PathBuf> = if has_source {
+        source_entries(resource, &walk, max_files, run)?
+            .into_iter()
+            .collect()
+    } else {
+        std::collections::HashMap::new()
+    };
     let purge = resource.get("purge") == Some(&Value::Boolean(true));
     let inherited: Vec<(String, Value)> = INHERITED
         .iter()
         .filter_map(|name| resource.get(name).map(|v| (name.to_string(), v.clone())))
         .filter(|(name, _)| resource.is_given(name))
         .collect();
+    let mut relatives: Vec<&PathBuf> = from_source.keys().chain(existing.iter()).collect();
+    relatives.sort_by(|a, b| {
+        a.as_os_str()
+            .as_encoded_bytes()
+            .cmp(b.as_os_str().as_encoded_bytes())
+    });
+    relatives.dedup();
     let mut generated = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for relative in from_source.iter().chain(existing.iter()) {
-        if !seen.insert(relative.clone()) {
-            continue;
-        }
+    for relative in relatives {
         let path = root.join(relative);
         let title = path.display().to_string();
         if run.manages("file", &title) {
             continue;
         }
         let mut params = inherited.clone();
-        if let Some(source) = &source {
-            let origin = source.join(relative);
-            if from_source.contains(relative) {
-                let is_dir = fs::symlink_metadata(&origin).is_ok_and(|m| m.is_dir());
-                params.push((
-                    "ensure".into(),
-                    Value::String(if is_dir { "directory" } else { "file" }.into()),
-                ));
-                if !is_dir {
-                    params.push((
-                        "source".into(),
-                        Value::String(origin.display().to_string().into()),
-                    ));
-                }
-            } else if purge {
-                params = vec![
-                    ("ensure".into(), Value::String("absent".into())),
-                    ("force".into(), Value::Boolean(true)),
-                ];
-                if let Some(backup) = resource.get("backup") {
-                    params.push(("backup".into(), backup.clone()));
-                }
-            } else {
+        if let Some(origin) = from_source.get(relative) {
+            let Some(copy) = copy_params(origin, follow) else {
                 continue;
-            }
+            };
+            params.extend(copy);
         } else if purge {
             params = vec![
                 ("ensure".into(), Value::String("absent".into())),
                 ("force".into(), Value::Boolean(true)),
             ];
-        } else if params.is_empty() {
-            // Nothing to give the entries: leave them alone.
+            if let Some(backup) = resource.get("backup").filter(|_| has_source) {
+                params.push(("backup".into(), backup.clone()));
+            }
+        } else if has_source || params.is_empty() {
+            // Not in the source, or nothing to give the entries: leave
+            // them alone.
             continue;
         }
         generated.push(Generated {
@@ -1175,24 +1361,18 @@ pub fn definition() -> TypeDef {
             AttrDef::param("backup")
                 .doc(
                     "Where the old content goes before a file is changed or removed.
-                    `puppet` (the default) saves it in the local filebucket, where it
-                    can be found again by its sha256 checksum; a value starting with
-                    a dot, such as `.bak`, copies the file beside itself with that
-                    suffix; `true` means `.puppet-bak`; `false` keeps no backup.
-                    Named remote filebuckets are not supported yet.",
+                    `puppet` (the default) saves it in the run's filebucket, where it
+                    can be found again by its sha256 checksum; the name of a
+                    `filebucket` resource saves it in that bucket's directory; a value
+                    starting with a dot, such as `.bak`, copies the file beside itself
+                    with that suffix; `true` means `.puppet-bak`; `false` keeps no
+                    backup. Naming a bucket the catalog does not declare fails the
+                    resource when a backup is needed.",
                 )
                 .default_value(Value::String("puppet".into()))
                 .validate(|_, value| match value {
                     Value::Boolean(_) => Ok(()),
-                    Value::String(text)
-                        if matches!(&**text, "true" | "false" | "puppet")
-                            || text.starts_with('.') =>
-                    {
-                        Ok(())
-                    }
-                    Value::String(text) => Err(format!(
-                        "backing up to the filebucket '{text}' is not supported yet; use puppet (the local filebucket), a suffix starting with '.', or false"
-                    )),
+                    Value::String(text) if !text.is_empty() => Ok(()),
                     other => Err(format!(
                         "Invalid backup type {}",
                         marionette_ral::attribute::inspect(other)
@@ -1238,6 +1418,25 @@ pub fn definition() -> TypeDef {
                     |_| false,
                     "manage the content with content or source instead",
                 )),
+        )
+        .attr(
+            // Declared before `source`, `content`, `target` and `ensure`:
+            // their defaults depend on it.
+            AttrDef::param("links")
+                .doc(
+                    "What to do with links. `manage` (the default) manages a link at
+                    the path as a link, and copies a source that is a link as a link
+                    with the same target. `follow` manages what a link at the path
+                    points to (its content, owner, group and mode; a dangling link
+                    counts as missing) and copies what a source link points to; in
+                    a recursive copy, linked files are copied as files and linked
+                    directories are descended into. As in Puppet, new content for
+                    a followed link replaces the link with a regular file (with the
+                    mode of the file it pointed to unless `mode` says otherwise),
+                    and removing it removes the link.",
+                )
+                .values(&["follow", "manage"])
+                .default_value(Value::String("manage".into())),
         )
         .attr(
             AttrDef::param("source")
@@ -1294,7 +1493,11 @@ pub fn definition() -> TypeDef {
                     resource.get("source")?;
                     let kind = checksum_type(resource);
                     let sum = match first_source(resource) {
-                        Some((_, meta)) if meta.is_dir() => return None,
+                        // A directory has no content; a source link (with
+                        // `links => manage`) is copied as a link.
+                        Some((_, meta)) if meta.is_dir() || meta.file_type().is_symlink() => {
+                            return None;
+                        }
                         Some((path, _)) => {
                             sum_file(&kind, &path).unwrap_or_else(|_| format!("{{{kind}}}"))
                         }
@@ -1311,8 +1514,11 @@ pub fn definition() -> TypeDef {
                 .doc(
                     "The destination of a link (`ensure => link`): an absolute or a
                     relative path, stored as written. Cannot be combined with
-                    `content` or `source`.",
+                    `content` or `source`. With a `source` that is itself a link (and
+                    `links => manage`), the link is copied: the target defaults to
+                    where the source points.",
                 )
+                .default_fn(|resource| source_link_target(resource).map(|t| Value::String(t.into())))
                 .validate(|_, value| {
                     if value_text(value).is_empty() {
                         Err("target must not be empty".into())
@@ -1349,7 +1555,8 @@ pub fn definition() -> TypeDef {
                 .alias_value("false", "absent")
                 .pattern(r"\A/")
                 .default_fn(|resource| {
-                    let kind = if resource.is_given("target") {
+                    // `target` may also come from a source link.
+                    let kind = if resource.get("target").is_some() {
                         "link"
                     } else if resource.is_given("content") {
                         "file"
@@ -1461,23 +1668,6 @@ pub fn definition() -> TypeDef {
                 .default_value(Value::Boolean(false)),
         )
         .attr(
-            AttrDef::param("links")
-                .doc(
-                    "What to do with a link at the path: `manage` (the default)
-                    manages the link itself. `follow` is not supported yet.",
-                )
-                .values(&["follow", "manage"])
-                .default_value(Value::String("manage".into()))
-                .validate(|hooked, value| {
-                    hooked.default_validate(value)?;
-                    if value_text(value) == "manage" {
-                        Ok(())
-                    } else {
-                        Err("links => follow is not supported yet; only manage is".into())
-                    }
-                }),
-        )
-        .attr(
             AttrDef::param("recurse")
                 .doc(
                     "Whether to manage what is inside a directory too: `true` (or
@@ -1521,27 +1711,35 @@ pub fn definition() -> TypeDef {
         )
         .attr(
             AttrDef::param("max_files")
-                .doc("A limit on the files recursion may visit. Not supported yet, as recursion is not: only `0` is accepted.")
+                .doc(
+                    "A limit on the entries recursion may manage: when the directory, or
+                    a source directory, holds more entries than this, generating its
+                    resources fails (the directory itself is still managed). `0`, the
+                    default, only warns above 1000 entries; `-1` neither fails nor
+                    warns.",
+                )
                 .default_value(Value::Integer(0))
-                .validate(only_default(
-                    "max_files",
-                    |value| value_text(value) == "0",
-                    "recursion is not supported",
-                )),
+                .validate(|_, value| match max_files_value(value) {
+                    Some(_) => Ok(()),
+                    None => Err(format!(
+                        "Invalid value {}. Valid values match /^[0-9]+$/, /^-1$/.",
+                        marionette_ral::attribute::inspect(value)
+                    )),
+                })
+                .munge(|_, value| {
+                    Ok(max_files_value(&value).map_or(value, Value::Integer))
+                }),
         )
         .attr(
             AttrDef::param("sourceselect")
-                .doc("Whether recursion copies from the first source or merges all. Only `first` is supported so far.")
+                .doc(
+                    "With several sources and `recurse`: `first` (the default) copies
+                    the tree of the first source that exists; `all` merges the trees
+                    of every source that exists, the earliest source in the list
+                    winning for a path found in several.",
+                )
                 .values(&["first", "all"])
-                .default_value(Value::String("first".into()))
-                .validate(|hooked, value| {
-                    hooked.default_validate(value)?;
-                    if value_text(value) == "first" {
-                        Ok(())
-                    } else {
-                        Err("sourceselect => all is not supported yet; only first is".into())
-                    }
-                }),
+                .default_value(Value::String("first".into())),
         )
         .attr(
             AttrDef::param("source_permissions")

@@ -7,6 +7,7 @@ pub mod dnsrr;
 pub mod dnszone;
 pub mod exec;
 pub mod file;
+pub mod filebucket;
 pub mod group;
 pub mod host;
 pub mod notify;
@@ -74,6 +75,8 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     registry.add_provider(crate::providers::exec::shell::definition())?;
     registry.add_type(file::definition())?;
     registry.add_provider(crate::providers::file::posix::definition())?;
+    registry.add_type(filebucket::definition())?;
+    registry.add_provider(filebucket::implementation())?;
     registry.add_type(group::definition())?;
     registry.add_provider(crate::providers::group::groupadd::definition())?;
     registry.add_type(host::definition())?;

@@ -3,7 +3,8 @@
 
 use marionette_ral::attribute::value_text;
 use marionette_ral::{
-    AttrDef, Generated, Generation, PropertyHash, PropertyProvider, ProviderDef, Resource, TypeDef,
+    AttrDef, GenerateError, Generated, Generation, PropertyHash, PropertyProvider, ProviderDef,
+    Resource, TypeDef,
 };
 use marionette_values::Value;
 
@@ -52,13 +53,13 @@ fn user_purgeable(resource: &Resource, instance: &PropertyHash) -> bool {
 }
 
 /// The unmanaged instances of the named type, each to be made absent.
-fn purge(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, String> {
+fn purge(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, GenerateError> {
     if resource.get("purge") != Some(&Value::Boolean(true)) {
         return Ok(Vec::new());
     }
     let type_name = resource.name().to_ascii_lowercase();
     let Some(type_def) = run.type_def(&type_name) else {
-        return Err(format!("Could not find resource type '{type_name}'"));
+        return Err(format!("Could not find resource type '{type_name}'").into());
     };
     let accepts_absent = type_def
         .attribute("ensure")
@@ -66,10 +67,13 @@ fn purge(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, St
     if !accepts_absent {
         return Err(format!(
             "Purging is only supported on types that accept 'ensure => absent', which {type_name} does not"
-        ));
+        )
+        .into());
     }
     let instances = run.instances(&type_name).map_err(|e| {
-        format!("Purging resources of type {type_name} is not supported, since they cannot be listed: {e}")
+        GenerateError::Invalid(format!(
+            "Purging resources of type {type_name} is not supported, since they cannot be listed: {e}"
+        ))
     })?;
     Ok(instances
         .iter()

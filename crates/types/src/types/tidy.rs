@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use marionette_ral::attribute::value_text;
 use marionette_ral::{
-    AttrDef, Generated, Generation, PropertyProvider, ProviderDef, Resource, TypeDef,
+    AttrDef, GenerateError, Generated, Generation, PropertyProvider, ProviderDef, Resource, TypeDef,
 };
 use marionette_values::Value;
 
@@ -173,7 +173,7 @@ fn tidy(resource: &Resource, run: &dyn Generation, path: &Path) -> bool {
         || size.is_some_and(|size| meta.len() >= size)
 }
 
-fn generate(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, String> {
+fn generate(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, GenerateError> {
     let root = PathBuf::from(resource.name());
     if fs::symlink_metadata(&root).is_err() {
         return Ok(Vec::new());
@@ -185,10 +185,12 @@ fn generate(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>,
         .and_then(|m| m.parse().ok())
         .unwrap_or(0);
     if limit > 0 && paths.len() > limit {
-        return Err(format!(
+        // What the directory holds, not the resource, is at fault: the
+        // run goes on without tidying it.
+        return Err(GenerateError::Failed(format!(
             "More than {limit} files were found below {}: raise max_files to tidy them",
             root.display()
-        ));
+        )));
     }
     let mut chosen: Vec<PathBuf> = paths
         .into_iter()

@@ -1,32 +1,29 @@
-//! `cron` through the `crontab` command: each user's crontab is read with
-//! `crontab -l -u USER` and written back with `crontab -u USER -`, so cron
-//! notices the change and the file keeps the owner and mode cron wants.
+//! `cron` through the `crontab` command, on the parsed-file framework
+//! (`marionette_ral::parsedfile`): each user's crontab is a target, read
+//! with `crontab -l -u USER` and written back with `crontab -u USER -`, so
+//! cron notices the change and the file keeps the owner and mode cron
+//! wants.
 //!
 //! A managed job is three parts, as Puppet writes them: a
 //! `# Puppet Name: NAME` line, the job's `NAME=value` environment lines,
-//! and the job line. Every other line is kept as it was.
+//! and the job line. Jobs without a name line are listed as
+//! `unmanaged:COMMAND-N`; every other line is kept as it was.
 
 use std::path::Path;
 
 use marionette_ral::attribute::value_text;
-use marionette_ral::{
-    CommandSpec, Context, Instance, PropertyHash, PropertyProvider, ProviderDef, ProviderError,
-};
+use marionette_ral::parsedfile::{Chunk, ParsedFile, RecordFormat};
+use marionette_ral::{CommandSpec, Context, PropertyHash, ProviderDef, ProviderError, Resource};
 use marionette_values::Value;
 
 use crate::types::cron::{FIELDS, field_text};
 
 const NAME_MARK: &str = "# Puppet Name: ";
 
+/// Users' crontabs as the framework's targets.
 struct Crontab;
 
-/// A crontab's lines: jobs (named or not) and everything else.
-#[derive(Debug)]
-enum Block {
-    Text(String),
-    Job(Job),
-}
-
+/// One job as the crontab holds it.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Job {
     name: Option<String>,
@@ -77,15 +74,14 @@ fn parse_job(line: &str) -> Option<Job> {
     })
 }
 
-fn parse(crontab: &str) -> Vec<Block> {
+/// A crontab's jobs (named or not, each with its lines as they were) and
+/// everything else, line by line.
+fn parse(crontab: &str) -> Vec<(Vec<String>, Option<Job>)> {
     let mut blocks = Vec::new();
     let mut lines = crontab.lines().peekable();
     while let Some(line) = lines.next() {
         let Some(name) = line.strip_prefix(NAME_MARK) else {
-            blocks.push(match parse_job(line) {
-                Some(job) => Block::Job(job),
-                None => Block::Text(line.to_string()),
-            });
+            blocks.push((vec![line.to_string()], parse_job(line)));
             continue;
         };
         let mut environment = Vec::new();
@@ -93,26 +89,31 @@ fn parse(crontab: &str) -> Vec<Block> {
             if !is_environment(next) {
                 break;
             }
-            environment.push(next.trim().to_string());
+            environment.push(next.to_string());
             lines.next();
         }
-        match lines.next().and_then(parse_job) {
+        let job_line = lines.peek().copied();
+        match job_line.and_then(parse_job) {
             Some(mut job) => {
+                lines.next();
                 job.name = Some(name.trim().to_string());
-                job.environment = environment;
-                blocks.push(Block::Job(job));
+                job.environment = environment.iter().map(|e| e.trim().to_string()).collect();
+                let mut text = vec![line.to_string()];
+                text.extend(environment);
+                text.extend(job_line.map(str::to_string));
+                blocks.push((text, Some(job)));
             }
             // A name line without a job: keep what was there.
             None => {
-                blocks.push(Block::Text(line.to_string()));
-                blocks.extend(environment.into_iter().map(Block::Text));
+                blocks.push((vec![line.to_string()], None));
+                blocks.extend(environment.into_iter().map(|e| (vec![e], None)));
             }
         }
     }
     blocks
 }
 
-fn render(job: &Job) -> Vec<String> {
+fn render_job(job: &Job) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(name) = &job.name {
         lines.push(format!("{NAME_MARK}{name}"));
@@ -132,7 +133,6 @@ fn to_hash(job: &Job, user: &str, index: usize) -> PropertyHash {
         .unwrap_or_else(|| format!("unmanaged:{}-{index}", job.command));
     let mut hash = PropertyHash::from([
         ("name".to_string(), text(&name)),
-        ("ensure".to_string(), text("present")),
         ("command".to_string(), text(&job.command)),
         ("user".to_string(), text(user)),
     ]);
@@ -153,177 +153,119 @@ fn to_hash(job: &Job, user: &str, index: usize) -> PropertyHash {
     hash
 }
 
-/// The crontab's user: `target`, else `user`.
-fn owner(instance: &Instance<'_>) -> String {
-    instance
-        .resource
-        .text("target")
-        .or_else(|| instance.resource.text("user"))
-        .unwrap_or_else(|| "root".to_string())
-}
-
-fn read(cx: &Context, user: &str) -> Result<String, ProviderError> {
-    let output = cx.run(&CommandSpec::new(&["crontab", "-l", "-u", user]).unchecked())?;
-    if output.success() {
-        return Ok(output.stdout);
-    }
-    if output.stderr.contains("no crontab") {
-        return Ok(String::new());
-    }
-    Err(ProviderError::new(format!(
-        "Could not read the crontab of {user}: {}",
-        output.stderr.trim()
-    )))
-}
-
-fn write(cx: &Context, user: &str, crontab: &str) -> Result<(), ProviderError> {
-    cx.run(&CommandSpec::new(&["crontab", "-u", user, "-"]).stdin(crontab))?;
-    Ok(())
-}
-
-/// The job a resource wants, from what the system had (when it exists) and
-/// what was set.
-fn desired_job(instance: &Instance<'_>, old: Option<&Job>) -> Job {
-    let resource = instance.resource;
-    let mut job = old.cloned().unwrap_or_else(|| Job {
+/// The job a record describes: the framework's merge of what the crontab
+/// had, what changed and, for a new job, every desired value. Time fields
+/// not given are `*`; `absent` clears a value.
+fn from_hash(record: &PropertyHash) -> Result<Job, String> {
+    let get = |attr: &str| record.get(attr).filter(|v| value_text(v) != "absent");
+    let mut job = Job {
+        name: get("name").map(value_text),
+        command: get("command")
+            .map(value_text)
+            .ok_or("a cron job needs a command")?,
+        special: get("special").map(value_text),
         fields: std::array::from_fn(|_| "*".to_string()),
         ..Job::default()
-    });
-    job.name = Some(resource.name());
-    let value = |attr: &str| {
-        instance.property_hash.get(attr).or_else(|| {
-            // A new job takes every desired value; an existing one only what
-            // changed (recorded in the property hash by the setters).
-            old.is_none().then(|| resource.get(attr)).flatten()
-        })
     };
-    if let Some(command) = value("command") {
-        job.command = value_text(command);
-    }
-    if let Some(special) = value("special") {
-        let special = value_text(special);
-        job.special = (special != "absent").then_some(special);
-    }
     for (i, (field, ..)) in FIELDS.iter().enumerate() {
-        if let Some(v) = value(field) {
-            job.fields[i] = field_text(v);
-            job.special = None;
+        if let Some(value) = record.get(*field) {
+            job.fields[i] = field_text(value);
         }
     }
-    if let Some(environment) = value("environment") {
-        job.environment = match environment {
-            Value::Array(items) => items
-                .iter()
-                .map(value_text)
-                .filter(|e| e != "absent")
-                .collect(),
-            other => vec![value_text(other)]
-                .into_iter()
-                .filter(|e| e != "absent")
-                .collect(),
-        };
-    }
-    job
+    job.environment = match record.get("environment") {
+        Some(Value::Array(items)) => items.iter().map(value_text).collect(),
+        Some(other) => vec![value_text(other)],
+        None => Vec::new(),
+    };
+    job.environment.retain(|e| e != "absent");
+    Ok(job)
 }
 
-impl PropertyProvider for Crontab {
-    fn instances(&self, cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
-        let mut users = vec!["root".to_string()];
+/// Whether an attribute is one of the five time fields.
+fn is_time_field(attr: &str) -> bool {
+    FIELDS.iter().any(|(field, ..)| *field == attr)
+}
+
+impl RecordFormat for Crontab {
+    /// Jobs are records; one without a name line is named
+    /// `unmanaged:COMMAND-N` by its position, as Puppet lists such jobs.
+    /// Everything else is kept as text.
+    fn split(&self, target: &str, text: &str) -> Vec<Chunk> {
+        parse(text)
+            .into_iter()
+            .enumerate()
+            .map(|(index, (lines, job))| Chunk {
+                text: lines.join("\n"),
+                record: job.map(|job| to_hash(&job, target, index)),
+            })
+            .collect()
+    }
+
+    fn render(&self, record: &PropertyHash) -> Result<String, String> {
+        Ok(render_job(&from_hash(record)?).join("\n"))
+    }
+
+    fn default_target(&self) -> String {
+        "root".to_string()
+    }
+
+    /// The crontab's user: `target`, else `user`.
+    fn target(&self, resource: &Resource) -> String {
+        resource
+            .text("target")
+            .or_else(|| resource.text("user"))
+            .unwrap_or_else(|| self.default_target())
+    }
+
+    /// root's crontab and every crontab in cron's spool.
+    fn listed_targets(&self, _cx: &Context) -> Vec<String> {
+        let mut users = vec![self.default_target()];
         if let Ok(entries) = std::fs::read_dir(Path::new("/var/spool/cron/crontabs")) {
-            for entry in entries.flatten() {
-                let user = entry.file_name().to_string_lossy().into_owned();
+            let mut found: Vec<String> = entries
+                .flatten()
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .collect();
+            found.sort();
+            for user in found {
                 if !users.contains(&user) {
                     users.push(user);
                 }
             }
         }
-        let mut found = Vec::new();
-        for user in users {
-            let crontab = read(cx, &user)?;
-            for (index, block) in parse(&crontab).iter().enumerate() {
-                if let Block::Job(job) = block {
-                    found.push(to_hash(job, &user, index));
-                }
-            }
-        }
-        Ok(found)
+        users
     }
 
-    /// Reads each user's crontab once.
-    fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
-        let mut crontabs: Vec<(String, Vec<Block>)> = Vec::new();
-        for instance in instances {
-            let user = owner(instance);
-            if !crontabs.iter().any(|(u, _)| *u == user) {
-                let blocks = parse(&read(cx, &user)?);
-                crontabs.push((user.clone(), blocks));
-            }
-            let blocks = &crontabs
-                .iter()
-                .find(|(u, _)| *u == user)
-                .expect("read above")
-                .1;
-            let name = instance.resource.name();
-            instance.property_hash = blocks
-                .iter()
-                .enumerate()
-                .find_map(|(index, block)| match block {
-                    Block::Job(job) if job.name.as_deref() == Some(name.as_str()) => {
-                        Some(to_hash(job, &user, index))
-                    }
-                    _ => None,
-                })
-                .unwrap_or_else(|| PropertyHash::from([("ensure".to_string(), text("absent"))]));
+    /// A time field replaces a `special` schedule, and a `special`
+    /// schedule the time fields: the crontab line has one or the other.
+    fn update(&self, record: &mut PropertyHash, key: &str, value: &Value) {
+        if is_time_field(key) {
+            record.shift_remove("special");
         }
+        record.insert(key.to_string(), value.clone());
+    }
+
+    fn read(&self, cx: &Context, user: &str) -> Result<Option<String>, ProviderError> {
+        let output = cx.run(&CommandSpec::new(&["crontab", "-l", "-u", user]).unchecked())?;
+        if output.success() {
+            return Ok(Some(output.stdout));
+        }
+        if output.stderr.contains("no crontab") {
+            return Ok(None);
+        }
+        Err(ProviderError::new(format!(
+            "Could not read the crontab of {user}: {}",
+            output.stderr.trim()
+        )))
+    }
+
+    fn write(&self, cx: &Context, user: &str, crontab: &str) -> Result<(), ProviderError> {
+        cx.run(&CommandSpec::new(&["crontab", "-u", user, "-"]).stdin(crontab))?;
         Ok(())
-    }
-
-    fn create(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
-        instance.property_hash = PropertyHash::from([("ensure".to_string(), text("present"))]);
-        Ok(())
-    }
-
-    /// Writes the job into its user's crontab, read afresh: replaced where
-    /// it was, appended when new, dropped when absent.
-    fn flush(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
-        let user = owner(instance);
-        let name = instance.resource.name();
-        let mut blocks = parse(&read(cx, &user)?);
-        let position = blocks.iter().position(
-            |b| matches!(b, Block::Job(job) if job.name.as_deref() == Some(name.as_str())),
-        );
-        let old = position.and_then(|p| match &blocks[p] {
-            Block::Job(job) => Some(job.clone()),
-            Block::Text(_) => None,
-        });
-        let replacement = instance
-            .present_in_hash()
-            .then(|| desired_job(instance, old.as_ref()));
-        match (position, replacement) {
-            (Some(at), Some(job)) => blocks[at] = Block::Job(job),
-            (Some(at), None) => {
-                blocks.remove(at);
-            }
-            (None, Some(job)) => blocks.push(Block::Job(job)),
-            (None, None) => return Ok(()),
-        }
-        let mut crontab = String::new();
-        for block in &blocks {
-            let lines = match block {
-                Block::Text(line) => vec![line.clone()],
-                Block::Job(job) => render(job),
-            };
-            for line in lines {
-                crontab.push_str(&line);
-                crontab.push('\n');
-            }
-        }
-        write(cx, &user, &crontab)
     }
 }
 
 pub fn definition() -> ProviderDef {
-    ProviderDef::properties("cron", "crontab", Crontab)
+    ProviderDef::properties("cron", "crontab", ParsedFile { format: Crontab })
         .doc(
             "Edits users' crontabs with the `crontab` command; jobs are recognized by
             their `# Puppet Name:` line.",
@@ -338,26 +280,45 @@ mod tests {
     #[test]
     fn crontabs_parse_and_render_back() {
         let crontab = "# a comment\nMAILTO=root\n# Puppet Name: backup\nPATH=/bin\n0 2 * * * /usr/bin/backup\n@reboot /bin/boot-task\n";
-        let blocks = parse(crontab);
-        assert_eq!(blocks.len(), 4);
-        let Block::Job(backup) = &blocks[2] else {
-            panic!("{blocks:?}")
-        };
-        assert_eq!(backup.name.as_deref(), Some("backup"));
-        assert_eq!(backup.environment, ["PATH=/bin"]);
-        assert_eq!(backup.fields[1], "2");
+        let chunks = Crontab.split("root", crontab);
+        assert_eq!(chunks.len(), 4);
+        assert_eq!(chunks[0].record, None);
         assert_eq!(
-            render(backup),
-            [
-                "# Puppet Name: backup",
-                "PATH=/bin",
-                "0 2 * * * /usr/bin/backup"
-            ]
+            chunks[2].text,
+            "# Puppet Name: backup\nPATH=/bin\n0 2 * * * /usr/bin/backup"
         );
-        let Block::Job(boot) = &blocks[3] else {
-            panic!()
-        };
-        assert_eq!(boot.special.as_deref(), Some("reboot"));
-        assert_eq!(render(boot), ["@reboot /bin/boot-task"]);
+        let backup = chunks[2].record.as_ref().unwrap();
+        assert_eq!(backup["name"], text("backup"));
+        assert_eq!(backup["hour"], text("2"));
+        assert_eq!(backup["user"], text("root"));
+        assert_eq!(Crontab.render(backup).unwrap(), chunks[2].text);
+        let boot = chunks[3].record.as_ref().unwrap();
+        assert_eq!(boot["name"], text("unmanaged:/bin/boot-task-3"));
+        assert_eq!(boot["special"], text("reboot"));
+        let mut boot = boot.clone();
+        boot.shift_remove("name");
+        assert_eq!(Crontab.render(&boot).unwrap(), "@reboot /bin/boot-task");
+    }
+
+    #[test]
+    fn a_time_field_replaces_a_special_schedule() {
+        let mut record = Crontab.split("root", "# Puppet Name: boot\n@reboot /bin/boot\n")[0]
+            .record
+            .clone()
+            .unwrap();
+        Crontab.update(&mut record, "hour", &text("4"));
+        assert_eq!(
+            Crontab.render(&record).unwrap(),
+            "# Puppet Name: boot\n* 4 * * * /bin/boot"
+        );
+        assert!(Crontab.render(&PropertyHash::new()).is_err());
+    }
+
+    #[test]
+    fn a_name_line_without_a_job_is_kept_as_text() {
+        let chunks = Crontab.split("root", "# Puppet Name: lost\nA=1\n# end\n");
+        assert!(chunks.iter().all(|c| c.record.is_none()));
+        let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["# Puppet Name: lost", "A=1", "# end"]);
     }
 }

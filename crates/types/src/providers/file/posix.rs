@@ -22,8 +22,8 @@ use marionette_values::Value;
 
 use crate::types::file::{
     DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, checksum_type, content_bytes, desired_mode, first_source,
-    group_name, is_link_target, kind_of, mode_text, parse_checksum, resolve_gid, resolve_uid,
-    sources, sum_file, time_text, user_name,
+    follows, group_name, is_link_target, kind_of, mode_text, parse_checksum, resolve_gid,
+    resolve_uid, sources, sum_file, time_text, user_name,
 };
 
 struct Posix;
@@ -46,6 +46,27 @@ fn lstat(path: &Path) -> Result<Option<fs::Metadata>, ProviderError> {
         Ok(found) => Ok(found),
         Err(e) => Err(failure("stat", path, e)),
     }
+}
+
+/// The file at the resource's path as the resource sees it: through a
+/// link with `links => follow`, else the link itself; `None` when nothing
+/// is there.
+fn look(resource: &Resource, path: &Path) -> Result<Option<fs::Metadata>, ProviderError> {
+    crate::types::file::cached_stat(path, follows(resource)).map_err(|e| failure("stat", path, e))
+}
+
+/// Where a dangling link at `path` points, resolved against the link's
+/// directory; `None` when `path` is not a dangling link.
+fn dangling_destination(path: &Path) -> Option<PathBuf> {
+    let meta = fs::symlink_metadata(path).ok()?;
+    if !meta.file_type().is_symlink() || fs::metadata(path).is_ok() {
+        return None;
+    }
+    let target = fs::read_link(path).ok()?;
+    Some(match path.parent() {
+        Some(parent) if target.is_relative() => parent.join(target),
+        _ => target,
+    })
 }
 
 /// What the path should become.
@@ -106,6 +127,9 @@ fn check_sources(resource: &Resource) -> Result<(), ProviderError> {
             "None of the sources exist: {}",
             sources(resource).join(", ")
         ))),
+        // A source link is copied as a link (`links => manage`): there is
+        // nothing to read.
+        Some((_, meta)) if meta.file_type().is_symlink() => Ok(()),
         Some((path, meta)) if meta.is_dir() => {
             if ensure == "file" {
                 Err(ProviderError::new(format!(
@@ -164,6 +188,20 @@ fn show_diff(cx: &Context, resource: &Resource, path: &Path, data: &Data<'_>) {
     }
 }
 
+/// The bucket content given as a checksum comes from: the one `backup`
+/// names, else the run's own.
+fn content_bucket(
+    cx: &Context,
+    resource: &Resource,
+) -> Result<Option<marionette_ral::Filebucket>, ProviderError> {
+    match resource.get("backup") {
+        Some(Value::String(name)) if !name.starts_with('.') => {
+            crate::types::filebucket::resolve(cx, name).map_err(ProviderError::new)
+        }
+        _ => Ok(cx.filebucket.clone()),
+    }
+}
+
 /// The content a new or rewritten file gets: the `content` text, the
 /// filebucket's copy when `content` is a checksum, the first source, or
 /// nothing.
@@ -178,7 +216,7 @@ fn content_data<'a>(cx: &Context, resource: &'a Resource) -> Result<Data<'a>, Pr
                     "Could not retrieve content for {written} from the filebucket: it keeps sha256 checksums only"
                 )));
             }
-            let bucket = cx.filebucket.as_ref().ok_or_else(|| {
+            let bucket = content_bucket(cx, resource)?.ok_or_else(|| {
                 ProviderError::new(format!(
                     "Could not retrieve content for {written}: this run has no filebucket"
                 ))
@@ -643,6 +681,9 @@ fn backup(
     if !matches!(kind, "file" | "directory") {
         return Ok(());
     }
+    // `meta` describes what a followed link points to: that is what is
+    // saved.
+    let follow = follows(resource);
     let failed = |e: io::Error| {
         ProviderError::new(format!(
             "Could not back up {}: {e}; it was left unchanged",
@@ -663,15 +704,18 @@ fn backup(
                 }
                 .map_err(failed)?;
             }
-            copy_tree(path, &copy).map_err(failed)?;
+            copy_tree(path, &copy, follow).map_err(failed)?;
             cx.logger.debug(
                 &resource.path(),
                 &format!("Backed up {} to {}", path.display(), copy.display()),
             );
             Ok(())
         }
-        Some(_) => {
-            let Some(bucket) = &cx.filebucket else {
+        Some(name) => {
+            let name = value_text(name);
+            let bucket =
+                crate::types::filebucket::resolve(cx, &name).map_err(ProviderError::new)?;
+            let Some(bucket) = bucket else {
                 cx.logger.debug(
                     &resource.path(),
                     &format!(
@@ -682,13 +726,13 @@ fn backup(
                 return Ok(());
             };
             let mut files = Vec::new();
-            regular_files(path, &mut files).map_err(failed)?;
+            regular_files(path, follow, &mut files).map_err(failed)?;
             for file in files {
                 let sum = bucket.backup(&file).map_err(failed)?;
                 cx.logger.log(
                     Level::Info,
                     &resource.path(),
-                    &format!("Filebucketed {} to puppet with sum {sum}", file.display()),
+                    &format!("Filebucketed {} to {name} with sum {sum}", file.display()),
                 );
             }
             Ok(())
@@ -696,9 +740,14 @@ fn backup(
     }
 }
 
-/// The regular files at or under a path, links not followed.
-fn regular_files(path: &Path, found: &mut Vec<PathBuf>) -> io::Result<()> {
-    let meta = fs::symlink_metadata(path)?;
+/// The regular files at or under a path; links below it are not
+/// followed, a link at the path itself only with `follow`.
+fn regular_files(path: &Path, follow: bool, found: &mut Vec<PathBuf>) -> io::Result<()> {
+    let meta = if follow {
+        fs::metadata(path)?
+    } else {
+        fs::symlink_metadata(path)?
+    };
     if meta.is_file() {
         found.push(path.to_path_buf());
     } else if meta.is_dir() {
@@ -707,23 +756,28 @@ fn regular_files(path: &Path, found: &mut Vec<PathBuf>) -> io::Result<()> {
             .collect::<io::Result<_>>()?;
         entries.sort();
         for entry in entries {
-            regular_files(&entry, found)?;
+            regular_files(&entry, false, found)?;
         }
     }
     Ok(())
 }
 
 /// Copies a file or a directory tree, keeping modes, owners (when
-/// permitted) and links.
-fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
-    let meta = fs::symlink_metadata(from)?;
+/// permitted) and links; a link at `from` itself is followed with
+/// `follow`.
+fn copy_tree(from: &Path, to: &Path, follow: bool) -> io::Result<()> {
+    let meta = if follow {
+        fs::metadata(from)?
+    } else {
+        fs::symlink_metadata(from)?
+    };
     if meta.file_type().is_symlink() {
         std::os::unix::fs::symlink(fs::read_link(from)?, to)?;
     } else if meta.is_dir() {
         fs::DirBuilder::new().mode(0o700).create(to)?;
         for entry in fs::read_dir(from)? {
             let entry = entry?;
-            copy_tree(&entry.path(), &to.join(entry.file_name()))?;
+            copy_tree(&entry.path(), &to.join(entry.file_name()), false)?;
         }
         fs::set_permissions(to, meta.permissions())?;
     } else if meta.is_file() {
@@ -788,7 +842,18 @@ impl Posix {
         kind: Kind,
     ) -> Result<(), ProviderError> {
         let resource = instance.resource;
-        let path = path_of(resource);
+        let mut path = path_of(resource);
+        // Through a dangling link with `links => follow`, an empty new file
+        // is made where the link points, as Puppet makes it (new content
+        // replaces the link instead, by the rename every write ends with).
+        if matches!(kind, Kind::File)
+            && follows(resource)
+            && !resource.is_given("content")
+            && resource.get("source").is_none()
+            && let Some(destination) = dangling_destination(&path)
+        {
+            path = destination;
+        }
         // Everything that can fail on user input is settled before the
         // old file is touched.
         check_parent(&path)?;
@@ -830,7 +895,10 @@ impl Posix {
     ) -> Result<(), ProviderError> {
         let resource = instance.resource;
         let path = path_of(resource);
-        let Some(meta) = lstat(&path)? else {
+        // With `links => follow`, the file a link points to: its content is
+        // backed up and its owner, group and mode kept, and the new file
+        // replaces the link, as in Puppet.
+        let Some(meta) = look(resource, &path)? else {
             return self.make(cx, instance, Kind::File);
         };
         if !meta.is_file() {
@@ -898,6 +966,16 @@ impl Drop for Changing {
     }
 }
 
+/// Changes the owner or group of the path, or with `links => follow` of
+/// what a link there points to.
+fn chown(resource: &Resource, path: &Path, uid: Option<u32>, gid: Option<u32>) -> io::Result<()> {
+    if follows(resource) {
+        std::os::unix::fs::chown(path, uid, gid)
+    } else {
+        std::os::unix::fs::lchown(path, uid, gid)
+    }
+}
+
 impl PropertyProvider for Posix {
     /// Starts looking at the run's files on another thread (see
     /// [`super::scan`]); the property hashes stay empty.
@@ -915,7 +993,8 @@ impl PropertyProvider for Posix {
     fn exists(&self, _cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
         // The start of a resource's evaluation: look afresh.
         crate::types::file::forget_stat();
-        Ok(lstat(&path_of(instance.resource))?.is_some())
+        let resource = instance.resource;
+        Ok(look(resource, &path_of(resource))?.is_some())
     }
 
     fn get(
@@ -935,7 +1014,7 @@ impl PropertyProvider for Posix {
             return Ok(Some(before.clone()));
         }
         let path = path_of(resource);
-        let Some(meta) = lstat(&path)? else {
+        let Some(meta) = look(resource, &path)? else {
             if attr == "ensure" {
                 check_sources(resource)?;
                 return Ok(Some(text("absent")));
@@ -991,7 +1070,10 @@ impl PropertyProvider for Posix {
         let _changing = Changing::new();
         let resource = instance.resource;
         let path = path_of(resource);
-        let Some(meta) = lstat(&path)? else {
+        // With `links => follow`, what the link points to decides (a
+        // directory needs `force`) and is backed up, but only the link is
+        // removed: `remove_dir_all` and `remove_file` never follow it.
+        let Some(meta) = look(resource, &path)? else {
             return Ok(());
         };
         if meta.is_dir() && !forced(resource) {
@@ -1030,7 +1112,7 @@ impl PropertyProvider for Posix {
                 let user = value_text(value);
                 let uid = resolve_uid(&user)
                     .ok_or_else(|| ProviderError::new(format!("Could not find user {user}")))?;
-                std::os::unix::fs::lchown(&path, Some(uid), None)
+                chown(resource, &path, Some(uid), None)
                     .map_err(|e| failure("set the owner of", &path, e))?;
                 instance.property_hash.shift_remove("owner");
                 Ok(())
@@ -1039,12 +1121,19 @@ impl PropertyProvider for Posix {
                 let group = value_text(value);
                 let gid = resolve_gid(&group)
                     .ok_or_else(|| ProviderError::new(format!("Could not find group {group}")))?;
-                std::os::unix::fs::lchown(&path, None, Some(gid))
+                chown(resource, &path, None, Some(gid))
                     .map_err(|e| failure("set the group of", &path, e))?;
                 instance.property_hash.shift_remove("group");
                 Ok(())
             }
             "mode" => {
+                // With `links => follow`, the mode of the file the link
+                // points to, found without links so `set_mode` can check it.
+                let path = if follows(resource) {
+                    fs::canonicalize(&path).map_err(|e| failure("set the mode of", &path, e))?
+                } else {
+                    path
+                };
                 let meta = lstat(&path)?.ok_or_else(|| {
                     ProviderError::new(format!("{} does not exist", path.display()))
                 })?;

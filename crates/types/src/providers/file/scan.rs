@@ -75,7 +75,7 @@ impl Scan {
 }
 
 fn observe(entry: &Entry) -> Seen {
-    let meta = crate::types::file::lstat_uncached(&entry.path).ok();
+    let meta = crate::types::file::stat(&entry.path, false).ok();
     let sum = match (&meta, &entry.checksum) {
         (Some(Some(found)), Some(kind)) if found.file_type().is_file() => {
             sum_file(kind, &entry.path)

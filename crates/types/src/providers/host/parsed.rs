@@ -1,8 +1,6 @@
 //! `host` as lines of a hosts file, through the parsed-file framework:
 //! `ADDRESS<TAB>NAME[<TAB>ALIAS...][<TAB># COMMENT]`.
 
-use std::path::PathBuf;
-
 use marionette_ral::attribute::value_text;
 use marionette_ral::parsedfile::{ParsedFile, RecordFormat};
 use marionette_ral::{PropertyHash, ProviderDef};
@@ -57,8 +55,8 @@ impl RecordFormat for HostsFile {
         Ok(line)
     }
 
-    fn default_target(&self) -> PathBuf {
-        PathBuf::from("/etc/hosts")
+    fn default_target(&self) -> String {
+        "/etc/hosts".to_string()
     }
 }
 
