@@ -124,7 +124,97 @@ pub fn to_data(value: &Value) -> Data {
         }
         Value::Type(t) => Data::String(reference_text(t).unwrap_or_else(|| t.to_string())),
         Value::Sensitive(inner) => to_data(inner),
+        // Puppet's rich-data form, which agents read from their server.
+        Value::Deferred(deferred) => serde_json::json!({
+            DEFERRED_KEY: "Deferred",
+            "name": deferred.name,
+            "arguments": deferred.arguments.iter().map(to_data).collect::<Vec<_>>(),
+        }),
         other => Data::String(to_s(other)),
+    }
+}
+
+/// The key that names the type of an object in Puppet's rich data.
+const DEFERRED_KEY: &str = "__ptype";
+
+/// Whether `data` is, or holds, a deferred call.
+fn holds_deferred(data: &Data) -> bool {
+    match data {
+        Data::Object(map) => {
+            map.get(DEFERRED_KEY).and_then(Data::as_str) == Some("Deferred")
+                || map.values().any(holds_deferred)
+        }
+        Data::Array(items) => items.iter().any(holds_deferred),
+        _ => false,
+    }
+}
+
+/// Whether any parameter of the catalog holds a deferred call.
+pub fn has_deferred(catalog: &Catalog) -> bool {
+    catalog
+        .resources
+        .iter()
+        .any(|resource| resource.parameters.values().any(holds_deferred))
+}
+
+/// Replaces every deferred call in the catalog's parameters by what `call`
+/// returns for it, the calls in its arguments first, as the agent does
+/// before applying. A parameter whose value came out Sensitive becomes a
+/// sensitive parameter. The first failing call is the error.
+pub fn resolve_deferred(
+    catalog: &mut Catalog,
+    call: &mut dyn FnMut(&str, Vec<Value>) -> Result<Value, String>,
+) -> Result<(), String> {
+    for resource in &mut catalog.resources {
+        let mut sensitive = Vec::new();
+        for (name, data) in resource.parameters.iter_mut() {
+            if !holds_deferred(data) {
+                continue;
+            }
+            let mut made_sensitive = false;
+            let resolved = resolve_value(from_data(data), call, &mut made_sensitive)?;
+            *data = to_data(&resolved);
+            if made_sensitive {
+                sensitive.push(name.clone());
+            }
+        }
+        for name in sensitive {
+            if !resource.sensitive_parameters.contains(&name) {
+                resource.sensitive_parameters.push(name);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn resolve_value(
+    value: Value,
+    call: &mut dyn FnMut(&str, Vec<Value>) -> Result<Value, String>,
+    sensitive: &mut bool,
+) -> Result<Value, String> {
+    match value {
+        Value::Deferred(deferred) => {
+            let arguments = deferred
+                .arguments
+                .iter()
+                .map(|argument| resolve_value(argument.clone(), call, sensitive))
+                .collect::<Result<Vec<_>, _>>()?;
+            let result = call(&deferred.name, arguments)?;
+            *sensitive |= matches!(result, Value::Sensitive(_));
+            Ok(result)
+        }
+        Value::Array(items) => Ok(Value::array(
+            items
+                .iter()
+                .map(|item| resolve_value(item.clone(), call, sensitive))
+                .collect::<Result<Vec<_>, _>>()?,
+        )),
+        Value::Hash(hash) => Ok(Value::hash(
+            hash.iter()
+                .map(|(k, v)| Ok((k.clone(), resolve_value(v.clone(), call, sensitive)?)))
+                .collect::<Result<_, String>>()?,
+        )),
+        other => Ok(other),
     }
 }
 
@@ -139,6 +229,19 @@ pub fn from_data(data: &Data) -> Value {
         },
         Data::String(s) => Value::string(s.as_str()),
         Data::Array(items) => Value::array(items.iter().map(from_data).collect()),
+        Data::Object(map) if map.get(DEFERRED_KEY).and_then(Data::as_str) == Some("Deferred") => {
+            Value::Deferred(std::sync::Arc::new(marionette_values::Deferred {
+                name: map
+                    .get("name")
+                    .and_then(Data::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                arguments: match map.get("arguments") {
+                    Some(Data::Array(items)) => items.iter().map(from_data).collect(),
+                    _ => Vec::new(),
+                },
+            }))
+        }
         Data::Object(map) => Value::hash(
             map.iter()
                 .map(|(k, v)| (Value::string(k.as_str()), from_data(v)))

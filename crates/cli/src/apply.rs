@@ -142,6 +142,28 @@ pub(crate) fn run(
             &format!("Removed a stale run lock left by process {pid}, which is no longer running"),
         );
     }
+    // Deferred calls are made now, on this node, before anything else.
+    let resolved;
+    let catalog = if marionette_catalog::has_deferred(catalog) {
+        let environment = crate::environment::current();
+        let context = marionette_eval::DeferredContext {
+            facts: facts.clone(),
+            modulepath: environment.modulepath.clone(),
+            environment: environment.name.clone(),
+            external_functions: Some(crate::catalog::external_functions()),
+        };
+        let mut copy = catalog.clone();
+        if let Err(message) = marionette_catalog::resolve_deferred(&mut copy, &mut |name, args| {
+            marionette_eval::call_deferred(&context, name, args)
+        }) {
+            logger.log(Level::Err, "", &message);
+            return Ok(ExitCode::FAILURE);
+        }
+        resolved = copy;
+        &resolved
+    } else {
+        catalog
+    };
     let registry = crate::environment::registry();
     if args.graph {
         let dot = marionette_transaction::apply::graph_dot(catalog, &registry)?;

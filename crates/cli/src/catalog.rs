@@ -125,7 +125,7 @@ fn local_options(
 
 /// The functions the environment's modules ship as executables, their log
 /// messages on the console.
-fn external_functions() -> std::sync::Arc<dyn marionette_eval::ExternalFunctions> {
+pub(crate) fn external_functions() -> std::sync::Arc<dyn marionette_eval::ExternalFunctions> {
     crate::environment::plugins().functions(crate::resource::stderr_logger(false))
 }
 

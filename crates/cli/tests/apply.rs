@@ -258,3 +258,80 @@ fn files_changed_during_the_run_are_looked_at_again() {
         run.stdout
     );
 }
+
+/// Deferred calls are made on the node just before applying, arguments
+/// first; they travel through a compiled catalog as calls. A call that
+/// fails stops the run before anything is applied, as in Puppet.
+#[test]
+fn deferred_calls_are_made_before_applying() {
+    let vardir = tempfile::tempdir().unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-deferred")
+        .tempdir()
+        .unwrap();
+    let target = dir.path().join("out");
+    let manifest = format!(
+        "notify {{ 'x': message => Deferred('join', [['a', 'b'], '-']) }}\n\
+         file {{ '{}': content => Deferred('sprintf', ['%s-%s', 'p', Deferred('upcase', ['q'])]) }}\n",
+        target.display()
+    );
+    let site = dir.path().join("site.pp");
+    std::fs::write(&site, &manifest).unwrap();
+    let site = site.to_str().unwrap();
+    let run = marionette(
+        &["apply", "--certname", "mrtest.example.com", site],
+        vardir.path(),
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("Notify[x]/message: defined 'message' as 'a-b'"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "p-Q");
+
+    // Compiled, the catalog holds the calls in Puppet's rich-data form, and
+    // applying it makes them.
+    std::fs::remove_file(&target).unwrap();
+    let compiled = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args([
+            "catalog",
+            "compile",
+            "--certname",
+            "mrtest.example.com",
+            site,
+        ])
+        .output()
+        .unwrap();
+    assert!(compiled.status.success(), "{compiled:?}");
+    let text = String::from_utf8_lossy(&compiled.stdout);
+    assert!(
+        text.contains("\"__ptype\": \"Deferred\""),
+        "the catalog keeps the call: {text}"
+    );
+    let catalog = dir.path().join("catalog.json");
+    std::fs::write(&catalog, text.as_bytes()).unwrap();
+    let run = marionette(
+        &["catalog", "apply", catalog.to_str().unwrap()],
+        vardir.path(),
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "p-Q");
+
+    // An unknown function: Puppet's message, and nothing is applied.
+    std::fs::remove_file(&target).unwrap();
+    let failing = format!(
+        "notify {{ 'a': message => Deferred('nosuchfn', [1]) }}\n\
+         file {{ '{}': content => 'x' }}\n",
+        target.display()
+    );
+    std::fs::write(dir.path().join("site.pp"), failing).unwrap();
+    let run = marionette(
+        &["apply", "--certname", "mrtest.example.com", site],
+        vardir.path(),
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stderr, "Error: Unknown function 'nosuchfn'\n");
+    assert!(!target.exists(), "nothing is applied");
+}

@@ -292,6 +292,21 @@ fn functions_are_called_with_checked_types() {
         run.stdout
     );
 
+    // A function a module ships may be deferred to the node.
+    let deferred = apply(
+        dir.path(),
+        "notify { 'd': message => Deferred('kv::upcase', ['de', 2]) }\n",
+        &[],
+    );
+    assert_eq!(deferred.code, 2, "{}", deferred.output());
+    assert!(
+        deferred
+            .stdout
+            .contains("Notify[d]/message: defined 'message' as 'DEDE'"),
+        "{}",
+        deferred.stdout
+    );
+
     let wrong_argument = apply(dir.path(), "\n\nnotify { kv::upcase(3): }\n", &[]);
     assert_eq!(wrong_argument.code, 1);
     assert!(

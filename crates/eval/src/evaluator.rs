@@ -1057,23 +1057,7 @@ impl<'p> Evaluator<'p> {
             scope: self.current,
         });
         let result = match &call.function.kind {
-            ExprKind::Name(name) => {
-                let name = strip_top(name);
-                if !self.functions.contains_key(name) && name.contains("::") {
-                    self.autoload(name, crate::loader::Kind::Function)?;
-                }
-                if !self.functions.contains_key(name) && !self.builtins.contains_key(name) {
-                    if !(name.contains("::") && self.load_external(name, place)?) {
-                        return fail(format!("Unknown function: '{name}'."), name_place);
-                    }
-                    if lambda.is_some() {
-                        return fail(format!("'{name}' does not expect a block"), place);
-                    }
-                    self.call_external(name, args, place)
-                } else {
-                    self.call_function(name, args, lambda, place)
-                }
-            }
+            ExprKind::Name(name) => self.call_named(name, args, lambda, place, name_place),
             ExprKind::TypeRef(name) => {
                 let target = self.resolve_type_name(name, call.function.span)?;
                 functions::types::new_value(self, &target, args, place)
@@ -1090,6 +1074,34 @@ impl<'p> Evaluator<'p> {
             }
             other => other,
         })
+    }
+
+    /// Calls a function by the name a call gives: one written in Puppet
+    /// (loaded from its module on first use), a built-in, or one a module
+    /// ships as an executable.
+    pub(crate) fn call_named(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        lambda: Option<Closure<'p>>,
+        place: Span,
+        name_place: Span,
+    ) -> EvalResult<Value> {
+        let name = strip_top(name);
+        if !self.functions.contains_key(name) && name.contains("::") {
+            self.autoload(name, crate::loader::Kind::Function)?;
+        }
+        if !self.functions.contains_key(name) && !self.builtins.contains_key(name) {
+            if !(name.contains("::") && self.load_external(name, place)?) {
+                return fail(format!("Unknown function: '{name}'."), name_place);
+            }
+            if lambda.is_some() {
+                return fail(format!("'{name}' does not expect a block"), place);
+            }
+            self.call_external(name, args, place)
+        } else {
+            self.call_function(name, args, lambda, place)
+        }
     }
 
     /// Calls a function by name: one written in Puppet, or a built-in.

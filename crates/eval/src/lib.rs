@@ -10,6 +10,8 @@
 
 mod access;
 mod compiler;
+mod deferred;
+pub use deferred::{DeferredContext, call_deferred};
 
 pub use compiler::builtin_types::AgentType;
 mod error;

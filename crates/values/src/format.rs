@@ -94,6 +94,16 @@ fn write_value(out: &mut String, value: &Value, quoted: bool, top: bool) {
             let _ = write!(out, "{r}");
         }
         Value::Binary(bytes) => out.push_str(&crate::binary::encode(bytes)),
+        // As Puppet prints an Object: its attributes, quoted.
+        Value::Deferred(deferred) => {
+            out.push_str("Deferred({'name' => ");
+            out.push_str(&quote(&deferred.name));
+            if !deferred.arguments.is_empty() {
+                out.push_str(", 'arguments' => ");
+                write_value(out, &Value::array(deferred.arguments.clone()), true, false);
+            }
+            out.push_str("})");
+        }
         Value::Iterator(items) => {
             let element = PType::infer(&Value::array(items.clone()));
             let element = match element {
@@ -213,6 +223,7 @@ pub fn type_label(value: &Value) -> String {
         Value::SemVer(_) => "SemVer".into(),
         Value::SemVerRange(_) => "SemVerRange".into(),
         Value::Binary(_) => "Binary".into(),
+        Value::Deferred(_) => "Deferred".into(),
     }
 }
 

@@ -21,4 +21,4 @@ pub use semver::{SemVer, SemVerRange};
 pub use time::{Timespan, Timestamp};
 pub use typeparse::parse_type;
 pub use types::PType;
-pub use value::{PHash, Value};
+pub use value::{Deferred, PHash, Value};

@@ -70,6 +70,8 @@ pub enum PType {
     Callable(Vec<PType>),
     Sensitive(Option<Box<PType>>),
     Runtime(Option<String>),
+    /// The type of deferred function calls, an Object type in Puppet.
+    Deferred,
     CatalogEntry,
     /// `Resource`, `File` (a resource type), `File['/x']` (a reference).
     Resource {
@@ -186,6 +188,7 @@ impl PType {
             "Callable" => PType::Callable(Vec::new()),
             "Sensitive" => PType::Sensitive(None),
             "Runtime" => PType::Runtime(None),
+            "Deferred" => PType::Deferred,
             "CatalogEntry" => PType::CatalogEntry,
             "Resource" => PType::Resource {
                 type_name: None,
@@ -236,6 +239,7 @@ impl PType {
             PType::Callable(_) => "Callable".into(),
             PType::Sensitive(_) => "Sensitive".into(),
             PType::Runtime(_) => "Runtime".into(),
+            PType::Deferred => "Deferred".into(),
             PType::CatalogEntry => "CatalogEntry".into(),
             PType::Resource {
                 type_name: Some(name),
@@ -429,6 +433,7 @@ impl PType {
             }
             PType::SemVerRange => matches!(value, Value::SemVerRange(_)),
             PType::Binary => matches!(value, Value::Binary(_)),
+            PType::Deferred => matches!(value, Value::Deferred(_)),
             PType::Callable(_) | PType::Runtime(_) => false,
         }
     }
@@ -1310,6 +1315,7 @@ impl PType {
             Value::SemVer(v) => PType::SemVer(vec![SemVerRange::exact(v)]),
             Value::SemVerRange(_) => PType::SemVerRange,
             Value::Binary(_) => PType::Binary,
+            Value::Deferred(_) => PType::Deferred,
         }
     }
 }
@@ -1437,6 +1443,12 @@ fn size_params(min: i64, max: i64) -> Option<String> {
 
 impl fmt::Display for PType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let PType::Deferred = self {
+            // Puppet defines Deferred as an Object type and prints it whole.
+            return f.write_str(
+                "Object[{name => 'Deferred', attributes => {'name' => Pattern[/\\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\\z/], 'arguments' => {type => Optional[Array], value => undef}}}]",
+            );
+        }
         let name = self.name();
         let params: Option<String> = match self {
             PType::Boolean(Some(b)) => Some(b.to_string()),

@@ -38,6 +38,17 @@ pub enum Value {
     SemVer(Arc<SemVer>),
     SemVerRange(Arc<SemVerRange>),
     Binary(Arc<Vec<u8>>),
+    /// A function call left for the agent to make just before applying
+    /// (`Deferred('vault_lookup', [...])`).
+    Deferred(Arc<Deferred>),
+}
+
+/// A deferred function call: the function's name and its arguments, which
+/// may themselves hold deferred calls (made first).
+#[derive(Clone, Debug, PartialEq, Hash)]
+pub struct Deferred {
+    pub name: String,
+    pub arguments: Vec<Value>,
 }
 
 /// Puppet's `eql?`: the equality of hash keys and of `unique`. Strings are
@@ -64,6 +75,7 @@ impl PartialEq for Value {
             (Value::SemVer(a), Value::SemVer(b)) => a == b,
             (Value::SemVerRange(a), Value::SemVerRange(b)) => a == b,
             (Value::Binary(a), Value::Binary(b)) => a == b,
+            (Value::Deferred(a), Value::Deferred(b)) => a == b,
             _ => false,
         }
     }
@@ -92,6 +104,7 @@ impl Hash for Value {
             Value::SemVer(v) => v.hash(state),
             Value::SemVerRange(r) => r.hash(state),
             Value::Binary(b) => b.hash(state),
+            Value::Deferred(d) => d.hash(state),
         }
     }
 }

@@ -354,6 +354,7 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
             .iter()
             .find_map(|t| convert(t, args).ok())
             .ok_or_else(|| "no variant could convert the value".to_string()),
+        PType::Deferred => deferred(args),
         PType::Type(_) => match &first {
             Value::Type(_) => Ok(first),
             other => Err(format!(
@@ -450,6 +451,84 @@ fn to_integer_signed(value: &Value, radix: Option<&Value>) -> Result<Value, Stri
             generalized(other)
         )),
     }
+}
+
+/// The names a deferred call may have: a function, or `$` and a variable.
+const DEFERRED_NAME: &str = r"Pattern[/\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z/]";
+
+fn is_deferred_name(name: &str) -> bool {
+    let name = name.strip_prefix('$').unwrap_or(name);
+    name.split("::").all(|segment| {
+        segment.starts_with(|c: char| c.is_ascii_lowercase())
+            && segment
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    })
+}
+
+/// `Deferred(name, [arguments])` or `Deferred({name => ..., arguments =>
+/// ...})`.
+fn deferred(args: &[Value]) -> Result<Value, String> {
+    let (name, arguments) = match args {
+        [Value::Hash(hash)] => (
+            hash.get(&Value::string("name"))
+                .cloned()
+                .unwrap_or(Value::Undef),
+            hash.get(&Value::string("arguments")).cloned(),
+        ),
+        [name] => (name.clone(), None),
+        [name, arguments] => (name.clone(), Some(arguments.clone())),
+        _ => {
+            return Err(format!(
+                "'new_Deferred' expects between 1 and 2 arguments, got {}",
+                if args.is_empty() {
+                    "none".to_string()
+                } else {
+                    args.len().to_string()
+                }
+            ));
+        }
+    };
+    let rejected = |problem: String| {
+        format!(
+            "The function 'new_Deferred' was called with arguments it does not accept. It expects one of:\n  \
+             (Struct[{{'name' => {DEFERRED_NAME}, 'arguments' => Optional[Array]}}] hash)\n    \
+             rejected: {}\n  \
+             ({DEFERRED_NAME} name, Array arguments?)\n    rejected: {problem}",
+            if args.len() == 1 {
+                "parameter 'hash' expects a Hash value".to_string()
+            } else {
+                format!("expects 1 argument, got {}", args.len())
+            }
+        )
+    };
+    let name = match &name {
+        Value::String(text) if is_deferred_name(text) => text.to_string(),
+        Value::String(text) => {
+            return Err(rejected(format!(
+                "parameter 'name' expects a match for {DEFERRED_NAME}, got '{text}'"
+            )));
+        }
+        other => {
+            return Err(rejected(format!(
+                "parameter 'name' expects a match for {DEFERRED_NAME}, got {}",
+                type_label(other)
+            )));
+        }
+    };
+    let arguments = match arguments {
+        None | Some(Value::Undef) => Vec::new(),
+        Some(Value::Array(items)) => items.to_vec(),
+        Some(other) => {
+            return Err(rejected(format!(
+                "parameter 'arguments' expects a value of type Undef or Array, got {}",
+                type_label(&other)
+            )));
+        }
+    };
+    Ok(Value::Deferred(std::sync::Arc::new(
+        marionette_values::Deferred { name, arguments },
+    )))
 }
 
 /// `String(value, '%x')`: one format directive applied to one value.

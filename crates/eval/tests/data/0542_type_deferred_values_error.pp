@@ -1,0 +1,6 @@
+$d = Deferred('join', [['a', 'b'], '-'])
+notice($d)
+notice(Deferred('f'))
+notice($d =~ Deferred)
+notice(Deferred.new('upcase', ['x']))
+notice(Deferred('Bad-name', []))
