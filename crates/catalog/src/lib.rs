@@ -157,13 +157,17 @@ pub fn has_deferred(catalog: &Catalog) -> bool {
         .any(|resource| resource.parameters.values().any(holds_deferred))
 }
 
+/// Makes one deferred call: the function's name and its resolved
+/// arguments in, its result or the error to print out.
+pub type DeferredCall<'a> = dyn FnMut(&str, Vec<Value>) -> Result<Value, String> + 'a;
+
 /// Replaces every deferred call in the catalog's parameters by what `call`
 /// returns for it, the calls in its arguments first, as the agent does
 /// before applying. A parameter whose value came out Sensitive becomes a
 /// sensitive parameter. The first failing call is the error.
 pub fn resolve_deferred(
     catalog: &mut Catalog,
-    call: &mut dyn FnMut(&str, Vec<Value>) -> Result<Value, String>,
+    call: &mut DeferredCall<'_>,
 ) -> Result<(), String> {
     for resource in &mut catalog.resources {
         let mut sensitive = Vec::new();
@@ -189,7 +193,7 @@ pub fn resolve_deferred(
 
 fn resolve_value(
     value: Value,
-    call: &mut dyn FnMut(&str, Vec<Value>) -> Result<Value, String>,
+    call: &mut DeferredCall<'_>,
     sensitive: &mut bool,
 ) -> Result<Value, String> {
     match value {
