@@ -29,6 +29,8 @@ pub struct Resource {
     /// Where the resource sits in the catalog's containment
     /// (`/Stage[main]/Main/Notify[x]`), once a transaction knows it.
     path: Option<String>,
+    /// `Type[title]`, made once: logs, events and reports ask for it often.
+    reference: String,
 }
 
 impl Resource {
@@ -43,6 +45,7 @@ impl Resource {
         origin: Origin,
     ) -> Result<Resource, RalError> {
         let mut resource = Resource {
+            reference: format!("{}[{title}]", capitalize_segments(&type_def.name)),
             type_def: type_def.clone(),
             title: title.to_string(),
             values: vec![None; type_def.attributes.len()],
@@ -252,11 +255,7 @@ impl Resource {
 
     /// `Database[db1]`.
     pub fn reference(&self) -> String {
-        format!(
-            "{}[{}]",
-            capitalize_segments(&self.type_def.name),
-            self.title
-        )
+        self.reference.clone()
     }
 
     pub fn origin(&self) -> &Origin {
@@ -291,7 +290,7 @@ impl Resource {
     /// The slot of an attribute. Types have a few dozen attributes at most:
     /// a scan is as fast as a hash and needs no table.
     fn index(&self, attr: &str) -> Option<usize> {
-        self.type_def.attributes.iter().position(|a| a.name == attr)
+        self.type_def.position(attr)
     }
 
     /// An attribute's value as text.

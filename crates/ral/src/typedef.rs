@@ -490,6 +490,10 @@ pub struct TypeDef {
     pub pre_run_check: Option<ResourceCheckFn>,
     /// Adds resources to the run (see [`GenerateFn`]).
     pub generate: Option<GenerateFn>,
+    /// Each attribute's position by name, built on first use: resources
+    /// look attributes up by name many times per run, and types have
+    /// dozens of them.
+    positions: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
 }
 
 impl fmt::Debug for TypeDef {
@@ -516,6 +520,7 @@ impl TypeDef {
             validate: None,
             pre_run_check: None,
             generate: None,
+            positions: std::sync::OnceLock::new(),
         }
     }
 
@@ -630,7 +635,24 @@ impl TypeDef {
     }
 
     pub fn attribute(&self, name: &str) -> Option<&AttrDef> {
-        self.attributes.iter().find(|a| a.name == name)
+        self.attributes.get(self.position(name)?)
+    }
+
+    /// The position of an attribute in [`TypeDef::attributes`].
+    pub fn position(&self, name: &str) -> Option<usize> {
+        let positions = self.positions.get_or_init(|| {
+            self.attributes
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (a.name.clone(), i))
+                .collect()
+        });
+        match positions.get(name) {
+            // The attributes are public: should they change after the index
+            // was built, look again rather than answer wrongly.
+            Some(&i) if self.attributes.get(i).is_some_and(|a| a.name == name) => Some(i),
+            _ => self.attributes.iter().position(|a| a.name == name),
+        }
     }
 
     /// The identity attributes: those marked, or else `name`.
