@@ -36,6 +36,7 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("strftime", strftime);
     map.insert("template", erb);
     map.insert("inline_template", erb);
+    map.insert("annotate", annotate);
 }
 
 fn call_fn<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
@@ -290,6 +291,14 @@ fn format_timespan(nanos: i64, format: &str) -> String {
         }
     }
     out
+}
+
+/// `annotate` attaches annotations, which are instances of Object types,
+/// to values; Marionette has no Object types, so no annotation can exist.
+fn annotate(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.error(
+        "'annotate' attaches instances of Object types, and Marionette does not support Object types",
+    )
 }
 
 fn erb(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
