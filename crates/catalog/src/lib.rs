@@ -165,10 +165,7 @@ pub type DeferredCall<'a> = dyn FnMut(&str, Vec<Value>) -> Result<Value, String>
 /// returns for it, the calls in its arguments first, as the agent does
 /// before applying. A parameter whose value came out Sensitive becomes a
 /// sensitive parameter. The first failing call is the error.
-pub fn resolve_deferred(
-    catalog: &mut Catalog,
-    call: &mut DeferredCall<'_>,
-) -> Result<(), String> {
+pub fn resolve_deferred(catalog: &mut Catalog, call: &mut DeferredCall<'_>) -> Result<(), String> {
     for resource in &mut catalog.resources {
         let mut sensitive = Vec::new();
         for (name, data) in resource.parameters.iter_mut() {

@@ -78,13 +78,17 @@ pub(crate) fn access(
                         .collect::<Result<_, _>>()
                         .or_else(|m| {
                             fail(
-                                format!("Error while evaluating a '[]' expression, {m}"),
+                                format!("Error while evaluating a '[]' expression, {}", m.message),
                                 span,
                             )
                         })?,
                 )),
+                _ if message.standalone => fail(message.message, key_span),
                 _ => fail(
-                    format!("Error while evaluating a '[]' expression, {message}"),
+                    format!(
+                        "Error while evaluating a '[]' expression, {}",
+                        message.message
+                    ),
                     span,
                 ),
             },

@@ -20,5 +20,5 @@ pub use regex::Regex;
 pub use semver::{SemVer, SemVerRange};
 pub use time::{Timespan, Timestamp};
 pub use typeparse::parse_type;
-pub use types::PType;
+pub use types::{PType, ParamError};
 pub use value::{Deferred, PHash, Value};

@@ -92,6 +92,7 @@ impl Parser<'_> {
             }
         }
         base.parameterize(&args)
+            .map_err(|e| e.message)
             .map_err(|e| format!("invalid type {:?}: {e}", self.text))
     }
 
@@ -267,7 +268,7 @@ mod tests {
         assert!(
             parse_type("Integer['x']")
                 .unwrap_err()
-                .contains("Integer[]")
+                .contains("requires all arguments to be integers")
         );
     }
 }

@@ -9,6 +9,15 @@ use crate::semver::SemVerRange;
 use crate::value::Value;
 
 /// Bounds use the extreme values for "unbounded" (`default` in Puppet).
+/// Why `Type[args]` failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamError {
+    pub message: String,
+    /// Puppet reports it on its own, at the first argument, rather than as
+    /// an error of the `[]` expression.
+    pub standalone: bool,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum PType {
     Any,
@@ -370,9 +379,13 @@ impl PType {
                 !value.is_undef() && inner.as_ref().is_none_or(|t| t.is_instance(value))
             }
             PType::Type(inner) => match value {
-                Value::Type(t) => inner
-                    .as_ref()
-                    .is_none_or(|expected| expected.is_assignable(t)),
+                Value::Type(t) => inner.as_ref().is_none_or(|expected| {
+                    // `Type[Variant]` names the kind: any variant type.
+                    match (expected.resolved(), t.resolved()) {
+                        (PType::Variant(wanted), PType::Variant(_)) if wanted.is_empty() => true,
+                        _ => expected.is_assignable(t),
+                    }
+                }),
                 _ => false,
             },
             PType::Iterable(inner) => match value {
@@ -703,7 +716,41 @@ impl PType {
 
     /// Applies `Type[args]`. The error says what was wrong with the
     /// arguments, in Puppet's words where they are known.
-    pub fn parameterize(&self, args: &[Value]) -> Result<PType, String> {
+    pub fn parameterize(&self, args: &[Value]) -> Result<PType, ParamError> {
+        // Puppet words these two without naming the `[]` expression, and
+        // places them at the first argument.
+        if let PType::Integer { .. } = self
+            && let Some(bad) = args
+                .iter()
+                .find(|a| !matches!(a, Value::Integer(_) | Value::Default))
+        {
+            return Err(ParamError {
+                message: format!(
+                    "Integer-Type [] requires all arguments to be integers (or default). Got {}",
+                    crate::format::type_label(bad)
+                ),
+                standalone: true,
+            });
+        }
+        if let (PType::Boolean(_), [bad]) = (self, args)
+            && !matches!(bad, Value::Boolean(_))
+        {
+            return Err(ParamError {
+                message: format!(
+                    "Error creating type specialization of a Boolean-Type, Cannot use {} where TrueClass or FalseClass is expected",
+                    crate::format::type_label(bad)
+                ),
+                standalone: true,
+            });
+        }
+        self.parameterize_checked(args)
+            .map_err(|message| ParamError {
+                message,
+                standalone: false,
+            })
+    }
+
+    fn parameterize_checked(&self, args: &[Value]) -> Result<PType, String> {
         let base = self.name();
         let bound = |value: &Value, default: i64| -> Result<i64, String> {
             match value {
