@@ -4,11 +4,10 @@
 //! outlive the evaluation of the class body (for `$class::var`) and lambdas
 //! can close over the scope they were written in.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use marionette_values::Value;
+use marionette_values::fasthash::FastMap;
 
 use crate::compiler::{ResId, ResourceDefault};
 
@@ -16,28 +15,7 @@ pub(crate) type ScopeId = usize;
 
 pub(crate) const TOP_SCOPE: ScopeId = 0;
 
-/// The multiply-rotate hash used by rustc (FxHash): variable names are
-/// short and not chosen by an adversary, so SipHash's protection is not
-/// needed and its cost showed in lambda-heavy code.
-#[derive(Default)]
-pub(crate) struct FastHasher(u64);
-
-impl Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
-                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub(crate) type Variables = HashMap<String, Value, BuildHasherDefault<FastHasher>>;
+pub(crate) type Variables = FastMap<String, Value>;
 
 #[derive(Debug)]
 pub(crate) struct Scope {

@@ -493,7 +493,7 @@ pub struct TypeDef {
     /// Each attribute's position by name, built on first use: resources
     /// look attributes up by name many times per run, and types have
     /// dozens of them.
-    positions: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
+    positions: std::sync::OnceLock<marionette_values::fasthash::FastMap<String, usize>>,
 }
 
 impl fmt::Debug for TypeDef {

@@ -10,11 +10,12 @@
 //! events: notify/subscribe edges and containment edges do.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{BinaryHeap, HashSet};
 use std::fmt::Write;
 
 use marionette_catalog::{Catalog, Data};
 use marionette_ral::{AutoKind, Resource};
+use marionette_values::fasthash::FastMap;
 
 /// What a node stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +55,7 @@ pub struct Graph {
     /// The containment path of each catalog resource
     /// (`/Stage[main]/Main/File[/tmp/x]`).
     pub paths: Vec<String>,
-    edge_index: HashMap<(usize, usize), usize>,
+    edge_index: FastMap<(usize, usize), usize>,
 }
 
 /// A catalog problem that stops the run before anything is applied.
@@ -122,7 +123,7 @@ impl Graph {
         // The node (or anchors) of each catalog resource.
         let mut entry: Vec<Option<usize>> = vec![None; count];
         let mut exit: Vec<Option<usize>> = vec![None; count];
-        let managed: HashMap<usize, usize> =
+        let managed: FastMap<usize, usize> =
             ral.iter().enumerate().map(|(n, (i, _))| (*i, n)).collect();
         for (i, resource) in catalog.resources.iter().enumerate() {
             let reference = display_reference(resource);
@@ -327,7 +328,7 @@ impl Graph {
     /// A path from `start` back to itself inside one component
     /// (breadth-first, so it is the shortest).
     fn path_within(&self, start: usize, members: &HashSet<usize>) -> Vec<usize> {
-        let mut previous: HashMap<usize, usize> = HashMap::new();
+        let mut previous: FastMap<usize, usize> = FastMap::default();
         let mut queue = std::collections::VecDeque::from([start]);
         while let Some(n) = queue.pop_front() {
             for &e in &self.outgoing[n] {
@@ -452,7 +453,7 @@ fn origin_text(resource: &marionette_catalog::Resource) -> String {
 }
 
 /// Each catalog resource's position, by lookup key.
-fn reference_index(catalog: &Catalog) -> HashMap<(String, String), usize> {
+fn reference_index(catalog: &Catalog) -> FastMap<(String, String), usize> {
     catalog
         .resources
         .iter()
@@ -461,7 +462,7 @@ fn reference_index(catalog: &Catalog) -> HashMap<(String, String), usize> {
         .collect()
 }
 
-fn containment(catalog: &Catalog, index: &HashMap<(String, String), usize>) -> Vec<Option<usize>> {
+fn containment(catalog: &Catalog, index: &FastMap<(String, String), usize>) -> Vec<Option<usize>> {
     let mut parent = vec![None; catalog.resources.len()];
     let find = |reference: &str| {
         parse_reference(reference).and_then(|(t, title)| index.get(&key(&t, &title)).copied())

@@ -14,8 +14,15 @@ pub fn now_text() -> String {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs_f64())
         .unwrap_or(0.0);
+    // Written directly rather than through a format string: every resource
+    // of a run gets one.
     marionette_values::Timestamp::from_seconds(seconds)
-        .map(|t| t.format("%Y-%m-%dT%H:%M:%S.%N+00:00"))
+        .map(|t| {
+            let [year, month, day, hour, minute, second, nanos, _] = t.parts();
+            format!(
+                "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{nanos:09}+00:00"
+            )
+        })
         .unwrap_or_default()
 }
 

@@ -6,8 +6,10 @@
 //!   what type a value has (`type(x)`).
 //! - [`format`]: Puppet's two text forms of a value.
 //! - [`regex`]: regexes with Ruby's semantics.
+//! - [`fasthash`]: the hash for maps keyed by names.
 
 pub mod binary;
+pub mod fasthash;
 pub mod format;
 pub mod regex;
 pub mod semver;
