@@ -262,9 +262,16 @@ impl Session {
                         .collect();
                     match p.prefetch(&self.cx, &mut instances) {
                         Ok(()) => {
+                            // An empty hash is what a resource without one
+                            // gets anyway; providers that prefetch nothing
+                            // (files) leave thousands of them.
                             for instance in instances {
-                                self.hashes
-                                    .insert(instance.resource.reference(), instance.property_hash);
+                                if !instance.property_hash.is_empty() {
+                                    self.hashes.insert(
+                                        instance.resource.reference(),
+                                        instance.property_hash,
+                                    );
+                                }
                             }
                         }
                         Err(e) => self.prefetch_failed(&provider, &e),
