@@ -17,7 +17,7 @@ use marionette_ral::{
 };
 use marionette_values::types::capitalize_segments;
 
-use crate::graph::{Graph, GraphError, NodeKind};
+use crate::graph::{Containment, Graph, GraphError, NodeKind};
 use crate::report::{self, Counts, EventReport, Log, Report, ResourceStatus};
 
 /// Called after each resource with `(done, total)`.
@@ -96,7 +96,16 @@ pub fn convert(
     catalog: &Catalog,
     registry: &Registry,
 ) -> Result<Vec<(usize, Resource)>, ApplyError> {
-    let children = crate::graph::has_children(&crate::graph::parents(catalog));
+    convert_in(catalog, registry, &crate::graph::parents(catalog))
+}
+
+/// [`convert`] with the container of each catalog resource known.
+fn convert_in(
+    catalog: &Catalog,
+    registry: &Registry,
+    parents: &[Option<usize>],
+) -> Result<Vec<(usize, Resource)>, ApplyError> {
+    let children = crate::graph::has_children(parents);
     let convert_one = |i: usize| -> Option<Result<(usize, Resource), RalError>> {
         let resource = &catalog.resources[i];
         if crate::graph::is_container(resource, children[i]) {
@@ -359,7 +368,8 @@ pub fn apply(
     options: &Options,
 ) -> Result<Report, ApplyError> {
     let started = Instant::now();
-    let mut resources = convert(catalog, &registry)?;
+    let mut containment = Containment::of(catalog);
+    let mut resources = convert_in(catalog, &registry, &containment.parents)?;
     // Generators (`resources`, `tidy`) add resources first; the extended
     // catalog is then converted and ordered like any other.
     let extended;
@@ -371,7 +381,8 @@ pub fn apply(
         (extended, generate_failures) = extend(catalog, &resources, &registry, &facts, &logger)?;
         match &extended {
             Some(extended) => {
-                resources = convert(extended, &registry)?;
+                containment = Containment::of(extended);
+                resources = convert_in(extended, &registry, &containment.parents)?;
                 extended
             }
             None => catalog,
@@ -379,7 +390,7 @@ pub fn apply(
     } else {
         catalog
     };
-    let graph = Graph::build(catalog, &resources)?;
+    let graph = Graph::build_in(catalog, &resources, containment)?;
     for (i, resource) in &mut resources {
         resource.set_path(graph.paths[*i].clone());
     }

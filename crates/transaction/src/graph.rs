@@ -115,9 +115,20 @@ impl Graph {
     /// Builds the graph. `ral` holds the managed resources with the catalog
     /// index each came from, in catalog order.
     pub fn build(catalog: &Catalog, ral: &[(usize, Resource)]) -> Result<Graph, GraphError> {
+        Graph::build_in(catalog, ral, Containment::of(catalog))
+    }
+
+    /// [`Graph::build`] with the catalog's [`Containment`] already known.
+    pub fn build_in(
+        catalog: &Catalog,
+        ral: &[(usize, Resource)],
+        containment: Containment,
+    ) -> Result<Graph, GraphError> {
         let count = catalog.resources.len();
-        let mut index = reference_index(catalog);
-        let parent = containment(catalog, &index);
+        let Containment {
+            mut index,
+            parents: parent,
+        } = containment;
         let children = has_children(&parent);
         let mut graph = Graph::default();
         // The node (or anchors) of each catalog resource.
@@ -475,9 +486,25 @@ fn containment(catalog: &Catalog, index: &FastMap<(String, String), usize>) -> V
     parent
 }
 
+/// Each catalog resource found by type and title, and its container.
+/// Reading them means parsing every reference of the catalog, so a run
+/// reads them once and shares them (conversion, the graph).
+pub struct Containment {
+    index: FastMap<(String, String), usize>,
+    pub parents: Vec<Option<usize>>,
+}
+
+impl Containment {
+    pub fn of(catalog: &Catalog) -> Containment {
+        let index = reference_index(catalog);
+        let parents = containment(catalog, &index);
+        Containment { index, parents }
+    }
+}
+
 /// The container of each catalog resource, from the containment edges.
 pub fn parents(catalog: &Catalog) -> Vec<Option<usize>> {
-    containment(catalog, &reference_index(catalog))
+    Containment::of(catalog).parents
 }
 
 /// Which catalog resources contain others.
