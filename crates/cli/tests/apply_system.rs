@@ -177,13 +177,17 @@ fn apply_does_what_puppet_apply_does() {
             "package_apt_absent",
             "package_dpkg",
             "package_dpkg_absent",
+            "package_dpkg_purged",
+            "package_failure",
             "recurse",
             "service_base",
+            "service_base_commands",
             "service_base_refresh",
             "service_base_stopped",
             "service_debian",
             "service_debian_refresh",
             "service_debian_stopped",
+            "service_failure",
             "sourceselect",
             "tidy"
         ]

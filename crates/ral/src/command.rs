@@ -148,6 +148,16 @@ impl Output {
     pub fn success(&self) -> bool {
         self.status == Some(0)
     }
+
+    /// What a failed command said, for its error message: its standard
+    /// error, or, when that is empty (always so for a command whose two
+    /// outputs were combined), its standard output.
+    pub fn failure_text(&self) -> &str {
+        match self.stderr.trim() {
+            "" => self.stdout.trim(),
+            text => text,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -156,7 +166,7 @@ pub enum CommandError {
     NotFound(String),
     #[error("Could not run {command}: {message}")]
     Spawn { command: String, message: String },
-    #[error("Execution of '{command}' returned {}: {}", .output.status.map_or("a signal".to_string(), |s| s.to_string()), .output.stderr.trim())]
+    #[error("Execution of '{command}' returned {}: {}", .output.status.map_or("a signal".to_string(), |s| s.to_string()), .output.failure_text())]
     Failed { command: String, output: Output },
     #[error(
         "Command exceeded timeout: '{command}' ran longer than {seconds} seconds and was killed"

@@ -5,3 +5,5 @@ dpkg-query -W -f='${Package} ${db:Status-Abbrev}${Version}\n' "$name" 2>/dev/nul
 for path in "/etc/$name.conf" "/usr/share/$name/data"; do
     if [ -e "$path" ]; then echo "$path present"; else echo "$path missing"; fi
 done
+if apt-mark showmanual "$name" 2>/dev/null | grep -qx "$name"; then echo "$name marked manual"; fi
+if apt-mark showauto "$name" 2>/dev/null | grep -qx "$name"; then echo "$name marked auto"; fi
