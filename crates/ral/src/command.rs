@@ -148,16 +148,6 @@ impl Output {
     pub fn success(&self) -> bool {
         self.status == Some(0)
     }
-
-    /// What a failed command said, for its error message: its standard
-    /// error, or, when that is empty (always so for a command whose two
-    /// outputs were combined), its standard output.
-    pub fn failure_text(&self) -> &str {
-        match self.stderr.trim() {
-            "" => self.stdout.trim(),
-            text => text,
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -166,8 +156,15 @@ pub enum CommandError {
     NotFound(String),
     #[error("Could not run {command}: {message}")]
     Spawn { command: String, message: String },
-    #[error("Execution of '{command}' returned {}: {}", .output.status.map_or("a signal".to_string(), |s| s.to_string()), .output.failure_text())]
-    Failed { command: String, output: Output },
+    /// `said` is what the error message shows of the output: standard
+    /// error, or both outputs when they were combined (as Puppet shows
+    /// them), but never the standard output of a sensitive command.
+    #[error("Execution of '{command}' returned {}: {said}", .output.status.map_or("a signal".to_string(), |s| s.to_string()))]
+    Failed {
+        command: String,
+        output: Output,
+        said: String,
+    },
     #[error(
         "Command exceeded timeout: '{command}' ran longer than {seconds} seconds and was killed"
     )]
@@ -312,9 +309,16 @@ impl Runner {
             stderr: text(stderr_capture),
         };
         if spec.check && !output.success() {
+            let said = if spec.combine && !spec.sensitive {
+                output.stdout.trim()
+            } else {
+                output.stderr.trim()
+            }
+            .to_string();
             return Err(CommandError::Failed {
                 command: shown,
                 output,
+                said,
             });
         }
         Ok(output)
