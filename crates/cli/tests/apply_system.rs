@@ -6,7 +6,14 @@
 //! the same lines, leave the same files (type, mode, content or target),
 //! change nothing on a second run, change nothing in noop (the cases of
 //! `NOOP_CASES`), and keep a backup of every file it removed or replaced.
-
+//!
+//! The `package_*` and `service_*` cases manage `mrtest-*` packages and
+//! daemons, outside `/tmp/mrtest-apply`: their `CASE.state.sh` prints what
+//! the system holds (dpkg's status, whether the daemon runs, rc links),
+//! which the state compares too, and their `CASE.cleanup.sh` removes it
+//! after the case, whether it passed or not. Where Marionette deliberately
+//! does otherwise than Puppet, `known-differences.txt` says why and
+//! `marionette/CASE.WHAT` holds what Marionette does instead.
 mod common;
 use common::timeless;
 
@@ -23,7 +30,31 @@ fn data(name: &str) -> PathBuf {
 
 /// The cases also applied with `--noop` first (the recorder has the same
 /// list).
-const NOOP_CASES: &[&str] = &["files", "links", "filebucket"];
+const NOOP_CASES: &[&str] = &[
+    "files",
+    "links",
+    "filebucket",
+    "package_dpkg",
+    "package_apt_absent",
+    "service_base",
+    "service_debian",
+];
+
+/// Runs the case's cleanup script, when it has one, when dropped: after the
+/// case, or while a failed assertion unwinds.
+struct Cleanup(String);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let script = data(&format!("{}.cleanup.sh", self.0));
+        if script.exists() {
+            let done = Command::new("sh").arg(&script).status();
+            if !matches!(done, Ok(status) if status.success()) {
+                eprintln!("cleanup of {} failed: {done:?}", self.0);
+            }
+        }
+    }
+}
 
 fn setup(case: &str) {
     let status = Command::new("sh").arg(data("setup.sh")).status().unwrap();
@@ -51,8 +82,9 @@ fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
     )
 }
 
-/// The files under the root, in the recorder's format.
-fn state() -> String {
+/// The files under the root, in the recorder's format, then what the
+/// case's state script says about the system.
+fn state(case: &str) -> String {
     fn walk(dir: &Path, out: &mut Vec<String>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
@@ -82,11 +114,45 @@ fn state() -> String {
     let mut entries = Vec::new();
     walk(Path::new(ROOT), &mut entries);
     entries.sort();
-    entries.iter().map(|e| format!("{e}\n")).collect()
+    let mut text: String = entries.iter().map(|e| format!("{e}\n")).collect();
+    let script = data(&format!("{case}.state.sh"));
+    if script.exists() {
+        let output = Command::new("sh").arg(script).output().unwrap();
+        assert!(output.status.success(), "state script of {case}");
+        text.push_str("--- system\n");
+        text.push_str(&String::from_utf8_lossy(&output.stdout));
+    }
+    text
 }
 
+/// The recordings Marionette deliberately differs from, as `CASE.WHAT`
+/// names, from `known-differences.txt` (`CASE.WHAT: reason` lines).
+fn known_differences() -> Vec<String> {
+    std::fs::read_to_string(data("known-differences.txt"))
+        .unwrap()
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let (name, reason) = line.split_once(": ").expect("CASE.WHAT: reason");
+            assert!(!reason.trim().is_empty(), "{name} needs a reason");
+            assert!(
+                data(&format!("marionette/{name}")).exists(),
+                "marionette/{name} holds what Marionette does"
+            );
+            name.to_string()
+        })
+        .collect()
+}
+
+/// What Marionette must produce for a recording: Puppet's, unless it is a
+/// known difference.
 fn expect(name: &str) -> String {
-    std::fs::read_to_string(data(name)).unwrap()
+    let file = if known_differences().iter().any(|known| known == name) {
+        data(&format!("marionette/{name}"))
+    } else {
+        data(name)
+    };
+    std::fs::read_to_string(file).unwrap()
 }
 
 #[test]
@@ -107,12 +173,27 @@ fn apply_does_what_puppet_apply_does() {
             "links",
             "links_tree",
             "max_files",
+            "package_apt",
+            "package_apt_absent",
+            "package_dpkg",
+            "package_dpkg_absent",
+            "package_dpkg_purged",
+            "package_failure",
             "recurse",
+            "service_base",
+            "service_base_commands",
+            "service_base_refresh",
+            "service_base_stopped",
+            "service_debian",
+            "service_debian_refresh",
+            "service_debian_stopped",
+            "service_failure",
             "sourceselect",
             "tidy"
         ]
     );
     for case in &cases {
+        let _cleanup = Cleanup(case.clone());
         let manifest = data(&format!("{case}.pp"));
         let vardir = tempfile::tempdir().unwrap();
         if NOOP_CASES.contains(&case.as_str()) {
@@ -123,7 +204,7 @@ fn apply_does_what_puppet_apply_does() {
                 "noop run of {case}"
             );
             assert_eq!(
-                state(),
+                state(case),
                 expect(&format!("{case}.noop.state")),
                 "noop changes nothing"
             );
@@ -135,7 +216,7 @@ fn apply_does_what_puppet_apply_does() {
             "first run of {case}"
         );
         assert_eq!(
-            state(),
+            state(case),
             expect(&format!("{case}.state")),
             "files after {case}"
         );
@@ -145,7 +226,7 @@ fn apply_does_what_puppet_apply_does() {
             "second run of {case}"
         );
         assert_eq!(
-            state(),
+            state(case),
             expect(&format!("{case}.state")),
             "files after the second run of {case}"
         );

@@ -156,8 +156,15 @@ pub enum CommandError {
     NotFound(String),
     #[error("Could not run {command}: {message}")]
     Spawn { command: String, message: String },
-    #[error("Execution of '{command}' returned {}: {}", .output.status.map_or("a signal".to_string(), |s| s.to_string()), .output.stderr.trim())]
-    Failed { command: String, output: Output },
+    /// `said` is what the error message shows of the output: standard
+    /// error, or both outputs when they were combined (as Puppet shows
+    /// them), but never the standard output of a sensitive command.
+    #[error("Execution of '{command}' returned {}: {said}", .output.status.map_or("a signal".to_string(), |s| s.to_string()))]
+    Failed {
+        command: String,
+        output: Output,
+        said: String,
+    },
     #[error(
         "Command exceeded timeout: '{command}' ran longer than {seconds} seconds and was killed"
     )]
@@ -302,9 +309,16 @@ impl Runner {
             stderr: text(stderr_capture),
         };
         if spec.check && !output.success() {
+            let said = if spec.combine && !spec.sensitive {
+                output.stdout.trim()
+            } else {
+                output.stderr.trim()
+            }
+            .to_string();
             return Err(CommandError::Failed {
                 command: shown,
                 output,
+                said,
             });
         }
         Ok(output)

@@ -18,12 +18,14 @@ pub const APT_MARK: &str = "/usr/bin/apt-mark";
 pub const PRESEED: &str = "/usr/bin/debconf-set-selections";
 
 /// An `apt-get` command that never stops to ask: no debconf questions, no
-/// bug or changelog viewers.
+/// bug or changelog viewers. Its standard output and error are kept
+/// together for the error message, as Puppet reports them.
 fn quiet(argv: &[&str]) -> CommandSpec {
     CommandSpec::new(argv)
         .env("DEBIAN_FRONTEND", "noninteractive")
         .env("APT_LISTBUGS_FRONTEND", "none")
         .env("APT_LISTCHANGES_FRONTEND", "none")
+        .combined()
 }
 
 /// Whether a version is written as Debian writes them. Anything else (a
@@ -191,7 +193,8 @@ pub fn remove(
     purge: bool,
 ) -> Result<(), ProviderError> {
     preseed(cx, resource)?;
-    let mut argv = vec![APT_GET, "-q", "-y"];
+    // Puppet's order of the options, which its error messages show.
+    let mut argv = vec![APT_GET, "-y", "-q"];
     if held {
         argv.push("--allow-change-held-packages");
     }

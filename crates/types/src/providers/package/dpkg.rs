@@ -186,6 +186,16 @@ pub fn confold(configfiles: Option<String>) -> &'static str {
     }
 }
 
+/// A command that changes packages: no questions asked, and its standard
+/// output and error kept together for the error message, as Puppet
+/// reports them. Package names reach it only once `valid_name` accepted
+/// them, so none can be read as an option.
+fn changing(argv: &[&str]) -> CommandSpec {
+    CommandSpec::new(argv)
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .combined()
+}
+
 /// Installs the resource's package file.
 pub fn install(cx: &Context, resource: &Resource) -> Result<(), ProviderError> {
     let Some(source) = resource.text("source") else {
@@ -194,14 +204,16 @@ pub fn install(cx: &Context, resource: &Resource) -> Result<(), ProviderError> {
              a .deb file on this machine, or use the apt provider",
         ));
     };
+    // The source argument cannot start with `-` (see `source_argument`),
+    // so no `--` is needed, and the command reads as Puppet's does in
+    // error messages.
     let argv = [
         DPKG,
         confold(resource.text("configfiles")),
         "-i",
-        "--",
         &source_argument(&source),
     ];
-    cx.run(&CommandSpec::new(&argv).env("DEBIAN_FRONTEND", "noninteractive"))?;
+    cx.run(&changing(&argv))?;
     Ok(())
 }
 
@@ -216,14 +228,12 @@ pub fn latest(cx: &Context, name: &str, resource: &Resource) -> Result<String, P
 }
 
 pub fn uninstall(cx: &Context, name: &str) -> Result<(), ProviderError> {
-    cx.run(&CommandSpec::new(&[DPKG, "-r", "--", name]).env("DEBIAN_FRONTEND", "noninteractive"))?;
+    cx.run(&changing(&[DPKG, "-r", name]))?;
     Ok(())
 }
 
 pub fn purge(cx: &Context, name: &str) -> Result<(), ProviderError> {
-    cx.run(
-        &CommandSpec::new(&[DPKG, "--purge", "--", name]).env("DEBIAN_FRONTEND", "noninteractive"),
-    )?;
+    cx.run(&changing(&[DPKG, "--purge", name]))?;
     Ok(())
 }
 

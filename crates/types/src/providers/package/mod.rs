@@ -11,7 +11,9 @@ pub mod apt;
 pub mod dpkg;
 
 use marionette_ral::attribute::value_text;
-use marionette_ral::{Context, Instance, PropertyHash, PropertyProvider, ProviderError, Resource};
+use marionette_ral::{
+    Context, Instance, Level, PropertyHash, PropertyProvider, ProviderError, Resource,
+};
 use marionette_values::Value;
 
 use crate::types::package::record_candidate;
@@ -119,6 +121,16 @@ pub fn options(value: &Value) -> Vec<String> {
         }
     }
     argv
+}
+
+/// Passes on the result of changing `ensure`; a failure is also logged on
+/// its own, without a source, before the failed change is: Puppet reports
+/// a failed `ensure` of a package that way.
+fn reported(cx: &Context, result: Result<(), ProviderError>) -> Result<(), ProviderError> {
+    if let Err(e) = &result {
+        cx.logger.log(Level::Err, "", &e.0);
+    }
+    result
 }
 
 /// Which tool a [`Debian`] provider changes packages with.
@@ -388,11 +400,11 @@ impl PropertyProvider for Debian {
     }
 
     fn create(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
-        self.install(cx, instance, None)
+        reported(cx, self.install(cx, instance, None))
     }
 
     fn destroy(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
-        self.remove(cx, instance, false)
+        reported(cx, self.remove(cx, instance, false))
     }
 
     fn set(
@@ -406,7 +418,7 @@ impl PropertyProvider for Debian {
         match attr {
             "ensure" => {
                 check_ensure_feature(self.kind.name(), self.kind.ensure_features(), &wanted)?;
-                match wanted.as_str() {
+                let result = match wanted.as_str() {
                     "present" => self.install(cx, instance, None),
                     "absent" => self.remove(cx, instance, false),
                     "purged" => self.remove(cx, instance, true),
@@ -414,7 +426,8 @@ impl PropertyProvider for Debian {
                     // (`apt`) or the version in `source` (`dpkg`).
                     "latest" => self.install(cx, instance, None),
                     version => self.install(cx, instance, Some(version)),
-                }
+                };
+                reported(cx, result)
             }
             "mark" => {
                 let name = checked_name(instance.resource)?;

@@ -107,7 +107,12 @@ impl<'a> Job<'a> {
     /// Runs the command of an action, which must succeed; a failure names
     /// the action and the resource, with the command's output.
     pub(crate) fn perform(&self, action: Action, spec: CommandSpec) -> Result<(), ProviderError> {
-        let shown = spec.display();
+        // The user's shell command is shown as written, as Puppet does,
+        // not wrapped in the `/bin/sh -c` that runs it.
+        let shown = match spec.argv.as_slice() {
+            [script] if spec.shell => script.clone(),
+            _ => spec.display(),
+        };
         let failed = |detail: String| {
             ProviderError::new(format!(
                 "Could not {} {}: {detail}",
@@ -246,10 +251,9 @@ impl<F: Flavor> Service<F> {
                 job.perform(Action::Start, CommandSpec::new(&argv))
                     .map_err(|e| self.0.explain_failure(job, e))
             }
-            None => Err(ProviderError::new(format!(
-                "Could not start {}: it has neither a start command nor a binary",
-                job.resource.reference()
-            ))),
+            None => Err(ProviderError::new(
+                "Services must specify a start command or a binary",
+            )),
         }
     }
 
@@ -353,14 +357,20 @@ impl<F: Flavor> PropertyProvider for Service<F> {
         value: &Value,
     ) -> Result<(), ProviderError> {
         let job = Job::new(cx, instance.resource);
+        // A failed `ensure` is also logged on its own, without a source,
+        // before the failed change is, as Puppet reports it.
+        let reported = |result: Result<(), ProviderError>| {
+            if let Err(e) = &result {
+                cx.logger.log(Level::Err, "", &e.0);
+            }
+            result
+        };
         match (attr, value_text(value).as_str()) {
             ("ensure", "running") => {
-                self.start(&job)?;
-                self.sync_enable(&job)
+                reported(self.start(&job).and_then(|()| self.sync_enable(&job)))
             }
             ("ensure", "stopped") => {
-                self.stop(&job)?;
-                self.sync_enable(&job)
+                reported(self.stop(&job).and_then(|()| self.sync_enable(&job)))
             }
             ("enable", wanted) => self.0.set_enabled(&job, wanted),
             (attr, wanted) => Err(ProviderError::new(format!(

@@ -1,0 +1,1 @@
+sh "$(dirname "$0")/package.sh" purge mrtest-pkg-apt

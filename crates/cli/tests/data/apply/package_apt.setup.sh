@@ -1,0 +1,1 @@
+sh "$(dirname "$0")/package.sh" build mrtest-pkg-apt

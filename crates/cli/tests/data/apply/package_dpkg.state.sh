@@ -1,0 +1,1 @@
+sh "$(dirname "$0")/package-state.sh" mrtest-pkg-dpkg

@@ -1,0 +1,1 @@
+sh "$(dirname "$0")/service.sh" setup /tmp/mrtest-svc-base
