@@ -5,10 +5,11 @@
 //! `close` to checksum its content) and the hashing itself; for a run of
 //! thousands of files that is most of the time of a run with nothing to do.
 //! When the provider's prefetch starts, a scanner thread walks the run's
-//! files in manifest order and records what it finds, while the
-//! transaction works through the same files on the main thread and takes
-//! each answer that is ready (or computes it itself and the scanner skips
-//! it: every entry is computed once, by whichever thread gets there first).
+//! files from the last back and records what it finds, while the
+//! transaction works through them from the first on the main thread,
+//! taking each answer that is ready and computing the others itself. Every
+//! entry is computed once, by whichever thread gets there first; the
+//! scanner stops where the two meet.
 //!
 //! What the scanner saw is only true until something changes: the answers
 //! are used while the run's [`ChangeCount`] has not moved since the scan
@@ -121,8 +122,12 @@ pub(crate) fn start(cx: &Context, resources: &[&Resource]) {
     let spawned = std::thread::Builder::new()
         .name("file-scan".into())
         .spawn(move || {
-            for entry in &worker.entries {
-                if !worker.valid() {
+            // From the last file back, while the transaction goes forward:
+            // the two meet once, in the middle. Going the same way, the
+            // transaction kept catching up and waiting on the very file the
+            // scanner was reading, thousands of times.
+            for entry in worker.entries.iter().rev() {
+                if !worker.valid() || entry.seen.get().is_some() {
                     return;
                 }
                 entry.seen.get_or_init(|| observe(entry));
