@@ -14,9 +14,7 @@
 //! analysis is conservative: anything that can look a variable up by name
 //! (`getvar`, `defined`, templates) keeps every parameter in place.
 
-use marionette_syntax::ast::{
-    AttributeOperation, Call, Expr, ExprKind, HashEntry, Lambda, Param, StringPart,
-};
+use marionette_syntax::ast::{Call, Expr, ExprKind, Lambda};
 
 /// Functions that read variables by name, or evaluate code that may.
 const NAME_READERS: &[&str] = &[
@@ -76,40 +74,6 @@ impl Uses {
             .sum()
     }
 
-    fn all(&mut self, exprs: &[Expr], weight: u32) {
-        for expr in exprs {
-            self.expr(expr, weight);
-        }
-    }
-
-    fn entries(&mut self, entries: &[HashEntry], weight: u32) {
-        for entry in entries {
-            self.expr(&entry.key, weight);
-            self.expr(&entry.value, weight);
-        }
-    }
-
-    fn params(&mut self, params: &[Param], weight: u32) {
-        for param in params {
-            if let Some(t) = &param.type_expr {
-                self.expr(t, weight);
-            }
-            if let Some(default) = &param.default {
-                self.expr(default, weight);
-            }
-        }
-    }
-
-    fn operations(&mut self, operations: &[AttributeOperation], weight: u32) {
-        for operation in operations {
-            match operation {
-                AttributeOperation::Set { value, .. } | AttributeOperation::Splat { value, .. } => {
-                    self.expr(value, weight)
-                }
-            }
-        }
-    }
-
     fn call(&mut self, call: &Call, weight: u32) {
         if let ExprKind::Name(name) | ExprKind::Word(name) = &call.function.kind {
             let name = name.trim_start_matches("::");
@@ -121,106 +85,43 @@ impl Uses {
             }
         }
         self.expr(&call.function, weight);
-        self.all(&call.args, weight);
-        if let Some(lambda) = &call.lambda {
-            // A lambda may run any number of times.
-            self.params(&lambda.params, 2);
-            self.all(&lambda.body, 2);
+        for arg in &call.args {
+            self.expr(arg, weight);
         }
+        if let Some(lambda) = &call.lambda {
+            // A lambda may run any number of times: its whole text counts
+            // as read again.
+            for param in &lambda.params {
+                for e in param.type_expr.iter().chain(&param.default) {
+                    self.expr(e, 2);
+                }
+            }
+            for e in &lambda.body {
+                self.expr(e, 2);
+            }
+        }
+    }
+
+    fn children(&mut self, expr: &Expr, weight: u32) {
+        expr.for_each_child(&mut |child| self.expr(child, weight));
     }
 
     fn expr(&mut self, expr: &Expr, weight: u32) {
         match &expr.kind {
             ExprKind::Variable(name) => self.reads.push((name.clone(), weight)),
-            ExprKind::Undef
-            | ExprKind::Default
-            | ExprKind::Boolean(_)
-            | ExprKind::Integer(_)
-            | ExprKind::Float(_)
-            | ExprKind::String(_)
-            | ExprKind::Regex(_)
-            | ExprKind::Name(_)
-            | ExprKind::Word(_)
-            | ExprKind::TypeRef(_)
-            | ExprKind::Error => {}
-            ExprKind::Interpolated(parts) => {
-                for part in parts {
-                    if let StringPart::Expr(e) = part {
-                        self.expr(e, weight);
-                    }
-                }
-            }
-            ExprKind::Heredoc { text, .. } => self.expr(text, weight),
-            ExprKind::Array(items) => self.all(items, weight),
-            ExprKind::Hash(entries) => self.entries(entries, weight),
-            ExprKind::Paren(inner) | ExprKind::Unary { operand: inner, .. } => {
-                self.expr(inner, weight)
-            }
-            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Relationship { lhs, rhs, .. } => {
-                self.expr(lhs, weight);
-                self.expr(rhs, weight);
-            }
-            ExprKind::Assign { target, value, .. } => {
-                self.expr(target, weight);
-                self.expr(value, weight);
-            }
-            ExprKind::Access { target, keys } => {
-                self.expr(target, weight);
-                self.all(keys, weight);
-            }
             ExprKind::Call(call) => self.call(call, weight),
             ExprKind::MethodCall { receiver, call } => {
                 self.expr(receiver, weight);
                 self.call(call, weight);
             }
-            ExprKind::If(branch) | ExprKind::Unless(branch) => {
-                self.expr(&branch.condition, weight);
-                self.all(&branch.then_body, weight);
-                if let Some(body) = &branch.else_body {
-                    self.all(body, weight);
-                }
-            }
-            ExprKind::Case { subject, options } => {
-                self.expr(subject, weight);
-                for option in options {
-                    self.all(&option.values, weight);
-                    self.all(&option.body, weight);
-                }
-            }
-            ExprKind::Selector { subject, entries } => {
-                self.expr(subject, weight);
-                self.entries(entries, weight);
-            }
             // Resource bodies may be evaluated once per title, and
             // collectors and defaults later and repeatedly.
-            ExprKind::Resource(resource) => {
-                self.expr(&resource.type_name, 2);
-                for body in &resource.bodies {
-                    self.expr(&body.title, 2);
-                    self.operations(&body.operations, 2);
-                }
-            }
-            ExprKind::ResourceDefaults {
-                type_ref,
-                operations,
-            }
-            | ExprKind::ResourceOverride {
-                target: type_ref,
-                operations,
-            } => {
-                self.expr(type_ref, 2);
-                self.operations(operations, 2);
-            }
-            ExprKind::Collect {
-                type_ref, query, ..
-            } => {
-                self.expr(type_ref, 2);
-                if let Some(query) = query {
-                    self.expr(query, 2);
-                }
-            }
-            // Definitions are not allowed in lambdas; whatever they read is
-            // not this call's business, but stay safe.
+            ExprKind::Resource(_)
+            | ExprKind::ResourceDefaults { .. }
+            | ExprKind::ResourceOverride { .. }
+            | ExprKind::Collect { .. } => self.children(expr, 2),
+            // Definitions are not allowed in lambdas, and templates read
+            // variables by name; either way, stay safe.
             ExprKind::Class(_)
             | ExprKind::Define(_)
             | ExprKind::Node(_)
@@ -228,6 +129,7 @@ impl Uses {
             | ExprKind::TypeAlias { .. }
             | ExprKind::RenderString(_)
             | ExprKind::RenderExpr(_) => self.reads_by_name = true,
+            _ => self.children(expr, weight),
         }
     }
 }

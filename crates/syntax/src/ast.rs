@@ -26,6 +26,141 @@ impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         Expr { kind, span }
     }
+
+    /// Calls `visit` on each expression directly inside this one, in
+    /// source order: operands, arguments, bodies, a lambda's parameter
+    /// types, defaults and body, attribute values. Analyses that care about
+    /// a few kinds of node match those and leave the rest to this.
+    pub fn for_each_child(&self, visit: &mut dyn FnMut(&Expr)) {
+        let all =
+            |exprs: &[Expr], visit: &mut dyn FnMut(&Expr)| exprs.iter().for_each(|e| visit(e));
+        let params = |params: &[Param], visit: &mut dyn FnMut(&Expr)| {
+            for param in params {
+                param
+                    .type_expr
+                    .iter()
+                    .chain(&param.default)
+                    .for_each(|e| visit(e));
+            }
+        };
+        let operations = |operations: &[AttributeOperation], visit: &mut dyn FnMut(&Expr)| {
+            for operation in operations {
+                match operation {
+                    AttributeOperation::Set { value, .. }
+                    | AttributeOperation::Splat { value, .. } => visit(value),
+                }
+            }
+        };
+        let call = |call: &Call, visit: &mut dyn FnMut(&Expr)| {
+            visit(&call.function);
+            all(&call.args, visit);
+            if let Some(lambda) = &call.lambda {
+                params(&lambda.params, visit);
+                lambda.return_type.iter().for_each(|e| visit(e));
+                all(&lambda.body, visit);
+            }
+        };
+        match &self.kind {
+            ExprKind::Undef
+            | ExprKind::Default
+            | ExprKind::Boolean(_)
+            | ExprKind::Integer(_)
+            | ExprKind::Float(_)
+            | ExprKind::String(_)
+            | ExprKind::Regex(_)
+            | ExprKind::Variable(_)
+            | ExprKind::Name(_)
+            | ExprKind::Word(_)
+            | ExprKind::TypeRef(_)
+            | ExprKind::RenderString(_)
+            | ExprKind::Error => {}
+            ExprKind::Interpolated(parts) => {
+                for part in parts {
+                    if let StringPart::Expr(e) = part {
+                        visit(e);
+                    }
+                }
+            }
+            ExprKind::Heredoc { text: inner, .. }
+            | ExprKind::Paren(inner)
+            | ExprKind::Unary { operand: inner, .. }
+            | ExprKind::RenderExpr(inner) => visit(inner),
+            ExprKind::Array(items) => all(items, visit),
+            ExprKind::Hash(entries) | ExprKind::Selector { entries, .. } => {
+                if let ExprKind::Selector { subject, .. } = &self.kind {
+                    visit(subject);
+                }
+                for entry in entries {
+                    visit(&entry.key);
+                    visit(&entry.value);
+                }
+            }
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Relationship { lhs, rhs, .. } => {
+                visit(lhs);
+                visit(rhs);
+            }
+            ExprKind::Assign { target, value, .. } => {
+                visit(target);
+                visit(value);
+            }
+            ExprKind::Access { target, keys } => {
+                visit(target);
+                all(keys, visit);
+            }
+            ExprKind::Call(c) => call(c, visit),
+            ExprKind::MethodCall { receiver, call: c } => {
+                visit(receiver);
+                call(c, visit);
+            }
+            ExprKind::If(branch) | ExprKind::Unless(branch) => {
+                visit(&branch.condition);
+                all(&branch.then_body, visit);
+                branch.else_body.iter().for_each(|body| all(body, visit));
+            }
+            ExprKind::Case { subject, options } => {
+                visit(subject);
+                for option in options {
+                    all(&option.values, visit);
+                    all(&option.body, visit);
+                }
+            }
+            ExprKind::Resource(resource) => {
+                visit(&resource.type_name);
+                for body in &resource.bodies {
+                    visit(&body.title);
+                    operations(&body.operations, visit);
+                }
+            }
+            ExprKind::ResourceDefaults {
+                type_ref: target,
+                operations: ops,
+            }
+            | ExprKind::ResourceOverride {
+                target,
+                operations: ops,
+            } => {
+                visit(target);
+                operations(ops, visit);
+            }
+            ExprKind::Collect {
+                type_ref, query, ..
+            } => {
+                visit(type_ref);
+                query.iter().for_each(|q| visit(q));
+            }
+            ExprKind::Class(definition) | ExprKind::Define(definition) => {
+                params(&definition.params, visit);
+                all(&definition.body, visit);
+            }
+            ExprKind::Node(node) => all(&node.body, visit),
+            ExprKind::Function(function) => {
+                params(&function.params, visit);
+                function.return_type.iter().for_each(|e| visit(e));
+                all(&function.body, visit);
+            }
+            ExprKind::TypeAlias { value, .. } => visit(value),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
