@@ -32,15 +32,16 @@ impl Expr {
     /// types, defaults and body, attribute values. Analyses that care about
     /// a few kinds of node match those and leave the rest to this.
     pub fn for_each_child(&self, visit: &mut dyn FnMut(&Expr)) {
-        let all =
-            |exprs: &[Expr], visit: &mut dyn FnMut(&Expr)| exprs.iter().for_each(|e| visit(e));
+        let all = |exprs: &[Expr], visit: &mut dyn FnMut(&Expr)| {
+            for child in exprs {
+                visit(child);
+            }
+        };
         let params = |params: &[Param], visit: &mut dyn FnMut(&Expr)| {
             for param in params {
-                param
-                    .type_expr
-                    .iter()
-                    .chain(&param.default)
-                    .for_each(|e| visit(e));
+                for child in param.type_expr.iter().chain(&param.default) {
+                    visit(child);
+                }
             }
         };
         let operations = |operations: &[AttributeOperation], visit: &mut dyn FnMut(&Expr)| {
@@ -56,7 +57,9 @@ impl Expr {
             all(&call.args, visit);
             if let Some(lambda) = &call.lambda {
                 params(&lambda.params, visit);
-                lambda.return_type.iter().for_each(|e| visit(e));
+                for child in lambda.return_type.iter() {
+                    visit(child);
+                }
                 all(&lambda.body, visit);
             }
         };
@@ -146,7 +149,9 @@ impl Expr {
                 type_ref, query, ..
             } => {
                 visit(type_ref);
-                query.iter().for_each(|q| visit(q));
+                for child in query.iter() {
+                    visit(child);
+                }
             }
             ExprKind::Class(definition) | ExprKind::Define(definition) => {
                 params(&definition.params, visit);
@@ -155,7 +160,9 @@ impl Expr {
             ExprKind::Node(node) => all(&node.body, visit),
             ExprKind::Function(function) => {
                 params(&function.params, visit);
-                function.return_type.iter().for_each(|e| visit(e));
+                for child in function.return_type.iter() {
+                    visit(child);
+                }
                 all(&function.body, visit);
             }
             ExprKind::TypeAlias { value, .. } => visit(value),
