@@ -146,12 +146,12 @@ pub(crate) fn run(
     let resolved;
     let catalog = if marionette_catalog::has_deferred(catalog) {
         let environment = crate::environment::current();
-        let context = marionette_eval::DeferredContext {
-            facts: facts.clone(),
-            modulepath: environment.modulepath.clone(),
-            environment: environment.name.clone(),
-            external_functions: Some(crate::catalog::external_functions()),
-        };
+        let context = marionette_eval::DeferredContext::new(
+            facts.clone(),
+            environment.modulepath.clone(),
+            environment.name.clone(),
+            Some(crate::catalog::external_functions()),
+        );
         let mut copy = catalog.clone();
         if let Err(message) = marionette_catalog::resolve_deferred(&mut copy, &mut |name, args| {
             marionette_eval::call_deferred(&context, name, args)

@@ -18,14 +18,31 @@ use crate::evaluator::Evaluator;
 use crate::external::ExternalFunctions;
 
 /// What the agent offers deferred calls.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct DeferredContext {
-    /// Facts as plain data; each is a top-scope variable, as when
-    /// compiling.
-    pub facts: serde_json::Map<String, serde_json::Value>,
-    pub modulepath: Vec<PathBuf>,
-    pub environment: String,
-    pub external_functions: Option<Arc<dyn ExternalFunctions>>,
+    /// The facts, converted once for all the calls of a run; each is a
+    /// top-scope variable, as when compiling.
+    facts: Value,
+    modulepath: Vec<PathBuf>,
+    environment: String,
+    external_functions: Option<Arc<dyn ExternalFunctions>>,
+}
+
+impl DeferredContext {
+    /// `facts` as plain data, as the compiler takes them.
+    pub fn new(
+        facts: serde_json::Map<String, serde_json::Value>,
+        modulepath: Vec<PathBuf>,
+        environment: String,
+        external_functions: Option<Arc<dyn ExternalFunctions>>,
+    ) -> DeferredContext {
+        DeferredContext {
+            facts: marionette_catalog::from_data(&serde_json::Value::Object(facts)),
+            modulepath,
+            environment,
+            external_functions,
+        }
+    }
 }
 
 /// Makes one deferred call; the error is the message Puppet's agent prints.
@@ -43,13 +60,7 @@ pub fn call_deferred(
         context.modulepath.clone(),
     ));
     evaluator.external = context.external_functions.clone();
-    let facts = marionette_catalog::from_data(&serde_json::Value::Object(context.facts.clone()));
-    if let Value::Hash(hash) = &facts {
-        for (fact, value) in hash.iter() {
-            evaluator.set_top_variable(&marionette_values::format::to_s(fact), value.clone());
-        }
-    }
-    evaluator.set_top_variable("facts", facts);
+    evaluator.set_facts(context.facts.clone());
     if let Some(variable) = name.strip_prefix('$') {
         return Ok(evaluator.lookup_quietly(variable).unwrap_or(Value::Undef));
     }

@@ -158,6 +158,17 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Sets a top-scope variable (facts, settings) before evaluation.
+    /// Makes the facts (a hash) top-scope variables, each under its name
+    /// and all of them as `$facts`.
+    pub fn set_facts(&mut self, facts: Value) {
+        if let Value::Hash(hash) = &facts {
+            for (name, value) in hash.iter() {
+                self.set_top_variable(&to_s(name), value.clone());
+            }
+        }
+        self.set_top_variable("facts", facts);
+    }
+
     pub fn set_top_variable(&mut self, name: &str, value: Value) {
         self.scopes
             .get_mut(TOP_SCOPE)

@@ -183,13 +183,9 @@ pub fn compile(options: &CompileOptions) -> Compiled {
     if options.local {
         fact_data.insert("clientcert".into(), serde_json::Value::String(node.clone()));
     }
-    let facts = marionette_catalog::from_data(&serde_json::Value::Object(fact_data));
-    if let marionette_values::Value::Hash(hash) = &facts {
-        for (name, value) in hash.iter() {
-            evaluator.set_top_variable(&marionette_values::format::to_s(name), value.clone());
-        }
-    }
-    evaluator.set_top_variable("facts", facts);
+    evaluator.set_facts(marionette_catalog::from_data(&serde_json::Value::Object(
+        fact_data,
+    )));
     evaluator.set_top_variable(
         "environment",
         marionette_values::Value::string(options.environment.as_str()),

@@ -17,7 +17,7 @@ use marionette_ral::AttrDef;
 use marionette_ral::attribute::value_text;
 use marionette_values::Value;
 
-use crate::types::host::valid_host_name;
+use crate::types::host::check_server;
 
 /// The parameters every DNS type takes to reach its server: `nameserver`,
 /// `port`, the TSIG key (a `keyfile`, or `keyname`/`secret`/`algorithm`)
@@ -30,16 +30,7 @@ pub(crate) fn connection_attributes() -> Vec<AttrDef> {
                 are read from this server directly, never through the system resolver.",
             )
             .default_value(Value::String("127.0.0.1".into()))
-            .validate(|_, value| {
-                let text = value_text(value);
-                if text.parse::<std::net::IpAddr>().is_ok() || valid_host_name(&text) {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "Invalid nameserver '{text}': expected an IP address or a host name"
-                    ))
-                }
-            }),
+            .validate(|_, value| check_server("nameserver", &value_text(value))),
         port_param("port", "The server's DNS port.", 53),
         AttrDef::param("keyfile")
             .doc(

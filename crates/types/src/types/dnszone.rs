@@ -14,7 +14,7 @@ use marionette_ral::{AttrDef, AutoKind, Resource, Titles, TypeDef};
 use marionette_values::Value;
 
 use crate::dns::{connection_attributes, integer, port_param};
-use crate::types::host::valid_host_name;
+use crate::types::host::{check_server, valid_host_name};
 
 /// Where zone files go unless `zonedir` says otherwise: the directory
 /// Debian's BIND keeps dynamic zones in, writable by `named`.
@@ -222,16 +222,7 @@ pub fn definition() -> TypeDef {
                     default the one `rndc_config` names, usually this machine. `dnsrr`
                     resources of the zone send their updates to it.",
                 )
-                .validate(|_, value| {
-                    let text = value_text(value);
-                    if text.parse::<std::net::IpAddr>().is_ok() || valid_host_name(&text) {
-                        Ok(())
-                    } else {
-                        Err(format!(
-                            "Invalid rndc_server '{text}': expected an IP address or a host name"
-                        ))
-                    }
-                }),
+                .validate(|_, value| check_server("rndc_server", &value_text(value))),
         )
         .attr(
             AttrDef::param("rndc_port")

@@ -5,6 +5,18 @@ use marionette_ral::attribute::value_text;
 use marionette_ral::{ArrayMatching, AttrDef, TypeDef};
 use marionette_values::Value;
 
+/// Checks a server given as an IP address or a host name; the error names
+/// the attribute.
+pub fn check_server(attr: &str, text: &str) -> Result<(), String> {
+    if text.parse::<std::net::IpAddr>().is_ok() || valid_host_name(text) {
+        Ok(())
+    } else {
+        Err(format!(
+            "Invalid {attr} '{text}': expected an IP address or a host name"
+        ))
+    }
+}
+
 /// A host name: labels of letters, digits and hyphens, separated by dots.
 pub fn valid_host_name(name: &str) -> bool {
     !name.is_empty()

@@ -14,14 +14,21 @@ use marionette_ral::{
 };
 use marionette_values::Value;
 
-/// `1w`, `3d`, `12h`, `30m`, `90s`, or a bare number of days, in seconds.
-pub fn parse_age(text: &str) -> Option<u64> {
-    let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let count: u64 = digits.parse().ok()?;
-    let unit = text[digits.len()..]
+/// A count and its unit letter (lower case), as `age` and `size` write
+/// them: `12h`, `4k`, or a bare number.
+fn count_and_unit(text: &str) -> Option<(u64, Option<char>)> {
+    let digits = text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let count = text[..digits].parse().ok()?;
+    let unit = text[digits..]
         .chars()
         .next()
         .map(|c| c.to_ascii_lowercase());
+    Some((count, unit))
+}
+
+/// `1w`, `3d`, `12h`, `30m`, `90s`, or a bare number of days, in seconds.
+pub fn parse_age(text: &str) -> Option<u64> {
+    let (count, unit) = count_and_unit(text)?;
     let seconds = match unit {
         None => 86_400,
         Some('s') => 1,
@@ -36,12 +43,7 @@ pub fn parse_age(text: &str) -> Option<u64> {
 
 /// `100b`, `4k`, `2m`, `1g`, `1t`, or a bare number of kilobytes, in bytes.
 pub fn parse_size(text: &str) -> Option<u64> {
-    let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let count: u64 = digits.parse().ok()?;
-    let unit = text[digits.len()..]
-        .chars()
-        .next()
-        .map(|c| c.to_ascii_lowercase());
+    let (count, unit) = count_and_unit(text)?;
     let power = match unit {
         None | Some('k') => 1,
         Some('b') => 0,
