@@ -335,3 +335,104 @@ fn deferred_calls_are_made_before_applying() {
     assert_eq!(run.stderr, "Error: Unknown function 'nosuchfn'\n");
     assert!(!target.exists(), "nothing is applied");
 }
+
+/// The node ids of a DOT graph by label, and its edges.
+fn dot_graph(
+    dot: &str,
+) -> (
+    std::collections::HashMap<String, String>,
+    Vec<(String, String)>,
+) {
+    let mut nodes = std::collections::HashMap::new();
+    let mut edges = Vec::new();
+    for line in dot.lines().map(str::trim) {
+        if let Some((id, rest)) = line.split_once(" [label = \"") {
+            let label = rest.split('"').next().unwrap_or_default();
+            nodes.insert(label.to_string(), id.to_string());
+        } else if let Some((from, to)) = line.trim_end_matches(';').split_once(" -> ") {
+            let to = to.split(' ').next().unwrap_or_default();
+            edges.push((from.to_string(), to.to_string()));
+        }
+    }
+    (nodes, edges)
+}
+
+#[test]
+fn a_file_requires_its_nearest_managed_directory_only() {
+    let vardir = tempfile::tempdir().unwrap();
+    let root = tempfile::Builder::new()
+        .prefix("mrtest-graph")
+        .tempdir()
+        .unwrap();
+    let top = root.path().display().to_string();
+    // Declared file first: the automatic relationships order it after its
+    // directories all the same.
+    let manifest = format!(
+        "file {{ '{top}/a/b/f': ensure => file, content => 'x' }}\n\
+         file {{ ['{top}/a', '{top}/a/b']: ensure => directory }}"
+    );
+    let run = marionette(&["apply", "--graph", "-e", &manifest], vardir.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(root.path().join("a/b/f")).unwrap(),
+        "x"
+    );
+    let dot =
+        std::fs::read_to_string(vardir.path().join("state/graphs/relationships.dot")).unwrap();
+    let (nodes, edges) = dot_graph(&dot);
+    let node = |path: &str| nodes[&format!("File[{top}{path}]")].clone();
+    let has = |from: &str, to: &str| edges.contains(&(node(from), node(to)));
+    assert!(has("/a", "/a/b"), "{dot}");
+    assert!(has("/a/b", "/a/b/f"), "{dot}");
+    assert!(!has("/a", "/a/b/f"), "only the nearest directory: {dot}");
+}
+
+#[test]
+fn a_large_run_is_reported_whole_and_in_order_and_then_rests() {
+    // Above the size at which conversion, the graph and the report are
+    // split over threads.
+    let vardir = tempfile::tempdir().unwrap();
+    let root = tempfile::Builder::new()
+        .prefix("mrtest-large")
+        .tempdir()
+        .unwrap();
+    let top = root.path().display().to_string();
+    let manifest = format!(
+        "file {{ ['{top}/d0', '{top}/d1']: ensure => directory }}\n\
+         600.each |$i| {{\n\
+           file {{ \"{top}/d${{$i % 2}}/f${{i}}\": ensure => file, mode => '0640', content => \"file ${{i}}\\n\" }}\n\
+         }}"
+    );
+    let first = marionette(
+        &["apply", "--detailed-exitcodes", "-e", &manifest],
+        vardir.path(),
+    );
+    assert_eq!(first.code, 2, "{}", first.stderr);
+    assert_eq!(
+        std::fs::read_to_string(root.path().join("d1/f599")).unwrap(),
+        "file 599\n"
+    );
+    let second = marionette(
+        &["apply", "--detailed-exitcodes", "-e", &manifest],
+        vardir.path(),
+    );
+    assert_eq!(second.code, 0, "nothing left to change: {}", second.stdout);
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(vardir.path().join("state/last_run_report.json")).unwrap(),
+    )
+    .unwrap();
+    let statuses = report["resource_statuses"].as_object().unwrap();
+    let expected: Vec<String> = ["d0", "d1"]
+        .iter()
+        .map(|d| format!("File[{top}/{d}]"))
+        .chain((0..600).map(|i| format!("File[{top}/d{}/f{i}]", i % 2)))
+        .collect();
+    let found: Vec<&String> = statuses.keys().collect();
+    assert_eq!(found, expected.iter().collect::<Vec<_>>());
+    let last = &statuses[&format!("File[{top}/d1/f599]")];
+    assert_eq!(
+        last["containment_path"],
+        serde_json::json!(["Stage[main]", "Main", format!("File[{top}/d1/f599]")])
+    );
+    assert_eq!(last["changed"], false);
+}

@@ -29,15 +29,24 @@ pub fn value_text(value: &Value) -> String {
 /// The default validation: the type constraint, then the allowed values
 /// (literals first, then patterns).
 pub fn default_validate(attr: &AttrDef, value: &Value) -> Result<(), String> {
-    if let Some(ptype) = &attr.constraint
-        && !ptype.is_instance(value)
-    {
-        return Err(format!(
+    check_constraint(attr, value)?;
+    validate_values(attr, value)
+}
+
+/// The attribute's type constraint.
+fn check_constraint(attr: &AttrDef, value: &Value) -> Result<(), String> {
+    match &attr.constraint {
+        Some(ptype) if !ptype.is_instance(value) => Err(format!(
             "expects a value of type {}, got {}",
             ptype,
             actual_type(value)
-        ));
+        )),
+        _ => Ok(()),
     }
+}
+
+/// The allowed values (literals first, then patterns).
+pub(crate) fn validate_values(attr: &AttrDef, value: &Value) -> Result<(), String> {
     if attr.values.is_empty() {
         return Ok(());
     }
@@ -115,55 +124,51 @@ pub fn default_munge(attr: &AttrDef, value: Value) -> Value {
 /// defaults. A hook that panics is reported as an error of this attribute,
 /// never as a crash.
 pub fn process(attr: &AttrDef, value: Value) -> Result<Value, String> {
-    let hooked = Hooked { attr };
+    process_checked(attr, value, false)
+}
+
+/// [`process`], told whether the value (or the array it is an element of)
+/// already passed the type constraint, which is then not checked again.
+fn process_checked(
+    attr: &AttrDef,
+    value: Value,
+    constraint_checked: bool,
+) -> Result<Value, String> {
+    let hooked = Hooked {
+        attr,
+        constraint_checked,
+    };
     guarded(&attr.name, "validate", || match &attr.validate {
         Some(hook) => hook(&hooked, &value),
-        None => default_validate(attr, &value),
+        None => hooked.default_validate(&value),
     })?;
-    guarded(&attr.name, "munge", || match &attr.munge {
-        Some(hook) => hook(&hooked, value.clone()),
-        None => Ok(default_munge(attr, value.clone())),
+    guarded(&attr.name, "munge", move || match &attr.munge {
+        Some(hook) => hook(&hooked, value),
+        None => Ok(default_munge(attr, value)),
     })
 }
 
 /// Properties validate and munge each element of an array (Puppet keeps a
 /// property's desired values as a list); parameters take the value whole.
 pub fn process_value(attr: &AttrDef, value: Value) -> Result<Value, String> {
-    if let Some(ptype) = &attr.constraint
-        && !ptype.is_instance(&value)
-    {
-        return Err(format!(
-            "expects a value of type {}, got {}",
-            ptype,
-            actual_type(&value)
-        ));
-    }
+    // The constraint is checked on the whole value; the elements are not
+    // checked against it again.
+    check_constraint(attr, &value)?;
+    process_elements(attr, value)
+}
+
+fn process_elements(attr: &AttrDef, value: Value) -> Result<Value, String> {
     let per_element = attr.kind != AttrKind::Parameter;
-    // The constraint was checked on the whole value; the elements must not
-    // be checked against it again.
-    let without_constraint;
-    let element_attr = if attr.constraint.is_some() {
-        without_constraint = AttrDef {
-            constraint: None,
-            ..attr.clone()
-        };
-        &without_constraint
-    } else {
-        attr
-    };
     match value {
         Value::Array(items) if per_element => {
             let munged = items
                 .iter()
-                .map(|item| process(element_attr, item.clone()))
+                .map(|item| process_checked(attr, item.clone(), true))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Value::Array(munged.into()))
         }
-        Value::Sensitive(inner) => Ok(Value::Sensitive(Box::new(process_value(
-            element_attr,
-            *inner,
-        )?))),
-        other => process(element_attr, other),
+        Value::Sensitive(inner) => Ok(Value::Sensitive(Box::new(process_elements(attr, *inner)?))),
+        other => process_checked(attr, other, true),
     }
 }
 

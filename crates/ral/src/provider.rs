@@ -174,6 +174,18 @@ pub trait PropertyProvider: Send + Sync {
         Err(ProviderError::unsupported("instances"))
     }
 
+    /// Called once, before the run orders its resources, with every
+    /// resource this provider will manage. A provider may start reading
+    /// their state in the background, so that it is ready when they are
+    /// evaluated; it must use what it reads only while `cx.generation`
+    /// has not moved since, because any change the run makes may change
+    /// that state. Unlike [`PropertyProvider::prefetch`], which runs when
+    /// the first of these resources is evaluated, nothing here may fail
+    /// the run or be relied on. The default does nothing.
+    fn anticipate(&self, cx: &Context, resources: &[&Resource]) {
+        let _ = (cx, resources);
+    }
+
     /// Fills the property hashes of the resources about to be managed, in
     /// one pass (Puppet's `self.prefetch`). The default matches
     /// `instances` by name and marks the others absent.

@@ -31,6 +31,9 @@ pub struct Resource {
     path: Option<String>,
     /// `Type[title]`, made once: logs, events and reports ask for it often.
     reference: String,
+    /// [`Resource::name`], kept once every attribute is set (and renewed
+    /// when the namevar is set again); `None` while the resource is built.
+    name: Option<String>,
 }
 
 impl Resource {
@@ -55,16 +58,18 @@ impl Resource {
             provider: None,
             origin,
             path: None,
+            name: None,
         };
-        let mut given: IndexMap<String, Value> = IndexMap::new();
+        // The manifest's values by attribute position.
+        let mut given: Vec<Option<Value>> = vec![None; type_def.attributes.len()];
         for (name, value) in params {
             if name == "provider" {
                 resource.provider = Some(attribute::value_text(&value));
             } else if is_metaparameter(&name) {
                 resource.check_meta(&name, &value)?;
                 resource.meta.insert(name, value);
-            } else if type_def.attribute(&name).is_some() {
-                given.insert(name, value);
+            } else if let Some(index) = type_def.position(&name) {
+                given[index] = Some(value);
             } else {
                 return Err(RalError::UnknownAttribute {
                     resource: resource.reference(),
@@ -75,9 +80,20 @@ impl Resource {
         }
         resource.identity_from_title(&mut given)?;
         for (index, attr) in type_def.attributes.iter().enumerate() {
-            let (value, from_manifest) = match given.shift_remove(&attr.name) {
+            let (value, from_manifest) = match given[index].take() {
                 Some(value) => (value, true),
                 None => match &attr.default {
+                    Some(DefaultValue::Value(value))
+                        if !matches!(value, Value::Undef | Value::Sensitive(_)) =>
+                    {
+                        let processed = attr.processed_default().expect("a fixed default");
+                        let munged = processed
+                            .clone()
+                            .map_err(|message| resource.attr_error(&attr.name, message))?;
+                        resource.sensitive[index] = attr.sensitive;
+                        resource.values[index] = Some(munged);
+                        continue;
+                    }
                     Some(DefaultValue::Value(value)) => (value.clone(), false),
                     Some(DefaultValue::Computed(hook)) => {
                         let computed =
@@ -140,6 +156,7 @@ impl Resource {
                 });
             }
         }
+        resource.name = Some(resource.find_name());
         if let Some(check) = &type_def.validate {
             attribute::guarded("validate", "resource validation", || check(&resource)).map_err(
                 |message| RalError::Validation {
@@ -175,31 +192,31 @@ impl Resource {
     /// Fills the identity attributes the manifest left out from the title:
     /// through the type's title patterns, or the whole title into the
     /// namevar.
-    fn identity_from_title(&self, given: &mut IndexMap<String, Value>) -> Result<(), RalError> {
-        let keys = self.type_def.key_attributes();
-        if keys.iter().all(|k| given.contains_key(&k.name)) {
+    fn identity_from_title(&self, given: &mut [Option<Value>]) -> Result<(), RalError> {
+        let def = &self.type_def;
+        let is_given = |name: &str| def.position(name).is_some_and(|i| given[i].is_some());
+        if def.key_attributes().iter().all(|k| is_given(&k.name)) {
             return Ok(());
         }
-        if self.type_def.title_patterns.is_empty() {
-            if let Some(namevar) = self.type_def.namevar()
-                && !given.contains_key(&namevar.name)
+        if def.title_patterns.is_empty() {
+            if let Some(namevar) = def.namevar()
+                && let Some(index) = def.position(&namevar.name)
+                && given[index].is_none()
             {
-                given.insert(
-                    namevar.name.clone(),
-                    Value::String(self.title.as_str().into()),
-                );
+                given[index] = Some(Value::String(self.title.as_str().into()));
             }
             return Ok(());
         }
-        for pattern in &self.type_def.title_patterns {
+        for pattern in &def.title_patterns {
             let Some(captures) = pattern.regex.captures(&self.title) else {
                 continue;
             };
             for (attr, capture) in pattern.attributes.iter().zip(captures.iter().skip(1)) {
                 if let Some(text) = capture
-                    && !given.contains_key(attr)
+                    && let Some(index) = def.position(attr)
+                    && given[index].is_none()
                 {
-                    given.insert(attr.clone(), Value::String(text.as_str().into()));
+                    given[index] = Some(Value::String(text.as_str().into()));
                 }
             }
             return Ok(());
@@ -275,9 +292,24 @@ impl Resource {
     /// The value of the namevar, as text: what the provider knows the thing
     /// by.
     pub fn name(&self) -> String {
+        match &self.name {
+            Some(name) => name.clone(),
+            None => self.find_name(),
+        }
+    }
+
+    /// [`Resource::name`] without a copy, once the resource is built.
+    pub fn name_str(&self) -> std::borrow::Cow<'_, str> {
+        match &self.name {
+            Some(name) => std::borrow::Cow::Borrowed(name),
+            None => std::borrow::Cow::Owned(self.find_name()),
+        }
+    }
+
+    fn find_name(&self) -> String {
         self.type_def
-            .namevar()
-            .and_then(|n| self.get(&n.name))
+            .namevar_position()
+            .and_then(|i| self.values[i].as_ref())
             .map(attribute::value_text)
             .unwrap_or_else(|| self.title.clone())
     }
@@ -327,6 +359,9 @@ impl Resource {
         let index = self.index(attr).expect("checked above");
         self.values[index] = Some(munged);
         self.given[index] = true;
+        if self.name.is_some() {
+            self.name = Some(self.find_name());
+        }
         Ok(())
     }
 
@@ -376,6 +411,20 @@ impl Resource {
     /// title)` for each computed title. The caller keeps those whose target
     /// is in the catalog and silently drops the others.
     pub fn auto_relations(&self) -> Vec<(crate::typedef::AutoKind, String, String)> {
+        self.auto_relation_titles()
+            .into_iter()
+            .flat_map(|(relation, titles)| {
+                titles
+                    .into_iter()
+                    .map(|t| (relation.kind, relation.target_type.clone(), t))
+            })
+            .collect()
+    }
+
+    /// The titles of each of the type's automatic relationships (empty
+    /// titles left out), with the relationship: a graph honours
+    /// [`AutoRelation::first_found`](crate::typedef::AutoRelation::first_found).
+    pub fn auto_relation_titles(&self) -> Vec<(&crate::typedef::AutoRelation, Vec<String>)> {
         let mut found = Vec::new();
         for relation in &self.type_def.autorelations {
             let titles = match &relation.titles {
@@ -390,12 +439,10 @@ impl Resource {
                         .unwrap_or_default()
                 }
             };
-            found.extend(
-                titles
-                    .into_iter()
-                    .filter(|t| !t.is_empty())
-                    .map(|t| (relation.kind, relation.target_type.clone(), t)),
-            );
+            let titles: Vec<String> = titles.into_iter().filter(|t| !t.is_empty()).collect();
+            if !titles.is_empty() {
+                found.push((relation, titles));
+            }
         }
         found
     }

@@ -93,6 +93,15 @@ pub struct Session {
     used: IndexMap<String, Arc<ProviderDef>>,
 }
 
+impl Drop for Session {
+    /// Whatever providers read ahead (see [`Session::anticipate`]) is
+    /// stale once the session is gone, finished or not: a run that stops
+    /// early (a dependency cycle) must not leave readers behind.
+    fn drop(&mut self) {
+        self.cx.generation.advance();
+    }
+}
+
 /// What a batch provider's prefetch found, by identity, and what it was
 /// asked about: a resource it was asked about and did not report does not
 /// exist, with no need to ask again.
@@ -194,6 +203,26 @@ impl Session {
                 })
             })
             .collect()
+    }
+
+    /// Lets the providers of `resources` start reading their state ahead
+    /// of the run (see [`PropertyProvider::anticipate`]).
+    pub fn anticipate<'r>(&mut self, resources: impl IntoIterator<Item = &'r Resource>) {
+        let mut groups: IndexMap<String, (Arc<ProviderDef>, Vec<&Resource>)> = IndexMap::new();
+        for resource in resources {
+            if let Ok(provider) = self.selector.select(resource) {
+                groups
+                    .entry(provider_key(&provider))
+                    .or_insert_with(|| (provider.clone(), Vec::new()))
+                    .1
+                    .push(resource);
+            }
+        }
+        for (_, (provider, members)) in groups {
+            if let Implementation::Properties(p) = &provider.implementation {
+                p.anticipate(&self.cx, &members);
+            }
+        }
     }
 
     /// Plans the prefetch of the catalog's resources at these positions:

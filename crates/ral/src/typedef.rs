@@ -62,12 +62,18 @@ pub enum AllowedValue {
 /// default behaviour to fall back to (Puppet's `super`).
 pub struct Hooked<'a> {
     pub attr: &'a AttrDef,
+    /// The value already passed the attribute's type constraint.
+    pub(crate) constraint_checked: bool,
 }
 
 impl Hooked<'_> {
     /// The default validation: allowed values and the type constraint.
     pub fn default_validate(&self, value: &Value) -> Result<(), String> {
-        crate::attribute::default_validate(self.attr, value)
+        if self.constraint_checked {
+            crate::attribute::validate_values(self.attr, value)
+        } else {
+            crate::attribute::default_validate(self.attr, value)
+        }
     }
 
     /// The default munging: literal values to their canonical spelling,
@@ -192,6 +198,9 @@ pub struct AttrDef {
     /// run (Puppet's `invalidate_refreshes`): a service just started has
     /// nothing to restart.
     pub invalidates_refresh: Vec<String>,
+    /// A fixed default, validated and munged: done once for all the
+    /// resources that take it, since neither step sees the resource.
+    processed_default: std::sync::OnceLock<Result<Value, String>>,
 }
 
 impl fmt::Debug for AttrDef {
@@ -226,7 +235,20 @@ impl AttrDef {
             sensitive: false,
             required_features: Vec::new(),
             invalidates_refresh: Vec::new(),
+            processed_default: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The fixed default (`default_value`) validated and munged, made
+    /// once. `None` when the default is computed or there is none.
+    pub(crate) fn processed_default(&self) -> Option<&Result<Value, String>> {
+        let Some(DefaultValue::Value(value)) = &self.default else {
+            return None;
+        };
+        Some(
+            self.processed_default
+                .get_or_init(|| crate::attribute::process_value(self, value.clone())),
+        )
     }
 
     /// A parameter.
@@ -452,6 +474,10 @@ pub struct AutoRelation {
     /// The target type, lower case (`file`, `service`).
     pub target_type: String,
     pub titles: Titles,
+    /// Only the first of the titles, in the order computed, that the
+    /// catalog has counts (a file requires its nearest managed parent
+    /// directory, not every one above it).
+    pub first_found: bool,
 }
 
 /// A title pattern: a regex whose captures fill identity attributes, so a
@@ -494,6 +520,7 @@ pub struct TypeDef {
     /// look attributes up by name many times per run, and types have
     /// dozens of them.
     positions: std::sync::OnceLock<marionette_values::fasthash::FastMap<String, usize>>,
+    namevar_at: std::sync::OnceLock<Option<usize>>,
 }
 
 impl fmt::Debug for TypeDef {
@@ -521,6 +548,7 @@ impl TypeDef {
             pre_run_check: None,
             generate: None,
             positions: std::sync::OnceLock::new(),
+            namevar_at: std::sync::OnceLock::new(),
         }
     }
 
@@ -579,7 +607,23 @@ impl TypeDef {
             kind,
             target_type: target_type.to_ascii_lowercase(),
             titles,
+            first_found: false,
         });
+        self
+    }
+
+    /// `autorequire(:target_type)` on the first of the computed titles
+    /// that the catalog has, in their order: Puppet's file type finds its
+    /// nearest managed parent directory this way.
+    pub fn autorequire_first_found(
+        mut self,
+        target_type: &str,
+        titles: impl Fn(&Resource) -> Vec<String> + Send + Sync + 'static,
+    ) -> TypeDef {
+        self = self.autorequire(target_type, titles);
+        if let Some(relation) = self.autorelations.last_mut() {
+            relation.first_found = true;
+        }
         self
     }
 
@@ -667,11 +711,35 @@ impl TypeDef {
     /// The namevar: the single identity attribute that defaults to the
     /// title (the first one when the identity is composite).
     pub fn namevar(&self) -> Option<&AttrDef> {
+        self.attributes.get(self.namevar_position()?)
+    }
+
+    /// The position of [`TypeDef::namevar`] in [`TypeDef::attributes`],
+    /// found once: resources ask for their name all the time.
+    pub fn namevar_position(&self) -> Option<usize> {
+        let found = *self.namevar_at.get_or_init(|| self.find_namevar());
+        match found {
+            // As for `position`: attributes changed after the first look are
+            // looked at again.
+            Some(i)
+                if self
+                    .attributes
+                    .get(i)
+                    .is_some_and(|a| a.namevar || a.name == "name") =>
+            {
+                Some(i)
+            }
+            _ => self.find_namevar(),
+        }
+    }
+
+    fn find_namevar(&self) -> Option<usize> {
         let keys = self.key_attributes();
-        keys.iter()
+        let namevar = keys
+            .iter()
             .find(|a| a.name == "name")
-            .or_else(|| keys.first())
-            .copied()
+            .or_else(|| keys.first())?;
+        self.position(&namevar.name)
     }
 
     pub fn feature_def(&self, name: &str) -> Option<&FeatureDef> {

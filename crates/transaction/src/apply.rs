@@ -87,9 +87,6 @@ struct Received {
     noop_events: usize,
 }
 
-/// Catalogs of at least this many resources are converted on two threads.
-const PARALLEL_CONVERSION: usize = 512;
-
 /// The catalog resources this registry manages, converted; all conversion
 /// errors together.
 pub fn convert(
@@ -120,28 +117,11 @@ fn convert_in(
     };
     // Resources convert independently, and validating and munging thousands
     // of them is a good part of a run with nothing to change: large
-    // catalogs are converted in two halves at once.
-    let count = catalog.resources.len();
-    let results: Vec<Result<(usize, Resource), RalError>> = if count >= PARALLEL_CONVERSION {
-        let middle = count / 2;
-        std::thread::scope(|scope| {
-            let second =
-                scope.spawn(|| (middle..count).filter_map(convert_one).collect::<Vec<_>>());
-            let mut results: Vec<_> = (0..middle).filter_map(convert_one).collect();
-            match second.join() {
-                Ok(rest) => results.extend(rest),
-                // A conversion hook panicked: convert the rest here, where
-                // the panic reaches the caller as it would without threads.
-                Err(_) => results.extend((middle..count).filter_map(convert_one)),
-            }
-            results
-        })
-    } else {
-        (0..count).filter_map(convert_one).collect()
-    };
+    // catalogs are converted on several threads.
+    let results = crate::parallel::map(catalog.resources.len(), convert_one);
     let mut converted = Vec::with_capacity(results.len());
     let mut errors = Vec::new();
-    for result in results {
+    for result in results.into_iter().flatten() {
         match result {
             Ok(ral) => converted.push(ral),
             Err(e) => errors.push(e),
@@ -390,6 +370,17 @@ pub fn apply(
     } else {
         catalog
     };
+    let logs: Arc<Mutex<Vec<Log>>> = Arc::default();
+    let recorder = recorder(&logger, &logs);
+    let mut session = Session::new(registry, facts, recorder.clone());
+    // Providers may start reading the state of what the run manages while
+    // the graph is built.
+    session.anticipate(
+        resources
+            .iter()
+            .filter(|(i, _)| selected(catalog, options, *i))
+            .map(|(_, resource)| resource),
+    );
     let graph = Graph::build_in(catalog, &resources, containment)?;
     for (i, resource) in &mut resources {
         resource.set_path(graph.paths[*i].clone());
@@ -408,8 +399,8 @@ pub fn apply(
         &graph,
         &indices,
         ral.clone(),
-        (registry, facts),
-        logger,
+        session,
+        (recorder, logs),
         options,
     );
     for (position, message) in generate_failures {
@@ -428,7 +419,7 @@ pub fn apply(
     let selected: Vec<usize> = indices
         .iter()
         .enumerate()
-        .filter(|(_, i)| run.selected(**i))
+        .filter(|(_, i)| selected(catalog, options, **i))
         .map(|(position, _)| position)
         .collect();
     run.session.defer_prefetch(&selected);
@@ -446,6 +437,40 @@ pub fn apply(
     let application = started.elapsed().as_secs_f64();
     let r = run.finish(application);
     Ok(r)
+}
+
+/// A logger that sends every message to `outer` and into the report's
+/// logs.
+fn recorder(outer: &Logger, logs: &Arc<Mutex<Vec<Log>>>) -> Logger {
+    let logs = logs.clone();
+    let outer = outer.clone();
+    Logger::with_sink(move |entry| {
+        outer.log(entry.level, &entry.source, &entry.message);
+        logs.lock().unwrap_or_else(|e| e.into_inner()).push(Log {
+            level: level_name(entry.level).to_string(),
+            message: entry.message.clone(),
+            source: if entry.source.is_empty() {
+                "Puppet".into()
+            } else {
+                entry.source.clone()
+            },
+            tags: vec![level_name(entry.level).to_string()],
+            time: report::now_text(),
+            file: None,
+            line: None,
+        });
+    })
+}
+
+/// Whether the run's tags select a catalog resource.
+fn selected(catalog: &Catalog, options: &Options, catalog_index: usize) -> bool {
+    let tags = &catalog.resources[catalog_index].tags;
+    let has = |wanted: &[String]| {
+        wanted
+            .iter()
+            .any(|w| tags.iter().any(|t| t.eq_ignore_ascii_case(w)))
+    };
+    (options.tags.is_empty() || has(&options.tags)) && !has(&options.skip_tags)
 }
 
 struct Run<'a> {
@@ -475,40 +500,18 @@ impl<'a> Run<'a> {
         graph: &'a Graph,
         indices: &'a [usize],
         resources: Arc<[Resource]>,
-        (registry, facts): (Arc<Registry>, Arc<Facts>),
-        logger: Logger,
+        session: Session,
+        (logger, logs): (Logger, Arc<Mutex<Vec<Log>>>),
         options: &'a Options,
     ) -> Run<'a> {
-        let logs: Arc<Mutex<Vec<Log>>> = Arc::default();
-        // Every message goes to the caller's logger and into the report.
-        let recorder = {
-            let logs = logs.clone();
-            let outer = logger.clone();
-            Logger::with_sink(move |entry| {
-                outer.log(entry.level, &entry.source, &entry.message);
-                logs.lock().unwrap_or_else(|e| e.into_inner()).push(Log {
-                    level: level_name(entry.level).to_string(),
-                    message: entry.message.clone(),
-                    source: if entry.source.is_empty() {
-                        "Puppet".into()
-                    } else {
-                        entry.source.clone()
-                    },
-                    tags: vec![level_name(entry.level).to_string()],
-                    time: report::now_text(),
-                    file: None,
-                    line: None,
-                });
-            })
-        };
         Run {
             catalog,
             graph,
             indices,
             resources,
-            session: Session::new(registry, facts, recorder.clone()),
+            session,
             options,
-            logger: recorder,
+            logger,
             logs,
             state: vec![State::Pending; graph.nodes.len()],
             received: vec![Received::default(); graph.nodes.len()],
@@ -517,17 +520,6 @@ impl<'a> Run<'a> {
             times: IndexMap::new(),
             failed_after: false,
         }
-    }
-
-    /// Whether the tags select a catalog resource.
-    fn selected(&self, catalog_index: usize) -> bool {
-        let tags = &self.catalog.resources[catalog_index].tags;
-        let has = |wanted: &[String]| {
-            wanted
-                .iter()
-                .any(|w| tags.iter().any(|t| t.eq_ignore_ascii_case(w)))
-        };
-        (self.options.tags.is_empty() || has(&self.options.tags)) && !has(&self.options.skip_tags)
     }
 
     fn process(&mut self, node: usize) {
@@ -601,11 +593,7 @@ impl<'a> Run<'a> {
             resource: resource.reference(),
             resource_type: capitalize_segments(resource.type_name()),
             provider_used: None,
-            containment_path: path
-                .trim_start_matches('/')
-                .split('/')
-                .map(str::to_string)
-                .collect(),
+            containment_path: report::path_segments(&path),
             evaluation_time: 0.0,
             tags: catalog_resource.tags.clone(),
             time: report::now_text(),
@@ -640,7 +628,7 @@ impl<'a> Run<'a> {
             self.statuses.insert(resource.reference(), status);
             return;
         }
-        if !self.selected(*catalog_index) {
+        if !selected(self.catalog, self.options, *catalog_index) {
             status.skipped = true;
             self.counts.skipped += 1;
             self.state[node] = State::Done;

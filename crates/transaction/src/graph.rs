@@ -9,6 +9,7 @@
 //! from the types' automatic relationships. An edge may carry refresh
 //! events: notify/subscribe edges and containment edges do.
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::fmt::Write;
@@ -75,24 +76,68 @@ pub enum GraphError {
 
 /// Splits `Type[title]` into its lower-case type and its title.
 pub fn parse_reference(text: &str) -> Option<(String, String)> {
+    let (type_name, title) = split_reference(text)?;
+    Some((type_name.to_ascii_lowercase(), title.to_string()))
+}
+
+/// [`parse_reference`] without copies: the type as written.
+fn split_reference(text: &str) -> Option<(&str, &str)> {
     let open = text.find('[')?;
     let title = text[open + 1..].strip_suffix(']')?;
     let type_name = &text[..open];
     if type_name.is_empty() {
         return None;
     }
-    Some((type_name.to_ascii_lowercase(), title.to_string()))
+    Some((type_name, title))
 }
 
-/// The lookup key of a resource: classes are found case-insensitively.
-fn key(type_name: &str, title: &str) -> (String, String) {
-    let type_name = type_name.to_ascii_lowercase();
-    let title = if type_name == "class" {
-        title.trim_start_matches("::").to_ascii_lowercase()
-    } else {
-        title.to_string()
-    };
-    (type_name, title)
+/// Catalog resources by type and title. Types are found in any case and
+/// classes by their name in any case, with or without a leading `::`;
+/// looking up a lower-case type and another title copies nothing.
+#[derive(Default)]
+struct ReferenceIndex(FastMap<String, FastMap<String, usize>>);
+
+impl ReferenceIndex {
+    fn lower(text: &str) -> Cow<'_, str> {
+        if text.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(text.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(text)
+        }
+    }
+
+    fn title<'t>(type_name: &str, title: &'t str) -> Cow<'t, str> {
+        if type_name == "class" {
+            Self::lower(title.trim_start_matches("::"))
+        } else {
+            Cow::Borrowed(title)
+        }
+    }
+
+    fn get(&self, type_name: &str, title: &str) -> Option<usize> {
+        let type_name = Self::lower(type_name);
+        let titles = self.0.get(&*type_name)?;
+        titles.get(&*Self::title(&type_name, title)).copied()
+    }
+
+    /// The resource a reference (`Type[title]`) names.
+    fn find(&self, reference: &str) -> Option<usize> {
+        let (type_name, title) = split_reference(reference)?;
+        self.get(type_name, title)
+    }
+
+    /// Adds a resource; an earlier one under the same key is kept when
+    /// `keep_first`, replaced otherwise.
+    fn insert(&mut self, type_name: &str, title: &str, i: usize, keep_first: bool) {
+        let type_name = Self::lower(type_name);
+        let title = Self::title(&type_name, title).into_owned();
+        let titles = self.0.entry(type_name.into_owned()).or_default();
+        if keep_first {
+            titles.entry(title).or_insert(i);
+        } else {
+            titles.insert(title, i);
+        }
+    }
 }
 
 /// Whether a catalog resource is a container rather than something to
@@ -144,13 +189,13 @@ impl Graph {
                 exit[i] = Some(node);
                 // A resource is also found by its name and its aliases.
                 let (_, ral_resource) = &ral[n];
-                let name = ral_resource.name();
-                if name != resource.title {
-                    index.entry(key(&resource.type_name, &name)).or_insert(i);
+                let name = ral_resource.name_str();
+                if *name != *resource.title {
+                    index.insert(&resource.type_name, &name, i, true);
                 }
                 if let Some(alias) = resource.parameters.get("alias") {
                     for alias in references(alias) {
-                        index.entry(key(&resource.type_name, &alias)).or_insert(i);
+                        index.insert(&resource.type_name, &alias, i, true);
                     }
                 }
             } else if is_container(resource, children[i]) {
@@ -183,11 +228,11 @@ impl Graph {
                     continue;
                 };
                 for target in references(value) {
-                    let found = parse_reference(&target)
-                        .and_then(|(t, title)| index.get(&key(&t, &title)).copied())
+                    let found = index
+                        .find(&target)
                         .and_then(|t| Some((entry[t]?, exit[t]?)));
                     let Some((target_in, target_out)) = found else {
-                        return Err(if parse_reference(&target).is_none() {
+                        return Err(if split_reference(&target).is_none() {
                             GraphError::BadReference {
                                 value: target,
                                 source_ref: resource.reference(),
@@ -209,14 +254,27 @@ impl Graph {
             }
         }
         // Automatic relationships, only to resources in the catalog, and
-        // never against an explicit relationship the other way.
-        for (n, (i, resource)) in ral.iter().enumerate() {
+        // never against an explicit relationship the other way. Each
+        // resource's are found independently, on several threads.
+        let index = &index;
+        let automatic = crate::parallel::map(ral.len(), |n| {
+            let mut found = Vec::new();
+            for (relation, titles) in ral[n].1.auto_relation_titles() {
+                for title in &titles {
+                    if let Some(t) = index.get(&relation.target_type, title) {
+                        found.push((relation.kind, t));
+                        if relation.first_found {
+                            break;
+                        }
+                    }
+                }
+            }
+            found
+        });
+        for (n, ((i, _), relations)) in ral.iter().zip(automatic).enumerate() {
             let Some(own) = entry[*i] else { continue };
             debug_assert_eq!(graph.nodes[own].kind, NodeKind::Resource(n));
-            for (kind, target_type, title) in resource.auto_relations() {
-                let Some(t) = index.get(&key(&target_type, &title)).copied() else {
-                    continue;
-                };
+            for (kind, t) in relations {
                 let (Some(target_in), Some(target_out)) = (entry[t], exit[t]) else {
                     continue;
                 };
@@ -234,9 +292,7 @@ impl Graph {
                 }
             }
         }
-        graph.paths = (0..count)
-            .map(|i| containment_path(catalog, &parent, i))
-            .collect();
+        graph.paths = crate::parallel::map(count, |i| containment_path(catalog, &parent, i));
         Ok(graph)
     }
 
@@ -463,23 +519,19 @@ fn origin_text(resource: &marionette_catalog::Resource) -> String {
     }
 }
 
-/// Each catalog resource's position, by lookup key.
-fn reference_index(catalog: &Catalog) -> FastMap<(String, String), usize> {
-    catalog
-        .resources
-        .iter()
-        .enumerate()
-        .map(|(i, resource)| (key(&resource.type_name, &resource.title), i))
-        .collect()
+/// Each catalog resource's position, by type and title.
+fn reference_index(catalog: &Catalog) -> ReferenceIndex {
+    let mut index = ReferenceIndex::default();
+    for (i, resource) in catalog.resources.iter().enumerate() {
+        index.insert(&resource.type_name, &resource.title, i, false);
+    }
+    index
 }
 
-fn containment(catalog: &Catalog, index: &FastMap<(String, String), usize>) -> Vec<Option<usize>> {
+fn containment(catalog: &Catalog, index: &ReferenceIndex) -> Vec<Option<usize>> {
     let mut parent = vec![None; catalog.resources.len()];
-    let find = |reference: &str| {
-        parse_reference(reference).and_then(|(t, title)| index.get(&key(&t, &title)).copied())
-    };
     for edge in &catalog.edges {
-        if let (Some(source), Some(target)) = (find(&edge.source), find(&edge.target)) {
+        if let (Some(source), Some(target)) = (index.find(&edge.source), index.find(&edge.target)) {
             parent[target] = Some(source);
         }
     }
@@ -490,7 +542,7 @@ fn containment(catalog: &Catalog, index: &FastMap<(String, String), usize>) -> V
 /// Reading them means parsing every reference of the catalog, so a run
 /// reads them once and shares them (conversion, the graph).
 pub struct Containment {
-    index: FastMap<(String, String), usize>,
+    index: ReferenceIndex,
     pub parents: Vec<Option<usize>>,
 }
 

@@ -26,6 +26,29 @@ pub fn now_text() -> String {
         .unwrap_or_default()
 }
 
+/// The segments of a containment path (`/Stage[main]/Main/File[/tmp/x]`
+/// gives `Stage[main]`, `Main` and `File[/tmp/x]`): split at the slashes
+/// outside a reference's brackets, since titles may hold slashes.
+pub fn path_segments(path: &str) -> Vec<String> {
+    let mut segments = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let body = path.strip_prefix('/').unwrap_or(path);
+    for (at, byte) in body.bytes().enumerate() {
+        match byte {
+            b'[' => depth += 1,
+            b']' => depth = depth.saturating_sub(1),
+            b'/' if depth == 0 => {
+                segments.push(body[start..at].to_string());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    segments.push(body[start..].to_string());
+    segments
+}
+
 /// Seconds since the epoch.
 pub fn now_seconds() -> u64 {
     SystemTime::now()
@@ -115,6 +138,7 @@ pub struct Report {
     pub environment: String,
     pub logs: Vec<Log>,
     pub metrics: Json,
+    #[serde(serialize_with = "statuses_json")]
     pub resource_statuses: IndexMap<String, ResourceStatus>,
     pub corrective_change: bool,
     pub cached_catalog_status: String,
@@ -207,6 +231,26 @@ impl Report {
     }
 }
 
+/// The resource statuses as a JSON object. A run of thousands of
+/// resources has a report of megabytes, nearly all of it here: each status
+/// is written to JSON on one of several threads, and the object is then
+/// put together from those pieces in order.
+fn statuses_json<S: serde::Serializer>(
+    statuses: &IndexMap<String, ResourceStatus>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::{Error, SerializeMap};
+    let entries = statuses.as_slice();
+    let rendered = crate::parallel::map(entries.len(), |i| {
+        serde_json::value::to_raw_value(&entries[i])
+    });
+    let mut map = serializer.serialize_map(Some(entries.len()))?;
+    for (reference, status) in statuses.keys().zip(rendered) {
+        map.serialize_entry(reference, &status.map_err(S::Error::custom)?)?;
+    }
+    map.end()
+}
+
 /// `catalog_application` → `Catalog application`.
 fn label(name: &str) -> String {
     let spaced = name.replace('_', " ");
@@ -225,5 +269,22 @@ fn yaml_string(text: &str) -> String {
         text.to_string()
     } else {
         format!("{text:?}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn containment_paths_split_outside_titles() {
+        assert_eq!(
+            path_segments("/Stage[main]/Web::Site[/srv/a]/File[/srv/a/b]"),
+            ["Stage[main]", "Web::Site[/srv/a]", "File[/srv/a/b]"]
+        );
+        assert_eq!(
+            path_segments("/Stage[main]/Main/Notify[x]"),
+            ["Stage[main]", "Main", "Notify[x]"]
+        );
     }
 }

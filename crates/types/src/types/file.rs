@@ -574,11 +574,14 @@ pub fn normalize_path(path: &str) -> String {
 /// Every directory above a path, nearest first (`/a/b/c` gives `/a/b`,
 /// `/a`, `/`).
 pub fn ancestors(path: &str) -> Vec<String> {
-    Path::new(path)
-        .ancestors()
-        .skip(1)
-        .map(|p| p.display().to_string())
-        .collect()
+    let mut found = Vec::new();
+    let mut rest = path.trim_end_matches('/');
+    while let Some(slash) = rest.rfind('/') {
+        let parent = rest[..slash].trim_end_matches('/');
+        found.push(if parent.is_empty() { "/" } else { parent }.to_string());
+        rest = parent;
+    }
+    found
 }
 
 // ---------------------------------------------------------------------------
@@ -1799,14 +1802,10 @@ pub fn definition() -> TypeDef {
         )
         .validate(validate)
         .generate(recurse)
-        .autorequire("file", |resource| {
-            let path = resource.name();
-            let mut titles = ancestors(&path);
-            if let Some(target) = resource.text("target") {
-                titles.push(target);
-            }
-            titles
-        })
+        // Puppet's file requires its nearest managed parent directory
+        // only, and the target of a link.
+        .autorequire_first_found("file", |resource| ancestors(&resource.name_str()))
+        .autorequire("file", |resource| resource.text("target").into_iter().collect())
         .autorequire("user", |resource| named_account(resource, "owner"))
         .autorequire("group", |resource| named_account(resource, "group"));
     // `ensure` is declared after content, source and target so that its

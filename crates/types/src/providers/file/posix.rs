@@ -979,6 +979,10 @@ fn chown(resource: &Resource, path: &Path, uid: Option<u32>, gid: Option<u32>) -
 impl PropertyProvider for Posix {
     /// Starts looking at the run's files on another thread (see
     /// [`super::scan`]); the property hashes stay empty.
+    fn anticipate(&self, cx: &Context, resources: &[&Resource]) {
+        super::scan::start(cx, resources);
+    }
+
     fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
         let resources: Vec<&Resource> = instances.iter().map(|i| i.resource).collect();
         super::scan::start(cx, &resources);

@@ -4,7 +4,8 @@
 //! Checking a file costs a few system calls (`lstat`, and `open`/`read`/
 //! `close` to checksum its content) and the hashing itself; for a run of
 //! thousands of files that is most of the time of a run with nothing to do.
-//! When the provider's prefetch starts, a scanner thread walks the run's
+//! When the run anticipates its files (before it orders them), or at the
+//! latest when the provider's prefetch starts, a scanner thread walks the run's
 //! files from the last back and records what it finds, while the
 //! transaction works through them from the first on the main thread,
 //! taking each answer that is ready and computing the others itself. Every
@@ -88,9 +89,20 @@ fn observe(entry: &Entry) -> Seen {
     Seen { meta, sum }
 }
 
-/// Starts scanning the files of `resources` for the run of `cx`, replacing
-/// any earlier scan on this thread.
+/// Starts scanning the files of `resources` for the run of `cx`, unless a
+/// scan of this run that still holds is under way (started when the run
+/// anticipated its files); any other earlier scan on this thread is
+/// replaced.
 pub(crate) fn start(cx: &Context, resources: &[&Resource]) {
+    let running = CURRENT.with(|current| {
+        current
+            .borrow()
+            .as_ref()
+            .is_some_and(|scan| scan.generation.same_run(&cx.generation) && scan.valid())
+    });
+    if running {
+        return;
+    }
     stop();
     if resources.len() < MIN_FILES {
         return;
