@@ -22,6 +22,7 @@
 //! `docs/extending.md` in the repository walks through writing a type and
 //! a provider.
 
+mod ahead;
 pub mod attribute;
 pub mod command;
 pub mod data;
@@ -56,3 +57,13 @@ pub use typedef::{
     ArrayMatching, AttrDef, AttrKind, AutoKind, DefaultValue, FeatureDef, GenerateError, Generated,
     Generation, Titles, TypeDef,
 };
+
+/// Drops a large structure (thousands of resources, a file scan) on a
+/// thread of its own: freeing it takes milliseconds that the run does not
+/// need to wait for. When no thread can be started, the value is dropped
+/// here, with the closure that held it.
+pub fn drop_aside<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new()
+        .name("drop-aside".into())
+        .spawn(move || drop(value));
+}

@@ -174,16 +174,14 @@ pub trait PropertyProvider: Send + Sync {
         Err(ProviderError::unsupported("instances"))
     }
 
-    /// Called once, before the run orders its resources, with every
-    /// resource this provider will manage. A provider may start reading
-    /// their state in the background, so that it is ready when they are
-    /// evaluated; it must use what it reads only while `cx.generation`
-    /// has not moved since, because any change the run makes may change
-    /// that state. Unlike [`PropertyProvider::prefetch`], which runs when
-    /// the first of these resources is evaluated, nothing here may fail
-    /// the run or be relied on. The default does nothing.
-    fn anticipate(&self, cx: &Context, resources: &[&Resource]) {
-        let _ = (cx, resources);
+    /// Whether the run may call `get` (and `exists`) for this provider's
+    /// resources on other threads, before they are evaluated and before
+    /// the prefetch, to find out ahead of time which are in sync (see
+    /// [`Session::anticipate`](crate::sync::Session::anticipate)). Only
+    /// for providers whose reads need nothing from the prefetch, change
+    /// nothing, log nothing and may run concurrently. The default is no.
+    fn reads_ahead(&self) -> bool {
+        false
     }
 
     /// Fills the property hashes of the resources about to be managed, in

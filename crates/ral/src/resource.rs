@@ -275,6 +275,11 @@ impl Resource {
         self.reference.clone()
     }
 
+    /// [`Resource::reference`] without a copy.
+    pub fn reference_str(&self) -> &str {
+        &self.reference
+    }
+
     pub fn origin(&self) -> &Origin {
         &self.origin
     }
@@ -323,6 +328,15 @@ impl Resource {
     /// a scan is as fast as a hash and needs no table.
     fn index(&self, attr: &str) -> Option<usize> {
         self.type_def.position(attr)
+    }
+
+    /// An attribute's value when it is a string, without a copy: for
+    /// attributes whose munged value always is one.
+    pub fn str(&self, attr: &str) -> Option<&str> {
+        match self.get(attr)? {
+            Value::String(text) => Some(text),
+            _ => None,
+        }
     }
 
     /// An attribute's value as text.

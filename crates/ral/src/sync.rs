@@ -91,6 +91,8 @@ pub struct Session {
     /// Providers that evaluated a resource since the last
     /// [`Session::finish`], in the order first used.
     used: IndexMap<String, Arc<ProviderDef>>,
+    /// Resources checked ahead of their evaluation.
+    ahead: Option<Arc<crate::ahead::Ahead>>,
 }
 
 impl Drop for Session {
@@ -109,6 +111,58 @@ struct Prefetched {
     found: HashMap<Vec<String>, PropertyHash>,
     /// `None` when the provider listed everything.
     asked: Option<HashSet<Vec<String>>>,
+}
+
+/// `ensure` and its desired value, when the resource's type is ensurable
+/// and the resource manages it.
+fn managed_ensure(resource: &Resource) -> Option<(&AttrDef, &Value)> {
+    let type_def = resource.type_def();
+    if !type_def.ensurable {
+        return None;
+    }
+    Some((type_def.attribute("ensure")?, resource.get("ensure")?))
+}
+
+/// A property's current value, and whether it is in sync.
+fn property_state(
+    provider: &dyn PropertyProvider,
+    cx: &Context,
+    instance: &Instance<'_>,
+    attr: &AttrDef,
+    desired: &Value,
+) -> Result<(Value, bool), ProviderError> {
+    let current = provider
+        .get(cx, instance, &attr.name)?
+        .unwrap_or_else(absent);
+    let in_sync = insync(attr, instance.resource, &current, desired);
+    Ok((current, in_sync))
+}
+
+/// Whether a resource is in sync, read and compared as
+/// [`Session::evaluate`] does before it changes anything: `ensure` first
+/// (a resource found absent as it should be has nothing more to compare),
+/// then every other managed property. Changes nothing.
+pub(crate) fn in_sync(
+    provider: &dyn PropertyProvider,
+    cx: &Context,
+    instance: &Instance<'_>,
+) -> Result<bool, ProviderError> {
+    let resource = instance.resource;
+    if let Some((attr, desired)) = managed_ensure(resource) {
+        let (current, in_sync) = property_state(provider, cx, instance, attr, desired)?;
+        if !in_sync {
+            return Ok(false);
+        }
+        if is_absent(desired) || is_absent(&current) {
+            return Ok(true);
+        }
+    }
+    for (attr, desired) in resource.managed_properties() {
+        if attr.name != "ensure" && !property_state(provider, cx, instance, attr, desired)?.1 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Puppet reports a property the thing does not have as `absent`.
@@ -134,6 +188,7 @@ impl Session {
             states: HashMap::new(),
             deferred: HashMap::new(),
             used: IndexMap::new(),
+            ahead: None,
         }
     }
 
@@ -205,24 +260,17 @@ impl Session {
             .collect()
     }
 
-    /// Lets the providers of `resources` start reading their state ahead
-    /// of the run (see [`PropertyProvider::anticipate`]).
-    pub fn anticipate<'r>(&mut self, resources: impl IntoIterator<Item = &'r Resource>) {
-        let mut groups: IndexMap<String, (Arc<ProviderDef>, Vec<&Resource>)> = IndexMap::new();
-        for resource in resources {
-            if let Ok(provider) = self.selector.select(resource) {
-                groups
-                    .entry(provider_key(&provider))
-                    .or_insert_with(|| (provider.clone(), Vec::new()))
-                    .1
-                    .push(resource);
-            }
-        }
-        for (_, (provider, members)) in groups {
-            if let Implementation::Properties(p) = &provider.implementation {
-                p.anticipate(&self.cx, &members);
-            }
-        }
+    /// Starts checking, on other threads, whether the catalog's resources
+    /// at these positions (in the order the run will probably take them)
+    /// are in sync, for the providers that allow it
+    /// ([`PropertyProvider::reads_ahead`]); evaluating a resource found in
+    /// sync then costs nothing while the run has changed nothing. See
+    /// `ahead.rs`.
+    pub fn anticipate(&mut self, positions: &[usize]) {
+        let selector = &self.selector;
+        self.ahead = crate::ahead::Ahead::start(&self.cx, positions, |resource| {
+            selector.select(resource).ok()
+        });
     }
 
     /// Plans the prefetch of the catalog's resources at these positions:
@@ -430,6 +478,14 @@ impl Session {
         noop: bool,
         outcome: &mut Outcome,
     ) -> Result<(), ProviderError> {
+        // Found in sync ahead of time, and nothing has changed since.
+        if self
+            .ahead
+            .as_ref()
+            .is_some_and(|ahead| ahead.in_sync(resource))
+        {
+            return Ok(());
+        }
         let cx = self.cx.clone();
         let mut instance = Instance {
             resource,
@@ -439,14 +495,9 @@ impl Session {
                 .unwrap_or_default(),
         };
         let type_def = resource.type_def().clone();
-        if type_def.ensurable
-            && let (Some(attr), Some(desired)) =
-                (type_def.attribute("ensure"), resource.get("ensure"))
-        {
-            let current = provider
-                .get(&cx, &instance, "ensure")?
-                .unwrap_or_else(absent);
-            if !insync(attr, resource, &current, desired) {
+        if let Some((attr, desired)) = managed_ensure(resource) {
+            let (current, in_sync) = property_state(provider, &cx, &instance, attr, desired)?;
+            if !in_sync {
                 let target = sync_value(attr, desired);
                 let text = crate::attribute::value_text(&target);
                 let event = run_change(attr, resource, &current, &target, noop, || {
@@ -473,10 +524,8 @@ impl Session {
             if attr.name == "ensure" {
                 continue;
             }
-            let current = provider
-                .get(&cx, &instance, &attr.name)?
-                .unwrap_or_else(absent);
-            if insync(attr, resource, &current, desired) {
+            let (current, in_sync) = property_state(provider, &cx, &instance, attr, desired)?;
+            if in_sync {
                 continue;
             }
             if attr.kind == AttrKind::CreateOnly && exists {

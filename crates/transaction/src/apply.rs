@@ -138,7 +138,8 @@ fn convert_in(
 /// when it has cycles, which is when it helps most.
 pub fn graph_dot(catalog: &Catalog, registry: &Registry) -> Result<String, ApplyError> {
     let resources = convert(catalog, registry)?;
-    Ok(Graph::build(catalog, &resources)?.dot())
+    let (indices, list): (Vec<usize>, Vec<Resource>) = resources.into_iter().unzip();
+    Ok(Graph::build(catalog, &indices, &list)?.dot())
 }
 
 /// What generators may ask: instances through a provider session, and
@@ -370,33 +371,39 @@ pub fn apply(
     } else {
         catalog
     };
-    let logs: Arc<Mutex<Vec<Log>>> = Arc::default();
-    let recorder = recorder(&logger, &logs);
-    let mut session = Session::new(registry, facts, recorder.clone());
-    // Providers may start reading the state of what the run manages while
-    // the graph is built.
-    session.anticipate(
-        resources
-            .iter()
-            .filter(|(i, _)| selected(catalog, options, *i))
-            .map(|(_, resource)| resource),
-    );
-    let graph = Graph::build_in(catalog, &resources, containment)?;
+    let paths = crate::graph::containment_paths(catalog, &containment.parents);
     for (i, resource) in &mut resources {
-        resource.set_path(graph.paths[*i].clone());
+        resource.set_path(paths[*i].clone());
     }
-    let order = graph.order()?;
     // Shared with the providers' context rather than copied: a run of
     // thousands of resources would otherwise hold them twice.
     let (indices, list): (Vec<usize>, Vec<Resource>) = resources.into_iter().unzip();
     let ral: Arc<[Resource]> = Arc::from(list);
+    let logs: Arc<Mutex<Vec<Log>>> = Arc::default();
+    let recorder = recorder(&logger, &logs);
+    let mut session = Session::new(registry, facts, recorder.clone());
+    session.set_catalog(ral.clone());
+    if let Some(bucket) = &options.filebucket {
+        session.set_filebucket(bucket.clone());
+    }
+    session.set_show_diff(options.show_diff);
+    let selected: Vec<usize> = indices
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| selected(catalog, options, **i))
+        .map(|(position, _)| position)
+        .collect();
+    // Resources are checked on other threads while the graph is built.
+    session.anticipate(&selected);
+    let graph = Graph::build_in(catalog, &indices, &ral, containment)?;
+    let order = graph.order()?;
     let checks = Session::pre_run_checks(&ral);
     if !checks.is_empty() {
         return Err(ApplyError::PreRun(checks));
     }
     let mut run = Run::new(
         catalog,
-        &graph,
+        (&graph, &paths),
         &indices,
         ral.clone(),
         session,
@@ -406,22 +413,11 @@ pub fn apply(
     for (position, message) in generate_failures {
         run.logger.log(
             Level::Err,
-            &graph.paths[position],
+            &paths[position],
             &format!("Failed to generate additional resources using 'eval_generate': {message}"),
         );
         run.failed_after = true;
     }
-    run.session.set_catalog(ral.clone());
-    if let Some(bucket) = &options.filebucket {
-        run.session.set_filebucket(bucket.clone());
-    }
-    run.session.set_show_diff(options.show_diff);
-    let selected: Vec<usize> = indices
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| selected(catalog, options, **i))
-        .map(|(position, _)| position)
-        .collect();
     run.session.defer_prefetch(&selected);
     let total = ral.len();
     for node in order {
@@ -436,6 +432,10 @@ pub fn apply(
     run.post_evaluation();
     let application = started.elapsed().as_secs_f64();
     let r = run.finish(application);
+    // Thousands of resources take milliseconds to free.
+    if ral.len() >= 512 {
+        marionette_ral::drop_aside((ral, graph));
+    }
     Ok(r)
 }
 
@@ -476,6 +476,8 @@ fn selected(catalog: &Catalog, options: &Options, catalog_index: usize) -> bool 
 struct Run<'a> {
     catalog: &'a Catalog,
     graph: &'a Graph,
+    /// The containment path of each catalog resource.
+    paths: &'a [String],
     /// The catalog position of each managed resource.
     indices: &'a [usize],
     resources: Arc<[Resource]>,
@@ -485,7 +487,7 @@ struct Run<'a> {
     logs: Arc<Mutex<Vec<Log>>>,
     state: Vec<State>,
     received: Vec<Received>,
-    statuses: IndexMap<String, ResourceStatus>,
+    statuses: report::Statuses,
     counts: Counts,
     times: IndexMap<String, f64>,
     /// A provider failed after evaluation without naming the resources
@@ -497,7 +499,7 @@ struct Run<'a> {
 impl<'a> Run<'a> {
     fn new(
         catalog: &'a Catalog,
-        graph: &'a Graph,
+        (graph, paths): (&'a Graph, &'a [String]),
         indices: &'a [usize],
         resources: Arc<[Resource]>,
         session: Session,
@@ -507,6 +509,7 @@ impl<'a> Run<'a> {
         Run {
             catalog,
             graph,
+            paths,
             indices,
             resources,
             session,
@@ -515,7 +518,7 @@ impl<'a> Run<'a> {
             logs,
             state: vec![State::Pending; graph.nodes.len()],
             received: vec![Received::default(); graph.nodes.len()],
-            statuses: IndexMap::new(),
+            statuses: report::Statuses::default(),
             counts: Counts::default(),
             times: IndexMap::new(),
             failed_after: false,
@@ -584,14 +587,18 @@ impl<'a> Run<'a> {
         let resources = self.resources.clone();
         let (catalog_index, resource) = (&self.indices[n], &resources[n]);
         let catalog_resource = &self.catalog.resources[*catalog_index];
-        let path = self.graph.paths[*catalog_index].clone();
+        let path = self.paths[*catalog_index].clone();
         let started = Instant::now();
         let mut status = ResourceStatus {
             title: resource.title().to_string(),
             file: catalog_resource.file.clone(),
             line: catalog_resource.line,
             resource: resource.reference(),
-            resource_type: capitalize_segments(resource.type_name()),
+            // `File` from `File[/tmp/x]`: the reference has it capitalized.
+            resource_type: match resource.reference_str().split_once('[') {
+                Some((type_name, _)) => type_name.to_string(),
+                None => capitalize_segments(resource.type_name()),
+            },
             provider_used: None,
             containment_path: report::path_segments(&path),
             evaluation_time: 0.0,
@@ -692,10 +699,13 @@ impl<'a> Run<'a> {
             }
         }
         status.evaluation_time = started.elapsed().as_secs_f64();
-        *self
-            .times
-            .entry(resource.type_name().to_string())
-            .or_default() += status.evaluation_time;
+        match self.times.get_mut(resource.type_name()) {
+            Some(seconds) => *seconds += status.evaluation_time,
+            None => {
+                self.times
+                    .insert(resource.type_name().to_string(), status.evaluation_time);
+            }
+        }
         self.state[node] = if status.failed {
             State::Failed
         } else {

@@ -53,9 +53,6 @@ pub struct Graph {
     pub edges: Vec<Edge>,
     pub outgoing: Vec<Vec<usize>>,
     pub incoming: Vec<Vec<usize>>,
-    /// The containment path of each catalog resource
-    /// (`/Stage[main]/Main/File[/tmp/x]`).
-    pub paths: Vec<String>,
     edge_index: FastMap<(usize, usize), usize>,
 }
 
@@ -157,16 +154,21 @@ fn references(value: &Data) -> Vec<String> {
 }
 
 impl Graph {
-    /// Builds the graph. `ral` holds the managed resources with the catalog
-    /// index each came from, in catalog order.
-    pub fn build(catalog: &Catalog, ral: &[(usize, Resource)]) -> Result<Graph, GraphError> {
-        Graph::build_in(catalog, ral, Containment::of(catalog))
+    /// Builds the graph. `ral` holds the managed resources in catalog
+    /// order, and `indices` the catalog position each came from.
+    pub fn build(
+        catalog: &Catalog,
+        indices: &[usize],
+        ral: &[Resource],
+    ) -> Result<Graph, GraphError> {
+        Graph::build_in(catalog, indices, ral, Containment::of(catalog))
     }
 
     /// [`Graph::build`] with the catalog's [`Containment`] already known.
     pub fn build_in(
         catalog: &Catalog,
-        ral: &[(usize, Resource)],
+        indices: &[usize],
+        ral: &[Resource],
         containment: Containment,
     ) -> Result<Graph, GraphError> {
         let count = catalog.resources.len();
@@ -180,7 +182,7 @@ impl Graph {
         let mut entry: Vec<Option<usize>> = vec![None; count];
         let mut exit: Vec<Option<usize>> = vec![None; count];
         let managed: FastMap<usize, usize> =
-            ral.iter().enumerate().map(|(n, (i, _))| (*i, n)).collect();
+            indices.iter().enumerate().map(|(n, i)| (*i, n)).collect();
         for (i, resource) in catalog.resources.iter().enumerate() {
             let reference = display_reference(resource);
             if let Some(&n) = managed.get(&i) {
@@ -188,8 +190,7 @@ impl Graph {
                 entry[i] = Some(node);
                 exit[i] = Some(node);
                 // A resource is also found by its name and its aliases.
-                let (_, ral_resource) = &ral[n];
-                let name = ral_resource.name_str();
+                let name = ral[n].name_str();
                 if *name != *resource.title {
                     index.insert(&resource.type_name, &name, i, true);
                 }
@@ -259,7 +260,7 @@ impl Graph {
         let index = &index;
         let automatic = crate::parallel::map(ral.len(), |n| {
             let mut found = Vec::new();
-            for (relation, titles) in ral[n].1.auto_relation_titles() {
+            for (relation, titles) in ral[n].auto_relation_titles() {
                 for title in &titles {
                     if let Some(t) = index.get(&relation.target_type, title) {
                         found.push((relation.kind, t));
@@ -271,7 +272,7 @@ impl Graph {
             }
             found
         });
-        for (n, ((i, _), relations)) in ral.iter().zip(automatic).enumerate() {
+        for (n, (i, relations)) in indices.iter().zip(automatic).enumerate() {
             let Some(own) = entry[*i] else { continue };
             debug_assert_eq!(graph.nodes[own].kind, NodeKind::Resource(n));
             for (kind, t) in relations {
@@ -292,7 +293,6 @@ impl Graph {
                 }
             }
         }
-        graph.paths = crate::parallel::map(count, |i| containment_path(catalog, &parent, i));
         Ok(graph)
     }
 
@@ -566,6 +566,14 @@ pub fn has_children(parents: &[Option<usize>]) -> Vec<bool> {
         children[*parent] = true;
     }
     children
+}
+
+/// The [`containment_path`] of every catalog resource, found on several
+/// threads for a large catalog.
+pub fn containment_paths(catalog: &Catalog, parents: &[Option<usize>]) -> Vec<String> {
+    crate::parallel::map(catalog.resources.len(), |i| {
+        containment_path(catalog, parents, i)
+    })
 }
 
 /// Puppet's path of a resource through its containers: a class shows as

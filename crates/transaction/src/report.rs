@@ -14,16 +14,36 @@ pub fn now_text() -> String {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs_f64())
         .unwrap_or(0.0);
-    // Written directly rather than through a format string: every resource
-    // of a run gets one.
     marionette_values::Timestamp::from_seconds(seconds)
-        .map(|t| {
-            let [year, month, day, hour, minute, second, nanos, _] = t.parts();
-            format!(
-                "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{nanos:09}+00:00"
-            )
-        })
+        .map(|t| timestamp_text(t.parts()))
         .unwrap_or_default()
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.NNNNNNNNN+00:00` from a timestamp's parts,
+/// written digit by digit rather than through the formatting machinery:
+/// every resource of a run gets one.
+fn timestamp_text(parts: [i64; 8]) -> String {
+    let [year, month, day, hour, minute, second, nanos, _] = parts;
+    let mut text = String::with_capacity(35);
+    let mut digits = |value: i64, width: u32, after: Option<char>| {
+        let value = value.unsigned_abs();
+        for place in (0..width).rev() {
+            let digit = value / 10u64.pow(place) % 10;
+            text.push(char::from(b'0' + digit as u8));
+        }
+        if let Some(separator) = after {
+            text.push(separator);
+        }
+    };
+    digits(year, 4, Some('-'));
+    digits(month, 2, Some('-'));
+    digits(day, 2, Some('T'));
+    digits(hour, 2, Some(':'));
+    digits(minute, 2, Some(':'));
+    digits(second, 2, Some('.'));
+    digits(nanos, 9, None);
+    text.push_str("+00:00");
+    text
 }
 
 /// The segments of a containment path (`/Stage[main]/Main/File[/tmp/x]`
@@ -83,6 +103,10 @@ pub struct EventReport {
     pub corrective_change: bool,
 }
 
+/// The resource statuses of a run by reference, in the order evaluated.
+/// References are hashed with the fast hash: a run inserts thousands.
+pub type Statuses = IndexMap<String, ResourceStatus, marionette_values::fasthash::FastBuild>;
+
 #[derive(Clone, Debug, Serialize)]
 pub struct ResourceStatus {
     pub title: String,
@@ -139,7 +163,7 @@ pub struct Report {
     pub logs: Vec<Log>,
     pub metrics: Json,
     #[serde(serialize_with = "statuses_json")]
-    pub resource_statuses: IndexMap<String, ResourceStatus>,
+    pub resource_statuses: Statuses,
     pub corrective_change: bool,
     pub cached_catalog_status: String,
     pub catalog_uuid: String,
@@ -236,7 +260,7 @@ impl Report {
 /// is written to JSON on one of several threads, and the object is then
 /// put together from those pieces in order.
 fn statuses_json<S: serde::Serializer>(
-    statuses: &IndexMap<String, ResourceStatus>,
+    statuses: &Statuses,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     use serde::ser::{Error, SerializeMap};
@@ -275,6 +299,22 @@ fn yaml_string(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn report_times_are_written_in_full() {
+        assert_eq!(
+            timestamp_text([2026, 11, 21, 8, 5, 3, 12_345, 6]),
+            "2026-11-21T08:05:03.000012345+00:00"
+        );
+        assert_eq!(
+            timestamp_text(
+                marionette_values::Timestamp::from_seconds(0.0)
+                    .unwrap()
+                    .parts()
+            ),
+            "1970-01-01T00:00:00.000000000+00:00"
+        );
+    }
 
     #[test]
     fn containment_paths_split_outside_titles() {

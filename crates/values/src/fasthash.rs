@@ -32,4 +32,7 @@ impl Hasher for FastHasher {
 }
 
 /// A `HashMap` with [`FastHasher`].
-pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub type FastMap<K, V> = HashMap<K, V, FastBuild>;
+
+/// Builds [`FastHasher`]s, for other maps (`IndexMap`) that take a hasher.
+pub type FastBuild = BuildHasherDefault<FastHasher>;

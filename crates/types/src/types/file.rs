@@ -197,9 +197,7 @@ pub fn mode_text(mode: u32) -> String {
 
 /// The checksum type of a resource (`sha256` unless set).
 pub fn checksum_type(resource: &Resource) -> String {
-    resource
-        .text("checksum")
-        .unwrap_or_else(|| "sha256".to_string())
+    resource.str("checksum").unwrap_or("sha256").to_string()
 }
 
 /// A value written as a checksum, `{sha256}hex`: its type and data.
@@ -494,7 +492,7 @@ pub fn sources(resource: &Resource) -> Vec<String> {
 /// link target as `ensure`) always looks at the link: following it would
 /// compare the link's destination with the wanted link and never agree.
 pub fn follows(resource: &Resource) -> bool {
-    resource.text("links").as_deref() == Some("follow")
+    resource.str("links") == Some("follow")
         && !resource.is_given("target")
         && !resource
             .text("ensure")
@@ -528,7 +526,7 @@ pub fn stat(path: &Path, follow: bool) -> io::Result<Option<fs::Metadata>> {
 /// skipped); otherwise a source link is itself the thing to copy, and its
 /// metadata says it is a link.
 pub fn first_source(resource: &Resource) -> Option<(PathBuf, fs::Metadata)> {
-    let follow = resource.text("links").as_deref() == Some("follow");
+    let follow = resource.str("links") == Some("follow");
     sources(resource).into_iter().find_map(|path| {
         let path = PathBuf::from(path);
         stat(&path, follow).ok().flatten().map(|meta| (path, meta))
@@ -659,22 +657,17 @@ pub fn cached_stat(path: &Path, follow: bool) -> io::Result<Option<fs::Metadata>
         && let Some(found) = LAST_STAT.with(|last| {
             last.borrow()
                 .as_ref()
-                .filter(|(seen, followed, _)| seen == path && *followed == follow)
+                // Compared as bytes: `Path` equality goes component by
+                // component, and this runs several times per file.
+                .filter(|(seen, followed, _)| {
+                    seen.as_os_str() == path.as_os_str() && *followed == follow
+                })
                 .map(|(_, _, meta)| meta.clone())
         })
     {
         return Ok(found);
     }
-    // The scan looked without following links.
-    let scanned = if changing || follow {
-        None
-    } else {
-        crate::providers::file::scan::metadata(path)
-    };
-    let found = match scanned {
-        Some(seen) => seen,
-        None => stat(path, follow)?,
-    };
+    let found = stat(path, follow)?;
     if !changing {
         LAST_STAT
             .with(|last| *last.borrow_mut() = Some((path.to_path_buf(), follow, found.clone())));
@@ -691,9 +684,6 @@ pub fn forget_stat() {
 /// in between, `lstat` is never remembered.
 pub fn changing_files(start: bool) {
     forget_stat();
-    if start {
-        crate::providers::file::scan::stop();
-    }
     CHANGING.with(|c| {
         c.set(if start {
             c.get() + 1
@@ -707,7 +697,7 @@ pub fn changing_files(start: bool) {
 /// `directory`, `link`, ...), links followed when the resource says so;
 /// `None` when nothing is there.
 pub fn current_kind(resource: &Resource) -> Option<&'static str> {
-    cached_stat(Path::new(&resource.name()), follows(resource))
+    cached_stat(Path::new(&*resource.name_str()), follows(resource))
         .ok()
         .flatten()
         .map(|m| kind_of(&m))
@@ -761,7 +751,7 @@ pub fn replaces(resource: &Resource) -> bool {
 /// Whether the resource wants a regular file given what is there now
 /// (Puppet's `should_be_file?`): content is only managed on those.
 pub fn should_be_file(resource: &Resource, current: Option<&str>) -> bool {
-    match resource.text("ensure").as_deref() {
+    match resource.str("ensure") {
         Some("file") => true,
         Some("present") => matches!(current, None | Some("file")),
         Some(_) => false,
@@ -900,7 +890,7 @@ fn target_insync(resource: &Resource, current: &Value, desired: &Value) -> bool 
 
 /// The current mode and whether the path is a directory or a link.
 fn mode_context(resource: &Resource) -> (bool, bool) {
-    match cached_stat(Path::new(&resource.name()), follows(resource)) {
+    match cached_stat(Path::new(&*resource.name_str()), follows(resource)) {
         Ok(Some(meta)) => (meta.is_dir(), meta.file_type().is_symlink()),
         _ => (false, false),
     }
@@ -1204,7 +1194,7 @@ fn recurse(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, 
         .into_iter()
         .map(value_text)
         .collect();
-    let follow = resource.text("links").as_deref() == Some("follow");
+    let follow = resource.str("links") == Some("follow");
     let max_files = resource
         .get("max_files")
         .and_then(max_files_value)

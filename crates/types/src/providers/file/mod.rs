@@ -1,4 +1,3 @@
 //! Providers of the `file` type.
 
 pub mod posix;
-pub(crate) mod scan;

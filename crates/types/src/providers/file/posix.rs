@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use marionette_ral::attribute::value_text;
 use marionette_ral::{
-    CommandSpec, Confine, Context, DeferredFailure, Instance, Level, PropertyProvider, ProviderDef,
-    ProviderError, Resource,
+    CommandSpec, Confine, Context, Instance, Level, PropertyProvider, ProviderDef, ProviderError,
+    Resource,
 };
 use marionette_values::Value;
 
@@ -33,7 +33,7 @@ fn text(value: &str) -> Value {
 }
 
 fn path_of(resource: &Resource) -> PathBuf {
-    PathBuf::from(resource.name())
+    PathBuf::from(&*resource.name_str())
 }
 
 fn failure(action: &str, path: &Path, error: impl std::fmt::Display) -> ProviderError {
@@ -118,8 +118,11 @@ fn wanted_kind(resource: &Resource, ensure: &str) -> Result<Kind, ProviderError>
 /// exists, the one found cannot be read, or it is a directory where a
 /// file is wanted. Silently keeping the old file would hide the problem.
 fn check_sources(resource: &Resource) -> Result<(), ProviderError> {
+    if resource.get("source").is_none() {
+        return Ok(());
+    }
     let ensure = resource.text("ensure").unwrap_or_default();
-    if resource.get("source").is_none() || ensure == "absent" {
+    if ensure == "absent" {
         return Ok(());
     }
     match first_source(resource) {
@@ -977,20 +980,19 @@ fn chown(resource: &Resource, path: &Path, uid: Option<u32>, gid: Option<u32>) -
 }
 
 impl PropertyProvider for Posix {
-    /// Starts looking at the run's files on another thread (see
-    /// [`super::scan`]); the property hashes stay empty.
-    fn anticipate(&self, cx: &Context, resources: &[&Resource]) {
-        super::scan::start(cx, resources);
+    /// Looking at a file needs nothing but the file: `get` and `exists`
+    /// only read it (and the account databases, for names), on any
+    /// thread, so the run may check its files ahead of time.
+    fn reads_ahead(&self) -> bool {
+        true
     }
 
-    fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
-        let resources: Vec<&Resource> = instances.iter().map(|i| i.resource).collect();
-        super::scan::start(cx, &resources);
-        Ok(())
-    }
-
-    fn post_resource_eval(&self, _cx: &Context) -> Result<(), Vec<DeferredFailure>> {
-        super::scan::stop();
+    /// Nothing to list ahead: each file is looked at on its own.
+    fn prefetch(
+        &self,
+        _cx: &Context,
+        _instances: &mut [Instance<'_>],
+    ) -> Result<(), ProviderError> {
         Ok(())
     }
 
@@ -1047,10 +1049,7 @@ impl PropertyProvider for Posix {
             }
             "content" if kind == "file" => {
                 let kind = checksum_type(resource);
-                let sum = match super::scan::checksum(&path, &kind) {
-                    Some(sum) => sum,
-                    None => sum_file(&kind, &path).map_err(|e| failure("read", &path, e))?,
-                };
+                let sum = sum_file(&kind, &path).map_err(|e| failure("read", &path, e))?;
                 Some(text(&sum))
             }
             "target" if kind == "link" => Some(link_text()?),
