@@ -189,15 +189,16 @@ fn catalogs_compiled_by_puppet_apply_too() {
     );
 }
 
-/// The file provider looks at a run's files ahead of time on a second
-/// thread. A change made during the run, here by an `exec` that runs after
-/// the first file was checked, must make it look again: the later files
-/// are repaired, not taken for what they were before the `exec`.
+/// The run checks its files for sync ahead of time on other threads (the
+/// file provider reads ahead). A change made during the run, here by an
+/// `exec` that runs after the first file was checked, must make it look
+/// again: the later files are repaired, not taken for in sync as they were
+/// before the `exec`.
 #[test]
 fn files_changed_during_the_run_are_looked_at_again() {
     let vardir = tempfile::tempdir().unwrap();
     let dir = tempfile::Builder::new()
-        .prefix("mrtest-scan")
+        .prefix("mrtest-ahead")
         .tempdir()
         .unwrap();
     let d = dir.path().display().to_string();

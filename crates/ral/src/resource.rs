@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 use marionette_values::Value;
-use marionette_values::types::capitalize_segments;
 
 use crate::attribute::{self, parse_boolean};
 use crate::error::{Origin, RalError};
@@ -36,6 +35,30 @@ pub struct Resource {
     name: Option<String>,
 }
 
+/// The values a manifest gave, by attribute position: a handful per
+/// resource, where the type may have dozens of attributes.
+#[derive(Default)]
+struct Given(Vec<(usize, Value)>);
+
+impl Given {
+    fn has(&self, index: usize) -> bool {
+        self.0.iter().any(|(at, _)| *at == index)
+    }
+
+    /// Sets a value; a later one for the same attribute replaces it.
+    fn set(&mut self, index: usize, value: Value) {
+        match self.0.iter_mut().find(|(at, _)| *at == index) {
+            Some(slot) => slot.1 = value,
+            None => self.0.push((index, value)),
+        }
+    }
+
+    fn take(&mut self, index: usize) -> Option<Value> {
+        let at = self.0.iter().position(|(at, _)| *at == index)?;
+        Some(self.0.swap_remove(at).1)
+    }
+}
+
 impl Resource {
     /// Builds a resource from a title and attribute values, in the order the
     /// type declares its attributes: the identity from the title, then each
@@ -48,7 +71,7 @@ impl Resource {
         origin: Origin,
     ) -> Result<Resource, RalError> {
         let mut resource = Resource {
-            reference: format!("{}[{title}]", capitalize_segments(&type_def.name)),
+            reference: format!("{}[{title}]", type_def.reference_name()),
             type_def: type_def.clone(),
             title: title.to_string(),
             values: vec![None; type_def.attributes.len()],
@@ -61,7 +84,7 @@ impl Resource {
             name: None,
         };
         // The manifest's values by attribute position.
-        let mut given: Vec<Option<Value>> = vec![None; type_def.attributes.len()];
+        let mut given = Given::default();
         for (name, value) in params {
             if name == "provider" {
                 resource.provider = Some(attribute::value_text(&value));
@@ -69,7 +92,7 @@ impl Resource {
                 resource.check_meta(&name, &value)?;
                 resource.meta.insert(name, value);
             } else if let Some(index) = type_def.position(&name) {
-                given[index] = Some(value);
+                given.set(index, value);
             } else {
                 return Err(RalError::UnknownAttribute {
                     resource: resource.reference(),
@@ -80,7 +103,7 @@ impl Resource {
         }
         resource.identity_from_title(&mut given)?;
         for (index, attr) in type_def.attributes.iter().enumerate() {
-            let (value, from_manifest) = match given[index].take() {
+            let (value, from_manifest) = match given.take(index) {
                 Some(value) => (value, true),
                 None => match &attr.default {
                     Some(DefaultValue::Value(value))
@@ -192,18 +215,18 @@ impl Resource {
     /// Fills the identity attributes the manifest left out from the title:
     /// through the type's title patterns, or the whole title into the
     /// namevar.
-    fn identity_from_title(&self, given: &mut [Option<Value>]) -> Result<(), RalError> {
+    fn identity_from_title(&self, given: &mut Given) -> Result<(), RalError> {
         let def = &self.type_def;
-        let is_given = |name: &str| def.position(name).is_some_and(|i| given[i].is_some());
+        let is_given = |name: &str| def.position(name).is_some_and(|i| given.has(i));
         if def.key_attributes().iter().all(|k| is_given(&k.name)) {
             return Ok(());
         }
         if def.title_patterns.is_empty() {
             if let Some(namevar) = def.namevar()
                 && let Some(index) = def.position(&namevar.name)
-                && given[index].is_none()
+                && !given.has(index)
             {
-                given[index] = Some(Value::String(self.title.as_str().into()));
+                given.set(index, Value::String(self.title.as_str().into()));
             }
             return Ok(());
         }
@@ -214,9 +237,9 @@ impl Resource {
             for (attr, capture) in pattern.attributes.iter().zip(captures.iter().skip(1)) {
                 if let Some(text) = capture
                     && let Some(index) = def.position(attr)
-                    && given[index].is_none()
+                    && !given.has(index)
                 {
-                    given[index] = Some(Value::String(text.as_str().into()));
+                    given.set(index, Value::String(text.as_str().into()));
                 }
             }
             return Ok(());

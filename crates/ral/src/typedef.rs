@@ -521,6 +521,8 @@ pub struct TypeDef {
     /// dozens of them.
     positions: std::sync::OnceLock<marionette_values::fasthash::FastMap<String, usize>>,
     namevar_at: std::sync::OnceLock<Option<usize>>,
+    /// The name as references write it (`Mymod::Thing`), made once.
+    reference_name: std::sync::OnceLock<String>,
 }
 
 impl fmt::Debug for TypeDef {
@@ -549,6 +551,7 @@ impl TypeDef {
             generate: None,
             positions: std::sync::OnceLock::new(),
             namevar_at: std::sync::OnceLock::new(),
+            reference_name: std::sync::OnceLock::new(),
         }
     }
 
@@ -712,6 +715,13 @@ impl TypeDef {
     /// title (the first one when the identity is composite).
     pub fn namevar(&self) -> Option<&AttrDef> {
         self.attributes.get(self.namevar_position()?)
+    }
+
+    /// The type's name as references write it: each segment capitalized
+    /// (`File`, `Mymod::Thing`).
+    pub fn reference_name(&self) -> &str {
+        self.reference_name
+            .get_or_init(|| marionette_values::types::capitalize_segments(&self.name))
     }
 
     /// The position of [`TypeDef::namevar`] in [`TypeDef::attributes`],

@@ -1,7 +1,7 @@
 //! Resource defaults (`File { mode => '0644' }`) and overrides
 //! (`File['x'] { mode => '0600' }`, `+>` appends).
 
-use indexmap::IndexMap;
+use super::Params;
 use marionette_diagnostics::Span;
 use marionette_syntax::ast::{AttributeOperation, Expr, ExprKind};
 use marionette_values::{PType, Value};
@@ -40,7 +40,7 @@ impl<'p> Evaluator<'p> {
 
     /// Adds the defaults that apply where resource `id` was declared to
     /// the parameters not set explicitly; closer scopes win.
-    pub(crate) fn apply_defaults(&mut self, id: ResId, params: &mut IndexMap<String, Param>) {
+    pub(crate) fn apply_defaults(&mut self, id: ResId, params: &mut Params) {
         let type_name = self.compiler.resources[id].type_name.clone();
         let mut chain = Vec::new();
         let mut scope = Some(self.compiler.resources[id].scope);
@@ -51,7 +51,7 @@ impl<'p> Evaluator<'p> {
             chain.push(current);
             scope = self.scopes.defaults_parent(current);
         }
-        let mut found: IndexMap<String, Param> = IndexMap::new();
+        let mut found: Params = Params::default();
         for &scope in chain.iter().rev() {
             for default in &self.scopes.get(scope).defaults {
                 if default.type_name == type_name {

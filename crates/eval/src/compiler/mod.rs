@@ -15,12 +15,12 @@
 //! - `output.rs`: finishing and the catalog in Puppet's wire format.
 //! - `builtin_types.rs`: the resource types Puppet knows without modules.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use indexmap::{IndexMap, IndexSet};
 use marionette_syntax::ast::AttributeOperation;
 use marionette_values::Value;
+use marionette_values::fasthash::{FastBuild, FastMap};
 
 use crate::scope::ScopeId;
 
@@ -79,6 +79,11 @@ pub(crate) struct Param {
     pub(crate) append: bool,
 }
 
+/// A resource's parameters by name, in the order set.
+pub(crate) type Params = IndexMap<String, Param, FastBuild>;
+/// A resource's tags, in the order added.
+pub(crate) type Tags = IndexSet<String, FastBuild>;
+
 /// A resource in the catalog being built.
 #[derive(Debug)]
 pub(crate) struct Res {
@@ -87,8 +92,8 @@ pub(crate) struct Res {
     pub(crate) type_name: String,
     /// The title; lower case for classes.
     pub(crate) title: String,
-    pub(crate) params: IndexMap<String, Param>,
-    pub(crate) tags: IndexSet<String>,
+    pub(crate) params: Params,
+    pub(crate) tags: Tags,
     pub(crate) file: Option<Rc<str>>,
     pub(crate) line: Option<u32>,
     pub(crate) kind: Kind,
@@ -140,7 +145,7 @@ pub(crate) fn valid_tag(name: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'))
 }
 
-pub(crate) fn add_tag(tags: &mut IndexSet<String>, name: &str) {
+pub(crate) fn add_tag(tags: &mut Tags, name: &str) {
     if !valid_tag(name) {
         return;
     }
@@ -210,7 +215,7 @@ pub(crate) struct Relationship {
 pub(crate) struct Compiler<'p> {
     pub(crate) resources: Vec<Res>,
     /// `(type, title)` to resource; titles of classes are lower case.
-    pub(crate) index: HashMap<(String, String), ResId>,
+    pub(crate) index: FastMap<(String, String), ResId>,
     /// Containment: `(container, contained)` in the order added.
     pub(crate) edges: Vec<(ResId, ResId)>,
     /// Classes (and the node) in the order evaluated, as the catalog's

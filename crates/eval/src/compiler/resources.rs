@@ -1,8 +1,8 @@
 //! Resource statements, classes, defined types and nodes.
 
+use super::Params;
 use std::rc::Rc;
 
-use indexmap::{IndexMap, IndexSet};
 use marionette_diagnostics::Span;
 use marionette_syntax::ast::{AttributeOperation, ExprKind, Node, Resource, ResourceForm};
 use marionette_values::format::{to_s, type_label};
@@ -146,7 +146,7 @@ impl<'p> Evaluator<'p> {
         scope: ScopeId,
         at: Option<(Rc<str>, u32)>,
     ) -> ResId {
-        let mut tags = IndexSet::new();
+        let mut tags = super::Tags::default();
         super::add_tag(&mut tags, type_name);
         super::add_tag(&mut tags, title);
         let (file, line) = match at {
@@ -159,7 +159,7 @@ impl<'p> Evaluator<'p> {
         self.compiler.resources.push(Res {
             type_name: type_name.to_string(),
             title: title.to_string(),
-            params: IndexMap::new(),
+            params: Params::default(),
             tags,
             file,
             line,
@@ -370,7 +370,7 @@ impl<'p> Evaluator<'p> {
             ));
         }
         let source = self.source_of(self.current);
-        let mut params: IndexMap<String, Param> = IndexMap::new();
+        let mut params: Params = Params::default();
         for (name, value, span, append) in attributes {
             if kind == Kind::Builtin && !builtin_types::accepts(type_name, name) {
                 let mut error = EvalError::new(
@@ -473,7 +473,7 @@ impl<'p> Evaluator<'p> {
         &mut self,
         type_name: &str,
         title: &str,
-        params: &IndexMap<String, Param>,
+        params: &Params,
         at: Span,
     ) -> EvalResult<()> {
         let Some(def) = self.find_define(type_name)? else {
@@ -574,7 +574,7 @@ impl<'p> Evaluator<'p> {
         let declaring = self.current;
         let id = self.new_res("class", &name, Kind::Class, declaring, place);
         let source = self.source_of(declaring);
-        let mut params: IndexMap<String, Param> = self
+        let mut params: Params = self
             .params_from(arguments.unwrap_or_default(), &source)
             .into_iter()
             .collect();
