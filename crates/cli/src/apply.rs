@@ -215,7 +215,7 @@ pub(crate) fn run(
     // The status also counts failures no resource can be blamed for (a
     // provider's deferred changes).
     let failed = report.status == "failed";
-    marionette_ral::drop_aside(report);
+    marionette_values::parallel::drop_aside(report);
     if args.detailed_exitcodes {
         return Ok(ExitCode::from(u8::from(changed) * 2 + u8::from(failed) * 4));
     }

@@ -350,7 +350,7 @@ fn apply_manifest(
         Some((catalog, facts, seconds)) => {
             let code = apply::run(&catalog, facts, run, Some(seconds));
             // A catalog of thousands of resources takes milliseconds to free.
-            marionette_ral::drop_aside(catalog);
+            marionette_values::parallel::drop_aside(catalog);
             code
         }
         None => Ok(ExitCode::FAILURE),

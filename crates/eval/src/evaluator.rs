@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use marionette_diagnostics::{SourceFile, Span};
 use marionette_syntax::ast::*;
@@ -73,7 +74,7 @@ pub struct Evaluator<'p> {
     /// The file whose code is being evaluated; it changes when the code of
     /// a class, defined type or function from another file runs.
     pub(crate) file: &'p SourceFile,
-    pub(crate) file_name: Rc<str>,
+    pub(crate) file_name: Arc<str>,
     pub(crate) scopes: Scopes,
     pub(crate) current: ScopeId,
     builtins: &'static HashMap<&'static str, Builtin>,
@@ -128,7 +129,7 @@ impl<'p> Evaluator<'p> {
         }
         Evaluator {
             file,
-            file_name: Rc::from(file.name()),
+            file_name: Arc::from(file.name()),
             scopes,
             current: TOP_SCOPE,
             builtins: functions::builtins(),
@@ -234,7 +235,7 @@ impl<'p> Evaluator<'p> {
             return body(self);
         }
         let saved = std::mem::replace(&mut self.file, file);
-        let saved_name = std::mem::replace(&mut self.file_name, Rc::from(file.name()));
+        let saved_name = std::mem::replace(&mut self.file_name, Arc::from(file.name()));
         let result = body(self);
         self.file = saved;
         self.file_name = saved_name;

@@ -224,10 +224,13 @@ pub fn compile(options: &CompileOptions) -> Compiled {
     let result = evaluator.evaluate_programs(&refs, node);
     push_logs(&evaluator.logs, false, &mut lines);
     match result {
-        Ok(_) => Compiled {
-            catalog: Some(evaluator.take_catalog()),
-            lines,
-        },
+        Ok(_) => {
+            let c = evaluator.take_catalog();
+            Compiled {
+                catalog: Some(c),
+                lines,
+            }
+        }
         Err(error) => {
             let location = error.location_text(evaluator.file);
             let location = if error.plain || error.unlocated {

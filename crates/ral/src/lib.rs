@@ -57,13 +57,3 @@ pub use typedef::{
     ArrayMatching, AttrDef, AttrKind, AutoKind, DefaultValue, FeatureDef, GenerateError, Generated,
     Generation, Titles, TypeDef,
 };
-
-/// Drops a large structure (thousands of resources, a file scan) on a
-/// thread of its own: freeing it takes milliseconds that the run does not
-/// need to wait for. When no thread can be started, the value is dropped
-/// here, with the closure that held it.
-pub fn drop_aside<T: Send + 'static>(value: T) {
-    let _ = std::thread::Builder::new()
-        .name("drop-aside".into())
-        .spawn(move || drop(value));
-}

@@ -15,6 +15,7 @@
 //!   last one when that line ends.
 
 use marionette_diagnostics::{Diagnostic, Span};
+use std::sync::mpsc::Sender;
 
 use crate::token::{Keyword, Punct, Segment, Token, TokenKind};
 
@@ -34,6 +35,21 @@ pub fn lex(source: &str) -> Lexed {
         tokens,
         diagnostics: lexer.diagnostics,
     }
+}
+
+/// [`lex`] for a parser on another thread: the tokens are sent to `sink`
+/// in chunks as they are read, the last chunk ending with `Eof`; the
+/// problems found are returned at the end.
+pub(crate) fn lex_into(source: &str, sink: Sender<Vec<Token>>) -> Vec<Diagnostic> {
+    let mut lexer = Lexer::new(source);
+    lexer.sink = Some(sink);
+    let (mut tokens, _) = lexer.lex_sequence(Stop::EndOfInput);
+    tokens.push(lexer.eof_token());
+    if let Some(sink) = lexer.sink.take() {
+        // A parser that stopped early no longer wants them.
+        let _ = sink.send(tokens);
+    }
+    lexer.diagnostics
 }
 
 /// Lexes an EPP template: text, `<% code %>`, `<%= expression %>`.
@@ -110,7 +126,13 @@ struct Lexer<'a> {
     interpolation_depth: usize,
     /// Only blanks stand between the start of the line and `pos`.
     at_line_start: bool,
+    /// Where the top-level tokens go in chunks as they are read, when a
+    /// parser takes them on another thread (see [`lex_into`]).
+    sink: Option<Sender<Vec<Token>>>,
 }
+
+/// The number of tokens [`lex_into`] sends at a time.
+const CHUNK: usize = 4096;
 
 /// Interpolations nested deeper than this are reported instead of risking
 /// the stack.
@@ -130,6 +152,7 @@ impl<'a> Lexer<'a> {
             heredoc_resume: None,
             interpolation_depth: 0,
             at_line_start: true,
+            sink: None,
         }
     }
 
@@ -201,7 +224,9 @@ impl<'a> Lexer<'a> {
     fn lex_sequence(&mut self, stop: Stop) -> (Vec<Token>, bool) {
         // Manifests average several bytes per token; reserving up front
         // avoids most reallocation of the main token list.
-        let capacity = if stop == Stop::EndOfInput {
+        let capacity = if stop == Stop::EndOfInput && self.sink.is_some() {
+            CHUNK + 1
+        } else if stop == Stop::EndOfInput {
             self.bytes.len() / 6
         } else {
             8
@@ -237,6 +262,16 @@ impl<'a> Lexer<'a> {
                 space_before,
                 line_start,
             });
+            if stop == Stop::EndOfInput
+                && tokens.len() > CHUNK
+                && let Some(sink) = &self.sink
+            {
+                // The last token stays: the next one is read in its light.
+                let last = tokens.pop();
+                let chunk = std::mem::replace(&mut tokens, Vec::with_capacity(CHUNK + 1));
+                let _ = sink.send(chunk);
+                tokens.extend(last);
+            }
         }
     }
 
@@ -1158,11 +1193,16 @@ fn string_token(mut segments: Vec<Segment>) -> TokenKind {
 /// Puppet's rule for a lower-case name: `(::)?[a-z]\w*(::[a-z]\w*)*`.
 pub(crate) fn is_name(text: &str) -> bool {
     let text = text.strip_prefix("::").unwrap_or(text);
-    !text.is_empty()
-        && text.split("::").all(|segment| {
-            let mut bytes = segment.bytes();
-            bytes.next().is_some_and(|b| b.is_ascii_lowercase()) && bytes.all(is_word_byte)
-        })
+    let segment = |segment: &str| {
+        let mut bytes = segment.bytes();
+        bytes.next().is_some_and(|b| b.is_ascii_lowercase()) && bytes.all(is_word_byte)
+    };
+    // Most names have no `::`: checked without splitting (a split on a
+    // string pattern builds a searcher for every word of a manifest).
+    if !text.as_bytes().contains(&b':') {
+        return segment(text);
+    }
+    !text.is_empty() && text.split("::").all(segment)
 }
 
 /// Whether `/` after `previous` starts a regex rather than a division.

@@ -24,9 +24,40 @@ pub struct Parsed {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Manifests at least this large are lexed on a second thread while they
+/// are parsed: the two passes take about as long as each other.
+const LEX_ASIDE_FROM: usize = 64 * 1024;
+
 /// Parses a manifest.
 pub fn parse(source: &str) -> Parsed {
-    parse_tokens(source, lexer::lex(source), false)
+    if source.len() < LEX_ASIDE_FROM {
+        return parse_tokens(source, lexer::lex(source), false);
+    }
+    std::thread::scope(|scope| {
+        let (sink, incoming) = std::sync::mpsc::channel();
+        let lexing = scope.spawn(move || lexer::lex_into(source, sink));
+        let mut parser = Parser::new(source, Vec::new(), 0);
+        parser.incoming = Some(incoming);
+        parser.fill();
+        let body = parser.statements(End::Input);
+        match lexing.join() {
+            Ok(mut diagnostics) => {
+                // The lexer's problems first, as when it runs before.
+                diagnostics.append(&mut parser.diagnostics);
+                Parsed {
+                    program: Program {
+                        epp_params: None,
+                        body,
+                        span: Span::new(0, source.len()),
+                    },
+                    diagnostics,
+                }
+            }
+            // The lexer panicked: lexing again here lets the panic reach
+            // the caller as it would without the thread.
+            Err(_) => parse_tokens(source, lexer::lex(source), false),
+        }
+    })
 }
 
 /// Parses an EPP template.
@@ -57,6 +88,10 @@ pub const STATEMENT_CALLS: &[&str] = &[
     "fail", "import", "break", "next", "return",
 ];
 
+/// How many tokens past the current one the parser looks at, at most
+/// (`nth_kind(2)`).
+const LOOKAHEAD: usize = 2;
+
 /// Nesting deeper than this is reported instead of risking the stack.
 const MAX_DEPTH: usize = 200;
 
@@ -74,6 +109,9 @@ enum End {
 struct Parser<'a> {
     source: &'a str,
     tokens: Vec<Token>,
+    /// The rest of the tokens, when a lexer on another thread still sends
+    /// them; [`Parser::fill`] keeps enough of them at hand.
+    incoming: Option<std::sync::mpsc::Receiver<Vec<Token>>>,
     pos: usize,
     diagnostics: Vec<Diagnostic>,
     /// Inside a condition (`if`, `case`, `node`, ...) a `{` ends the
@@ -145,6 +183,7 @@ impl<'a> Parser<'a> {
         Parser {
             source,
             tokens,
+            incoming: None,
             pos: 0,
             diagnostics: Vec::new(),
             no_brace: false,
@@ -154,6 +193,35 @@ impl<'a> Parser<'a> {
     }
 
     // ---- token access -------------------------------------------------
+
+    /// Receives tokens from the lexer until the current one and the
+    /// [`LOOKAHEAD`] after it are at hand, or all of them are. Every change
+    /// of position ends with it, so the accessors below never see the end
+    /// of the tokens received so far unless it is the end of the input.
+    fn fill(&mut self) {
+        while self.pos + LOOKAHEAD >= self.tokens.len() {
+            let Some(incoming) = &self.incoming else {
+                return;
+            };
+            match incoming.recv() {
+                Ok(chunk) => self.tokens.extend(chunk),
+                Err(_) => {
+                    self.incoming = None;
+                    // Only a lexer that failed ends without `Eof`: the
+                    // caller lexes again, and meanwhile the input ends here.
+                    if !matches!(self.tokens.last(), Some(t) if t.kind == TokenKind::Eof) {
+                        let end = u32::try_from(self.source.len()).unwrap_or(u32::MAX);
+                        self.tokens.push(Token {
+                            kind: TokenKind::Eof,
+                            span: Span { start: end, end },
+                            space_before: false,
+                            line_start: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
 
     fn token(&self) -> &Token {
         &self.tokens[self.pos.min(self.tokens.len() - 1)]
@@ -184,6 +252,7 @@ impl<'a> Parser<'a> {
         let span = self.token().span;
         if self.pos < self.tokens.len() - 1 {
             self.pos += 1;
+            self.fill();
         }
         span
     }
@@ -199,6 +268,7 @@ impl<'a> Parser<'a> {
         let token = std::mem::replace(&mut self.tokens[index], placeholder);
         if self.pos < self.tokens.len() - 1 {
             self.pos += 1;
+            self.fill();
         } else {
             // Never consume the final end-of-input token.
             self.tokens[index] = token.clone();
@@ -1505,6 +1575,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.pos += ahead + 1;
+        self.fill();
         match self.params_until(Punct::Pipe) {
             Ok(params) => Some(params),
             Err(Reported) => {

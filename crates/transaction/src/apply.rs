@@ -118,7 +118,7 @@ fn convert_in(
     // Resources convert independently, and validating and munging thousands
     // of them is a good part of a run with nothing to change: large
     // catalogs are converted on several threads.
-    let results = crate::parallel::map(catalog.resources.len(), convert_one);
+    let results = marionette_values::parallel::map(catalog.resources.len(), convert_one);
     let mut converted = Vec::with_capacity(results.len());
     let mut errors = Vec::new();
     for result in results.into_iter().flatten() {
@@ -434,7 +434,7 @@ pub fn apply(
     let r = run.finish(application);
     // Thousands of resources take milliseconds to free.
     if ral.len() >= 512 {
-        marionette_ral::drop_aside((ral, graph));
+        marionette_values::parallel::drop_aside((ral, graph));
     }
     Ok(r)
 }

@@ -258,7 +258,7 @@ impl Graph {
         // never against an explicit relationship the other way. Each
         // resource's are found independently, on several threads.
         let index = &index;
-        let automatic = crate::parallel::map(ral.len(), |n| {
+        let automatic = marionette_values::parallel::map(ral.len(), |n| {
             let mut found = Vec::new();
             for (relation, titles) in ral[n].auto_relation_titles() {
                 for title in &titles {
@@ -571,7 +571,7 @@ pub fn has_children(parents: &[Option<usize>]) -> Vec<bool> {
 /// The [`containment_path`] of every catalog resource, found on several
 /// threads for a large catalog.
 pub fn containment_paths(catalog: &Catalog, parents: &[Option<usize>]) -> Vec<String> {
-    crate::parallel::map(catalog.resources.len(), |i| {
+    marionette_values::parallel::map(catalog.resources.len(), |i| {
         containment_path(catalog, parents, i)
     })
 }

@@ -16,7 +16,6 @@
 pub mod apply;
 pub mod graph;
 pub mod lock;
-mod parallel;
 pub mod report;
 
 pub use apply::{ApplyError, Options, apply};

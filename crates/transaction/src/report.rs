@@ -265,7 +265,7 @@ fn statuses_json<S: serde::Serializer>(
 ) -> Result<S::Ok, S::Error> {
     use serde::ser::{Error, SerializeMap};
     let entries = statuses.as_slice();
-    let rendered = crate::parallel::map(entries.len(), |i| {
+    let rendered = marionette_values::parallel::map(entries.len(), |i| {
         serde_json::value::to_raw_value(&entries[i])
     });
     let mut map = serializer.serialize_map(Some(entries.len()))?;

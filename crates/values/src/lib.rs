@@ -7,10 +7,12 @@
 //! - [`format`]: Puppet's two text forms of a value.
 //! - [`regex`]: regexes with Ruby's semantics.
 //! - [`fasthash`]: the hash for maps keyed by names.
+//! - [`parallel`]: per-resource work of large catalogs on several cores.
 
 pub mod binary;
 pub mod fasthash;
 pub mod format;
+pub mod parallel;
 pub mod regex;
 pub mod semver;
 pub mod time;

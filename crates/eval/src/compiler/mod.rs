@@ -15,7 +15,7 @@
 //! - `output.rs`: finishing and the catalog in Puppet's wire format.
 //! - `builtin_types.rs`: the resource types Puppet knows without modules.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use indexmap::{IndexMap, IndexSet};
 use marionette_syntax::ast::AttributeOperation;
@@ -73,7 +73,7 @@ pub(crate) enum Source {
 pub(crate) struct Param {
     pub(crate) value: Value,
     pub(crate) source: Source,
-    pub(crate) file: Rc<str>,
+    pub(crate) file: Arc<str>,
     pub(crate) line: u32,
     /// Written with `+>`: appended to the existing value by an override.
     pub(crate) append: bool,
@@ -94,7 +94,7 @@ pub(crate) struct Res {
     pub(crate) title: String,
     pub(crate) params: Params,
     pub(crate) tags: Tags,
-    pub(crate) file: Option<Rc<str>>,
+    pub(crate) file: Option<Arc<str>>,
     pub(crate) line: Option<u32>,
     pub(crate) kind: Kind,
     /// Declared with `@` or `@@` and not realized or collected yet.
@@ -172,7 +172,7 @@ pub(crate) struct PendingOverride {
     pub(crate) title: String,
     pub(crate) params: Vec<(String, Param)>,
     pub(crate) source: Source,
-    pub(crate) file: Rc<str>,
+    pub(crate) file: Arc<str>,
     pub(crate) line: u32,
 }
 
@@ -188,7 +188,7 @@ pub(crate) struct Collector<'p> {
     pub(crate) overrides: Option<(&'p [AttributeOperation], ScopeId)>,
     /// Resources collected so far, in the order found.
     pub(crate) collected: IndexSet<ResId>,
-    pub(crate) file: Rc<str>,
+    pub(crate) file: Arc<str>,
     pub(crate) line: u32,
 }
 
@@ -206,7 +206,7 @@ pub(crate) struct Relationship {
     pub(crate) target: Operand,
     /// `before` for `->`, `notify` for `~>`.
     pub(crate) param: &'static str,
-    pub(crate) file: Rc<str>,
+    pub(crate) file: Arc<str>,
     pub(crate) line: u32,
 }
 

@@ -293,6 +293,14 @@ impl<'p> Evaluator<'p> {
     /// twice; the evaluator has no catalog afterwards.
     pub fn take_catalog(&mut self) -> Catalog {
         let visible = |res: &super::Res| !res.is_virtual;
+        // A container is the source of an edge to each resource in it:
+        // its reference is written once.
+        let mut references: Vec<Option<String>> = vec![None; self.compiler.resources.len()];
+        let mut reference = |id: usize| {
+            references[id]
+                .get_or_insert_with(|| self.compiler.resources[id].reference())
+                .clone()
+        };
         let edges = self
             .compiler
             .edges
@@ -301,11 +309,11 @@ impl<'p> Evaluator<'p> {
                 visible(&self.compiler.resources[*s]) && visible(&self.compiler.resources[*t])
             })
             .map(|&(s, t)| Edge {
-                source: self.compiler.resources[s].reference(),
-                target: self.compiler.resources[t].reference(),
+                source: reference(s),
+                target: reference(t),
             })
             .collect();
-        let mut resources = Vec::new();
+        let mut kept = Vec::with_capacity(self.compiler.resources.len());
         let mut tags: IndexSet<String> = IndexSet::new();
         for res in std::mem::take(&mut self.compiler.resources) {
             if !visible(&res) {
@@ -314,7 +322,15 @@ impl<'p> Evaluator<'p> {
             if matches!(res.kind, Kind::Class | Kind::Node) {
                 tags.extend(res.tags.iter().cloned());
             }
-            resources.push(Self::resource_data(res));
+            kept.push(res);
+        }
+        // Each resource is written independently: those of a large catalog
+        // on several threads.
+        let resources =
+            marionette_values::parallel::map(kept.len(), |i| Self::resource_data(&kept[i]));
+        // Thousands of compiled resources take milliseconds to free.
+        if kept.len() >= 512 {
+            marionette_values::parallel::drop_aside(kept);
         }
         self.compiler.index.clear();
         Catalog {
@@ -333,7 +349,7 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    fn resource_data(res: super::Res) -> Resource {
+    fn resource_data(res: &super::Res) -> Resource {
         let is_main = res.title == "main" && matches!(res.type_name.as_str(), "class" | "stage");
         let namevar = match res.kind {
             Kind::Builtin => builtin_types::namevar(&res.type_name),
@@ -388,7 +404,7 @@ impl<'p> Evaluator<'p> {
             line: res.line,
             exported: res.exported,
             kind: Some(res.kind.label().to_string()),
-            tags: res.tags.into_iter().collect(),
+            tags: res.tags.iter().cloned().collect(),
             parameters,
             sensitive_parameters: sensitive,
         }

@@ -2,6 +2,7 @@
 
 use super::Params;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use marionette_diagnostics::Span;
 use marionette_syntax::ast::{AttributeOperation, ExprKind, Node, Resource, ResourceForm};
@@ -20,7 +21,7 @@ pub(crate) type Attributes = Vec<(String, Value, Span, bool)>;
 
 impl<'p> Evaluator<'p> {
     /// The file name and line of a span in the file being evaluated.
-    pub(crate) fn place(&self, span: Span) -> (Rc<str>, u32) {
+    pub(crate) fn place(&self, span: Span) -> (Arc<str>, u32) {
         (
             self.file_name.clone(),
             self.file.line_col(span.start).line as u32,
@@ -112,7 +113,7 @@ impl<'p> Evaluator<'p> {
         let name = |title: &str| Param {
             value: Value::string(title),
             source: Source::Main,
-            file: Rc::from(""),
+            file: Arc::from(""),
             line: 0,
             append: false,
         };
@@ -144,7 +145,7 @@ impl<'p> Evaluator<'p> {
         title: &str,
         kind: Kind,
         scope: ScopeId,
-        at: Option<(Rc<str>, u32)>,
+        at: Option<(Arc<str>, u32)>,
     ) -> ResId {
         let mut tags = super::Tags::default();
         super::add_tag(&mut tags, type_name);

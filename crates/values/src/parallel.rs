@@ -1,6 +1,7 @@
-//! Independent work on every resource of a large catalog (converting it,
-//! finding its automatic relationships, naming its containment path,
-//! writing its report entry), split over the machine's cores.
+//! Independent work on every resource of a large catalog (writing it into
+//! the catalog, converting it, finding its automatic relationships, naming
+//! its containment path, writing its report entry), split over the
+//! machine's cores.
 
 use std::ops::Range;
 
@@ -15,7 +16,7 @@ const MAX_THREADS: usize = 8;
 /// range on the calling thread when there are few items or one core, else
 /// one range per thread. A panic in `f` reaches the caller as it would
 /// without threads: the failed range is computed again on this thread.
-pub(crate) fn chunks<T: Send>(count: usize, f: impl Fn(Range<usize>) -> T + Sync) -> Vec<T> {
+pub fn chunks<T: Send>(count: usize, f: impl Fn(Range<usize>) -> T + Sync) -> Vec<T> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = cores.min(MAX_THREADS).min(count / (MIN_ITEMS / 2));
     if count < MIN_ITEMS || threads < 2 {
@@ -38,13 +39,23 @@ pub(crate) fn chunks<T: Send>(count: usize, f: impl Fn(Range<usize>) -> T + Sync
 }
 
 /// `f` of each of `0..count`, in order, computed as [`chunks`] does.
-pub(crate) fn map<T: Send>(count: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+pub fn map<T: Send>(count: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
     let parts = chunks(count, |range| range.map(&f).collect::<Vec<T>>());
     let mut results = Vec::with_capacity(count);
     for part in parts {
         results.extend(part);
     }
     results
+}
+
+/// Drops a large structure (thousands of resources, a catalog, a report)
+/// on a thread of its own: freeing it takes milliseconds that the caller
+/// does not need to wait for. When no thread can be started, the value is
+/// dropped here, with the closure that held it.
+pub fn drop_aside<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new()
+        .name("drop-aside".into())
+        .spawn(move || drop(value));
 }
 
 #[cfg(test)]
