@@ -432,10 +432,6 @@ pub fn apply(
     run.post_evaluation();
     let application = started.elapsed().as_secs_f64();
     let r = run.finish(application);
-    // Thousands of resources take milliseconds to free.
-    if ral.len() >= 512 {
-        marionette_values::parallel::drop_aside((ral, graph));
-    }
     Ok(r)
 }
 

@@ -17,9 +17,8 @@ const MAX_THREADS: usize = 8;
 /// one range per thread. A panic in `f` reaches the caller as it would
 /// without threads: the failed range is computed again on this thread.
 pub fn chunks<T: Send>(count: usize, f: impl Fn(Range<usize>) -> T + Sync) -> Vec<T> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = cores.min(MAX_THREADS).min(count / (MIN_ITEMS / 2));
-    if count < MIN_ITEMS || threads < 2 {
+    let threads = threads_for(count);
+    if threads == 1 {
         return vec![f(0..count)];
     }
     let chunk = count.div_ceil(threads);
@@ -33,6 +32,54 @@ pub fn chunks<T: Send>(count: usize, f: impl Fn(Range<usize>) -> T + Sync) -> Ve
         results.push(f(part(0)));
         for (t, other) in (1..threads).zip(others) {
             results.push(other.join().unwrap_or_else(|_| f(part(t))));
+        }
+        results
+    })
+}
+
+/// How many threads to split `count` items over: one when they are few or
+/// the machine has one core.
+fn threads_for(count: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = cores.min(MAX_THREADS).min(count / (MIN_ITEMS / 2));
+    if count < MIN_ITEMS || threads < 2 {
+        1
+    } else {
+        threads
+    }
+}
+
+/// `f` of each item, in order, each item consumed (and so freed) as it is
+/// done, on several threads when there are many: for turning one large
+/// structure into another without holding both whole.
+pub fn map_owned<T: Send, U: Send>(mut items: Vec<T>, f: impl Fn(T) -> U + Sync) -> Vec<U> {
+    let count = items.len();
+    let threads = threads_for(count);
+    if threads == 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let chunk = count.div_ceil(threads);
+    let mut parts = Vec::with_capacity(threads);
+    while items.len() > chunk {
+        parts.push(items.split_off(items.len() - chunk));
+    }
+    parts.push(items);
+    parts.reverse();
+    std::thread::scope(|scope| {
+        let f = &f;
+        let mut parts = parts.into_iter();
+        let first = parts.next().unwrap_or_default();
+        let others: Vec<_> = parts
+            .map(|part| scope.spawn(move || part.into_iter().map(f).collect::<Vec<U>>()))
+            .collect();
+        let mut results: Vec<U> = Vec::with_capacity(count);
+        results.extend(first.into_iter().map(f));
+        for other in others {
+            match other.join() {
+                Ok(done) => results.extend(done),
+                // The items went with the thread: its panic is the caller's.
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
         }
         results
     })
@@ -67,6 +114,15 @@ mod tests {
         for count in [0, 1, 511, 512, 513, 5_000] {
             let doubled = map(count, |i| i * 2);
             assert_eq!(doubled, (0..count).map(|i| i * 2).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn owned_items_keep_their_order() {
+        for count in [0, 3, 512, 1_001, 5_000] {
+            let items: Vec<String> = (0..count).map(|i| i.to_string()).collect();
+            let lengths = map_owned(items, |s| s.parse::<usize>().unwrap());
+            assert_eq!(lengths, (0..count).collect::<Vec<_>>());
         }
     }
 

@@ -324,14 +324,9 @@ impl<'p> Evaluator<'p> {
             }
             kept.push(res);
         }
-        // Each resource is written independently: those of a large catalog
-        // on several threads.
-        let resources =
-            marionette_values::parallel::map(kept.len(), |i| Self::resource_data(&kept[i]));
-        // Thousands of compiled resources take milliseconds to free.
-        if kept.len() >= 512 {
-            marionette_values::parallel::drop_aside(kept);
-        }
+        // Each resource is written independently (those of a large catalog
+        // on several threads) and freed once written.
+        let resources = marionette_values::parallel::map_owned(kept, Self::resource_data);
         self.compiler.index.clear();
         Catalog {
             tags: tags.into_iter().collect(),
@@ -349,7 +344,7 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    fn resource_data(res: &super::Res) -> Resource {
+    fn resource_data(res: super::Res) -> Resource {
         let is_main = res.title == "main" && matches!(res.type_name.as_str(), "class" | "stage");
         let namevar = match res.kind {
             Kind::Builtin => builtin_types::namevar(&res.type_name),
@@ -404,7 +399,7 @@ impl<'p> Evaluator<'p> {
             line: res.line,
             exported: res.exported,
             kind: Some(res.kind.label().to_string()),
-            tags: res.tags.iter().cloned().collect(),
+            tags: res.tags.into_iter().collect(),
             parameters,
             sensitive_parameters: sensitive,
         }
