@@ -92,6 +92,10 @@ pub const STATEMENT_CALLS: &[&str] = &[
 /// (`nth_kind(2)`).
 const LOOKAHEAD: usize = 2;
 
+/// How many parsed tokens may pile up before those behind the previous
+/// one are dropped, while tokens are received from a lexer thread.
+const DROP_BEHIND: usize = 8192;
+
 /// Nesting deeper than this is reported instead of risking the stack.
 const MAX_DEPTH: usize = 200;
 
@@ -112,6 +116,9 @@ struct Parser<'a> {
     /// The rest of the tokens, when a lexer on another thread still sends
     /// them; [`Parser::fill`] keeps enough of them at hand.
     incoming: Option<std::sync::mpsc::Receiver<Vec<Token>>>,
+    /// How many tokens from the start were dropped once parsed (only while
+    /// tokens are received); `pos` counts from the first token all the same.
+    dropped: usize,
     pos: usize,
     diagnostics: Vec<Diagnostic>,
     /// Inside a condition (`if`, `case`, `node`, ...) a `{` ends the
@@ -184,6 +191,7 @@ impl<'a> Parser<'a> {
             source,
             tokens,
             incoming: None,
+            dropped: 0,
             pos: 0,
             diagnostics: Vec::new(),
             no_brace: false,
@@ -199,10 +207,18 @@ impl<'a> Parser<'a> {
     /// of position ends with it, so the accessors below never see the end
     /// of the tokens received so far unless it is the end of the input.
     fn fill(&mut self) {
-        while self.pos + LOOKAHEAD >= self.tokens.len() {
+        while self.pos + LOOKAHEAD >= self.end() {
             let Some(incoming) = &self.incoming else {
                 return;
             };
+            // Tokens before the previous one are never looked at again:
+            // dropped as parsing goes, the tokens of a large manifest are
+            // never all held at once.
+            let behind = self.pos.saturating_sub(1) - self.dropped;
+            if behind >= DROP_BEHIND {
+                self.tokens.drain(..behind);
+                self.dropped += behind;
+            }
             match incoming.recv() {
                 Ok(chunk) => self.tokens.extend(chunk),
                 Err(_) => {
@@ -224,7 +240,12 @@ impl<'a> Parser<'a> {
     }
 
     fn token(&self) -> &Token {
-        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+        &self.tokens[self.pos.min(self.end() - 1) - self.dropped]
+    }
+
+    /// The position after the last token received.
+    fn end(&self) -> usize {
+        self.dropped + self.tokens.len()
     }
 
     fn kind(&self) -> &TokenKind {
@@ -232,7 +253,7 @@ impl<'a> Parser<'a> {
     }
 
     fn nth_kind(&self, ahead: usize) -> &TokenKind {
-        &self.tokens[(self.pos + ahead).min(self.tokens.len() - 1)].kind
+        &self.tokens[(self.pos + ahead).min(self.end() - 1) - self.dropped].kind
     }
 
     fn at(&self, punct: Punct) -> bool {
@@ -250,7 +271,7 @@ impl<'a> Parser<'a> {
     /// Consumes the current token and returns its span.
     fn bump(&mut self) -> Span {
         let span = self.token().span;
-        if self.pos < self.tokens.len() - 1 {
+        if self.pos < self.end() - 1 {
             self.pos += 1;
             self.fill();
         }
@@ -260,13 +281,13 @@ impl<'a> Parser<'a> {
     /// Consumes the current token and returns it, leaving a placeholder:
     /// tokens are read once, so moving out avoids copying strings.
     fn take(&mut self) -> Token {
-        let index = self.pos.min(self.tokens.len() - 1);
+        let index = self.pos.min(self.end() - 1) - self.dropped;
         let placeholder = Token {
             kind: TokenKind::Error,
             ..self.tokens[index].clone_without_kind()
         };
         let token = std::mem::replace(&mut self.tokens[index], placeholder);
-        if self.pos < self.tokens.len() - 1 {
+        if self.pos < self.end() - 1 {
             self.pos += 1;
             self.fill();
         } else {
@@ -296,7 +317,7 @@ impl<'a> Parser<'a> {
         if self.pos == 0 {
             0
         } else {
-            self.tokens[self.pos - 1].span.end
+            self.tokens[self.pos - 1 - self.dropped].span.end
         }
     }
 

@@ -255,22 +255,30 @@ impl Report {
     }
 }
 
+/// How many resource statuses are written to JSON at a time.
+const STATUS_BATCH: usize = 1024;
+
 /// The resource statuses as a JSON object. A run of thousands of
-/// resources has a report of megabytes, nearly all of it here: each status
-/// is written to JSON on one of several threads, and the object is then
-/// put together from those pieces in order.
+/// resources has a report of megabytes, nearly all of it here: the
+/// statuses are written to JSON a batch at a time, each batch on several
+/// threads, and the object is put together from those pieces in order.
+/// Batches keep the memory this takes small: a first run's statuses, with
+/// their events, are twice the size of a second run's.
 fn statuses_json<S: serde::Serializer>(
     statuses: &Statuses,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     use serde::ser::{Error, SerializeMap};
+    let mut map = serializer.serialize_map(Some(statuses.len()))?;
     let entries = statuses.as_slice();
-    let rendered = marionette_values::parallel::map(entries.len(), |i| {
-        serde_json::value::to_raw_value(&entries[i])
-    });
-    let mut map = serializer.serialize_map(Some(entries.len()))?;
-    for (reference, status) in statuses.keys().zip(rendered) {
-        map.serialize_entry(reference, &status.map_err(S::Error::custom)?)?;
+    for start in (0..entries.len()).step_by(STATUS_BATCH) {
+        let batch = &entries[start..(start + STATUS_BATCH).min(entries.len())];
+        let rendered = marionette_values::parallel::map(batch.len(), |i| {
+            serde_json::value::to_raw_value(&batch[i])
+        });
+        for (reference, status) in batch.keys().zip(rendered) {
+            map.serialize_entry(reference, &status.map_err(S::Error::custom)?)?;
+        }
     }
     map.end()
 }
