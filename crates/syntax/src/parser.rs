@@ -1643,3 +1643,57 @@ fn token_text<'s>(source: &'s str, token: &Token) -> &'s str {
         None => line,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file of the corpus, accepted ones several times over, as one
+    /// manifest large enough to be lexed on a second thread (and for the
+    /// parser to drop tokens behind it).
+    fn large_manifest(with_errors: bool) -> String {
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let read = |folder: &str| -> Vec<String> {
+            let mut paths: Vec<_> = std::fs::read_dir(data.join(folder))
+                .expect("the corpus is there")
+                .map(|entry| entry.expect("readable").path())
+                .filter(|path| path.extension().is_some_and(|e| e == "pp"))
+                .collect();
+            paths.sort();
+            paths
+                .iter()
+                .map(|path| std::fs::read_to_string(path).expect("readable"))
+                .collect()
+        };
+        let accepted = read("ok").join("\n");
+        let mut text = String::new();
+        for round in 0..8 {
+            text.push_str(&accepted);
+            text.push('\n');
+            if with_errors && round == 4 {
+                text.push_str(&read("err").join("\n"));
+                text.push('\n');
+            }
+        }
+        assert!(text.len() >= LEX_ASIDE_FROM, "{} bytes", text.len());
+        text
+    }
+
+    #[test]
+    fn lexing_on_a_second_thread_parses_the_same() {
+        for with_errors in [false, true] {
+            let text = large_manifest(with_errors);
+            let streamed = parse(&text);
+            let sequential = parse_tokens(&text, lexer::lex(&text), false);
+            assert_eq!(streamed.program, sequential.program);
+            assert_eq!(
+                format!("{:?}", streamed.diagnostics),
+                format!("{:?}", sequential.diagnostics)
+            );
+            assert_eq!(
+                streamed.diagnostics.iter().any(Diagnostic::is_error),
+                with_errors
+            );
+        }
+    }
+}
