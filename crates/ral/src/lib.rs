@@ -14,7 +14,9 @@
 //! - [`select`]: lazy suitability (commands, confines, features) and
 //!   default selection from the facts.
 //! - [`registry`]: the types and providers of one environment.
-//! - [`sync`]: retrieve, compare, sync and flush one resource.
+//! - [`sync`]: retrieve, compare, sync and flush one resource; with
+//!   `ahead.rs`, resources of a run checked for sync on other threads
+//!   before the transaction reaches them.
 //! - [`command`]: the one way providers run programs.
 //! - [`docs`] and [`render`]: `describe`, the type reference, and
 //!   resources in manifest syntax.

@@ -520,6 +520,7 @@ pub struct TypeDef {
     /// look attributes up by name many times per run, and types have
     /// dozens of them.
     positions: std::sync::OnceLock<marionette_values::fasthash::FastMap<String, usize>>,
+    /// The position of the namevar, found once.
     namevar_at: std::sync::OnceLock<Option<usize>>,
     /// The name as references write it (`Mymod::Thing`), made once.
     reference_name: std::sync::OnceLock<String>,

@@ -71,13 +71,7 @@ pub enum GraphError {
     Cycles { count: usize, cycles: Vec<String> },
 }
 
-/// Splits `Type[title]` into its lower-case type and its title.
-pub fn parse_reference(text: &str) -> Option<(String, String)> {
-    let (type_name, title) = split_reference(text)?;
-    Some((type_name.to_ascii_lowercase(), title.to_string()))
-}
-
-/// [`parse_reference`] without copies: the type as written.
+/// Splits `Type[title]` into its type (as written) and its title.
 fn split_reference(text: &str) -> Option<(&str, &str)> {
     let open = text.find('[')?;
     let title = text[open + 1..].strip_suffix(']')?;
