@@ -87,8 +87,9 @@ impl Ahead {
             next: AtomicUsize::new(order.len()),
             order,
         });
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let threads = cores.saturating_sub(1).clamp(1, MAX_THREADS);
+        let threads = marionette_values::parallel::cores()
+            .saturating_sub(1)
+            .clamp(1, MAX_THREADS);
         let mut started = false;
         for _ in 0..threads {
             let worker = ahead.clone();

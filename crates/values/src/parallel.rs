@@ -37,10 +37,17 @@ pub fn chunks<T: Send>(count: usize, f: impl Fn(Range<usize>) -> T + Sync) -> Ve
     })
 }
 
+/// The cores this process may use, asked once: the answer takes several
+/// system calls (the affinity mask, the cgroup's quota).
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// How many threads to split `count` items over: one when they are few or
 /// the machine has one core.
 fn threads_for(count: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = cores();
     let threads = cores.min(MAX_THREADS).min(count / (MIN_ITEMS / 2));
     if count < MIN_ITEMS || threads < 2 {
         1
