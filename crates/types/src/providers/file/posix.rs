@@ -987,15 +987,6 @@ impl PropertyProvider for Posix {
         true
     }
 
-    /// Nothing to list ahead: each file is looked at on its own.
-    fn prefetch(
-        &self,
-        _cx: &Context,
-        _instances: &mut [Instance<'_>],
-    ) -> Result<(), ProviderError> {
-        Ok(())
-    }
-
     fn exists(&self, _cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
         // The start of a resource's evaluation: look afresh.
         crate::types::file::forget_stat();

@@ -500,8 +500,7 @@ pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R
     // Status scripts mostly keep a processor busy starting a shell: one
     // thread more than there are processors keeps them all working, and
     // more threads only compete for them.
-    let threads = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
+    let threads = marionette_values::parallel::cores()
         .saturating_add(1)
         .min(8);
     let next = std::sync::atomic::AtomicUsize::new(0);
