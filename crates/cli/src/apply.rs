@@ -186,6 +186,7 @@ pub(crate) fn run(
         config_retrieval,
         progress: progress_line(),
         show_diff: args.show_diff,
+        state_dir: Some(state.clone()),
     };
     let started = Instant::now();
     let report = match marionette_transaction::apply(

@@ -437,3 +437,103 @@ fn a_large_run_is_reported_whole_and_in_order_and_then_rests() {
     );
     assert_eq!(last["changed"], false);
 }
+
+#[test]
+fn file_checksums_are_remembered_between_runs_and_any_write_is_noticed() {
+    let vardir = tempfile::tempdir().unwrap();
+    let root = tempfile::Builder::new()
+        .prefix("mrtest-checksums")
+        .tempdir()
+        .unwrap();
+    let same = root.path().join("same");
+    let kept = root.path().join("kept");
+    std::fs::write(&same, "same\n").unwrap();
+    std::fs::write(&kept, "kept\n").unwrap();
+    let manifest = format!(
+        "file {{ '{}': content => \"same\\n\" }}\nfile {{ '{}': content => \"kept\\n\" }}\n",
+        same.display(),
+        kept.display()
+    );
+    let apply = || {
+        marionette(
+            &["apply", "--detailed-exitcodes", "-e", &manifest],
+            vardir.path(),
+        )
+    };
+    // Checksums are only kept for files that have not changed for a few
+    // seconds (the file systems' clock is coarse).
+    let fresh = apply();
+    assert_eq!(fresh.code, 0, "{}{}", fresh.stdout, fresh.stderr);
+    let record = vardir.path().join("state/file_checksums");
+    let listed = |path: &Path| {
+        std::fs::read_to_string(&record)
+            .unwrap_or_default()
+            .lines()
+            .any(|line| line.ends_with(&format!(" {}", path.display())))
+    };
+    assert!(!listed(&same), "a file written just now is not remembered");
+    std::thread::sleep(std::time::Duration::from_millis(3200));
+    let settled = apply();
+    assert_eq!(settled.code, 0, "{}{}", settled.stdout, settled.stderr);
+    assert!(
+        listed(&same) && listed(&kept),
+        "{:?}",
+        std::fs::read_to_string(&record)
+    );
+
+    // The record is believed while the file is as it was: a checksum
+    // altered in the record makes the run see other content and write the
+    // manifest's again.
+    let text = std::fs::read_to_string(&record).unwrap();
+    let mut altered = String::new();
+    for line in text.lines() {
+        if line.ends_with(&format!(" {}", kept.display())) {
+            let fields: Vec<&str> = line.splitn(9, ' ').collect();
+            let sum = format!("{{sha256}}{}", "0".repeat(64));
+            altered.push_str(
+                &[&fields[..7], &[sum.as_str()], &fields[8..]]
+                    .concat()
+                    .join(" "),
+            );
+        } else {
+            altered.push_str(line);
+        }
+        altered.push('\n');
+    }
+    std::fs::write(&record, altered).unwrap();
+    let believed = apply();
+    assert_eq!(believed.code, 2, "{}{}", believed.stdout, believed.stderr);
+    assert!(
+        believed.stdout.contains(&format!(
+            "File[{}]/content: content changed '{{sha256}}{}'",
+            kept.display(),
+            "0".repeat(64)
+        )),
+        "{}",
+        believed.stdout
+    );
+
+    // A write of the same size, with the modification time put back,
+    // still changes the file's change time: the run reads it and repairs it.
+    let mtime = std::fs::metadata(&same).unwrap().modified().unwrap();
+    std::fs::write(&same, "SAME\n").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&same)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let noticed = apply();
+    assert_eq!(noticed.code, 2, "{}{}", noticed.stdout, noticed.stderr);
+    assert!(
+        noticed.stdout.contains(&format!(
+            "File[{}]/content: content changed",
+            same.display()
+        )),
+        "{}",
+        noticed.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&same).unwrap(), "same\n");
+    let rested = apply();
+    assert_eq!(rested.code, 0, "{}{}", rested.stdout, rested.stderr);
+}

@@ -46,6 +46,10 @@ pub struct Context {
     pub filebucket: Option<crate::filebucket::Filebucket>,
     /// Whether content changes are shown as diffs (`--show_diff`).
     pub show_diff: bool,
+    /// Where providers may keep what they learn about the system from one
+    /// run to the next (the file provider's checksums); `None` when they
+    /// keep nothing, as outside runs.
+    pub state_dir: Option<std::path::PathBuf>,
     /// Parameters that scope a listing (`marionette resource dns_resource
     /// zone=example.com`): what `instances` needs to know that the system
     /// cannot tell it, such as which server and zone to list. Empty in runs.
@@ -88,6 +92,7 @@ impl Context {
             catalog: Arc::from(Vec::new()),
             filebucket: None,
             show_diff: false,
+            state_dir: None,
             listing: PropertyHash::new(),
             generation: ChangeCount::default(),
         }

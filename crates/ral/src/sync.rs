@@ -237,6 +237,12 @@ impl Session {
         self.cx.filebucket = Some(bucket);
     }
 
+    /// Lets providers keep what they learn from run to run in `dir` (see
+    /// [`Context::state_dir`]).
+    pub fn set_state_dir(&mut self, dir: std::path::PathBuf) {
+        self.cx.state_dir = Some(dir);
+    }
+
     /// Gives providers a read-only view of every resource in the run.
     pub fn set_catalog(&mut self, resources: Arc<[Resource]>) {
         self.cx.catalog = resources;

@@ -42,6 +42,9 @@ pub struct Options {
     pub progress: Option<Progress>,
     /// Show content changes as unified diffs.
     pub show_diff: bool,
+    /// Where providers keep what they learn from run to run (see
+    /// `marionette_ral::Context::state_dir`); nothing is kept when `None`.
+    pub state_dir: Option<std::path::PathBuf>,
 }
 
 /// Why a catalog was not applied at all. Nothing was changed.
@@ -387,6 +390,9 @@ pub fn apply(
         session.set_filebucket(bucket.clone());
     }
     session.set_show_diff(options.show_diff);
+    if let Some(dir) = &options.state_dir {
+        session.set_state_dir(dir.clone());
+    }
     let selected: Vec<usize> = indices
         .iter()
         .enumerate()

@@ -250,6 +250,12 @@ impl Hasher {
     }
 }
 
+/// Whether a checksum type digests a file's bytes (`md5`, `sha256`), as
+/// opposed to naming a timestamp or nothing.
+pub fn is_content_digest(kind: &str) -> bool {
+    Hasher::new(kind).is_some()
+}
+
 /// The checksum of some bytes, `{kind}data`. Timestamp and `none`
 /// checksums cannot describe bytes: they give the bare `{kind}`.
 pub fn sum_bytes(kind: &str, bytes: &[u8]) -> String {

@@ -1,3 +1,4 @@
 //! Providers of the `file` type.
 
+mod checksums;
 pub mod posix;

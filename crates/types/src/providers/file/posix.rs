@@ -15,15 +15,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use marionette_ral::attribute::value_text;
 use marionette_ral::{
-    CommandSpec, Confine, Context, Instance, Level, PropertyProvider, ProviderDef, ProviderError,
-    Resource,
+    CommandSpec, Confine, Context, DeferredFailure, Instance, Level, PropertyProvider, ProviderDef,
+    ProviderError, Resource,
 };
 use marionette_values::Value;
 
 use crate::types::file::{
     DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, checksum_type, content_bytes, desired_mode, first_source,
     follows, group_name, is_link_target, kind_of, mode_text, parse_checksum, resolve_gid,
-    resolve_uid, sources, sum_file, time_text, user_name,
+    resolve_uid, sources, time_text, user_name,
 };
 
 struct Posix;
@@ -996,7 +996,7 @@ impl PropertyProvider for Posix {
 
     fn get(
         &self,
-        _cx: &Context,
+        cx: &Context,
         instance: &Instance<'_>,
         attr: &str,
     ) -> Result<Option<Value>, ProviderError> {
@@ -1040,7 +1040,8 @@ impl PropertyProvider for Posix {
             }
             "content" if kind == "file" => {
                 let kind = checksum_type(resource);
-                let sum = sum_file(&kind, &path).map_err(|e| failure("read", &path, e))?;
+                let sum = super::checksums::sum(cx, &kind, &path, &meta)
+                    .map_err(|e| failure("read", &path, e))?;
                 Some(text(&sum))
             }
             "target" if kind == "link" => Some(link_text()?),
@@ -1146,6 +1147,12 @@ impl PropertyProvider for Posix {
     fn flush(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
         let _changing = Changing::new();
         instance.property_hash.clear();
+        Ok(())
+    }
+
+    /// The run's checksums are kept for the next one.
+    fn post_resource_eval(&self, cx: &Context) -> Result<(), Vec<DeferredFailure>> {
+        super::checksums::keep(cx);
         Ok(())
     }
 }
