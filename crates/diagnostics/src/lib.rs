@@ -153,9 +153,8 @@ impl SourceFile {
     /// offsets inside a multi-byte character count that character.
     pub fn line_col(&self, byte_offset: u32) -> LineCol {
         let offset = (byte_offset as usize).min(self.text.len());
-        let starts = self.line_starts();
-        let line_index = starts.partition_point(|&start| start <= offset) - 1;
-        let line_start = starts[line_index];
+        let line_index = self.line(byte_offset) - 1;
+        let line_start = self.line_starts()[line_index];
         let column = self.text.get(line_start..offset).map_or_else(
             || {
                 self.text.as_bytes()[line_start..offset]
@@ -169,6 +168,13 @@ impl SourceFile {
             line: line_index + 1,
             column: column + 1,
         }
+    }
+
+    /// The 1-based line of a byte offset, without counting the column's
+    /// characters: resources and parameters record their line only.
+    pub fn line(&self, byte_offset: u32) -> usize {
+        let offset = (byte_offset as usize).min(self.text.len());
+        self.line_starts().partition_point(|&start| start <= offset)
     }
 
     /// The text of a 1-based line, without its line terminator.

@@ -50,21 +50,18 @@ pub(crate) struct Ahead {
 
 impl Ahead {
     /// Starts checking the resources at `positions` of `cx.catalog` whose
-    /// providers read ahead (`provider_of` selects each one's). `None`
+    /// providers read ahead (`provider_of` gives each position's). `None`
     /// when there is too little to check or no thread could start.
     pub(crate) fn start(
         cx: &Context,
         positions: &[usize],
-        provider_of: impl Fn(&Resource) -> Option<Arc<ProviderDef>>,
+        provider_of: impl Fn(usize) -> Option<Arc<ProviderDef>>,
     ) -> Option<Arc<Ahead>> {
         let resources = cx.catalog.clone();
         let mut providers = vec![None; resources.len()];
         let mut order = Vec::new();
         for &position in positions {
-            let Some(resource) = resources.get(position) else {
-                continue;
-            };
-            let Some(provider) = provider_of(resource) else {
+            let Some(provider) = provider_of(position) else {
                 continue;
             };
             if let Implementation::Properties(p) = &provider.implementation

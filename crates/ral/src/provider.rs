@@ -182,11 +182,19 @@ pub trait PropertyProvider: Send + Sync {
     /// Whether the run may call `get` (and `exists`) for this provider's
     /// resources on other threads, before they are evaluated and before
     /// the prefetch, to find out ahead of time which are in sync (see
-    /// [`Session::anticipate`](crate::sync::Session::anticipate)). Only
+    /// [`Session::plan`](crate::sync::Session::plan)). Only
     /// for providers whose reads need nothing from the prefetch, change
     /// nothing, log nothing and may run concurrently. The default is no.
     fn reads_ahead(&self) -> bool {
         false
+    }
+
+    /// Prepares what the provider keeps in the state directory between
+    /// runs (see [`Context::state_dir`]), on a thread of its own while the
+    /// catalog compiles, so that the run's first resources do not wait for
+    /// it. The default keeps nothing.
+    fn warm_up(&self, state_dir: &std::path::Path) {
+        let _ = state_dir;
     }
 
     /// Fills the property hashes of the resources about to be managed, in

@@ -93,10 +93,13 @@ pub struct Session {
     used: IndexMap<String, Arc<ProviderDef>>,
     /// Resources checked ahead of their evaluation.
     ahead: Option<Arc<crate::ahead::Ahead>>,
+    /// The provider of the last resource evaluated, which is in `used`
+    /// and `prefetched`; cleared whenever either loses a provider.
+    settled: Option<Arc<ProviderDef>>,
 }
 
 impl Drop for Session {
-    /// Whatever providers read ahead (see [`Session::anticipate`]) is
+    /// Whatever providers read ahead (see [`Session::plan`]) is
     /// stale once the session is gone, finished or not: a run that stops
     /// early (a dependency cycle) must not leave readers behind.
     fn drop(&mut self) {
@@ -189,6 +192,7 @@ impl Session {
             deferred: HashMap::new(),
             used: IndexMap::new(),
             ahead: None,
+            settled: None,
         }
     }
 
@@ -201,6 +205,7 @@ impl Session {
         // Deferred changes are applied now.
         self.cx.generation.advance();
         let mut failures = Vec::new();
+        self.settled = None;
         for (_, provider) in std::mem::take(&mut self.used) {
             let result = match &provider.implementation {
                 Implementation::Properties(p) => p.post_resource_eval(&self.cx),
@@ -266,37 +271,47 @@ impl Session {
             .collect()
     }
 
-    /// Starts checking, on other threads, whether the catalog's resources
-    /// at these positions (in the order the run will probably take them)
-    /// are in sync, for the providers that allow it
-    /// ([`PropertyProvider::reads_ahead`]); evaluating a resource found in
-    /// sync then costs nothing while the run has changed nothing. See
-    /// `ahead.rs`.
-    pub fn anticipate(&mut self, positions: &[usize]) {
-        let selector = &self.selector;
-        self.ahead = crate::ahead::Ahead::start(&self.cx, positions, |resource| {
-            selector.select(resource).ok()
-        });
-    }
-
-    /// Plans the prefetch of the catalog's resources at these positions:
-    /// each provider prefetches them all when the first of its resources is
-    /// evaluated, as Puppet does, not before. Resources applied earlier
-    /// may be what makes the state readable: a name server started, a
-    /// package that brings a command, an entry in /etc/hosts.
-    pub fn defer_prefetch(&mut self, positions: &[usize]) {
+    /// Plans the run of the catalog's resources at these positions (in
+    /// the order the run will probably take them), selecting each one's
+    /// provider once:
+    ///
+    /// - Their prefetch is deferred: each provider prefetches all of its
+    ///   resources when the first of them is evaluated, as Puppet does, not
+    ///   before. Resources applied earlier may be what makes the state
+    ///   readable: a name server started, a package that brings a command,
+    ///   an entry in /etc/hosts.
+    /// - Other threads start checking whether they are in sync, for the
+    ///   providers that allow it ([`PropertyProvider::reads_ahead`]);
+    ///   evaluating a resource found in sync then costs nothing while the
+    ///   run has changed nothing. See `ahead.rs`.
+    pub fn plan(&mut self, positions: &[usize]) {
         let catalog = self.cx.catalog.clone();
+        let mut chosen: Vec<Option<Arc<ProviderDef>>> = vec![None; catalog.len()];
+        // Neighbours mostly share a provider: its key is made once per run
+        // of them.
+        let mut group: Option<(Arc<ProviderDef>, String)> = None;
         for &position in positions {
             let Some(resource) = catalog.get(position) else {
                 continue;
             };
-            if let Ok(provider) = self.selector.select(resource) {
-                self.deferred
-                    .entry(provider_key(&provider))
-                    .or_default()
-                    .push(position);
+            let Ok(provider) = self.selector.select(resource) else {
+                continue;
+            };
+            let key = match &group {
+                Some((same, key)) if Arc::ptr_eq(same, &provider) => key,
+                _ => &group.insert((provider.clone(), provider_key(&provider))).1,
+            };
+            match self.deferred.get_mut(key) {
+                Some(members) => members.push(position),
+                None => {
+                    self.deferred.insert(key.clone(), vec![position]);
+                }
             }
+            chosen[position] = Some(provider);
         }
+        self.ahead = crate::ahead::Ahead::start(&self.cx, positions, |position| {
+            chosen.get(position).cloned().flatten()
+        });
     }
 
     /// Prefetches the deferred group of `resource`'s provider, with the
@@ -432,6 +447,17 @@ impl Session {
         Ok(found.into_iter().find(|h| resource.matches(h)))
     }
 
+    /// What the prefetch found for `resource`, taken out; most runs have
+    /// nothing prefetched, and then nothing is looked up.
+    fn take_hash(&mut self, resource: &Resource) -> PropertyHash {
+        if self.hashes.is_empty() {
+            return PropertyHash::new();
+        }
+        self.hashes
+            .remove(resource.reference_str())
+            .unwrap_or_default()
+    }
+
     /// Brings one resource in line with its desired state (or, in noop,
     /// reports what would change).
     pub fn evaluate(&mut self, resource: &Resource, noop: bool) -> Outcome {
@@ -448,18 +474,28 @@ impl Session {
             }
         };
         outcome.provider = Some(provider.name.clone());
-        let key = provider_key(&provider);
-        self.used
-            .entry(key.clone())
-            .or_insert_with(|| provider.clone());
-        if !self.prefetched.contains(&key) {
-            self.prefetch_for(&key, resource);
+        // Consecutive resources mostly share a provider, already marked
+        // used and prefetched: nothing to look up for them.
+        let settled = self
+            .settled
+            .as_ref()
+            .is_some_and(|p| Arc::ptr_eq(p, &provider));
+        if !settled {
+            let key = provider_key(&provider);
+            self.used
+                .entry(key.clone())
+                .or_insert_with(|| provider.clone());
+            if !self.prefetched.contains(&key) {
+                self.prefetch_for(&key, resource);
+            }
+            self.settled = Some(provider.clone());
         }
         let result = match &provider.implementation {
             Implementation::Properties(p) => {
                 self.evaluate_properties(p.as_ref(), resource, noop, &mut outcome)
             }
             Implementation::Batch(b) => {
+                let key = provider_key(&provider);
                 self.evaluate_batch(b.as_ref(), &key, resource, noop, &mut outcome)
             }
         };
@@ -495,10 +531,7 @@ impl Session {
         let cx = self.cx.clone();
         let mut instance = Instance {
             resource,
-            property_hash: self
-                .hashes
-                .remove(&resource.reference())
-                .unwrap_or_default(),
+            property_hash: self.take_hash(resource),
         };
         let type_def = resource.type_def().clone();
         if let Some((attr, desired)) = managed_ensure(resource) {
@@ -698,6 +731,7 @@ impl Session {
     ) -> Result<(Arc<ProviderDef>, PropertyHash), RalError> {
         let provider = self.selector.select(resource)?;
         // Always read afresh: an earlier evaluation may have changed it.
+        self.settled = None;
         self.prefetched.remove(&provider_key(&provider));
         self.states.remove(&provider_key(&provider));
         self.prefetch(&[resource]);

@@ -399,8 +399,9 @@ pub fn apply(
         .filter(|(_, i)| selected(catalog, options, **i))
         .map(|(position, _)| position)
         .collect();
-    // Resources are checked on other threads while the graph is built.
-    session.anticipate(&selected);
+    // Resources are checked on other threads while the graph is built;
+    // their prefetches wait for their first evaluation.
+    session.plan(&selected);
     let graph = Graph::build_in(catalog, &indices, &ral, containment)?;
     let order = graph.order()?;
     let checks = Session::pre_run_checks(&ral);
@@ -424,7 +425,6 @@ pub fn apply(
         );
         run.failed_after = true;
     }
-    run.session.defer_prefetch(&selected);
     let total = ral.len();
     for node in order {
         let was = run.counts.total;
@@ -509,6 +509,10 @@ impl<'a> Run<'a> {
         options: &'a Options,
     ) -> Run<'a> {
         Run {
+            statuses: report::Statuses::with_capacity_and_hasher(
+                resources.len(),
+                Default::default(),
+            ),
             catalog,
             graph,
             paths,
@@ -520,7 +524,6 @@ impl<'a> Run<'a> {
             logs,
             state: vec![State::Pending; graph.nodes.len()],
             received: vec![Received::default(); graph.nodes.len()],
-            statuses: report::Statuses::default(),
             counts: Counts::default(),
             times: IndexMap::new(),
             failed_after: false,
@@ -528,11 +531,16 @@ impl<'a> Run<'a> {
     }
 
     fn process(&mut self, node: usize) {
-        let failed_dependencies: Vec<usize> = self.graph.incoming[node]
+        let failed = |from: &usize| self.state[*from] == State::Failed;
+        let sources = self.graph.incoming[node]
             .iter()
-            .map(|&e| self.graph.edges[e].from)
-            .filter(|&from| self.state[from] == State::Failed)
-            .collect();
+            .map(|&e| self.graph.edges[e].from);
+        // Most nodes have no failed dependency: nothing is collected then.
+        let failed_dependencies: Vec<usize> = if sources.clone().any(|from| failed(&from)) {
+            sources.filter(failed).collect()
+        } else {
+            Vec::new()
+        };
         let kind = self.graph.nodes[node].kind;
         match kind {
             NodeKind::Start | NodeKind::End => {
@@ -904,6 +912,7 @@ impl<'a> Run<'a> {
             server_used: None,
             kind: "apply".into(),
             counts: self.counts,
+            leftovers: report::Leftovers(Some(self.resources.clone())),
             times: self.times,
         };
         report.finish_metrics();

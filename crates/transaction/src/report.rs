@@ -10,13 +10,39 @@ use serde_json::{Value as Json, json};
 
 /// The time now in Puppet's report form (`2026-11-21T08:20:00.123456789+00:00`).
 pub fn now_text() -> String {
-    let seconds = SystemTime::now()
+    thread_local! {
+        /// The last second asked about and its text up to the fraction:
+        /// every resource of a run asks, mostly within the same second.
+        static SECOND: std::cell::RefCell<(u64, String)> =
+            const { std::cell::RefCell::new((u64::MAX, String::new())) };
+    }
+    let since = SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs_f64())
-        .unwrap_or(0.0);
-    marionette_values::Timestamp::from_seconds(seconds)
-        .map(|t| timestamp_text(t.parts()))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    SECOND.with(|second| {
+        let mut second = second.borrow_mut();
+        if second.0 != since.as_secs() {
+            let whole = marionette_values::Timestamp::from_seconds(since.as_secs() as f64)
+                .map(|t| timestamp_text(t.parts()))
+                .unwrap_or_default();
+            // `YYYY-MM-DDTHH:MM:SS.`
+            let prefix = whole.get(..20).unwrap_or_default().to_string();
+            *second = (since.as_secs(), prefix);
+        }
+        let mut text = String::with_capacity(35);
+        text.push_str(&second.1);
+        push_digits(&mut text, since.subsec_nanos().into(), 9);
+        text.push_str("+00:00");
+        text
+    })
+}
+
+/// `value`'s last `width` decimal digits, with leading zeros.
+fn push_digits(text: &mut String, value: u64, width: u32) {
+    for place in (0..width).rev() {
+        let digit = value / 10u64.pow(place) % 10;
+        text.push(char::from(b'0' + digit as u8));
+    }
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.NNNNNNNNN+00:00` from a timestamp's parts,
@@ -26,11 +52,7 @@ fn timestamp_text(parts: [i64; 8]) -> String {
     let [year, month, day, hour, minute, second, nanos, _] = parts;
     let mut text = String::with_capacity(35);
     let mut digits = |value: i64, width: u32, after: Option<char>| {
-        let value = value.unsigned_abs();
-        for place in (0..width).rev() {
-            let digit = value / 10u64.pow(place) % 10;
-            text.push(char::from(b'0' + digit as u8));
-        }
+        push_digits(&mut text, value.unsigned_abs(), width);
         if let Some(separator) = after {
             text.push(separator);
         }
@@ -147,6 +169,19 @@ pub struct Counts {
     pub changes: usize,
 }
 
+/// The resources of a finished run. Freeing thousands of them takes
+/// milliseconds, better spent once the report is written, by whoever
+/// drops the report (a process about to exit need not free them at all).
+#[derive(Clone, Default)]
+pub struct Leftovers(pub(crate) Option<std::sync::Arc<[marionette_ral::Resource]>>);
+
+impl std::fmt::Debug for Leftovers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let count = self.0.as_ref().map_or(0, |r| r.len());
+        write!(f, "Leftovers({count} resources)")
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub host: String,
@@ -174,6 +209,9 @@ pub struct Report {
     pub kind: String,
     #[serde(skip)]
     pub counts: Counts,
+    /// What the run worked on, kept until the report goes.
+    #[serde(skip)]
+    pub leftovers: Leftovers,
     /// Seconds per resource type, then `total`.
     #[serde(skip)]
     pub times: IndexMap<String, f64>,
@@ -322,6 +360,30 @@ mod tests {
             ),
             "1970-01-01T00:00:00.000000000+00:00"
         );
+    }
+
+    #[test]
+    fn the_time_now_is_written_whole_and_goes_forward() {
+        let first = now_text();
+        let second = now_text();
+        for text in [&first, &second] {
+            assert_eq!(text.len(), 35, "{text}");
+            assert!(
+                text.ends_with("+00:00") && text.as_bytes()[19] == b'.',
+                "{text}"
+            );
+        }
+        // Fixed width: comparing the texts compares the times.
+        assert!(first <= second, "{first} {second}");
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let whole = marionette_values::Timestamp::from_seconds(now as f64)
+            .map(|t| timestamp_text(t.parts()))
+            .unwrap();
+        let later = now_text();
+        assert!(later[..19] >= whole[..19], "{later} {whole}");
     }
 
     #[test]

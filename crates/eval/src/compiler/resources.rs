@@ -22,10 +22,7 @@ pub(crate) type Attributes = Vec<(String, Value, Span, bool)>;
 impl<'p> Evaluator<'p> {
     /// The file name and line of a span in the file being evaluated.
     pub(crate) fn place(&self, span: Span) -> (Arc<str>, u32) {
-        (
-            self.file_name.clone(),
-            self.file.line_col(span.start).line as u32,
-        )
+        (self.file_name.clone(), self.file.line(span.start) as u32)
     }
 
     /// A parameter value set by code from `source` at `span`.

@@ -305,6 +305,11 @@ pub(crate) fn sum(
     Ok(sum)
 }
 
+/// Reads the record of `dir` now, unless this process already has.
+pub(crate) fn warm_up(dir: &Path) {
+    book(dir);
+}
+
 /// Writes the record of the run's state directory, if the run used it and
 /// anything in it changed. A record that cannot be written costs the next
 /// run time, not correctness: a warning says so.
