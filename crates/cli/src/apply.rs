@@ -262,12 +262,11 @@ fn write_report(state: &Path, report: &Report, logger: &Logger) {
     // Streamed, compact: the report of a large run is megabytes.
     let written = std::fs::create_dir_all(state)
         .and_then(|()| {
-            let path = state.join("last_run_report.json");
-            let partial = path.with_extension("partial");
-            let mut out = std::io::BufWriter::new(std::fs::File::create(&partial)?);
-            serde_json::to_writer(&mut out, report).map_err(std::io::Error::other)?;
-            std::io::Write::flush(&mut out)?;
-            std::fs::rename(&partial, &path)
+            replace_report(
+                &state.join("last_run_report.json"),
+                &state.join("previous_run_report.json"),
+                report,
+            )
         })
         .and_then(|()| {
             write_atomically(
@@ -281,6 +280,54 @@ fn write_report(state: &Path, report: &Report, logger: &Logger) {
             "",
             &format!("Could not save the report in {}: {e}", state.display()),
         );
+    }
+}
+
+/// Writes the report at `path` atomically, the one it replaces moving to
+/// `previous`. The new report is written over the report before that, in
+/// place, and the two files are then exchanged: replacing or removing a
+/// report of megabytes would make the kernel free its cached pages, which
+/// took milliseconds, and a fresh file needs fresh pages. Where the file
+/// system cannot exchange files, the new report is renamed over the old.
+fn replace_report(path: &Path, previous: &Path, report: &Report) -> std::io::Result<()> {
+    use std::io::{Seek, Write};
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(previous)?;
+    let mut out = std::io::BufWriter::with_capacity(256 * 1024, file);
+    serde_json::to_writer(&mut out, report).map_err(std::io::Error::other)?;
+    out.flush()?;
+    let mut file = out.into_inner().map_err(|e| e.into_error())?;
+    let length = file.stream_position()?;
+    file.set_len(length)?;
+    drop(file);
+    if path.exists() && exchange(previous, path).is_ok() {
+        return Ok(());
+    }
+    std::fs::rename(previous, path)
+}
+
+/// Swaps two paths atomically (`renameat2` with `RENAME_EXCHANGE`).
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let a = std::ffi::CString::new(a.as_os_str().as_bytes())?;
+    let b = std::ffi::CString::new(b.as_os_str().as_bytes())?;
+    // SAFETY: both are NUL-terminated paths that live across the call.
+    let result = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if result == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
     }
 }
 

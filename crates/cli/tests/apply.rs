@@ -436,6 +436,27 @@ fn a_large_run_is_reported_whole_and_in_order_and_then_rests() {
         serde_json::json!(["Stage[main]", "Main", format!("File[{top}/d1/f599]")])
     );
     assert_eq!(last["changed"], false);
+    // The first run's report, longer than the second's (it has events),
+    // is kept whole as the previous one.
+    let previous: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(vardir.path().join("state/previous_run_report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(previous["status"], "changed");
+    assert_eq!(report["status"], "unchanged");
+    let created = &previous["resource_statuses"][&format!("File[{top}/d1/f599]")];
+    assert_eq!(created["changed"], true, "{created}");
+    // A third run writes over the first's report, which was longer.
+    let third = marionette(
+        &["apply", "--detailed-exitcodes", "-e", &manifest],
+        vardir.path(),
+    );
+    assert_eq!(third.code, 0, "{}", third.stdout);
+    for name in ["last_run_report.json", "previous_run_report.json"] {
+        let text = std::fs::read_to_string(vardir.path().join("state").join(name)).unwrap();
+        let again: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(again["status"], "unchanged", "{name}");
+    }
 }
 
 #[test]

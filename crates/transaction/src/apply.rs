@@ -489,6 +489,10 @@ struct Run<'a> {
     logs: Arc<Mutex<Vec<Log>>>,
     state: Vec<State>,
     received: Vec<Received>,
+    /// The statuses of the resources evaluated so far, by position among
+    /// the managed resources, still to be described (see
+    /// `describe_statuses`).
+    evaluated: Vec<(usize, ResourceStatus)>,
     statuses: report::Statuses,
     counts: Counts,
     times: IndexMap<String, f64>,
@@ -513,6 +517,7 @@ impl<'a> Run<'a> {
                 resources.len(),
                 Default::default(),
             ),
+            evaluated: Vec::with_capacity(resources.len()),
             catalog,
             graph,
             paths,
@@ -596,23 +601,22 @@ impl<'a> Run<'a> {
     fn process_resource(&mut self, node: usize, n: usize, failed_dependencies: &[usize]) {
         let resources = self.resources.clone();
         let (catalog_index, resource) = (&self.indices[n], &resources[n]);
-        let catalog_resource = &self.catalog.resources[*catalog_index];
-        let path = self.paths[*catalog_index].clone();
+        let paths = self.paths;
+        let path = &paths[*catalog_index];
         let started = Instant::now();
+        // What describes the resource (title, reference, containment path,
+        // tags) is filled in when the run is over, on several threads:
+        // see `describe_statuses`.
         let mut status = ResourceStatus {
-            title: resource.title().to_string(),
-            file: catalog_resource.file.clone(),
-            line: catalog_resource.line,
-            resource: resource.reference(),
-            // `File` from `File[/tmp/x]`: the reference has it capitalized.
-            resource_type: match resource.reference_str().split_once('[') {
-                Some((type_name, _)) => type_name.to_string(),
-                None => capitalize_segments(resource.type_name()),
-            },
+            title: String::new(),
+            file: None,
+            line: None,
+            resource: String::new(),
+            resource_type: String::new(),
             provider_used: None,
-            containment_path: report::path_segments(&path),
+            containment_path: Vec::new(),
             evaluation_time: 0.0,
-            tags: catalog_resource.tags.clone(),
+            tags: Vec::new(),
             time: report::now_text(),
             failed: false,
             failed_to_restart: false,
@@ -630,31 +634,31 @@ impl<'a> Run<'a> {
                 let name = self.dependency_name(dependency);
                 self.logger.log(
                     Level::Notice,
-                    &path,
+                    path,
                     &format!("Dependency {name} has failures: true"),
                 );
             }
             self.logger.log(
                 Level::Warning,
-                &path,
+                path,
                 "Skipping because of failed dependencies",
             );
             status.skipped = true;
             self.counts.skipped += 1;
             self.state[node] = State::Failed;
-            self.statuses.insert(resource.reference(), status);
+            self.evaluated.push((n, status));
             return;
         }
         if !selected(self.catalog, self.options, *catalog_index) {
             status.skipped = true;
             self.counts.skipped += 1;
             self.state[node] = State::Done;
-            self.statuses.insert(resource.reference(), status);
+            self.evaluated.push((n, status));
             return;
         }
         let outcome = self.session.evaluate(resource, self.options.noop);
         let noop = self.options.noop || resource.noop();
-        self.record(resource, &path, &outcome, &mut status);
+        self.record(resource, path, &outcome, &mut status);
         let mut real = outcome.changed();
         let mut would = outcome.events.iter().any(|e| e.status == EventStatus::Noop);
         if outcome.failed.is_none() {
@@ -666,7 +670,7 @@ impl<'a> Run<'a> {
             if unscheduled {
                 self.logger.log(
                     Level::Info,
-                    &path,
+                    path,
                     &format!("Unscheduling refresh on {}", resource.reference()),
                 );
             }
@@ -674,7 +678,7 @@ impl<'a> Run<'a> {
                 if noop || received.events == 0 {
                     self.logger.log(
                         Level::Notice,
-                        &path,
+                        path,
                         &format!(
                             "Would have triggered 'refresh' from {}",
                             plural(received.events + received.noop_events, "event")
@@ -686,7 +690,7 @@ impl<'a> Run<'a> {
                         Ok(()) => {
                             self.logger.log(
                                 Level::Notice,
-                                &path,
+                                path,
                                 &format!(
                                     "Triggered 'refresh' from {}",
                                     plural(received.events, "event")
@@ -698,7 +702,7 @@ impl<'a> Run<'a> {
                         Err(e) => {
                             self.logger.log(
                                 Level::Err,
-                                &path,
+                                path,
                                 &format!("Failed to call refresh: {e}"),
                             );
                             status.failed_to_restart = true;
@@ -732,12 +736,37 @@ impl<'a> Run<'a> {
             .filter(|e| e.status == status_sent)
             .count();
         self.send(node, real, would && !real, count);
-        self.statuses.insert(resource.reference(), status);
+        self.evaluated.push((n, status));
     }
 
     /// Lets providers apply what they deferred to the end of the run, and
     /// fails the resources whose changes were lost.
+    /// Fills in what describes each evaluated resource in its status and
+    /// files the statuses by reference, in the order of evaluation. Done
+    /// once the run is over, on several threads: thousands of statuses
+    /// each need a few strings, and the transaction had better things to
+    /// do on its own thread.
+    fn describe_statuses(&mut self) {
+        let evaluated = std::mem::take(&mut self.evaluated);
+        let (catalog, paths, indices) = (self.catalog, self.paths, self.indices);
+        let resources = &self.resources;
+        let described = marionette_values::parallel::map_owned(evaluated, |(n, mut status)| {
+            let resource = &resources[n];
+            let catalog_resource = &catalog.resources[indices[n]];
+            status.title = resource.title().to_string();
+            status.file = catalog_resource.file.clone();
+            status.line = catalog_resource.line;
+            status.resource = resource.reference();
+            status.resource_type = resource_type(resource);
+            status.containment_path = report::path_segments(&paths[indices[n]]);
+            status.tags = catalog_resource.tags.clone();
+            (status.resource.clone(), status)
+        });
+        self.statuses.extend(described);
+    }
+
     fn post_evaluation(&mut self) {
+        self.describe_statuses();
         for (provider, failure) in self.session.finish() {
             if failure.resources.is_empty() {
                 self.logger.log(
@@ -844,7 +873,7 @@ impl<'a> Run<'a> {
                 desired_value: data(&event.desired),
                 historical_value: serde_json::Value::Null,
                 message: event.message.clone(),
-                name: event_name(&status.resource_type, &event.property, &event.message),
+                name: event_name(&resource_type(resource), &event.property, &event.message),
                 status: status_name.to_string(),
                 time: time.clone(),
                 redacted: sensitive.then_some(true),
@@ -917,6 +946,15 @@ impl<'a> Run<'a> {
         };
         report.finish_metrics();
         report
+    }
+}
+
+/// A resource's type as a report names it: `File` from `File[/tmp/x]`
+/// (the reference has it capitalized).
+fn resource_type(resource: &Resource) -> String {
+    match resource.reference_str().split_once('[') {
+        Some((type_name, _)) => type_name.to_string(),
+        None => capitalize_segments(resource.type_name()),
     }
 }
 
