@@ -213,6 +213,15 @@ impl Graph {
             let (Some(own_in), Some(own_out)) = (entry[i], exit[i]) else {
                 continue;
             };
+            // Most resources have none: one pass over their few parameters
+            // says so, where four lookups would hash four names.
+            let relates = resource
+                .parameters
+                .keys()
+                .any(|name| matches!(name.as_str(), "before" | "notify" | "require" | "subscribe"));
+            if !relates {
+                continue;
+            }
             for (param, forward, refresh) in [
                 ("before", true, false),
                 ("notify", true, true),

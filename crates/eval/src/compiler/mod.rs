@@ -15,6 +15,7 @@
 //! - `output.rs`: finishing and the catalog in Puppet's wire format.
 //! - `builtin_types.rs`: the resource types Puppet knows without modules.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use indexmap::{IndexMap, IndexSet};
@@ -214,8 +215,9 @@ pub(crate) struct Relationship {
 #[derive(Default)]
 pub(crate) struct Compiler<'p> {
     pub(crate) resources: Vec<Res>,
-    /// `(type, title)` to resource; titles of classes are lower case.
-    pub(crate) index: FastMap<(String, String), ResId>,
+    /// Type, then title, to resource (see [`key`]): looked up by `&str`,
+    /// without making a key for each of thousands of declarations.
+    pub(crate) index: FastMap<String, FastMap<String, ResId>>,
     /// Containment: `(container, contained)` in the order added.
     pub(crate) edges: Vec<(ResId, ResId)>,
     /// Classes (and the node) in the order evaluated, as the catalog's
@@ -234,17 +236,48 @@ pub(crate) struct Compiler<'p> {
 /// `(type, title)` as the index keys a reference: lower-case type without
 /// a leading `::`, and a lower-case class name.
 pub(crate) fn key(type_name: &str, title: &str) -> (String, String) {
-    let type_name = type_name.trim_start_matches("::").to_lowercase();
+    let (type_name, title) = key_parts(type_name, title);
+    (type_name.into_owned(), title.into_owned())
+}
+
+/// [`key`], borrowing what needs no change (most names are lower case
+/// already).
+fn key_parts<'a>(type_name: &'a str, title: &'a str) -> (Cow<'a, str>, Cow<'a, str>) {
+    let type_name = lower(type_name.trim_start_matches("::"));
     let title = if type_name == "class" {
-        title.trim_start_matches("::").to_lowercase()
+        lower(title.trim_start_matches("::"))
     } else {
-        title.to_string()
+        Cow::Borrowed(title)
     };
     (type_name, title)
 }
 
+fn lower(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() && !text.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.to_lowercase())
+    }
+}
+
 impl<'p> Compiler<'p> {
     pub(crate) fn find(&self, type_name: &str, title: &str) -> Option<ResId> {
-        self.index.get(&key(type_name, title)).copied()
+        let (type_name, title) = key_parts(type_name, title);
+        self.index.get(&*type_name)?.get(&*title).copied()
+    }
+
+    /// Makes `type_name[title]` find resource `id`.
+    pub(crate) fn index_as(&mut self, type_name: &str, title: &str, id: ResId) {
+        let (type_name, title) = key_parts(type_name, title);
+        match self.index.get_mut(&*type_name) {
+            Some(titles) => {
+                titles.insert(title.into_owned(), id);
+            }
+            None => {
+                let mut titles = FastMap::default();
+                titles.insert(title.into_owned(), id);
+                self.index.insert(type_name.into_owned(), titles);
+            }
+        }
     }
 }

@@ -11,7 +11,7 @@ use marionette_values::types::capitalize_segments;
 use marionette_values::{PType, Value};
 
 use super::builtin_types::{self, METAPARAMETERS};
-use super::{Kind, Param, Res, ResId, Source, key};
+use super::{Kind, Param, Res, ResId, Source};
 use crate::error::{EvalError, EvalResult, Stop, fail};
 use crate::evaluator::{Def, Evaluator, mismatch_text, strip_top};
 use crate::scope::{ScopeId, TOP_SCOPE};
@@ -170,7 +170,7 @@ impl<'p> Evaluator<'p> {
             evaluated: false,
             finished: false,
         });
-        self.compiler.index.insert(key(type_name, title), id);
+        self.compiler.index_as(type_name, title, id);
         id
     }
 
@@ -449,11 +449,11 @@ impl<'p> Evaluator<'p> {
                         capitalize_segments(type_name),
                     ));
                 }
-                self.compiler.index.insert(key(type_name, &name), id);
+                self.compiler.index_as(type_name, &name, id);
             }
         }
         if let Some(value) = namevar_value {
-            self.compiler.index.insert(key(type_name, &value), id);
+            self.compiler.index_as(type_name, &value, id);
         }
         // Stages are never contained.
         if type_name != "stage" {
