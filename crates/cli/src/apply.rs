@@ -124,18 +124,6 @@ pub(crate) fn console(verbose: bool, debug: bool) -> Logger {
     })
 }
 
-/// Starts the providers' preparation of the state directory (see
-/// `Registry::warm_up`) on a thread of its own, while the catalog
-/// compiles. A run that turns out not to need it has lost nothing but
-/// that thread's work.
-pub(crate) fn warm_up(args: &RunArgs) {
-    let state = vardir(args.vardir.as_deref()).join("state");
-    let registry = crate::environment::registry();
-    let _ = std::thread::Builder::new()
-        .name("warm-up".into())
-        .spawn(move || registry.warm_up(&state));
-}
-
 /// Applies a compiled catalog: lock, graph, transaction, report.
 pub(crate) fn run(
     catalog: &Catalog,
@@ -340,7 +328,6 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// `marionette catalog apply FILE.json`: a catalog compiled by us or by
 /// the real Puppet.
 pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode> {
-    warm_up(args);
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("Could not read {}", path.display()))?;
     let catalog = Catalog::from_json(&text).with_context(|| {

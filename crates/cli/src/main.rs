@@ -346,7 +346,6 @@ fn apply_manifest(
         return catalog::compile_local(source, node_name, strict_variables);
     }
     apply::set_modulepath();
-    apply::warm_up(run);
     match catalog::compile_for_apply(source, node_name, strict_variables) {
         Some((catalog, facts, seconds)) => {
             let code = apply::run(&catalog, facts, run, Some(seconds));

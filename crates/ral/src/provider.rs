@@ -189,14 +189,6 @@ pub trait PropertyProvider: Send + Sync {
         false
     }
 
-    /// Prepares what the provider keeps in the state directory between
-    /// runs (see [`Context::state_dir`]), on a thread of its own while the
-    /// catalog compiles, so that the run's first resources do not wait for
-    /// it. The default keeps nothing.
-    fn warm_up(&self, state_dir: &std::path::Path) {
-        let _ = state_dir;
-    }
-
     /// Fills the property hashes of the resources about to be managed, in
     /// one pass (Puppet's `self.prefetch`). The default matches
     /// `instances` by name and marks the others absent.

@@ -139,21 +139,6 @@ impl Registry {
         types
     }
 
-    /// Lets the providers registered so far prepare what they keep in
-    /// `state_dir` (see [`PropertyProvider::warm_up`]). Providers of
-    /// plugins, loaded on first use, are not loaded for this.
-    ///
-    /// [`PropertyProvider::warm_up`]: crate::provider::PropertyProvider::warm_up
-    pub fn warm_up(&self, state_dir: &std::path::Path) {
-        for list in self.providers.values() {
-            for provider in &list.added {
-                if let crate::provider::Implementation::Properties(p) = &provider.implementation {
-                    p.warm_up(state_dir);
-                }
-            }
-        }
-    }
-
     /// The providers of a type, in declaration order (implicit ones
     /// included). The first call for a type runs its loaders.
     pub fn providers(&self, type_name: &str) -> &[Arc<ProviderDef>] {

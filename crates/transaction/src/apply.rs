@@ -437,8 +437,13 @@ pub fn apply(
     }
     run.post_evaluation();
     let application = started.elapsed().as_secs_f64();
-    let r = run.finish(application);
-    Ok(r)
+    let report = run.finish(application);
+    // The run's resources are freed on another thread: thousands of them
+    // take milliseconds, and what follows (writing the report) needs
+    // little new memory.
+    drop(graph);
+    marionette_values::parallel::drop_aside(ral);
+    Ok(report)
 }
 
 /// A logger that sends every message to `outer` and into the report's
@@ -748,21 +753,18 @@ impl<'a> Run<'a> {
     /// do on its own thread.
     fn describe_statuses(&mut self) {
         let evaluated = std::mem::take(&mut self.evaluated);
-        let (catalog, paths, indices) = (self.catalog, self.paths, self.indices);
-        let resources = &self.resources;
-        let described = marionette_values::parallel::map_owned(evaluated, |(n, mut status)| {
-            let resource = &resources[n];
-            let catalog_resource = &catalog.resources[indices[n]];
+        for (n, mut status) in evaluated {
+            let resource = &self.resources[n];
+            let catalog_resource = &self.catalog.resources[self.indices[n]];
             status.title = resource.title().to_string();
             status.file = catalog_resource.file.clone();
             status.line = catalog_resource.line;
             status.resource = resource.reference();
             status.resource_type = resource_type(resource);
-            status.containment_path = report::path_segments(&paths[indices[n]]);
+            status.containment_path = report::path_segments(&self.paths[self.indices[n]]);
             status.tags = catalog_resource.tags.clone();
-            (status.resource.clone(), status)
-        });
-        self.statuses.extend(described);
+            self.statuses.insert(status.resource.clone(), status);
+        }
     }
 
     fn post_evaluation(&mut self) {
@@ -941,7 +943,6 @@ impl<'a> Run<'a> {
             server_used: None,
             kind: "apply".into(),
             counts: self.counts,
-            leftovers: report::Leftovers(Some(self.resources.clone())),
             times: self.times,
         };
         report.finish_metrics();

@@ -169,19 +169,6 @@ pub struct Counts {
     pub changes: usize,
 }
 
-/// The resources of a finished run. Freeing thousands of them takes
-/// milliseconds, better spent once the report is written, by whoever
-/// drops the report (a process about to exit need not free them at all).
-#[derive(Clone, Default)]
-pub struct Leftovers(pub(crate) Option<std::sync::Arc<[marionette_ral::Resource]>>);
-
-impl std::fmt::Debug for Leftovers {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let count = self.0.as_ref().map_or(0, |r| r.len());
-        write!(f, "Leftovers({count} resources)")
-    }
-}
-
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub host: String,
@@ -209,9 +196,6 @@ pub struct Report {
     pub kind: String,
     #[serde(skip)]
     pub counts: Counts,
-    /// What the run worked on, kept until the report goes.
-    #[serde(skip)]
-    pub leftovers: Leftovers,
     /// Seconds per resource type, then `total`.
     #[serde(skip)]
     pub times: IndexMap<String, f64>,

@@ -27,7 +27,7 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
@@ -98,10 +98,64 @@ impl Stamp {
     }
 }
 
+/// The kinds of checksum kept, by [`Sum::kind`].
+const KINDS: [&str; 2] = ["md5", "sha256"];
+
+/// A checksum as bytes: a record of thousands of files holds them in
+/// less memory than their text, and with no allocation each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Sum {
+    kind: u8,
+    len: u8,
+    bytes: [u8; 32],
+}
+
+impl Sum {
+    /// `{sha256}hex`; `None` for another kind or malformed text.
+    fn parse(text: &str) -> Option<Sum> {
+        let (kind, hex) = text.strip_prefix('{')?.split_once('}')?;
+        let kind = KINDS.iter().position(|k| *k == kind)?;
+        if hex.len() % 2 != 0 || hex.len() > 64 {
+            return None;
+        }
+        let digit = |c: u8| match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        };
+        let mut bytes = [0u8; 32];
+        for (byte, pair) in bytes.iter_mut().zip(hex.as_bytes().chunks(2)) {
+            *byte = digit(pair[0])? << 4 | digit(pair[1])?;
+        }
+        Some(Sum {
+            kind: u8::try_from(kind).ok()?,
+            len: u8::try_from(hex.len() / 2).ok()?,
+            bytes,
+        })
+    }
+
+    fn kind(&self) -> &'static str {
+        KINDS[usize::from(self.kind)]
+    }
+
+    fn text(&self) -> String {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let kind = self.kind();
+        let mut text = String::with_capacity(kind.len() + 2 + 2 * usize::from(self.len));
+        text.push('{');
+        text.push_str(kind);
+        text.push('}');
+        for byte in &self.bytes[..usize::from(self.len)] {
+            text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+            text.push(char::from(DIGITS[usize::from(byte & 0xf)]));
+        }
+        text
+    }
+}
+
 struct Entry {
     stamp: Stamp,
-    /// `{sha256}hex`.
-    sum: Box<str>,
+    sum: Sum,
     /// Looked at since the record was last written.
     used: bool,
 }
@@ -129,19 +183,37 @@ impl Book {
             file,
         };
         // A missing, unreadable or foreign record is an empty one: every
-        // file is then read, as without it.
-        let Ok(text) = fs::read(&book.file) else {
+        // file is then read, as without it. It is read a line at a time,
+        // never whole.
+        let Ok(file) = fs::File::open(&book.file) else {
             return book;
         };
-        let Some(body) = text.strip_prefix(HEADER) else {
+        let mut input = io::BufReader::new(file);
+        let mut line = Vec::new();
+        if input.read_until(b'\n', &mut line).is_err() || line != HEADER {
             return book;
-        };
-        for line in body.split(|b| *b == b'\n') {
+        }
+        loop {
+            line.clear();
+            match input.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let text = line.strip_suffix(b"\n").unwrap_or(&line);
             // dev ino size mtime mtime_ns ctime ctime_ns sum path
-            let fields: Vec<&[u8]> = line.splitn(9, |b| *b == b' ').collect();
+            let mut fields: [&[u8]; 9] = [&[]; 9];
+            let mut count = 0;
+            for (slot, field) in fields.iter_mut().zip(text.splitn(9, |b| *b == b' ')) {
+                *slot = field;
+                count += 1;
+            }
+            let fields = &fields[..count];
             let (Some(stamp), Some(sum), Some(path)) = (
-                Stamp::parse(&fields),
-                fields.get(7).and_then(|s| std::str::from_utf8(s).ok()),
+                Stamp::parse(fields),
+                fields
+                    .get(7)
+                    .and_then(|s| std::str::from_utf8(s).ok())
+                    .and_then(Sum::parse),
                 fields.get(8).filter(|p| !p.is_empty()),
             ) else {
                 continue;
@@ -150,7 +222,7 @@ impl Book {
                 (*path).into(),
                 Entry {
                     stamp,
-                    sum: sum.into(),
+                    sum,
                     used: false,
                 },
             );
@@ -162,19 +234,14 @@ impl Book {
     /// has `stamp`.
     fn remembered(&mut self, path: &[u8], kind: &str, stamp: Stamp) -> Option<String> {
         let entry = self.entries.get_mut(path)?;
-        let same_kind = entry
-            .sum
-            .strip_prefix('{')
-            .and_then(|rest| rest.strip_prefix(kind))
-            .is_some_and(|rest| rest.starts_with('}'));
-        if entry.stamp != stamp || !same_kind {
+        if entry.stamp != stamp || entry.sum.kind() != kind {
             return None;
         }
         if !entry.used {
             entry.used = true;
             self.used += 1;
         }
-        Some(entry.sum.to_string())
+        Some(entry.sum.text())
     }
 
     fn remember(&mut self, path: &[u8], stamp: Stamp, sum: &str) {
@@ -182,13 +249,16 @@ impl Book {
         if !stamp.settled(self.cutoff) || path.contains(&b'\n') {
             return;
         }
+        let Some(sum) = Sum::parse(sum) else {
+            return;
+        };
         let was_used = self
             .entries
             .insert(
                 path.into(),
                 Entry {
                     stamp,
-                    sum: sum.into(),
+                    sum,
                     used: true,
                 },
             )
@@ -215,7 +285,14 @@ impl Book {
             write!(
                 text,
                 "{} {} {} {} {} {} {} {} ",
-                s.dev, s.ino, s.size, s.mtime.0, s.mtime.1, s.ctime.0, s.ctime.1, entry.sum
+                s.dev,
+                s.ino,
+                s.size,
+                s.mtime.0,
+                s.mtime.1,
+                s.ctime.0,
+                s.ctime.1,
+                entry.sum.text()
             )?;
             text.extend_from_slice(path);
             text.push(b'\n');
@@ -305,11 +382,6 @@ pub(crate) fn sum(
     Ok(sum)
 }
 
-/// Reads the record of `dir` now, unless this process already has.
-pub(crate) fn warm_up(dir: &Path) {
-    book(dir);
-}
-
 /// Writes the record of the run's state directory, if the run used it and
 /// anything in it changed. A record that cannot be written costs the next
 /// run time, not correctness: a warning says so.
@@ -365,11 +437,15 @@ mod tests {
     fn a_settled_checksum_is_remembered_for_its_stamp_and_kind_only() {
         let dir = tempfile::tempdir().unwrap();
         let mut book = empty(dir.path());
-        book.remember(b"/etc/motd", stamp(900), "{sha256}abc");
+        book.remember(
+            b"/etc/motd",
+            stamp(900),
+            "{sha256}abababababababababababababababababababababababababababababababab",
+        );
         assert_eq!(
             book.remembered(b"/etc/motd", "sha256", stamp(900))
                 .as_deref(),
-            Some("{sha256}abc")
+            Some("{sha256}abababababababababababababababababababababababababababababababab")
         );
         assert_eq!(book.remembered(b"/etc/motd", "md5", stamp(900)), None);
         assert_eq!(book.remembered(b"/etc/motd", "sha", stamp(900)), None);
@@ -384,13 +460,25 @@ mod tests {
     fn a_file_changed_near_the_run_is_not_remembered() {
         let dir = tempfile::tempdir().unwrap();
         let mut book = empty(dir.path());
-        book.remember(b"/a", stamp(1_000), "{sha256}recent");
+        book.remember(
+            b"/a",
+            stamp(1_000),
+            "{sha256}0101010101010101010101010101010101010101010101010101010101010101",
+        );
         assert_eq!(book.remembered(b"/a", "sha256", stamp(1_000)), None);
         let mut touched = stamp(900);
         touched.mtime = (1_001, 0);
-        book.remember(b"/b", touched, "{sha256}touched");
+        book.remember(
+            b"/b",
+            touched,
+            "{sha256}0202020202020202020202020202020202020202020202020202020202020202",
+        );
         assert_eq!(book.remembered(b"/b", "sha256", touched), None);
-        book.remember(b"/c\nd", stamp(900), "{sha256}linebreak");
+        book.remember(
+            b"/c\nd",
+            stamp(900),
+            "{sha256}0303030303030303030303030303030303030303030303030303030303030303",
+        );
         assert_eq!(book.remembered(b"/c\nd", "sha256", stamp(900)), None);
     }
 
@@ -398,8 +486,12 @@ mod tests {
     fn the_record_keeps_what_the_run_looked_at() {
         let dir = tempfile::tempdir().unwrap();
         let mut book = empty(dir.path());
-        book.remember(b"/with space/x", stamp(900), "{sha256}one");
-        book.remember(b"/two", stamp(800), "{md5}two");
+        book.remember(
+            b"/with space/x",
+            stamp(900),
+            "{sha256}0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f",
+        );
+        book.remember(b"/two", stamp(800), "{md5}cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd");
         assert!(book.stale());
         book.write().unwrap();
         // Counting starts again for a next run in the same process.
@@ -410,7 +502,7 @@ mod tests {
             again
                 .remembered(b"/with space/x", "sha256", stamp(900))
                 .as_deref(),
-            Some("{sha256}one")
+            Some("{sha256}0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f")
         );
         // `/two` was not looked at: the record is rewritten without it.
         assert!(again.stale());
@@ -426,6 +518,28 @@ mod tests {
     }
 
     #[test]
+    fn checksums_are_kept_as_bytes_and_written_back_alike() {
+        for text in [
+            "{sha256}abababababababababababababababababababababababababababababababab",
+            "{md5}cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+        ] {
+            assert_eq!(
+                Sum::parse(text).map(|sum| sum.text()).as_deref(),
+                Some(text)
+            );
+        }
+        for bad in [
+            "{sha256}abc",
+            "{sha256}zz",
+            "{mtime}2026",
+            "sha256}ab",
+            "{sha512}ab",
+        ] {
+            assert_eq!(Sum::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
     fn a_damaged_or_foreign_record_is_ignored() {
         let dir = tempfile::tempdir().unwrap();
         fs::write(
@@ -436,14 +550,14 @@ mod tests {
         assert!(Book::load(dir.path()).entries.is_empty());
         let mut text = HEADER.to_vec();
         text.extend_from_slice(
-            b"1 2 x 0 5 900 7 {sha256}x /bad\n1 2 3\n\n1 2 3 890 5 900 7 {sha256}good /a\n",
+            b"1 2 x 0 5 900 7 {sha256}9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e /bad\n1 2 3\n\n1 2 3 890 5 900 7 {sha256}9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e /a\n",
         );
         fs::write(dir.path().join(FILE_NAME), text).unwrap();
         let mut book = empty(dir.path());
         assert_eq!(book.entries.len(), 1);
         assert_eq!(
             book.remembered(b"/a", "sha256", stamp(900)).as_deref(),
-            Some("{sha256}good")
+            Some("{sha256}9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e")
         );
     }
 }

@@ -987,11 +987,6 @@ impl PropertyProvider for Posix {
         true
     }
 
-    /// The record of checksums is read before the run needs it.
-    fn warm_up(&self, state_dir: &Path) {
-        super::checksums::warm_up(state_dir);
-    }
-
     fn exists(&self, _cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
         // The start of a resource's evaluation: look afresh.
         crate::types::file::forget_stat();
