@@ -441,7 +441,6 @@ pub fn apply(
     // The run's resources are freed on another thread: thousands of them
     // take milliseconds, and what follows (writing the report) needs
     // little new memory.
-    drop(graph);
     marionette_values::parallel::drop_aside(ral);
     Ok(report)
 }
@@ -494,10 +493,6 @@ struct Run<'a> {
     logs: Arc<Mutex<Vec<Log>>>,
     state: Vec<State>,
     received: Vec<Received>,
-    /// The statuses of the resources evaluated so far, by position among
-    /// the managed resources, still to be described (see
-    /// `describe_statuses`).
-    evaluated: Vec<(usize, ResourceStatus)>,
     statuses: report::Statuses,
     counts: Counts,
     times: IndexMap<String, f64>,
@@ -522,7 +517,6 @@ impl<'a> Run<'a> {
                 resources.len(),
                 Default::default(),
             ),
-            evaluated: Vec::with_capacity(resources.len()),
             catalog,
             graph,
             paths,
@@ -609,19 +603,17 @@ impl<'a> Run<'a> {
         let paths = self.paths;
         let path = &paths[*catalog_index];
         let started = Instant::now();
-        // What describes the resource (title, reference, containment path,
-        // tags) is filled in when the run is over, on several threads:
-        // see `describe_statuses`.
+        let catalog_resource = &self.catalog.resources[*catalog_index];
         let mut status = ResourceStatus {
-            title: String::new(),
-            file: None,
-            line: None,
-            resource: String::new(),
-            resource_type: String::new(),
+            title: resource.title().to_string(),
+            file: catalog_resource.file.clone(),
+            line: catalog_resource.line,
+            resource: resource.reference(),
+            resource_type: resource_type(resource),
             provider_used: None,
-            containment_path: Vec::new(),
+            containment_path: report::path_segments(path),
             evaluation_time: 0.0,
-            tags: Vec::new(),
+            tags: catalog_resource.tags.clone(),
             time: report::now_text(),
             failed: false,
             failed_to_restart: false,
@@ -651,14 +643,14 @@ impl<'a> Run<'a> {
             status.skipped = true;
             self.counts.skipped += 1;
             self.state[node] = State::Failed;
-            self.evaluated.push((n, status));
+            self.statuses.insert(resource.reference(), status);
             return;
         }
         if !selected(self.catalog, self.options, *catalog_index) {
             status.skipped = true;
             self.counts.skipped += 1;
             self.state[node] = State::Done;
-            self.evaluated.push((n, status));
+            self.statuses.insert(resource.reference(), status);
             return;
         }
         let outcome = self.session.evaluate(resource, self.options.noop);
@@ -741,34 +733,12 @@ impl<'a> Run<'a> {
             .filter(|e| e.status == status_sent)
             .count();
         self.send(node, real, would && !real, count);
-        self.evaluated.push((n, status));
+        self.statuses.insert(resource.reference(), status);
     }
 
     /// Lets providers apply what they deferred to the end of the run, and
     /// fails the resources whose changes were lost.
-    /// Fills in what describes each evaluated resource in its status and
-    /// files the statuses by reference, in the order of evaluation. Done
-    /// once the run is over, on several threads: thousands of statuses
-    /// each need a few strings, and the transaction had better things to
-    /// do on its own thread.
-    fn describe_statuses(&mut self) {
-        let evaluated = std::mem::take(&mut self.evaluated);
-        for (n, mut status) in evaluated {
-            let resource = &self.resources[n];
-            let catalog_resource = &self.catalog.resources[self.indices[n]];
-            status.title = resource.title().to_string();
-            status.file = catalog_resource.file.clone();
-            status.line = catalog_resource.line;
-            status.resource = resource.reference();
-            status.resource_type = resource_type(resource);
-            status.containment_path = report::path_segments(&self.paths[self.indices[n]]);
-            status.tags = catalog_resource.tags.clone();
-            self.statuses.insert(status.resource.clone(), status);
-        }
-    }
-
     fn post_evaluation(&mut self) {
-        self.describe_statuses();
         for (provider, failure) in self.session.finish() {
             if failure.resources.is_empty() {
                 self.logger.log(
@@ -875,7 +845,7 @@ impl<'a> Run<'a> {
                 desired_value: data(&event.desired),
                 historical_value: serde_json::Value::Null,
                 message: event.message.clone(),
-                name: event_name(&resource_type(resource), &event.property, &event.message),
+                name: event_name(&status.resource_type, &event.property, &event.message),
                 status: status_name.to_string(),
                 time: time.clone(),
                 redacted: sensitive.then_some(true),
