@@ -149,11 +149,27 @@ fn main() -> ExitCode {
     let code = match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("Error: {error:#}");
+            eprintln!("Error: {}", describe(&error));
             ExitCode::FAILURE
         }
     };
     exit_now(code)
+}
+
+/// The error and its causes on one line, as `{:#}` would print them, except
+/// that a cause whose text the message already contains is left out: many
+/// library errors name their cause in their own message (Puppet's habit of
+/// "Could not X: reason"), and repeating it would print the reason twice.
+fn describe(error: &anyhow::Error) -> String {
+    let mut text = error.to_string();
+    for cause in error.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }
 
 /// Ends the process without the allocator's teardown. At exit mimalloc

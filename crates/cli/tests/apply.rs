@@ -155,6 +155,20 @@ fn a_second_run_is_refused_while_one_holds_the_lock_and_a_stale_lock_is_cleared(
 }
 
 #[test]
+fn an_unusable_state_directory_is_named_once_with_its_cause() {
+    let vardir = tempfile::tempdir().unwrap();
+    // A file where the state directory should be.
+    std::fs::write(vardir.path().join("state"), "not a directory").unwrap();
+    let run = marionette(&["apply", "-e", "notify { 'x': }"], vardir.path());
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let expected = format!(
+        "Error: Could not create the state directory {}: File exists (os error 17)\n",
+        vardir.path().join("state").display()
+    );
+    assert_eq!(run.stderr, expected);
+}
+
+#[test]
 fn catalogs_compiled_by_puppet_apply_too() {
     let vardir = tempfile::tempdir().unwrap();
     let catalog = Path::new(env!("CARGO_MANIFEST_DIR"))

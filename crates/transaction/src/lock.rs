@@ -18,6 +18,8 @@ pub enum LockError {
     Busy { pid: i32, path: PathBuf },
     #[error("Could not create the lock file {}: {source}", .path.display())]
     Io { path: PathBuf, source: io::Error },
+    #[error("Could not create the state directory {}: {source}", .path.display())]
+    Directory { path: PathBuf, source: io::Error },
 }
 
 /// Whether a process with this id is alive.
@@ -37,7 +39,10 @@ impl RunLock {
             source,
         };
         if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(io_error)?;
+            fs::create_dir_all(parent).map_err(|source| LockError::Directory {
+                path: parent.to_path_buf(),
+                source,
+            })?;
         }
         let mut cleared = None;
         for _ in 0..2 {
