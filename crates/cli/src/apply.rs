@@ -39,6 +39,9 @@ pub(crate) struct RunArgs {
     /// Write the relationship graph in DOT under the state directory.
     #[arg(long)]
     pub(crate) graph: bool,
+    /// Apply every resource whatever its schedule says.
+    #[arg(long = "ignoreschedules", alias = "ignore-schedules")]
+    pub(crate) ignore_schedules: bool,
     /// Where reports, backups and the run lock live (default
     /// /var/lib/marionette as root, ~/.marionette otherwise).
     #[arg(long)]
@@ -187,6 +190,7 @@ pub(crate) fn run(
         progress: progress_line(),
         show_diff: args.show_diff,
         state_dir: Some(state.clone()),
+        ignore_schedules: args.ignore_schedules,
     };
     let started = Instant::now();
     let report = match marionette_transaction::apply(
@@ -199,7 +203,7 @@ pub(crate) fn run(
         Ok(report) => report,
         Err(error) => {
             logger.log(Level::Err, "", &error.to_string());
-            logger.log(Level::Err, "", error.summary());
+            logger.log(Level::Err, "", &error.summary());
             return Ok(ExitCode::FAILURE);
         }
     };

@@ -572,3 +572,90 @@ fn file_checksums_are_remembered_between_runs_and_any_write_is_noticed() {
     let rested = apply();
     assert_eq!(rested.code, 0, "{}{}", rested.stdout, rested.stderr);
 }
+
+#[test]
+fn schedules_hold_resources_back_unless_ignored_and_a_missing_one_stops_the_run() {
+    let vardir = tempfile::tempdir().unwrap();
+    let manifest = "schedule { 'mrtest-blackout': period => never }
+        notify { 'mrtest-held': schedule => 'mrtest-blackout' }
+        notify { 'mrtest-daily': schedule => daily }";
+    let first = marionette(&["apply", "-e", manifest, "--debug"], vardir.path());
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        !first.stdout.contains("Notice: mrtest-held"),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        first
+            .stdout
+            .contains("Debug: /Stage[main]/Main/Notify[mrtest-held]: Not scheduled\n"),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        first.stdout.contains("Notice: mrtest-daily\n"),
+        "{}",
+        first.stdout
+    );
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(vardir.path().join("state/last_run_report.json")).unwrap(),
+    )
+    .unwrap();
+    let held = &report["resource_statuses"]["Notify[mrtest-held]"];
+    assert_eq!(held["skipped"], true, "{held}");
+    assert_eq!(held["events"], serde_json::json!([]), "{held}");
+    // Only the resource that was checked is remembered, and when.
+    let state: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(vardir.path().join("state/state.json")).unwrap(),
+    )
+    .unwrap();
+    let checked = state["Notify[mrtest-daily]"]["checked"].as_i64().unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    assert!((now - 60..=now).contains(&checked), "{state}");
+    assert_eq!(state.as_object().unwrap().len(), 1, "{state}");
+
+    // Checked a moment ago: not due again today.
+    let second = marionette(&["apply", "-e", manifest], vardir.path());
+    assert!(!second.stdout.contains("mrtest-daily"), "{}", second.stdout);
+    let ignored = marionette(
+        &["apply", "-e", manifest, "--ignoreschedules"],
+        vardir.path(),
+    );
+    assert!(
+        ignored.stdout.contains("Notice: mrtest-held\n"),
+        "{}",
+        ignored.stdout
+    );
+    assert!(
+        ignored.stdout.contains("Notice: mrtest-daily\n"),
+        "{}",
+        ignored.stdout
+    );
+
+    // A schedule nobody declared stops the run before anything is applied.
+    let missing = marionette(
+        &[
+            "apply",
+            "-e",
+            "notify { 'mrtest-first': }\nnotify { 'mrtest-lost': schedule => 'mrtest-nosuch' }",
+        ],
+        vardir.path(),
+    );
+    assert_eq!(missing.code, 1);
+    assert!(
+        !missing.stdout.contains("mrtest-first"),
+        "{}",
+        missing.stdout
+    );
+    assert!(
+        missing.stderr.ends_with(
+            "Error: Notify[mrtest-lost] names schedule 'mrtest-nosuch', which is neither declared nor one every run has (file: <command line>, line: 2)\nError: Failed to apply catalog: Could not find schedule mrtest-nosuch\n"
+        ),
+        "{}",
+        missing.stderr
+    );
+}

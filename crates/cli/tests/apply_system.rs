@@ -180,6 +180,7 @@ fn apply_does_what_puppet_apply_does() {
             "package_dpkg_purged",
             "package_failure",
             "recurse",
+            "schedule",
             "service_base",
             "service_base_commands",
             "service_base_refresh",

@@ -17,6 +17,8 @@
 //! - [`sync`]: retrieve, compare, sync and flush one resource; with
 //!   `ahead.rs`, resources of a run checked for sync on other threads
 //!   before the transaction reaches them.
+//! - [`schedule`]: when a resource with the `schedule` metaparameter is
+//!   due.
 //! - [`command`]: the one way providers run programs.
 //! - [`docs`] and [`render`]: `describe`, the type reference, and
 //!   resources in manifest syntax.
@@ -38,6 +40,7 @@ pub mod provider;
 pub mod registry;
 pub mod render;
 pub mod resource;
+pub mod schedule;
 pub mod select;
 pub mod sync;
 pub mod typedef;

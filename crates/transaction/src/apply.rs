@@ -5,12 +5,14 @@
 //! it all in a report.
 
 use std::cell::OnceCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use indexmap::IndexMap;
 use marionette_catalog::Catalog;
+use marionette_ral::attribute::value_text;
+use marionette_ral::schedule::Schedule;
 use marionette_ral::{
     EventStatus, Facts, Filebucket, GenerateError, Level, Logger, Outcome, RalError, Registry,
     Resource, Session,
@@ -45,6 +47,8 @@ pub struct Options {
     /// Where providers keep what they learn from run to run (see
     /// `marionette_ral::Context::state_dir`); nothing is kept when `None`.
     pub state_dir: Option<std::path::PathBuf>,
+    /// Apply resources whatever their schedules say (`--ignoreschedules`).
+    pub ignore_schedules: bool,
 }
 
 /// Why a catalog was not applied at all. Nothing was changed.
@@ -58,18 +62,30 @@ pub enum ApplyError {
     /// Pre-run checks failed.
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
     PreRun(Vec<RalError>),
+    /// Resources name schedules the run does not have: each reference,
+    /// the schedule's name and where the resource was declared.
+    #[error("{}", .0.iter().map(|(resource, name, origin)| format!("{resource} names schedule '{name}', which is neither declared nor one every run has{origin}")).collect::<Vec<_>>().join("\n"))]
+    MissingSchedules(Vec<(String, String, marionette_ral::Origin)>),
 }
 
 impl ApplyError {
     /// The closing line Puppet prints after the details.
-    pub fn summary(&self) -> &'static str {
+    pub fn summary(&self) -> std::borrow::Cow<'static, str> {
         match self {
-            ApplyError::Invalid(_) => "Failed to apply catalog: invalid resources",
+            ApplyError::Invalid(_) => "Failed to apply catalog: invalid resources".into(),
             ApplyError::Graph(GraphError::Cycles { .. }) => {
                 "Failed to apply catalog: One or more resource dependency cycles detected in graph"
+                    .into()
             }
-            ApplyError::Graph(_) => "Failed to apply catalog: missing dependencies",
-            ApplyError::PreRun(_) => "Failed to apply catalog: pre-run checks failed",
+            ApplyError::Graph(_) => "Failed to apply catalog: missing dependencies".into(),
+            ApplyError::PreRun(_) => "Failed to apply catalog: pre-run checks failed".into(),
+            // Puppet's words; it stops when it reaches the resource, after
+            // applying those before it.
+            ApplyError::MissingSchedules(missing) => format!(
+                "Failed to apply catalog: Could not find schedule {}",
+                missing.first().map_or("", |(_, name, _)| name.as_str())
+            )
+            .into(),
         }
     }
 }
@@ -408,6 +424,9 @@ pub fn apply(
     if !checks.is_empty() {
         return Err(ApplyError::PreRun(checks));
     }
+    if !options.ignore_schedules {
+        check_schedules(&ral)?;
+    }
     let mut run = Run::new(
         catalog,
         (&graph, &paths),
@@ -436,6 +455,7 @@ pub fn apply(
         }
     }
     run.post_evaluation();
+    run.store_state();
     let application = started.elapsed().as_secs_f64();
     let report = run.finish(application);
     // The run's resources are freed on another thread: thousands of them
@@ -443,6 +463,33 @@ pub fn apply(
     // little new memory.
     marionette_values::parallel::drop_aside(ral);
     Ok(report)
+}
+
+/// Checks that every schedule a resource names exists, so that a missing
+/// one stops the run before anything is changed.
+fn check_schedules(resources: &[Resource]) -> Result<(), ApplyError> {
+    let mut declared = None;
+    let mut missing = Vec::new();
+    for resource in resources {
+        let Some(name) = resource.meta("schedule").map(value_text) else {
+            continue;
+        };
+        let declared = declared.get_or_insert_with(|| {
+            resources
+                .iter()
+                .filter(|r| r.type_name() == "schedule")
+                .map(Resource::title)
+                .collect::<HashSet<&str>>()
+        });
+        if !declared.contains(name.as_str()) && Schedule::implicit(&name).is_none() {
+            missing.push((resource.reference(), name, resource.origin().clone()));
+        }
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(ApplyError::MissingSchedules(missing))
+    }
 }
 
 /// A logger that sends every message to `outer` and into the report's
@@ -500,6 +547,12 @@ struct Run<'a> {
     /// concerned, or a generator failed: the run failed though no
     /// resource did.
     failed_after: bool,
+    /// When scheduled resources were last checked: read when the first
+    /// resource with a schedule comes, written at the end of the run.
+    storage: Option<crate::state::Storage>,
+    /// The run's schedules by name, the implicit ones included: gathered
+    /// when the first resource with a schedule comes.
+    schedules: Option<HashMap<String, Schedule>>,
 }
 
 impl<'a> Run<'a> {
@@ -531,6 +584,8 @@ impl<'a> Run<'a> {
             counts: Counts::default(),
             times: IndexMap::new(),
             failed_after: false,
+            storage: None,
+            schedules: None,
         }
     }
 
@@ -626,6 +681,40 @@ impl<'a> Run<'a> {
             corrective_change: false,
         };
         self.counts.total += 1;
+        // As in Puppet: resources left out by tags, then those outside
+        // their schedule, are skipped quietly before failed dependencies
+        // are looked at.
+        if !selected(self.catalog, self.options, *catalog_index) {
+            status.skipped = true;
+            self.counts.skipped += 1;
+            self.state[node] = State::Done;
+            self.statuses.insert(resource.reference(), status);
+            return;
+        }
+        let schedule = resource.meta("schedule").map(value_text);
+        if let Some(name) = &schedule {
+            match self.due(resource, name) {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.logger.log(Level::Debug, path, "Not scheduled");
+                    status.skipped = true;
+                    self.counts.skipped += 1;
+                    // Its pending refreshes are dropped, and it passes on
+                    // nothing.
+                    self.state[node] = State::Done;
+                    self.statuses.insert(resource.reference(), status);
+                    return;
+                }
+                Err(message) => {
+                    self.logger.log(Level::Err, path, &message);
+                    status.failed = true;
+                    self.counts.failed += 1;
+                    self.state[node] = State::Failed;
+                    self.statuses.insert(resource.reference(), status);
+                    return;
+                }
+            }
+        }
         if !failed_dependencies.is_empty() {
             for &dependency in failed_dependencies {
                 let name = self.dependency_name(dependency);
@@ -646,12 +735,9 @@ impl<'a> Run<'a> {
             self.statuses.insert(resource.reference(), status);
             return;
         }
-        if !selected(self.catalog, self.options, *catalog_index) {
-            status.skipped = true;
-            self.counts.skipped += 1;
-            self.state[node] = State::Done;
-            self.statuses.insert(resource.reference(), status);
-            return;
+        if schedule.is_some() {
+            self.storage()
+                .check(resource.reference_str(), crate::state::now());
         }
         let outcome = self.session.evaluate(resource, self.options.noop);
         let noop = self.options.noop || resource.noop();
@@ -734,6 +820,61 @@ impl<'a> Run<'a> {
             .count();
         self.send(node, real, would && !real, count);
         self.statuses.insert(resource.reference(), status);
+    }
+
+    /// The run's record of when resources were checked, read on first use.
+    fn storage(&mut self) -> &mut crate::state::Storage {
+        let (dir, logger) = (&self.options.state_dir, &self.logger);
+        self.storage.get_or_insert_with(|| match dir {
+            Some(dir) => {
+                let (storage, problem) = crate::state::Storage::load(dir);
+                if let Some(problem) = problem {
+                    logger.log(Level::Warning, "", &problem);
+                }
+                storage
+            }
+            None => crate::state::Storage::default(),
+        })
+    }
+
+    /// Whether a resource is due by the schedule it names; an error when
+    /// the run has no schedule of that name.
+    fn due(&mut self, resource: &Resource, name: &str) -> Result<bool, String> {
+        if self.options.ignore_schedules {
+            return Ok(true);
+        }
+        let resources = &self.resources;
+        let schedules = self.schedules.get_or_insert_with(|| {
+            let mut schedules: HashMap<String, Schedule> = marionette_ral::schedule::IMPLICIT
+                .iter()
+                .filter_map(|name| Some((name.to_string(), Schedule::implicit(name)?)))
+                .collect();
+            for declared in resources.iter().filter(|r| r.type_name() == "schedule") {
+                schedules.insert(declared.title().to_string(), Schedule::of(declared));
+            }
+            schedules
+        });
+        let schedule = schedules
+            .get(name)
+            .cloned()
+            .ok_or_else(|| format!("Could not find schedule {name}"))?;
+        let previous = self.storage().checked(resource.reference_str());
+        Ok(schedule.due(previous, crate::state::now()))
+    }
+
+    /// Writes what the run recorded of its resources, if it recorded
+    /// anything.
+    fn store_state(&mut self) {
+        if let Some(storage) = self.storage.take()
+            && self.options.state_dir.is_some()
+            && let Err(e) = storage.store(crate::state::now())
+        {
+            self.logger.log(
+                Level::Warning,
+                "",
+                &format!("Could not write the state file: {e}"),
+            );
+        }
     }
 
     /// Lets providers apply what they deferred to the end of the run, and

@@ -8,6 +8,8 @@
 //!   along notify/subscribe and containment edges, failed dependencies
 //!   skipped, noop and tag selection.
 //! - [`report`]: Puppet's report format 12 and the run summary.
+//! - [`state`]: what runs remember of resources (when a scheduled resource
+//!   was last checked).
 //! - [`lock`]: one run at a time.
 //!
 //! It never sees the syntax tree: a catalog compiled by the real Puppet
@@ -17,6 +19,7 @@ pub mod apply;
 pub mod graph;
 pub mod lock;
 pub mod report;
+pub mod state;
 
 pub use apply::{ApplyError, Options, apply};
 pub use graph::{Graph, GraphError};

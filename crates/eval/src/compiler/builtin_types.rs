@@ -311,6 +311,13 @@ pub(crate) fn namevar(type_name: &str) -> String {
     }
 }
 
+/// Whether two resources of the type with the same namevar value are the
+/// same thing on the machine. `exec` and `tidy` are not: two execs may
+/// run the same command under different titles.
+pub(crate) fn isomorphic(type_name: &str) -> bool {
+    !matches!(type_name, "exec" | "tidy")
+}
+
 /// All core type names, for "did you mean" hints.
 pub(crate) fn names() -> Vec<String> {
     let mut names: Vec<String> = TYPES.iter().map(|(name, _, _)| name.to_string()).collect();

@@ -342,30 +342,49 @@ impl<'p> Evaluator<'p> {
         let namevar_value = attributes
             .iter()
             .rev()
-            .find(|(name, ..)| kind == Kind::Builtin && *name == builtin_types::namevar(type_name))
+            .find(|(name, ..)| {
+                kind == Kind::Builtin
+                    && builtin_types::isomorphic(type_name)
+                    && *name == builtin_types::namevar(type_name)
+            })
             .and_then(|(_, value, ..)| match value {
                 Value::String(text) if &**text != title => Some(text.to_string()),
                 _ => None,
             });
-        let existing = self.compiler.find(type_name, title).or_else(|| {
-            namevar_value
-                .as_ref()
-                .and_then(|v| self.compiler.find(type_name, v))
-        });
-        if let Some(existing) = existing {
+        let by_title = self.compiler.find(type_name, title);
+        let by_namevar = namevar_value
+            .as_ref()
+            .and_then(|v| self.compiler.find(type_name, v));
+        if let Some(existing) = by_title.or(by_namevar) {
             let old = &self.compiler.resources[existing];
-            let location = match (&old.file, old.line) {
-                (Some(file), Some(line)) => format!(" at (file: {file}, line: {line})"),
-                _ => String::new(),
+            let (file, line) = place;
+            let type_ref = capitalize_segments(type_name);
+            return match (by_title, &namevar_value) {
+                // Another title for what an earlier resource manages:
+                // Puppet words it as a failed alias.
+                (None, Some(value)) => {
+                    let declared = match (&old.file, old.line) {
+                        (Some(file), Some(line)) => format!(" (file: {file}, line: {line})"),
+                        _ => String::new(),
+                    };
+                    statement(format!(
+                        "Cannot alias {type_ref}[{title}] to [\"{value}\"] at (file: {file}, line: {line}); resource [\"{type_ref}\", \"{value}\"] already declared{declared}"
+                    ))
+                }
+                _ => {
+                    let location = match (&old.file, old.line) {
+                        (Some(file), Some(line)) => format!(" at (file: {file}, line: {line})"),
+                        _ => String::new(),
+                    };
+                    let reference = match &namevar_value {
+                        Some(value) => format!("{type_ref}[{value}]"),
+                        None => format!("{type_ref}[{title}]"),
+                    };
+                    statement(format!(
+                        "Duplicate declaration: {reference} is already declared{location}; cannot redeclare (file: {file}, line: {line})"
+                    ))
+                }
             };
-            let reference = match &namevar_value {
-                Some(value) => format!("{}[{value}]", capitalize_segments(type_name)),
-                None => format!("{}[{title}]", capitalize_segments(type_name)),
-            };
-            return statement(format!(
-                "Duplicate declaration: {reference} is already declared{location}; cannot redeclare (file: {}, line: {})",
-                place.0, place.1
-            ));
         }
         let source = self.source_of(self.current);
         let mut params: Params = Params::default();

@@ -13,6 +13,7 @@ pub mod host;
 pub mod notify;
 pub mod package;
 pub mod resources;
+pub mod schedule;
 pub mod service;
 pub mod tidy;
 pub mod user;
@@ -90,6 +91,8 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     registry.add_provider(apt)?;
     registry.add_type(resources::definition())?;
     registry.add_provider(resources::implementation())?;
+    registry.add_type(schedule::definition())?;
+    registry.add_provider(schedule::implementation())?;
     registry.add_type(tidy::definition())?;
     registry.add_provider(tidy::implementation())?;
     registry.add_type(service::definition())?;
