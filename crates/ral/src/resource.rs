@@ -16,12 +16,11 @@ use crate::typedef::{AttrKind, DefaultValue, Titles, TypeDef};
 pub struct Resource {
     type_def: Arc<TypeDef>,
     title: String,
-    /// One slot per attribute of the type, in declaration order: a
-    /// resource of a type with many attributes holds no names, only values.
-    values: Vec<Option<Value>>,
-    /// Which attributes the manifest gave (the others came from defaults).
-    given: Vec<bool>,
-    sensitive: Vec<bool>,
+    /// The attributes that have a value, given or defaulted, in the type's
+    /// declaration order. Only those: a file resource sets a handful of the
+    /// type's thirty-odd attributes, and a slot for each would cost a
+    /// kilobyte a resource.
+    slots: Vec<Slot>,
     meta: IndexMap<String, Value>,
     provider: Option<String>,
     origin: Origin,
@@ -33,6 +32,17 @@ pub struct Resource {
     /// [`Resource::name`], kept once every attribute is set (and renewed
     /// when the namevar is set again); `None` while the resource is built.
     name: Option<String>,
+}
+
+/// An attribute's value in a resource.
+#[derive(Clone, Debug)]
+struct Slot {
+    /// The attribute's position in the type.
+    at: u16,
+    /// The manifest set it (rather than a default).
+    given: bool,
+    sensitive: bool,
+    value: Value,
 }
 
 /// The values a manifest gave, by attribute position: a handful per
@@ -74,9 +84,7 @@ impl Resource {
             reference: format!("{}[{title}]", type_def.reference_name()),
             type_def: type_def.clone(),
             title: title.to_string(),
-            values: vec![None; type_def.attributes.len()],
-            given: vec![false; type_def.attributes.len()],
-            sensitive: vec![false; type_def.attributes.len()],
+            slots: Vec::new(),
             meta: IndexMap::new(),
             provider: None,
             origin,
@@ -113,8 +121,7 @@ impl Resource {
                         let munged = processed
                             .clone()
                             .map_err(|message| resource.attr_error(&attr.name, message))?;
-                        resource.sensitive[index] = attr.sensitive;
-                        resource.values[index] = Some(munged);
+                        resource.put(index, munged, false, attr.sensitive);
                         continue;
                     }
                     Some(DefaultValue::Value(value)) => (value.clone(), false),
@@ -135,21 +142,16 @@ impl Resource {
                     resource.attr_error(&attr.name, "is read-only and cannot be set".to_string())
                 );
             }
-            let value = match value {
-                Value::Sensitive(inner) => {
-                    resource.sensitive[index] = true;
-                    *inner
-                }
-                other => other,
+            let (value, sensitive) = match value {
+                Value::Sensitive(inner) => (*inner, true),
+                other => (other, attr.sensitive),
             };
             if value == Value::Undef {
                 continue;
             }
             let munged = attribute::process_value(attr, value)
                 .map_err(|message| resource.attr_error(&attr.name, message))?;
-            resource.sensitive[index] |= attr.sensitive;
-            resource.given[index] = from_manifest;
-            resource.values[index] = Some(munged);
+            resource.put(index, munged, from_manifest, sensitive);
         }
         // Puppet's `ensure` defaults to `present` once the manifest manages
         // any other property: setting a shell implies the user exists. Only
@@ -161,17 +163,16 @@ impl Resource {
             && type_def
                 .attribute("ensure")
                 .is_some_and(|ensure| ensure.literals().any(|value| value == "present"))
-            && type_def
-                .attributes
-                .iter()
-                .zip(&resource.given)
-                .any(|(a, given)| *given && a.kind.is_property() && a.name != "ensure")
+            && resource.slots.iter().any(|slot| {
+                let attr = &type_def.attributes[usize::from(slot.at)];
+                slot.given && attr.kind.is_property() && attr.name != "ensure"
+            })
             && let Some(index) = resource.index("ensure")
         {
-            resource.values[index] = Some(Value::String("present".into()));
+            resource.put(index, Value::String("present".into()), false, false);
         }
-        for (attr, value) in type_def.attributes.iter().zip(&resource.values) {
-            if attr.required && value.is_none() {
+        for (index, attr) in type_def.attributes.iter().enumerate() {
+            if attr.required && resource.slot(index).is_none() {
                 return Err(RalError::Validation {
                     resource: resource.reference(),
                     message: format!("{} is a required attribute", attr.name),
@@ -337,14 +338,38 @@ impl Resource {
     fn find_name(&self) -> String {
         self.type_def
             .namevar_position()
-            .and_then(|i| self.values[i].as_ref())
-            .map(attribute::value_text)
+            .and_then(|i| self.slot(i))
+            .map(|slot| attribute::value_text(&slot.value))
             .unwrap_or_else(|| self.title.clone())
     }
 
     /// An attribute's value (given, or its default).
     pub fn get(&self, attr: &str) -> Option<&Value> {
-        self.values[self.index(attr)?].as_ref()
+        self.slot(self.index(attr)?).map(|slot| &slot.value)
+    }
+
+    /// The slot of the attribute at `index`, if it has a value.
+    fn slot(&self, index: usize) -> Option<&Slot> {
+        let at = u16::try_from(index).ok()?;
+        // A handful of slots: a scan beats a search.
+        self.slots.iter().find(|slot| slot.at == at)
+    }
+
+    /// Sets the value of the attribute at `index`, keeping the slots in
+    /// declaration order.
+    fn put(&mut self, index: usize, value: Value, given: bool, sensitive: bool) {
+        // Types have far fewer than 65,536 attributes.
+        let at = u16::try_from(index).unwrap_or(u16::MAX);
+        let slot = Slot {
+            at,
+            given,
+            sensitive,
+            value,
+        };
+        match self.slots.binary_search_by_key(&at, |slot| slot.at) {
+            Ok(found) => self.slots[found] = slot,
+            Err(place) => self.slots.insert(place, slot),
+        }
     }
 
     /// The slot of an attribute. Types have a few dozen attributes at most:
@@ -369,16 +394,19 @@ impl Resource {
 
     /// Whether the manifest set this attribute (rather than a default).
     pub fn is_given(&self, attr: &str) -> bool {
-        self.index(attr).is_some_and(|index| self.given[index])
+        self.index(attr)
+            .and_then(|index| self.slot(index))
+            .is_some_and(|slot| slot.given)
     }
 
     /// Every value, in the type's declaration order.
     pub fn values(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.type_def
-            .attributes
-            .iter()
-            .zip(&self.values)
-            .filter_map(|(attr, value)| Some((attr.name.as_str(), value.as_ref()?)))
+        self.slots.iter().map(|slot| {
+            (
+                self.type_def.attributes[usize::from(slot.at)].name.as_str(),
+                &slot.value,
+            )
+        })
     }
 
     /// Sets an attribute after construction, validated and munged (for
@@ -394,8 +422,8 @@ impl Resource {
         let munged = attribute::process_value(def, value)
             .map_err(|message| self.attr_error(attr, message))?;
         let index = self.index(attr).expect("checked above");
-        self.values[index] = Some(munged);
-        self.given[index] = true;
+        let sensitive = self.is_sensitive(attr) || def.sensitive;
+        self.put(index, munged, true, sensitive);
         if self.name.is_some() {
             self.name = Some(self.find_name());
         }
@@ -403,7 +431,9 @@ impl Resource {
     }
 
     pub fn is_sensitive(&self, attr: &str) -> bool {
-        self.index(attr).is_some_and(|index| self.sensitive[index])
+        self.index(attr)
+            .and_then(|index| self.slot(index))
+            .is_some_and(|slot| slot.sensitive)
     }
 
     /// A metaparameter's value.
@@ -428,12 +458,10 @@ impl Resource {
     /// with a desired value. As in Puppet, a property whose value to sync
     /// is `false` or nothing (an empty list) is not managed.
     pub fn managed_properties(&self) -> impl Iterator<Item = (&crate::typedef::AttrDef, &Value)> {
-        self.type_def
-            .attributes
+        self.slots
             .iter()
-            .zip(&self.values)
+            .map(|slot| (&self.type_def.attributes[usize::from(slot.at)], &slot.value))
             .filter(|(a, _)| a.kind.is_property() && a.kind != AttrKind::ReadOnly)
-            .filter_map(|(a, v)| Some((a, v.as_ref()?)))
             .filter(|(a, v)| {
                 let should = attribute::sync_value(a, v);
                 let empty = matches!(&should, Value::Array(items) if items.is_empty())

@@ -950,6 +950,10 @@ impl<'a> Run<'a> {
     ) {
         status.provider_used = outcome.provider.clone();
         let time = report::now_text();
+        // Exactly: a report entry is a few hundred bytes, and a vector
+        // grown by pushing holds room for four, most of a first run's
+        // memory when each of thousands of resources has one change.
+        status.events.reserve_exact(outcome.events.len());
         for event in &outcome.events {
             let source = format!("{path}/{}", event.property);
             let (level, status_name) = match event.status {
