@@ -659,3 +659,59 @@ fn schedules_hold_resources_back_unless_ignored_and_a_missing_one_stops_the_run(
         missing.stderr
     );
 }
+
+#[test]
+fn audited_changes_are_reported_with_the_value_recorded_before() {
+    let vardir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let watched = dir.path().join("mrtest-watched");
+    std::fs::write(&watched, "one\n").unwrap();
+    let manifest = format!("file {{ '{}': audit => content }}", watched.display());
+    let first = marionette(&["apply", "-e", &manifest], vardir.path());
+    assert!(
+        first
+            .stdout
+            .contains("/content: audit change: newly-recorded value {sha256}"),
+        "{}",
+        first.stdout
+    );
+    std::fs::write(&watched, "two\n").unwrap();
+    let second = marionette(
+        &["apply", "-e", &manifest, "--detailed-exitcodes"],
+        vardir.path(),
+    );
+    // An audit event is no change: nothing was changed by the run.
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let sha = |text: &str| match text {
+        "one\n" => "{sha256}2c8b08da5ce60398e1f19af0e5dccc744df274b826abe585eaba68c525434806",
+        _ => "{sha256}27dd8ed44a83ff94d557f9fd0412ed5a8cbca69ea04922d88c01184a07300a5a",
+    };
+    assert!(
+        second.stdout.contains(&format!(
+            "/content: audit change: previously recorded value '{}' has been changed to '{}'\n",
+            sha("one\n"),
+            sha("two\n")
+        )),
+        "{}",
+        second.stdout
+    );
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(vardir.path().join("state/last_run_report.json")).unwrap(),
+    )
+    .unwrap();
+    let status = &report["resource_statuses"][format!("File[{}]", watched.display())];
+    assert_eq!(status["out_of_sync"], false, "{status}");
+    let event = &status["events"][0];
+    assert_eq!(event["status"], "audit", "{event}");
+    assert_eq!(event["audited"], true, "{event}");
+    assert_eq!(event["historical_value"], sha("one\n"), "{event}");
+    assert_eq!(event["previous_value"], sha("two\n"), "{event}");
+    let events = report["metrics"]["events"]["values"].as_array().unwrap();
+    assert!(
+        events.contains(&serde_json::json!(["audit", "Audit", 1])),
+        "{events:?}"
+    );
+    let summary =
+        std::fs::read_to_string(vardir.path().join("state/last_run_summary.yaml")).unwrap();
+    assert!(summary.contains("events:\n  audit: 1\n"), "{summary}");
+}

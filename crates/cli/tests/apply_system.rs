@@ -6,6 +6,8 @@
 //! the same lines, leave the same files (type, mode, content or target),
 //! change nothing on a second run, change nothing in noop (the cases of
 //! `NOOP_CASES`), and keep a backup of every file it removed or replaced.
+//! A case with a `CASE.change.sh` is changed by it after the second run,
+//! then applied in noop and for real (the `audit` metaparameter's case).
 //!
 //! The `package_*` and `service_*` cases manage `mrtest-*` packages and
 //! daemons, outside `/tmp/mrtest-apply`: their `CASE.state.sh` prints what
@@ -166,6 +168,7 @@ fn apply_does_what_puppet_apply_does() {
     assert_eq!(
         cases,
         [
+            "audit",
             "classes",
             "failure",
             "filebucket",
@@ -231,6 +234,28 @@ fn apply_does_what_puppet_apply_does() {
             expect(&format!("{case}.state")),
             "files after the second run of {case}"
         );
+        // Changes made behind the runs' back, then a noop run and a real
+        // one.
+        let change = data(&format!("{case}.change.sh"));
+        if change.exists() {
+            let status = Command::new("sh").arg(&change).status().unwrap();
+            assert!(status.success(), "{}", change.display());
+            assert_eq!(
+                apply(&manifest, vardir.path(), &["--noop"]),
+                expect(&format!("{case}.changed.noop.out")),
+                "noop run of {case} after the change"
+            );
+            assert_eq!(
+                apply(&manifest, vardir.path(), &[]),
+                expect(&format!("{case}.changed.out")),
+                "run of {case} after the change"
+            );
+            assert_eq!(
+                state(case),
+                expect(&format!("{case}.changed.state")),
+                "files after the run of {case} after the change"
+            );
+        }
         if case == "files" {
             // The removed file was saved first, and can be brought back.
             let bucket = marionette_ral::Filebucket::new(vardir.path().join("clientbucket"));

@@ -34,6 +34,14 @@ pub struct Resource {
     name: Option<String>,
 }
 
+/// The names an `audit` value gives, alone or in an array.
+fn audit_names(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(items) => items.iter().map(attribute::value_text).collect(),
+        other => vec![attribute::value_text(other)],
+    }
+}
+
 /// An attribute's value in a resource.
 #[derive(Clone, Debug)]
 struct Slot {
@@ -265,6 +273,15 @@ impl Resource {
                     LOG_LEVELS.join(", ")
                 ))
             }
+            "audit" => audit_names(value)
+                .into_iter()
+                .find(|name| name != "all" && self.type_def.attribute(name).is_none())
+                .map(|name| {
+                    format!(
+                        "Cannot audit {name}: not a valid attribute for {}",
+                        self.reference
+                    )
+                }),
             _ => None,
         };
         match problem {
@@ -447,6 +464,24 @@ impl Resource {
             .get("noop")
             .and_then(parse_boolean)
             .unwrap_or(false)
+    }
+
+    /// The properties the `audit` metaparameter names, in the type's
+    /// order: `all` is every property of the type; parameters named are
+    /// accepted and left out, as Puppet does.
+    pub fn audited(&self) -> Vec<String> {
+        let Some(value) = self.meta.get("audit") else {
+            return Vec::new();
+        };
+        let names = audit_names(value);
+        let all = names.iter().any(|name| name == "all");
+        self.type_def
+            .attributes
+            .iter()
+            .filter(|attr| attr.kind.is_property())
+            .filter(|attr| all || names.contains(&attr.name))
+            .map(|attr| attr.name.clone())
+            .collect()
     }
 
     /// The provider the manifest asked for.

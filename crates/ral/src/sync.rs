@@ -37,6 +37,9 @@ pub enum EventStatus {
     Success,
     Noop,
     Failure,
+    /// An audited property found changed since the last run recorded it
+    /// (see the `audit` metaparameter); nothing was changed.
+    Audit,
 }
 
 /// One property change (or would-be change, or failed change).
@@ -60,6 +63,9 @@ pub struct Outcome {
     pub events: Vec<Event>,
     /// Why the resource failed, if it did.
     pub failed: Option<String>,
+    /// The values the properties asked for by
+    /// [`Session::evaluate_audited`] had before anything was changed.
+    pub audited: Vec<(String, Value)>,
 }
 
 impl Outcome {
@@ -70,7 +76,9 @@ impl Outcome {
 
     /// Whether anything would change (or did).
     pub fn out_of_sync(&self) -> bool {
-        self.events.iter().any(|e| e.status != EventStatus::Failure)
+        self.events
+            .iter()
+            .any(|e| !matches!(e.status, EventStatus::Failure | EventStatus::Audit))
     }
 }
 
@@ -461,6 +469,19 @@ impl Session {
     /// Brings one resource in line with its desired state (or, in noop,
     /// reports what would change).
     pub fn evaluate(&mut self, resource: &Resource, noop: bool) -> Outcome {
+        self.evaluate_audited(resource, noop, &[])
+    }
+
+    /// [`Session::evaluate`], also reading the current values of the
+    /// properties named in `audit` before anything is changed, into
+    /// [`Outcome::audited`]; a property of a thing that does not exist is
+    /// `absent`.
+    pub fn evaluate_audited(
+        &mut self,
+        resource: &Resource,
+        noop: bool,
+        audit: &[String],
+    ) -> Outcome {
         let noop = noop || resource.noop();
         let mut outcome = Outcome {
             resource: resource.reference(),
@@ -492,11 +513,11 @@ impl Session {
         }
         let result = match &provider.implementation {
             Implementation::Properties(p) => {
-                self.evaluate_properties(p.as_ref(), resource, noop, &mut outcome)
+                self.evaluate_properties(p.as_ref(), resource, (noop, audit), &mut outcome)
             }
             Implementation::Batch(b) => {
                 let key = provider_key(&provider);
-                self.evaluate_batch(b.as_ref(), &key, resource, noop, &mut outcome)
+                self.evaluate_batch(b.as_ref(), &key, resource, (noop, audit), &mut outcome)
             }
         };
         if let Err(e) = result {
@@ -517,14 +538,16 @@ impl Session {
         &mut self,
         provider: &dyn PropertyProvider,
         resource: &Resource,
-        noop: bool,
+        (noop, audit): (bool, &[String]),
         outcome: &mut Outcome,
     ) -> Result<(), ProviderError> {
-        // Found in sync ahead of time, and nothing has changed since.
-        if self
-            .ahead
-            .as_ref()
-            .is_some_and(|ahead| ahead.in_sync(resource))
+        // Found in sync ahead of time, and nothing has changed since
+        // (audited properties are read whatever the check found).
+        if audit.is_empty()
+            && self
+                .ahead
+                .as_ref()
+                .is_some_and(|ahead| ahead.in_sync(resource))
         {
             return Ok(());
         }
@@ -534,6 +557,17 @@ impl Session {
             property_hash: self.take_hash(resource),
         };
         let type_def = resource.type_def().clone();
+        if !audit.is_empty() {
+            let exists = !type_def.ensurable || provider.exists(&cx, &instance)?;
+            for name in audit {
+                let value = if exists || name == "ensure" {
+                    provider.get(&cx, &instance, name)?.unwrap_or_else(absent)
+                } else {
+                    absent()
+                };
+                outcome.audited.push((name.clone(), value));
+            }
+        }
         if let Some((attr, desired)) = managed_ensure(resource) {
             let (current, in_sync) = property_state(provider, &cx, &instance, attr, desired)?;
             if !in_sync {
@@ -622,7 +656,7 @@ impl Session {
         provider: &dyn BatchProvider,
         key: &str,
         resource: &Resource,
-        noop: bool,
+        (noop, audit): (bool, &[String]),
         outcome: &mut Outcome,
     ) -> Result<(), ProviderError> {
         let name = resource.provider_name();
@@ -636,6 +670,10 @@ impl Session {
                 Value::String("present".into())
             };
             is.insert("ensure".into(), value);
+        }
+        for name in audit {
+            let value = is.get(name).cloned().unwrap_or_else(absent);
+            outcome.audited.push((name.clone(), value));
         }
         let mut should = desired_state(resource);
         if !should.contains_key("ensure") {

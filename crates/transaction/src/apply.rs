@@ -17,6 +17,7 @@ use marionette_ral::{
     EventStatus, Facts, Filebucket, GenerateError, Level, Logger, Outcome, RalError, Registry,
     Resource, Session,
 };
+use marionette_values::Value;
 use marionette_values::types::capitalize_segments;
 
 use crate::graph::{Containment, Graph, GraphError, NodeKind};
@@ -88,6 +89,16 @@ impl ApplyError {
             .into(),
         }
     }
+}
+
+/// What auditing added to a resource's evaluation, for its report.
+#[derive(Default)]
+struct AuditNotes {
+    /// Notices of values recorded for the first time: each with the number
+    /// of events logged before it, and the property.
+    recorded: Vec<(usize, String, String)>,
+    /// Each audited property and the value the last run recorded.
+    historical: Vec<(String, Option<Value>)>,
 }
 
 /// What happened to a node, as its dependents see it.
@@ -610,15 +621,18 @@ impl<'a> Run<'a> {
                 self.state[node] = State::Done;
                 let received = self.received[node];
                 // In noop, Puppet reports the events a container would
-                // have passed on.
-                if kind == NodeKind::End && received.noop_events > 0 && received.events == 0 {
+                // have passed on: noop events, and in a noop run the real
+                // events of audits too.
+                let total = received.events + received.noop_events;
+                if kind == NodeKind::End && total > 0 && (received.events == 0 || self.options.noop)
+                {
                     let reference = self.graph.nodes[node].reference.clone();
                     self.logger.log(
                         Level::Notice,
                         &reference,
                         &format!(
                             "Would have triggered 'refresh' from {}",
-                            plural(received.noop_events, "event")
+                            plural(total, "event")
                         ),
                     );
                 }
@@ -735,14 +749,27 @@ impl<'a> Run<'a> {
             self.statuses.insert(resource.reference(), status);
             return;
         }
-        if schedule.is_some() {
+        let audited = resource.audited();
+        if schedule.is_some() || !audited.is_empty() {
             self.storage()
                 .check(resource.reference_str(), crate::state::now());
         }
-        let outcome = self.session.evaluate(resource, self.options.noop);
+        let mut outcome = if audited.is_empty() {
+            self.session.evaluate(resource, self.options.noop)
+        } else {
+            self.session
+                .evaluate_audited(resource, self.options.noop, &audited)
+        };
+        let notes = self.audit(resource, &mut outcome);
         let noop = self.options.noop || resource.noop();
-        self.record(resource, path, &outcome, &mut status);
-        let mut real = outcome.changed();
+        self.record(resource, path, &outcome, &notes, &mut status);
+        // Audit events are passed on as changes are: a subscriber is
+        // refreshed when a watched file changed behind the run's back.
+        let mut real = outcome.changed()
+            || outcome
+                .events
+                .iter()
+                .any(|e| e.status == EventStatus::Audit);
         let mut would = outcome.events.iter().any(|e| e.status == EventStatus::Noop);
         if outcome.failed.is_none() {
             let received = self.received[node];
@@ -808,15 +835,14 @@ impl<'a> Run<'a> {
         } else {
             State::Done
         };
-        let status_sent = if real {
-            EventStatus::Success
-        } else {
-            EventStatus::Noop
-        };
         let count = outcome
             .events
             .iter()
-            .filter(|e| e.status == status_sent)
+            .filter(|e| match e.status {
+                EventStatus::Success | EventStatus::Audit => real,
+                EventStatus::Noop => !real,
+                EventStatus::Failure => false,
+            })
             .count();
         self.send(node, real, would && !real, count);
         self.statuses.insert(resource.reference(), status);
@@ -860,6 +886,65 @@ impl<'a> Run<'a> {
             .ok_or_else(|| format!("Could not find schedule {name}"))?;
         let previous = self.storage().checked(resource.reference_str());
         Ok(schedule.due(previous, crate::state::now()))
+    }
+
+    /// Compares the audited properties' values (read before anything was
+    /// changed) with those recorded by the last run, and records them for
+    /// the next, as Puppet does: a changed property that the run synced
+    /// says what was recorded; one it did not sync gets an audit event; one
+    /// never recorded before gets a notice.
+    fn audit(&mut self, resource: &Resource, outcome: &mut Outcome) -> AuditNotes {
+        let mut notes = AuditNotes::default();
+        if outcome.audited.is_empty() {
+            return notes;
+        }
+        let reference = resource.reference_str();
+        let audited = std::mem::take(&mut outcome.audited);
+        for (property, current) in &audited {
+            let Some(attr) = resource.type_def().attribute(property) else {
+                continue;
+            };
+            let storage = self.storage();
+            let recorded = storage
+                .audited(reference, property)
+                .map(marionette_catalog::from_data);
+            storage.audit(reference, property, marionette_catalog::to_data(current));
+            let Some(recorded) = recorded else {
+                notes.recorded.push((
+                    outcome.events.len(),
+                    property.clone(),
+                    format!("audit change: newly-recorded value {}", value_text(current)),
+                ));
+                notes.historical.push((property.clone(), None));
+                continue;
+            };
+            notes
+                .historical
+                .push((property.clone(), Some(recorded.clone())));
+            if recorded == *current {
+                continue;
+            }
+            let was = marionette_ral::attribute::display_for(attr, resource, &recorded);
+            match outcome.events.iter_mut().find(|e| e.property == *property) {
+                Some(event) => {
+                    event
+                        .message
+                        .push_str(&format!(" (previously recorded value was {was})"));
+                }
+                None => outcome.events.push(marionette_ral::Event {
+                    property: property.clone(),
+                    previous: current.clone(),
+                    desired: Value::Undef,
+                    message: format!(
+                        "audit change: previously recorded value {was} has been changed to {}",
+                        marionette_ral::attribute::display_for(attr, resource, current)
+                    ),
+                    status: EventStatus::Audit,
+                    invalidate_refreshes: false,
+                }),
+            }
+        }
+        notes
     }
 
     /// Writes what the run recorded of its resources, if it recorded
@@ -946,6 +1031,7 @@ impl<'a> Run<'a> {
         resource: &Resource,
         path: &str,
         outcome: &Outcome,
+        notes: &AuditNotes,
         status: &mut ResourceStatus,
     ) {
         status.provider_used = outcome.provider.clone();
@@ -954,12 +1040,19 @@ impl<'a> Run<'a> {
         // grown by pushing holds room for four, most of a first run's
         // memory when each of thousands of resources has one change.
         status.events.reserve_exact(outcome.events.len());
-        for event in &outcome.events {
+        let log_notes = |logger: &Logger, before: usize| {
+            for (_, property, message) in notes.recorded.iter().filter(|(at, ..)| *at == before) {
+                logger.log(Level::Notice, &format!("{path}/{property}"), message);
+            }
+        };
+        for (index, event) in outcome.events.iter().enumerate() {
+            log_notes(&self.logger, index);
             let source = format!("{path}/{}", event.property);
             let (level, status_name) = match event.status {
                 EventStatus::Success => (Level::Notice, "success"),
                 EventStatus::Noop => (Level::Notice, "noop"),
                 EventStatus::Failure => (Level::Err, "failure"),
+                EventStatus::Audit => (Level::Notice, "audit"),
             };
             self.logger.log(level, &source, &event.message);
             match event.status {
@@ -969,8 +1062,16 @@ impl<'a> Run<'a> {
                 }
                 EventStatus::Noop => self.counts.events_noop += 1,
                 EventStatus::Failure => self.counts.events_failure += 1,
+                EventStatus::Audit => self.counts.events_audit += 1,
             }
-            status.out_of_sync_count += 1;
+            // Puppet does not count an audit event as out of sync.
+            if event.status != EventStatus::Audit {
+                status.out_of_sync_count += 1;
+            }
+            let historical = notes
+                .historical
+                .iter()
+                .find(|(name, _)| *name == event.property);
             let sensitive = resource.is_sensitive(&event.property)
                 || resource
                     .type_def()
@@ -984,11 +1085,14 @@ impl<'a> Run<'a> {
                 }
             };
             status.events.push(EventReport {
-                audited: false,
+                audited: historical.is_some(),
                 property: event.property.clone(),
                 previous_value: data(&event.previous),
                 desired_value: data(&event.desired),
-                historical_value: serde_json::Value::Null,
+                historical_value: match historical {
+                    Some((_, Some(value))) => data(value),
+                    _ => serde_json::Value::Null,
+                },
                 message: event.message.clone(),
                 name: event_name(&status.resource_type, &event.property, &event.message),
                 status: status_name.to_string(),
@@ -997,6 +1101,7 @@ impl<'a> Run<'a> {
                 corrective_change: false,
             });
         }
+        log_notes(&self.logger, outcome.events.len());
         if let Some(reason) = &outcome.failed
             && outcome
                 .events

@@ -166,7 +166,14 @@ pub struct Counts {
     pub events_success: usize,
     pub events_failure: usize,
     pub events_noop: usize,
+    pub events_audit: usize,
     pub changes: usize,
+}
+
+impl Counts {
+    pub fn events_total(&self) -> usize {
+        self.events_audit + self.events_failure + self.events_noop + self.events_success
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -206,6 +213,17 @@ impl Report {
     pub fn finish_metrics(&mut self) {
         let c = &self.counts;
         let entry = |name: &str, label: &str, value: Json| json!([name, label, value]);
+        // Puppet lists `audit` only in runs that had such events.
+        let mut event_entries = Vec::new();
+        if c.events_audit > 0 {
+            event_entries.push(entry("audit", "Audit", c.events_audit.into()));
+        }
+        event_entries.extend([
+            entry("failure", "Failure", c.events_failure.into()),
+            entry("noop", "Noop", c.events_noop.into()),
+            entry("success", "Success", c.events_success.into()),
+            entry("total", "Total", c.events_total().into()),
+        ]);
         let resources = vec![
             entry("changed", "Changed", c.changed.into()),
             entry("corrective_change", "Corrective change", 0.into()),
@@ -230,12 +248,7 @@ impl Report {
             "resources": {"name": "resources", "label": "Resources", "values": resources},
             "time": {"name": "time", "label": "Time", "values": time},
             "changes": {"name": "changes", "label": "Changes", "values": [entry("total", "Total", c.changes.into())]},
-            "events": {"name": "events", "label": "Events", "values": [
-                entry("failure", "Failure", c.events_failure.into()),
-                entry("noop", "Noop", c.events_noop.into()),
-                entry("success", "Success", c.events_success.into()),
-                entry("total", "Total", (c.events_failure + c.events_noop + c.events_success).into()),
-            ]},
+            "events": {"name": "events", "label": "Events", "values": event_entries},
         });
     }
 
@@ -265,13 +278,17 @@ impl Report {
         }
         let _ = writeln!(out, "  last_run: {}", now_seconds());
         let _ = writeln!(out, "changes:\n  total: {}", c.changes);
+        out.push_str("events:\n");
+        if c.events_audit > 0 {
+            let _ = writeln!(out, "  audit: {}", c.events_audit);
+        }
         let _ = writeln!(
             out,
-            "events:\n  failure: {}\n  noop: {}\n  success: {}\n  total: {}",
+            "  failure: {}\n  noop: {}\n  success: {}\n  total: {}",
             c.events_failure,
             c.events_noop,
             c.events_success,
-            c.events_failure + c.events_noop + c.events_success
+            c.events_total()
         );
         out
     }

@@ -1,17 +1,19 @@
 //! What runs remember of resources from one run to the next
 //! (`state/state.json` under the state directory): when each resource
-//! with a schedule was last checked, which is what the schedule compares
-//! with.
+//! with a schedule or audited properties was last checked, which is what
+//! the schedule compares with, and the values its audited properties had
+//! then (see the `audit` metaparameter).
 //!
-//! Puppet records this for every resource in `state.yaml`, every run.
-//! Only resources that name a schedule need it, so only those are
-//! recorded, and a run whose resources name none neither reads nor writes
-//! the file. Entries of resources the run did not check are kept until
+//! Puppet records the time for every resource in `state.yaml`, every run.
+//! Only resources that name a schedule or audit properties need it, so
+//! only those are recorded, and a run whose resources do neither neither
+//! reads nor writes the file. Entries of resources the run did not check are kept until
 //! they are older than Puppet's `statettl`, 32 days, so that a resource
 //! left out of a few catalogs keeps its place in its schedule.
 //!
-//! The file is JSON: `{"Exec[x]": {"checked": SECONDS}, ...}`, seconds
-//! since the epoch.
+//! The file is JSON: `{"File[/x]": {"checked": SECONDS, "audited":
+//! {"mode": "0644"}}, ...}`, seconds since the epoch and values as in
+//! catalogs.
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -21,10 +23,13 @@ use std::path::{Path, PathBuf};
 /// How long an entry is kept without its resource being checked.
 const KEEP_SECONDS: i64 = 32 * 86_400;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
     /// When the resource was last checked, in seconds since the epoch.
     pub checked: i64,
+    /// The audited properties' values when it was.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub audited: IndexMap<String, serde_json::Value>,
 }
 
 /// The entries of the state file, by resource reference.
@@ -85,7 +90,22 @@ impl Storage {
     /// Records that a resource was checked at `now`.
     pub fn check(&mut self, reference: &str, now: i64) {
         self.entries
-            .insert(reference.to_string(), Entry { checked: now });
+            .entry(reference.to_string())
+            .or_default()
+            .checked = now;
+        self.changed = true;
+    }
+
+    /// The value an audited property had when its resource was last
+    /// checked.
+    pub fn audited(&self, reference: &str, property: &str) -> Option<&serde_json::Value> {
+        self.entries.get(reference)?.audited.get(property)
+    }
+
+    /// Records the value an audited property has now.
+    pub fn audit(&mut self, reference: &str, property: &str, value: serde_json::Value) {
+        let entry = self.entries.entry(reference.to_string()).or_default();
+        entry.audited.insert(property.to_string(), value);
         self.changed = true;
     }
 
@@ -137,11 +157,16 @@ mod tests {
         assert_eq!(storage.checked("Exec[a]"), None);
         let now = 2_000_000_000;
         storage.check("Exec[a]", now);
+        storage.audit("Exec[a]", "returns", serde_json::json!(["0"]));
         storage.check("Exec[old]", now - KEEP_SECONDS - 1);
         storage.store(now).unwrap();
         let (storage, problem) = Storage::load(dir.path());
         assert_eq!(problem, None);
         assert_eq!(storage.checked("Exec[a]"), Some(now));
+        assert_eq!(
+            storage.audited("Exec[a]", "returns"),
+            Some(&serde_json::json!(["0"]))
+        );
         assert_eq!(storage.checked("Exec[old]"), None);
         let mode = std::fs::metadata(dir.path().join("state.json")).unwrap();
         assert_eq!(
