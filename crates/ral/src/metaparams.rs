@@ -6,7 +6,7 @@ pub const METAPARAMETERS: &[(&str, &str)] = &[
     ("alias", "Other names the resource can be referred to by."),
     (
         "audit",
-        "Attributes whose values are reported on every run, even when not managed.",
+        "Properties whose values are recorded on every run; a change since the last run is reported and refreshes subscribers (`all`: every property).",
     ),
     ("before", "Resources that must be applied after this one."),
     (

@@ -558,8 +558,9 @@ struct Run<'a> {
     /// concerned, or a generator failed: the run failed though no
     /// resource did.
     failed_after: bool,
-    /// When scheduled resources were last checked: read when the first
-    /// resource with a schedule comes, written at the end of the run.
+    /// When resources with a schedule or audited properties were last
+    /// checked, and the audited values: read when the first such resource
+    /// comes, written at the end of the run.
     storage: Option<crate::state::Storage>,
     /// The run's schedules by name, the implicit ones included: gathered
     /// when the first resource with a schedule comes.
@@ -913,7 +914,14 @@ impl<'a> Run<'a> {
                 notes.recorded.push((
                     outcome.events.len(),
                     property.clone(),
-                    format!("audit change: newly-recorded value {}", value_text(current)),
+                    format!(
+                        "audit change: newly-recorded value {}",
+                        if resource.is_sensitive(property) {
+                            "[redacted]".to_string()
+                        } else {
+                            value_text(current)
+                        }
+                    ),
                 ));
                 notes.historical.push((property.clone(), None));
                 continue;
