@@ -42,6 +42,7 @@ pub mod render;
 pub mod resource;
 pub mod schedule;
 pub mod select;
+pub mod state_file;
 pub mod sync;
 pub mod typedef;
 

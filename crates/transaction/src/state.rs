@@ -110,9 +110,8 @@ impl Storage {
     }
 
     /// Writes the file if anything changed, first dropping the entries
-    /// not checked for [`KEEP_SECONDS`]. The file is replaced whole
-    /// (written beside it, then renamed over it) and readable only by its
-    /// owner.
+    /// not checked for [`KEEP_SECONDS`] (see
+    /// [`marionette_ral::state_file::replace`]).
     pub fn store(mut self, now: i64) -> io::Result<()> {
         let before = self.entries.len();
         self.entries
@@ -120,21 +119,9 @@ impl Storage {
         if !self.changed && self.entries.len() == before {
             return Ok(());
         }
-        let text = serde_json::to_vec_pretty(&self.entries).map_err(io::Error::other)?;
-        let temporary = self.path.with_extension("json.tmp");
-        {
-            use std::io::Write;
-            use std::os::unix::fs::OpenOptionsExt;
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .mode(0o600)
-                .open(&temporary)?;
-            file.write_all(&text)?;
-            file.write_all(b"\n")?;
-        }
-        std::fs::rename(&temporary, &self.path)
+        let mut text = serde_json::to_vec_pretty(&self.entries).map_err(io::Error::other)?;
+        text.push(b'\n');
+        marionette_ral::state_file::replace(&self.path, &text)
     }
 }
 

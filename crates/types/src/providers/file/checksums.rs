@@ -29,7 +29,7 @@ use std::collections::HashMap;
 use std::fs;
 use std::io::{self, BufRead, Write};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -297,16 +297,7 @@ impl Book {
             text.extend_from_slice(path);
             text.push(b'\n');
         }
-        let temp = self.file.with_extension("tmp");
-        let mut out = fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&temp)?;
-        out.write_all(&text)?;
-        drop(out);
-        fs::rename(&temp, &self.file)?;
+        marionette_ral::state_file::replace(&self.file, &text)?;
         self.begin_again();
         Ok(())
     }
