@@ -10,7 +10,6 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -65,19 +64,10 @@ impl Filebucket {
         fs::create_dir_all(&dir)?;
         let contents = dir.join("contents");
         if !contents.exists() {
-            // Written beside and renamed, so a crash never leaves a
+            // Written beside, synced and renamed, so a crash never leaves a
             // truncated backup under a valid sum. Backups may hold secrets:
             // only the owner can read them.
-            let partial = dir.join("contents.partial");
-            let mut file = fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .mode(0o600)
-                .open(&partial)?;
-            file.write_all(bytes)?;
-            file.sync_all()?;
-            fs::rename(&partial, &contents)?;
+            crate::state_file::replace_durably(&contents, bytes)?;
         }
         let paths = dir.join("paths");
         let known = fs::read_to_string(&paths).unwrap_or_default();

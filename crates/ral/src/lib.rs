@@ -20,6 +20,8 @@
 //! - [`schedule`]: when a resource with the `schedule` metaparameter is
 //!   due.
 //! - [`command`]: the one way providers run programs.
+//! - [`state_file`]: the one way files under the state directory are
+//!   replaced (checksums, the record of checked resources, backups).
 //! - [`docs`] and [`render`]: `describe`, the type reference, and
 //!   resources in manifest syntax.
 //!

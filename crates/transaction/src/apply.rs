@@ -435,9 +435,11 @@ pub fn apply(
     if !checks.is_empty() {
         return Err(ApplyError::PreRun(checks));
     }
-    if !options.ignore_schedules {
-        check_schedules(&ral)?;
-    }
+    let schedules = if options.ignore_schedules {
+        HashMap::new()
+    } else {
+        schedules(&ral)?
+    };
     let mut run = Run::new(
         catalog,
         (&graph, &paths),
@@ -447,6 +449,7 @@ pub fn apply(
         (recorder, logs),
         options,
     );
+    run.schedules = schedules;
     for (position, message) in generate_failures {
         run.logger.log(
             Level::Err,
@@ -476,28 +479,32 @@ pub fn apply(
     Ok(report)
 }
 
-/// Checks that every schedule a resource names exists, so that a missing
-/// one stops the run before anything is changed.
-fn check_schedules(resources: &[Resource]) -> Result<(), ApplyError> {
-    let mut declared = None;
+/// The schedules the resources name, by name: declared `schedule`
+/// resources and the implicit ones. Every name is checked here, so that a
+/// missing schedule stops the run before anything is changed.
+fn schedules(resources: &[Resource]) -> Result<HashMap<String, Schedule>, ApplyError> {
+    let mut named = HashMap::new();
     let mut missing = Vec::new();
     for resource in resources {
         let Some(name) = resource.meta("schedule").map(value_text) else {
             continue;
         };
-        let declared = declared.get_or_insert_with(|| {
-            resources
-                .iter()
-                .filter(|r| r.type_name() == "schedule")
-                .map(Resource::title)
-                .collect::<HashSet<&str>>()
-        });
-        if !declared.contains(name.as_str()) && Schedule::implicit(&name).is_none() {
-            missing.push((resource.reference(), name, resource.origin().clone()));
+        if named.contains_key(&name) {
+            continue;
+        }
+        let declared = resources
+            .iter()
+            .find(|r| r.type_name() == "schedule" && r.title() == name)
+            .map(Schedule::of);
+        match declared.or_else(|| Schedule::implicit(&name)) {
+            Some(schedule) => {
+                named.insert(name, schedule);
+            }
+            None => missing.push((resource.reference(), name, resource.origin().clone())),
         }
     }
     if missing.is_empty() {
-        Ok(())
+        Ok(named)
     } else {
         Err(ApplyError::MissingSchedules(missing))
     }
@@ -562,9 +569,9 @@ struct Run<'a> {
     /// checked, and the audited values: read when the first such resource
     /// comes, written at the end of the run.
     storage: Option<crate::state::Storage>,
-    /// The run's schedules by name, the implicit ones included: gathered
-    /// when the first resource with a schedule comes.
-    schedules: Option<HashMap<String, Schedule>>,
+    /// The schedules the resources name, by name (see [`schedules`]);
+    /// none with `--ignoreschedules`.
+    schedules: HashMap<String, Schedule>,
 }
 
 impl<'a> Run<'a> {
@@ -597,7 +604,7 @@ impl<'a> Run<'a> {
             times: IndexMap::new(),
             failed_after: false,
             storage: None,
-            schedules: None,
+            schedules: HashMap::new(),
         }
     }
 
@@ -707,28 +714,16 @@ impl<'a> Run<'a> {
             return;
         }
         let schedule = resource.meta("schedule").map(value_text);
-        if let Some(name) = &schedule {
-            match self.due(resource, name) {
-                Ok(true) => {}
-                Ok(false) => {
-                    self.logger.log(Level::Debug, path, "Not scheduled");
-                    status.skipped = true;
-                    self.counts.skipped += 1;
-                    // Its pending refreshes are dropped, and it passes on
-                    // nothing.
-                    self.state[node] = State::Done;
-                    self.statuses.insert(resource.reference(), status);
-                    return;
-                }
-                Err(message) => {
-                    self.logger.log(Level::Err, path, &message);
-                    status.failed = true;
-                    self.counts.failed += 1;
-                    self.state[node] = State::Failed;
-                    self.statuses.insert(resource.reference(), status);
-                    return;
-                }
-            }
+        if let Some(name) = &schedule
+            && !self.due(resource, name)
+        {
+            self.logger.log(Level::Debug, path, "Not scheduled");
+            status.skipped = true;
+            self.counts.skipped += 1;
+            // Its pending refreshes are dropped, and it passes on nothing.
+            self.state[node] = State::Done;
+            self.statuses.insert(resource.reference(), status);
+            return;
         }
         if !failed_dependencies.is_empty() {
             for &dependency in failed_dependencies {
@@ -864,29 +859,16 @@ impl<'a> Run<'a> {
         })
     }
 
-    /// Whether a resource is due by the schedule it names; an error when
-    /// the run has no schedule of that name.
-    fn due(&mut self, resource: &Resource, name: &str) -> Result<bool, String> {
+    /// Whether a resource is due by the schedule it names.
+    fn due(&mut self, resource: &Resource, name: &str) -> bool {
         if self.options.ignore_schedules {
-            return Ok(true);
+            return true;
         }
-        let resources = &self.resources;
-        let schedules = self.schedules.get_or_insert_with(|| {
-            let mut schedules: HashMap<String, Schedule> = marionette_ral::schedule::IMPLICIT
-                .iter()
-                .filter_map(|name| Some((name.to_string(), Schedule::implicit(name)?)))
-                .collect();
-            for declared in resources.iter().filter(|r| r.type_name() == "schedule") {
-                schedules.insert(declared.title().to_string(), Schedule::of(declared));
-            }
-            schedules
-        });
-        let schedule = schedules
-            .get(name)
-            .cloned()
-            .ok_or_else(|| format!("Could not find schedule {name}"))?;
         let previous = self.storage().checked(resource.reference_str());
-        Ok(schedule.due(previous, crate::state::now()))
+        // Every name was found before the run (see `schedules`).
+        self.schedules
+            .get(name)
+            .is_none_or(|schedule| schedule.due(previous, crate::state::now()))
     }
 
     /// Compares the audited properties' values (read before anything was

@@ -357,34 +357,33 @@ impl<'p> Evaluator<'p> {
             .and_then(|v| self.compiler.find(type_name, v));
         if let Some(existing) = by_title.or(by_namevar) {
             let old = &self.compiler.resources[existing];
+            let declared = match (&old.file, old.line) {
+                (Some(file), Some(line)) => format!(" (file: {file}, line: {line})"),
+                _ => String::new(),
+            };
             let (file, line) = place;
             let type_ref = capitalize_segments(type_name);
-            return match (by_title, &namevar_value) {
+            return statement(match (by_title, &namevar_value) {
                 // Another title for what an earlier resource manages:
                 // Puppet words it as a failed alias.
-                (None, Some(value)) => {
-                    let declared = match (&old.file, old.line) {
-                        (Some(file), Some(line)) => format!(" (file: {file}, line: {line})"),
-                        _ => String::new(),
-                    };
-                    statement(format!(
-                        "Cannot alias {type_ref}[{title}] to [\"{value}\"] at (file: {file}, line: {line}); resource [\"{type_ref}\", \"{value}\"] already declared{declared}"
-                    ))
-                }
+                (None, Some(value)) => format!(
+                    "Cannot alias {type_ref}[{title}] to [\"{value}\"] at (file: {file}, line: {line}); resource [\"{type_ref}\", \"{value}\"] already declared{declared}"
+                ),
                 _ => {
-                    let location = match (&old.file, old.line) {
-                        (Some(file), Some(line)) => format!(" at (file: {file}, line: {line})"),
-                        _ => String::new(),
+                    let location = if declared.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" at{declared}")
                     };
                     let reference = match &namevar_value {
                         Some(value) => format!("{type_ref}[{value}]"),
                         None => format!("{type_ref}[{title}]"),
                     };
-                    statement(format!(
+                    format!(
                         "Duplicate declaration: {reference} is already declared{location}; cannot redeclare (file: {file}, line: {line})"
-                    ))
+                    )
                 }
-            };
+            });
         }
         let source = self.source_of(self.current);
         let mut params: Params = Params::default();
