@@ -17,9 +17,10 @@ pub struct Resource {
     type_def: Arc<TypeDef>,
     title: String,
     /// The attributes that have a value, given or defaulted, in the type's
-    /// declaration order. Only those: a file resource sets a handful of the
-    /// type's thirty-odd attributes, and a slot for each would cost a
-    /// kilobyte a resource.
+    /// declaration order. Only those, and not the type's fixed defaults
+    /// either (see [`Resource::slot`]): a file resource sets a handful of
+    /// the type's thirty-odd attributes, and a slot for each default would
+    /// cost most of a kilobyte a resource.
     slots: Vec<Slot>,
     meta: IndexMap<String, Value>,
     provider: Option<String>,
@@ -51,6 +52,22 @@ struct Slot {
     given: bool,
     sensitive: bool,
     value: Value,
+}
+
+/// An attribute's value as [`Resource::slot`] finds it: in the resource,
+/// or the type's fixed default.
+#[derive(Clone, Copy)]
+struct SlotRef<'a> {
+    value: &'a Value,
+    given: bool,
+    sensitive: bool,
+}
+
+/// Whether a `default_value` is one the type holds for all its resources,
+/// validated and munged once: not undef (no value at all) and not
+/// sensitive (which is unwrapped per resource).
+fn fixed_default(value: &Value) -> bool {
+    !matches!(value, Value::Undef | Value::Sensitive(_))
 }
 
 /// The values a manifest gave, by attribute position: a handful per
@@ -118,18 +135,24 @@ impl Resource {
             }
         }
         resource.identity_from_title(&mut given)?;
+        // Room for what is given, what defaults compute, and an implied
+        // `ensure`: the slots are allocated once.
+        let computed = type_def
+            .attributes
+            .iter()
+            .filter(|attr| matches!(attr.default, Some(DefaultValue::Computed(_))))
+            .count();
+        resource.slots.reserve_exact(given.0.len() + computed + 1);
         for (index, attr) in type_def.attributes.iter().enumerate() {
             let (value, from_manifest) = match given.take(index) {
                 Some(value) => (value, true),
                 None => match &attr.default {
-                    Some(DefaultValue::Value(value))
-                        if !matches!(value, Value::Undef | Value::Sensitive(_)) =>
-                    {
-                        let processed = attr.processed_default().expect("a fixed default");
-                        let munged = processed
-                            .clone()
-                            .map_err(|message| resource.attr_error(&attr.name, message))?;
-                        resource.put(index, munged, false, attr.sensitive);
+                    Some(DefaultValue::Value(value)) if fixed_default(value) => {
+                        // Held by the type, not copied into each resource:
+                        // only a default that fails its own checks is news.
+                        if let Some(Err(message)) = attr.processed_default() {
+                            return Err(resource.attr_error(&attr.name, message.clone()));
+                        }
                         continue;
                     }
                     Some(DefaultValue::Value(value)) => (value.clone(), false),
@@ -356,20 +379,66 @@ impl Resource {
         self.type_def
             .namevar_position()
             .and_then(|i| self.slot(i))
-            .map(|slot| attribute::value_text(&slot.value))
+            .map(|slot| attribute::value_text(slot.value))
             .unwrap_or_else(|| self.title.clone())
     }
 
     /// An attribute's value (given, or its default).
     pub fn get(&self, attr: &str) -> Option<&Value> {
-        self.slot(self.index(attr)?).map(|slot| &slot.value)
+        self.slot(self.index(attr)?).map(|slot| slot.value)
     }
 
-    /// The slot of the attribute at `index`, if it has a value.
-    fn slot(&self, index: usize) -> Option<&Slot> {
+    /// The value of the attribute at `index`, if it has one: its slot, or
+    /// else the type's fixed default.
+    fn slot(&self, index: usize) -> Option<SlotRef<'_>> {
         let at = u16::try_from(index).ok()?;
         // A handful of slots: a scan beats a search.
-        self.slots.iter().find(|slot| slot.at == at)
+        match self.slots.iter().find(|slot| slot.at == at) {
+            Some(slot) => Some(SlotRef {
+                value: &slot.value,
+                given: slot.given,
+                sensitive: slot.sensitive,
+            }),
+            None => self.default_at(index),
+        }
+    }
+
+    /// The type's fixed default for the attribute at `index`, which every
+    /// resource without a slot for it shares.
+    fn default_at(&self, index: usize) -> Option<SlotRef<'_>> {
+        let attr = self.type_def.attributes.get(index)?;
+        match &attr.default {
+            Some(DefaultValue::Value(value)) if fixed_default(value) => {
+                match attr.processed_default()? {
+                    Ok(value) => Some(SlotRef {
+                        value,
+                        given: false,
+                        sensitive: attr.sensitive,
+                    }),
+                    Err(_) => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Every attribute with a value, slots and fixed defaults merged, in
+    /// the type's declaration order.
+    fn filled(&self) -> impl Iterator<Item = (usize, SlotRef<'_>)> {
+        let mut slots = self.slots.iter().peekable();
+        (0..self.type_def.attributes.len()).filter_map(move |index| {
+            match slots.next_if(|slot| usize::from(slot.at) == index) {
+                Some(slot) => Some((
+                    index,
+                    SlotRef {
+                        value: &slot.value,
+                        given: slot.given,
+                        sensitive: slot.sensitive,
+                    },
+                )),
+                None => self.default_at(index).map(|slot| (index, slot)),
+            }
+        })
     }
 
     /// Sets the value of the attribute at `index`, keeping the slots in
@@ -418,12 +487,8 @@ impl Resource {
 
     /// Every value, in the type's declaration order.
     pub fn values(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.slots.iter().map(|slot| {
-            (
-                self.type_def.attributes[usize::from(slot.at)].name.as_str(),
-                &slot.value,
-            )
-        })
+        self.filled()
+            .map(|(index, slot)| (self.type_def.attributes[index].name.as_str(), slot.value))
     }
 
     /// Sets an attribute after construction, validated and munged (for
@@ -493,9 +558,8 @@ impl Resource {
     /// with a desired value. As in Puppet, a property whose value to sync
     /// is `false` or nothing (an empty list) is not managed.
     pub fn managed_properties(&self) -> impl Iterator<Item = (&crate::typedef::AttrDef, &Value)> {
-        self.slots
-            .iter()
-            .map(|slot| (&self.type_def.attributes[usize::from(slot.at)], &slot.value))
+        self.filled()
+            .map(|(index, slot)| (&self.type_def.attributes[index], slot.value))
             .filter(|(a, _)| a.kind.is_property() && a.kind != AttrKind::ReadOnly)
             .filter(|(a, v)| {
                 let should = attribute::sync_value(a, v);
