@@ -26,6 +26,15 @@ pub fn value_text(value: &Value) -> String {
     to_s(value)
 }
 
+/// [`value_text`] without a copy when the value is a string: for the
+/// comparisons made for every resource of a run.
+pub fn value_str(value: &Value) -> std::borrow::Cow<'_, str> {
+    match value {
+        Value::String(text) => std::borrow::Cow::Borrowed(text),
+        other => std::borrow::Cow::Owned(to_s(other)),
+    }
+}
+
 /// The default validation: the type constraint, then the allowed values
 /// (literals first, then patterns).
 pub fn default_validate(attr: &AttrDef, value: &Value) -> Result<(), String> {
@@ -53,7 +62,7 @@ pub(crate) fn validate_values(attr: &AttrDef, value: &Value) -> Result<(), Strin
     if matches!(value, Value::Array(_) | Value::Hash(_)) {
         return Err(invalid_value(attr, value));
     }
-    let text = value_text(value);
+    let text = value_str(value);
     let literal = attr
         .literals()
         .any(|l| l == text || (attr.boolean && l.eq_ignore_ascii_case(&text)));
@@ -110,11 +119,14 @@ pub fn default_munge(attr: &AttrDef, value: Value) -> Value {
     ) {
         return value;
     }
-    let text = value_text(&value);
+    let text = value_str(&value);
     if let Some((_, target)) = attr.aliases.iter().find(|(alias, _)| *alias == text) {
         return Value::String(target.as_str().into());
     }
-    if let Some(literal) = attr.literals().find(|l| *l == text) {
+    // A string already spelled as the literal is kept as it is.
+    if !matches!(value, Value::String(_))
+        && let Some(literal) = attr.literals().find(|l| *l == text)
+    {
         return Value::String(literal.into());
     }
     value
@@ -229,7 +241,7 @@ pub fn membership_insync(current: &Value, desired: &Value, inclusive: bool) -> b
 pub fn values_match(current: &Value, desired: &Value) -> bool {
     let current = unwrap_sensitive(current);
     let desired = unwrap_sensitive(desired);
-    current == desired || value_text(current) == value_text(desired)
+    current == desired || value_str(current) == value_str(desired)
 }
 
 fn unwrap_sensitive(value: &Value) -> &Value {

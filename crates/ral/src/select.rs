@@ -11,6 +11,7 @@ use crate::log::Logger;
 use crate::provider::{Confine, Facts, ProviderDef, fact_text};
 use crate::registry::Registry;
 use crate::resource::Resource;
+use marionette_values::fasthash::FastMap;
 
 /// Chooses providers for resources.
 pub struct Selector {
@@ -19,6 +20,9 @@ pub struct Selector {
     logger: Logger,
     /// `(type, provider)` → `None` when suitable, or why not.
     cache: Mutex<HashMap<(String, String), Option<String>>>,
+    /// Each type's default provider, found from the verdicts above: every
+    /// resource of a type without a `provider` asks for it.
+    defaults: Mutex<FastMap<String, Arc<ProviderDef>>>,
 }
 
 impl Selector {
@@ -28,6 +32,7 @@ impl Selector {
             facts,
             logger,
             cache: Mutex::default(),
+            defaults: Mutex::default(),
         }
     }
 
@@ -38,6 +43,10 @@ impl Selector {
     /// Forgets every verdict: call after a change to the system.
     pub fn invalidate(&self) {
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.defaults
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// `None` when the provider is suitable, else the reason it is not. The
@@ -138,6 +147,23 @@ impl Selector {
     /// The default provider of a type: the most specific `defaultfor`
     /// match among the suitable ones, else the first suitable one.
     pub fn default_provider(&self, type_name: &str) -> Result<Arc<ProviderDef>, RalError> {
+        if let Some(found) = self
+            .defaults
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(type_name)
+        {
+            return Ok(found.clone());
+        }
+        let found = self.find_default(type_name)?;
+        self.defaults
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(type_name.to_string(), found.clone());
+        Ok(found)
+    }
+
+    fn find_default(&self, type_name: &str) -> Result<Arc<ProviderDef>, RalError> {
         let suitable = self.suitable(type_name);
         let best = suitable
             .iter()

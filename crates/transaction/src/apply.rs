@@ -688,7 +688,7 @@ impl<'a> Run<'a> {
             resource: resource.reference(),
             resource_type: resource_type(resource),
             provider_used: None,
-            containment_path: report::path_segments(path),
+            containment_path: report::ContainmentPath(path.clone()),
             evaluation_time: 0.0,
             tags: catalog_resource.tags.clone(),
             time: report::now_text(),
@@ -982,7 +982,7 @@ impl<'a> Run<'a> {
             self.failed_after = true;
             return;
         };
-        let path = format!("/{}", status.containment_path.join("/"));
+        let path = status.containment_path.0.clone();
         self.logger.log(
             Level::Err,
             &path,

@@ -571,11 +571,37 @@ pub fn has_children(parents: &[Option<usize>]) -> Vec<bool> {
     children
 }
 
-/// The [`containment_path`] of every catalog resource, found on several
-/// threads for a large catalog.
+/// The [`containment_path`] of every catalog resource. The few containers'
+/// paths are found first; every other resource's path is its container's
+/// and its own reference, written into one string, on several threads for
+/// a large catalog.
 pub fn containment_paths(catalog: &Catalog, parents: &[Option<usize>]) -> Vec<String> {
+    let children = has_children(parents);
+    let containers: FastMap<usize, String> = (0..catalog.resources.len())
+        .filter(|&i| children[i])
+        .map(|i| (i, containment_path(catalog, parents, i)))
+        .collect();
     marionette_values::parallel::map(catalog.resources.len(), |i| {
-        containment_path(catalog, parents, i)
+        if let Some(path) = containers.get(&i) {
+            return path.clone();
+        }
+        let resource = &catalog.resources[i];
+        let prefix = match parents[i] {
+            // A class is placed by its stage, not by what declared it.
+            _ if resource.type_name == "Class" => return containment_path(catalog, parents, i),
+            Some(parent) => containers.get(&parent).map_or("", String::as_str),
+            None => "",
+        };
+        let mut path = String::with_capacity(
+            prefix.len() + resource.type_name.len() + resource.title.len() + 3,
+        );
+        path.push_str(prefix);
+        path.push('/');
+        path.push_str(&resource.type_name);
+        path.push('[');
+        path.push_str(&resource.title);
+        path.push(']');
+        path
     })
 }
 
@@ -609,4 +635,57 @@ pub fn containment_path(catalog: &Catalog, parent: &[Option<usize>], i: usize) -
     }
     segments.reverse();
     format!("/{}", segments.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn containment_paths_reuse_their_containers_paths_and_match_each_path_found_alone() {
+        let resource = |kind: &str, title: &str| serde_json::json!({"type": kind, "title": title, "tags": [], "exported": false});
+        let edge =
+            |source: &str, target: &str| serde_json::json!({"source": source, "target": target});
+        let catalog: Catalog = serde_json::from_value(serde_json::json!({
+            "tags": [], "name": "n", "environment": "production", "classes": [],
+            "resources": [
+                resource("Stage", "main"),
+                resource("Class", "Settings"),
+                resource("Class", "main"),
+                resource("Class", "Web::Site"),
+                resource("Web::Vhost", "a/b"),
+                resource("File", "/srv/a/b"),
+                resource("Notify", "top"),
+                resource("Stage", "late"),
+                resource("Class", "Later"),
+                resource("Exec", "last"),
+            ],
+            "edges": [
+                edge("Stage[main]", "Class[Settings]"),
+                edge("Stage[main]", "Class[main]"),
+                edge("Stage[main]", "Class[Web::Site]"),
+                edge("Class[Web::Site]", "Web::Vhost[a/b]"),
+                edge("Web::Vhost[a/b]", "File[/srv/a/b]"),
+                edge("Class[main]", "Notify[top]"),
+                edge("Stage[late]", "Class[Later]"),
+                edge("Class[Later]", "Exec[last]"),
+            ],
+        }))
+        .unwrap();
+        let parents = parents(&catalog);
+        let paths = containment_paths(&catalog, &parents);
+        for (i, path) in paths.iter().enumerate() {
+            assert_eq!(
+                path,
+                &containment_path(&catalog, &parents, i),
+                "resource {i}"
+            );
+        }
+        assert_eq!(
+            paths[5],
+            "/Stage[main]/Web::Site/Web::Vhost[a/b]/File[/srv/a/b]"
+        );
+        assert_eq!(paths[6], "/Stage[main]/Main/Notify[top]");
+        assert_eq!(paths[9], "/Stage[late]/Later/Exec[last]");
+    }
 }

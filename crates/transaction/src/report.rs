@@ -71,24 +71,30 @@ fn timestamp_text(parts: [i64; 8]) -> String {
 /// The segments of a containment path (`/Stage[main]/Main/File[/tmp/x]`
 /// gives `Stage[main]`, `Main` and `File[/tmp/x]`): split at the slashes
 /// outside a reference's brackets, since titles may hold slashes.
-pub fn path_segments(path: &str) -> Vec<String> {
-    let mut segments = Vec::new();
-    let mut depth = 0usize;
-    let mut start = 0;
+pub fn path_segments(path: &str) -> impl Iterator<Item = &str> {
     let body = path.strip_prefix('/').unwrap_or(path);
-    for (at, byte) in body.bytes().enumerate() {
-        match byte {
-            b'[' => depth += 1,
-            b']' => depth = depth.saturating_sub(1),
-            b'/' if depth == 0 => {
-                segments.push(body[start..at].to_string());
-                start = at + 1;
-            }
+    let mut depth = 0usize;
+    body.split(move |c: char| {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            '/' if depth == 0 => return true,
             _ => {}
         }
+        false
+    })
+}
+
+/// A resource's containment path, held as its text and written into the
+/// report as Puppet's list of segments: thousands of statuses then hold one
+/// string each rather than a list of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContainmentPath(pub String);
+
+impl Serialize for ContainmentPath {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(path_segments(&self.0))
     }
-    segments.push(body[start..].to_string());
-    segments
 }
 
 /// Seconds since the epoch.
@@ -137,7 +143,7 @@ pub struct ResourceStatus {
     pub resource: String,
     pub resource_type: String,
     pub provider_used: Option<String>,
-    pub containment_path: Vec<String>,
+    pub containment_path: ContainmentPath,
     pub evaluation_time: f64,
     pub tags: Vec<String>,
     pub time: String,
@@ -389,13 +395,20 @@ mod tests {
 
     #[test]
     fn containment_paths_split_outside_titles() {
+        fn segments(path: &str) -> Vec<&str> {
+            path_segments(path).collect()
+        }
         assert_eq!(
-            path_segments("/Stage[main]/Web::Site[/srv/a]/File[/srv/a/b]"),
+            segments("/Stage[main]/Web::Site[/srv/a]/File[/srv/a/b]"),
             ["Stage[main]", "Web::Site[/srv/a]", "File[/srv/a/b]"]
         );
         assert_eq!(
-            path_segments("/Stage[main]/Main/Notify[x]"),
+            segments("/Stage[main]/Main/Notify[x]"),
             ["Stage[main]", "Main", "Notify[x]"]
+        );
+        assert_eq!(
+            serde_json::to_value(ContainmentPath("/Stage[main]/Main/Notify[a/b]".into())).unwrap(),
+            serde_json::json!(["Stage[main]", "Main", "Notify[a/b]"])
         );
     }
 }

@@ -10,7 +10,7 @@ use std::io::{self, Read};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use marionette_ral::attribute::{parse_boolean, value_text};
+use marionette_ral::attribute::{parse_boolean, value_str, value_text};
 use marionette_ral::{AttrDef, GenerateError, Generated, Generation, Resource, TypeDef};
 use marionette_values::Value;
 
@@ -769,12 +769,12 @@ pub fn should_be_file(resource: &Resource, current: Option<&str>) -> bool {
 /// a link (its destination is compared through the provider's answer),
 /// and with `replace => false` anything that exists is left alone.
 fn ensure_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
-    let current = value_text(current);
-    let desired = value_text(desired);
+    let current = value_str(current);
+    let desired = value_str(desired);
     if current != "absent" && !replaces(resource) {
         return true;
     }
-    match desired.as_str() {
+    match desired.as_ref() {
         "present" if current == "absent" => {
             // The framework implies `present` once another property is
             // managed; Puppet never creates a file for a mode or an owner
@@ -908,10 +908,10 @@ fn mode_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
     if is_link {
         return true;
     }
-    let Ok(now) = u32::from_str_radix(&value_text(current), 8) else {
+    let Ok(now) = u32::from_str_radix(&value_str(current), 8) else {
         return false;
     };
-    desired_mode(&value_text(desired), now, is_dir).is_ok_and(|wanted| wanted == now)
+    desired_mode(&value_str(desired), now, is_dir).is_ok_and(|wanted| wanted == now)
 }
 
 fn mode_message(resource: &Resource, current: &Value, desired: &Value) -> String {
