@@ -27,7 +27,7 @@ pub struct Resource {
     origin: Origin,
     /// Where the resource sits in the catalog's containment
     /// (`/Stage[main]/Main/Notify[x]`), once a transaction knows it.
-    path: Option<String>,
+    path: Option<Arc<str>>,
     /// `Type[title]`, made once: logs, events and reports ask for it often.
     reference: String,
     /// [`Resource::name`], kept once every attribute is set (and renewed
@@ -351,10 +351,13 @@ impl Resource {
     /// The containment path, or the reference when the resource is not
     /// part of a catalog run.
     pub fn path(&self) -> String {
-        self.path.clone().unwrap_or_else(|| self.reference())
+        self.path
+            .as_deref()
+            .map_or_else(|| self.reference(), str::to_string)
     }
 
-    pub fn set_path(&mut self, path: String) {
+    /// Sets the containment path, shared with the run's report.
+    pub fn set_path(&mut self, path: Arc<str>) {
         self.path = Some(path);
     }
 

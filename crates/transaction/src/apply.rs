@@ -149,19 +149,16 @@ fn convert_in(
     // of them is a good part of a run with nothing to change: large
     // catalogs are converted on several threads.
     let results = marionette_values::parallel::map(catalog.resources.len(), convert_one);
-    let mut converted = Vec::with_capacity(results.len());
-    let mut errors = Vec::new();
-    for result in results.into_iter().flatten() {
-        match result {
-            Ok(ral) => converted.push(ral),
-            Err(e) => errors.push(e),
-        }
+    if results.iter().any(|result| matches!(result, Some(Err(_)))) {
+        let errors = results.into_iter().flatten().filter_map(Result::err);
+        return Err(ApplyError::Invalid(errors.collect()));
     }
-    if errors.is_empty() {
-        Ok(converted)
-    } else {
-        Err(ApplyError::Invalid(errors))
-    }
+    // Kept in the same allocation: thousands of resources are not copied
+    // into a new list.
+    Ok(results
+        .into_iter()
+        .filter_map(|result| result.and_then(Result::ok))
+        .collect())
 }
 
 /// The relationship graph of a catalog in DOT, for `--graph`; written even
@@ -406,9 +403,10 @@ pub fn apply(
         resource.set_path(paths[*i].clone());
     }
     // Shared with the providers' context rather than copied: a run of
-    // thousands of resources would otherwise hold them twice.
-    let (indices, list): (Vec<usize>, Vec<Resource>) = resources.into_iter().unzip();
-    let ral: Arc<[Resource]> = Arc::from(list);
+    // thousands of resources would otherwise hold them twice. Collected
+    // straight into the shared slice, with no list in between.
+    let indices: Vec<usize> = resources.iter().map(|(i, _)| *i).collect();
+    let ral: Arc<[Resource]> = resources.into_iter().map(|(_, r)| r).collect();
     let logs: Arc<Mutex<Vec<Log>>> = Arc::default();
     let recorder = recorder(&logger, &logs);
     let mut session = Session::new(registry, facts, recorder.clone());
@@ -548,7 +546,7 @@ struct Run<'a> {
     catalog: &'a Catalog,
     graph: &'a Graph,
     /// The containment path of each catalog resource.
-    paths: &'a [String],
+    paths: &'a [Arc<str>],
     /// The catalog position of each managed resource.
     indices: &'a [usize],
     resources: Arc<[Resource]>,
@@ -577,7 +575,7 @@ struct Run<'a> {
 impl<'a> Run<'a> {
     fn new(
         catalog: &'a Catalog,
-        (graph, paths): (&'a Graph, &'a [String]),
+        (graph, paths): (&'a Graph, &'a [Arc<str>]),
         indices: &'a [usize],
         resources: Arc<[Resource]>,
         session: Session,

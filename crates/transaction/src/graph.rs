@@ -13,6 +13,7 @@ use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::fmt::Write;
+use std::sync::Arc;
 
 use marionette_catalog::{Catalog, Data};
 use marionette_ral::{AutoKind, Resource};
@@ -575,11 +576,11 @@ pub fn has_children(parents: &[Option<usize>]) -> Vec<bool> {
 /// paths are found first; every other resource's path is its container's
 /// and its own reference, written into one string, on several threads for
 /// a large catalog.
-pub fn containment_paths(catalog: &Catalog, parents: &[Option<usize>]) -> Vec<String> {
+pub fn containment_paths(catalog: &Catalog, parents: &[Option<usize>]) -> Vec<Arc<str>> {
     let children = has_children(parents);
-    let containers: FastMap<usize, String> = (0..catalog.resources.len())
+    let containers: FastMap<usize, Arc<str>> = (0..catalog.resources.len())
         .filter(|&i| children[i])
-        .map(|i| (i, containment_path(catalog, parents, i)))
+        .map(|i| (i, containment_path(catalog, parents, i).into()))
         .collect();
     marionette_values::parallel::map(catalog.resources.len(), |i| {
         if let Some(path) = containers.get(&i) {
@@ -588,20 +589,27 @@ pub fn containment_paths(catalog: &Catalog, parents: &[Option<usize>]) -> Vec<St
         let resource = &catalog.resources[i];
         let prefix = match parents[i] {
             // A class is placed by its stage, not by what declared it.
-            _ if resource.type_name == "Class" => return containment_path(catalog, parents, i),
-            Some(parent) => containers.get(&parent).map_or("", String::as_str),
+            _ if resource.type_name == "Class" => {
+                return containment_path(catalog, parents, i).into();
+            }
+            Some(parent) => containers.get(&parent).map_or("", |path| path),
             None => "",
         };
-        let mut path = String::with_capacity(
-            prefix.len() + resource.type_name.len() + resource.title.len() + 3,
-        );
-        path.push_str(prefix);
-        path.push('/');
-        path.push_str(&resource.type_name);
-        path.push('[');
-        path.push_str(&resource.title);
-        path.push(']');
-        path
+        // Written into a buffer kept by the thread: the shared path is
+        // then the one allocation a resource costs.
+        thread_local! {
+            static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+        }
+        BUFFER.with_borrow_mut(|path| {
+            path.clear();
+            path.push_str(prefix);
+            path.push('/');
+            path.push_str(&resource.type_name);
+            path.push('[');
+            path.push_str(&resource.title);
+            path.push(']');
+            Arc::from(path.as_str())
+        })
     })
 }
 
@@ -676,16 +684,16 @@ mod tests {
         let paths = containment_paths(&catalog, &parents);
         for (i, path) in paths.iter().enumerate() {
             assert_eq!(
-                path,
-                &containment_path(&catalog, &parents, i),
+                **path,
+                containment_path(&catalog, &parents, i),
                 "resource {i}"
             );
         }
         assert_eq!(
-            paths[5],
+            &*paths[5],
             "/Stage[main]/Web::Site/Web::Vhost[a/b]/File[/srv/a/b]"
         );
-        assert_eq!(paths[6], "/Stage[main]/Main/Notify[top]");
-        assert_eq!(paths[9], "/Stage[late]/Later/Exec[last]");
+        assert_eq!(&*paths[6], "/Stage[main]/Main/Notify[top]");
+        assert_eq!(&*paths[9], "/Stage[late]/Later/Exec[last]");
     }
 }

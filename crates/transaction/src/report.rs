@@ -89,7 +89,7 @@ pub fn path_segments(path: &str) -> impl Iterator<Item = &str> {
 /// report as Puppet's list of segments: thousands of statuses then hold one
 /// string each rather than a list of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ContainmentPath(pub String);
+pub struct ContainmentPath(pub std::sync::Arc<str>);
 
 impl Serialize for ContainmentPath {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -94,8 +94,16 @@ pub fn map_owned<T: Send, U: Send>(mut items: Vec<T>, f: impl Fn(T) -> U + Sync)
 
 /// `f` of each of `0..count`, in order, computed as [`chunks`] does.
 pub fn map<T: Send>(count: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let parts = chunks(count, |range| range.map(&f).collect::<Vec<T>>());
-    let mut results = Vec::with_capacity(count);
+    let mut parts = chunks(count, |range| {
+        // The first part becomes the result, with room for the others:
+        // only they are moved, once.
+        let room = if range.start == 0 { count } else { range.len() };
+        let mut part = Vec::with_capacity(room);
+        part.extend(range.map(&f));
+        part
+    })
+    .into_iter();
+    let mut results = parts.next().unwrap_or_default();
     for part in parts {
         results.extend(part);
     }
