@@ -591,7 +591,10 @@ impl Session {
                 return Ok(());
             }
         }
-        let exists = !type_def.ensurable || provider.exists(&cx, &instance)?;
+        // Whether the thing exists matters only to a create-only property
+        // out of sync: asked then, not for every resource (for a file it is
+        // one more `lstat`).
+        let mut exists = None;
         let mut changed = false;
         for (attr, desired) in resource.managed_properties() {
             if attr.name == "ensure" {
@@ -601,7 +604,12 @@ impl Session {
             if in_sync {
                 continue;
             }
-            if attr.kind == AttrKind::CreateOnly && exists {
+            if attr.kind == AttrKind::CreateOnly
+                && match exists {
+                    Some(known) => known,
+                    None => *exists.insert(!type_def.ensurable || provider.exists(&cx, &instance)?),
+                }
+            {
                 return Err(ProviderError(format!(
                     "{} cannot be changed after creation (is {}, should be {})",
                     attr.name,
