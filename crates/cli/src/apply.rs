@@ -128,16 +128,42 @@ pub(crate) fn console(verbose: bool, debug: bool) -> Logger {
 }
 
 /// Applies a compiled catalog: lock, graph, transaction, report.
+/// The run lock of a state directory, held until the run ends, and the
+/// process whose stale lock taking it cleared.
+pub(crate) struct HeldLock {
+    _lock: RunLock,
+    cleared: Option<i32>,
+}
+
+/// Takes the run lock of the state directory `args` name. `apply` takes it
+/// before compiling, as Puppet's agent holds its lock while it gets its
+/// catalog: what the compilation looks at ahead of the run
+/// (`catalog::look_at_files_ahead`) must not be changed meanwhile by
+/// another run.
+pub(crate) fn take_lock(args: &RunArgs) -> Result<HeldLock> {
+    let state = vardir(args.vardir.as_deref()).join("state");
+    let (lock, cleared) = RunLock::acquire(&state.join("run.lock"))?;
+    Ok(HeldLock {
+        _lock: lock,
+        cleared,
+    })
+}
+
+/// Applies a catalog under the run lock `held`.
 pub(crate) fn run(
     catalog: &Catalog,
     facts: serde_json::Map<String, serde_json::Value>,
     args: &RunArgs,
     config_retrieval: Option<f64>,
+    held: HeldLock,
 ) -> Result<ExitCode> {
     let logger = console(args.verbose, args.debug);
     let vardir = vardir(args.vardir.as_deref());
     let state = vardir.join("state");
-    let (_lock, cleared) = RunLock::acquire(&state.join("run.lock"))?;
+    let HeldLock {
+        _lock: _held,
+        cleared,
+    } = held;
     if let Some(pid) = cleared {
         logger.log(
             Level::Notice,
@@ -340,5 +366,6 @@ pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode
             path.display()
         )
     })?;
-    run(&catalog, crate::catalog::local_facts(), args, None)
+    let held = take_lock(args)?;
+    run(&catalog, crate::catalog::local_facts(), args, None, held)
 }

@@ -59,6 +59,7 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         local: false,
         agent_types: agent_types(),
         external_functions: Some(external_functions()),
+        declared: None,
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -86,7 +87,8 @@ pub(crate) fn compile_for_apply(
     f64,
 )> {
     let started = std::time::Instant::now();
-    let options = local_options(manifest, node_name, strict_variables);
+    let mut options = local_options(manifest, node_name, strict_variables);
+    options.declared = Some(look_at_files_ahead());
     let compiled = marionette_eval::compile(&options);
     for (stream, line) in &compiled.lines {
         match stream {
@@ -101,6 +103,28 @@ pub(crate) fn compile_for_apply(
         catalog.name, catalog.environment
     );
     Some((catalog, options.facts, seconds))
+}
+
+/// Looks at each file the manifest declares, on a thread of its own, as
+/// the compiler comes to it: the run then takes those looks instead of
+/// making them (`marionette_types::types::file::prestat`). Compiling keeps
+/// one core busy; on a machine with more, the looks cost the run nothing.
+/// The thread ends when the compiler is done with the returned hook.
+fn look_at_files_ahead() -> marionette_eval::Declared {
+    let (paths, received) = std::sync::mpsc::channel::<String>();
+    let looking = std::thread::Builder::new()
+        .name("look-ahead".into())
+        .spawn(move || {
+            for path in received {
+                marionette_types::types::file::prestat(std::path::Path::new(&path));
+            }
+        });
+    let started = looking.is_ok() && marionette_values::parallel::cores() > 1;
+    std::sync::Arc::new(move |type_name: &str, title: &str| {
+        if started && type_name == "file" && title.starts_with('/') {
+            let _ = paths.send(title.to_string());
+        }
+    })
 }
 
 fn local_options(
@@ -120,6 +144,7 @@ fn local_options(
         local: true,
         agent_types: agent_types(),
         external_functions: Some(external_functions()),
+        declared: None,
     }
 }
 

@@ -365,9 +365,10 @@ fn apply_manifest(
         return catalog::compile_local(source, node_name, strict_variables);
     }
     apply::set_modulepath();
+    let held = apply::take_lock(run)?;
     match catalog::compile_for_apply(source, node_name, strict_variables) {
         Some((catalog, facts, seconds)) => {
-            let code = apply::run(&catalog, facts, run, Some(seconds));
+            let code = apply::run(&catalog, facts, run, Some(seconds), held);
             // A catalog of thousands of resources takes milliseconds to free.
             marionette_values::parallel::drop_aside(catalog);
             code

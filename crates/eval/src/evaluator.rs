@@ -106,6 +106,9 @@ pub struct Evaluator<'p> {
     in_match_frame: bool,
     /// Runs functions that modules ship as executables.
     pub(crate) external: Option<std::sync::Arc<dyn crate::external::ExternalFunctions>>,
+    /// Told of each resource of a core or agent type as it is declared
+    /// (`CompileOptions::declared`).
+    pub(crate) declared: Option<crate::Declared>,
     /// Executable functions found so far, by name.
     pub(crate) external_loaded: HashMap<String, std::sync::Arc<crate::external::Loaded>>,
     /// The movable parameters of each lambda called so far, by the
@@ -152,6 +155,7 @@ impl<'p> Evaluator<'p> {
             depth: 0,
             in_match_frame: false,
             external: None,
+            declared: None,
             external_loaded: HashMap::new(),
             movable: HashMap::new(),
             warned: std::collections::HashSet::new(),

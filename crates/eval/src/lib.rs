@@ -134,7 +134,16 @@ pub struct CompileOptions {
     /// Runs the functions modules ship as executables; without it, such
     /// functions are unknown.
     pub external_functions: Option<std::sync::Arc<dyn ExternalFunctions>>,
+    /// Told the type and title of each resource of a core or agent type as
+    /// it is declared, before the catalog is done: a caller that will apply
+    /// the catalog may start looking at the system meanwhile. What it is
+    /// told may still be overridden, or never reach the catalog (virtual
+    /// resources).
+    pub declared: Option<Declared>,
 }
+
+/// See [`CompileOptions::declared`].
+pub type Declared = std::sync::Arc<dyn Fn(&str, &str) + Send + Sync>;
 
 /// The catalog, or the errors; and what the code logged.
 #[derive(Debug)]
@@ -179,6 +188,7 @@ pub fn compile(options: &CompileOptions) -> Compiled {
     evaluator.environment = options.environment.clone();
     evaluator.loader = Some(loader::Loader::new(&sources, options.modulepath.clone()));
     evaluator.external = options.external_functions.clone();
+    evaluator.declared = options.declared.clone();
     let mut fact_data = options.facts.clone();
     if options.local {
         fact_data.insert("clientcert".into(), serde_json::Value::String(node.clone()));

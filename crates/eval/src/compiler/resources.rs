@@ -171,6 +171,11 @@ impl<'p> Evaluator<'p> {
             finished: false,
         });
         self.compiler.index_as(type_name, title, id);
+        if kind == Kind::Builtin
+            && let Some(declared) = &self.declared
+        {
+            declared(type_name, title);
+        }
         id
     }
 

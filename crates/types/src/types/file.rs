@@ -686,10 +686,57 @@ pub fn forget_stat() {
     LAST_STAT.with(|last| *last.borrow_mut() = None);
 }
 
+/// `lstat` results taken before the run started, by path (see
+/// [`prestat`]).
+type Prestats =
+    std::sync::Mutex<Option<marionette_values::fasthash::FastMap<PathBuf, Option<fs::Metadata>>>>;
+
+static PRESTATS: Prestats = std::sync::Mutex::new(None);
+
+fn prestats() -> std::sync::MutexGuard<
+    'static,
+    Option<marionette_values::fasthash::FastMap<PathBuf, Option<fs::Metadata>>>,
+> {
+    PRESTATS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Looks at `path` (`lstat`) ahead of a run, for the run to take instead
+/// of looking itself: the CLI does so for each file the catalog declares
+/// while the catalog is still being compiled, on a core that would
+/// otherwise wait. A look that fails is left for the run to make and
+/// report.
+pub fn prestat(path: &Path) {
+    if let Ok(found) = stat(path, false) {
+        prestats()
+            .get_or_insert_with(Default::default)
+            .insert(path.to_path_buf(), found);
+    }
+}
+
+/// Takes the look at `path` made ahead of the run as the remembered
+/// `lstat` (links not followed), if there is one. Only for the first look
+/// of a resource's evaluation, and only while the run has changed nothing
+/// (the caller knows; any change to files also drops every look made
+/// ahead): the look then tells what a fresh one would, but for what other
+/// processes did meanwhile, which a look made a moment earlier in the run
+/// would miss as well. Each is taken once: looking again reads the file.
+pub(crate) fn take_prestat(path: &Path) {
+    if CHANGING.with(|c| c.get() > 0) {
+        return;
+    }
+    let taken = prestats().as_mut().and_then(|looks| looks.remove(path));
+    if let Some(found) = taken {
+        LAST_STAT.with(|last| *last.borrow_mut() = Some((path.to_path_buf(), false, found)));
+    }
+}
+
 /// Marks the start (`true`) or the end (`false`) of a change to files:
 /// in between, `lstat` is never remembered.
 pub fn changing_files(start: bool) {
     forget_stat();
+    if start {
+        *prestats() = None;
+    }
     CHANGING.with(|c| {
         c.set(if start {
             c.get() + 1

@@ -1001,8 +1001,12 @@ impl PropertyProvider for Posix {
         attr: &str,
     ) -> Result<Option<Value>, ProviderError> {
         if attr == "ensure" {
-            // The start of a resource's evaluation: look afresh.
+            // The start of a resource's evaluation: look afresh, or take
+            // the look made before the run while it has changed nothing.
             crate::types::file::forget_stat();
+            if cx.generation.current() == 0 {
+                crate::types::file::take_prestat(&path_of(instance.resource));
+            }
         }
         let resource = instance.resource;
         // Set by a content write that already applied the owner, group or
@@ -1199,5 +1203,56 @@ mod tests {
     #[test]
     fn the_umask_is_read() {
         assert_eq!(umask() & !0o777, 0);
+    }
+
+    #[test]
+    fn a_look_made_ahead_stands_for_the_first_look_only_while_the_run_has_changed_nothing() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mrtest-prestat");
+        fs::write(&path, "x").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+        let def = std::sync::Arc::new(crate::types::file::definition());
+        let title = path.to_str().unwrap();
+        let params = [("mode".to_string(), Value::String("0600".into()))];
+        let resource = Resource::new(def, title, params, Default::default()).unwrap();
+        let instance = Instance {
+            resource: &resource,
+            property_hash: Default::default(),
+        };
+        let cx = Context::new(
+            Default::default(),
+            marionette_ral::Logger::with_sink(|_| {}),
+        );
+        let mode = |cx: &Context| {
+            Posix.get(cx, &instance, "ensure").unwrap();
+            Posix.get(cx, &instance, "mode").unwrap().unwrap()
+        };
+        // The looks made ahead are kept for the whole process, and a change
+        // to files through the provider drops them all: no other unit test
+        // of this crate makes one.
+        //
+        // Looked at ahead, then changed behind the run's back: the first
+        // look of the resource's evaluation is the one made ahead...
+        crate::types::file::prestat(&path);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(mode(&cx), Value::String("0644".into()));
+        // ... once: the next evaluation looks afresh.
+        assert_eq!(mode(&cx), Value::String("0600".into()));
+        // Once the run has changed something, a look made ahead is not used.
+        crate::types::file::prestat(&path);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        cx.generation.advance();
+        assert_eq!(mode(&cx), Value::String("0640".into()));
+        // A change to files drops every look made ahead.
+        let fresh = Context::new(
+            Default::default(),
+            marionette_ral::Logger::with_sink(|_| {}),
+        );
+        crate::types::file::prestat(&path);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o604)).unwrap();
+        crate::types::file::changing_files(true);
+        crate::types::file::changing_files(false);
+        assert_eq!(mode(&fresh), Value::String("0604".into()));
     }
 }
