@@ -112,14 +112,16 @@ pub(crate) fn compile_for_apply(
 /// The thread ends when the compiler is done with the returned hook.
 fn look_at_files_ahead() -> marionette_eval::Declared {
     let (paths, received) = std::sync::mpsc::channel::<String>();
-    let looking = std::thread::Builder::new()
-        .name("look-ahead".into())
-        .spawn(move || {
-            for path in received {
-                marionette_types::types::file::prestat(std::path::Path::new(&path));
-            }
-        });
-    let started = looking.is_ok() && marionette_values::parallel::cores() > 1;
+    // With one core, looking would only take turns with compiling.
+    let started = marionette_values::parallel::cores() > 1
+        && std::thread::Builder::new()
+            .name("look-ahead".into())
+            .spawn(move || {
+                for path in received {
+                    marionette_types::types::file::prestat(std::path::Path::new(&path));
+                }
+            })
+            .is_ok();
     std::sync::Arc::new(move |type_name: &str, title: &str| {
         if started && type_name == "file" && title.starts_with('/') {
             let _ = paths.send(title.to_string());
