@@ -127,7 +127,6 @@ pub(crate) fn console(verbose: bool, debug: bool) -> Logger {
     })
 }
 
-/// Applies a compiled catalog: lock, graph, transaction, report.
 /// The run lock of a state directory, held until the run ends, and the
 /// process whose stale lock taking it cleared.
 pub(crate) struct HeldLock {
@@ -149,7 +148,8 @@ pub(crate) fn take_lock(args: &RunArgs) -> Result<HeldLock> {
     })
 }
 
-/// Applies a catalog under the run lock `held`.
+/// Applies a compiled catalog under the run lock `held`: deferred calls,
+/// graph, transaction, report.
 pub(crate) fn run(
     catalog: &Catalog,
     facts: serde_json::Map<String, serde_json::Value>,

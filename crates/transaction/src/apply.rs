@@ -153,8 +153,8 @@ fn convert_in(
         let errors = results.into_iter().flatten().filter_map(Result::err);
         return Err(ApplyError::Invalid(errors.collect()));
     }
-    // Kept in the same allocation: thousands of resources are not copied
-    // into a new list.
+    // A filter over the list itself, which the standard library may
+    // collect in the same allocation rather than a second list.
     Ok(results
         .into_iter()
         .filter_map(|result| result.and_then(Result::ok))
