@@ -160,11 +160,8 @@ pub(crate) fn run(
     let logger = console(args.verbose, args.debug);
     let vardir = vardir(args.vardir.as_deref());
     let state = vardir.join("state");
-    let HeldLock {
-        _lock: _held,
-        cleared,
-    } = held;
-    if let Some(pid) = cleared {
+    // `held` is a parameter: the lock is released when the run returns.
+    if let Some(pid) = held.cleared {
         logger.log(
             Level::Notice,
             "",

@@ -557,8 +557,15 @@ impl Session {
             property_hash: self.take_hash(resource),
         };
         let type_def = resource.type_def().clone();
+        // Whether the thing exists: asked before reading audited values,
+        // and otherwise only for a create-only property out of sync (for a
+        // file it is one more `lstat`). Nothing before that changes it.
+        let ask_exists = |instance: &Instance<'_>| -> Result<bool, ProviderError> {
+            Ok(!type_def.ensurable || provider.exists(&cx, instance)?)
+        };
+        let mut exists = None;
         if !audit.is_empty() {
-            let exists = !type_def.ensurable || provider.exists(&cx, &instance)?;
+            let exists = *exists.insert(ask_exists(&instance)?);
             for name in audit {
                 let value = if exists || name == "ensure" {
                     provider.get(&cx, &instance, name)?.unwrap_or_else(absent)
@@ -591,10 +598,6 @@ impl Session {
                 return Ok(());
             }
         }
-        // Whether the thing exists matters only to a create-only property
-        // out of sync: asked then, not for every resource (for a file it is
-        // one more `lstat`).
-        let mut exists = None;
         let mut changed = false;
         for (attr, desired) in resource.managed_properties() {
             if attr.name == "ensure" {
@@ -607,7 +610,7 @@ impl Session {
             if attr.kind == AttrKind::CreateOnly
                 && match exists {
                     Some(known) => known,
-                    None => *exists.insert(!type_def.ensurable || provider.exists(&cx, &instance)?),
+                    None => *exists.insert(ask_exists(&instance)?),
                 }
             {
                 return Err(ProviderError(format!(

@@ -125,11 +125,9 @@ impl Storage {
     }
 }
 
-/// Seconds since the epoch.
+/// Seconds since the epoch, as the state file keeps them.
 pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_secs() as i64)
+    i64::try_from(crate::report::now_seconds()).unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]

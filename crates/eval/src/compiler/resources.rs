@@ -344,14 +344,12 @@ impl<'p> Evaluator<'p> {
             return statement("Missing title. The title expression resulted in undef".into());
         }
         let place = self.place(at);
-        let namevar_value = attributes
-            .iter()
-            .rev()
-            .find(|(name, ..)| {
-                kind == Kind::Builtin
-                    && builtin_types::isomorphic(type_name)
-                    && *name == builtin_types::namevar(type_name)
-            })
+        // The namevar's name is looked up once, not per attribute: this
+        // runs for every resource of a manifest.
+        let namevar = (kind == Kind::Builtin && builtin_types::isomorphic(type_name))
+            .then(|| builtin_types::namevar(type_name));
+        let namevar_value = namevar
+            .and_then(|namevar| attributes.iter().rev().find(|(name, ..)| *name == namevar))
             .and_then(|(_, value, ..)| match value {
                 Value::String(text) if &**text != title => Some(text.to_string()),
                 _ => None,
