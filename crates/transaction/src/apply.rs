@@ -544,7 +544,7 @@ fn selected(catalog: &Catalog, options: &Options, catalog_index: usize) -> bool 
 
 struct Run<'a> {
     catalog: &'a Catalog,
-    graph: &'a Graph,
+    graph: &'a Graph<'a>,
     /// The containment path of each catalog resource.
     paths: &'a [Arc<str>],
     /// The catalog position of each managed resource.
@@ -575,7 +575,7 @@ struct Run<'a> {
 impl<'a> Run<'a> {
     fn new(
         catalog: &'a Catalog,
-        (graph, paths): (&'a Graph, &'a [Arc<str>]),
+        (graph, paths): (&'a Graph<'a>, &'a [Arc<str>]),
         indices: &'a [usize],
         resources: Arc<[Resource]>,
         session: Session,
@@ -632,7 +632,7 @@ impl<'a> Run<'a> {
                 let total = received.events + received.noop_events;
                 if kind == NodeKind::End && total > 0 && (received.events == 0 || self.options.noop)
                 {
-                    let reference = self.graph.nodes[node].reference.clone();
+                    let reference = self.graph.reference(node);
                     self.logger.log(
                         Level::Notice,
                         &reference,
@@ -1010,7 +1010,7 @@ impl<'a> Run<'a> {
     /// The name of a failed dependency as Puppet prints it: the resource,
     /// or the container of an anchor.
     fn dependency_name(&self, node: usize) -> String {
-        self.graph.nodes[node].reference.clone()
+        self.graph.reference(node)
     }
 
     /// Logs an outcome and adds it to the resource's status and the counts.

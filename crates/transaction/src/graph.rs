@@ -33,10 +33,9 @@ pub enum NodeKind {
 #[derive(Clone, Debug)]
 pub struct Node {
     pub kind: NodeKind,
-    /// The catalog resource this node comes from.
+    /// The catalog resource this node comes from; its reference is written
+    /// from there only when a message needs it ([`Graph::reference`]).
     pub catalog_index: usize,
-    /// `File[/tmp/x]`, `Class[Foo]`.
-    pub reference: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,9 +46,10 @@ pub struct Edge {
     pub refresh: bool,
 }
 
-/// The graph, with the edges indexed both ways.
-#[derive(Debug, Default)]
-pub struct Graph {
+/// The graph of a catalog, with the edges indexed both ways.
+#[derive(Debug)]
+pub struct Graph<'c> {
+    catalog: &'c Catalog,
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
     pub outgoing: Vec<Vec<usize>>,
@@ -84,12 +84,18 @@ fn split_reference(text: &str) -> Option<(&str, &str)> {
 }
 
 /// Catalog resources by type and title. Types are found in any case and
-/// classes by their name in any case, with or without a leading `::`;
-/// looking up a lower-case type and another title copies nothing.
+/// classes by their name in any case, with or without a leading `::`.
+/// Titles are borrowed from the catalog: indexing thousands of resources
+/// and looking up each containment edge copies nothing but class names.
 #[derive(Default)]
-struct ReferenceIndex(FastMap<String, FastMap<String, usize>>);
+struct ReferenceIndex<'c> {
+    /// Each type in lower case with its titles. A catalog has few types,
+    /// so they are compared in turn, in any case, without lowering the
+    /// name looked up.
+    types: Vec<(String, FastMap<Cow<'c, str>, usize>)>,
+}
 
-impl ReferenceIndex {
+impl<'c> ReferenceIndex<'c> {
     fn lower(text: &str) -> Cow<'_, str> {
         if text.bytes().any(|b| b.is_ascii_uppercase()) {
             Cow::Owned(text.to_ascii_lowercase())
@@ -98,18 +104,25 @@ impl ReferenceIndex {
         }
     }
 
-    fn title<'t>(type_name: &str, title: &'t str) -> Cow<'t, str> {
-        if type_name == "class" {
-            Self::lower(title.trim_start_matches("::"))
-        } else {
-            Cow::Borrowed(title)
-        }
+    fn is_class(type_name: &str) -> bool {
+        type_name.eq_ignore_ascii_case("class")
+    }
+
+    fn titles(&self, type_name: &str) -> Option<&FastMap<Cow<'c, str>, usize>> {
+        self.types
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(type_name))
+            .map(|(_, titles)| titles)
     }
 
     fn get(&self, type_name: &str, title: &str) -> Option<usize> {
-        let type_name = Self::lower(type_name);
-        let titles = self.0.get(&*type_name)?;
-        titles.get(&*Self::title(&type_name, title)).copied()
+        let titles = self.titles(type_name)?;
+        if Self::is_class(type_name) {
+            titles.get(&*Self::lower(title.trim_start_matches("::")))
+        } else {
+            titles.get(title)
+        }
+        .copied()
     }
 
     /// The resource a reference (`Type[title]`) names.
@@ -120,10 +133,26 @@ impl ReferenceIndex {
 
     /// Adds a resource; an earlier one under the same key is kept when
     /// `keep_first`, replaced otherwise.
-    fn insert(&mut self, type_name: &str, title: &str, i: usize, keep_first: bool) {
-        let type_name = Self::lower(type_name);
-        let title = Self::title(&type_name, title).into_owned();
-        let titles = self.0.entry(type_name.into_owned()).or_default();
+    fn insert(&mut self, type_name: &str, title: Cow<'c, str>, i: usize, keep_first: bool) {
+        let title = if Self::is_class(type_name) {
+            let trimmed = title.trim_start_matches("::");
+            Cow::Owned(Self::lower(trimmed).into_owned())
+        } else {
+            title
+        };
+        let at = match self
+            .types
+            .iter()
+            .position(|(name, _)| name.eq_ignore_ascii_case(type_name))
+        {
+            Some(at) => at,
+            None => {
+                self.types
+                    .push((type_name.to_ascii_lowercase(), FastMap::default()));
+                self.types.len() - 1
+            }
+        };
+        let titles = &mut self.types[at].1;
         if keep_first {
             titles.entry(title).or_insert(i);
         } else {
@@ -148,55 +177,63 @@ fn references(value: &Data) -> Vec<String> {
     }
 }
 
-impl Graph {
+impl<'c> Graph<'c> {
     /// Builds the graph. `ral` holds the managed resources in catalog
     /// order, and `indices` the catalog position each came from.
     pub fn build(
-        catalog: &Catalog,
+        catalog: &'c Catalog,
         indices: &[usize],
         ral: &[Resource],
-    ) -> Result<Graph, GraphError> {
+    ) -> Result<Graph<'c>, GraphError> {
         Graph::build_in(catalog, indices, ral, Containment::of(catalog))
     }
 
     /// [`Graph::build`] with the catalog's [`Containment`] already known.
     pub fn build_in(
-        catalog: &Catalog,
+        catalog: &'c Catalog,
         indices: &[usize],
         ral: &[Resource],
-        containment: Containment,
-    ) -> Result<Graph, GraphError> {
+        containment: Containment<'c>,
+    ) -> Result<Graph<'c>, GraphError> {
         let count = catalog.resources.len();
         let Containment {
             mut index,
             parents: parent,
         } = containment;
         let children = has_children(&parent);
-        let mut graph = Graph::default();
+        let mut graph = Graph {
+            catalog,
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            outgoing: Vec::new(),
+            incoming: Vec::new(),
+            edge_index: FastMap::default(),
+        };
         // The node (or anchors) of each catalog resource.
         let mut entry: Vec<Option<usize>> = vec![None; count];
         let mut exit: Vec<Option<usize>> = vec![None; count];
-        let managed: FastMap<usize, usize> =
-            indices.iter().enumerate().map(|(n, i)| (*i, n)).collect();
+        let mut managed: Vec<Option<usize>> = vec![None; count];
+        for (n, &i) in indices.iter().enumerate() {
+            managed[i] = Some(n);
+        }
         for (i, resource) in catalog.resources.iter().enumerate() {
-            let reference = display_reference(resource);
-            if let Some(&n) = managed.get(&i) {
-                let node = graph.add_node(NodeKind::Resource(n), i, reference);
+            if let Some(n) = managed[i] {
+                let node = graph.add_node(NodeKind::Resource(n), i);
                 entry[i] = Some(node);
                 exit[i] = Some(node);
                 // A resource is also found by its name and its aliases.
                 let name = ral[n].name_str();
                 if *name != *resource.title {
-                    index.insert(&resource.type_name, &name, i, true);
+                    index.insert(&resource.type_name, Cow::Owned(name.into_owned()), i, true);
                 }
                 if let Some(alias) = resource.parameters.get("alias") {
                     for alias in references(alias) {
-                        index.insert(&resource.type_name, &alias, i, true);
+                        index.insert(&resource.type_name, Cow::Owned(alias), i, true);
                     }
                 }
             } else if is_container(resource, children[i]) {
-                entry[i] = Some(graph.add_node(NodeKind::Start, i, reference.clone()));
-                exit[i] = Some(graph.add_node(NodeKind::End, i, reference));
+                entry[i] = Some(graph.add_node(NodeKind::Start, i));
+                exit[i] = Some(graph.add_node(NodeKind::End, i));
             }
         }
         for (i, container) in parent.iter().enumerate() {
@@ -300,11 +337,16 @@ impl Graph {
         Ok(graph)
     }
 
-    fn add_node(&mut self, kind: NodeKind, catalog_index: usize, reference: String) -> usize {
+    /// How messages name a node: `File[/tmp/x]`, or an anchor's container
+    /// (`Class[Foo]`).
+    pub fn reference(&self, node: usize) -> String {
+        display_reference(&self.catalog.resources[self.nodes[node].catalog_index])
+    }
+
+    fn add_node(&mut self, kind: NodeKind, catalog_index: usize) -> usize {
         self.nodes.push(Node {
             kind,
             catalog_index,
-            reference,
         });
         self.outgoing.push(Vec::new());
         self.incoming.push(Vec::new());
@@ -379,13 +421,13 @@ impl Graph {
                 .iter()
                 .min_by_key(|&&n| {
                     let anchor = !matches!(self.nodes[n].kind, NodeKind::Resource(_));
-                    (anchor, &self.nodes[n].reference, n)
+                    (anchor, self.reference(n), n)
                 })
                 .expect("components are not empty");
             let path = self.path_within(start, &members);
-            let mut names: Vec<&str> = Vec::new();
+            let mut names: Vec<String> = Vec::new();
             for n in path.iter().chain(std::iter::once(&start)) {
-                let name = self.nodes[*n].reference.as_str();
+                let name = self.reference(*n);
                 if names.last() != Some(&name) {
                     names.push(name);
                 }
@@ -487,10 +529,11 @@ impl Graph {
     pub fn dot(&self) -> String {
         let mut out = String::from("digraph Relationships {\n  label = \"Relationships\"\n");
         for (n, node) in self.nodes.iter().enumerate() {
+            let reference = self.reference(n);
             let label = match node.kind {
-                NodeKind::Resource(_) => node.reference.clone(),
-                NodeKind::Start => format!("Admissible_{}", node.reference),
-                NodeKind::End => format!("Completed_{}", node.reference),
+                NodeKind::Resource(_) => reference,
+                NodeKind::Start => format!("Admissible_{reference}"),
+                NodeKind::End => format!("Completed_{reference}"),
             };
             let _ = writeln!(out, "  n{n} [label = {label:?}, shape = box];");
         }
@@ -524,15 +567,15 @@ fn origin_text(resource: &marionette_catalog::Resource) -> String {
 }
 
 /// Each catalog resource's position, by type and title.
-fn reference_index(catalog: &Catalog) -> ReferenceIndex {
+fn reference_index(catalog: &Catalog) -> ReferenceIndex<'_> {
     let mut index = ReferenceIndex::default();
     for (i, resource) in catalog.resources.iter().enumerate() {
-        index.insert(&resource.type_name, &resource.title, i, false);
+        index.insert(&resource.type_name, Cow::Borrowed(&resource.title), i, false);
     }
     index
 }
 
-fn containment(catalog: &Catalog, index: &ReferenceIndex) -> Vec<Option<usize>> {
+fn containment(catalog: &Catalog, index: &ReferenceIndex<'_>) -> Vec<Option<usize>> {
     let mut parent = vec![None; catalog.resources.len()];
     for edge in &catalog.edges {
         if let (Some(source), Some(target)) = (index.find(&edge.source), index.find(&edge.target)) {
@@ -545,13 +588,13 @@ fn containment(catalog: &Catalog, index: &ReferenceIndex) -> Vec<Option<usize>> 
 /// Each catalog resource found by type and title, and its container.
 /// Reading them means parsing every reference of the catalog, so a run
 /// reads them once and shares them (conversion, the graph).
-pub struct Containment {
-    index: ReferenceIndex,
+pub struct Containment<'c> {
+    index: ReferenceIndex<'c>,
     pub parents: Vec<Option<usize>>,
 }
 
-impl Containment {
-    pub fn of(catalog: &Catalog) -> Containment {
+impl<'c> Containment<'c> {
+    pub fn of(catalog: &'c Catalog) -> Containment<'c> {
         let index = reference_index(catalog);
         let parents = containment(catalog, &index);
         Containment { index, parents }
