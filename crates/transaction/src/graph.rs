@@ -570,7 +570,12 @@ fn origin_text(resource: &marionette_catalog::Resource) -> String {
 fn reference_index(catalog: &Catalog) -> ReferenceIndex<'_> {
     let mut index = ReferenceIndex::default();
     for (i, resource) in catalog.resources.iter().enumerate() {
-        index.insert(&resource.type_name, Cow::Borrowed(&resource.title), i, false);
+        index.insert(
+            &resource.type_name,
+            Cow::Borrowed(&resource.title),
+            i,
+            false,
+        );
     }
     index
 }

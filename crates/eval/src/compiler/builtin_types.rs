@@ -7,6 +7,8 @@
 //! abstraction layer. When that layer exists, its registry replaces this
 //! table so that types from modules are known too.
 
+use std::borrow::Cow;
+
 /// Metaparameters: accepted by every type, class and defined type.
 pub(crate) const METAPARAMETERS: &[&str] = &[
     "alias",
@@ -304,10 +306,41 @@ pub(crate) fn accepts(type_name: &str, attribute: &str) -> bool {
 }
 
 /// The attribute that identifies a resource of a core type.
-pub(crate) fn namevar(type_name: &str) -> String {
+pub(crate) fn namevar(type_name: &str) -> Cow<'static, str> {
     match entry(type_name) {
-        Some((_, namevar, _)) => namevar.to_string(),
-        None => agent_type(type_name, |t| t.namevar.clone()).unwrap_or_else(|| "name".to_string()),
+        Some((_, namevar, _)) => Cow::Borrowed(namevar),
+        None => agent_type(type_name, |t| Cow::Owned(t.namevar.clone()))
+            .unwrap_or(Cow::Borrowed("name")),
+    }
+}
+
+/// The namevars of every type known on this thread, for work handed to
+/// other threads: the agent types are known only to the thread that
+/// compiles.
+pub(crate) struct Namevars(Vec<(String, String)>);
+
+impl Namevars {
+    pub(crate) fn here() -> Namevars {
+        AGENT_TYPES.with(|known| {
+            Namevars(
+                known
+                    .borrow()
+                    .iter()
+                    .map(|t| (t.name.clone(), t.namevar.clone()))
+                    .collect(),
+            )
+        })
+    }
+
+    pub(crate) fn get(&self, type_name: &str) -> &str {
+        match entry(type_name) {
+            Some((_, namevar, _)) => namevar,
+            None => self
+                .0
+                .iter()
+                .find(|(name, _)| name == type_name)
+                .map_or("name", |(_, namevar)| namevar),
+        }
     }
 }
 

@@ -326,7 +326,9 @@ impl<'p> Evaluator<'p> {
         }
         // Each resource is written independently (those of a large catalog
         // on several threads) and freed once written.
-        let resources = marionette_values::parallel::map_owned(kept, Self::resource_data);
+        let namevars = builtin_types::Namevars::here();
+        let resources =
+            marionette_values::parallel::map_owned(kept, |res| Self::resource_data(res, &namevars));
         self.compiler.index.clear();
         Catalog {
             tags: tags.into_iter().collect(),
@@ -344,11 +346,13 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    fn resource_data(res: super::Res) -> Resource {
+    /// A compiler resource as the catalog holds it. The resource is
+    /// consumed: its names and title move into the catalog uncopied.
+    fn resource_data(res: super::Res, namevars: &builtin_types::Namevars) -> Resource {
         let is_main = res.title == "main" && matches!(res.type_name.as_str(), "class" | "stage");
         let namevar = match res.kind {
-            Kind::Builtin => builtin_types::namevar(&res.type_name),
-            _ => "name".to_string(),
+            Kind::Builtin => namevars.get(&res.type_name),
+            _ => "name",
         };
         let mut parameters = serde_json::Map::new();
         let mut sensitive = Vec::new();
@@ -364,17 +368,20 @@ impl<'p> Evaluator<'p> {
                 Data::String(if trimmed.is_empty() { "/" } else { trimmed }.to_string()),
             );
         }
-        for (name, param) in &res.params {
-            let value = match &param.value {
+        for (name, param) in res.params {
+            let value = match param.value {
                 Value::Undef => continue,
                 Value::Sensitive(inner) => {
                     sensitive.push(name.clone());
-                    (**inner).clone()
+                    *inner
                 }
-                other => other.clone(),
+                other => other,
             };
             let data = marionette_catalog::to_data(&value);
-            if !is_main && *name == namevar && data == Data::String(res.title.clone()) {
+            if !is_main
+                && name == namevar
+                && matches!(&data, Data::String(text) if *text == res.title)
+            {
                 continue;
             }
             let data = if RELATIONSHIP_PARAMETERS.contains(&name.as_str()) {
@@ -382,18 +389,14 @@ impl<'p> Evaluator<'p> {
             } else {
                 data
             };
-            parameters.insert(name.clone(), data);
+            parameters.insert(name, data);
         }
         Resource {
             type_name: marionette_values::types::capitalize_segments(&res.type_name),
-            title: if res.kind == Kind::Class {
-                if res.title == "main" {
-                    "main".to_string()
-                } else {
-                    marionette_values::types::capitalize_segments(&res.title)
-                }
+            title: if res.kind == Kind::Class && res.title != "main" {
+                marionette_values::types::capitalize_segments(&res.title)
             } else {
-                res.title.clone()
+                res.title
             },
             file: res.file.as_ref().map(|f| f.to_string()),
             line: res.line,

@@ -349,7 +349,12 @@ impl<'p> Evaluator<'p> {
         let namevar = (kind == Kind::Builtin && builtin_types::isomorphic(type_name))
             .then(|| builtin_types::namevar(type_name));
         let namevar_value = namevar
-            .and_then(|namevar| attributes.iter().rev().find(|(name, ..)| *name == namevar))
+            .and_then(|namevar| {
+                attributes
+                    .iter()
+                    .rev()
+                    .find(|(name, ..)| **name == *namevar)
+            })
             .and_then(|(_, value, ..)| match value {
                 Value::String(text) if &**text != title => Some(text.to_string()),
                 _ => None,

@@ -562,6 +562,9 @@ pub fn source_link_target(resource: &Resource) -> Option<String> {
 /// dropped, `..` resolved by the text alone, no trailing slash except for
 /// `/` itself.
 pub fn normalize_path(path: &str) -> String {
+    if is_normal_path(path) {
+        return path.to_string();
+    }
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {
@@ -573,6 +576,24 @@ pub fn normalize_path(path: &str) -> String {
         }
     }
     format!("/{}", parts.join("/"))
+}
+
+/// Whether [`normalize_path`] would leave `path` as it is: absolute, with
+/// no empty, `.` or `..` segment and no trailing slash.
+fn is_normal_path(path: &str) -> bool {
+    path == "/"
+        || path
+            .strip_prefix('/')
+            .is_some_and(|rest| rest.split('/').all(|part| !matches!(part, "" | "." | "..")))
+}
+
+/// A path value normalized ([`normalize_path`]): the value itself when it
+/// is normal already, as nearly every path in a manifest is.
+pub fn normalize_path_value(value: Value) -> Value {
+    match &value {
+        Value::String(path) if is_normal_path(path) => value,
+        other => Value::String(normalize_path(&value_text(other)).into()),
+    }
 }
 
 /// Every directory above a path, nearest first (`/a/b/c` gives `/a/b`,
@@ -1401,7 +1422,7 @@ pub fn definition() -> TypeDef {
                         Err(format!("File paths must be fully qualified, not '{text}'"))
                     }
                 })
-                .munge(|_, value| Ok(Value::String(normalize_path(&value_text(&value)).into()))),
+                .munge(|_, value| Ok(normalize_path_value(value))),
         )
         .attr(
             AttrDef::param("backup")
@@ -1825,7 +1846,7 @@ pub fn definition() -> TypeDef {
                         Err(format!("File paths must be fully qualified, not '{text}'"))
                     }
                 })
-                .munge(|_, value| Ok(Value::String(normalize_path(&value_text(&value)).into()))),
+                .munge(|_, value| Ok(normalize_path_value(value))),
         )
         .attr(
             AttrDef::param("validate_cmd")
@@ -1983,6 +2004,24 @@ mod tests {
         assert_eq!(normalize_path("/tmp/dir/"), "/tmp/dir");
         assert_eq!(normalize_path("/"), "/");
         assert_eq!(normalize_path("//tmp//a/./b/../c"), "/tmp/a/c");
+        for path in ["/", "/tmp", "/tmp/a.b/c", "/tmp/.d"] {
+            assert!(is_normal_path(path), "{path}");
+            assert_eq!(normalize_path(path), path);
+        }
+        for path in [
+            "", "tmp", "//", "/tmp/", "/tmp//a", "/tmp/./a", "/tmp/..", "/.",
+        ] {
+            assert!(!is_normal_path(path), "{path}");
+        }
+        let normal = Value::string("/tmp/a");
+        assert!(matches!(
+            (&normal, &normalize_path_value(normal.clone())),
+            (Value::String(a), Value::String(b)) if std::sync::Arc::ptr_eq(a, b)
+        ));
+        assert_eq!(
+            normalize_path_value(Value::string("/tmp//a/")),
+            Value::string("/tmp/a")
+        );
         assert_eq!(ancestors("/a/b/c"), ["/a/b", "/a", "/"]);
         assert!(ancestors("/").is_empty());
     }

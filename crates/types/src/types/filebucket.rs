@@ -8,7 +8,6 @@
 //! catalog is checked, before anything is applied: marionette talks to no
 //! Puppet server, and silently keeping no backup would lose data.
 
-use marionette_ral::attribute::value_text;
 use marionette_ral::{AttrDef, Context, Filebucket, PropertyProvider, ProviderDef, TypeDef};
 use marionette_values::Value;
 
@@ -61,11 +60,7 @@ pub fn definition() -> TypeDef {
                         marionette_ral::attribute::inspect(other)
                     )),
                 })
-                .munge(|_, value| {
-                    Ok(Value::String(
-                        crate::types::file::normalize_path(&value_text(&value)).into(),
-                    ))
-                }),
+                .munge(|_, value| Ok(crate::types::file::normalize_path_value(value))),
         )
         .attr(AttrDef::param("server").doc(
             "The Puppet server of a remote bucket. Puppet consults it only with

@@ -32,8 +32,29 @@ fn text(value: &str) -> Value {
     Value::String(value.into())
 }
 
-fn path_of(resource: &Resource) -> PathBuf {
-    PathBuf::from(&*resource.name_str())
+/// What is at a path ([`kind_of`]) as a value, shared: every file's
+/// evaluation reads it.
+fn kind_value(kind: &'static str) -> Value {
+    static KINDS: std::sync::OnceLock<Vec<(&'static str, Value)>> = std::sync::OnceLock::new();
+    let kinds = KINDS.get_or_init(|| {
+        ["file", "directory", "link"]
+            .into_iter()
+            .map(|kind| (kind, text(kind)))
+            .collect()
+    });
+    kinds
+        .iter()
+        .find(|(known, _)| *known == kind)
+        .map_or_else(|| text(kind), |(_, value)| value.clone())
+}
+
+/// The resource's path, borrowed from it: the provider asks for it for
+/// each property of each file.
+fn path_of(resource: &Resource) -> Cow<'_, Path> {
+    match resource.name_str() {
+        Cow::Borrowed(name) => Cow::Borrowed(Path::new(name)),
+        Cow::Owned(name) => Cow::Owned(PathBuf::from(name)),
+    }
 }
 
 fn failure(action: &str, path: &Path, error: impl std::fmt::Display) -> ProviderError {
@@ -845,7 +866,7 @@ impl Posix {
         kind: Kind,
     ) -> Result<(), ProviderError> {
         let resource = instance.resource;
-        let mut path = path_of(resource);
+        let mut path = path_of(resource).into_owned();
         // Through a dangling link with `links => follow`, an empty new file
         // is made where the link points, as Puppet makes it (new content
         // replaces the link instead, by the rename every write ends with).
@@ -1033,13 +1054,11 @@ impl PropertyProvider for Posix {
                 check_sources(resource)?;
                 // A link target given as `ensure` is compared with where
                 // the link points.
-                let wants_target = resource
-                    .text("ensure")
-                    .is_some_and(|ensure| is_link_target(&ensure));
+                let wants_target = resource.str("ensure").is_some_and(is_link_target);
                 if kind == "link" && wants_target {
                     Some(link_text()?)
                 } else {
-                    Some(text(kind))
+                    Some(kind_value(kind))
                 }
             }
             "content" if kind == "file" => {
@@ -1052,7 +1071,7 @@ impl PropertyProvider for Posix {
             "owner" => Some(text(&user_name(meta.uid()))),
             "group" => Some(text(&group_name(meta.gid()))),
             "mode" => Some(text(&mode_text(meta.mode()))),
-            "type" => Some(text(kind)),
+            "type" => Some(kind_value(kind)),
             "ctime" => Some(text(&time_text(meta.ctime()))),
             "mtime" => Some(text(&time_text(meta.mtime()))),
             _ => None,
@@ -1129,7 +1148,10 @@ impl PropertyProvider for Posix {
                 // With `links => follow`, the mode of the file the link
                 // points to, found without links so `set_mode` can check it.
                 let path = if follows(resource) {
-                    fs::canonicalize(&path).map_err(|e| failure("set the mode of", &path, e))?
+                    Cow::Owned(
+                        fs::canonicalize(&path)
+                            .map_err(|e| failure("set the mode of", &path, e))?,
+                    )
                 } else {
                     path
                 };
