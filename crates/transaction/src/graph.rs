@@ -54,7 +54,6 @@ pub struct Graph<'c> {
     pub edges: Vec<Edge>,
     pub outgoing: Vec<Vec<usize>>,
     pub incoming: Vec<Vec<usize>>,
-    edge_index: FastMap<(usize, usize), usize>,
 }
 
 /// A catalog problem that stops the run before anything is applied.
@@ -201,13 +200,14 @@ impl<'c> Graph<'c> {
             parents: parent,
         } = containment;
         let children = has_children(&parent);
+        // A node for each resource (containers have two), and about three
+        // edges: into and out of its container, and one automatic.
         let mut graph = Graph {
             catalog,
-            nodes: Vec::new(),
-            edges: Vec::new(),
-            outgoing: Vec::new(),
-            incoming: Vec::new(),
-            edge_index: FastMap::default(),
+            nodes: Vec::with_capacity(count),
+            edges: Vec::with_capacity(3 * count),
+            outgoing: Vec::with_capacity(count),
+            incoming: Vec::with_capacity(count),
         };
         // The node (or anchors) of each catalog resource.
         let mut entry: Vec<Option<usize>> = vec![None; count];
@@ -353,20 +353,33 @@ impl<'c> Graph<'c> {
         self.nodes.len() - 1
     }
 
+    /// The edge from `from` to `to`, if there is one. Found among the
+    /// fewer of the one's outgoing and the other's incoming edges: a stage
+    /// or class start has an edge to each of its thousands of resources,
+    /// but each of those has an edge or two of its own.
+    fn find_edge(&self, from: usize, to: usize) -> Option<usize> {
+        let (outgoing, incoming) = (&self.outgoing[from], &self.incoming[to]);
+        if outgoing.len() <= incoming.len() {
+            outgoing.iter().copied().find(|&e| self.edges[e].to == to)
+        } else {
+            incoming
+                .iter()
+                .copied()
+                .find(|&e| self.edges[e].from == from)
+        }
+    }
+
     fn has_edge(&self, from: usize, to: usize) -> bool {
-        self.edge_index.contains_key(&(from, to))
+        self.find_edge(from, to).is_some()
     }
 
     fn add_edge(&mut self, from: usize, to: usize, refresh: bool) {
-        // Looked up by pair: a stage or class start has an edge to each of
-        // its thousands of resources, too many to scan.
-        if let Some(&existing) = self.edge_index.get(&(from, to)) {
+        if let Some(existing) = self.find_edge(from, to) {
             self.edges[existing].refresh |= refresh;
             return;
         }
         self.edges.push(Edge { from, to, refresh });
         let e = self.edges.len() - 1;
-        self.edge_index.insert((from, to), e);
         self.outgoing[from].push(e);
         self.incoming[to].push(e);
     }
