@@ -447,7 +447,16 @@ impl<'p> Evaluator<'p> {
 
     pub(crate) fn statements(&mut self, body: &'p [Expr]) -> EvalResult<Value> {
         let mut last = Value::Undef;
-        for expr in body {
+        for (at, expr) in body.iter().enumerate() {
+            // Only the last statement gives the block its value: a resource
+            // statement before it need not build its references, thousands
+            // of them in a large manifest.
+            if let ExprKind::Resource(resource) = &expr.kind
+                && at + 1 < body.len()
+            {
+                self.resource(resource, expr.span, false)?;
+                continue;
+            }
             last = self.eval(expr)?;
         }
         Ok(last)
@@ -461,7 +470,7 @@ impl<'p> Evaluator<'p> {
             ExprKind::Boolean(b) => Ok(Value::Boolean(*b)),
             ExprKind::Integer(i) => Ok(Value::Integer(*i)),
             ExprKind::Float(f) => Ok(Value::Float(*f)),
-            ExprKind::String(s) => Ok(Value::string(s.clone())),
+            ExprKind::String(s) => Ok(Value::string(s.as_str())),
             ExprKind::Interpolated(parts) => {
                 let mut text = String::new();
                 for part in parts {
@@ -484,7 +493,7 @@ impl<'p> Evaluator<'p> {
                 ),
             },
             ExprKind::Variable(name) => self.variable(name, span),
-            ExprKind::Name(name) | ExprKind::Word(name) => Ok(Value::string(name.clone())),
+            ExprKind::Name(name) | ExprKind::Word(name) => Ok(Value::string(name.as_str())),
             ExprKind::TypeRef(name) => {
                 Ok(Value::Type(Box::new(self.resolve_type_name(name, span)?)))
             }
@@ -656,17 +665,7 @@ impl<'p> Evaluator<'p> {
                     ),
                 }
             }
-            ExprKind::Resource(resource) => {
-                // Without a store for exported resources (PuppetDB), Puppet
-                // keeps them out of the catalog and says so.
-                if resource.form == marionette_syntax::ast::ResourceForm::Exported {
-                    self.warn_at(
-                        "You cannot collect exported resources without storeconfigs being set; the export is ignored",
-                        expr.span,
-                    );
-                }
-                self.resource(resource)
-            }
+            ExprKind::Resource(resource) => self.resource(resource, expr.span, true),
             ExprKind::ResourceDefaults {
                 type_ref,
                 operations,
@@ -805,7 +804,7 @@ impl<'p> Evaluator<'p> {
                         let ExprKind::Variable(name) = &t.kind else {
                             return fail("Illegal assignment to non variable", t.span);
                         };
-                        let Some(v) = hash.get(&Value::string(name.clone())) else {
+                        let Some(v) = hash.get(&Value::string(name.as_str())) else {
                             return fail(
                                 format!(
                                     "No value for required key '{name}' in assignment to variables from hash"
@@ -1453,7 +1452,7 @@ impl<'p> Evaluator<'p> {
             }
         }
         for param in params {
-            let value = match arguments.get(&Value::string(param.name.clone())) {
+            let value = match arguments.get(&Value::string(param.name.as_str())) {
                 Some(value) => value.clone(),
                 None => match &param.default {
                     Some(default) => self.eval(default)?,
@@ -1499,7 +1498,7 @@ pub(crate) fn mismatch_text(expected: &PType, value: &Value) -> String {
     match (expected.resolved(), value) {
         (PType::Struct(members), Value::Hash(hash)) => {
             for member in members {
-                match hash.get(&Value::string(member.key.clone())) {
+                match hash.get(&Value::string(member.key.as_str())) {
                     Some(v) if !member.value.is_instance(v) => {
                         return format!(
                             "entry '{}' {}",

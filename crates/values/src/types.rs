@@ -358,7 +358,7 @@ impl PType {
                     Value::Hash(hash) => hash.keys().all(
                         |k| matches!(k, Value::String(s) if members.iter().any(|m| m.key.as_str() == &**s)),
                     ) && members.iter().all(|member| {
-                        match hash.get(&Value::string(member.key.clone())) {
+                        match hash.get(&Value::string(member.key.as_str())) {
                             Some(v) => member.value.is_instance(v),
                             None => member.optional || member.value.is_instance(&Value::Undef),
                         }

@@ -181,8 +181,21 @@ impl<'p> Evaluator<'p> {
 
     /// Evaluates a resource statement: each title of each body becomes a
     /// resource (or a class declaration), and the statement's value is the
-    /// references.
-    pub(crate) fn resource(&mut self, resource: &'p Resource) -> EvalResult<Value> {
+    /// references (or undef when the caller does not `want` them).
+    pub(crate) fn resource(
+        &mut self,
+        resource: &'p Resource,
+        statement: Span,
+        want: bool,
+    ) -> EvalResult<Value> {
+        // Without a store for exported resources (PuppetDB), Puppet keeps
+        // them out of the catalog and says so.
+        if resource.form == ResourceForm::Exported {
+            self.warn_at(
+                "You cannot collect exported resources without storeconfigs being set; the export is ignored",
+                statement,
+            );
+        }
         let type_name = match &resource.type_name.kind {
             ExprKind::Name(name) | ExprKind::TypeRef(name) => strip_top(name).to_lowercase(),
             _ => String::new(),
@@ -243,9 +256,11 @@ impl<'p> Evaluator<'p> {
                 if kind == Kind::Class {
                     let arguments = attributes.clone();
                     self.declare_class(&title_text, Some(arguments), at)?;
-                    references.push(Value::Type(Box::new(PType::Class(Some(
-                        strip_top(&title_text).to_lowercase(),
-                    )))));
+                    if want {
+                        references.push(Value::Type(Box::new(PType::Class(Some(
+                            strip_top(&title_text).to_lowercase(),
+                        )))));
+                    }
                     continue;
                 }
                 self.declare_resource(
@@ -256,13 +271,17 @@ impl<'p> Evaluator<'p> {
                     &attributes,
                     at,
                 )?;
-                references.push(Value::Type(Box::new(PType::Resource {
-                    type_name: Some(type_name.clone()),
-                    title: Some(title_text),
-                })));
+                if want {
+                    references.push(Value::Type(Box::new(PType::Resource {
+                        type_name: Some(type_name.clone()),
+                        title: Some(title_text),
+                    })));
+                }
             }
         }
-        Ok(if references.len() == 1 {
+        Ok(if !want {
+            Value::Undef
+        } else if references.len() == 1 {
             references.pop().unwrap_or(Value::Undef)
         } else {
             Value::array(references)
@@ -623,10 +642,9 @@ impl<'p> Evaluator<'p> {
             let scope = self.scopes.get_mut(scope);
             scope.resource = Some(id);
             scope.defaults_parent = Some(parent_scope.unwrap_or(declaring));
+            let value = Value::string(name.as_str());
             for builtin in ["name", "title"] {
-                scope
-                    .variables
-                    .insert(builtin.to_string(), Value::string(name.clone()));
+                scope.variables.insert(builtin.to_string(), value.clone());
             }
         }
         self.class_scopes.insert(name.clone(), scope);
@@ -914,14 +932,14 @@ impl<'p> Evaluator<'p> {
         let name = self.compiler.resources[id]
             .params
             .get("name")
-            .map_or_else(|| Value::string(title.clone()), |p| p.value.clone());
+            .map_or_else(|| Value::string(title.as_str()), |p| p.value.clone());
         {
             let scope = self.scopes.get_mut(scope);
             scope.resource = Some(id);
             scope.defaults_parent = Some(declaring);
             scope
                 .variables
-                .insert("title".into(), Value::string(title.clone()));
+                .insert("title".into(), Value::string(title.as_str()));
             scope.variables.insert("name".into(), name);
         }
         self.set_module_names(scope, declaring, def.module.as_deref());
