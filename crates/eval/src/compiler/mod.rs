@@ -11,6 +11,7 @@
 //!
 //! - `resources.rs`: resource statements, classes, defined types, nodes.
 //! - `defaults.rs`: resource defaults and overrides.
+//! - `params.rs`: a resource's parameters.
 //! - `collect.rs`: collectors, `realize` and relationships.
 //! - `output.rs`: finishing and the catalog in Puppet's wire format.
 //! - `builtin_types.rs`: the resource types Puppet knows without modules.
@@ -18,7 +19,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use indexmap::{IndexMap, IndexSet};
+use indexmap::IndexSet;
 use marionette_syntax::ast::AttributeOperation;
 use marionette_values::Value;
 use marionette_values::fasthash::{FastBuild, FastMap};
@@ -28,6 +29,7 @@ use crate::scope::ScopeId;
 pub(crate) mod builtin_types;
 pub(crate) mod collect;
 pub(crate) mod defaults;
+mod params;
 pub(crate) mod output;
 pub(crate) mod resources;
 
@@ -81,7 +83,7 @@ pub(crate) struct Param {
 }
 
 /// A resource's parameters by name, in the order set.
-pub(crate) type Params = IndexMap<String, Param, FastBuild>;
+pub(crate) use params::Params;
 /// A resource's tags, in the order added.
 pub(crate) type Tags = IndexSet<String, FastBuild>;
 
@@ -150,10 +152,18 @@ pub(crate) fn add_tag(tags: &mut Tags, name: &str) {
     if !valid_tag(name) {
         return;
     }
-    let name = name.to_lowercase();
-    if tags.insert(name.clone()) && name.contains("::") {
+    let name = lower(name);
+    // A tag already there brought its segments with it; one that is not
+    // is copied once, into the set.
+    if tags.contains(&*name) {
+        return;
+    }
+    tags.insert(name.to_string());
+    if name.contains("::") {
         for segment in name.split("::").filter(|s| !s.is_empty()) {
-            tags.insert(segment.to_string());
+            if !tags.contains(segment) {
+                tags.insert(segment.to_string());
+            }
         }
     }
 }

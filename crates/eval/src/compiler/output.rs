@@ -166,8 +166,7 @@ impl<'p> Evaluator<'p> {
                     let res = &mut self.compiler.resources[source];
                     let param = res
                         .params
-                        .entry(relationship.param.to_string())
-                        .or_insert_with(|| Param {
+                        .get_or_insert_with(relationship.param, || Param {
                             value: Value::array(Vec::new()),
                             source: super::Source::Anywhere,
                             file: relationship.file.clone(),
@@ -276,7 +275,9 @@ impl<'p> Evaluator<'p> {
                     }
                 }
                 for tag in &source_tags {
-                    res.tags.insert(tag.clone());
+                    if !res.tags.contains(tag) {
+                        res.tags.insert(tag.clone());
+                    }
                 }
                 let mut merged = data.clone();
                 for (name, param) in own(res) {

@@ -413,7 +413,7 @@ impl<'p> Evaluator<'p> {
             });
         }
         let source = self.source_of(self.current);
-        let mut params: Params = Params::default();
+        let mut params = Params::with_capacity(attributes.len());
         for (name, value, span, append) in attributes {
             if kind == Kind::Builtin && !builtin_types::accepts(type_name, name) {
                 let mut error = EvalError::new(
@@ -804,13 +804,17 @@ impl<'p> Evaluator<'p> {
     pub(crate) fn add_scope_tags(&mut self, id: ResId) {
         let container = self.compiler.resources[id].container;
         if container != id {
-            let tags: Vec<String> = self.compiler.resources[container]
+            // Only those it lacks are copied: this runs again for every
+            // resource when the catalog is finished.
+            let own = &self.compiler.resources[id].tags;
+            let missing: Vec<String> = self.compiler.resources[container]
                 .tags
                 .iter()
+                .filter(|tag| !own.contains(*tag))
                 .cloned()
                 .collect();
             let res = &mut self.compiler.resources[id];
-            for tag in tags {
+            for tag in missing {
                 res.tags.insert(tag);
             }
         }
