@@ -51,9 +51,11 @@ pub struct Resource {
     #[serde(rename = "type")]
     pub type_name: String,
     pub title: String,
-    pub tags: Vec<String>,
+    /// Shared with what the run reports of the resource.
+    pub tags: std::sync::Arc<[String]>,
+    /// Shared: every resource of a manifest names the same file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
+    pub file: Option<std::sync::Arc<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
     #[serde(default)]

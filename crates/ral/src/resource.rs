@@ -238,7 +238,7 @@ impl Resource {
             }
         });
         let origin = Origin {
-            file: resource.file.as_deref().map(Into::into),
+            file: resource.file.clone(),
             line: resource.line,
         };
         Resource::new(type_def, &resource.title, params, origin)

@@ -343,7 +343,7 @@ fn extend(
             extended.resources.push(marionette_catalog::Resource {
                 type_name,
                 title: new.title.clone(),
-                tags: vec![new.type_name.to_ascii_lowercase()],
+                tags: [new.type_name.to_ascii_lowercase()].into(),
                 file: source.file.clone(),
                 line: source.line,
                 exported: false,
@@ -1023,7 +1023,12 @@ impl<'a> Run<'a> {
         status: &mut ResourceStatus,
     ) {
         status.provider_used = outcome.provider.clone();
-        let time = report::now_text();
+        // Events are rare in a run that finds the system as it should be.
+        let time = if outcome.events.is_empty() {
+            String::new()
+        } else {
+            report::now_text()
+        };
         // Exactly: a report entry is a few hundred bytes, and a vector
         // grown by pushing holds room for four, most of a first run's
         // memory when each of thousands of resources has one change.

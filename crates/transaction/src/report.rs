@@ -138,14 +138,15 @@ pub type Statuses = IndexMap<String, ResourceStatus, marionette_values::fasthash
 #[derive(Clone, Debug, Serialize)]
 pub struct ResourceStatus {
     pub title: String,
-    pub file: Option<String>,
+    /// Shared with the catalog, as are the tags.
+    pub file: Option<std::sync::Arc<str>>,
     pub line: Option<u32>,
     pub resource: String,
     pub resource_type: String,
     pub provider_used: Option<String>,
     pub containment_path: ContainmentPath,
     pub evaluation_time: f64,
-    pub tags: Vec<String>,
+    pub tags: std::sync::Arc<[String]>,
     pub time: String,
     pub failed: bool,
     pub failed_to_restart: bool,

@@ -29,8 +29,8 @@ use crate::scope::ScopeId;
 pub(crate) mod builtin_types;
 pub(crate) mod collect;
 pub(crate) mod defaults;
-mod params;
 pub(crate) mod output;
+mod params;
 pub(crate) mod resources;
 
 /// An index into the compiler's resource list.

@@ -164,15 +164,13 @@ impl<'p> Evaluator<'p> {
                 for &target in &targets {
                     let reference = Value::string(self.compiler.resources[target].reference());
                     let res = &mut self.compiler.resources[source];
-                    let param = res
-                        .params
-                        .get_or_insert_with(relationship.param, || Param {
-                            value: Value::array(Vec::new()),
-                            source: super::Source::Anywhere,
-                            file: relationship.file.clone(),
-                            line: relationship.line,
-                            append: false,
-                        });
+                    let param = res.params.get_or_insert_with(relationship.param, || Param {
+                        value: Value::array(Vec::new()),
+                        source: super::Source::Anywhere,
+                        file: relationship.file.clone(),
+                        line: relationship.line,
+                        append: false,
+                    });
                     let mut items = match std::mem::replace(&mut param.value, Value::Undef) {
                         Value::Array(items) => std::sync::Arc::unwrap_or_clone(items),
                         Value::Undef => Vec::new(),
@@ -399,7 +397,7 @@ impl<'p> Evaluator<'p> {
             } else {
                 res.title
             },
-            file: res.file.as_ref().map(|f| f.to_string()),
+            file: res.file,
             line: res.line,
             exported: res.exported,
             kind: Some(res.kind.label().to_string()),
