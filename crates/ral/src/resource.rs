@@ -32,7 +32,7 @@ pub struct Resource {
     reference: String,
     /// [`Resource::name`], kept once every attribute is set (and renewed
     /// when the namevar is set again); `None` while the resource is built.
-    name: Option<String>,
+    name: Option<Arc<str>>,
 }
 
 /// The names an `audit` value gives, alone or in an array.
@@ -365,8 +365,8 @@ impl Resource {
     /// by.
     pub fn name(&self) -> String {
         match &self.name {
-            Some(name) => name.clone(),
-            None => self.find_name(),
+            Some(name) => name.to_string(),
+            None => self.find_name().to_string(),
         }
     }
 
@@ -374,16 +374,21 @@ impl Resource {
     pub fn name_str(&self) -> std::borrow::Cow<'_, str> {
         match &self.name {
             Some(name) => std::borrow::Cow::Borrowed(name),
-            None => std::borrow::Cow::Owned(self.find_name()),
+            None => std::borrow::Cow::Owned(self.find_name().to_string()),
         }
     }
 
-    fn find_name(&self) -> String {
-        self.type_def
-            .namevar_position()
-            .and_then(|i| self.slot(i))
-            .map(|slot| attribute::value_text(slot.value))
-            .unwrap_or_else(|| self.title.clone())
+    /// The namevar's value as text: the value's own string when it is one,
+    /// shared rather than copied.
+    fn find_name(&self) -> Arc<str> {
+        match self.type_def.namevar_position().and_then(|i| self.slot(i)) {
+            Some(SlotRef {
+                value: Value::String(text),
+                ..
+            }) => text.clone(),
+            Some(slot) => attribute::value_text(slot.value).into(),
+            None => self.title.as_str().into(),
+        }
     }
 
     /// An attribute's value (given, or its default).

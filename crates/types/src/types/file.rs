@@ -59,6 +59,21 @@ fn is_octal_mode(text: &str) -> bool {
     (1..=4).contains(&digits.len()) && digits.bytes().all(|b| (b'0'..=b'7').contains(&b))
 }
 
+/// Whether a mode is spelled as [`normalize_mode`] spells it already: four
+/// octal digits, as manifests nearly always write modes.
+fn is_canonical_mode(text: &str) -> bool {
+    text.len() == 4 && text.bytes().all(|b| (b'0'..=b'7').contains(&b))
+}
+
+/// A mode value in its canonical spelling ([`normalize_mode`]): the value
+/// itself when it is spelled so already.
+fn normalize_mode_value(value: Value) -> Result<Value, String> {
+    match &value {
+        Value::String(text) if is_canonical_mode(text) => Ok(value),
+        other => Ok(Value::String(normalize_mode(&value_text(other))?.into())),
+    }
+}
+
 /// The canonical spelling of a mode: octal modes as four digits (`644`
 /// becomes `0644`), symbolic modes unchanged.
 pub fn normalize_mode(text: &str) -> Result<String, String> {
@@ -196,8 +211,8 @@ pub fn mode_text(mode: u32) -> String {
 // Checksums and content
 
 /// The checksum type of a resource (`sha256` unless set).
-pub fn checksum_type(resource: &Resource) -> String {
-    resource.str("checksum").unwrap_or("sha256").to_string()
+pub fn checksum_type(resource: &Resource) -> &str {
+    resource.str("checksum").unwrap_or("sha256")
 }
 
 /// A value written as a checksum, `{sha256}hex`: its type and data.
@@ -1353,18 +1368,21 @@ fn validate(resource: &Resource) -> Result<(), String> {
     if checksum == "none" && resource.get("source").is_some() {
         return Err("You cannot specify source when using checksum 'none'".into());
     }
-    if SOURCE_ONLY_CHECKSUMS.contains(&checksum.as_str()) && resource.is_given("content") {
+    if SOURCE_ONLY_CHECKSUMS.contains(&checksum) && resource.is_given("content") {
         return Err(format!(
             "You cannot specify content when using checksum '{checksum}'"
         ));
     }
-    let ensure = resource.text("ensure").unwrap_or_default();
+    let ensure = resource
+        .get("ensure")
+        .map(marionette_ral::attribute::value_str)
+        .unwrap_or_default();
     if is_link_target(&ensure) && resource.is_given("target") {
         return Err(format!(
             "ensure => '{ensure}' already names the link target; do not set target as well"
         ));
     }
-    if matches!(ensure.as_str(), "file" | "directory") && resource.is_given("target") {
+    if matches!(&*ensure, "file" | "directory") && resource.is_given("target") {
         return Err(format!(
             "target only applies to links, not to ensure => {ensure}"
         ));
@@ -1673,13 +1691,14 @@ pub fn definition() -> TypeDef {
                     umask.",
                 )
                 .validate(|_, value| match value {
+                    Value::String(text) if is_canonical_mode(text) => Ok(()),
                     Value::String(text) => normalize_mode(text).map(|_| ()),
                     other => Err(format!(
                         "The file mode specification must be a string, not '{}'",
                         marionette_values::PType::infer(other).generalize()
                     )),
                 })
-                .munge(|_, value| Ok(Value::String(normalize_mode(&value_text(&value))?.into())))
+                .munge(|_, value| normalize_mode_value(value))
                 .insync(mode_insync)
                 .change_message(mode_message),
         )
@@ -1916,6 +1935,21 @@ mod tests {
         assert!(normalize_mode("u=rwz").is_err());
         assert!(normalize_mode("rw").is_err());
         assert_eq!(normalize_mode("u=rw,go=r").unwrap(), "u=rw,go=r");
+        for mode in ["0644", "4755", "0000", "0777"] {
+            assert!(is_canonical_mode(mode));
+            assert_eq!(normalize_mode(mode).unwrap(), mode);
+            assert_eq!(
+                normalize_mode_value(Value::string(mode)).unwrap(),
+                Value::string(mode)
+            );
+        }
+        for mode in ["644", "00644", "0648", "u=rw"] {
+            assert!(!is_canonical_mode(mode));
+        }
+        assert_eq!(
+            normalize_mode_value(Value::string("644")).unwrap(),
+            Value::string("0644")
+        );
     }
 
     #[test]
