@@ -286,7 +286,7 @@ mod tests {
             resources: vec![Resource {
                 type_name: "File".into(),
                 title: "/tmp/x".into(),
-                tags: vec!["file".into()],
+                tags: ["file".to_string()].into(),
                 parameters: [("mode".to_string(), Data::from("0644"))]
                     .into_iter()
                     .collect(),

@@ -52,6 +52,12 @@ impl Hasher for FastHasher {
     }
 }
 
+/// A `HashMap` with [`FastHasher`].
+pub type FastMap<K, V> = HashMap<K, V, FastBuild>;
+
+/// Builds [`FastHasher`]s, for other maps (`IndexMap`) that take a hasher.
+pub type FastBuild = BuildHasherDefault<FastHasher>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,9 +83,3 @@ mod tests {
         }
     }
 }
-
-/// A `HashMap` with [`FastHasher`].
-pub type FastMap<K, V> = HashMap<K, V, FastBuild>;
-
-/// Builds [`FastHasher`]s, for other maps (`IndexMap`) that take a hasher.
-pub type FastBuild = BuildHasherDefault<FastHasher>;

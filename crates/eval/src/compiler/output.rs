@@ -192,7 +192,7 @@ impl<'p> Evaluator<'p> {
                 continue;
             }
             for name in RELATIONSHIP_PARAMETERS {
-                let Some(param) = res.params.get(*name) else {
+                let Some(param) = res.params.get(name) else {
                     continue;
                 };
                 let mut refs = Vec::new();
@@ -244,7 +244,7 @@ impl<'p> Evaluator<'p> {
                 .iter()
                 .filter_map(|name| {
                     res.params
-                        .get(*name)
+                        .get(name)
                         .filter(|p| !matches!(p.value, Value::Undef))
                         .map(|p| (name.to_string(), p.clone()))
                 })

@@ -367,14 +367,14 @@ pub fn desired_sum(resource: &Resource, desired: &Value) -> String {
     if !resource.is_given("content")
         && let Some((path, meta)) = first_source(resource)
         && meta.is_file()
-        && let Ok(sum) = sum_file(&checksum_type(resource), &path)
+        && let Ok(sum) = sum_file(checksum_type(resource), &path)
     {
         return sum;
     }
     match desired {
         Value::String(text) if parse_checksum(text).is_some() => text.to_string(),
         other => sum_bytes(
-            &checksum_type(resource),
+            checksum_type(resource),
             content_bytes(other).unwrap_or_default(),
         ),
     }
@@ -1584,7 +1584,7 @@ pub fn definition() -> TypeDef {
                             return None;
                         }
                         Some((path, _)) => {
-                            sum_file(&kind, &path).unwrap_or_else(|_| format!("{{{kind}}}"))
+                            sum_file(kind, &path).unwrap_or_else(|_| format!("{{{kind}}}"))
                         }
                         None => format!("{{{kind}}}"),
                     };

@@ -1063,7 +1063,7 @@ impl PropertyProvider for Posix {
             }
             "content" if kind == "file" => {
                 let kind = checksum_type(resource);
-                let sum = super::checksums::sum(cx, &kind, &path, &meta)
+                let sum = super::checksums::sum(cx, kind, &path, &meta)
                     .map_err(|e| failure("read", &path, e))?;
                 Some(text(&sum))
             }
