@@ -216,7 +216,7 @@ pub(crate) fn run(
         ignore_schedules: args.ignore_schedules,
     };
     let started = Instant::now();
-    let report = match marionette_transaction::apply(
+    let mut report = match marionette_transaction::apply(
         catalog,
         registry,
         Arc::new(facts),
@@ -238,7 +238,7 @@ pub(crate) fn run(
             started.elapsed().as_secs_f64()
         ),
     );
-    write_report(&state, &report, &logger);
+    write_report(&state, &mut report, &logger);
     let changed = report.counts.changed > 0 || report.counts.restarted > 0;
     // The status also counts failures no resource can be blamed for (a
     // provider's deferred changes).
@@ -273,7 +273,7 @@ fn progress_line() -> Option<marionette_transaction::apply::Progress> {
 
 /// Keeps the report and the summary; a failure to write them is reported,
 /// not fatal (the run itself is over).
-fn write_report(state: &Path, report: &Report, logger: &Logger) {
+fn write_report(state: &Path, report: &mut Report, logger: &Logger) {
     // Streamed, compact: the report of a large run is megabytes.
     let written = std::fs::create_dir_all(state)
         .and_then(|()| {
@@ -304,7 +304,7 @@ fn write_report(state: &Path, report: &Report, logger: &Logger) {
 /// report of megabytes would make the kernel free its cached pages, which
 /// took milliseconds, and a fresh file needs fresh pages. Where the file
 /// system cannot exchange files, the new report is renamed over the old.
-fn replace_report(path: &Path, previous: &Path, report: &Report) -> std::io::Result<()> {
+fn replace_report(path: &Path, previous: &Path, report: &mut Report) -> std::io::Result<()> {
     use std::io::{Seek, Write};
     let file = std::fs::OpenOptions::new()
         .write(true)
@@ -312,7 +312,7 @@ fn replace_report(path: &Path, previous: &Path, report: &Report) -> std::io::Res
         .truncate(false)
         .open(previous)?;
     let mut out = std::io::BufWriter::with_capacity(256 * 1024, file);
-    serde_json::to_writer(&mut out, report).map_err(std::io::Error::other)?;
+    report.write_json(&mut out)?;
     out.flush()?;
     let mut file = out.into_inner().map_err(|e| e.into_error())?;
     let length = file.stream_position()?;

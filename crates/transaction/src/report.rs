@@ -198,7 +198,6 @@ pub struct Report {
     pub environment: String,
     pub logs: Vec<Log>,
     pub metrics: Json,
-    #[serde(serialize_with = "statuses_json")]
     pub resource_statuses: Statuses,
     pub corrective_change: bool,
     pub cached_catalog_status: String,
@@ -304,29 +303,57 @@ impl Report {
 /// How many resource statuses are written to JSON at a time.
 const STATUS_BATCH: usize = 1024;
 
-/// The resource statuses as a JSON object. A run of thousands of
-/// resources has a report of megabytes, nearly all of it here: the
-/// statuses are written to JSON a batch at a time, each batch on several
-/// threads, and the object is put together from those pieces in order.
-/// Batches keep the memory this takes small: a first run's statuses, with
-/// their events, are twice the size of a second run's.
-fn statuses_json<S: serde::Serializer>(
-    statuses: &Statuses,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    use serde::ser::{Error, SerializeMap};
-    let mut map = serializer.serialize_map(Some(statuses.len()))?;
-    let entries = statuses.as_slice();
-    for start in (0..entries.len()).step_by(STATUS_BATCH) {
-        let batch = &entries[start..(start + STATUS_BATCH).min(entries.len())];
-        let rendered = marionette_values::parallel::map(batch.len(), |i| {
-            serde_json::value::to_raw_value(&batch[i])
-        });
-        for (reference, status) in batch.keys().zip(rendered) {
-            map.serialize_entry(reference, &status.map_err(S::Error::custom)?)?;
+impl Report {
+    /// Writes the report as compact JSON, as serializing it does, with the
+    /// statuses written in batches on several threads. A run of thousands
+    /// of resources has a report of megabytes, nearly all of it statuses.
+    /// Batches keep the memory this takes small: a first run's statuses,
+    /// with their events, are twice the size of a second run's.
+    pub fn write_json(&mut self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        // The rest of the report is written with the statuses left out,
+        // and they go where their empty object was. The key cannot be
+        // found anywhere else: a quote inside a JSON string is escaped.
+        let statuses = std::mem::take(&mut self.resource_statuses);
+        let shell = serde_json::to_vec(&*self);
+        self.resource_statuses = statuses;
+        let shell = shell.map_err(std::io::Error::other)?;
+        const EMPTY: &[u8] = b",\"resource_statuses\":{}";
+        let Some(at) = shell.windows(EMPTY.len()).position(|w| w == EMPTY) else {
+            return Err(std::io::Error::other("the report has no statuses to fill"));
+        };
+        let inside = at + EMPTY.len() - 1;
+        out.write_all(&shell[..inside])?;
+        let entries = self.resource_statuses.as_slice();
+        let mut first = true;
+        for start in (0..entries.len()).step_by(STATUS_BATCH) {
+            let batch = &entries[start..(start + STATUS_BATCH).min(entries.len())];
+            // Each thread writes its consecutive statuses into one buffer.
+            let parts = marionette_values::parallel::chunks(batch.len(), |range| {
+                let mut part = Vec::with_capacity(range.len() * 640);
+                for (reference, status) in &batch[range] {
+                    if !part.is_empty() {
+                        part.push(b',');
+                    }
+                    serde_json::to_writer(&mut part, reference)?;
+                    part.push(b':');
+                    serde_json::to_writer(&mut part, status)?;
+                }
+                Ok::<_, serde_json::Error>(part)
+            });
+            for part in parts {
+                let part = part.map_err(std::io::Error::other)?;
+                if part.is_empty() {
+                    continue;
+                }
+                if !first {
+                    out.write_all(b",")?;
+                }
+                first = false;
+                out.write_all(&part)?;
+            }
         }
+        out.write_all(&shell[inside..])
     }
-    map.end()
 }
 
 /// `catalog_application` → `Catalog application`.
@@ -411,5 +438,83 @@ mod tests {
             serde_json::to_value(ContainmentPath("/Stage[main]/Main/Notify[a/b]".into())).unwrap(),
             serde_json::json!(["Stage[main]", "Main", "Notify[a/b]"])
         );
+    }
+
+    fn status(i: usize) -> ResourceStatus {
+        ResourceStatus {
+            title: format!("/tmp/\"{i}\""),
+            file: Some("site.pp".into()),
+            line: Some(u32::try_from(i).unwrap()),
+            resource: format!("File[/tmp/\"{i}\"]"),
+            resource_type: "File".into(),
+            provider_used: Some("posix".into()),
+            containment_path: ContainmentPath(format!("/Stage[main]/Main/File[/tmp/{i}]").into()),
+            evaluation_time: 0.25,
+            tags: ["file".to_string(), "class".to_string()].into(),
+            time: now_text(),
+            failed: false,
+            failed_to_restart: false,
+            changed: i % 3 == 0,
+            out_of_sync: false,
+            skipped: false,
+            change_count: 0,
+            out_of_sync_count: 0,
+            events: Vec::new(),
+            corrective_change: false,
+        }
+    }
+
+    #[test]
+    fn the_report_written_in_batches_is_the_report_serialized() {
+        for count in [0, 1, 700, 2 * STATUS_BATCH + 3] {
+            let mut report = Report {
+                host: "mrtest.example.com".into(),
+                time: now_text(),
+                configuration_version: 1,
+                transaction_uuid: "u".into(),
+                report_format: 12,
+                puppet_version: "marionette".into(),
+                status: "unchanged".into(),
+                transaction_completed: true,
+                noop: false,
+                noop_pending: false,
+                environment: "production".into(),
+                logs: vec![Log {
+                    level: "notice".into(),
+                    message: r#","resource_statuses":{}"#.into(),
+                    source: "Puppet".into(),
+                    tags: vec!["notice".into()],
+                    time: now_text(),
+                    file: None,
+                    line: None,
+                }],
+                metrics: Json::Null,
+                resource_statuses: (0..count)
+                    .map(|i| {
+                        let status = status(i);
+                        (status.resource.clone(), status)
+                    })
+                    .collect(),
+                corrective_change: false,
+                cached_catalog_status: "not_used".into(),
+                catalog_uuid: "c".into(),
+                code_id: None,
+                job_id: None,
+                master_used: None,
+                server_used: None,
+                kind: "apply".into(),
+                counts: Counts::default(),
+                times: IndexMap::new(),
+            };
+            report.finish_metrics();
+            let mut written = Vec::new();
+            report.write_json(&mut written).unwrap();
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                serde_json::to_string(&report).unwrap(),
+                "{count} statuses"
+            );
+            assert_eq!(report.resource_statuses.len(), count);
+        }
     }
 }

@@ -16,7 +16,7 @@ const MAX_THREADS: usize = 8;
 /// range on the calling thread when there are few items or one core, else
 /// one range per thread. A panic in `f` reaches the caller as it would
 /// without threads: the failed range is computed again on this thread.
-fn chunks<T: Send>(count: usize, f: impl Fn(Range<usize>) -> T + Sync) -> Vec<T> {
+pub fn chunks<T: Send>(count: usize, f: impl Fn(Range<usize>) -> T + Sync) -> Vec<T> {
     let threads = threads_for(count);
     if threads == 1 {
         return vec![f(0..count)];
