@@ -15,7 +15,9 @@ use crate::typedef::{AttrKind, DefaultValue, Titles, TypeDef};
 #[derive(Clone, Debug)]
 pub struct Resource {
     type_def: Arc<TypeDef>,
-    title: String,
+    /// Shared with the namevar's value when the title gives it, and with
+    /// the run's report.
+    title: Arc<str>,
     /// The attributes that have a value, given or defaulted, in the type's
     /// declaration order. Only those, and not the type's fixed defaults
     /// either (see [`Resource::slot`]): a file resource sets a handful of
@@ -29,7 +31,7 @@ pub struct Resource {
     /// (`/Stage[main]/Main/Notify[x]`), once a transaction knows it.
     path: Option<Arc<str>>,
     /// `Type[title]`, made once: logs, events and reports ask for it often.
-    reference: String,
+    reference: Arc<str>,
     /// [`Resource::name`], kept once every attribute is set (and renewed
     /// when the namevar is set again); `None` while the resource is built.
     name: Option<Arc<str>>,
@@ -106,9 +108,9 @@ impl Resource {
         origin: Origin,
     ) -> Result<Resource, RalError> {
         let mut resource = Resource {
-            reference: format!("{}[{title}]", type_def.reference_name()),
+            reference: format!("{}[{title}]", type_def.reference_name()).into(),
             type_def: type_def.clone(),
-            title: title.to_string(),
+            title: title.into(),
             slots: Vec::new(),
             meta: IndexMap::new(),
             provider: None,
@@ -258,7 +260,7 @@ impl Resource {
                 && let Some(index) = def.position(&namevar.name)
                 && !given.has(index)
             {
-                given.set(index, Value::String(self.title.as_str().into()));
+                given.set(index, Value::String(self.title.clone()));
             }
             return Ok(());
         }
@@ -278,7 +280,7 @@ impl Resource {
         }
         Err(RalError::TitlePattern {
             resource: self.reference(),
-            title: self.title.clone(),
+            title: self.title.to_string(),
             origin: self.origin.clone(),
         })
     }
@@ -336,12 +338,22 @@ impl Resource {
 
     /// `Database[db1]`.
     pub fn reference(&self) -> String {
-        self.reference.clone()
+        self.reference.to_string()
     }
 
     /// [`Resource::reference`] without a copy.
     pub fn reference_str(&self) -> &str {
         &self.reference
+    }
+
+    /// [`Resource::reference`], shared.
+    pub fn shared_reference(&self) -> Arc<str> {
+        self.reference.clone()
+    }
+
+    /// [`Resource::title`], shared.
+    pub fn shared_title(&self) -> Arc<str> {
+        self.title.clone()
     }
 
     pub fn origin(&self) -> &Origin {
@@ -387,7 +399,7 @@ impl Resource {
                 ..
             }) => text.clone(),
             Some(slot) => attribute::value_text(slot.value).into(),
-            None => self.title.as_str().into(),
+            None => self.title.clone(),
         }
     }
 
@@ -651,7 +663,7 @@ impl Resource {
     /// (a name alone would not tell them apart).
     pub fn provider_name(&self) -> String {
         if self.type_def.key_attributes().len() > 1 {
-            self.title.clone()
+            self.title.to_string()
         } else {
             self.name()
         }

@@ -523,7 +523,7 @@ pub struct TypeDef {
     /// The position of the namevar, found once.
     namevar_at: std::sync::OnceLock<Option<usize>>,
     /// The name as references write it (`Mymod::Thing`), made once.
-    reference_name: std::sync::OnceLock<String>,
+    reference_name: std::sync::OnceLock<Arc<str>>,
 }
 
 impl fmt::Debug for TypeDef {
@@ -721,8 +721,14 @@ impl TypeDef {
     /// The type's name as references write it: each segment capitalized
     /// (`File`, `Mymod::Thing`).
     pub fn reference_name(&self) -> &str {
+        self.shared_reference_name()
+    }
+
+    /// [`TypeDef::reference_name`], shared: each report status names its
+    /// resource's type.
+    pub fn shared_reference_name(&self) -> &Arc<str> {
         self.reference_name
-            .get_or_init(|| marionette_values::types::capitalize_segments(&self.name))
+            .get_or_init(|| marionette_values::types::capitalize_segments(&self.name).into())
     }
 
     /// The position of [`TypeDef::namevar`] in [`TypeDef::attributes`],

@@ -17,7 +17,7 @@
 use marionette_diagnostics::{Diagnostic, Span};
 use std::sync::mpsc::Sender;
 
-use crate::token::{Keyword, Punct, Segment, Token, TokenKind};
+use crate::token::{Heredoc, Keyword, Punct, Segment, Token, TokenKind};
 
 /// Tokens and the problems found while reading them.
 #[derive(Debug, Default)]
@@ -1048,10 +1048,10 @@ impl<'a> Lexer<'a> {
         } else {
             marker_end
         });
-        TokenKind::Heredoc {
+        TokenKind::Heredoc(Box::new(Heredoc {
             syntax: syntax.filter(|s| !s.is_empty()),
             segments,
-        }
+        }))
     }
 
     fn lex_epp(&mut self) -> Vec<Token> {
@@ -1221,7 +1221,7 @@ fn regex_acceptable(previous: Option<&Token>) -> bool {
             | TokenKind::Float(_)
             | TokenKind::Str(_)
             | TokenKind::Interpolated(_)
-            | TokenKind::Heredoc { .. }
+            | TokenKind::Heredoc(_)
             | TokenKind::Regex(_)
             | TokenKind::Variable(_)
             | TokenKind::Keyword(Keyword::True | Keyword::False)
@@ -1309,7 +1309,7 @@ mod tests {
         let bodies: Vec<_> = tokens
             .iter()
             .filter_map(|k| match k {
-                TokenKind::Heredoc { segments, .. } => Some(segments.clone()),
+                TokenKind::Heredoc(heredoc) => Some(heredoc.segments.clone()),
                 _ => None,
             })
             .collect();

@@ -752,7 +752,7 @@ impl<'a> Parser<'a> {
             | TokenKind::Float(_)
             | TokenKind::Str(_)
             | TokenKind::Interpolated(_)
-            | TokenKind::Heredoc { .. }
+            | TokenKind::Heredoc(_)
             | TokenKind::Regex(_)
             | TokenKind::Variable(_)
             | TokenKind::Word(_)
@@ -766,7 +766,8 @@ impl<'a> Parser<'a> {
             TokenKind::Float(value) => ExprKind::Float(value),
             TokenKind::Str(text) => ExprKind::String(text),
             TokenKind::Interpolated(segments) => self.interpolated(segments),
-            TokenKind::Heredoc { syntax, segments } => {
+            TokenKind::Heredoc(heredoc) => {
+                let crate::token::Heredoc { syntax, segments } = *heredoc;
                 let text = match segments.as_slice() {
                     [] => ExprKind::String(String::new()),
                     [Segment::Text(text)] => ExprKind::String(text.clone()),

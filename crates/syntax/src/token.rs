@@ -32,11 +32,10 @@ pub enum TokenKind {
     Str(String),
     /// A double-quoted string with interpolation.
     Interpolated(Vec<Segment>),
-    /// `@(TAG:syntax/flags)` with its body.
-    Heredoc {
-        syntax: Option<String>,
-        segments: Vec<Segment>,
-    },
+    /// `@(TAG:syntax/flags)` with its body. Boxed, as it is rare: every
+    /// token is as large as the largest kind, and a large manifest has a
+    /// hundred thousand of them.
+    Heredoc(Box<Heredoc>),
     /// `/.../` with the slashes removed and `\/` kept as written.
     Regex(String),
     /// Literal text of an EPP template.
@@ -51,6 +50,13 @@ pub enum TokenKind {
     /// reported for it.
     Error,
     Eof,
+}
+
+/// A heredoc's syntax tag and body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heredoc {
+    pub syntax: Option<String>,
+    pub segments: Vec<Segment>,
 }
 
 /// A piece of an interpolated string or heredoc.

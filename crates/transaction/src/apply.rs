@@ -680,11 +680,11 @@ impl<'a> Run<'a> {
         let started = Instant::now();
         let catalog_resource = &self.catalog.resources[*catalog_index];
         let mut status = ResourceStatus {
-            title: resource.title().to_string(),
+            title: resource.shared_title(),
             file: catalog_resource.file.clone(),
             line: catalog_resource.line,
-            resource: resource.reference(),
-            resource_type: resource_type(resource),
+            resource: resource.shared_reference(),
+            resource_type: resource.type_def().shared_reference_name().clone(),
             provider_used: None,
             containment_path: report::ContainmentPath(path.clone()),
             evaluation_time: 0.0,
@@ -708,7 +708,7 @@ impl<'a> Run<'a> {
             status.skipped = true;
             self.counts.skipped += 1;
             self.state[node] = State::Done;
-            self.statuses.insert(resource.reference(), status);
+            self.statuses.insert(status.resource.clone(), status);
             return;
         }
         let schedule = resource.meta("schedule").map(value_text);
@@ -720,7 +720,7 @@ impl<'a> Run<'a> {
             self.counts.skipped += 1;
             // Its pending refreshes are dropped, and it passes on nothing.
             self.state[node] = State::Done;
-            self.statuses.insert(resource.reference(), status);
+            self.statuses.insert(status.resource.clone(), status);
             return;
         }
         if !failed_dependencies.is_empty() {
@@ -740,7 +740,7 @@ impl<'a> Run<'a> {
             status.skipped = true;
             self.counts.skipped += 1;
             self.state[node] = State::Failed;
-            self.statuses.insert(resource.reference(), status);
+            self.statuses.insert(status.resource.clone(), status);
             return;
         }
         let audited = resource.audited();
@@ -839,7 +839,7 @@ impl<'a> Run<'a> {
             })
             .count();
         self.send(node, real, would && !real, count);
-        self.statuses.insert(resource.reference(), status);
+        self.statuses.insert(status.resource.clone(), status);
     }
 
     /// The run's record of when resources were checked, read on first use.
@@ -1160,15 +1160,6 @@ impl<'a> Run<'a> {
         };
         report.finish_metrics();
         report
-    }
-}
-
-/// A resource's type as a report names it: `File` from `File[/tmp/x]`
-/// (the reference has it capitalized).
-fn resource_type(resource: &Resource) -> String {
-    match resource.reference_str().split_once('[') {
-        Some((type_name, _)) => type_name.to_string(),
-        None => capitalize_segments(resource.type_name()),
     }
 }
 

@@ -133,16 +133,19 @@ pub struct EventReport {
 
 /// The resource statuses of a run by reference, in the order evaluated.
 /// References are hashed with the fast hash: a run inserts thousands.
-pub type Statuses = IndexMap<String, ResourceStatus, marionette_values::fasthash::FastBuild>;
+pub type Statuses =
+    IndexMap<std::sync::Arc<str>, ResourceStatus, marionette_values::fasthash::FastBuild>;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ResourceStatus {
-    pub title: String,
+    /// The title, the reference and the type are shared with the resource
+    /// (the reference also keys the status in the report).
+    pub title: std::sync::Arc<str>,
     /// Shared with the catalog, as are the tags.
     pub file: Option<std::sync::Arc<str>>,
     pub line: Option<u32>,
-    pub resource: String,
-    pub resource_type: String,
+    pub resource: std::sync::Arc<str>,
+    pub resource_type: std::sync::Arc<str>,
     pub provider_used: Option<String>,
     pub containment_path: ContainmentPath,
     pub evaluation_time: f64,
@@ -442,10 +445,10 @@ mod tests {
 
     fn status(i: usize) -> ResourceStatus {
         ResourceStatus {
-            title: format!("/tmp/\"{i}\""),
+            title: format!("/tmp/\"{i}\"").into(),
             file: Some("site.pp".into()),
             line: Some(u32::try_from(i).unwrap()),
-            resource: format!("File[/tmp/\"{i}\"]"),
+            resource: format!("File[/tmp/\"{i}\"]").into(),
             resource_type: "File".into(),
             provider_used: Some("posix".into()),
             containment_path: ContainmentPath(format!("/Stage[main]/Main/File[/tmp/{i}]").into()),

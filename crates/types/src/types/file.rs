@@ -760,9 +760,12 @@ pub(crate) fn take_prestat(path: &Path) {
     if CHANGING.with(|c| c.get() > 0) {
         return;
     }
-    let taken = prestats().as_mut().and_then(|looks| looks.remove(path));
-    if let Some(found) = taken {
-        LAST_STAT.with(|last| *last.borrow_mut() = Some((path.to_path_buf(), false, found)));
+    // The path moves from the looks made ahead to the remembered one.
+    let taken = prestats()
+        .as_mut()
+        .and_then(|looks| looks.remove_entry(path));
+    if let Some((path, found)) = taken {
+        LAST_STAT.with(|last| *last.borrow_mut() = Some((path, false, found)));
     }
 }
 
