@@ -58,7 +58,8 @@ pub struct Event {
 /// The result of evaluating one resource.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Outcome {
-    pub resource: String,
+    /// The resource's reference, shared with it.
+    pub resource: Arc<str>,
     pub provider: Option<String>,
     pub events: Vec<Event>,
     /// Why the resource failed, if it did.
@@ -344,13 +345,22 @@ impl Session {
     /// resources are then retrieved one by one.
     pub fn prefetch(&mut self, resources: &[&Resource]) {
         let mut groups: IndexMap<String, (Arc<ProviderDef>, Vec<&Resource>)> = IndexMap::new();
+        // Neighbours mostly share a provider: its group is looked up once
+        // per run of them, not once for each of thousands of resources.
+        let mut last: Option<(Arc<ProviderDef>, usize)> = None;
         for resource in resources {
             if let Ok(provider) = self.selector.select(resource) {
-                groups
-                    .entry(provider_key(&provider))
-                    .or_insert_with(|| (provider.clone(), Vec::new()))
-                    .1
-                    .push(resource);
+                let at = match &last {
+                    Some((same, at)) if Arc::ptr_eq(same, &provider) => *at,
+                    _ => {
+                        let entry = groups.entry(provider_key(&provider));
+                        let at = entry.index();
+                        entry.or_insert_with(|| (provider.clone(), Vec::new()));
+                        last = Some((provider, at));
+                        at
+                    }
+                };
+                groups[at].1.push(resource);
             }
         }
         for (key, (provider, members)) in groups {
@@ -484,7 +494,7 @@ impl Session {
     ) -> Outcome {
         let noop = noop || resource.noop();
         let mut outcome = Outcome {
-            resource: resource.reference(),
+            resource: resource.shared_reference(),
             ..Outcome::default()
         };
         let provider = match self.selector.select(resource) {
