@@ -118,7 +118,7 @@ fn look_at_files_ahead() -> marionette_eval::Declared {
             .name("look-ahead".into())
             .spawn(move || {
                 for path in received {
-                    marionette_types::types::file::prestat(std::path::Path::new(&path));
+                    marionette_types::types::file::prestat(path.into());
                 }
             })
             .is_ok();

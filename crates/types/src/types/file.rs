@@ -723,16 +723,17 @@ pub fn forget_stat() {
 }
 
 /// `lstat` results taken before the run started, by path (see
-/// [`prestat`]).
-type Prestats =
-    std::sync::Mutex<Option<marionette_values::fasthash::FastMap<PathBuf, Option<fs::Metadata>>>>;
+/// [`prestat`]). The results are kept in a list and the map holds their
+/// positions: growing the map then moves small entries, not results.
+#[derive(Default)]
+struct Prestats {
+    positions: marionette_values::fasthash::FastMap<Vec<u8>, usize>,
+    looks: Vec<Option<Option<fs::Metadata>>>,
+}
 
-static PRESTATS: Prestats = std::sync::Mutex::new(None);
+static PRESTATS: std::sync::Mutex<Option<Prestats>> = std::sync::Mutex::new(None);
 
-fn prestats() -> std::sync::MutexGuard<
-    'static,
-    Option<marionette_values::fasthash::FastMap<PathBuf, Option<fs::Metadata>>>,
-> {
+fn prestats() -> std::sync::MutexGuard<'static, Option<Prestats>> {
     PRESTATS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -741,11 +742,22 @@ fn prestats() -> std::sync::MutexGuard<
 /// while the catalog is still being compiled, on a core that would
 /// otherwise wait. A look that fails is left for the run to make and
 /// report.
-pub fn prestat(path: &Path) {
-    if let Ok(found) = stat(path, false) {
-        prestats()
-            .get_or_insert_with(Default::default)
-            .insert(path.to_path_buf(), found);
+pub fn prestat(path: PathBuf) {
+    use std::os::unix::ffi::OsStringExt;
+    if let Ok(found) = stat(&path, false) {
+        let mut prestats = prestats();
+        let prestats = prestats.get_or_insert_with(|| Prestats {
+            positions: marionette_values::fasthash::FastMap::with_capacity_and_hasher(
+                1024,
+                Default::default(),
+            ),
+            looks: Vec::with_capacity(1024),
+        });
+        let at = prestats.looks.len();
+        prestats.looks.push(Some(found));
+        prestats
+            .positions
+            .insert(path.into_os_string().into_vec(), at);
     }
 }
 
@@ -757,14 +769,19 @@ pub fn prestat(path: &Path) {
 /// processes did meanwhile, which a look made a moment earlier in the run
 /// would miss as well. Each is taken once: looking again reads the file.
 pub(crate) fn take_prestat(path: &Path) {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
     if CHANGING.with(|c| c.get() > 0) {
         return;
     }
     // The path moves from the looks made ahead to the remembered one.
-    let taken = prestats()
-        .as_mut()
-        .and_then(|looks| looks.remove_entry(path));
+    let taken = prestats().as_mut().and_then(|prestats| {
+        let (path, at) = prestats
+            .positions
+            .remove_entry(path.as_os_str().as_bytes())?;
+        Some((path, prestats.looks.get_mut(at)?.take()?))
+    });
     if let Some((path, found)) = taken {
+        let path = PathBuf::from(std::ffi::OsString::from_vec(path));
         LAST_STAT.with(|last| *last.borrow_mut() = Some((path, false, found)));
     }
 }

@@ -1256,13 +1256,13 @@ mod tests {
         //
         // Looked at ahead, then changed behind the run's back: the first
         // look of the resource's evaluation is the one made ahead...
-        crate::types::file::prestat(&path);
+        crate::types::file::prestat(path.clone());
         fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
         assert_eq!(mode(&cx), Value::String("0644".into()));
         // ... once: the next evaluation looks afresh.
         assert_eq!(mode(&cx), Value::String("0600".into()));
         // Once the run has changed something, a look made ahead is not used.
-        crate::types::file::prestat(&path);
+        crate::types::file::prestat(path.clone());
         fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
         cx.generation.advance();
         assert_eq!(mode(&cx), Value::String("0640".into()));
@@ -1271,7 +1271,7 @@ mod tests {
             Default::default(),
             marionette_ral::Logger::with_sink(|_| {}),
         );
-        crate::types::file::prestat(&path);
+        crate::types::file::prestat(path.clone());
         fs::set_permissions(&path, fs::Permissions::from_mode(0o604)).unwrap();
         crate::types::file::changing_files(true);
         crate::types::file::changing_files(false);
