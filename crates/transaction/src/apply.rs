@@ -679,27 +679,14 @@ impl<'a> Run<'a> {
         let path = &paths[*catalog_index];
         let started = Instant::now();
         let catalog_resource = &self.catalog.resources[*catalog_index];
-        let mut status = ResourceStatus {
-            title: resource.shared_title(),
-            file: catalog_resource.file.clone(),
-            line: catalog_resource.line,
-            resource: resource.shared_reference(),
-            resource_type: resource.type_def().shared_reference_name().clone(),
-            provider_used: None,
-            containment_path: report::ContainmentPath(path.clone()),
-            evaluation_time: 0.0,
-            tags: catalog_resource.tags.clone(),
-            time: report::now_text(),
-            failed: false,
-            failed_to_restart: false,
-            changed: false,
-            out_of_sync: false,
-            skipped: false,
-            change_count: 0,
-            out_of_sync_count: 0,
-            events: Vec::new(),
-            corrective_change: false,
-        };
+        let mut status = ResourceStatus::new(
+            resource.shared_reference(),
+            resource.shared_title(),
+            resource.type_def().shared_reference_name().clone(),
+            report::ContainmentPath(path.clone()),
+            (catalog_resource.file.clone(), catalog_resource.line),
+            catalog_resource.tags.clone(),
+        );
         self.counts.total += 1;
         // As in Puppet: resources left out by tags, then those outside
         // their schedule, are skipped quietly before failed dependencies

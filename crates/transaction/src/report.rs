@@ -2,6 +2,7 @@
 //! and the short summary Puppet keeps in `last_run_summary.yaml`.
 
 use std::fmt::Write;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use indexmap::IndexMap;
@@ -89,7 +90,7 @@ pub fn path_segments(path: &str) -> impl Iterator<Item = &str> {
 /// report as Puppet's list of segments: thousands of statuses then hold one
 /// string each rather than a list of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ContainmentPath(pub std::sync::Arc<str>);
+pub struct ContainmentPath(pub Arc<str>);
 
 impl Serialize for ContainmentPath {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -133,23 +134,22 @@ pub struct EventReport {
 
 /// The resource statuses of a run by reference, in the order evaluated.
 /// References are hashed with the fast hash: a run inserts thousands.
-pub type Statuses =
-    IndexMap<std::sync::Arc<str>, ResourceStatus, marionette_values::fasthash::FastBuild>;
+pub type Statuses = IndexMap<Arc<str>, ResourceStatus, marionette_values::fasthash::FastBuild>;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ResourceStatus {
     /// The title, the reference and the type are shared with the resource
     /// (the reference also keys the status in the report).
-    pub title: std::sync::Arc<str>,
+    pub title: Arc<str>,
     /// Shared with the catalog, as are the tags.
-    pub file: Option<std::sync::Arc<str>>,
+    pub file: Option<Arc<str>>,
     pub line: Option<u32>,
-    pub resource: std::sync::Arc<str>,
-    pub resource_type: std::sync::Arc<str>,
+    pub resource: Arc<str>,
+    pub resource_type: Arc<str>,
     pub provider_used: Option<String>,
     pub containment_path: ContainmentPath,
     pub evaluation_time: f64,
-    pub tags: std::sync::Arc<[String]>,
+    pub tags: Arc<[String]>,
     pub time: String,
     pub failed: bool,
     pub failed_to_restart: bool,
@@ -160,6 +160,41 @@ pub struct ResourceStatus {
     pub out_of_sync_count: usize,
     pub events: Vec<EventReport>,
     pub corrective_change: bool,
+}
+
+impl ResourceStatus {
+    /// A resource's status before its evaluation: who and where it is,
+    /// evaluated now, nothing done yet.
+    pub fn new(
+        resource: Arc<str>,
+        title: Arc<str>,
+        resource_type: Arc<str>,
+        containment_path: ContainmentPath,
+        (file, line): (Option<Arc<str>>, Option<u32>),
+        tags: Arc<[String]>,
+    ) -> ResourceStatus {
+        ResourceStatus {
+            title,
+            file,
+            line,
+            resource,
+            resource_type,
+            provider_used: None,
+            containment_path,
+            evaluation_time: 0.0,
+            tags,
+            time: now_text(),
+            failed: false,
+            failed_to_restart: false,
+            changed: false,
+            out_of_sync: false,
+            skipped: false,
+            change_count: 0,
+            out_of_sync_count: 0,
+            events: Vec::new(),
+            corrective_change: false,
+        }
+    }
 }
 
 /// Counts for the metrics and the summary.
@@ -444,27 +479,18 @@ mod tests {
     }
 
     fn status(i: usize) -> ResourceStatus {
-        ResourceStatus {
-            title: format!("/tmp/\"{i}\"").into(),
-            file: Some("site.pp".into()),
-            line: Some(u32::try_from(i).unwrap()),
-            resource: format!("File[/tmp/\"{i}\"]").into(),
-            resource_type: "File".into(),
-            provider_used: Some("posix".into()),
-            containment_path: ContainmentPath(format!("/Stage[main]/Main/File[/tmp/{i}]").into()),
-            evaluation_time: 0.25,
-            tags: ["file".to_string(), "class".to_string()].into(),
-            time: now_text(),
-            failed: false,
-            failed_to_restart: false,
-            changed: i % 3 == 0,
-            out_of_sync: false,
-            skipped: false,
-            change_count: 0,
-            out_of_sync_count: 0,
-            events: Vec::new(),
-            corrective_change: false,
-        }
+        let mut status = ResourceStatus::new(
+            format!("File[/tmp/\"{i}\"]").into(),
+            format!("/tmp/\"{i}\"").into(),
+            "File".into(),
+            ContainmentPath(format!("/Stage[main]/Main/File[/tmp/{i}]").into()),
+            (Some("site.pp".into()), Some(u32::try_from(i).unwrap())),
+            ["file".to_string(), "class".to_string()].into(),
+        );
+        status.provider_used = Some("posix".into());
+        status.evaluation_time = 0.25;
+        status.changed = i.is_multiple_of(3);
+        status
     }
 
     #[test]
