@@ -65,6 +65,16 @@ struct SlotRef<'a> {
     sensitive: bool,
 }
 
+impl Slot {
+    fn as_ref(&self) -> SlotRef<'_> {
+        SlotRef {
+            value: &self.value,
+            given: self.given,
+            sensitive: self.sensitive,
+        }
+    }
+}
+
 /// Whether a `default_value` is one the type holds for all its resources,
 /// validated and munged once: not undef (no value at all) and not
 /// sensitive (which is unwrapped per resource).
@@ -414,11 +424,7 @@ impl Resource {
         let at = u16::try_from(index).ok()?;
         // A handful of slots: a scan beats a search.
         match self.slots.iter().find(|slot| slot.at == at) {
-            Some(slot) => Some(SlotRef {
-                value: &slot.value,
-                given: slot.given,
-                sensitive: slot.sensitive,
-            }),
+            Some(slot) => Some(slot.as_ref()),
             None => self.default_at(index),
         }
     }
@@ -448,14 +454,7 @@ impl Resource {
         let mut slots = self.slots.iter().peekable();
         (0..self.type_def.attributes.len()).filter_map(move |index| {
             match slots.next_if(|slot| usize::from(slot.at) == index) {
-                Some(slot) => Some((
-                    index,
-                    SlotRef {
-                        value: &slot.value,
-                        given: slot.given,
-                        sensitive: slot.sensitive,
-                    },
-                )),
+                Some(slot) => Some((index, slot.as_ref())),
                 None => self.default_at(index).map(|slot| (index, slot)),
             }
         })

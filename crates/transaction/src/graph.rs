@@ -107,15 +107,15 @@ impl<'c> ReferenceIndex<'c> {
         type_name.eq_ignore_ascii_case("class")
     }
 
-    fn titles(&self, type_name: &str) -> Option<&FastMap<Cow<'c, str>, usize>> {
+    /// Where the type's titles are in `types`.
+    fn type_at(&self, type_name: &str) -> Option<usize> {
         self.types
             .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case(type_name))
-            .map(|(_, titles)| titles)
+            .position(|(name, _)| name.eq_ignore_ascii_case(type_name))
     }
 
     fn get(&self, type_name: &str, title: &str) -> Option<usize> {
-        let titles = self.titles(type_name)?;
+        let titles = &self.types[self.type_at(type_name)?].1;
         if Self::is_class(type_name) {
             titles.get(&*Self::lower(title.trim_start_matches("::")))
         } else {
@@ -139,11 +139,7 @@ impl<'c> ReferenceIndex<'c> {
         } else {
             title
         };
-        let at = match self
-            .types
-            .iter()
-            .position(|(name, _)| name.eq_ignore_ascii_case(type_name))
-        {
+        let at = match self.type_at(type_name) {
             Some(at) => at,
             None => {
                 self.types

@@ -252,6 +252,9 @@ pub struct Report {
     pub times: IndexMap<String, f64>,
 }
 
+/// How many resource statuses are written to JSON at a time.
+const STATUS_BATCH: usize = 1024;
+
 impl Report {
     /// Fills `metrics` from the counts and times.
     pub fn finish_metrics(&mut self) {
@@ -336,12 +339,7 @@ impl Report {
         );
         out
     }
-}
 
-/// How many resource statuses are written to JSON at a time.
-const STATUS_BATCH: usize = 1024;
-
-impl Report {
     /// Writes the report as compact JSON, as serializing it does, with the
     /// statuses written in batches on several threads. A run of thousands
     /// of resources has a report of megabytes, nearly all of it statuses.

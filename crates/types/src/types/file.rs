@@ -725,7 +725,6 @@ pub fn forget_stat() {
 /// `lstat` results taken before the run started, by path (see
 /// [`prestat`]). The results are kept in a list and the map holds their
 /// positions: growing the map then moves small entries, not results.
-#[derive(Default)]
 struct Prestats {
     positions: marionette_values::fasthash::FastMap<Vec<u8>, usize>,
     looks: Vec<Option<Option<fs::Metadata>>>,
