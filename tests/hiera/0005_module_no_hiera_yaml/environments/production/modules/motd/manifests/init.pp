@@ -1,0 +1,3 @@
+class motd (String $content = 'default from the class') {
+  notify { 'mrtest-motd': message => $content }
+}
