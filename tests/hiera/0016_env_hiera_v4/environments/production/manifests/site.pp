@@ -1,0 +1,1 @@
+notify { "mrtest-v4": message => lookup("mrtest::packages") }

@@ -1,0 +1,1 @@
+notify { "mrtest-v3": message => lookup("mrtest::k") }
