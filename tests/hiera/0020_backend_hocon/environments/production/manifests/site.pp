@@ -1,0 +1,1 @@
+notify { "mrtest-hocon": message => String(lookup("mrtest::users")) }

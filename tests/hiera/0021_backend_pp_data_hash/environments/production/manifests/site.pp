@@ -1,0 +1,3 @@
+notify { 'mrtest-generated':
+  message => "dc=${lookup('mrtest::dc')} servers=${lookup('ntp::servers', Array, 'unique')}",
+}
