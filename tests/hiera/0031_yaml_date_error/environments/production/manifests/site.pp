@@ -1,0 +1,1 @@
+notify { "mrtest-expiry": message => lookup("mrtest::other") }
