@@ -60,6 +60,7 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         agent_types: agent_types(),
         external_functions: Some(external_functions()),
         declared: None,
+        hiera: Some(crate::environment::hiera()),
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -147,6 +148,7 @@ fn local_options(
         agent_types: agent_types(),
         external_functions: Some(external_functions()),
         declared: None,
+        hiera: Some(crate::environment::hiera()),
     }
 }
 
@@ -233,7 +235,7 @@ fn write_catalog(
 }
 
 /// A manifest file, or every `.pp` file below a directory in path order.
-fn read_manifests(path: &Path) -> Result<Vec<SourceFile>> {
+pub(crate) fn read_manifests(path: &Path) -> Result<Vec<SourceFile>> {
     let mut paths = Vec::new();
     if path.is_dir() {
         manifest_files(path, &mut paths)?;

@@ -27,6 +27,11 @@ pub(crate) struct EnvArgs {
     /// environment's).
     #[arg(long, global = true)]
     pub(crate) modulepath: Option<String>,
+    /// The global layer's Hiera configuration (default
+    /// `/etc/puppetlabs/puppet/hiera.yaml`, or Debian's
+    /// `/etc/puppet/hiera.yaml` when only that exists).
+    #[arg(long = "hiera_config", alias = "hiera-config", global = true)]
+    pub(crate) hiera_config: Option<PathBuf>,
 }
 
 impl EnvArgs {
@@ -34,7 +39,7 @@ impl EnvArgs {
     pub(crate) fn directory(&self) -> Option<PathBuf> {
         self.environment
             .as_ref()
-            .map(|name| self.environmentpath.join(name))
+            .map(|name| absolute(&self.environmentpath.join(name)))
     }
 
     fn resolve(&self) -> Environment {
@@ -59,6 +64,12 @@ impl EnvArgs {
             modulepath,
         }
     }
+}
+
+/// `path` from the root, as Puppet resolves its directories (messages and
+/// explanations name them so).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// An environment's module path: `modulepath` of its `environment.conf`
@@ -88,6 +99,39 @@ fn environment_modulepath(dir: &Path) -> Vec<PathBuf> {
     vec![dir.join("modules")]
 }
 
+/// The environment's Hiera: the global configuration, and the
+/// environment's directory (the named one, else `production` when it
+/// exists, as Puppet's default environment).
+fn hiera_settings(args: &EnvArgs) -> marionette_hiera::Settings {
+    let global = args.hiera_config.as_deref().map(absolute).unwrap_or_else(|| {
+        let puppetlabs = PathBuf::from("/etc/puppetlabs/puppet/hiera.yaml");
+        let debian = PathBuf::from("/etc/puppet/hiera.yaml");
+        if !puppetlabs.exists() && debian.exists() {
+            debian
+        } else {
+            puppetlabs
+        }
+    });
+    let environment = args.directory().or_else(|| {
+        let production = absolute(&args.environmentpath.join("production"));
+        production.is_dir().then_some(production)
+    });
+    marionette_hiera::Settings {
+        global: Some(global),
+        environment,
+        codedir: PathBuf::from("/etc/puppetlabs/code"),
+    }
+}
+
+static HIERA: OnceLock<Arc<marionette_hiera::Hiera>> = OnceLock::new();
+
+/// The chosen environment's Hiera, made once per process.
+pub(crate) fn hiera() -> Arc<marionette_hiera::Hiera> {
+    HIERA
+        .get_or_init(|| marionette_hiera::Hiera::new(marionette_hiera::Settings::default()))
+        .clone()
+}
+
 static PLUGINS: OnceLock<Plugins> = OnceLock::new();
 static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
 
@@ -95,6 +139,7 @@ static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
 pub(crate) fn choose(args: &EnvArgs) {
     let environment = args.resolve();
     PLUGINS.get_or_init(|| Plugins::discover(environment));
+    HIERA.get_or_init(|| marionette_hiera::Hiera::new(hiera_settings(args)));
 }
 
 /// The plugins of the chosen environment (of `production` with no modules

@@ -18,6 +18,7 @@ mod describe;
 mod environment;
 mod facts;
 mod filebucket;
+mod lookup;
 mod resource;
 mod subcommand;
 
@@ -85,6 +86,8 @@ enum Command {
     },
     /// Print the facts of this machine, as `facter` does.
     Facts(facts::FactsArgs),
+    /// Look up Hiera data for a node, as `puppet lookup` does.
+    Lookup(lookup::LookupArgs),
     /// Check and inspect Puppet manifests and EPP templates.
     Parser {
         #[command(subcommand)]
@@ -235,6 +238,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Filebucket { command } => filebucket::run(command),
         Command::Facts(args) => facts::run(args),
+        Command::Lookup(args) => lookup::run(args, &cli.env),
         Command::Describe(args) => describe::describe(args),
         Command::Doc(args) => describe::doc(args),
         Command::Resource(args) => resource::run(args),
@@ -341,6 +345,14 @@ fn dump_file(path: &Path, no_spans: bool) -> Result<ExitCode> {
 }
 
 /// The host's name, Puppet's default certname.
+/// Writes text to standard output; a reader that went away (`| head`)
+/// ends the output quietly rather than with a panic.
+pub(crate) fn print_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
 pub(crate) fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|name| name.trim().to_string())

@@ -116,6 +116,8 @@ pub struct Evaluator<'p> {
     movable: HashMap<*const Lambda, Rc<[String]>>,
     /// The warnings given once, already given.
     warned: std::collections::HashSet<String>,
+    /// Hiera's lookups for this compile, when the environment has data.
+    pub(crate) hiera: Option<Rc<marionette_hiera::Session>>,
 }
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
@@ -159,6 +161,7 @@ impl<'p> Evaluator<'p> {
             external_loaded: HashMap::new(),
             movable: HashMap::new(),
             warned: std::collections::HashSet::new(),
+            hiera: None,
         }
     }
 
@@ -1023,6 +1026,11 @@ impl<'p> Evaluator<'p> {
         if let Some(t) = PType::from_name(name) {
             return Ok(t);
         }
+        // The context Hiera gives data provider functions written in
+        // Puppet; it is passed as undef, so the parameter accepts anything.
+        if name.eq_ignore_ascii_case("Puppet::LookupContext") {
+            return Ok(PType::Any);
+        }
         if !self.type_aliases.contains_key(name) && name.contains("::") {
             self.autoload(name, crate::loader::Kind::Type)?;
         }
@@ -1130,6 +1138,26 @@ impl<'p> Evaluator<'p> {
         } else {
             self.call_function(name, args, lambda, place)
         }
+    }
+
+    /// How many parameters a function that Hiera calls as a data provider
+    /// declares (the lookup context may be the last), or `None` when no
+    /// function has that name.
+    pub(crate) fn data_function_params(&mut self, name: &str, span: Span) -> EvalResult<Option<usize>> {
+        let name = strip_top(name);
+        if !self.functions.contains_key(name) && name.contains("::") {
+            self.autoload(name, crate::loader::Kind::Function)?;
+        }
+        if let Some((function, _)) = self.functions.get(name) {
+            return Ok(Some(function.params.len()));
+        }
+        if self.builtins.contains_key(name) {
+            return Ok(Some(0));
+        }
+        if name.contains("::") && self.load_external(name, span)? {
+            return Ok(Some(0));
+        }
+        Ok(None)
     }
 
     /// Calls a function by name: one written in Puppet, or a built-in.

@@ -140,6 +140,9 @@ pub struct CompileOptions {
     /// told may still be overridden, or never reach the catalog (virtual
     /// resources).
     pub declared: Option<Declared>,
+    /// The environment's Hiera data; without it, `lookup()` finds nothing
+    /// and class parameters take their defaults.
+    pub hiera: Option<std::sync::Arc<marionette_hiera::Hiera>>,
 }
 
 /// See [`CompileOptions::declared`].
@@ -183,50 +186,7 @@ pub fn compile(options: &CompileOptions) -> Compiled {
             lines,
         };
     };
-    let mut evaluator = Evaluator::new(main);
-    evaluator.strict_variables = options.strict_variables;
-    evaluator.environment = options.environment.clone();
-    evaluator.loader = Some(loader::Loader::new(&sources, options.modulepath.clone()));
-    evaluator.external = options.external_functions.clone();
-    evaluator.declared = options.declared.clone();
-    let mut fact_data = options.facts.clone();
-    if options.local {
-        fact_data.insert("clientcert".into(), serde_json::Value::String(node.clone()));
-    }
-    evaluator.set_facts(marionette_catalog::from_data(&serde_json::Value::Object(
-        fact_data,
-    )));
-    evaluator.set_top_variable(
-        "environment",
-        marionette_values::Value::string(options.environment.as_str()),
-    );
-    let server_facts = serde_json::json!({
-        "serverversion": env!("CARGO_PKG_VERSION"),
-        "servername": options.server_name,
-        "environment": options.environment,
-    });
-    evaluator.set_top_variable("server_facts", marionette_catalog::from_data(&server_facts));
-    // A compilation without a certificate: Puppet's "local" trusted data,
-    // which names the node when it compiles for itself.
-    let (certname, hostname, domain) = if options.local {
-        let (host, domain) = node.split_once('.').unwrap_or((node.as_str(), ""));
-        (
-            serde_json::json!(node),
-            serde_json::json!(host),
-            serde_json::json!(domain),
-        )
-    } else {
-        Default::default()
-    };
-    let trusted = serde_json::json!({
-        "authenticated": "local",
-        "certname": certname,
-        "extensions": {},
-        "external": {},
-        "hostname": hostname,
-        "domain": domain,
-    });
-    evaluator.set_top_variable("trusted", marionette_catalog::from_data(&trusted));
+    let mut evaluator = prepare(main, &sources, options);
     let refs: Vec<_> = programs
         .iter()
         .map(|(file, program)| (*file, program))
@@ -267,6 +227,65 @@ pub fn compile(options: &CompileOptions) -> Compiled {
             }
         }
     }
+}
+
+/// An evaluator set up to compile for the node of `options`: its facts,
+/// `$trusted`, `$server_facts`, modules and data.
+fn prepare<'p>(
+    main: &'p SourceFile,
+    sources: &'p loader::Sources,
+    options: &CompileOptions,
+) -> Evaluator<'p> {
+    let node = &options.node_name;
+    let mut evaluator = Evaluator::new(main);
+    evaluator.hiera = options
+        .hiera
+        .as_ref()
+        .map(|hiera| std::rc::Rc::new(hiera.session()));
+    evaluator.strict_variables = options.strict_variables;
+    evaluator.environment = options.environment.clone();
+    evaluator.loader = Some(loader::Loader::new(sources, options.modulepath.clone()));
+    evaluator.external = options.external_functions.clone();
+    evaluator.declared = options.declared.clone();
+    let mut fact_data = options.facts.clone();
+    if options.local {
+        fact_data.insert("clientcert".into(), serde_json::Value::String(node.clone()));
+    }
+    evaluator.set_facts(marionette_catalog::from_data(&serde_json::Value::Object(
+        fact_data,
+    )));
+    evaluator.set_top_variable(
+        "environment",
+        marionette_values::Value::string(options.environment.as_str()),
+    );
+    let server_facts = serde_json::json!({
+        "serverversion": env!("CARGO_PKG_VERSION"),
+        "servername": options.server_name,
+        "environment": options.environment,
+    });
+    evaluator.set_top_variable("server_facts", marionette_catalog::from_data(&server_facts));
+    // A compilation without a certificate: Puppet's "local" trusted data,
+    // which names the node when it compiles for itself.
+    let (certname, hostname, domain) = if options.local {
+        let (host, domain) = node.split_once('.').unwrap_or((node.as_str(), ""));
+        (
+            serde_json::json!(node),
+            serde_json::json!(host),
+            serde_json::json!(domain),
+        )
+    } else {
+        Default::default()
+    };
+    let trusted = serde_json::json!({
+        "authenticated": "local",
+        "certname": certname,
+        "extensions": {},
+        "external": {},
+        "hostname": hostname,
+        "domain": domain,
+    });
+    evaluator.set_top_variable("trusted", marionette_catalog::from_data(&trusted));
+    evaluator
 }
 
 /// Parses and validates a main manifest. Warnings go to `lines`; on
@@ -350,4 +369,90 @@ fn push_error(lines: &mut Vec<(Stream, String)>, message: &str) {
 /// compiler and the agent agree on what a type accepts.
 pub fn core_type_attributes(type_name: &str) -> Option<(&'static str, &'static [&'static str])> {
     compiler::builtin_types::attributes(type_name)
+}
+
+/// What `marionette lookup` asks: keys and the options of `lookup()`.
+#[derive(Clone, Debug, Default)]
+pub struct LookupQuery {
+    pub keys: Vec<String>,
+    /// A strategy name, or a hash with `strategy` and its options.
+    pub merge: Option<marionette_values::Value>,
+    /// A Puppet type the value must match (`--type`).
+    pub value_type: Option<String>,
+    pub default: Option<marionette_values::Value>,
+    pub explain: bool,
+    pub explain_options: bool,
+    /// Evaluate the main manifests first, so variables they set are seen.
+    pub compile: bool,
+}
+
+/// What a lookup found, and how.
+#[derive(Debug)]
+pub struct LookupAnswer {
+    /// The value; `Ok(None)` when nothing was found; `Err` for an error
+    /// (with its message).
+    pub value: Result<Option<marionette_values::Value>, String>,
+    /// The explanation, when asked for.
+    pub explanation: Option<String>,
+    /// What the code logged, warnings included.
+    pub lines: Vec<(Stream, String)>,
+}
+
+/// Looks keys up for a node as `puppet lookup` does: in the node's top
+/// scope, its facts and trusted data set, after compiling its catalog when
+/// `query.compile` says so.
+pub fn lookup(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
+    let _agent_types = compiler::builtin_types::AgentTypes::scope(options.agent_types.clone());
+    let mut lines = Vec::new();
+    let empty = SourceFile::new("", "");
+    let mut programs = Vec::new();
+    if query.compile {
+        for file in &options.manifests {
+            match parse_manifest(file, &options.environment, &mut lines) {
+                Ok(program) => programs.push((file, program)),
+                Err(message) => {
+                    return LookupAnswer {
+                        value: Err(message),
+                        explanation: None,
+                        lines,
+                    };
+                }
+            }
+        }
+    }
+    let sources = loader::Sources::new();
+    let main = match (query.compile, options.manifests.first()) {
+        (true, Some(main)) => main,
+        _ => &empty,
+    };
+    let mut evaluator = prepare(main, &sources, options);
+    if query.compile {
+        let refs: Vec<_> = programs.iter().map(|(f, p)| (*f, p)).collect();
+        if let Err(error) = evaluator.evaluate_programs(&refs, &options.node_name) {
+            push_logs(&evaluator.logs, false, &mut lines);
+            return LookupAnswer {
+                value: Err(error.message),
+                explanation: None,
+                lines,
+            };
+        }
+    }
+    let mut explainer = (query.explain || query.explain_options).then(|| {
+        marionette_hiera::Explainer::new(query.explain_options, query.explain_options && !query.explain)
+    });
+    let value = evaluator.lookup_query(query, explainer.as_mut());
+    push_logs(&evaluator.logs, false, &mut lines);
+    let explanation = explainer.map(|mut explainer| {
+        match &value {
+            Err(message) => explainer.report_text(message.clone()),
+            Ok(None) => explainer.report_text(functions::lookup::not_found_message(&query.keys)),
+            Ok(Some(_)) => {}
+        }
+        explainer.render()
+    });
+    LookupAnswer {
+        value,
+        explanation,
+        lines,
+    }
 }

@@ -5,6 +5,8 @@
 
 use std::process::Command;
 
+pub(crate) mod meaning;
+
 /// What a run of the `marionette` binary gave.
 pub(crate) struct Run {
     pub(crate) code: i32,

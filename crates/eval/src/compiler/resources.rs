@@ -696,11 +696,24 @@ impl<'p> Evaluator<'p> {
                 },
                 None => None,
             };
-            let given = self.compiler.resources[id]
+            let mut given = self.compiler.resources[id]
                 .params
                 .get(&param.name)
                 .map(|p| p.value.clone())
                 .filter(|v| !matches!(v, Value::Undef));
+            // A class parameter not given comes from Hiera when it has it
+            // (automatic parameter lookup), before the default.
+            if given.is_none() && self.compiler.resources[id].kind == Kind::Class {
+                let class = self.compiler.resources[id].title.clone();
+                if let Some(value) = self.lookup_class_parameter(&class, &param.name, span)? {
+                    let source = self.source_of(self.current);
+                    let found = self.param(value.clone(), source, param.span, false);
+                    self.compiler.resources[id]
+                        .params
+                        .insert(param.name.clone(), found);
+                    given = Some(value);
+                }
+            }
             let value = match given {
                 Some(value) => value,
                 None => match &param.default {

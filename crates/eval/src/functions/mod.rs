@@ -20,6 +20,7 @@ pub(crate) mod digest;
 pub(crate) mod fqdn_rand;
 pub(crate) mod iteration;
 pub(crate) mod logging;
+pub(crate) mod lookup;
 pub(crate) mod math;
 pub(crate) mod misc;
 pub(crate) mod scanf;
@@ -47,6 +48,7 @@ pub(crate) fn builtins() -> &'static HashMap<&'static str, Builtin> {
         scanf::register(&mut map);
         iteration::register(&mut map);
         logging::register(&mut map);
+        lookup::register(&mut map);
         math::register(&mut map);
         misc::register(&mut map);
         strings::register(&mut map);

@@ -1,0 +1,308 @@
+//! `marionette lookup`: Hiera data for a node, as `puppet lookup` prints
+//! it (the value as YAML, JSON or text, or the explanation of the search).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::{Args, ValueEnum};
+use marionette_eval::{CompileOptions, LookupQuery, Stream};
+use marionette_values::{PHash, Value};
+
+#[derive(Args)]
+pub(crate) struct LookupArgs {
+    /// The keys to look up; the first found answers.
+    #[arg(value_name = "KEY")]
+    keys: Vec<String>,
+    /// The node whose data to look up (defaults to this machine's name).
+    #[arg(long)]
+    node: Option<String>,
+    /// The node's facts, in JSON or YAML, instead of this machine's.
+    #[arg(long)]
+    facts: Option<PathBuf>,
+    /// The merge strategy: first, unique, hash or deep.
+    #[arg(long)]
+    merge: Option<String>,
+    /// With `--merge deep`: values with this prefix remove what they name.
+    #[arg(long = "knock-out-prefix", alias = "knock_out_prefix")]
+    knock_out_prefix: Option<String>,
+    /// With `--merge deep`: sort the merged arrays.
+    #[arg(long = "sort-merged-arrays", alias = "sort_merged_arrays")]
+    sort_merged_arrays: bool,
+    /// With `--merge deep`: merge arrays of hashes element by element.
+    #[arg(long = "merge-hash-arrays", alias = "merge_hash_arrays")]
+    merge_hash_arrays: bool,
+    /// The value when nothing is found.
+    #[arg(long = "default")]
+    default: Option<String>,
+    /// A Puppet type the value must match.
+    #[arg(long = "type")]
+    value_type: Option<String>,
+    /// Explain how the value was found, layer by layer.
+    #[arg(long)]
+    explain: bool,
+    /// Explain how `lookup_options` were found.
+    #[arg(long = "explain-options", alias = "explain_options")]
+    explain_options: bool,
+    /// Compile the node's catalog first, so its variables are seen.
+    #[arg(long)]
+    compile: bool,
+    /// How to print the value: yaml (the default), json or s.
+    #[arg(long = "render-as", alias = "render_as", value_enum)]
+    render_as: Option<Render>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Render {
+    Yaml,
+    Json,
+    Pson,
+    S,
+}
+
+pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result<ExitCode> {
+    let only_options = args.explain_options && !args.explain;
+    let mut keys = args.keys.clone();
+    if keys.is_empty() {
+        if only_options {
+            keys.push("__global__".to_string());
+        } else {
+            bail!("No keys were given to lookup.");
+        }
+    }
+    let merge = match args.merge.as_deref() {
+        None => None,
+        Some(name @ ("first" | "unique" | "hash")) => Some(Value::string(name)),
+        Some("deep") => {
+            let mut options = PHash::new();
+            options.insert(Value::string("strategy"), Value::string("deep"));
+            options.insert(
+                Value::string("sort_merged_arrays"),
+                Value::Boolean(args.sort_merged_arrays),
+            );
+            options.insert(
+                Value::string("merge_hash_arrays"),
+                Value::Boolean(args.merge_hash_arrays),
+            );
+            if let Some(prefix) = &args.knock_out_prefix {
+                options.insert(Value::string("knockout_prefix"), Value::string(prefix.as_str()));
+            }
+            Some(Value::hash(options))
+        }
+        Some(_) => bail!(
+            "The --merge option only accepts 'first', 'unique', 'hash', or 'deep'\nRun 'puppet lookup --help' for more details"
+        ),
+    };
+    let environment = crate::environment::current();
+    let node_name = args.node.clone().unwrap_or_else(crate::host_name);
+    let facts = match &args.facts {
+        Some(path) => marionette_facts::load_facts_file(path)
+            .map_err(|error| anyhow::anyhow!("{error}"))?,
+        None => crate::catalog::local_facts(),
+    };
+    let manifests = match (args.compile, env.directory()) {
+        (true, Some(dir)) => crate::catalog::read_manifests(&dir.join("manifests"))?,
+        _ => Vec::new(),
+    };
+    let options = CompileOptions {
+        manifests,
+        modulepath: environment.modulepath.clone(),
+        node_name,
+        environment: environment.name.clone(),
+        facts,
+        strict_variables: false,
+        server_name: crate::host_name(),
+        local: true,
+        agent_types: Vec::new(),
+        external_functions: Some(crate::catalog::external_functions()),
+        declared: None,
+        hiera: Some(crate::environment::hiera()),
+    };
+    let query = LookupQuery {
+        keys,
+        merge,
+        value_type: args.value_type.clone(),
+        default: args.default.as_deref().map(Value::string),
+        explain: args.explain,
+        explain_options: args.explain_options,
+        compile: args.compile,
+    };
+    let answer = marionette_eval::lookup(&options, &query);
+    for (stream, line) in &answer.lines {
+        match stream {
+            Stream::Stdout | Stream::Stderr => eprintln!("{line}"),
+        }
+    }
+    if let Some(explanation) = &answer.explanation {
+        crate::print_stdout(explanation);
+        return Ok(ExitCode::SUCCESS);
+    }
+    match answer.value {
+        Ok(Some(value)) => {
+            let render = args.render_as.unwrap_or(Render::Yaml);
+            let text = match render {
+                Render::Json | Render::Pson => {
+                    let data = marionette_catalog::to_data(&value);
+                    format!("{}\n", serde_json::to_string(&data)?)
+                }
+                Render::S => format!("{}\n", to_s(&value)),
+                Render::Yaml => yaml(&value),
+            };
+            crate::print_stdout(&text);
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(None) => Ok(ExitCode::FAILURE),
+        Err(message) => bail!("Could not run: {message}"),
+    }
+}
+
+/// Ruby's `to_s`, as `--render-as s` prints a value.
+fn to_s(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.to_string(),
+        Value::Undef => String::new(),
+        Value::Sensitive(_) => "Sensitive [value redacted]".to_string(),
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(inspect).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Hash(_) => inspect(value),
+        Value::Float(f) => ruby_float(*f),
+        other => marionette_values::format::to_s(other),
+    }
+}
+
+fn inspect(value: &Value) -> String {
+    match value {
+        Value::String(s) => format!("{s:?}"),
+        Value::Undef => "nil".into(),
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(inspect).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Hash(hash) => format!(
+            "{{{}}}",
+            hash.iter()
+                .map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => to_s(other),
+    }
+}
+
+fn ruby_float(f: f64) -> String {
+    let s = format!("{f}");
+    if f.is_finite() && !s.contains(['.', 'e']) {
+        format!("{s}.0")
+    } else {
+        s
+    }
+}
+
+/// A value as Ruby's YAML writer (Psych) dumps it: `---` then the value.
+fn yaml(value: &Value) -> String {
+    let mut out = String::from("---");
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            out.push('\n');
+            yaml_block(&mut out, value, 0);
+        }
+        Value::Hash(hash) if !hash.is_empty() => {
+            out.push('\n');
+            yaml_block(&mut out, value, 0);
+        }
+        other => {
+            let scalar = yaml_scalar(other);
+            if !scalar.is_empty() {
+                out.push(' ');
+                out.push_str(&scalar);
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn yaml_block(out: &mut String, value: &Value, indent: usize) {
+    let pad = " ".repeat(indent);
+    match value {
+        Value::Array(items) => {
+            for item in items.iter() {
+                out.push_str(&pad);
+                out.push('-');
+                yaml_child(out, item, indent, true);
+            }
+        }
+        Value::Hash(hash) => {
+            for (k, v) in hash.iter() {
+                out.push_str(&pad);
+                out.push_str(&yaml_scalar(k));
+                out.push(':');
+                yaml_child(out, v, indent, false);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn yaml_child(out: &mut String, value: &Value, indent: usize, in_list: bool) {
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            out.push('\n');
+            // Psych writes a list inside a hash at the hash's indentation.
+            yaml_block(out, value, if in_list { indent + 2 } else { indent });
+        }
+        Value::Hash(hash) if !hash.is_empty() => {
+            if in_list {
+                // The first key goes on the dash's line.
+                let mut inner = String::new();
+                yaml_block(&mut inner, value, indent + 2);
+                out.push(' ');
+                out.push_str(inner.trim_start());
+            } else {
+                out.push('\n');
+                yaml_block(out, value, indent + 2);
+            }
+        }
+        Value::Array(_) => out.push_str(" []\n"),
+        Value::Hash(_) => out.push_str(" {}\n"),
+        other => {
+            let scalar = yaml_scalar(other);
+            if !scalar.is_empty() {
+                out.push(' ');
+                out.push_str(&scalar);
+            }
+            out.push('\n');
+        }
+    }
+}
+
+/// A scalar, quoted when reading it back would not give the same string.
+fn yaml_scalar(value: &Value) -> String {
+    match value {
+        Value::Undef => String::new(),
+        Value::Boolean(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Float(f) => ruby_float(*f),
+        Value::String(s) => {
+            let reads_back = matches!(
+                marionette_hiera::yaml::parse(&format!("k: {s}\n")),
+                Ok(Value::Hash(ref h)) if h.get(&Value::string("k")) == Some(value)
+            );
+            let special = s.is_empty()
+                || s.starts_with([' ', '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`'])
+                || s.ends_with(' ')
+                || s.contains(": ")
+                || s.contains(" #");
+            if s.contains('\n') {
+                format!("{s:?}")
+            } else if reads_back && !special {
+                s.to_string()
+            } else {
+                format!("'{}'", s.replace('\'', "''"))
+            }
+        }
+        other => to_s(other),
+    }
+}

@@ -1,0 +1,418 @@
+//! Hiera in the language: `lookup()` in all its forms, the legacy
+//! `hiera`, `hiera_array`, `hiera_hash` and `hiera_include`, and the
+//! automatic lookup of class parameters. The data itself is the hiera
+//! crate's; this file adapts calls to it and gives it the scope
+//! (`HieraScope`).
+
+use std::path::PathBuf;
+
+use marionette_diagnostics::Span;
+use marionette_hiera::{Explainer, FunctionOutcome, Merge, Request};
+use marionette_values::{PHash, PType, Value};
+
+use super::{Builtin, Call};
+use crate::error::{EvalResult, Stop, fail_in_call};
+use crate::evaluator::{Closure, Evaluator, mismatch_text};
+use crate::scope::{ScopeId, TOP_SCOPE};
+
+pub(crate) fn register(map: &mut std::collections::HashMap<&'static str, Builtin>) {
+    map.insert("lookup", lookup);
+    map.insert("hiera", hiera);
+    map.insert("hiera_array", hiera_array);
+    map.insert("hiera_hash", hiera_hash);
+    map.insert("hiera_include", hiera_include);
+}
+
+/// One `lookup()` as Puppet's `Lookup.lookup` runs it: the names in
+/// order, then the defaults.
+pub(crate) struct LookupCall<'p> {
+    /// The name argument as given (a string or an array), for the lambda.
+    pub(crate) name_arg: Value,
+    pub(crate) names: Vec<String>,
+    pub(crate) value_type: Option<PType>,
+    pub(crate) merge: Option<Merge>,
+    pub(crate) default: Option<Value>,
+    pub(crate) default_values: Option<PHash>,
+    pub(crate) overrides: Option<PHash>,
+    pub(crate) lambda: Option<Closure<'p>>,
+    /// A legacy `hiera_*` call.
+    pub(crate) legacy: bool,
+}
+
+/// The scope a lookup interpolates in, and the compiler's services.
+pub(crate) struct HieraScope<'a, 'p> {
+    pub(crate) eval: &'a mut Evaluator<'p>,
+    pub(crate) scope: ScopeId,
+    pub(crate) span: Span,
+}
+
+impl marionette_hiera::Scope for HieraScope<'_, '_> {
+    fn variable(&mut self, name: &str) -> Option<Value> {
+        let eval = &*self.eval;
+        if let Some(top) = name.strip_prefix("::")
+            && !top.contains("::")
+        {
+            return eval.scopes.get(TOP_SCOPE).variables.get(top).cloned();
+        }
+        let name = name.trim_start_matches("::");
+        if let Some((class, variable)) = name.rsplit_once("::") {
+            let scope = *eval.class_scopes.get(class)?;
+            return eval.scopes.get(scope).variables.get(variable).cloned();
+        }
+        eval.scopes.lookup(self.scope, name).cloned()
+    }
+
+    fn module_dir(&mut self, name: &str) -> Option<PathBuf> {
+        self.eval.loader.as_ref()?.module_dir(name)
+    }
+
+    fn call_function(&mut self, name: &str, mut args: Vec<Value>) -> FunctionOutcome {
+        let span = self.span;
+        match self.eval.data_function_params(name, span) {
+            Ok(None) => FunctionOutcome::Unknown,
+            Ok(Some(count)) => {
+                // The lookup context: functions declare it last and seldom
+                // use it; it is given as undef.
+                if count > args.len() {
+                    args.push(Value::Undef);
+                }
+                let saved = std::mem::replace(&mut self.eval.current, self.scope);
+                let result = self.eval.call_named(name, args, None, span, span);
+                self.eval.current = saved;
+                match result {
+                    Ok(value) => FunctionOutcome::Value(value),
+                    Err(Stop::Error(error)) => FunctionOutcome::Failed(error.message),
+                    Err(_) => FunctionOutcome::Failed(format!("'{name}' did not return a value")),
+                }
+            }
+            Err(Stop::Error(error)) => FunctionOutcome::Failed(error.message),
+            Err(_) => FunctionOutcome::Unknown,
+        }
+    }
+
+    fn convert_to(&mut self, type_name: &str, value: Value, args: &[Value]) -> Result<Value, String> {
+        let target = match marionette_values::parse_type(type_name) {
+            Ok(t) => t,
+            Err(_) => self
+                .eval
+                .resolve_type_name(type_name, self.span)
+                .map_err(|e| stop_message(e))?,
+        };
+        let mut all = vec![value];
+        all.extend(args.iter().cloned());
+        super::types::new_value(self.eval, &target, all, self.span).map_err(stop_message)
+    }
+}
+
+fn stop_message(stop: Stop) -> String {
+    match stop {
+        Stop::Error(error) => error.message,
+        _ => "unexpected control flow".to_string(),
+    }
+}
+
+impl<'p> Evaluator<'p> {
+    /// Looks up one key in Hiera from `scope`: `Ok(None)` when not found.
+    pub(crate) fn hiera_lookup(
+        &mut self,
+        key: &str,
+        merge: Option<Merge>,
+        legacy: bool,
+        scope: ScopeId,
+        span: Span,
+        explain: Option<&mut Explainer>,
+    ) -> EvalResult<Option<Value>> {
+        let Some(session) = self.hiera.clone() else {
+            return Ok(None);
+        };
+        let request = Request { key, merge, legacy };
+        let result = {
+            let mut hiera_scope = HieraScope {
+                eval: self,
+                scope,
+                span,
+            };
+            session.lookup(&request, &mut hiera_scope, explain)
+        };
+        for warning in session.take_warnings() {
+            self.warn_once(&warning);
+        }
+        result.or_else(|error| fail_in_call(error.to_string(), span))
+    }
+
+    /// Runs a whole `lookup()` call.
+    pub(crate) fn run_lookup(
+        &mut self,
+        call: LookupCall<'p>,
+        scope: ScopeId,
+        span: Span,
+        mut explain: Option<&mut Explainer>,
+    ) -> EvalResult<Value> {
+        let check = |what: &str, value: Value| -> EvalResult<Value> {
+            match &call.value_type {
+                Some(t) if !t.is_instance(&value) => fail_in_call(
+                    format!("{what} {}", mismatch_text(t, &value)),
+                    span,
+                ),
+                _ => Ok(value),
+            }
+        };
+        for name in &call.names {
+            if let Some(value) = call.overrides.as_ref().and_then(|o| o.get(&Value::string(name.as_str()))) {
+                return check(
+                    &format!("Value found for key '{name}' in override hash"),
+                    value.clone(),
+                );
+            }
+            if let Some(value) = self.hiera_lookup(
+                name,
+                call.merge.clone(),
+                call.legacy,
+                scope,
+                span,
+                explain.as_deref_mut(),
+            )? {
+                return check("Found value", value);
+            }
+        }
+        if let Some(defaults) = &call.default_values {
+            for name in &call.names {
+                if let Some(value) = defaults.get(&Value::string(name.as_str())) {
+                    return check(
+                        &format!("Value found for key '{name}' in default values hash"),
+                        value.clone(),
+                    );
+                }
+            }
+        }
+        if let Some(lambda) = call.lambda {
+            let value = self.call_lambda(&lambda, vec![call.name_arg.clone()], span)?;
+            return check("Value returned from default block", value);
+        }
+        if let Some(default) = call.default.clone() {
+            return check("Default value", default);
+        }
+        let message = not_found_message(&call.names);
+        fail_in_call(message, span)
+    }
+
+    /// Automatic parameter lookup: `<class>::<param>` from Hiera, looked up
+    /// in the top scope as Puppet does, with the merge `lookup_options`
+    /// give.
+    pub(crate) fn lookup_class_parameter(
+        &mut self,
+        class: &str,
+        param: &str,
+        span: Span,
+    ) -> EvalResult<Option<Value>> {
+        if self.hiera.is_none() {
+            return Ok(None);
+        }
+        let key = format!("{class}::{param}");
+        match self.hiera_lookup(&key, None, false, TOP_SCOPE, span, None) {
+            Ok(value) => Ok(value),
+            Err(Stop::Error(mut error)) => {
+                error.message = format!("Lookup of key '{key}' failed: {}", error.message);
+                Err(Stop::Error(error))
+            }
+            Err(other) => Err(other),
+        }
+    }
+}
+
+/// Puppet's words for a lookup that found nothing.
+pub(crate) fn not_found_message(names: &[String]) -> String {
+    match names {
+        [one] => format!("Function lookup() did not find a value for the name '{one}'"),
+        many => format!(
+            "Function lookup() did not find a value for any of the names [{}]",
+            many.iter()
+                .map(|n| format!("'{n}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// The name argument: a string or an array of strings.
+fn names(call: &Call<'_, '_>, value: &Value) -> EvalResult<Vec<String>> {
+    match value {
+        Value::String(s) => Ok(vec![s.to_string()]),
+        Value::Array(items) if !items.is_empty() => items
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => Ok(s.to_string()),
+                _ => call.mismatch("name", "String or Array", 0),
+            })
+            .collect(),
+        _ => call.mismatch("name", "String or Array", 0),
+    }
+}
+
+fn merge_arg(call: &Call<'_, '_>, value: &Value) -> EvalResult<Option<Merge>> {
+    Merge::from_value(value).or_else(|e| call.error(e.message))
+}
+
+/// `lookup(name, [type], [merge], [default])`, `lookup(name, options)`,
+/// `lookup(options)`, and the forms with a block for the default.
+fn lookup<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    call.arity(1, Some(4))?;
+    let args = call.args.clone();
+    let mut lookup = LookupCall {
+        name_arg: args[0].clone(),
+        names: Vec::new(),
+        value_type: None,
+        merge: None,
+        default: None,
+        default_values: None,
+        overrides: None,
+        lambda: call.lambda,
+        legacy: false,
+    };
+    let options = match (&args[0], args.get(1)) {
+        (Value::Hash(options), None) => Some((**options).clone()),
+        (_, Some(Value::Hash(options))) if args.len() == 2 => {
+            lookup.names = names(call, &args[0])?;
+            Some((**options).clone())
+        }
+        _ => None,
+    };
+    match options {
+        Some(options) => {
+            for (k, v) in options.iter() {
+                match (marionette_values::format::to_s(k).as_str(), v) {
+                    ("name", name) => {
+                        lookup.name_arg = name.clone();
+                        lookup.names = names(call, name)?;
+                    }
+                    ("value_type", Value::Type(t)) => lookup.value_type = Some((**t).clone()),
+                    ("merge", m) => lookup.merge = merge_arg(call, m)?,
+                    ("default_value", d) => lookup.default = Some(d.clone()),
+                    ("default_values_hash", Value::Hash(h)) => {
+                        lookup.default_values = Some((**h).clone())
+                    }
+                    ("override", Value::Hash(h)) => lookup.overrides = Some((**h).clone()),
+                    (other, _) => {
+                        return call.error(format!(
+                            "'lookup' parameter 'options' has wrong type, unrecognized key '{other}'"
+                        ));
+                    }
+                }
+            }
+            if lookup.names.is_empty() {
+                return call.error("'lookup' expects a value for key 'name'");
+            }
+        }
+        None => {
+            lookup.names = names(call, &args[0])?;
+            let mut rest = args[1..].iter().peekable();
+            if let Some(Value::Type(t)) = rest.peek() {
+                lookup.value_type = Some((**t).clone());
+                rest.next();
+            }
+            if let Some(m) = rest.next() {
+                lookup.merge = merge_arg(call, m)?;
+            }
+            if let Some(d) = rest.next() {
+                if call.lambda.is_some() {
+                    return call.error("'lookup' does not accept both a default value and a block");
+                }
+                lookup.default = Some(d.clone());
+            }
+        }
+    }
+    let scope = eval.current;
+    eval.run_lookup(lookup, scope, call.span, None)
+}
+
+/// The legacy functions: a key, an optional default, and an optional
+/// override (a hierarchy level of Hiera 3, which has no meaning in Hiera
+/// 5 and is ignored).
+fn legacy<'p>(
+    eval: &mut Evaluator<'p>,
+    call: &mut Call<'_, 'p>,
+    merge: Option<Merge>,
+    function: &str,
+) -> EvalResult<Value> {
+    call.arity(1, Some(3))?;
+    eval.warn_once(&format!(
+        "The function '{function}' is deprecated in favor of using 'lookup'. See https://puppet.com/docs/puppet/7/deprecated_language.html"
+    ));
+    let lookup = LookupCall {
+        name_arg: call.args[0].clone(),
+        names: names(call, &call.args[0])?,
+        value_type: None,
+        merge,
+        default: call.args.get(1).cloned(),
+        default_values: None,
+        overrides: None,
+        lambda: call.lambda,
+        legacy: true,
+    };
+    let scope = eval.current;
+    eval.run_lookup(lookup, scope, call.span, None)
+}
+
+fn hiera<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    legacy(eval, call, None, "hiera")
+}
+
+fn hiera_array<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    legacy(eval, call, Some(Merge::Unique), "hiera_array")
+}
+
+fn hiera_hash<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    legacy(eval, call, Some(Merge::Hash), "hiera_hash")
+}
+
+/// Includes the classes an array merge of the key names.
+fn hiera_include<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    let classes = legacy(eval, call, Some(Merge::Unique), "hiera_include")?;
+    let span = call.span;
+    for class in crate::compiler::resources::flat_strings(&classes) {
+        eval.include_class(&class, span)?;
+    }
+    Ok(Value::Undef)
+}
+
+impl Evaluator<'_> {
+    /// `marionette lookup`: the query's keys looked up in the top scope.
+    pub(crate) fn lookup_query(
+        &mut self,
+        query: &crate::LookupQuery,
+        explain: Option<&mut Explainer>,
+    ) -> Result<Option<Value>, String> {
+        let span = Span::default();
+        let message = |stop: Stop| match stop {
+            Stop::Error(error) => error.message,
+            _ => "unexpected control flow".to_string(),
+        };
+        let value_type = match &query.value_type {
+            Some(text) => Some(match marionette_values::parse_type(text) {
+                Ok(t) => t,
+                Err(_) => self.resolve_type_name(text, span).map_err(message)?,
+            }),
+            None => None,
+        };
+        let merge = match &query.merge {
+            Some(merge) => Merge::from_value(merge).map_err(|e| e.message)?,
+            None => None,
+        };
+        let call = LookupCall {
+            name_arg: Value::array(query.keys.iter().map(|k| Value::string(k.as_str())).collect()),
+            names: query.keys.clone(),
+            value_type,
+            merge,
+            default: query.default.clone(),
+            default_values: None,
+            overrides: None,
+            lambda: None,
+            legacy: false,
+        };
+        match self.run_lookup(call, TOP_SCOPE, span, explain) {
+            Ok(value) => Ok(Some(value)),
+            Err(Stop::Error(error)) if error.message == not_found_message(&query.keys) => Ok(None),
+            Err(stop) => Err(message(stop)),
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Data files, parsed once and kept while they do not change.
+//!
+//! A compile reads each file once; a long-running process keeps the parsed
+//! data across compiles and parses a file again only when its modification
+//! time or size changed (checked at most once per compile, see
+//! [`Files::next_generation`]).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use marionette_values::{PHash, Value};
+
+use crate::error::{ErrorKind, HieraError, Result};
+
+/// How a file's text becomes a hash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Format {
+    Yaml,
+    Json,
+    Hocon,
+}
+
+/// What a data file holds: its hash, and a warning when it held something
+/// else (Puppet then uses an empty hash).
+#[derive(Debug)]
+pub(crate) struct Parsed {
+    pub(crate) hash: Arc<PHash>,
+    pub(crate) warning: Option<String>,
+}
+
+struct Cached {
+    stamp: Option<(SystemTime, u64)>,
+    generation: u64,
+    parsed: Arc<Result<Parsed>>,
+}
+
+/// Parsed files and the existence of paths, shared by compiles.
+#[derive(Default)]
+pub(crate) struct Files {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    generation: u64,
+    parsed: HashMap<(PathBuf, Format), Cached>,
+    exists: HashMap<PathBuf, (u64, bool)>,
+    texts: HashMap<PathBuf, (u64, Option<(SystemTime, u64)>, Arc<std::io::Result<String>>)>,
+}
+
+fn stamp(path: &Path) -> Option<(SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
+
+impl Files {
+    /// Starts a new compile: what was read before is checked again once.
+    pub(crate) fn next_generation(&self) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.generation += 1;
+    }
+
+    /// Whether a file exists, asked once per compile.
+    pub(crate) fn exists(&self, path: &Path) -> bool {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let generation = inner.generation;
+        if let Some((g, exists)) = inner.exists.get(path)
+            && *g == generation
+        {
+            return *exists;
+        }
+        let exists = path.exists();
+        inner.exists.insert(path.to_path_buf(), (generation, exists));
+        exists
+    }
+
+    /// A file's text (a configuration), read once per change.
+    pub(crate) fn text(&self, path: &Path) -> Arc<std::io::Result<String>> {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let generation = inner.generation;
+        if let Some((g, s, text)) = inner.texts.get_mut(path) {
+            if *g == generation {
+                return text.clone();
+            }
+            let now = stamp(path);
+            if now == *s && now.is_some() {
+                *g = generation;
+                return text.clone();
+            }
+        }
+        let now = stamp(path);
+        let text = Arc::new(std::fs::read_to_string(path));
+        inner
+            .texts
+            .insert(path.to_path_buf(), (generation, now, text.clone()));
+        text
+    }
+
+    /// A data file parsed into a hash.
+    pub(crate) fn parsed(&self, path: &Path, format: Format) -> Arc<Result<Parsed>> {
+        let key = (path.to_path_buf(), format);
+        {
+            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            let generation = inner.generation;
+            if let Some(cached) = inner.parsed.get_mut(&key) {
+                if cached.generation == generation {
+                    return cached.parsed.clone();
+                }
+                let now = stamp(path);
+                if now == cached.stamp && now.is_some() {
+                    cached.generation = generation;
+                    return cached.parsed.clone();
+                }
+            }
+        }
+        // Parsing happens outside the lock, so other compiles go on.
+        let now = stamp(path);
+        let parsed = Arc::new(parse_file(path, format));
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let generation = inner.generation;
+        inner.parsed.insert(
+            key,
+            Cached {
+                stamp: now,
+                generation,
+                parsed: parsed.clone(),
+            },
+        );
+        parsed
+    }
+}
+
+fn parse_file(path: &Path, format: Format) -> Result<Parsed> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        HieraError::new(
+            ErrorKind::Data,
+            format!("Unable to read {}: {e}", path.display()),
+        )
+    })?;
+    parse_text(&text, path, format)
+}
+
+/// Parses a data file's text as the backend for `format` does.
+pub(crate) fn parse_text(text: &str, path: &Path, format: Format) -> Result<Parsed> {
+    let value = match format {
+        Format::Yaml => crate::yaml::parse(text).map_err(|e| {
+            HieraError::new(
+                ErrorKind::Data,
+                format!("Unable to parse ({}): {e}", path.display()),
+            )
+        })?,
+        Format::Json => json(text).map_err(|e| {
+            HieraError::new(
+                ErrorKind::Data,
+                format!("Unable to parse ({}): {e}", path.display()),
+            )
+        })?,
+        Format::Hocon => crate::hocon::parse(text).map_err(|e| {
+            HieraError::new(
+                ErrorKind::Data,
+                format!("Unable to parse ({}): {e}", path.display()),
+            )
+        })?,
+    };
+    match value {
+        Value::Hash(hash) => Ok(Parsed {
+            hash,
+            warning: None,
+        }),
+        _ if format == Format::Yaml => Ok(Parsed {
+            hash: Arc::new(PHash::new()),
+            warning: Some(format!(
+                "{}: file does not contain a valid yaml hash",
+                path.display()
+            )),
+        }),
+        other => Err(HieraError::new(
+            ErrorKind::Data,
+            format!(
+                "Value returned from data_hash function '{}_data', when using location '{}', has wrong type, expects a Hash value, got {}",
+                match format {
+                    Format::Json => "json",
+                    _ => "hocon",
+                },
+                path.display(),
+                crate::merge::type_name(&other)
+            ),
+        )),
+    }
+}
+
+/// JSON data, keeping the order of keys.
+fn json(text: &str) -> std::result::Result<Value, String> {
+    let data: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    Ok(from_json(&data))
+}
+
+fn from_json(data: &serde_json::Value) -> Value {
+    match data {
+        serde_json::Value::Null => Value::Undef,
+        serde_json::Value::Bool(b) => Value::Boolean(*b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) => Value::Integer(i),
+            None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        serde_json::Value::String(s) => Value::string(s.as_str()),
+        serde_json::Value::Array(items) => Value::array(items.iter().map(from_json).collect()),
+        serde_json::Value::Object(map) => Value::hash(
+            map.iter()
+                .map(|(k, v)| (Value::string(k.as_str()), from_json(v)))
+                .collect(),
+        ),
+    }
+}

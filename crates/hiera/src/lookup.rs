@@ -1,0 +1,1366 @@
+//! The lookup itself: layers, hierarchies, locations, `lookup_options`,
+//! interpolation and digging, in Puppet's order and with its explanation.
+//!
+//! A key is looked up in the global layer, then the environment, then the
+//! module its name is qualified with; in each, through the hierarchy's
+//! entries in order; in each entry, through its locations in order. The
+//! merge strategy decides whether the first value found is the answer or
+//! whether every value found is merged (`Merge::merge`). "Not found" is
+//! `Ok(None)` all the way up.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use marionette_values::{PHash, Regex, Value};
+
+use crate::config::{Config, Entry, FunctionKind, LayerKind, Locations};
+use crate::data::Format;
+use crate::error::{ErrorKind, HieraError, Result};
+use crate::explain::{Explainer, Kind};
+use crate::key::{Dug, LookupKey, Segment, dig_one};
+use crate::merge::Merge;
+use crate::{FunctionOutcome, Hiera, Scope};
+
+const LOOKUP_OPTIONS: &str = "lookup_options";
+
+/// One layer as the search walks them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layer {
+    Global,
+    Environment,
+    Module,
+}
+
+/// A location of an entry, resolved.
+#[derive(Clone, Debug)]
+enum Location {
+    /// An entry whose function needs no location.
+    None,
+    Path {
+        original: String,
+        path: PathBuf,
+        exists: bool,
+    },
+    Uri {
+        original: String,
+        uri: String,
+    },
+}
+
+/// `lookup_options` with exact keys apart from patterns.
+#[derive(Debug, Default)]
+struct CompiledOptions {
+    keys: PHash,
+    patterns: Vec<(Regex, Value)>,
+}
+
+#[derive(Default)]
+struct State {
+    global: Option<Option<Arc<Config>>>,
+    environment: Option<Option<Arc<Config>>>,
+    modules: HashMap<String, Option<Arc<Config>>>,
+    options: HashMap<Option<String>, Option<Arc<CompiledOptions>>>,
+    global_options: Option<Option<Value>>,
+    env_options: Option<Option<Value>>,
+    warnings: Vec<String>,
+    warned: HashSet<String>,
+    eyaml_keys: HashMap<(PathBuf, PathBuf), std::result::Result<Arc<crate::eyaml::Keys>, String>>,
+}
+
+/// The lookups of one compile: configurations and `lookup_options` are
+/// read once, data files once (through the [`Hiera`] it came from).
+pub struct Session {
+    hiera: Arc<Hiera>,
+    state: RefCell<State>,
+}
+
+/// What travels down one lookup: the scope, the explanation, the keys
+/// being looked up (to find loops) and the module of the key.
+struct Inv<'a> {
+    scope: &'a mut dyn Scope,
+    explain: Option<&'a mut Explainer>,
+    names: Vec<String>,
+    module: Option<String>,
+    /// The lookup comes from a legacy `hiera_*` function.
+    legacy: bool,
+}
+
+impl Inv<'_> {
+    fn push(&mut self, kind: impl FnOnce() -> Kind) {
+        if let Some(e) = self.explain.as_deref_mut() {
+            e.push(kind());
+        }
+    }
+
+    fn pop(&mut self) {
+        if let Some(e) = self.explain.as_deref_mut() {
+            e.pop();
+        }
+    }
+
+    fn explain(&mut self, f: impl FnOnce(&mut Explainer)) {
+        if let Some(e) = self.explain.as_deref_mut() {
+            f(e);
+        }
+    }
+
+    fn explaining(&self) -> bool {
+        self.explain.is_some()
+    }
+
+    /// Runs `f` with `name` on the stack of keys being looked up; a name
+    /// already there is a loop.
+    fn check<T>(&mut self, name: &str, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.names.iter().any(|n| n == name) {
+            return Err(HieraError::new(
+                ErrorKind::Recursion,
+                format!("Recursive lookup detected in [{}]", self.names.join(", ")),
+            ));
+        }
+        self.names.push(name.to_string());
+        let result = f(self);
+        self.names.pop();
+        result
+    }
+}
+
+/// A lookup request as `lookup()` makes it.
+pub struct Request<'a> {
+    pub key: &'a str,
+    /// `None`: the strategy `lookup_options` give, else `first`.
+    pub merge: Option<Merge>,
+    /// A legacy `hiera`, `hiera_array`, `hiera_hash` or `hiera_include`
+    /// call (Hiera 3's `merge_behavior` applies).
+    pub legacy: bool,
+}
+
+impl Session {
+    pub(crate) fn new(hiera: Arc<Hiera>) -> Session {
+        hiera.files.next_generation();
+        Session {
+            hiera,
+            state: RefCell::new(State::default()),
+        }
+    }
+
+    /// Warnings met so far (deprecated configurations, data files that
+    /// hold no hash), each given once; taken by the caller to print.
+    pub fn take_warnings(&self) -> Vec<String> {
+        std::mem::take(&mut self.state.borrow_mut().warnings)
+    }
+
+    fn warn(&self, message: String) {
+        let mut state = self.state.borrow_mut();
+        if state.warned.insert(message.clone()) {
+            state.warnings.push(message);
+        }
+    }
+
+    /// Looks up one key: `Ok(None)` when no layer has it.
+    pub fn lookup(
+        &self,
+        request: &Request<'_>,
+        scope: &mut dyn Scope,
+        explain: Option<&mut Explainer>,
+    ) -> Result<Option<Value>> {
+        let mut inv = Inv {
+            scope,
+            explain,
+            names: Vec::new(),
+            module: None,
+            legacy: request.legacy,
+        };
+        self.lookup_in(&mut inv, request.key, request.merge.clone())
+    }
+
+    fn lookup_in(&self, inv: &mut Inv<'_>, text: &str, merge: Option<Merge>) -> Result<Option<Value>> {
+        if text == LOOKUP_OPTIONS || text.starts_with("lookup_options.") {
+            inv.explain(|e| e.leaf(Kind::InvalidKey(LOOKUP_OPTIONS.into())));
+            return Ok(None);
+        }
+        let key = LookupKey::parse(text)?;
+        let saved_module = std::mem::replace(&mut inv.module, key.module.clone());
+        let result = self.lookup_key(inv, &key, merge);
+        inv.module = saved_module;
+        result
+    }
+
+    fn lookup_key(&self, inv: &mut Inv<'_>, key: &LookupKey, merge: Option<Merge>) -> Result<Option<Value>> {
+        if inv.explain.as_ref().is_some_and(|e| e.only_options) {
+            let options_key = LookupKey::parse(LOOKUP_OPTIONS)?;
+            inv.push(|| Kind::Top(LOOKUP_OPTIONS.into()));
+            let result = self.do_lookup(inv, &options_key, Some(Merge::Hash));
+            inv.pop();
+            result?;
+            return Ok(None);
+        }
+        let options = self.options_for(inv, key)?;
+        let option = |name: &str| {
+            options
+                .as_ref()
+                .and_then(|o| match o {
+                    Value::Hash(h) => h.get(&Value::string(name)).cloned(),
+                    _ => None,
+                })
+        };
+        let merge = match merge {
+            Some(merge) => Some(merge),
+            None => match option("merge") {
+                Some(value) => {
+                    let merge = Merge::from_value(&value)?;
+                    if merge.is_some() {
+                        inv.explain(|e| e.leaf(Kind::MergeSource(LOOKUP_OPTIONS.into())));
+                    }
+                    merge
+                }
+                None => None,
+            },
+        };
+        inv.push(|| Kind::Top(key.text.clone()));
+        let found = match self.do_lookup(inv, key, merge) {
+            Ok(None) => self.default_in_module(inv, key),
+            other => other,
+        };
+        inv.pop();
+        let Some(value) = found? else {
+            return Ok(None);
+        };
+        match option("convert_to") {
+            Some(convert) => self.convert(inv, &key.text, &convert, value).map(Some),
+            None => Ok(Some(value)),
+        }
+    }
+
+    /// `convert_to`: a type, or a type and arguments, given to `new`.
+    fn convert(&self, inv: &mut Inv<'_>, key: &str, convert: &Value, value: Value) -> Result<Value> {
+        let (type_value, args): (Value, Vec<Value>) = match convert {
+            Value::Array(items) if !items.is_empty() => (items[0].clone(), items[1..].to_vec()),
+            other => (other.clone(), Vec::new()),
+        };
+        let type_text = marionette_values::format::to_s(&type_value);
+        let converted = inv
+            .scope
+            .convert_to(&type_text, value, &args)
+            .map_err(|message| {
+                HieraError::new(
+                    ErrorKind::Type,
+                    format!("The convert_to lookup_option for key '{key}' raised error: {message}"),
+                )
+            })?;
+        inv.explain(|e| {
+            let mut shown = vec![type_value.clone()];
+            shown.extend(args.iter().cloned());
+            e.text(format!(
+                "Applying convert_to lookup_option with arguments {}",
+                marionette_values::format::to_s(&Value::array(shown))
+            ))
+        });
+        Ok(converted)
+    }
+
+    /// The three layers, merged with `merge`, then dug into.
+    fn do_lookup(&self, inv: &mut Inv<'_>, key: &LookupKey, merge: Option<Merge>) -> Result<Option<Value>> {
+        let strategy = merge.unwrap_or(Merge::First);
+        let layers = [Layer::Global, Layer::Environment, Layer::Module];
+        let value = self.merge_lookup(inv, &strategy, &layers, |this, inv, layer| {
+            this.lookup_layer(inv, *layer, key, &strategy)
+        })?;
+        match value {
+            Some(value) => self.dig(inv, key, value),
+            None => Ok(None),
+        }
+    }
+
+    /// Puppet's merge over several places: the first found for `first`,
+    /// else every value found merged in order, explained as a merge.
+    fn merge_lookup<T>(
+        &self,
+        inv: &mut Inv<'_>,
+        strategy: &Merge,
+        variants: &[T],
+        mut each: impl FnMut(&Self, &mut Inv<'_>, &T) -> Result<Option<Value>>,
+    ) -> Result<Option<Value>> {
+        if strategy.is_first() {
+            for variant in variants {
+                if let Some(value) = each(self, inv, variant)? {
+                    return Ok(Some(value));
+                }
+            }
+            return Ok(None);
+        }
+        match variants {
+            [] => Ok(None),
+            [only] => Ok(each(self, inv, only)?.map(|v| strategy.single(v))),
+            _ => {
+                inv.push(|| Kind::Merge(strategy.name(), strategy.options()));
+                let mut merged: Option<Value> = None;
+                let mut failure = None;
+                for variant in variants {
+                    match each(self, inv, variant) {
+                        Ok(Some(value)) => {
+                            merged = Some(match merged.take() {
+                                None => strategy.convert_first(value),
+                                Some(memo) => match strategy.merge(memo, value) {
+                                    Ok(v) => v,
+                                    Err(e) => {
+                                        failure = Some(e);
+                                        break;
+                                    }
+                                },
+                            });
+                        }
+                        Ok(None) => {}
+                        Err(e) => {
+                            failure = Some(e);
+                            break;
+                        }
+                    }
+                }
+                if let (Some(value), None) = (&merged, &failure) {
+                    inv.explain(|e| e.result(value));
+                }
+                inv.pop();
+                match failure {
+                    Some(e) => Err(e),
+                    None => Ok(merged),
+                }
+            }
+        }
+    }
+
+    fn dig(&self, inv: &mut Inv<'_>, key: &LookupKey, value: Value) -> Result<Option<Value>> {
+        if key.segments.is_empty() {
+            return Ok(Some(value));
+        }
+        inv.push(|| {
+            Kind::SubLookup(
+                key.segments
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join("."),
+            )
+        });
+        let result = self.dig_segments(inv, &key.text, &key.segments, value);
+        inv.pop();
+        result
+    }
+
+    fn dig_segments(
+        &self,
+        inv: &mut Inv<'_>,
+        key: &str,
+        segments: &[Segment],
+        mut value: Value,
+    ) -> Result<Option<Value>> {
+        for segment in segments {
+            inv.push(|| Kind::Segment);
+            let step = dig_one(&value, segment, key);
+            let outcome = match step {
+                Ok(Dug::Found(found)) => {
+                    inv.explain(|e| e.found(&segment.to_string(), &found));
+                    value = found;
+                    Ok(true)
+                }
+                Ok(Dug::NotFound) => {
+                    inv.explain(|e| e.not_found(&segment.to_string()));
+                    Ok(false)
+                }
+                Err(e) => Err(e),
+            };
+            inv.pop();
+            if !outcome? {
+                return Ok(None);
+            }
+        }
+        Ok(Some(value))
+    }
+
+    fn layer_config(&self, inv: &mut Inv<'_>, layer: Layer) -> Result<Option<Arc<Config>>> {
+        match layer {
+            Layer::Global => {
+                if let Some(config) = &self.state.borrow().global {
+                    return Ok(config.clone());
+                }
+                // Without its file, the global layer has Puppet's default
+                // hierarchy beside where the file would be.
+                let config = match &self.hiera.settings.global {
+                    Some(path) if self.hiera.files.exists(path) => {
+                        self.load_config(path, LayerKind::Global)?
+                    }
+                    Some(path) => Some(Arc::new(Config::default_for(
+                        path.parent().unwrap_or(Path::new("/")),
+                    ))),
+                    None => None,
+                };
+                self.state.borrow_mut().global = Some(config.clone());
+                Ok(config)
+            }
+            Layer::Environment => {
+                if let Some(config) = &self.state.borrow().environment {
+                    return Ok(config.clone());
+                }
+                let config = match &self.hiera.settings.environment {
+                    Some(dir) => {
+                        let path = dir.join("hiera.yaml");
+                        if self.hiera.files.exists(&path) {
+                            self.load_config(&path, LayerKind::Environment)?
+                        } else {
+                            Some(Arc::new(Config::default_for(dir)))
+                        }
+                    }
+                    None => None,
+                };
+                self.state.borrow_mut().environment = Some(config.clone());
+                Ok(config)
+            }
+            Layer::Module => {
+                let Some(module) = inv.module.clone() else {
+                    return Ok(None);
+                };
+                if let Some(config) = self.state.borrow().modules.get(&module) {
+                    return Ok(config.clone());
+                }
+                let dir = inv.scope.module_dir(&module);
+                let config = match dir {
+                    Some(dir) => {
+                        let path = dir.join("hiera.yaml");
+                        if self.hiera.files.exists(&path) {
+                            self.load_config(&path, LayerKind::Module)?
+                        } else {
+                            None
+                        }
+                    }
+                    None => None,
+                };
+                self.state
+                    .borrow_mut()
+                    .modules
+                    .insert(module, config.clone());
+                Ok(config)
+            }
+        }
+    }
+
+    fn load_config(&self, path: &Path, layer: LayerKind) -> Result<Option<Arc<Config>>> {
+        let text = self.hiera.files.text(path);
+        let text = match &*text {
+            Ok(text) => text,
+            Err(e) => {
+                return Err(HieraError::new(
+                    ErrorKind::Config,
+                    format!("Unable to read {}: {e}", path.display()),
+                ));
+            }
+        };
+        let (config, warnings) = Config::load(path, text, layer, &self.hiera.settings.codedir)?;
+        for warning in warnings {
+            self.warn(warning);
+        }
+        Ok(config.map(Arc::new))
+    }
+
+    fn lookup_layer(
+        &self,
+        inv: &mut Inv<'_>,
+        layer: Layer,
+        key: &LookupKey,
+        strategy: &Merge,
+    ) -> Result<Option<Value>> {
+        if layer == Layer::Module {
+            let Some(module) = inv.module.clone() else {
+                return Ok(None);
+            };
+            let config = self.layer_config(inv, layer)?;
+            let Some(config) = config else {
+                let known = inv.scope.module_dir(&module).is_some();
+                inv.explain(|e| {
+                    e.leaf(if known {
+                        Kind::ModuleProviderNotFound(module.clone())
+                    } else {
+                        Kind::ModuleNotFound(module.clone())
+                    })
+                });
+                return Ok(None);
+            };
+            return inv.check(&key.text, |inv| {
+                self.provider_lookup(inv, layer, &config, &config.hierarchy, key, strategy)
+            });
+        }
+        let Some(config) = self.layer_config(inv, layer)? else {
+            return Ok(None);
+        };
+        // Hiera 3's merge behaviour applies to the legacy functions' merges.
+        let strategy = match (&config.v3_merge, strategy) {
+            (Some(v3), Merge::Hash) if inv.legacy => v3.clone(),
+            _ => strategy.clone(),
+        };
+        inv.check(&key.text, |inv| {
+            self.provider_lookup(inv, layer, &config, &config.hierarchy, key, &strategy)
+        })
+    }
+
+    /// A layer's hierarchy, explained as its data provider.
+    fn provider_lookup(
+        &self,
+        inv: &mut Inv<'_>,
+        layer: Layer,
+        config: &Config,
+        entries: &[Entry],
+        key: &LookupKey,
+        strategy: &Merge,
+    ) -> Result<Option<Value>> {
+        inv.push(|| {
+            let place = match layer {
+                Layer::Global => "Global Data Provider".to_string(),
+                Layer::Environment => "Environment Data Provider".to_string(),
+                Layer::Module => format!(
+                    "Module \"{}\" Data Provider",
+                    inv_module_name(config)
+                ),
+            };
+            Kind::DataProvider(
+                format!("{place} ({})", config.label()),
+                config.path.as_ref().map(|p| p.display().to_string()),
+            )
+        });
+        let result = self.provider_entries(inv, layer, config, entries, key, strategy);
+        inv.pop();
+        result
+    }
+
+    fn provider_entries(
+        &self,
+        inv: &mut Inv<'_>,
+        layer: Layer,
+        config: &Config,
+        entries: &[Entry],
+        key: &LookupKey,
+        strategy: &Merge,
+    ) -> Result<Option<Value>> {
+        // Entries with their resolved locations; the default configuration
+        // leaves out entries whose files do not exist.
+        let mut resolved = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let locations = self.locations(inv, config, entry)?;
+            if config.path.is_none() && !locations.iter().any(|l| matches!(l, Location::None)) && locations.is_empty() {
+                continue;
+            }
+            resolved.push((entry, locations));
+        }
+        if resolved.is_empty() {
+            inv.explain(|e| e.not_found(&key.root));
+            return Ok(None);
+        }
+        self.merge_lookup(inv, strategy, &resolved, |this, inv, (entry, locations)| {
+            inv.push(|| Kind::DataProvider(format!("Hierarchy entry \"{}\"", entry.name), None));
+            let result = this.merge_lookup(inv, strategy, locations, |this, inv, location| {
+                this.entry_lookup(inv, layer, config, entry, location, key)
+            });
+            inv.pop();
+            result
+        })
+    }
+
+    /// An entry's locations, interpolated. Puppet resolves them once per
+    /// configuration, outside the explanation, so they are not explained.
+    fn locations(&self, inv: &mut Inv<'_>, config: &Config, entry: &Entry) -> Result<Vec<Location>> {
+        let explain = inv.explain.take();
+        let result = self.resolve_locations(inv, config, entry);
+        inv.explain = explain;
+        result
+    }
+
+    fn resolve_locations(&self, inv: &mut Inv<'_>, config: &Config, entry: &Entry) -> Result<Vec<Location>> {
+        let datadir = config.root.join(&entry.datadir);
+        let datadir = PathBuf::from(self.interpolate_text(inv, &datadir.display().to_string(), false)?);
+        let is_default = config.path.is_none();
+        let mut out = Vec::new();
+        match &entry.locations {
+            Locations::None => out.push(Location::None),
+            Locations::Paths(paths) => {
+                for declared in paths {
+                    let mut path = self.interpolate_text(inv, declared, false)?;
+                    if let Some(ext) = &entry.extension
+                        && !path.ends_with(ext.as_str())
+                    {
+                        path.push_str(ext);
+                    }
+                    let path = datadir.join(path);
+                    let exists = self.hiera.files.exists(&path);
+                    if is_default && !exists {
+                        continue;
+                    }
+                    out.push(Location::Path {
+                        original: declared.clone(),
+                        path,
+                        exists,
+                    });
+                }
+            }
+            Locations::Globs(globs) => {
+                for declared in globs {
+                    let pattern = datadir.join(self.interpolate_text(inv, declared, false)?);
+                    let pattern = pattern.display().to_string();
+                    for path in crate::glob::expand(&pattern) {
+                        out.push(Location::Path {
+                            original: pattern.clone(),
+                            path,
+                            exists: true,
+                        });
+                    }
+                }
+            }
+            Locations::Uris(uris) => {
+                for declared in uris {
+                    let uri = self.interpolate_text(inv, declared, false)?;
+                    out.push(Location::Uri {
+                        original: declared.clone(),
+                        uri,
+                    });
+                }
+            }
+            Locations::Mapped(source, var, template) => {
+                let values = self.scope_value(inv, source, "mapped_path[0]")?;
+                let values = match values {
+                    None | Some(Value::Undef) => Vec::new(),
+                    Some(Value::String(s)) => vec![Value::String(s)],
+                    Some(Value::Array(items)) => items.to_vec(),
+                    Some(Value::Hash(h)) if h.is_empty() => Vec::new(),
+                    Some(other) => vec![other],
+                };
+                for value in values {
+                    let locals = [(var.as_str(), value)];
+                    let path = self.interpolate_with(inv, template, false, &locals)?;
+                    let path = datadir.join(path);
+                    let exists = self.hiera.files.exists(&path);
+                    out.push(Location::Path {
+                        original: template.clone(),
+                        path,
+                        exists,
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// One location of one entry.
+    fn entry_lookup(
+        &self,
+        inv: &mut Inv<'_>,
+        layer: Layer,
+        config: &Config,
+        entry: &Entry,
+        location: &Location,
+        key: &LookupKey,
+    ) -> Result<Option<Value>> {
+        match location {
+            Location::None => self.function_lookup(inv, layer, config, entry, location, key),
+            Location::Path {
+                original,
+                path,
+                exists,
+            } => {
+                inv.push(|| Kind::Location {
+                    uri: false,
+                    location: path.display().to_string(),
+                    original: original.clone(),
+                });
+                let result = if *exists {
+                    self.function_lookup(inv, layer, config, entry, location, key)
+                } else {
+                    inv.explain(|e| e.location_not_found());
+                    Ok(None)
+                };
+                inv.pop();
+                result
+            }
+            Location::Uri { original, uri } => {
+                inv.push(|| Kind::Location {
+                    uri: true,
+                    location: uri.clone(),
+                    original: original.clone(),
+                });
+                let result = self.function_lookup(inv, layer, config, entry, location, key);
+                inv.pop();
+                result
+            }
+        }
+    }
+
+    /// The entry's options, interpolated, with the location added.
+    fn options(&self, inv: &mut Inv<'_>, entry: &Entry, location: &Location) -> Result<PHash> {
+        let mut options = PHash::new();
+        for (k, v) in entry.options.iter() {
+            let v = self.interpolate(inv, v.clone(), false)?;
+            options.insert(k.clone(), v);
+        }
+        match location {
+            Location::Path { path, .. } => {
+                options.insert(Value::string("path"), Value::string(path.display().to_string()));
+            }
+            Location::Uri { uri, .. } => {
+                options.insert(Value::string("uri"), Value::string(uri.as_str()));
+            }
+            Location::None => {}
+        }
+        Ok(options)
+    }
+
+    fn function_lookup(
+        &self,
+        inv: &mut Inv<'_>,
+        layer: Layer,
+        config: &Config,
+        entry: &Entry,
+        location: &Location,
+        key: &LookupKey,
+    ) -> Result<Option<Value>> {
+        let root = key.root.as_str();
+        let fail = |message: String| {
+            let mut error = HieraError::new(ErrorKind::Function, message);
+            if let Some(path) = &config.path {
+                error = error.in_file(path, None);
+            }
+            error
+        };
+        let raw = match (entry.kind, entry.function.as_str()) {
+            (FunctionKind::DataHash, name @ ("yaml_data" | "json_data" | "hocon_data")) => {
+                let Location::Path { path, .. } = location else {
+                    return Err(fail(format!(
+                        "'{name}' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function"
+                    )));
+                };
+                let format = match name {
+                    "yaml_data" => Format::Yaml,
+                    "json_data" => Format::Json,
+                    _ => Format::Hocon,
+                };
+                let parsed = self.hiera.files.parsed(path, format);
+                let parsed = match &*parsed {
+                    Ok(parsed) => parsed,
+                    Err(e) => return Err(e.clone()),
+                };
+                if let Some(warning) = &parsed.warning {
+                    self.warn(warning.clone());
+                }
+                let hash = &parsed.hash;
+                if layer == Layer::Module {
+                    self.check_module_keys(inv, hash, name, path);
+                }
+                match hash.get(&Value::string(root)) {
+                    Some(value) => value.clone(),
+                    None => {
+                        inv.explain(|e| e.not_found(root));
+                        return Ok(None);
+                    }
+                }
+            }
+            (FunctionKind::LookupKey, "eyaml_lookup_key") => {
+                match self.eyaml(inv, entry, location, root)? {
+                    Some(value) => {
+                        inv.explain(|e| e.found(root, &value));
+                        return Ok(Some(value));
+                    }
+                    None => {
+                        inv.explain(|e| e.not_found(root));
+                        return Ok(None);
+                    }
+                }
+            }
+            (kind, name) => {
+                let options = Value::hash(self.options(inv, entry, location)?);
+                let args = match kind {
+                    FunctionKind::DataHash => vec![options],
+                    FunctionKind::LookupKey => vec![Value::string(root), options],
+                    FunctionKind::DataDig => {
+                        let mut segments = vec![Value::string(root)];
+                        segments.extend(key.segments.iter().map(|s| match s {
+                            Segment::Name(n) => Value::string(n.as_str()),
+                            Segment::Index(i) => Value::Integer(*i),
+                        }));
+                        vec![Value::array(segments), options]
+                    }
+                };
+                match inv.scope.call_function(name, args) {
+                    FunctionOutcome::Unknown => {
+                        return Err(fail(format!(
+                            "Unable to find '{}' function named '{name}'",
+                            kind.tag()
+                        )));
+                    }
+                    FunctionOutcome::Failed(message) => return Err(fail(message)),
+                    FunctionOutcome::NotFound => {
+                        inv.explain(|e| e.not_found(root));
+                        return Ok(None);
+                    }
+                    FunctionOutcome::Value(value) => match kind {
+                        FunctionKind::DataHash => match value {
+                            Value::Hash(hash) => match hash.get(&Value::string(root)) {
+                                Some(v) => v.clone(),
+                                None => {
+                                    inv.explain(|e| e.not_found(root));
+                                    return Ok(None);
+                                }
+                            },
+                            other => {
+                                return Err(fail(format!(
+                                    "Value returned from data_hash function '{name}' has wrong type, expects a Hash value, got {}",
+                                    crate::merge::type_name(&other)
+                                )));
+                            }
+                        },
+                        _ => {
+                            inv.explain(|e| e.found(root, &value));
+                            return Ok(Some(value));
+                        }
+                    },
+                }
+            }
+        };
+        let value = self.interpolate(inv, raw, true)?;
+        inv.explain(|e| e.found(root, &value));
+        Ok(Some(value))
+    }
+
+    /// Module data may only hold the module's own keys: others are left
+    /// out, with a warning, as Puppet does.
+    fn check_module_keys(&self, inv: &mut Inv<'_>, hash: &PHash, function: &str, path: &Path) {
+        let Some(module) = inv.module.clone() else {
+            return;
+        };
+        let prefix = format!("{module}::");
+        for k in hash.keys() {
+            let k = marionette_values::format::to_s(k);
+            if k != LOOKUP_OPTIONS && !k.starts_with(&prefix) {
+                self.warn(format!(
+                    "Module '{module}': Value returned from data_hash function '{function}', when using location '{}', must use keys qualified with the name of the module",
+                    path.display()
+                ));
+                return;
+            }
+        }
+    }
+
+    /// `eyaml_lookup_key`: a YAML file whose encrypted strings are
+    /// decrypted with the entry's PEM keys. Once a decrypted value is
+    /// met, the explanation shows no value in clear.
+    fn eyaml(&self, inv: &mut Inv<'_>, entry: &Entry, location: &Location, root: &str) -> Result<Option<Value>> {
+        let Location::Path { path, .. } = location else {
+            return Err(HieraError::new(
+                ErrorKind::Function,
+                "'eyaml_lookup_key': one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this lookup_key function",
+            ));
+        };
+        let parsed = self.hiera.files.parsed(path, Format::Yaml);
+        let parsed = match &*parsed {
+            Ok(parsed) => parsed,
+            Err(e) => return Err(e.clone()),
+        };
+        if let Some(warning) = &parsed.warning {
+            self.warn(warning.clone());
+        }
+        let Some(raw) = parsed.hash.get(&Value::string(root)).cloned() else {
+            return Ok(None);
+        };
+        let options = self.options(inv, entry, location)?;
+        let value = self.decrypt(inv, &raw, &options, root, path)?;
+        Ok(Some(value))
+    }
+
+    fn decrypt(&self, inv: &mut Inv<'_>, value: &Value, options: &PHash, key: &str, path: &Path) -> Result<Value> {
+        match value {
+            Value::String(text) => {
+                let text = if crate::eyaml::is_encrypted(text) {
+                    let keys = self.eyaml_keys(options)?;
+                    let plain = crate::eyaml::decrypt_str(text, &keys).map_err(|e| {
+                        HieraError::new(
+                            ErrorKind::Decrypt,
+                            format!(
+                                "hiera-eyaml backend error decrypting the value of {key} in {}. Error was {e}",
+                                path.display()
+                            ),
+                        )
+                    })?;
+                    if let Some(e) = inv.explain.as_deref_mut() {
+                        e.redact = true;
+                    }
+                    plain
+                } else {
+                    text.to_string()
+                };
+                Ok(self.interpolate(inv, Value::string(text), true)?)
+            }
+            Value::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    out.push(self.decrypt(inv, item, options, key, path)?);
+                }
+                Ok(Value::array(out))
+            }
+            Value::Hash(hash) => {
+                let mut out = PHash::new();
+                for (k, v) in hash.iter() {
+                    let k = self.interpolate(inv, k.clone(), true)?;
+                    out.insert(k, self.decrypt(inv, v, options, key, path)?);
+                }
+                Ok(Value::hash(out))
+            }
+            other => Ok(other.clone()),
+        }
+    }
+
+    fn eyaml_keys(&self, options: &PHash) -> Result<Arc<crate::eyaml::Keys>> {
+        let option = |name: &str| {
+            options
+                .get(&Value::string(name))
+                .map(marionette_values::format::to_s)
+        };
+        let private = option("pkcs7_private_key").unwrap_or_else(|| "./keys/private_key.pkcs7.pem".into());
+        let public = option("pkcs7_public_key").unwrap_or_else(|| "./keys/public_key.pkcs7.pem".into());
+        let pair = (PathBuf::from(private), PathBuf::from(public));
+        let cached = self.state.borrow().eyaml_keys.get(&pair).cloned();
+        let loaded = match cached {
+            Some(loaded) => loaded,
+            None => {
+                let loaded = crate::eyaml::Keys::load(&pair.0, &pair.1)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string());
+                self.state.borrow_mut().eyaml_keys.insert(pair, loaded.clone());
+                loaded
+            }
+        };
+        loaded.map_err(|message| HieraError::new(ErrorKind::Decrypt, message))
+    }
+
+    /// A module's `default_hierarchy`, searched when nothing else answered.
+    fn default_in_module(&self, inv: &mut Inv<'_>, key: &LookupKey) -> Result<Option<Value>> {
+        let Some(module) = inv.module.clone() else {
+            return Ok(None);
+        };
+        let Some(config) = self.layer_config(inv, Layer::Module)? else {
+            return Ok(None);
+        };
+        if config.default_hierarchy.is_empty() {
+            return Ok(None);
+        }
+        inv.push(|| Kind::Scope(format!("Searching default_hierarchy of module \"{module}\"")));
+        let result = (|| {
+            let options_key = LookupKey::parse(LOOKUP_OPTIONS)?;
+            inv.push(|| Kind::Scope(format!("Searching for \"{LOOKUP_OPTIONS}\"")));
+            let options = self.provider_lookup(inv, Layer::Module, &config, &config.default_hierarchy, &options_key, &Merge::Hash);
+            inv.pop();
+            let options = compile_options(options?)?;
+            let merge = match options.and_then(|o| extract(&o, &key.root)) {
+                Some(Value::Hash(h)) => match h.get(&Value::string("merge")) {
+                    Some(m) => Merge::from_value(m)?,
+                    None => None,
+                },
+                _ => None,
+            };
+            inv.push(|| Kind::Scope(format!("Searching for \"{}\"", key.text)));
+            let strategy = merge.unwrap_or(Merge::First);
+            let found = inv.check(&key.text, |inv| {
+                self.provider_lookup(inv, Layer::Module, &config, &config.default_hierarchy, key, &strategy)
+            });
+            inv.pop();
+            match found? {
+                Some(value) => self.dig(inv, key, value),
+                None => Ok(None),
+            }
+        })();
+        inv.pop();
+        result
+    }
+
+    /// The `lookup_options` that apply to `key`.
+    fn options_for(&self, inv: &mut Inv<'_>, key: &LookupKey) -> Result<Option<Value>> {
+        let module = key.module.clone();
+        let cached = self.state.borrow().options.get(&module).cloned();
+        let compiled = match cached {
+            Some(compiled) => compiled,
+            None => {
+                let compiled = self.retrieve_options(inv, module.as_deref())?;
+                self.state
+                    .borrow_mut()
+                    .options
+                    .insert(module, compiled.clone());
+                compiled
+            }
+        };
+        Ok(compiled.and_then(|c| extract(&c, &key.root)))
+    }
+
+    fn retrieve_options(&self, inv: &mut Inv<'_>, module: Option<&str>) -> Result<Option<Arc<CompiledOptions>>> {
+        // A lookup of its own, with its own stack of keys.
+        let saved_names = std::mem::take(&mut inv.names);
+        inv.push(|| Kind::Top(LOOKUP_OPTIONS.into()));
+        let result = self.retrieve_options_in(inv, module);
+        inv.pop();
+        inv.names = saved_names;
+        result
+    }
+
+    fn retrieve_options_in(&self, inv: &mut Inv<'_>, module: Option<&str>) -> Result<Option<Arc<CompiledOptions>>> {
+        let options_key = LookupKey::parse(LOOKUP_OPTIONS)?;
+        let mut options = self.env_options(inv, &options_key)?;
+        if let Some(module) = module {
+            let has_env = self.state.borrow().options.contains_key(&None);
+            if !has_env {
+                let compiled = compile_options(options.clone())?;
+                self.state.borrow_mut().options.insert(None, compiled);
+            }
+            let module_options = self.lookup_layer(inv, Layer::Module, &options_key, &Merge::Hash)?;
+            if let Some(module_options) = module_options {
+                validate_options(&module_options, Some(module))?;
+                options = match options {
+                    None => Some(module_options),
+                    Some(env) => {
+                        let parts = [
+                            ("Global and Environment".to_string(), env),
+                            (format!("Module {module}"), module_options),
+                        ];
+                        self.merge_lookup(inv, &Merge::Hash, &parts, |_, inv, (name, value)| {
+                            inv.push(|| Kind::Scope(name.clone()));
+                            inv.explain(|e| e.found(LOOKUP_OPTIONS, value));
+                            inv.pop();
+                            Ok(Some(value.clone()))
+                        })?
+                    }
+                };
+            }
+        }
+        compile_options(options)
+    }
+
+    /// The global and environment layers' `lookup_options`, merged.
+    fn env_options(&self, inv: &mut Inv<'_>, options_key: &LookupKey) -> Result<Option<Value>> {
+        if let Some(options) = &self.state.borrow().env_options {
+            return Ok(options.clone());
+        }
+        let global = match self.state.borrow().global_options.clone() {
+            Some(global) => global,
+            None => None,
+        };
+        let global = match global {
+            Some(g) => Some(g),
+            None => {
+                let g = self.lookup_layer(inv, Layer::Global, options_key, &Merge::Hash)?;
+                if let Some(g) = &g {
+                    validate_options(g, None)?;
+                }
+                self.state.borrow_mut().global_options = Some(g.clone());
+                g
+            }
+        };
+        let env = self.lookup_layer(inv, Layer::Environment, options_key, &Merge::Hash)?;
+        if let Some(env) = &env {
+            validate_options(env, None)?;
+        }
+        let merged = match (global, env) {
+            (None, env) => env,
+            (global, None) => global,
+            (Some(global), Some(env)) => Some(Merge::Hash.merge(global, env)?),
+        };
+        self.state.borrow_mut().env_options = Some(merged.clone());
+        Ok(merged)
+    }
+
+    /// Interpolates `%{...}` in strings, arrays and hashes.
+    fn interpolate(&self, inv: &mut Inv<'_>, value: Value, methods: bool) -> Result<Value> {
+        match value {
+            Value::String(s) if s.contains("%{") => self.interpolate_string(inv, &s, methods, &[]),
+            Value::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    out.push(self.interpolate(inv, item.clone(), methods)?);
+                }
+                Ok(Value::array(out))
+            }
+            Value::Hash(hash) => {
+                let mut out = PHash::with_capacity(hash.len());
+                for (k, v) in hash.iter() {
+                    let k = self.interpolate(inv, k.clone(), methods)?;
+                    let v = self.interpolate(inv, v.clone(), methods)?;
+                    out.insert(k, v);
+                }
+                Ok(Value::hash(out))
+            }
+            other => Ok(other),
+        }
+    }
+
+    fn interpolate_text(&self, inv: &mut Inv<'_>, text: &str, methods: bool) -> Result<String> {
+        self.interpolate_with(inv, text, methods, &[])
+    }
+
+    fn interpolate_with(
+        &self,
+        inv: &mut Inv<'_>,
+        text: &str,
+        methods: bool,
+        locals: &[(&str, Value)],
+    ) -> Result<String> {
+        if !text.contains("%{") {
+            return Ok(text.to_string());
+        }
+        match self.interpolate_string(inv, text, methods, locals)? {
+            Value::String(s) => Ok(s.to_string()),
+            other => Ok(ruby_to_s(&other)),
+        }
+    }
+
+    fn interpolate_string(
+        &self,
+        inv: &mut Inv<'_>,
+        subject: &str,
+        methods: bool,
+        locals: &[(&str, Value)],
+    ) -> Result<Value> {
+        inv.push(|| Kind::Interpolate(subject.to_string()));
+        let result = self.interpolate_parts(inv, subject, methods, locals);
+        inv.pop();
+        result
+    }
+
+    fn interpolate_parts(
+        &self,
+        inv: &mut Inv<'_>,
+        subject: &str,
+        methods: bool,
+        locals: &[(&str, Value)],
+    ) -> Result<Value> {
+        let mut out = String::with_capacity(subject.len());
+        let mut rest = subject;
+        while let Some(start) = rest.find("%{") {
+            let Some(len) = rest[start + 2..].find('}') else {
+                break;
+            };
+            out.push_str(&rest[..start]);
+            let whole = &rest[start..start + 2 + len + 1];
+            let expr = rest[start + 2..start + 2 + len].trim();
+            rest = &rest[start + 2 + len + 1..];
+            if matches!(expr, "" | "::" | "\"\"" | "''" | "\"::\"" | "'::'") {
+                continue;
+            }
+            let (method, key) = method_and_key(expr);
+            if method != "scope" && !methods {
+                return Err(HieraError::new(
+                    ErrorKind::Syntax,
+                    "Interpolation using method syntax is not allowed in this context",
+                ));
+            }
+            let value = match method {
+                "literal" => Some(Value::string(key)),
+                "scope" => {
+                    match locals.iter().find(|(name, _)| *name == key) {
+                        Some((_, value)) => Some(value.clone()),
+                        None => self.scope_value(inv, key, subject)?,
+                    }
+                }
+                "lookup" | "hiera" | "alias" => {
+                    if method == "alias" && whole != subject {
+                        return Err(HieraError::new(
+                            ErrorKind::Syntax,
+                            "'alias' interpolation is only permitted if the expression is equal to the entire string",
+                        ));
+                    }
+                    let saved = std::mem::take(&mut inv.module);
+                    let found = self.lookup_in(inv, key, None);
+                    inv.module = saved;
+                    let found = found?.unwrap_or_else(|| Value::string(""));
+                    if method == "alias" {
+                        return Ok(found);
+                    }
+                    Some(found)
+                }
+                other => {
+                    return Err(HieraError::new(
+                        ErrorKind::Syntax,
+                        format!("Unknown interpolation method '{other}'"),
+                    ));
+                }
+            };
+            let value = match value {
+                Some(value) => {
+                    let name = if method == "scope" {
+                        format!("scope:{key}")
+                    } else {
+                        key.to_string()
+                    };
+                    inv.check(&name, |inv| self.interpolate(inv, value, methods))?
+                }
+                None => Value::Undef,
+            };
+            match value {
+                Value::Undef => {}
+                Value::String(s) => out.push_str(&s),
+                other => out.push_str(&ruby_to_s(&other)),
+            }
+        }
+        out.push_str(rest);
+        Ok(Value::string(out))
+    }
+
+    /// `%{name}` and `%{name.a.b}`: a variable of the scope, dug into.
+    fn scope_value(&self, inv: &mut Inv<'_>, key: &str, subject: &str) -> Result<Option<Value>> {
+        let mut segments = crate::key::split(key).ok_or_else(|| {
+            HieraError::new(ErrorKind::Syntax, format!("Syntax error in string: {subject}"))
+        })?;
+        let root = match segments.remove(0) {
+            Segment::Name(name) => name,
+            Segment::Index(i) => i.to_string(),
+        };
+        inv.push(|| Kind::Scope("Global Scope".into()));
+        let value = inv.scope.variable(&root);
+        if let Some(value) = &value {
+            inv.explain(|e| e.found(&root, value));
+        }
+        inv.pop();
+        let Some(value) = value else {
+            return Ok(None);
+        };
+        if segments.is_empty() {
+            return Ok(Some(value));
+        }
+        if !inv.explaining() {
+            return self.dig_segments(inv, key, &segments, value);
+        }
+        inv.push(|| {
+            Kind::SubLookup(
+                segments
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join("."),
+            )
+        });
+        let result = self.dig_segments(inv, key, &segments, value);
+        inv.pop();
+        result
+    }
+}
+
+fn inv_module_name(config: &Config) -> String {
+    config
+        .root
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default()
+}
+
+/// `lookup('k')` style expressions: the method and its quoted argument;
+/// anything else is a scope variable.
+fn method_and_key(expr: &str) -> (&str, &str) {
+    if let Some(open) = expr.find('(')
+        && expr.ends_with(')')
+    {
+        let method = &expr[..open];
+        let inner = &expr[open + 1..expr.len() - 1];
+        let bytes = inner.as_bytes();
+        if !method.is_empty()
+            && method.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && bytes.len() >= 3
+            && matches!(bytes[0], b'"' | b'\'')
+            && bytes[bytes.len() - 1] == bytes[0]
+            && !inner[1..inner.len() - 1].contains(bytes[0] as char)
+        {
+            return (method, &inner[1..inner.len() - 1]);
+        }
+    }
+    ("scope", expr)
+}
+
+/// A value as Ruby's `to_s` writes it inside an interpolated string.
+fn ruby_to_s(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.to_string(),
+        Value::Undef => String::new(),
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(ruby_inspect).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Hash(_) => ruby_inspect(value),
+        other => crate::explain::inspect(other),
+    }
+}
+
+fn ruby_inspect(value: &Value) -> String {
+    match value {
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(ruby_inspect).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Hash(hash) => format!(
+            "{{{}}}",
+            hash.iter()
+                .map(|(k, v)| format!("{}=>{}", ruby_inspect(k), ruby_inspect(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => crate::explain::inspect(other),
+    }
+}
+
+fn validate_options(options: &Value, module: Option<&str>) -> Result<()> {
+    let Value::Hash(hash) = options else {
+        return Err(HieraError::new(
+            ErrorKind::Type,
+            "value of lookup_options must be a hash",
+        ));
+    };
+    let Some(module) = module else {
+        return Ok(());
+    };
+    let prefix = format!("{module}::");
+    for k in hash.keys() {
+        let k = marionette_values::format::to_s(k);
+        if let Some(pattern) = k.strip_prefix('^') {
+            if !pattern.starts_with(&prefix) {
+                return Err(HieraError::new(
+                    ErrorKind::Syntax,
+                    format!("all lookup_options patterns must match a key starting with module name '{module}'"),
+                ));
+            }
+        } else if !k.starts_with(&prefix) {
+            return Err(HieraError::new(
+                ErrorKind::Syntax,
+                format!("all lookup_options keys must start with module name '{module}'"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn compile_options(options: Option<Value>) -> Result<Option<Arc<CompiledOptions>>> {
+    let Some(Value::Hash(hash)) = options else {
+        return Ok(None);
+    };
+    let mut compiled = CompiledOptions::default();
+    for (k, v) in hash.iter() {
+        let name = marionette_values::format::to_s(k);
+        if name.starts_with('^') {
+            let regex = Regex::new(&name).map_err(|e| {
+                HieraError::new(ErrorKind::Syntax, format!("Invalid lookup_options pattern '{name}': {e}"))
+            })?;
+            compiled.patterns.push((regex, v.clone()));
+        } else {
+            compiled.keys.insert(k.clone(), v.clone());
+        }
+    }
+    Ok(Some(Arc::new(compiled)))
+}
+
+fn extract(options: &CompiledOptions, root: &str) -> Option<Value> {
+    if let Some(value) = options.keys.get(&Value::string(root)) {
+        return Some(value.clone());
+    }
+    options
+        .patterns
+        .iter()
+        .find(|(regex, _)| regex.is_match(root))
+        .map(|(_, v)| v.clone())
+}
