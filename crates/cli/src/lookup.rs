@@ -142,6 +142,9 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
             let render = args.render_as.unwrap_or(Render::Yaml);
             let text = match render {
                 Render::Json | Render::Pson => {
+                    if let Some(bad) = non_finite(&value) {
+                        bail!("Could not run: {bad} not allowed in JSON");
+                    }
                     let data = marionette_catalog::to_data(&value);
                     format!("{}\n", serde_json::to_string(&data)?)
                 }
@@ -151,8 +154,19 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
             crate::print_stdout(&text);
             Ok(ExitCode::SUCCESS)
         }
-        Ok(None) => Ok(ExitCode::FAILURE),
-        Err(message) => bail!("Could not run: {message}"),
+        Ok(None) | Err(marionette_eval::LookupFailure::Quiet(_)) => Ok(ExitCode::FAILURE),
+        Err(marionette_eval::LookupFailure::Loud(message)) => bail!("Could not run: {message}"),
+    }
+}
+
+/// The first float JSON cannot hold, named as Ruby names it.
+fn non_finite(value: &Value) -> Option<&'static str> {
+    match value {
+        Value::Float(f) if f.is_nan() => Some("NaN"),
+        Value::Float(f) if f.is_infinite() => Some(if *f > 0.0 { "Infinity" } else { "-Infinity" }),
+        Value::Array(items) => items.iter().find_map(non_finite),
+        Value::Hash(hash) => hash.values().find_map(non_finite),
+        _ => None,
     }
 }
 
@@ -192,6 +206,12 @@ fn inspect(value: &Value) -> String {
 }
 
 fn ruby_float(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
     let s = format!("{f}");
     if f.is_finite() && !s.contains(['.', 'e']) {
         format!("{s}.0")
@@ -284,6 +304,8 @@ fn yaml_scalar(value: &Value) -> String {
         Value::Undef => String::new(),
         Value::Boolean(b) => b.to_string(),
         Value::Integer(i) => i.to_string(),
+        Value::Float(f) if f.is_nan() => ".nan".into(),
+        Value::Float(f) if f.is_infinite() => if *f > 0.0 { ".inf" } else { "-.inf" }.into(),
         Value::Float(f) => ruby_float(*f),
         Value::String(s) => {
             let reads_back = matches!(

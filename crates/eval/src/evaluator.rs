@@ -118,6 +118,9 @@ pub struct Evaluator<'p> {
     warned: std::collections::HashSet<String>,
     /// Hiera's lookups for this compile, when the environment has data.
     pub(crate) hiera: Option<Rc<marionette_hiera::Session>>,
+    /// What data provider functions cached through their lookup context,
+    /// by function.
+    pub(crate) lookup_caches: HashMap<String, PHash>,
 }
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
@@ -162,6 +165,7 @@ impl<'p> Evaluator<'p> {
             movable: HashMap::new(),
             warned: std::collections::HashSet::new(),
             hiera: None,
+            lookup_caches: HashMap::new(),
         }
     }
 
@@ -421,6 +425,20 @@ impl<'p> Evaluator<'p> {
         }
     }
 
+    /// A warning about a file other than code (a data configuration), as
+    /// Puppet prints it: the message, then the file on the next line.
+    pub(crate) fn warn_with_file(&mut self, message: &str, file: Option<&std::path::Path>) {
+        let message = match file {
+            Some(file) => format!("{message}\n   (file: {})", file.display()),
+            None => message.to_string(),
+        };
+        self.logs.push(LogEntry {
+            level: Level::Warning,
+            source: String::new(),
+            message,
+        });
+    }
+
     pub(crate) fn warn_plain(&mut self, message: &str, at: Option<Span>) {
         let place = match at {
             Some(span) => format!(
@@ -564,6 +582,12 @@ impl<'p> Evaluator<'p> {
                 let mut args = Vec::with_capacity(call.args.len() + 1);
                 args.push(receiver);
                 args.extend(self.eval_list(&call.args)?);
+                if let ExprKind::Name(method) = &call.function.kind
+                    && let Some(result) =
+                        crate::functions::lookup::context_method(self, method, &args, expr.span)
+                {
+                    return result;
+                }
                 // Puppet places a method call at its `(`, or at the `.` when
                 // there are no parentheses.
                 let place = if call.parenthesized {

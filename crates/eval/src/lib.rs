@@ -386,12 +386,28 @@ pub struct LookupQuery {
     pub compile: bool,
 }
 
+/// Why a lookup failed: Puppet ends `puppet lookup` quietly for errors in
+/// data and configuration (`Quiet`), and reports the others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LookupFailure {
+    Quiet(String),
+    Loud(String),
+}
+
+impl LookupFailure {
+    pub fn message(&self) -> &str {
+        match self {
+            LookupFailure::Quiet(m) | LookupFailure::Loud(m) => m,
+        }
+    }
+}
+
 /// What a lookup found, and how.
 #[derive(Debug)]
 pub struct LookupAnswer {
     /// The value; `Ok(None)` when nothing was found; `Err` for an error
     /// (with its message).
-    pub value: Result<Option<marionette_values::Value>, String>,
+    pub value: Result<Option<marionette_values::Value>, LookupFailure>,
     /// The explanation, when asked for.
     pub explanation: Option<String>,
     /// What the code logged, warnings included.
@@ -412,7 +428,7 @@ pub fn lookup(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
                 Ok(program) => programs.push((file, program)),
                 Err(message) => {
                     return LookupAnswer {
-                        value: Err(message),
+                        value: Err(LookupFailure::Loud(message)),
                         explanation: None,
                         lines,
                     };
@@ -431,7 +447,7 @@ pub fn lookup(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
         if let Err(error) = evaluator.evaluate_programs(&refs, &options.node_name) {
             push_logs(&evaluator.logs, false, &mut lines);
             return LookupAnswer {
-                value: Err(error.message),
+                value: Err(LookupFailure::Loud(error.message)),
                 explanation: None,
                 lines,
             };
@@ -444,7 +460,7 @@ pub fn lookup(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
     push_logs(&evaluator.logs, false, &mut lines);
     let explanation = explainer.map(|mut explainer| {
         match &value {
-            Err(message) => explainer.report_text(message.clone()),
+            Err(failure) => explainer.report_text(failure.message().to_string()),
             Ok(None) => explainer.report_text(functions::lookup::not_found_message(&query.keys)),
             Ok(Some(_)) => {}
         }

@@ -156,6 +156,10 @@ impl Config {
                 Some(parse_v4(&hash, path, &root).map_err(fail)?)
             }
             3 => {
+                warnings.push(format!(
+                    "{}: Use of 'hiera.yaml' version 3 is deprecated. It should be converted to version 5",
+                    path.display()
+                ));
                 if layer != LayerKind::Global {
                     let place = if layer == LayerKind::Module {
                         "module root"
@@ -165,10 +169,6 @@ impl Config {
                     warnings.push(format!("hiera.yaml version 3 found at {place} was ignored"));
                     None
                 } else {
-                    warnings.push(format!(
-                        "{}: Use of 'hiera.yaml' version 3 is deprecated. It should be converted to version 5",
-                        path.display()
-                    ));
                     Some(parse_v3(&hash, path, &root, codedir).map_err(fail)?)
                 }
             }

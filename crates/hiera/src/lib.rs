@@ -76,6 +76,14 @@ impl Hiera {
     }
 }
 
+/// Something a user should know that does not stop the lookup, with the
+/// file it is about when there is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub message: String,
+    pub file: Option<PathBuf>,
+}
+
 /// What a data provider function written outside this crate answered.
 #[derive(Debug)]
 pub enum FunctionOutcome {
@@ -100,8 +108,9 @@ pub trait Scope {
 
     /// Calls a data provider function (`data_hash`, `lookup_key`,
     /// `data_dig`) that Hiera does not implement itself, with the
-    /// arguments of its kind (the lookup context is the callee's to add).
-    fn call_function(&mut self, name: &str, args: Vec<Value>) -> FunctionOutcome;
+    /// arguments of its kind (the lookup context is the callee's to add;
+    /// `module` is the module whose data it provides).
+    fn call_function(&mut self, name: &str, module: Option<&str>, args: Vec<Value>) -> FunctionOutcome;
 
     /// `convert_to`: `new` of the type written as `type_name`, given the
     /// value and the extra arguments.

@@ -64,7 +64,7 @@ struct State {
     options: HashMap<Option<String>, Option<Arc<CompiledOptions>>>,
     global_options: Option<Option<Value>>,
     env_options: Option<Option<Value>>,
-    warnings: Vec<String>,
+    warnings: Vec<crate::Warning>,
     warned: HashSet<String>,
     eyaml_keys: HashMap<(PathBuf, PathBuf), std::result::Result<Arc<crate::eyaml::Keys>, String>>,
 }
@@ -147,15 +147,27 @@ impl Session {
 
     /// Warnings met so far (deprecated configurations, data files that
     /// hold no hash), each given once; taken by the caller to print.
-    pub fn take_warnings(&self) -> Vec<String> {
+    pub fn take_warnings(&self) -> Vec<crate::Warning> {
         std::mem::take(&mut self.state.borrow_mut().warnings)
     }
 
-    fn warn(&self, message: String) {
+    /// A warning given once per compile.
+    fn warn(&self, message: String, file: Option<&Path>) {
         let mut state = self.state.borrow_mut();
         if state.warned.insert(message.clone()) {
-            state.warnings.push(message);
+            state.warnings.push(crate::Warning {
+                message,
+                file: file.map(Path::to_path_buf),
+            });
         }
+    }
+
+    /// A warning given each time it is met (Puppet repeats these).
+    fn warn_each(&self, message: String) {
+        self.state.borrow_mut().warnings.push(crate::Warning {
+            message,
+            file: None,
+        });
     }
 
     /// Looks up one key: `Ok(None)` when no layer has it.
@@ -405,10 +417,12 @@ impl Session {
                 let config = match &self.hiera.settings.environment {
                     Some(dir) => {
                         let path = dir.join("hiera.yaml");
+                        // Puppet 7 gives an environment without
+                        // `hiera.yaml` no data layer at all.
                         if self.hiera.files.exists(&path) {
                             self.load_config(&path, LayerKind::Environment)?
                         } else {
-                            Some(Arc::new(Config::default_for(dir)))
+                            None
                         }
                     }
                     None => None,
@@ -457,7 +471,7 @@ impl Session {
         };
         let (config, warnings) = Config::load(path, text, layer, &self.hiera.settings.codedir)?;
         for warning in warnings {
-            self.warn(warning);
+            self.warn(warning, Some(path));
         }
         Ok(config.map(Arc::new))
     }
@@ -574,7 +588,14 @@ impl Session {
     }
 
     fn resolve_locations(&self, inv: &mut Inv<'_>, config: &Config, entry: &Entry) -> Result<Vec<Location>> {
-        let datadir = config.root.join(&entry.datadir);
+        // Hiera 3 data directories are taken as written (relative ones
+        // from the working directory), later versions' from the
+        // configuration's directory.
+        let datadir = if config.version == 3 {
+            PathBuf::from(&entry.datadir)
+        } else {
+            config.root.join(&entry.datadir)
+        };
         let datadir = PathBuf::from(self.interpolate_text(inv, &datadir.display().to_string(), false)?);
         let is_default = config.path.is_none();
         let mut out = Vec::new();
@@ -628,7 +649,11 @@ impl Session {
                     None | Some(Value::Undef) => Vec::new(),
                     Some(Value::String(s)) => vec![Value::String(s)],
                     Some(Value::Array(items)) => items.to_vec(),
-                    Some(Value::Hash(h)) if h.is_empty() => Vec::new(),
+                    // A hash maps each of its pairs, as a two-element array.
+                    Some(Value::Hash(h)) => h
+                        .iter()
+                        .map(|(k, v)| Value::array(vec![k.clone(), v.clone()]))
+                        .collect(),
                     Some(other) => vec![other],
                 };
                 for value in values {
@@ -720,13 +745,8 @@ impl Session {
         key: &LookupKey,
     ) -> Result<Option<Value>> {
         let root = key.root.as_str();
-        let fail = |message: String| {
-            let mut error = HieraError::new(ErrorKind::Function, message);
-            if let Some(path) = &config.path {
-                error = error.in_file(path, None);
-            }
-            error
-        };
+        let _ = config;
+        let fail = |message: String| HieraError::new(ErrorKind::Function, message);
         let raw = match (entry.kind, entry.function.as_str()) {
             (FunctionKind::DataHash, name @ ("yaml_data" | "json_data" | "hocon_data")) => {
                 let Location::Path { path, .. } = location else {
@@ -745,14 +765,25 @@ impl Session {
                     Err(e) => return Err(e.clone()),
                 };
                 if let Some(warning) = &parsed.warning {
-                    self.warn(warning.clone());
+                    self.warn(warning.clone(), None);
                 }
                 let hash = &parsed.hash;
                 if layer == Layer::Module {
                     self.check_module_keys(inv, hash, name, path);
                 }
                 match hash.get(&Value::string(root)) {
-                    Some(value) => value.clone(),
+                    Some(value) => {
+                        check_data(value).map_err(|got| {
+                            HieraError::new(
+                                ErrorKind::Type,
+                                format!(
+                                    "Value for key '{root}', in hash returned from data_hash function '{name}', when using location '{}', has wrong type, expects Puppet::LookupValue, got {got}",
+                                    path.display()
+                                ),
+                            )
+                        })?;
+                        value.clone()
+                    }
                     None => {
                         inv.explain(|e| e.not_found(root));
                         return Ok(None);
@@ -785,7 +816,11 @@ impl Session {
                         vec![Value::array(segments), options]
                     }
                 };
-                match inv.scope.call_function(name, args) {
+                let module = match layer {
+                    Layer::Module => inv.module.clone(),
+                    _ => None,
+                };
+                match inv.scope.call_function(name, module.as_deref(), args) {
                     FunctionOutcome::Unknown => {
                         return Err(fail(format!(
                             "Unable to find '{}' function named '{name}'",
@@ -836,7 +871,7 @@ impl Session {
         for k in hash.keys() {
             let k = marionette_values::format::to_s(k);
             if k != LOOKUP_OPTIONS && !k.starts_with(&prefix) {
-                self.warn(format!(
+                self.warn_each(format!(
                     "Module '{module}': Value returned from data_hash function '{function}', when using location '{}', must use keys qualified with the name of the module",
                     path.display()
                 ));
@@ -861,7 +896,7 @@ impl Session {
             Err(e) => return Err(e.clone()),
         };
         if let Some(warning) = &parsed.warning {
-            self.warn(warning.clone());
+            self.warn(warning.clone(), None);
         }
         let Some(raw) = parsed.hash.get(&Value::string(root)).cloned() else {
             return Ok(None);
@@ -1241,6 +1276,31 @@ impl Session {
         let result = self.dig_segments(inv, key, &segments, value);
         inv.pop();
         result
+    }
+}
+
+/// Whether a value is Puppet data (`Puppet::LookupValue`): a Ruby symbol
+/// is not, nor is a hash whose keys are neither strings nor numbers. The
+/// error is the type found, as Puppet's message names it.
+fn check_data(value: &Value) -> std::result::Result<(), String> {
+    let valid = fn_valid(value);
+    if valid {
+        return Ok(());
+    }
+    if crate::yaml::is_symbol(value) {
+        return Err("Runtime[ruby, 'Symbol']".to_string());
+    }
+    Err(marionette_values::PType::infer(value).to_string())
+}
+
+fn fn_valid(value: &Value) -> bool {
+    match value {
+        Value::Array(items) => items.iter().all(fn_valid),
+        Value::Hash(hash) => hash.iter().all(|(k, v)| {
+            matches!(k, Value::String(_) | Value::Integer(_) | Value::Float(_)) && fn_valid(v)
+        }),
+        Value::Sensitive(inner) => fn_valid(inner),
+        other => !crate::yaml::is_symbol(other),
     }
 }
 

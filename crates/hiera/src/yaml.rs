@@ -25,6 +25,9 @@ pub struct YamlError {
 
 impl std::fmt::Display for YamlError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            return f.write_str(&self.problem);
+        }
         write!(
             f,
             "{} at line {} column {}",
@@ -89,7 +92,13 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
             },
             Event::Scalar(text, style, anchor, tag) => {
                 let plain = matches!(style, ScalarStyle::Plain);
-                let value = scalar(&text, plain, tag.as_deref()).map_err(at)?;
+                // A class the safe loader refuses is reported without a
+                // place, as Psych reports it.
+                let value = scalar(&text, plain, tag.as_deref()).map_err(|problem| YamlError {
+                    problem,
+                    line: 0,
+                    column: 0,
+                })?;
                 if anchor > 0 {
                     anchors.insert(anchor, value.clone());
                 }
@@ -131,7 +140,13 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
             None => root = Some(value),
             Some(Frame::Sequence { items, .. }) => items.push(value),
             Some(Frame::Mapping { hash, key, .. }) => match key.take() {
-                None => *key = Some((value, merge_key)),
+                None => {
+                    let value = match symbol_name(&value) {
+                        Some(name) => Value::string(name),
+                        None => value,
+                    };
+                    *key = Some((value, merge_key))
+                }
                 Some((_, true)) if merges(&value) => merge_into(hash, &value),
                 Some((k, _)) => {
                     // A repeated key keeps its place and takes the new value.
@@ -141,6 +156,35 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
         }
     }
     Ok(root.unwrap_or(Value::Undef))
+}
+
+/// A Ruby symbol read as a value: not Puppet data, so a lookup that finds
+/// one fails, as Puppet's does. As a key it becomes its name.
+pub(crate) fn symbol(name: &str) -> Value {
+    Value::Type(Box::new(marionette_values::PType::Runtime(Some(format!(
+        "{SYMBOL}{name}"
+    )))))
+}
+
+/// The marker of [`symbol`] values.
+pub(crate) const SYMBOL: &str = "ruby Symbol ";
+
+/// Whether a value is a symbol read by [`parse`].
+pub(crate) fn is_symbol(value: &Value) -> bool {
+    symbol_name(value).is_some()
+}
+
+/// A symbol's name, for a symbol read as a key.
+fn symbol_name(value: &Value) -> Option<String> {
+    match value {
+        Value::Type(t) => match &**t {
+            marionette_values::PType::Runtime(Some(name)) => {
+                name.strip_prefix(SYMBOL).map(str::to_string)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Whether a `<<` value is one Psych merges: a mapping or a list of them.
@@ -239,14 +283,15 @@ fn plain_scalar(text: &str) -> Result<Value, String> {
     if let Some(name) = text.strip_prefix(':')
         && !name.is_empty()
     {
-        // Symbols are allowed by Puppet's loader; data sees their name.
+        // Symbols are allowed by Puppet's loader: as keys they become
+        // strings, as values they are not data.
         let name = match name.as_bytes()[0] {
             q @ (b'"' | b'\'') if name.len() >= 2 && name.as_bytes()[name.len() - 1] == q => {
                 &name[1..name.len() - 1]
             }
             _ => name,
         };
-        return Ok(Value::string(name));
+        return Ok(symbol(name));
     }
     if let Some(value) = sexagesimal(text) {
         return Ok(value);
@@ -349,16 +394,31 @@ fn sexagesimal(text: &str) -> Option<Value> {
     {
         return None;
     }
-    let mut total: i64 = 0;
-    for part in &parts {
-        let n: i64 = part.replace('_', "").parse().ok()?;
-        total = total.checked_mul(60)?.checked_add(n)?;
-    }
+    // Psych weighs the parts by 60 to the power of their distance from
+    // the third part, so `1:30` is 5400 (not 90): its reading, not YAML's.
+    let weight = |index: usize| 60f64.powi((index as i32 - 2).abs());
     match fraction {
-        None => Some(Value::Integer(sign * total)),
+        None => {
+            let mut total: i64 = 0;
+            for (index, part) in parts.iter().enumerate() {
+                let n: i64 = part.replace('_', "").parse().ok()?;
+                total = total.checked_add(n.checked_mul(weight(index) as i64)?)?;
+            }
+            Some(Value::Integer(sign * total))
+        }
         Some(f) => {
-            let f: f64 = format!("0.{}", f.replace('_', "")).parse().unwrap_or(0.0);
-            Some(Value::Float(f64::from(sign as i32) * (total as f64 + f)))
+            let mut total = 0.0;
+            let last = parts.len() - 1;
+            for (index, part) in parts.iter().enumerate() {
+                let text = if index == last {
+                    format!("{}.{}", part.replace('_', ""), f.replace('_', ""))
+                } else {
+                    part.replace('_', "")
+                };
+                let n: f64 = text.parse().ok()?;
+                total += n * weight(index);
+            }
+            Some(Value::Float(sign as f64 * total))
         }
     }
 }
@@ -463,9 +523,9 @@ mod tests {
         assert_eq!(one("1e3"), Value::string("1e3"));
         assert_eq!(one("1.5"), Value::Float(1.5));
         assert_eq!(one("1.0e+3"), Value::Float(1000.0));
-        assert_eq!(one(":sym"), Value::string("sym"));
+        assert_eq!(one(":sym"), symbol("sym"));
         assert_eq!(one("'yes'"), Value::string("yes"));
-        assert_eq!(one("1:30"), Value::Integer(90));
+        assert_eq!(one("1:30"), Value::Integer(5400));
         assert_eq!(one("-12"), Value::Integer(-12));
         assert_eq!(one("a b"), Value::string("a b"));
     }

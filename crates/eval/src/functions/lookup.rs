@@ -52,35 +52,44 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
         if let Some(top) = name.strip_prefix("::")
             && !top.contains("::")
         {
-            return eval.scopes.get(TOP_SCOPE).variables.get(top).cloned();
+            let found = eval.scopes.get(TOP_SCOPE).variables.get(top).cloned();
+            if found.is_none() {
+                self.eval.warn_once(&format!("Undefined variable '{name}'; "));
+            }
+            return found;
         }
         let name = name.trim_start_matches("::");
         if let Some((class, variable)) = name.rsplit_once("::") {
             let scope = *eval.class_scopes.get(class)?;
             return eval.scopes.get(scope).variables.get(variable).cloned();
         }
-        eval.scopes.lookup(self.scope, name).cloned()
+        let found = eval.scopes.lookup(self.scope, name).cloned();
+        if found.is_none() {
+            // Puppet warns of an unknown variable once per name.
+            self.eval.warn_once(&format!("Undefined variable '{name}'; "));
+        }
+        found
     }
 
     fn module_dir(&mut self, name: &str) -> Option<PathBuf> {
         self.eval.loader.as_ref()?.module_dir(name)
     }
 
-    fn call_function(&mut self, name: &str, mut args: Vec<Value>) -> FunctionOutcome {
+    fn call_function(&mut self, name: &str, module: Option<&str>, mut args: Vec<Value>) -> FunctionOutcome {
         let span = self.span;
         match self.eval.data_function_params(name, span) {
             Ok(None) => FunctionOutcome::Unknown,
             Ok(Some(count)) => {
-                // The lookup context: functions declare it last and seldom
-                // use it; it is given as undef.
+                // The lookup context, which functions declare last.
                 if count > args.len() {
-                    args.push(Value::Undef);
+                    args.push(context_value(name, module, &self.eval.environment));
                 }
                 let saved = std::mem::replace(&mut self.eval.current, self.scope);
                 let result = self.eval.call_named(name, args, None, span, span);
                 self.eval.current = saved;
                 match result {
                     Ok(value) => FunctionOutcome::Value(value),
+                    Err(Stop::Error(error)) if error.message == NOT_FOUND => FunctionOutcome::NotFound,
                     Err(Stop::Error(error)) => FunctionOutcome::Failed(error.message),
                     Err(_) => FunctionOutcome::Failed(format!("'{name}' did not return a value")),
                 }
@@ -102,6 +111,71 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
         all.extend(args.iter().cloned());
         super::types::new_value(self.eval, &target, all, self.span).map_err(stop_message)
     }
+}
+
+/// The marker of a lookup context value, and what `not_found` raises.
+const CONTEXT_KEY: &str = "__lookup_context";
+const NOT_FOUND: &str = "__lookup_context_not_found";
+
+/// The `Puppet::LookupContext` a data provider function is given: a hash
+/// marked as such, whose methods `context_method` answers.
+fn context_value(function: &str, module: Option<&str>, environment: &str) -> Value {
+    let mut hash = PHash::new();
+    hash.insert(Value::string(CONTEXT_KEY), Value::string(function));
+    hash.insert(Value::string("environment_name"), Value::string(environment));
+    hash.insert(
+        Value::string("module_name"),
+        module.map_or(Value::Undef, Value::string),
+    );
+    Value::hash(hash)
+}
+
+/// A method of the lookup context (`$context.not_found()`,
+/// `$context.cache(k, v)`, ...), or `None` when the receiver is no
+/// context.
+pub(crate) fn context_method(
+    eval: &mut Evaluator<'_>,
+    method: &str,
+    args: &[Value],
+    span: Span,
+) -> Option<EvalResult<Value>> {
+    let Some(Value::Hash(context)) = args.first() else {
+        return None;
+    };
+    let Some(Value::String(function)) = context.get(&Value::string(CONTEXT_KEY)) else {
+        return None;
+    };
+    let function = function.to_string();
+    let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Undef);
+    let cache = eval.lookup_caches.entry(function).or_default();
+    let value = match method {
+        "not_found" => return Some(fail_in_call(NOT_FOUND, span)),
+        "environment_name" | "module_name" => context
+            .get(&Value::string(method))
+            .cloned()
+            .unwrap_or(Value::Undef),
+        "cache" => {
+            cache.insert(arg(1), arg(2));
+            arg(2)
+        }
+        "cache_all" => {
+            if let Value::Hash(all) = arg(1) {
+                for (k, v) in all.iter() {
+                    cache.insert(k.clone(), v.clone());
+                }
+            }
+            Value::Undef
+        }
+        "cache_has_key" => Value::Boolean(cache.contains_key(&arg(1))),
+        "cached_value" => cache.get(&arg(1)).cloned().unwrap_or(Value::Undef),
+        "cached_entries" => Value::hash(cache.clone()),
+        // Interpolation needs the lookup under way; values are returned
+        // as they are. Explanations from functions are not recorded.
+        "interpolate" => arg(1),
+        "explain" => Value::Undef,
+        _ => return None,
+    };
+    Some(Ok(value))
 }
 
 fn stop_message(stop: Stop) -> String {
@@ -135,9 +209,9 @@ impl<'p> Evaluator<'p> {
             session.lookup(&request, &mut hiera_scope, explain)
         };
         for warning in session.take_warnings() {
-            self.warn_once(&warning);
+            self.warn_with_file(&warning.message, warning.file.as_deref());
         }
-        result.or_else(|error| fail_in_call(error.to_string(), span))
+        result.or_else(|error| lookup_failure(&error, span))
     }
 
     /// Runs a whole `lookup()` call.
@@ -218,6 +292,19 @@ impl<'p> Evaluator<'p> {
             Err(other) => Err(other),
         }
     }
+}
+
+/// A Hiera error as the compiler reports it: a data provider function's
+/// failure is the failure of the call; the others (bad data or
+/// configuration) concern the whole compilation and carry only their own
+/// file, as Puppet's lookup errors do.
+fn lookup_failure<T>(error: &marionette_hiera::HieraError, span: Span) -> EvalResult<T> {
+    if error.kind == marionette_hiera::ErrorKind::Function {
+        return fail_in_call(error.to_string(), span);
+    }
+    let mut failure = crate::error::EvalError::new(error.to_string(), span);
+    failure.unlocated = true;
+    Err(Stop::Error(failure))
 }
 
 /// Puppet's words for a lookup that found nothing.
@@ -375,13 +462,15 @@ fn hiera_include<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalR
     Ok(Value::Undef)
 }
 
+use crate::LookupFailure;
+
 impl Evaluator<'_> {
     /// `marionette lookup`: the query's keys looked up in the top scope.
     pub(crate) fn lookup_query(
         &mut self,
         query: &crate::LookupQuery,
         explain: Option<&mut Explainer>,
-    ) -> Result<Option<Value>, String> {
+    ) -> Result<Option<Value>, LookupFailure> {
         let span = Span::default();
         let message = |stop: Stop| match stop {
             Stop::Error(error) => error.message,
@@ -390,12 +479,14 @@ impl Evaluator<'_> {
         let value_type = match &query.value_type {
             Some(text) => Some(match marionette_values::parse_type(text) {
                 Ok(t) => t,
-                Err(_) => self.resolve_type_name(text, span).map_err(message)?,
+                Err(_) => self
+                    .resolve_type_name(text, span)
+                    .map_err(|stop| LookupFailure::Loud(message(stop)))?,
             }),
             None => None,
         };
         let merge = match &query.merge {
-            Some(merge) => Merge::from_value(merge).map_err(|e| e.message)?,
+            Some(merge) => Merge::from_value(merge).map_err(|e| LookupFailure::Loud(e.message))?,
             None => None,
         };
         let call = LookupCall {
@@ -411,8 +502,11 @@ impl Evaluator<'_> {
         };
         match self.run_lookup(call, TOP_SCOPE, span, explain) {
             Ok(value) => Ok(Some(value)),
+            // Puppet's lookup errors (data, configuration, types) end the
+            // command quietly, unless explained.
+            Err(Stop::Error(error)) if error.unlocated => Err(LookupFailure::Quiet(error.message)),
             Err(Stop::Error(error)) if error.message == not_found_message(&query.keys) => Ok(None),
-            Err(stop) => Err(message(stop)),
+            Err(stop) => Err(LookupFailure::Loud(message(stop))),
         }
     }
 }
