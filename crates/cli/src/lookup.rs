@@ -128,9 +128,11 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
         compile: args.compile,
     };
     let answer = marionette_eval::lookup(&options, &query);
+    // As `puppet lookup`, notices go to standard output before the value.
     for (stream, line) in &answer.lines {
         match stream {
-            Stream::Stdout | Stream::Stderr => eprintln!("{line}"),
+            Stream::Stdout => crate::print_stdout(&format!("{line}\n")),
+            Stream::Stderr => eprintln!("{line}"),
         }
     }
     if let Some(explanation) = &answer.explanation {
@@ -139,6 +141,7 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
     }
     match answer.value {
         Ok(Some(value)) => {
+            let value = redact(&value);
             let render = args.render_as.unwrap_or(Render::Yaml);
             let text = match render {
                 Render::Json | Render::Pson => {
@@ -156,6 +159,16 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
         }
         Ok(None) | Err(marionette_eval::LookupFailure::Quiet(_)) => Ok(ExitCode::FAILURE),
         Err(marionette_eval::LookupFailure::Loud(message)) => bail!("Could not run: {message}"),
+    }
+}
+
+/// Sensitive values shown as Puppet shows them, never in clear.
+fn redact(value: &Value) -> Value {
+    match value {
+        Value::Sensitive(_) => Value::string("Sensitive [value redacted]"),
+        Value::Array(items) => Value::array(items.iter().map(redact).collect()),
+        Value::Hash(hash) => Value::hash(hash.iter().map(|(k, v)| (redact(k), redact(v))).collect()),
+        other => other.clone(),
     }
 }
 
@@ -287,6 +300,27 @@ fn yaml_child(out: &mut String, value: &Value, indent: usize, in_list: bool) {
         }
         Value::Array(_) => out.push_str(" []\n"),
         Value::Hash(_) => out.push_str(" {}\n"),
+        Value::String(s) if literal(s) => {
+            // A literal block, indented under its key or dash.
+            let body = s.trim_end_matches('\n');
+            let trailing = s.len() - body.len();
+            out.push_str(match trailing {
+                0 => " |-\n",
+                1 => " |\n",
+                _ => " |+\n",
+            });
+            let pad = " ".repeat(indent + 2);
+            for line in body.split('\n') {
+                if !line.is_empty() {
+                    out.push_str(&pad);
+                    out.push_str(line);
+                }
+                out.push('\n');
+            }
+            for _ in 1..trailing {
+                out.push('\n');
+            }
+        }
         other => {
             let scalar = yaml_scalar(other);
             if !scalar.is_empty() {
@@ -298,7 +332,16 @@ fn yaml_child(out: &mut String, value: &Value, indent: usize, in_list: bool) {
     }
 }
 
-/// A scalar, quoted when reading it back would not give the same string.
+/// Psych writes text with a line break before its end as a literal block.
+fn literal(s: &str) -> bool {
+    s.match_indices('\n')
+        .any(|(i, _)| !matches!(&s[i + 1..], "" | "\n"))
+}
+
+/// A scalar as Psych writes it: a string that would read back as
+/// something else is single-quoted; one that starts with a character that
+/// is not a word character (and has no double quote), or a lone `y` or
+/// `n`, is double-quoted; text over lines is a literal block.
 fn yaml_scalar(value: &Value) -> String {
     match value {
         Value::Undef => String::new(),
@@ -307,24 +350,54 @@ fn yaml_scalar(value: &Value) -> String {
         Value::Float(f) if f.is_nan() => ".nan".into(),
         Value::Float(f) if f.is_infinite() => if *f > 0.0 { ".inf" } else { "-.inf" }.into(),
         Value::Float(f) => ruby_float(*f),
-        Value::String(s) => {
-            let reads_back = matches!(
-                marionette_hiera::yaml::parse(&format!("k: {s}\n")),
-                Ok(Value::Hash(ref h)) if h.get(&Value::string("k")) == Some(value)
-            );
-            let special = s.is_empty()
-                || s.starts_with([' ', '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`'])
-                || s.ends_with(' ')
-                || s.contains(": ")
-                || s.contains(" #");
-            if s.contains('\n') {
-                format!("{s:?}")
-            } else if reads_back && !special {
-                s.to_string()
-            } else {
-                format!("'{}'", s.replace('\'', "''"))
+        Value::String(s) => yaml_string(s, value),
+        other => to_s(other),
+    }
+}
+
+fn yaml_string(s: &str, value: &Value) -> String {
+    let double = |s: &str| {
+        let mut out = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\x{:02X}", c as u32)),
+                c => out.push(c),
             }
         }
-        other => to_s(other),
+        out.push('"');
+        out
+    };
+    let single = |s: &str| format!("'{}'", s.replace('\'', "''"));
+    if s.contains('\n') {
+        return double(s);
+    }
+    if matches!(s, "y" | "Y" | "n" | "N") {
+        return double(s);
+    }
+    let first_is_word = s.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+    if !s.is_empty() && !first_is_word && !s.contains('"') {
+        return double(s);
+    }
+    let reads_back = matches!(
+        marionette_hiera::yaml::parse(&format!("k: {s}\n")),
+        Ok(Value::Hash(ref h)) if h.get(&Value::string("k")) == Some(value)
+    );
+    // What the emitter cannot write plain.
+    let unsafe_plain = s.is_empty()
+        || s.starts_with(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`'])
+        || s.starts_with(' ')
+        || s.ends_with(' ')
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.ends_with(':');
+    if reads_back && !unsafe_plain {
+        s.to_string()
+    } else {
+        single(s)
     }
 }

@@ -128,6 +128,30 @@ fn messages(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The case's facts (or the corpus's default ones), with `clientcert`
+/// set to the node when missing, as the recording script gives them.
+fn facts_file(case: &Path, confdir: &Path) -> PathBuf {
+    let source = if case.join("facts.json").exists() {
+        case.join("facts.json")
+    } else {
+        case.join("../default-facts.json")
+    };
+    let text = std::fs::read_to_string(&source).expect("readable facts");
+    let mut facts: serde_json::Value = serde_json::from_str(&text).expect("facts are JSON");
+    let values = match facts.get_mut("values") {
+        Some(values) => values,
+        None => &mut facts,
+    };
+    if let Some(map) = values.as_object_mut() {
+        map.entry("clientcert")
+            .or_insert_with(|| serde_json::Value::String("mrtest.example.com".into()));
+    }
+    let name = case.file_name().unwrap_or_default().to_string_lossy().to_string();
+    let path = confdir.join(format!("{name}-facts.json"));
+    std::fs::write(&path, facts.to_string()).expect("writable");
+    path
+}
+
 fn run_block(case: &Path, block: &Block, confdir: &Path) -> Result<(), String> {
     let words = shell_words(&block.line);
     let global = case.join("global/hiera.yaml");
@@ -136,11 +160,7 @@ fn run_block(case: &Path, block: &Block, confdir: &Path) -> Result<(), String> {
     } else {
         confdir.join("hiera.yaml")
     };
-    let facts = if case.join("facts.json").exists() {
-        case.join("facts.json")
-    } else {
-        case.join("../default-facts.json")
-    };
+    let facts = facts_file(case, confdir);
     let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
     command
         .current_dir(case)

@@ -37,6 +37,10 @@ pub struct EvalError {
     /// `located.file` holds the whole location text (syntax errors in
     /// loaded files, whose location form depends on the position).
     pub raw_location: bool,
+    /// A failed data lookup (nothing found, bad data): Puppet reports it
+    /// once on its own before the usual lines, and `puppet lookup` ends
+    /// quietly on it.
+    pub lookup: bool,
 }
 
 /// A resolved error position.
@@ -70,6 +74,7 @@ impl EvalError {
             located: None,
             unlocated: false,
             raw_location: false,
+            lookup: false,
         }
     }
 
@@ -138,5 +143,6 @@ pub(crate) fn fail_in_call<T>(message: impl Into<String>, span: Span) -> EvalRes
         located: None,
         unlocated: false,
         raw_location: false,
+        lookup: false,
     }))
 }

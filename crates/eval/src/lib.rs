@@ -217,6 +217,9 @@ pub fn compile(options: &CompileOptions) -> Compiled {
             } else {
                 "Evaluation Error: "
             };
+            if error.lookup {
+                lines.push((Stream::Stderr, format!("Error: {}", error.message)));
+            }
             push_error(
                 &mut lines,
                 &format!("{prefix}{}{location} on node {node}", error.message),
@@ -280,9 +283,9 @@ fn prepare<'p>(
         "authenticated": "local",
         "certname": certname,
         "extensions": {},
-        "external": {},
         "hostname": hostname,
         "domain": domain,
+        "external": {},
     });
     evaluator.set_top_variable("trusted", marionette_catalog::from_data(&trusted));
     evaluator
@@ -442,6 +445,10 @@ pub fn lookup(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
         _ => &empty,
     };
     let mut evaluator = prepare(main, &sources, options);
+    // `puppet lookup` gives no server facts unless it compiles.
+    if !query.compile {
+        evaluator.set_top_variable("server_facts", marionette_values::Value::hash(Default::default()));
+    }
     if query.compile {
         let refs: Vec<_> = programs.iter().map(|(f, p)| (*f, p)).collect();
         if let Err(error) = evaluator.evaluate_programs(&refs, &options.node_name) {

@@ -67,6 +67,16 @@ struct State {
     warnings: Vec<crate::Warning>,
     warned: HashSet<String>,
     eyaml_keys: HashMap<(PathBuf, PathBuf), std::result::Result<Arc<crate::eyaml::Keys>, String>>,
+    /// What data provider functions written outside Hiera answered, per
+    /// entry and location, as Puppet keeps it: a `data_hash` function's
+    /// hash, a `lookup_key` or `data_dig` function's values by key.
+    functions: HashMap<String, Memo>,
+}
+
+#[derive(Default)]
+struct Memo {
+    hash: Option<Value>,
+    keys: HashMap<String, Value>,
 }
 
 /// The lookups of one compile: configurations and `lookup_options` are
@@ -716,8 +726,16 @@ impl Session {
         }
     }
 
-    /// The entry's options, interpolated, with the location added.
+    /// The entry's options, interpolated (unexplained, as Puppet does it
+    /// once), with the location added.
     fn options(&self, inv: &mut Inv<'_>, entry: &Entry, location: &Location) -> Result<PHash> {
+        let explain = inv.explain.take();
+        let result = self.options_unexplained(inv, entry, location);
+        inv.explain = explain;
+        result
+    }
+
+    fn options_unexplained(&self, inv: &mut Inv<'_>, entry: &Entry, location: &Location) -> Result<PHash> {
         let mut options = PHash::new();
         for (k, v) in entry.options.iter() {
             let v = self.interpolate(inv, v.clone(), false)?;
@@ -803,56 +821,109 @@ impl Session {
                 }
             }
             (kind, name) => {
-                let options = Value::hash(self.options(inv, entry, location)?);
-                let args = match kind {
-                    FunctionKind::DataHash => vec![options],
-                    FunctionKind::LookupKey => vec![Value::string(root), options],
-                    FunctionKind::DataDig => {
-                        let mut segments = vec![Value::string(root)];
-                        segments.extend(key.segments.iter().map(|s| match s {
-                            Segment::Name(n) => Value::string(n.as_str()),
-                            Segment::Index(i) => Value::Integer(*i),
-                        }));
-                        vec![Value::array(segments), options]
+                let memo_key = format!(
+                    "{}\u{0}{}\u{0}{}",
+                    config.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                    entry.name,
+                    match location {
+                        Location::None => String::new(),
+                        Location::Path { path, .. } => path.display().to_string(),
+                        Location::Uri { uri, .. } => uri.clone(),
                     }
+                );
+                let full_key = match kind {
+                    FunctionKind::DataDig => key.text.as_str(),
+                    _ => root,
                 };
-                let module = match layer {
-                    Layer::Module => inv.module.clone(),
-                    _ => None,
+                let remembered = {
+                    let state = self.state.borrow();
+                    state.functions.get(&memo_key).and_then(|memo| match kind {
+                        FunctionKind::DataHash => memo.hash.clone(),
+                        _ => memo.keys.get(full_key).cloned(),
+                    })
                 };
-                match inv.scope.call_function(name, module.as_deref(), args) {
-                    FunctionOutcome::Unknown => {
-                        return Err(fail(format!(
-                            "Unable to find '{}' function named '{name}'",
-                            kind.tag()
-                        )));
-                    }
-                    FunctionOutcome::Failed(message) => return Err(fail(message)),
-                    FunctionOutcome::NotFound => {
-                        inv.explain(|e| e.not_found(root));
-                        return Ok(None);
-                    }
-                    FunctionOutcome::Value(value) => match kind {
-                        FunctionKind::DataHash => match value {
-                            Value::Hash(hash) => match hash.get(&Value::string(root)) {
-                                Some(v) => v.clone(),
-                                None => {
-                                    inv.explain(|e| e.not_found(root));
-                                    return Ok(None);
-                                }
-                            },
-                            other => {
+                let value = match remembered {
+                    Some(value) => value,
+                    None => {
+                        let options = Value::hash(self.options(inv, entry, location)?);
+                        let args = match kind {
+                            FunctionKind::DataHash => vec![options],
+                            FunctionKind::LookupKey => vec![Value::string(root), options],
+                            FunctionKind::DataDig => {
+                                let mut segments = vec![Value::string(root)];
+                                segments.extend(key.segments.iter().map(|s| match s {
+                                    Segment::Name(n) => Value::string(n.as_str()),
+                                    Segment::Index(i) => Value::Integer(*i),
+                                }));
+                                vec![Value::array(segments), options]
+                            }
+                        };
+                        let module = match layer {
+                            Layer::Module => inv.module.clone(),
+                            _ => None,
+                        };
+                        let value = match inv.scope.call_function(name, module.as_deref(), args) {
+                            FunctionOutcome::Unknown => {
                                 return Err(fail(format!(
-                                    "Value returned from data_hash function '{name}' has wrong type, expects a Hash value, got {}",
-                                    crate::merge::type_name(&other)
+                                    "Unable to find '{}' function named '{name}'",
+                                    kind.tag()
                                 )));
                             }
+                            FunctionOutcome::Failed(message) => return Err(fail(message)),
+                            FunctionOutcome::NotFound => {
+                                inv.explain(|e| e.not_found(full_key));
+                                return Ok(None);
+                            }
+                            FunctionOutcome::Value(value) => value,
+                        };
+                        let mut state = self.state.borrow_mut();
+                        let memo = state.functions.entry(memo_key).or_default();
+                        match kind {
+                            FunctionKind::DataHash => memo.hash = Some(value.clone()),
+                            _ => {
+                                memo.keys.insert(full_key.to_string(), value.clone());
+                            }
+                        }
+                        value
+                    }
+                };
+                match kind {
+                    FunctionKind::DataHash => match value {
+                        Value::Hash(hash) => match hash.get(&Value::string(root)) {
+                            Some(v) => {
+                                check_data(v).map_err(|got| {
+                                    HieraError::new(
+                                        ErrorKind::Type,
+                                        format!(
+                                            "Value for key '{root}', in hash returned from data_hash function '{name}' has wrong type, expects Puppet::LookupValue, got {got}"
+                                        ),
+                                    )
+                                })?;
+                                v.clone()
+                            }
+                            None => {
+                                inv.explain(|e| e.not_found(root));
+                                return Ok(None);
+                            }
                         },
-                        _ => {
-                            inv.explain(|e| e.found(root, &value));
-                            return Ok(Some(value));
+                        other => {
+                            return Err(fail(format!(
+                                "Value returned from data_hash function '{name}' has wrong type, expects a Hash value, got {}",
+                                crate::merge::type_name(&other)
+                            )));
                         }
                     },
+                    FunctionKind::LookupKey => {
+                        inv.explain(|e| e.found(root, &value));
+                        return Ok(Some(value));
+                    }
+                    FunctionKind::DataDig => {
+                        // The function dug already; the value is put back
+                        // where the key's segments lead, since digging
+                        // follows the merge.
+                        inv.explain(|e| e.found(full_key, &value));
+                        return Ok(Some(undig(value, &key.segments)));
+                    }
                 }
             }
         };
@@ -915,7 +986,7 @@ impl Session {
                         HieraError::new(
                             ErrorKind::Decrypt,
                             format!(
-                                "hiera-eyaml backend error decrypting the value of {key} in {}. Error was {e}",
+                                "hiera-eyaml backend error decrypting {text} when looking up {key} in {}. Error was {e}",
                                 path.display()
                             ),
                         )
@@ -1277,6 +1348,22 @@ impl Session {
         inv.pop();
         result
     }
+}
+
+/// A value put back inside the structure `segments` dig through.
+fn undig(value: Value, segments: &[Segment]) -> Value {
+    segments.iter().rev().fold(value, |inner, segment| match segment {
+        Segment::Index(i) => {
+            let mut items = vec![Value::Undef; usize::try_from(*i).unwrap_or(0)];
+            items.push(inner);
+            Value::array(items)
+        }
+        Segment::Name(name) => {
+            let mut hash = PHash::new();
+            hash.insert(Value::string(name.as_str()), inner);
+            Value::hash(hash)
+        }
+    })
 }
 
 /// Whether a value is Puppet data (`Puppet::LookupValue`): a Ruby symbol

@@ -104,14 +104,24 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
                 }
                 Some((value, plain && &*text == "<<"))
             }
-            Event::SequenceStart(_, anchor, _) => {
+            Event::SequenceStart(_, anchor, tag) => {
+                collection_tag(tag.as_deref()).map_err(|problem| YamlError {
+                    problem,
+                    line: 0,
+                    column: 0,
+                })?;
                 stack.push(Frame::Sequence {
                     items: Vec::new(),
                     anchor,
                 });
                 None
             }
-            Event::MappingStart(_, anchor, _) => {
+            Event::MappingStart(_, anchor, tag) => {
+                collection_tag(tag.as_deref()).map_err(|problem| YamlError {
+                    problem,
+                    line: 0,
+                    column: 0,
+                })?;
                 stack.push(Frame::Mapping {
                     hash: PHash::new(),
                     key: None,
@@ -222,6 +232,27 @@ fn merge_into(hash: &mut PHash, value: &Value) {
     }
 }
 
+/// A tag on a mapping or sequence: the core ones are fine; Ruby classes
+/// and sets are what the safe loader refuses.
+fn collection_tag(tag: Option<&granit_parser::Tag>) -> Result<(), String> {
+    let Some(tag) = tag else {
+        return Ok(());
+    };
+    let (handle, suffix) = tag.parts();
+    if handle == "tag:yaml.org,2002:" {
+        return match suffix {
+            "map" | "seq" | "omap" => Ok(()),
+            "set" => Err("Tried to load unspecified class: Psych::Set".into()),
+            other => Err(format!("Tried to load unspecified class: {other}")),
+        };
+    }
+    if let Some(class) = suffix.strip_prefix("ruby/") {
+        let class = class.split_once(':').map_or(class, |(_, name)| name);
+        return Err(format!("Tried to load unspecified class: {class}"));
+    }
+    Ok(())
+}
+
 /// The value of a scalar: quoted ones are strings, tagged ones follow their
 /// tag, plain ones are typed by their text.
 fn scalar(
@@ -233,8 +264,13 @@ fn scalar(
         let (handle, suffix) = tag.parts();
         if handle == "tag:yaml.org,2002:" {
             return match suffix {
-                "str" | "binary" => Ok(Value::string(text)),
-                "int" | "float" | "bool" | "null" => Ok(plain_scalar(text)?),
+                "str" => Ok(Value::string(text)),
+                "binary" => Ok(Value::string(String::from_utf8_lossy(&base64_decode(text)))),
+                "float" => Ok(match plain_scalar(text)? {
+                    Value::Integer(i) => Value::Float(i as f64),
+                    other => other,
+                }),
+                "int" | "bool" | "null" => Ok(plain_scalar(text)?),
                 "map" | "seq" => Ok(Value::string(text)),
                 other => Err(format!("Tried to load unspecified class: {other}")),
             };
@@ -248,6 +284,15 @@ fn scalar(
         return Ok(Value::string(text));
     }
     plain_scalar(text)
+}
+
+/// `!!binary` content: base64, line breaks and spaces ignored.
+fn base64_decode(text: &str) -> Vec<u8> {
+    use base64::Engine;
+    let cleaned: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(cleaned)
+        .unwrap_or_else(|_| text.as_bytes().to_vec())
 }
 
 /// Psych's typing of a plain scalar.

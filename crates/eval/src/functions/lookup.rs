@@ -266,8 +266,7 @@ impl<'p> Evaluator<'p> {
         if let Some(default) = call.default.clone() {
             return check("Default value", default);
         }
-        let message = not_found_message(&call.names);
-        fail_in_call(message, span)
+        not_found(&call.names, span)
     }
 
     /// Automatic parameter lookup: `<class>::<param>` from Hiera, looked up
@@ -304,6 +303,17 @@ fn lookup_failure<T>(error: &marionette_hiera::HieraError, span: Span) -> EvalRe
     }
     let mut failure = crate::error::EvalError::new(error.to_string(), span);
     failure.unlocated = true;
+    // Configuration errors carry an issue of their own in Puppet; the
+    // others are plain lookup errors.
+    failure.lookup = error.kind != marionette_hiera::ErrorKind::Config;
+    Err(Stop::Error(failure))
+}
+
+/// A lookup that found nothing, as Puppet reports it.
+fn not_found<T>(names: &[String], span: Span) -> EvalResult<T> {
+    let mut failure = crate::error::EvalError::new(not_found_message(names), span);
+    failure.unlocated = true;
+    failure.lookup = true;
     Err(Stop::Error(failure))
 }
 
