@@ -268,16 +268,26 @@ fn prepare<'p>(
     });
     evaluator.set_top_variable("server_facts", marionette_catalog::from_data(&server_facts));
     // A compilation without a certificate: Puppet's "local" trusted data,
-    // which names the node when it compiles for itself.
-    let (certname, hostname, domain) = if options.local {
-        let (host, domain) = node.split_once('.').unwrap_or((node.as_str(), ""));
-        (
-            serde_json::json!(node),
-            serde_json::json!(host),
-            serde_json::json!(domain),
-        )
+    // which names the node when it compiles for itself, and else trusts the
+    // node's `clientcert` fact.
+    let certname = if options.local {
+        Some(node.clone())
     } else {
-        Default::default()
+        match options.facts.get("clientcert") {
+            Some(serde_json::Value::String(name)) => Some(name.clone()),
+            _ => None,
+        }
+    };
+    let (certname, hostname, domain) = match &certname {
+        Some(name) => {
+            let (host, domain) = name.split_once('.').unwrap_or((name.as_str(), ""));
+            (
+                serde_json::json!(name),
+                serde_json::json!(host),
+                serde_json::json!(domain),
+            )
+        }
+        None => Default::default(),
     };
     let trusted = serde_json::json!({
         "authenticated": "local",

@@ -172,12 +172,18 @@ impl Session {
         }
     }
 
-    /// A warning given each time it is met (Puppet repeats these).
-    fn warn_each(&self, message: String) {
-        self.state.borrow_mut().warnings.push(crate::Warning {
-            message,
-            file: None,
-        });
+    /// A warning Puppet gives twice, once a compile: it logs the
+    /// warnings of data providers on two destinations.
+    fn warn_twice(&self, message: String) {
+        let mut state = self.state.borrow_mut();
+        if state.warned.insert(message.clone()) {
+            for _ in 0..2 {
+                state.warnings.push(crate::Warning {
+                    message: message.clone(),
+                    file: None,
+                });
+            }
+        }
     }
 
     /// Looks up one key: `Ok(None)` when no layer has it.
@@ -942,7 +948,7 @@ impl Session {
         for k in hash.keys() {
             let k = marionette_values::format::to_s(k);
             if k != LOOKUP_OPTIONS && !k.starts_with(&prefix) {
-                self.warn_each(format!(
+                self.warn_twice(format!(
                     "Module '{module}': Value returned from data_hash function '{function}', when using location '{}', must use keys qualified with the name of the module",
                     path.display()
                 ));
