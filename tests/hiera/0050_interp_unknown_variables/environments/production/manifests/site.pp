@@ -1,0 +1,1 @@
+notify { "mrtest-level": message => "${lookup("mrtest::level")} ${lookup("mrtest::unknown_var")}" }

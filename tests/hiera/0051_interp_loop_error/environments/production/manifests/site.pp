@@ -1,0 +1,1 @@
+notify { "mrtest-loop": message => lookup("mrtest::a") }

@@ -1,0 +1,1 @@
+include ntp, ssh

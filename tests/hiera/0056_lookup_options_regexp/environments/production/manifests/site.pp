@@ -1,0 +1,1 @@
+include profile::web, profile::db

@@ -1,0 +1,3 @@
+class profile::db (Array $packages) {
+  notify { 'mrtest-db': message => "packages=${packages}" }
+}

@@ -1,0 +1,1 @@
+class ntp (Array $servers) { notify { "mrtest-ntp": message => "${servers}" } }

@@ -1,0 +1,1 @@
+notify { "mrtest-lookup-options": message => String(lookup("lookup_options")) }

@@ -1,0 +1,1 @@
+notify { "mrtest-ntp": message => String(lookup("mrtest::ntp_servers")) }

@@ -1,0 +1,3 @@
+include ntp
+include ssh
+include users

@@ -1,0 +1,6 @@
+class { 'app':
+  port      => 9000,
+  workers   => undef,
+  log_level => 'debug',
+}
+app::instance { 'one': }

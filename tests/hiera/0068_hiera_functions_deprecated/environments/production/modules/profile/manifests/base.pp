@@ -1,0 +1,1 @@
+class profile::base { notify { "mrtest-profile-base": message => "profile::base included by hiera_include" } }

@@ -1,0 +1,1 @@
+notify { "mrtest-hiera-hash": message => String(hiera_hash("mrtest::scalar")) }

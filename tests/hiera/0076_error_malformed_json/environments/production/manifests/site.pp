@@ -1,0 +1,1 @@
+notify { "mrtest-good": message => lookup("mrtest::good") }

@@ -1,0 +1,2 @@
+$servers = lookup('mrtest::servers', Array[String])
+notify { 'mrtest-servers': message => "${servers}" }

@@ -1,0 +1,6 @@
+class ntp (
+  Array[String] $servers,
+  Boolean $iburst,
+) {
+  notify { 'mrtest-ntp': message => "${servers} ${iburst}" }
+}

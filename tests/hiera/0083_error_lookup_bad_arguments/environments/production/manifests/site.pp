@@ -1,0 +1,2 @@
+$p = lookup('mrtest::packages', Array, undef)
+notify { 'mrtest-packages': message => "${p}" }

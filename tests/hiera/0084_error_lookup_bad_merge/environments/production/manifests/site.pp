@@ -1,0 +1,2 @@
+$p = lookup('mrtest::packages', Array, 'bogus')
+notify { 'mrtest-packages': message => "${p}" }

@@ -1,0 +1,3 @@
+function mrtest_data::generated(Hash $options) {
+  { 'mrtest::k' => 'generated' }
+}

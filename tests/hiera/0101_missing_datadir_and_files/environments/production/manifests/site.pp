@@ -1,0 +1,1 @@
+notify { 'mrtest-default': message => lookup('mrtest::k', String, 'first', 'default used: no data at all') }

@@ -1,0 +1,2 @@
+$mrtest_role = 'web'
+notify { 'mrtest-packages': message => "${lookup('mrtest::packages')}" }

@@ -1,0 +1,3 @@
+node default {
+  include "role::${facts['mrtest_role']}"
+}

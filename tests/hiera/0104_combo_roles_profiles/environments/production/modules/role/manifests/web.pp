@@ -1,0 +1,4 @@
+class role::web {
+  include profile::base
+  include profile::web
+}
