@@ -14,7 +14,7 @@ use marionette_ral::Registry;
 pub(crate) struct EnvArgs {
     /// The environment; its `manifests/` and its module path (`modules/`,
     /// or `modulepath` in its `environment.conf`) are used.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, overrides_with = "environment")]
     pub(crate) environment: Option<String>,
     /// Where environments live.
     #[arg(

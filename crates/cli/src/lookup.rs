@@ -15,7 +15,7 @@ pub(crate) struct LookupArgs {
     #[arg(value_name = "KEY")]
     keys: Vec<String>,
     /// The node whose data to look up (defaults to this machine's name).
-    #[arg(long)]
+    #[arg(long, overrides_with = "node")]
     node: Option<String>,
     /// The node's facts, in JSON or YAML, instead of this machine's.
     #[arg(long)]
@@ -24,7 +24,7 @@ pub(crate) struct LookupArgs {
     #[arg(long)]
     merge: Option<String>,
     /// With `--merge deep`: values with this prefix remove what they name.
-    #[arg(long = "knock-out-prefix", alias = "knock_out_prefix")]
+    #[arg(long = "knock-out-prefix", alias = "knock_out_prefix", allow_hyphen_values = true)]
     knock_out_prefix: Option<String>,
     /// With `--merge deep`: sort the merged arrays.
     #[arg(long = "sort-merged-arrays", alias = "sort_merged_arrays")]
@@ -67,8 +67,15 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
         if only_options {
             keys.push("__global__".to_string());
         } else {
-            bail!("No keys were given to lookup.");
+            bail!("Could not run: No keys were given to lookup.");
         }
+    }
+    if args.merge.as_deref() != Some("deep")
+        && (args.knock_out_prefix.is_some() || args.sort_merged_arrays || args.merge_hash_arrays)
+    {
+        bail!(
+            "Could not run: The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only available with '--merge deep'\nRun 'puppet lookup --help' for more details"
+        );
     }
     let merge = match args.merge.as_deref() {
         None => None,
@@ -90,7 +97,7 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
             Some(Value::hash(options))
         }
         Some(_) => bail!(
-            "The --merge option only accepts 'first', 'unique', 'hash', or 'deep'\nRun 'puppet lookup --help' for more details"
+            "Could not run: The --merge option only accepts 'first', 'unique', 'hash', or 'deep'\nRun 'puppet lookup --help' for more details"
         ),
     };
     let environment = crate::environment::current();
@@ -112,7 +119,9 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
         facts,
         strict_variables: false,
         server_name: crate::host_name(),
-        local: true,
+        // As `puppet lookup`, the node's trusted name is its `clientcert`
+        // fact.
+        local: args.facts.is_none(),
         agent_types: Vec::new(),
         external_functions: Some(crate::catalog::external_functions()),
         declared: None,
@@ -134,6 +143,9 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
             Stream::Stdout => crate::print_stdout(&format!("{line}\n")),
             Stream::Stderr => eprintln!("{line}"),
         }
+    }
+    if let Err(marionette_eval::LookupFailure::Loud(message)) = &answer.value {
+        bail!("Could not run: {message}");
     }
     if let Some(explanation) = &answer.explanation {
         crate::print_stdout(explanation);

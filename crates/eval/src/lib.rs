@@ -477,8 +477,14 @@ pub fn lookup(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
     push_logs(&evaluator.logs, false, &mut lines);
     let explanation = explainer.map(|mut explainer| {
         match &value {
-            Err(failure) => explainer.report_text(failure.message().to_string()),
-            Ok(None) => explainer.report_text(functions::lookup::not_found_message(&query.keys)),
+            Err(failure @ LookupFailure::Quiet(_)) => {
+                explainer.report_text(failure.message().to_string())
+            }
+            Err(LookupFailure::Loud(_)) => {}
+            Ok(None) if !explainer.only_options => {
+                explainer.report_text(functions::lookup::not_found_message(&query.keys))
+            }
+            Ok(None) => {}
             Ok(Some(_)) => {}
         }
         explainer.render()

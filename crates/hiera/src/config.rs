@@ -140,7 +140,25 @@ impl Config {
             Some(Value::Float(f)) => *f as i64,
             Some(_) => 0,
         };
-        let fail = |message: String| HieraError::new(ErrorKind::Config, message).in_file(path, None);
+        let fail = |message: String| -> HieraError {
+            // Type errors read as Puppet's type assertions: the subject,
+            // "has wrong type", then where inside it; they carry no file.
+            // The other problems are lookup issues located in the file.
+            let subject = lc(path);
+            match message.strip_prefix(&subject) {
+                Some(rest) => {
+                    let rest = rest.trim_start();
+                    let rest = rest
+                        .replacen(" has wrong type, ", " ", 1)
+                        .replacen("has wrong type, ", "", 1);
+                    HieraError::new(
+                        ErrorKind::Assertion,
+                        format!("{subject} has wrong type, {}", rest.trim_start()),
+                    )
+                }
+                None => HieraError::new(ErrorKind::Config, message).in_file(path, None),
+            }
+        };
         let config = match version {
             5 => Some(parse_v5(&hash, path, &root, layer).map_err(fail)?),
             4 => {

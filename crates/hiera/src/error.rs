@@ -19,6 +19,11 @@ pub enum ErrorKind {
     Function,
     /// An encrypted value that could not be decrypted.
     Decrypt,
+    /// A merge strategy or its options that are not valid.
+    Merge,
+    /// A configuration of the wrong shape, reported as Puppet reports a
+    /// failed type assertion rather than as a lookup error.
+    Assertion,
 }
 
 /// A lookup error with where it happened, rendered as Puppet renders it:

@@ -217,11 +217,10 @@ impl Session {
 
     fn lookup_key(&self, inv: &mut Inv<'_>, key: &LookupKey, merge: Option<Merge>) -> Result<Option<Value>> {
         if inv.explain.as_ref().is_some_and(|e| e.only_options) {
+            // `--explain-options` alone: the search for the options, merged
+            // over the layers, and nothing else.
             let options_key = LookupKey::parse(LOOKUP_OPTIONS)?;
-            inv.push(|| Kind::Top(LOOKUP_OPTIONS.into()));
-            let result = self.do_lookup(inv, &options_key, Some(Merge::Hash));
-            inv.pop();
-            result?;
+            self.do_lookup(inv, &options_key, Some(Merge::Hash))?;
             return Ok(None);
         }
         let options = self.options_for(inv, key)?;
@@ -527,9 +526,21 @@ impl Session {
             (Some(v3), Merge::Hash) if inv.legacy => v3.clone(),
             _ => strategy.clone(),
         };
-        inv.check(&key.text, |inv| {
+        let result = inv.check(&key.text, |inv| {
             self.provider_lookup(inv, layer, &config, &config.hierarchy, key, &strategy)
-        })
+        });
+        // Puppet names the key a lookup error in the global layer happened
+        // for (issues of configurations and functions keep their words).
+        match result {
+            Err(mut error)
+                if layer == Layer::Global
+                    && !matches!(error.kind, ErrorKind::Config | ErrorKind::Function) =>
+            {
+                error.message = format!("Lookup of key '{}' failed: {}", key.text, error.message);
+                Err(error)
+            }
+            other => other,
+        }
     }
 
     /// A layer's hierarchy, explained as its data provider.

@@ -39,14 +39,14 @@ impl Merge {
                 Some(Value::String(name)) => (name.to_string(), Some(hash)),
                 _ => {
                     return Err(HieraError::new(
-                        ErrorKind::Syntax,
+                        ErrorKind::Merge,
                         "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'",
                     ));
                 }
             },
             other => {
                 return Err(HieraError::new(
-                    ErrorKind::Syntax,
+                    ErrorKind::Merge,
                     format!(
                         "Unknown merge strategy: '{}'",
                         marionette_values::format::to_s(other)
@@ -68,7 +68,7 @@ impl Merge {
                     ("merge_hash_arrays", Value::Boolean(b)) => deep.merge_hash_arrays = *b,
                     (other, _) => {
                         return Err(HieraError::new(
-                            ErrorKind::Type,
+                            ErrorKind::Merge,
                             format!("The merge options has wrong type, unrecognized key '{other}'"),
                         ));
                     }
@@ -76,7 +76,7 @@ impl Merge {
             }
             if deep.knockout_prefix.as_deref() == Some("") {
                 return Err(HieraError::new(
-                    ErrorKind::Syntax,
+                    ErrorKind::Merge,
                     "knockout_prefix cannot be an empty string in deep_merge!",
                 ));
             }
@@ -90,7 +90,7 @@ impl Merge {
             "reverse_deep" => Merge::ReverseDeep(deep_options(options)?),
             other => {
                 return Err(HieraError::new(
-                    ErrorKind::Syntax,
+                    ErrorKind::Merge,
                     format!("Unknown merge strategy: '{other}'"),
                 ));
             }

@@ -225,7 +225,7 @@ impl<'p> Evaluator<'p> {
         let check = |what: &str, value: Value| -> EvalResult<Value> {
             match &call.value_type {
                 Some(t) if !t.is_instance(&value) => fail_in_call(
-                    format!("{what} {}", mismatch_text(t, &value)),
+                    format!("{what} has wrong type, {}", mismatch_text(t, &value)),
                     span,
                 ),
                 _ => Ok(value),
@@ -282,14 +282,7 @@ impl<'p> Evaluator<'p> {
             return Ok(None);
         }
         let key = format!("{class}::{param}");
-        match self.hiera_lookup(&key, None, false, TOP_SCOPE, span, None) {
-            Ok(value) => Ok(value),
-            Err(Stop::Error(mut error)) => {
-                error.message = format!("Lookup of key '{key}' failed: {}", error.message);
-                Err(Stop::Error(error))
-            }
-            Err(other) => Err(other),
-        }
+        self.hiera_lookup(&key, None, false, TOP_SCOPE, span, None)
     }
 }
 
@@ -298,7 +291,12 @@ impl<'p> Evaluator<'p> {
 /// configuration) concern the whole compilation and carry only their own
 /// file, as Puppet's lookup errors do.
 fn lookup_failure<T>(error: &marionette_hiera::HieraError, span: Span) -> EvalResult<T> {
-    if error.kind == marionette_hiera::ErrorKind::Function {
+    if matches!(
+        error.kind,
+        marionette_hiera::ErrorKind::Function
+            | marionette_hiera::ErrorKind::Merge
+            | marionette_hiera::ErrorKind::Assertion
+    ) {
         return fail_in_call(error.to_string(), span);
     }
     let mut failure = crate::error::EvalError::new(error.to_string(), span);
