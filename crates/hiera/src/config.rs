@@ -136,11 +136,23 @@ impl Config {
         let version = match get(&hash, "version") {
             None => 3,
             Some(Value::Integer(v)) => *v,
-            Some(Value::String(s)) => s.trim().parse::<i64>().unwrap_or(0),
-            Some(Value::Float(f)) => *f as i64,
-            Some(_) => 0,
+            Some(other) => {
+                return Err(HieraError::new(
+                    ErrorKind::Assertion,
+                    format!(
+                        "{} has wrong type, entry 'version' expects an Integer value, got {}",
+                        lc(path),
+                        described(other)
+                    ),
+                ));
+            }
         };
         let fail = |message: String| -> HieraError {
+            // A line found for the problem travels after a marker.
+            let (message, line) = match message.split_once(LINE) {
+                Some((message, line)) => (message.to_string(), line.parse().ok().filter(|l| *l > 0)),
+                None => (message, None),
+            };
             // Type errors read as Puppet's type assertions: the subject,
             // "has wrong type", then where inside it; they carry no file.
             // The other problems are lookup issues located in the file.
@@ -156,7 +168,7 @@ impl Config {
                         format!("{subject} has wrong type, {}", rest.trim_start()),
                     )
                 }
-                None => HieraError::new(ErrorKind::Config, message).in_file(path, None),
+                None => HieraError::new(ErrorKind::Config, message).in_file(path, line),
             }
         };
         let config = match version {
@@ -200,6 +212,29 @@ impl Config {
     }
 }
 
+/// Separates a problem from the line of the configuration it is on.
+const LINE: &str = "\u{0}line ";
+
+/// The first line of a configuration that holds `text` outside a comment,
+/// as Puppet finds the line of a problem.
+fn line_matching(path: &Path, text: &str) -> Option<usize> {
+    let content = std::fs::read_to_string(path).ok()?;
+    content
+        .lines()
+        .position(|line| line.split('#').next().unwrap_or("").contains(text))
+        .map(|i| i + 1)
+}
+
+/// A value's type as type assertions name it: a hash with string keys is
+/// a `Struct`, an array a `Tuple`.
+fn described(value: &Value) -> String {
+    match value {
+        Value::Hash(h) if h.keys().all(|k| matches!(k, Value::String(_))) => "Struct".into(),
+        Value::Array(_) => "Tuple".into(),
+        other => crate::merge::type_name(other),
+    }
+}
+
 fn get<'a>(hash: &'a PHash, key: &str) -> Option<&'a Value> {
     hash.get(&Value::string(key))
 }
@@ -226,7 +261,7 @@ fn non_empty_string(
         other => Err(format!(
             "{} expects a String value, got {}",
             what(),
-            crate::merge::type_name(other)
+            described(other)
         )),
     }
 }
@@ -336,7 +371,7 @@ fn parse_v5(
             return Err(format!(
                 "{} entry '{key}' expects an Array value, got {}",
                 lc(path),
-                crate::merge::type_name(list)
+                described(list)
             ));
         };
         let mut entries: Vec<Entry> = Vec::new();
@@ -366,7 +401,10 @@ fn parse_v5(
     };
     let default_hierarchy = entries("default_hierarchy")?;
     if hash.contains_key(&Value::string("default_hierarchy")) && layer != LayerKind::Module {
-        return Err("'default_hierarchy' is only allowed in the module layer".into());
+        return Err(format!(
+            "'default_hierarchy' is only allowed in the module layer{LINE}{}",
+            line_matching(path, "default_hierarchy:").unwrap_or(0)
+        ));
     }
     entries("plan_hierarchy")?;
     Ok(Config {
@@ -521,7 +559,7 @@ fn parse_v4(hash: &PHash, path: &Path, root: &Path) -> std::result::Result<Confi
             return Err(format!(
                 "{} entry 'hierarchy' expects an Array value, got {}",
                 lc(path),
-                crate::merge::type_name(other)
+                described(other)
             ));
         }
     };

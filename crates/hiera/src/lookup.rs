@@ -780,7 +780,6 @@ impl Session {
         key: &LookupKey,
     ) -> Result<Option<Value>> {
         let root = key.root.as_str();
-        let _ = config;
         let fail = |message: String| HieraError::new(ErrorKind::Function, message);
         let raw = match (entry.kind, entry.function.as_str()) {
             (FunctionKind::DataHash, name @ ("yaml_data" | "json_data" | "hocon_data")) => {
@@ -881,10 +880,15 @@ impl Session {
                         };
                         let value = match inv.scope.call_function(name, module.as_deref(), args) {
                             FunctionOutcome::Unknown => {
-                                return Err(fail(format!(
-                                    "Unable to find '{}' function named '{name}'",
-                                    kind.tag()
-                                )));
+                                // An issue of the configuration, located in it.
+                                let error = HieraError::new(
+                                    ErrorKind::Config,
+                                    format!("Unable to find '{}' function named '{name}'", kind.tag()),
+                                );
+                                return Err(match &config.path {
+                                    Some(path) => error.in_file(path, None),
+                                    None => error,
+                                });
                             }
                             FunctionOutcome::Failed(message) => return Err(fail(message)),
                             FunctionOutcome::NotFound => {

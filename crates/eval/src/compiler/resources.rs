@@ -705,7 +705,11 @@ impl<'p> Evaluator<'p> {
             // (automatic parameter lookup), before the default.
             if given.is_none() && self.compiler.resources[id].kind == Kind::Class {
                 let class = self.compiler.resources[id].title.clone();
-                if let Some(value) = self.lookup_class_parameter(&class, &param.name, span)? {
+                // Data holding undef leaves the default to apply.
+                if let Some(value) = self
+                    .lookup_class_parameter(&class, &param.name, span)?
+                    .filter(|v| !v.is_undef())
+                {
                     let source = self.source_of(self.current);
                     let found = self.param(value.clone(), source, param.span, false);
                     self.compiler.resources[id]
