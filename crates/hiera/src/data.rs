@@ -5,11 +5,11 @@
 //! time or size changed (checked at most once per compile, see
 //! [`Files::next_generation`]).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
+use marionette_values::fasthash::FastMap;
 use marionette_values::{PHash, Value};
 
 use crate::error::{ErrorKind, HieraError, Result};
@@ -45,9 +45,9 @@ pub(crate) struct Files {
 #[derive(Default)]
 struct Inner {
     generation: u64,
-    parsed: HashMap<(PathBuf, Format), Cached>,
-    exists: HashMap<PathBuf, (u64, bool)>,
-    texts: HashMap<PathBuf, (u64, Option<(SystemTime, u64)>, Arc<std::io::Result<String>>)>,
+    parsed: FastMap<(PathBuf, Format), Cached>,
+    exists: FastMap<PathBuf, (u64, bool)>,
+    texts: FastMap<PathBuf, (u64, Option<(SystemTime, u64)>, Arc<std::io::Result<String>>)>,
 }
 
 fn stamp(path: &Path) -> Option<(SystemTime, u64)> {

@@ -9,10 +9,11 @@
 //! `Ok(None)` all the way up.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use marionette_values::fasthash::{FastBuild, FastMap};
 use marionette_values::{PHash, Regex, Value};
 
 use crate::config::{Config, Entry, FunctionKind, LayerKind, Locations};
@@ -60,23 +61,26 @@ struct CompiledOptions {
 struct State {
     global: Option<Option<Arc<Config>>>,
     environment: Option<Option<Arc<Config>>>,
-    modules: HashMap<String, Option<Arc<Config>>>,
-    options: HashMap<Option<String>, Option<Arc<CompiledOptions>>>,
+    modules: FastMap<String, Option<Arc<Config>>>,
+    options: FastMap<Option<String>, Option<Arc<CompiledOptions>>>,
     global_options: Option<Option<Value>>,
     env_options: Option<Option<Value>>,
     warnings: Vec<crate::Warning>,
-    warned: HashSet<String>,
-    eyaml_keys: HashMap<(PathBuf, PathBuf), std::result::Result<Arc<crate::eyaml::Keys>, String>>,
+    warned: HashSet<String, FastBuild>,
+    eyaml_keys: FastMap<(PathBuf, PathBuf), std::result::Result<Arc<crate::eyaml::Keys>, String>>,
     /// What data provider functions written outside Hiera answered, per
     /// entry and location, as Puppet keeps it: a `data_hash` function's
     /// hash, a `lookup_key` or `data_dig` function's values by key.
-    functions: HashMap<String, Memo>,
+    functions: FastMap<String, Memo>,
+    /// Each entry's locations as last resolved, with the variables their
+    /// interpolation read: reused while those variables keep their values.
+    locations: FastMap<usize, (Vec<(String, Option<Value>)>, Arc<Vec<Location>>)>,
 }
 
 #[derive(Default)]
 struct Memo {
     hash: Option<Value>,
-    keys: HashMap<String, Value>,
+    keys: FastMap<String, Value>,
 }
 
 /// The lookups of one compile: configurations and `lookup_options` are
@@ -95,6 +99,8 @@ struct Inv<'a> {
     module: Option<String>,
     /// The lookup comes from a legacy `hiera_*` function.
     legacy: bool,
+    /// While resolving locations: the variables interpolation read.
+    reads: Option<Vec<(String, Option<Value>)>>,
 }
 
 impl Inv<'_> {
@@ -199,6 +205,7 @@ impl Session {
             names: Vec::new(),
             module: None,
             legacy: request.legacy,
+            reads: None,
         };
         self.lookup_in(&mut inv, request.key, request.merge.clone())
     }
@@ -586,7 +593,7 @@ impl Session {
         let mut resolved = Vec::with_capacity(entries.len());
         for entry in entries {
             let locations = self.locations(inv, config, entry)?;
-            if config.path.is_none() && !locations.iter().any(|l| matches!(l, Location::None)) && locations.is_empty() {
+            if config.path.is_none() && locations.is_empty() {
                 continue;
             }
             resolved.push((entry, locations));
@@ -597,7 +604,7 @@ impl Session {
         }
         self.merge_lookup(inv, strategy, &resolved, |this, inv, (entry, locations)| {
             inv.push(|| Kind::DataProvider(format!("Hierarchy entry \"{}\"", entry.name), None));
-            let result = this.merge_lookup(inv, strategy, locations, |this, inv, location| {
+            let result = this.merge_lookup(inv, strategy, locations.as_slice(), |this, inv, location| {
                 this.entry_lookup(inv, layer, config, entry, location, key)
             });
             inv.pop();
@@ -607,11 +614,43 @@ impl Session {
 
     /// An entry's locations, interpolated. Puppet resolves them once per
     /// configuration, outside the explanation, so they are not explained.
-    fn locations(&self, inv: &mut Inv<'_>, config: &Config, entry: &Entry) -> Result<Vec<Location>> {
+    fn locations(&self, inv: &mut Inv<'_>, config: &Config, entry: &Entry) -> Result<Arc<Vec<Location>>> {
         let explain = inv.explain.take();
-        let result = self.resolve_locations(inv, config, entry);
+        let result = self.cached_locations(inv, config, entry);
         inv.explain = explain;
         result
+    }
+
+    /// The locations resolved before for this entry, if the variables
+    /// their interpolation read still have the same values (as Puppet
+    /// keeps a configuration's providers while its scope is stable); else
+    /// resolved anew.
+    fn cached_locations(&self, inv: &mut Inv<'_>, config: &Config, entry: &Entry) -> Result<Arc<Vec<Location>>> {
+        // Entries live as long as the session, inside its configurations.
+        let id = std::ptr::from_ref(entry) as usize;
+        let cached = self.state.borrow().locations.get(&id).cloned();
+        if let Some((reads, locations)) = cached {
+            let mut stable = true;
+            for (key, before) in &reads {
+                let now = self.scope_value(inv, key, key)?;
+                if !same(&now, before) {
+                    stable = false;
+                    break;
+                }
+            }
+            if stable {
+                return Ok(locations);
+            }
+        }
+        let saved = inv.reads.replace(Vec::new());
+        let result = self.resolve_locations(inv, config, entry);
+        let reads = std::mem::replace(&mut inv.reads, saved).unwrap_or_default();
+        let locations = Arc::new(result?);
+        self.state
+            .borrow_mut()
+            .locations
+            .insert(id, (reads, locations.clone()));
+        Ok(locations)
     }
 
     fn resolve_locations(&self, inv: &mut Inv<'_>, config: &Config, entry: &Entry) -> Result<Vec<Location>> {
@@ -672,6 +711,9 @@ impl Session {
             }
             Locations::Mapped(source, var, template) => {
                 let values = self.scope_value(inv, source, "mapped_path[0]")?;
+                if let Some(reads) = inv.reads.as_mut() {
+                    reads.push((source.clone(), values.clone()));
+                }
                 let values = match values {
                     None | Some(Value::Undef) => Vec::new(),
                     Some(Value::String(s)) => vec![Value::String(s)],
@@ -1198,6 +1240,10 @@ impl Session {
 
     /// Interpolates `%{...}` in strings, arrays and hashes.
     fn interpolate(&self, inv: &mut Inv<'_>, value: Value, methods: bool) -> Result<Value> {
+        // Most data has nothing to interpolate: it is shared, not copied.
+        if !needs_interpolation(&value) {
+            return Ok(value);
+        }
         match value {
             Value::String(s) if s.contains("%{") => self.interpolate_string(inv, &s, methods, &[]),
             Value::Array(items) => {
@@ -1282,12 +1328,16 @@ impl Session {
             }
             let value = match method {
                 "literal" => Some(Value::string(key)),
-                "scope" => {
-                    match locals.iter().find(|(name, _)| *name == key) {
-                        Some((_, value)) => Some(value.clone()),
-                        None => self.scope_value(inv, key, subject)?,
+                "scope" => match locals.iter().find(|(name, _)| *name == key) {
+                    Some((_, value)) => Some(value.clone()),
+                    None => {
+                        let value = self.scope_value(inv, key, subject)?;
+                        if let Some(reads) = inv.reads.as_mut() {
+                            reads.push((key.to_string(), value.clone()));
+                        }
+                        value
                     }
-                }
+                },
                 "lookup" | "hiera" | "alias" => {
                     if method == "alias" && whole != subject {
                         return Err(HieraError::new(
@@ -1368,6 +1418,28 @@ impl Session {
         let result = self.dig_segments(inv, key, &segments, value);
         inv.pop();
         result
+    }
+}
+
+/// Whether a value holds a `%{` anywhere, keys included.
+fn needs_interpolation(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.contains("%{"),
+        Value::Array(items) => items.iter().any(needs_interpolation),
+        Value::Hash(hash) => hash
+            .iter()
+            .any(|(k, v)| needs_interpolation(k) || needs_interpolation(v)),
+        _ => false,
+    }
+}
+
+/// Whether two variables read are the same, shared values compared by
+/// address first (the facts hash is read for every path).
+fn same(a: &Option<Value>, b: &Option<Value>) -> bool {
+    match (a, b) {
+        (Some(Value::Hash(x)), Some(Value::Hash(y))) if Arc::ptr_eq(x, y) => true,
+        (Some(Value::Array(x)), Some(Value::Array(y))) if Arc::ptr_eq(x, y) => true,
+        (x, y) => x == y,
     }
 }
 
