@@ -599,7 +599,7 @@ impl Session {
             resolved.push((entry, locations));
         }
         if resolved.is_empty() {
-            inv.explain(|e| e.not_found(&key.root));
+            inv.explain(|e| e.not_found(&key.text));
             return Ok(None);
         }
         self.merge_lookup(inv, strategy, &resolved, |this, inv, (entry, locations)| {

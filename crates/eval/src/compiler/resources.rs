@@ -688,6 +688,32 @@ impl<'p> Evaluator<'p> {
                 return failure(format!("has no parameter named '{name}'"));
             }
         }
+        // Class parameters not given come from Hiera when it has them
+        // (automatic parameter lookup), all before any is bound, as in
+        // Puppet: data interpolating a parameter of the class sees none.
+        if self.compiler.resources[id].kind == Kind::Class {
+            let class = self.compiler.resources[id].title.clone();
+            for param in params {
+                let given = self.compiler.resources[id]
+                    .params
+                    .get(&param.name)
+                    .is_some_and(|p| !p.value.is_undef());
+                if given {
+                    continue;
+                }
+                // Data holding undef leaves the default to apply.
+                if let Some(value) = self
+                    .lookup_class_parameter(&class, &param.name, span)?
+                    .filter(|v| !v.is_undef())
+                {
+                    let source = self.source_of(self.current);
+                    let found = self.param(value, source, param.span, false);
+                    self.compiler.resources[id]
+                        .params
+                        .insert(param.name.clone(), found);
+                }
+            }
+        }
         for param in params {
             let expected = match &param.type_expr {
                 Some(type_expr) => match self.eval(type_expr)? {
@@ -696,28 +722,11 @@ impl<'p> Evaluator<'p> {
                 },
                 None => None,
             };
-            let mut given = self.compiler.resources[id]
+            let given = self.compiler.resources[id]
                 .params
                 .get(&param.name)
                 .map(|p| p.value.clone())
                 .filter(|v| !matches!(v, Value::Undef));
-            // A class parameter not given comes from Hiera when it has it
-            // (automatic parameter lookup), before the default.
-            if given.is_none() && self.compiler.resources[id].kind == Kind::Class {
-                let class = self.compiler.resources[id].title.clone();
-                // Data holding undef leaves the default to apply.
-                if let Some(value) = self
-                    .lookup_class_parameter(&class, &param.name, span)?
-                    .filter(|v| !v.is_undef())
-                {
-                    let source = self.source_of(self.current);
-                    let found = self.param(value.clone(), source, param.span, false);
-                    self.compiler.resources[id]
-                        .params
-                        .insert(param.name.clone(), found);
-                    given = Some(value);
-                }
-            }
             let value = match given {
                 Some(value) => value,
                 None => match &param.default {

@@ -60,8 +60,17 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
         }
         let name = name.trim_start_matches("::");
         if let Some((class, variable)) = name.rsplit_once("::") {
-            let scope = *eval.class_scopes.get(class)?;
-            return eval.scopes.get(scope).variables.get(variable).cloned();
+            let Some(&scope) = eval.class_scopes.get(class) else {
+                self.eval.warn_once(&format!(
+                    "Undefined variable '{name}'; class {class} has not been evaluated"
+                ));
+                return None;
+            };
+            let found = eval.scopes.get(scope).variables.get(variable).cloned();
+            if found.is_none() {
+                self.eval.warn_once(&format!("Undefined variable '{name}'; "));
+            }
+            return found;
         }
         let found = eval.scopes.lookup(self.scope, name).cloned();
         if found.is_none() {
