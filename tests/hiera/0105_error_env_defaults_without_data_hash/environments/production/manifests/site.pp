@@ -1,0 +1,1 @@
+notify { "mrtest-k": message => lookup("mrtest::k") }
