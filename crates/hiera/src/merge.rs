@@ -16,6 +16,8 @@ pub struct DeepOptions {
     pub knockout_prefix: Option<String>,
     pub sort_merged_arrays: bool,
     pub merge_hash_arrays: bool,
+    /// The options as given, for the explanation.
+    pub given: PHash,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +62,9 @@ impl Merge {
                 return Ok(deep);
             };
             for (k, v) in options.iter() {
+                if marionette_values::format::to_s(k) != "strategy" {
+                    deep.given.insert(k.clone(), v.clone());
+                }
                 match (marionette_values::format::to_s(k).as_str(), v) {
                     ("strategy", _) | ("merge_debug", _) => {}
                     ("knockout_prefix", Value::String(p)) => deep.knockout_prefix = Some(p.to_string()),
@@ -109,27 +114,12 @@ impl Merge {
         }
     }
 
-    /// The options besides the strategy, as `--explain` lists them.
+    /// The options besides the strategy, as given, for `--explain`.
     pub fn options(&self) -> Option<PHash> {
         let (Merge::Deep(options) | Merge::ReverseDeep(options)) = self else {
             return None;
         };
-        if *options == DeepOptions::default() {
-            return None;
-        }
-        let mut hash = PHash::new();
-        if let Some(prefix) = &options.knockout_prefix {
-            hash.insert(Value::string("knockout_prefix"), Value::string(prefix.as_str()));
-        }
-        hash.insert(
-            Value::string("sort_merged_arrays"),
-            Value::Boolean(options.sort_merged_arrays),
-        );
-        hash.insert(
-            Value::string("merge_hash_arrays"),
-            Value::Boolean(options.merge_hash_arrays),
-        );
-        Some(hash)
+        (!options.given.is_empty()).then(|| options.given.clone())
     }
 
     /// Whether this strategy looks at more than the first value found.

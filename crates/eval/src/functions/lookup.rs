@@ -519,10 +519,10 @@ impl Evaluator<'_> {
         };
         match self.run_lookup(call, TOP_SCOPE, span, explain) {
             Ok(value) => Ok(Some(value)),
+            Err(Stop::Error(error)) if error.message == not_found_message(&query.keys) => Ok(None),
             // Puppet's lookup errors (data, configuration, types) end the
             // command quietly, unless explained.
             Err(Stop::Error(error)) if error.unlocated => Err(LookupFailure::Quiet(error.message)),
-            Err(Stop::Error(error)) if error.message == not_found_message(&query.keys) => Ok(None),
             Err(stop) => Err(LookupFailure::Loud(message(stop))),
         }
     }
