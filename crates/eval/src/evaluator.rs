@@ -1164,22 +1164,22 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    /// How many parameters a function that Hiera calls as a data provider
-    /// declares (the lookup context may be the last), or `None` when no
-    /// function has that name.
-    pub(crate) fn data_function_params(&mut self, name: &str, span: Span) -> EvalResult<Option<usize>> {
+    /// Whether a function that Hiera calls as a data provider is written
+    /// in Puppet (it is then given the lookup context as its last
+    /// argument), or `None` when no function has that name.
+    pub(crate) fn data_function_params(&mut self, name: &str, span: Span) -> EvalResult<Option<bool>> {
         let name = strip_top(name);
         if !self.functions.contains_key(name) && name.contains("::") {
             self.autoload(name, crate::loader::Kind::Function)?;
         }
-        if let Some((function, _)) = self.functions.get(name) {
-            return Ok(Some(function.params.len()));
+        if self.functions.contains_key(name) {
+            return Ok(Some(true));
         }
         if self.builtins.contains_key(name) {
-            return Ok(Some(0));
+            return Ok(Some(false));
         }
         if name.contains("::") && self.load_external(name, span)? {
-            return Ok(Some(0));
+            return Ok(Some(false));
         }
         Ok(None)
     }

@@ -225,6 +225,25 @@ fn line_matching(path: &Path, text: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
+/// The lines of a configuration that give a hierarchy entry `name`.
+fn lines_naming(path: &Path, name: &str) -> Vec<usize> {
+    let Ok(content) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    content
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            let line = line.split('#').next().unwrap_or("");
+            let Some((_, value)) = line.split_once("name:") else {
+                return false;
+            };
+            value.trim().trim_matches(['"', '\'']) == name
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
 /// A value's type as type assertions name it: a hash with string keys is
 /// a `Struct`, an array a `Tuple`.
 fn described(value: &Value) -> String {
@@ -385,9 +404,16 @@ fn parse_v5(
                 default_options.as_ref(),
             )?;
             if entries.iter().any(|e| e.name == entry.name) {
+                // Puppet names the line of each definition.
+                let lines = lines_naming(path, &entry.name);
+                let first = match lines.first() {
+                    Some(line) if lines.len() > 1 => format!(" First defined at (line: {line})"),
+                    _ => String::new(),
+                };
                 return Err(format!(
-                    "Hierarchy name '{}' defined more than once.",
-                    entry.name
+                    "Hierarchy name '{}' defined more than once.{first}{LINE}{}",
+                    entry.name,
+                    lines.get(1).or(lines.first()).copied().unwrap_or(0)
                 ));
             }
             entries.push(entry);

@@ -88,9 +88,9 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
         let span = self.span;
         match self.eval.data_function_params(name, span) {
             Ok(None) => FunctionOutcome::Unknown,
-            Ok(Some(count)) => {
+            Ok(Some(puppet)) => {
                 // The lookup context, which functions declare last.
-                if count > args.len() {
+                if puppet {
                     args.push(context_value(name, module, &self.eval.environment));
                 }
                 let saved = std::mem::replace(&mut self.eval.current, self.scope);
