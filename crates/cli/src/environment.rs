@@ -103,15 +103,19 @@ fn environment_modulepath(dir: &Path) -> Vec<PathBuf> {
 /// environment's directory (the named one, else `production` when it
 /// exists, as Puppet's default environment).
 fn hiera_settings(args: &EnvArgs) -> marionette_hiera::Settings {
-    let global = args.hiera_config.as_deref().map(absolute).unwrap_or_else(|| {
-        let puppetlabs = PathBuf::from("/etc/puppetlabs/puppet/hiera.yaml");
-        let debian = PathBuf::from("/etc/puppet/hiera.yaml");
-        if !puppetlabs.exists() && debian.exists() {
-            debian
-        } else {
-            puppetlabs
-        }
-    });
+    let global = args
+        .hiera_config
+        .as_deref()
+        .map(absolute)
+        .unwrap_or_else(|| {
+            let puppetlabs = PathBuf::from("/etc/puppetlabs/puppet/hiera.yaml");
+            let debian = PathBuf::from("/etc/puppet/hiera.yaml");
+            if !puppetlabs.exists() && debian.exists() {
+                debian
+            } else {
+                puppetlabs
+            }
+        });
     let environment = args.directory().or_else(|| {
         let production = absolute(&args.environmentpath.join("production"));
         production.is_dir().then_some(production)

@@ -24,7 +24,11 @@ pub(crate) struct LookupArgs {
     #[arg(long)]
     merge: Option<String>,
     /// With `--merge deep`: values with this prefix remove what they name.
-    #[arg(long = "knock-out-prefix", alias = "knock_out_prefix", allow_hyphen_values = true)]
+    #[arg(
+        long = "knock-out-prefix",
+        alias = "knock_out_prefix",
+        allow_hyphen_values = true
+    )]
     knock_out_prefix: Option<String>,
     /// With `--merge deep`: sort the merged arrays.
     #[arg(long = "sort-merged-arrays", alias = "sort_merged_arrays")]
@@ -92,7 +96,10 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
                 Value::Boolean(args.merge_hash_arrays),
             );
             if let Some(prefix) = &args.knock_out_prefix {
-                options.insert(Value::string("knockout_prefix"), Value::string(prefix.as_str()));
+                options.insert(
+                    Value::string("knockout_prefix"),
+                    Value::string(prefix.as_str()),
+                );
             }
             Some(Value::hash(options))
         }
@@ -103,8 +110,9 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
     let environment = crate::environment::current();
     let node_name = args.node.clone().unwrap_or_else(crate::host_name);
     let facts = match &args.facts {
-        Some(path) => marionette_facts::load_facts_file(path)
-            .map_err(|error| anyhow::anyhow!("{error}"))?,
+        Some(path) => {
+            marionette_facts::load_facts_file(path).map_err(|error| anyhow::anyhow!("{error}"))?
+        }
         None => crate::catalog::local_facts(),
     };
     let manifests = match (args.compile, env.directory()) {
@@ -179,7 +187,9 @@ fn redact(value: &Value) -> Value {
     match value {
         Value::Sensitive(_) => Value::string("Sensitive [value redacted]"),
         Value::Array(items) => Value::array(items.iter().map(redact).collect()),
-        Value::Hash(hash) => Value::hash(hash.iter().map(|(k, v)| (redact(k), redact(v))).collect()),
+        Value::Hash(hash) => {
+            Value::hash(hash.iter().map(|(k, v)| (redact(k), redact(v))).collect())
+        }
         other => other.clone(),
     }
 }
@@ -391,7 +401,10 @@ fn yaml_string(s: &str, value: &Value) -> String {
     if matches!(s, "y" | "Y" | "n" | "N") {
         return double(s);
     }
-    let first_is_word = s.chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let first_is_word = s
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_');
     if !s.is_empty() && !first_is_word && !s.contains('"') {
         return double(s);
     }
@@ -401,7 +414,10 @@ fn yaml_string(s: &str, value: &Value) -> String {
     );
     // What the emitter cannot write plain.
     let unsafe_plain = s.is_empty()
-        || s.starts_with(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`'])
+        || s.starts_with([
+            '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%',
+            '@', '`',
+        ])
         || s.starts_with(' ')
         || s.ends_with(' ')
         || s.contains(": ")

@@ -146,7 +146,11 @@ fn facts_file(case: &Path, confdir: &Path) -> PathBuf {
         map.entry("clientcert")
             .or_insert_with(|| serde_json::Value::String("mrtest.example.com".into()));
     }
-    let name = case.file_name().unwrap_or_default().to_string_lossy().to_string();
+    let name = case
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string();
     let path = confdir.join(format!("{name}-facts.json"));
     std::fs::write(&path, facts.to_string()).expect("writable");
     path
@@ -183,7 +187,9 @@ fn run_block(case: &Path, block: &Block, confdir: &Path) -> Result<(), String> {
             .arg(&facts)
             .args(&words[1..]);
     }
-    let output = command.output().map_err(|e| format!("could not run: {e}"))?;
+    let output = command
+        .output()
+        .map_err(|e| format!("could not run: {e}"))?;
     let normalise = |bytes: &[u8]| -> Vec<String> {
         let text = String::from_utf8_lossy(bytes)
             .replace(&case.display().to_string(), "$CASE")
@@ -224,8 +230,11 @@ fn run_block(case: &Path, block: &Block, confdir: &Path) -> Result<(), String> {
         if code != block.exit {
             problems.push(format!("exit {code}, Puppet's {}", block.exit));
         }
-        let expected_stdout: Vec<String> =
-            block.stdout.iter().map(|l| l.trim_end().to_string()).collect();
+        let expected_stdout: Vec<String> = block
+            .stdout
+            .iter()
+            .map(|l| l.trim_end().to_string())
+            .collect();
         if stdout != expected_stdout {
             problems.push(format!(
                 "stdout differs:\n--- expected\n{}\n--- actual\n{}",
@@ -272,7 +281,11 @@ fn lookups_match_puppet() {
     let mut failing = Vec::new();
     let (mut passed, mut total) = (0, 0);
     for case in &cases {
-        let name = case.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let name = case
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         let text = std::fs::read_to_string(case.join("expected.txt")).expect("readable");
         for (index, block) in blocks(&text).iter().enumerate() {
             total += 1;
@@ -296,16 +309,25 @@ fn lookups_match_puppet() {
     if std::env::var_os("UPDATE_KNOWN_DIFFERENCES").is_some() {
         // Comments and the lines still failing keep their place; lines
         // that match now go; new ones are added at the end.
-        let id_of = |line: &str| line.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        let id_of = |line: &str| {
+            line.split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         let failing_ids: BTreeSet<String> = failing.iter().map(|l| id_of(l)).collect();
         let mut text = String::new();
         for line in known_text.lines() {
-            if line.starts_with('#') || line.trim().is_empty() || failing_ids.contains(&id_of(line)) {
+            if line.starts_with('#') || line.trim().is_empty() || failing_ids.contains(&id_of(line))
+            {
                 text.push_str(line);
                 text.push('\n');
             }
         }
-        let new: Vec<&String> = failing.iter().filter(|l| !known.contains(&id_of(l))).collect();
+        let new: Vec<&String> = failing
+            .iter()
+            .filter(|l| !known.contains(&id_of(l)))
+            .collect();
         if !new.is_empty() {
             text.push_str("\n# Not sorted yet\n");
             for line in new {

@@ -1167,7 +1167,11 @@ impl<'p> Evaluator<'p> {
     /// Whether a function that Hiera calls as a data provider is written
     /// in Puppet (it is then given the lookup context as its last
     /// argument), or `None` when no function has that name.
-    pub(crate) fn data_function_params(&mut self, name: &str, span: Span) -> EvalResult<Option<bool>> {
+    pub(crate) fn data_function_params(
+        &mut self,
+        name: &str,
+        span: Span,
+    ) -> EvalResult<Option<bool>> {
         let name = strip_top(name);
         if !self.functions.contains_key(name) && name.contains("::") {
             self.autoload(name, crate::loader::Kind::Function)?;

@@ -457,7 +457,10 @@ pub fn lookup(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
     let mut evaluator = prepare(main, &sources, options);
     // `puppet lookup` gives no server facts unless it compiles.
     if !query.compile {
-        evaluator.set_top_variable("server_facts", marionette_values::Value::hash(Default::default()));
+        evaluator.set_top_variable(
+            "server_facts",
+            marionette_values::Value::hash(Default::default()),
+        );
     }
     if query.compile {
         let refs: Vec<_> = programs.iter().map(|(f, p)| (*f, p)).collect();
@@ -471,7 +474,10 @@ pub fn lookup(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
         }
     }
     let mut explainer = (query.explain || query.explain_options).then(|| {
-        marionette_hiera::Explainer::new(query.explain_options, query.explain_options && !query.explain)
+        marionette_hiera::Explainer::new(
+            query.explain_options,
+            query.explain_options && !query.explain,
+        )
     });
     let value = evaluator.lookup_query(query, explainer.as_mut());
     push_logs(&evaluator.logs, false, &mut lines);

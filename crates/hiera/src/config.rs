@@ -150,7 +150,9 @@ impl Config {
         let fail = |message: String| -> HieraError {
             // A line found for the problem travels after a marker.
             let (message, line) = match message.split_once(LINE) {
-                Some((message, line)) => (message.to_string(), line.parse().ok().filter(|l| *l > 0)),
+                Some((message, line)) => {
+                    (message.to_string(), line.parse().ok().filter(|l| *l > 0))
+                }
                 None => (message, None),
             };
             // Type errors read as Puppet's type assertions: the subject,
@@ -160,9 +162,11 @@ impl Config {
             match message.strip_prefix(&subject) {
                 Some(rest) => {
                     let rest = rest.trim_start();
-                    let rest = rest
-                        .replacen(" has wrong type, ", " ", 1)
-                        .replacen("has wrong type, ", "", 1);
+                    let rest = rest.replacen(" has wrong type, ", " ", 1).replacen(
+                        "has wrong type, ",
+                        "",
+                        1,
+                    );
                     HieraError::new(
                         ErrorKind::Assertion,
                         format!("{subject} has wrong type, {}", rest.trim_start()),
@@ -268,7 +272,15 @@ fn lc(path: &Path) -> String {
 }
 
 const FUNCTION_KEYS: [&str; 3] = ["data_hash", "lookup_key", "data_dig"];
-const LOCATION_KEYS: [&str; 7] = ["path", "paths", "glob", "globs", "uri", "uris", "mapped_paths"];
+const LOCATION_KEYS: [&str; 7] = [
+    "path",
+    "paths",
+    "glob",
+    "globs",
+    "uri",
+    "uris",
+    "mapped_paths",
+];
 
 fn non_empty_string(
     value: &Value,
@@ -295,10 +307,7 @@ fn string_list(
             .enumerate()
             .map(|(i, v)| non_empty_string(v, || format!("{} index {i}", what())))
             .collect(),
-        Value::Array(_) => Err(format!(
-            "{} expects size to be at least 1, got 0",
-            what()
-        )),
+        Value::Array(_) => Err(format!("{} expects size to be at least 1, got 0", what())),
         other => Err(format!(
             "{} expects an Array value, got {}",
             what(),
@@ -330,7 +339,10 @@ fn parse_v5(
             key.as_str(),
             "version" | "defaults" | "hierarchy" | "plan_hierarchy" | "default_hierarchy"
         ) {
-            return Err(format!("{} has wrong type, unrecognized key '{key}'", lc(path)));
+            return Err(format!(
+                "{} has wrong type, unrecognized key '{key}'",
+                lc(path)
+            ));
         }
     }
     let mut default_function: Option<(FunctionKind, String)> = None;
@@ -527,7 +539,9 @@ fn parse_entry_v5(
     if locations.len() > 1 {
         return Err(format!(
             "Only one of {} can be defined in hierarchy '{name}'",
-            LOCATION_KEYS.join(", ").replacen(", mapped_paths", ", or mapped_paths", 1)
+            LOCATION_KEYS
+                .join(", ")
+                .replacen(", mapped_paths", ", or mapped_paths", 1)
         ));
     }
     if let Some(options) = &options {
@@ -560,7 +574,9 @@ fn parse_entry_v5(
         function,
         datadir: datadir.unwrap_or_else(|| default_datadir.to_string()),
         locations,
-        options: options.or_else(|| default_options.cloned()).unwrap_or_default(),
+        options: options
+            .or_else(|| default_options.cloned())
+            .unwrap_or_default(),
         extension: None,
     })
 }
@@ -607,7 +623,11 @@ fn parse_v4(hash: &PHash, path: &Path, root: &Path) -> std::result::Result<Confi
             "yaml" => ("yaml_data", ".yaml"),
             "json" => ("json_data", ".json"),
             "hocon" => ("hocon_data", ".conf"),
-            other => return Err(format!("No data provider is registered for backend '{other}'")),
+            other => {
+                return Err(format!(
+                    "No data provider is registered for backend '{other}'"
+                ));
+            }
         };
         let paths = match (field("paths"), field("path")) {
             (Some(v), _) => string_list(v, || format!("{where_} entry 'paths'"))?,
@@ -681,7 +701,9 @@ fn parse_v3(
                         ("knockout_prefix", Value::String(p)) => {
                             options.knockout_prefix = Some(p.to_string())
                         }
-                        ("sort_merged_arrays", Value::Boolean(b)) => options.sort_merged_arrays = *b,
+                        ("sort_merged_arrays", Value::Boolean(b)) => {
+                            options.sort_merged_arrays = *b
+                        }
                         ("merge_hash_arrays", Value::Boolean(b)) => options.merge_hash_arrays = *b,
                         _ => {}
                     }
@@ -700,7 +722,10 @@ fn parse_v3(
             ));
         }
     };
-    let default_datadir = format!("{}/environments/%{{::environment}}/hieradata", codedir.display());
+    let default_datadir = format!(
+        "{}/environments/%{{::environment}}/hieradata",
+        codedir.display()
+    );
     let mut hierarchy = Vec::new();
     for backend in &backends {
         if hierarchy.iter().any(|e: &Entry| &e.name == backend) {

@@ -31,7 +31,7 @@ pub(crate) struct Parsed {
 }
 
 struct Cached {
-    stamp: Option<(SystemTime, u64)>,
+    stamp: Stamp,
     generation: u64,
     parsed: Arc<Result<Parsed>>,
 }
@@ -47,10 +47,17 @@ struct Inner {
     generation: u64,
     parsed: FastMap<(PathBuf, Format), Cached>,
     exists: FastMap<PathBuf, (u64, bool)>,
-    texts: FastMap<PathBuf, (u64, Option<(SystemTime, u64)>, Arc<std::io::Result<String>>)>,
+    texts: FastMap<PathBuf, Text>,
 }
 
-fn stamp(path: &Path) -> Option<(SystemTime, u64)> {
+/// A file's modification time and size, which tell that it changed.
+type Stamp = Option<(SystemTime, u64)>;
+
+/// A configuration's text: the compile that read it last, its stamp, the
+/// text.
+type Text = (u64, Stamp, Arc<std::io::Result<String>>);
+
+fn stamp(path: &Path) -> Stamp {
     let meta = std::fs::metadata(path).ok()?;
     Some((meta.modified().ok()?, meta.len()))
 }
@@ -72,7 +79,9 @@ impl Files {
             return *exists;
         }
         let exists = path.exists();
-        inner.exists.insert(path.to_path_buf(), (generation, exists));
+        inner
+            .exists
+            .insert(path.to_path_buf(), (generation, exists));
         exists
     }
 

@@ -172,9 +172,9 @@ impl Explainer {
                 }
             }
             Kind::InvalidKey(key) => out.push_str(&format!("{first}Invalid key \"{key}\"\n")),
-            Kind::MergeSource(source) => {
-                out.push_str(&format!("{first}Using merge options from \"{source}\" hash\n"))
-            }
+            Kind::MergeSource(source) => out.push_str(&format!(
+                "{first}Using merge options from \"{source}\" hash\n"
+            )),
             Kind::ModuleNotFound(name) => {
                 out.push_str(&format!("{indent}Module \"{name}\" not found\n"))
             }
@@ -352,7 +352,11 @@ fn ruby_float(f: f64) -> String {
             format!("{mantissa}.0")
         };
         let exp: i32 = exp.parse().unwrap_or(0);
-        return format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+        return format!(
+            "{mantissa}e{}{:02}",
+            if exp < 0 { '-' } else { '+' },
+            exp.abs()
+        );
     }
     let s = format!("{f}");
     if s.contains('.') { s } else { format!("{s}.0") }
@@ -371,7 +375,9 @@ fn inspect_string(s: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\u{1b}' => out.push_str("\\e"),
             '#' if matches!(chars.peek(), Some('{' | '$' | '@')) => out.push_str("\\#"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02X}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -395,8 +401,15 @@ mod tests {
     fn a_tree_renders_with_indentation() {
         let mut e = Explainer::new(false, false);
         e.push(Kind::Top("k".into()));
-        e.push(Kind::DataProvider("Environment Data Provider (hiera configuration version 5)".into(), Some("/e/hiera.yaml".into())));
-        e.push(Kind::Location { uri: false, location: "/e/data/common.yaml".into(), original: "common.yaml".into() });
+        e.push(Kind::DataProvider(
+            "Environment Data Provider (hiera configuration version 5)".into(),
+            Some("/e/hiera.yaml".into()),
+        ));
+        e.push(Kind::Location {
+            uri: false,
+            location: "/e/data/common.yaml".into(),
+            original: "common.yaml".into(),
+        });
         e.found("k", &Value::array(vec![Value::string("a")]));
         e.pop();
         e.pop();

@@ -11,10 +11,18 @@ pub struct HoconError {
 
 impl std::fmt::Display for HoconError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} at line {}, column {}", self.message, self.line, self.column)
+        write!(
+            f,
+            "{} at line {}, column {}",
+            self.message, self.line, self.column
+        )
     }
 }
 
 pub fn parse(_text: &str) -> Result<Value, HoconError> {
-    Err(HoconError { line: 1, column: 1, message: "HOCON is not supported yet".into() })
+    Err(HoconError {
+        line: 1,
+        column: 1,
+        message: "HOCON is not supported yet".into(),
+    })
 }

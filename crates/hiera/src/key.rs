@@ -69,7 +69,10 @@ pub(crate) fn split(text: &str) -> Option<Vec<Segment>> {
                     return None;
                 }
                 let inner = &trimmed[1..end];
-                (Segment::Name(inner.to_string()), trimmed[end + 1..].trim_start())
+                (
+                    Segment::Name(inner.to_string()),
+                    trimmed[end + 1..].trim_start(),
+                )
             }
             _ => {
                 let end = rest.find(['.', '"', '\'']).unwrap_or(rest.len());
@@ -114,7 +117,9 @@ pub(crate) fn dig_one(value: &Value, segment: &Segment, key: &str) -> Result<Dug
                 Segment::Name(name) => Value::string(name.as_str()),
                 Segment::Index(i) => Value::Integer(*i),
             };
-            Ok(hash.get(&k).map_or(Dug::NotFound, |v| Dug::Found(v.clone())))
+            Ok(hash
+                .get(&k)
+                .map_or(Dug::NotFound, |v| Dug::Found(v.clone())))
         }
         (other, segment) => Err(HieraError::new(
             ErrorKind::Type,

@@ -110,7 +110,12 @@ pub trait Scope {
     /// `data_dig`) that Hiera does not implement itself, with the
     /// arguments of its kind (the lookup context is the callee's to add;
     /// `module` is the module whose data it provides).
-    fn call_function(&mut self, name: &str, module: Option<&str>, args: Vec<Value>) -> FunctionOutcome;
+    fn call_function(
+        &mut self,
+        name: &str,
+        module: Option<&str>,
+        args: Vec<Value>,
+    ) -> FunctionOutcome;
 
     /// `convert_to`: `new` of the type written as `type_name`, given the
     /// value and the extra arguments.

@@ -74,8 +74,12 @@ struct State {
     functions: FastMap<String, Memo>,
     /// Each entry's locations as last resolved, with the variables their
     /// interpolation read: reused while those variables keep their values.
-    locations: FastMap<usize, (Vec<(String, Option<Value>)>, Arc<Vec<Location>>)>,
+    locations: FastMap<usize, Resolved>,
 }
+
+/// An entry's locations, with the variables (and their values) their
+/// interpolation read.
+type Resolved = (Vec<(String, Option<Value>)>, Arc<Vec<Location>>);
 
 #[derive(Default)]
 struct Memo {
@@ -210,7 +214,12 @@ impl Session {
         self.lookup_in(&mut inv, request.key, request.merge.clone())
     }
 
-    fn lookup_in(&self, inv: &mut Inv<'_>, text: &str, merge: Option<Merge>) -> Result<Option<Value>> {
+    fn lookup_in(
+        &self,
+        inv: &mut Inv<'_>,
+        text: &str,
+        merge: Option<Merge>,
+    ) -> Result<Option<Value>> {
         if text == LOOKUP_OPTIONS || text.starts_with("lookup_options.") {
             inv.explain(|e| e.leaf(Kind::InvalidKey(LOOKUP_OPTIONS.into())));
             return Ok(None);
@@ -222,7 +231,12 @@ impl Session {
         result
     }
 
-    fn lookup_key(&self, inv: &mut Inv<'_>, key: &LookupKey, merge: Option<Merge>) -> Result<Option<Value>> {
+    fn lookup_key(
+        &self,
+        inv: &mut Inv<'_>,
+        key: &LookupKey,
+        merge: Option<Merge>,
+    ) -> Result<Option<Value>> {
         if inv.explain.as_ref().is_some_and(|e| e.only_options) {
             // `--explain-options` alone: the search for the options, merged
             // over the layers, and nothing else.
@@ -232,12 +246,10 @@ impl Session {
         }
         let options = self.options_for(inv, key)?;
         let option = |name: &str| {
-            options
-                .as_ref()
-                .and_then(|o| match o {
-                    Value::Hash(h) => h.get(&Value::string(name)).cloned(),
-                    _ => None,
-                })
+            options.as_ref().and_then(|o| match o {
+                Value::Hash(h) => h.get(&Value::string(name)).cloned(),
+                _ => None,
+            })
         };
         let merge = match merge {
             Some(merge) => Some(merge),
@@ -268,7 +280,13 @@ impl Session {
     }
 
     /// `convert_to`: a type, or a type and arguments, given to `new`.
-    fn convert(&self, inv: &mut Inv<'_>, key: &str, convert: &Value, value: Value) -> Result<Value> {
+    fn convert(
+        &self,
+        inv: &mut Inv<'_>,
+        key: &str,
+        convert: &Value,
+        value: Value,
+    ) -> Result<Value> {
         let (type_value, args): (Value, Vec<Value>) = match convert {
             Value::Array(items) if !items.is_empty() => (items[0].clone(), items[1..].to_vec()),
             other => (other.clone(), Vec::new()),
@@ -295,7 +313,12 @@ impl Session {
     }
 
     /// The three layers, merged with `merge`, then dug into.
-    fn do_lookup(&self, inv: &mut Inv<'_>, key: &LookupKey, merge: Option<Merge>) -> Result<Option<Value>> {
+    fn do_lookup(
+        &self,
+        inv: &mut Inv<'_>,
+        key: &LookupKey,
+        merge: Option<Merge>,
+    ) -> Result<Option<Value>> {
         let strategy = merge.unwrap_or(Merge::First);
         let layers = [Layer::Global, Layer::Environment, Layer::Module];
         let value = self.merge_lookup(inv, &strategy, &layers, |this, inv, layer| {
@@ -564,10 +587,7 @@ impl Session {
             let place = match layer {
                 Layer::Global => "Global Data Provider".to_string(),
                 Layer::Environment => "Environment Data Provider".to_string(),
-                Layer::Module => format!(
-                    "Module \"{}\" Data Provider",
-                    inv_module_name(config)
-                ),
+                Layer::Module => format!("Module \"{}\" Data Provider", inv_module_name(config)),
             };
             Kind::DataProvider(
                 format!("{place} ({})", config.label()),
@@ -604,9 +624,12 @@ impl Session {
         }
         self.merge_lookup(inv, strategy, &resolved, |this, inv, (entry, locations)| {
             inv.push(|| Kind::DataProvider(format!("Hierarchy entry \"{}\"", entry.name), None));
-            let result = this.merge_lookup(inv, strategy, locations.as_slice(), |this, inv, location| {
-                this.entry_lookup(inv, layer, config, entry, location, key)
-            });
+            let result = this.merge_lookup(
+                inv,
+                strategy,
+                locations.as_slice(),
+                |this, inv, location| this.entry_lookup(inv, layer, config, entry, location, key),
+            );
             inv.pop();
             result
         })
@@ -614,7 +637,12 @@ impl Session {
 
     /// An entry's locations, interpolated. Puppet resolves them once per
     /// configuration, outside the explanation, so they are not explained.
-    fn locations(&self, inv: &mut Inv<'_>, config: &Config, entry: &Entry) -> Result<Arc<Vec<Location>>> {
+    fn locations(
+        &self,
+        inv: &mut Inv<'_>,
+        config: &Config,
+        entry: &Entry,
+    ) -> Result<Arc<Vec<Location>>> {
         let explain = inv.explain.take();
         let result = self.cached_locations(inv, config, entry);
         inv.explain = explain;
@@ -625,7 +653,12 @@ impl Session {
     /// their interpolation read still have the same values (as Puppet
     /// keeps a configuration's providers while its scope is stable); else
     /// resolved anew.
-    fn cached_locations(&self, inv: &mut Inv<'_>, config: &Config, entry: &Entry) -> Result<Arc<Vec<Location>>> {
+    fn cached_locations(
+        &self,
+        inv: &mut Inv<'_>,
+        config: &Config,
+        entry: &Entry,
+    ) -> Result<Arc<Vec<Location>>> {
         // Entries live as long as the session, inside its configurations.
         let id = std::ptr::from_ref(entry) as usize;
         let cached = self.state.borrow().locations.get(&id).cloned();
@@ -653,7 +686,12 @@ impl Session {
         Ok(locations)
     }
 
-    fn resolve_locations(&self, inv: &mut Inv<'_>, config: &Config, entry: &Entry) -> Result<Vec<Location>> {
+    fn resolve_locations(
+        &self,
+        inv: &mut Inv<'_>,
+        config: &Config,
+        entry: &Entry,
+    ) -> Result<Vec<Location>> {
         // Hiera 3 data directories are taken as written (relative ones
         // from the working directory), later versions' from the
         // configuration's directory.
@@ -662,7 +700,8 @@ impl Session {
         } else {
             config.root.join(&entry.datadir)
         };
-        let datadir = PathBuf::from(self.interpolate_text(inv, &datadir.display().to_string(), false)?);
+        let datadir =
+            PathBuf::from(self.interpolate_text(inv, &datadir.display().to_string(), false)?);
         let is_default = config.path.is_none();
         let mut out = Vec::new();
         match &entry.locations {
@@ -794,7 +833,12 @@ impl Session {
         result
     }
 
-    fn options_unexplained(&self, inv: &mut Inv<'_>, entry: &Entry, location: &Location) -> Result<PHash> {
+    fn options_unexplained(
+        &self,
+        inv: &mut Inv<'_>,
+        entry: &Entry,
+        location: &Location,
+    ) -> Result<PHash> {
         let mut options = PHash::new();
         for (k, v) in entry.options.iter() {
             let v = self.interpolate(inv, v.clone(), false)?;
@@ -802,7 +846,10 @@ impl Session {
         }
         match location {
             Location::Path { path, .. } => {
-                options.insert(Value::string("path"), Value::string(path.display().to_string()));
+                options.insert(
+                    Value::string("path"),
+                    Value::string(path.display().to_string()),
+                );
             }
             Location::Uri { uri, .. } => {
                 options.insert(Value::string("uri"), Value::string(uri.as_str()));
@@ -881,7 +928,11 @@ impl Session {
             (kind, name) => {
                 let memo_key = format!(
                     "{}\u{0}{}\u{0}{}",
-                    config.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                    config
+                        .path
+                        .as_ref()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
                     entry.name,
                     match location {
                         Location::None => String::new(),
@@ -925,7 +976,10 @@ impl Session {
                                 // An issue of the configuration, located in it.
                                 let error = HieraError::new(
                                     ErrorKind::Config,
-                                    format!("Unable to find '{}' function named '{name}'", kind.tag()),
+                                    format!(
+                                        "Unable to find '{}' function named '{name}'",
+                                        kind.tag()
+                                    ),
                                 );
                                 return Err(match &config.path {
                                     Some(path) => error.in_file(path, None),
@@ -1017,7 +1071,13 @@ impl Session {
     /// `eyaml_lookup_key`: a YAML file whose encrypted strings are
     /// decrypted with the entry's PEM keys. Once a decrypted value is
     /// met, the explanation shows no value in clear.
-    fn eyaml(&self, inv: &mut Inv<'_>, entry: &Entry, location: &Location, root: &str) -> Result<Option<Value>> {
+    fn eyaml(
+        &self,
+        inv: &mut Inv<'_>,
+        entry: &Entry,
+        location: &Location,
+        root: &str,
+    ) -> Result<Option<Value>> {
         let Location::Path { path, .. } = location else {
             return Err(HieraError::new(
                 ErrorKind::Function,
@@ -1040,7 +1100,14 @@ impl Session {
         Ok(Some(value))
     }
 
-    fn decrypt(&self, inv: &mut Inv<'_>, value: &Value, options: &PHash, key: &str, path: &Path) -> Result<Value> {
+    fn decrypt(
+        &self,
+        inv: &mut Inv<'_>,
+        value: &Value,
+        options: &PHash,
+        key: &str,
+        path: &Path,
+    ) -> Result<Value> {
         match value {
             Value::String(text) => {
                 let text = if crate::eyaml::is_encrypted(text) {
@@ -1088,8 +1155,10 @@ impl Session {
                 .get(&Value::string(name))
                 .map(marionette_values::format::to_s)
         };
-        let private = option("pkcs7_private_key").unwrap_or_else(|| "./keys/private_key.pkcs7.pem".into());
-        let public = option("pkcs7_public_key").unwrap_or_else(|| "./keys/public_key.pkcs7.pem".into());
+        let private =
+            option("pkcs7_private_key").unwrap_or_else(|| "./keys/private_key.pkcs7.pem".into());
+        let public =
+            option("pkcs7_public_key").unwrap_or_else(|| "./keys/public_key.pkcs7.pem".into());
         let pair = (PathBuf::from(private), PathBuf::from(public));
         let cached = self.state.borrow().eyaml_keys.get(&pair).cloned();
         let loaded = match cached {
@@ -1098,7 +1167,10 @@ impl Session {
                 let loaded = crate::eyaml::Keys::load(&pair.0, &pair.1)
                     .map(Arc::new)
                     .map_err(|e| e.to_string());
-                self.state.borrow_mut().eyaml_keys.insert(pair, loaded.clone());
+                self.state
+                    .borrow_mut()
+                    .eyaml_keys
+                    .insert(pair, loaded.clone());
                 loaded
             }
         };
@@ -1116,11 +1188,22 @@ impl Session {
         if config.default_hierarchy.is_empty() {
             return Ok(None);
         }
-        inv.push(|| Kind::Scope(format!("Searching default_hierarchy of module \"{module}\"")));
+        inv.push(|| {
+            Kind::Scope(format!(
+                "Searching default_hierarchy of module \"{module}\""
+            ))
+        });
         let result = (|| {
             let options_key = LookupKey::parse(LOOKUP_OPTIONS)?;
             inv.push(|| Kind::Scope(format!("Searching for \"{LOOKUP_OPTIONS}\"")));
-            let options = self.provider_lookup(inv, Layer::Module, &config, &config.default_hierarchy, &options_key, &Merge::Hash);
+            let options = self.provider_lookup(
+                inv,
+                Layer::Module,
+                &config,
+                &config.default_hierarchy,
+                &options_key,
+                &Merge::Hash,
+            );
             inv.pop();
             let options = compile_options(options?)?;
             let merge = match options.and_then(|o| extract(&o, &key.root)) {
@@ -1133,7 +1216,14 @@ impl Session {
             inv.push(|| Kind::Scope(format!("Searching for \"{}\"", key.text)));
             let strategy = merge.unwrap_or(Merge::First);
             let found = inv.check(&key.text, |inv| {
-                self.provider_lookup(inv, Layer::Module, &config, &config.default_hierarchy, key, &strategy)
+                self.provider_lookup(
+                    inv,
+                    Layer::Module,
+                    &config,
+                    &config.default_hierarchy,
+                    key,
+                    &strategy,
+                )
             });
             inv.pop();
             match found? {
@@ -1163,7 +1253,11 @@ impl Session {
         Ok(compiled.and_then(|c| extract(&c, &key.root)))
     }
 
-    fn retrieve_options(&self, inv: &mut Inv<'_>, module: Option<&str>) -> Result<Option<Arc<CompiledOptions>>> {
+    fn retrieve_options(
+        &self,
+        inv: &mut Inv<'_>,
+        module: Option<&str>,
+    ) -> Result<Option<Arc<CompiledOptions>>> {
         // A lookup of its own, with its own stack of keys.
         let saved_names = std::mem::take(&mut inv.names);
         inv.push(|| Kind::Top(LOOKUP_OPTIONS.into()));
@@ -1173,7 +1267,11 @@ impl Session {
         result
     }
 
-    fn retrieve_options_in(&self, inv: &mut Inv<'_>, module: Option<&str>) -> Result<Option<Arc<CompiledOptions>>> {
+    fn retrieve_options_in(
+        &self,
+        inv: &mut Inv<'_>,
+        module: Option<&str>,
+    ) -> Result<Option<Arc<CompiledOptions>>> {
         let options_key = LookupKey::parse(LOOKUP_OPTIONS)?;
         let mut options = self.env_options(inv, &options_key)?;
         if let Some(module) = module {
@@ -1182,7 +1280,8 @@ impl Session {
                 let compiled = compile_options(options.clone())?;
                 self.state.borrow_mut().options.insert(None, compiled);
             }
-            let module_options = self.lookup_layer(inv, Layer::Module, &options_key, &Merge::Hash)?;
+            let module_options =
+                self.lookup_layer(inv, Layer::Module, &options_key, &Merge::Hash)?;
             if let Some(module_options) = module_options {
                 validate_options(&module_options, Some(module))?;
                 options = match options {
@@ -1210,12 +1309,9 @@ impl Session {
         if let Some(options) = &self.state.borrow().env_options {
             return Ok(options.clone());
         }
-        let global = match self.state.borrow().global_options.clone() {
+        let cached = self.state.borrow().global_options.clone();
+        let global = match cached {
             Some(global) => global,
-            None => None,
-        };
-        let global = match global {
-            Some(g) => Some(g),
             None => {
                 let g = self.lookup_layer(inv, Layer::Global, options_key, &Merge::Hash)?;
                 if let Some(g) = &g {
@@ -1385,7 +1481,10 @@ impl Session {
     /// `%{name}` and `%{name.a.b}`: a variable of the scope, dug into.
     fn scope_value(&self, inv: &mut Inv<'_>, key: &str, subject: &str) -> Result<Option<Value>> {
         let mut segments = crate::key::split(key).ok_or_else(|| {
-            HieraError::new(ErrorKind::Syntax, format!("Syntax error in string: {subject}"))
+            HieraError::new(
+                ErrorKind::Syntax,
+                format!("Syntax error in string: {subject}"),
+            )
         })?;
         let root = match segments.remove(0) {
             Segment::Name(name) => name,
@@ -1445,18 +1544,21 @@ fn same(a: &Option<Value>, b: &Option<Value>) -> bool {
 
 /// A value put back inside the structure `segments` dig through.
 fn undig(value: Value, segments: &[Segment]) -> Value {
-    segments.iter().rev().fold(value, |inner, segment| match segment {
-        Segment::Index(i) => {
-            let mut items = vec![Value::Undef; usize::try_from(*i).unwrap_or(0)];
-            items.push(inner);
-            Value::array(items)
-        }
-        Segment::Name(name) => {
-            let mut hash = PHash::new();
-            hash.insert(Value::string(name.as_str()), inner);
-            Value::hash(hash)
-        }
-    })
+    segments
+        .iter()
+        .rev()
+        .fold(value, |inner, segment| match segment {
+            Segment::Index(i) => {
+                let mut items = vec![Value::Undef; usize::try_from(*i).unwrap_or(0)];
+                items.push(inner);
+                Value::array(items)
+            }
+            Segment::Name(name) => {
+                let mut hash = PHash::new();
+                hash.insert(Value::string(name.as_str()), inner);
+                Value::hash(hash)
+            }
+        })
 }
 
 /// Whether a value is Puppet data (`Puppet::LookupValue`): a Ruby symbol
@@ -1502,7 +1604,9 @@ fn method_and_key(expr: &str) -> (&str, &str) {
         let inner = &expr[open + 1..expr.len() - 1];
         let bytes = inner.as_bytes();
         if !method.is_empty()
-            && method.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && method
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
             && bytes.len() >= 3
             && matches!(bytes[0], b'"' | b'\'')
             && bytes[bytes.len() - 1] == bytes[0]
@@ -1521,7 +1625,11 @@ fn ruby_to_s(value: &Value) -> String {
         Value::Undef => String::new(),
         Value::Array(items) => format!(
             "[{}]",
-            items.iter().map(ruby_inspect).collect::<Vec<_>>().join(", ")
+            items
+                .iter()
+                .map(ruby_inspect)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Value::Hash(_) => ruby_inspect(value),
         other => crate::explain::inspect(other),
@@ -1532,7 +1640,11 @@ fn ruby_inspect(value: &Value) -> String {
     match value {
         Value::Array(items) => format!(
             "[{}]",
-            items.iter().map(ruby_inspect).collect::<Vec<_>>().join(", ")
+            items
+                .iter()
+                .map(ruby_inspect)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Value::Hash(hash) => format!(
             "{{{}}}",
@@ -1562,7 +1674,9 @@ fn validate_options(options: &Value, module: Option<&str>) -> Result<()> {
             if !pattern.starts_with(&prefix) {
                 return Err(HieraError::new(
                     ErrorKind::Syntax,
-                    format!("all lookup_options patterns must match a key starting with module name '{module}'"),
+                    format!(
+                        "all lookup_options patterns must match a key starting with module name '{module}'"
+                    ),
                 ));
             }
         } else if !k.starts_with(&prefix) {
@@ -1584,7 +1698,10 @@ fn compile_options(options: Option<Value>) -> Result<Option<Arc<CompiledOptions>
         let name = marionette_values::format::to_s(k);
         if name.starts_with('^') {
             let regex = Regex::new(&name).map_err(|e| {
-                HieraError::new(ErrorKind::Syntax, format!("Invalid lookup_options pattern '{name}': {e}"))
+                HieraError::new(
+                    ErrorKind::Syntax,
+                    format!("Invalid lookup_options pattern '{name}': {e}"),
+                )
             })?;
             compiled.patterns.push((regex, v.clone()));
         } else {

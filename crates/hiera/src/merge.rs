@@ -67,7 +67,9 @@ impl Merge {
                 }
                 match (marionette_values::format::to_s(k).as_str(), v) {
                     ("strategy", _) | ("merge_debug", _) => {}
-                    ("knockout_prefix", Value::String(p)) => deep.knockout_prefix = Some(p.to_string()),
+                    ("knockout_prefix", Value::String(p)) => {
+                        deep.knockout_prefix = Some(p.to_string())
+                    }
                     ("knockout_prefix", Value::Undef) => {}
                     ("sort_merged_arrays", Value::Boolean(b)) => deep.sort_merged_arrays = *b,
                     ("merge_hash_arrays", Value::Boolean(b)) => deep.merge_hash_arrays = *b,
@@ -257,7 +259,9 @@ fn deep_merge(source: Value, dest: Value, options: &DeepOptions) -> Value {
             let mut src: Vec<Value> = src.to_vec();
             let mut dest = dest;
             if let Some(prefix) = &options.knockout_prefix
-                && let Some(i) = src.iter().position(|v| v == &Value::string(prefix.as_str()))
+                && let Some(i) = src
+                    .iter()
+                    .position(|v| v == &Value::string(prefix.as_str()))
             {
                 // The bare prefix clears what came before.
                 dest = match dest {
@@ -286,23 +290,28 @@ fn deep_merge(source: Value, dest: Value, options: &DeepOptions) -> Value {
                             }
                         });
                     }
-                    let all_hashes = |items: &[Value]| items.iter().all(|i| matches!(i, Value::Hash(_)));
-                    let mut merged = if options.merge_hash_arrays && all_hashes(&src) && all_hashes(&dst) {
-                        let mut list: Vec<Value> = dst
-                            .iter()
-                            .enumerate()
-                            .map(|(i, d)| {
-                                let s = src.get(i).cloned().unwrap_or_else(|| Value::hash(PHash::new()));
-                                deep_merge(s, d.clone(), options)
-                            })
-                            .collect();
-                        if src.len() > dst.len() {
-                            list.extend(src[dst.len()..].iter().cloned());
-                        }
-                        list
-                    } else {
-                        unique(dst.into_iter().chain(src))
-                    };
+                    let all_hashes =
+                        |items: &[Value]| items.iter().all(|i| matches!(i, Value::Hash(_)));
+                    let mut merged =
+                        if options.merge_hash_arrays && all_hashes(&src) && all_hashes(&dst) {
+                            let mut list: Vec<Value> = dst
+                                .iter()
+                                .enumerate()
+                                .map(|(i, d)| {
+                                    let s = src
+                                        .get(i)
+                                        .cloned()
+                                        .unwrap_or_else(|| Value::hash(PHash::new()));
+                                    deep_merge(s, d.clone(), options)
+                                })
+                                .collect();
+                            if src.len() > dst.len() {
+                                list.extend(src[dst.len()..].iter().cloned());
+                            }
+                            list
+                        } else {
+                            unique(dst.into_iter().chain(src))
+                        };
                     if options.sort_merged_arrays {
                         merged.sort_by(compare);
                     }
@@ -347,8 +356,12 @@ fn compare(a: &Value, b: &Value) -> std::cmp::Ordering {
     match (a, b) {
         (Value::Integer(x), Value::Integer(y)) => x.cmp(y),
         (Value::Float(x), Value::Float(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
-        (Value::Integer(x), Value::Float(y)) => (*x as f64).partial_cmp(y).unwrap_or(Ordering::Equal),
-        (Value::Float(x), Value::Integer(y)) => x.partial_cmp(&(*y as f64)).unwrap_or(Ordering::Equal),
+        (Value::Integer(x), Value::Float(y)) => {
+            (*x as f64).partial_cmp(y).unwrap_or(Ordering::Equal)
+        }
+        (Value::Float(x), Value::Integer(y)) => {
+            x.partial_cmp(&(*y as f64)).unwrap_or(Ordering::Equal)
+        }
         (Value::String(x), Value::String(y)) => x.as_bytes().cmp(y.as_bytes()),
         (Value::Integer(_) | Value::Float(_), _) => Ordering::Less,
         (_, Value::Integer(_) | Value::Float(_)) => Ordering::Greater,

@@ -59,10 +59,7 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
     let mut anchors: HashMap<usize, Value> = HashMap::new();
     let mut root: Option<Value> = None;
     let mut in_document = false;
-    loop {
-        let Some(next) = parser.next_event() else {
-            break;
-        };
+    while let Some(next) = parser.next_event() {
         let (event, span) = next.map_err(|e| YamlError {
             problem: e.info().to_string(),
             line: e.marker().line(),
@@ -255,11 +252,7 @@ fn collection_tag(tag: Option<&granit_parser::Tag>) -> Result<(), String> {
 
 /// The value of a scalar: quoted ones are strings, tagged ones follow their
 /// tag, plain ones are typed by their text.
-fn scalar(
-    text: &str,
-    plain: bool,
-    tag: Option<&granit_parser::Tag>,
-) -> Result<Value, String> {
+fn scalar(text: &str, plain: bool, tag: Option<&granit_parser::Tag>) -> Result<Value, String> {
     if let Some(tag) = tag {
         let (handle, suffix) = tag.parts();
         if handle == "tag:yaml.org,2002:" {
@@ -370,13 +363,15 @@ fn looks_like_word(text: &str) -> bool {
     let (Some(first), second) = (chars.next(), chars.next()) else {
         return false;
     };
-    word(first) || (!first.is_ascii_digit() && !matches!(first, '.' | ':' | '-') && second.is_some_and(word))
+    word(first)
+        || (!first.is_ascii_digit()
+            && !matches!(first, '.' | ':' | '-')
+            && second.is_some_and(word))
 }
 
 fn is_date(text: &str) -> bool {
     let parts: Vec<&str> = text.split('-').collect();
-    if parts.len() != 3 || parts[0].len() != 4 || !parts[0].bytes().all(|b| b.is_ascii_digit())
-    {
+    if parts.len() != 3 || parts[0].len() != 4 || !parts[0].bytes().all(|b| b.is_ascii_digit()) {
         return false;
     }
     let month_ok = match parts[1].as_bytes() {
@@ -398,7 +393,11 @@ fn is_timestamp(text: &str) -> bool {
     bytes.len() > 10
         && is_date(&text[..10.min(text.len())])
         && matches!(bytes[10], b'T' | b't' | b' ' | b'\t')
-        && text[11..].trim_start().bytes().next().is_some_and(|b| b.is_ascii_digit())
+        && text[11..]
+            .trim_start()
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_digit())
         && text.contains(':')
 }
 
@@ -477,7 +476,9 @@ fn is_float(text: &str) -> bool {
     };
     if !int.is_empty()
         && (!int.as_bytes()[0].is_ascii_digit()
-            || !int.bytes().all(|b| b.is_ascii_digit() || b == b'_' || b == b','))
+            || !int
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b == b'_' || b == b','))
     {
         return false;
     }

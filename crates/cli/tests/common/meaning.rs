@@ -124,4 +124,3 @@ pub(crate) fn differences(expected: &Meaning, actual: &Meaning) -> Vec<String> {
     }
     out
 }
-

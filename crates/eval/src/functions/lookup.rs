@@ -54,7 +54,8 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
         {
             let found = eval.scopes.get(TOP_SCOPE).variables.get(top).cloned();
             if found.is_none() {
-                self.eval.warn_once(&format!("Undefined variable '{name}'; "));
+                self.eval
+                    .warn_once(&format!("Undefined variable '{name}'; "));
             }
             return found;
         }
@@ -68,14 +69,16 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
             };
             let found = eval.scopes.get(scope).variables.get(variable).cloned();
             if found.is_none() {
-                self.eval.warn_once(&format!("Undefined variable '{name}'; "));
+                self.eval
+                    .warn_once(&format!("Undefined variable '{name}'; "));
             }
             return found;
         }
         let found = eval.scopes.lookup(self.scope, name).cloned();
         if found.is_none() {
             // Puppet warns of an unknown variable once per name.
-            self.eval.warn_once(&format!("Undefined variable '{name}'; "));
+            self.eval
+                .warn_once(&format!("Undefined variable '{name}'; "));
         }
         found
     }
@@ -84,7 +87,12 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
         self.eval.loader.as_ref()?.module_dir(name)
     }
 
-    fn call_function(&mut self, name: &str, module: Option<&str>, mut args: Vec<Value>) -> FunctionOutcome {
+    fn call_function(
+        &mut self,
+        name: &str,
+        module: Option<&str>,
+        mut args: Vec<Value>,
+    ) -> FunctionOutcome {
         let span = self.span;
         match self.eval.data_function_params(name, span) {
             Ok(None) => FunctionOutcome::Unknown,
@@ -98,7 +106,9 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
                 self.eval.current = saved;
                 match result {
                     Ok(value) => FunctionOutcome::Value(value),
-                    Err(Stop::Error(error)) if error.message == NOT_FOUND => FunctionOutcome::NotFound,
+                    Err(Stop::Error(error)) if error.message == NOT_FOUND => {
+                        FunctionOutcome::NotFound
+                    }
                     Err(Stop::Error(error)) => FunctionOutcome::Failed(error.message),
                     Err(_) => FunctionOutcome::Failed(format!("'{name}' did not return a value")),
                 }
@@ -108,13 +118,18 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
         }
     }
 
-    fn convert_to(&mut self, type_name: &str, value: Value, args: &[Value]) -> Result<Value, String> {
+    fn convert_to(
+        &mut self,
+        type_name: &str,
+        value: Value,
+        args: &[Value],
+    ) -> Result<Value, String> {
         let target = match marionette_values::parse_type(type_name) {
             Ok(t) => t,
             Err(_) => self
                 .eval
                 .resolve_type_name(type_name, self.span)
-                .map_err(|e| stop_message(e))?,
+                .map_err(stop_message)?,
         };
         let mut all = vec![value];
         all.extend(args.iter().cloned());
@@ -131,7 +146,10 @@ const NOT_FOUND: &str = "__lookup_context_not_found";
 fn context_value(function: &str, module: Option<&str>, environment: &str) -> Value {
     let mut hash = PHash::new();
     hash.insert(Value::string(CONTEXT_KEY), Value::string(function));
-    hash.insert(Value::string("environment_name"), Value::string(environment));
+    hash.insert(
+        Value::string("environment_name"),
+        Value::string(environment),
+    );
     hash.insert(
         Value::string("module_name"),
         module.map_or(Value::Undef, Value::string),
@@ -241,7 +259,11 @@ impl<'p> Evaluator<'p> {
             }
         };
         for name in &call.names {
-            if let Some(value) = call.overrides.as_ref().and_then(|o| o.get(&Value::string(name.as_str()))) {
+            if let Some(value) = call
+                .overrides
+                .as_ref()
+                .and_then(|o| o.get(&Value::string(name.as_str())))
+            {
                 return check(
                     &format!("Value found for key '{name}' in override hash"),
                     value.clone(),
@@ -507,7 +529,13 @@ impl Evaluator<'_> {
             None => None,
         };
         let call = LookupCall {
-            name_arg: Value::array(query.keys.iter().map(|k| Value::string(k.as_str())).collect()),
+            name_arg: Value::array(
+                query
+                    .keys
+                    .iter()
+                    .map(|k| Value::string(k.as_str()))
+                    .collect(),
+            ),
             names: query.keys.clone(),
             value_type,
             merge,
