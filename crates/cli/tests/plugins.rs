@@ -506,3 +506,45 @@ fn sensitive_values_reach_providers_marked_and_are_never_shown() {
     assert!(!run.output().contains("mrtest-s3cret"), "{}", run.output());
     assert!(!read(&ini).contains("mrtest-s3cret"));
 }
+
+#[test]
+fn hiera_data_functions_may_be_plugins() {
+    let dir = workdir();
+    let env = dir.path().join("production");
+    std::fs::create_dir_all(&env).unwrap();
+    std::fs::write(
+        env.join("hiera.yaml"),
+        "version: 5\nhierarchy:\n  - name: From a plugin\n    data_hash: kv::hiera_data\n    options:\n      site: '%{facts.networking.domain}'\n",
+    )
+    .unwrap();
+    let modulepath = modules().display().to_string();
+    let envpath = dir.path().display().to_string();
+    let facts = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/conformance/default-facts.json")
+        .display()
+        .to_string();
+    let base = [
+        "lookup",
+        "--environmentpath",
+        &envpath,
+        "--environment",
+        "production",
+        "--modulepath",
+        &modulepath,
+        "--hiera_config",
+        "/nonexistent/hiera.yaml",
+        "--node",
+        "mrtest.example.com",
+        "--facts",
+        &facts,
+        "--render-as",
+        "json",
+    ];
+    let greeting = marionette(&[&base[..], &["kv::greeting"]].concat(), &[]);
+    assert_eq!(greeting.code, 0, "{}", greeting.output());
+    assert_eq!(greeting.stdout.trim(), "\"hello from example.com\"");
+    let merged = marionette(&[&base[..], &["--merge", "unique", "kv::ports"]].concat(), &[]);
+    assert_eq!(merged.stdout.trim(), "[80,443]", "{}", merged.output());
+    let missing = marionette(&[&base[..], &["kv::nothing"]].concat(), &[]);
+    assert_eq!(missing.code, 1, "{}", missing.output());
+}

@@ -223,3 +223,65 @@ fn from_json(data: &serde_json::Value) -> Value {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value_of(parsed: &Result<Parsed>, key: &str) -> Option<Value> {
+        parsed
+            .as_ref()
+            .ok()
+            .and_then(|p| p.hash.get(&Value::string(key)).cloned())
+    }
+
+    #[test]
+    fn a_file_is_parsed_once_per_compile_and_again_when_it_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("common.yaml");
+        std::fs::write(&path, "k: one\n").unwrap();
+        let files = Files::default();
+        files.next_generation();
+        let first = files.parsed(&path, Format::Yaml);
+        assert_eq!(value_of(&first, "k"), Some(Value::string("one")));
+        // Within one compile the file is not read again, even if it changes.
+        std::fs::write(&path, "k: second\n").unwrap();
+        let same = files.parsed(&path, Format::Yaml);
+        assert!(Arc::ptr_eq(&first, &same));
+        // The next compile sees the change (the size differs).
+        files.next_generation();
+        let changed = files.parsed(&path, Format::Yaml);
+        assert_eq!(value_of(&changed, "k"), Some(Value::string("second")));
+        // And keeps what did not change.
+        files.next_generation();
+        let kept = files.parsed(&path, Format::Yaml);
+        assert!(Arc::ptr_eq(&changed, &kept));
+    }
+
+    #[test]
+    fn existence_is_asked_once_per_compile() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("late.yaml");
+        let files = Files::default();
+        files.next_generation();
+        assert!(!files.exists(&path));
+        std::fs::write(&path, "k: v\n").unwrap();
+        assert!(!files.exists(&path), "answered from this compile's look");
+        files.next_generation();
+        assert!(files.exists(&path));
+    }
+
+    #[test]
+    fn data_that_is_no_hash_is_a_warning_for_yaml_and_an_error_for_json() {
+        let path = Path::new("/x/data.yaml");
+        let parsed = parse_text("- a\n", path, Format::Yaml).unwrap();
+        assert!(parsed.hash.is_empty());
+        assert_eq!(
+            parsed.warning.as_deref(),
+            Some("/x/data.yaml: file does not contain a valid yaml hash")
+        );
+        let error = parse_text("[1]", Path::new("/x/d.json"), Format::Json).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Data);
+        assert!(error.message.contains("expects a Hash value"), "{}", error.message);
+    }
+}
