@@ -1367,6 +1367,131 @@ impl PType {
     }
 }
 
+impl PType {
+    /// `type(value, 'reduced')`: collections as arrays and hashes of the
+    /// common type of their elements, sizes kept; the strings of an array
+    /// are an `Enum` of their values.
+    pub fn infer_reduced(value: &Value) -> PType {
+        match value {
+            Value::Array(items) if !items.is_empty() => PType::Array {
+                element: Box::new(common_reduced(items.iter())),
+                min: items.len() as i64,
+                max: items.len() as i64,
+            },
+            // Hashes reduce as their inferred struct does (`Hash[String,
+            // Integer[1, 1], 1, 1]`).
+            other => PType::infer(other).reduce(),
+        }
+    }
+
+    /// `type(value, 'generalized')`: the least specific types, except that
+    /// the strings of collections keep the range of their lengths when
+    /// there are several (`Array[String[4, 6]]`): Puppet takes the common
+    /// type of collections with their strings as `Enum`s, then generalizes.
+    pub fn infer_generalized(value: &Value) -> PType {
+        generalize_enums(&with_enums(value))
+    }
+}
+
+/// A value's type with every string an `Enum` of itself and collections
+/// as arrays and hashes of their elements' common type.
+fn with_enums(value: &Value) -> PType {
+    match value {
+        Value::String(s) => PType::Enum {
+            values: vec![s.to_string()],
+            case_insensitive: false,
+        },
+        Value::Array(items) if !items.is_empty() => {
+            PType::array_of(common_enums(items.iter().map(with_enums)))
+        }
+        Value::Hash(hash) if !hash.is_empty() => PType::hash_of(
+            common_enums(hash.keys().map(with_enums)),
+            common_enums(hash.values().map(with_enums)),
+        ),
+        other => PType::infer(other),
+    }
+}
+
+/// The common type of types made by [`with_enums`]: enums unite, arrays
+/// and hashes combine element by element, anything else is generalized
+/// first.
+fn common_enums(types: impl Iterator<Item = PType>) -> PType {
+    types.fold(PType::Unit, |common, t| match (common, t) {
+        (PType::Unit, t) => t,
+        // Undef is absorbed by the other elements' type, as in Puppet.
+        (t, PType::Undef) | (PType::Undef, t) => t,
+        (
+            PType::Enum { values: mut a, .. },
+            PType::Enum { values: b, .. },
+        ) => {
+            for value in b {
+                if !a.contains(&value) {
+                    a.push(value);
+                }
+            }
+            PType::Enum {
+                values: a,
+                case_insensitive: false,
+            }
+        }
+        (PType::Array { element: a, .. }, PType::Array { element: b, .. }) => {
+            PType::array_of(common_enums([*a, *b].into_iter()))
+        }
+        (
+            PType::Hash { key: ka, value: va, .. },
+            PType::Hash { key: kb, value: vb, .. },
+        ) => PType::hash_of(
+            common_enums([*ka, *kb].into_iter()),
+            common_enums([*va, *vb].into_iter()),
+        ),
+        (a, b) => generalize_enums(&a).common(&generalize_enums(&b)),
+    })
+}
+
+/// An `Enum` of several strings becomes `String[shortest, longest]`, of
+/// one string `String`; the rest generalizes as usual.
+fn generalize_enums(t: &PType) -> PType {
+    match t {
+        PType::Enum { values, .. } if values.len() > 1 => {
+            let lengths = values.iter().map(|s| s.chars().count() as i64);
+            PType::String {
+                min: lengths.clone().min().unwrap_or(0),
+                max: lengths.max().unwrap_or(0),
+            }
+        }
+        PType::Enum { .. } => PType::string(),
+        PType::Array { element, .. } => PType::array_of(generalize_enums(element)),
+        PType::Hash { key, value, .. } => {
+            PType::hash_of(generalize_enums(key), generalize_enums(value))
+        }
+        other => other.generalize(),
+    }
+}
+
+/// The distinct strings of `values`, sorted, when all of them are strings.
+fn all_strings<'a>(values: impl Iterator<Item = &'a Value>) -> Option<Vec<&'a str>> {
+    let mut strings = Vec::new();
+    for value in values {
+        match value {
+            Value::String(s) => strings.push(&**s),
+            _ => return None,
+        }
+    }
+    strings.sort_unstable();
+    strings.dedup();
+    Some(strings)
+}
+
+fn common_reduced<'a>(values: impl Iterator<Item = &'a Value> + Clone) -> PType {
+    match all_strings(values.clone()) {
+        Some(strings) => PType::Enum {
+            values: strings.into_iter().map(str::to_string).collect(),
+            case_insensitive: false,
+        },
+        None => common_of(values.map(PType::infer_reduced)),
+    }
+}
+
 /// The common type of several types; `Unit` when there are none.
 fn common_of(types: impl Iterator<Item = PType>) -> PType {
     types.fold(PType::Unit, |common, t| common.common(&t))

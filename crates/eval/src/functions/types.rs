@@ -37,8 +37,8 @@ fn type_fn(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
         }
     };
     Ok(Value::Type(Box::new(match mode {
-        "generalized" => inferred.generalize(),
-        "reduced" => inferred.reduce(),
+        "generalized" => PType::infer_generalized(&call.args[0]),
+        "reduced" => PType::infer_reduced(&call.args[0]),
         "detailed" => inferred,
         _ => {
             return call.mismatch(
