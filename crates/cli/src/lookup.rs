@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use marionette_eval::{CompileOptions, LookupQuery, Stream};
+use marionette_values::format::ruby_float;
 use marionette_values::{PHash, Value};
 
 #[derive(Args)]
@@ -205,53 +206,18 @@ fn non_finite(value: &Value) -> Option<&'static str> {
     }
 }
 
-/// Ruby's `to_s`, as `--render-as s` prints a value.
+/// Ruby's `to_s`, as `--render-as s` prints a value: collections in
+/// their `inspect` form.
 fn to_s(value: &Value) -> String {
     match value {
         Value::String(s) => s.to_string(),
         Value::Undef => String::new(),
         Value::Sensitive(_) => "Sensitive [value redacted]".to_string(),
-        Value::Array(items) => format!(
-            "[{}]",
-            items.iter().map(inspect).collect::<Vec<_>>().join(", ")
-        ),
-        Value::Hash(_) => inspect(value),
         Value::Float(f) => ruby_float(*f),
+        Value::Integer(_) | Value::Boolean(_) | Value::Array(_) | Value::Hash(_) => {
+            marionette_values::format::ruby_inspect(value)
+        }
         other => marionette_values::format::to_s(other),
-    }
-}
-
-fn inspect(value: &Value) -> String {
-    match value {
-        Value::String(s) => format!("{s:?}"),
-        Value::Undef => "nil".into(),
-        Value::Array(items) => format!(
-            "[{}]",
-            items.iter().map(inspect).collect::<Vec<_>>().join(", ")
-        ),
-        Value::Hash(hash) => format!(
-            "{{{}}}",
-            hash.iter()
-                .map(|(k, v)| format!("{}=>{}", inspect(k), inspect(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        other => to_s(other),
-    }
-}
-
-fn ruby_float(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    let s = format!("{f}");
-    if f.is_finite() && !s.contains(['.', 'e']) {
-        format!("{s}.0")
-    } else {
-        s
     }
 }
 
@@ -267,14 +233,7 @@ fn yaml(value: &Value) -> String {
             out.push('\n');
             yaml_block(&mut out, value, 0);
         }
-        other => {
-            let scalar = yaml_scalar(other);
-            if !scalar.is_empty() {
-                out.push(' ');
-                out.push_str(&scalar);
-            }
-            out.push('\n');
-        }
+        other => push_scalar(&mut out, other),
     }
     out
 }
@@ -343,15 +302,18 @@ fn yaml_child(out: &mut String, value: &Value, indent: usize, in_list: bool) {
                 out.push('\n');
             }
         }
-        other => {
-            let scalar = yaml_scalar(other);
-            if !scalar.is_empty() {
-                out.push(' ');
-                out.push_str(&scalar);
-            }
-            out.push('\n');
-        }
+        other => push_scalar(out, other),
     }
+}
+
+/// A scalar after its key, dash or `---`, and the end of its line.
+fn push_scalar(out: &mut String, value: &Value) {
+    let scalar = yaml_scalar(value);
+    if !scalar.is_empty() {
+        out.push(' ');
+        out.push_str(&scalar);
+    }
+    out.push('\n');
 }
 
 /// Psych writes text with a line break before its end as a literal block.

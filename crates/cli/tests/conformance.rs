@@ -78,22 +78,13 @@ fn run_case(dir: &Path) -> Result<(), String> {
     let actual: Value = serde_json::from_slice(&output.stdout)
         .map_err(|e| format!("our output is not JSON: {e}"))?;
     let problems = differences(&meaning(&expected), &meaning(&actual));
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("\n  "))
-    }
+    common::outcome(problems)
 }
 
 #[test]
 fn catalogs_match_puppet() {
     let root = corpus();
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/conformance exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("expected.json").exists() || p.join("expected.err").exists())
-        .collect();
-    cases.sort();
+    let cases = common::case_dirs(&root, &["expected.json", "expected.err"]);
     assert!(cases.len() >= 150, "only {} cases", cases.len());
     let known_text =
         std::fs::read_to_string(root.join("known-differences.txt")).unwrap_or_default();

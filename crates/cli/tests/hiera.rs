@@ -250,22 +250,13 @@ fn run_block(case: &Path, block: &Block, confdir: &Path) -> Result<(), String> {
             ));
         }
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("\n  "))
-    }
+    common::outcome(problems)
 }
 
 #[test]
 fn lookups_match_puppet() {
     let root = corpus();
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("tests/hiera exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("expected.txt").exists())
-        .collect();
-    cases.sort();
+    let cases = common::case_dirs(&root, &["expected.txt"]);
     assert!(cases.len() >= 40, "only {} cases", cases.len());
     let confdir = tempfile::tempdir().expect("a temporary directory");
     let confdir = confdir.path().canonicalize().expect("it exists");

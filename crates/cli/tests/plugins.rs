@@ -543,7 +543,10 @@ fn hiera_data_functions_may_be_plugins() {
     let greeting = marionette(&[&base[..], &["kv::greeting"]].concat(), &[]);
     assert_eq!(greeting.code, 0, "{}", greeting.output());
     assert_eq!(greeting.stdout.trim(), "\"hello from example.com\"");
-    let merged = marionette(&[&base[..], &["--merge", "unique", "kv::ports"]].concat(), &[]);
+    let merged = marionette(
+        &[&base[..], &["--merge", "unique", "kv::ports"]].concat(),
+        &[],
+    );
     assert_eq!(merged.stdout.trim(), "[80,443]", "{}", merged.output());
     let missing = marionette(&[&base[..], &["kv::nothing"]].concat(), &[]);
     assert_eq!(missing.code, 1, "{}", missing.output());

@@ -282,6 +282,10 @@ mod tests {
         );
         let error = parse_text("[1]", Path::new("/x/d.json"), Format::Json).unwrap_err();
         assert_eq!(error.kind, ErrorKind::Data);
-        assert!(error.message.contains("expects a Hash value"), "{}", error.message);
+        assert!(
+            error.message.contains("expects a Hash value"),
+            "{}",
+            error.message
+        );
     }
 }

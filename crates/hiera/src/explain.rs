@@ -322,67 +322,12 @@ pub(crate) fn dump_value(out: &mut String, indent: &str, value: &Value) {
     }
 }
 
-/// Ruby's `inspect` of a scalar.
+/// Ruby's `inspect` of a scalar; sensitive values redacted.
 pub(crate) fn inspect(value: &Value) -> String {
     match value {
-        Value::Undef => "nil".into(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Integer(i) => i.to_string(),
-        Value::Float(f) => ruby_float(*f),
-        Value::String(s) => inspect_string(s),
         Value::Sensitive(_) => "Sensitive [value redacted]".into(),
-        other => marionette_values::format::to_s(other),
+        other => marionette_values::format::ruby_inspect(other),
     }
-}
-
-fn ruby_float(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    let abs = f.abs();
-    if abs != 0.0 && !(1e-4..1e16).contains(&abs) {
-        let s = format!("{f:e}");
-        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-        let mantissa = if mantissa.contains('.') {
-            mantissa.to_string()
-        } else {
-            format!("{mantissa}.0")
-        };
-        let exp: i32 = exp.parse().unwrap_or(0);
-        return format!(
-            "{mantissa}e{}{:02}",
-            if exp < 0 { '-' } else { '+' },
-            exp.abs()
-        );
-    }
-    let s = format!("{f}");
-    if s.contains('.') { s } else { format!("{s}.0") }
-}
-
-fn inspect_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\u{1b}' => out.push_str("\\e"),
-            '#' if matches!(chars.peek(), Some('{' | '$' | '@')) => out.push_str("\\#"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02X}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

@@ -126,8 +126,21 @@ impl Inv<'_> {
         }
     }
 
-    fn explaining(&self) -> bool {
-        self.explain.is_some()
+    /// Runs `f` inside a node of the explanation.
+    fn within<T>(&mut self, kind: impl FnOnce() -> Kind, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.push(kind);
+        let result = f(self);
+        self.pop();
+        result
+    }
+
+    /// Runs `f` without explaining it (what Puppet computes once per
+    /// configuration rather than per lookup).
+    fn unexplained<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let explain = self.explain.take();
+        let result = f(self);
+        self.explain = explain;
+        result
     }
 
     /// Runs `f` with `name` on the stack of keys being looked up; a name
@@ -388,21 +401,32 @@ impl Session {
     }
 
     fn dig(&self, inv: &mut Inv<'_>, key: &LookupKey, value: Value) -> Result<Option<Value>> {
-        if key.segments.is_empty() {
+        self.dig_explained(inv, &key.text, &key.segments, value)
+    }
+
+    /// Digs `segments` into a value, explained as a sub key.
+    fn dig_explained(
+        &self,
+        inv: &mut Inv<'_>,
+        key: &str,
+        segments: &[Segment],
+        value: Value,
+    ) -> Result<Option<Value>> {
+        if segments.is_empty() {
             return Ok(Some(value));
         }
-        inv.push(|| {
-            Kind::SubLookup(
-                key.segments
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join("."),
-            )
-        });
-        let result = self.dig_segments(inv, &key.text, &key.segments, value);
-        inv.pop();
-        result
+        inv.within(
+            || {
+                Kind::SubLookup(
+                    segments
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join("."),
+                )
+            },
+            |inv| self.dig_segments(inv, key, segments, value),
+        )
     }
 
     fn dig_segments(
@@ -643,10 +667,7 @@ impl Session {
         config: &Config,
         entry: &Entry,
     ) -> Result<Arc<Vec<Location>>> {
-        let explain = inv.explain.take();
-        let result = self.cached_locations(inv, config, entry);
-        inv.explain = explain;
-        result
+        inv.unexplained(|inv| self.cached_locations(inv, config, entry))
     }
 
     /// The locations resolved before for this entry, if the variables
@@ -796,41 +817,36 @@ impl Session {
                 original,
                 path,
                 exists,
-            } => {
-                inv.push(|| Kind::Location {
+            } => inv.within(
+                || Kind::Location {
                     uri: false,
                     location: path.display().to_string(),
                     original: original.clone(),
-                });
-                let result = if *exists {
-                    self.function_lookup(inv, layer, config, entry, location, key)
-                } else {
-                    inv.explain(|e| e.location_not_found());
-                    Ok(None)
-                };
-                inv.pop();
-                result
-            }
-            Location::Uri { original, uri } => {
-                inv.push(|| Kind::Location {
+                },
+                |inv| {
+                    if *exists {
+                        self.function_lookup(inv, layer, config, entry, location, key)
+                    } else {
+                        inv.explain(|e| e.location_not_found());
+                        Ok(None)
+                    }
+                },
+            ),
+            Location::Uri { original, uri } => inv.within(
+                || Kind::Location {
                     uri: true,
                     location: uri.clone(),
                     original: original.clone(),
-                });
-                let result = self.function_lookup(inv, layer, config, entry, location, key);
-                inv.pop();
-                result
-            }
+                },
+                |inv| self.function_lookup(inv, layer, config, entry, location, key),
+            ),
         }
     }
 
     /// The entry's options, interpolated (unexplained, as Puppet does it
     /// once), with the location added.
     fn options(&self, inv: &mut Inv<'_>, entry: &Entry, location: &Location) -> Result<PHash> {
-        let explain = inv.explain.take();
-        let result = self.options_unexplained(inv, entry, location);
-        inv.explain = explain;
-        result
+        inv.unexplained(|inv| self.options_unexplained(inv, entry, location))
     }
 
     fn options_unexplained(
@@ -1389,10 +1405,10 @@ impl Session {
         methods: bool,
         locals: &[(&str, Value)],
     ) -> Result<Value> {
-        inv.push(|| Kind::Interpolate(subject.to_string()));
-        let result = self.interpolate_parts(inv, subject, methods, locals);
-        inv.pop();
-        result
+        inv.within(
+            || Kind::Interpolate(subject.to_string()),
+            |inv| self.interpolate_parts(inv, subject, methods, locals),
+        )
     }
 
     fn interpolate_parts(
@@ -1499,24 +1515,7 @@ impl Session {
         let Some(value) = value else {
             return Ok(None);
         };
-        if segments.is_empty() {
-            return Ok(Some(value));
-        }
-        if !inv.explaining() {
-            return self.dig_segments(inv, key, &segments, value);
-        }
-        inv.push(|| {
-            Kind::SubLookup(
-                segments
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join("."),
-            )
-        });
-        let result = self.dig_segments(inv, key, &segments, value);
-        inv.pop();
-        result
+        self.dig_explained(inv, key, &segments, value)
     }
 }
 
@@ -1618,41 +1617,12 @@ fn method_and_key(expr: &str) -> (&str, &str) {
     ("scope", expr)
 }
 
-/// A value as Ruby's `to_s` writes it inside an interpolated string.
+/// A value as Ruby's `to_s` writes it inside an interpolated string: a
+/// collection in its `inspect` form.
 fn ruby_to_s(value: &Value) -> String {
     match value {
         Value::String(s) => s.to_string(),
         Value::Undef => String::new(),
-        Value::Array(items) => format!(
-            "[{}]",
-            items
-                .iter()
-                .map(ruby_inspect)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Value::Hash(_) => ruby_inspect(value),
-        other => crate::explain::inspect(other),
-    }
-}
-
-fn ruby_inspect(value: &Value) -> String {
-    match value {
-        Value::Array(items) => format!(
-            "[{}]",
-            items
-                .iter()
-                .map(ruby_inspect)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Value::Hash(hash) => format!(
-            "{{{}}}",
-            hash.iter()
-                .map(|(k, v)| format!("{}=>{}", ruby_inspect(k), ruby_inspect(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
         other => crate::explain::inspect(other),
     }
 }

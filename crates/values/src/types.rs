@@ -1420,10 +1420,7 @@ fn common_enums(types: impl Iterator<Item = PType>) -> PType {
         (PType::Unit, t) => t,
         // Undef is absorbed by the other elements' type, as in Puppet.
         (t, PType::Undef) | (PType::Undef, t) => t,
-        (
-            PType::Enum { values: mut a, .. },
-            PType::Enum { values: b, .. },
-        ) => {
+        (PType::Enum { values: mut a, .. }, PType::Enum { values: b, .. }) => {
             for value in b {
                 if !a.contains(&value) {
                     a.push(value);
@@ -1438,8 +1435,12 @@ fn common_enums(types: impl Iterator<Item = PType>) -> PType {
             PType::array_of(common_enums([*a, *b].into_iter()))
         }
         (
-            PType::Hash { key: ka, value: va, .. },
-            PType::Hash { key: kb, value: vb, .. },
+            PType::Hash {
+                key: ka, value: va, ..
+            },
+            PType::Hash {
+                key: kb, value: vb, ..
+            },
         ) => PType::hash_of(
             common_enums([*ka, *kb].into_iter()),
             common_enums([*va, *vb].into_iter()),

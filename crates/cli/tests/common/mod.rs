@@ -52,3 +52,24 @@ pub(crate) fn timeless(text: &str) -> String {
         .map(|line| line + "\n")
         .collect()
 }
+
+/// The case directories under a corpus root that hold one of `files`, in
+/// order.
+pub(crate) fn case_dirs(root: &std::path::Path, files: &[&str]) -> Vec<std::path::PathBuf> {
+    let mut cases: Vec<std::path::PathBuf> = std::fs::read_dir(root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| files.iter().any(|f| p.join(f).exists()))
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// A comparison's problems, one per line, or success when there are none.
+pub(crate) fn outcome(problems: Vec<String>) -> Result<(), String> {
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n  "))
+    }
+}
