@@ -8,8 +8,9 @@
 //! written in Puppet, `new` for `convert_to`).
 //!
 //! - `config.rs`: `hiera.yaml` versions 5, 4 and 3.
-//! - `lookup.rs`: layers, hierarchies, locations, `lookup_options`,
-//!   interpolation, digging into values.
+//! - `lookup/`: layers, hierarchies and locations (`mod.rs`), the data
+//!   providers of entries (`providers.rs`), `lookup_options`
+//!   (`options.rs`), interpolation (`interpolate.rs`), digging into values.
 //! - `merge.rs`: the merge strategies.
 //! - `data.rs`: data files parsed once and kept while unchanged;
 //!   `yaml.rs` reads YAML as Ruby's Psych does, `hocon.rs` HOCON.
