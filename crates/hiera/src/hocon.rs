@@ -1,21 +1,26 @@
 //! HOCON, the configuration language of Hiera's `hocon_data` backend.
 //!
-//! [`parse`] gives the hash that Puppet's backend gets from ruby-hocon
+//! [`parse`] gives the hash that Puppet's backend gets from ruby-hocon 1.3
 //! (`Hocon::ConfigFactory.parse_string(text).resolve.root.unwrapped`), and
-//! follows that library where it departs from the HOCON specification.
+//! follows that library where it departs from the HOCON specification: its
+//! tokens (numbers as Ruby's `Integer()`/`Float()` read them, whole floats
+//! made integers, `true`/`false`/`null` only), the order of merged keys
+//! (newer keys first), unquoted text dropped after a list or an object, and
+//! how it breaks (or fails on) cycles of substitutions.
 //!
 //! The work is done in three steps:
 //!
 //! - a lexer turns the text into tokens; whitespace is kept as a token only
 //!   between two simple values (`a b` is the string "a b");
 //! - a recursive-descent parser builds a tree of [`Node`]s, merging repeated
-//!   keys as it goes (a later object is merged over an earlier one, anything
-//!   else replaces it). A substitution that points into the field being
-//!   defined (`a = ${a} x`, `+=`) is replaced here by the value the field had
-//!   so far, which is what HOCON's self-referential substitutions mean;
-//! - a resolver replaces the other substitutions by the final value at their
-//!   path, joins concatenations and the merges that involve unresolved
-//!   values, and builds the [`Value`].
+//!   keys as it goes (a later object is merged over an earlier one, a later
+//!   resolved value replaces, anything else waits in a [`Node::Merge`]). A
+//!   substitution of the field being defined or of something in it
+//!   (`a = ${a} x`, `+=`) stands for the field's earlier value, found here;
+//! - a resolver replaces the other substitutions by the value at their path,
+//!   joins concatenations and merges, and builds the [`Value`]. Resolution is
+//!   memoized and bounded (depth, steps, growth), so hostile input fails
+//!   with an error rather than exhausting the stack or memory.
 //!
 //! Left out: environment variables as a fallback for substitutions (ruby-hocon
 //! looks them up), and includes: `include "file"` is ignored, as ruby-hocon
@@ -1558,48 +1563,73 @@ impl Parser {
         let group = self.layers.iter().rposition(|layer| layer.group_start)?;
         let base = &self.layers[group].prefix;
         let relative = subst.path.strip_prefix(base.as_slice())?;
-        let start = if group + 1 == self.layers.len() {
-            select_in_map(&self.layers[group].map, relative, subst)
+        // How deep the field is below each layer: an earlier value that is
+        // not resolved yet can be looked into only at the field itself.
+        let depth = |prefix: &[String]| self.path.len().saturating_sub(prefix.len());
+        // What an inner object defines hides what outer ones do, unless it
+        // is an object, to be merged with them.
+        for layer in self.layers[group..].iter().rev() {
+            let Some(inner) = subst.path.strip_prefix(layer.prefix.as_slice()) else {
+                continue;
+            };
+            match select_in_map(&layer.map, inner, depth(&layer.prefix), subst) {
+                None => continue,
+                Some(Node::Prior(prior)) if matches!(joined_value(&prior.node), Node::Obj(_)) => {
+                    break;
+                }
+                Some(found) => return Some(found),
+            }
+        }
+        let merged = if group + 1 == self.layers.len() {
+            None
         } else {
             let mut merged = object(self.layers[group].map.clone());
             for layer in &self.layers[group + 1..] {
                 let at = layer.prefix.get(base.len()..).unwrap_or(&[]);
                 merged = merge_nodes(merged, wrap(at, object(layer.map.clone())));
             }
-            match &merged {
-                Node::Obj(map) => select_in_map(map, relative, subst),
-                _ => Node::Missing(subst.clone()),
-            }
+            Some(merged)
         };
-        Some(start)
+        let map = match &merged {
+            None => &self.layers[group].map,
+            Some(Node::Obj(map)) => &map.fields,
+            Some(_) => return Some(Node::Missing(subst.clone())),
+        };
+        Some(
+            select_in_map(map, relative, depth(base), subst)
+                .unwrap_or(Node::Missing(subst.clone())),
+        )
     }
 }
 
-/// The node at `path` in an object as parsed so far.
-fn select_in_map(map: &Map, path: &[String], subst: &Rc<Subst>) -> Node {
-    let Some((first, rest)) = path.split_first() else {
-        return Node::Prior(Rc::new(Prior {
-            node: object(map.clone()),
+/// The node at `path` in an object as parsed so far: `None` if an object on
+/// the way lacks the key, else what stands for the substitution. `field` is
+/// how deep the field being defined is.
+fn select_in_map(map: &Map, path: &[String], field: usize, subst: &Rc<Subst>) -> Option<Node> {
+    let prior = |node: Node| {
+        Some(Node::Prior(Rc::new(Prior {
+            node,
             subst: subst.clone(),
-        }));
+        })))
     };
-    let Some(mut current) = map.get(first).cloned() else {
-        return Node::Missing(subst.clone());
+    let Some((first, rest)) = path.split_first() else {
+        return prior(object(map.clone()));
     };
+    let mut current = map.get(first)?.clone();
     for (i, key) in rest.iter().enumerate() {
         let next = match &current {
-            Node::Obj(m) => match m.get(key) {
-                Some(child) => child.clone(),
-                None => return Node::Missing(subst.clone()),
-            },
-            n if n.is_shaped() => return Node::Missing(subst.clone()),
-            n => {
-                return Node::Select(Rc::new(Select {
+            Node::Obj(m) => m.get(key)?.clone(),
+            n if n.is_shaped() => return Some(Node::Missing(subst.clone())),
+            // ruby-hocon sees into an earlier value that is not resolved
+            // yet only for the field's own value; elsewhere it meets a cycle.
+            n if i + 1 == field => {
+                return Some(Node::Select(Rc::new(Select {
                     base: n.clone(),
                     path: rest[i..].to_vec(),
                     subst: subst.clone(),
-                }));
+                })));
             }
+            _ => return Some(Node::Missing(subst.clone())),
         };
         current = next;
     }
@@ -1612,10 +1642,7 @@ fn select_in_map(map: &Map, path: &[String], subst: &Rc<Subst>) -> Node {
             current = last.clone();
         }
     }
-    Node::Prior(Rc::new(Prior {
-        node: current,
-        subst: subst.clone(),
-    }))
+    prior(current)
 }
 
 // ---------------------------------------------------------------------------
@@ -1655,6 +1682,13 @@ fn cycle_error(subst: &Subst) -> HoconError {
     )
 }
 
+/// A memoized result, by its key.
+enum Memo {
+    Lookup(Vec<String>),
+    Shallow(usize),
+    Full(usize),
+}
+
 struct Resolver {
     root: Node,
     steps: usize,
@@ -1663,10 +1697,9 @@ struct Resolver {
     /// the number of values made).
     grown: usize,
     limit: usize,
-    /// Cycles turned into "undefined", and substitutions resolved with a
-    /// field's earlier values, so far: results computed while one was are
-    /// not memoized, as they depend on what was being resolved.
-    tainted: usize,
+    /// What was memoized, in order: a cycle turned into "undefined" makes
+    /// the resolver forget what it memoized meanwhile, as ruby-hocon does.
+    journal: Vec<Memo>,
     /// The values of merges being resolved: the merge and the value's index.
     active: Vec<(usize, usize)>,
     /// What lookups of substitution paths found.
@@ -1701,7 +1734,6 @@ fn nothing(subst: &Subst) -> Result<Option<Node>, Fail> {
     }
 }
 
-/// A resolved node as a value.
 /// A resolved node as a value; `None` once more than `budget` values are
 /// made (resolved nodes share parts, values do not).
 fn to_value(node: &Node, budget: &mut usize) -> Option<Value> {
@@ -1737,7 +1769,7 @@ impl Resolver {
             steps: 0,
             depth: 0,
             grown: 0,
-            tainted: 0,
+            journal: Vec::new(),
             active: Vec::new(),
             lookups: HashMap::new(),
             shallow_memo: HashMap::new(),
@@ -1796,14 +1828,29 @@ impl Resolver {
     }
 
     /// What a substitution's resolution gives when it meets a cycle.
+    /// Results memoized since `journal` (the journal's length when the
+    /// substitution began) are forgotten, as ruby-hocon forgets them.
     fn catch_cycle(
         &mut self,
         node: &Node,
         result: Result<Option<Node>, Fail>,
+        journal: usize,
     ) -> Result<Option<Node>, Fail> {
         match (result, reference(node)) {
             (Err(Fail::Cycle(_)), Some(subst)) if subst.optional => {
-                self.tainted += 1;
+                for memo in self.journal.drain(journal..) {
+                    match memo {
+                        Memo::Lookup(path) => {
+                            self.lookups.remove(&path);
+                        }
+                        Memo::Shallow(id) => {
+                            self.shallow_memo.remove(&id);
+                        }
+                        Memo::Full(id) => {
+                            self.full_memo.remove(&id);
+                        }
+                    }
+                }
                 Ok(None)
             }
             (Err(Fail::Cycle(_)), Some(subst)) => Err(Fail::Error(cycle_error(subst))),
@@ -1817,10 +1864,13 @@ impl Resolver {
         if let Some(found) = self.lookups.get(&subst.path) {
             return Ok(found.clone());
         }
-        let caught = self.tainted;
         let found = self.walk(self.root.clone(), &subst.path)?;
-        if caught == self.tainted {
-            self.lookups.insert(subst.path.clone(), found.clone());
+        if self
+            .lookups
+            .insert(subst.path.clone(), found.clone())
+            .is_none()
+        {
+            self.journal.push(Memo::Lookup(subst.path.clone()));
         }
         Ok(found)
     }
@@ -1861,12 +1911,15 @@ impl Resolver {
             return Ok(result.clone());
         }
         self.enter(node.pos().unwrap_or(Pos { line: 1, column: 1 }))?;
-        let caught = self.tainted;
         let result = self.shallow_merge(items, items.len());
         self.depth -= 1;
         let result = result?;
-        if caught == self.tainted {
-            self.shallow_memo.insert(id, (node.clone(), result.clone()));
+        if self
+            .shallow_memo
+            .insert(id, (node.clone(), result.clone()))
+            .is_none()
+        {
+            self.journal.push(Memo::Shallow(id));
         }
         Ok(result)
     }
@@ -1890,13 +1943,17 @@ impl Resolver {
             return Err(Fail::Cycle(pos));
         }
         self.enter(pos)?;
-        let caught = self.tainted;
+        let journal = self.journal.len();
         let result = self.full_uncached(node);
         self.depth -= 1;
         self.resolving.remove(&id);
-        let result = self.catch_cycle(node, result)?;
-        if caught == self.tainted {
-            self.full_memo.insert(id, (node.clone(), result.clone()));
+        let result = self.catch_cycle(node, result, journal)?;
+        if self
+            .full_memo
+            .insert(id, (node.clone(), result.clone()))
+            .is_none()
+        {
+            self.journal.push(Memo::Full(id));
         }
         Ok(result)
     }
@@ -1945,7 +2002,6 @@ impl Resolver {
     /// value: the merge then stands for the values before it.
     fn active_index(&mut self, id: usize) -> Option<usize> {
         let index = self.active.iter().rev().find(|(merge, _)| *merge == id)?.1;
-        self.tainted += 1;
         Some(index)
     }
 
@@ -2356,9 +2412,48 @@ a += 1"##,
             r##"a = [1] [2] ,b = c
 "lookup_options": {
   "^profile::.*": { "merge": "deep" }
-}
-"##,
+}"##,
             r##"{"a":[1,2],"b":"c","lookup_options":{"^profile::.*":{"merge":"deep"}}}"##,
+        ),
+        (
+            r##"a = 1
+a = [${?a}, 2]
+b = [1]
+b = ${x} [${b}]
+x = [0]"##,
+            r##"{"a":[2],"b":[0,[1]],"x":[0]}"##,
+        ),
+        (
+            r##"defaults = ${b}
+b: { port = [${?defaults.port}, yes] }"##,
+            r##"{"defaults":{"port":["yes"]},"b":{"port":["yes"]}}"##,
+        ),
+        (
+            r##"x = [1]
+a += ${x}
+a += ${x}
+a += ${x}"##,
+            r##"{"x":[1],"a":[[1],[1],[1]]}"##,
+        ),
+        (
+            r##"b = {}
+a = ${b}
+a.c += 1
+a.c += 2"##,
+            r##"{"b":{},"a":{"c":[2]}}"##,
+        ),
+        (
+            r##"a = 5
+a += 1
+a = 3
+s = ${?HOME_NOT_SET_HERE}"##,
+            r##"{"a":3}"##,
+        ),
+        (
+            r##"a = 1
+a = [${a}]
+"##,
+            r##"ERR"##,
         ),
     ];
 
