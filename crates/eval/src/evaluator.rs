@@ -1164,26 +1164,34 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    /// Whether a function that Hiera calls as a data provider is written
-    /// in Puppet (it is then given the lookup context as its last
-    /// argument), or `None` when no function has that name.
-    pub(crate) fn data_function_params(
+    /// How Hiera calls a data provider function: `Some(None)` for one not
+    /// written in Puppet, `Some(Some(return type))` for one written in
+    /// Puppet (given the lookup context as its last argument; the return
+    /// type it declares, if any), `None` when no function has that name.
+    pub(crate) fn data_function(
         &mut self,
         name: &str,
         span: Span,
-    ) -> EvalResult<Option<bool>> {
+    ) -> EvalResult<Option<Option<Option<PType>>>> {
         let name = strip_top(name);
         if !self.functions.contains_key(name) && name.contains("::") {
             self.autoload(name, crate::loader::Kind::Function)?;
         }
-        if self.functions.contains_key(name) {
-            return Ok(Some(true));
+        if let Some(&(function, file)) = self.functions.get(name) {
+            let declared = match &function.return_type {
+                Some(expr) => match self.in_file(file, |this| this.eval(expr))? {
+                    Value::Type(t) => Some(*t),
+                    _ => None,
+                },
+                None => None,
+            };
+            return Ok(Some(Some(declared)));
         }
         if self.builtins.contains_key(name) {
-            return Ok(Some(false));
+            return Ok(Some(None));
         }
         if name.contains("::") && self.load_external(name, span)? {
-            return Ok(Some(false));
+            return Ok(Some(None));
         }
         Ok(None)
     }

@@ -92,6 +92,9 @@ pub enum FunctionOutcome {
     /// The function said the key is not there.
     NotFound,
     Failed(String),
+    /// The function cannot serve as a data provider (what it declares to
+    /// return is not data).
+    Invalid(String),
     /// No function has that name.
     Unknown,
 }
@@ -109,10 +112,11 @@ pub trait Scope {
 
     /// Calls a data provider function (`data_hash`, `lookup_key`,
     /// `data_dig`) that Hiera does not implement itself, with the
-    /// arguments of its kind (the lookup context is the callee's to add;
+    /// arguments of its `kind` (the lookup context is the callee's to add;
     /// `module` is the module whose data it provides).
     fn call_function(
         &mut self,
+        kind: &str,
         name: &str,
         module: Option<&str>,
         args: Vec<Value>,

@@ -89,16 +89,24 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
 
     fn call_function(
         &mut self,
+        kind: &str,
         name: &str,
         module: Option<&str>,
         mut args: Vec<Value>,
     ) -> FunctionOutcome {
         let span = self.span;
-        match self.eval.data_function_params(name, span) {
+        match self.eval.data_function(name, span) {
             Ok(None) => FunctionOutcome::Unknown,
             Ok(Some(puppet)) => {
-                // The lookup context, which functions declare last.
-                if puppet {
+                if let Some(declared) = puppet {
+                    // A declared return type must promise data, as Puppet
+                    // checks before calling.
+                    if let Some(declared) = declared
+                        && let Some(problem) = undeclared_data(kind, name, &declared)
+                    {
+                        return FunctionOutcome::Invalid(problem);
+                    }
+                    // The lookup context, which functions declare last.
                     args.push(context_value(name, module, &self.eval.environment));
                 }
                 let saved = std::mem::replace(&mut self.eval.current, self.scope);
@@ -135,6 +143,28 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
         all.extend(args.iter().cloned());
         super::types::new_value(self.eval, &target, all, self.span).map_err(stop_message)
     }
+}
+
+/// Why a Puppet data provider function's declared return type does not
+/// promise what Hiera needs: a hash of data for `data_hash`, data for the
+/// others.
+fn undeclared_data(kind: &str, name: &str, declared: &PType) -> Option<String> {
+    let (needed, label) = if kind == "data_hash" {
+        (
+            PType::hash_of(
+                PType::Variant(vec![PType::string(), PType::Numeric]),
+                PType::RichData,
+            ),
+            "Hash[RichDataKey, RichData]",
+        )
+    } else {
+        (PType::RichData, "RichData")
+    };
+    (!needed.is_assignable(declared)).then(|| {
+        format!(
+            "Return type of '{kind}' function named '{name}' is incorrect, expects a {label} value, got {declared}"
+        )
+    })
 }
 
 /// The marker of a lookup context value, and what `not_found` raises.

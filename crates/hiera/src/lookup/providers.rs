@@ -117,28 +117,35 @@ impl Session {
                             Layer::Module => inv.module.clone(),
                             _ => None,
                         };
-                        let value = match inv.scope.call_function(name, module.as_deref(), args) {
-                            FunctionOutcome::Unknown => {
-                                // An issue of the configuration, located in it.
-                                let error = HieraError::new(
-                                    ErrorKind::Config,
-                                    format!(
-                                        "Unable to find '{}' function named '{name}'",
-                                        kind.tag()
-                                    ),
-                                );
-                                return Err(match &config.path {
-                                    Some(path) => error.in_file(path, None),
-                                    None => error,
-                                });
-                            }
-                            FunctionOutcome::Failed(message) => return Err(fail(message)),
-                            FunctionOutcome::NotFound => {
-                                inv.explain(|e| e.not_found(full_key));
-                                return Ok(None);
-                            }
-                            FunctionOutcome::Value(value) => value,
-                        };
+                        let value =
+                            match inv
+                                .scope
+                                .call_function(kind.tag(), name, module.as_deref(), args)
+                            {
+                                FunctionOutcome::Unknown => {
+                                    // An issue of the configuration, located in it.
+                                    let error = HieraError::new(
+                                        ErrorKind::Config,
+                                        format!(
+                                            "Unable to find '{}' function named '{name}'",
+                                            kind.tag()
+                                        ),
+                                    );
+                                    return Err(match &config.path {
+                                        Some(path) => error.in_file(path, None),
+                                        None => error,
+                                    });
+                                }
+                                FunctionOutcome::Failed(message) => return Err(fail(message)),
+                                FunctionOutcome::Invalid(message) => {
+                                    return Err(HieraError::new(ErrorKind::Data, message));
+                                }
+                                FunctionOutcome::NotFound => {
+                                    inv.explain(|e| e.not_found(full_key));
+                                    return Ok(None);
+                                }
+                                FunctionOutcome::Value(value) => value,
+                            };
                         let mut state = self.state.borrow_mut();
                         let memo = state.functions.entry(memo_key).or_default();
                         match kind {
