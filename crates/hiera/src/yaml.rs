@@ -616,3 +616,44 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+
+    const SAMPLE: &str = "---\nbase: &b\n  a: 1\n  list: [x, 'y', \"z\"]\nchild:\n  <<: *b\n  text: |\n    line\n  num: 0755\n  when: 1:30\n  sym: :name\n  tagged: !!float 1\n";
+
+    #[test]
+    fn no_input_makes_the_reader_panic() {
+        // Every truncation, and every byte replaced by characters that
+        // matter to YAML, gives a value or an error.
+        for end in 0..=SAMPLE.len() {
+            if SAMPLE.is_char_boundary(end) {
+                let _ = parse(&SAMPLE[..end]);
+            }
+        }
+        let bytes = SAMPLE.as_bytes();
+        for i in 0..bytes.len() {
+            for replacement in [
+                b':', b'-', b'[', b'{', b'&', b'*', b'!', b'|', b'\'', b'"', b'\t', b'\n', b' ',
+            ] {
+                let mut mutated = bytes.to_vec();
+                mutated[i] = replacement;
+                if let Ok(text) = std::str::from_utf8(&mutated) {
+                    let _ = parse(text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_no_stack_overflow() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let _ = parse(&deep);
+        let nested_maps = "a:\n".repeat(1).to_string()
+            + &(1..2000)
+                .map(|i| format!("{}b:\n", " ".repeat(i)))
+                .collect::<String>();
+        let _ = parse(&nested_maps);
+    }
+}

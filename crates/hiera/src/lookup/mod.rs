@@ -37,6 +37,9 @@ use providers::Memo;
 
 const LOOKUP_OPTIONS: &str = "lookup_options";
 
+/// How many lookups may be under way inside one another.
+const MAX_NESTING: usize = 100;
+
 /// One layer as the search walks them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Layer {
@@ -144,6 +147,17 @@ impl Inv<'_> {
     /// Runs `f` with `name` on the stack of keys being looked up; a name
     /// already there is a loop.
     fn check<T>(&mut self, name: &str, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        // Interpolation that nests lookups deeper than any real data
+        // does would exhaust the stack: it is refused instead.
+        if self.names.len() >= MAX_NESTING {
+            return Err(HieraError::new(
+                ErrorKind::Recursion,
+                format!(
+                    "Lookups nested more than {MAX_NESTING} levels deep, from '{}'",
+                    self.names[0]
+                ),
+            ));
+        }
         if self.names.iter().any(|n| n == name) {
             return Err(HieraError::new(
                 ErrorKind::Recursion,
