@@ -650,7 +650,7 @@ mod robustness {
     fn deep_nesting_is_no_stack_overflow() {
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         let _ = parse(&deep);
-        let nested_maps = "a:\n".repeat(1).to_string()
+        let nested_maps = "a:\n".to_string()
             + &(1..2000)
                 .map(|i| format!("{}b:\n", " ".repeat(i)))
                 .collect::<String>();
