@@ -30,7 +30,7 @@ pub(crate) struct EnvArgs {
     /// The global layer's Hiera configuration (default
     /// `/etc/puppetlabs/puppet/hiera.yaml`, or Debian's
     /// `/etc/puppet/hiera.yaml` when only that exists).
-    #[arg(long = "hiera_config", alias = "hiera-config", global = true)]
+    #[arg(long = "hiera-config", global = true)]
     pub(crate) hiera_config: Option<PathBuf>,
 }
 

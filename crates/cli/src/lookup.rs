@@ -25,17 +25,13 @@ pub(crate) struct LookupArgs {
     #[arg(long)]
     merge: Option<String>,
     /// With `--merge deep`: values with this prefix remove what they name.
-    #[arg(
-        long = "knock-out-prefix",
-        alias = "knock_out_prefix",
-        allow_hyphen_values = true
-    )]
+    #[arg(long = "knock-out-prefix", allow_hyphen_values = true)]
     knock_out_prefix: Option<String>,
     /// With `--merge deep`: sort the merged arrays.
-    #[arg(long = "sort-merged-arrays", alias = "sort_merged_arrays")]
+    #[arg(long = "sort-merged-arrays")]
     sort_merged_arrays: bool,
     /// With `--merge deep`: merge arrays of hashes element by element.
-    #[arg(long = "merge-hash-arrays", alias = "merge_hash_arrays")]
+    #[arg(long = "merge-hash-arrays")]
     merge_hash_arrays: bool,
     /// The value when nothing is found.
     #[arg(long = "default")]
@@ -47,13 +43,13 @@ pub(crate) struct LookupArgs {
     #[arg(long)]
     explain: bool,
     /// Explain how `lookup_options` were found.
-    #[arg(long = "explain-options", alias = "explain_options")]
+    #[arg(long = "explain-options")]
     explain_options: bool,
     /// Compile the node's catalog first, so its variables are seen.
     #[arg(long)]
     compile: bool,
     /// How to print the value: yaml (the default), json or s.
-    #[arg(long = "render-as", alias = "render_as", value_enum)]
+    #[arg(long = "render-as", value_enum)]
     render_as: Option<Render>,
 }
 

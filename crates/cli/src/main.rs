@@ -147,7 +147,19 @@ enum ParserCommand {
 
 fn main() -> ExitCode {
     disable_huge_pages();
-    let cli = Cli::parse();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    // Puppet's spellings are tried only when ours do not parse, so an
+    // external subcommand's arguments reach it as written.
+    let parsed = Cli::try_parse_from(&args).or_else(|error| match error.kind() {
+        clap::error::ErrorKind::UnknownArgument => {
+            Cli::try_parse_from(puppet_spellings(args)).map_err(|_| error)
+        }
+        _ => Err(error),
+    });
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(error) => exit_now(usage_error(&error)),
+    };
     environment::choose(&cli.env);
     let result = run(cli);
     // Plugins get to finish cleanly before the process ends.
@@ -160,6 +172,56 @@ fn main() -> ExitCode {
         }
     };
     exit_now(code)
+}
+
+/// Puppet accepts its options with underscores as well as dashes
+/// (`--strict_variables`, `--hiera_config`); ours are spelled with dashes,
+/// so underscores in an option's name become dashes, up to `--`.
+fn puppet_spellings(args: Vec<OsString>) -> Vec<OsString> {
+    let mut ended = false;
+    args.into_iter()
+        .map(|arg| {
+            let Some(text) = arg.to_str() else {
+                return arg;
+            };
+            if ended || !text.starts_with("--") {
+                return arg;
+            }
+            if text == "--" {
+                ended = true;
+                return arg;
+            }
+            let (name, value) = match text.split_once('=') {
+                Some((name, value)) => (name, Some(value)),
+                None => (text, None),
+            };
+            if !name.contains('_') {
+                return arg;
+            }
+            let name = format!("--{}", name[2..].replace('_', "-"));
+            OsString::from(match value {
+                Some(value) => format!("{name}={value}"),
+                None => name,
+            })
+        })
+        .collect()
+}
+
+/// Prints what the command line got wrong (or the help and version it
+/// asked for). Usage errors exit 1, as Puppet's do: the argument parser's
+/// own 2 would read as "changes applied" to a script passing
+/// `--detailed-exitcodes`.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    // Printing fails only when the terminal is gone; there is nothing
+    // left to tell then.
+    let _ = error.print();
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => ExitCode::SUCCESS,
+        _ => ExitCode::FAILURE,
+    }
 }
 
 /// The error and its causes on one line, as `{:#}` would print them, except

@@ -53,7 +53,7 @@ fn available() -> BTreeMap<String, PathBuf> {
 /// environment; its exit status becomes marionette's.
 pub(crate) fn run(args: &[OsString]) -> Result<ExitCode> {
     let Some((name, rest)) = args.split_first() else {
-        return Ok(ExitCode::from(2));
+        return Ok(ExitCode::FAILURE);
     };
     let name = name.to_string_lossy();
     let found = valid_name(&name)
@@ -63,7 +63,7 @@ pub(crate) fn run(args: &[OsString]) -> Result<ExitCode> {
         eprintln!(
             "Error: '{name}' is not a marionette command, and no marionette-{name} was found in the modules' bin/ directories or on PATH. See 'marionette help'."
         );
-        return Ok(ExitCode::from(2));
+        return Ok(ExitCode::FAILURE);
     };
     exec(&path, rest)
 }

@@ -715,3 +715,41 @@ fn audited_changes_are_reported_with_the_value_recorded_before() {
         std::fs::read_to_string(vardir.path().join("state/last_run_summary.yaml")).unwrap();
     assert!(summary.contains("events:\n  audit: 1\n"), "{summary}");
 }
+
+/// A usage error exits 1, as Puppet's do, never the argument parser's 2,
+/// which `--detailed-exitcodes` would read as "changes applied"; help and
+/// the version exit 0.
+#[test]
+fn usage_errors_exit_1() {
+    for args in [
+        &["apply", "--mrtest-no-such-option", "x.pp"][..],
+        &["catalog", "compile", "--certname"][..],
+        &["lookup", "--merge"][..],
+        &["mrtest-no-such-command"][..],
+    ] {
+        let run = common::marionette(args);
+        assert_eq!(run.code, 1, "{args:?}: {}", run.output());
+        assert!(!run.stderr.is_empty(), "{args:?} says what is wrong");
+    }
+    for args in [
+        &["--help"][..],
+        &["--version"][..],
+        &["lookup", "--help"][..],
+    ] {
+        assert_eq!(common::marionette(args).code, 0, "{args:?}");
+    }
+}
+
+/// Options may be spelled with underscores, as Puppet's settings are.
+#[test]
+fn options_take_puppet_spellings() {
+    let strict = common::marionette(&["apply", "--strict_variables", "-e", "notice($mrtest_nope)"]);
+    assert_eq!(strict.code, 1, "{}", strict.output());
+    assert!(
+        strict.stderr.contains("Unknown variable"),
+        "{}",
+        strict.stderr
+    );
+    let dashed = common::marionette(&["apply", "--strict-variables", "-e", "notice(1)"]);
+    assert_eq!(dashed.code, 0, "{}", dashed.output());
+}

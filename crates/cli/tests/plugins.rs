@@ -420,7 +420,7 @@ fn subcommands_come_from_modules_and_are_listed_by_help() {
         help.stdout
     );
     let unknown = marionette(&["--modulepath", &modulepath, "mrtest-nosuch"], &[]);
-    assert_eq!(unknown.code, 2);
+    assert_eq!(unknown.code, 1, "a usage error exits 1, as Puppet's");
     assert!(
         unknown.stderr.contains("not a marionette command"),
         "{}",
