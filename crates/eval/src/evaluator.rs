@@ -121,6 +121,8 @@ pub struct Evaluator<'p> {
     /// What data provider functions cached through their lookup context,
     /// by function.
     pub(crate) lookup_caches: HashMap<String, PHash>,
+    /// Whether stdlib is on the module path, asked once.
+    stdlib_present: Option<bool>,
 }
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
@@ -166,6 +168,7 @@ impl<'p> Evaluator<'p> {
             warned: std::collections::HashSet::new(),
             hiera: None,
             lookup_caches: HashMap::new(),
+            stdlib_present: None,
         }
     }
 
@@ -1152,6 +1155,15 @@ impl<'p> Evaluator<'p> {
             self.autoload(name, crate::loader::Kind::Function)?;
         }
         if !self.functions.contains_key(name) && !self.builtins.contains_key(name) {
+            if let Some(native) = self.native_function(name) {
+                let mut call = functions::Call {
+                    name,
+                    args,
+                    lambda,
+                    span: place,
+                };
+                return native(self, &mut call);
+            }
             if !(name.contains("::") && self.load_external(name, place)?) {
                 return fail(format!("Unknown function: '{name}'."), name_place);
             }
@@ -1194,6 +1206,25 @@ impl<'p> Evaluator<'p> {
             return Ok(Some(None));
         }
         Ok(None)
+    }
+
+    /// A function of a module implemented natively (stdlib's), which
+    /// exists only while that module is on the module path, as the module's
+    /// own would.
+    fn native_function(&mut self, name: &str) -> Option<Builtin> {
+        let native = *functions::stdlib::natives().get(name)?;
+        let present = match self.stdlib_present {
+            Some(present) => present,
+            None => {
+                let present = self
+                    .loader
+                    .as_ref()
+                    .is_some_and(|l| l.module_dir(functions::stdlib::MODULE).is_some());
+                self.stdlib_present = Some(present);
+                present
+            }
+        };
+        present.then_some(native)
     }
 
     /// Calls a function by name: one written in Puppet, or a built-in.

@@ -73,3 +73,14 @@ pub(crate) fn outcome(problems: Vec<String>) -> Result<(), String> {
         Err(problems.join("\n  "))
     }
 }
+
+/// The files with extension `ext` in a corpus directory, in order.
+pub(crate) fn case_files(root: &std::path::Path, ext: &str) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    files.sort();
+    files
+}

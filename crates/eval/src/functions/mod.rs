@@ -24,6 +24,7 @@ pub(crate) mod lookup;
 pub(crate) mod math;
 pub(crate) mod misc;
 pub(crate) mod scanf;
+pub(crate) mod stdlib;
 pub(crate) mod strings;
 pub(crate) mod types;
 

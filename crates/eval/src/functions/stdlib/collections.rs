@@ -1,0 +1,269 @@
+//! stdlib's functions of arrays and hashes: `any2array`,
+//! `delete_undef_values`, `member`, `prefix`, `suffix`, `union`,
+//! `difference`, `concat` and `join_keys_to_values`.
+
+use std::collections::HashMap;
+
+use marionette_values::format::{ruby_inspect, to_s};
+use marionette_values::{PHash, Value};
+
+use crate::error::EvalResult;
+use crate::evaluator::Evaluator;
+use crate::functions::{Builtin, Call};
+
+pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
+    map.insert("any2array", any2array);
+    map.insert("delete_undef_values", delete_undef_values);
+    map.insert("member", member);
+    map.insert("prefix", prefix);
+    map.insert("suffix", suffix);
+    map.insert("union", union);
+    map.insert("difference", difference);
+    map.insert("concat", concat);
+    map.insert("join_keys_to_values", join_keys_to_values);
+}
+
+/// The arguments as an array: an array as it is, a hash as its keys and
+/// values in turn, anything else wrapped.
+fn any2array(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    Ok(match call.args.as_slice() {
+        [Value::Array(items)] => Value::Array(items.clone()),
+        // Undef reaches stdlib as an empty string, which gives nothing.
+        [Value::Undef] => Value::array(Vec::new()),
+        [Value::String(s)] if s.is_empty() => Value::array(Vec::new()),
+        [Value::Hash(hash)] => Value::array(
+            hash.iter()
+                .flat_map(|(k, v)| [k.clone(), v.clone()])
+                .collect(),
+        ),
+        args => Value::array(args.to_vec()),
+    })
+}
+
+fn delete_undef_values(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    let Some(collection) = call.args.first() else {
+        return call.error("delete_undef_values(): Wrong number of arguments given (0)");
+    };
+    match collection {
+        Value::Array(items) => Ok(Value::array(
+            items.iter().filter(|v| !v.is_undef()).cloned().collect(),
+        )),
+        Value::Hash(hash) => Ok(Value::hash(
+            hash.iter()
+                .filter(|(_, v)| !v.is_undef())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )),
+        other => call.error(format!(
+            "delete_undef_values(): expected an array or hash, got {} type  {} ",
+            to_s(other),
+            ruby_class(other)
+        )),
+    }
+}
+
+/// Whether an array holds an item, or all of an array of items.
+fn member(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() < 2 {
+        return call.error(format!(
+            "member(): Wrong number of arguments given ({} for 2)",
+            call.args.len()
+        ));
+    }
+    let Value::Array(array) = &call.args[0] else {
+        return call.error("member(): Requires array to work with");
+    };
+    let items = match &call.args[1] {
+        item @ (Value::String(_) | Value::Integer(_)) => vec![item.clone()],
+        Value::Array(items) => items.to_vec(),
+        _ => {
+            return call.error("member(): Item to search for must be a string, fixnum, or array");
+        }
+    };
+    if items.is_empty() {
+        return call.error("member(): You must provide item to search for within array given");
+    }
+    Ok(Value::Boolean(
+        items.iter().all(|item| array.contains(item)),
+    ))
+}
+
+fn prefix(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    affix(eval, call, "prefix", |affix, text| format!("{affix}{text}"))
+}
+
+fn suffix(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    affix(eval, call, "suffix", |affix, text| format!("{text}{affix}"))
+}
+
+/// `prefix` and `suffix`: each element of an array, or each key of a
+/// hash, made a string and given the affix.
+fn affix(
+    _eval: &mut Evaluator<'_>,
+    call: &mut Call<'_, '_>,
+    name: &str,
+    join: fn(&str, &str) -> String,
+) -> EvalResult<Value> {
+    let Some(collection) = call.args.first() else {
+        return call.error(format!(
+            "{name}(): Wrong number of arguments given (0 for 1)"
+        ));
+    };
+    if !matches!(collection, Value::Array(_) | Value::Hash(_)) {
+        return call.error(format!(
+            "{name}(): expected first argument to be an Array or a Hash, got {}",
+            ruby_inspect(collection)
+        ));
+    }
+    let affix = match call.args.get(1) {
+        None | Some(Value::Undef) => String::new(),
+        Some(Value::String(s)) => s.to_string(),
+        Some(other) => {
+            return call.error(format!(
+                "{name}(): expected second argument to be a String, got {}",
+                ruby_inspect(other)
+            ));
+        }
+    };
+    let text = |v: &Value| Value::string(join(&affix, &ruby_to_s(v)));
+    Ok(match collection {
+        Value::Array(items) => Value::array(items.iter().map(text).collect()),
+        Value::Hash(hash) => Value::hash(
+            hash.iter()
+                .map(|(k, v)| (text(k), v.clone()))
+                .collect::<PHash>(),
+        ),
+        _ => unreachable!("checked above"),
+    })
+}
+
+/// The arrays united, each element once, in order.
+fn union(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() < 2 {
+        return call.error(format!(
+            "union(): Wrong number of arguments given ({} for < 2)",
+            call.args.len()
+        ));
+    }
+    let mut out: Vec<Value> = Vec::new();
+    for arg in &call.args {
+        let Value::Array(items) = arg else {
+            return call.error("union(): Every parameter must be an array");
+        };
+        for item in items.iter() {
+            if !out.contains(item) {
+                out.push(item.clone());
+            }
+        }
+    }
+    Ok(Value::array(out))
+}
+
+fn difference(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() != 2 {
+        return call.error(format!(
+            "difference(): Wrong number of arguments given ({} for 2)",
+            call.args.len()
+        ));
+    }
+    match (&call.args[0], &call.args[1]) {
+        (Value::Array(first), Value::Array(second)) => Ok(Value::array(
+            first
+                .iter()
+                .filter(|v| !second.contains(v))
+                .cloned()
+                .collect(),
+        )),
+        _ => call.error("difference(): Requires 2 arrays"),
+    }
+}
+
+/// The first array with the others' elements, or the other values,
+/// appended.
+fn concat(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() < 2 {
+        return call.error(format!(
+            "concat(): Wrong number of arguments given ({} for < 2)",
+            call.args.len()
+        ));
+    }
+    let Value::Array(first) = &call.args[0] else {
+        return call.error("concat(): Requires array to work with");
+    };
+    let mut out = first.to_vec();
+    for arg in &call.args[1..] {
+        match arg {
+            Value::Array(items) => out.extend(items.iter().cloned()),
+            other => out.push(other.clone()),
+        }
+    }
+    Ok(Value::array(out))
+}
+
+/// `key<separator>value` for each pair, one for each element of an array
+/// value.
+fn join_keys_to_values(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() != 2 {
+        return call.error(format!(
+            "join_keys_to_values(): Takes exactly two arguments, but {} given.",
+            call.args.len()
+        ));
+    }
+    let Value::Hash(hash) = &call.args[0] else {
+        return call.error(format!(
+            "join_keys_to_values(): The first argument must be a hash, but a {} was given.",
+            ruby_class(&call.args[0])
+        ));
+    };
+    let Value::String(separator) = &call.args[1] else {
+        return call.error(format!(
+            "join_keys_to_values(): The second argument must be a string, but a {} was given.",
+            ruby_class(&call.args[1])
+        ));
+    };
+    let mut out = Vec::new();
+    for (k, v) in hash.iter() {
+        let key = ruby_to_s(k);
+        match v {
+            Value::Array(items) => {
+                for item in items.iter() {
+                    out.push(Value::string(format!(
+                        "{key}{separator}{}",
+                        ruby_to_s(item)
+                    )));
+                }
+            }
+            other => out.push(Value::string(format!(
+                "{key}{separator}{}",
+                ruby_to_s(other)
+            ))),
+        }
+    }
+    Ok(Value::array(out))
+}
+
+/// Ruby's `to_s` of a value handed to stdlib: undef is empty.
+fn ruby_to_s(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.to_string(),
+        Value::Undef => String::new(),
+        Value::Float(f) => marionette_values::format::ruby_float(*f),
+        Value::Array(_) | Value::Hash(_) => ruby_inspect(value),
+        other => to_s(other),
+    }
+}
+
+/// The Ruby class stdlib's messages name.
+fn ruby_class(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "String",
+        Value::Integer(_) => "Integer",
+        Value::Float(_) => "Float",
+        Value::Boolean(true) => "TrueClass",
+        Value::Boolean(false) => "FalseClass",
+        Value::Array(_) => "Array",
+        Value::Hash(_) => "Hash",
+        Value::Undef => "NilClass",
+        _ => "Object",
+    }
+}

@@ -1,0 +1,31 @@
+//! puppetlabs-stdlib's most used functions, implemented natively so that
+//! compiling the modules that call them starts no Ruby.
+//!
+//! A native function exists only where Puppet would find stdlib's: when a
+//! module named `stdlib` is on the module path (without it, `pick` is an
+//! unknown function, as in Puppet). Functions a module writes in Puppet,
+//! and the core library, come first. Each family has its file; results
+//! and messages are stdlib's, recorded from Puppet with stdlib installed
+//! (`tests/stdlib/`).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::Builtin;
+
+mod collections;
+mod values;
+
+/// The module that ships these functions.
+pub(crate) const MODULE: &str = "stdlib";
+
+/// stdlib's functions by name.
+pub(crate) fn natives() -> &'static HashMap<&'static str, Builtin> {
+    static NATIVES: OnceLock<HashMap<&'static str, Builtin>> = OnceLock::new();
+    NATIVES.get_or_init(|| {
+        let mut map: HashMap<&'static str, Builtin> = HashMap::new();
+        collections::register(&mut map);
+        values::register(&mut map);
+        map
+    })
+}

@@ -1,0 +1,1 @@
+notice(pick_default())
