@@ -47,21 +47,26 @@ fn run(dir: &Path, file: &str, modulepath: &str) -> (i32, Vec<String>) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    let lines = text
-        .lines()
-        .filter(|l| {
-            ["Notice: ", "Warning: ", "Error: "]
-                .iter()
-                .any(|p| l.starts_with(p))
-                && !l.starts_with("Notice: Compiled catalog for ")
-                && !l.starts_with("Notice: Applied catalog in ")
-                && !l.starts_with("Error: Could not call 'find'")
-        })
-        .map(|l| match l.rfind(" on node ") {
-            Some(i) => l[..i].to_string(),
-            None => l.to_string(),
-        })
-        .collect();
+    // A message's continuation lines go with it, as the recording keeps
+    // them.
+    let levels = ["Debug: ", "Info: ", "Notice: ", "Warning: ", "Error: "];
+    let mut keep = false;
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        if levels.iter().any(|p| line.starts_with(p)) {
+            keep = !line.starts_with("Debug: ")
+                && !line.starts_with("Info: ")
+                && !line.starts_with("Notice: Compiled catalog for ")
+                && !line.starts_with("Notice: Applied catalog in ")
+                && !line.starts_with("Error: Could not call 'find'");
+        }
+        if keep {
+            lines.push(match line.rfind(" on node ") {
+                Some(i) => line[..i].to_string(),
+                None => line.to_string(),
+            });
+        }
+    }
     (output.status.code().unwrap_or(-1), lines)
 }
 

@@ -1,6 +1,7 @@
 //! stdlib's functions of arrays and hashes: `any2array`,
 //! `delete_undef_values`, `member`, `prefix`, `suffix`, `union`,
-//! `difference`, `concat` and `join_keys_to_values`.
+//! `difference`, `concat`, `join_keys_to_values`, `merge` and
+//! `deep_merge`.
 
 use std::collections::HashMap;
 
@@ -21,6 +22,8 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("difference", difference);
     map.insert("concat", concat);
     map.insert("join_keys_to_values", join_keys_to_values);
+    map.insert("merge", merge);
+    map.insert("deep_merge", deep_merge);
 }
 
 /// The arguments as an array: an array as it is, a hash as its keys and
@@ -240,6 +243,95 @@ fn join_keys_to_values(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> Ev
         }
     }
     Ok(Value::array(out))
+}
+
+/// Hashes merged, later keys winning in the earlier keys' places; undef
+/// and empty strings are skipped. With a block, the block's answer for
+/// each element (or pair) of one iterable is merged in turn.
+fn merge<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
+    let mut merged = PHash::new();
+    if let Some(lambda) = call.lambda {
+        let elements =
+            crate::functions::iterable(call, call.args.first().unwrap_or(&Value::Undef))?;
+        let hash_style = matches!(call.args.first(), Some(Value::Hash(_)));
+        let params = lambda.lambda.params.len();
+        for (index, element) in elements.into_iter().enumerate() {
+            let accumulator = Value::hash(merged.clone());
+            let args = match (params, hash_style, element) {
+                (3, true, Value::Array(pair)) if pair.len() == 2 => {
+                    vec![accumulator, pair[0].clone(), pair[1].clone()]
+                }
+                (3, _, element) => vec![accumulator, Value::Integer(index as i64), element],
+                (_, _, element) => vec![accumulator, element],
+            };
+            if let Value::Hash(answer) = eval.call_lambda(&lambda, args, call.span)? {
+                for (k, v) in answer.iter() {
+                    merged.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        return Ok(Value::hash(merged));
+    }
+    for arg in call.args.iter() {
+        match arg {
+            Value::Hash(hash) => {
+                for (k, v) in hash.iter() {
+                    merged.insert(k.clone(), v.clone());
+                }
+            }
+            Value::Undef => {}
+            Value::String(s) if s.is_empty() => {}
+            other => {
+                // No signature of stdlib's accepts it; Puppet lists them.
+                return call.error(format!(
+                    "The function 'merge' was called with arguments it does not accept. It expects one of:\n  (Variant[Hash[Scalar, Any], Undef, String[0, 0]] args*)\n    rejected: parameter 'args' expects a value of type Undef, Hash, or String, got {}\n  (Iterable args*, Callable[3, 3] block)\n    rejected: expects a block\n  (Iterable args*, Callable[2, 2] block)\n    rejected: expects a block",
+                    marionette_values::PType::infer(other).name()
+                ));
+            }
+        }
+    }
+    Ok(Value::hash(merged))
+}
+
+/// Hashes merged recursively: where both hold a hash under a key, those
+/// merge too; otherwise the later value wins.
+fn deep_merge(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() < 2 {
+        return call.error(format!(
+            "deep_merge(): wrong number of arguments ({}; must be at least 2)",
+            call.args.len()
+        ));
+    }
+    fn merge_into(into: &mut PHash, from: &PHash) {
+        for (k, v) in from.iter() {
+            match (into.get_mut(k), v) {
+                (Some(Value::Hash(old)), Value::Hash(new)) => {
+                    let mut inner = (**old).clone();
+                    merge_into(&mut inner, new);
+                    *old = std::sync::Arc::new(inner);
+                }
+                _ => {
+                    into.insert(k.clone(), v.clone());
+                }
+            }
+        }
+    }
+    let mut merged = PHash::new();
+    for arg in &call.args {
+        match arg {
+            Value::Hash(hash) => merge_into(&mut merged, hash),
+            // Undef reaches stdlib as an empty string, which is skipped.
+            Value::Undef => {}
+            Value::String(s) if s.is_empty() => {}
+            other => {
+                return call.error(format!(
+                    "deep_merge: unexpected argument type {}, only expects hash arguments",
+                    ruby_class(other)
+                ));
+            }
+        }
+    }
+    Ok(Value::hash(merged))
 }
 
 /// Ruby's `to_s` of a value handed to stdlib: undef is empty.

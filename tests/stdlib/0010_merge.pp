@@ -1,0 +1,8 @@
+notice(merge({ 'a' => 1, 'b' => 2 }, { 'b' => 3, 'c' => 4 }, undef, ''))
+notice(merge({ 'a' => { 'x' => 1 } }, { 'a' => { 'y' => 2 } }))
+notice(deep_merge({ 'one' => 1, 'two' => 2, 'three' => { 'four' => 4 } }, { 'two' => 'dos', 'three' => { 'five' => 5 } }))
+notice(deep_merge({ 'a' => { 'b' => { 'c' => 1 } } }, undef, { 'a' => { 'b' => { 'd' => 2 }, 'e' => 3 } }))
+notice(['a', 'b'].merge |$acc, $v| { { $v => $v.upcase } })
+notice(['a', 'b'].merge |$acc, $i, $v| { { $v => $i } })
+notice({ 'k' => 1, 'l' => 2 }.merge |$acc, $key, $value| { { "${key}2" => $value * 10 } })
+notice(deep_merge({ 'a' => 1 }, 'x'))
