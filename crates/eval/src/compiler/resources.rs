@@ -288,6 +288,73 @@ impl<'p> Evaluator<'p> {
         })
     }
 
+    /// Declares one resource with the given values, as a resource
+    /// statement in the current scope would (functions such as stdlib's
+    /// `ensure_resource` declare resources so).
+    pub(crate) fn declare_from_function(
+        &mut self,
+        type_name: &str,
+        title: &str,
+        params: &marionette_values::PHash,
+        at: Span,
+    ) -> EvalResult<()> {
+        let type_name = strip_top(type_name).to_lowercase();
+        let attributes: Attributes = params
+            .iter()
+            .map(|(k, v)| (to_s(k), v.clone(), at, false))
+            .collect();
+        if type_name == "class" {
+            self.declare_class(title, Some(attributes), at)?;
+            return Ok(());
+        }
+        let kind = if builtin_types::is_builtin(&type_name) {
+            Kind::Builtin
+        } else if self.find_define(&type_name)?.is_some() {
+            Kind::Defined
+        } else {
+            return fail(self.unknown_type_message(&type_name), at);
+        };
+        match self.declare_resource(
+            &type_name,
+            title,
+            kind,
+            ResourceForm::Regular,
+            &attributes,
+            at,
+        ) {
+            Ok(_) => Ok(()),
+            // The failure is the function call's, as Puppet words it.
+            Err(Stop::Error(mut error)) => {
+                if let Some(rest) = error
+                    .message
+                    .strip_prefix("Error while evaluating a Resource Statement, ")
+                {
+                    error.message = rest.to_string();
+                    error.from_call = true;
+                }
+                Err(Stop::Error(error))
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    /// A declared resource's value of a parameter: `None` when no such
+    /// resource exists, `Some(None)` when it does without that parameter.
+    pub(crate) fn declared_param(
+        &self,
+        type_name: &str,
+        title: &str,
+        param: &str,
+    ) -> Option<Option<Value>> {
+        let id = self.compiler.find(type_name, title)?;
+        Some(
+            self.compiler.resources[id]
+                .params
+                .get(param)
+                .map(|p| p.value.clone()),
+        )
+    }
+
     /// "Resource type not found", with a hint when a type of a similar
     /// name exists.
     fn unknown_type_message(&self, type_name: &str) -> String {

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use super::Builtin;
 
 mod collections;
+mod resources;
 mod values;
 
 /// The module that ships these functions.
@@ -25,6 +26,7 @@ pub(crate) fn natives() -> &'static HashMap<&'static str, Builtin> {
     NATIVES.get_or_init(|| {
         let mut map: HashMap<&'static str, Builtin> = HashMap::new();
         collections::register(&mut map);
+        resources::register(&mut map);
         values::register(&mut map);
         map
     })

@@ -1,0 +1,16 @@
+# Resources declared only when they are not declared yet (all of them in
+# sync on a Debian machine, so applying them changes nothing).
+ensure_resource('file', '/etc', { 'ensure' => 'directory' })
+ensure_resource('file', ['/etc', '/usr'], { 'ensure' => 'directory' })
+notice(defined_with_params(File['/etc'], { 'ensure' => 'directory' }))
+notice(defined_with_params('File[/usr]', { 'ensure' => 'directory' }))
+notice(defined_with_params(File['/etc'], { 'ensure' => 'absent' }))
+notice(defined_with_params(File['/mrtest-nope']))
+notice(defined_with_params(File['/etc']))
+ensure_resources('file', { '/var' => {}, '/tmp' => { 'ensure' => 'directory' } }, { 'ensure' => 'directory' })
+notice(defined_with_params(File['/var'], { 'ensure' => 'directory' }))
+notice(defined_with_params(File['/tmp'], { 'ensure' => 'directory' }))
+ensure_packages(['coreutils'])
+ensure_packages('coreutils', { 'ensure' => 'present' })
+notice(defined_with_params(Package['coreutils'], { 'ensure' => 'installed' }))
+ensure_resource('file', '/etc', { 'ensure' => 'absent' })
