@@ -122,7 +122,8 @@ const CASES: &[Case] = &[
     Case {
         args: &["--no-such-option"],
         external: &[],
-        status: 2,
+        // A usage error exits 1, as facter's does.
+        status: 1,
         stdout: &[],
         not_stdout: &["Linux"],
         stderr: &["--no-such-option"],
