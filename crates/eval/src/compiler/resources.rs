@@ -1042,8 +1042,34 @@ impl<'p> Evaluator<'p> {
         self.set_module_names(scope, declaring, def.module.as_deref());
         let saved = std::mem::replace(&mut self.current, scope);
         let result = self.in_file(def.file, |this| {
-            this.bind_resource_params(id, &def.def.params, &display, true, Span::default())
-                .and_then(|()| this.statements(&def.def.body).map(|_| ()))
+            this.bind_resource_params(id, &def.def.params, &display, true, Span::default())?;
+            // An error in the body is reported as the failure of the
+            // resource statement that declared the instance, as Puppet
+            // does: the error with its own place, then the declaration's.
+            this.statements(&def.def.body).map(|_| ()).map_err(|stop| match stop {
+                Stop::Error(mut error) if !error.plain && !error.unlocated => {
+                    if error.located.is_none() {
+                        error.locate(def.file);
+                    }
+                    let place = error.location_text(def.file);
+                    let mut wrapped = EvalError::new(
+                        format!(
+                            "Error while evaluating a Resource Statement, Evaluation Error: {} {place}",
+                            error.message
+                        ),
+                        Span::default(),
+                    );
+                    if let (Some(file), Some(line)) = &declared_at {
+                        wrapped.located = Some(crate::error::Located {
+                            file: file.to_string(),
+                            line: *line,
+                            column: None,
+                        });
+                    }
+                    Stop::Error(wrapped)
+                }
+                other => other,
+            })
         });
         self.current = saved;
         // Errors binding parameters are reported at the declaration.

@@ -1,7 +1,7 @@
 //! stdlib's functions of arrays and hashes: `any2array`,
 //! `delete_undef_values`, `member`, `prefix`, `suffix`, `union`,
-//! `difference`, `concat`, `join_keys_to_values`, `merge` and
-//! `deep_merge`.
+//! `difference`, `concat`, `join_keys_to_values`, `merge`, `deep_merge`,
+//! `has_key`, `delete`, `delete_at` and `flatten`.
 
 use std::collections::HashMap;
 
@@ -24,6 +24,10 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("join_keys_to_values", join_keys_to_values);
     map.insert("merge", merge);
     map.insert("deep_merge", deep_merge);
+    map.insert("has_key", has_key);
+    map.insert("delete", delete);
+    map.insert("delete_at", delete_at);
+    map.insert("flatten", flatten);
 }
 
 /// The arguments as an array: an array as it is, a hash as its keys and
@@ -332,6 +336,123 @@ fn deep_merge(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<
         }
     }
     Ok(Value::hash(merged))
+}
+
+fn has_key(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() != 2 {
+        return call.error(format!(
+            "has_key(): wrong number of arguments ({}; must be 2)",
+            call.args.len()
+        ));
+    }
+    match &call.args[0] {
+        Value::Hash(hash) => Ok(Value::Boolean(hash.contains_key(&call.args[1]))),
+        other => call.error(format!(
+            "has_key(): expects the first argument to be a hash, got {} which is of type {}",
+            ruby_inspect(other),
+            ruby_class(other)
+        )),
+    }
+}
+
+/// A collection without the items given (an item or an array of them):
+/// array elements and hash keys removed, text cut out of a string.
+fn delete(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() != 2 {
+        return call.error(format!(
+            "delete(): Wrong number of arguments given {} for 2",
+            call.args.len()
+        ));
+    }
+    let items = match &call.args[1] {
+        Value::Array(items) => items.to_vec(),
+        Value::Undef => Vec::new(),
+        other => vec![other.clone()],
+    };
+    match &call.args[0] {
+        Value::Array(array) => Ok(Value::array(
+            array.iter().filter(|v| !items.contains(v)).cloned().collect(),
+        )),
+        Value::Hash(hash) => Ok(Value::hash(
+            hash.iter()
+                .filter(|(k, _)| !items.contains(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )),
+        Value::String(text) => {
+            let mut text = text.to_string();
+            for item in &items {
+                let cut = ruby_to_s(item);
+                if !cut.is_empty() {
+                    text = text.replace(&cut, "");
+                }
+            }
+            Ok(Value::string(text))
+        }
+        other => call.error(format!(
+            "delete(): First argument must be an Array, String, or Hash. Given an argument of class {}.",
+            ruby_class(other)
+        )),
+    }
+}
+
+fn delete_at(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() < 2 {
+        return call.error(format!(
+            "delete_at(): Wrong number of arguments given ({} for 2)",
+            call.args.len()
+        ));
+    }
+    let Value::Array(array) = &call.args[0] else {
+        return call.error("delete_at(): Requires array to work with");
+    };
+    let index = match &call.args[1] {
+        Value::Integer(i) => *i,
+        Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+            s.parse().unwrap_or(i64::MAX)
+        }
+        Value::String(_) => {
+            return call.error("delete_at(): You must provide non-negative numeric index");
+        }
+        _ => 0,
+    };
+    if index > array.len() as i64 - 1 {
+        return call.error("delete_at(): Given index exceeds size of array given");
+    }
+    let mut out = array.to_vec();
+    // Ruby counts a negative index from the end.
+    let at = if index < 0 {
+        array.len() as i64 + index
+    } else {
+        index
+    };
+    if at >= 0 {
+        out.remove(at as usize);
+    }
+    Ok(Value::array(out))
+}
+
+fn flatten(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() != 1 {
+        return call.error(format!(
+            "flatten(): Wrong number of arguments given ({} for 1)",
+            call.args.len()
+        ));
+    }
+    let Value::Array(array) = &call.args[0] else {
+        return call.error("flatten(): Requires array to work with");
+    };
+    fn walk(items: &[Value], out: &mut Vec<Value>) {
+        for item in items {
+            match item {
+                Value::Array(inner) => walk(inner, out),
+                other => out.push(other.clone()),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(array, &mut out);
+    Ok(Value::array(out))
 }
 
 /// Ruby's `to_s` of a value handed to stdlib: undef is empty.

@@ -14,7 +14,9 @@ use std::sync::OnceLock;
 use super::Builtin;
 
 mod collections;
+mod modules;
 mod resources;
+mod strings;
 mod values;
 
 /// The module that ships these functions.
@@ -26,7 +28,9 @@ pub(crate) fn natives() -> &'static HashMap<&'static str, Builtin> {
     NATIVES.get_or_init(|| {
         let mut map: HashMap<&'static str, Builtin> = HashMap::new();
         collections::register(&mut map);
+        modules::register(&mut map);
         resources::register(&mut map);
+        strings::register(&mut map);
         values::register(&mut map);
         map
     })

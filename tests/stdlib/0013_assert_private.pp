@@ -1,0 +1,2 @@
+include mrtest_private
+mrtest_private::thing { 'outside': }

@@ -1,0 +1,1 @@
+include mrtest_private::internal

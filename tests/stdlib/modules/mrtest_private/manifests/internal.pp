@@ -1,0 +1,4 @@
+class mrtest_private::internal {
+  assert_private()
+  notice('internal reached')
+}
