@@ -77,6 +77,8 @@ pub(crate) struct Config {
     pub(crate) default_hierarchy: Vec<Entry>,
     /// Version 3's `merge_behavior`, for the legacy `hiera_*` functions.
     pub(crate) v3_merge: Option<Merge>,
+    /// A problem found in the entries, reported when they are used.
+    pub(crate) problem: Option<HieraError>,
 }
 
 impl Config {
@@ -98,6 +100,7 @@ impl Config {
             }],
             default_hierarchy: Vec::new(),
             v3_merge: None,
+            problem: None,
         }
     }
 
@@ -394,7 +397,9 @@ fn parse_v5(
     } else {
         default_function = Some((FunctionKind::DataHash, "yaml_data".into()));
     }
-    let entries = |key: &str| -> std::result::Result<Vec<Entry>, String> {
+    let mut duplicate_in: Option<HieraError> = None;
+    let duplicate = &mut duplicate_in;
+    let mut entries = |key: &str| -> std::result::Result<Vec<Entry>, String> {
         let Some(list) = get(hash, key) else {
             return Ok(Vec::new());
         };
@@ -422,11 +427,20 @@ fn parse_v5(
                     Some(line) if lines.len() > 1 => format!(" First defined at (line: {line})"),
                     _ => String::new(),
                 };
-                return Err(format!(
-                    "Hierarchy name '{}' defined more than once.{first}{LINE}{}",
-                    entry.name,
-                    lines.get(1).or(lines.first()).copied().unwrap_or(0)
-                ));
+                let line = lines.get(1).or(lines.first()).copied();
+                // Puppet finds this only when it makes the entries, after
+                // the layer is explained: the error waits until then.
+                *duplicate = Some(
+                    HieraError::new(
+                        ErrorKind::Config,
+                        format!(
+                            "Hierarchy name '{}' defined more than once.{first}",
+                            entry.name
+                        ),
+                    )
+                    .in_file(path, line),
+                );
+                break;
             }
             entries.push(entry);
         }
@@ -452,6 +466,7 @@ fn parse_v5(
         hierarchy,
         default_hierarchy,
         v3_merge: None,
+        problem: duplicate_in,
     })
 }
 
@@ -655,6 +670,7 @@ fn parse_v4(hash: &PHash, path: &Path, root: &Path) -> std::result::Result<Confi
         hierarchy,
         default_hierarchy: Vec::new(),
         v3_merge: None,
+        problem: None,
     })
 }
 
@@ -781,5 +797,6 @@ fn parse_v3(
         hierarchy,
         default_hierarchy: Vec::new(),
         v3_merge,
+        problem: None,
     })
 }

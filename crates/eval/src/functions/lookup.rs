@@ -62,8 +62,14 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
         let name = name.trim_start_matches("::");
         if let Some((class, variable)) = name.rsplit_once("::") {
             let Some(&scope) = eval.class_scopes.get(class) else {
+                let known = matches!(self.eval.find_class(class), Ok(Some(_)));
+                let reason = if known {
+                    "has not been evaluated"
+                } else {
+                    "could not be found"
+                };
                 self.eval.warn_once(&format!(
-                    "Undefined variable '{name}'; class {class} has not been evaluated"
+                    "Undefined variable '{name}'; class {class} {reason}"
                 ));
                 return None;
             };

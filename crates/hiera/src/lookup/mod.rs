@@ -630,7 +630,10 @@ impl Session {
                 config.path.as_ref().map(|p| p.display().to_string()),
             )
         });
-        let result = self.provider_entries(inv, layer, config, entries, key, strategy);
+        let result = match &config.problem {
+            Some(problem) => Err(problem.clone()),
+            None => self.provider_entries(inv, layer, config, entries, key, strategy),
+        };
         inv.pop();
         result
     }
