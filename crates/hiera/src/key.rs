@@ -125,24 +125,9 @@ pub(crate) fn dig_one(value: &Value, segment: &Segment, key: &str) -> Result<Dug
             ErrorKind::Type,
             format!(
                 "Data Provider type mismatch: Got {} when a hash-like object was expected to access value using '{segment}' from key '{key}'",
-                ruby_class(other)
+                marionette_values::format::ruby_class(other)
             ),
         )),
-    }
-}
-
-/// The Ruby class name Puppet's messages show for a value.
-pub(crate) fn ruby_class(value: &Value) -> &'static str {
-    match value {
-        Value::String(_) => "String",
-        Value::Integer(_) => "Integer",
-        Value::Float(_) => "Float",
-        Value::Boolean(true) => "TrueClass",
-        Value::Boolean(false) => "FalseClass",
-        Value::Array(_) => "Array",
-        Value::Hash(_) => "Hash",
-        Value::Undef => "NilClass",
-        _ => "Object",
     }
 }
 

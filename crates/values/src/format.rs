@@ -146,6 +146,22 @@ pub fn ruby_inspect(value: &Value) -> String {
     }
 }
 
+/// The name of the Ruby class that holds a value, as messages of Ruby code
+/// (stdlib's, Hiera's) name it.
+pub fn ruby_class(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "String",
+        Value::Integer(_) => "Integer",
+        Value::Float(_) => "Float",
+        Value::Boolean(true) => "TrueClass",
+        Value::Boolean(false) => "FalseClass",
+        Value::Array(_) => "Array",
+        Value::Hash(_) => "Hash",
+        Value::Undef => "NilClass",
+        _ => "Object",
+    }
+}
+
 /// Ruby's `inspect` of a string: double quotes, `\"`, `\\`, `\n`, `\t`,
 /// `\e` and the like, `\#` before `{`, `$` and `@`, other control
 /// characters in hex.

@@ -495,17 +495,10 @@ impl Session {
                 if let Some(config) = &self.state.borrow().environment {
                     return Ok(config.clone());
                 }
+                // Puppet 7 gives an environment without `hiera.yaml` no
+                // data layer at all.
                 let config = match &self.hiera.settings.environment {
-                    Some(dir) => {
-                        let path = dir.join("hiera.yaml");
-                        // Puppet 7 gives an environment without
-                        // `hiera.yaml` no data layer at all.
-                        if self.hiera.files.exists(&path) {
-                            self.load_config(&path, LayerKind::Environment)?
-                        } else {
-                            None
-                        }
-                    }
+                    Some(dir) => self.config_in(dir, LayerKind::Environment)?,
                     None => None,
                 };
                 self.state.borrow_mut().environment = Some(config.clone());
@@ -518,16 +511,8 @@ impl Session {
                 if let Some(config) = self.state.borrow().modules.get(&module) {
                     return Ok(config.clone());
                 }
-                let dir = inv.scope.module_dir(&module);
-                let config = match dir {
-                    Some(dir) => {
-                        let path = dir.join("hiera.yaml");
-                        if self.hiera.files.exists(&path) {
-                            self.load_config(&path, LayerKind::Module)?
-                        } else {
-                            None
-                        }
-                    }
+                let config = match inv.scope.module_dir(&module) {
+                    Some(dir) => self.config_in(&dir, LayerKind::Module)?,
                     None => None,
                 };
                 self.state
@@ -536,6 +521,16 @@ impl Session {
                     .insert(module, config.clone());
                 Ok(config)
             }
+        }
+    }
+
+    /// The configuration of a directory's `hiera.yaml`, if it has one.
+    fn config_in(&self, dir: &Path, layer: LayerKind) -> Result<Option<Arc<Config>>> {
+        let path = dir.join("hiera.yaml");
+        if self.hiera.files.exists(&path) {
+            self.load_config(&path, layer)
+        } else {
+            Ok(None)
         }
     }
 

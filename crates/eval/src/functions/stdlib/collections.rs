@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use marionette_values::format::{ruby_inspect, to_s};
+use marionette_values::format::{ruby_class, ruby_inspect, to_s};
 use marionette_values::{PHash, Value};
 
 use crate::error::EvalResult;
@@ -463,20 +463,5 @@ fn ruby_to_s(value: &Value) -> String {
         Value::Float(f) => marionette_values::format::ruby_float(*f),
         Value::Array(_) | Value::Hash(_) => ruby_inspect(value),
         other => to_s(other),
-    }
-}
-
-/// The Ruby class stdlib's messages name.
-fn ruby_class(value: &Value) -> &'static str {
-    match value {
-        Value::String(_) => "String",
-        Value::Integer(_) => "Integer",
-        Value::Float(_) => "Float",
-        Value::Boolean(true) => "TrueClass",
-        Value::Boolean(false) => "FalseClass",
-        Value::Array(_) => "Array",
-        Value::Hash(_) => "Hash",
-        Value::Undef => "NilClass",
-        _ => "Object",
     }
 }
