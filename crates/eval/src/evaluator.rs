@@ -63,6 +63,16 @@ pub(crate) struct Def<'p> {
     pub(crate) module: Option<Rc<str>>,
 }
 
+/// A function Hiera calls as a data provider.
+pub(crate) enum DataFunction {
+    /// Written in Puppet: given the lookup context as its last argument;
+    /// the return type it declares, if any.
+    Puppet(Option<PType>),
+    /// Built in or shipped as a plugin.
+    Other,
+    Unknown,
+}
+
 /// A lambda together with the scope it closes over.
 #[derive(Clone, Copy)]
 pub(crate) struct Closure<'p> {
@@ -1176,15 +1186,8 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    /// How Hiera calls a data provider function: `Some(None)` for one not
-    /// written in Puppet, `Some(Some(return type))` for one written in
-    /// Puppet (given the lookup context as its last argument; the return
-    /// type it declares, if any), `None` when no function has that name.
-    pub(crate) fn data_function(
-        &mut self,
-        name: &str,
-        span: Span,
-    ) -> EvalResult<Option<Option<Option<PType>>>> {
+    /// What kind of function Hiera would call as a data provider.
+    pub(crate) fn data_function(&mut self, name: &str, span: Span) -> EvalResult<DataFunction> {
         let name = strip_top(name);
         if !self.functions.contains_key(name) && name.contains("::") {
             self.autoload(name, crate::loader::Kind::Function)?;
@@ -1197,15 +1200,15 @@ impl<'p> Evaluator<'p> {
                 },
                 None => None,
             };
-            return Ok(Some(Some(declared)));
+            return Ok(DataFunction::Puppet(declared));
         }
         if self.builtins.contains_key(name) {
-            return Ok(Some(None));
+            return Ok(DataFunction::Other);
         }
         if name.contains("::") && self.load_external(name, span)? {
-            return Ok(Some(None));
+            return Ok(DataFunction::Other);
         }
-        Ok(None)
+        Ok(DataFunction::Unknown)
     }
 
     /// A function of a module implemented natively (stdlib's), which

@@ -12,7 +12,7 @@ use marionette_values::{PHash, PType, Value};
 
 use super::{Builtin, Call};
 use crate::error::{EvalResult, Stop, fail_in_call};
-use crate::evaluator::{Closure, Evaluator, mismatch_text};
+use crate::evaluator::{Closure, DataFunction, Evaluator, mismatch_text};
 use crate::scope::{ScopeId, TOP_SCOPE};
 
 pub(crate) fn register(map: &mut std::collections::HashMap<&'static str, Builtin>) {
@@ -102,9 +102,9 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
     ) -> FunctionOutcome {
         let span = self.span;
         match self.eval.data_function(name, span) {
-            Ok(None) => FunctionOutcome::Unknown,
-            Ok(Some(puppet)) => {
-                if let Some(declared) = puppet {
+            Ok(DataFunction::Unknown) => FunctionOutcome::Unknown,
+            Ok(found) => {
+                if let DataFunction::Puppet(declared) = found {
                     // A declared return type must promise data, as Puppet
                     // checks before calling.
                     if let Some(declared) = declared
@@ -283,15 +283,31 @@ impl<'p> Evaluator<'p> {
         call: LookupCall<'p>,
         scope: ScopeId,
         span: Span,
-        mut explain: Option<&mut Explainer>,
+        explain: Option<&mut Explainer>,
     ) -> EvalResult<Value> {
-        let check = |what: &str, value: Value| -> EvalResult<Value> {
+        let names = call.names.clone();
+        match self.find_lookup(call, scope, span, explain)? {
+            Some(value) => Ok(value),
+            None => not_found(&names, span),
+        }
+    }
+
+    /// A `lookup()` call's value: `Ok(None)` when no name, default or
+    /// block gave one.
+    fn find_lookup(
+        &mut self,
+        call: LookupCall<'p>,
+        scope: ScopeId,
+        span: Span,
+        mut explain: Option<&mut Explainer>,
+    ) -> EvalResult<Option<Value>> {
+        let check = |what: &str, value: Value| -> EvalResult<Option<Value>> {
             match &call.value_type {
                 Some(t) if !t.is_instance(&value) => fail_in_call(
                     format!("{what} has wrong type, {}", mismatch_text(t, &value)),
                     span,
                 ),
-                _ => Ok(value),
+                _ => Ok(Some(value)),
             }
         };
         for name in &call.names {
@@ -333,7 +349,7 @@ impl<'p> Evaluator<'p> {
         if let Some(default) = call.default.clone() {
             return check("Default value", default);
         }
-        not_found(&call.names, span)
+        Ok(None)
     }
 
     /// Automatic parameter lookup: `<class>::<param>` from Hiera, looked up
@@ -581,9 +597,8 @@ impl Evaluator<'_> {
             lambda: None,
             legacy: false,
         };
-        match self.run_lookup(call, TOP_SCOPE, span, explain) {
-            Ok(value) => Ok(Some(value)),
-            Err(Stop::Error(error)) if error.message == not_found_message(&query.keys) => Ok(None),
+        match self.find_lookup(call, TOP_SCOPE, span, explain) {
+            Ok(value) => Ok(value),
             // Puppet's lookup errors (data, configuration, types) end the
             // command quietly, unless explained.
             Err(Stop::Error(error)) if error.unlocated => Err(LookupFailure::Quiet(error.message)),

@@ -614,23 +614,31 @@ impl Session {
         key: &LookupKey,
         strategy: &Merge,
     ) -> Result<Option<Value>> {
-        inv.push(|| {
-            let place = match layer {
-                Layer::Global => "Global Data Provider".to_string(),
-                Layer::Environment => "Environment Data Provider".to_string(),
-                Layer::Module => format!("Module \"{}\" Data Provider", inv_module_name(config)),
-            };
-            Kind::DataProvider(
-                format!("{place} ({})", config.label()),
-                config.path.as_ref().map(|p| p.display().to_string()),
-            )
-        });
-        let result = match &config.problem {
-            Some(problem) => Err(problem.clone()),
-            None => self.provider_entries(inv, layer, config, entries, key, strategy),
+        // Named only for an explanation: this runs for every key.
+        let module = match (layer, inv.explain.is_some()) {
+            (Layer::Module, true) => inv.module.clone(),
+            _ => None,
         };
-        inv.pop();
-        result
+        inv.within(
+            || {
+                let place = match layer {
+                    Layer::Global => "Global Data Provider".to_string(),
+                    Layer::Environment => "Environment Data Provider".to_string(),
+                    Layer::Module => format!(
+                        "Module \"{}\" Data Provider",
+                        module.as_deref().unwrap_or_default()
+                    ),
+                };
+                Kind::DataProvider(
+                    format!("{place} ({})", config.label()),
+                    config.path.as_ref().map(|p| p.display().to_string()),
+                )
+            },
+            |inv| match &config.problem {
+                Some(problem) => Err(problem.clone()),
+                None => self.provider_entries(inv, layer, config, entries, key, strategy),
+            },
+        )
     }
 
     fn provider_entries(
@@ -862,12 +870,4 @@ fn same(a: &Option<Value>, b: &Option<Value>) -> bool {
         (Some(Value::Array(x)), Some(Value::Array(y))) if Arc::ptr_eq(x, y) => true,
         (x, y) => x == y,
     }
-}
-
-fn inv_module_name(config: &Config) -> String {
-    config
-        .root
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default()
 }

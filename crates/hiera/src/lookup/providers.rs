@@ -397,7 +397,7 @@ pub(super) fn undig(value: Value, segments: &[Segment]) -> Value {
 /// is not, nor is a hash whose keys are neither strings nor numbers. The
 /// error is the type found, as Puppet's message names it.
 pub(super) fn check_data(value: &Value) -> std::result::Result<(), String> {
-    let valid = fn_valid(value);
+    let valid = is_lookup_value(value);
     if valid {
         return Ok(());
     }
@@ -407,13 +407,14 @@ pub(super) fn check_data(value: &Value) -> std::result::Result<(), String> {
     Err(marionette_values::PType::infer(value).to_string())
 }
 
-pub(super) fn fn_valid(value: &Value) -> bool {
+pub(super) fn is_lookup_value(value: &Value) -> bool {
     match value {
-        Value::Array(items) => items.iter().all(fn_valid),
+        Value::Array(items) => items.iter().all(is_lookup_value),
         Value::Hash(hash) => hash.iter().all(|(k, v)| {
-            matches!(k, Value::String(_) | Value::Integer(_) | Value::Float(_)) && fn_valid(v)
+            matches!(k, Value::String(_) | Value::Integer(_) | Value::Float(_))
+                && is_lookup_value(v)
         }),
-        Value::Sensitive(inner) => fn_valid(inner),
+        Value::Sensitive(inner) => is_lookup_value(inner),
         other => !crate::yaml::is_symbol(other),
     }
 }
