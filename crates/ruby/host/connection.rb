@@ -1,0 +1,105 @@
+# The conversation with the engine: one JSON object per line on the
+# protocol pipe, requests both ways, nested. While the host waits for the
+# answer to a question it asked (a variable, a function call), the engine
+# may ask it something in turn (to run another Ruby function); that
+# request is served on the spot, and the wait goes on.
+
+module Marionette
+  # A failure the engine reported while answering the host.
+  class EngineError < StandardError; end
+
+  # The protocol itself broke: nothing sensible can follow.
+  class ProtocolError < StandardError; end
+
+  class Connection
+    def initialize(input, output, handler)
+      @input = input
+      @output = output
+      @handler = handler
+      @next_id = 0
+    end
+
+    # Serves the engine's requests until it says to stop or closes the pipe.
+    def serve
+      while (message = read)
+        raise ProtocolError, "expected a request, got #{message.inspect[0, 200]}" unless message['method']
+
+        serve_request(message)
+      end
+    end
+
+    # Asks the engine something and waits for its answer.
+    def call(method, params)
+      @next_id += 1
+      id = "h#{@next_id}"
+      write('id' => id, 'method' => method, 'params' => params)
+      loop do
+        message = read
+        raise ProtocolError, "the engine closed the pipe while the host waited for '#{method}'" if message.nil?
+
+        if message['method']
+          serve_request(message)
+        elsif message['id'] == id
+          error = message['error']
+          raise EngineError, error['message'].to_s if error
+
+          return message['result'] || {}
+        else
+          raise ProtocolError, "an answer to another request: #{message.inspect[0, 200]}"
+        end
+      end
+    end
+
+    def log(level, message)
+      write('method' => 'log', 'params' => { 'level' => level.to_s, 'message' => message.to_s })
+    end
+
+    private
+
+    def serve_request(message)
+      id = message['id']
+      begin
+        result = @handler.handle(message['method'], message['params'] || {})
+        write('id' => id, 'result' => result)
+      rescue ProtocolError
+        raise
+      rescue SystemExit
+        raise
+      rescue Exception => e # rubocop:disable Lint/RescueException
+        write('id' => id, 'error' => Marionette.describe_error(e))
+      end
+      exit 0 if message['method'] == 'shutdown'
+    end
+
+    def read
+      line = @input.gets
+      return nil if line.nil?
+
+      JSON.parse(line)
+    rescue JSON::ParserError => e
+      raise ProtocolError, "a line that is not JSON: #{e.message[0, 200]}"
+    end
+
+    def write(message)
+      text = JSON.generate(message)
+      @output.write(text, "\n")
+      @output.flush
+    end
+  end
+
+  class << self
+    attr_accessor :engine
+
+    # An exception as the engine reports it: the message, the class, and
+    # where in a module's Ruby (not the host's) it was raised.
+    def describe_error(error)
+      where = (error.backtrace || []).find { |l| !l.start_with?('-e:', '<internal:') }
+      described = { 'message' => error.message.to_s, 'class' => error.class.name }
+      if where && (m = where.match(/\A(.*?):(\d+):/))
+        described['file'] = m[1]
+        described['line'] = m[2].to_i
+      end
+      described
+    end
+  end
+end

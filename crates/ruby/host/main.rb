@@ -1,0 +1,386 @@
+# What the host does for the engine: load module files, describe and call
+# functions, render ERB templates, describe resource types. Started by the
+# engine, the host runs until told to stop or until its input closes.
+
+module Marionette
+  class << self
+    attr_reader :environment, :modulepath
+
+    def scopes
+      @scopes ||= []
+    end
+
+    def configure(params)
+      @environment = params['environment'].to_s
+      @modulepath = Array(params['modulepath'])
+      @settings = params['settings'] || {}
+      @modulepath.each do |dir|
+        Dir.glob(File.join(dir, '*', 'lib')).sort.each { |lib| $LOAD_PATH << lib unless $LOAD_PATH.include?(lib) }
+      end
+    end
+
+    def setting(name)
+      name = name.to_s
+      return @settings[name] if @settings.key?(name)
+
+      @settings[name] = Wire.decode(engine.call('setting', { 'name' => name })['value'])
+    end
+
+    def module_directory(name)
+      engine.call('module_directory', { 'name' => name })['path']
+    end
+
+    def log(level, message)
+      engine.log(level, message)
+    end
+
+    def function_exists?(name)
+      engine.call('exists', { 'name' => name })['found']
+    end
+
+    # Calls any function the engine knows. A Ruby block cannot cross to
+    # the engine; a function that wants one must be given a Puppet lambda.
+    def call_function(name, args, &block)
+      raise ArgumentError, "call_function('#{name}') with a Ruby block is not supported by Marionette" if block
+
+      answer = engine.call('call', { 'name' => name, 'args' => Wire.encode(args) })
+      Wire.decode(answer['value'])
+    end
+
+    # Whether a library can be required, for `Puppet.features.NAME?`.
+    def loadable?(name)
+      require name
+      true
+    rescue LoadError
+      false
+    end
+
+    # Runs `block` with `context` as the calling scope.
+    def in_scope(context)
+      scopes.push(Scope.new(context))
+      yield scopes.last
+    ensure
+      scopes.pop
+    end
+  end
+
+  # Files loaded, so that each loads once (again when it changes).
+  module Files
+    def self.load(file)
+      @loaded ||= {}
+      stamp = File.mtime(file)
+      return false if @loaded[file] == stamp
+
+      Kernel.load(file)
+      @loaded[file] = stamp
+      true
+    end
+  end
+
+  # The functions module files defined, by name.
+  module Functions
+    class << self
+      def v4
+        @v4 ||= {}
+      end
+
+      def v3
+        @v3 ||= {}
+      end
+
+      def instances
+        @instances ||= {}
+      end
+
+      def defined(name, klass)
+        v4[name] = klass
+        instances.delete(name)
+      end
+
+      def defined3x(name, info)
+        v3[name] = info
+      end
+
+      def known3x?(name)
+        v3.key?(name)
+      end
+
+      def rvalue3x?(name)
+        v3.dig(name, 'type') == 'rvalue'
+      end
+
+      def load(name, file, api)
+        Files.load(file)
+        table = api == 'v3' ? v3 : v4
+        unless table.key?(name)
+          raise LoadError, "#{file} did not define the function '#{name}' (the function's name and its file's path must agree)"
+        end
+
+        api == 'v3' ? v3[name].merge('api' => 'v3') : describe4(name, v4[name])
+      end
+
+      def describe4(name, klass)
+        dispatches = klass.dispatches
+        if dispatches.empty?
+          simple = name.split('::').last
+          unless klass.method_defined?(simple)
+            raise ArgumentError,
+                  "Function Creation Error, cannot create a default dispatcher for function '#{name}', no method with this name found"
+          end
+
+          dispatches = [default_dispatch(klass.instance_method(simple))]
+        end
+        { 'api' => 'v4', 'dispatchers' => dispatches, 'local_types' => klass.local_type_definitions }
+      end
+
+      # Without `dispatch`, the method named after the function takes
+      # anything, as many arguments as its Ruby parameters allow.
+      def default_dispatch(method)
+        params = method.parameters.filter_map do |kind, pname|
+          case kind
+          when :req then { 'type' => 'Any', 'name' => pname.to_s, 'kind' => 'required' }
+          when :opt then { 'type' => 'Any', 'name' => pname.to_s, 'kind' => 'optional' }
+          when :rest then { 'type' => 'Any', 'name' => pname.to_s, 'kind' => 'repeated' }
+          end
+        end
+        block = method.parameters.find { |kind, _| kind == :block }
+        { 'method' => method.name.to_s, 'params' => params, 'returns' => nil, 'mismatch' => false, 'scope' => false,
+          'block' => block && { 'type' => 'Callable', 'name' => block[1].to_s, 'optional' => true } }
+      end
+
+      def call4(name, index, args, block)
+        klass = v4.fetch(name) { raise ArgumentError, "the function '#{name}' is not loaded" }
+        dispatch = describe4(name, klass)['dispatchers'].fetch(index)
+        instance = (instances[name] ||= klass.new)
+        args = [Scope.current] + args if dispatch['scope']
+        result = catch(:next) { instance.send(dispatch['method'], *args, &block) }
+        return result unless dispatch['mismatch']
+
+        raise ArgumentError, "'#{name}' #{result}"
+      end
+
+      def call3(name, args)
+        info = v3.fetch(name) { raise ArgumentError, "the function '#{name}' is not loaded" }
+        arity = info['arity']
+        if arity >= 0 && args.size != arity
+          raise ArgumentError, "#{name}(): Wrong number of arguments given (#{args.size} for #{arity})"
+        elsif arity.negative? && args.size < (arity.abs - 1)
+          raise ArgumentError, "#{name}(): Wrong number of arguments given (#{args.size} for minimum #{arity.abs - 1})"
+        end
+
+        result = Scope.current.send("real_function_#{name}", args.map { |arg| Wire.to_3x(arg) })
+        info['type'] == 'rvalue' ? result : nil
+      end
+    end
+  end
+
+  # An ERB template, rendered as Puppet renders it: every variable the
+  # calling code sees is an instance variable, and `scope` is the caller's.
+  class TemplateWrapper
+    include Puppet::Util::Logging
+
+    def initialize(scope, file, variables)
+      @__scope__ = scope
+      @__file__ = file
+      variables.each { |name, value| instance_variable_set("@#{name.gsub(/[^\w]/, '_')}", value) }
+    end
+
+    def scope
+      @__scope__
+    end
+
+    def file
+      @__file__
+    end
+
+    def has_variable?(name) # rubocop:disable Naming/PredicateName
+      scope.exist?(name.to_s)
+    end
+
+    def classes
+      scope.catalog.classes
+    end
+
+    def all_tags
+      scope.catalog.tags
+    end
+
+    def tags
+      raise NotImplementedError, "Call 'all_tags' instead."
+    end
+
+    def render(text)
+      template = ERB.new(text, trim_mode: '-')
+      template.filename = @__file__
+      template.result(binding)
+    end
+
+    def to_s
+      "template[#{@__file__ || 'inline'}]"
+    end
+  end
+
+  # Serves the engine's requests.
+  class Handler
+    def handle(method, params)
+      case method
+      when 'handshake'
+        Marionette.configure(params)
+        { 'protocol' => 1, 'ruby' => RUBY_VERSION }
+      when 'load_function'
+        Functions.load(params['name'], params['file'], params['api'])
+      when 'call'
+        call(params)
+      when 'render'
+        render(params)
+      when 'describe_type'
+        describe_type(params)
+      when 'reset'
+        Functions.instances.clear
+        {}
+      when 'shutdown'
+        {}
+      else
+        raise ArgumentError, "unknown method '#{method}'"
+      end
+    end
+
+    private
+
+    def call(params)
+      Marionette.in_scope(params['context'] || {}) do
+        args = Wire.decode(params['args'] || [])
+        value = if params['api'] == 'v3'
+                  Functions.call3(params['name'], args)
+                else
+                  Functions.call4(params['name'], params['dispatcher'] || 0, args, lambda_proxy(params['block']))
+                end
+        { 'value' => Wire.encode(value) }
+      end
+    end
+
+    # The Puppet lambda given to the call, as a proc that asks the engine
+    # to run it.
+    def lambda_proxy(block)
+      return nil if block.nil?
+
+      count = block['parameters'].to_i
+      proxy = proc { |*args| Wire.decode(Marionette.engine.call('yield', { 'args' => Wire.encode(args) })['value']) }
+      proxy.define_singleton_method(:parameter_count) { count }
+      proxy.define_singleton_method(:parameter_names) { block['names'] || [] }
+      proxy.define_singleton_method(:last_captures_rest?) { block['rest'] == true }
+      proxy
+    end
+
+    def render(params)
+      Marionette.in_scope(params['context'] || {}) do |scope|
+        variables = Wire.decode(params['variables'] || {})
+        wrapper = TemplateWrapper.new(scope, params['file'], variables)
+        text = params['file'] ? File.read(params['file'], mode: 'rb:UTF-8') : params['text'].to_s
+        { 'text' => wrapper.render(text) }
+      rescue ProtocolError, EngineError
+        raise
+      rescue Exception => e # rubocop:disable Lint/RescueException
+        raise TemplateError.new(e, params)
+      end
+    end
+
+    def describe_type(params)
+      name = params['name']
+      Types.table.delete(name)
+      Kernel.load(params['file'])
+      klass = Types.table[name]
+      raise LoadError, "#{params['file']} did not define the type '#{name}'" unless klass
+
+      Puppet::Type.describe(klass)
+    end
+  end
+
+  # A template that failed, with where in the template it failed.
+  class TemplateError < StandardError
+    attr_reader :line
+
+    def initialize(error, params)
+      where = (error.backtrace || []).find { |l| l.start_with?("#{params['file'] || '(erb)'}:") }
+      @line = where && where.split(':')[1].to_i
+      @error = error
+      super(error.message)
+    end
+
+    def original_class
+      @error.class.name
+    end
+  end
+
+  class << self
+    alias describe_plain_error describe_error
+
+    def describe_error(error)
+      return describe_plain_error(error) unless error.is_a?(TemplateError)
+
+      { 'message' => error.message, 'class' => error.original_class, 'template_line' => error.line }
+    end
+  end
+end
+
+# A module's Ruby may require Puppet's own files; the host stands in for
+# them, so such a require succeeds and loads nothing. Gems are loaded only
+# when a module's file needs one: RubyGems costs start-up time.
+module Kernel
+  alias marionette_original_require require
+
+  def require(name)
+    marionette_original_require(name)
+  rescue LoadError
+    return false if name.to_s.match?(%r{\A(puppet|semantic_puppet|hiera|facter)(/|\z)})
+
+    unless defined?(Gem)
+      marionette_original_require('rubygems')
+      return marionette_original_require(name)
+    end
+    raise
+  end
+
+  def require_relative(path)
+    base = caller_locations(1, 1).first&.absolute_path
+    full = File.expand_path(path, base ? File.dirname(base) : Dir.pwd)
+    return require(full) if File.exist?("#{full}.rb") || File.exist?(full)
+    return false if path.to_s.match?(%r{(\A|/)(puppet|semantic_puppet)(/|\z)})
+
+    raise LoadError, "cannot load such file -- #{full}"
+  end
+end
+
+# Puppet's namespaces answer for constants the host does not define with
+# an empty module, so a file that names `Puppet::Util::Something` loads;
+# calling into it fails then, naming what is missing.
+module Marionette
+  module Stand
+    def const_missing(name)
+      stand_in = Module.new
+      stand_in.extend(Stand)
+      full = "#{self.name}::#{name}"
+      stand_in.define_singleton_method(:name) { full }
+      stand_in.define_singleton_method(:method_missing) do |method, *_args, &_block|
+        raise NotImplementedError, "#{full}.#{method} is part of Puppet's Ruby, which Marionette's Ruby host does not provide"
+      end
+      const_set(name, stand_in)
+    end
+  end
+end
+[Puppet, Puppet::Util, Puppet::Parser, Puppet::Pops, Puppet::Pops::Types, Puppet::Functions].each do |namespace|
+  namespace.extend(Marionette::Stand)
+end
+
+$stdout.sync = true
+protocol = $stdout.dup
+$stdout.reopen($stderr)
+STDOUT.sync = true
+connection = Marionette::Connection.new($stdin, protocol, Marionette::Handler.new)
+Marionette.engine = connection
+begin
+  connection.serve
+rescue Marionette::ProtocolError => e
+  warn "marionette ruby host: #{e.message}"
+  exit 3
+end

@@ -1,0 +1,364 @@
+# The part of Puppet's Ruby API that modules' functions call: errors,
+# logging, settings, the 4.x function API (Puppet::Functions) and the 3.x
+# one (Puppet::Parser::Functions). Everything the engine owns (types,
+# variables, other functions, the catalog) is asked of it.
+
+module Puppet
+  class Error < RuntimeError
+    attr_accessor :file, :line, :pos
+
+    def initialize(message = nil, file = nil, line = nil, pos = nil, original = nil)
+      super(message)
+      @file = file
+      @line = line
+      @pos = pos
+      @original = original
+    end
+  end
+
+  class ParseError < Error; end
+  class ParseErrorWithIssue < ParseError; end
+  class DevError < Error; end
+  class ResourceError < Error; end
+  class LexError < Error; end
+
+  module Util
+    module Logging
+      %w[debug info notice warning err alert emerg crit].each do |level|
+        define_method(level) { |*messages| Marionette.log(level, messages.join(' ')) }
+      end
+
+      def deprecation_warning(message, _key = nil)
+        Marionette.log('warning', message)
+      end
+
+      def warn_once(_kind, _key, message, _file = nil, _line = nil, _level = :warning)
+        Marionette.log('warning', message)
+      end
+    end
+    extend Logging
+
+    module Errors
+      def fail(*args)
+        error = args.first.is_a?(Class) ? args.shift : Puppet::Error
+        raise error, args.join(' ')
+      end
+
+      def devfail(message)
+        raise Puppet::DevError, message
+      end
+    end
+
+    def self.logmethods(klass, *)
+      klass.include(Logging)
+    end
+
+    def self.which(bin)
+      return (File.executable?(bin) ? bin : nil) if bin.start_with?('/')
+
+      ENV.fetch('PATH', '').split(':').map { |dir| File.join(dir, bin) }.find { |p| File.file?(p) && File.executable?(p) }
+    end
+
+    def self.absolute_path?(path, _platform = :posix)
+      path.is_a?(String) && path.start_with?('/')
+    end
+
+    # The deep-copy helper some functions use on hashes they change.
+    def self.deep_clone(value)
+      Marshal.load(Marshal.dump(value))
+    end
+  end
+
+  extend Util::Logging
+
+  # Settings the engine knows; the rest are asked of it by name.
+  def self.[](name)
+    Marionette.setting(name)
+  end
+
+  def self.settings
+    SettingsProxy.new
+  end
+
+  class SettingsProxy
+    def [](name)
+      Marionette.setting(name)
+    end
+
+    def value(name, _env = nil)
+      Marionette.setting(name)
+    end
+  end
+
+  # The environment being compiled, for functions that ask which.
+  class Environment
+    attr_reader :name
+
+    def initialize(name)
+      @name = name.to_sym
+    end
+
+    def to_s
+      @name.to_s
+    end
+
+    def modulepath
+      Marionette.modulepath
+    end
+
+    def module(name)
+      dir = Marionette.module_directory(name.to_s)
+      dir && Module.new(name.to_s, dir)
+    end
+  end
+
+  # A module on the module path.
+  class Module
+    attr_reader :name, :path
+
+    def initialize(name, path)
+      @name = name
+      @path = path
+    end
+
+    def file(relative)
+      full = File.join(@path, 'files', relative)
+      File.exist?(full) ? full : nil
+    end
+
+    def template(relative)
+      full = File.join(@path, 'templates', relative)
+      File.exist?(full) ? full : nil
+    end
+  end
+
+  def self.lookup(name, *)
+    case name.to_sym
+    when :current_environment, :environments then Environment.new(Marionette.environment)
+    when :loaders, :global_scope then Marionette::Scope.current
+    else (block_given? ? yield : nil)
+    end
+  end
+
+  def self.override(*)
+    yield
+  end
+
+  def self.features
+    Features
+  end
+
+  # Ruby features Puppet's code tests for; every feature a module asks
+  # about is reported as a library it can try to load.
+  module Features
+    def self.method_missing(name, *)
+      return super unless name.to_s.end_with?('?')
+
+      Marionette.loadable?(name.to_s.chomp('?'))
+    end
+
+    def self.respond_to_missing?(name, include_private = false)
+      name.to_s.end_with?('?') || super
+    end
+
+    def self.root?
+      Process.uid.zero?
+    end
+
+    def self.posix?
+      true
+    end
+
+    def self.microsoft_windows?
+      false
+    end
+  end
+
+  # The 4.x function API.
+  module Functions
+    def self.create_function(func_name, function_base = Function, &block)
+      name = func_name.to_s
+      klass = Class.new(function_base)
+      klass.instance_variable_set(:@function_name, name)
+      klass.class_eval(&block)
+      Marionette::Functions.defined(name, klass)
+      klass
+    end
+
+    # What a dispatch block declares: parameters with their types (as the
+    # engine will parse them), a block, a return type, and injections.
+    class DispatchBuilder
+      attr_reader :dispatch
+
+      def initialize(method, mismatch)
+        @dispatch = { 'method' => method.to_s, 'params' => [], 'block' => nil, 'returns' => nil,
+                      'mismatch' => mismatch, 'scope' => false }
+      end
+
+      def param(type, name)
+        add(type, name, 'required')
+      end
+      alias required_param param
+
+      def optional_param(type, name)
+        add(type, name, 'optional')
+      end
+
+      def repeated_param(type, name)
+        add(type, name, 'repeated')
+      end
+      alias optional_repeated_param repeated_param
+
+      def required_repeated_param(type, name)
+        add(type, name, 'required_repeated')
+      end
+
+      def block_param(*type_and_name)
+        block(type_and_name, false)
+      end
+      alias required_block_param block_param
+
+      def optional_block_param(*type_and_name)
+        block(type_and_name, true)
+      end
+
+      def return_type(type)
+        @dispatch['returns'] = type.to_s
+      end
+
+      def scope_param
+        @dispatch['scope'] = true
+      end
+
+      # Injections Marionette has no counterpart for are given nil.
+      def compiler_param; end
+      def cache_param; end
+      def pal_compiler_param; end
+      def script_compiler_param; end
+
+      private
+
+      def add(type, name, kind)
+        @dispatch['params'] << { 'type' => type.to_s, 'name' => name.to_s, 'kind' => kind }
+      end
+
+      def block(type_and_name, optional)
+        type, name = type_and_name.size == 2 ? type_and_name : ['Callable', type_and_name.first || :block]
+        @dispatch['block'] = { 'type' => type.to_s, 'name' => name.to_s, 'optional' => optional }
+      end
+    end
+
+    class Function
+      class << self
+        attr_reader :function_name
+
+        def name
+          @function_name
+        end
+
+        def dispatches
+          @dispatches ||= []
+        end
+
+        def local_type_definitions
+          @local_type_definitions ||= []
+        end
+
+        def dispatch(method, &block)
+          add_dispatch(method, false, &block)
+        end
+
+        def argument_mismatch(method, &block)
+          add_dispatch(method, true, &block)
+        end
+
+        def local_types(&block)
+          builder = LocalTypes.new
+          builder.instance_eval(&block)
+          local_type_definitions.concat(builder.definitions)
+        end
+
+        private
+
+        def add_dispatch(method, mismatch, &block)
+          builder = DispatchBuilder.new(method, mismatch)
+          builder.instance_eval(&block) if block
+          dispatches << builder.dispatch
+        end
+      end
+
+      def initialize(closure_scope = nil, loader = nil)
+        @closure_scope = closure_scope
+        @loader = loader
+      end
+
+      def closure_scope
+        Marionette::Scope.current
+      end
+
+      def loader
+        @loader
+      end
+
+      def call_function(name, *args, &block)
+        Marionette.call_function(name.to_s, args, &block)
+      end
+
+      def call_function_with_scope(_scope, name, *args, &block)
+        call_function(name, *args, &block)
+      end
+    end
+
+    # `local_types do type 'Name = Definition' end`.
+    class LocalTypes
+      attr_reader :definitions
+
+      def initialize
+        @definitions = []
+      end
+
+      def type(assignment)
+        @definitions << assignment.to_s
+      end
+    end
+
+    class InternalFunction < Function; end
+  end
+
+  module Parser
+    # The 3.x function API: each function becomes a method of the scope,
+    # `function_NAME`, taking its arguments as one array.
+    module Functions
+      def self.newfunction(name, options = {}, &block)
+        name = name.to_s
+        type = (options[:type] || :statement).to_s
+        raise Puppet::DevError, "Invalid statement type #{type.inspect}" unless %w[rvalue statement].include?(type)
+
+        arity = options[:arity] || -1
+        Marionette::Scope.send(:define_method, "real_function_#{name}", &block)
+        Marionette::Functions.defined3x(name, 'type' => type, 'arity' => arity)
+        { name: name, type: type.to_sym, arity: arity }
+      end
+
+      def self.function(name)
+        name = name.to_s
+        Marionette::Functions.known3x?(name) || Marionette.function_exists?(name) ? "function_#{name}" : false
+      end
+
+      def self.rvalue?(name)
+        Marionette::Functions.rvalue3x?(name.to_s)
+      end
+
+      def self.autoloader
+        Autoloader
+      end
+
+      module Autoloader
+        def self.loadall(*); end
+      end
+    end
+
+    class Scope
+    end
+  end
+end

@@ -1,0 +1,178 @@
+# Describing a module's resource type (lib/puppet/type/NAME.rb) for the
+# compiler: its attributes, which of them identify a resource, and how a
+# title fills them. The type DSL is run for its declarations; the blocks
+# that validate and munge values are kept but not run.
+
+module Puppet
+  class Parameter
+    class << self
+      attr_reader :parameter_name
+
+      def isnamevar
+        @isnamevar = true
+      end
+
+      def isnamevar?
+        @isnamevar == true
+      end
+
+      def boolean?
+        @boolean == true
+      end
+
+      def mark_boolean
+        @boolean = true
+      end
+
+      # Declarations whose meaning matters only when applying.
+      %i[desc doc newvalues newvalue aliasvalue defaultto validate munge unmunge isrequired
+         nodefault array_matching required_features= required_features value_collection
+         sensitive log_only_changed_or_new_keys].each do |name|
+        define_method(name) { |*_args, **_opts, &_block| nil }
+      end
+
+      def method_missing(_name, *_args, **_opts, &_block)
+        nil
+      end
+
+      def respond_to_missing?(_name, _include_private = false)
+        true
+      end
+    end
+
+    # The boolean parameters of `newparam(:force, boolean: true, parent:
+    # Puppet::Parameter::Boolean)`.
+    class Boolean < Parameter
+      mark_boolean
+    end
+  end
+
+  class Property < Parameter
+    class Ensure < Property; end
+  end
+
+  class Type
+    class << self
+      attr_reader :type_name
+
+      def name
+        @type_name
+      end
+
+      def newtype(name, _options = {}, &block)
+        klass = Class.new(Type)
+        klass.instance_variable_set(:@type_name, name.to_s)
+        klass.class_eval(&block) if block
+        Marionette::Types.defined(name.to_s, klass)
+        klass
+      end
+
+      def type(name)
+        Marionette::Types.find(name.to_s)
+      end
+
+      def attributes
+        @attributes ||= []
+      end
+
+      def features_declared
+        @features_declared ||= []
+      end
+
+      def ensurable(&block)
+        add_attribute(:ensure, 'property', Puppet::Property::Ensure, {}, block)
+      end
+
+      def ensurable?
+        attributes.any? { |a| a[:name] == 'ensure' }
+      end
+
+      def newparam(name, options = {}, &block)
+        add_attribute(name, 'parameter', options[:parent] || Puppet::Parameter, options, block)
+      end
+
+      def newproperty(name, options = {}, &block)
+        add_attribute(name, 'property', options[:parent] || Puppet::Property, options, block)
+      end
+
+      def newmetaparam(*); end
+
+      def feature(name, *)
+        features_declared << name.to_s
+      end
+
+      # Providers are applied by another part; a type that has any takes a
+      # `provider` parameter.
+      def provide(*)
+        self
+      end
+
+      def key_attributes
+        named = attributes.select { |a| a[:class].isnamevar? }.map { |a| a[:name].to_sym }
+        named.empty? && attributes.any? { |a| a[:name] == 'name' } ? [:name] : named
+      end
+
+      def title_patterns
+        keys = key_attributes
+        keys.size == 1 ? [[/(.*)/m, [[keys.first]]]] : []
+      end
+
+      def method_missing(_name, *_args, **_opts, &_block)
+        nil
+      end
+
+      def respond_to_missing?(_name, _include_private = false)
+        true
+      end
+
+      private
+
+      def add_attribute(name, kind, parent, options, block)
+        parameter = Class.new(parent)
+        parameter.instance_variable_set(:@parameter_name, name.to_s)
+        parameter.isnamevar if options[:namevar]
+        parameter.mark_boolean if options[:boolean]
+        parameter.class_eval(&block) if block
+        attributes.reject! { |a| a[:name] == name.to_s }
+        attributes << { name: name.to_s, kind: kind, class: parameter }
+        parameter
+      end
+    end
+
+    def self.describe(klass)
+      patterns = Array(klass.title_patterns).map do |regex, fields|
+        { 'pattern' => regex.to_s, 'attributes' => Array(fields).map { |f| Array(f).first.to_s } }
+      end
+      {
+        'name' => klass.type_name,
+        'attributes' => klass.attributes.map do |a|
+          { 'name' => a[:name], 'kind' => a[:kind], 'namevar' => klass.key_attributes.include?(a[:name].to_sym),
+            'boolean' => a[:class].boolean? }
+        end,
+        'ensurable' => klass.ensurable?,
+        'features' => klass.features_declared,
+        'title_patterns' => patterns
+      }
+    end
+  end
+end
+
+module Marionette
+  module Types
+    class << self
+      def table
+        @table ||= {}
+      end
+
+      def defined(name, klass)
+        table[name] = klass
+      end
+
+      # A type by name: one a module file declared, or a stand-in for a
+      # core type, which modules' types may refer to (`Puppet::Type.type(:file)`).
+      def find(name)
+        table[name] ||= Class.new(Puppet::Type).tap { |k| k.instance_variable_set(:@type_name, name) }
+      end
+    end
+  end
+end

@@ -1,0 +1,549 @@
+//! The Ruby host: where a module's Ruby runs when Marionette has no native
+//! implementation of it. Marionette never links Ruby; a [`RubyHost`]
+//! starts the system's `ruby` on first need, running a host program that
+//! ships inside this crate (`host/*.rb`), and keeps it for the life of
+//! the value (one per environment). The host speaks the plugin protocol,
+//! extended both ways: while it answers, it asks the engine questions
+//! ([`Question`]: variables, other functions, the lambda given to the
+//! call, the catalog, types), and the engine may ask it to run more Ruby
+//! while answering (`docs/ruby-host.md`).
+//!
+//! What runs here: 4.x functions (`lib/puppet/functions`), 3.x functions
+//! (`lib/puppet/parser/functions`), ERB templates, and the description of
+//! resource types (`lib/puppet/type`). The engine keeps the type system:
+//! it is told each dispatcher's signature as text, picks the dispatcher
+//! and checks values itself.
+//!
+//! A fault of the host (a crash, a hang past the time limit, output that
+//! is not the protocol) fails the request that met it, names the module
+//! file, and stops the process; the next request starts a fresh one.
+
+mod conversation;
+mod wire;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use marionette_values::{PHash, Value};
+use serde_json::{Value as Json, json};
+
+use crate::conversation::Conversation;
+use crate::wire::Shape;
+
+/// The host program, in load order.
+const HOST: &[&str] = &[
+    include_str!("../host/values.rb"),
+    include_str!("../host/connection.rb"),
+    include_str!("../host/puppet.rb"),
+    include_str!("../host/scope.rb"),
+    include_str!("../host/types.rb"),
+    include_str!("../host/main.rb"),
+];
+
+/// What a host runs with.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub environment: String,
+    pub modulepath: Vec<PathBuf>,
+    /// The Ruby interpreter: `ruby` on `PATH` unless `MARIONETTE_RUBY`
+    /// names another.
+    pub ruby: PathBuf,
+    /// How long one request may take, the engine's answers excluded.
+    pub timeout: Duration,
+    /// Puppet settings a module's Ruby may read (`Puppet[:strict]`); the
+    /// host asks for any other by name.
+    pub puppet_settings: Vec<(String, Value)>,
+}
+
+impl Settings {
+    pub fn new(environment: &str, modulepath: Vec<PathBuf>) -> Settings {
+        let ruby = std::env::var_os("MARIONETTE_RUBY").map_or_else(|| "ruby".into(), PathBuf::from);
+        let timeout = std::env::var("MARIONETTE_RUBY_TIMEOUT")
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| *s > 0.0 && s.is_finite())
+            .map_or(Duration::from_secs(300), Duration::from_secs_f64);
+        Settings {
+            environment: environment.to_string(),
+            modulepath,
+            ruby,
+            timeout,
+            puppet_settings: Vec::new(),
+        }
+    }
+}
+
+/// Which of Puppet's function APIs a file uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Api {
+    /// `Puppet::Functions.create_function`, in `lib/puppet/functions`.
+    V4,
+    /// `Puppet::Parser::Functions.newfunction`, in
+    /// `lib/puppet/parser/functions`.
+    V3,
+}
+
+/// A loaded function, as its file declares it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FunctionSpec {
+    V4 {
+        dispatchers: Vec<Dispatcher>,
+        /// `local_types` assignments, `'Name = Definition'`.
+        local_types: Vec<String>,
+    },
+    V3 {
+        /// Whether it returns a value (`rvalue`) or is a statement.
+        rvalue: bool,
+        /// Puppet's arity: `n` exactly, or `-(n + 1)` for at least `n`.
+        arity: i64,
+    },
+}
+
+/// One `dispatch` (or `argument_mismatch`) of a 4.x function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dispatcher {
+    /// The Ruby method it calls.
+    pub method: String,
+    pub params: Vec<Param>,
+    pub block: Option<BlockParam>,
+    /// The declared return type, as text.
+    pub returns: Option<String>,
+    /// An `argument_mismatch` handler: its method returns the text of
+    /// the error.
+    pub mismatch: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    /// The type as the file writes it (it may name module type aliases).
+    pub type_text: String,
+    pub kind: ParamKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Required,
+    Optional,
+    /// Any number, none included.
+    Repeated,
+    /// At least one.
+    RequiredRepeated,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockParam {
+    pub name: String,
+    pub type_text: String,
+    pub optional: bool,
+}
+
+/// Where a call comes from: shown to the Ruby code as its scope.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    /// The module of the calling code (`scope.source.module_name`).
+    pub module: Option<String>,
+    /// The calling scope's name, for messages (`Class[apache]`).
+    pub scope: String,
+}
+
+/// A call of a loaded function.
+#[derive(Clone, Debug)]
+pub struct Call<'a> {
+    pub name: &'a str,
+    pub api: Api,
+    /// The index of the dispatcher the engine chose (4.x).
+    pub dispatcher: usize,
+    pub args: &'a [Value],
+    /// The lambda given to the call, by its parameter count.
+    pub block: Option<usize>,
+    pub context: Context,
+}
+
+/// A template to render: a file, or text given inline.
+#[derive(Clone, Debug)]
+pub enum Template<'a> {
+    File(&'a Path),
+    Inline(&'a str),
+}
+
+/// A module's resource type as the compiler needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeSpec {
+    pub name: String,
+    pub attributes: Vec<Attribute>,
+    pub ensurable: bool,
+    pub features: Vec<String>,
+    /// Regexes (Ruby syntax) and the attributes their groups fill.
+    pub title_patterns: Vec<(String, Vec<String>)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attribute {
+    pub name: String,
+    pub property: bool,
+    pub namevar: bool,
+    pub boolean: bool,
+}
+
+/// What the host asks the engine while it answers.
+#[derive(Debug)]
+pub enum Question {
+    /// A variable as the calling scope sees it.
+    LookupVar(String),
+    SetVar(String, Value),
+    /// Every variable the calling scope sees.
+    Variables,
+    /// Calls any function the engine knows.
+    Call {
+        name: String,
+        args: Vec<Value>,
+    },
+    /// Whether a function exists.
+    Exists(String),
+    /// Calls the lambda given to the call being answered.
+    Yield(Vec<Value>),
+    FindResource {
+        type_name: String,
+        title: String,
+    },
+    CatalogInfo,
+    /// Whether a value is an instance of a type (as text, aliases allowed).
+    Instance {
+        type_text: String,
+        value: Value,
+    },
+    Assignable {
+        type_text: String,
+        other: String,
+    },
+    Infer(Value),
+    /// A value's text as Puppet prints it.
+    Format(Value),
+    CompareVersions(String, String),
+    Setting(String),
+    ModuleDirectory(String),
+}
+
+/// The engine's answer to a [`Question`].
+#[derive(Debug)]
+pub enum Answer {
+    Value(Value),
+    /// A variable, `None` when there is none.
+    Variable(Option<Value>),
+    Flag(bool),
+    Text(String),
+    Path(Option<PathBuf>),
+    /// A resource's parameters, `None` when there is no such resource.
+    Resource(Option<PHash>),
+    Catalog {
+        classes: Vec<String>,
+        tags: Vec<String>,
+    },
+    Ordering(std::cmp::Ordering),
+    Variables(PHash),
+    Done,
+}
+
+/// The engine, as the host reaches it while answering.
+pub trait Engine {
+    /// Answers a question; an error becomes a Ruby exception at the point
+    /// the question was asked.
+    fn answer(&mut self, question: Question) -> Result<Answer, String>;
+
+    /// A message the Ruby code logged (`level` as Puppet names levels).
+    fn log(&mut self, level: &str, message: &str);
+}
+
+/// Why a request to the host failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HostError {
+    /// No Ruby could be started.
+    #[error("{message}")]
+    NoRuby { ruby: PathBuf, message: String },
+    /// The Ruby code raised an exception.
+    #[error("{message}")]
+    Raised {
+        message: String,
+        /// The exception's Ruby class.
+        class: String,
+        /// Where in a module's Ruby it was raised.
+        file: Option<String>,
+        line: Option<u32>,
+        /// For a template, its line that failed.
+        template_line: Option<u32>,
+        /// The engine's own failure (a callback's), passed back through
+        /// the Ruby code.
+        from_engine: bool,
+    },
+    /// The host crashed, hung or broke the protocol; it was stopped.
+    #[error("{0}")]
+    Broken(String),
+}
+
+/// One Ruby process for one environment, started on first need.
+pub struct RubyHost {
+    settings: Settings,
+    conversation: Conversation,
+}
+
+impl RubyHost {
+    pub fn new(settings: Settings) -> RubyHost {
+        RubyHost {
+            conversation: Conversation::new(settings.ruby.clone(), settings.timeout),
+            settings,
+        }
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Whether the process runs (for tests and measurements).
+    pub fn running(&self) -> bool {
+        self.conversation.running()
+    }
+
+    /// Starts a new compilation: functions' instances (and what they keep
+    /// between calls) are made afresh, as Puppet makes them per compile.
+    pub fn reset(&self, engine: &mut dyn Engine) -> Result<(), HostError> {
+        if self.running() {
+            self.request("reset", json!({}), engine)?;
+        }
+        Ok(())
+    }
+
+    /// Loads the function `name` from `file` and says what it declares.
+    pub fn load_function(
+        &self,
+        name: &str,
+        file: &Path,
+        api: Api,
+        engine: &mut dyn Engine,
+    ) -> Result<FunctionSpec, HostError> {
+        let api_name = match api {
+            Api::V4 => "v4",
+            Api::V3 => "v3",
+        };
+        let answer = self.request(
+            "load_function",
+            json!({"name": name, "file": file, "api": api_name}),
+            engine,
+        )?;
+        read_function_spec(&answer).map_err(|message| self.bad_answer("load_function", &message))
+    }
+
+    /// Calls a loaded function.
+    pub fn call_function(
+        &self,
+        call: &Call<'_>,
+        engine: &mut dyn Engine,
+    ) -> Result<Value, HostError> {
+        let shape = match call.api {
+            Api::V4 => Shape::Plain,
+            Api::V3 => Shape::ThreeX,
+        };
+        let args = self.conversation.encode_all(call.args, shape);
+        let params = json!({
+            "name": call.name,
+            "api": if call.api == Api::V3 { "v3" } else { "v4" },
+            "dispatcher": call.dispatcher,
+            "args": args,
+            "block": call.block.map(|count| json!({"parameters": count})),
+            "context": context(&call.context),
+        });
+        let answer = self.request("call", params, engine)?;
+        self.conversation
+            .decode(answer.get("value").unwrap_or(&Json::Null))
+            .map_err(|message| HostError::Raised {
+                message: format!("the function returned {message}"),
+                class: "TypeError".into(),
+                file: None,
+                line: None,
+                template_line: None,
+                from_engine: false,
+            })
+    }
+
+    /// Renders an ERB template with the given variables as instance
+    /// variables.
+    pub fn render(
+        &self,
+        template: Template<'_>,
+        variables: &PHash,
+        context: &Context,
+        engine: &mut dyn Engine,
+    ) -> Result<String, HostError> {
+        let variables = self
+            .conversation
+            .encode_all(&[Value::hash(variables.clone())], Shape::Plain);
+        let mut params = json!({
+            "variables": variables[0],
+            "context": self::context(context),
+        });
+        match template {
+            Template::File(path) => params["file"] = json!(path),
+            Template::Inline(text) => params["text"] = json!(text),
+        }
+        let answer = self.request("render", params, engine)?;
+        match answer.get("text").and_then(Json::as_str) {
+            Some(text) => Ok(text.to_string()),
+            None => Err(self.bad_answer("render", "no text")),
+        }
+    }
+
+    /// Describes the resource type `name` declared in `file`.
+    pub fn describe_type(
+        &self,
+        name: &str,
+        file: &Path,
+        engine: &mut dyn Engine,
+    ) -> Result<TypeSpec, HostError> {
+        let answer = self.request("describe_type", json!({"name": name, "file": file}), engine)?;
+        read_type_spec(&answer).map_err(|message| self.bad_answer("describe_type", &message))
+    }
+
+    fn request(
+        &self,
+        method: &str,
+        params: Json,
+        engine: &mut dyn Engine,
+    ) -> Result<Json, HostError> {
+        let handshake = json!({
+            "protocol": 1,
+            "environment": self.settings.environment,
+            "modulepath": self.settings.modulepath,
+            "settings": self.settings.puppet_settings.iter()
+                .map(|(k, v)| (k.clone(), self.conversation.encode_all(std::slice::from_ref(v), Shape::Plain).remove(0)))
+                .collect::<serde_json::Map<String, Json>>(),
+        });
+        self.conversation
+            .request(&HOST.concat(), &handshake, method, params, engine)
+    }
+
+    fn bad_answer(&self, method: &str, message: &str) -> HostError {
+        HostError::Broken(format!(
+            "the Ruby host answered '{method}' badly: {message}"
+        ))
+    }
+}
+
+fn context(context: &Context) -> Json {
+    json!({"module": context.module, "scope": context.scope})
+}
+
+fn read_function_spec(answer: &Json) -> Result<FunctionSpec, String> {
+    let text = |data: &Json, key: &str| data.get(key).and_then(Json::as_str).map(str::to_string);
+    match answer.get("api").and_then(Json::as_str) {
+        Some("v3") => Ok(FunctionSpec::V3 {
+            rvalue: answer.get("type").and_then(Json::as_str) == Some("rvalue"),
+            arity: answer.get("arity").and_then(Json::as_i64).unwrap_or(-1),
+        }),
+        Some("v4") => {
+            let mut dispatchers = Vec::new();
+            for d in answer
+                .get("dispatchers")
+                .and_then(Json::as_array)
+                .ok_or("no dispatchers")?
+            {
+                let mut params = Vec::new();
+                for p in d
+                    .get("params")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let kind = match p.get("kind").and_then(Json::as_str) {
+                        Some("required") => ParamKind::Required,
+                        Some("optional") => ParamKind::Optional,
+                        Some("repeated") => ParamKind::Repeated,
+                        Some("required_repeated") => ParamKind::RequiredRepeated,
+                        other => return Err(format!("a parameter of kind {other:?}")),
+                    };
+                    params.push(Param {
+                        name: text(p, "name").unwrap_or_default(),
+                        type_text: text(p, "type").unwrap_or_else(|| "Any".into()),
+                        kind,
+                    });
+                }
+                let block = d
+                    .get("block")
+                    .filter(|b| b.is_object())
+                    .map(|b| BlockParam {
+                        name: text(b, "name").unwrap_or_else(|| "block".into()),
+                        type_text: text(b, "type").unwrap_or_else(|| "Callable".into()),
+                        optional: b.get("optional").and_then(Json::as_bool).unwrap_or(false),
+                    });
+                dispatchers.push(Dispatcher {
+                    method: text(d, "method").ok_or("a dispatcher without its method")?,
+                    params,
+                    block,
+                    returns: text(d, "returns"),
+                    mismatch: d.get("mismatch").and_then(Json::as_bool).unwrap_or(false),
+                });
+            }
+            let local_types = answer
+                .get("local_types")
+                .and_then(Json::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Json::as_str)
+                .map(str::to_string)
+                .collect();
+            Ok(FunctionSpec::V4 {
+                dispatchers,
+                local_types,
+            })
+        }
+        other => Err(format!("an unknown function API {other:?}")),
+    }
+}
+
+fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
+    let flag = |data: &Json, key: &str| data.get(key).and_then(Json::as_bool).unwrap_or(false);
+    let strings = |data: Option<&Json>| -> Vec<String> {
+        data.and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Json::as_str)
+            .map(str::to_string)
+            .collect()
+    };
+    let name = answer
+        .get("name")
+        .and_then(Json::as_str)
+        .ok_or("a type without its name")?;
+    let attributes = answer
+        .get("attributes")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|a| {
+            Some(Attribute {
+                name: a.get("name")?.as_str()?.to_string(),
+                property: a.get("kind").and_then(Json::as_str) == Some("property"),
+                namevar: flag(a, "namevar"),
+                boolean: flag(a, "boolean"),
+            })
+        })
+        .collect();
+    let title_patterns = answer
+        .get("title_patterns")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            Some((
+                p.get("pattern")?.as_str()?.to_string(),
+                strings(p.get("attributes")),
+            ))
+        })
+        .collect();
+    Ok(TypeSpec {
+        name: name.to_string(),
+        attributes,
+        ensurable: flag(answer, "ensurable"),
+        features: strings(answer.get("features")),
+        title_patterns,
+    })
+}

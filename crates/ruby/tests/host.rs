@@ -1,0 +1,434 @@
+//! The Ruby host against the system's Ruby, with a small engine standing
+//! in for the evaluator: functions of both APIs, nested calls, lambdas,
+//! templates, type descriptions, and every way the host can fail.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use marionette_ruby::{
+    Answer, Api, Call, Context, Engine, FunctionSpec, HostError, ParamKind, Question, RubyHost,
+    Settings, Template,
+};
+use marionette_values::{PHash, PType, Value};
+
+fn modules() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/modules")
+}
+
+fn module_file(relative: &str) -> PathBuf {
+    modules().join("mrtest_ruby").join(relative)
+}
+
+fn host() -> RubyHost {
+    assert!(
+        std::process::Command::new("ruby")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success()),
+        "these tests need Ruby 3.1 or later: apt-get install ruby"
+    );
+    RubyHost::new(Settings::new("production", vec![modules()]))
+}
+
+/// The engine's side: a few variables, `upcase` as a built-in, module
+/// functions run back through the host, and a lambda that doubles.
+struct Fake<'h> {
+    host: &'h RubyHost,
+    logs: Vec<(String, String)>,
+}
+
+impl Fake<'_> {
+    fn call(
+        &mut self,
+        name: &str,
+        args: &[Value],
+        block: Option<usize>,
+    ) -> Result<Value, HostError> {
+        let host = self.host;
+        let (file, api) = match name {
+            "mrtest_old" => (
+                module_file("lib/puppet/parser/functions/mrtest_old.rb"),
+                Api::V3,
+            ),
+            _ => {
+                let short = name.trim_start_matches("mrtest_ruby::");
+                (
+                    module_file(&format!("lib/puppet/functions/mrtest_ruby/{short}.rb")),
+                    Api::V4,
+                )
+            }
+        };
+        let spec = host.load_function(name, &file, api, self)?;
+        // The fixtures' dispatchers are told apart by their first argument.
+        let dispatcher = match (&spec, args.first()) {
+            (FunctionSpec::V4 { dispatchers, .. }, Some(Value::Array(_)))
+                if dispatchers.len() > 1 =>
+            {
+                1
+            }
+            _ => 0,
+        };
+        host.call_function(
+            &Call {
+                name,
+                api,
+                dispatcher,
+                args,
+                block,
+                context: Context {
+                    module: Some("mrtest_caller".into()),
+                    scope: "Class[main]".into(),
+                },
+            },
+            self,
+        )
+    }
+}
+
+impl Engine for Fake<'_> {
+    fn answer(&mut self, question: Question) -> Result<Answer, String> {
+        Ok(match question {
+            Question::LookupVar(name) => Answer::Variable(match name.trim_start_matches("::") {
+                "greeting" => Some(Value::string("hi")),
+                "servers" => Some(Value::array(vec![Value::string("a"), Value::string("b")])),
+                _ => None,
+            }),
+            Question::Call { name, args } if name == "upcase" => match args.first() {
+                Some(Value::String(s)) => Answer::Value(Value::string(s.to_uppercase())),
+                Some(Value::Array(items)) => match items.first() {
+                    Some(Value::String(s)) => Answer::Value(Value::string(s.to_uppercase())),
+                    _ => return Err("upcase: not a string".into()),
+                },
+                _ => return Err("upcase: not a string".into()),
+            },
+            Question::Call { name, args } if name.starts_with("mrtest") => {
+                Answer::Value(self.call(&name, &args, None).map_err(|e| e.to_string())?)
+            }
+            Question::Call { name, .. } => return Err(format!("Unknown function: '{name}'")),
+            Question::Yield(args) => match args.first() {
+                Some(Value::String(s)) => Answer::Value(Value::string(format!("{s}{s}"))),
+                _ => Answer::Value(Value::Undef),
+            },
+            other => return Err(format!("not expected here: {other:?}")),
+        })
+    }
+
+    fn log(&mut self, level: &str, message: &str) {
+        self.logs.push((level.to_string(), message.to_string()));
+    }
+}
+
+#[test]
+fn a_4x_function_describes_its_dispatchers_and_answers() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let file = module_file("lib/puppet/functions/mrtest_ruby/greet.rb");
+    let spec = host
+        .load_function("mrtest_ruby::greet", &file, Api::V4, &mut engine)
+        .unwrap();
+    let FunctionSpec::V4 { dispatchers, .. } = spec else {
+        panic!("not a 4.x function: {spec:?}")
+    };
+    assert_eq!(dispatchers.len(), 2);
+    assert_eq!(dispatchers[0].params[1].kind, ParamKind::Optional);
+    assert_eq!(dispatchers[0].params[1].type_text, "Integer[1]");
+    assert_eq!(dispatchers[0].returns.as_deref(), Some("String"));
+    assert_eq!(
+        dispatchers[1].block.as_ref().unwrap().type_text,
+        "Callable[1,1]"
+    );
+    let value = engine
+        .call(
+            "mrtest_ruby::greet",
+            &[Value::string("bob"), Value::Integer(2)],
+            None,
+        )
+        .unwrap();
+    assert_eq!(value, Value::string("hello BOB, hello BOB"));
+    // The second dispatcher yields to the caller's lambda.
+    let names = Value::array(vec![Value::string("x"), Value::string("y")]);
+    let value = engine
+        .call("mrtest_ruby::greet", &[names], Some(1))
+        .unwrap();
+    assert_eq!(
+        value,
+        Value::array(vec![Value::string("xx"), Value::string("yy")])
+    );
+}
+
+#[test]
+fn calls_nest_through_the_engine() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let value = engine
+        .call("mrtest_ruby::nested", &[Value::string("ann")], None)
+        .unwrap();
+    assert_eq!(
+        value,
+        Value::string("hi: hello ANN, hello ANN from mrtest_caller")
+    );
+}
+
+#[test]
+fn values_make_the_round_trip_through_ruby() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let mut odd = PHash::default();
+    odd.insert(Value::Integer(1), Value::Default);
+    odd.insert(
+        Value::string("s"),
+        Value::Sensitive(Box::new(Value::string("pw"))),
+    );
+    let values = vec![
+        Value::Undef,
+        Value::Default,
+        Value::Integer(i64::MIN),
+        Value::Float(0.1),
+        Value::string("ünï\ncode"),
+        Value::Regexp(marionette_values::Regex::new("^a+$").unwrap()),
+        Value::Timespan(marionette_values::Timespan(3_000_000_001)),
+        Value::Timestamp(marionette_values::Timestamp(1_600_000_000_000_000_001)),
+        Value::Binary(std::sync::Arc::new(vec![0, 1, 254])),
+        Value::hash(odd),
+        Value::Type(Box::new(PType::Alias {
+            name: "Mrtest::Port".into(),
+            target: Box::new(marionette_values::parse_type("Integer[1, 65535]").unwrap()),
+        })),
+    ];
+    for value in values {
+        let back = engine
+            .call("mrtest_ruby::echo", std::slice::from_ref(&value), None)
+            .unwrap();
+        assert_eq!(back, value);
+    }
+}
+
+#[test]
+fn a_3x_function_gets_3x_arguments_and_checks_its_arity() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let value = engine
+        .call(
+            "mrtest_old",
+            &[Value::Undef, Value::array(vec![Value::Undef])],
+            None,
+        )
+        .unwrap();
+    assert_eq!(value, Value::string("\"\" [[nil]] hi "));
+    let error = engine.call("mrtest_old", &[], None).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "mrtest_old(): Wrong number of arguments given (0 for minimum 1)"
+    );
+}
+
+#[test]
+fn templates_see_variables_scope_and_functions() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let mut variables = PHash::default();
+    variables.insert(
+        Value::string("servers"),
+        Value::array(vec![Value::string("a"), Value::string("b")]),
+    );
+    let context = Context::default();
+    let file = module_file("templates/page.erb");
+    let text = host
+        .render(Template::File(&file), &variables, &context, &mut engine)
+        .unwrap();
+    assert_eq!(
+        text,
+        "server a\nserver b\ngreeting=hi hi\nup=X Y\nmissing=nil\n"
+    );
+    let inline = host
+        .render(
+            Template::Inline("<%= @servers.join('+') -%>\n!"),
+            &variables,
+            &context,
+            &mut engine,
+        )
+        .unwrap();
+    assert_eq!(inline, "a+b!");
+    let broken = module_file("templates/broken.erb");
+    match host.render(Template::File(&broken), &variables, &context, &mut engine) {
+        Err(HostError::Raised {
+            template_line,
+            class,
+            ..
+        }) => {
+            assert_eq!(template_line, Some(2));
+            assert_eq!(class, "NoMethodError");
+        }
+        other => panic!("expected a failure at line 2, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_type_is_described_from_its_file() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let spec = host
+        .describe_type(
+            "mrtest_entry",
+            &module_file("lib/puppet/type/mrtest_entry.rb"),
+            &mut engine,
+        )
+        .unwrap();
+    let names: Vec<(&str, bool, bool)> = spec
+        .attributes
+        .iter()
+        .map(|a| (a.name.as_str(), a.namevar, a.property))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("ensure", false, true),
+            ("key", true, false),
+            ("path", true, false),
+            ("value", false, true),
+            ("force", false, false)
+        ]
+    );
+    assert!(spec.ensurable);
+    assert!(spec.attributes[4].boolean);
+    assert_eq!(
+        spec.title_patterns[0],
+        (
+            "(?-mix:^([^:]+):(.*)$)".to_string(),
+            vec!["path".to_string(), "key".to_string()]
+        )
+    );
+}
+
+#[test]
+fn ruby_exceptions_fail_the_call_and_name_the_file() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    match engine.call("mrtest_ruby::fail", &[Value::string("raise")], None) {
+        Err(HostError::Raised {
+            message,
+            class,
+            file,
+            line,
+            ..
+        }) => {
+            assert_eq!(message, "mrtest failure");
+            assert_eq!(class, "Puppet::ParseError");
+            assert!(file.unwrap().ends_with("mrtest_ruby/fail.rb"));
+            assert_eq!(line, Some(9));
+        }
+        other => panic!("expected a Ruby exception, got {other:?}"),
+    }
+    // An engine failure passes through the Ruby code and is known as such.
+    match engine.call("mrtest_ruby::fail", &[Value::string("engine")], None) {
+        Err(HostError::Raised {
+            message,
+            from_engine,
+            ..
+        }) => {
+            assert_eq!(message, "Unknown function: 'nosuchfunction'");
+            assert!(from_engine);
+        }
+        other => panic!("expected the engine's failure, got {other:?}"),
+    }
+    // A value Puppet has no type for is refused, and the host goes on.
+    let error = engine
+        .call("mrtest_ruby::fail", &[Value::string("object")], None)
+        .unwrap_err();
+    assert!(error.to_string().contains("Ruby class Object"), "{error}");
+    // What a function prints goes to standard error, not into the protocol.
+    let value = engine
+        .call("mrtest_ruby::fail", &[Value::string("print")], None)
+        .unwrap();
+    assert_eq!(value, Value::string("still fine"));
+    assert!(host.running());
+}
+
+#[test]
+fn a_crash_or_garbage_stops_the_host_and_the_next_call_starts_another() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let error = engine
+        .call("mrtest_ruby::fail", &[Value::string("crash")], None)
+        .unwrap_err();
+    assert_eq!(
+        error,
+        HostError::Broken("the Ruby host exited with status 7".into())
+    );
+    assert!(!host.running());
+    let error = engine
+        .call("mrtest_ruby::fail", &[Value::string("garbage")], None)
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("printed something that is not the protocol: \"garbage\""),
+        "{error}"
+    );
+    let value = engine
+        .call("mrtest_ruby::greet", &[Value::string("z")], None)
+        .unwrap();
+    assert_eq!(value, Value::string("hello Z"));
+}
+
+#[test]
+fn a_hung_host_is_stopped_at_the_time_limit() {
+    let mut settings = Settings::new("production", vec![modules()]);
+    settings.timeout = Duration::from_millis(500);
+    let host = RubyHost::new(settings);
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let started = Instant::now();
+    let error = engine
+        .call("mrtest_ruby::fail", &[Value::string("hang")], None)
+        .unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(
+        error,
+        HostError::Broken(
+            "the Ruby host did not answer 'call' within 0.5 s; it was stopped".into()
+        )
+    );
+}
+
+#[test]
+fn without_ruby_the_error_says_so() {
+    let mut settings = Settings::new("production", vec![modules()]);
+    settings.ruby = "/nonexistent/mrtest-ruby".into();
+    let host = RubyHost::new(settings);
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let error = engine
+        .call("mrtest_ruby::echo", &[Value::Integer(1)], None)
+        .unwrap_err();
+    assert!(matches!(error, HostError::NoRuby { .. }), "{error:?}");
+    assert_eq!(error.to_string(), "/nonexistent/mrtest-ruby was not found");
+}
