@@ -21,7 +21,10 @@ use common::known::{KnownDifferences, Verdict};
 const MODULES: &str = "/usr/share/puppet/modules";
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/forge")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/forge")
+        .canonicalize()
+        .expect("tests/forge exists")
 }
 
 /// The packages of `packages.txt` whose module is not installed.

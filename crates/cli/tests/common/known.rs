@@ -116,14 +116,13 @@ impl<'a> Verdict<'a> {
         }
         let list = self.known.path.display();
         assert!(
-            self.unexpected.is_empty(),
-            "{} {what} differ from Puppet and are not in {list}:\n{}",
+            self.unexpected.is_empty() && self.fixed.is_empty(),
+            "{} {what} differ from Puppet and are not in {list}:\n{}\n\n\
+             {} {what} in {list} match Puppet now (remove them, or run with \
+             UPDATE_KNOWN_DIFFERENCES=1): {:?}",
             self.unexpected.len(),
-            self.unexpected.join("\n")
-        );
-        assert!(
-            self.fixed.is_empty(),
-            "now matching Puppet, remove from {list} (or run with UPDATE_KNOWN_DIFFERENCES=1): {:?}",
+            self.unexpected.join("\n"),
+            self.fixed.len(),
             self.fixed
         );
     }
