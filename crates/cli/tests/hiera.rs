@@ -16,10 +16,10 @@
 
 mod common;
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::known::{KnownDifferences, Verdict};
 use common::meaning::{differences, meaning};
 
 fn corpus() -> PathBuf {
@@ -260,17 +260,8 @@ fn lookups_match_puppet() {
     assert!(cases.len() >= 40, "only {} cases", cases.len());
     let confdir = tempfile::tempdir().expect("a temporary directory");
     let confdir = confdir.path().canonicalize().expect("it exists");
-    let known_path = root.join("known-differences.txt");
-    let known_text = std::fs::read_to_string(&known_path).unwrap_or_default();
-    let known: BTreeSet<String> = known_text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
-        .collect();
-    let mut unexpected = Vec::new();
-    let mut fixed = Vec::new();
-    let mut failing = Vec::new();
-    let (mut passed, mut total) = (0, 0);
+    let known = KnownDifferences::load(&root.join("known-differences.txt"), 2);
+    let mut verdict = Verdict::new(&known);
     for case in &cases {
         let name = case
             .file_name()
@@ -279,66 +270,12 @@ fn lookups_match_puppet() {
             .to_string();
         let text = std::fs::read_to_string(case.join("expected.txt")).expect("readable");
         for (index, block) in blocks(&text).iter().enumerate() {
-            total += 1;
-            let id = format!("{name} {}", index + 1);
-            match run_block(case, block, &confdir) {
-                Ok(()) if known.contains(&id) => fixed.push(id),
-                Ok(()) => passed += 1,
-                Err(problem) => {
-                    failing.push(format!("{id}  {}", block.line));
-                    if !known.contains(&id) {
-                        unexpected.push(format!("{id}: {}\n  {problem}", block.line));
-                    }
-                }
-            }
+            let outcome = run_block(case, block, &confdir)
+                .map_err(|problem| format!("{}\n  {problem}", block.line));
+            verdict.record(&format!("{name} {}", index + 1), &block.line, outcome);
         }
     }
-    eprintln!(
-        "{passed} of {total} invocations match Puppet; {} known differences",
-        known.len()
-    );
-    if std::env::var_os("UPDATE_KNOWN_DIFFERENCES").is_some() {
-        // Comments and the lines still failing keep their place; lines
-        // that match now go; new ones are added at the end.
-        let id_of = |line: &str| {
-            line.split_whitespace()
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let failing_ids: BTreeSet<String> = failing.iter().map(|l| id_of(l)).collect();
-        let mut text = String::new();
-        for line in known_text.lines() {
-            if line.starts_with('#') || line.trim().is_empty() || failing_ids.contains(&id_of(line))
-            {
-                text.push_str(line);
-                text.push('\n');
-            }
-        }
-        let new: Vec<&String> = failing
-            .iter()
-            .filter(|l| !known.contains(&id_of(l)))
-            .collect();
-        if !new.is_empty() {
-            text.push_str("\n# Not sorted yet\n");
-            for line in new {
-                text.push_str(line);
-                text.push('\n');
-            }
-        }
-        std::fs::write(&known_path, text).expect("writable");
-        return;
-    }
-    assert!(
-        unexpected.is_empty(),
-        "{} invocations differ from Puppet:\n{}",
-        unexpected.len(),
-        unexpected.join("\n")
-    );
-    assert!(
-        fixed.is_empty(),
-        "now matching Puppet, remove from known-differences.txt: {fixed:?}"
-    );
+    verdict.finish("invocations");
 }
 
 #[test]

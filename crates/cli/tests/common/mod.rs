@@ -3,8 +3,10 @@
 // Each test binary includes this module and uses only part of it.
 #![allow(dead_code)]
 
+use std::path::Path;
 use std::process::Command;
 
+pub(crate) mod known;
 pub(crate) mod meaning;
 
 /// What a run of the `marionette` binary gave.
@@ -40,6 +42,74 @@ pub(crate) fn marionette_with(args: &[&str], env: &[(&str, &str)]) -> Run {
 /// Runs the `marionette` binary.
 pub(crate) fn marionette(args: &[&str]) -> Run {
     marionette_with(args, &[])
+}
+
+/// Compiles one case of a catalog corpus as scripts/puppet-record-catalogs
+/// ran Puppet on it (from the case's directory, with `modulepath`, and its
+/// `facts.json` or else `default_facts`, relative to the case's directory),
+/// and compares the outcome with the recorded one: the catalog by meaning
+/// (`expected.json`), or Puppet's first error line (`expected.err`).
+pub(crate) fn compile_case(
+    dir: &Path,
+    modulepath: &str,
+    default_facts: &str,
+) -> Result<(), String> {
+    let args = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
+    let args: Vec<&str> = args.split_whitespace().collect();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    command.current_dir(dir).args(["catalog", "compile"]);
+    if !args.contains(&"--environment") {
+        command.args(["--manifest", "site.pp"]);
+    }
+    if !args.contains(&"--certname") {
+        command.args(["--certname", "mrtest.example.com"]);
+    }
+    let facts = if dir.join("facts.json").exists() {
+        "facts.json"
+    } else {
+        default_facts
+    };
+    command
+        .args([
+            "--modulepath",
+            modulepath,
+            "--environmentpath",
+            "environments",
+        ])
+        .args(["--facts", facts])
+        .args(&args);
+    let output = command
+        .output()
+        .map_err(|e| format!("could not run: {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let first_error = stderr.lines().find(|l| l.starts_with("Error: "));
+    if let Ok(expected) = std::fs::read_to_string(dir.join("expected.err")) {
+        let wanted = expected.lines().next().unwrap_or_default();
+        return match first_error {
+            _ if output.status.success() => Err(format!("compiled, but Puppet failed: {wanted}")),
+            Some(line) if line == wanted => Ok(()),
+            Some(line) => Err(format!(
+                "error differs:\n  expected: {wanted}\n  actual:   {line}"
+            )),
+            None => Err("failed without an error line".into()),
+        };
+    }
+    if !output.status.success() {
+        return Err(format!("failed: {}", first_error.unwrap_or_default()));
+    }
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("expected.json")).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| format!("expected.json: {e}"))?;
+    let actual: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .map_err(|e| format!("our output is not JSON: {e}"))?;
+    let problems = meaning::differences(&meaning::meaning(&expected), &meaning::meaning(&actual));
+    outcome(problems)
+}
+
+/// The first line of a text (a problem's headline).
+pub(crate) fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
 }
 
 /// Replaces run times, which vary, by `N`: "Applied catalog in N seconds".

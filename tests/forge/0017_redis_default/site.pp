@@ -1,0 +1,2 @@
+# Redis with the module's defaults.
+include redis

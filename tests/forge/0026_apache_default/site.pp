@@ -1,0 +1,2 @@
+# Apache with the module's defaults.
+class { 'apache': }

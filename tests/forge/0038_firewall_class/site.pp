@@ -1,0 +1,5 @@
+# The firewall class installing the persistence packages.
+class { 'firewall': }
+resources { 'firewall':
+  purge => true,
+}
