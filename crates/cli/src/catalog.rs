@@ -61,6 +61,7 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         external_functions: Some(external_functions()),
         declared: None,
         hiera: Some(crate::environment::hiera()),
+        ruby: Some(crate::environment::ruby()),
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -149,6 +150,7 @@ fn local_options(
         external_functions: Some(external_functions()),
         declared: None,
         hiera: Some(crate::environment::hiera()),
+        ruby: Some(crate::environment::ruby()),
     }
 }
 

@@ -136,6 +136,21 @@ pub(crate) fn hiera() -> Arc<marionette_hiera::Hiera> {
         .clone()
 }
 
+static RUBY: OnceLock<Arc<marionette_ruby::RubyHost>> = OnceLock::new();
+
+/// The chosen environment's Ruby host, made once per process; its Ruby
+/// starts only when a module's Ruby is first needed.
+pub(crate) fn ruby() -> Arc<marionette_ruby::RubyHost> {
+    RUBY.get_or_init(|| {
+        let environment = current();
+        Arc::new(marionette_ruby::RubyHost::new(marionette_ruby::Settings::new(
+            &environment.name,
+            environment.modulepath.clone(),
+        )))
+    })
+    .clone()
+}
+
 static PLUGINS: OnceLock<Plugins> = OnceLock::new();
 static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
 

@@ -131,6 +131,7 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
         external_functions: Some(crate::catalog::external_functions()),
         declared: None,
         hiera: Some(crate::environment::hiera()),
+        ruby: Some(crate::environment::ruby()),
     };
     let query = LookupQuery {
         keys,

@@ -133,6 +133,8 @@ pub struct Evaluator<'p> {
     pub(crate) lookup_caches: HashMap<String, PHash>,
     /// Whether stdlib is on the module path, asked once.
     stdlib_present: Option<bool>,
+    /// Modules' Ruby functions and the host that runs them.
+    pub(crate) ruby: crate::ruby::RubyState,
 }
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
@@ -178,6 +180,7 @@ impl<'p> Evaluator<'p> {
             warned: std::collections::HashSet::new(),
             hiera: None,
             lookup_caches: HashMap::new(),
+            ruby: crate::ruby::RubyState::default(),
             stdlib_present: None,
         }
     }
@@ -1175,6 +1178,9 @@ impl<'p> Evaluator<'p> {
                 return native(self, &mut call);
             }
             if !(name.contains("::") && self.load_external(name, place)?) {
+                if let Some(function) = self.ruby_function(name, place)? {
+                    return self.call_ruby(name, &function, args, lambda, place);
+                }
                 return fail(format!("Unknown function: '{name}'."), name_place);
             }
             if lambda.is_some() {
@@ -1463,7 +1469,7 @@ pub(crate) fn describe_actual(expected: &PType, value: &Value) -> String {
     if actual.name() == expected.resolved().name() {
         actual.to_string()
     } else {
-        actual.generalize().name()
+        actual.name()
     }
 }
 
@@ -1586,10 +1592,18 @@ impl<'p> Evaluator<'p> {
 /// Integer value, got String"), the alternatives of a variant, and the
 /// text that did not match an enum or pattern.
 pub(crate) fn mismatch_text(expected: &PType, value: &Value) -> String {
+    // The expected type is shown in full when the value is of its kind (or
+    // it is an alias); otherwise by its kind's name alone, as Puppet does.
     let plain = || {
+        let kind = PType::from_name(&expected.resolved().name());
+        let wanted = match &kind {
+            Some(kind) if !matches!(expected, PType::Alias { .. }) && !kind.is_instance(value) => {
+                a_type(kind)
+            }
+            _ => a_type(expected),
+        };
         format!(
-            "expects {} value, got {}",
-            a_type(expected),
+            "expects {wanted} value, got {}",
             describe_actual(expected, value)
         )
     };

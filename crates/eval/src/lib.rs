@@ -22,6 +22,7 @@ pub(crate) mod functions;
 mod loader;
 mod moves;
 mod operators;
+mod ruby;
 mod scope;
 
 pub use error::{EvalError, Located};
@@ -143,6 +144,10 @@ pub struct CompileOptions {
     /// The environment's Hiera data; without it, `lookup()` finds nothing
     /// and class parameters take their defaults.
     pub hiera: Option<std::sync::Arc<marionette_hiera::Hiera>>,
+    /// Runs modules' Ruby (functions without a native implementation, ERB
+    /// templates); without it, such functions are unknown and templates
+    /// fail.
+    pub ruby: Option<std::sync::Arc<marionette_ruby::RubyHost>>,
 }
 
 /// See [`CompileOptions::declared`].
@@ -249,6 +254,7 @@ fn prepare<'p>(
     evaluator.environment = options.environment.clone();
     evaluator.loader = Some(loader::Loader::new(sources, options.modulepath.clone()));
     evaluator.external = options.external_functions.clone();
+    evaluator.ruby.host = options.ruby.clone();
     evaluator.declared = options.declared.clone();
     let mut fact_data = options.facts.clone();
     if options.local {

@@ -79,6 +79,30 @@ impl<'p> Loader<'p> {
             .find(|dir| dir.is_dir())
     }
 
+    /// Every module's directory, the first of each name only, in
+    /// module-path order (directories of a module-path entry sorted by
+    /// name).
+    pub(crate) fn module_dirs(&self) -> Vec<PathBuf> {
+        let mut seen = HashSet::new();
+        let mut dirs = Vec::new();
+        for entry in &self.modulepath {
+            let Ok(read) = std::fs::read_dir(entry) else {
+                continue;
+            };
+            let mut names: Vec<String> = read
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .collect();
+            names.sort();
+            for name in names {
+                let dir = entry.join(&name);
+                if dir.is_dir() && seen.insert(name) {
+                    dirs.push(dir);
+                }
+            }
+        }
+        dirs
+    }
+
     /// `mod/rest` to the file `rest` in the module's `subdir`.
     pub(crate) fn module_file(&self, reference: &str, subdir: &str) -> Option<PathBuf> {
         let (module, rest) = reference.split_once('/')?;

@@ -115,6 +115,24 @@ impl Scopes {
         }
     }
 
+    /// Every variable visible from `id`, the nearest of each name.
+    pub(crate) fn visible(&self, mut id: ScopeId) -> Vec<(String, Value)> {
+        let mut seen = std::collections::HashSet::new();
+        let mut all = Vec::new();
+        loop {
+            let scope = &self.arena[id];
+            for (name, value) in &scope.variables {
+                if seen.insert(name.clone()) {
+                    all.push((name.clone(), value.clone()));
+                }
+            }
+            match scope.parent {
+                Some(parent) => id = parent,
+                None => return all,
+            }
+        }
+    }
+
     /// The resource whose code runs in scope `id`: its own, or the nearest
     /// enclosing scope's.
     pub(crate) fn resource(&self, mut id: ScopeId) -> Option<ResId> {

@@ -130,7 +130,11 @@ module Marionette
 
           dispatches = [default_dispatch(klass.instance_method(simple))]
         end
-        { 'api' => 'v4', 'dispatchers' => dispatches, 'local_types' => klass.local_type_definitions }
+        # A class with its own `call` (stdlib's validate_* functions) takes
+        # the scope as a first argument its dispatchers declare.
+        custom = klass.instance_method(:call).owner != Puppet::Functions::Function
+        { 'api' => 'v4', 'dispatchers' => dispatches, 'local_types' => klass.local_type_definitions,
+          'scope_first' => custom }
       end
 
       # Without `dispatch`, the method named after the function takes
@@ -152,11 +156,24 @@ module Marionette
         klass = v4.fetch(name) { raise ArgumentError, "the function '#{name}' is not loaded" }
         dispatch = describe4(name, klass)['dispatchers'].fetch(index)
         instance = (instances[name] ||= klass.new)
-        args = [Scope.current] + args if dispatch['scope']
+        args = [Scope.current] + args if dispatch['scope'] || describe4(name, klass)['scope_first']
         result = catch(:next) { instance.send(dispatch['method'], *args, &block) }
         return result unless dispatch['mismatch']
 
         raise ArgumentError, "'#{name}' #{result}"
+      end
+
+      # The file of a 3.x function, which `function_NAME` calls in Puppet
+      # even where a 4.x function of the same name exists.
+      def find3x(name)
+        return nil unless name.match?(/\A\w+\z/)
+
+        Marionette.modulepath.each do |dir|
+          Dir.glob(File.join(dir, '*', 'lib', 'puppet', 'parser', 'functions', "#{name}.rb")).sort.each do |file|
+            return file
+          end
+        end
+        nil
       end
 
       def call3(name, args)

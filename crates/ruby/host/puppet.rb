@@ -63,6 +63,15 @@ module Puppet
       path.is_a?(String) && path.start_with?('/')
     end
 
+    # A number from a seed, as Puppet draws them (fqdn_rotate).
+    def self.deterministic_rand(seed, max)
+      deterministic_rand_int(seed, max).to_s
+    end
+
+    def self.deterministic_rand_int(seed, max)
+      Random.new(seed).rand(max)
+    end
+
     # The deep-copy helper some functions use on hashes they change.
     def self.deep_clone(value)
       Marshal.load(Marshal.dump(value))
@@ -302,6 +311,12 @@ module Puppet
 
       def call_function(name, *args, &block)
         Marionette.call_function(name.to_s, args, &block)
+      end
+
+      # The engine chooses the dispatcher; a call made from Ruby goes
+      # through it too.
+      def call(_scope, *args, &block)
+        Marionette.call_function(self.class.name, args, &block)
       end
 
       def call_function_with_scope(_scope, name, *args, &block)

@@ -55,7 +55,12 @@ class Puppet::Parser::Scope
     if (function = name.to_s[/\Afunction_(.+)\z/, 1])
       raise ArgumentError, "#{function}(): function arguments must be given as one Array" unless args.size <= 1
 
-      return Marionette.call_function(function, Array(args.first), &block)
+      arguments = Array(args.first)
+      file = Marionette::Functions.known3x?(function) ? true : Marionette::Functions.find3x(function)
+      return Marionette.call_function(function, arguments, &block) unless file
+
+      Marionette::Functions.load(function, file, 'v3') unless file == true
+      return Marionette::Functions.call3(function, arguments)
     end
     super
   end

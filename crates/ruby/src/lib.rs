@@ -90,6 +90,10 @@ pub enum FunctionSpec {
         dispatchers: Vec<Dispatcher>,
         /// `local_types` assignments, `'Name = Definition'`.
         local_types: Vec<String>,
+        /// The function defines its own `call`, which passes the calling
+        /// scope as a first argument its dispatchers declare: the engine
+        /// chooses among them as if that argument were given.
+        scope_first: bool,
     },
     V3 {
         /// Whether it returns a value (`rvalue`) or is a statement.
@@ -493,6 +497,10 @@ fn read_function_spec(answer: &Json) -> Result<FunctionSpec, String> {
             Ok(FunctionSpec::V4 {
                 dispatchers,
                 local_types,
+                scope_first: answer
+                    .get("scope_first")
+                    .and_then(Json::as_bool)
+                    .unwrap_or(false),
             })
         }
         other => Err(format!("an unknown function API {other:?}")),

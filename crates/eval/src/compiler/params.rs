@@ -65,6 +65,10 @@ impl Params {
         Some(self.0.remove(at).1)
     }
 
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&String, &Param)> {
+        self.0.iter().map(|(name, param)| (name, param))
+    }
+
     pub(crate) fn keys(&self) -> impl Iterator<Item = &String> {
         self.0.iter().map(|(key, _)| key)
     }

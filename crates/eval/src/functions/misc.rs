@@ -4,9 +4,7 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::sync::Mutex;
 
-use marionette_syntax::ast::Program;
 use marionette_values::Value;
 
 use super::{Builtin, Call};
@@ -198,32 +196,6 @@ fn convert_to<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResu
     }
 }
 
-/// Parsed templates live for the rest of the process, so that the
-/// evaluator can keep references into them; the cache keeps the same text
-/// from being parsed (and kept) twice.
-fn parsed_template(text: &str) -> Result<&'static Program, String> {
-    static CACHE: Mutex<Vec<(String, &'static Program)>> = Mutex::new(Vec::new());
-    let mut cache = CACHE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((_, program)) = cache.iter().find(|(source, _)| source == text) {
-        return Ok(program);
-    }
-    let checked = marionette_syntax::check(text, marionette_syntax::SourceKind::Epp);
-    if let Some(error) = checked.diagnostics.iter().find(|d| d.is_error()) {
-        // Puppet names the template by a fixed file name.
-        let at = marionette_diagnostics::SourceFile::new("inlined-epp-text", text)
-            .line_col(error.span.start);
-        return Err(format!(
-            "{} (file: inlined-epp-text, line: {}, column: {})",
-            error.message, at.line, at.column
-        ));
-    }
-    let program: &'static Program = Box::leak(Box::new(checked.program));
-    cache.push((text.to_string(), program));
-    Ok(program)
-}
-
 fn inline_epp(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(1, Some(2))?;
     let text = call.string(0, "template")?;
@@ -232,7 +204,7 @@ fn inline_epp(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<V
         None | Some(Value::Undef) => None,
         Some(_) => return call.mismatch("parameters", "Hash", 1),
     };
-    let program = match parsed_template(&text) {
+    let program = match super::leaked_program(&text, marionette_syntax::SourceKind::Epp, "inlined-epp-text") {
         Ok(program) => program,
         Err(message) => {
             return call.error(format_args!("inline_epp(): Invalid EPP: {message}"));
@@ -301,11 +273,16 @@ fn annotate(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
     )
 }
 
-fn erb(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
-    call.error(format_args!(
-        "'{}' renders ERB, which runs Ruby code; Marionette does not support ERB. Use epp() or inline_epp() instead",
-        call.name
-    ))
+/// `template()` and `inline_template()`: ERB, which the Ruby host renders.
+fn erb(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.no_lambda()?;
+    if call.args.is_empty() {
+        return call.error(format_args!(
+            "{}(): Wrong number of arguments given (0 for minimum 1)",
+            call.name
+        ));
+    }
+    eval.render_erb(call.name, &call.args, call.span)
 }
 
 #[cfg(test)]

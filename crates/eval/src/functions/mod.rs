@@ -198,3 +198,35 @@ fn expand_range(call: &Call<'_, '_>, from: i64, to: i64) -> EvalResult<Vec<Value
         )),
     }
 }
+
+/// Code parsed from text at run time (an inline EPP template, a type a
+/// Ruby function declares) lives for the rest of the process, so that the
+/// evaluator can keep references into it; the cache keeps the same text
+/// from being parsed (and kept) twice. `name` is the file name errors
+/// give, as Puppet names such text.
+pub(crate) fn leaked_program(
+    text: &str,
+    kind: marionette_syntax::SourceKind,
+    name: &str,
+) -> Result<&'static marionette_syntax::ast::Program, String> {
+    type Cache = Vec<(String, bool, &'static marionette_syntax::ast::Program)>;
+    static CACHE: std::sync::Mutex<Cache> = std::sync::Mutex::new(Vec::new());
+    let epp = kind == marionette_syntax::SourceKind::Epp;
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, _, program)) = cache.iter().find(|(source, e, _)| source == text && *e == epp) {
+        return Ok(program);
+    }
+    let checked = marionette_syntax::check(text, kind);
+    if let Some(error) = checked.diagnostics.iter().find(|d| d.is_error()) {
+        let at = marionette_diagnostics::SourceFile::new(name, text).line_col(error.span.start);
+        return Err(format!(
+            "{} (file: {name}, line: {}, column: {})",
+            error.message, at.line, at.column
+        ));
+    }
+    let program: &'static marionette_syntax::ast::Program = Box::leak(Box::new(checked.program));
+    cache.push((text.to_string(), epp, program));
+    Ok(program)
+}

@@ -1,0 +1,91 @@
+//! Modules' Ruby through the Ruby host: every `tests/ruby/NNNN.pp` is
+//! applied with `marionette apply` with the corpus's `modules/` (a module
+//! of 4.x and 3.x functions and ERB templates) and Debian's stdlib, and
+//! its output must equal the `.out` recorded from the real `puppet apply`
+//! (`PUPPET_APPLY_ARGS="--modulepath modules:/usr/share/puppet/modules"
+//! scripts/puppet-record-eval tests/ruby/*.pp`). The host's own failure
+//! modes (crash, hang, garbage, Ruby missing) are tested in
+//! `crates/ruby/tests/host.rs`; here, how the command line reports them.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+const MODULES: &str = "/usr/share/puppet/modules";
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/ruby")
+}
+
+fn require_ruby() {
+    assert!(
+        std::process::Command::new("ruby")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success()),
+        "Ruby is missing: install it with `apt-get install -y ruby` (scripts/test does as root)"
+    );
+}
+
+#[test]
+fn ruby_functions_and_templates_match_puppet() {
+    require_ruby();
+    let cases = common::case_files(&corpus(), "pp");
+    assert!(cases.len() >= 16, "only {} cases", cases.len());
+    let problems = common::applied::compare(&corpus(), &cases, &format!("modules:{MODULES}"));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn without_ruby_the_error_names_the_file_and_how_to_install_it() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("site.pp"), "notice(mrtest_rb::shout('x'))\n").unwrap();
+    let run = common::marionette_with(
+        &[
+            "apply",
+            "--noop",
+            "--modulepath",
+            &corpus().join("modules").display().to_string(),
+            "--vardir",
+            &dir.path().display().to_string(),
+            &dir.path().join("site.pp").display().to_string(),
+        ],
+        &[("MARIONETTE_RUBY", "/nonexistent/mrtest-ruby")],
+    );
+    assert_eq!(run.code, 1, "{}", run.output());
+    let output = run.output();
+    assert!(
+        output.contains("The function 'mrtest_rb::shout' is written in Ruby (")
+            && output.contains("mrtest_rb/lib/puppet/functions/mrtest_rb/shout.rb")
+            && output.contains("/nonexistent/mrtest-ruby was not found")
+            && output.contains("apt-get install ruby")
+            && output.contains("(file: "),
+        "{output}"
+    );
+}
+
+#[test]
+fn a_compile_without_module_ruby_starts_no_ruby() {
+    // With a Ruby that cannot start, code calling only native and Puppet
+    // functions compiles: the host is never started.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(
+        dir.path().join("site.pp"),
+        "notice(pick(undef, 'native'))\nnotice(upcase('core'))\n",
+    )
+    .unwrap();
+    let run = common::marionette_with(
+        &[
+            "apply",
+            "--noop",
+            "--modulepath",
+            &format!("{}:{MODULES}", corpus().join("modules").display()),
+            "--vardir",
+            &dir.path().display().to_string(),
+            &dir.path().join("site.pp").display().to_string(),
+        ],
+        &[("MARIONETTE_RUBY", "/nonexistent/mrtest-ruby")],
+    );
+    assert_eq!(run.code, 0, "{}", run.output());
+    assert!(run.output().contains("Notice: Scope(Class[main]): native"), "{}", run.output());
+}

@@ -1,0 +1,2 @@
+# No dispatcher accepts the arguments.
+notice(mrtest_rb::shout(1))

@@ -1,0 +1,1 @@
+notice(mrtest_rb::each_pair({ 'a' => 1 }))

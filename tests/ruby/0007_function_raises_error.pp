@@ -1,0 +1,2 @@
+notice('before')
+notice(mrtest_rb::wrong('raise'))

@@ -1,0 +1,1 @@
+notice(template('mrtest_rb/broken.erb'))

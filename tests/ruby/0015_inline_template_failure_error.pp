@@ -1,0 +1,1 @@
+notice(inline_template('<%= @nothing.upcase %>'))
