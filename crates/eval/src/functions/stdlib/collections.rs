@@ -456,7 +456,7 @@ fn flatten(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
 }
 
 /// Ruby's `to_s` of a value handed to stdlib: undef is empty.
-fn ruby_to_s(value: &Value) -> String {
+pub(super) fn ruby_to_s(value: &Value) -> String {
     match value {
         Value::String(s) => s.to_string(),
         Value::Undef => String::new(),
