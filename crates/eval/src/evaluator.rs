@@ -429,7 +429,11 @@ impl<'p> Evaluator<'p> {
 
     // ---- logging ------------------------------------------------------
 
-    pub fn log(&mut self, level: Level, message: String) {
+    pub fn log(&mut self, level: Level, mut message: String) {
+        // Puppet's log drops one line break at the end of a message.
+        if message.ends_with('\n') {
+            message.pop();
+        }
         let source = format!("Scope({})", self.scopes.get(self.current).label);
         self.logs.push(LogEntry {
             level,

@@ -100,6 +100,8 @@ fn push_scalar(out: &mut String, value: &Value, indent: usize) {
         out.push(' ');
         if scalar.starts_with('"') {
             out.push_str(&scalar);
+        } else if scalar.starts_with('\'') && scalar.contains('\n') {
+            single_over_lines(out, &scalar, indent + 2);
         } else {
             // libyaml counts characters, not bytes.
             let column = out[out.rfind('\n').map_or(0, |i| i + 1)..].chars().count();
@@ -107,6 +109,27 @@ fn push_scalar(out: &mut String, value: &Value, indent: usize) {
         }
     }
     out.push('\n');
+}
+
+/// A single-quoted scalar with line breaks as libyaml writes it: a break
+/// doubled where a run of them starts, the text after a break indented.
+fn single_over_lines(out: &mut String, quoted: &str, indent: usize) {
+    let mut after_break = false;
+    for c in quoted.chars() {
+        if c == '\n' {
+            if !after_break {
+                out.push('\n');
+            }
+            out.push('\n');
+            after_break = true;
+        } else {
+            if after_break {
+                out.push_str(&" ".repeat(indent));
+            }
+            out.push(c);
+            after_break = false;
+        }
+    }
 }
 
 /// The width past which libyaml folds a scalar.
@@ -163,6 +186,21 @@ fn yaml_scalar(value: &Value) -> String {
     }
 }
 
+/// Psych's `/^[^[:word:]][^"]*$/`: some line starts with a character
+/// that is not a word character and has no double quote after it before
+/// the line's end.
+fn non_word_line(s: &str) -> bool {
+    let starts = std::iter::once(0).chain(s.match_indices('\n').map(|(i, _)| i + 1));
+    starts.filter(|&p| p < s.len()).any(|p| {
+        let mut chars = s[p..].chars();
+        let first = chars.next().unwrap_or('a');
+        let rest = chars.as_str();
+        let line = rest.split('\n').next().unwrap_or("");
+        let word = first.is_alphanumeric() || first == '_';
+        !word && !line.contains('"')
+    })
+}
+
 fn yaml_string(s: &str, value: &Value) -> String {
     let double = |s: &str| {
         let mut out = String::from("\"");
@@ -181,20 +219,17 @@ fn yaml_string(s: &str, value: &Value) -> String {
         out
     };
     let single = |s: &str| format!("'{}'", s.replace('\'', "''"));
-    if s.contains('\n') {
-        return double(s);
-    }
     // Psych 4 (Ruby 3.1's) quotes only the lower-case letters, which
     // YAML 1.1 would read as booleans.
     if matches!(s, "y" | "n") {
         return double(s);
     }
-    let first_is_word = s
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphanumeric() || c == '_');
-    if !s.is_empty() && !first_is_word && !s.contains('"') {
+    if non_word_line(s) {
         return double(s);
+    }
+    if s.contains('\n') {
+        // libyaml writes no plain scalar over lines: it single-quotes it.
+        return single(s);
     }
     let reads_back = matches!(
         super::parse(&format!("k: {s}\n")),

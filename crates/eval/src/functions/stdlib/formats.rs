@@ -64,13 +64,8 @@ fn to_json_pretty(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResu
     call.arity(1, Some(3))?;
     typed(eval, call, 0, "data", "Variant[Hash, Array]")?;
     typed(eval, call, 1, "skip_undef", "Optional[Boolean]")?;
-    typed(
-        eval,
-        call,
-        2,
-        "opts",
-        &format!("Optional[{PRETTY_OPTIONS}]"),
-    )?;
+    // The options may be left out, but not given as undef.
+    typed(eval, call, 2, "opts", PRETTY_OPTIONS)?;
     let mut style = JsonStyle::pretty();
     if let Some(Value::Hash(opts)) = call.args.get(2) {
         for (key, value) in opts.iter() {
