@@ -135,6 +135,14 @@ pub struct Evaluator<'p> {
     stdlib_present: Option<bool>,
     /// Modules' Ruby functions and the host that runs them.
     pub(crate) ruby: crate::ruby::RubyState,
+    /// Puppet's own stack of code under way, as `Puppet::Pops::PuppetStack`
+    /// reports it to functions (stdlib's `deprecation` names its two
+    /// innermost frames): each function call by its file and place,
+    /// innermost last; the main manifest's code is a frame without a
+    /// place, which Puppet reports as line 0.
+    pub(crate) puppet_stack: Vec<(&'p SourceFile, Option<Span>)>,
+    /// The keys stdlib's `deprecation` has warned about: once each.
+    pub(crate) deprecations: std::collections::HashSet<String>,
 }
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
@@ -182,6 +190,8 @@ impl<'p> Evaluator<'p> {
             lookup_caches: HashMap::new(),
             ruby: crate::ruby::RubyState::default(),
             stdlib_present: None,
+            puppet_stack: Vec::new(),
+            deprecations: std::collections::HashSet::new(),
         }
     }
 
@@ -244,7 +254,9 @@ impl<'p> Evaluator<'p> {
         }
         let mut value = Value::Undef;
         for (file, program) in programs {
+            self.puppet_stack.push((file, None));
             let result = self.in_file(file, |this| this.statements(&program.body));
+            self.puppet_stack.pop();
             value = self.finish(result)?;
         }
         if !self.nodes.is_empty() {
@@ -420,7 +432,11 @@ impl<'p> Evaluator<'p> {
 
     // ---- logging ------------------------------------------------------
 
-    pub fn log(&mut self, level: Level, message: String) {
+    pub fn log(&mut self, level: Level, mut message: String) {
+        // Puppet's log drops one line break at the end of a message.
+        if message.ends_with('\n') {
+            message.pop();
+        }
         let source = format!("Scope({})", self.scopes.get(self.current).label);
         self.logs.push(LogEntry {
             level,
@@ -1156,6 +1172,21 @@ impl<'p> Evaluator<'p> {
     /// (loaded from its module on first use), a built-in, or one a module
     /// ships as an executable.
     pub(crate) fn call_named(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        lambda: Option<Closure<'p>>,
+        place: Span,
+        name_place: Span,
+    ) -> EvalResult<Value> {
+        self.puppet_stack.push((self.file, Some(place)));
+        let result = self.call_named_here(name, args, lambda, place, name_place);
+        self.puppet_stack.pop();
+        result
+    }
+
+    /// [`Evaluator::call_named`] once the call is on Puppet's stack.
+    fn call_named_here(
         &mut self,
         name: &str,
         args: Vec<Value>,

@@ -10,6 +10,8 @@
 //! Psych does, and a repeated key keeps its first place with the last value.
 //! Only the first document of a stream is read.
 
+pub mod emit;
+
 use std::collections::HashMap;
 
 use granit_parser::{Event, Parser, ScalarStyle};

@@ -12,6 +12,7 @@
 pub mod binary;
 pub mod fasthash;
 pub mod format;
+pub mod json;
 pub mod parallel;
 pub mod regex;
 pub mod semver;

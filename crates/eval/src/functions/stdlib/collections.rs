@@ -28,6 +28,278 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("delete", delete);
     map.insert("delete_at", delete_at);
     map.insert("flatten", flatten);
+    map.insert("zip", zip);
+    map.insert("values_at", values_at);
+    map.insert("range", range);
+}
+
+/// The elements of two arrays paired, undef where the second runs out;
+/// flattened when the third argument reads as true.
+fn zip(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() < 2 {
+        return call.error(format!(
+            "zip(): Wrong number of arguments given ({} for 2)",
+            call.args.len()
+        ));
+    }
+    let (Value::Array(first), Value::Array(second)) = (&call.args[0], &call.args[1]) else {
+        return call.error("zip(): Requires array to work with");
+    };
+    let flat = match call.args.get(2) {
+        None | Some(Value::Undef | Value::Boolean(false)) => false,
+        Some(Value::Boolean(true)) => true,
+        Some(Value::String(s)) => match super::values::text_bool(s) {
+            Some(b) => b,
+            None => return call.error("str2bool(): Unknown type of boolean given"),
+        },
+        Some(_) => return call.error("str2bool(): Requires string to work with"),
+    };
+    let pairs: Vec<Value> = first
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            Value::array(vec![
+                a.clone(),
+                second.get(i).cloned().unwrap_or(Value::Undef),
+            ])
+        })
+        .collect();
+    if !flat {
+        return Ok(Value::array(pairs));
+    }
+    let mut out = Vec::new();
+    flatten_into(&pairs, &mut out);
+    Ok(Value::array(out))
+}
+
+/// `start-stop`, `start..stop` or `start...stop` (end excluded) as the
+/// numbers and the separator, when the text has that form.
+fn numeric_span(text: &str) -> Option<(&str, &str, &str)> {
+    let split = |sep: &'static str| {
+        let (a, b) = text.split_once(sep)?;
+        Some((a, sep, b))
+    };
+    let (start, sep, stop) = split("...")
+        .or_else(|| split(".."))
+        .or_else(|| split("-"))?;
+    Some((start, sep, stop))
+}
+
+/// The elements at the indices given: numbers, `start-stop` ranges, or
+/// an array of them; undef elements are left out.
+fn values_at(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    if call.args.len() < 2 {
+        return call.error(format!(
+            "values_at(): Wrong number of arguments given ({} for 2)",
+            call.args.len()
+        ));
+    }
+    let Value::Array(array) = &call.args[0] else {
+        return call.error("values_at(): Requires array to work with");
+    };
+    let mut given = Vec::new();
+    flatten_into(std::slice::from_ref(&call.args[1]), &mut given);
+    if given.is_empty() {
+        return call.error("values_at(): You must provide at least one positive index to collect");
+    }
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let size = array.len() as i128;
+    let mut indices: Vec<i128> = Vec::new();
+    for index in &given {
+        let text = ruby_to_s(index);
+        match numeric_span(&text) {
+            Some((start, sep, stop)) if digits(start) && digits(stop) => {
+                let start: i128 = start.parse().unwrap_or(i128::MAX);
+                let stop: i128 = stop.parse().unwrap_or(i128::MAX);
+                if start > stop {
+                    return call.error("values_at(): Stop index in given indices range is smaller than the start index");
+                }
+                if stop > size - 1 {
+                    return call.error(
+                        "values_at(): Stop index in given indices range exceeds array size",
+                    );
+                }
+                let end = if sep == "..." { stop } else { stop + 1 };
+                indices.extend(start..end);
+            }
+            _ => {
+                if !digits(&text) {
+                    return call.error("values_at(): Unknown format of given index");
+                }
+                let i: i128 = text.parse().unwrap_or(i128::MAX);
+                if i > size - 1 {
+                    return call.error("values_at(): Given index exceeds array size");
+                }
+                indices.push(i);
+            }
+        }
+    }
+    Ok(Value::array(
+        indices
+            .into_iter()
+            .filter_map(|i| array.get(i as usize).filter(|v| !v.is_undef()).cloned())
+            .collect(),
+    ))
+}
+
+/// At most this many elements, as stdlib takes the first million.
+const RANGE_LIMIT: usize = 1_000_000;
+
+/// The values from a start to a stop: integers when the start is
+/// digits, otherwise strings counted on as Ruby's `String#succ` counts
+/// (`'host01'` to `'host03'`), every step-th of them.
+fn range(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    let (start, stop, step, exclusive) = match call.args.as_slice() {
+        [] => return call.error("range(): Wrong number of arguments given (0 for 1)"),
+        [single] => {
+            let text = ruby_to_s(single);
+            let word =
+                |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
+            match numeric_span(&text) {
+                Some((start, sep, stop)) if word(start) && word(stop) => {
+                    (start.to_string(), stop.to_string(), 1, sep == "...")
+                }
+                _ if !text.is_empty() => {
+                    return call.error(format!(
+                        "range(): Unable to compute range from the value: {text}"
+                    ));
+                }
+                _ => return call.error(format!("range(): Unknown range format: {text}")),
+            }
+        }
+        [start, stop, rest @ ..] => {
+            let step = match rest.first() {
+                None => 1,
+                Some(step) => ruby_to_i(step).unsigned_abs(),
+            };
+            if step == 0 {
+                return call.error(
+                    "range(): 3rd arg (step size) must be a non zero integer (e.g. 1 or -1)",
+                );
+            }
+            (ruby_to_s(start), ruby_to_s(stop), step, false)
+        }
+    };
+    let step = usize::try_from(step).unwrap_or(usize::MAX);
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let values: Vec<Value> = if digits(&start) {
+        let from = ruby_to_i(&Value::string(start.as_str()));
+        let to = ruby_to_i(&Value::string(stop.as_str()));
+        let to = if exclusive { to.saturating_sub(1) } else { to };
+        if from > to {
+            Vec::new()
+        } else {
+            (from..=to)
+                .step_by(step)
+                .take(RANGE_LIMIT)
+                .map(Value::Integer)
+                .collect()
+        }
+    } else {
+        string_upto(&start, &stop, exclusive)
+            .into_iter()
+            .step_by(step)
+            .map(Value::string)
+            .collect()
+    };
+    Ok(Value::array(values))
+}
+
+/// Ruby's `to_i`: the leading integer of a text, 0 without one.
+fn ruby_to_i(value: &Value) -> i64 {
+    match value {
+        Value::Integer(i) => *i,
+        Value::Float(f) => *f as i64,
+        other => {
+            let text = ruby_to_s(other);
+            let text = text.trim_start();
+            let (sign, rest) = match text.strip_prefix('-') {
+                Some(rest) => (-1, rest),
+                None => (1, text.strip_prefix('+').unwrap_or(text)),
+            };
+            let digits: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '_')
+                .filter(|c| *c != '_')
+                .collect();
+            digits.parse::<i64>().map_or(0, |n| sign * n)
+        }
+    }
+}
+
+/// Ruby's `String#upto`: single characters by code point; otherwise each
+/// `succ` from the start until the stop, or until the text grows longer
+/// than the stop.
+fn string_upto(start: &str, stop: &str, exclusive: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut a, mut b) = (start.chars(), stop.chars());
+    if let (Some(x), None, Some(y), None) = (a.next(), a.next(), b.next(), b.next())
+        && x.is_ascii()
+        && y.is_ascii()
+    {
+        let end = if exclusive { y as u32 } else { y as u32 + 1 };
+        return (x as u32..end)
+            .filter_map(char::from_u32)
+            .map(String::from)
+            .collect();
+    }
+    if start > stop || (exclusive && start == stop) {
+        return out;
+    }
+    let after_end = succ(stop);
+    let mut current = start.to_string();
+    while current != after_end && out.len() < RANGE_LIMIT {
+        if exclusive && current == stop {
+            break;
+        }
+        let last = current == stop;
+        let next = succ(&current);
+        out.push(current);
+        if last {
+            break;
+        }
+        current = next;
+        if current.chars().count() > stop.chars().count() || current.is_empty() {
+            break;
+        }
+    }
+    out
+}
+
+/// Ruby's `String#succ`: the rightmost letter or digit counts up, carrying
+/// to the next one on its left (`az` to `ba`, `a9` to `b0`, `zz` to
+/// `aaa`); a text without any counts up its last character.
+fn succ(text: &str) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    if chars.is_empty() {
+        return String::new();
+    }
+    let alnum = |c: char| c.is_ascii_alphanumeric();
+    let Some(mut i) = chars.iter().rposition(|c| alnum(*c)) else {
+        let last = chars.len() - 1;
+        chars[last] = char::from_u32(chars[last] as u32 + 1).unwrap_or(chars[last]);
+        return chars.into_iter().collect();
+    };
+    loop {
+        let (next, carry, first) = match chars[i] {
+            'z' => ('a', true, 'a'),
+            'Z' => ('A', true, 'A'),
+            '9' => ('0', true, '1'),
+            c => (char::from_u32(c as u32 + 1).unwrap_or(c), false, c),
+        };
+        chars[i] = next;
+        if !carry {
+            break;
+        }
+        match chars[..i].iter().rposition(|c| alnum(*c)) {
+            Some(left) => i = left,
+            None => {
+                chars.insert(i, first);
+                break;
+            }
+        }
+    }
+    chars.into_iter().collect()
 }
 
 /// The arguments as an array: an array as it is, a hash as its keys and
@@ -442,21 +714,23 @@ fn flatten(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Val
     let Value::Array(array) = &call.args[0] else {
         return call.error("flatten(): Requires array to work with");
     };
-    fn walk(items: &[Value], out: &mut Vec<Value>) {
-        for item in items {
-            match item {
-                Value::Array(inner) => walk(inner, out),
-                other => out.push(other.clone()),
-            }
-        }
-    }
     let mut out = Vec::new();
-    walk(array, &mut out);
+    flatten_into(array, &mut out);
     Ok(Value::array(out))
 }
 
+/// The elements of nested arrays, in order, as Ruby's `flatten` gives.
+fn flatten_into(items: &[Value], out: &mut Vec<Value>) {
+    for item in items {
+        match item {
+            Value::Array(inner) => flatten_into(inner, out),
+            other => out.push(other.clone()),
+        }
+    }
+}
+
 /// Ruby's `to_s` of a value handed to stdlib: undef is empty.
-fn ruby_to_s(value: &Value) -> String {
+pub(super) fn ruby_to_s(value: &Value) -> String {
     match value {
         Value::String(s) => s.to_string(),
         Value::Undef => String::new(),

@@ -14,9 +14,11 @@ use std::sync::OnceLock;
 use super::Builtin;
 
 mod collections;
+mod formats;
 mod modules;
 mod resources;
 mod strings;
+mod validation;
 mod values;
 
 /// The module that ships these functions.
@@ -28,9 +30,11 @@ pub(crate) fn natives() -> &'static HashMap<&'static str, Builtin> {
     NATIVES.get_or_init(|| {
         let mut map: HashMap<&'static str, Builtin> = HashMap::new();
         collections::register(&mut map);
+        formats::register(&mut map);
         modules::register(&mut map);
         resources::register(&mut map);
         strings::register(&mut map);
+        validation::register(&mut map);
         values::register(&mut map);
         map
     })

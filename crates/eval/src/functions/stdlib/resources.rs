@@ -18,6 +18,29 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("ensure_resources", ensure_resources);
     map.insert("ensure_packages", ensure_packages);
     map.insert("stdlib::ensure_packages", ensure_packages);
+    map.insert("getparam", getparam);
+}
+
+/// A parameter of a declared resource, or an empty string when the
+/// resource or the parameter is not there.
+fn getparam(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    let target = call.args.first().cloned().unwrap_or(Value::Undef);
+    if matches!(target, Value::Undef | Value::Boolean(false)) {
+        return call.error("Must specify a reference");
+    }
+    let Some(Value::String(param)) = call.args.get(1) else {
+        return call.error("Must specify name of a parameter");
+    };
+    if param.is_empty() {
+        return Ok(Value::string(""));
+    }
+    let found = reference(&target)
+        .and_then(|(type_name, title)| eval.declared_param(&type_name, &title, param))
+        .flatten();
+    Ok(match found {
+        Some(value) if !value.is_undef() => value,
+        _ => Value::string(""),
+    })
 }
 
 /// `Type[title]` as a type and a title; a reference value or its text.

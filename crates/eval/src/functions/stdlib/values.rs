@@ -83,12 +83,19 @@ fn str2bool(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
         Value::String(s) => s.to_string(),
         _ => return call.error("str2bool(): Requires string to work with"),
     };
-    let lower = text.to_ascii_lowercase();
-    match lower.as_str() {
-        "1" | "t" | "y" | "true" | "yes" => Ok(Value::Boolean(true)),
-        "" | "0" | "f" | "n" | "false" | "no" => Ok(Value::Boolean(false)),
-        _ if text == "undef" || text == "undefined" => Ok(Value::Boolean(false)),
-        _ => call.error("str2bool(): Unknown type of boolean given"),
+    match text_bool(&text) {
+        Some(b) => Ok(Value::Boolean(b)),
+        None => call.error("str2bool(): Unknown type of boolean given"),
+    }
+}
+
+/// The boolean `str2bool` reads in a text, if any.
+pub(super) fn text_bool(text: &str) -> Option<bool> {
+    match text.to_ascii_lowercase().as_str() {
+        "1" | "t" | "y" | "true" | "yes" => Some(true),
+        "" | "0" | "f" | "n" | "false" | "no" => Some(false),
+        _ if text == "undef" || text == "undefined" => Some(false),
+        _ => None,
     }
 }
 

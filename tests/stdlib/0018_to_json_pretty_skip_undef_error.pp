@@ -1,0 +1,1 @@
+notice(to_json_pretty([1], 'yes'))

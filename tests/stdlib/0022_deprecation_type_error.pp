@@ -1,0 +1,1 @@
+deprecation(1, 'message')

@@ -1,0 +1,1 @@
+validate_bool('true')

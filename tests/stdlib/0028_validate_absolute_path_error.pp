@@ -1,0 +1,1 @@
+validate_absolute_path(['/a', 'b'])

@@ -1,0 +1,1 @@
+validate_integer([1, 'x'])

@@ -1,0 +1,1 @@
+validate_re('abc', ['^b'], 'custom message')

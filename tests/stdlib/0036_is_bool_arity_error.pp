@@ -1,0 +1,1 @@
+notice(is_bool(1, 2))

@@ -1,0 +1,1 @@
+deprecation('mrtest_key')

@@ -1,0 +1,1 @@
+notice(range('a', 'c', 'x'))

@@ -1,0 +1,1 @@
+notice(getparam(File['/tmp'], 1))
