@@ -812,13 +812,7 @@ impl<'p> Evaluator<'p> {
         }
         if qualified && let Some((class, variable)) = strip_top(name).rsplit_once("::") {
             return match self.class_scopes.get(class) {
-                Some(&scope) => Ok(self
-                    .scopes
-                    .get(scope)
-                    .variables
-                    .get(variable)
-                    .cloned()
-                    .unwrap_or(Value::Undef)),
+                Some(_) => Ok(self.class_variable(class, variable).unwrap_or(Value::Undef)),
                 None if self.strict_variables => fail(format!("Unknown variable: '{name}'."), span),
                 None => {
                     self.warn_at(&format!("Unknown variable: '{name}'."), span);
@@ -1526,12 +1520,30 @@ impl<'p> Evaluator<'p> {
         self.functions.contains_key(name) || self.builtins.contains_key(name)
     }
 
+    /// `$class::variable`: the class's own variable, else one of the classes
+    /// it inherits from, as Puppet looks qualified names up.
+    fn class_variable(&self, class: &str, variable: &str) -> Option<Value> {
+        let mut scope = *self.class_scopes.get(class)?;
+        loop {
+            if let Some(value) = self.scopes.get(scope).variables.get(variable) {
+                return Some(value.clone());
+            }
+            match self.scopes.get(scope).parent {
+                Some(parent)
+                    if parent != TOP_SCOPE && self.class_scopes.values().any(|&s| s == parent) =>
+                {
+                    scope = parent;
+                }
+                _ => return None,
+            }
+        }
+    }
+
     /// A variable's value without the unknown-variable warning (`getvar`).
     pub(crate) fn lookup_quietly(&self, name: &str) -> Option<Value> {
         let name = strip_top(name);
         if let Some((class, variable)) = name.rsplit_once("::") {
-            let scope = *self.class_scopes.get(class)?;
-            return self.scopes.get(scope).variables.get(variable).cloned();
+            return self.class_variable(class, variable);
         }
         self.scopes.lookup(self.current, name).cloned()
     }

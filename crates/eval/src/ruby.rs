@@ -31,6 +31,8 @@ pub(crate) struct RubyState {
     functions: HashMap<String, Option<Arc<RubyFunction>>>,
     /// Whether this compile told the host it began.
     reset: bool,
+    /// Modules' resource types looked for so far: whether one exists.
+    pub(crate) types: HashMap<String, bool>,
 }
 
 /// A loaded Ruby function with its signatures' types resolved.
@@ -522,6 +524,33 @@ impl<'p> Evaluator<'p> {
                 format!("'{text}' is not a type, it is {}", marionette_values::format::type_label(&other)),
                 span,
             ),
+        }
+    }
+}
+
+/// The description of a module's resource type, by the Ruby host.
+pub(crate) fn describe_type(
+    eval: &mut Evaluator<'_>,
+    type_name: &str,
+    file: &Path,
+    span: Span,
+) -> EvalResult<marionette_ruby::TypeSpec> {
+    match eval.with_host_raw(span, None, |host, answers| host.describe_type(type_name, file, answers)) {
+        Ok(spec) => Ok(spec),
+        Err(RubyFailure::Stop(stop)) => Err(stop),
+        Err(RubyFailure::Host(error)) => {
+            let message = match error {
+                HostError::NoRuby { message, .. } => format!(
+                    "The resource type '{type_name}' is written in Ruby ({}), and reading it needs Ruby: {message}. Install Ruby 3.1 or later (apt-get install ruby), or set MARIONETTE_RUBY to the interpreter",
+                    file.display()
+                ),
+                HostError::Raised { message, .. } => format!(
+                    "Could not load the resource type '{type_name}' from {}: {message}",
+                    file.display()
+                ),
+                HostError::Broken(message) => format!("{message} (while reading {})", file.display()),
+            };
+            crate::error::fail(message, span)
         }
     }
 }

@@ -340,6 +340,40 @@ module Marionette
   end
 end
 
+# Facts, as a module's Ruby reads them through Facter: the calling scope's
+# `$facts`. (Facter's other API, for custom facts, is the agent's.)
+module Facter
+  def self.value(name)
+    facts = Marionette::Scope.current.lookupvar('facts')
+    return nil unless facts.is_a?(Hash)
+
+    name.to_s.split('.').reduce(facts) { |value, key| value.is_a?(Hash) ? value[key] : nil }
+  end
+
+  def self.[](name)
+    Fact.new(value(name))
+  end
+
+  def self.add(*); end
+
+  def self.debug(*); end
+
+  def self.warn(*); end
+
+  Fact = Struct.new(:value)
+end
+
+# Puppet's translation helpers (gettext): messages are shown untranslated.
+module Kernel
+  def _(message)
+    message
+  end
+
+  def n_(singular, plural, count = nil)
+    count == 1 ? singular : plural
+  end
+end
+
 # A module's Ruby may require Puppet's own files; the host stands in for
 # them, so such a require succeeds and loads nothing. Gems are loaded only
 # when a module's file needs one: RubyGems costs start-up time.

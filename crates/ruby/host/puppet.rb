@@ -80,6 +80,22 @@ module Puppet
 
   extend Util::Logging
 
+  # The Puppet version modules compare themselves with: the one whose
+  # language and APIs Marionette implements.
+  PUPPETVERSION = '7.23.0'
+
+  def self.version
+    PUPPETVERSION
+  end
+
+  module Util
+    module Package
+      def self.versioncmp(a, b)
+        Marionette.engine.call('compare_versions', { 'a' => a.to_s, 'b' => b.to_s })['result']
+      end
+    end
+  end
+
   # Settings the engine knows; the rest are asked of it by name.
   def self.[](name)
     Marionette.setting(name)

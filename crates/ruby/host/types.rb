@@ -45,6 +45,12 @@ module Puppet
     class Boolean < Parameter
       mark_boolean
     end
+
+    # Puppet's other parameter classes (`Puppet::Parameter::Path`, ...) a
+    # type may derive from: each stands in as a plain parameter.
+    def self.const_missing(name)
+      const_set(name, Class.new(self))
+    end
   end
 
   class Property < Parameter
@@ -123,6 +129,14 @@ module Puppet
 
       def respond_to_missing?(_name, _include_private = false)
         true
+      end
+
+      # `Puppet::Type::File` is a type; `Puppet::Type::File::Owner` one of
+      # its parameters, which a module's type may derive from.
+      def const_missing(name)
+        return Marionette::Types.find(name.to_s.downcase) if equal?(Puppet::Type)
+
+        const_set(name, Class.new(Puppet::Parameter))
       end
 
       private

@@ -7,6 +7,10 @@
 require 'json'
 require 'erb'
 require 'set'
+# Puppet itself loads these; modules' Ruby uses them without a require.
+require 'digest/md5'
+require 'digest/sha1'
+require 'digest/sha2'
 
 module Puppet
   module Pops

@@ -289,6 +289,12 @@ pub enum HostError {
 pub struct RubyHost {
     settings: Settings,
     conversation: Conversation,
+    /// Types described so far, by file and digest.
+    types: std::sync::Mutex<std::collections::HashMap<(PathBuf, u64), TypeSpec>>,
+}
+
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl RubyHost {
@@ -296,6 +302,7 @@ impl RubyHost {
         RubyHost {
             conversation: Conversation::new(settings.ruby.clone(), settings.timeout),
             settings,
+            types: std::sync::Mutex::default(),
         }
     }
 
@@ -396,15 +403,34 @@ impl RubyHost {
         }
     }
 
-    /// Describes the resource type `name` declared in `file`.
+    /// Describes the resource type `name` declared in `file`. A
+    /// description is kept for the life of the host, by the file's digest:
+    /// a changed file is described again.
     pub fn describe_type(
         &self,
         name: &str,
         file: &Path,
         engine: &mut dyn Engine,
     ) -> Result<TypeSpec, HostError> {
+        let digest = std::fs::read(file).map(|bytes| {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut hasher);
+            hasher.finish()
+        });
+        let key = digest.ok().map(|d| (file.to_path_buf(), d));
+        if let Some(key) = &key
+            && let Some(spec) = lock(&self.types).get(key)
+        {
+            return Ok(spec.clone());
+        }
         let answer = self.request("describe_type", json!({"name": name, "file": file}), engine)?;
-        read_type_spec(&answer).map_err(|message| self.bad_answer("describe_type", &message))
+        let spec = read_type_spec(&answer)
+            .map_err(|message| self.bad_answer("describe_type", &message))?;
+        if let Some(key) = key {
+            lock(&self.types).insert(key, spec.clone());
+        }
+        Ok(spec)
     }
 
     fn request(

@@ -289,6 +289,17 @@ impl Drop for AgentTypes {
     }
 }
 
+/// Makes one more type known for the rest of the compilation running on
+/// this thread (a module's type, once described).
+pub(crate) fn add_agent_type(added: AgentType) {
+    AGENT_TYPES.with(|known| {
+        let mut known = known.borrow_mut();
+        if !known.iter().any(|t| t.name == added.name) {
+            known.push(added);
+        }
+    });
+}
+
 fn agent_type<T>(type_name: &str, f: impl FnOnce(&AgentType) -> T) -> Option<T> {
     AGENT_TYPES.with(|known| known.borrow().iter().find(|t| t.name == type_name).map(f))
 }

@@ -221,7 +221,12 @@ pub(crate) fn collect_references(value: &Value, out: &mut Vec<(String, String)>)
             if let Some((kind, rest)) = text.split_once('[')
                 && let Some(title) = rest.strip_suffix(']')
             {
-                let title = title.trim_matches(|c| c == '\'' || c == '"');
+                // Quotes around the whole title are the reference's own;
+                // a title may itself end with a quote.
+                let title = ['\'', '"']
+                    .iter()
+                    .find_map(|q| title.strip_prefix(*q)?.strip_suffix(*q))
+                    .unwrap_or(title);
                 out.push((kind.to_lowercase(), title.to_string()));
             }
         }

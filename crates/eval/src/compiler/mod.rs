@@ -29,6 +29,7 @@ use crate::scope::ScopeId;
 pub(crate) mod builtin_types;
 pub(crate) mod collect;
 pub(crate) mod defaults;
+mod module_types;
 pub(crate) mod output;
 mod params;
 pub(crate) mod resources;

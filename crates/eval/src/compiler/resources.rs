@@ -207,6 +207,8 @@ impl<'p> Evaluator<'p> {
             Kind::Builtin
         } else if self.find_define(&type_name)?.is_some() {
             Kind::Defined
+        } else if self.module_type(&type_name, at)? {
+            Kind::Builtin
         } else {
             return fail(
                 format!(
@@ -311,6 +313,8 @@ impl<'p> Evaluator<'p> {
             Kind::Builtin
         } else if self.find_define(&type_name)?.is_some() {
             Kind::Defined
+        } else if self.module_type(&type_name, at)? {
+            Kind::Builtin
         } else {
             return fail(self.unknown_type_message(&type_name), at);
         };
