@@ -157,6 +157,12 @@ impl<'p> Evaluator<'p> {
                 .variables
                 .insert(builtin.to_string(), Value::string("main"));
         }
+        // Code outside any module has an empty module name, which the
+        // classes and defined types it declares see as their caller's.
+        scopes
+            .get_mut(TOP_SCOPE)
+            .variables
+            .insert("module_name".to_string(), Value::string(""));
         Evaluator {
             file,
             file_name: Arc::from(file.name()),

@@ -437,7 +437,11 @@ impl<'p> Evaluator<'p> {
             if variables.contains_key(&key) {
                 continue;
             }
-            if let Some(value) = self.scopes.lookup(self.current, name) {
+            // As Puppet's `scope.to_hash`, variables whose value is undef
+            // are left out: `defined?(@name)` is false for them.
+            if let Some(value) = self.scopes.lookup(self.current, name)
+                && !matches!(value, Value::Undef)
+            {
                 variables.insert(key, value.clone());
             }
         }

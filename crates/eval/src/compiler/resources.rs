@@ -552,7 +552,10 @@ impl<'p> Evaluator<'p> {
         }
         if let Some(alias) = self.compiler.resources[id].params.get("alias") {
             for name in flat_strings(&alias.value.clone()) {
-                if let Some(other) = self.compiler.find(type_name, &name) {
+                // An alias may name the resource itself.
+                if let Some(other) = self.compiler.find(type_name, &name)
+                    && other != id
+                {
                     let other = &self.compiler.resources[other];
                     let declared = match (&other.file, other.line) {
                         (Some(file), Some(line)) => format!(" (file: {file}, line: {line})"),
