@@ -57,6 +57,32 @@ pub(crate) fn access(
                 keys.iter().filter_map(|k| hash.get(k).cloned()).collect(),
             ))
         }
+        // `File[$list]` names a reference per element, as `File[a, b]` does.
+        Value::Type(t)
+            if matches!(
+                &*t,
+                PType::Resource {
+                    type_name: Some(_),
+                    title: None
+                } | PType::Class(None)
+            ) && keys.iter().any(|k| matches!(k, Value::Array(_))) =>
+        {
+            let mut titles = Vec::new();
+            flatten_into(&keys, &mut titles);
+            let mut references = Vec::new();
+            for title in &titles {
+                match t.parameterize(std::slice::from_ref(title)) {
+                    Ok(p) => references.push(Value::Type(Box::new(p))),
+                    Err(m) => {
+                        return fail(
+                            format!("Error while evaluating a '[]' expression, {}", m.message),
+                            span,
+                        );
+                    }
+                }
+            }
+            Ok(Value::array(references))
+        }
         Value::Type(t) => match t.parameterize(&keys) {
             Ok(parameterized) => {
                 // `File[a, b]` makes several references at once.
@@ -97,6 +123,15 @@ pub(crate) fn access(
             format!("Operator '[]' is not applicable to {}.", a_label(&other)),
             span,
         ),
+    }
+}
+
+fn flatten_into(values: &[Value], out: &mut Vec<Value>) {
+    for value in values {
+        match value {
+            Value::Array(items) => flatten_into(items, out),
+            other => out.push(other.clone()),
+        }
     }
 }
 

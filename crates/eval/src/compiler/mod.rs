@@ -274,7 +274,14 @@ fn lower(text: &str) -> Cow<'_, str> {
 impl<'p> Compiler<'p> {
     pub(crate) fn find(&self, type_name: &str, title: &str) -> Option<ResId> {
         let (type_name, title) = key_parts(type_name, title);
-        self.index.get(&*type_name)?.get(&*title).copied()
+        let titles = self.index.get(&*type_name)?;
+        titles.get(&*title).copied().or_else(|| {
+            // A file is the same file with or without trailing slashes.
+            let trimmed = title.trim_end_matches('/');
+            (type_name == "file" && trimmed.len() < title.len() && !trimmed.is_empty())
+                .then(|| titles.get(trimmed).copied())
+                .flatten()
+        })
     }
 
     /// Makes `type_name[title]` find resource `id`.
