@@ -31,7 +31,7 @@ fn require_ruby() {
 fn ruby_functions_and_templates_match_puppet() {
     require_ruby();
     let cases = common::case_files(&corpus(), "pp");
-    assert!(cases.len() >= 16, "only {} cases", cases.len());
+    assert!(cases.len() >= 21, "only {} cases", cases.len());
     let problems = common::applied::compare(&corpus(), &cases, &format!("modules:{MODULES}"));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -88,4 +88,49 @@ fn a_compile_without_module_ruby_starts_no_ruby() {
     );
     assert_eq!(run.code, 0, "{}", run.output());
     assert!(run.output().contains("Notice: Scope(Class[main]): native"), "{}", run.output());
+}
+
+/// Applies `code` with the corpus's modules and the given environment.
+fn apply(code: &str, env: &[(&str, &str)]) -> common::Run {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("site.pp"), code).unwrap();
+    common::marionette_with(
+        &[
+            "apply",
+            "--noop",
+            "--modulepath",
+            &corpus().join("modules").display().to_string(),
+            "--vardir",
+            &dir.path().display().to_string(),
+            &dir.path().join("site.pp").display().to_string(),
+        ],
+        env,
+    )
+}
+
+#[test]
+fn a_host_that_dies_or_hangs_fails_the_compile_naming_the_file() {
+    require_ruby();
+    let run = apply("notice(mrtest_rb::misbehave('exit'))\n", &[]);
+    assert_eq!(run.code, 1, "{}", run.output());
+    assert!(
+        run.output().contains(
+            "Error while evaluating a Function Call, the Ruby host exited with status 7: mrtest: about to misbehave (while running 'mrtest_rb::misbehave' from "
+        ) && run.output().contains("mrtest_rb/misbehave.rb) (file: "),
+        "{}",
+        run.output()
+    );
+    let started = std::time::Instant::now();
+    let run = apply(
+        "notice(mrtest_rb::misbehave('hang'))\n",
+        &[("MARIONETTE_RUBY_TIMEOUT", "1")],
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert_eq!(run.code, 1, "{}", run.output());
+    assert!(
+        run.output()
+            .contains("the Ruby host did not answer 'call' within 1 s; it was stopped"),
+        "{}",
+        run.output()
+    );
 }

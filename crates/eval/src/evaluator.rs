@@ -93,7 +93,7 @@ pub struct Evaluator<'p> {
     pub(crate) defines: HashMap<String, Def<'p>>,
     /// Classes already evaluated, with their scopes.
     pub(crate) class_scopes: HashMap<String, ScopeId>,
-    type_aliases: HashMap<String, (&'p Expr, &'p SourceFile)>,
+    pub(crate) type_aliases: HashMap<String, (&'p Expr, &'p SourceFile)>,
     /// The catalog being built.
     pub(crate) compiler: Compiler<'p>,
     /// Finds classes, defined types, functions and type aliases in modules.

@@ -13,7 +13,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use marionette_diagnostics::Span;
+use marionette_diagnostics::{SourceFile, Span};
+use marionette_syntax::ast::{Expr, ExprKind};
 use marionette_ruby::{
     Answer, Api, Context, Engine, FunctionSpec, HostError, ParamKind, Question, RubyHost, Template,
 };
@@ -211,35 +212,20 @@ impl<'p> Evaluator<'p> {
             FunctionSpec::V4 {
                 dispatchers,
                 scope_first: first,
-                ..
+                local_types,
             } => {
                 scope_first = first;
-                let mut resolved = Vec::new();
-                for d in dispatchers {
-                    let mut params = Vec::new();
-                    for p in d.params {
-                        params.push((p.name, self.type_from_text(&p.type_text, span)?, p.kind));
-                    }
-                    let block = match d.block {
-                        Some(b) => {
-                            let shown = b.type_text.replace(", ", ",").replace(',', ", ");
-                            Some((b.name, shown, b.optional))
-                        }
-                        None => None,
+                // A function's local types name types of its signatures
+                // only: they are known while those are resolved.
+                let shadowed = self.define_local_types(&local_types, &file, span)?;
+                let resolved = self.resolve_dispatchers(dispatchers, span);
+                for (name, before) in shadowed.into_iter().rev() {
+                    match before {
+                        Some(before) => self.type_aliases.insert(name, before),
+                        None => self.type_aliases.remove(&name),
                     };
-                    let returns = match d.returns {
-                        Some(text) => Some(self.type_from_text(&text, span)?),
-                        None => None,
-                    };
-                    resolved.push(Dispatcher {
-                        method: d.method,
-                        params,
-                        block,
-                        returns,
-                        mismatch: d.mismatch,
-                    });
                 }
-                resolved
+                resolved?
             }
         };
         let function = Arc::new(RubyFunction {
@@ -252,6 +238,67 @@ impl<'p> Evaluator<'p> {
             .functions
             .insert(name.to_string(), Some(function.clone()));
         Ok(Some(function))
+    }
+
+    fn resolve_dispatchers(
+        &mut self,
+        dispatchers: Vec<marionette_ruby::Dispatcher>,
+        span: Span,
+    ) -> EvalResult<Vec<Dispatcher>> {
+        let mut resolved = Vec::new();
+        for d in dispatchers {
+            let mut params = Vec::new();
+            for p in d.params {
+                params.push((p.name, self.type_from_text(&p.type_text, span)?, p.kind));
+            }
+            let block = match d.block {
+                Some(b) => {
+                    let shown = b.type_text.replace(", ", ",").replace(',', ", ");
+                    Some((b.name, shown, b.optional))
+                }
+                None => None,
+            };
+            let returns = match d.returns {
+                Some(text) => Some(self.type_from_text(&text, span)?),
+                None => None,
+            };
+            resolved.push(Dispatcher {
+                method: d.method,
+                params,
+                block,
+                returns,
+                mismatch: d.mismatch,
+            });
+        }
+        Ok(resolved)
+    }
+
+    /// Makes a function's `local_types` known, returning what they
+    /// shadowed.
+    fn define_local_types(
+        &mut self,
+        assignments: &[String],
+        file: &Path,
+        span: Span,
+    ) -> EvalResult<Vec<(String, Option<(&'p Expr, &'p SourceFile)>)>> {
+        let mut shadowed = Vec::new();
+        for assignment in assignments {
+            let source = format!("type {assignment}");
+            let name = file.display().to_string();
+            let program = match crate::functions::leaked_program(&source, marionette_syntax::SourceKind::Manifest, &name) {
+                Ok(program) => program,
+                Err(message) => {
+                    return fail_in_call(format!("Invalid local type '{assignment}': {message}"), span);
+                }
+            };
+            for expr in &program.body {
+                if let ExprKind::TypeAlias { name, value } = &expr.kind {
+                    let before = self.type_aliases.insert(name.clone(), (&**value, self.file));
+                    shadowed.push((name.clone(), before));
+                }
+            }
+        }
+        Ok(shadowed)
     }
 
     /// Calls a loaded Ruby function: the dispatcher chosen and the

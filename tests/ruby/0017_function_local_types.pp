@@ -1,0 +1,2 @@
+# Local types in signatures, and required repeated parameters.
+notice(mrtest_rb::port('http', 80, 8080))

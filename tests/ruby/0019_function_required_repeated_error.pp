@@ -1,0 +1,1 @@
+notice(mrtest_rb::port('http'))

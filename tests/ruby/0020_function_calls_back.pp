@@ -1,0 +1,1 @@
+notice(mrtest_rb::callback(Sensitive('s3cret')))

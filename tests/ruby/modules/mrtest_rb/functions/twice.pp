@@ -1,0 +1,3 @@
+function mrtest_rb::twice(String $text) >> String {
+  "${text}${text}"
+}
