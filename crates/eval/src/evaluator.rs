@@ -529,7 +529,9 @@ impl<'p> Evaluator<'p> {
             ExprKind::Variable(name) => self.variable(name, span),
             ExprKind::Name(name) | ExprKind::Word(name) => Ok(Value::string(name.as_str())),
             ExprKind::TypeRef(name) => {
-                Ok(Value::Type(Box::new(self.resolve_type_name(name, span)?)))
+                let resolved = self.resolve_type_name(name, span)?;
+                self.check_resource_type_found(name, &resolved, span)?;
+                Ok(Value::Type(Box::new(resolved)))
             }
             ExprKind::Array(elements) => Ok(Value::array(self.eval_list(elements)?)),
             ExprKind::Hash(entries) => {
@@ -1096,6 +1098,37 @@ impl<'p> Evaluator<'p> {
             type_name: Some(strip_top(name).to_lowercase()),
             title: None,
         })
+    }
+
+    /// A type reference naming no type, alias, core resource type or
+    /// defined type is an error where code evaluates it, as in Puppet;
+    /// inside a type alias's definition it stays a reference that matches
+    /// nothing, as Puppet resolves those lazily. Classes are not resource
+    /// types (`Foo` for a class `foo` is not found either).
+    fn check_resource_type_found(
+        &mut self,
+        name: &str,
+        resolved: &PType,
+        span: Span,
+    ) -> EvalResult<()> {
+        let PType::Resource {
+            type_name: Some(type_name),
+            title: None,
+        } = resolved
+        else {
+            return Ok(());
+        };
+        if !self.resolving_aliases.is_empty()
+            || type_name == "node"
+            || crate::compiler::builtin_types::is_builtin(type_name)
+            || self.find_define(type_name)?.is_some()
+        {
+            return Ok(());
+        }
+        fail(
+            format!("Resource type not found: {}", strip_top(name)),
+            span,
+        )
     }
 
     /// Checks a value against a parameter type, with Puppet's message.

@@ -1110,6 +1110,10 @@ impl PType {
                     type_name: Some(name.to_lowercase()),
                     title: None,
                 }),
+                // A reference (`Resource[Notify['x']]`) stays itself.
+                [Value::Type(t)] if matches!(&**t, PType::Resource { title: Some(_), .. }) => {
+                    Ok((**t).clone())
+                }
                 [Value::Type(t)] => Ok(PType::Resource {
                     type_name: resource_type_name(t),
                     title: None,

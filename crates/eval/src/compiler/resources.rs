@@ -196,10 +196,7 @@ impl<'p> Evaluator<'p> {
                 statement,
             );
         }
-        let type_name = match &resource.type_name.kind {
-            ExprKind::Name(name) | ExprKind::TypeRef(name) => strip_top(name).to_lowercase(),
-            _ => String::new(),
-        };
+        let (type_name, shown) = self.resource_type_name(&resource.type_name)?;
         let at = resource.type_name.span;
         let kind = if type_name == "class" {
             Kind::Class
@@ -211,7 +208,7 @@ impl<'p> Evaluator<'p> {
             return fail(
                 format!(
                     "Error while evaluating a Resource Statement, {}",
-                    self.unknown_type_message(&type_name)
+                    self.unknown_type_message(&shown)
                 ),
                 at,
             );
@@ -286,6 +283,48 @@ impl<'p> Evaluator<'p> {
         } else {
             Value::array(references)
         })
+    }
+
+    /// The type of a resource statement, lower case, and as an unknown
+    /// type's message shows it. A name is the type itself; `Resource[...]`
+    /// and `Class` are evaluated and must give an untitled resource type
+    /// or `Class`; Puppet parses other expressions there (`$type { ... }`)
+    /// but rejects them when evaluating.
+    fn resource_type_name(
+        &mut self,
+        expr: &'p marionette_syntax::ast::Expr,
+    ) -> EvalResult<(String, String)> {
+        if let ExprKind::Name(name) | ExprKind::TypeRef(name) = &expr.kind {
+            let name = strip_top(name).to_lowercase();
+            return Ok((name.clone(), name));
+        }
+        let acceptable = matches!(
+            &expr.kind,
+            ExprKind::Access { target, .. } if matches!(target.kind, ExprKind::TypeRef(_))
+        );
+        let value = self.eval(expr)?;
+        let illegal = |actual: String| {
+            fail(
+                format!(
+                    "Illegal Resource Type expression, expected result to be a type name, or untitled Resource, got {actual}"
+                ),
+                expr.span,
+            )
+        };
+        if !acceptable {
+            return illegal(PType::infer(&value).generalize().to_string());
+        }
+        match &value {
+            Value::Type(t) => match &**t {
+                PType::Class(None) => Ok(("class".to_string(), "class".to_string())),
+                PType::Resource {
+                    type_name: Some(name),
+                    title: None,
+                } => Ok((name.clone(), capitalize_segments(name))),
+                other => illegal(other.to_string()),
+            },
+            other => illegal(PType::infer(other).generalize().to_string()),
+        }
     }
 
     /// Declares one resource with the given values, as a resource
