@@ -1055,6 +1055,27 @@ impl<'p> Evaluator<'p> {
                 _ => false,
             },
             Value::Type(t) => t.is_instance(subject),
+            // An array option matches an array of the same length whose
+            // elements match its elements (`[String, /x/]:`), a hash option
+            // a hash whose values match its values under its keys, as in
+            // Puppet.
+            Value::Array(patterns) => match subject {
+                Value::Array(items) => {
+                    items.len() == patterns.len()
+                        && items
+                            .iter()
+                            .zip(patterns.iter())
+                            .all(|(item, pattern)| self.case_match(item, pattern))
+                }
+                _ => false,
+            },
+            Value::Hash(patterns) => match subject {
+                Value::Hash(hash) => patterns.iter().all(|(key, pattern)| {
+                    let item = hash.get(key).cloned().unwrap_or(Value::Undef);
+                    self.case_match(&item, pattern)
+                }),
+                _ => false,
+            },
             _ => subject.puppet_equals(candidate),
         }
     }

@@ -1692,6 +1692,9 @@ fn interpolation_target(expr: Expr) -> Expr {
     let Expr { kind, span } = expr;
     let kind = match kind {
         ExprKind::Name(name) => ExprKind::Variable(name),
+        // A name starting with an underscore lexes as a bare word; it names
+        // a variable too (`"${_var}"`), unless a hyphen makes it no name.
+        ExprKind::Word(name) if !name.contains('-') => ExprKind::Variable(name),
         ExprKind::Integer(value) if value >= 0 => ExprKind::Variable(value.to_string()),
         ExprKind::Access { target, keys } => ExprKind::Access {
             target: Box::new(interpolation_target(*target)),

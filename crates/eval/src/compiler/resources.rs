@@ -756,8 +756,20 @@ impl<'p> Evaluator<'p> {
         self.class_scopes.insert(name.clone(), scope);
         self.set_module_names(scope, declaring, def.module.as_deref());
         let saved = std::mem::replace(&mut self.current, scope);
+        let declared_in = self.file;
         let result = self.in_file(def.file, |this| {
             this.bind_resource_params(id, &def.def.params, &display, by_resource, span)
+                .map_err(|stop| match stop {
+                    // The parameters are wrong where the class is declared,
+                    // which may be another file than the class's.
+                    Stop::Error(mut error)
+                        if error.span == span && error.located.is_none() && !error.from_call =>
+                    {
+                        error.locate(declared_in);
+                        Stop::Error(error)
+                    }
+                    other => other,
+                })
         });
         let result = result.and_then(|()| self.add_edge_to_stage(id, declaring, by_resource, span));
         let result = result.and_then(|()| {
