@@ -337,31 +337,39 @@ impl<'p> Evaluator<'p> {
         params: &marionette_values::PHash,
         at: Span,
     ) -> EvalResult<()> {
+        self.declare_from_function_as(type_name, title, params, ResourceForm::Regular, at)
+    }
+
+    /// [`Self::declare_from_function`] for a resource of the given form
+    /// (`create_resources('@type', ...)` declares virtual resources).
+    pub(crate) fn declare_from_function_as(
+        &mut self,
+        type_name: &str,
+        title: &str,
+        params: &marionette_values::PHash,
+        form: ResourceForm,
+        at: Span,
+    ) -> EvalResult<()> {
         let type_name = strip_top(type_name).to_lowercase();
         let attributes: Attributes = params
             .iter()
             .map(|(k, v)| (to_s(k), v.clone(), at, false))
             .collect();
-        if type_name == "class" {
-            self.declare_class(title, Some(attributes), at)?;
-            return Ok(());
-        }
-        let kind = if builtin_types::is_builtin(&type_name) {
-            Kind::Builtin
-        } else if self.find_define(&type_name)?.is_some() {
-            Kind::Defined
+        let declared = if type_name == "class" {
+            self.declare_class(title, Some(attributes), at).map(|_| ())
         } else {
-            return fail(self.unknown_type_message(&type_name), at);
+            let kind = if builtin_types::is_builtin(&type_name) {
+                Kind::Builtin
+            } else if self.find_define(&type_name)?.is_some() {
+                Kind::Defined
+            } else {
+                return crate::error::fail_in_call(self.unknown_type_message(&type_name), at);
+            };
+            self.declare_resource(&type_name, title, kind, form, &attributes, at)
+                .map(|_| ())
         };
-        match self.declare_resource(
-            &type_name,
-            title,
-            kind,
-            ResourceForm::Regular,
-            &attributes,
-            at,
-        ) {
-            Ok(_) => Ok(()),
+        match declared {
+            Ok(()) => Ok(()),
             // The failure is the function call's, as Puppet words it.
             Err(Stop::Error(mut error)) => {
                 if let Some(rest) = error
