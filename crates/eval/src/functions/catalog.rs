@@ -1,6 +1,7 @@
 //! Functions that act on the catalog or on module files: `include`,
 //! `contain`, `require`, `realize`, `tag`, `tagged`, `defined`,
-//! `create_resources`, `epp`, `file` and `find_file`.
+//! `create_resources`, `epp`, `file`, `binary_file`, `find_file`,
+//! `find_template` and `module_directory`.
 
 use std::collections::HashMap;
 
@@ -24,6 +25,9 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("epp", epp);
     map.insert("file", file);
     map.insert("find_file", find_file);
+    map.insert("binary_file", binary_file);
+    map.insert("find_template", find_template);
+    map.insert("module_directory", module_directory);
 }
 
 /// Class names from strings, `Class['x']` references and arrays of them.
@@ -306,6 +310,48 @@ fn find_file(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
     Ok(candidates(call)
         .iter()
         .find_map(|candidate| eval.find_module_file(candidate))
+        .map_or(Value::Undef, |path| {
+            Value::string(path.display().to_string().as_str())
+        }))
+}
+
+/// `binary_file('mod/x')`: the bytes of a module file (or of an absolute
+/// path) as a Binary.
+fn binary_file(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, Some(1))?;
+    let reference = call.string(0, "path")?;
+    let missing = || {
+        call.error(format_args!(
+            "binary_file(): The given file '{reference}' does not exist"
+        ))
+    };
+    let Some(path) = eval.find_module_file(&reference) else {
+        return missing();
+    };
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok(Value::Binary(std::sync::Arc::new(bytes))),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => missing(),
+        Err(error) => call.error(format_args!("Could not read {}: {error}", path.display())),
+    }
+}
+
+/// `find_template('mod/x.erb', ...)`: the path of the first template found
+/// in a module's `templates` (or absolute path that exists), else undef.
+fn find_template(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    Ok(candidates(call)
+        .iter()
+        .find_map(|candidate| eval.find_module_file_in(candidate, "templates"))
+        .map_or(Value::Undef, |path| {
+            Value::string(path.display().to_string().as_str())
+        }))
+}
+
+/// `module_directory('a', 'b')` (or an array of names): the directory of the
+/// first module found in the module path, else undef.
+fn module_directory(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    Ok(candidates(call)
+        .iter()
+        .find_map(|name| eval.module_directory(name))
         .map_or(Value::Undef, |path| {
             Value::string(path.display().to_string().as_str())
         }))
