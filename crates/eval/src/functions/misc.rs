@@ -310,19 +310,6 @@ fn erb(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> 
     ))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn versions_compare_segment_by_segment() {
-        assert_eq!(compare_versions("1.2.10", "1.2.9"), Ordering::Greater);
-        assert_eq!(compare_versions("1.0", "1.0"), Ordering::Equal);
-        assert_eq!(compare_versions("1.0-rc1", "1.0.1"), Ordering::Less);
-        assert_eq!(compare_versions("2.a", "2.B"), Ordering::Less);
-    }
-}
-
 /// `generate('/path/to/command', args...)`: runs a command, without a
 /// shell, from the command's directory, and returns what it printed on
 /// its output and error streams. Puppet's checks come first: the command
@@ -412,5 +399,18 @@ fn generate(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
             ))
         }
         (Err(error), _) | (_, Err(error)) => failed(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare_segment_by_segment() {
+        assert_eq!(compare_versions("1.2.10", "1.2.9"), Ordering::Greater);
+        assert_eq!(compare_versions("1.0", "1.0"), Ordering::Equal);
+        assert_eq!(compare_versions("1.0-rc1", "1.0.1"), Ordering::Less);
+        assert_eq!(compare_versions("2.a", "2.B"), Ordering::Less);
     }
 }
