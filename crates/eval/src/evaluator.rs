@@ -554,7 +554,9 @@ impl<'p> Evaluator<'p> {
             ExprKind::Variable(name) => self.variable(name, span),
             ExprKind::Name(name) | ExprKind::Word(name) => Ok(Value::string(name.as_str())),
             ExprKind::TypeRef(name) => {
-                Ok(Value::Type(Box::new(self.resolve_type_name(name, span)?)))
+                let resolved = self.resolve_type_name(name, span)?;
+                self.check_resource_type_found(name, &resolved, span)?;
+                Ok(Value::Type(Box::new(resolved)))
             }
             ExprKind::Array(elements) => Ok(Value::array(self.eval_list(elements)?)),
             ExprKind::Hash(entries) => {
@@ -1072,6 +1074,27 @@ impl<'p> Evaluator<'p> {
                 _ => false,
             },
             Value::Type(t) => t.is_instance(subject),
+            // An array option matches an array of the same length whose
+            // elements match its elements (`[String, /x/]:`), a hash option
+            // a hash whose values match its values under its keys, as in
+            // Puppet.
+            Value::Array(patterns) => match subject {
+                Value::Array(items) => {
+                    items.len() == patterns.len()
+                        && items
+                            .iter()
+                            .zip(patterns.iter())
+                            .all(|(item, pattern)| self.case_match(item, pattern))
+                }
+                _ => false,
+            },
+            Value::Hash(patterns) => match subject {
+                Value::Hash(hash) => patterns.iter().all(|(key, pattern)| {
+                    let item = hash.get(key).cloned().unwrap_or(Value::Undef);
+                    self.case_match(&item, pattern)
+                }),
+                _ => false,
+            },
             _ => subject.puppet_equals(candidate),
         }
     }
@@ -1115,6 +1138,37 @@ impl<'p> Evaluator<'p> {
             type_name: Some(strip_top(name).to_lowercase()),
             title: None,
         })
+    }
+
+    /// A type reference naming no type, alias, core resource type or
+    /// defined type is an error where code evaluates it, as in Puppet;
+    /// inside a type alias's definition it stays a reference that matches
+    /// nothing, as Puppet resolves those lazily. Classes are not resource
+    /// types (`Foo` for a class `foo` is not found either).
+    fn check_resource_type_found(
+        &mut self,
+        name: &str,
+        resolved: &PType,
+        span: Span,
+    ) -> EvalResult<()> {
+        let PType::Resource {
+            type_name: Some(type_name),
+            title: None,
+        } = resolved
+        else {
+            return Ok(());
+        };
+        if !self.resolving_aliases.is_empty()
+            || type_name == "node"
+            || crate::compiler::builtin_types::is_builtin(type_name)
+            || self.find_define(type_name)?.is_some()
+        {
+            return Ok(());
+        }
+        fail(
+            format!("Resource type not found: {}", strip_top(name)),
+            span,
+        )
     }
 
     /// Checks a value against a parameter type, with Puppet's message.

@@ -215,11 +215,22 @@ impl<'p> Evaluator<'p> {
 
     /// `mod/x` in a module's `files`, or an absolute path that exists.
     pub(crate) fn find_module_file(&self, reference: &str) -> Option<PathBuf> {
+        self.find_module_file_in(reference, "files")
+    }
+
+    /// `mod/x` in a module's `subdir` (`files`, `templates`), or an
+    /// absolute path that exists.
+    pub(crate) fn find_module_file_in(&self, reference: &str, subdir: &str) -> Option<PathBuf> {
         if Path::new(reference).is_absolute() {
             return Path::new(reference)
                 .exists()
                 .then(|| PathBuf::from(reference));
         }
-        self.loader.as_ref()?.module_file(reference, "files")
+        self.loader.as_ref()?.module_file(reference, subdir)
+    }
+
+    /// The directory of module `name` in the module path.
+    pub(crate) fn module_directory(&self, name: &str) -> Option<PathBuf> {
+        self.loader.as_ref()?.module_dir(name)
     }
 }

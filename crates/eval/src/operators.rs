@@ -185,6 +185,16 @@ fn arithmetic(op: BinaryOp, left: Number, right: Number, at: &Places) -> EvalRes
     }
 }
 
+/// `==`: a type on the left equals a type with the same instances (only
+/// there: types inside arrays compare as written, as in Puppet); other
+/// values compare as Puppet's values do.
+fn equals(left: &Value, right: &Value) -> bool {
+    match (left, right) {
+        (Value::Type(a), Value::Type(b)) => a.is_equivalent(b),
+        _ => left.puppet_equals(right),
+    }
+}
+
 pub(crate) fn binary(
     op: BinaryOp,
     left: Value,
@@ -193,8 +203,8 @@ pub(crate) fn binary(
     warnings: &mut Warnings,
 ) -> EvalResult<Value> {
     match op {
-        BinaryOp::Eq => Ok(Value::Boolean(left.puppet_equals(&right))),
-        BinaryOp::NotEq => Ok(Value::Boolean(!left.puppet_equals(&right))),
+        BinaryOp::Eq => Ok(Value::Boolean(equals(&left, &right))),
+        BinaryOp::NotEq => Ok(Value::Boolean(!equals(&left, &right))),
         BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => {
             let ordering = compare(&left, &right, op.text(), at.operator)?;
             Ok(Value::Boolean(match op {
@@ -388,7 +398,7 @@ pub(crate) fn compare(
         (Value::Timespan(a), Value::Timespan(b)) => Ok(Some(a.cmp(b))),
         (Value::Timestamp(a), Value::Timestamp(b)) => Ok(Some(a.cmp(b))),
         (Value::SemVer(a), Value::SemVer(b)) => Ok(Some(a.cmp(b))),
-        (Value::Type(a), Value::Type(b)) => Ok(if a == b {
+        (Value::Type(a), Value::Type(b)) => Ok(if a.is_equivalent(b) {
             Some(Ordering::Equal)
         } else if b.is_assignable(a) {
             Some(Ordering::Less)

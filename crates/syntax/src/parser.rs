@@ -627,7 +627,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     // `$x ? { a => 1, b => 2 }`, or a single entry without braces.
                     let entries = if self.eat(Punct::LBrace).is_some() {
-                        self.with_brace(true, |p| p.hash_entries())?
+                        self.with_brace(true, |p| p.hash_entries(false))?
                     } else {
                         let key = self.expr_bp(IN)?;
                         self.expect(Punct::FatArrow)?;
@@ -665,6 +665,14 @@ impl<'a> Parser<'a> {
                         ));
                     }
                     ExprKind::TypeRef(_) => {
+                        return self.resource_bodies(expr, ResourceForm::Regular, None);
+                    }
+                    // `Resource[$type] { 'title': ... }` and `$type { 'title': ... }`:
+                    // Puppet parses any expression before titled bodies as
+                    // a resource type and checks its value when evaluating.
+                    ExprKind::Access { .. } | ExprKind::Variable(_)
+                        if !self.brace_holds_operations() =>
+                    {
                         return self.resource_bodies(expr, ResourceForm::Regular, None);
                     }
                     ExprKind::Access { .. } | ExprKind::Collect { .. } => {
@@ -728,12 +736,12 @@ impl<'a> Parser<'a> {
             }
             TokenKind::Punct(Punct::ListStart | Punct::LBrack) => {
                 self.bump();
-                let elements = self.with_brace(true, |p| p.list_until(Punct::RBrack))?;
+                let elements = self.with_brace(true, |p| p.arguments_until(Punct::RBrack))?;
                 return Ok(Expr::new(ExprKind::Array(elements), self.span_from(span)));
             }
             TokenKind::Punct(Punct::LBrace) => {
                 self.bump();
-                let entries = self.with_brace(true, |p| p.hash_entries())?;
+                let entries = self.with_brace(true, |p| p.hash_entries(true))?;
                 return Ok(Expr::new(ExprKind::Hash(entries), self.span_from(span)));
             }
             TokenKind::EppRenderStart => {
@@ -798,7 +806,7 @@ impl<'a> Parser<'a> {
             return Ok(function);
         }
         self.bump();
-        let args = self.with_brace(true, |p| p.list_until(Punct::RParen))?;
+        let args = self.with_brace(true, |p| p.arguments_until(Punct::RParen))?;
         let lambda = self.optional_lambda()?;
         let span = self.span_from(function.span);
         let call = Call {
@@ -824,7 +832,7 @@ impl<'a> Parser<'a> {
         let (args, parenthesized) = if self.at(Punct::LParen) {
             self.bump();
             (
-                self.with_brace(true, |p| p.list_until(Punct::RParen))?,
+                self.with_brace(true, |p| p.arguments_until(Punct::RParen))?,
                 true,
             )
         } else {
@@ -910,14 +918,75 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Call arguments or array elements up to `close`, which is consumed.
+    /// Puppet accepts `key => value` pairs among them, a hash without
+    /// braces: adjacent pairs make one hash (`f('a', b => 1, c => 2)`
+    /// passes two arguments).
+    fn arguments_until(&mut self, close: Punct) -> PResult<Vec<Expr>> {
+        let mut items: Vec<Expr> = Vec::new();
+        // Whether the last item is a hash made of pairs, which the next
+        // pair joins.
+        let mut open_pairs = false;
+        loop {
+            if self.eat(close).is_some() {
+                return Ok(items);
+            }
+            let item = self.hash_key()?;
+            if self.eat(Punct::FatArrow).is_some() {
+                let value = self.expression()?;
+                let span = item.span.cover(value.span);
+                let entry = HashEntry { key: item, value };
+                match items.last_mut() {
+                    Some(Expr {
+                        kind: ExprKind::Hash(entries),
+                        span: hash_span,
+                        ..
+                    }) if open_pairs => {
+                        entries.push(entry);
+                        *hash_span = hash_span.cover(span);
+                    }
+                    _ => items.push(Expr::new(ExprKind::Hash(vec![entry]), span)),
+                }
+                open_pairs = true;
+            } else {
+                items.push(item);
+                open_pairs = false;
+            }
+            if self.eat(Punct::Comma).is_none() {
+                self.expect(close)?;
+                return Ok(items);
+            }
+        }
+    }
+
+    /// A hash key: an expression, or `type` or `function`, which Puppet
+    /// takes as plain words there (it lexes them as keywords only where a
+    /// definition can start).
+    fn hash_key(&mut self) -> PResult<Expr> {
+        if let TokenKind::Keyword(keyword @ (Keyword::Type | Keyword::Function)) = self.kind()
+            && self.nth_kind(1).is_punct(Punct::FatArrow)
+        {
+            let keyword = *keyword;
+            let span = self.bump();
+            return Ok(Expr::new(ExprKind::Name(keyword.text().to_string()), span));
+        }
+        self.expression()
+    }
+
     /// `key => value, ...}` after the opening brace; consumes the `}`.
-    fn hash_entries(&mut self) -> PResult<Vec<HashEntry>> {
+    /// Selector options (`keyword_keys` false) cannot be `type` or
+    /// `function`, hash keys can.
+    fn hash_entries(&mut self, keyword_keys: bool) -> PResult<Vec<HashEntry>> {
         let mut entries = Vec::new();
         loop {
             if self.eat(Punct::RBrace).is_some() {
                 return Ok(entries);
             }
-            let key = self.expression()?;
+            let key = if keyword_keys {
+                self.hash_key()?
+            } else {
+                self.expression()?
+            };
             self.expect(Punct::FatArrow)?;
             let value = self.expression()?;
             entries.push(HashEntry { key, value });
@@ -1031,7 +1100,12 @@ impl<'a> Parser<'a> {
             Keyword::Node => self.node(),
             Keyword::Function => self.function_definition(),
             Keyword::Type if matches!(self.nth_kind(1), TokenKind::TypeRef(_)) => self.type_alias(),
-            Keyword::Type if matches!(self.nth_kind(1), TokenKind::Name(_)) => {
+            // Where no hash key is allowed (a selector option), Puppet
+            // reports the `=>` after the keyword.
+            Keyword::Type
+                if matches!(self.nth_kind(1), TokenKind::Name(_))
+                    || self.nth_kind(1).is_punct(Punct::FatArrow) =>
+            {
                 self.bump();
                 Err(self.syntax_error())
             }
@@ -1618,6 +1692,9 @@ fn interpolation_target(expr: Expr) -> Expr {
     let Expr { kind, span } = expr;
     let kind = match kind {
         ExprKind::Name(name) => ExprKind::Variable(name),
+        // A name starting with an underscore lexes as a bare word; it names
+        // a variable too (`"${_var}"`), unless a hyphen makes it no name.
+        ExprKind::Word(name) if !name.contains('-') => ExprKind::Variable(name),
         ExprKind::Integer(value) if value >= 0 => ExprKind::Variable(value.to_string()),
         ExprKind::Access { target, keys } => ExprKind::Access {
             target: Box::new(interpolation_target(*target)),

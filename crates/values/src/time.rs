@@ -155,6 +155,16 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
 }
 
 impl Timestamp {
+    /// The current time (`Timestamp()` and `Timestamp.new()`).
+    pub fn now() -> Timestamp {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| {
+                i64::try_from(elapsed.as_nanos()).unwrap_or(i64::MAX)
+            });
+        Timestamp(nanos)
+    }
+
     pub fn from_seconds(seconds: f64) -> Option<Timestamp> {
         Timespan::from_seconds(seconds).map(|span| Timestamp(span.0))
     }

@@ -453,6 +453,13 @@ impl PType {
 
     // ---- assignability ------------------------------------------------
 
+    /// Whether two types have the same instances: equal, or each
+    /// assignable to the other (`Optional[T]` and `Variant[T, Undef]`), as
+    /// Puppet's `==` on types decides.
+    pub fn is_equivalent(&self, other: &PType) -> bool {
+        self == other || (self.is_assignable(other) && other.is_assignable(self))
+    }
+
     /// Whether every instance of `other` is an instance of `self`.
     pub fn is_assignable(&self, other: &PType) -> bool {
         let other = other.resolved();
@@ -460,6 +467,16 @@ impl PType {
             (PType::Any, _) => true,
             (_, PType::Variant(types)) => {
                 !types.is_empty() && types.iter().all(|t| self.is_assignable(t))
+            }
+            // `Optional[T]` is `T` or undef, and `NotUndef[T]` is `T` when
+            // `T` has no undef: a type other than these takes them when it
+            // takes those.
+            (this, PType::Optional(inner)) => {
+                this.is_assignable(&PType::Undef)
+                    && inner.as_ref().is_none_or(|t| this.is_assignable(t))
+            }
+            (this, PType::NotUndef(Some(inner))) if !inner.is_assignable(&PType::Undef) => {
+                this.is_assignable(inner)
             }
             (PType::Variant(types), _) => types.iter().any(|t| t.is_assignable(other)),
             (PType::Optional(inner), _) => {
@@ -535,9 +552,14 @@ impl PType {
                             .iter()
                             .all(|v| patterns.iter().any(|p| p.is_match(v))))
             }
-            (PType::Pattern(patterns), PType::String { .. } | PType::Pattern(_)) => {
+            // A pattern takes another whose regular expressions are all
+            // among its own.
+            (PType::Pattern(patterns), PType::Pattern(others)) => {
                 patterns.is_empty()
+                    || (!others.is_empty()
+                        && others.iter().all(|o| patterns.iter().any(|p| p == o)))
             }
+            (PType::Pattern(patterns), PType::String { .. }) => patterns.is_empty(),
             (PType::Regexp(None), PType::Regexp(_)) => true,
             (PType::Regexp(Some(a)), PType::Regexp(Some(b))) => a == b,
             (PType::Scalar, t) => matches!(
@@ -619,8 +641,40 @@ impl PType {
                 PType::Struct(members),
             ) => {
                 in_range(members.len(), *min, *max)
-                    && key.is_assignable(&PType::string())
-                    && members.iter().all(|m| value.is_assignable(&m.value))
+                    && members.iter().all(|m| {
+                        key.is_instance(&Value::string(m.key.as_str()))
+                            && value.is_assignable(&m.value)
+                    })
+            }
+            // A tuple takes the arrays whose size it accepts and whose
+            // element type each of its types takes.
+            (
+                PType::Tuple { types, min, max },
+                PType::Array {
+                    element,
+                    min: omin,
+                    max: omax,
+                },
+            ) => min <= omin && omax <= max && types.iter().all(|t| t.is_assignable(element)),
+            // A struct takes the hashes with string keys whose values each
+            // required member takes, sized between its required members and
+            // all of them.
+            (
+                PType::Struct(members),
+                PType::Hash {
+                    key,
+                    value,
+                    min: omin,
+                    max: omax,
+                },
+            ) => {
+                let required = members.iter().filter(|m| !m.optional).count() as i64;
+                members
+                    .iter()
+                    .filter(|m| !m.optional)
+                    .all(|m| m.value.is_assignable(value) && PType::string().is_assignable(key))
+                    && required <= *omin
+                    && *omax <= members.len() as i64
             }
             (
                 PType::Tuple { types, min, max },
@@ -1110,6 +1164,10 @@ impl PType {
                     type_name: Some(name.to_lowercase()),
                     title: None,
                 }),
+                // A reference (`Resource[Notify['x']]`) stays itself.
+                [Value::Type(t)] if matches!(&**t, PType::Resource { title: Some(_), .. }) => {
+                    Ok((**t).clone())
+                }
                 [Value::Type(t)] => Ok(PType::Resource {
                     type_name: resource_type_name(t),
                     title: None,

@@ -196,10 +196,7 @@ impl<'p> Evaluator<'p> {
                 statement,
             );
         }
-        let type_name = match &resource.type_name.kind {
-            ExprKind::Name(name) | ExprKind::TypeRef(name) => strip_top(name).to_lowercase(),
-            _ => String::new(),
-        };
+        let (type_name, shown) = self.resource_type_name(&resource.type_name)?;
         let at = resource.type_name.span;
         let kind = if type_name == "class" {
             Kind::Class
@@ -213,7 +210,7 @@ impl<'p> Evaluator<'p> {
             return fail(
                 format!(
                     "Error while evaluating a Resource Statement, {}",
-                    self.unknown_type_message(&type_name)
+                    self.unknown_type_message(&shown)
                 ),
                 at,
             );
@@ -290,6 +287,48 @@ impl<'p> Evaluator<'p> {
         })
     }
 
+    /// The type of a resource statement, lower case, and as an unknown
+    /// type's message shows it. A name is the type itself; `Resource[...]`
+    /// and `Class` are evaluated and must give an untitled resource type
+    /// or `Class`; Puppet parses other expressions there (`$type { ... }`)
+    /// but rejects them when evaluating.
+    fn resource_type_name(
+        &mut self,
+        expr: &'p marionette_syntax::ast::Expr,
+    ) -> EvalResult<(String, String)> {
+        if let ExprKind::Name(name) | ExprKind::TypeRef(name) = &expr.kind {
+            let name = strip_top(name).to_lowercase();
+            return Ok((name.clone(), name));
+        }
+        let acceptable = matches!(
+            &expr.kind,
+            ExprKind::Access { target, .. } if matches!(target.kind, ExprKind::TypeRef(_))
+        );
+        let value = self.eval(expr)?;
+        let illegal = |actual: String| {
+            fail(
+                format!(
+                    "Illegal Resource Type expression, expected result to be a type name, or untitled Resource, got {actual}"
+                ),
+                expr.span,
+            )
+        };
+        if !acceptable {
+            return illegal(PType::infer(&value).generalize().to_string());
+        }
+        match &value {
+            Value::Type(t) => match &**t {
+                PType::Class(None) => Ok(("class".to_string(), "class".to_string())),
+                PType::Resource {
+                    type_name: Some(name),
+                    title: None,
+                } => Ok((name.clone(), capitalize_segments(name))),
+                other => illegal(other.to_string()),
+            },
+            other => illegal(PType::infer(other).generalize().to_string()),
+        }
+    }
+
     /// Declares one resource with the given values, as a resource
     /// statement in the current scope would (functions such as stdlib's
     /// `ensure_resource` declare resources so).
@@ -300,33 +339,41 @@ impl<'p> Evaluator<'p> {
         params: &marionette_values::PHash,
         at: Span,
     ) -> EvalResult<()> {
+        self.declare_from_function_as(type_name, title, params, ResourceForm::Regular, at)
+    }
+
+    /// [`Self::declare_from_function`] for a resource of the given form
+    /// (`create_resources('@type', ...)` declares virtual resources).
+    pub(crate) fn declare_from_function_as(
+        &mut self,
+        type_name: &str,
+        title: &str,
+        params: &marionette_values::PHash,
+        form: ResourceForm,
+        at: Span,
+    ) -> EvalResult<()> {
         let type_name = strip_top(type_name).to_lowercase();
         let attributes: Attributes = params
             .iter()
             .map(|(k, v)| (to_s(k), v.clone(), at, false))
             .collect();
-        if type_name == "class" {
-            self.declare_class(title, Some(attributes), at)?;
-            return Ok(());
-        }
-        let kind = if builtin_types::is_builtin(&type_name) {
-            Kind::Builtin
-        } else if self.find_define(&type_name)?.is_some() {
-            Kind::Defined
-        } else if self.module_type(&type_name, at)? {
-            Kind::Builtin
+        let declared = if type_name == "class" {
+            self.declare_class(title, Some(attributes), at).map(|_| ())
         } else {
-            return fail(self.unknown_type_message(&type_name), at);
+            let kind = if builtin_types::is_builtin(&type_name) {
+                Kind::Builtin
+            } else if self.find_define(&type_name)?.is_some() {
+                Kind::Defined
+            } else if self.module_type(&type_name, at)? {
+                Kind::Builtin
+            } else {
+                return crate::error::fail_in_call(self.unknown_type_message(&type_name), at);
+            };
+            self.declare_resource(&type_name, title, kind, form, &attributes, at)
+                .map(|_| ())
         };
-        match self.declare_resource(
-            &type_name,
-            title,
-            kind,
-            ResourceForm::Regular,
-            &attributes,
-            at,
-        ) {
-            Ok(_) => Ok(()),
+        match declared {
+            Ok(()) => Ok(()),
             // The failure is the function call's, as Puppet words it.
             Err(Stop::Error(mut error)) => {
                 if let Some(rest) = error
@@ -724,8 +771,20 @@ impl<'p> Evaluator<'p> {
         self.class_scopes.insert(name.clone(), scope);
         self.set_module_names(scope, declaring, def.module.as_deref());
         let saved = std::mem::replace(&mut self.current, scope);
+        let declared_in = self.file;
         let result = self.in_file(def.file, |this| {
             this.bind_resource_params(id, &def.def.params, &display, by_resource, span)
+                .map_err(|stop| match stop {
+                    // The parameters are wrong where the class is declared,
+                    // which may be another file than the class's.
+                    Stop::Error(mut error)
+                        if error.span == span && error.located.is_none() && !error.from_call =>
+                    {
+                        error.locate(declared_in);
+                        Stop::Error(error)
+                    }
+                    other => other,
+                })
         });
         let result = result.and_then(|()| self.add_edge_to_stage(id, declaring, by_resource, span));
         let result = result.and_then(|()| {

@@ -1,14 +1,16 @@
 //! Functions that act on the catalog or on module files: `include`,
-//! `contain`, `require`, `realize`, `tag`, `tagged`, `defined`, `epp`,
-//! `file` and `find_file`.
+//! `contain`, `require`, `realize`, `tag`, `tagged`, `defined`,
+//! `create_resources`, `epp`, `file`, `binary_file`, `find_file`,
+//! `find_template` and `module_directory`.
 
 use std::collections::HashMap;
 
-use marionette_values::format::to_s;
-use marionette_values::{PType, Value};
+use marionette_syntax::ast::ResourceForm;
+use marionette_values::format::{ruby_class, to_s};
+use marionette_values::{PHash, PType, Value};
 
 use super::{Builtin, Call};
-use crate::error::EvalResult;
+use crate::error::{EvalError, EvalResult, Located};
 use crate::evaluator::Evaluator;
 
 pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
@@ -19,9 +21,13 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("tag", tag);
     map.insert("tagged", tagged);
     map.insert("defined", defined);
+    map.insert("create_resources", create_resources);
     map.insert("epp", epp);
     map.insert("file", file);
     map.insert("find_file", find_file);
+    map.insert("binary_file", binary_file);
+    map.insert("find_template", find_template);
+    map.insert("module_directory", module_directory);
 }
 
 /// Class names from strings, `Class['x']` references and arrays of them.
@@ -65,6 +71,86 @@ fn contain(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Valu
 fn require(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     for name in names(call)? {
         eval.require_class(&name, call.span)?;
+    }
+    Ok(Value::Undef)
+}
+
+/// `create_resources(type, {title => params}, defaults)`: declares a
+/// resource for each title (each element of an array title), its
+/// parameters over the defaults. A type written `@type` declares virtual
+/// resources, `@@type` exported ones; `class` declares classes. The checks
+/// and their wording are those of Puppet's function, a 3.x one.
+fn create_resources(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    let count = call.args.len();
+    if count < 2 {
+        return call.error(format_args!(
+            "create_resources(): Wrong number of arguments given ({count} for minimum 2)"
+        ));
+    }
+    if count > 3 {
+        return call.error(format_args!(
+            "create_resources(): wrong number of arguments ({count}; must be 2 or 3)"
+        ));
+    }
+    let Value::Hash(instances) = &call.args[1] else {
+        return call.error("create_resources(): second argument must be a hash");
+    };
+    let defaults = match call.args.get(2) {
+        None => PHash::default(),
+        Some(Value::Hash(defaults)) => (**defaults).clone(),
+        Some(_) => {
+            return call.error("create_resources(): third argument, if provided, must be a hash");
+        }
+    };
+    let written = to_s(&call.args[0]);
+    let (form, type_name) = if let Some(name) = written.strip_prefix("@@") {
+        (ResourceForm::Exported, name)
+    } else if let Some(name) = written.strip_prefix('@') {
+        (ResourceForm::Virtual, name)
+    } else {
+        (ResourceForm::Regular, written.as_str())
+    };
+    let type_name = type_name.to_lowercase();
+    if type_name == "class" && form != ResourceForm::Regular {
+        // Puppet raises this as an issue of the manifest, placed by line
+        // only and without the function call's prefix.
+        let (file, line) = eval.place(call.span);
+        let mut error = EvalError::new("Classes are not virtualizable", call.span);
+        error.located = Some(Located {
+            file: file.to_string(),
+            line,
+            column: None,
+        });
+        return Err(error.into());
+    }
+    let instances = instances.clone();
+    for (title, params) in instances.iter() {
+        // Ruby merges the parameters into the defaults, and says so when
+        // they are no hash.
+        let mut merged = defaults.clone();
+        match params {
+            Value::Hash(params) => {
+                for (name, value) in params.iter() {
+                    merged.insert(name.clone(), value.clone());
+                }
+            }
+            other => {
+                let what = match other {
+                    Value::Undef => "nil",
+                    Value::Boolean(true) => "true",
+                    Value::Boolean(false) => "false",
+                    other => ruby_class(other),
+                };
+                return call.error(format_args!("no implicit conversion of {what} into Hash"));
+            }
+        }
+        let titles = match title {
+            Value::Array(titles) => titles.to_vec(),
+            other => vec![other.clone()],
+        };
+        for title in titles {
+            eval.declare_from_function_as(&type_name, &to_s(&title), &merged, form, call.span)?;
+        }
     }
     Ok(Value::Undef)
 }
@@ -224,6 +310,48 @@ fn find_file(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
     Ok(candidates(call)
         .iter()
         .find_map(|candidate| eval.find_module_file(candidate))
+        .map_or(Value::Undef, |path| {
+            Value::string(path.display().to_string().as_str())
+        }))
+}
+
+/// `binary_file('mod/x')`: the bytes of a module file (or of an absolute
+/// path) as a Binary.
+fn binary_file(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, Some(1))?;
+    let reference = call.string(0, "path")?;
+    let missing = || {
+        call.error(format_args!(
+            "binary_file(): The given file '{reference}' does not exist"
+        ))
+    };
+    let Some(path) = eval.find_module_file(&reference) else {
+        return missing();
+    };
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok(Value::Binary(std::sync::Arc::new(bytes))),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => missing(),
+        Err(error) => call.error(format_args!("Could not read {}: {error}", path.display())),
+    }
+}
+
+/// `find_template('mod/x.erb', ...)`: the path of the first template found
+/// in a module's `templates` (or absolute path that exists), else undef.
+fn find_template(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    Ok(candidates(call)
+        .iter()
+        .find_map(|candidate| eval.find_module_file_in(candidate, "templates"))
+        .map_or(Value::Undef, |path| {
+            Value::string(path.display().to_string().as_str())
+        }))
+}
+
+/// `module_directory('a', 'b')` (or an array of names): the directory of the
+/// first module found in the module path, else undef.
+fn module_directory(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    Ok(candidates(call)
+        .iter()
+        .find_map(|name| eval.module_directory(name))
         .map_or(Value::Undef, |path| {
             Value::string(path.display().to_string().as_str())
         }))

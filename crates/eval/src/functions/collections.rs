@@ -150,6 +150,18 @@ fn natural_order(a: &Value, b: &Value) -> Option<Ordering> {
         (Value::Timespan(x), Value::Timespan(y)) => Some(x.cmp(y)),
         (Value::Timestamp(x), Value::Timestamp(y)) => Some(x.cmp(y)),
         (Value::SemVer(x), Value::SemVer(y)) => Some(x.cmp(y)),
+        // Arrays compare element by element, then by length, as Ruby's
+        // arrays do for Puppet; an incomparable pair makes them
+        // incomparable.
+        (Value::Array(x), Value::Array(y)) => {
+            for (a, b) in x.iter().zip(y.iter()) {
+                match natural_order(a, b)? {
+                    Ordering::Equal => continue,
+                    other => return Some(other),
+                }
+            }
+            Some(x.len().cmp(&y.len()))
+        }
         _ => None,
     }
 }

@@ -1,6 +1,7 @@
 //! Control flow (`break`, `next`, `return`), `call`, `getvar`,
-//! `versioncmp`, `unwrap`, `convert_to`, EPP (`inline_epp`), and the ERB
-//! functions, which Marionette refuses with a clear message.
+//! `versioncmp`, `unwrap`, `convert_to`, EPP (`inline_epp`), `generate`
+//! (running a command on the compiling host), and the ERB functions, which
+//! Marionette refuses with a clear message.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -35,6 +36,7 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("template", erb);
     map.insert("inline_template", erb);
     map.insert("annotate", annotate);
+    map.insert("generate", generate);
 }
 
 fn call_fn<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<Value> {
@@ -283,6 +285,98 @@ fn erb(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
         ));
     }
     eval.render_erb(call.name, &call.args, call.span)
+}
+
+/// `generate('/path/to/command', args...)`: runs a command, without a
+/// shell, from the command's directory, and returns what it printed on
+/// its output and error streams. Puppet's checks come first: the command
+/// must be an absolute path of plain characters without `..`.
+fn generate(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    let count = call.args.len();
+    if count < 1 {
+        return call.error(format_args!(
+            "generate(): Wrong number of arguments given ({count} for minimum 1)"
+        ));
+    }
+    let args: Vec<String> = call
+        .args
+        .iter()
+        .map(marionette_values::format::to_s)
+        .collect();
+    let command = &args[0];
+    if !std::path::Path::new(command).is_absolute() {
+        return call.error("Generators must be fully qualified");
+    }
+    let plain = command
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || matches!(c, '-' | '/' | '.' | '+'));
+    if !plain {
+        return call
+            .error("Generators can only contain alphanumerics, file separators, and dashes");
+    }
+    if command.contains("..") {
+        return call.error("Can not use generators with '..' in them.");
+    }
+    let dir = std::path::Path::new(command)
+        .parent()
+        .unwrap_or(std::path::Path::new("/"));
+    // Puppet changes to the directory first and reports its failure as
+    // Ruby words it.
+    if !dir.is_dir() {
+        return call.error(format_args!(
+            "No such file or directory @ dir_chdir - {}",
+            dir.display()
+        ));
+    }
+    let failed = |detail: String| {
+        call.error(format_args!(
+            "Failed to execute generator {command}: {detail}"
+        ))
+    };
+    // One pipe for both streams keeps their output in the order printed.
+    let (mut reader, writer) = match std::io::pipe() {
+        Ok(pipe) => pipe,
+        Err(error) => return failed(error.to_string()),
+    };
+    let spawned = writer.try_clone().and_then(|error_writer| {
+        std::process::Command::new(command)
+            .args(&args[1..])
+            .current_dir(dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(writer)
+            .stderr(error_writer)
+            .spawn()
+    });
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(error) => {
+            let reason = match error.kind() {
+                std::io::ErrorKind::NotFound => "No such file or directory".to_string(),
+                std::io::ErrorKind::PermissionDenied => "Permission denied".to_string(),
+                _ => error.to_string(),
+            };
+            return failed(format!(
+                "Execution of '{}' returned 1: Error: Could not execute posix command: {reason} - {command}",
+                args.join(" ")
+            ));
+        }
+    };
+    let mut output = Vec::new();
+    let read = std::io::Read::read_to_end(&mut reader, &mut output);
+    let status = child.wait();
+    let output = String::from_utf8_lossy(&output).into_owned();
+    match (read, status) {
+        (Ok(_), Ok(status)) if status.success() => Ok(Value::string(output.as_str())),
+        (Ok(_), Ok(status)) => {
+            let code = status.code().unwrap_or(1);
+            failed(format!(
+                "Execution of '{}' returned {code}: {}",
+                args.join(" "),
+                output.trim_end()
+            ))
+        }
+        (Err(error), _) | (_, Err(error)) => failed(error.to_string()),
+    }
 }
 
 #[cfg(test)]

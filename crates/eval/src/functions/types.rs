@@ -148,6 +148,8 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
     }
     match target {
         PType::Timespan { .. } => timespan(&first, args.get(1)),
+        // Without arguments a Timestamp is the current time.
+        PType::Timestamp { .. } if args.is_empty() => Ok(Value::Timestamp(Timestamp::now())),
         PType::Timestamp { .. } => match &first {
             Value::Timestamp(_) => Ok(first),
             Value::String(text) => Timestamp::parse(text)

@@ -1,0 +1,3 @@
+$type = 'notify'
+$attrs = { message => 'hi' }
+$type { 'a': * => $attrs }

@@ -1,0 +1,1 @@
+Resource[Notify['x']] { 'b': message => 'x' }

@@ -1,0 +1,2 @@
+$t = 'nosuch'
+Resource[$t] { 'b': message => 'x' }

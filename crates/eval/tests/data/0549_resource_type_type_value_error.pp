@@ -1,0 +1,2 @@
+$x = Notify
+$x { 'b': message => 'x' }

@@ -1,0 +1,6 @@
+notice(a => 1)
+notice('a', b => 1, c => 2)
+notice('a', b => 1, 'x', c => 2)
+notice([a => 1, b => 2, 3])
+notice('x'.sprintf(a => 1))
+notice({ type => 'x', function => 'f' })

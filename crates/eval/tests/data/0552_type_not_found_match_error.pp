@@ -1,0 +1,2 @@
+$x = 'a'
+notice($x =~ Nosuch)

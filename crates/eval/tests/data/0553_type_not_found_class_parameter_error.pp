@@ -1,0 +1,2 @@
+class foo(Nosuch $p) { notice($p) }
+class { 'foo': p => 1 }

@@ -1,0 +1,2 @@
+type MyT = Variant[String, Nosuch]
+notice(1 =~ MyT)

@@ -1,0 +1,4 @@
+$_var = 'underscore'
+$_ = 'x'
+$_list = ['a', 'b']
+notice("${_var} and $_var and ${_var}s and ${_list[1]} and ${_list.join('+')}")

@@ -1,0 +1,2 @@
+create_resources('notify', { 'a' => {} })
+create_resources('notify', { 'a' => {} })

@@ -1,0 +1,1 @@
+notice(generate('/bin/false'))

@@ -1,0 +1,2 @@
+$h = { type => 'x', function => 'f' }
+notice(type => 'y')

@@ -1,0 +1,3 @@
+class foo::bar {
+  class { 'foo': other => 2 }
+}

@@ -1,0 +1,6 @@
+class foo(
+  String $required,
+  $other = 1,
+) {
+  notice($required)
+}

@@ -1,0 +1,6 @@
+class foo::bar {
+  # A comment moves the declaration away from where the class file has its parameter.
+  class { 'foo':
+    port => 'eighty',
+  }
+}

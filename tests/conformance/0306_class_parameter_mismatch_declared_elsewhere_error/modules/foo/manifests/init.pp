@@ -1,0 +1,3 @@
+class foo(Integer $port) {
+  notice($port)
+}
