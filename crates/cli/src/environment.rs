@@ -143,10 +143,9 @@ static RUBY: OnceLock<Arc<marionette_ruby::RubyHost>> = OnceLock::new();
 pub(crate) fn ruby() -> Arc<marionette_ruby::RubyHost> {
     RUBY.get_or_init(|| {
         let environment = current();
-        Arc::new(marionette_ruby::RubyHost::new(marionette_ruby::Settings::new(
-            &environment.name,
-            environment.modulepath.clone(),
-        )))
+        Arc::new(marionette_ruby::RubyHost::new(
+            marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone()),
+        ))
     })
     .clone()
 }

@@ -31,7 +31,7 @@ fn require_ruby() {
 fn ruby_functions_and_templates_match_puppet() {
     require_ruby();
     let cases = common::case_files(&corpus(), "pp");
-    assert!(cases.len() >= 21, "only {} cases", cases.len());
+    assert!(cases.len() >= 22, "only {} cases", cases.len());
     let problems = common::applied::compare(&corpus(), &cases, &format!("modules:{MODULES}"));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -39,7 +39,11 @@ fn ruby_functions_and_templates_match_puppet() {
 #[test]
 fn without_ruby_the_error_names_the_file_and_how_to_install_it() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(dir.path().join("site.pp"), "notice(mrtest_rb::shout('x'))\n").unwrap();
+    std::fs::write(
+        dir.path().join("site.pp"),
+        "notice(mrtest_rb::shout('x'))\n",
+    )
+    .unwrap();
     let run = common::marionette_with(
         &[
             "apply",
@@ -87,7 +91,11 @@ fn a_compile_without_module_ruby_starts_no_ruby() {
         &[("MARIONETTE_RUBY", "/nonexistent/mrtest-ruby")],
     );
     assert_eq!(run.code, 0, "{}", run.output());
-    assert!(run.output().contains("Notice: Scope(Class[main]): native"), "{}", run.output());
+    assert!(
+        run.output().contains("Notice: Scope(Class[main]): native"),
+        "{}",
+        run.output()
+    );
 }
 
 /// Applies `code` with the corpus's modules and the given environment.

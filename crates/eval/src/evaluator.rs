@@ -1113,6 +1113,18 @@ impl<'p> Evaluator<'p> {
         if !self.type_aliases.contains_key(name) && name.contains("::") {
             self.autoload(name, crate::loader::Kind::Type)?;
         }
+        // Type names are case-insensitive: `Stdlib::AbsolutePath` is the
+        // alias stdlib defines as `Stdlib::Absolutepath`.
+        let name = match self.type_aliases.get_key_value(name) {
+            Some((key, _)) => key.clone(),
+            None => self
+                .type_aliases
+                .keys()
+                .find(|k| k.eq_ignore_ascii_case(name))
+                .cloned()
+                .unwrap_or_else(|| name.to_string()),
+        };
+        let name = name.as_str();
         if let Some(&(expr, file)) = self.type_aliases.get(name) {
             if self.resolving_aliases.iter().any(|n| n == name) {
                 return fail(format!("Type alias '{name}' refers to itself"), span);
@@ -1162,6 +1174,7 @@ impl<'p> Evaluator<'p> {
             || type_name == "node"
             || crate::compiler::builtin_types::is_builtin(type_name)
             || self.find_define(type_name)?.is_some()
+            || self.module_type(type_name, span)?
         {
             return Ok(());
         }

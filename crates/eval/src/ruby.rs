@@ -14,15 +14,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use marionette_diagnostics::{SourceFile, Span};
-use marionette_syntax::ast::{Expr, ExprKind};
 use marionette_ruby::{
     Answer, Api, Context, Engine, FunctionSpec, HostError, ParamKind, Question, RubyHost, Template,
 };
+use marionette_syntax::ast::{Expr, ExprKind};
 use marionette_values::format::to_s;
 use marionette_values::{PHash, PType, Value};
 
 use crate::error::{EvalResult, Stop, fail_in_call};
-use crate::evaluator::{Closure, Evaluator, Level, LogEntry, a_type, describe_actual, mismatch_text};
+use crate::evaluator::{
+    Closure, Evaluator, Level, LogEntry, a_type, describe_actual, mismatch_text,
+};
 
 /// What the evaluator keeps of modules' Ruby during one compile.
 #[derive(Default)]
@@ -62,7 +64,9 @@ impl Dispatcher {
     fn min(&self) -> usize {
         self.params
             .iter()
-            .filter(|(_, _, kind)| matches!(kind, ParamKind::Required | ParamKind::RequiredRepeated))
+            .filter(|(_, _, kind)| {
+                matches!(kind, ParamKind::Required | ParamKind::RequiredRepeated)
+            })
             .count()
     }
 
@@ -169,9 +173,12 @@ fn candidates(eval: &Evaluator<'_>, name: &str) -> Vec<(PathBuf, Api)> {
     let v4 = modules
         .iter()
         .map(|dir| (dir.join(format!("lib/puppet/functions/{name}.rb")), Api::V4));
-    let v3 = modules
-        .iter()
-        .map(|dir| (dir.join(format!("lib/puppet/parser/functions/{name}.rb")), Api::V3));
+    let v3 = modules.iter().map(|dir| {
+        (
+            dir.join(format!("lib/puppet/parser/functions/{name}.rb")),
+            Api::V3,
+        )
+    });
     v4.chain(v3).collect()
 }
 
@@ -285,15 +292,24 @@ impl<'p> Evaluator<'p> {
         for assignment in assignments {
             let source = format!("type {assignment}");
             let name = file.display().to_string();
-            let program = match crate::functions::leaked_program(&source, marionette_syntax::SourceKind::Manifest, &name) {
+            let program = match crate::functions::leaked_program(
+                &source,
+                marionette_syntax::SourceKind::Manifest,
+                &name,
+            ) {
                 Ok(program) => program,
                 Err(message) => {
-                    return fail_in_call(format!("Invalid local type '{assignment}': {message}"), span);
+                    return fail_in_call(
+                        format!("Invalid local type '{assignment}': {message}"),
+                        span,
+                    );
                 }
             };
             for expr in &program.body {
                 if let ExprKind::TypeAlias { name, value } = &expr.kind {
-                    let before = self.type_aliases.insert(name.clone(), (&**value, self.file));
+                    let before = self
+                        .type_aliases
+                        .insert(name.clone(), (&**value, self.file));
                     shadowed.push((name.clone(), before));
                 }
             }
@@ -312,7 +328,9 @@ impl<'p> Evaluator<'p> {
         span: Span,
     ) -> EvalResult<Value> {
         let probe: Vec<Value> = if function.scope_first {
-            std::iter::once(Value::Undef).chain(args.iter().cloned()).collect()
+            std::iter::once(Value::Undef)
+                .chain(args.iter().cloned())
+                .collect()
         } else {
             Vec::new()
         };
@@ -322,7 +340,10 @@ impl<'p> Evaluator<'p> {
             .iter()
             .position(|d| d.reject(given, lambda.is_some()).is_none());
         let Some(index) = chosen else {
-            return fail_in_call(self.mismatch_message(name, function, given, lambda.is_some()), span);
+            return fail_in_call(
+                self.mismatch_message(name, function, given, lambda.is_some()),
+                span,
+            );
         };
         let dispatcher = &function.dispatchers[index];
         let block = lambda.map(|l| l.lambda.params.len());
@@ -365,8 +386,11 @@ impl<'p> Evaluator<'p> {
         args: &[Value],
         lambda: bool,
     ) -> String {
-        let signatures: Vec<&Dispatcher> =
-            function.dispatchers.iter().filter(|d| !d.mismatch).collect();
+        let signatures: Vec<&Dispatcher> = function
+            .dispatchers
+            .iter()
+            .filter(|d| !d.mismatch)
+            .collect();
         let rejections: Vec<Rejection> = signatures
             .iter()
             .map(|d| d.reject(args, lambda).unwrap_or(Rejection::Count))
@@ -391,14 +415,23 @@ impl<'p> Evaluator<'p> {
             "The function '{name}' was called with arguments it does not accept. It expects one of:"
         );
         for (d, r) in signatures.iter().zip(&rejections) {
-            text.push_str(&format!("\n  ({})\n    rejected: {}", d.signature(), reason(d, r)));
+            text.push_str(&format!(
+                "\n  ({})\n    rejected: {}",
+                d.signature(),
+                reason(d, r)
+            ));
         }
         text
     }
 
     /// `template()` and `inline_template()`: ERB in the Ruby host, each
     /// argument rendered and the results joined.
-    pub(crate) fn render_erb(&mut self, function: &str, args: &[Value], span: Span) -> EvalResult<Value> {
+    pub(crate) fn render_erb(
+        &mut self,
+        function: &str,
+        args: &[Value],
+        span: Span,
+    ) -> EvalResult<Value> {
         let mut output = String::new();
         for arg in args {
             let text = to_s(arg);
@@ -428,7 +461,9 @@ impl<'p> Evaluator<'p> {
             };
             let variables = self.template_variables(&source);
             let context = self.ruby_context();
-            let what = file.clone().unwrap_or_else(|| PathBuf::from("inline template"));
+            let what = file
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("inline template"));
             let template = match &file {
                 Some(path) => Template::File(path),
                 None => Template::Inline(&source),
@@ -437,7 +472,12 @@ impl<'p> Evaluator<'p> {
                 host.render(template.clone(), &variables, &context, answers)
             });
             match rendered {
-                Ok(text) => output.push_str(&text),
+                Ok(rendered) => {
+                    output.push_str(&rendered.text);
+                    for (name, value) in rendered.changed {
+                        self.write_back(&name, value);
+                    }
+                }
                 Err(RubyFailure::Stop(stop)) => return Err(stop),
                 Err(RubyFailure::Host(HostError::Raised {
                     message,
@@ -495,6 +535,38 @@ impl<'p> Evaluator<'p> {
         variables
     }
 
+    /// A variable whose array or hash a template changed in place gets the
+    /// new value, and so does the parameter of its scope's resource that
+    /// held the same value: in Puppet both are the very object the
+    /// template changed.
+    fn write_back(&mut self, name: &str, value: Value) {
+        let mut id = self.current;
+        while !self.scopes.get(id).variables.contains_key(name) {
+            match self.scopes.get(id).parent {
+                Some(parent) => id = parent,
+                None => return,
+            }
+        }
+        let old = self
+            .scopes
+            .get_mut(id)
+            .variables
+            .insert(name.to_string(), value.clone());
+        let (Some(old), Some(resource)) = (old, self.scopes.get(id).resource) else {
+            return;
+        };
+        for param in self.compiler.resources[resource].params.values_mut() {
+            let same = match (&param.value, &old) {
+                (Value::Array(a), Value::Array(b)) => Arc::ptr_eq(a, b),
+                (Value::Hash(a), Value::Hash(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            };
+            if same {
+                param.value = value.clone();
+            }
+        }
+    }
+
     fn ruby_context(&self) -> Context {
         let module = self
             .scopes
@@ -520,7 +592,9 @@ impl<'p> Evaluator<'p> {
         match self.with_host_raw(span, lambda, request) {
             Ok(value) => Ok(value),
             Err(RubyFailure::Stop(stop)) => Err(stop),
-            Err(RubyFailure::Host(error)) => fail_in_call(host_failure(function, file, error), span),
+            Err(RubyFailure::Host(error)) => {
+                fail_in_call(host_failure(function, file, error), span)
+            }
         }
     }
 
@@ -551,9 +625,12 @@ impl<'p> Evaluator<'p> {
             (Ok(value), _) => Ok(value),
             // The engine's own error, passed back through the Ruby code,
             // is reported as the engine made it, with its place.
-            (Err(HostError::Raised { from_engine: true, .. }), Some(failure)) => {
-                Err(RubyFailure::Stop(failure))
-            }
+            (
+                Err(HostError::Raised {
+                    from_engine: true, ..
+                }),
+                Some(failure),
+            ) => Err(RubyFailure::Stop(failure)),
             (Err(error), _) => Err(RubyFailure::Host(error)),
         }
     }
@@ -565,14 +642,21 @@ impl<'p> Evaluator<'p> {
         {
             return Ok(t);
         }
-        let program = match crate::functions::leaked_program(text, marionette_syntax::SourceKind::Manifest, "type") {
+        let program = match crate::functions::leaked_program(
+            text,
+            marionette_syntax::SourceKind::Manifest,
+            "type",
+        ) {
             Ok(program) => program,
             Err(message) => return fail_in_call(format!("Invalid type '{text}': {message}"), span),
         };
         match self.statements(&program.body)? {
             Value::Type(t) => Ok(*t),
             other => fail_in_call(
-                format!("'{text}' is not a type, it is {}", marionette_values::format::type_label(&other)),
+                format!(
+                    "'{text}' is not a type, it is {}",
+                    marionette_values::format::type_label(&other)
+                ),
                 span,
             ),
         }
@@ -586,7 +670,9 @@ pub(crate) fn describe_type(
     file: &Path,
     span: Span,
 ) -> EvalResult<marionette_ruby::TypeSpec> {
-    match eval.with_host_raw(span, None, |host, answers| host.describe_type(type_name, file, answers)) {
+    match eval.with_host_raw(span, None, |host, answers| {
+        host.describe_type(type_name, file, answers)
+    }) {
         Ok(spec) => Ok(spec),
         Err(RubyFailure::Stop(stop)) => Err(stop),
         Err(RubyFailure::Host(error)) => {
@@ -599,7 +685,9 @@ pub(crate) fn describe_type(
                     "Could not load the resource type '{type_name}' from {}: {message}",
                     file.display()
                 ),
-                HostError::Broken(message) => format!("{message} (while reading {})", file.display()),
+                HostError::Broken(message) => {
+                    format!("{message} (while reading {})", file.display())
+                }
             };
             crate::error::fail(message, span)
         }
@@ -628,7 +716,10 @@ fn host_failure(function: &str, file: &Path, error: HostError) -> String {
             file.display()
         ),
         HostError::Broken(message) => {
-            format!("{message} (while running '{function}' from {})", file.display())
+            format!(
+                "{message} (while running '{function}' from {})",
+                file.display()
+            )
         }
     }
 }
@@ -662,7 +753,11 @@ impl Engine for Answers<'_, '_> {
             Question::LookupVar(name) => Answer::Variable(self.eval.lookup_quietly(&name)),
             Question::SetVar(name, value) => {
                 let current = self.eval.current;
-                self.eval.scopes.get_mut(current).variables.insert(name, value);
+                self.eval
+                    .scopes
+                    .get_mut(current)
+                    .variables
+                    .insert(name, value);
                 Answer::Done
             }
             Question::Variables => {
@@ -672,13 +767,20 @@ impl Engine for Answers<'_, '_> {
                 }
                 Answer::Variables(all)
             }
-            Question::Call { name, args } => match self.eval.call_named(&name, args, None, span, span) {
-                Ok(value) => Answer::Value(value),
-                Err(stop) => return Err(self.fail(stop)),
-            },
+            Question::Call { name, args } => {
+                match self.eval.call_named(&name, args, None, span, span) {
+                    Ok(value) => Answer::Value(value),
+                    Err(stop) => return Err(self.fail(stop)),
+                }
+            }
             Question::Exists(name) => Answer::Flag(
                 self.eval.is_function(&name)
-                    || self.eval.ruby_function(&name, span).ok().flatten().is_some(),
+                    || self
+                        .eval
+                        .ruby_function(&name, span)
+                        .ok()
+                        .flatten()
+                        .is_some(),
             ),
             Question::Yield(args) => {
                 let Some(lambda) = self.lambda else {
@@ -728,12 +830,9 @@ impl Engine for Answers<'_, '_> {
                 "tasks" | "storeconfigs" => Value::Boolean(false),
                 _ => Value::Undef,
             }),
-            Question::ModuleDirectory(name) => Answer::Path(
-                self.eval
-                    .loader
-                    .as_ref()
-                    .and_then(|l| l.module_dir(&name)),
-            ),
+            Question::ModuleDirectory(name) => {
+                Answer::Path(self.eval.loader.as_ref().and_then(|l| l.module_dir(&name)))
+            }
         })
     }
 

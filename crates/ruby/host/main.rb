@@ -10,6 +10,12 @@ module Marionette
       @scopes ||= []
     end
 
+    # The objects Ruby code set as variables, with what the engine was
+    # told (see Scope#lookupvar); forgotten when a compile begins.
+    def set_objects
+      @set_objects ||= {}
+    end
+
     def configure(params)
       @environment = params['environment'].to_s
       @modulepath = Array(params['modulepath'])
@@ -199,7 +205,22 @@ module Marionette
     def initialize(scope, file, variables)
       @__scope__ = scope
       @__file__ = file
+      @__given__ = variables
       variables.each { |name, value| instance_variable_set("@#{name.gsub(/[^\w]/, '_')}", value) }
+    end
+
+    # The variables whose array or hash the template changed in place. In
+    # Puppet the template holds the very objects of the scope, so such a
+    # change reaches the variable and the parameter it came from (apache's
+    # vhost templates add to `@scriptaliases` so).
+    def changed(before)
+      @__given__.each_with_object({}) do |(name, value), changed|
+        next unless value.is_a?(Array) || value.is_a?(Hash)
+        next unless instance_variable_get("@#{name.gsub(/[^\w]/, '_')}").equal?(value)
+
+        now = Wire.encode(value)
+        changed[name] = now unless now == before[name]
+      end
     end
 
     def scope
@@ -254,6 +275,7 @@ module Marionette
         describe_type(params)
       when 'reset'
         Functions.instances.clear
+        Marionette.set_objects.clear
         {}
       when 'shutdown'
         {}
@@ -294,7 +316,8 @@ module Marionette
         variables = Wire.decode(params['variables'] || {})
         wrapper = TemplateWrapper.new(scope, params['file'], variables)
         text = params['file'] ? File.read(params['file'], mode: 'rb:UTF-8') : params['text'].to_s
-        { 'text' => wrapper.render(text) }
+        rendered = wrapper.render(text)
+        { 'text' => rendered, 'changed' => wrapper.changed(params['variables'] || {}) }
       rescue ProtocolError, EngineError
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException

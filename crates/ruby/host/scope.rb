@@ -20,7 +20,15 @@ class Puppet::Parser::Scope
 
   def lookupvar(name, _options = {})
     found = Marionette.engine.call('lookupvar', { 'name' => name.to_s })
-    found['found'] ? Marionette::Wire.decode(found['value']) : nil
+    return nil unless found['found']
+
+    # A value Ruby set is given back as the very object while the variable
+    # still holds it: templates set a hash and change it in place for the
+    # templates they include (apache's `_template_scope`).
+    kept = Marionette.set_objects[name.to_s]
+    return kept[0] if kept && kept[1] == found['value']
+
+    Marionette::Wire.decode(found['value'])
   end
 
   def [](name, options = {})
@@ -34,7 +42,9 @@ class Puppet::Parser::Scope
   alias bound? exist?
 
   def []=(name, value)
-    Marionette.engine.call('setvar', { 'name' => name.to_s, 'value' => Marionette::Wire.encode(value) })
+    encoded = Marionette::Wire.encode(value)
+    Marionette.engine.call('setvar', { 'name' => name.to_s, 'value' => encoded })
+    Marionette.set_objects[name.to_s] = [value, JSON.parse(JSON.generate(encoded))]
   end
   alias setvar []=
 

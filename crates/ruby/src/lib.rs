@@ -171,6 +171,16 @@ pub enum Template<'a> {
     Inline(&'a str),
 }
 
+/// A rendered template.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    pub text: String,
+    /// The variables whose array or hash the template changed in place,
+    /// with their new values: in Puppet such a change reaches the
+    /// variable, and the parameter it holds.
+    pub changed: Vec<(String, Value)>,
+}
+
 /// A module's resource type as the compiler needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TypeSpec {
@@ -384,7 +394,7 @@ impl RubyHost {
         variables: &PHash,
         context: &Context,
         engine: &mut dyn Engine,
-    ) -> Result<String, HostError> {
+    ) -> Result<Rendered, HostError> {
         let variables = self
             .conversation
             .encode_all(&[Value::hash(variables.clone())], Shape::Plain);
@@ -397,10 +407,23 @@ impl RubyHost {
             Template::Inline(text) => params["text"] = json!(text),
         }
         let answer = self.request("render", params, engine)?;
-        match answer.get("text").and_then(Json::as_str) {
-            Some(text) => Ok(text.to_string()),
-            None => Err(self.bad_answer("render", "no text")),
+        let Some(text) = answer.get("text").and_then(Json::as_str) else {
+            return Err(self.bad_answer("render", "no text"));
+        };
+        let mut changed = Vec::new();
+        if let Some(Json::Object(map)) = answer.get("changed") {
+            for (name, data) in map {
+                let value = self
+                    .conversation
+                    .decode(data)
+                    .map_err(|message| self.bad_answer("render", &message))?;
+                changed.push((name.clone(), value));
+            }
         }
+        Ok(Rendered {
+            text: text.to_string(),
+            changed,
+        })
     }
 
     /// Describes the resource type `name` declared in `file`. A

@@ -1164,10 +1164,17 @@ impl<'a> Lexer<'a> {
         tokens
     }
 
+    /// After `-%>`: the blanks that follow on the same line, and its line
+    /// break, as Puppet trims them (the blanks even when no line break
+    /// follows).
     fn skip_newline(&mut self) {
-        if self.starts_with("\r\n") {
-            self.pos += 2;
-        } else if self.peek(0) == b'\n' {
+        while matches!(self.peek(0), b' ' | b'\t') {
+            self.pos += 1;
+        }
+        if self.peek(0) == b'\r' {
+            self.pos += 1;
+        }
+        if self.peek(0) == b'\n' {
             self.pos += 1;
         }
     }

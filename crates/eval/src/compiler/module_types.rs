@@ -72,7 +72,9 @@ impl Evaluator<'_> {
             (namevar, names)
         };
         let provider = format!("lib/puppet/provider/{type_name}");
-        if dirs.iter().any(|d| d.join(&provider).is_dir()) && !attributes.iter().any(|a| a == "provider") {
+        if dirs.iter().any(|d| d.join(&provider).is_dir())
+            && !attributes.iter().any(|a| a == "provider")
+        {
             attributes.push("provider".to_string());
         }
         builtin_types::add_agent_type(AgentType {

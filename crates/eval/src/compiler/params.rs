@@ -69,6 +69,10 @@ impl Params {
         self.0.iter().map(|(name, param)| (name, param))
     }
 
+    pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut Param> {
+        self.0.iter_mut().map(|(_, param)| param)
+    }
+
     pub(crate) fn keys(&self) -> impl Iterator<Item = &String> {
         self.0.iter().map(|(key, _)| key)
     }

@@ -206,7 +206,11 @@ fn inline_epp(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<V
         None | Some(Value::Undef) => None,
         Some(_) => return call.mismatch("parameters", "Hash", 1),
     };
-    let program = match super::leaked_program(&text, marionette_syntax::SourceKind::Epp, "inlined-epp-text") {
+    let program = match super::leaked_program(
+        &text,
+        marionette_syntax::SourceKind::Epp,
+        "inlined-epp-text",
+    ) {
         Ok(program) => program,
         Err(message) => {
             return call.error(format_args!("inline_epp(): Invalid EPP: {message}"));

@@ -215,7 +215,10 @@ pub(crate) fn leaked_program(
     let mut cache = CACHE
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((_, _, program)) = cache.iter().find(|(source, e, _)| source == text && *e == epp) {
+    if let Some((_, _, program)) = cache
+        .iter()
+        .find(|(source, e, _)| source == text && *e == epp)
+    {
         return Ok(program);
     }
     let checked = marionette_syntax::check(text, kind);
