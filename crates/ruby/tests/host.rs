@@ -250,20 +250,33 @@ fn templates_see_variables_scope_and_functions() {
     let file = module_file("templates/page.erb");
     let text = host
         .render(Template::File(&file), &variables, &context, &mut engine)
-        .unwrap();
+        .unwrap()
+        .text;
     assert_eq!(
         text,
         "server a\nserver b\ngreeting=hi hi\nup=X Y\nmissing=nil\n"
     );
     let inline = host
         .render(
-            Template::Inline("<%= @servers.join('+') -%>\n!"),
+            Template::Inline("<%= @servers.join('+') -%>\n!<% @servers << 'c' %>"),
             &variables,
             &context,
             &mut engine,
         )
         .unwrap();
-    assert_eq!(inline, "a+b!");
+    assert_eq!(inline.text, "a+b!");
+    // The template changed the array in place: the new value comes back.
+    assert_eq!(
+        inline.changed,
+        [(
+            "servers".to_string(),
+            Value::array(vec![
+                Value::string("a"),
+                Value::string("b"),
+                Value::string("c")
+            ])
+        )]
+    );
     let broken = module_file("templates/broken.erb");
     match host.render(Template::File(&broken), &variables, &context, &mut engine) {
         Err(HostError::Raised {
