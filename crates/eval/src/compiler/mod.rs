@@ -114,6 +114,10 @@ pub(crate) struct Res {
     pub(crate) evaluated: bool,
     /// Defaults and scope tags have been added.
     pub(crate) finished: bool,
+    /// Its title was not a string (a function declared it): the catalog
+    /// shows its `name` even though it reads as the title, as Puppet's
+    /// does.
+    pub(crate) keep_name: bool,
 }
 
 impl Res {

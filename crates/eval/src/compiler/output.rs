@@ -378,6 +378,7 @@ impl<'p> Evaluator<'p> {
             };
             let data = marionette_catalog::to_data(&value);
             if !is_main
+                && !res.keep_name
                 && name == namevar
                 && matches!(&data, Data::String(text) if *text == res.title)
             {

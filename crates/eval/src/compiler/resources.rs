@@ -169,6 +169,7 @@ impl<'p> Evaluator<'p> {
             source: self.source_of(scope),
             evaluated: false,
             finished: false,
+            keep_name: false,
         });
         self.compiler.index_as(type_name, title, id);
         if kind == Kind::Builtin
@@ -335,7 +336,7 @@ impl<'p> Evaluator<'p> {
     pub(crate) fn declare_from_function(
         &mut self,
         type_name: &str,
-        title: &str,
+        title: &Value,
         params: &marionette_values::PHash,
         at: Span,
     ) -> EvalResult<()> {
@@ -347,16 +348,28 @@ impl<'p> Evaluator<'p> {
     pub(crate) fn declare_from_function_as(
         &mut self,
         type_name: &str,
-        title: &str,
+        title: &Value,
         params: &marionette_values::PHash,
         form: ResourceForm,
         at: Span,
     ) -> EvalResult<()> {
         let type_name = strip_top(type_name).to_lowercase();
-        let attributes: Attributes = params
+        let mut attributes: Attributes = params
             .iter()
             .map(|(k, v)| (to_s(k), v.clone(), at, false))
             .collect();
+        // A title that is not a string (`create_resources('x', {80 =>
+        // {}})`) becomes the text of the title and of `name`, as Puppet's
+        // runtime makes it.
+        let title_value = title;
+        let title_text = to_s(title);
+        if !matches!(title, Value::String(_))
+            && type_name != "class"
+            && !attributes.iter().any(|(name, ..)| name == "name")
+        {
+            attributes.push(("name".into(), Value::string(title_text.as_str()), at, false));
+        }
+        let title = title_text.as_str();
         let declared = if type_name == "class" {
             self.declare_class(title, Some(attributes), at).map(|_| ())
         } else {
@@ -370,7 +383,7 @@ impl<'p> Evaluator<'p> {
                 return crate::error::fail_in_call(self.unknown_type_message(&type_name), at);
             };
             self.declare_resource(&type_name, title, kind, form, &attributes, at)
-                .map(|_| ())
+                .map(|id| self.compiler.resources[id].keep_name = !matches!(title_value, Value::String(_)))
         };
         match declared {
             Ok(()) => Ok(()),

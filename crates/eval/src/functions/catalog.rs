@@ -149,7 +149,7 @@ fn create_resources(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalRe
             other => vec![other.clone()],
         };
         for title in titles {
-            eval.declare_from_function_as(&type_name, &to_s(&title), &merged, form, call.span)?;
+            eval.declare_from_function_as(&type_name, &title, &merged, form, call.span)?;
         }
     }
     Ok(Value::Undef)

@@ -110,7 +110,7 @@ fn ensure_resource(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalRes
     };
     let params = params_arg(call, 2)?;
     for title in titles {
-        ensure_one(eval, &type_name, &to_s(&title), &params, call.span)?;
+        ensure_one(eval, &type_name, &title, &params, call.span)?;
     }
     Ok(Value::Undef)
 }
@@ -118,12 +118,12 @@ fn ensure_resource(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalRes
 fn ensure_one(
     eval: &mut Evaluator<'_>,
     type_name: &str,
-    title: &str,
+    title: &Value,
     params: &PHash,
     span: marionette_diagnostics::Span,
 ) -> EvalResult<()> {
     let type_name = type_name.to_lowercase();
-    if declared_with(eval, &type_name, title, params) {
+    if declared_with(eval, &type_name, &to_s(title), params) {
         return Ok(());
     }
     eval.declare_from_function(&type_name, title, params, span)
@@ -148,7 +148,7 @@ fn ensure_resources(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalRe
                 merged.insert(k.clone(), v.clone());
             }
         }
-        ensure_one(eval, &type_name, &to_s(title), &merged, call.span)?;
+        ensure_one(eval, &type_name, title, &merged, call.span)?;
     }
     Ok(Value::Undef)
 }
@@ -176,16 +176,16 @@ fn ensure_packages(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalRes
                         merged.insert(k.clone(), v.clone());
                     }
                 }
-                ensure_one(eval, "package", &to_s(name), &merged, call.span)?;
+                ensure_one(eval, "package", name, &merged, call.span)?;
             }
         }
         Value::Array(names) => {
             for name in names.iter() {
-                ensure_one(eval, "package", &to_s(name), &defaults, call.span)?;
+                ensure_one(eval, "package", name, &defaults, call.span)?;
             }
         }
         Value::String(name) if !name.is_empty() => {
-            ensure_one(eval, "package", name, &defaults, call.span)?;
+            ensure_one(eval, "package", &Value::String(name.clone()), &defaults, call.span)?;
         }
         _ => {
             return call.mismatch(
