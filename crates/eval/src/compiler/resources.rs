@@ -383,7 +383,17 @@ impl<'p> Evaluator<'p> {
                 return crate::error::fail_in_call(self.unknown_type_message(&type_name), at);
             };
             self.declare_resource(&type_name, title, kind, form, &attributes, at)
-                .map(|id| self.compiler.resources[id].keep_name = !matches!(title_value, Value::String(_)))
+                .map(|id| {
+                    // Puppet tags a resource with its title only when the
+                    // title is a string.
+                    if !matches!(title_value, Value::String(_)) {
+                        let res = &mut self.compiler.resources[id];
+                        res.keep_name = true;
+                        if !type_name.split("::").any(|segment| segment == title) {
+                            res.tags.shift_remove(title);
+                        }
+                    }
+                })
         };
         match declared {
             Ok(()) => Ok(()),
