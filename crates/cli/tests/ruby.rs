@@ -38,22 +38,9 @@ fn ruby_functions_and_templates_match_puppet() {
 
 #[test]
 fn without_ruby_the_error_names_the_file_and_how_to_install_it() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(
-        dir.path().join("site.pp"),
+    let run = apply(
         "notice(mrtest_rb::shout('x'))\n",
-    )
-    .unwrap();
-    let run = common::marionette_with(
-        &[
-            "apply",
-            "--noop",
-            "--modulepath",
-            &corpus().join("modules").display().to_string(),
-            "--vardir",
-            &dir.path().display().to_string(),
-            &dir.path().join("site.pp").display().to_string(),
-        ],
+        &modules(),
         &[("MARIONETTE_RUBY", "/nonexistent/mrtest-ruby")],
     );
     assert_eq!(run.code, 1, "{}", run.output());
@@ -72,22 +59,9 @@ fn without_ruby_the_error_names_the_file_and_how_to_install_it() {
 fn a_compile_without_module_ruby_starts_no_ruby() {
     // With a Ruby that cannot start, code calling only native and Puppet
     // functions compiles: the host is never started.
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(
-        dir.path().join("site.pp"),
+    let run = apply(
         "notice(pick(undef, 'native'))\nnotice(upcase('core'))\n",
-    )
-    .unwrap();
-    let run = common::marionette_with(
-        &[
-            "apply",
-            "--noop",
-            "--modulepath",
-            &format!("{}:{MODULES}", corpus().join("modules").display()),
-            "--vardir",
-            &dir.path().display().to_string(),
-            &dir.path().join("site.pp").display().to_string(),
-        ],
+        &format!("{}:{MODULES}", modules()),
         &[("MARIONETTE_RUBY", "/nonexistent/mrtest-ruby")],
     );
     assert_eq!(run.code, 0, "{}", run.output());
@@ -98,8 +72,12 @@ fn a_compile_without_module_ruby_starts_no_ruby() {
     );
 }
 
-/// Applies `code` with the corpus's modules and the given environment.
-fn apply(code: &str, env: &[(&str, &str)]) -> common::Run {
+fn modules() -> String {
+    corpus().join("modules").display().to_string()
+}
+
+/// Applies `code` with the given module path and environment.
+fn apply(code: &str, modulepath: &str, env: &[(&str, &str)]) -> common::Run {
     let dir = tempfile::tempdir().expect("a temporary directory");
     std::fs::write(dir.path().join("site.pp"), code).unwrap();
     common::marionette_with(
@@ -107,7 +85,7 @@ fn apply(code: &str, env: &[(&str, &str)]) -> common::Run {
             "apply",
             "--noop",
             "--modulepath",
-            &corpus().join("modules").display().to_string(),
+            modulepath,
             "--vardir",
             &dir.path().display().to_string(),
             &dir.path().join("site.pp").display().to_string(),
@@ -119,7 +97,7 @@ fn apply(code: &str, env: &[(&str, &str)]) -> common::Run {
 #[test]
 fn a_host_that_dies_or_hangs_fails_the_compile_naming_the_file() {
     require_ruby();
-    let run = apply("notice(mrtest_rb::misbehave('exit'))\n", &[]);
+    let run = apply("notice(mrtest_rb::misbehave('exit'))\n", &modules(), &[]);
     assert_eq!(run.code, 1, "{}", run.output());
     assert!(
         run.output().contains(
@@ -131,6 +109,7 @@ fn a_host_that_dies_or_hangs_fails_the_compile_naming_the_file() {
     let started = std::time::Instant::now();
     let run = apply(
         "notice(mrtest_rb::misbehave('hang'))\n",
+        &modules(),
         &[("MARIONETTE_RUBY_TIMEOUT", "1")],
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(30));

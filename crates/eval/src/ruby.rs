@@ -287,7 +287,7 @@ impl<'p> Evaluator<'p> {
         assignments: &[String],
         file: &Path,
         span: Span,
-    ) -> EvalResult<Vec<(String, Option<(&'p Expr, &'p SourceFile)>)>> {
+    ) -> EvalResult<Vec<(String, Option<AliasDefinition<'p>>)>> {
         let mut shadowed = Vec::new();
         for assignment in assignments {
             let source = format!("type {assignment}");
@@ -700,6 +700,9 @@ fn mentions_unknown_names(t: &PType) -> bool {
     let text = t.to_string();
     text.contains("::") || matches!(t, PType::Resource { .. })
 }
+
+/// A type alias's definition and its file, as the evaluator keeps them.
+type AliasDefinition<'p> = (&'p Expr, &'p SourceFile);
 
 enum RubyFailure {
     Stop(Stop),

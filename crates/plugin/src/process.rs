@@ -1,35 +1,21 @@
 //! One plugin process: started once, then asked one request at a time
 //! over its standard input and output (see `docs/plugin-protocol.md`).
 //!
-//! Standard output is read by a thread that hands each line over a
-//! channel, so that waiting for an answer can have a deadline; standard
-//! error is read by another thread that keeps the last lines for error
-//! messages. The process runs in a process group of its own, so a plugin
-//! that times out is killed together with everything it started.
+//! The process itself (lines read with deadlines, the end of its standard
+//! error kept for messages, stopped with everything it started) is a
+//! `marionette_child::Child`.
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use marionette_child::{Child, NoLine};
 use marionette_ral::Logger;
 use marionette_ral::log::Level;
 use serde_json::{Map, Value as Json, json};
 
 use crate::PluginError;
-
-/// How many lines of standard error are kept for messages.
-const STDERR_LINES: usize = 20;
-
-/// A line read from the plugin's standard output, or the end of it.
-enum Line {
-    Text(String),
-    Closed,
-}
 
 /// A running plugin, or the reason it no longer runs.
 pub(crate) struct Process {
@@ -49,9 +35,6 @@ enum State {
 
 struct Running {
     child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<Line>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
     next_id: u64,
 }
 
@@ -114,7 +97,7 @@ impl Process {
                 if let State::Running(running) =
                     std::mem::replace(&mut *state, State::Broken(error.clone()))
                 {
-                    kill(running);
+                    running.child.kill();
                 }
                 Err(error)
             }
@@ -134,15 +117,10 @@ impl Process {
                 &logger,
                 &|name| name.to_string(),
             );
-            drop(running.stdin);
-            let deadline = Instant::now() + Duration::from_secs(2);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = running.child.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(5));
+            running.child.close_input();
+            if !running.child.exits_within(Duration::from_secs(2)) {
+                running.child.kill();
             }
-            kill_group(&mut running.child);
         }
     }
 
@@ -157,66 +135,17 @@ impl Process {
     fn start(&self, launch: &Launch) -> Result<Running, PluginError> {
         let mut command = Command::new(&self.path);
         command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
             .env("MARIONETTE_PROTOCOL", crate::PROTOCOL.to_string())
             .env("MARIONETTE_ENVIRONMENT", &launch.environment)
-            .env("MARIONETTE_MODULE", &launch.module)
-            .process_group(0);
+            .env("MARIONETTE_MODULE", &launch.module);
         if launch.module.is_dir() {
             command.current_dir(&launch.module);
         }
-        let mut child = command.spawn().map_err(|e| PluginError::Start {
+        let child = Child::spawn(&mut command).map_err(|e| PluginError::Start {
             plugin: self.path.clone(),
             message: e.to_string(),
         })?;
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            kill_group(&mut child);
-            return Err(PluginError::Start {
-                plugin: self.path.clone(),
-                message: "its standard streams could not be opened".into(),
-            });
-        };
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = String::new();
-                match reader.read_line(&mut line) {
-                    Ok(0) | Err(_) => {
-                        let _ = sender.send(Line::Closed);
-                        return;
-                    }
-                    Ok(_) => {
-                        if sender.send(Line::Text(line)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
-        let kept = Arc::new(Mutex::new(VecDeque::new()));
-        let tail = kept.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { return };
-                let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
-                if tail.len() == STDERR_LINES {
-                    tail.pop_front();
-                }
-                tail.push_back(line);
-            }
-        });
-        Ok(Running {
-            child,
-            stdin,
-            lines,
-            stderr: kept,
-            next_id: 1,
-        })
+        Ok(Running { child, next_id: 1 })
     }
 
     fn exchange(
@@ -234,25 +163,19 @@ impl Process {
             &format!("Plugin {}", self.path.display()),
             &format!("request {id}: '{method}'"),
         );
-        let mut request = json!({"id": id, "method": method, "params": params}).to_string();
-        request.push('\n');
-        if running
-            .stdin
-            .write_all(request.as_bytes())
-            .and_then(|()| running.stdin.flush())
-            .is_err()
-        {
-            return Err(Fault::Fatal(self.exited(running)));
+        let request = json!({"id": id, "method": method, "params": params}).to_string();
+        if running.child.write_line(&request).is_err() {
+            return Err(Fault::Fatal(running.child.exit_reason()));
         }
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let line = match running.lines.recv_timeout(left) {
-                Ok(Line::Text(line)) => line,
-                Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(Fault::Fatal(self.exited(running)));
+            let line = match running.child.read_line(left) {
+                Ok(line) => line,
+                Err(NoLine::Closed) => {
+                    return Err(Fault::Fatal(running.child.exit_reason()));
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Err(NoLine::Timeout) => {
                     return Err(Fault::Fatal(format!(
                         "did not answer within {}; it was stopped",
                         seconds(timeout)
@@ -286,44 +209,6 @@ impl Process {
             return Err(Fault::Fatal(not_protocol(&line)));
         }
     }
-
-    /// Why a plugin stopped answering: its exit status and the end of its
-    /// standard error.
-    fn exited(&self, running: &mut Running) -> String {
-        // The plugin closed its output; give it a moment to finish exiting
-        // and its last error lines a moment to arrive.
-        let deadline = Instant::now() + Duration::from_millis(500);
-        let mut status = None;
-        while Instant::now() < deadline {
-            if let Ok(Some(found)) = running.child.try_wait() {
-                status = Some(found);
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-        let how = match status {
-            Some(status) => match status.code() {
-                Some(code) => format!("exited with status {code}"),
-                None => format!("was killed ({status})"),
-            },
-            None => "closed its output".to_string(),
-        };
-        let tail = running.stderr.lock().unwrap_or_else(|e| e.into_inner());
-        let last: Vec<&str> = tail
-            .iter()
-            .map(String::as_str)
-            .filter(|l| !l.trim().is_empty())
-            .collect();
-        if last.is_empty() {
-            how
-        } else {
-            format!(
-                "{how}: {}",
-                last[last.len().saturating_sub(3)..].join(" / ")
-            )
-        }
-    }
 }
 
 impl Drop for Process {
@@ -340,10 +225,10 @@ enum Fault {
 }
 
 fn not_protocol(line: &str) -> String {
-    let line = line.trim_end();
-    let shown: String = line.chars().take(200).collect();
-    let more = if shown.len() < line.len() { "..." } else { "" };
-    format!("printed something that is not the plugin protocol: {shown:?}{more}")
+    format!(
+        "printed something that is not the plugin protocol: {}",
+        marionette_child::quote(line)
+    )
 }
 
 fn seconds(duration: Duration) -> String {
@@ -384,20 +269,4 @@ fn forward_log(
         (None, None) => format!("Plugin {}", path.display()),
     };
     logger.log(level, &source, message);
-}
-
-fn kill(mut running: Running) {
-    kill_group(&mut running.child);
-}
-
-fn kill_group(child: &mut Child) {
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: killpg(2) only sends a signal; the group is the child's
-        // own (it was started with process_group(0)).
-        unsafe {
-            libc::killpg(pid, libc::SIGKILL);
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
 }

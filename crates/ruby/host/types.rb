@@ -3,6 +3,20 @@
 # title fills them. The type DSL is run for its declarations; the blocks
 # that validate and munge values are kept but not run.
 
+module Marionette
+  # Takes any declaration and ignores it: the DSL methods of types and
+  # parameters that describing a type does not need.
+  module Lenient
+    def method_missing(_name, *_args, **_opts, &_block)
+      nil
+    end
+
+    def respond_to_missing?(_name, _include_private = false)
+      true
+    end
+  end
+end
+
 module Puppet
   class Parameter
     class << self
@@ -24,20 +38,9 @@ module Puppet
         @boolean = true
       end
 
-      # Declarations whose meaning matters only when applying.
-      %i[desc doc newvalues newvalue aliasvalue defaultto validate munge unmunge isrequired
-         nodefault array_matching required_features= required_features value_collection
-         sensitive log_only_changed_or_new_keys].each do |name|
-        define_method(name) { |*_args, **_opts, &_block| nil }
-      end
-
-      def method_missing(_name, *_args, **_opts, &_block)
-        nil
-      end
-
-      def respond_to_missing?(_name, _include_private = false)
-        true
-      end
+      # Declarations whose meaning matters only when applying (desc,
+      # newvalues, defaultto, validate, munge, ...) are taken and ignored.
+      include Marionette::Lenient
     end
 
     # The boolean parameters of `newparam(:force, boolean: true, parent:
@@ -123,13 +126,9 @@ module Puppet
         keys.size == 1 ? [[/(.*)/m, [[keys.first]]]] : []
       end
 
-      def method_missing(_name, *_args, **_opts, &_block)
-        nil
-      end
-
-      def respond_to_missing?(_name, _include_private = false)
-        true
-      end
+      # Declarations whose meaning matters only when applying
+      # (autorequire, validate, features' details, ...).
+      include Marionette::Lenient
 
       # `Puppet::Type::File` is a type; `Puppet::Type::File::Owner` one of
       # its parameters, which a module's type may derive from.

@@ -188,27 +188,6 @@ end
 
 module SemanticPuppet
   # Versions and ranges keep their text; comparisons go to the engine.
-  class Version
-    include Comparable
-    attr_reader :text
-
-    def self.parse(text)
-      new(text.to_s)
-    end
-
-    def initialize(text)
-      @text = text
-    end
-
-    def to_s
-      @text
-    end
-
-    def <=>(other)
-      Marionette.engine.call('compare_versions', { 'a' => @text, 'b' => other.to_s })['result']
-    end
-  end
-
   class VersionRange
     attr_reader :text
 
@@ -222,6 +201,14 @@ module SemanticPuppet
 
     def to_s
       @text
+    end
+  end
+
+  class Version < VersionRange
+    include Comparable
+
+    def <=>(other)
+      Marionette.engine.call('compare_versions', { 'a' => @text, 'b' => other.to_s })['result']
     end
   end
 end

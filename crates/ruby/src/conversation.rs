@@ -9,36 +9,24 @@
 //! nesting cannot deadlock; a per-thread floor keeps another thread from
 //! interleaving its own conversation.
 //!
-//! A line is read by a thread of its own and handed over a channel, so a
-//! wait has a deadline; standard error is kept, its last lines quoted when
-//! the process dies.
+//! The process itself (lines read with deadlines, the end of its standard
+//! error kept for messages) is a `marionette_child::Child`.
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::process::Command;
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
+use marionette_child::{Child, NoLine};
 use marionette_values::Value;
 use serde_json::{Value as Json, json};
 
 use crate::wire::{self, Shape, Types};
 use crate::{Answer, Engine, HostError, Question};
 
-/// How many lines of standard error are kept for messages.
-const STDERR_LINES: usize = 20;
-
 /// The time the host has to start and answer its handshake.
 const START_TIMEOUT: Duration = Duration::from_secs(20);
-
-enum Line {
-    Text(String),
-    Closed,
-}
 
 enum State {
     Idle,
@@ -47,9 +35,6 @@ enum State {
 
 struct Running {
     child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<Line>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
     next_id: u64,
     /// Told apart from a later process, so that a request outliving the
     /// process it was sent to fails rather than read another's answers.
@@ -123,56 +108,14 @@ impl Conversation {
         command
             // RubyGems is loaded only when a module's file needs a gem.
             .args(["--disable-gems", "-e", program])
-            .env_remove("RUBYOPT")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        let mut child = command.spawn().map_err(|e| HostError::NoRuby {
+            .env_remove("RUBYOPT");
+        let child = Child::spawn(&mut command).map_err(|e| HostError::NoRuby {
             ruby: self.ruby.clone(),
             message: match e.kind() {
                 std::io::ErrorKind::NotFound => format!("{} was not found", self.ruby.display()),
                 _ => format!("{} could not be started: {e}", self.ruby.display()),
             },
         })?;
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            kill_group(&mut child);
-            return Err(HostError::Broken(
-                "the Ruby host's standard streams could not be opened".into(),
-            ));
-        };
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = String::new();
-                match reader.read_line(&mut line) {
-                    Ok(0) | Err(_) => {
-                        let _ = sender.send(Line::Closed);
-                        return;
-                    }
-                    Ok(_) => {
-                        if sender.send(Line::Text(line)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
-        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
-        let tail = stderr_tail.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { return };
-                let mut tail = lock(&tail);
-                if tail.len() == STDERR_LINES {
-                    tail.pop_front();
-                }
-                tail.push_back(line);
-            }
-        });
         let generation = {
             let mut generations = lock(&self.generations);
             *generations += 1;
@@ -180,9 +123,6 @@ impl Conversation {
         };
         *lock(&self.state) = State::Running(Running {
             child,
-            stdin,
-            lines,
-            stderr: stderr_tail,
             next_id: 0,
             generation,
         });
@@ -204,7 +144,7 @@ impl Conversation {
             running.next_id += 1;
             let id = running.next_id;
             let message = json!({"id": id, "method": method, "params": params});
-            if let Err(e) = write_line(&mut running.stdin, &message) {
+            if let Err(e) = running.child.write_line(&message.to_string()) {
                 drop(state);
                 return Err(self.fail(format!("could not be written to: {e}")));
             }
@@ -225,16 +165,16 @@ impl Conversation {
                     ));
                 }
                 running
-                    .lines
-                    .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                    .child
+                    .read_line(deadline.saturating_duration_since(Instant::now()))
             };
             let line = match line {
-                Ok(Line::Text(line)) => line,
-                Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                Ok(line) => line,
+                Err(NoLine::Closed) => {
                     let why = self.exit_reason();
                     return Err(self.fail(why));
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Err(NoLine::Timeout) => {
                     return Err(self.fail(format!(
                         "did not answer '{method}' within {} s; it was stopped",
                         timeout.as_secs_f64()
@@ -262,7 +202,7 @@ impl Conversation {
                         "the Ruby host stopped while a request was under way".into(),
                     ));
                 };
-                if let Err(e) = write_line(&mut running.stdin, &reply) {
+                if let Err(e) = running.child.write_line(&reply.to_string()) {
                     drop(state);
                     return Err(self.fail(format!("could not be written to: {e}")));
                 }
@@ -365,9 +305,8 @@ impl Conversation {
     /// Stops the process after a fault and says what happened; the next
     /// request starts a fresh one.
     fn fail(&self, message: String) -> HostError {
-        if let State::Running(mut running) = std::mem::replace(&mut *lock(&self.state), State::Idle)
-        {
-            kill_group(&mut running.child);
+        if let State::Running(running) = std::mem::replace(&mut *lock(&self.state), State::Idle) {
+            running.child.kill();
         }
         HostError::Broken(format!("the Ruby host {message}"))
     }
@@ -375,35 +314,9 @@ impl Conversation {
     /// Why the host stopped answering: its exit status and the end of its
     /// standard error.
     fn exit_reason(&self) -> String {
-        let mut state = lock(&self.state);
-        let State::Running(running) = &mut *state else {
-            return "stopped".into();
-        };
-        let deadline = Instant::now() + Duration::from_millis(500);
-        let mut status = None;
-        while Instant::now() < deadline {
-            if let Ok(Some(found)) = running.child.try_wait() {
-                status = Some(found);
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        // Its last lines of standard error may still be on their way.
-        std::thread::sleep(Duration::from_millis(20));
-        let how = match status.map(|s| (s.code(), s)) {
-            Some((Some(code), _)) => format!("exited with status {code}"),
-            Some((None, status)) => format!("was killed ({status})"),
-            None => "closed its output".to_string(),
-        };
-        let tail = lock(&running.stderr);
-        let last: Vec<&str> = tail
-            .iter()
-            .map(String::as_str)
-            .filter(|l| !l.trim().is_empty())
-            .collect();
-        match last.len() {
-            0 => how,
-            n => format!("{how}: {}", last[n.saturating_sub(3)..].join(" / ")),
+        match &mut *lock(&self.state) {
+            State::Running(running) => running.child.exit_reason(),
+            State::Idle => "stopped".into(),
         }
     }
 }
@@ -412,28 +325,15 @@ impl Drop for Conversation {
     fn drop(&mut self) {
         let state = std::mem::replace(&mut *lock(&self.state), State::Idle);
         if let State::Running(mut running) = state {
-            let _ = write_line(
-                &mut running.stdin,
-                &json!({"id": 0, "method": "shutdown", "params": {}}),
-            );
-            drop(running.stdin);
-            let deadline = Instant::now() + Duration::from_secs(1);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = running.child.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(2));
+            let _ = running
+                .child
+                .write_line(&json!({"id": 0, "method": "shutdown", "params": {}}).to_string());
+            running.child.close_input();
+            if !running.child.exits_within(Duration::from_secs(1)) {
+                running.child.kill();
             }
-            kill_group(&mut running.child);
         }
     }
-}
-
-fn write_line(stdin: &mut ChildStdin, message: &Json) -> std::io::Result<()> {
-    let mut text = message.to_string();
-    text.push('\n');
-    stdin.write_all(text.as_bytes())?;
-    stdin.flush()
 }
 
 /// A Ruby exception, as the host describes it.
@@ -457,22 +357,10 @@ fn raised(error: &Json) -> HostError {
 }
 
 fn not_protocol(line: &str) -> String {
-    let line = line.trim_end();
-    let shown: String = line.chars().take(200).collect();
-    let more = if shown.len() < line.len() { "..." } else { "" };
-    format!("printed something that is not the protocol: {shown:?}{more}")
-}
-
-fn kill_group(child: &mut Child) {
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: killpg(2) only sends a signal; the group is the child's
-        // own (it was started with process_group(0)).
-        unsafe {
-            libc::killpg(pid, libc::SIGKILL);
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
+    format!(
+        "printed something that is not the protocol: {}",
+        marionette_child::quote(line)
+    )
 }
 
 /// A lock a thread may take again while it holds it (a nested request),

@@ -201,12 +201,8 @@ impl<'p> Evaluator<'p> {
         let at = resource.type_name.span;
         let kind = if type_name == "class" {
             Kind::Class
-        } else if builtin_types::is_builtin(&type_name) {
-            Kind::Builtin
-        } else if self.find_define(&type_name)?.is_some() {
-            Kind::Defined
-        } else if self.module_type(&type_name, at)? {
-            Kind::Builtin
+        } else if let Some(kind) = self.resource_kind(&type_name, at)? {
+            kind
         } else {
             return fail(
                 format!(
@@ -330,6 +326,21 @@ impl<'p> Evaluator<'p> {
         }
     }
 
+    /// What kind of resource a type declares: a core or agent type, a
+    /// defined type, or a module's type (made known on first use); `None`
+    /// when there is no such type.
+    fn resource_kind(&mut self, type_name: &str, at: Span) -> EvalResult<Option<Kind>> {
+        Ok(if builtin_types::is_builtin(type_name) {
+            Some(Kind::Builtin)
+        } else if self.find_define(type_name)?.is_some() {
+            Some(Kind::Defined)
+        } else if self.module_type(type_name, at)? {
+            Some(Kind::Builtin)
+        } else {
+            None
+        })
+    }
+
     /// Declares one resource with the given values, as a resource
     /// statement in the current scope would (functions such as stdlib's
     /// `ensure_resource` declare resources so).
@@ -373,13 +384,7 @@ impl<'p> Evaluator<'p> {
         let declared = if type_name == "class" {
             self.declare_class(title, Some(attributes), at).map(|_| ())
         } else {
-            let kind = if builtin_types::is_builtin(&type_name) {
-                Kind::Builtin
-            } else if self.find_define(&type_name)?.is_some() {
-                Kind::Defined
-            } else if self.module_type(&type_name, at)? {
-                Kind::Builtin
-            } else {
+            let Some(kind) = self.resource_kind(&type_name, at)? else {
                 return crate::error::fail_in_call(self.unknown_type_message(&type_name), at);
             };
             self.declare_resource(&type_name, title, kind, form, &attributes, at)

@@ -185,7 +185,13 @@ fn ensure_packages(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalRes
             }
         }
         Value::String(name) if !name.is_empty() => {
-            ensure_one(eval, "package", &Value::String(name.clone()), &defaults, call.span)?;
+            ensure_one(
+                eval,
+                "package",
+                &Value::String(name.clone()),
+                &defaults,
+                call.span,
+            )?;
         }
         _ => {
             return call.mismatch(

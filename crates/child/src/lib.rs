@@ -1,0 +1,236 @@
+//! A child process spoken to in lines, as plugins and the Ruby host are:
+//! one door, [`Child`].
+//!
+//! The process runs in a process group of its own, so that stopping it
+//! stops everything it started. Its standard output is read by a thread
+//! that hands each line over a channel, so that waiting for a line can
+//! have a deadline; its standard error by another, which keeps the last
+//! lines for messages about why it stopped.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// How many lines of standard error are kept for messages.
+const STDERR_LINES: usize = 20;
+
+/// Why no line was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoLine {
+    /// The process closed its standard output (it exited, most likely).
+    Closed,
+    /// Nothing came before the deadline.
+    Timeout,
+}
+
+/// A running child process.
+pub struct Child {
+    child: std::process::Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Option<String>>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Child {
+    /// Starts `command` with its three standard streams piped, in a
+    /// process group of its own.
+    pub fn spawn(command: &mut Command) -> std::io::Result<Child> {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            kill_group(&mut child);
+            return Err(std::io::Error::other(
+                "its standard streams could not be opened",
+            ));
+        };
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = String::new();
+                match reader.read_line(&mut line) {
+                    Ok(0) | Err(_) => {
+                        let _ = sender.send(None);
+                        return;
+                    }
+                    Ok(_) => {
+                        if sender.send(Some(line)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let kept = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = kept.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { return };
+                let mut tail = lock(&tail);
+                if tail.len() == STDERR_LINES {
+                    tail.pop_front();
+                }
+                tail.push_back(line);
+            }
+        });
+        Ok(Child {
+            child,
+            stdin: Some(stdin),
+            lines,
+            stderr: kept,
+        })
+    }
+
+    /// Writes one line (the line break is added) and flushes it.
+    pub fn write_line(&mut self, line: &str) -> std::io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| std::io::Error::other("its standard input is closed"))?;
+        let mut text = String::with_capacity(line.len() + 1);
+        text.push_str(line);
+        text.push('\n');
+        stdin.write_all(text.as_bytes())?;
+        stdin.flush()
+    }
+
+    /// The next line of its standard output (with its line break), waiting
+    /// at most `timeout`.
+    pub fn read_line(&self, timeout: Duration) -> Result<String, NoLine> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(Some(line)) => Ok(line),
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => Err(NoLine::Closed),
+            Err(RecvTimeoutError::Timeout) => Err(NoLine::Timeout),
+        }
+    }
+
+    /// Closes its standard input, telling it to stop.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Whether it exits within `time`.
+    pub fn exits_within(&mut self, time: Duration) -> bool {
+        let deadline = Instant::now() + time;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        false
+    }
+
+    /// Why it stopped answering, for a message: its exit status and the
+    /// last lines of its standard error (`exited with status 3: why`).
+    pub fn exit_reason(&mut self) -> String {
+        // It closed its output; give it a moment to finish exiting and its
+        // last error lines a moment to arrive.
+        let deadline = Instant::now() + Duration::from_millis(500);
+        let mut status = None;
+        while Instant::now() < deadline {
+            if let Ok(Some(found)) = self.child.try_wait() {
+                status = Some(found);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        let how = match status {
+            Some(status) => match status.code() {
+                Some(code) => format!("exited with status {code}"),
+                None => format!("was killed ({status})"),
+            },
+            None => "closed its output".to_string(),
+        };
+        let tail = lock(&self.stderr);
+        let last: Vec<&str> = tail
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !l.trim().is_empty())
+            .collect();
+        match last.len() {
+            0 => how,
+            n => format!("{how}: {}", last[n.saturating_sub(3)..].join(" / ")),
+        }
+    }
+
+    /// Stops it and everything it started.
+    pub fn kill(mut self) {
+        kill_group(&mut self.child);
+    }
+}
+
+fn kill_group(child: &mut std::process::Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: killpg(2) only sends a signal; the group is the child's
+        // own (it was started with process_group(0)).
+        unsafe {
+            libc::killpg(pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// A line that breaks a protocol, quoted for a message: at most 200
+/// characters, then `...`.
+pub fn quote(line: &str) -> String {
+    let line = line.trim_end();
+    let shown: String = line.chars().take(200).collect();
+    let more = if shown.len() < line.len() { "..." } else { "" };
+    format!("{shown:?}{more}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_come_back_and_the_end_is_explained() {
+        let mut child = Child::spawn(Command::new("sh").args([
+            "-c",
+            "read line; echo \"got $line\"; echo 'bad news' >&2; exit 3",
+        ]))
+        .unwrap();
+        child.write_line("hello").unwrap();
+        assert_eq!(
+            child.read_line(Duration::from_secs(5)),
+            Ok("got hello\n".into())
+        );
+        assert_eq!(child.read_line(Duration::from_secs(5)), Err(NoLine::Closed));
+        assert_eq!(child.exit_reason(), "exited with status 3: bad news");
+    }
+
+    #[test]
+    fn a_silent_child_times_out_and_is_killed_with_its_group() {
+        let child = Child::spawn(Command::new("sh").args(["-c", "sleep 30 & sleep 30"])).unwrap();
+        let started = Instant::now();
+        assert_eq!(
+            child.read_line(Duration::from_millis(100)),
+            Err(NoLine::Timeout)
+        );
+        child.kill();
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn long_lines_are_quoted_short() {
+        assert_eq!(quote("abc\n"), "\"abc\"");
+        assert!(quote(&"x".repeat(300)).ends_with("\"..."));
+    }
+}
