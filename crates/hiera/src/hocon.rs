@@ -2094,23 +2094,7 @@ mod tests {
                     out.push_str(".0");
                 }
             }
-            Value::String(s) => {
-                out.push('"');
-                for c in s.chars() {
-                    match c {
-                        '"' => out.push_str("\\\""),
-                        '\\' => out.push_str("\\\\"),
-                        '\n' => out.push_str("\\n"),
-                        '\r' => out.push_str("\\r"),
-                        '\t' => out.push_str("\\t"),
-                        '\u{8}' => out.push_str("\\b"),
-                        '\u{c}' => out.push_str("\\f"),
-                        c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-                        c => out.push(c),
-                    }
-                }
-                out.push('"');
-            }
+            Value::String(s) => marionette_values::json::string(out, s),
             Value::Array(items) => {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {

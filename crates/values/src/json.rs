@@ -166,8 +166,9 @@ fn ruby_to_s(value: &Value) -> String {
 }
 
 /// A JSON string: quotes, backslashes and control characters escaped,
-/// everything else (`/` and non-ASCII text too) as it is.
-fn string(out: &mut String, s: &str) {
+/// everything else (`/` and non-ASCII text too) as it is, as Ruby's JSON
+/// writes strings.
+pub fn string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {
