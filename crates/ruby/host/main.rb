@@ -247,14 +247,33 @@ module Marionette
       raise NotImplementedError, "Call 'all_tags' instead."
     end
 
+    # Renders the template: its file, or `text` for an inline one.
     def render(text)
-      template = ERB.new(text, trim_mode: '-')
-      template.filename = @__file__
-      template.result(binding)
+      send(Templates.method_for(@__file__, text))
     end
 
     def to_s
       "template[#{@__file__ || 'inline'}]"
+    end
+  end
+
+  # Templates compiled to Ruby methods of TemplateWrapper, once each: by
+  # file (while it keeps its modification time and size) or by inline
+  # text. ERB's compiling and Ruby's parsing of the result would otherwise
+  # be paid at every render.
+  module Templates
+    LIMIT = 2000
+
+    def self.method_for(file, text)
+      @methods ||= {}
+      key = file ? [file, File.mtime(file), File.size(file)] : [nil, text]
+      @methods[key] ||= begin
+        @methods.clear if @methods.size >= LIMIT
+        name = "__marionette_template_#{@count = (@count || 0) + 1}"
+        source = file ? File.read(file, mode: 'rb:UTF-8') : text
+        ERB.new(source, trim_mode: '-').def_method(TemplateWrapper, "#{name}()", file || '(erb)')
+        name
+      end
     end
   end
 
@@ -315,8 +334,7 @@ module Marionette
       Marionette.in_scope(params['context'] || {}) do |scope|
         variables = Wire.decode(params['variables'] || {})
         wrapper = TemplateWrapper.new(scope, params['file'], variables)
-        text = params['file'] ? File.read(params['file'], mode: 'rb:UTF-8') : params['text'].to_s
-        rendered = wrapper.render(text)
+        rendered = wrapper.render(params['text'].to_s)
         { 'text' => rendered, 'changed' => wrapper.changed(params['variables'] || {}) }
       rescue ProtocolError, EngineError
         raise
