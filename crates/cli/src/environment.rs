@@ -180,7 +180,8 @@ pub(crate) fn registry() -> Arc<Registry> {
         .get_or_init(|| {
             let mut registry = marionette_types::registry();
             let plugins = plugins();
-            let problems = plugins.extend(&mut registry);
+            let mut problems = plugins.extend(&mut registry);
+            problems.extend(plugins.extend_ruby(&mut registry, &ruby()));
             for problem in plugins.problems().iter().chain(&problems) {
                 eprintln!(
                     "Warning: Ignoring {}: {}",

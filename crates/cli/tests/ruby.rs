@@ -121,3 +121,77 @@ fn a_host_that_dies_or_hangs_fails_the_compile_naming_the_file() {
         run.output()
     );
 }
+
+/// A module's Ruby type and provider applied step after step on one file,
+/// as `tests/ruby/apply/record.sh` recorded Puppet doing: the same
+/// messages (in any order: Puppet logs a change before the provider's
+/// `flush`, Marionette after) and the same file afterwards.
+#[test]
+fn ruby_types_and_providers_apply_as_with_puppet() {
+    require_ruby();
+    let steps = corpus().join("apply");
+    let root = std::path::Path::new("/tmp/mrtest-apply");
+    let _ = std::fs::remove_dir_all(root);
+    std::fs::create_dir_all(root).expect("/tmp/mrtest-apply");
+    let vardir = tempfile::tempdir().expect("a temporary directory");
+    let mut problems = Vec::new();
+    for case in common::case_files(&steps, "pp") {
+        let name = case.file_name().unwrap().to_string_lossy().to_string();
+        let mut args = vec![
+            "apply".to_string(),
+            "--modulepath".into(),
+            modules(),
+            "--vardir".into(),
+            vardir.path().display().to_string(),
+            name.clone(),
+        ];
+        if name.contains("_noop") {
+            args.insert(1, "--noop".into());
+        }
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .current_dir(&steps)
+            .args(&args)
+            .output()
+            .expect("marionette runs");
+        let printed = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let messages = |text: &str| -> Vec<String> {
+            let mut lines: Vec<String> = text
+                .lines()
+                // The times, the node's name, and the summary line
+                // Marionette adds after invalid resources of any type are
+                // not this test's business.
+                .filter(|l| {
+                    !l.starts_with("Notice: Compiled catalog")
+                        && !l.starts_with("Notice: Applied catalog")
+                        && *l != "Error: Failed to apply catalog: invalid resources"
+                })
+                .map(|l| match l.rfind(" on node ") {
+                    Some(i) => l[..i].to_string(),
+                    None => l.to_string(),
+                })
+                .collect();
+            lines.sort();
+            lines
+        };
+        let expected = std::fs::read_to_string(case.with_extension("out")).expect("recorded");
+        if messages(&printed) != messages(&expected) {
+            problems.push(format!(
+                "{name}: printed\n{printed}--- Puppet printed\n{expected}"
+            ));
+        }
+        let state = std::fs::read_to_string(root.join("kv.conf")).unwrap_or_default();
+        let expected_state =
+            std::fs::read_to_string(case.with_extension("state")).expect("recorded");
+        if state != expected_state {
+            problems.push(format!(
+                "{name}: the file holds\n{state}--- with Puppet\n{expected_state}"
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(root);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

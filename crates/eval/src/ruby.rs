@@ -839,7 +839,7 @@ impl Engine for Answers<'_, '_> {
         })
     }
 
-    fn log(&mut self, level: &str, message: &str) {
+    fn log(&mut self, level: &str, _source: Option<&str>, message: &str) {
         let level = match level {
             "debug" => Level::Debug,
             "info" => Level::Info,

@@ -18,6 +18,7 @@
 mod function;
 mod process;
 mod provider;
+mod ruby;
 mod wire;
 
 use std::collections::HashSet;
@@ -83,6 +84,8 @@ pub struct Plugins {
     modules: Vec<PathBuf>,
     types: Vec<TypeDef>,
     providers: Vec<ProviderFile>,
+    /// Types and providers written in Ruby (`lib/puppet/type`).
+    ruby_types: Vec<ruby::RubyType>,
     problems: Vec<Problem>,
     processes: Arc<Processes>,
 }
@@ -155,11 +158,13 @@ impl Plugins {
             modules,
             types: Vec::new(),
             providers: Vec::new(),
+            ruby_types: Vec::new(),
             problems: Vec::new(),
             processes: Arc::default(),
         };
         plugins.read_types();
         plugins.find_providers();
+        plugins.ruby_types = ruby::discover(&plugins.modules);
         plugins
     }
 
@@ -285,6 +290,17 @@ impl Plugins {
             );
         }
         problems
+    }
+
+    /// Adds the modules' Ruby types to a registry, where no native type of
+    /// the name wins; their Ruby providers run in `host`, started only
+    /// when a resource of such a type needs its provider.
+    pub fn extend_ruby(
+        &self,
+        registry: &mut Registry,
+        host: &Arc<marionette_ruby::RubyHost>,
+    ) -> Vec<Problem> {
+        ruby::extend(&self.ruby_types, registry, host)
     }
 
     /// Runs the functions modules ship as executables, for the compiler;

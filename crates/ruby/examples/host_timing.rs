@@ -20,7 +20,7 @@ impl Engine for Silent {
         Err(format!("not expected: {question:?}"))
     }
 
-    fn log(&mut self, _level: &str, _message: &str) {}
+    fn log(&mut self, _level: &str, _source: Option<&str>, _message: &str) {}
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {

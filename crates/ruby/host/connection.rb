@@ -50,8 +50,10 @@ module Marionette
       end
     end
 
-    def log(level, message)
-      write('method' => 'log', 'params' => { 'level' => level.to_s, 'message' => message.to_s })
+    def log(level, message, source = nil)
+      params = { 'level' => level.to_s, 'message' => message.to_s }
+      params['source'] = source.to_s if source
+      write('method' => 'log', 'params' => params)
     end
 
     private

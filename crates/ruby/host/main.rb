@@ -36,8 +36,8 @@ module Marionette
       engine.call('module_directory', { 'name' => name })['path']
     end
 
-    def log(level, message)
-      engine.log(level, message)
+    def log(level, message, source = nil)
+      engine.log(level, message, source)
     end
 
     def function_exists?(name)
@@ -292,6 +292,15 @@ module Marionette
         render(params)
       when 'describe_type'
         describe_type(params)
+      when 'apply_load' then Apply.load(params)
+      when 'resource_new' then Apply.new_resource(params)
+      when 'provider_prefetch' then Apply.prefetch(params)
+      when 'property_get' then Apply.get(params)
+      when 'property_set' then Apply.set(params)
+      when 'provider_flush' then Apply.flush(params)
+      when 'provider_instances' then Apply.instances(params)
+      when 'check_param' then Apply.check_param(params)
+      when 'check_resource' then Apply.check_resource(params)
       when 'reset'
         Functions.instances.clear
         Marionette.set_objects.clear

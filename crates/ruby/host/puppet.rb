@@ -24,8 +24,13 @@ module Puppet
 
   module Util
     module Logging
+      # A provider or a resource logs under its own name, as Puppet's do
+      # (`Mrtest_kv[a](provider=plain)`); everything else under Puppet's.
       %w[debug info notice warning err alert emerg crit].each do |level|
-        define_method(level) { |*messages| Marionette.log(level, messages.join(' ')) }
+        define_method(level) do |*messages|
+          source = is_a?(Puppet::Provider) || is_a?(Puppet::Type) ? to_s : nil
+          Marionette.log(level, messages.join(' '), source)
+        end
       end
 
       def deprecation_warning(message, _key = nil)

@@ -187,9 +187,12 @@ impl Conversation {
             if let Some(asked) = message.get("method").and_then(Json::as_str) {
                 let params = message.get("params").cloned().unwrap_or(Json::Null);
                 if asked == "log" && !message.contains_key("id") {
-                    let text =
-                        |key: &str| params.get(key).and_then(Json::as_str).unwrap_or_default();
-                    engine.log(text("level"), text("message"));
+                    let text = |key: &str| params.get(key).and_then(Json::as_str);
+                    engine.log(
+                        text("level").unwrap_or_default(),
+                        text("source"),
+                        text("message").unwrap_or_default(),
+                    );
                     continue;
                 }
                 let reply = match self.answer(asked, &params, engine) {

@@ -18,7 +18,9 @@
 //! is not the protocol) fails the request that met it, names the module
 //! file, and stops the process; the next request starts a fresh one.
 
+mod apply;
 mod conversation;
+mod scan;
 mod wire;
 
 use std::path::{Path, PathBuf};
@@ -27,7 +29,9 @@ use std::time::Duration;
 use marionette_values::{PHash, Value};
 use serde_json::{Value as Json, json};
 
+pub use crate::apply::{ProviderSpec, ResourceId};
 use crate::conversation::Conversation;
+pub use crate::scan::scan_type;
 use crate::wire::Shape;
 
 /// The host program, in load order.
@@ -37,6 +41,7 @@ const HOST: &[&str] = &[
     include_str!("../host/puppet.rb"),
     include_str!("../host/scope.rb"),
     include_str!("../host/types.rb"),
+    include_str!("../host/resources.rb"),
     include_str!("../host/main.rb"),
 ];
 
@@ -265,8 +270,10 @@ pub trait Engine {
     /// the question was asked.
     fn answer(&mut self, question: Question) -> Result<Answer, String>;
 
-    /// A message the Ruby code logged (`level` as Puppet names levels).
-    fn log(&mut self, level: &str, message: &str);
+    /// A message the Ruby code logged (`level` as Puppet names levels),
+    /// with what logged it when that was a provider or a resource
+    /// (`Mrtest_kv[a](provider=plain)`).
+    fn log(&mut self, level: &str, source: Option<&str>, message: &str);
 }
 
 /// Why a request to the host failed.
@@ -474,7 +481,7 @@ impl RubyHost {
             .request(&HOST.concat(), &handshake, method, params, engine)
     }
 
-    fn bad_answer(&self, method: &str, message: &str) -> HostError {
+    pub(crate) fn bad_answer(&self, method: &str, message: &str) -> HostError {
         HostError::Broken(format!(
             "the Ruby host answered '{method}' badly: {message}"
         ))

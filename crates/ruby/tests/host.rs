@@ -113,7 +113,7 @@ impl Engine for Fake<'_> {
         })
     }
 
-    fn log(&mut self, level: &str, message: &str) {
+    fn log(&mut self, level: &str, _source: Option<&str>, message: &str) {
         self.logs.push((level.to_string(), message.to_string()));
     }
 }

@@ -49,13 +49,15 @@ impl Evaluator<'_> {
             self.ruby.types.insert(type_name.to_string(), false);
             return Ok(false);
         };
-        let (namevar, mut attributes) = if NATIVE.contains(&type_name) {
+        let spec = if NATIVE.contains(&type_name) {
             match std::fs::read_to_string(&file) {
-                Ok(text) => scan(&text),
+                Ok(text) => marionette_ruby::scan_type(type_name, &text),
                 Err(e) => return fail(format!("Could not read {}: {e}", file.display()), span),
             }
         } else {
-            let spec = self.describe_ruby_type(type_name, &file, span)?;
+            self.describe_ruby_type(type_name, &file, span)?
+        };
+        let (namevar, mut attributes) = {
             let namevars: Vec<&str> = spec
                 .attributes
                 .iter()
@@ -68,7 +70,7 @@ impl Evaluator<'_> {
                 [one] => one.to_string(),
                 _ => "name".to_string(),
             };
-            let names = spec.attributes.iter().map(|a| a.name.clone()).collect();
+            let names: Vec<String> = spec.attributes.iter().map(|a| a.name.clone()).collect();
             (namevar, names)
         };
         let provider = format!("lib/puppet/provider/{type_name}");
@@ -87,44 +89,6 @@ impl Evaluator<'_> {
     }
 }
 
-/// A type's namevar and attribute names, read from the plain declarations
-/// of its file: `ensurable`, `newparam(:x ...)`, `newproperty(:x ...)`,
-/// and `namevar: true` or `isnamevar` marking the namevar.
-fn scan(text: &str) -> (String, Vec<String>) {
-    let mut attributes: Vec<String> = Vec::new();
-    let mut namevar = None;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('#') {
-            continue;
-        }
-        if line == "ensurable" || line.starts_with("ensurable ") || line.starts_with("ensurable(") {
-            attributes.push("ensure".into());
-            continue;
-        }
-        let declared = ["newparam", "newproperty"]
-            .iter()
-            .find_map(|word| line.strip_prefix(word))
-            .and_then(|rest| rest.trim_start_matches(['(', ' ']).strip_prefix(':'))
-            .map(|rest| {
-                rest.chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect::<String>()
-            })
-            .filter(|name| !name.is_empty());
-        if let Some(name) = declared {
-            if line.contains("namevar: true") || line.contains(":namevar => true") {
-                namevar = Some(name.clone());
-            }
-            attributes.push(name);
-        } else if line == "isnamevar" {
-            namevar = attributes.last().cloned();
-        }
-    }
-    // Puppet takes `name` as the namevar when none is marked.
-    (namevar.unwrap_or_else(|| "name".into()), attributes)
-}
-
 impl Evaluator<'_> {
     fn describe_ruby_type(
         &mut self,
@@ -133,20 +97,5 @@ impl Evaluator<'_> {
         span: Span,
     ) -> EvalResult<marionette_ruby::TypeSpec> {
         crate::ruby::describe_type(self, type_name, file, span)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn declarations_are_read_from_the_file() {
-        let text = "Puppet::Type.newtype(:demo) do\n  ensurable do\n    defaultto :present\n  end\n  newparam(:path, namevar: true) do\n  end\n  newproperty(:value) do\n  end\n  # newparam(:commented)\n  newparam :force, boolean: true\nend\n";
-        let (namevar, attributes) = scan(text);
-        assert_eq!(namevar, "path");
-        assert_eq!(attributes, ["ensure", "path", "value", "force"]);
-        let (namevar, _) = scan("newparam(:title) do\n  isnamevar\nend\n");
-        assert_eq!(namevar, "title");
     }
 }

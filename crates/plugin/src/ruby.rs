@@ -1,0 +1,461 @@
+//! Resource types and providers modules write in Ruby
+//! (`lib/puppet/type/NAME.rb`, `lib/puppet/provider/NAME/PROVIDER.rb`),
+//! applied through the Ruby host.
+//!
+//! A type is added to the registry from its file's declarations, read
+//! without Ruby (`marionette_ruby::scan_type`); its providers are loaded
+//! in the host only when a resource of the type first needs one, so a run
+//! that manages none starts no Ruby. Each provider is a
+//! `PropertyProvider`: the resource layer drives it through Puppet's
+//! provider interface and the host answers with the module's own code
+//! (validation, munging, defaults, `insync?`, prefetch, getters, setters,
+//! `create`, `destroy`, `flush`).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use marionette_ral::{
+    Confine, Context, Implementation, Instance, PropertyHash, PropertyProvider, ProviderDef,
+    ProviderError, Registry, TypeDef,
+};
+use marionette_ruby::{Answer, Engine, HostError, Question, ResourceId, RubyHost};
+use marionette_values::{PHash, Value};
+use serde_json::json;
+
+use crate::{Problem, entries, file_name};
+
+/// Types Marionette ships that Puppet 7's core does not: a module's type
+/// of the same name takes their place, as it would in Puppet.
+const YIELDING: &[&str] = &["dns_resource", "dnszone", "dnsrr", "host", "cron"];
+
+/// A module's Ruby type and the Ruby providers modules ship for it.
+#[derive(Clone, Debug)]
+pub(crate) struct RubyType {
+    name: String,
+    file: PathBuf,
+    providers: Vec<PathBuf>,
+}
+
+/// The Ruby types of an environment's modules, the first of each name.
+pub(crate) fn discover(modules: &[PathBuf]) -> Vec<RubyType> {
+    let mut types: Vec<RubyType> = Vec::new();
+    for module in modules {
+        for file in entries(&module.join("lib/puppet/type")) {
+            let name = file_name(&file);
+            let Some(name) = name.strip_suffix(".rb") else {
+                continue;
+            };
+            if types.iter().all(|t| t.name != name) {
+                types.push(RubyType {
+                    name: name.to_string(),
+                    file,
+                    providers: Vec::new(),
+                });
+            }
+        }
+    }
+    for t in &mut types {
+        for module in modules {
+            for file in entries(&module.join("lib/puppet/provider").join(&t.name)) {
+                if file_name(&file).ends_with(".rb")
+                    && !t.providers.iter().any(|p| file_name(p) == file_name(&file))
+                {
+                    t.providers.push(file);
+                }
+            }
+        }
+    }
+    types
+}
+
+/// Adds the Ruby types to the registry, where no native type of the name
+/// wins (Puppet's core types, and those Marionette implements natively);
+/// their providers are loaded in `host` on first need.
+pub(crate) fn extend(
+    types: &[RubyType],
+    registry: &mut Registry,
+    host: &Arc<RubyHost>,
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for t in types {
+        if registry.type_def(&t.name).is_some() && !YIELDING.contains(&t.name.as_str()) {
+            continue;
+        }
+        let text = match std::fs::read_to_string(&t.file) {
+            Ok(text) => text,
+            Err(e) => {
+                problems.push(Problem {
+                    file: t.file.clone(),
+                    message: format!("could not read it: {e}"),
+                });
+                continue;
+            }
+        };
+        let spec = marionette_ruby::scan_type(&t.name, &text);
+        let attributes: Vec<serde_json::Value> = spec
+            .attributes
+            .iter()
+            // `ensure` comes with `ensurable`; a type may declare a
+            // metaparameter's name (concat's `tag`), which stays the
+            // metaparameter here.
+            .filter(|a| {
+                let from_ensurable = spec.ensurable && a.name == "ensure";
+                !(from_ensurable || marionette_ral::metaparams::is_metaparameter(&a.name))
+            })
+            .map(|a| {
+                json!({
+                    "name": a.name,
+                    "kind": if a.property { "property" } else { "parameter" },
+                    "namevar": a.namevar,
+                    "boolean": a.boolean,
+                })
+            })
+            .collect();
+        let data = json!({
+            "name": t.name,
+            "doc": format!("Written in Ruby in {}.", t.file.display()),
+            "ensurable": spec.ensurable,
+            "attributes": attributes,
+            "features": spec.features.iter().map(|f| json!({"name": f})).collect::<Vec<_>>(),
+        });
+        let type_def = match marionette_ral::type_from_data(&data)
+            .map(|def| registry.add_type(checked_by_ruby(def, t, host)))
+        {
+            Ok(Ok(def)) => def,
+            Ok(Err(error)) => {
+                problems.push(Problem {
+                    file: t.file.clone(),
+                    message: error.to_string(),
+                });
+                continue;
+            }
+            Err(message) => {
+                problems.push(Problem {
+                    file: t.file.clone(),
+                    message,
+                });
+                continue;
+            }
+        };
+        let (host, ruby_type) = (host.clone(), t.clone());
+        registry.add_provider_loader(
+            &t.name,
+            Arc::new(move || load_providers(&host, &ruby_type, &type_def)),
+        );
+    }
+    problems
+}
+
+/// The type with its values checked by its own Ruby, as Puppet checks
+/// them before applying anything: each parameter's blocks, then the
+/// type's `validate`.
+fn checked_by_ruby(mut def: TypeDef, t: &RubyType, host: &Arc<RubyHost>) -> TypeDef {
+    let loaded: Arc<OnceLock<Result<(), String>>> = Arc::default();
+    let load = {
+        let (host, t, loaded) = (host.clone(), t.clone(), loaded.clone());
+        Arc::new(move || -> Result<(), String> {
+            loaded
+                .get_or_init(|| {
+                    host.load_type(&t.name, &t.file, &mut Answers { cx: None })
+                        .map_err(|e| failure(&e, &t.file))
+                })
+                .clone()
+        })
+    };
+    for attr in def.attributes.iter_mut().filter(|a| a.name != "ensure") {
+        let (host, t, load, name) = (host.clone(), t.clone(), load.clone(), attr.name.clone());
+        attr.validate = Some(Arc::new(move |_, value| {
+            load()?;
+            match host.check_param(&t.name, &name, value, &mut Answers { cx: None }) {
+                Ok(None) => Ok(()),
+                Ok(Some(message)) => Err(message),
+                Err(error) => Err(failure(&error, &t.file)),
+            }
+        }));
+    }
+    let (host, t) = (host.clone(), t.clone());
+    def.validate = Some(Arc::new(move |resource: &marionette_ral::Resource| {
+        load()?;
+        let mut values = PHash::default();
+        for (name, value) in resource.values() {
+            values.insert(Value::string(name), value.clone());
+        }
+        match host.check_resource(
+            &t.name,
+            resource.title(),
+            &values,
+            &mut Answers { cx: None },
+        ) {
+            Ok(None) => Ok(()),
+            Ok(Some(message)) => Err(message),
+            Err(error) => Err(failure(&error, &t.file)),
+        }
+    }));
+    def
+}
+
+/// Loads a type's providers in the host and declares each to the
+/// registry; a provider that cannot be loaded stays listed as broken,
+/// with the reason.
+fn load_providers(host: &Arc<RubyHost>, t: &RubyType, _type_def: &TypeDef) -> Vec<ProviderDef> {
+    let mut answers = Answers { cx: None };
+    let specs = match host.load_providers(&t.name, &t.file, &t.providers, &mut answers) {
+        Ok(specs) => specs,
+        Err(error) => {
+            let reason = failure(&error, &t.file);
+            return t
+                .providers
+                .iter()
+                .map(|file| {
+                    let name = file_name(file).trim_end_matches(".rb").to_string();
+                    let provider = Arc::new(RubyProvider::new(host, &t.name, &name));
+                    let mut def =
+                        ProviderDef::new(&t.name, &name, Implementation::Properties(provider));
+                    def.confines.push(Confine::Broken(reason.clone()));
+                    def
+                })
+                .collect();
+        }
+    };
+    specs
+        .into_iter()
+        .map(|spec| {
+            let provider = Arc::new(RubyProvider::new(host, &t.name, &spec.name));
+            let mut def =
+                ProviderDef::new(&t.name, &spec.name, Implementation::Properties(provider));
+            def.doc = spec.doc.clone();
+            def.commands = spec.commands.clone();
+            def.confines
+                .extend(spec.confine_exists.iter().cloned().map(Confine::Exists));
+            def.confines.extend(
+                spec.confine_facts
+                    .iter()
+                    .map(|(name, values)| Confine::Fact {
+                        name: name.clone(),
+                        values: values.clone(),
+                    }),
+            );
+            def.confines
+                .extend(spec.confine_features.iter().cloned().map(Confine::Feature));
+            if !spec.suitable {
+                def.confines.push(Confine::Broken(
+                    "a confine checked in its Ruby does not hold".to_string(),
+                ));
+            }
+            def.defaultfor = spec.defaultfor.clone();
+            def.features = spec.features.clone();
+            def
+        })
+        .collect()
+}
+
+fn failure(error: &HostError, file: &std::path::Path) -> String {
+    match error {
+        HostError::NoRuby { message, .. } => format!(
+            "{} is written in Ruby, and running it needs Ruby: {message}. Install Ruby 3.1 or later (apt-get install ruby), or set MARIONETTE_RUBY to the interpreter",
+            file.display()
+        ),
+        HostError::Raised { message, .. } => format!("{message} ({})", file.display()),
+        HostError::Broken(message) => format!("{message} ({})", file.display()),
+    }
+}
+
+/// One Ruby provider, its resources kept in the host for the run.
+struct RubyProvider {
+    host: Arc<RubyHost>,
+    type_name: String,
+    name: String,
+    /// The host's resource of each catalog resource, by reference.
+    resources: Mutex<HashMap<String, ResourceId>>,
+}
+
+impl RubyProvider {
+    fn new(host: &Arc<RubyHost>, type_name: &str, name: &str) -> RubyProvider {
+        RubyProvider {
+            host: host.clone(),
+            type_name: type_name.to_string(),
+            name: name.to_string(),
+            resources: Mutex::default(),
+        }
+    }
+
+    /// The host's resource for `instance`, made on first need: the type's
+    /// code validates and munges its values then.
+    fn resource(&self, cx: &Context, instance: &Instance<'_>) -> Result<ResourceId, ProviderError> {
+        let reference = instance.resource.reference();
+        if let Some(id) = self
+            .resources
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&reference)
+        {
+            return Ok(*id);
+        }
+        let mut values = PHash::default();
+        for (name, value) in instance.resource.values() {
+            values.insert(Value::string(name), value.clone());
+        }
+        let id = self
+            .host
+            .new_resource(
+                &self.type_name,
+                &self.name,
+                instance.resource.title(),
+                &values,
+                &mut Answers { cx: Some(cx) },
+            )
+            .map_err(|e| self.error(&e))?;
+        self.resources
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(reference, id);
+        Ok(id)
+    }
+
+    fn error(&self, error: &HostError) -> ProviderError {
+        match error {
+            HostError::Raised { message, .. } => ProviderError::new(message.clone()),
+            other => ProviderError::new(format!(
+                "{other} (provider {} of {})",
+                self.name, self.type_name
+            )),
+        }
+    }
+}
+
+impl PropertyProvider for RubyProvider {
+    fn instances(&self, cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
+        let found = self
+            .host
+            .instances(&self.type_name, &self.name, &mut Answers { cx: Some(cx) })
+            .map_err(|e| self.error(&e))?;
+        Ok(found
+            .into_iter()
+            .map(|hash| {
+                hash.iter()
+                    .map(|(k, v)| (marionette_values::format::to_s(k), v.clone()))
+                    .collect()
+            })
+            .collect())
+    }
+
+    fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
+        let mut ids = Vec::new();
+        for instance in instances.iter() {
+            // A resource the type's code refuses fails alone, when it is
+            // evaluated.
+            if let Ok(id) = self.resource(cx, instance) {
+                ids.push(id);
+            }
+        }
+        self.host
+            .prefetch(
+                &self.type_name,
+                &self.name,
+                &ids,
+                &mut Answers { cx: Some(cx) },
+            )
+            .map_err(|e| self.error(&e))
+    }
+
+    fn exists(&self, cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
+        let id = self.resource(cx, instance)?;
+        let (value, _) = self
+            .host
+            .property_get(id, "ensure", &mut Answers { cx: Some(cx) })
+            .map_err(|e| self.error(&e))?;
+        Ok(!matches!(&value, Value::String(s) if &**s == "absent" || &**s == "purged"))
+    }
+
+    fn create(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        self.set(cx, instance, "ensure", &Value::string("present"))
+    }
+
+    fn destroy(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        self.set(cx, instance, "ensure", &Value::string("absent"))
+    }
+
+    /// The current value; when the property's own comparison (`insync?`)
+    /// finds it in sync, the desired value itself, so that the resource
+    /// layer's comparison agrees with the module's.
+    fn get(
+        &self,
+        cx: &Context,
+        instance: &Instance<'_>,
+        attr: &str,
+    ) -> Result<Option<Value>, ProviderError> {
+        let id = self.resource(cx, instance)?;
+        let (value, insync) = self
+            .host
+            .property_get(id, attr, &mut Answers { cx: Some(cx) })
+            .map_err(|e| self.error(&e))?;
+        if insync && let Some(should) = instance.should(attr) {
+            return Ok(Some(should.clone()));
+        }
+        Ok(match value {
+            Value::Undef => None,
+            value => Some(value),
+        })
+    }
+
+    fn set(
+        &self,
+        cx: &Context,
+        instance: &mut Instance<'_>,
+        attr: &str,
+        value: &Value,
+    ) -> Result<(), ProviderError> {
+        let id = self.resource(cx, instance)?;
+        self.host
+            .property_set(id, attr, value, &mut Answers { cx: Some(cx) })
+            .map_err(|e| self.error(&e))
+    }
+
+    fn flush(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let id = self.resource(cx, instance)?;
+        self.host
+            .flush(id, &mut Answers { cx: Some(cx) })
+            .map_err(|e| self.error(&e))
+    }
+}
+
+/// What the resource layer answers a provider's Ruby: the node's facts
+/// (for `Facter.value`) and its log.
+struct Answers<'c> {
+    cx: Option<&'c Context>,
+}
+
+impl Engine for Answers<'_> {
+    fn answer(&mut self, question: Question) -> Result<Answer, String> {
+        match question {
+            Question::LookupVar(name) if name.trim_start_matches("::") == "facts" => {
+                Ok(Answer::Variable(self.cx.map(|cx| {
+                    marionette_catalog::from_data(&serde_json::Value::Object((*cx.facts).clone()))
+                })))
+            }
+            Question::LookupVar(name) => Ok(Answer::Variable(self.cx.and_then(|cx| {
+                cx.facts
+                    .get(name.trim_start_matches("::"))
+                    .map(marionette_catalog::from_data)
+            }))),
+            Question::Setting(_) => Ok(Answer::Value(Value::Undef)),
+            other => Err(format!(
+                "a provider cannot ask this while applying: {other:?}"
+            )),
+        }
+    }
+
+    fn log(&mut self, level: &str, source: Option<&str>, message: &str) {
+        if let Some(cx) = self.cx {
+            let level = match level {
+                "debug" => marionette_ral::log::Level::Debug,
+                "info" => marionette_ral::log::Level::Info,
+                "warning" => marionette_ral::log::Level::Warning,
+                "err" | "error" => marionette_ral::log::Level::Err,
+                _ => marionette_ral::log::Level::Notice,
+            };
+            cx.logger.log(level, source.unwrap_or("Puppet"), message);
+        }
+    }
+}

@@ -1,0 +1,606 @@
+# Applying a module's Ruby type with its Ruby providers, as the seeds write
+# them: parameters validated, munged and defaulted by the type's own
+# blocks, providers chosen by the engine from what they declare (commands,
+# confines, defaultfor, features), then driven by the engine through
+# Puppet's provider interface (prefetch, exists?, create, destroy, getters
+# and setters, flush). The engine keeps the order, the events, noop and
+# the report.
+
+module Puppet
+  class ExecutionFailure < Puppet::Error; end
+
+  class Parameter
+    class << self
+      def desc(text = nil)
+        @doc = text
+      end
+      alias doc desc
+
+      def validate(&block)
+        @validate_block = block
+      end
+
+      def munge(&block)
+        @munge_block = block
+      end
+
+      def unmunge(&block)
+        @unmunge_block = block
+      end
+
+      def defaultto(value = nil, &block)
+        @default_block = block || proc { value }
+      end
+
+      def isrequired
+        @required = true
+      end
+
+      def required?
+        @required == true
+      end
+
+      def newvalues(*values)
+        values.each { |v| newvalue(v) }
+      end
+
+      # A value, or a pattern of values, the parameter accepts; for a
+      # property, a block run to sync to it.
+      def newvalue(name, _options = {}, &block)
+        allowed << name
+        sync_blocks[name.is_a?(Regexp) ? name : name.to_s] = block if block
+      end
+
+      def aliasvalue(name, other)
+        aliases[name.to_s] = other.to_s
+      end
+
+      def array_matching(mode = nil)
+        @array_matching = mode if mode
+        @array_matching || :first
+      end
+
+      def allowed
+        @allowed ||= superclass.respond_to?(:allowed) ? superclass.allowed.dup : []
+      end
+
+      def sync_blocks
+        @sync_blocks ||= superclass.respond_to?(:sync_blocks) ? superclass.sync_blocks.dup : {}
+      end
+
+      def aliases
+        @aliases ||= {}
+      end
+
+      attr_reader :validate_block, :munge_block, :default_block
+    end
+
+    attr_reader :resource
+
+    def initialize(resource)
+      @resource = resource
+    end
+
+    def name
+      self.class.parameter_name.to_sym
+    end
+
+    def provider
+      @resource.provider
+    end
+
+    def fail(message)
+      raise Puppet::Error, message
+    end
+
+    # Puppet's check of a value: the declared values, then the block.
+    def validate(value)
+      allowed = self.class.allowed
+      unless allowed.empty? || self.class.validate_block
+        ok = allowed.any? { |a| a.is_a?(Regexp) ? a.match?(value.to_s) : a.to_s == value.to_s } ||
+             self.class.aliases.key?(value.to_s)
+        unless ok
+          raise ArgumentError, "Invalid value #{value.inspect}. Valid values are #{allowed.map(&:to_s).join(', ')}."
+        end
+      end
+      instance_exec(value, &self.class.validate_block) if self.class.validate_block
+    end
+
+    def munge(value)
+      return instance_exec(value, &self.class.munge_block) if self.class.munge_block
+
+      value = self.class.aliases.fetch(value.to_s, value)
+      named = self.class.allowed.find { |a| a.is_a?(Symbol) && a.to_s == value.to_s }
+      named || (self.class.boolean? ? %w[true yes].include?(value.to_s) : value)
+    end
+
+    def value=(value)
+      validate(value)
+      @value = munge(value)
+    end
+
+    attr_reader :value
+  end
+
+  class Property < Parameter
+    def should=(values)
+      values = [values] unless values.is_a?(Array)
+      values.each { |v| validate(v) }
+      @should = values.map { |v| munge(v) }
+    end
+    alias value= should=
+
+    def should
+      return nil if @should.nil?
+
+      self.class.array_matching == :all ? @should : @should.first
+    end
+    alias value should
+
+    def shouldorig
+      @should
+    end
+
+    def retrieve
+      provider.send(name)
+    end
+
+    def property_matches?(current, desired)
+      current == desired || current.to_s == desired.to_s
+    end
+
+    # Puppet's comparison, unless the type gives its own.
+    def insync?(is)
+      return true if @should.nil?
+
+      if self.class.array_matching == :all
+        Array(is) == @should || Array(is).map(&:to_s) == @should.map(&:to_s)
+      else
+        @should.any? { |want| property_matches?(is, want) }
+      end
+    end
+
+    # Syncs to `value`: the value's block (`ensure`'s create and destroy),
+    # else the provider's setter.
+    def set(value)
+      block = self.class.sync_blocks[value.to_s] ||
+              self.class.sync_blocks.find { |k, _| k.is_a?(Regexp) && k.match?(value.to_s) }&.last
+      return instance_eval(&block) if block
+
+      provider.send("#{name}=", value)
+    end
+
+    def is_to_s(value) # rubocop:disable Naming/PredicateName
+      value.to_s
+    end
+
+    def should_to_s(value)
+      value.to_s
+    end
+
+    class Ensure < Property
+      def retrieve
+        provider.exists? ? :present : :absent
+      end
+
+      def self.defaultvalues
+        newvalue(:present) { provider.create }
+        newvalue(:absent) { provider.destroy }
+        aliasvalue(:false, :absent)
+        aliasvalue(:true, :present)
+      end
+    end
+  end
+
+  class Type
+    class << self
+      def ensurable(&block)
+        parameter = add_attribute(:ensure, 'property', Puppet::Property::Ensure, {}, block)
+        parameter.defaultvalues unless block
+        parameter
+      end
+
+      def providers
+        @providers ||= {}
+      end
+
+      def provide(name, options = {}, &block)
+        parent = options[:parent]
+        parent = providers[parent.to_sym] || Puppet::Provider if parent.is_a?(Symbol) || parent.is_a?(String)
+        klass = Class.new(parent || Puppet::Provider)
+        klass.instance_variable_set(:@provider_name, name.to_sym)
+        klass.instance_variable_set(:@resource_type, self)
+        providers[name.to_sym] = klass
+        klass.class_eval(&block) if block
+        klass
+      end
+
+      def provider(name)
+        providers[name.to_sym]
+      end
+
+      def autorequire(type, &block)
+        (@autorelations ||= []) << ['require', type.to_s, block]
+      end
+
+      def autobefore(type, &block)
+        (@autorelations ||= []) << ['before', type.to_s, block]
+      end
+
+      def autonotify(type, &block)
+        (@autorelations ||= []) << ['notify', type.to_s, block]
+      end
+
+      def autosubscribe(type, &block)
+        (@autorelations ||= []) << ['subscribe', type.to_s, block]
+      end
+
+      def autorelations
+        @autorelations || []
+      end
+
+      def validate(&block)
+        @validate_block = block
+      end
+
+      attr_reader :validate_block
+
+      def attribute(name)
+        attributes.find { |a| a[:name] == name.to_s }
+      end
+    end
+
+    attr_reader :title, :provider, :parameters
+
+    # A resource of the catalog: its attributes set as the type's blocks
+    # say, defaults included, then the type's own check.
+    def initialize(title, values)
+      @title = title
+      @parameters = {}
+      values = values.transform_keys(&:to_s)
+      self.class.attributes.each do |attr|
+        name = attr[:name]
+        parameter = attr[:class].new(self)
+        if values.key?(name)
+          parameter.value = values[name]
+        elsif attr[:class].default_block && !(name == 'ensure' && !values.key?('ensure'))
+          default = parameter.instance_exec(&attr[:class].default_block)
+          next if default.nil?
+
+          parameter.value = default
+        else
+          next
+        end
+        @parameters[name.to_sym] = parameter
+      rescue Puppet::Error, ArgumentError => e
+        raise Puppet::ResourceError, "Parameter #{name} failed on #{self}: #{e.message}"
+      end
+      instance_eval(&self.class.validate_block) if self.class.validate_block
+    end
+
+    def provider=(provider)
+      @provider = provider
+    end
+
+    def [](name)
+      parameter = @parameters[name.to_sym]
+      parameter&.value
+    end
+
+    def []=(name, value)
+      attr = self.class.attribute(name)
+      raise ArgumentError, "Invalid parameter #{name}" unless attr
+
+      parameter = @parameters[name.to_sym] ||= attr[:class].new(self)
+      parameter.value = value
+    end
+
+    def should(name)
+      parameter = @parameters[name.to_sym]
+      parameter.is_a?(Puppet::Property) ? parameter.should : nil
+    end
+
+    def property(name)
+      parameter = @parameters[name.to_sym]
+      parameter.is_a?(Puppet::Property) ? parameter : nil
+    end
+
+    def parameter(name)
+      @parameters[name.to_sym]
+    end
+
+    def name
+      self[:name] || @title
+    end
+
+    def to_hash
+      @parameters.transform_values(&:value)
+    end
+
+    def type
+      self.class.type_name.to_sym
+    end
+
+    def ref
+      "#{self.class.type_name.split('::').map(&:capitalize).join('::')}[#{@title}]"
+    end
+    alias to_s ref
+
+    def catalog
+      Puppet::Parser::Scope::Catalog.new
+    end
+
+    def fail(message)
+      raise Puppet::Error, message
+    end
+
+    include Puppet::Util::Logging
+  end
+
+  # Puppet's provider: a class per provider, an instance per resource.
+  class Provider
+    include Puppet::Util::Logging
+
+    class << self
+      attr_reader :provider_name, :resource_type
+
+      def name
+        @provider_name
+      end
+
+      def desc(text = nil)
+        @doc = text
+      end
+      alias doc desc
+
+      def declared
+        @declared ||= { 'commands' => {}, 'confines' => [], 'defaultfor' => [], 'features' => [] }
+      end
+
+      # Each command becomes a method of the class and its instances that
+      # runs it, failing on a non-zero exit as Puppet's do.
+      def commands(map)
+        map.each do |name, program|
+          declared['commands'][name.to_s] = program.to_s
+          define_command(name, program.to_s)
+        end
+      end
+
+      def optional_commands(map)
+        map.each { |name, program| define_command(name, program.to_s) }
+      end
+
+      def define_command(name, program)
+        runner = proc do |*args|
+          path = Puppet::Util.which(program) or raise Puppet::Error, "Command #{name} is missing"
+          Puppet::Util::Execution.execute([path] + args.flatten.map(&:to_s), failonfail: true, combine: true)
+        end
+        define_singleton_method(name, &runner)
+        define_method(name, &runner)
+      end
+
+      def command(name)
+        declared['commands'][name.to_s] || name.to_s
+      end
+
+      def confine(conditions = {}, &block)
+        declared['confines'] << [conditions, block]
+      end
+
+      def defaultfor(conditions)
+        declared['defaultfor'] << conditions.transform_keys(&:to_s).transform_values { |v| Array(v).map(&:to_s) }
+      end
+
+      def has_feature(*names) # rubocop:disable Naming/PredicateName
+        declared['features'].concat(names.flatten.map(&:to_s))
+      end
+      alias has_features has_feature
+
+      # Getters and setters on the property hash for every attribute.
+      def mk_resource_methods
+        resource_type.attributes.each do |attr|
+          name = attr[:name].to_sym
+          define_method(name) { @property_hash[name] || :absent } unless method_defined?(name)
+          define_method("#{name}=") { |value| @property_hash[name] = value } unless method_defined?("#{name}=")
+        end
+      end
+
+      def execute(*args)
+        Puppet::Util::Execution.execute(*args)
+      end
+
+      # What the engine needs to choose a provider: the commands, and the
+      # confines it can check itself; those only Ruby can (a block, a
+      # `:true` or `:false` value) are checked here.
+      def describe
+        facts = {}
+        exists = []
+        features = []
+        suitable = true
+        declared['confines'].each do |conditions, block|
+          suitable &&= block.call ? true : false if block
+          conditions.each do |key, value|
+            case key.to_s
+            when 'exists' then exists.concat(Array(value).map(&:to_s))
+            when 'feature' then features.concat(Array(value).map(&:to_s))
+            when 'true' then suitable &&= value ? true : false
+            when 'false' then suitable &&= value ? false : true
+            else facts[key.to_s] = Array(value).map(&:to_s)
+            end
+          end
+        end
+        {
+          'name' => provider_name.to_s, 'doc' => @doc.to_s, 'commands' => declared['commands'],
+          'confine' => { 'facts' => facts, 'exists' => exists, 'features' => features },
+          'suitable' => suitable, 'defaultfor' => declared['defaultfor'], 'features' => declared['features']
+        }
+      end
+    end
+
+    attr_accessor :resource
+
+    def initialize(value = {})
+      if value.is_a?(Puppet::Type)
+        @resource = value
+        @property_hash = {}
+      else
+        @property_hash = value.transform_keys(&:to_sym)
+      end
+    end
+
+    def name
+      @resource ? @resource.name : @property_hash[:name]
+    end
+
+    def properties
+      @property_hash.dup
+    end
+
+    def get(name)
+      @property_hash[name.to_sym] || :absent
+    end
+
+    def set(values)
+      values.each { |k, v| @property_hash[k.to_sym] = v }
+    end
+
+    def execute(*args)
+      Puppet::Util::Execution.execute(*args)
+    end
+
+    def to_s
+      "#{@resource}(provider=#{self.class.name})"
+    end
+  end
+
+  module Util
+    # Runs commands for providers: an argument list never goes through a
+    # shell; output and error combined unless asked otherwise.
+    module Execution
+      def self.execute(command, options = {})
+        require 'open3'
+        argv = command.is_a?(Array) ? command.map(&:to_s) : ['/bin/sh', '-c', command.to_s]
+        env = (options[:custom_environment] || {}).transform_keys(&:to_s).transform_values(&:to_s)
+        output, status = if options.fetch(:combine, true)
+                           Open3.capture2e(env, *argv, stdin_data: options[:stdinfile] ? File.read(options[:stdinfile]) : '')
+                         else
+                           out, _err, st = Open3.capture3(env, *argv)
+                           [out, st]
+                         end
+        if options.fetch(:failonfail, true) && !status.success?
+          raise Puppet::ExecutionFailure,
+                "Execution of '#{argv.join(' ')}' returned #{status.exitstatus}: #{output.strip}"
+        end
+        output
+      end
+    end
+  end
+end
+
+module Marionette
+  # The resources of a run, by id, with their providers.
+  module Apply
+    class << self
+      def resources
+        @resources ||= {}
+      end
+
+      def type(name)
+        Types.table[name] || raise(ArgumentError, "the type '#{name}' is not loaded")
+      end
+
+      def load(params)
+        Files.load(params['type_file'])
+        type = type(params['type'])
+        Array(params['provider_files']).each { |file| Files.load(file) }
+        { 'providers' => type.providers.values.map(&:describe) }
+      end
+
+      def new_resource(params)
+        type = type(params['type'])
+        resource = type.new(params['title'], Wire.decode(params['values'] || {}))
+        provider = type.provider(params['provider']) or raise ArgumentError, "no provider #{params['provider']}"
+        resource.provider = provider.new(resource)
+        id = (@next_id = (@next_id || 0) + 1)
+        resources[id] = resource
+        { 'id' => id }
+      end
+
+      # A value checked by its parameter's own code, alone: what the
+      # parameter's blocks say of it without the rest of the resource.
+      def check_param(params)
+        attr = type(params['type']).attribute(params['attr'])
+        return {} unless attr
+
+        attr[:class].new(nil).validate(Wire.decode(params['value']))
+        {}
+      rescue ArgumentError, Puppet::Error => e
+        { 'error' => e.message }
+      rescue StandardError
+        # A block that needs the resource is checked when the resource is
+        # made, for applying.
+        {}
+      end
+
+      # The type's own check of a whole resource (its `validate` block).
+      def check_resource(params)
+        resource = type(params['type']).allocate
+        resource.instance_variable_set(:@title, params['title'])
+        resource.instance_variable_set(:@parameters, {})
+        values = Wire.decode(params['values'] || {})
+        values.each do |name, value|
+          attr = resource.class.attribute(name) or next
+          parameter = attr[:class].new(resource)
+          parameter.value = value
+          resource.parameters[name.to_sym] = parameter
+        rescue StandardError
+          next
+        end
+        resource.instance_eval(&resource.class.validate_block) if resource.class.validate_block
+        {}
+      rescue ArgumentError, Puppet::Error => e
+        { 'error' => e.message }
+      end
+
+      def prefetch(params)
+        type = type(params['type'])
+        provider = type.provider(params['provider'])
+        return {} unless provider.respond_to?(:prefetch)
+
+        by_name = params['ids'].to_h { |id| [resources.fetch(id).name, resources.fetch(id)] }
+        provider.prefetch(by_name)
+        {}
+      end
+
+      # A property's current value, and whether it is in sync with what
+      # the resource wants (by the property's own comparison).
+      def get(params)
+        resource = resources.fetch(params['id'])
+        property = resource.property(params['attr'])
+        is = property ? property.retrieve : resource.provider.send(params['attr'])
+        insync = property ? property.insync?(is) : false
+        { 'value' => Wire.encode(is.is_a?(Symbol) ? is.to_s : is), 'insync' => insync }
+      end
+
+      def set(params)
+        resource = resources.fetch(params['id'])
+        property = resource.property(params['attr'])
+        value = property ? property.should : Wire.decode(params['value'])
+        property ? property.set(value) : resource.provider.send("#{params['attr']}=", value)
+        {}
+      end
+
+      def flush(params)
+        provider = resources.fetch(params['id']).provider
+        provider.flush if provider.respond_to?(:flush)
+        {}
+      end
+
+      def instances(params)
+        provider = type(params['type']).provider(params['provider'])
+        list = provider.respond_to?(:instances) ? provider.instances : []
+        { 'instances' => list.map { |p| Wire.encode(p.properties.transform_keys(&:to_s).transform_values { |v| v.is_a?(Symbol) ? v.to_s : v }) } }
+      end
+    end
+  end
+end

@@ -1,0 +1,296 @@
+//! Applying a module's Ruby type with its Ruby providers: the requests the
+//! resource layer makes of the host. The host keeps each resource of the
+//! run (validated, munged and defaulted by the type's own code) and its
+//! provider instance; the engine drives them through Puppet's provider
+//! interface, and keeps the order, events, noop and the report.
+
+use std::path::{Path, PathBuf};
+
+use marionette_values::{PHash, Value};
+use serde_json::{Value as Json, json};
+
+use crate::wire::Shape;
+use crate::{Engine, HostError, RubyHost};
+
+/// A Ruby provider as it declares itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProviderSpec {
+    pub name: String,
+    pub doc: String,
+    /// `(name, program)`, from `commands`.
+    pub commands: Vec<(String, String)>,
+    /// Facts (legacy names) and the values one of which each must have.
+    pub confine_facts: Vec<(String, Vec<String>)>,
+    pub confine_exists: Vec<PathBuf>,
+    pub confine_features: Vec<String>,
+    /// What the confines only Ruby can check (blocks, `:true`, `:false`)
+    /// said when the provider was loaded.
+    pub suitable: bool,
+    /// Each entry a set of facts that must all match for the provider to
+    /// be a default.
+    pub defaultfor: Vec<Vec<(String, Vec<String>)>>,
+    pub features: Vec<String>,
+}
+
+/// A resource kept by the host for the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ResourceId(u64);
+
+impl RubyHost {
+    /// Loads a type and its providers for applying, and says what the
+    /// providers declare.
+    pub fn load_providers(
+        &self,
+        type_name: &str,
+        type_file: &Path,
+        provider_files: &[PathBuf],
+        engine: &mut dyn Engine,
+    ) -> Result<Vec<ProviderSpec>, HostError> {
+        let answer = self.request(
+            "apply_load",
+            json!({"type": type_name, "type_file": type_file, "provider_files": provider_files}),
+            engine,
+        )?;
+        let strings = |data: Option<&Json>| -> Vec<String> {
+            data.and_then(Json::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Json::as_str)
+                .map(str::to_string)
+                .collect()
+        };
+        let fact_sets = |data: Option<&Json>| -> Vec<(String, Vec<String>)> {
+            data.and_then(Json::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), strings(Some(v))))
+                .collect()
+        };
+        let mut providers = Vec::new();
+        for p in answer
+            .get("providers")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let text = |key: &str| {
+                p.get(key)
+                    .and_then(Json::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let confine = p.get("confine");
+            providers.push(ProviderSpec {
+                name: text("name"),
+                doc: text("doc"),
+                commands: p
+                    .get("commands")
+                    .and_then(Json::as_object)
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                    .collect(),
+                confine_facts: fact_sets(confine.and_then(|c| c.get("facts"))),
+                confine_exists: strings(confine.and_then(|c| c.get("exists")))
+                    .into_iter()
+                    .map(PathBuf::from)
+                    .collect(),
+                confine_features: strings(confine.and_then(|c| c.get("features"))),
+                suitable: p.get("suitable").and_then(Json::as_bool).unwrap_or(true),
+                defaultfor: p
+                    .get("defaultfor")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                    .map(|set| fact_sets(Some(set)))
+                    .collect(),
+                features: strings(p.get("features")),
+            });
+        }
+        Ok(providers)
+    }
+
+    /// Makes a resource of the catalog known to the host, with the
+    /// provider chosen for it. Fails as Puppet does when the type's code
+    /// refuses a value (`Parameter x failed on T[t]: ...`).
+    pub fn new_resource(
+        &self,
+        type_name: &str,
+        provider: &str,
+        title: &str,
+        values: &PHash,
+        engine: &mut dyn Engine,
+    ) -> Result<ResourceId, HostError> {
+        let values = self.encode(&Value::hash(values.clone()));
+        let answer = self.request(
+            "resource_new",
+            json!({"type": type_name, "provider": provider, "title": title, "values": values}),
+            engine,
+        )?;
+        answer
+            .get("id")
+            .and_then(Json::as_u64)
+            .map(ResourceId)
+            .ok_or_else(|| self.bad_answer("resource_new", "no id"))
+    }
+
+    /// Loads a type for applying (without its providers), so that its
+    /// values can be checked.
+    pub fn load_type(
+        &self,
+        type_name: &str,
+        type_file: &Path,
+        engine: &mut dyn Engine,
+    ) -> Result<(), HostError> {
+        self.load_providers(type_name, type_file, &[], engine)
+            .map(|_| ())
+    }
+
+    /// What the parameter's own code says of a value (`validate`, the
+    /// values it allows): `Some(message)` when it refuses it.
+    pub fn check_param(
+        &self,
+        type_name: &str,
+        attr: &str,
+        value: &Value,
+        engine: &mut dyn Engine,
+    ) -> Result<Option<String>, HostError> {
+        let value = self.encode(value);
+        let answer = self.request(
+            "check_param",
+            json!({"type": type_name, "attr": attr, "value": value}),
+            engine,
+        )?;
+        Ok(answer
+            .get("error")
+            .and_then(Json::as_str)
+            .map(str::to_string))
+    }
+
+    /// What the type's own `validate` block says of a whole resource.
+    pub fn check_resource(
+        &self,
+        type_name: &str,
+        title: &str,
+        values: &PHash,
+        engine: &mut dyn Engine,
+    ) -> Result<Option<String>, HostError> {
+        let values = self.encode(&Value::hash(values.clone()));
+        let answer = self.request(
+            "check_resource",
+            json!({"type": type_name, "title": title, "values": values}),
+            engine,
+        )?;
+        Ok(answer
+            .get("error")
+            .and_then(Json::as_str)
+            .map(str::to_string))
+    }
+
+    /// Puppet's `prefetch`, for the provider's resources of the run.
+    pub fn prefetch(
+        &self,
+        type_name: &str,
+        provider: &str,
+        resources: &[ResourceId],
+        engine: &mut dyn Engine,
+    ) -> Result<(), HostError> {
+        let ids: Vec<u64> = resources.iter().map(|r| r.0).collect();
+        self.request(
+            "provider_prefetch",
+            json!({"type": type_name, "provider": provider, "ids": ids}),
+            engine,
+        )?;
+        Ok(())
+    }
+
+    /// A property's current value, and whether the property's own
+    /// comparison finds it in sync with what the resource wants.
+    pub fn property_get(
+        &self,
+        resource: ResourceId,
+        attr: &str,
+        engine: &mut dyn Engine,
+    ) -> Result<(Value, bool), HostError> {
+        let answer = self.request(
+            "property_get",
+            json!({"id": resource.0, "attr": attr}),
+            engine,
+        )?;
+        let value = self
+            .decode(answer.get("value").unwrap_or(&Json::Null))
+            .map_err(|message| self.bad_answer("property_get", &message))?;
+        Ok((
+            value,
+            answer
+                .get("insync")
+                .and_then(Json::as_bool)
+                .unwrap_or(false),
+        ))
+    }
+
+    /// Syncs a property to what the resource wants (`ensure`'s create and
+    /// destroy, or the provider's setter).
+    pub fn property_set(
+        &self,
+        resource: ResourceId,
+        attr: &str,
+        value: &Value,
+        engine: &mut dyn Engine,
+    ) -> Result<(), HostError> {
+        let value = self.encode(value);
+        self.request(
+            "property_set",
+            json!({"id": resource.0, "attr": attr, "value": value}),
+            engine,
+        )?;
+        Ok(())
+    }
+
+    /// The provider's `flush`, after a resource's changes.
+    pub fn flush(&self, resource: ResourceId, engine: &mut dyn Engine) -> Result<(), HostError> {
+        self.request("provider_flush", json!({"id": resource.0}), engine)?;
+        Ok(())
+    }
+
+    /// Puppet's `self.instances`: every instance the provider finds, as
+    /// property hashes.
+    pub fn instances(
+        &self,
+        type_name: &str,
+        provider: &str,
+        engine: &mut dyn Engine,
+    ) -> Result<Vec<PHash>, HostError> {
+        let answer = self.request(
+            "provider_instances",
+            json!({"type": type_name, "provider": provider}),
+            engine,
+        )?;
+        let mut found = Vec::new();
+        for data in answer
+            .get("instances")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            match self.decode(data) {
+                Ok(Value::Hash(hash)) => found.push((*hash).clone()),
+                Ok(_) => {
+                    return Err(self.bad_answer("provider_instances", "an instance is not a hash"));
+                }
+                Err(message) => return Err(self.bad_answer("provider_instances", &message)),
+            }
+        }
+        Ok(found)
+    }
+
+    fn encode(&self, value: &Value) -> Json {
+        self.conversation
+            .encode_all(std::slice::from_ref(value), Shape::Plain)
+            .remove(0)
+    }
+
+    fn decode(&self, data: &Json) -> Result<Value, String> {
+        self.conversation.decode(data)
+    }
+}

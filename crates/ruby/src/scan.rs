@@ -1,0 +1,114 @@
+//! A type's description read from its file without running Ruby: the
+//! plain declarations `ensurable`, `newparam(:x ...)` and
+//! `newproperty(:x ...)`, with `namevar: true` or `isnamevar` marking the
+//! namevar. Enough for types that declare their attributes plainly, as
+//! nearly all do; the host describes the others by running their DSL.
+
+use crate::{Attribute, TypeSpec};
+
+/// Reads the declarations of the type `name` from its file's text.
+pub fn scan_type(name: &str, text: &str) -> TypeSpec {
+    let mut attributes: Vec<Attribute> = Vec::new();
+    let mut ensurable = false;
+    let mut features = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('#') {
+            continue;
+        }
+        if line == "ensurable" || line.starts_with("ensurable ") || line.starts_with("ensurable(") {
+            ensurable = true;
+            attributes.push(Attribute {
+                name: "ensure".into(),
+                property: true,
+                namevar: false,
+                boolean: false,
+            });
+            continue;
+        }
+        if let Some(rest) = line
+            .strip_prefix("feature ")
+            .or_else(|| line.strip_prefix("feature("))
+        {
+            let feature: String = rest
+                .trim_start_matches([' ', ':'])
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !feature.is_empty() {
+                features.push(feature);
+            }
+            continue;
+        }
+        let declared = [("newparam", false), ("newproperty", true)]
+            .iter()
+            .find_map(|(word, property)| Some((line.strip_prefix(word)?, *property)))
+            .and_then(|(rest, property)| {
+                let rest = rest.trim_start_matches(['(', ' ']).strip_prefix(':')?;
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                (!name.is_empty()).then_some((name, property))
+            });
+        if let Some((attribute, property)) = declared {
+            attributes.retain(|a| a.name != attribute);
+            attributes.push(Attribute {
+                namevar: line.contains("namevar: true") || line.contains(":namevar => true"),
+                boolean: line.contains("boolean: true") || line.contains(":boolean => true"),
+                name: attribute,
+                property,
+            });
+        } else if line == "isnamevar"
+            && let Some(last) = attributes.last_mut()
+        {
+            last.namevar = true;
+        }
+    }
+    // Puppet takes `name` as the namevar when none is marked.
+    if !attributes.iter().any(|a| a.namevar)
+        && let Some(named) = attributes.iter_mut().find(|a| a.name == "name")
+    {
+        named.namevar = true;
+    }
+    TypeSpec {
+        name: name.to_string(),
+        attributes,
+        ensurable,
+        features,
+        title_patterns: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_read_from_the_file() {
+        let text = "Puppet::Type.newtype(:demo) do\n  ensurable do\n    defaultto :present\n  end\n  newparam(:path, namevar: true) do\n  end\n  newproperty(:value) do\n  end\n  # newparam(:commented)\n  newparam :force, boolean: true\nend\n";
+        let spec = scan_type("demo", text);
+        let names: Vec<(&str, bool, bool)> = spec
+            .attributes
+            .iter()
+            .map(|a| (a.name.as_str(), a.property, a.namevar))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("ensure", true, false),
+                ("path", false, true),
+                ("value", true, false),
+                ("force", false, false)
+            ]
+        );
+        assert!(spec.ensurable && spec.attributes[3].boolean);
+        let spec = scan_type(
+            "other",
+            "newparam(:title) do\n  isnamevar\nend\nnewparam(:name)\n",
+        );
+        assert!(spec.attributes[0].namevar && !spec.attributes[1].namevar);
+        let spec = scan_type("plain", "newparam(:name) do\nend\n");
+        assert!(spec.attributes[0].namevar);
+    }
+}

@@ -1,0 +1,2 @@
+# A key is removed.
+mrtest_kv { 'alpha': ensure => absent }
