@@ -120,7 +120,7 @@ pub(crate) fn extend(
             "features": spec.features.iter().map(|f| json!({"name": f})).collect::<Vec<_>>(),
         });
         let type_def = match marionette_ral::type_from_data(&data)
-            .map(|def| registry.add_type(checked_by_ruby(def, t, host)))
+            .map(|def| registry.add_type(checked_by_ruby(def, &spec, t, host)))
         {
             Ok(Ok(def)) => def,
             Ok(Err(error)) => {
@@ -150,7 +150,12 @@ pub(crate) fn extend(
 /// The type with its values checked by its own Ruby, as Puppet checks
 /// them before applying anything: each parameter's blocks, then the
 /// type's `validate`.
-fn checked_by_ruby(mut def: TypeDef, t: &RubyType, host: &Arc<RubyHost>) -> TypeDef {
+fn checked_by_ruby(
+    mut def: TypeDef,
+    spec: &marionette_ruby::TypeSpec,
+    t: &RubyType,
+    host: &Arc<RubyHost>,
+) -> TypeDef {
     let loaded: Arc<OnceLock<Result<(), String>>> = Arc::default();
     let load = {
         let (host, t, loaded) = (host.clone(), t.clone(), loaded.clone());
@@ -174,17 +179,73 @@ fn checked_by_ruby(mut def: TypeDef, t: &RubyType, host: &Arc<RubyHost>) -> Type
             }
         }));
     }
+    // Defaults and automatic relationships come from the type's blocks,
+    // computed for each resource.
+    for attr in def.attributes.iter_mut() {
+        if !spec
+            .attributes
+            .iter()
+            .any(|a| a.name == attr.name && a.default)
+        {
+            continue;
+        }
+        let (host, t, load, name) = (host.clone(), t.clone(), load.clone(), attr.name.clone());
+        attr.default = Some(marionette_ral::DefaultValue::Computed(Arc::new(
+            move |resource| {
+                load().ok()?;
+                host.param_default(
+                    &t.name,
+                    &name,
+                    resource.title(),
+                    &values_of(resource),
+                    &mut Answers { cx: None },
+                )
+                .ok()
+                .flatten()
+            },
+        )));
+    }
+    for (kind, target) in &spec.autorelations {
+        let auto_kind = match kind.as_str() {
+            "before" => marionette_ral::AutoKind::Before,
+            "notify" => marionette_ral::AutoKind::Notify,
+            "subscribe" => marionette_ral::AutoKind::Subscribe,
+            _ => marionette_ral::AutoKind::Require,
+        };
+        let (host, t, load, kind, target) = (
+            host.clone(),
+            t.clone(),
+            load.clone(),
+            kind.clone(),
+            target.clone(),
+        );
+        def.autorelations
+            .push(marionette_ral::typedef::AutoRelation {
+                kind: auto_kind,
+                target_type: target.clone(),
+                titles: marionette_ral::Titles::Computed(Arc::new(move |resource| {
+                    if load().is_err() {
+                        return Vec::new();
+                    }
+                    host.autorelation(
+                        &t.name,
+                        (&kind, &target),
+                        resource.title(),
+                        &values_of(resource),
+                        &mut Answers { cx: None },
+                    )
+                    .unwrap_or_default()
+                })),
+                first_found: false,
+            });
+    }
     let (host, t) = (host.clone(), t.clone());
     def.validate = Some(Arc::new(move |resource: &marionette_ral::Resource| {
         load()?;
-        let mut values = PHash::default();
-        for (name, value) in resource.values() {
-            values.insert(Value::string(name), value.clone());
-        }
         match host.check_resource(
             &t.name,
             resource.title(),
-            &values,
+            &values_of(resource),
             &mut Answers { cx: None },
         ) {
             Ok(None) => Ok(()),
@@ -193,6 +254,15 @@ fn checked_by_ruby(mut def: TypeDef, t: &RubyType, host: &Arc<RubyHost>) -> Type
         }
     }));
     def
+}
+
+/// A resource's values as the host takes them.
+fn values_of(resource: &marionette_ral::Resource) -> PHash {
+    let mut values = PHash::default();
+    for (name, value) in resource.values() {
+        values.insert(Value::string(name), value.clone());
+    }
+    values
 }
 
 /// Loads a type's providers in the host and declares each to the
@@ -292,10 +362,7 @@ impl RubyProvider {
         {
             return Ok(*id);
         }
-        let mut values = PHash::default();
-        for (name, value) in instance.resource.values() {
-            values.insert(Value::string(name), value.clone());
-        }
+        let values = values_of(instance.resource);
         let id = self
             .host
             .new_resource(

@@ -301,6 +301,8 @@ module Marionette
       when 'provider_instances' then Apply.instances(params)
       when 'check_param' then Apply.check_param(params)
       when 'check_resource' then Apply.check_resource(params)
+      when 'param_default' then Apply.default(params)
+      when 'autorelation' then Apply.autorelation(params)
       when 'reset'
         Functions.instances.clear
         Marionette.set_objects.clear

@@ -542,13 +542,14 @@ module Marionette
         {}
       end
 
-      # The type's own check of a whole resource (its `validate` block).
-      def check_resource(params)
+      # A resource with the values given, each set as its parameter's
+      # code sets it, without defaults or checks of the whole: what the
+      # type's blocks see while the resource layer builds its resource.
+      def partial(params)
         resource = type(params['type']).allocate
         resource.instance_variable_set(:@title, params['title'])
         resource.instance_variable_set(:@parameters, {})
-        values = Wire.decode(params['values'] || {})
-        values.each do |name, value|
+        Wire.decode(params['values'] || {}).each do |name, value|
           attr = resource.class.attribute(name) or next
           parameter = attr[:class].new(resource)
           parameter.value = value
@@ -556,10 +557,41 @@ module Marionette
         rescue StandardError
           next
         end
+        resource
+      end
+
+      # The type's own check of a whole resource (its `validate` block).
+      def check_resource(params)
+        resource = partial(params)
         resource.instance_eval(&resource.class.validate_block) if resource.class.validate_block
         {}
       rescue ArgumentError, Puppet::Error => e
         { 'error' => e.message }
+      end
+
+      # A parameter's default (`defaultto`), computed for the resource.
+      def default(params)
+        resource = partial(params)
+        attr = resource.class.attribute(params['attr'])
+        return {} unless attr&.dig(:class)&.default_block
+
+        parameter = attr[:class].new(resource)
+        value = parameter.instance_exec(&attr[:class].default_block)
+        value.nil? ? {} : { 'value' => Wire.encode(value.is_a?(Symbol) ? value.to_s : value) }
+      rescue StandardError
+        {}
+      end
+
+      # The titles an `autorequire` (or `autobefore`, ...) block gives for
+      # the resource.
+      def autorelation(params)
+        resource = partial(params)
+        titles = resource.class.autorelations
+                         .select { |kind, target, _| kind == params['kind'] && target == params['target'] }
+                         .flat_map { |_, _, block| Array(block ? resource.instance_eval(&block) : nil) }
+        { 'titles' => titles.compact.map { |t| t.respond_to?(:title) ? t.title.to_s : t.to_s } }
+      rescue StandardError
+        { 'titles' => [] }
       end
 
       def prefetch(params)

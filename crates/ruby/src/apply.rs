@@ -187,6 +187,57 @@ impl RubyHost {
             .map(str::to_string))
     }
 
+    /// A parameter's default (`defaultto`) for a resource with these
+    /// values; `None` when it has none.
+    pub fn param_default(
+        &self,
+        type_name: &str,
+        attr: &str,
+        title: &str,
+        values: &PHash,
+        engine: &mut dyn Engine,
+    ) -> Result<Option<Value>, HostError> {
+        let values = self.encode(&Value::hash(values.clone()));
+        let answer = self.request(
+            "param_default",
+            json!({"type": type_name, "attr": attr, "title": title, "values": values}),
+            engine,
+        )?;
+        match answer.get("value") {
+            None => Ok(None),
+            Some(data) => self
+                .decode(data)
+                .map(Some)
+                .map_err(|message| self.bad_answer("param_default", &message)),
+        }
+    }
+
+    /// The titles the type's `auto*` blocks of `kind` (`require`, ...)
+    /// give for a resource with these values, of the type `target`.
+    pub fn autorelation(
+        &self,
+        type_name: &str,
+        (kind, target): (&str, &str),
+        title: &str,
+        values: &PHash,
+        engine: &mut dyn Engine,
+    ) -> Result<Vec<String>, HostError> {
+        let values = self.encode(&Value::hash(values.clone()));
+        let answer = self.request(
+            "autorelation",
+            json!({"type": type_name, "kind": kind, "target": target, "title": title, "values": values}),
+            engine,
+        )?;
+        Ok(answer
+            .get("titles")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Json::as_str)
+            .map(str::to_string)
+            .collect())
+    }
+
     /// Puppet's `prefetch`, for the provider's resources of the run.
     pub fn prefetch(
         &self,

@@ -195,6 +195,9 @@ pub struct TypeSpec {
     pub features: Vec<String>,
     /// Regexes (Ruby syntax) and the attributes their groups fill.
     pub title_patterns: Vec<(String, Vec<String>)>,
+    /// `(kind, target type)` of each `autorequire`, `autobefore`,
+    /// `autonotify` and `autosubscribe` block.
+    pub autorelations: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -203,6 +206,8 @@ pub struct Attribute {
     pub property: bool,
     pub namevar: bool,
     pub boolean: bool,
+    /// It has a `defaultto`.
+    pub default: bool,
 }
 
 /// What the host asks the engine while it answers.
@@ -588,6 +593,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
                 property: a.get("kind").and_then(Json::as_str) == Some("property"),
                 namevar: flag(a, "namevar"),
                 boolean: flag(a, "boolean"),
+                default: flag(a, "default"),
             })
         })
         .collect();
@@ -609,5 +615,6 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         ensurable: flag(answer, "ensurable"),
         features: strings(answer.get("features")),
         title_patterns,
+        autorelations: Vec::new(),
     })
 }

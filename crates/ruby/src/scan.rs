@@ -11,6 +11,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     let mut attributes: Vec<Attribute> = Vec::new();
     let mut ensurable = false;
     let mut features = Vec::new();
+    let mut autorelations = Vec::new();
     for line in text.lines() {
         let line = line.trim();
         if line.starts_with('#') {
@@ -23,6 +24,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 property: true,
                 namevar: false,
                 boolean: false,
+                default: false,
             });
             continue;
         }
@@ -54,6 +56,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         if let Some((attribute, property)) = declared {
             attributes.retain(|a| a.name != attribute);
             attributes.push(Attribute {
+                default: false,
                 namevar: line.contains("namevar: true") || line.contains(":namevar => true"),
                 boolean: line.contains("boolean: true") || line.contains(":boolean => true"),
                 name: attribute,
@@ -63,6 +66,14 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
             && let Some(last) = attributes.last_mut()
         {
             last.namevar = true;
+        } else if (line.starts_with("defaultto ")
+            || line.starts_with("defaultto(")
+            || line == "defaultto do")
+            && let Some(last) = attributes.last_mut()
+        {
+            last.default = true;
+        } else if let Some((kind, target)) = relation(line) {
+            autorelations.push((kind.to_string(), target));
         }
     }
     // Puppet takes `name` as the namevar when none is marked.
@@ -77,7 +88,27 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         ensurable,
         features,
         title_patterns: Vec::new(),
+        autorelations,
     }
+}
+
+/// `autorequire(:service) do` as `("require", "service")`.
+fn relation(line: &str) -> Option<(&'static str, String)> {
+    let (kind, rest) = [
+        ("autorequire", "require"),
+        ("autobefore", "before"),
+        ("autonotify", "notify"),
+        ("autosubscribe", "subscribe"),
+    ]
+    .iter()
+    .find_map(|(word, kind)| Some((*kind, line.strip_prefix(word)?)))?;
+    let target: String = rest
+        .trim_start_matches(['(', ' '])
+        .strip_prefix(':')?
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!target.is_empty()).then_some((kind, target))
 }
 
 #[cfg(test)]

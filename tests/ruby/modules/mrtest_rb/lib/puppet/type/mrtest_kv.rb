@@ -35,6 +35,11 @@ Puppet::Type.newtype(:mrtest_kv) do
     end
   end
 
+  # The file's directory is managed first when the catalog has it.
+  autorequire(:file) do
+    File.dirname(self[:path] || '/tmp/mrtest-apply/kv.conf')
+  end
+
   validate do
     raise ArgumentError, 'mrtest_kv: a value is required' if self[:ensure] == :present && self[:value].nil?
   end
