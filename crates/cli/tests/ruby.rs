@@ -192,6 +192,16 @@ fn ruby_types_and_providers_apply_as_with_puppet() {
             ));
         }
     }
+    // Listing, as `puppet resource` lists: the provider's instances.
+    std::fs::write(root.join("kv.conf"), "a=1\nb=2\n").expect("a scratch file");
+    let listed = common::marionette(&["resource", "--modulepath", &modules(), "mrtest_kv"]);
+    let expected = std::fs::read_to_string(steps.join("resource.out")).expect("recorded");
+    if listed.stdout != expected {
+        problems.push(format!(
+            "resource mrtest_kv printed\n{}--- Puppet printed\n{expected}",
+            listed.output()
+        ));
+    }
     let _ = std::fs::remove_dir_all(root);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

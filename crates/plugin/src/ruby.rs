@@ -268,7 +268,15 @@ fn values_of(resource: &marionette_ral::Resource) -> PHash {
 /// Loads a type's providers in the host and declares each to the
 /// registry; a provider that cannot be loaded stays listed as broken,
 /// with the reason.
-fn load_providers(host: &Arc<RubyHost>, t: &RubyType, _type_def: &TypeDef) -> Vec<ProviderDef> {
+fn load_providers(host: &Arc<RubyHost>, t: &RubyType, type_def: &TypeDef) -> Vec<ProviderDef> {
+    // What `instances` shows: the properties, as `puppet resource` does.
+    let shown: Arc<[String]> = type_def
+        .attributes
+        .iter()
+        .filter(|a| a.kind != marionette_ral::AttrKind::Parameter)
+        .map(|a| a.name.clone())
+        .chain(["name".to_string(), "ensure".to_string()])
+        .collect();
     let mut answers = Answers { cx: None };
     let specs = match host.load_providers(&t.name, &t.file, &t.providers, &mut answers) {
         Ok(specs) => specs,
@@ -279,7 +287,7 @@ fn load_providers(host: &Arc<RubyHost>, t: &RubyType, _type_def: &TypeDef) -> Ve
                 .iter()
                 .map(|file| {
                     let name = file_name(file).trim_end_matches(".rb").to_string();
-                    let provider = Arc::new(RubyProvider::new(host, &t.name, &name));
+                    let provider = Arc::new(RubyProvider::new(host, &t.name, &name, &shown));
                     let mut def =
                         ProviderDef::new(&t.name, &name, Implementation::Properties(provider));
                     def.confines.push(Confine::Broken(reason.clone()));
@@ -291,7 +299,7 @@ fn load_providers(host: &Arc<RubyHost>, t: &RubyType, _type_def: &TypeDef) -> Ve
     specs
         .into_iter()
         .map(|spec| {
-            let provider = Arc::new(RubyProvider::new(host, &t.name, &spec.name));
+            let provider = Arc::new(RubyProvider::new(host, &t.name, &spec.name, &shown));
             let mut def =
                 ProviderDef::new(&t.name, &spec.name, Implementation::Properties(provider));
             def.doc = spec.doc.clone();
@@ -338,14 +346,22 @@ struct RubyProvider {
     name: String,
     /// The host's resource of each catalog resource, by reference.
     resources: Mutex<HashMap<String, ResourceId>>,
+    /// The attributes an instance shows: its properties and name.
+    shown: Arc<[String]>,
 }
 
 impl RubyProvider {
-    fn new(host: &Arc<RubyHost>, type_name: &str, name: &str) -> RubyProvider {
+    fn new(
+        host: &Arc<RubyHost>,
+        type_name: &str,
+        name: &str,
+        shown: &Arc<[String]>,
+    ) -> RubyProvider {
         RubyProvider {
             host: host.clone(),
             type_name: type_name.to_string(),
             name: name.to_string(),
+            shown: shown.clone(),
             resources: Mutex::default(),
         }
     }
@@ -402,6 +418,7 @@ impl PropertyProvider for RubyProvider {
             .map(|hash| {
                 hash.iter()
                     .map(|(k, v)| (marionette_values::format::to_s(k), v.clone()))
+                    .filter(|(k, _)| self.shown.contains(k))
                     .collect()
             })
             .collect())

@@ -3,7 +3,8 @@
 # of tests/ruby/modules/mrtest_rb (mrtest_kv), step after step on one file,
 # /tmp/mrtest-apply/kv.conf: STEP.out (the output, colours off, times as N,
 # Facter's noise dropped) and STEP.state (the file afterwards). Steps whose
-# name ends in _noop run with --noop. crates/cli/tests/ruby.rs replays them.
+# name ends in _noop run with --noop; resource.out is `puppet resource
+# mrtest_kv` over a file of two keys. crates/cli/tests/ruby.rs replays them.
 # Usage: tests/ruby/apply/record.sh (Debian's puppet installed).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -22,3 +23,6 @@ for pp in [0-9][0-9]_*.pp; do
   set -e
   cat /tmp/mrtest-apply/kv.conf > "$step.state" 2>/dev/null || : > "$step.state"
 done
+# Listing: `puppet resource mrtest_kv` over a file of two keys.
+printf 'a=1\nb=2\n' > /tmp/mrtest-apply/kv.conf
+puppet resource --color=false --vardir "$vardir" --modulepath "$modules" mrtest_kv 2>/dev/null > resource.out
