@@ -262,7 +262,69 @@ pub(crate) fn local_facts() -> serde_json::Map<String, serde_json::Value> {
     for error in &collection.errors {
         eprintln!("Error: {error}");
     }
-    collection.with_legacy()
+    let mut facts = collection.with_legacy();
+    with_custom_facts(&mut facts);
+    facts
+}
+
+/// Adds the modules' custom facts (`lib/facter/*.rb`, resolved in the Ruby
+/// host, which starts only when a module ships some), as Puppet's apply
+/// and `facter -p` add them.
+pub(crate) fn with_custom_facts(facts: &mut serde_json::Map<String, serde_json::Value>) {
+    let (added, problems) =
+        crate::environment::plugins().custom_facts(&crate::environment::ruby(), facts);
+    // stdlib's `package_provider` and `service_provider` ask Puppet's
+    // resource layer for its default providers: Marionette's answers.
+    let native: Vec<(&str, String)> = NATIVE_PROVIDER_FACTS
+        .iter()
+        .filter(|(fact, _)| {
+            added.contains_key(*fact)
+                || problems
+                    .iter()
+                    .any(|p| p.message.contains(&format!("\"{fact}\"")))
+        })
+        .filter_map(|(fact, type_name)| Some((*fact, default_provider(type_name, facts)?)))
+        .collect();
+    for problem in problems {
+        if native
+            .iter()
+            .any(|(fact, _)| problem.message.contains(&format!("\"{fact}\"")))
+        {
+            continue;
+        }
+        eprintln!(
+            "Error: Facter: error while resolving custom facts in {}: {}",
+            problem.file.display(),
+            problem.message
+        );
+    }
+    facts.extend(added);
+    for (fact, provider) in native {
+        facts.insert(fact.to_string(), serde_json::Value::String(provider));
+    }
+}
+
+/// stdlib's facts that name a type's default provider.
+const NATIVE_PROVIDER_FACTS: &[(&str, &str)] = &[
+    ("package_provider", "package"),
+    ("service_provider", "service"),
+];
+
+/// The provider the resource layer chooses by default for a type on this
+/// machine.
+fn default_provider(
+    type_name: &str,
+    facts: &serde_json::Map<String, serde_json::Value>,
+) -> Option<String> {
+    let selector = marionette_ral::Selector::new(
+        crate::environment::registry(),
+        std::sync::Arc::new(facts.clone()),
+        marionette_ral::Logger::default(),
+    );
+    selector
+        .default_provider(type_name)
+        .ok()
+        .map(|p| p.name.clone())
 }
 
 /// How this machine's facts are collected: the default sources, and the

@@ -11,8 +11,6 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-const MODULES: &str = "/usr/share/puppet/modules";
-
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/ruby")
 }
@@ -32,7 +30,8 @@ fn ruby_functions_and_templates_match_puppet() {
     require_ruby();
     let cases = common::case_files(&corpus(), "pp");
     assert!(cases.len() >= 22, "only {} cases", cases.len());
-    let problems = common::applied::compare(&corpus(), &cases, &format!("modules:{MODULES}"));
+    let modulepath = format!("modules:{}", common::applied::only_modules(&["stdlib"]));
+    let problems = common::applied::compare(&corpus(), &cases, &modulepath);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -61,7 +60,11 @@ fn a_compile_without_module_ruby_starts_no_ruby() {
     // functions compiles: the host is never started.
     let run = apply(
         "notice(pick(undef, 'native'))\nnotice(upcase('core'))\n",
-        &format!("{}:{MODULES}", modules()),
+        &format!(
+            "{}:{}",
+            modules(),
+            common::applied::only_modules(&["stdlib"])
+        ),
         &[("MARIONETTE_RUBY", "/nonexistent/mrtest-ruby")],
     );
     assert_eq!(run.code, 0, "{}", run.output());
@@ -204,4 +207,33 @@ fn ruby_types_and_providers_apply_as_with_puppet() {
     }
     let _ = std::fs::remove_dir_all(root);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Modules' custom facts (`lib/facter/*.rb`) feed `apply` as Puppet's do
+/// (`tests/ruby/facts`, recorded with `PUPPET_APPLY_ARGS="--modulepath
+/// modules" scripts/puppet-record-eval tests/ruby/facts/*.pp`); a file
+/// that does not load is reported by name and the others still resolve.
+#[test]
+fn custom_facts_feed_apply_as_with_puppet() {
+    require_ruby();
+    let dir = corpus().join("facts");
+    let cases = common::case_files(&dir, "pp");
+    assert!(!cases.is_empty());
+    let problems = common::applied::compare(&dir, &cases, "modules");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let run = common::marionette(&[
+        "apply",
+        "--noop",
+        "--modulepath",
+        &dir.join("modules").display().to_string(),
+        "-e",
+        "notice($facts['mrtest_block'])",
+    ]);
+    assert!(
+        run.stderr
+            .contains("Error: Facter: error while resolving custom facts in ")
+            && run.stderr.contains("mrtest_broken.rb: SyntaxError"),
+        "{}",
+        run.output()
+    );
 }

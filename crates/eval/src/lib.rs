@@ -18,6 +18,8 @@ mod error;
 mod evaluator;
 mod external;
 pub use external::{ExternalFunctions, Parameter, Signature};
+/// Puppet's `versioncmp`: versions compared segment by segment.
+pub use functions::misc::compare_versions;
 pub(crate) mod functions;
 mod loader;
 mod moves;

@@ -303,6 +303,17 @@ impl Plugins {
         ruby::extend(&self.ruby_types, registry, host)
     }
 
+    /// Resolves the modules' custom facts (`lib/facter/*.rb`) in `host`,
+    /// with the facts collected natively; the facts they add, and the
+    /// files that failed.
+    pub fn custom_facts(
+        &self,
+        host: &marionette_ruby::RubyHost,
+        facts: &marionette_ral::Facts,
+    ) -> (marionette_ral::Facts, Vec<Problem>) {
+        ruby::custom_facts(&self.modules, host, facts)
+    }
+
     /// Runs the functions modules ship as executables, for the compiler;
     /// their log messages go to `logger`.
     pub fn functions(&self, logger: marionette_ral::Logger) -> Arc<FunctionHost> {

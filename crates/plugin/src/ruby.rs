@@ -162,7 +162,7 @@ fn checked_by_ruby(
         Arc::new(move || -> Result<(), String> {
             loaded
                 .get_or_init(|| {
-                    host.load_type(&t.name, &t.file, &mut Answers { cx: None })
+                    host.load_type(&t.name, &t.file, &mut Answers::none())
                         .map_err(|e| failure(&e, &t.file))
                 })
                 .clone()
@@ -172,7 +172,7 @@ fn checked_by_ruby(
         let (host, t, load, name) = (host.clone(), t.clone(), load.clone(), attr.name.clone());
         attr.validate = Some(Arc::new(move |_, value| {
             load()?;
-            match host.check_param(&t.name, &name, value, &mut Answers { cx: None }) {
+            match host.check_param(&t.name, &name, value, &mut Answers::none()) {
                 Ok(None) => Ok(()),
                 Ok(Some(message)) => Err(message),
                 Err(error) => Err(failure(&error, &t.file)),
@@ -198,7 +198,7 @@ fn checked_by_ruby(
                     &name,
                     resource.title(),
                     &values_of(resource),
-                    &mut Answers { cx: None },
+                    &mut Answers::none(),
                 )
                 .ok()
                 .flatten()
@@ -232,7 +232,7 @@ fn checked_by_ruby(
                         (&kind, &target),
                         resource.title(),
                         &values_of(resource),
-                        &mut Answers { cx: None },
+                        &mut Answers::none(),
                     )
                     .unwrap_or_default()
                 })),
@@ -246,7 +246,7 @@ fn checked_by_ruby(
             &t.name,
             resource.title(),
             &values_of(resource),
-            &mut Answers { cx: None },
+            &mut Answers::none(),
         ) {
             Ok(None) => Ok(()),
             Ok(Some(message)) => Err(message),
@@ -277,7 +277,7 @@ fn load_providers(host: &Arc<RubyHost>, t: &RubyType, type_def: &TypeDef) -> Vec
         .map(|a| a.name.clone())
         .chain(["name".to_string(), "ensure".to_string()])
         .collect();
-    let mut answers = Answers { cx: None };
+    let mut answers = Answers::none();
     let specs = match host.load_providers(&t.name, &t.file, &t.providers, &mut answers) {
         Ok(specs) => specs,
         Err(error) => {
@@ -386,7 +386,7 @@ impl RubyProvider {
                 &self.name,
                 instance.resource.title(),
                 &values,
-                &mut Answers { cx: Some(cx) },
+                &mut Answers::applying(cx),
             )
             .map_err(|e| self.error(&e))?;
         self.resources
@@ -411,7 +411,7 @@ impl PropertyProvider for RubyProvider {
     fn instances(&self, cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
         let found = self
             .host
-            .instances(&self.type_name, &self.name, &mut Answers { cx: Some(cx) })
+            .instances(&self.type_name, &self.name, &mut Answers::applying(cx))
             .map_err(|e| self.error(&e))?;
         Ok(found
             .into_iter()
@@ -438,7 +438,7 @@ impl PropertyProvider for RubyProvider {
                 &self.type_name,
                 &self.name,
                 &ids,
-                &mut Answers { cx: Some(cx) },
+                &mut Answers::applying(cx),
             )
             .map_err(|e| self.error(&e))
     }
@@ -447,7 +447,7 @@ impl PropertyProvider for RubyProvider {
         let id = self.resource(cx, instance)?;
         let (value, _) = self
             .host
-            .property_get(id, "ensure", &mut Answers { cx: Some(cx) })
+            .property_get(id, "ensure", &mut Answers::applying(cx))
             .map_err(|e| self.error(&e))?;
         Ok(!matches!(&value, Value::String(s) if &**s == "absent" || &**s == "purged"))
     }
@@ -472,7 +472,7 @@ impl PropertyProvider for RubyProvider {
         let id = self.resource(cx, instance)?;
         let (value, insync) = self
             .host
-            .property_get(id, attr, &mut Answers { cx: Some(cx) })
+            .property_get(id, attr, &mut Answers::applying(cx))
             .map_err(|e| self.error(&e))?;
         if insync && let Some(should) = instance.should(attr) {
             return Ok(Some(should.clone()));
@@ -492,38 +492,111 @@ impl PropertyProvider for RubyProvider {
     ) -> Result<(), ProviderError> {
         let id = self.resource(cx, instance)?;
         self.host
-            .property_set(id, attr, value, &mut Answers { cx: Some(cx) })
+            .property_set(id, attr, value, &mut Answers::applying(cx))
             .map_err(|e| self.error(&e))
     }
 
     fn flush(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
         let id = self.resource(cx, instance)?;
         self.host
-            .flush(id, &mut Answers { cx: Some(cx) })
+            .flush(id, &mut Answers::applying(cx))
             .map_err(|e| self.error(&e))
     }
 }
 
-/// What the resource layer answers a provider's Ruby: the node's facts
-/// (for `Facter.value`) and its log.
+/// What the engine answers a provider's or a fact's Ruby: the node's facts
+/// (for `Facter.value`) and, while applying, the run's log.
 struct Answers<'c> {
     cx: Option<&'c Context>,
+    facts: Option<&'c marionette_ral::Facts>,
+    /// Messages logged while no run's log exists (resolving facts).
+    kept: Vec<String>,
+}
+
+impl<'c> Answers<'c> {
+    fn none() -> Answers<'c> {
+        Answers {
+            cx: None,
+            facts: None,
+            kept: Vec::new(),
+        }
+    }
+
+    fn applying(cx: &'c Context) -> Answers<'c> {
+        Answers {
+            cx: Some(cx),
+            facts: Some(&cx.facts),
+            kept: Vec::new(),
+        }
+    }
+}
+
+/// Modules' custom facts (`lib/facter/*.rb`), resolved in `host` with the
+/// facts collected natively: the facts they add (never replacing one
+/// already collected, as Facter keeps its own), and what went wrong, by
+/// file.
+pub(crate) fn custom_facts(
+    modules: &[PathBuf],
+    host: &RubyHost,
+    facts: &marionette_ral::Facts,
+) -> (marionette_ral::Facts, Vec<Problem>) {
+    let files: Vec<PathBuf> = modules
+        .iter()
+        .flat_map(|m| entries(&m.join("lib/facter")))
+        .filter(|f| file_name(f).ends_with(".rb"))
+        .collect();
+    if files.is_empty() {
+        return (marionette_ral::Facts::new(), Vec::new());
+    }
+    let mut answers = Answers {
+        cx: None,
+        facts: Some(facts),
+        kept: Vec::new(),
+    };
+    let mut problems = Vec::new();
+    let mut added = marionette_ral::Facts::new();
+    match host.custom_facts(&files, &mut answers) {
+        Ok((values, errors)) => {
+            for (name, value) in values.iter() {
+                let name = marionette_values::format::to_s(name);
+                if !facts.contains_key(&name) {
+                    added.insert(name, marionette_catalog::to_data(value));
+                }
+            }
+            problems.extend(errors.into_iter().map(|(file, message)| Problem {
+                file: PathBuf::from(file),
+                message,
+            }));
+        }
+        Err(error) => problems.push(Problem {
+            file: files[0].parent().map(PathBuf::from).unwrap_or_default(),
+            message: failure(&error, &files[0]),
+        }),
+    }
+    problems.extend(answers.kept.into_iter().map(|message| Problem {
+        file: PathBuf::from("Facter"),
+        message,
+    }));
+    (added, problems)
 }
 
 impl Engine for Answers<'_> {
     fn answer(&mut self, question: Question) -> Result<Answer, String> {
         match question {
             Question::LookupVar(name) if name.trim_start_matches("::") == "facts" => {
-                Ok(Answer::Variable(self.cx.map(|cx| {
-                    marionette_catalog::from_data(&serde_json::Value::Object((*cx.facts).clone()))
+                Ok(Answer::Variable(self.facts.map(|facts| {
+                    marionette_catalog::from_data(&serde_json::Value::Object(facts.clone()))
                 })))
             }
-            Question::LookupVar(name) => Ok(Answer::Variable(self.cx.and_then(|cx| {
-                cx.facts
+            Question::LookupVar(name) => Ok(Answer::Variable(self.facts.and_then(|facts| {
+                facts
                     .get(name.trim_start_matches("::"))
                     .map(marionette_catalog::from_data)
             }))),
             Question::Setting(_) => Ok(Answer::Value(Value::Undef)),
+            Question::CompareVersions(a, b) => {
+                Ok(Answer::Ordering(marionette_eval::compare_versions(&a, &b)))
+            }
             other => Err(format!(
                 "a provider cannot ask this while applying: {other:?}"
             )),
@@ -531,15 +604,19 @@ impl Engine for Answers<'_> {
     }
 
     fn log(&mut self, level: &str, source: Option<&str>, message: &str) {
-        if let Some(cx) = self.cx {
-            let level = match level {
-                "debug" => marionette_ral::log::Level::Debug,
-                "info" => marionette_ral::log::Level::Info,
-                "warning" => marionette_ral::log::Level::Warning,
-                "err" | "error" => marionette_ral::log::Level::Err,
-                _ => marionette_ral::log::Level::Notice,
-            };
-            cx.logger.log(level, source.unwrap_or("Puppet"), message);
-        }
+        let Some(cx) = self.cx else {
+            if matches!(level, "warning" | "err" | "error") {
+                self.kept.push(message.to_string());
+            }
+            return;
+        };
+        let level = match level {
+            "debug" => marionette_ral::log::Level::Debug,
+            "info" => marionette_ral::log::Level::Info,
+            "warning" => marionette_ral::log::Level::Warning,
+            "err" | "error" => marionette_ral::log::Level::Err,
+            _ => marionette_ral::log::Level::Notice,
+        };
+        cx.logger.log(level, source.unwrap_or("Puppet"), message);
     }
 }

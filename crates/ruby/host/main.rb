@@ -25,6 +25,15 @@ module Marionette
       end
     end
 
+    # A file of a module's `lib` directory, by the name `require` takes.
+    def module_lib_file(name)
+      file = name.end_with?('.rb') ? name : "#{name}.rb"
+      Array(@modulepath).each do |dir|
+        Dir.glob(File.join(dir, '*', 'lib', file)).sort.each { |found| return found }
+      end
+      nil
+    end
+
     def setting(name)
       name = name.to_s
       return @settings[name] if @settings.key?(name)
@@ -299,6 +308,7 @@ module Marionette
       when 'property_set' then Apply.set(params)
       when 'provider_flush' then Apply.flush(params)
       when 'provider_instances' then Apply.instances(params)
+      when 'custom_facts' then CustomFacts.collect(Array(params['files']))
       when 'check_param' then Apply.check_param(params)
       when 'check_resource' then Apply.check_resource(params)
       when 'param_default' then Apply.default(params)
@@ -392,29 +402,6 @@ module Marionette
   end
 end
 
-# Facts, as a module's Ruby reads them through Facter: the calling scope's
-# `$facts`. (Facter's other API, for custom facts, is the agent's.)
-module Facter
-  def self.value(name)
-    facts = Marionette::Scope.current.lookupvar('facts')
-    return nil unless facts.is_a?(Hash)
-
-    name.to_s.split('.').reduce(facts) { |value, key| value.is_a?(Hash) ? value[key] : nil }
-  end
-
-  def self.[](name)
-    Fact.new(value(name))
-  end
-
-  def self.add(*); end
-
-  def self.debug(*); end
-
-  def self.warn(*); end
-
-  Fact = Struct.new(:value)
-end
-
 # Puppet's translation helpers (gettext): messages are shown untranslated.
 module Kernel
   def _(message)
@@ -432,10 +419,21 @@ end
 module Kernel
   alias marionette_original_require require
 
+  PUPPETS_OWN = %r{\A(puppet|semantic_puppet|hiera|facter)(/|\z)}.freeze
+
   def require(name)
+    # Puppet's and Facter's own files are never loaded, even where the
+    # system has them (Debian installs Puppet as a Ruby library): the host
+    # stands in for them. A module's file under the same names (stdlib's
+    # `facter/util/puppet_settings`) is loaded from its module.
+    if name.to_s.match?(PUPPETS_OWN)
+      found = Marionette.module_lib_file(name.to_s)
+      return found ? marionette_original_require(found) : false
+    end
+
     marionette_original_require(name)
   rescue LoadError
-    return false if name.to_s.match?(%r{\A(puppet|semantic_puppet|hiera|facter)(/|\z)})
+    return false if name.to_s.match?(PUPPETS_OWN)
 
     unless defined?(Gem)
       marionette_original_require('rubygems')

@@ -68,6 +68,34 @@ module Puppet
       path.is_a?(String) && path.start_with?('/')
     end
 
+    # JSON as Puppet's helper reads and writes it.
+    module Json
+      class ParseError < StandardError; end
+
+      def self.load(text, options = {})
+        JSON.parse(text, symbolize_names: options[:symbolize_keys] == true)
+      rescue JSON::ParserError => e
+        raise ParseError, e.message
+      end
+
+      def self.dump(value, options = {})
+        options[:pretty] ? JSON.pretty_generate(value) : JSON.generate(value)
+      end
+    end
+
+    # YAML as Puppet's helper reads it: the safe loader.
+    module Yaml
+      def self.safe_load(text, allowed_classes = [], filename = nil)
+        require 'yaml'
+        YAML.safe_load(text, permitted_classes: allowed_classes, aliases: true, filename: filename)
+      end
+
+      def self.dump(value)
+        require 'yaml'
+        YAML.dump(value)
+      end
+    end
+
     # A number from a seed, as Puppet draws them (fqdn_rotate).
     def self.deterministic_rand(seed, max)
       deterministic_rand_int(seed, max).to_s

@@ -238,6 +238,38 @@ impl RubyHost {
             .collect())
     }
 
+    /// Loads modules' custom facts (`lib/facter/*.rb`) and resolves every
+    /// fact they add, the native facts asked of `engine`. Returns the
+    /// values, and the files that could not be loaded with the reason.
+    pub fn custom_facts(
+        &self,
+        files: &[PathBuf],
+        engine: &mut dyn Engine,
+    ) -> Result<(PHash, Vec<(String, String)>), HostError> {
+        let answer = self.request("custom_facts", json!({"files": files}), engine)?;
+        let facts = match answer.get("facts").map(|data| self.decode(data)) {
+            Some(Ok(Value::Hash(hash))) => (*hash).clone(),
+            Some(Err(message)) => return Err(self.bad_answer("custom_facts", &message)),
+            _ => PHash::default(),
+        };
+        let errors = answer
+            .get("errors")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .map(|e| {
+                let text = |key: &str| {
+                    e.get(key)
+                        .and_then(Json::as_str)
+                        .unwrap_or_default()
+                        .to_string()
+                };
+                (text("file"), text("message"))
+            })
+            .collect();
+        Ok((facts, errors))
+    }
+
     /// Puppet's `prefetch`, for the provider's resources of the run.
     pub fn prefetch(
         &self,

@@ -42,6 +42,7 @@ const HOST: &[&str] = &[
     include_str!("../host/scope.rb"),
     include_str!("../host/types.rb"),
     include_str!("../host/resources.rb"),
+    include_str!("../host/facts.rb"),
     include_str!("../host/main.rb"),
 ];
 

@@ -111,7 +111,7 @@ fn getvar(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value
 /// Puppet's version comparison: dots and dashes separate segments, numeric
 /// segments compare as numbers (unless zero-padded), others as upper-case
 /// text.
-pub(crate) fn compare_versions(a: &str, b: &str) -> Ordering {
+pub fn compare_versions(a: &str, b: &str) -> Ordering {
     fn segments(text: &str) -> Vec<String> {
         let mut out = Vec::new();
         let mut chars = text.chars().peekable();

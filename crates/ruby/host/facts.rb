@@ -1,0 +1,253 @@
+# Custom facts of modules (lib/facter/*.rb), resolved as Facter resolves
+# them: `Facter.add` with its resolutions, each with confines and a weight;
+# the first suitable resolution by weight that gives a value wins. Facts
+# Marionette collects natively are asked of the engine.
+
+require 'timeout'
+
+module Facter
+  class << self
+    # The facts being resolved: name to its resolutions.
+    def custom
+      @custom ||= {}
+    end
+
+    def add(name, options = {}, &block)
+      resolution = Resolution.new(name.to_s, options)
+      resolution.instance_eval(&block) if block
+      (custom[name.to_s] ||= []) << resolution
+      resolution
+    end
+
+    def define_fact(name, options = {}, &block)
+      add(name, options, &block)
+    end
+
+    # A fact's value: a custom fact of the modules, else one collected
+    # natively (asked of the engine), else nil.
+    def value(name)
+      name = name.to_s
+      return Marionette::CustomFacts.resolve(name) if custom.key?(name)
+
+      facts = Marionette::Scope.current.lookupvar('facts')
+      return nil unless facts.is_a?(Hash)
+
+      name.split('.').reduce(facts) { |value, key| value.is_a?(Hash) ? value[key] : nil }
+    end
+
+    def fact(name)
+      Fact.new(value(name))
+    end
+    alias [] fact
+
+    def debug(*); end
+
+    def warn(message)
+      Marionette.log('warning', message.to_s)
+    end
+
+    def log_exception(error, message = nil)
+      Marionette.log('err', (message || error.message).to_s)
+    end
+
+    def clear; end
+
+    def reset; end
+  end
+
+  Fact = Struct.new(:value)
+
+  module Core
+    # Commands for facts: through a shell, as Facter runs them.
+    module Execution
+      def self.which(bin)
+        Puppet::Util.which(bin.to_s)
+      end
+
+      def self.execute(command, options = {})
+        require 'open3'
+        output, status = Open3.capture2e(command.to_s)
+        unless status.success?
+          raise ExecutionFailure, "Failed while executing '#{command}'" if options[:on_fail] == :raise
+          return options.fetch(:on_fail, '') unless options.key?(:on_fail) && options[:on_fail].nil?
+
+          return nil
+        end
+        output.strip
+      rescue Errno::ENOENT
+        raise ExecutionFailure, "Could not execute '#{command}'" if options[:on_fail] == :raise
+
+        options.fetch(:on_fail, '')
+      end
+
+      def self.exec(command)
+        output = execute(command, on_fail: nil)
+        output.nil? || output.empty? ? nil : output
+      end
+
+      class ExecutionFailure < StandardError; end
+    end
+  end
+
+  module Util
+    module Resolution
+      def self.exec(command)
+        Facter::Core::Execution.exec(command)
+      end
+
+      def self.which(bin)
+        Facter::Core::Execution.which(bin)
+      end
+    end
+  end
+
+  # One way of resolving a fact.
+  class Resolution
+    attr_reader :name, :options
+
+    def initialize(name, options)
+      @name = name
+      @options = options
+      @confines = []
+      @weight = nil
+      @chunks = {}
+      @timeout = options[:timeout]
+    end
+
+    def confine(conditions = nil, &block)
+      case conditions
+      when Hash then conditions.each { |fact, values| @confines << [fact.to_s, values] }
+      when nil then @confines << [nil, block]
+      else @confines << [conditions.to_s, block]
+      end
+    end
+
+    def has_weight(weight) # rubocop:disable Naming/PredicateName
+      @weight = weight
+    end
+
+    def weight
+      @weight || @confines.size
+    end
+
+    def timeout=(seconds)
+      @timeout = seconds
+    end
+
+    def setcode(command = nil, &block)
+      @code = command ? -> { Facter::Core::Execution.exec(command) } : block
+    end
+
+    def chunk(name, _options = {}, &block)
+      @chunks[name] = block
+    end
+
+    def aggregate(&block)
+      @aggregate = block
+    end
+
+    def suitable?
+      @confines.all? do |fact, test|
+        value = fact && Facter.value(fact)
+        case test
+        when Proc then fact ? test.call(value) : test.call
+        when Array then test.any? { |t| matches?(value, t) }
+        else matches?(value, test)
+        end
+      end
+    end
+
+    def matches?(value, test)
+      case test
+      when Regexp then test.match?(value.to_s)
+      when Range then test.include?(value)
+      when true, false then value == test
+      else value.to_s.casecmp?(test.to_s)
+      end
+    end
+
+    def value
+      Timeout.timeout(@timeout || 30) do
+        return aggregate_value unless @chunks.empty?
+
+        @code&.call
+      end
+    end
+
+    # An aggregate fact: its chunks' results, merged as Facter merges
+    # them (hashes deeply, arrays joined) unless it aggregates itself.
+    def aggregate_value
+      results = {}
+      @chunks.each { |name, block| results[name] = block.call }
+      return @aggregate.call(results) if @aggregate
+
+      results.values.reduce { |a, b| merge(a, b) }
+    end
+
+    def merge(a, b)
+      if a.is_a?(Hash) && b.is_a?(Hash)
+        a.merge(b) { |_, x, y| merge(x, y) }
+      elsif a.is_a?(Array) && b.is_a?(Array)
+        a + b
+      else
+        b
+      end
+    end
+  end
+end
+
+module Marionette
+  module CustomFacts
+    class << self
+      def resolving
+        @resolving ||= []
+      end
+
+      def values
+        @values ||= {}
+      end
+
+      # A custom fact's value: its suitable resolutions by weight, the
+      # first value that is not nil.
+      def resolve(name)
+        return values[name] if values.key?(name)
+        return nil if resolving.include?(name)
+
+        resolving.push(name)
+        value = nil
+        Facter.custom[name].sort_by { |r| -r.weight }.each do |resolution|
+          next unless resolution.suitable?
+
+          value = resolution.value
+          break unless value.nil?
+        rescue StandardError, Timeout::Error => e
+          Marionette.log('err', "Facter: error while resolving custom fact \"#{name}\": #{e.message}")
+        end
+        values[name] = value
+      ensure
+        resolving.pop
+      end
+
+      # Loads the fact files and resolves every fact they add. A file that
+      # fails to load is reported by name; the others still resolve.
+      def collect(files)
+        Facter.custom.clear
+        values.clear
+        errors = []
+        files.each do |file|
+          Kernel.load(file)
+        rescue ScriptError, StandardError => e
+          errors << { 'file' => file, 'message' => "#{e.class}: #{e.message}" }
+        end
+        facts = {}
+        Facter.custom.each_key do |name|
+          value = resolve(name)
+          facts[name] = Wire.encode(value.is_a?(Symbol) ? value.to_s : value) unless value.nil?
+        rescue WireError => e
+          errors << { 'file' => name, 'message' => e.message }
+        end
+        { 'facts' => facts, 'errors' => errors }
+      end
+    end
+  end
+end

@@ -1,0 +1,13 @@
+# Modules' custom facts feed the compile of `apply`.
+notice($facts['mrtest_block'])
+notice($facts['mrtest_command'])
+notice($facts['mrtest_confined'])
+notice($facts['mrtest_never'])
+notice($facts['mrtest_weighted'])
+notice($facts['mrtest_fallback'])
+notice($facts['mrtest_derived'])
+notice($facts['mrtest_structured'])
+notice($facts['mrtest_aggregate'])
+notice($facts['mrtest_executed'])
+notice($facts['mrtest_broken'])
+notice($::mrtest_block)
