@@ -168,7 +168,13 @@ fn checked_by_ruby(
                 .clone()
         })
     };
-    for attr in def.attributes.iter_mut().filter(|a| a.name != "ensure") {
+    // Only what the type's code checks is asked of it.
+    let checked = |name: &str| spec.attributes.iter().any(|a| a.name == name && a.checked);
+    for attr in def
+        .attributes
+        .iter_mut()
+        .filter(|a| a.name != "ensure" && checked(&a.name))
+    {
         let (host, t, load, name) = (host.clone(), t.clone(), load.clone(), attr.name.clone());
         attr.validate = Some(Arc::new(move |_, value| {
             load()?;
@@ -238,6 +244,9 @@ fn checked_by_ruby(
                 })),
                 first_found: false,
             });
+    }
+    if !spec.validates {
+        return def;
     }
     let (host, t) = (host.clone(), t.clone());
     def.validate = Some(Arc::new(move |resource: &marionette_ral::Resource| {
@@ -348,6 +357,8 @@ struct RubyProvider {
     resources: Mutex<HashMap<String, ResourceId>>,
     /// The attributes an instance shows: its properties and name.
     shown: Arc<[String]>,
+    /// Resources whose provider was flushed with their `ensure` change.
+    flushed: Mutex<std::collections::HashSet<ResourceId>>,
 }
 
 impl RubyProvider {
@@ -362,6 +373,7 @@ impl RubyProvider {
             type_name: type_name.to_string(),
             name: name.to_string(),
             shown: shown.clone(),
+            flushed: Mutex::default(),
             resources: Mutex::default(),
         }
     }
@@ -396,6 +408,28 @@ impl RubyProvider {
         Ok(id)
     }
 
+    fn sync_ensure(
+        &self,
+        cx: &Context,
+        instance: &mut Instance<'_>,
+        value: &str,
+    ) -> Result<(), ProviderError> {
+        let id = self.resource(cx, instance)?;
+        self.host
+            .property_set(
+                id,
+                ("ensure", &Value::string(value)),
+                true,
+                &mut Answers::applying(cx),
+            )
+            .map_err(|e| self.error(&e))?;
+        self.flushed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id);
+        Ok(())
+    }
+
     fn error(&self, error: &HostError) -> ProviderError {
         match error {
             HostError::Raised { message, .. } => ProviderError::new(message.clone()),
@@ -425,6 +459,41 @@ impl PropertyProvider for RubyProvider {
     }
 
     fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
+        // The resources not made yet are made in one request; one the
+        // type's code refuses fails alone, when it is evaluated.
+        let missing: Vec<(String, &str, PHash)> = {
+            let known = self.resources.lock().unwrap_or_else(|e| e.into_inner());
+            instances
+                .iter()
+                .filter(|i| !known.contains_key(&i.resource.reference()))
+                .map(|i| {
+                    (
+                        i.resource.reference(),
+                        i.resource.title(),
+                        values_of(i.resource),
+                    )
+                })
+                .collect()
+        };
+        if !missing.is_empty() {
+            let request: Vec<(&str, PHash)> =
+                missing.iter().map(|(_, t, v)| (*t, v.clone())).collect();
+            let made = self
+                .host
+                .new_resources(
+                    &self.type_name,
+                    &self.name,
+                    &request,
+                    &mut Answers::applying(cx),
+                )
+                .map_err(|e| self.error(&e))?;
+            let mut known = self.resources.lock().unwrap_or_else(|e| e.into_inner());
+            for ((reference, ..), made) in missing.iter().zip(made) {
+                if let Ok(id) = made {
+                    known.insert(reference.clone(), id);
+                }
+            }
+        }
         let mut ids = Vec::new();
         for instance in instances.iter() {
             // A resource the type's code refuses fails alone, when it is
@@ -452,12 +521,15 @@ impl PropertyProvider for RubyProvider {
         Ok(!matches!(&value, Value::String(s) if &**s == "absent" || &**s == "purged"))
     }
 
+    // The resource layer flushes right after `create` and `destroy`: the
+    // host flushes in the same request, and the flush that follows is
+    // not sent again.
     fn create(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
-        self.set(cx, instance, "ensure", &Value::string("present"))
+        self.sync_ensure(cx, instance, "present")
     }
 
     fn destroy(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
-        self.set(cx, instance, "ensure", &Value::string("absent"))
+        self.sync_ensure(cx, instance, "absent")
     }
 
     /// The current value; when the property's own comparison (`insync?`)
@@ -492,12 +564,20 @@ impl PropertyProvider for RubyProvider {
     ) -> Result<(), ProviderError> {
         let id = self.resource(cx, instance)?;
         self.host
-            .property_set(id, attr, value, &mut Answers::applying(cx))
+            .property_set(id, (attr, value), false, &mut Answers::applying(cx))
             .map_err(|e| self.error(&e))
     }
 
     fn flush(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
         let id = self.resource(cx, instance)?;
+        if self
+            .flushed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id)
+        {
+            return Ok(());
+        }
         self.host
             .flush(id, &mut Answers::applying(cx))
             .map_err(|e| self.error(&e))

@@ -303,6 +303,7 @@ module Marionette
         describe_type(params)
       when 'apply_load' then Apply.load(params)
       when 'resource_new' then Apply.new_resource(params)
+      when 'resources_new' then Apply.new_resources(params)
       when 'provider_prefetch' then Apply.prefetch(params)
       when 'property_get' then Apply.get(params)
       when 'property_set' then Apply.set(params)

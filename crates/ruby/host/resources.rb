@@ -614,12 +614,26 @@ module Marionette
         { 'value' => Wire.encode(is.is_a?(Symbol) ? is.to_s : is), 'insync' => insync }
       end
 
+      # Syncs a property; with `flush`, the provider's flush follows at
+      # once (the resource layer flushes right after `ensure` changes).
       def set(params)
         resource = resources.fetch(params['id'])
         property = resource.property(params['attr'])
         value = property ? property.should : Wire.decode(params['value'])
         property ? property.set(value) : resource.provider.send("#{params['attr']}=", value)
+        flush(params) if params['flush']
         {}
+      end
+
+      # Makes several resources at once: an id for each, or why it could
+      # not be made.
+      def new_resources(params)
+        made = params['resources'].map do |r|
+          new_resource(params.merge('title' => r['title'], 'values' => r['values']))
+        rescue StandardError => e
+          { 'error' => e.message }
+        end
+        { 'resources' => made }
       end
 
       def flush(params)

@@ -313,21 +313,56 @@ impl RubyHost {
     }
 
     /// Syncs a property to what the resource wants (`ensure`'s create and
-    /// destroy, or the provider's setter).
+    /// destroy, or the provider's setter); with `flush`, the provider's
+    /// `flush` follows in the same request.
     pub fn property_set(
         &self,
         resource: ResourceId,
-        attr: &str,
-        value: &Value,
+        (attr, value): (&str, &Value),
+        flush: bool,
         engine: &mut dyn Engine,
     ) -> Result<(), HostError> {
         let value = self.encode(value);
         self.request(
             "property_set",
-            json!({"id": resource.0, "attr": attr, "value": value}),
+            json!({"id": resource.0, "attr": attr, "value": value, "flush": flush}),
             engine,
         )?;
         Ok(())
+    }
+
+    /// [`RubyHost::new_resource`] for several resources in one request:
+    /// for each, its id or the type's refusal.
+    pub fn new_resources(
+        &self,
+        type_name: &str,
+        provider: &str,
+        resources: &[(&str, PHash)],
+        engine: &mut dyn Engine,
+    ) -> Result<Vec<Result<ResourceId, String>>, HostError> {
+        let list: Vec<Json> = resources
+            .iter()
+            .map(|(title, values)| json!({"title": title, "values": self.encode(&Value::hash(values.clone()))}))
+            .collect();
+        let answer = self.request(
+            "resources_new",
+            json!({"type": type_name, "provider": provider, "resources": list}),
+            engine,
+        )?;
+        Ok(answer
+            .get("resources")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .map(|made| match made.get("id").and_then(Json::as_u64) {
+                Some(id) => Ok(ResourceId(id)),
+                None => Err(made
+                    .get("error")
+                    .and_then(Json::as_str)
+                    .unwrap_or("the resource could not be made")
+                    .to_string()),
+            })
+            .collect())
     }
 
     /// The provider's `flush`, after a resource's changes.

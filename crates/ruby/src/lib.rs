@@ -193,6 +193,8 @@ pub struct TypeSpec {
     pub name: String,
     pub attributes: Vec<Attribute>,
     pub ensurable: bool,
+    /// The type checks whole resources (`validate do`).
+    pub validates: bool,
     pub features: Vec<String>,
     /// Regexes (Ruby syntax) and the attributes their groups fill.
     pub title_patterns: Vec<(String, Vec<String>)>,
@@ -209,6 +211,9 @@ pub struct Attribute {
     pub boolean: bool,
     /// It has a `defaultto`.
     pub default: bool,
+    /// Its values are checked by its own code (`validate`, `newvalues`, a
+    /// parent class).
+    pub checked: bool,
 }
 
 /// What the host asks the engine while it answers.
@@ -595,6 +600,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
                 namevar: flag(a, "namevar"),
                 boolean: flag(a, "boolean"),
                 default: flag(a, "default"),
+                checked: true,
             })
         })
         .collect();
@@ -614,6 +620,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         name: name.to_string(),
         attributes,
         ensurable: flag(answer, "ensurable"),
+        validates: true,
         features: strings(answer.get("features")),
         title_patterns,
         autorelations: Vec::new(),

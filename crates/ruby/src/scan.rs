@@ -10,13 +10,38 @@ use crate::{Attribute, TypeSpec};
 pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     let mut attributes: Vec<Attribute> = Vec::new();
     let mut ensurable = false;
+    let mut validates = false;
     let mut features = Vec::new();
     let mut autorelations = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('#') {
+    // The attribute whose block is open, by the indentation of its
+    // declaration: deeper lines are its own (`validate`, `defaultto`).
+    let mut open: Option<usize> = None;
+    for raw in text.lines() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        let indent = raw.len() - raw.trim_start().len();
+        if let Some(depth) = open
+            && indent > depth
+        {
+            if let Some(last) = attributes.last_mut() {
+                let word = |w: &str| {
+                    line == w
+                        || line.starts_with(&format!("{w} "))
+                        || line.starts_with(&format!("{w}("))
+                };
+                if word("isnamevar") {
+                    last.namevar = true;
+                } else if word("defaultto") {
+                    last.default = true;
+                } else if word("validate") || word("newvalues") || word("newvalue") {
+                    last.checked = true;
+                }
+            }
+            continue;
+        }
+        open = None;
         if line == "ensurable" || line.starts_with("ensurable ") || line.starts_with("ensurable(") {
             ensurable = true;
             attributes.push(Attribute {
@@ -25,7 +50,12 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 namevar: false,
                 boolean: false,
                 default: false,
+                checked: false,
             });
+            continue;
+        }
+        if line.starts_with("validate do") || line.starts_with("validate {") {
+            validates = true;
             continue;
         }
         if let Some(rest) = line
@@ -57,21 +87,16 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
             attributes.retain(|a| a.name != attribute);
             attributes.push(Attribute {
                 default: false,
+                // A parent class may bring checks of its own.
+                checked: line.contains("parent:") || line.contains(":parent =>"),
                 namevar: line.contains("namevar: true") || line.contains(":namevar => true"),
                 boolean: line.contains("boolean: true") || line.contains(":boolean => true"),
                 name: attribute,
                 property,
             });
-        } else if line == "isnamevar"
-            && let Some(last) = attributes.last_mut()
-        {
-            last.namevar = true;
-        } else if (line.starts_with("defaultto ")
-            || line.starts_with("defaultto(")
-            || line == "defaultto do")
-            && let Some(last) = attributes.last_mut()
-        {
-            last.default = true;
+            if line.ends_with(" do") || line.contains(" do |") {
+                open = Some(indent);
+            }
         } else if let Some((kind, target)) = relation(line) {
             autorelations.push((kind.to_string(), target));
         }
@@ -86,6 +111,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         name: name.to_string(),
         attributes,
         ensurable,
+        validates,
         features,
         title_patterns: Vec::new(),
         autorelations,
