@@ -226,7 +226,12 @@ pub(crate) fn run(
         Ok(report) => report,
         Err(error) => {
             logger.log(Level::Err, "", &error.to_string());
-            logger.log(Level::Err, "", &error.summary());
+            // `puppet apply` stops at an invalid resource with its message
+            // alone (the catalog cannot be converted); the other failures
+            // end with a closing line.
+            if !matches!(error, marionette_transaction::apply::ApplyError::Invalid(_)) {
+                logger.log(Level::Err, "", &error.summary());
+            }
             return Ok(ExitCode::FAILURE);
         }
     };

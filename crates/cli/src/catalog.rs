@@ -168,6 +168,13 @@ fn agent_types() -> Vec<marionette_eval::AgentType> {
         .types()
         .into_iter()
         .filter(|t| marionette_eval::core_type_attributes(&t.name).is_none())
+        // Module types implemented natively are described to the compiler
+        // by the module's own file, as in Puppet.
+        .filter(|t| {
+            !marionette_types::MODULE_TYPES
+                .iter()
+                .any(|(name, ..)| *name == t.name)
+        })
         .map(|t| {
             let mut attributes: Vec<String> = t.attributes.iter().map(|a| a.name.clone()).collect();
             if registry.has_providers(&t.name) {

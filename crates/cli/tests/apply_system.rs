@@ -40,6 +40,9 @@ const NOOP_CASES: &[&str] = &[
     "package_apt_absent",
     "service_base",
     "service_debian",
+    "file_line",
+    "ini_setting",
+    "ini_subsetting",
 ];
 
 /// Runs the case's cleanup script, when it has one, when dropped: after the
@@ -68,11 +71,29 @@ fn setup(case: &str) {
     }
 }
 
+/// The case's own arguments (`CASE.args`, one a line), which the recorder
+/// gave Puppet too: the module path of the cases managing module types.
+fn arguments(case: &str) -> Vec<String> {
+    std::fs::read_to_string(data(&format!("{case}.args")))
+        .map(|text| {
+            text.lines()
+                .filter(|line| !line.trim().is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
+    let case = manifest
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
         .args(["apply", "--certname", "mrtest.example.com", "--vardir"])
         .arg(vardir)
         .args(extra)
+        .args(arguments(&case))
         .arg(manifest)
         .env("NO_COLOR", "1")
         .output()
@@ -171,8 +192,17 @@ fn apply_does_what_puppet_apply_does() {
             "audit",
             "classes",
             "failure",
+            "file_line",
+            "file_line_failures",
+            "file_line_multiple",
+            "file_line_no_line",
+            "file_line_relative",
             "filebucket",
             "files",
+            "ini_setting",
+            "ini_setting_relative",
+            "ini_subsetting",
+            "ini_subsetting_quote",
             "links",
             "links_tree",
             "max_files",
@@ -196,7 +226,12 @@ fn apply_does_what_puppet_apply_does() {
             "tidy"
         ]
     );
+    // `APPLY_SYSTEM_CASES=a,b` runs only those cases, while working on them.
+    let only = std::env::var("APPLY_SYSTEM_CASES").unwrap_or_default();
     for case in &cases {
+        if !only.is_empty() && !only.split(',').any(|c| c == case) {
+            continue;
+        }
         let _cleanup = Cleanup(case.clone());
         let manifest = data(&format!("{case}.pp"));
         let vardir = tempfile::tempdir().unwrap();

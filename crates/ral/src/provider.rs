@@ -46,6 +46,11 @@ pub struct Context {
     pub filebucket: Option<crate::filebucket::Filebucket>,
     /// Whether content changes are shown as diffs (`--show_diff`).
     pub show_diff: bool,
+    /// Whether the whole run is a rehearsal (`--noop`). Providers that
+    /// read the system differently then ask it: `file_line` takes a
+    /// missing file for an empty one in noop, as Puppet does, and fails
+    /// otherwise. A resource's own `noop` is `Resource::noop`.
+    pub noop: bool,
     /// Where providers may keep what they learn about the system from one
     /// run to the next (the file provider's checksums); `None` when they
     /// keep nothing, as outside runs.
@@ -92,6 +97,7 @@ impl Context {
             catalog: Arc::from(Vec::new()),
             filebucket: None,
             show_diff: false,
+            noop: false,
             state_dir: None,
             listing: PropertyHash::new(),
             generation: ChangeCount::default(),

@@ -246,6 +246,11 @@ impl Session {
         self.cx.show_diff = show;
     }
 
+    /// Tells providers that the whole run is a rehearsal.
+    pub fn set_noop(&mut self, noop: bool) {
+        self.cx.noop = noop;
+    }
+
     /// Keeps file contents in this bucket before changing or removing them.
     pub fn set_filebucket(&mut self, bucket: crate::filebucket::Filebucket) {
         self.cx.filebucket = Some(bucket);

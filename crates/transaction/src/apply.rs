@@ -415,6 +415,7 @@ pub fn apply(
         session.set_filebucket(bucket.clone());
     }
     session.set_show_diff(options.show_diff);
+    session.set_noop(options.noop);
     if let Some(dir) = &options.state_dir {
         session.set_state_dir(dir.clone());
     }

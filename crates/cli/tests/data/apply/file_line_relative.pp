@@ -1,0 +1,2 @@
+# A relative path is refused before anything is applied.
+file_line { 'relative': path => 'etc/hosts', line => 'x' }

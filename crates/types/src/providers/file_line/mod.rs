@@ -1,0 +1,3 @@
+//! Providers of the `file_line` type.
+
+pub mod ruby;
