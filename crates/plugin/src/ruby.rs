@@ -138,6 +138,19 @@ pub(crate) fn extend(
                 continue;
             }
         };
+        if t.providers.is_empty() {
+            // A type without providers manages nothing itself (stdlib's
+            // `anchor`, concat's `concat_fragment`): it orders and
+            // collects, as Puppet applies such types.
+            let stand_in = ProviderDef::new(&t.name, &t.name, Implementation::Properties(Arc::new(Nothing))).implicit();
+            if let Err(error) = registry.add_provider(stand_in) {
+                problems.push(Problem {
+                    file: t.file.clone(),
+                    message: error.to_string(),
+                });
+            }
+            continue;
+        }
         let (host, ruby_type) = (host.clone(), t.clone());
         registry.add_provider_loader(
             &t.name,
@@ -347,6 +360,12 @@ fn failure(error: &HostError, file: &std::path::Path) -> String {
         HostError::Broken(message) => format!("{message} ({})", file.display()),
     }
 }
+
+/// The provider of a Ruby type that has none: Puppet's defaults, on a
+/// property hash nothing fills.
+struct Nothing;
+
+impl PropertyProvider for Nothing {}
 
 /// One Ruby provider, its resources kept in the host for the run.
 struct RubyProvider {
