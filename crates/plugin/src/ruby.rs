@@ -142,7 +142,12 @@ pub(crate) fn extend(
             // A type without providers manages nothing itself (stdlib's
             // `anchor`, concat's `concat_fragment`): it orders and
             // collects, as Puppet applies such types.
-            let stand_in = ProviderDef::new(&t.name, &t.name, Implementation::Properties(Arc::new(Nothing))).implicit();
+            let stand_in = ProviderDef::new(
+                &t.name,
+                &t.name,
+                Implementation::Properties(Arc::new(Nothing)),
+            )
+            .implicit();
             if let Err(error) = registry.add_provider(stand_in) {
                 problems.push(Problem {
                     file: t.file.clone(),

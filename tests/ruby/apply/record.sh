@@ -3,7 +3,9 @@
 # of tests/ruby/modules/mrtest_rb (mrtest_kv), step after step on one file,
 # /tmp/mrtest-apply/kv.conf: STEP.out (the output, colours off, times as N,
 # Facter's noise dropped) and STEP.state (the file afterwards). Steps whose
-# name ends in _noop run with --noop; resource.out is `puppet resource
+# name ends in _noop run with --noop. Where Marionette differs on purpose,
+# STEP.marionette.out (written by hand) holds what it prints instead.
+# resource.out is `puppet resource
 # mrtest_kv` over a file of two keys. crates/cli/tests/ruby.rs replays them.
 # Usage: tests/ruby/apply/record.sh (Debian's puppet installed).
 set -euo pipefail

@@ -49,6 +49,8 @@ Puppet::Type.type(:mrtest_kv).provide(:plain) do
   end
 
   def flush
+    raise Puppet::Error, "mrtest_kv: cannot write '#{@property_hash[:value]}'" if @property_hash[:value] == 'explode'
+
     path = resource[:path]
     found = self.class.read(path)
     if @property_hash[:ensure] == :absent
