@@ -133,9 +133,9 @@ fn a_host_that_dies_or_hangs_fails_the_compile_naming_the_file() {
 fn ruby_types_and_providers_apply_as_with_puppet() {
     require_ruby();
     let steps = corpus().join("apply");
-    let root = std::path::Path::new("/tmp/mrtest-apply");
+    let root = std::path::Path::new("/tmp/mrtest-rbtypes");
     let _ = std::fs::remove_dir_all(root);
-    std::fs::create_dir_all(root).expect("/tmp/mrtest-apply");
+    std::fs::create_dir_all(root).expect("/tmp/mrtest-rbtypes");
     let vardir = tempfile::tempdir().expect("a temporary directory");
     let mut problems = Vec::new();
     for case in common::case_files(&steps, "pp") {

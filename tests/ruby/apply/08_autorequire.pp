@@ -1,4 +1,4 @@
 # The directory is declared after the key, and the type's autorequire
 # block orders it first.
-mrtest_kv { 'epsilon': ensure => present, value => 'five', path => '/tmp/mrtest-apply/sub/kv.conf' }
-file { '/tmp/mrtest-apply/sub': ensure => directory }
+mrtest_kv { 'epsilon': ensure => present, value => 'five', path => '/tmp/mrtest-rbtypes/sub/kv.conf' }
+file { '/tmp/mrtest-rbtypes/sub': ensure => directory }

@@ -15,7 +15,7 @@ Puppet::Type.newtype(:mrtest_kv) do
 
   newparam(:path) do
     desc 'The file.'
-    defaultto '/tmp/mrtest-apply/kv.conf'
+    defaultto '/tmp/mrtest-rbtypes/kv.conf'
   end
 
   newparam(:mode) do
@@ -37,7 +37,7 @@ Puppet::Type.newtype(:mrtest_kv) do
 
   # The file's directory is managed first when the catalog has it.
   autorequire(:file) do
-    File.dirname(self[:path] || '/tmp/mrtest-apply/kv.conf')
+    File.dirname(self[:path] || '/tmp/mrtest-rbtypes/kv.conf')
   end
 
   validate do

@@ -21,8 +21,8 @@ Puppet::Type.type(:mrtest_kv).provide(:plain) do
   end
 
   def self.instances
-    read('/tmp/mrtest-apply/kv.conf').map do |key, value|
-      new(name: key, key: key, ensure: :present, value: value, path: '/tmp/mrtest-apply/kv.conf')
+    read('/tmp/mrtest-rbtypes/kv.conf').map do |key, value|
+      new(name: key, key: key, ensure: :present, value: value, path: '/tmp/mrtest-rbtypes/kv.conf')
     end
   end
 
