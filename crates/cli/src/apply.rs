@@ -104,7 +104,7 @@ pub(crate) fn console(verbose: bool, debug: bool) -> Logger {
             format!("{}: {}: {}", entry.level, entry.source, entry.message)
         };
         if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
-            eprint!("\r\x1b[K");
+            err!("\r\x1b[K");
         }
         let colour = match entry.level {
             Level::Debug => "36",
@@ -115,14 +115,14 @@ pub(crate) fn console(verbose: bool, debug: bool) -> Logger {
         };
         if entry.level >= Level::Warning {
             if colour_err && !colour.is_empty() {
-                eprintln!("\x1b[{colour}m{text}\x1b[0m");
+                errln!("\x1b[{colour}m{text}\x1b[0m");
             } else {
-                eprintln!("{text}");
+                errln!("{text}");
             }
         } else if colour_out && !colour.is_empty() {
-            println!("\x1b[{colour}m{text}\x1b[0m");
+            outln!("\x1b[{colour}m{text}\x1b[0m");
         } else {
-            println!("{text}");
+            outln!("{text}");
         }
     })
 }
@@ -267,10 +267,10 @@ fn progress_line() -> Option<marionette_transaction::apply::Progress> {
         }
         if done == total {
             if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
-                eprint!("\r\x1b[K");
+                err!("\r\x1b[K");
             }
         } else if done % 25 == 0 {
-            eprint!("\r[{done}/{total}] resources");
+            err!("\r[{done}/{total}] resources");
             PROGRESS_SHOWN.store(true, Ordering::Relaxed);
         }
     }))

@@ -94,15 +94,16 @@ pub(crate) fn compile_for_apply(
     let compiled = marionette_eval::compile(&options);
     for (stream, line) in &compiled.lines {
         match stream {
-            Stream::Stdout => println!("{line}"),
-            Stream::Stderr => eprintln!("{line}"),
+            Stream::Stdout => outln!("{line}"),
+            Stream::Stderr => errln!("{line}"),
         }
     }
     let catalog = compiled.catalog?;
     let seconds = started.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "Notice: Compiled catalog for {} in environment {} in {seconds:.2} seconds",
-        catalog.name, catalog.environment
+        catalog.name,
+        catalog.environment
     );
     Some((catalog, options.facts, seconds))
 }
@@ -197,8 +198,8 @@ fn compile_and_write(options: &CompileOptions, output: Option<&Path>) -> Result<
     let compiled = marionette_eval::compile(options);
     for (stream, line) in &compiled.lines {
         match stream {
-            Stream::Stdout => eprintln!("{line}"),
-            Stream::Stderr => eprintln!("{line}"),
+            Stream::Stdout => errln!("{line}"),
+            Stream::Stderr => errln!("{line}"),
         }
     }
     let Some(catalog) = compiled.catalog else {
@@ -267,7 +268,7 @@ fn read_facts(path: &Path) -> Result<serde_json::Map<String, serde_json::Value>>
 pub(crate) fn local_facts() -> serde_json::Map<String, serde_json::Value> {
     let collection = marionette_facts::collect(&fact_options());
     for error in &collection.errors {
-        eprintln!("Error: {error}");
+        errln!("Error: {error}");
     }
     let mut facts = collection.with_legacy();
     with_custom_facts(&mut facts);
@@ -299,7 +300,7 @@ pub(crate) fn with_custom_facts(facts: &mut serde_json::Map<String, serde_json::
         {
             continue;
         }
-        eprintln!(
+        errln!(
             "Error: Facter: error while resolving custom facts in {}: {}",
             problem.file.display(),
             problem.message

@@ -26,7 +26,7 @@ pub(crate) struct DescribeArgs {
 pub(crate) fn describe(args: DescribeArgs) -> Result<ExitCode> {
     let registry = crate::environment::registry();
     if args.list {
-        print!("{}", docs::list(&registry));
+        out!("{}", docs::list(&registry));
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = String::new();
@@ -39,7 +39,7 @@ pub(crate) fn describe(args: DescribeArgs) -> Result<ExitCode> {
             args.short,
         ));
     }
-    print!("{out}");
+    out!("{out}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -57,6 +57,6 @@ pub(crate) fn doc(args: DocArgs) -> Result<ExitCode> {
             args.reference
         );
     }
-    print!("{}", docs::reference(&crate::environment::registry()));
+    out!("{}", docs::reference(&crate::environment::registry()));
     Ok(ExitCode::SUCCESS)
 }

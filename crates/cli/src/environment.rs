@@ -185,7 +185,7 @@ pub(crate) fn registry() -> Arc<Registry> {
             let mut problems = plugins.extend(&mut registry);
             problems.extend(plugins.extend_ruby(&mut registry, &ruby()));
             for problem in plugins.problems().iter().chain(&problems) {
-                eprintln!(
+                errln!(
                     "Warning: Ignoring {}: {}",
                     problem.file.display(),
                     problem.message

@@ -105,14 +105,14 @@ pub(crate) fn run(args: FactsArgs) -> Result<ExitCode> {
         }
     };
     if text.ends_with('\n') {
-        print!("{text}");
+        out!("{text}");
     } else {
-        println!("{text}");
+        outln!("{text}");
     }
 
     if args.timing {
         for timing in &collection.timings {
-            eprintln!(
+            errln!(
                 "fact group '{}', took: ({:.6}) seconds",
                 timing.group,
                 timing.elapsed.as_secs_f64()
@@ -122,10 +122,10 @@ pub(crate) fn run(args: FactsArgs) -> Result<ExitCode> {
     let mut failed = false;
     for error in &collection.errors {
         if error.is_warning() {
-            eprintln!("Warning: {error}");
+            errln!("Warning: {error}");
         } else {
             failed = true;
-            eprintln!("Error: {error}");
+            errln!("Error: {error}");
         }
     }
     Ok(if failed {

@@ -62,7 +62,7 @@ pub(crate) fn run(command: FilebucketCommand) -> Result<ExitCode> {
                     .unwrap_or_default();
                 out.push_str(&format!("{} {time} {}\n", entry.sum, entry.path));
             }
-            print!("{out}");
+            out!("{out}");
         }
         FilebucketCommand::Get { sum, location } => {
             let bucket = location.open();
@@ -78,7 +78,7 @@ pub(crate) fn run(command: FilebucketCommand) -> Result<ExitCode> {
             bucket
                 .restore(&path, &sum)
                 .with_context(|| format!("Could not restore {}", path.display()))?;
-            println!("Notice: Restored {} from {sum}", path.display());
+            outln!("Notice: Restored {} from {sum}", path.display());
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -147,7 +147,7 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
     for (stream, line) in &answer.lines {
         match stream {
             Stream::Stdout => crate::print_stdout(&format!("{line}\n")),
-            Stream::Stderr => eprintln!("{line}"),
+            Stream::Stderr => errln!("{line}"),
         }
     }
     if let Err(marionette_eval::LookupFailure::Loud(message)) = &answer.value {

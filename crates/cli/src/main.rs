@@ -8,6 +8,29 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
+/// `print!` and `println!` that end the output quietly when its reader went
+/// away (`marionette resource package | head -1`) instead of panicking;
+/// `err!` and `errln!` the same for standard error.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::write_quietly(&mut std::io::stdout(), format_args!($($arg)*)) };
+}
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::write_quietly(&mut std::io::stdout(), format_args!("{}\n", format_args!($($arg)*))) };
+}
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::write_quietly(&mut std::io::stderr(), format_args!($($arg)*)) };
+}
+macro_rules! errln {
+    ($($arg:tt)*) => { $crate::write_quietly(&mut std::io::stderr(), format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Writes to a standard stream, ignoring a reader that went away: the
+/// command goes on (a run finishes what it started) and says nothing more
+/// there.
+pub(crate) fn write_quietly(stream: &mut dyn std::io::Write, text: std::fmt::Arguments<'_>) {
+    let _ = stream.write_fmt(text).and_then(|()| stream.flush());
+}
+
 mod catalog;
 use clap::{Parser, Subcommand};
 use marionette_diagnostics::SourceFile;
@@ -147,6 +170,11 @@ enum ParserCommand {
 
 fn main() -> ExitCode {
     disable_huge_pages();
+    // A panic is a bug in Marionette, never the user's doing: say so, in
+    // one line a report can quote, rather than with Rust's backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        errln!("Error: Marionette failed unexpectedly; this is a bug, please report it: {info}");
+    }));
     let args: Vec<OsString> = std::env::args_os().collect();
     // Puppet's spellings are tried only when ours do not parse, so an
     // external subcommand's arguments reach it as written.
@@ -167,7 +195,7 @@ fn main() -> ExitCode {
     let code = match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("Error: {}", describe(&error));
+            errln!("Error: {}", describe(&error));
             ExitCode::FAILURE
         }
     };
@@ -373,7 +401,7 @@ fn validate(paths: &[PathBuf], epp: bool) -> Result<ExitCode> {
             } else {
                 source.one_line(diagnostic)
             };
-            eprintln!("{}: {}", diagnostic.severity.label(), text);
+            errln!("{}: {}", diagnostic.severity.label(), text);
         }
     }
     Ok(if errors > 0 {
@@ -390,9 +418,9 @@ fn dump_file(path: &Path, no_spans: bool) -> Result<ExitCode> {
         spans: !no_spans,
         parens: true,
     };
-    print!("{}", dump::dump(&checked.program, options));
+    out!("{}", dump::dump(&checked.program, options));
     for diagnostic in &checked.diagnostics {
-        eprintln!(
+        errln!(
             "{}: {}",
             diagnostic.severity.label(),
             source.one_line(diagnostic)

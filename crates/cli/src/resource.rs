@@ -41,9 +41,9 @@ pub(crate) fn stderr_logger(debug: bool) -> Logger {
             return;
         }
         if entry.source.is_empty() {
-            eprintln!("{}: {}", entry.level, entry.message);
+            errln!("{}: {}", entry.level, entry.message);
         } else {
-            eprintln!("{}: {}: {}", entry.level, entry.source, entry.message);
+            errln!("{}: {}: {}", entry.level, entry.source, entry.message);
         }
     })
 }
@@ -117,9 +117,11 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
                 EventStatus::Failure => "Error",
                 _ => "Notice",
             };
-            eprintln!(
+            errln!(
                 "{level}: /{}/{}: {}",
-                outcome.resource, event.property, event.message
+                outcome.resource,
+                event.property,
+                event.message
             );
         }
         if let Some(reason) = &outcome.failed {
@@ -128,16 +130,17 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
                 .iter()
                 .all(|e| e.status != EventStatus::Failure)
             {
-                eprintln!("Error: /{}: {reason}", outcome.resource);
+                errln!("Error: /{}: {reason}", outcome.resource);
             }
             failed = true;
         }
         // Providers that batch apply the change only now; the state shown
         // below must be read after it.
         for (_, failure) in session.finish() {
-            eprintln!(
+            errln!(
                 "Error: /{}: Could not apply the deferred change: {}",
-                outcome.resource, failure.message
+                outcome.resource,
+                failure.message
             );
             failed = true;
         }
@@ -153,12 +156,12 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
     };
     if args.to_json {
         let json = render::json(&type_def.name, &title, &state, provider_name, &sensitive);
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::Value::Array(vec![json]))?
         );
     } else {
-        print!(
+        out!(
             "{}",
             render::manifest(&type_def.name, &title, &state, provider_name, &sensitive)
         );
@@ -194,7 +197,7 @@ fn list(
                 render::json(type_name, &title_of(hash), hash, provider_name, &sensitive)
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::Value::Array(all))?
         );
@@ -211,6 +214,6 @@ fn list(
             &sensitive,
         ));
     }
-    print!("{out}");
+    out!("{out}");
     Ok(ExitCode::SUCCESS)
 }

@@ -60,7 +60,7 @@ pub(crate) fn run(args: &[OsString]) -> Result<ExitCode> {
         .then(|| available().remove(name.as_ref()))
         .flatten();
     let Some(path) = found else {
-        eprintln!(
+        errln!(
             "Error: '{name}' is not a marionette command, and no marionette-{name} was found in the modules' bin/ directories or on PATH. See 'marionette help'."
         );
         return Ok(ExitCode::FAILURE);
@@ -99,13 +99,13 @@ pub(crate) fn help<C: CommandFactory>(
 ) -> Result<ExitCode> {
     let mut cli = C::command();
     let Some(name) = command else {
-        print!("{}", cli.render_long_help());
+        out!("{}", cli.render_long_help());
         let found = available();
         if !found.is_empty() {
-            println!("\nSubcommands from modules and PATH:");
+            outln!("\nSubcommands from modules and PATH:");
             let width = found.keys().map(String::len).max().unwrap_or(0);
             for (name, path) in &found {
-                println!("  {name:width$}  {}", path.display());
+                outln!("  {name:width$}  {}", path.display());
             }
         }
         return Ok(ExitCode::SUCCESS);
@@ -118,7 +118,7 @@ pub(crate) fn help<C: CommandFactory>(
             },
             None => found,
         };
-        print!("{}", found.render_long_help());
+        out!("{}", found.render_long_help());
         return Ok(ExitCode::SUCCESS);
     }
     match valid_name(name).then(|| available().remove(name)).flatten() {

@@ -753,3 +753,31 @@ fn options_take_puppet_spellings() {
     let dashed = common::marionette(&["apply", "--strict-variables", "-e", "notice(1)"]);
     assert_eq!(dashed.code, 0, "{}", dashed.output());
 }
+
+/// A reader that goes away (`| head -1`) ends the output quietly: no
+/// panic, no message, the command's own exit status.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("site.pp");
+    let code: String = (0..2000).map(|i| format!("notice('line {i}')\n")).collect();
+    std::fs::write(&manifest, code).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["apply", "--noop", "--vardir"])
+        .arg(dir.path())
+        .arg(&manifest)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("bug"),
+        "{stderr}"
+    );
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}

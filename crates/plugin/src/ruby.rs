@@ -25,9 +25,13 @@ use serde_json::json;
 
 use crate::{Problem, entries, file_name};
 
-/// Types Marionette ships that Puppet 7's core does not: a module's type
-/// of the same name takes their place, as it would in Puppet.
-const YIELDING: &[&str] = &["dns_resource", "dnszone", "dnsrr", "host", "cron"];
+/// Types Marionette ships that Puppet 7's core does not, and that
+/// modules define differently (inkblot-bind's `dnszone`, the seeds'
+/// `dns_resource`): a module's type of the same name takes their place, as
+/// it would in Puppet. Marionette's `host` and `cron` are those of
+/// Puppet's `host_core` and `cron_core` modules, implemented natively, and
+/// stay.
+const YIELDING: &[&str] = &["dns_resource", "dnszone", "dnsrr"];
 
 /// A module's Ruby type and the Ruby providers modules ship for it.
 #[derive(Clone, Debug)]
