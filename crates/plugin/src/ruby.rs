@@ -198,13 +198,38 @@ fn checked_by_ruby(
         .filter(|a| a.name != "ensure" && checked(&a.name))
     {
         let (host, t, load, name) = (host.clone(), t.clone(), load.clone(), attr.name.clone());
+        // The parameter's code sees the value alone, so a verdict on a
+        // plain value holds for every resource that gives it.
+        let verdicts: Mutex<HashMap<String, Result<(), String>>> = Mutex::default();
         attr.validate = Some(Arc::new(move |_, value| {
+            let key = match value {
+                Value::String(s) => Some(format!("s{s}")),
+                Value::Integer(i) => Some(format!("i{i}")),
+                Value::Boolean(b) => Some(format!("b{b}")),
+                _ => None,
+            };
+            if let Some(known) = key.as_ref().and_then(|k| {
+                verdicts
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(k)
+                    .cloned()
+            }) {
+                return known;
+            }
             load()?;
-            match host.check_param(&t.name, &name, value, &mut Answers::none()) {
+            let verdict = match host.check_param(&t.name, &name, value, &mut Answers::none()) {
                 Ok(None) => Ok(()),
                 Ok(Some(message)) => Err(message),
-                Err(error) => Err(failure(&error, &t.file)),
+                Err(error) => return Err(failure(&error, &t.file)),
+            };
+            if let Some(key) = key {
+                verdicts
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(key, verdict.clone());
             }
+            verdict
         }));
     }
     // Defaults and automatic relationships come from the type's blocks,
