@@ -171,7 +171,8 @@ pub(crate) fn current() -> &'static Environment {
     plugins().environment()
 }
 
-/// The built-in types and providers plus what the environment's modules
+/// The built-in types and providers, the module types built in whose
+/// module is on the module path, plus what the environment's modules
 /// ship, built once per process: compiling (which asks which types exist)
 /// and applying both need them. Type files that cannot be used are
 /// reported once, as warnings.
@@ -180,6 +181,7 @@ pub(crate) fn registry() -> Arc<Registry> {
         .get_or_init(|| {
             let mut registry = marionette_types::registry();
             let plugins = plugins();
+            marionette_types::add_module_types(&mut registry, &plugins.environment().modulepath);
             let problems = plugins.extend(&mut registry);
             for problem in plugins.problems().iter().chain(&problems) {
                 eprintln!(
