@@ -8,6 +8,8 @@
 //! `NOOP_CASES`), and keep a backup of every file it removed or replaced.
 //! A case with a `CASE.change.sh` is changed by it after the second run,
 //! then applied in noop and for real (the `audit` metaparameter's case).
+//! A `CASE.args` gives both runs more arguments (the module path of the
+//! `concat*` cases, which use Debian's Forge modules).
 //!
 //! The `package_*` and `service_*` cases manage `mrtest-*` packages and
 //! daemons, outside `/tmp/mrtest-apply`: their `CASE.state.sh` prints what
@@ -40,6 +42,7 @@ const NOOP_CASES: &[&str] = &[
     "package_apt_absent",
     "service_base",
     "service_debian",
+    "concat",
 ];
 
 /// Runs the case's cleanup script, when it has one, when dropped: after the
@@ -68,10 +71,19 @@ fn setup(case: &str) {
     }
 }
 
+/// The case's extra arguments (`CASE.args`, separated by white space),
+/// given to `puppet apply` and `marionette apply` alike.
+fn case_args(manifest: &Path) -> Vec<String> {
+    std::fs::read_to_string(manifest.with_extension("args"))
+        .map(|text| text.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
 fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
         .args(["apply", "--certname", "mrtest.example.com", "--vardir"])
         .arg(vardir)
+        .args(case_args(manifest))
         .args(extra)
         .arg(manifest)
         .env("NO_COLOR", "1")
@@ -170,6 +182,8 @@ fn apply_does_what_puppet_apply_does() {
         [
             "audit",
             "classes",
+            "concat",
+            "concat_errors",
             "failure",
             "filebucket",
             "files",
