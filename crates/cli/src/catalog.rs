@@ -163,19 +163,15 @@ pub(crate) fn external_functions() -> std::sync::Arc<dyn marionette_eval::Extern
 
 /// The resource types this agent manages that Puppet 7's compiler does
 /// not know (it moved them to modules), so manifests may declare them.
+/// The module types applied natively are left to the compiler, which
+/// reads them from the module's own file as Puppet does.
 fn agent_types() -> Vec<marionette_eval::AgentType> {
     let registry = crate::environment::registry();
     registry
         .types()
         .into_iter()
         .filter(|t| marionette_eval::core_type_attributes(&t.name).is_none())
-        // Module types implemented natively are described to the compiler
-        // by the module's own file, as in Puppet.
-        .filter(|t| {
-            !marionette_types::MODULE_TYPES
-                .iter()
-                .any(|(name, ..)| *name == t.name)
-        })
+        .filter(|t| !marionette_types::is_module_type(&t.name))
         .map(|t| {
             let mut attributes: Vec<String> = t.attributes.iter().map(|a| a.name.clone()).collect();
             if registry.has_providers(&t.name) {

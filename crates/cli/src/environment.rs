@@ -171,9 +171,9 @@ pub(crate) fn current() -> &'static Environment {
     plugins().environment()
 }
 
-/// The built-in types and providers, the native implementations of the
-/// module types whose modules are on the module path, plus what the
-/// environment's modules ship as plugins, built once per process: compiling (which asks which types exist)
+/// The built-in types and providers, the module types built in whose
+/// module is on the module path, plus what the environment's modules
+/// ship, built once per process: compiling (which asks which types exist)
 /// and applying both need them. Type files that cannot be used are
 /// reported once, as warnings.
 pub(crate) fn registry() -> Arc<Registry> {
@@ -181,7 +181,7 @@ pub(crate) fn registry() -> Arc<Registry> {
         .get_or_init(|| {
             let mut registry = marionette_types::registry();
             let plugins = plugins();
-            marionette_types::add_module_types(&mut registry, plugins.modules());
+            marionette_types::add_module_types(&mut registry, &plugins.environment().modulepath);
             let mut problems = plugins.extend(&mut registry);
             problems.extend(plugins.extend_ruby(&mut registry, &ruby()));
             for problem in plugins.problems().iter().chain(&problems) {

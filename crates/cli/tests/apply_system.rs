@@ -8,6 +8,8 @@
 //! `NOOP_CASES`), and keep a backup of every file it removed or replaced.
 //! A case with a `CASE.change.sh` is changed by it after the second run,
 //! then applied in noop and for real (the `audit` metaparameter's case).
+//! A `CASE.args` gives both runs more arguments (the module path of the
+//! `concat*` cases, which use Debian's Forge modules).
 //!
 //! The `package_*` and `service_*` cases manage `mrtest-*` packages and
 //! daemons, outside `/tmp/mrtest-apply`: their `CASE.state.sh` prints what
@@ -43,6 +45,7 @@ const NOOP_CASES: &[&str] = &[
     "file_line",
     "ini_setting",
     "ini_subsetting",
+    "concat",
 ];
 
 /// Runs the case's cleanup script, when it has one, when dropped: after the
@@ -71,29 +74,19 @@ fn setup(case: &str) {
     }
 }
 
-/// The case's own arguments (`CASE.args`, one a line), which the recorder
-/// gave Puppet too: the module path of the cases managing module types.
-fn arguments(case: &str) -> Vec<String> {
-    std::fs::read_to_string(data(&format!("{case}.args")))
-        .map(|text| {
-            text.lines()
-                .filter(|line| !line.trim().is_empty())
-                .map(str::to_string)
-                .collect()
-        })
+/// The case's extra arguments (`CASE.args`, separated by white space),
+/// given to `puppet apply` and `marionette apply` alike.
+fn case_args(manifest: &Path) -> Vec<String> {
+    std::fs::read_to_string(manifest.with_extension("args"))
+        .map(|text| text.split_whitespace().map(str::to_string).collect())
         .unwrap_or_default()
 }
 
 fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
-    let case = manifest
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .unwrap_or_default();
     let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
         .args(["apply", "--certname", "mrtest.example.com", "--vardir"])
         .arg(vardir)
-        .args(extra)
-        .args(arguments(&case).into_iter().map(|arg| {
+        .args(case_args(manifest).into_iter().map(|arg| {
             // Only the modules the cases use: every installed module's
             // custom facts would be resolved at each run otherwise (apt's
             // run `apt-get` for seconds).
@@ -103,6 +96,7 @@ fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
                 arg
             }
         }))
+        .args(extra)
         .arg(manifest)
         .env("NO_COLOR", "1")
         .output()
@@ -114,11 +108,15 @@ fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
         .filter(|line| !line.starts_with("Error: Facter:"))
         .map(|line| format!("{line}\n"))
         .collect();
+    // The cases' directory depends on the checkout, as the recorder
+    // knows: `(file: CASE.pp, ...)`.
+    let here = format!("{}/", data("").display().to_string().trim_end_matches('/'));
     format!(
         "{}--- stderr\n{}",
         timeless(&String::from_utf8_lossy(&output.stdout)),
         timeless(&stderr)
     )
+    .replace(&here, "")
 }
 
 /// The files under the root, in the recorder's format, then what the
@@ -207,6 +205,8 @@ fn apply_does_what_puppet_apply_does() {
         [
             "audit",
             "classes",
+            "concat",
+            "concat_errors",
             "failure",
             "file_line",
             "file_line_failures",

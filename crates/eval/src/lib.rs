@@ -113,6 +113,10 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
     }
 }
 
+/// The version of Puppet whose language and agent Marionette reproduces,
+/// as `$clientversion` gives it to manifests compiled for this machine.
+pub const PUPPET_VERSION: &str = "7.23.0";
+
 /// What to compile: a main manifest (a file, a directory of files read in
 /// order, or code), modules, the node and its facts.
 #[derive(Default)]
@@ -261,6 +265,12 @@ fn prepare<'p>(
     let mut fact_data = options.facts.clone();
     if options.local {
         fact_data.insert("clientcert".into(), serde_json::Value::String(node.clone()));
+        // The agent's version, which modules compare with Puppet's
+        // (concat's fragments choose their content's type by it): the
+        // Puppet whose language and agent this one reproduces.
+        fact_data
+            .entry("clientversion")
+            .or_insert_with(|| serde_json::Value::String(PUPPET_VERSION.into()));
     }
     evaluator.set_facts(marionette_catalog::from_data(&serde_json::Value::Object(
         fact_data,

@@ -109,7 +109,7 @@ pub type GenerateFn =
 
 /// Why a generator added nothing. The two kinds stop different amounts of
 /// the run, as they do in Puppet.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum GenerateError {
     /// The resource cannot be what it says (purging a type that cannot be
     /// listed): Puppet refuses such a catalog when it is converted, so the
@@ -122,6 +122,13 @@ pub enum GenerateError {
     /// run goes on, and the run counts as failed.
     #[error("{0}")]
     Failed(String),
+    /// Generating failed part way: the resources made before the failure
+    /// are still added and applied, and the error is logged as `Failed`'s
+    /// is. Puppet's `concat_file` makes its file in `generate` and fills
+    /// it in `eval_generate`; when the content cannot be built, the file
+    /// is still managed, without content.
+    #[error("{1}")]
+    Incomplete(Vec<Generated>, String),
 }
 
 /// A plain message is an invalid resource, the common case.
@@ -144,6 +151,13 @@ pub trait Generation {
     /// Logs a warning about the run rather than one resource (Puppet words
     /// recursion's soft limit so).
     fn warning(&self, message: &str);
+    /// Logs a warning about one resource of the catalog (a generator or
+    /// not), under its containment path.
+    fn warn_about(&self, resource: &Resource, message: &str);
+    /// The catalog's resources of a type (lower case), in catalog order:
+    /// what a generator gathers from the rest of the catalog (`concat_file`
+    /// its fragments).
+    fn resources_of(&self, type_name: &str) -> Vec<&Resource>;
 }
 
 /// A resource added by a generator: contained where its generator is, with

@@ -188,6 +188,28 @@ struct Generator<'a> {
     logger: Logger,
 }
 
+impl Generator<'_> {
+    /// Where a generator's messages come from: its containment path.
+    fn source_of(&self, resource: &Resource) -> String {
+        let positions = self.positions.get_or_init(|| {
+            self.resources
+                .iter()
+                .filter(|(_, r)| r.type_def().generate.is_some())
+                .map(|(i, r)| (r.reference(), *i))
+                .collect()
+        });
+        match positions.get(&resource.reference()) {
+            Some(&i) => {
+                let parents = self
+                    .parents
+                    .get_or_init(|| crate::graph::parents(self.catalog));
+                crate::graph::containment_path(self.catalog, parents, i)
+            }
+            None => resource.reference(),
+        }
+    }
+}
+
 impl marionette_ral::Generation for Generator<'_> {
     fn instances(&self, type_name: &str) -> Result<Vec<marionette_ral::PropertyHash>, String> {
         self.session
@@ -219,23 +241,21 @@ impl marionette_ral::Generation for Generator<'_> {
     }
 
     fn notice(&self, resource: &Resource, message: &str) {
-        let positions = self.positions.get_or_init(|| {
-            self.resources
-                .iter()
-                .filter(|(_, r)| r.type_def().generate.is_some())
-                .map(|(i, r)| (r.reference(), *i))
-                .collect()
-        });
-        let source = match positions.get(&resource.reference()) {
-            Some(&i) => {
-                let parents = self
-                    .parents
-                    .get_or_init(|| crate::graph::parents(self.catalog));
-                crate::graph::containment_path(self.catalog, parents, i)
-            }
-            None => resource.reference(),
-        };
-        self.logger.log(Level::Notice, &source, message);
+        self.logger
+            .log(Level::Notice, &self.source_of(resource), message);
+    }
+
+    fn warn_about(&self, resource: &Resource, message: &str) {
+        self.logger
+            .log(Level::Warning, &self.source_of(resource), message);
+    }
+
+    fn resources_of(&self, type_name: &str) -> Vec<&Resource> {
+        self.resources
+            .iter()
+            .map(|(_, resource)| resource)
+            .filter(|resource| resource.type_name() == type_name)
+            .collect()
     }
 
     fn warning(&self, message: &str) {
@@ -300,6 +320,10 @@ fn extend(
             Err(GenerateError::Failed(message)) => {
                 failures.push((*i, message));
                 continue;
+            }
+            Err(GenerateError::Incomplete(generated, message)) => {
+                failures.push((*i, message));
+                generated
             }
         };
         // Most generators (every `file` without `recurse`) add nothing, so

@@ -11,7 +11,7 @@ pub mod system;
 mod text;
 pub mod types;
 
-use std::path::PathBuf;
+use std::path::Path;
 
 use marionette_ral::{RalError, Registry};
 
@@ -22,32 +22,53 @@ pub fn registry() -> Registry {
     registry
 }
 
-/// Adds a native type and its providers to a registry.
-pub type AddType = fn(&mut Registry) -> Result<(), RalError>;
+/// A type that Puppet gets from a module (`MODULE/lib/puppet/type/NAME.rb`)
+/// and that is built in here: `(type name, module name, registers the type
+/// and its providers)`.
+pub type ModuleType = (
+    &'static str,
+    &'static str,
+    fn(&mut Registry) -> Result<(), RalError>,
+);
 
-/// The types modules ship in Ruby that marionette implements natively:
-/// `(type, module, adds it)`. As in Puppet, such a type exists only in an
-/// environment whose module path holds that module with the type's file
-/// (`MODULE/lib/puppet/type/TYPE.rb`); [`add_module_types`] adds those.
-pub const MODULE_TYPES: &[(&str, &str, AddType)] = &[
+/// The module types applied natively. Each exists only in an environment
+/// whose module path has the module shipping it, as in Puppet.
+pub const MODULE_TYPES: &[ModuleType] = &[
+    ("anchor", "stdlib", types::anchor::register),
     ("file_line", "stdlib", types::file_line::register),
     ("ini_setting", "inifile", types::ini_setting::register),
     ("ini_subsetting", "inifile", types::ini_subsetting::register),
+    ("concat_file", "concat", types::concat_file::register),
+    (
+        "concat_fragment",
+        "concat",
+        types::concat_fragment::register,
+    ),
 ];
 
-/// Adds to `registry` the native types of [`MODULE_TYPES`] whose module is
-/// among `modules` (module directories, the first of each name, as
-/// `Plugins::modules` lists them) and ships the type's file.
-pub fn add_module_types(registry: &mut Registry, modules: &[PathBuf]) {
-    for (type_name, module, add) in MODULE_TYPES {
-        let shipped = modules.iter().any(|dir| {
-            dir.file_name().is_some_and(|name| name == *module)
-                && dir
-                    .join(format!("lib/puppet/type/{type_name}.rb"))
+/// Whether a type is one of [`MODULE_TYPES`]: the compiler then reads it
+/// from the module's own file, which says what that version accepts.
+pub fn is_module_type(name: &str) -> bool {
+    MODULE_TYPES
+        .iter()
+        .any(|(type_name, _, _)| *type_name == name)
+}
+
+/// Adds the [`MODULE_TYPES`] whose module is on the module path and ships
+/// the type's file (the first module of that name wins, as for classes).
+pub fn add_module_types(registry: &mut Registry, modulepath: &[impl AsRef<Path>]) {
+    for (type_name, module, register) in MODULE_TYPES {
+        let shipped = modulepath
+            .iter()
+            .map(|dir| dir.as_ref().join(module))
+            .find(|dir| dir.is_dir())
+            .is_some_and(|dir| {
+                dir.join(format!("lib/puppet/type/{type_name}.rb"))
                     .is_file()
-        });
+            });
         if shipped {
-            add(registry).unwrap_or_else(|e| panic!("a built-in type is malformed: {e}"));
+            register(registry)
+                .unwrap_or_else(|e| panic!("the built-in type {type_name} is malformed: {e}"));
         }
     }
 }

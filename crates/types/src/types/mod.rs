@@ -1,6 +1,9 @@
 //! One file per type; each has a `definition()` and registers its
 //! providers.
 
+pub mod anchor;
+pub mod concat_file;
+pub mod concat_fragment;
 pub mod cron;
 pub mod dns_resource;
 pub mod dnsrr;
