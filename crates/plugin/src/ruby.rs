@@ -110,6 +110,7 @@ pub(crate) fn extend(
             .map(|a| {
                 json!({
                     "name": a.name,
+                    "doc": a.doc,
                     "kind": if a.property { "property" } else { "parameter" },
                     "namevar": a.namevar,
                     "boolean": a.boolean,
@@ -118,7 +119,11 @@ pub(crate) fn extend(
             .collect();
         let data = json!({
             "name": t.name,
-            "doc": format!("Written in Ruby in {}.", t.file.display()),
+            "doc": if spec.doc.is_empty() {
+                format!("Written in Ruby in {}.", t.file.display())
+            } else {
+                spec.doc.clone()
+            },
             "ensurable": spec.ensurable,
             "attributes": attributes,
             "features": spec.features.iter().map(|f| json!({"name": f})).collect::<Vec<_>>(),

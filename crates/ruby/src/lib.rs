@@ -191,6 +191,8 @@ pub struct Rendered {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TypeSpec {
     pub name: String,
+    /// The type's `@doc`.
+    pub doc: String,
     pub attributes: Vec<Attribute>,
     pub ensurable: bool,
     /// The type checks whole resources (`validate do`).
@@ -214,6 +216,8 @@ pub struct Attribute {
     /// Its values are checked by its own code (`validate`, `newvalues`, a
     /// parent class).
     pub checked: bool,
+    /// Its `desc`.
+    pub doc: String,
 }
 
 /// What the host asks the engine while it answers.
@@ -601,6 +605,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
                 boolean: flag(a, "boolean"),
                 default: flag(a, "default"),
                 checked: true,
+                doc: String::new(),
             })
         })
         .collect();
@@ -618,6 +623,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         .collect();
     Ok(TypeSpec {
         name: name.to_string(),
+        doc: String::new(),
         attributes,
         ensurable: flag(answer, "ensurable"),
         validates: true,

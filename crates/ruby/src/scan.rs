@@ -8,6 +8,7 @@ use crate::{Attribute, TypeSpec};
 
 /// Reads the declarations of the type `name` from its file's text.
 pub fn scan_type(name: &str, text: &str) -> TypeSpec {
+    let mut doc = String::new();
     let mut attributes: Vec<Attribute> = Vec::new();
     let mut ensurable = false;
     let mut validates = false;
@@ -16,12 +17,27 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     // The attribute whose block is open, by the indentation of its
     // declaration: deeper lines are its own (`validate`, `defaultto`).
     let mut open: Option<usize> = None;
-    for raw in text.lines() {
+    let mut lines = text.lines();
+    while let Some(raw) = lines.next() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         let indent = raw.len() - raw.trim_start().len();
+        // Documentation: the type's `@doc`, an attribute's `desc`.
+        if let Some(rest) = line
+            .strip_prefix("@doc =")
+            .or_else(|| line.strip_prefix("desc "))
+            .or_else(|| line.strip_prefix("desc("))
+        {
+            let text = documentation(rest.trim().trim_end_matches(')'), &mut lines);
+            match (line.starts_with("@doc"), open.and(attributes.last_mut())) {
+                (true, _) => doc = text,
+                (false, Some(last)) if indent > open.unwrap_or(0) => last.doc = text,
+                _ => {}
+            }
+            continue;
+        }
         if let Some(depth) = open
             && indent > depth
         {
@@ -51,6 +67,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 boolean: false,
                 default: false,
                 checked: false,
+                doc: String::new(),
             });
             continue;
         }
@@ -86,6 +103,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         if let Some((attribute, property)) = declared {
             attributes.retain(|a| a.name != attribute);
             attributes.push(Attribute {
+                doc: String::new(),
                 default: false,
                 // A parent class may bring checks of its own.
                 checked: line.contains("parent:") || line.contains(":parent =>"),
@@ -109,12 +127,46 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     }
     TypeSpec {
         name: name.to_string(),
+        doc,
         attributes,
         ensurable,
         validates,
         features,
         title_patterns: Vec::new(),
         autorelations,
+    }
+}
+
+/// A documentation string: quoted on its line, or a heredoc whose lines
+/// follow (`<<-EOT`, `<<~EOT`), its common indentation removed.
+fn documentation<'a>(start: &str, lines: &mut impl Iterator<Item = &'a str>) -> String {
+    if let Some(marker) = start
+        .strip_prefix("<<-")
+        .or_else(|| start.strip_prefix("<<~"))
+    {
+        let marker = marker.trim_matches(|c| c == '\'' || c == '"');
+        let body: Vec<&str> = lines.take_while(|l| l.trim() != marker).collect();
+        let indent = body
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.len() - l.trim_start().len())
+            .min()
+            .unwrap_or(0);
+        return body
+            .iter()
+            .map(|l| l.get(indent..).unwrap_or("").trim_end())
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim()
+            .to_string();
+    }
+    let quote = start.chars().next().filter(|c| *c == '\'' || *c == '"');
+    match quote {
+        Some(q) => start[1..]
+            .rsplit_once(q)
+            .map(|(text, _)| text.to_string())
+            .unwrap_or_default(),
+        None => String::new(),
     }
 }
 
