@@ -41,8 +41,8 @@ pub(crate) struct FactsArgs {
     /// How long an executable external fact may run before it is killed.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
     external_timeout: Duration,
-    /// Accepted for compatibility with `facter -p`: there are no separate
-    /// Puppet facts to load.
+    /// Also resolve the custom facts of the environment's modules
+    /// (`lib/facter/*.rb`), as `facter -p` loads Puppet's.
     #[arg(short = 'p', long)]
     puppet: bool,
 }
@@ -68,7 +68,17 @@ pub(crate) fn run(args: FactsArgs) -> Result<ExitCode> {
         dirs.extend(args.external_dirs.iter().cloned());
         options.external_dirs = dirs;
     }
-    let collection = marionette_facts::collect(&options);
+    let mut collection = marionette_facts::collect(&options);
+    if args.puppet {
+        let mut all = collection.with_legacy();
+        let known: std::collections::HashSet<String> = all.keys().cloned().collect();
+        crate::catalog::with_custom_facts(&mut all);
+        for (name, value) in all {
+            if !known.contains(&name) {
+                collection.facts.insert(name, value);
+            }
+        }
+    }
 
     let text = if args.queries.is_empty() {
         let facts = if args.show_legacy {

@@ -246,4 +246,16 @@ fn custom_facts_feed_apply_as_with_puppet() {
         "{}",
         run.output()
     );
+    // `marionette facts -p` shows them, as `facter -p` shows Puppet's.
+    let modulepath = dir.join("modules").display().to_string();
+    let with = common::marionette(&[
+        "facts",
+        "-p",
+        "--modulepath",
+        &modulepath,
+        "mrtest_weighted",
+    ]);
+    assert_eq!(with.stdout, "the heavier\n", "{}", with.output());
+    let without = common::marionette(&["facts", "--modulepath", &modulepath, "mrtest_weighted"]);
+    assert_eq!(without.stdout, "\n", "{}", without.output());
 }
