@@ -188,6 +188,17 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => exit_now(usage_error(&error)),
     };
+    // An environment named must exist, as in Puppet: a typo would
+    // otherwise compile the wrong code, or none.
+    if let (Some(name), Some(dir)) = (&cli.env.environment, cli.env.directory())
+        && !dir.is_dir()
+    {
+        errln!(
+            "Error: Could not find a directory environment named '{name}' anywhere in the path: {}. Does the directory exist?",
+            cli.env.environmentpath.display()
+        );
+        return ExitCode::FAILURE;
+    }
     environment::choose(&cli.env);
     let result = run(cli);
     // Plugins get to finish cleanly before the process ends.

@@ -781,3 +781,29 @@ fn a_closed_pipe_ends_the_output_quietly() {
     );
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
+
+/// An environment that does not exist is an error, as in Puppet, not an
+/// empty environment.
+#[test]
+fn a_nonexistent_environment_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args([
+            "apply",
+            "--environment",
+            "mrtest_nosuch",
+            "--environmentpath",
+        ])
+        .arg(dir.path())
+        .args(["-e", "notice('x')"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "Could not find a directory environment named 'mrtest_nosuch' anywhere in the path: "
+        ) && !String::from_utf8_lossy(&output.stdout).contains("Notice"),
+        "{stderr}"
+    );
+}

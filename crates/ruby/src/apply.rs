@@ -10,7 +10,7 @@ use marionette_values::{PHash, Value};
 use serde_json::{Value as Json, json};
 
 use crate::wire::Shape;
-use crate::{Engine, HostError, RubyHost};
+use crate::{Engine, HostError, RubyHost, refusal, strings};
 
 /// A Ruby provider as it declares itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,14 +51,6 @@ impl RubyHost {
             json!({"type": type_name, "type_file": type_file, "provider_files": provider_files}),
             engine,
         )?;
-        let strings = |data: Option<&Json>| -> Vec<String> {
-            data.and_then(Json::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Json::as_str)
-                .map(str::to_string)
-                .collect()
-        };
         let fact_sets = |data: Option<&Json>| -> Vec<(String, Vec<String>)> {
             data.and_then(Json::as_object)
                 .into_iter()
@@ -161,10 +153,7 @@ impl RubyHost {
             json!({"type": type_name, "attr": attr, "value": value}),
             engine,
         )?;
-        Ok(answer
-            .get("error")
-            .and_then(Json::as_str)
-            .map(str::to_string))
+        Ok(refusal(&answer))
     }
 
     /// What the type's own `validate` block says of a whole resource.
@@ -175,16 +164,12 @@ impl RubyHost {
         values: &PHash,
         engine: &mut dyn Engine,
     ) -> Result<Option<String>, HostError> {
-        let values = self.encode(&Value::hash(values.clone()));
         let answer = self.request(
             "check_resource",
-            json!({"type": type_name, "title": title, "values": values}),
+            self.resource_params(type_name, title, values),
             engine,
         )?;
-        Ok(answer
-            .get("error")
-            .and_then(Json::as_str)
-            .map(str::to_string))
+        Ok(refusal(&answer))
     }
 
     /// A parameter's default (`defaultto`) for a resource with these
@@ -197,12 +182,9 @@ impl RubyHost {
         values: &PHash,
         engine: &mut dyn Engine,
     ) -> Result<Option<Value>, HostError> {
-        let values = self.encode(&Value::hash(values.clone()));
-        let answer = self.request(
-            "param_default",
-            json!({"type": type_name, "attr": attr, "title": title, "values": values}),
-            engine,
-        )?;
+        let mut params = self.resource_params(type_name, title, values);
+        params["attr"] = json!(attr);
+        let answer = self.request("param_default", params, engine)?;
         match answer.get("value") {
             None => Ok(None),
             Some(data) => self
@@ -222,12 +204,10 @@ impl RubyHost {
         values: &PHash,
         engine: &mut dyn Engine,
     ) -> Result<Vec<String>, HostError> {
-        let values = self.encode(&Value::hash(values.clone()));
-        let answer = self.request(
-            "autorelation",
-            json!({"type": type_name, "kind": kind, "target": target, "title": title, "values": values}),
-            engine,
-        )?;
+        let mut params = self.resource_params(type_name, title, values);
+        params["kind"] = json!(kind);
+        params["target"] = json!(target);
+        let answer = self.request("autorelation", params, engine)?;
         Ok(answer
             .get("titles")
             .and_then(Json::as_array)
@@ -400,6 +380,12 @@ impl RubyHost {
             }
         }
         Ok(found)
+    }
+
+    /// What names a resource to the host: its type, title and values.
+    fn resource_params(&self, type_name: &str, title: &str, values: &PHash) -> Json {
+        let values = self.encode(&Value::hash(values.clone()));
+        json!({"type": type_name, "title": title, "values": values})
     }
 
     fn encode(&self, value: &Value) -> Json {

@@ -580,14 +580,6 @@ fn read_function_spec(answer: &Json) -> Result<FunctionSpec, String> {
 
 fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
     let flag = |data: &Json, key: &str| data.get(key).and_then(Json::as_bool).unwrap_or(false);
-    let strings = |data: Option<&Json>| -> Vec<String> {
-        data.and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Json::as_str)
-            .map(str::to_string)
-            .collect()
-    };
     let name = answer
         .get("name")
         .and_then(Json::as_str)
@@ -631,4 +623,19 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         title_patterns,
         autorelations: Vec::new(),
     })
+}
+
+/// The strings of a JSON list (nothing when it is not one).
+pub(crate) fn strings(data: Option<&Json>) -> Vec<String> {
+    data.and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Json::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
+/// A refusal the host reports (`{"error": "why"}`), if any.
+pub(crate) fn refusal(answer: &Json) -> Option<String> {
+    answer.get("error").and_then(Json::as_str).map(str::to_string)
 }
