@@ -637,5 +637,8 @@ pub(crate) fn strings(data: Option<&Json>) -> Vec<String> {
 
 /// A refusal the host reports (`{"error": "why"}`), if any.
 pub(crate) fn refusal(answer: &Json) -> Option<String> {
-    answer.get("error").and_then(Json::as_str).map(str::to_string)
+    answer
+        .get("error")
+        .and_then(Json::as_str)
+        .map(str::to_string)
 }
