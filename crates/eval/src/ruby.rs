@@ -575,7 +575,7 @@ impl<'p> Evaluator<'p> {
             .filter(|m| !m.is_empty());
         Context {
             module,
-            scope: String::new(),
+            scope: self.scopes.get(self.current).label.to_string(),
         }
     }
 
