@@ -807,3 +807,39 @@ fn a_nonexistent_environment_is_an_error() {
         "{stderr}"
     );
 }
+
+/// A comma in a group name would make `useradd -G` join two groups: it
+/// is refused before anything runs, with Puppet's message (and GID
+/// numbers too).
+#[test]
+fn group_names_with_commas_or_numbers_are_refused() {
+    for (groups, message) in [
+        (
+            "['a,b']",
+            "Group names must be provided as an array, not a comma-separated list.",
+        ),
+        ("['100']", "Group names must be provided, not GID numbers."),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["apply", "--noop", "--vardir"])
+            .arg(dir.path())
+            .args([
+                "-e",
+                &format!("user {{ 'mrtest-groups': groups => {groups} }}"),
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "Error: Parameter groups failed on User[mrtest-groups]: {message}"
+            )),
+            "{stderr}"
+        );
+        assert!(
+            !String::from_utf8_lossy(&output.stdout).contains("should be"),
+            "{stderr}"
+        );
+    }
+}

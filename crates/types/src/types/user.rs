@@ -106,6 +106,7 @@ pub fn definition() -> TypeDef {
             AttrDef::property("groups")
                 .doc("Supplementary groups, as an array of names. See `membership`.")
                 .array_matching(marionette_ral::ArrayMatching::All)
+                .validate(|_, value| check_group_names(value))
                 .insync(groups_insync),
         )
         .attr(AttrDef::param("name").doc("The login name.").namevar())
@@ -189,4 +190,28 @@ pub fn definition() -> TypeDef {
             titles.extend(resource.list("groups").into_iter().map(value_text));
             titles
         })
+}
+
+/// Group names as Puppet accepts them: names, not GID numbers, and each
+/// its own element; `useradd -G` would take `a,b` as two groups.
+fn check_group_names(value: &Value) -> Result<(), String> {
+    let names: Vec<&Value> = match value {
+        Value::Array(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    for name in names {
+        let text = value_text(name);
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err("Group names must be provided, not GID numbers.".into());
+        }
+        if text.contains(',') {
+            return Err(
+                "Group names must be provided as an array, not a comma-separated list.".into(),
+            );
+        }
+        if text.is_empty() {
+            return Err("Group names must not be empty. If you want to specify \"no groups\" pass an empty array".into());
+        }
+    }
+    Ok(())
 }
