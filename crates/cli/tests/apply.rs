@@ -843,3 +843,38 @@ fn group_names_with_commas_or_numbers_are_refused() {
         );
     }
 }
+
+/// Line breaks that would forge crontab or hosts lines are refused before
+/// anything runs: a cron job's name or environment, a host's comment with
+/// a carriage return (as Puppet refuses it).
+#[test]
+fn line_breaks_that_would_forge_lines_are_refused() {
+    for (code, message) in [
+        (
+            "cron { \"mrtest\\n* * * * * evil\": command => '/bin/true', user => 'root', target => '/nonexistent/mrtest' }",
+            "The job's name must be one line",
+        ),
+        (
+            "cron { 'mrtest': command => '/bin/true', environment => [\"A=1\\n* * * * * evil\"], target => '/nonexistent/mrtest' }",
+            "it must be one line",
+        ),
+        (
+            "host { 'mrtest.example.com': ip => '192.0.2.1', comment => \"a\\rb\", target => '/nonexistent/mrtest' }",
+            "Comment cannot include newline",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["apply", "--noop", "--vardir"])
+            .arg(dir.path())
+            .args(["-e", code])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{code}: {stderr}");
+        assert!(
+            !String::from_utf8_lossy(&output.stdout).contains("should be"),
+            "{stderr}"
+        );
+    }
+}

@@ -136,6 +136,12 @@ pub fn definition() -> TypeDef {
                 .array_matching(marionette_ral::ArrayMatching::All)
                 .validate(|_, value| {
                     let text = value_text(value);
+                    // A line break would write a crontab line of its own.
+                    if text.contains(['\n', '\r']) {
+                        return Err(format!(
+                            "Invalid environment setting {text:?}: it must be one line"
+                        ));
+                    }
                     match text.split_once('=') {
                         Some((name, _))
                             if !name.is_empty() && !name.contains(char::is_whitespace) =>
@@ -152,7 +158,16 @@ pub fn definition() -> TypeDef {
         .attr(
             AttrDef::param("name")
                 .doc("The job's name, written in the crontab above it.")
-                .namevar(),
+                .namevar()
+                // The name is written in a comment line: a line break would
+                // start a crontab line of its own.
+                .validate(|_, value| {
+                    if value_text(value).contains(['\n', '\r']) {
+                        Err("The job's name must be one line".into())
+                    } else {
+                        Ok(())
+                    }
+                }),
         )
         .attr(
             AttrDef::param("user")

@@ -67,7 +67,8 @@ pub fn definition() -> TypeDef {
             AttrDef::property("comment")
                 .doc("A comment written after the entry.")
                 .validate(|_, value| {
-                    if value_text(value).contains('\n') {
+                    // Puppet refuses a carriage return as a line break too.
+                    if value_text(value).contains(['\n', '\r']) {
                         Err("Comment cannot include newline".into())
                     } else {
                         Ok(())
