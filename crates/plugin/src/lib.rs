@@ -115,6 +115,24 @@ impl Processes {
     }
 }
 
+/// A message from a plugin or a module's Ruby, made safe to print: its
+/// control characters (line breaks and escape sequences included) are
+/// escaped, so it cannot forge console or report lines of its own.
+pub(crate) fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| match c {
+            '\n' => "\\n".to_string(),
+            '\r' => "\\r".to_string(),
+            '\t' => "\t".to_string(),
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 fn valid_module_name(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_lowercase())
         && name
@@ -400,4 +418,16 @@ fn read_type(path: &Path, format: &str) -> Result<TypeDef, String> {
         serde_saphyr::from_str(&text).map_err(|e| format!("invalid YAML: {e}"))?
     };
     marionette_ral::type_from_data(&data)
+}
+
+#[cfg(test)]
+mod printable_tests {
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(
+            super::printable("a\nNotice: forged\x1b[0m\tb"),
+            "a\\nNotice: forged\\u{1b}[0m\tb"
+        );
+        assert_eq!(super::printable("plain"), "plain");
+    }
 }

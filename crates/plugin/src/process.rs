@@ -268,5 +268,9 @@ fn forward_log(
         (None, Some(name)) => source(name),
         (None, None) => format!("Plugin {}", path.display()),
     };
-    logger.log(level, &source, message);
+    logger.log(
+        level,
+        &crate::printable(&source),
+        &crate::printable(message),
+    );
 }

@@ -315,14 +315,24 @@ impl PluginProvider {
         let wire: Vec<Json> = changes.iter().map(change_to_wire).collect();
         let answer = self.request(cx, "set", json!({"noop": noop, "changes": wire}))?;
         let results = answer.get("results").and_then(Json::as_array);
+        // Each result must say plainly whether its change was made: an
+        // `ok` that is not a boolean is a broken answer, not a failure
+        // (nor a success) of one change.
         let results = match results {
-            Some(results) if results.len() == changes.len() => results,
+            Some(results)
+                if results.len() == changes.len()
+                    && results
+                        .iter()
+                        .all(|r| r.get("ok").is_some_and(Json::is_boolean)) =>
+            {
+                results
+            }
             _ => {
                 return Err(PluginError::Failed {
                     plugin: self.process.path().to_path_buf(),
                     method: "set".into(),
                     message: format!(
-                        "its answer must hold 'results', one for each of the {} changes",
+                        "its answer must hold 'results', one for each of the {} changes, each with a boolean 'ok'",
                         changes.len()
                     ),
                 });

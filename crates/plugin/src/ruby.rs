@@ -755,6 +755,10 @@ impl Engine for Answers<'_> {
             "err" | "error" => marionette_ral::log::Level::Err,
             _ => marionette_ral::log::Level::Notice,
         };
-        cx.logger.log(level, source.unwrap_or("Puppet"), message);
+        cx.logger.log(
+            level,
+            &crate::printable(source.unwrap_or("Puppet")),
+            &crate::printable(message),
+        );
     }
 }
