@@ -878,3 +878,26 @@ fn line_breaks_that_would_forge_lines_are_refused() {
         );
     }
 }
+
+/// A service name that leaves the init scripts' directory is refused
+/// before anything runs.
+#[test]
+fn service_names_that_leave_the_script_directory_are_refused() {
+    for name in ["../../tmp/mrtest-evil", ".."] {
+        let dir = tempfile::tempdir().unwrap();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["apply", "--noop", "--vardir"])
+            .arg(dir.path())
+            .args([
+                "-e",
+                &format!("service {{ '{name}': ensure => running, provider => debian }}"),
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("a service name cannot contain '/' or be '.' or '..'"),
+            "{name}: {stderr}"
+        );
+    }
+}

@@ -213,7 +213,19 @@ pub fn definition() -> TypeDef {
                 .doc(
                     "The name of the service: the systemd unit (`.service` may be
                     left out) or the init script. Defaults to the title.",
-                ),
+                )
+                // The init-script providers run `PATH/NAME`: a name with a
+                // `/` or that is `..` would run a script from elsewhere.
+                .validate(|_, value| {
+                    let name = value_text(value);
+                    if name.contains('/') || name == ".." || name == "." {
+                        Err(format!(
+                            "Invalid service name {name:?}: a service name cannot contain '/' or be '.' or '..'"
+                        ))
+                    } else {
+                        Ok(())
+                    }
+                }),
         )
         .attr(
             crate::types::directory_list("path", "Where the `debian` provider looks for init scripts, as an array
