@@ -311,11 +311,17 @@ fn write_report(state: &Path, report: &mut Report, logger: &Logger) {
 /// system cannot exchange files, the new report is renamed over the old.
 fn replace_report(path: &Path, previous: &Path, report: &mut Report) -> std::io::Result<()> {
     use std::io::{Seek, Write};
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    // Reports tell what changed on the machine: readable by the owner and
+    // the group only, as Puppet keeps them (0640), also when the file was
+    // made by an earlier version with other permissions.
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create(true)
         .truncate(false)
+        .mode(0o640)
         .open(previous)?;
+    file.set_permissions(std::fs::Permissions::from_mode(0o640))?;
     let mut out = std::io::BufWriter::with_capacity(256 * 1024, file);
     report.write_json(&mut out)?;
     out.flush()?;

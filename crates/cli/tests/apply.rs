@@ -901,3 +901,41 @@ fn service_names_that_leave_the_script_directory_are_refused() {
         );
     }
 }
+
+/// The report never holds a file's content (its checksum instead, as
+/// Puppet's), and it is readable by its owner and group only (0640).
+#[test]
+fn the_report_keeps_no_file_content_and_is_not_world_readable() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("mrtest-secret");
+    std::fs::write(&target, "old\n").unwrap();
+    let vardir = dir.path().join("var");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["apply", "--vardir"])
+        .arg(&vardir)
+        .args([
+            "-e",
+            &format!(
+                "file {{ '{}': content => 'mrtest s3cret' }}",
+                target.display()
+            ),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for name in ["last_run_report.json", "previous_run_report.json"] {
+        let path = vardir.join("state").join(name);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        assert!(!text.contains("mrtest s3cret"), "{name} holds the content");
+        assert!(text.contains("{sha256}"), "{name} holds no checksum");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640, "{name}");
+    }
+}

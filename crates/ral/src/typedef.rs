@@ -202,6 +202,10 @@ pub struct AttrDef {
     /// Custom text of the current and desired values (`is_to_s`,
     /// `should_to_s`).
     pub format: Option<FormatFn>,
+    /// What the report keeps of a value, when not the value itself: a
+    /// file's content is kept as its checksum, as Puppet keeps it, so the
+    /// report never holds a file's secrets.
+    pub report: Option<FormatFn>,
     /// Custom change message (`change_to_s`).
     pub change_message: Option<ChangeFn>,
     /// The value is never printed or logged.
@@ -245,6 +249,7 @@ impl AttrDef {
             array_matching: ArrayMatching::First,
             insync: None,
             format: None,
+            report: None,
             change_message: None,
             sensitive: false,
             required_features: Vec::new(),
@@ -388,6 +393,12 @@ impl AttrDef {
 
     pub fn format(mut self, hook: impl Fn(&Value) -> String + Send + Sync + 'static) -> AttrDef {
         self.format = Some(Arc::new(hook));
+        self
+    }
+
+    /// See [`AttrDef::report`].
+    pub fn report(mut self, hook: impl Fn(&Value) -> String + Send + Sync + 'static) -> AttrDef {
+        self.report = Some(Arc::new(hook));
         self
     }
 

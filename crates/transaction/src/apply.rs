@@ -1082,9 +1082,18 @@ impl<'a> Run<'a> {
                     .type_def()
                     .attribute(&event.property)
                     .is_some_and(|a| a.sensitive);
+            let reported = resource
+                .type_def()
+                .attribute(&event.property)
+                .and_then(|a| a.report.clone());
             let data = |value: &marionette_values::Value| {
                 if sensitive {
                     serde_json::Value::String("[redacted]".into())
+                } else if let Some(report) = &reported
+                    && !matches!(value, marionette_values::Value::Undef)
+                    && !matches!(value, marionette_values::Value::String(s) if &**s == "absent")
+                {
+                    serde_json::Value::String(report(value))
                 } else {
                     marionette_catalog::to_data(value)
                 }

@@ -971,12 +971,15 @@ fn content_message(resource: &Resource, current: &Value, desired: &Value) -> Str
 
 /// How logs show content: its checksum, never the text.
 fn content_format(value: &Value) -> String {
+    format!("'{}'", content_checksum(value))
+}
+
+/// A content as its checksum (`{sha256}...`), as Puppet shows and reports
+/// it: never the text itself.
+fn content_checksum(value: &Value) -> String {
     match value {
-        Value::String(text) if parse_checksum(text).is_some() => format!("'{text}'"),
-        other => format!(
-            "'{}'",
-            sum_bytes("sha256", content_bytes(other).unwrap_or_default())
-        ),
+        Value::String(text) if parse_checksum(text).is_some() => text.to_string(),
+        other => sum_bytes("sha256", content_bytes(other).unwrap_or_default()),
     }
 }
 
@@ -1611,7 +1614,8 @@ pub fn definition() -> TypeDef {
                 })
                 .insync(content_insync)
                 .change_message(content_message)
-                .format(content_format),
+                .format(content_format)
+                .report(content_checksum),
         )
         .attr(
             AttrDef::property("target")
