@@ -134,23 +134,46 @@ impl Filebucket {
         if path.exists() {
             self.backup(path)?;
         }
-        let parent = path.parent().unwrap_or(Path::new("/"));
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let partial = parent.join(format!(".{name}.marionette-restore"));
-        fs::write(&partial, &bytes)?;
-        if let Ok(metadata) = fs::metadata(path) {
-            fs::set_permissions(&partial, metadata.permissions())?;
-        }
-        fs::rename(&partial, path)
+        // Replaced as every file is: a new temporary file no one else can
+        // read or have planted, the old file's mode and owner, a rename.
+        crate::parsedfile::write_atomically(path, &bytes)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_restore_follows_no_planted_link_and_keeps_the_owner() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bucket = Filebucket::new(dir.path().join("bucket"));
+        let file = dir.path().join("config");
+        fs::write(&file, "first\n").unwrap();
+        let sum = bucket.backup(&file).unwrap();
+        fs::write(&file, "second\n").unwrap();
+        // What the old fixed temporary name let the directory's owner do:
+        // a link there made the restore write another file.
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "untouched\n").unwrap();
+        std::os::unix::fs::symlink(&victim, dir.path().join(".config.marionette-restore")).unwrap();
+        if nix_is_root() {
+            std::os::unix::fs::chown(&file, Some(65534), Some(65534)).unwrap();
+        }
+        bucket.restore(&file, &sum).unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "first\n");
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "untouched\n");
+        if nix_is_root() {
+            let meta = fs::metadata(&file).unwrap();
+            assert_eq!((meta.uid(), meta.gid()), (65534, 65534));
+        }
+    }
+
+    fn nix_is_root() -> bool {
+        // SAFETY: geteuid(2) only reads the process's effective user.
+        unsafe { libc::geteuid() == 0 }
+    }
 
     #[test]
     fn backups_are_content_addressed_listed_and_restored() {

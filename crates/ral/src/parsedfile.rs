@@ -111,11 +111,25 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temporary = parent.join(format!(".{name}.marionette-{}", std::process::id()));
+    // A name no one can guess and a file no one else can read until it
+    // holds what it should: made new (never through a link planted in the
+    // directory), owner-only, then given the old file's mode and owner.
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let unique = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos())
+        ^ (COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as u32).rotate_left(16);
+    let temporary = parent.join(format!(
+        ".{name}.marionette-{}-{unique:08x}",
+        std::process::id()
+    ));
     let result = (|| {
+        use std::os::unix::fs::OpenOptionsExt;
         let mut file = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(&temporary)?;
         match fs::metadata(path) {
             Ok(old) => {
