@@ -939,3 +939,40 @@ fn the_report_keeps_no_file_content_and_is_not_world_readable() {
         assert_eq!(mode, 0o640, "{name}");
     }
 }
+
+/// Runs started together on one state directory: exactly one applies, the
+/// others are refused by the lock (a lock is never found empty and taken
+/// for a stale one).
+#[test]
+fn simultaneous_runs_apply_one_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let vardir = dir.path().join("var");
+    let runs: Vec<_> = (0..6)
+        .map(|_| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+                .args(["apply", "--vardir"])
+                .arg(&vardir)
+                .args(["-e", "exec { 'mrtest-wait': command => '/bin/sleep 1' }"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outputs: Vec<_> = runs
+        .into_iter()
+        .map(|r| r.wait_with_output().unwrap())
+        .collect();
+    let applied = outputs
+        .iter()
+        .filter(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .contains("Exec[mrtest-wait]/returns: executed successfully")
+        })
+        .count();
+    let refused = outputs
+        .iter()
+        .filter(|o| String::from_utf8_lossy(&o.stderr).contains("already in progress"))
+        .count();
+    assert_eq!((applied, refused), (1, 5));
+}

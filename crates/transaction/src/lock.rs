@@ -30,6 +30,40 @@ fn alive(pid: i32) -> bool {
             || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM))
 }
 
+/// Whether the process with this id is a Marionette run: a lock left by a
+/// killed run whose id now belongs to another program must not block
+/// every run. When that cannot be told, it is taken to be one.
+fn is_marionette(pid: i32) -> bool {
+    match fs::read(format!("/proc/{pid}/cmdline")) {
+        Ok(cmdline) => {
+            let program = cmdline.split(|b| *b == 0).next().unwrap_or_default();
+            let name = program.rsplit(|b| *b == b'/').next().unwrap_or_default();
+            String::from_utf8_lossy(name).contains("marionette")
+        }
+        Err(_) => true,
+    }
+}
+
+/// Creates the lock file holding `pid` in one step: written whole to a
+/// file of its own, then linked into place, so another run never finds an
+/// empty lock and takes it for a stale one.
+fn create_with(path: &Path, pid: u32) -> io::Result<()> {
+    let unique = path.with_file_name(format!(
+        ".run.lock.{pid}.{}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos())
+    ));
+    let written = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&unique)
+        .and_then(|mut file| file.write_all(pid.to_string().as_bytes()))
+        .and_then(|()| fs::hard_link(&unique, path));
+    let _ = fs::remove_file(&unique);
+    written
+}
+
 impl RunLock {
     /// Takes the lock at `path`. Returns, besides the lock, the pid of a
     /// stale lock that was cleared.
@@ -46,14 +80,8 @@ impl RunLock {
         }
         let mut cleared = None;
         for _ in 0..2 {
-            match fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-            {
-                Ok(mut file) => {
-                    file.write_all(std::process::id().to_string().as_bytes())
-                        .map_err(io_error)?;
+            match create_with(path, std::process::id()) {
+                Ok(()) => {
                     return Ok((
                         RunLock {
                             path: path.to_path_buf(),
@@ -64,7 +92,7 @@ impl RunLock {
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                     let text = fs::read_to_string(path).unwrap_or_default();
                     let pid: i32 = text.trim().parse().unwrap_or(0);
-                    if alive(pid) && pid != std::process::id() as i32 {
+                    if alive(pid) && is_marionette(pid) && pid != std::process::id() as i32 {
                         return Err(LockError::Busy {
                             pid,
                             path: path.to_path_buf(),
@@ -97,16 +125,31 @@ mod tests {
     fn a_second_run_is_refused_and_a_stale_lock_cleared() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state/run.lock");
-        // A lock held by a live process (our parent, the test runner's
-        // parent shell, is alive; pid 1 always is).
+        // A lock held by a live Marionette run (a process that calls
+        // itself so).
         fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, "1").unwrap();
+        let mut run = std::process::Command::new("bash")
+            .args(["-c", "exec -a marionette sleep 30"])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        fs::write(&path, run.id().to_string()).unwrap();
         let busy = RunLock::acquire(&path).unwrap_err();
+        let _ = run.kill();
+        let _ = run.wait();
         assert!(
-            busy.to_string()
-                .starts_with("Run of marionette already in progress (pid 1"),
+            busy.to_string().starts_with(&format!(
+                "Run of marionette already in progress (pid {}",
+                run.id()
+            )),
             "{busy}"
         );
+        // A live process that is not a Marionette run (pid 1): the lock
+        // was left by a killed run whose id was reused.
+        fs::write(&path, "1").unwrap();
+        let (lock, cleared) = RunLock::acquire(&path).unwrap();
+        assert_eq!(cleared, Some(1));
+        drop(lock);
         // A lock whose process is gone.
         fs::write(&path, "999999999").unwrap();
         let (lock, cleared) = RunLock::acquire(&path).unwrap();
