@@ -132,13 +132,22 @@ fn a_second_run_is_refused_while_one_holds_the_lock_and_a_stale_lock_is_cleared(
     let vardir = tempfile::tempdir().unwrap();
     let lock = vardir.path().join("state/run.lock");
     std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
-    // Process 1 is always alive.
-    std::fs::write(&lock, "1").unwrap();
+    // A live Marionette run (a process that calls itself so).
+    let mut run = std::process::Command::new("bash")
+        .args(["-c", "exec -a marionette sleep 30"])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    std::fs::write(&lock, run.id().to_string()).unwrap();
     let busy = marionette(&["apply", "-e", "notify { 'x': }"], vardir.path());
+    let _ = run.kill();
+    let _ = run.wait();
     assert_eq!(busy.code, 1);
     assert!(
-        busy.stderr
-            .starts_with("Error: Run of marionette already in progress (pid 1, lock file "),
+        busy.stderr.starts_with(&format!(
+            "Error: Run of marionette already in progress (pid {}, lock file ",
+            run.id()
+        )),
         "{}",
         busy.stderr
     );
