@@ -551,3 +551,20 @@ fn hiera_data_functions_may_be_plugins() {
     let missing = marionette(&[&base[..], &["kv::nothing"]].concat(), &[]);
     assert_eq!(missing.code, 1, "{}", missing.output());
 }
+
+#[test]
+fn a_set_answer_whose_ok_is_not_a_boolean_is_a_broken_answer() {
+    let dir = workdir();
+    let manifest = format!(
+        "kv_entry {{ '{}:key': value => 'x', provider => badok }}\n",
+        dir.path().join("badok.ini").display()
+    );
+    let run = apply(dir.path(), &manifest, &[]);
+    assert_ne!(run.code, 0, "{}", run.output());
+    assert!(
+        run.stderr.contains("each with a boolean 'ok'"),
+        "{}",
+        run.output()
+    );
+    assert!(!run.stdout.contains("created"), "{}", run.output());
+}
