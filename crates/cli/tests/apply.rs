@@ -985,3 +985,39 @@ fn simultaneous_runs_apply_one_at_a_time() {
         .count();
     assert_eq!((applied, refused), (1, 5));
 }
+
+/// The temporary file a killed run left beside a file it was replacing is
+/// removed when a later run writes into that directory.
+#[test]
+fn temporary_files_of_killed_runs_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("mrtest-file");
+    // Process 999999999 does not exist: its run is long gone.
+    let left = dir.path().join(".mrtest-file.marionette-new-999999999-0");
+    std::fs::write(&left, "half a file").unwrap();
+    let other = dir.path().join(".unrelated.marionette-notes");
+    std::fs::write(&other, "not ours").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["apply", "--vardir"])
+        .arg(dir.path().join("var"))
+        .args([
+            "-e",
+            &format!("file {{ '{}': content => 'new' }}", target.display()),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+    assert!(
+        !left.exists(),
+        "the killed run's temporary file is still there"
+    );
+    assert!(
+        other.exists(),
+        "a file that is not a temporary file was removed"
+    );
+}

@@ -370,11 +370,50 @@ fn temp_name(dir: &Path, path: &Path, what: &str) -> PathBuf {
         }
         short = &short[..end];
     }
+    sweep_once(dir);
     let count = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     dir.join(format!(
         ".{short}.marionette-{what}-{}-{count}",
         std::process::id()
     ))
+}
+
+/// Removes, once per directory and run, the temporary files that killed
+/// runs left there (`.NAME.marionette-WHAT-PID-N` of a process that is
+/// gone): each can be as large as the file it was replacing.
+fn sweep_once(dir: &Path) {
+    static SWEPT: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    {
+        let mut swept = SWEPT.lock().unwrap_or_else(|e| e.into_inner());
+        if swept.iter().any(|d| d == dir) {
+            return;
+        }
+        swept.push(dir.to_path_buf());
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !name.starts_with('.') || !name.contains(".marionette-") {
+            continue;
+        }
+        let mut parts = name.rsplit('-');
+        let (Some(count), Some(pid)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let (Ok(_), Ok(pid)) = (count.parse::<u64>(), pid.parse::<i32>()) else {
+            continue;
+        };
+        // SAFETY: kill(2) with signal 0 only asks whether the process exists.
+        let gone = pid > 0
+            && unsafe { libc::kill(pid, 0) } != 0
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Removes a temporary file unless the work succeeded, so a failure never
