@@ -86,7 +86,117 @@ pub struct Edge {
     pub target: String,
 }
 
+/// Why a catalog cannot be applied, in Puppet's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CatalogError {
+    #[error("Duplicate declaration: {0} is already declared; cannot redeclare")]
+    Duplicate(String),
+    #[error("Could not find relationship {end} \"{missing}\" for {other}")]
+    MissingEnd {
+        /// `source` or `target`.
+        end: &'static str,
+        missing: String,
+        other: String,
+    },
+    /// Containment that comes back to where it started.
+    #[error(
+        "Found 1 dependency cycle:\n({0})\nTry the '--graph' option and opening the resulting '.dot' file in OmniGraffle or GraphViz"
+    )]
+    Cycle(String),
+}
+
+/// A reference as the catalog's resources and edges may spell it:
+/// the type in any case, and a class's title in any case.
+fn reference_key(reference: &str) -> (String, String) {
+    let (kind, title) = reference
+        .strip_suffix(']')
+        .and_then(|r| r.split_once('['))
+        .unwrap_or((reference, ""));
+    let kind = kind.trim_start_matches("::").to_lowercase();
+    let title = if kind == "class" {
+        title.trim_start_matches("::").to_lowercase()
+    } else {
+        title.to_string()
+    };
+    (kind, title)
+}
+
 impl Catalog {
+    /// Checks what applying relies on: each resource once, edges between
+    /// resources the catalog has, containment without cycles. A catalog
+    /// from elsewhere may break any of these.
+    pub fn check(&self) -> Result<(), CatalogError> {
+        let mut index = std::collections::HashMap::new();
+        for (position, resource) in self.resources.iter().enumerate() {
+            let reference = resource.reference();
+            if index.insert(reference_key(&reference), position).is_some() {
+                return Err(CatalogError::Duplicate(reference));
+            }
+        }
+        let mut contains: Vec<Vec<usize>> = vec![Vec::new(); self.resources.len()];
+        for edge in &self.edges {
+            let find = |reference: &str| index.get(&reference_key(reference)).copied();
+            match (find(&edge.source), find(&edge.target)) {
+                (Some(source), Some(target)) => contains[source].push(target),
+                (None, _) => {
+                    return Err(CatalogError::MissingEnd {
+                        end: "source",
+                        missing: edge.source.clone(),
+                        other: edge.target.clone(),
+                    });
+                }
+                (_, None) => {
+                    return Err(CatalogError::MissingEnd {
+                        end: "target",
+                        missing: edge.target.clone(),
+                        other: edge.source.clone(),
+                    });
+                }
+            }
+        }
+        // Depth first, each resource left once all it contains is done; a
+        // resource met again while still open closes a cycle.
+        #[derive(Clone, Copy, PartialEq)]
+        enum Mark {
+            New,
+            Open,
+            Done,
+        }
+        let mut marks = vec![Mark::New; self.resources.len()];
+        for start in 0..self.resources.len() {
+            if marks[start] != Mark::New {
+                continue;
+            }
+            let mut path: Vec<(usize, usize)> = vec![(start, 0)];
+            marks[start] = Mark::Open;
+            while let Some(&mut (node, ref mut next)) = path.last_mut() {
+                if let Some(&child) = contains[node].get(*next) {
+                    *next += 1;
+                    match marks[child] {
+                        Mark::New => {
+                            marks[child] = Mark::Open;
+                            path.push((child, 0));
+                        }
+                        Mark::Open => {
+                            let from = path.iter().position(|(n, _)| *n == child).unwrap_or(0);
+                            let mut cycle: Vec<String> = path[from..]
+                                .iter()
+                                .map(|(n, _)| self.resources[*n].reference())
+                                .collect();
+                            cycle.push(self.resources[child].reference());
+                            return Err(CatalogError::Cycle(cycle.join(" => ")));
+                        }
+                        Mark::Done => {}
+                    }
+                } else {
+                    marks[node] = Mark::Done;
+                    path.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The catalog as compact JSON, as Puppet writes it.
     pub fn to_json(&self) -> String {
         // Serializing plain structs and JSON values cannot fail.

@@ -374,6 +374,15 @@ pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode
             path.display()
         )
     })?;
+    match catalog.check() {
+        Ok(()) => {}
+        Err(cycle @ marionette_catalog::CatalogError::Cycle(_)) => {
+            anyhow::bail!(
+                "{cycle}\nError: Failed to apply catalog: One or more resource dependency cycles detected in graph"
+            )
+        }
+        Err(other) => anyhow::bail!("Could not run: {other}"),
+    }
     let held = take_lock(args)?;
     run(&catalog, crate::catalog::local_facts(), args, None, held)
 }

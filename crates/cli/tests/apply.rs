@@ -1021,3 +1021,63 @@ fn temporary_files_of_killed_runs_are_removed() {
         "a file that is not a temporary file was removed"
     );
 }
+
+/// A catalog from elsewhere whose containment has a cycle, that declares a
+/// resource twice, or whose edge names a resource it lacks is refused with
+/// Puppet's words, at once (a containment cycle made the run spin).
+#[test]
+fn broken_catalogs_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let resource = |kind: &str, title: &str| serde_json::json!({"type": kind, "title": title, "tags": [kind.to_lowercase()], "exported": false});
+    let catalog = |resources: Vec<serde_json::Value>, edges: Vec<(&str, &str)>| {
+        serde_json::json!({
+            "tags": [], "name": "mrtest", "version": 1, "catalog_format": 2,
+            "environment": "production", "classes": [],
+            "resources": resources,
+            "edges": edges.iter().map(|(s, t)| serde_json::json!({"source": s, "target": t})).collect::<Vec<_>>(),
+        })
+    };
+    for (name, data, message) in [
+        (
+            "cycle",
+            catalog(
+                vec![resource("Class", "A"), resource("Class", "B")],
+                vec![("Class[A]", "Class[B]"), ("Class[B]", "Class[A]")],
+            ),
+            "Found 1 dependency cycle:\n(Class[A] => Class[B] => Class[A])",
+        ),
+        (
+            "duplicate",
+            catalog(
+                vec![resource("Notify", "n"), resource("Notify", "n")],
+                vec![],
+            ),
+            "Duplicate declaration: Notify[n] is already declared; cannot redeclare",
+        ),
+        (
+            "dangling",
+            catalog(
+                vec![resource("Class", "A")],
+                vec![("Class[A]", "Notify[missing]")],
+            ),
+            "Could not find relationship target \"Notify[missing]\" for Class[A]",
+        ),
+    ] {
+        let path = dir.path().join(format!("{name}.json"));
+        std::fs::write(&path, data.to_string()).unwrap();
+        let started = std::time::Instant::now();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["catalog", "apply", "--noop", "--vardir"])
+            .arg(dir.path().join("var"))
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{name}"
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{name}: {stderr}");
+        assert!(stderr.contains(message), "{name}: {stderr}");
+    }
+}
