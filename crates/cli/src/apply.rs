@@ -157,6 +157,7 @@ pub(crate) fn run(
     config_retrieval: Option<f64>,
     held: HeldLock,
 ) -> Result<ExitCode> {
+    stop_on_signals();
     let logger = console(args.verbose, args.debug);
     let vardir = vardir(args.vardir.as_deref());
     let state = vardir.join("state");
@@ -249,6 +250,9 @@ pub(crate) fn run(
     // provider's deferred changes).
     let failed = report.status == "failed";
     marionette_values::parallel::drop_aside(report);
+    if marionette_transaction::apply::stop_requested() {
+        return Ok(ExitCode::FAILURE);
+    }
     if args.detailed_exitcodes {
         return Ok(ExitCode::from(u8::from(changed) * 2 + u8::from(failed) * 4));
     }
@@ -385,4 +389,24 @@ pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode
     }
     let held = take_lock(args)?;
     run(&catalog, crate::catalog::local_facts(), args, None, held)
+}
+
+/// Ctrl-C and SIGTERM during a run stop it after the resource under way
+/// (whose command, in the terminal's process group, gets Ctrl-C too): the
+/// run reports what it did, the report is written and the lock released,
+/// and the command exits 1. Before the run applies anything, they end the
+/// process at once, as by default.
+fn stop_on_signals() {
+    extern "C" fn on_signal(signal: libc::c_int) {
+        if !marionette_transaction::apply::request_stop(signal) {
+            // SAFETY: _exit(2) is async-signal-safe; nothing was changed.
+            unsafe { libc::_exit(128 + signal) };
+        }
+    }
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: the handler only stores into atomics or calls _exit.
+    unsafe {
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
 }

@@ -1081,3 +1081,58 @@ fn broken_catalogs_are_refused() {
         assert!(stderr.contains(message), "{name}: {stderr}");
     }
 }
+
+/// SIGTERM during a run stops it after the resource under way: what was
+/// interrupted is said, the report is written (failed), the lock
+/// released, and the command exits 1.
+#[test]
+fn a_terminated_run_stops_after_its_current_resource_and_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let vardir = dir.path().join("var");
+    let marker = dir.path().join("mrtest-never");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["apply", "--vardir"])
+        .arg(&vardir)
+        .args([
+            "-e",
+            &format!(
+                "exec {{ 'mrtest-first': command => '/bin/sleep 2' }} -> exec {{ 'mrtest-second': command => '/bin/touch {}' }}",
+                marker.display()
+            ),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(output.status.code(), Some(1), "{printed}");
+    assert!(
+        printed.contains("Exec[mrtest-first]/returns: executed successfully"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("Warning: Caught TERM; stopping the run after 1 of"),
+        "{printed}"
+    );
+    assert!(!marker.exists(), "the run went on after the signal");
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(vardir.join("state/last_run_report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["status"], "failed");
+    assert!(
+        !vardir.join("state/run.lock").exists(),
+        "the lock was not released"
+    );
+}

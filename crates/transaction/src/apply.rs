@@ -52,6 +52,27 @@ pub struct Options {
     pub ignore_schedules: bool,
 }
 
+/// The signal that asked the run to stop (`SIGINT`, `SIGTERM`), 0 when
+/// none did. A signal handler sets it (see [`request_stop`]); the run
+/// finishes the resource it is applying, applies no other, and reports.
+static STOP: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// Whether a run is applying resources, for a signal handler to know
+/// whether stopping is the run's business or the process's.
+static RUNNING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks the run under way to stop after its current resource; `false`
+/// when no run is applying resources. Safe to call from a signal handler.
+pub fn request_stop(signal: i32) -> bool {
+    STOP.store(signal, std::sync::atomic::Ordering::SeqCst);
+    RUNNING.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Whether a signal asked a run to stop.
+pub fn stop_requested() -> bool {
+    STOP.load(std::sync::atomic::Ordering::SeqCst) != 0
+}
+
 /// Why a catalog was not applied at all. Nothing was changed.
 #[derive(Debug, thiserror::Error)]
 pub enum ApplyError {
@@ -482,7 +503,28 @@ pub fn apply(
         run.failed_after = true;
     }
     let total = ral.len();
+    RUNNING.store(true, std::sync::atomic::Ordering::SeqCst);
     for node in order {
+        let signal = STOP.load(std::sync::atomic::Ordering::SeqCst);
+        if signal != 0 {
+            // Puppet's words; the resources not reached are left alone and
+            // the run is reported as failed.
+            let name = match signal {
+                libc::SIGINT => "INT",
+                libc::SIGTERM => "TERM",
+                _ => "signal",
+            };
+            run.logger.log(
+                Level::Warning,
+                "",
+                &format!(
+                    "Caught {name}; stopping the run after {} of {total} resources",
+                    run.counts.total
+                ),
+            );
+            run.failed_after = true;
+            break;
+        }
         let was = run.counts.total;
         run.process(node);
         if let Some(progress) = &options.progress
@@ -491,6 +533,7 @@ pub fn apply(
             progress(run.counts.total, total);
         }
     }
+    RUNNING.store(false, std::sync::atomic::Ordering::SeqCst);
     run.post_evaluation();
     run.store_state();
     let application = started.elapsed().as_secs_f64();
