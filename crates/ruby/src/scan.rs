@@ -32,8 +32,9 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         {
             let text = documentation(rest.trim().trim_end_matches(')'), &mut lines);
             match (line.starts_with("@doc"), open.and(attributes.last_mut())) {
-                (true, _) => doc = text,
                 (false, Some(last)) if indent > open.unwrap_or(0) => last.doc = text,
+                // `@doc`, or `desc` outside any attribute's block.
+                _ if doc.is_empty() => doc = text,
                 _ => {}
             }
             continue;
