@@ -560,6 +560,25 @@ module Marionette
         resource
       end
 
+      # The resource with the defaults of the parameters it does not give,
+      # as the type's blocks see it once made.
+      def with_defaults(resource)
+        resource.class.attributes.each do |attr|
+          name = attr[:name].to_sym
+          next if resource.parameters.key?(name) || attr[:class].default_block.nil? || name == :ensure
+
+          parameter = attr[:class].new(resource)
+          value = parameter.instance_exec(&attr[:class].default_block)
+          next if value.nil?
+
+          parameter.value = value
+          resource.parameters[name] = parameter
+        rescue StandardError
+          next
+        end
+        resource
+      end
+
       # The type's own check of a whole resource (its `validate` block).
       def check_resource(params)
         resource = partial(params)
@@ -585,7 +604,7 @@ module Marionette
       # The titles an `autorequire` (or `autobefore`, ...) block gives for
       # the resource.
       def autorelation(params)
-        resource = partial(params)
+        resource = with_defaults(partial(params))
         titles = resource.class.autorelations
                          .select { |kind, target, _| kind == params['kind'] && target == params['target'] }
                          .flat_map { |_, _, block| Array(block ? resource.instance_eval(&block) : nil) }

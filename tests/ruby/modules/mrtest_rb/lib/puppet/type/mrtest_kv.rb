@@ -37,7 +37,7 @@ Puppet::Type.newtype(:mrtest_kv) do
 
   # The file's directory is managed first when the catalog has it.
   autorequire(:file) do
-    File.dirname(self[:path] || '/tmp/mrtest-rbtypes/kv.conf')
+    File.dirname(self[:path])
   end
 
   validate do
