@@ -13,4 +13,5 @@ pub mod ini_setting;
 pub mod ini_subsetting;
 pub mod package;
 pub mod service;
+pub mod ssh_authorized_key;
 pub mod user;

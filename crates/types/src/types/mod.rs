@@ -21,6 +21,7 @@ pub mod package;
 pub mod resources;
 pub mod schedule;
 pub mod service;
+pub mod ssh_authorized_key;
 pub mod tidy;
 pub mod user;
 
