@@ -49,6 +49,7 @@ pub const MODULE_TYPES: &[ModuleType] = &[
         "sshkeys_core",
         types::ssh_authorized_key::register,
     ),
+    ("sshkey", "sshkeys_core", types::sshkey::register),
 ];
 
 /// Whether a type is one of [`MODULE_TYPES`]: the compiler then reads it

@@ -14,4 +14,5 @@ pub mod ini_subsetting;
 pub mod package;
 pub mod service;
 pub mod ssh_authorized_key;
+pub mod sshkey;
 pub mod user;

@@ -22,6 +22,7 @@ pub mod resources;
 pub mod schedule;
 pub mod service;
 pub mod ssh_authorized_key;
+pub mod sshkey;
 pub mod tidy;
 pub mod user;
 
