@@ -219,10 +219,10 @@ impl RecordFormat for AuthorizedKeys {
         let drop_privileges = resource
             .get("drop_privileges")
             .is_none_or(|v| value_text(v) == "true");
-        if created || !drop_privileges {
-            if let Some((uid, gid, _)) = resource.text("user").and_then(|u| lookup_user(&u)) {
-                chown(target, Some(uid), Some(gid)).map_err(failed)?;
-            }
+        if (created || !drop_privileges)
+            && let Some((uid, gid, _)) = resource.text("user").and_then(|u| lookup_user(&u))
+        {
+            chown(target, Some(uid), Some(gid)).map_err(failed)?;
         }
         Ok(())
     }
