@@ -44,6 +44,12 @@ pub const MODULE_TYPES: &[ModuleType] = &[
         "concat",
         types::concat_fragment::register,
     ),
+    (
+        "ssh_authorized_key",
+        "sshkeys_core",
+        types::ssh_authorized_key::register,
+    ),
+    ("sshkey", "sshkeys_core", types::sshkey::register),
 ];
 
 /// Whether a type is one of [`MODULE_TYPES`]: the compiler then reads it

@@ -13,4 +13,6 @@ pub mod ini_setting;
 pub mod ini_subsetting;
 pub mod package;
 pub mod service;
+pub mod ssh_authorized_key;
+pub mod sshkey;
 pub mod user;

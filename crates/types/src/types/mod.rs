@@ -21,6 +21,8 @@ pub mod package;
 pub mod resources;
 pub mod schedule;
 pub mod service;
+pub mod ssh_authorized_key;
+pub mod sshkey;
 pub mod tidy;
 pub mod user;
 

@@ -1,0 +1,3 @@
+//! Providers of the `ssh_authorized_key` type.
+
+pub mod parsed;

@@ -1,0 +1,3 @@
+//! Providers of the `sshkey` type.
+
+pub mod parsed;
