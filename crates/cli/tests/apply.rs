@@ -830,26 +830,16 @@ fn group_names_with_commas_or_numbers_are_refused() {
         ("['100']", "Group names must be provided, not GID numbers."),
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
-            .args(["apply", "--noop", "--vardir"])
-            .arg(dir.path())
-            .args([
-                "-e",
-                &format!("user {{ 'mrtest-groups': groups => {groups} }}"),
-            ])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let code = format!("user {{ 'mrtest-groups': groups => {groups} }}");
+        let run = marionette(&["apply", "--noop", "-e", &code], dir.path());
         assert!(
-            stderr.contains(&format!(
+            run.stderr.contains(&format!(
                 "Error: Parameter groups failed on User[mrtest-groups]: {message}"
             )),
-            "{stderr}"
+            "{}",
+            run.stderr
         );
-        assert!(
-            !String::from_utf8_lossy(&output.stdout).contains("should be"),
-            "{stderr}"
-        );
+        assert!(!run.stdout.contains("should be"), "{}", run.stderr);
     }
 }
 
@@ -873,18 +863,9 @@ fn line_breaks_that_would_forge_lines_are_refused() {
         ),
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
-            .args(["apply", "--noop", "--vardir"])
-            .arg(dir.path())
-            .args(["-e", code])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains(message), "{code}: {stderr}");
-        assert!(
-            !String::from_utf8_lossy(&output.stdout).contains("should be"),
-            "{stderr}"
-        );
+        let run = marionette(&["apply", "--noop", "-e", code], dir.path());
+        assert!(run.stderr.contains(message), "{code}: {}", run.stderr);
+        assert!(!run.stdout.contains("should be"), "{}", run.stderr);
     }
 }
 
@@ -894,19 +875,13 @@ fn line_breaks_that_would_forge_lines_are_refused() {
 fn service_names_that_leave_the_script_directory_are_refused() {
     for name in ["../../tmp/mrtest-evil", ".."] {
         let dir = tempfile::tempdir().unwrap();
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
-            .args(["apply", "--noop", "--vardir"])
-            .arg(dir.path())
-            .args([
-                "-e",
-                &format!("service {{ '{name}': ensure => running, provider => debian }}"),
-            ])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let code = format!("service {{ '{name}': ensure => running, provider => debian }}");
+        let run = marionette(&["apply", "--noop", "-e", &code], dir.path());
         assert!(
-            stderr.contains("a service name cannot contain '/' or be '.' or '..'"),
-            "{name}: {stderr}"
+            run.stderr
+                .contains("a service name cannot contain '/' or be '.' or '..'"),
+            "{name}: {}",
+            run.stderr
         );
     }
 }

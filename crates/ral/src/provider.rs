@@ -165,6 +165,12 @@ impl Instance<'_> {
     }
 }
 
+/// `ensure`'s current value from whether the thing exists: `present` or
+/// `absent`.
+pub fn presence(exists: bool) -> Value {
+    if exists { present() } else { absent() }
+}
+
 fn present() -> Value {
     Value::String("present".into())
 }
@@ -246,11 +252,7 @@ pub trait PropertyProvider: Send + Sync {
         attr: &str,
     ) -> Result<Option<Value>, ProviderError> {
         if attr == "ensure" {
-            return Ok(Some(if self.exists(cx, instance)? {
-                present()
-            } else {
-                absent()
-            }));
+            return Ok(Some(presence(self.exists(cx, instance)?)));
         }
         Ok(instance.property_hash.get(attr).cloned())
     }

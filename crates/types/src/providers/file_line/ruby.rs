@@ -298,13 +298,8 @@ impl PropertyProvider for FileLine {
         attr: &str,
     ) -> Result<Option<Value>, ProviderError> {
         match attr {
-            "ensure" => Ok(Some(Value::String(
-                if self.exists(cx, instance)? {
-                    "present"
-                } else {
-                    "absent"
-                }
-                .into(),
+            "ensure" => Ok(Some(marionette_ral::provider::presence(
+                self.exists(cx, instance)?,
             ))),
             // The line is never out of sync by itself (see the type).
             _ => Ok(instance.resource.get(attr).cloned()),

@@ -95,13 +95,8 @@ impl PropertyProvider for IniSetting {
         attr: &str,
     ) -> Result<Option<Value>, ProviderError> {
         match attr {
-            "ensure" => Ok(Some(Value::String(
-                if self.exists(cx, instance)? {
-                    "present"
-                } else {
-                    "absent"
-                }
-                .into(),
+            "ensure" => Ok(Some(marionette_ral::provider::presence(
+                self.exists(cx, instance)?,
             ))),
             "value" => {
                 let file = ini_file(instance)?;

@@ -110,13 +110,8 @@ impl PropertyProvider for IniSubsetting {
         attr: &str,
     ) -> Result<Option<Value>, ProviderError> {
         match attr {
-            "ensure" => Ok(Some(Value::String(
-                if self.exists(cx, instance)? {
-                    "present"
-                } else {
-                    "absent"
-                }
-                .into(),
+            "ensure" => Ok(Some(marionette_ral::provider::presence(
+                self.exists(cx, instance)?,
             ))),
             "value" => {
                 let read = Subsetting::read(instance)?;
