@@ -6,17 +6,19 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// Whether a progress line is on the terminal: log lines erase it first.
-static PROGRESS_SHOWN: AtomicBool = AtomicBool::new(false);
+use crate::logdest::{Colour, Destinations, PROGRESS_SHOWN};
 
 use anyhow::{Context, Result};
 use clap::Args;
 use marionette_catalog::Catalog;
 use marionette_ral::{Filebucket, Level, Logger};
 use marionette_transaction::{Options, Report, RunLock};
+
+/// Puppet's name for the kind of run this command makes, in summaries.
+const RUN_MODE: &str = "user";
 
 /// The options `apply` and `catalog apply` share.
 #[derive(Args, Clone, Debug, Default)]
@@ -52,6 +54,33 @@ pub(crate) struct RunArgs {
     /// Also show debug messages (commands run, providers rejected).
     #[arg(long, short = 'd')]
     pub(crate) debug: bool,
+    /// Print Puppet's summary of the run (resources, events, times) at
+    /// the end.
+    #[arg(long)]
+    pub(crate) summarize: bool,
+    /// Where messages go: `console`, `syslog` or an absolute file path
+    /// (`.json` and `.jsonl` files get JSON); comma-separated or repeated.
+    #[arg(long, short = 'l', value_name = "DEST")]
+    pub(crate) logdest: Vec<String>,
+    /// Colour the console: `true` (or `ansi`), `false`, or `auto` (on a
+    /// terminal unless `NO_COLOR` is set; the default).
+    #[arg(long, value_name = "WHEN", num_args = 0..=1, default_missing_value = "true")]
+    pub(crate) color: Option<String>,
+    /// Never colour the console.
+    #[arg(long)]
+    pub(crate) no_color: bool,
+    /// Puppet's testing habit: --verbose, --detailed-exitcodes and
+    /// --show_diff together.
+    #[arg(long, short = 't')]
+    pub(crate) test: bool,
+    /// Log when each resource starts and how long it took (shown with
+    /// --verbose).
+    #[arg(long)]
+    pub(crate) evaltrace: bool,
+    /// Write the classes and the resources of the catalog to
+    /// `classes.txt` and `resources.txt` in the state directory.
+    #[arg(long)]
+    pub(crate) write_catalog_summary: bool,
 }
 
 /// The state directory.
@@ -84,47 +113,14 @@ pub(crate) fn filebucket(vardir: &Path) -> Filebucket {
     Filebucket::new(vardir.join("clientbucket"))
 }
 
-/// Puppet's console: notices and below on stdout, warnings and errors on
-/// stderr, colours on a terminal unless `NO_COLOR` is set.
-pub(crate) fn console(verbose: bool, debug: bool) -> Logger {
-    let colour_out = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let colour_err = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    Logger::with_sink(move |entry| {
-        let shown = match entry.level {
-            Level::Debug => debug,
-            Level::Info => verbose || debug,
-            _ => true,
-        };
-        if !shown {
-            return;
-        }
-        let text = if entry.source.is_empty() {
-            format!("{}: {}", entry.level, entry.message)
-        } else {
-            format!("{}: {}: {}", entry.level, entry.source, entry.message)
-        };
-        if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
-            err!("\r\x1b[K");
-        }
-        let colour = match entry.level {
-            Level::Debug => "36",
-            Level::Info => "32",
-            Level::Notice => "",
-            Level::Warning => "1;33",
-            Level::Err => "1;31",
-        };
-        if entry.level >= Level::Warning {
-            if colour_err && !colour.is_empty() {
-                errln!("\x1b[{colour}m{text}\x1b[0m");
-            } else {
-                errln!("{text}");
-            }
-        } else if colour_out && !colour.is_empty() {
-            outln!("\x1b[{colour}m{text}\x1b[0m");
-        } else {
-            outln!("{text}");
-        }
-    })
+/// Where the run's messages go, from its options.
+pub(crate) fn destinations(args: &RunArgs) -> Result<Destinations> {
+    let colour = match (&args.color, args.no_color) {
+        (_, true) => Colour::Never,
+        (Some(value), false) => Colour::parse(value)?,
+        (None, false) => Colour::Auto,
+    };
+    Destinations::open(&args.logdest, colour, args.verbose || args.test, args.debug)
 }
 
 /// The run lock of a state directory, held until the run ends, and the
@@ -156,9 +152,10 @@ pub(crate) fn run(
     args: &RunArgs,
     config_retrieval: Option<f64>,
     held: HeldLock,
+    log: &Destinations,
 ) -> Result<ExitCode> {
     stop_on_signals();
-    let logger = console(args.verbose, args.debug);
+    let logger = log.logger();
     let vardir = vardir(args.vardir.as_deref());
     let state = vardir.join("state");
     // `held` is a parameter: the lock is released when the run returns.
@@ -212,10 +209,14 @@ pub(crate) fn run(
         filebucket: Some(filebucket(&vardir)),
         config_retrieval,
         progress: progress_line(),
-        show_diff: args.show_diff,
+        show_diff: args.show_diff || args.test,
         state_dir: Some(state.clone()),
         ignore_schedules: args.ignore_schedules,
+        evaltrace: args.evaltrace,
     };
+    if args.write_catalog_summary {
+        write_catalog_summary(catalog, &registry, &state, &logger);
+    }
     let started = Instant::now();
     let mut report = match marionette_transaction::apply(
         catalog,
@@ -245,6 +246,9 @@ pub(crate) fn run(
         ),
     );
     write_report(&state, &mut report, &logger);
+    if args.summarize {
+        out!("{}", report.summary_text(RUN_MODE));
+    }
     let changed = report.counts.changed > 0 || report.counts.restarted > 0;
     // The status also counts failures no resource can be blamed for (a
     // provider's deferred changes).
@@ -253,7 +257,7 @@ pub(crate) fn run(
     if marionette_transaction::apply::stop_requested() {
         return Ok(ExitCode::FAILURE);
     }
-    if args.detailed_exitcodes {
+    if args.detailed_exitcodes || args.test {
         return Ok(ExitCode::from(u8::from(changed) * 2 + u8::from(failed) * 4));
     }
     Ok(ExitCode::SUCCESS)
@@ -295,7 +299,7 @@ fn write_report(state: &Path, report: &mut Report, logger: &Logger) {
         .and_then(|()| {
             write_atomically(
                 &state.join("last_run_summary.yaml"),
-                report.summary_yaml().as_bytes(),
+                report.summary_yaml(RUN_MODE).as_bytes(),
             )
         });
     if let Err(e) = written {
@@ -387,8 +391,52 @@ pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode
         }
         Err(other) => anyhow::bail!("Could not run: {other}"),
     }
+    let log = destinations(args)?;
     let held = take_lock(args)?;
-    run(&catalog, crate::catalog::local_facts(), args, None, held)
+    run(
+        &catalog,
+        crate::catalog::local_facts(),
+        args,
+        None,
+        held,
+        &log,
+    )
+}
+
+/// `classes.txt` and `resources.txt` in the state directory, as Puppet's
+/// `--write-catalog-summary` writes them: the classes declared, and the
+/// resources managed (`type[title]` in lower case; classes, stages and
+/// defined types' instances left out).
+fn write_catalog_summary(
+    catalog: &Catalog,
+    registry: &marionette_ral::Registry,
+    state: &Path,
+    logger: &Logger,
+) {
+    let mut classes = catalog.classes.join("\n");
+    classes.push('\n');
+    let mut resources: Vec<String> = catalog
+        .resources
+        .iter()
+        .filter(|r| registry.type_def(&r.type_name.to_lowercase()).is_some())
+        .map(|r| format!("{}[{}]", r.type_name, r.title).to_lowercase())
+        .collect();
+    resources.push(String::new());
+    for (name, text) in [
+        ("classes.txt", classes),
+        ("resources.txt", resources.join("\n")),
+    ] {
+        let path = state.join(name);
+        let written =
+            std::fs::create_dir_all(state).and_then(|()| write_atomically(&path, text.as_bytes()));
+        if let Err(e) = written {
+            logger.log(
+                Level::Err,
+                "",
+                &format!("Could not create {name} file {}: {e}", path.display()),
+            );
+        }
+    }
 }
 
 /// Ctrl-C and SIGTERM during a run stop it after the resource under way

@@ -68,11 +68,11 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
 
 /// Compiles for `marionette apply --catalog-only`: this machine's facts.
 pub(crate) fn compile_local(
-    manifest: SourceFile,
+    manifests: Vec<SourceFile>,
     node_name: String,
     strict_variables: bool,
 ) -> Result<ExitCode> {
-    let options = local_options(manifest, node_name, strict_variables);
+    let options = local_options(manifests, node_name, strict_variables);
     compile_and_write(&options, None)
 }
 
@@ -80,30 +80,31 @@ pub(crate) fn compile_local(
 /// Puppet's "Compiled catalog" notice; returns the catalog with the facts
 /// it was compiled with and the seconds it took, or `None` after errors.
 pub(crate) fn compile_for_apply(
-    manifest: SourceFile,
+    manifests: Vec<SourceFile>,
     node_name: String,
     strict_variables: bool,
+    log: &crate::logdest::Destinations,
 ) -> Option<(
     marionette_catalog::Catalog,
     serde_json::Map<String, serde_json::Value>,
     f64,
 )> {
     let started = std::time::Instant::now();
-    let mut options = local_options(manifest, node_name, strict_variables);
+    let mut options = local_options(manifests, node_name, strict_variables);
     options.declared = Some(look_at_files_ahead());
     let compiled = marionette_eval::compile(&options);
     for (stream, line) in &compiled.lines {
-        match stream {
-            Stream::Stdout => outln!("{line}"),
-            Stream::Stderr => errln!("{line}"),
-        }
+        log.compiler_line(*stream, line);
     }
     let catalog = compiled.catalog?;
     let seconds = started.elapsed().as_secs_f64();
-    outln!(
-        "Notice: Compiled catalog for {} in environment {} in {seconds:.2} seconds",
-        catalog.name,
-        catalog.environment
+    log.emit(
+        marionette_ral::Level::Notice,
+        "",
+        &format!(
+            "Compiled catalog for {} in environment {} in {seconds:.2} seconds",
+            catalog.name, catalog.environment
+        ),
     );
     Some((catalog, options.facts, seconds))
 }
@@ -133,13 +134,13 @@ fn look_at_files_ahead() -> marionette_eval::Declared {
 }
 
 fn local_options(
-    manifest: SourceFile,
+    manifests: Vec<SourceFile>,
     node_name: String,
     strict_variables: bool,
 ) -> CompileOptions {
     let environment = crate::environment::current();
     CompileOptions {
-        manifests: vec![manifest],
+        manifests,
         modulepath: environment.modulepath.clone(),
         facts: local_facts(),
         node_name,

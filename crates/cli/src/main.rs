@@ -41,6 +41,7 @@ mod describe;
 mod environment;
 mod facts;
 mod filebucket;
+mod logdest;
 mod lookup;
 mod resource;
 mod subcommand;
@@ -72,8 +73,10 @@ enum Command {
     /// Compile a manifest (a file, or code given with -e) with this
     /// machine's facts and apply it, as `puppet apply` does.
     Apply {
-        /// The manifest to apply.
-        #[arg(required_unless_present = "execute", conflicts_with = "execute")]
+        /// The manifest to apply: a file, a directory (every `.pp` file
+        /// below it, in path order), or `-` for standard input, which is
+        /// also read when neither a file nor -e is given.
+        #[arg(conflicts_with = "execute")]
         file: Option<PathBuf>,
         /// Code to apply instead of a file.
         #[arg(short = 'e', long = "execute", value_name = "CODE")]
@@ -468,20 +471,32 @@ fn apply_manifest(
     catalog_only: bool,
     run: &apply::RunArgs,
 ) -> Result<ExitCode> {
-    let source = match (file, execute) {
-        (_, Some(code)) => SourceFile::new("<command line>", code),
-        (Some(path), None) => read_source(path)?,
-        (None, None) => anyhow::bail!("apply needs a manifest file or -e CODE"),
+    let manifests = match (file, execute) {
+        (_, Some(code)) => vec![SourceFile::new("<command line>", code)],
+        (Some(path), None) if path.as_os_str() != "-" => {
+            if !path.exists() {
+                anyhow::bail!("Could not find file {}", path.display());
+            }
+            catalog::read_manifests(path)?
+        }
+        // Puppet reads the code from standard input when given no file.
+        _ => {
+            let mut code = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut code)
+                .context("Could not read the manifest from standard input")?;
+            vec![SourceFile::new("<command line>", code)]
+        }
     };
     let node_name = certname.unwrap_or_else(host_name);
     if catalog_only {
-        return catalog::compile_local(source, node_name, strict_variables);
+        return catalog::compile_local(manifests, node_name, strict_variables);
     }
+    let log = apply::destinations(run)?;
     apply::set_modulepath();
     let held = apply::take_lock(run)?;
-    match catalog::compile_for_apply(source, node_name, strict_variables) {
+    match catalog::compile_for_apply(manifests, node_name, strict_variables, &log) {
         Some((catalog, facts, seconds)) => {
-            let code = apply::run(&catalog, facts, run, Some(seconds), held);
+            let code = apply::run(&catalog, facts, run, Some(seconds), held, &log);
             // A catalog of thousands of resources takes milliseconds to free.
             marionette_values::parallel::drop_aside(catalog);
             code

@@ -1111,3 +1111,200 @@ fn a_terminated_run_stops_after_its_current_resource_and_reports() {
         "the lock was not released"
     );
 }
+
+/// `--summarize` prints Puppet's summary of the run after it, in Puppet's
+/// layout: sections by name, values by their text, zeros left out.
+#[test]
+fn summarize_prints_puppets_summary() {
+    let vardir = tempfile::tempdir().unwrap();
+    let run = marionette(
+        &["apply", "--summarize", "-e", "notify { 'mrtest': }"],
+        vardir.path(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let summary = &run.stdout[run.stdout.find("Application:\n").expect("a summary")..];
+    for part in [
+        "Application:\n   Initial environment: production\n   Converged environment: production\n         Run mode: user\n",
+        "Changes:\n            Total: 1\nEvents:\n          Success: 1\n            Total: 1\n",
+        "Resources:\n          Changed: 1\n      Out of sync: 1\n            Total: 1\nTime:\n",
+        "\nVersion:\n           Config: ",
+    ] {
+        assert!(summary.contains(part), "{part:?} in\n{summary}");
+    }
+    assert!(
+        !summary.contains("Failure"),
+        "zeros are left out: {summary}"
+    );
+}
+
+/// `--logdest` sends the compiler's and the run's messages to files in
+/// Puppet's three formats, and nothing to the console unless named.
+#[test]
+fn logdest_writes_puppets_log_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    let (text, json, lines) = (
+        logs.join("run.log"),
+        logs.join("run.json"),
+        logs.join("run.jsonl"),
+    );
+    let code = "notice('mrtest hi') notify { 'mrtest': } warning('mrtest w')";
+    for _ in 0..2 {
+        let run = marionette(
+            &[
+                "apply",
+                "--logdest",
+                &format!("{},{}", text.display(), json.display()),
+                "-l",
+                &lines.display().to_string(),
+                "-e",
+                code,
+            ],
+            &dir.path().join("var"),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!((run.stdout.as_str(), run.stderr.as_str()), ("", ""));
+    }
+    let text = std::fs::read_to_string(&text).unwrap();
+    let shapes = [
+        " Scope(Class[main]) (notice): mrtest hi",
+        " Scope(Class[main]) (warning): mrtest w",
+        " Puppet (notice): mrtest",
+        " /Stage[main]/Main/Notify[mrtest]/message (notice): defined 'message' as 'mrtest'",
+    ];
+    for shape in shapes {
+        assert_eq!(text.matches(shape).count(), 2, "{shape} in\n{text}");
+    }
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.len() > 26 && first.as_bytes()[4] == b'-' && first.as_bytes()[20] == b'+',
+        "Ruby's time first: {first}"
+    );
+    // Puppet leaves the JSON array open for later runs to append to.
+    let json = std::fs::read_to_string(&json).unwrap();
+    let entries: Vec<serde_json::Value> = serde_json::from_str(&format!("{json}]")).unwrap();
+    assert_eq!(entries.len(), 12, "{json}");
+    assert_eq!(entries[1]["level"], "warning");
+    assert_eq!(entries[1]["source"], "Scope(Class[main])");
+    assert_eq!(entries[1]["tags"], serde_json::json!(["warning"]));
+    let lines = std::fs::read_to_string(&lines).unwrap();
+    for line in lines.lines() {
+        let entry: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(
+            entry["time"].as_str().unwrap().ends_with("+00:00"),
+            "{line}"
+        );
+    }
+    assert_eq!(lines.lines().count(), 12);
+    let bad = marionette(&["apply", "-l", "relative.log", "-e", code], dir.path());
+    assert_eq!(bad.code, 1);
+    assert!(
+        bad.stderr.contains("Could not set logdest to relative.log"),
+        "{}",
+        bad.stderr
+    );
+}
+
+/// The manifest comes from standard input when no file is named, or with
+/// `-`; a directory gives every `.pp` file below it in path order.
+#[test]
+fn manifests_come_from_stdin_or_a_directory() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["apply"][..], &["apply", "-"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(args)
+            .arg("--vardir")
+            .arg(dir.path().join("var"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"notice('mrtest from stdin')")
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains("Notice: Scope(Class[main]): mrtest from stdin"),
+            "{args:?}: {stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let manifests = dir.path().join("manifests");
+    std::fs::create_dir_all(manifests.join("a")).unwrap();
+    std::fs::write(manifests.join("b.pp"), "notice('mrtest b')").unwrap();
+    std::fs::write(manifests.join("a/c.pp"), "notice('mrtest a/c')").unwrap();
+    std::fs::write(manifests.join("notes.txt"), "not code").unwrap();
+    let run = marionette(
+        &["apply", &manifests.display().to_string()],
+        &dir.path().join("var"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (first, second) = (
+        run.stdout.find("mrtest a/c").expect("a/c.pp applied"),
+        run.stdout.find("mrtest b").expect("b.pp applied"),
+    );
+    assert!(first < second, "{}", run.stdout);
+    let missing = marionette(&["apply", "/nonexistent/mrtest.pp"], dir.path());
+    assert_eq!(missing.code, 1);
+    assert!(
+        missing
+            .stderr
+            .contains("Could not find file /nonexistent/mrtest.pp"),
+        "{}",
+        missing.stderr
+    );
+}
+
+/// `--test` is --verbose, --detailed-exitcodes and --show_diff; with
+/// `--evaltrace` each resource says when it starts and how long it took;
+/// `--write-catalog-summary` keeps the classes and managed resources.
+#[test]
+fn test_evaltrace_and_catalog_summary_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = "define mrtest::d() { notify { \"mrtest in ${title}\": } } \
+                class mrtest { notify { 'mrtest': } } include mrtest mrtest::d { 'A': }";
+    let run = marionette(
+        &[
+            "apply",
+            "-t",
+            "--evaltrace",
+            "--write-catalog-summary",
+            "--color=false",
+            "-e",
+            code,
+        ],
+        dir.path(),
+    );
+    assert_eq!(run.code, 2, "--test reports changes: {}", run.stderr);
+    for line in [
+        "Info: /Stage[main]/Mrtest/Notify[mrtest]: Starting to evaluate the resource (1 of 2)\n",
+        "Info: /Stage[main]/Mrtest/Notify[mrtest]: Evaluated in N seconds\n",
+        "Info: /Stage[main]/Main/Mrtest::D[A]/Notify[mrtest in A]: Starting to evaluate the resource (2 of 2)\n",
+    ] {
+        assert!(run.stdout.contains(line), "{line} in\n{}", run.stdout);
+    }
+    let state = dir.path().join("state");
+    assert_eq!(
+        std::fs::read_to_string(state.join("classes.txt")).unwrap(),
+        "settings\nmrtest\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(state.join("resources.txt")).unwrap(),
+        "notify[mrtest]\nnotify[mrtest in a]\n"
+    );
+    let plain = marionette(&["apply", "--no-color", "-e", "notice(1)"], dir.path());
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let bad = marionette(&["apply", "--color=purple", "-e", "notice(1)"], dir.path());
+    assert_eq!(bad.code, 1);
+    assert!(
+        bad.stderr.contains("Invalid value 'purple' for color"),
+        "{}",
+        bad.stderr
+    );
+}

@@ -50,6 +50,9 @@ pub struct Options {
     pub state_dir: Option<std::path::PathBuf>,
     /// Apply resources whatever their schedules say (`--ignoreschedules`).
     pub ignore_schedules: bool,
+    /// Log, at info level, when each resource starts and how long it took
+    /// (`--evaltrace`).
+    pub evaltrace: bool,
 }
 
 /// The signal that asked the run to stop (`SIGINT`, `SIGTERM`), 0 when
@@ -526,7 +529,18 @@ pub fn apply(
             break;
         }
         let was = run.counts.total;
+        let traced = options.evaltrace.then(|| run.trace_start(node, total));
         run.process(node);
+        if let Some(Some((path, started))) = traced {
+            run.logger.log(
+                Level::Info,
+                &path,
+                &format!(
+                    "Evaluated in {:.2} seconds",
+                    started.elapsed().as_secs_f64()
+                ),
+            );
+        }
         if let Some(progress) = &options.progress
             && run.counts.total != was
         {
@@ -738,6 +752,24 @@ impl<'a> Run<'a> {
                 self.received[edge.to].noop_events += count;
             }
         }
+    }
+
+    /// Says that a resource's evaluation starts, as Puppet's `--evaltrace`
+    /// does; its path and the time, for saying how long it took.
+    fn trace_start(&self, node: usize, total: usize) -> Option<(Arc<str>, Instant)> {
+        let NodeKind::Resource(n) = self.graph.nodes[node].kind else {
+            return None;
+        };
+        let path = self.paths[self.indices[n]].clone();
+        self.logger.log(
+            Level::Info,
+            &path,
+            &format!(
+                "Starting to evaluate the resource ({} of {total})",
+                self.counts.total + 1
+            ),
+        );
+        Some((path, Instant::now()))
     }
 
     fn process_resource(&mut self, node: usize, n: usize, failed_dependencies: &[usize]) {

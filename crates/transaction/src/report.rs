@@ -219,7 +219,76 @@ impl Counts {
     pub fn events_total(&self) -> usize {
         self.events_audit + self.events_failure + self.events_noop + self.events_success
     }
+
+    /// The events by status as Puppet counts them: failures, successes
+    /// and the total always, audits and noops only in runs that had some.
+    fn event_counts(&self) -> Vec<(&'static str, usize)> {
+        let mut counts = Vec::with_capacity(5);
+        if self.events_audit > 0 {
+            counts.push(("audit", self.events_audit));
+        }
+        counts.push(("failure", self.events_failure));
+        if self.events_noop > 0 {
+            counts.push(("noop", self.events_noop));
+        }
+        counts.push(("success", self.events_success));
+        counts.push(("total", self.events_total()));
+        counts
+    }
 }
+
+/// One value of the run summary.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SummaryValue {
+    Count(u64),
+    Seconds(f64),
+    Text(String),
+}
+
+impl SummaryValue {
+    /// The value as Ruby prints it (`to_s`): Puppet sorts the summary it
+    /// prints by these texts.
+    fn ruby_text(&self) -> String {
+        match self {
+            SummaryValue::Count(count) => count.to_string(),
+            SummaryValue::Seconds(seconds) => ruby_float(*seconds),
+            SummaryValue::Text(text) => text.clone(),
+        }
+    }
+}
+
+/// A float as Ruby's `Float#to_s` writes it: always with a fraction, and
+/// in scientific notation below 1e-4 and from 1e16 (`2.9514e-05`).
+fn ruby_float(value: f64) -> String {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    let magnitude = value.abs();
+    if magnitude != 0.0 && !(1e-4..1e16).contains(&magnitude) {
+        let text = format!("{value:e}");
+        let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+        let mantissa = if mantissa.contains('.') {
+            mantissa.to_string()
+        } else {
+            format!("{mantissa}.0")
+        };
+        let (sign, digits) = match exponent.strip_prefix('-') {
+            Some(digits) => ('-', digits),
+            None => ('+', exponent),
+        };
+        return format!("{mantissa}e{sign}{digits:0>2}");
+    }
+    let text = value.to_string();
+    if text.contains('.') {
+        text
+    } else {
+        format!("{text}.0")
+    }
+}
+
+/// The run summary: sections of named values, in the order Puppet keeps
+/// them in `last_run_summary.yaml`.
+pub type Summary = Vec<(&'static str, Vec<(String, SummaryValue)>)>;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -260,17 +329,11 @@ impl Report {
     pub fn finish_metrics(&mut self) {
         let c = &self.counts;
         let entry = |name: &str, label: &str, value: Json| json!([name, label, value]);
-        // Puppet lists `audit` only in runs that had such events.
-        let mut event_entries = Vec::new();
-        if c.events_audit > 0 {
-            event_entries.push(entry("audit", "Audit", c.events_audit.into()));
-        }
-        event_entries.extend([
-            entry("failure", "Failure", c.events_failure.into()),
-            entry("noop", "Noop", c.events_noop.into()),
-            entry("success", "Success", c.events_success.into()),
-            entry("total", "Total", c.events_total().into()),
-        ]);
+        let event_entries: Vec<Json> = c
+            .event_counts()
+            .into_iter()
+            .map(|(name, count)| entry(name, &label(name), count.into()))
+            .collect();
         let resources = vec![
             entry("changed", "Changed", c.changed.into()),
             entry("corrective_change", "Corrective change", 0.into()),
@@ -299,44 +362,101 @@ impl Report {
         });
     }
 
-    /// `last_run_summary.yaml`, in Puppet's layout.
-    pub fn summary_yaml(&self) -> String {
+    /// The run's summary, as Puppet's `raw_summary`. `run_mode` is
+    /// Puppet's name for the command (`user` for `apply`).
+    pub fn summary(&self, run_mode: &str) -> Summary {
+        use SummaryValue::{Count, Seconds, Text};
         let c = &self.counts;
-        let mut out = String::from("---\nversion:\n");
-        let _ = writeln!(out, "  config: {}", self.configuration_version);
-        let _ = writeln!(out, "  puppet: {}", yaml_string(&self.puppet_version));
-        out.push_str("resources:\n");
-        for (name, value) in [
-            ("changed", c.changed),
-            ("corrective_change", 0),
-            ("failed", c.failed),
-            ("failed_to_restart", c.failed_to_restart),
-            ("out_of_sync", c.out_of_sync),
-            ("restarted", c.restarted),
-            ("scheduled", c.scheduled),
-            ("skipped", c.skipped),
-            ("total", c.total),
-        ] {
-            let _ = writeln!(out, "  {name}: {value}");
+        let count = |name: &str, value: usize| (name.to_string(), Count(value as u64));
+        let mut time: Vec<(String, SummaryValue)> = self
+            .times
+            .iter()
+            .map(|(name, seconds)| (name.clone(), Seconds(*seconds)))
+            .collect();
+        time.push(("last_run".into(), Count(now_seconds())));
+        vec![
+            (
+                "version",
+                vec![
+                    ("config".into(), Count(self.configuration_version)),
+                    ("puppet".into(), Text(self.puppet_version.clone())),
+                ],
+            ),
+            (
+                "application",
+                vec![
+                    ("run_mode".into(), Text(run_mode.into())),
+                    ("initial_environment".into(), Text(self.environment.clone())),
+                    (
+                        "converged_environment".into(),
+                        Text(self.environment.clone()),
+                    ),
+                ],
+            ),
+            (
+                "resources",
+                vec![
+                    count("changed", c.changed),
+                    count("corrective_change", 0),
+                    count("failed", c.failed),
+                    count("failed_to_restart", c.failed_to_restart),
+                    count("out_of_sync", c.out_of_sync),
+                    count("restarted", c.restarted),
+                    count("scheduled", c.scheduled),
+                    count("skipped", c.skipped),
+                    count("total", c.total),
+                ],
+            ),
+            ("time", time),
+            ("changes", vec![count("total", c.changes)]),
+            (
+                "events",
+                c.event_counts()
+                    .into_iter()
+                    .map(|(name, value)| count(name, value))
+                    .collect(),
+            ),
+        ]
+    }
+
+    /// `last_run_summary.yaml`, in Puppet's layout.
+    pub fn summary_yaml(&self, run_mode: &str) -> String {
+        let mut out = String::from("---\n");
+        for (section, values) in self.summary(run_mode) {
+            let _ = writeln!(out, "{section}:");
+            for (name, value) in values {
+                let text = match value {
+                    SummaryValue::Text(text) => yaml_string(&text),
+                    other => other.ruby_text(),
+                };
+                let _ = writeln!(out, "  {name}: {text}");
+            }
         }
-        out.push_str("time:\n");
-        for (name, seconds) in &self.times {
-            let _ = writeln!(out, "  {name}: {seconds}");
+        out
+    }
+
+    /// The summary `--summarize` prints, as Puppet prints it: sections in
+    /// name order, each one's values ordered by their text with the total
+    /// last, zeros left out, seconds to two places.
+    pub fn summary_text(&self, run_mode: &str) -> String {
+        let mut sections = self.summary(run_mode);
+        sections.sort_by_key(|(section, _)| *section);
+        let mut out = String::new();
+        for (section, mut values) in sections {
+            let _ = writeln!(out, "{}:", label(section));
+            // Puppet's sort is not stable; equal texts keep their order
+            // here, as they happened to in Puppet's output compared.
+            values.sort_by_cached_key(|(name, value)| (name == "total", value.ruby_text()));
+            for (name, value) in values {
+                let text = match value {
+                    SummaryValue::Count(0) => continue,
+                    SummaryValue::Seconds(0.0) => continue,
+                    SummaryValue::Seconds(seconds) => format!("{seconds:.2}"),
+                    other => other.ruby_text(),
+                };
+                let _ = writeln!(out, "   {:>15} {text}", format!("{}:", label(&name)));
+            }
         }
-        let _ = writeln!(out, "  last_run: {}", now_seconds());
-        let _ = writeln!(out, "changes:\n  total: {}", c.changes);
-        out.push_str("events:\n");
-        if c.events_audit > 0 {
-            let _ = writeln!(out, "  audit: {}", c.events_audit);
-        }
-        let _ = writeln!(
-            out,
-            "  failure: {}\n  noop: {}\n  success: {}\n  total: {}",
-            c.events_failure,
-            c.events_noop,
-            c.events_success,
-            c.events_total()
-        );
         out
     }
 
@@ -492,47 +612,145 @@ mod tests {
     }
 
     #[test]
+    fn floats_are_written_as_ruby_writes_them() {
+        for (value, text) in [
+            (0.0, "0.0"),
+            (1.0, "1.0"),
+            (0.040513048, "0.040513048"),
+            (2.9514e-05, "2.9514e-05"),
+            (0.0001, "0.0001"),
+            (1e16, "1.0e+16"),
+            (12.5, "12.5"),
+        ] {
+            assert_eq!(ruby_float(value), text);
+        }
+    }
+
+    #[test]
+    fn the_printed_summary_is_ordered_as_puppets() {
+        let mut report = report_with(0);
+        report.counts = Counts {
+            total: 8,
+            changed: 1,
+            out_of_sync: 1,
+            events_success: 1,
+            changes: 1,
+            ..Counts::default()
+        };
+        report.configuration_version = 1795511329;
+        report.puppet_version = "7.23.0".into();
+        report.times = [
+            ("catalog_application", 0.008550239999749465),
+            ("config_retrieval", 0.040513048),
+            ("filebucket", 2.9514e-05),
+            ("notify", 0.000791207),
+            ("schedule", 0.000120129),
+            ("total", 0.013379634),
+            ("transaction_evaluation", 0.0027617580017249566),
+        ]
+        .into_iter()
+        .map(|(name, seconds)| (name.to_string(), seconds))
+        .collect();
+        let text = report.summary_text("user");
+        // The last run is the time now: its line is compared apart.
+        let (text, last_run) = {
+            let at = text.find("Last run: ").unwrap() + "Last run: ".len();
+            let end = at + text[at..].find('\n').unwrap();
+            let seconds: u64 = text[at..end].parse().unwrap();
+            assert!(seconds.abs_diff(now_seconds()) <= 2, "{text}");
+            (format!("{}N{}", &text[..at], &text[end..]), "N")
+        };
+        // Puppet 7.23's `puppet apply --summarize -e 'notify{x:}'`, the
+        // last run's second aside.
+        let expected = format!(
+            "Application:
+   Initial environment: production
+   Converged environment: production
+         Run mode: user
+Changes:
+            Total: 1
+Events:
+          Success: 1
+            Total: 1
+Resources:
+          Changed: 1
+      Out of sync: 1
+            Total: 8
+Time:
+         Schedule: 0.00
+           Notify: 0.00
+   Transaction evaluation: 0.00
+   Catalog application: 0.01
+   Config retrieval: 0.04
+         Last run: {last_run}
+       Filebucket: 0.00
+            Total: 0.01
+Version:
+           Config: 1795511329
+           Puppet: 7.23.0
+"
+        );
+        assert_eq!(text, expected);
+        let yaml = report.summary_yaml("user");
+        assert!(
+            yaml.starts_with(
+                "---\nversion:\n  config: 1795511329\n  puppet: 7.23.0\napplication:\n  run_mode: user\n"
+            ),
+            "{yaml}"
+        );
+        assert!(
+            yaml.contains("\n  filebucket: 2.9514e-05\n")
+                && yaml.ends_with("events:\n  failure: 0\n  success: 1\n  total: 1\n"),
+            "{yaml}"
+        );
+    }
+
+    fn report_with(count: usize) -> Report {
+        Report {
+            host: "mrtest.example.com".into(),
+            time: now_text(),
+            configuration_version: 1,
+            transaction_uuid: "u".into(),
+            report_format: 12,
+            puppet_version: "marionette".into(),
+            status: "unchanged".into(),
+            transaction_completed: true,
+            noop: false,
+            noop_pending: false,
+            environment: "production".into(),
+            logs: vec![Log {
+                level: "notice".into(),
+                message: r#","resource_statuses":{}"#.into(),
+                source: "Puppet".into(),
+                tags: vec!["notice".into()],
+                time: now_text(),
+                file: None,
+                line: None,
+            }],
+            metrics: Json::Null,
+            resource_statuses: (0..count)
+                .map(|i| {
+                    let status = status(i);
+                    (status.resource.clone(), status)
+                })
+                .collect(),
+            corrective_change: false,
+            cached_catalog_status: "not_used".into(),
+            catalog_uuid: "c".into(),
+            code_id: None,
+            job_id: None,
+            master_used: None,
+            server_used: None,
+            kind: "apply".into(),
+            counts: Counts::default(),
+            times: IndexMap::new(),
+        }
+    }
+
+    #[test]
     fn the_report_written_in_batches_is_the_report_serialized() {
         for count in [0, 1, 700, 2 * STATUS_BATCH + 3] {
-            let mut report = Report {
-                host: "mrtest.example.com".into(),
-                time: now_text(),
-                configuration_version: 1,
-                transaction_uuid: "u".into(),
-                report_format: 12,
-                puppet_version: "marionette".into(),
-                status: "unchanged".into(),
-                transaction_completed: true,
-                noop: false,
-                noop_pending: false,
-                environment: "production".into(),
-                logs: vec![Log {
-                    level: "notice".into(),
-                    message: r#","resource_statuses":{}"#.into(),
-                    source: "Puppet".into(),
-                    tags: vec!["notice".into()],
-                    time: now_text(),
-                    file: None,
-                    line: None,
-                }],
-                metrics: Json::Null,
-                resource_statuses: (0..count)
-                    .map(|i| {
-                        let status = status(i);
-                        (status.resource.clone(), status)
-                    })
-                    .collect(),
-                corrective_change: false,
-                cached_catalog_status: "not_used".into(),
-                catalog_uuid: "c".into(),
-                code_id: None,
-                job_id: None,
-                master_used: None,
-                server_used: None,
-                kind: "apply".into(),
-                counts: Counts::default(),
-                times: IndexMap::new(),
-            };
+            let mut report = report_with(count);
             report.finish_metrics();
             let mut written = Vec::new();
             report.write_json(&mut written).unwrap();

@@ -1,0 +1,410 @@
+//! Where a run's messages go, as Puppet's `--logdest` sends them: the
+//! console (the default), syslog, or files in Puppet's text, JSON and JSON
+//! lines formats. Compilation messages and the run's messages take the
+//! same way.
+
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Result, bail};
+use marionette_eval::Stream;
+use marionette_ral::{Level, Logger};
+
+/// Whether a progress line is on the terminal: log lines erase it first.
+pub(crate) static PROGRESS_SHOWN: AtomicBool = AtomicBool::new(false);
+
+/// How the console colours its lines (`--color`, `--no-color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Colour {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    Always,
+    Never,
+}
+
+impl Colour {
+    /// Puppet's `color` setting: `true` or `ansi` colour, `false` does not.
+    pub(crate) fn parse(value: &str) -> Result<Colour> {
+        match value {
+            "true" | "ansi" | "yes" | "always" => Ok(Colour::Always),
+            "false" | "no" | "never" => Ok(Colour::Never),
+            "auto" => Ok(Colour::Auto),
+            other => bail!("Invalid value '{other}' for color: use true, ansi, false or auto"),
+        }
+    }
+
+    fn on(self, terminal: bool) -> bool {
+        match self {
+            Colour::Always => true,
+            Colour::Never => false,
+            Colour::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
+        }
+    }
+}
+
+/// The format of a log file, chosen by its name as Puppet chooses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FileFormat {
+    /// `2026-11-24 09:10:50 +0000 Puppet (notice): message`.
+    Text,
+    /// One array of entries, left open so that later runs append to it.
+    Json,
+    /// One entry per line.
+    JsonLines,
+}
+
+enum Destination {
+    Console {
+        colour_out: bool,
+        colour_err: bool,
+    },
+    Syslog,
+    File {
+        format: FileFormat,
+        file: Mutex<File>,
+    },
+}
+
+/// The destinations of a run's messages and the lowest level shown.
+#[derive(Clone)]
+pub(crate) struct Destinations {
+    destinations: Arc<Vec<Destination>>,
+    verbose: bool,
+    debug: bool,
+}
+
+impl Destinations {
+    /// The destinations `--logdest` names (comma-separated, repeatable),
+    /// or the console. A file's directory is made when missing, and the
+    /// file is appended to.
+    pub(crate) fn open(
+        logdest: &[String],
+        colour: Colour,
+        verbose: bool,
+        debug: bool,
+    ) -> Result<Destinations> {
+        let names: Vec<&str> = logdest
+            .iter()
+            .flat_map(|dest| dest.split(','))
+            .map(str::trim)
+            .filter(|dest| !dest.is_empty())
+            .collect();
+        let mut destinations = Vec::new();
+        for name in if names.is_empty() {
+            vec!["console"]
+        } else {
+            names
+        } {
+            destinations.push(match name {
+                "console" => Destination::Console {
+                    colour_out: colour.on(std::io::stdout().is_terminal()),
+                    colour_err: colour.on(std::io::stderr().is_terminal()),
+                },
+                "syslog" => {
+                    open_syslog();
+                    Destination::Syslog
+                }
+                path if path.starts_with('/') => open_file(path)?,
+                other => bail!(
+                    "Could not set logdest to {other}: use console, syslog or an absolute file path"
+                ),
+            });
+        }
+        Ok(Destinations {
+            destinations: Arc::new(destinations),
+            verbose,
+            debug,
+        })
+    }
+
+    /// Sends one message everywhere, if its level is shown. An empty
+    /// source is Puppet's own.
+    pub(crate) fn emit(&self, level: Level, source: &str, message: &str) {
+        let shown = match level {
+            Level::Debug => self.debug,
+            Level::Info => self.verbose || self.debug,
+            _ => true,
+        };
+        if !shown {
+            return;
+        }
+        for destination in self.destinations.iter() {
+            match destination {
+                Destination::Console {
+                    colour_out,
+                    colour_err,
+                } => console_line(level, source, message, *colour_out, *colour_err),
+                Destination::Syslog => syslog_line(level, source, message),
+                Destination::File { format, file } => {
+                    let Ok(mut file) = file.lock() else { continue };
+                    // A full disk must not stop the run; the console and
+                    // the report still have the message.
+                    let _ = file_line(&mut file, *format, level, source, message);
+                }
+            }
+        }
+    }
+
+    /// A line the compiler printed (`Notice: Scope(Class[main]): hi`),
+    /// sent as the message it was.
+    pub(crate) fn compiler_line(&self, stream: Stream, line: &str) {
+        let only_console = self.destinations.len() == 1
+            && matches!(self.destinations[0], Destination::Console { .. });
+        if only_console {
+            // As the compiler wrote it, multi-line errors included.
+            match stream {
+                Stream::Stdout => outln!("{line}"),
+                Stream::Stderr => errln!("{line}"),
+            }
+            return;
+        }
+        let (level, rest) = split_level(line);
+        // Messages the code logs name their scope; others are Puppet's.
+        let (source, message) = match rest.strip_prefix("Scope(") {
+            Some(_) => match rest.split_once("): ") {
+                Some((scope, message)) => (format!("{scope})"), message),
+                None => (String::new(), rest),
+            },
+            None => (String::new(), rest),
+        };
+        self.emit(level, &source, message);
+    }
+
+    /// A logger for the transaction that sends here.
+    pub(crate) fn logger(&self) -> Logger {
+        let this = self.clone();
+        Logger::with_sink(move |entry| this.emit(entry.level, &entry.source, &entry.message))
+    }
+}
+
+/// `Warning: text` → the level and `text`; a line without a known label
+/// is a notice.
+fn split_level(line: &str) -> (Level, &str) {
+    for level in [
+        Level::Debug,
+        Level::Info,
+        Level::Notice,
+        Level::Warning,
+        Level::Err,
+    ] {
+        if let Some(rest) = line
+            .strip_prefix(&level.to_string())
+            .and_then(|rest| rest.strip_prefix(": "))
+        {
+            return (level, rest);
+        }
+    }
+    (Level::Notice, line)
+}
+
+/// Puppet's console: notices and below on stdout, warnings and errors on
+/// stderr, in Puppet's colours when asked.
+fn console_line(level: Level, source: &str, message: &str, colour_out: bool, colour_err: bool) {
+    let text = if source.is_empty() {
+        format!("{level}: {message}")
+    } else {
+        format!("{level}: {source}: {message}")
+    };
+    if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
+        err!("\r\x1b[K");
+    }
+    let colour = match level {
+        Level::Debug => "36",
+        Level::Info => "32",
+        Level::Notice => "",
+        Level::Warning => "1;33",
+        Level::Err => "1;31",
+    };
+    let (to_err, coloured) = if level >= Level::Warning {
+        (true, colour_err && !colour.is_empty())
+    } else {
+        (false, colour_out && !colour.is_empty())
+    };
+    let text = if coloured {
+        format!("\x1b[{colour}m{text}\x1b[0m")
+    } else {
+        text
+    };
+    if to_err {
+        errln!("{text}");
+    } else {
+        outln!("{text}");
+    }
+}
+
+/// Puppet's name of a level in logs (`err`, not `error`).
+fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Debug => "debug",
+        Level::Info => "info",
+        Level::Notice => "notice",
+        Level::Warning => "warning",
+        Level::Err => "err",
+    }
+}
+
+fn open_file(path: &str) -> Result<Destination> {
+    let path = PathBuf::from(path);
+    let format = if path.extension().is_some_and(|ext| ext == "json") {
+        FileFormat::Json
+    } else if path.extension().is_some_and(|ext| ext == "jsonl") {
+        FileFormat::JsonLines
+    } else {
+        FileFormat::Text
+    };
+    let describe =
+        |e: std::io::Error| anyhow::anyhow!("Could not set logdest to {}: {e}", path.display());
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(describe)?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .map_err(describe)?;
+    let size = file.metadata().map_err(describe)?.len();
+    let format = match format {
+        // A JSON log is one array: a new file gets its opening bracket,
+        // and entries are separated by commas, as Puppet writes them.
+        FileFormat::Json if size == 0 => {
+            file.write_all(b"[\n").map_err(describe)?;
+            FileFormat::Json
+        }
+        other => other,
+    };
+    Ok(Destination::File {
+        format,
+        file: Mutex::new(file),
+    })
+}
+
+fn file_line(
+    file: &mut File,
+    format: FileFormat,
+    level: Level,
+    source: &str,
+    message: &str,
+) -> std::io::Result<()> {
+    let source = if source.is_empty() { "Puppet" } else { source };
+    let text = match format {
+        FileFormat::Text => format!(
+            "{} {source} ({}): {message}\n",
+            local_time(),
+            level_name(level)
+        ),
+        FileFormat::Json | FileFormat::JsonLines => {
+            let entry = serde_json::json!({
+                "level": level_name(level),
+                "message": message,
+                "source": source,
+                "tags": [level_name(level)],
+                "time": marionette_transaction::report::now_text(),
+            });
+            // Past the opening bracket, each entry follows a comma.
+            let separator = if format == FileFormat::Json && file.metadata()?.len() > 2 {
+                ",\n"
+            } else {
+                ""
+            };
+            format!("{separator}{entry}\n")
+        }
+    };
+    file.write_all(text.as_bytes())
+}
+
+/// The time now as Ruby's `Time#to_s` writes it, in the local zone:
+/// `2026-11-24 09:10:50 +0000`.
+fn local_time() -> String {
+    // SAFETY: time(2) with a null pointer and localtime_r(3) with our own
+    // buffers; neither keeps the pointers.
+    unsafe {
+        let now = libc::time(std::ptr::null_mut());
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&now, &mut tm).is_null() {
+            return String::new();
+        }
+        let offset = tm.tm_gmtoff / 60;
+        format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02} {}{:02}{:02}",
+            tm.tm_year + 1900,
+            tm.tm_mon + 1,
+            tm.tm_mday,
+            tm.tm_hour,
+            tm.tm_min,
+            tm.tm_sec,
+            if offset < 0 { '-' } else { '+' },
+            offset.abs() / 60,
+            offset.abs() % 60
+        )
+    }
+}
+
+/// Opens the connection to syslog under the name `marionette`, with the
+/// process id, as the `daemon` facility (Puppet's default).
+fn open_syslog() {
+    static IDENT: &std::ffi::CStr = c"marionette";
+    // SAFETY: the identity is a static string, as openlog(3) requires.
+    unsafe {
+        libc::openlog(
+            IDENT.as_ptr(),
+            libc::LOG_PID | libc::LOG_NDELAY,
+            libc::LOG_DAEMON,
+        )
+    };
+}
+
+/// One message to syslog, a line at a time, with its source in
+/// parentheses unless it is Puppet's own.
+fn syslog_line(level: Level, source: &str, message: &str) {
+    let priority = match level {
+        Level::Debug => libc::LOG_DEBUG,
+        Level::Info => libc::LOG_INFO,
+        Level::Notice => libc::LOG_NOTICE,
+        Level::Warning => libc::LOG_WARNING,
+        Level::Err => libc::LOG_ERR,
+    };
+    for line in message.lines() {
+        let text = if source.is_empty() {
+            line.to_string()
+        } else {
+            format!("({source}) {line}")
+        };
+        // A message with a NUL byte cannot be passed to syslog whole.
+        let Ok(text) = std::ffi::CString::new(text.replace('\0', "\\0")) else {
+            continue;
+        };
+        // SAFETY: a constant format with one string argument that lives
+        // across the call; the message is never used as a format.
+        unsafe { libc::syslog(priority, c"%s".as_ptr(), text.as_ptr()) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiler_lines_are_split_into_level_source_and_message() {
+        assert_eq!(split_level("Warning: w"), (Level::Warning, "w"));
+        assert_eq!(split_level("Error: e: f"), (Level::Err, "e: f"));
+        assert_eq!(split_level("plain"), (Level::Notice, "plain"));
+    }
+
+    #[test]
+    fn colour_settings_are_puppets() {
+        assert_eq!(Colour::parse("ansi").unwrap(), Colour::Always);
+        assert_eq!(Colour::parse("false").unwrap(), Colour::Never);
+        assert!(Colour::parse("purple").is_err());
+        assert!(!Colour::Never.on(true) && Colour::Always.on(false));
+    }
+
+    #[test]
+    fn local_time_is_rubys_shape() {
+        let text = local_time();
+        assert_eq!(text.len(), 25, "{text}");
+        assert!(matches!(text.as_bytes()[20], b'+' | b'-'), "{text}");
+    }
+}
