@@ -195,6 +195,20 @@ fn checked_by_ruby(
                 .clone()
         })
     };
+    // `ensurable` gives `ensure` Puppet's own words, unless its block
+    // says others.
+    if spec.ensurable
+        && let Some(ensure) = def.attributes.iter_mut().find(|a| a.name == "ensure")
+    {
+        ensure.doc = spec
+            .attributes
+            .iter()
+            .find(|a| a.name == "ensure" && !a.doc.is_empty())
+            .map_or_else(
+                || "The basic property that the resource should be in.".to_string(),
+                |a| a.doc.clone(),
+            );
+    }
     // Only what the type's code checks is asked of it.
     let checked = |name: &str| spec.attributes.iter().any(|a| a.name == name && a.checked);
     for attr in def

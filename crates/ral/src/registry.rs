@@ -59,12 +59,20 @@ impl Registry {
     }
 
     /// Adds a type, or replaces one of the same name (a module may ship a
-    /// newer version of a type). Refuses a malformed definition.
+    /// type of its own under a name Marionette uses). A replaced type's
+    /// providers go with it: they were written for the other type's
+    /// attributes. Refuses a malformed definition.
     pub fn add_type(&mut self, type_def: TypeDef) -> Result<Arc<TypeDef>, RalError> {
         type_def.check().map_err(RalError::InvalidType)?;
         let type_def = Arc::new(type_def);
-        self.types.insert(type_def.name.clone(), type_def.clone());
-        self.providers.entry(type_def.name.clone()).or_default();
+        let replaced = self
+            .types
+            .insert(type_def.name.clone(), type_def.clone())
+            .is_some();
+        let providers = self.providers.entry(type_def.name.clone()).or_default();
+        if replaced {
+            *providers = TypeProviders::default();
+        }
         Ok(type_def)
     }
 

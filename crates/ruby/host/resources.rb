@@ -628,7 +628,16 @@ module Marionette
       def get(params)
         resource = resources.fetch(params['id'])
         property = resource.property(params['attr'])
-        is = property ? property.retrieve : resource.provider.send(params['attr'])
+        is = if property
+               property.retrieve
+             elsif params['attr'] == 'ensure' && resource.provider.respond_to?(:exists?)
+               # A resource that does not say what it wants (`resource
+               # TYPE NAME`) is still present or absent, as the provider
+               # finds it.
+               resource.provider.exists? ? :present : :absent
+             else
+               resource.provider.send(params['attr'])
+             end
         insync = property ? property.insync?(is) : false
         { 'value' => Wire.encode(is.is_a?(Symbol) ? is.to_s : is), 'insync' => insync }
       end

@@ -75,7 +75,10 @@ const ATTEMPTS: u32 = 5;
 /// Do not keep one in a `static`: statics are never dropped, so `named`
 /// would run until the test process exits.
 pub(crate) struct Named {
-    /// The DNS port on 127.0.0.1, UDP and TCP.
+    /// The loopback address the DNS port is on: 127.0.0.1 unless
+    /// `start_at` chose another.
+    pub(crate) address: String,
+    /// The DNS port on `address`, UDP and TCP.
     pub(crate) port: u16,
     /// The control-channel port on 127.0.0.1.
     pub(crate) rndc_port: u16,
@@ -111,6 +114,18 @@ impl Named {
     /// `mrtest.example` or `2.168.192.in-addr.arpa`, and waits until each
     /// zone answers. Panics with the server's log if it does not come up.
     pub(crate) fn start(zones: &[&str]) -> Named {
+        Named::start_on(zones, None)
+    }
+
+    /// Starts `named` answering DNS on a fixed loopback address and port,
+    /// for code that cannot be told a port (the seeds' `nsupdate`
+    /// provider uses port 53). Panics, without retrying, when the port is
+    /// taken there.
+    pub(crate) fn start_at(address: &str, port: u16, zones: &[&str]) -> Named {
+        Named::start_on(zones, Some((address, port)))
+    }
+
+    fn start_on(zones: &[&str], fixed: Option<(&str, u16)>) -> Named {
         for zone in zones {
             let name = zone.trim_end_matches('.');
             // The names go into named.conf strings and file names unescaped.
@@ -125,10 +140,10 @@ impl Named {
         let zones: Vec<&str> = zones.iter().map(|z| z.trim_end_matches('.')).collect();
         let mut attempt = 1;
         loop {
-            let mut named = Named::spawn(&zones);
+            let mut named = Named::spawn(&zones, fixed);
             match named.wait_until_ready(&zones) {
                 Ok(()) => return named,
-                Err(PortTaken(message)) if attempt < ATTEMPTS => {
+                Err(PortTaken(message)) if attempt < ATTEMPTS && fixed.is_none() => {
                     eprintln!("named fixture: {message}; retrying with other ports");
                     attempt += 1;
                 }
@@ -144,7 +159,7 @@ impl Named {
 
     /// Writes the configuration into a new directory and starts `named` on
     /// newly reserved ports, without waiting for it.
-    fn spawn(zones: &[&str]) -> Named {
+    fn spawn(zones: &[&str], fixed: Option<(&str, u16)>) -> Named {
         let tools = tools();
         let dir = tempfile::Builder::new()
             .prefix("mrtest-named-")
@@ -157,7 +172,16 @@ impl Named {
             "named fixture: temporary directory {} has a quote in its path",
             root.display()
         );
-        let (port, dns_reservation) = reserve_port(true);
+        let (address, port, dns_reservation) = match fixed {
+            Some((address, port)) => {
+                let reservation = reserve_fixed_port(address, port);
+                (address.to_string(), port, reservation)
+            }
+            None => {
+                let (port, reservation) = reserve_port(true);
+                ("127.0.0.1".to_string(), port, reservation)
+            }
+        };
         let (rndc_port, rndc_reservation) = reserve_port(false);
 
         let key_name = "mrtest-key".to_string();
@@ -192,7 +216,7 @@ impl Named {
             &conf,
             &named_conf(
                 &root,
-                port,
+                (&address, port),
                 rndc_port,
                 &keyfile,
                 &rndc_keyfile,
@@ -236,6 +260,7 @@ impl Named {
             )
         });
         Named {
+            address,
             port,
             rndc_port,
             dir,
@@ -286,7 +311,8 @@ impl Named {
             }
             if Instant::now() > deadline {
                 panic!(
-                    "named fixture: named did not answer for {zones:?} on 127.0.0.1#{} within {START_DEADLINE:?}; log:\n{}{}",
+                    "named fixture: named did not answer for {zones:?} on {}#{} within {START_DEADLINE:?}; log:\n{}{}",
+                    self.address,
                     self.port,
                     self.log_for_panic(),
                     apparmor_hint()
@@ -300,7 +326,8 @@ impl Named {
         let output = Command::new(&tools().dig)
             .args(["+short", "+norecurse", "+time=1", "+tries=1"])
             .arg(format!("-p{}", self.port))
-            .args(["@127.0.0.1", zone, "SOA"])
+            .arg(format!("@{}", self.address))
+            .args([zone, "SOA"])
             .output()
             .expect("named fixture: run dig");
         output.status.success() && !String::from_utf8_lossy(&output.stdout).trim().is_empty()
@@ -374,7 +401,8 @@ impl Named {
             .args(flags)
             .args(["+norecurse", "+time=2", "+tries=2"])
             .arg(format!("-p{}", self.port))
-            .args(["@127.0.0.1", name, rtype])
+            .arg(format!("@{}", self.address))
+            .args([name, rtype])
             .output()
             .expect("named fixture: run dig");
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -421,7 +449,7 @@ impl Named {
             Some("send") => "",
             _ => "send\n",
         };
-        let input = format!("server 127.0.0.1 {}\n{script}\n{send}", self.port);
+        let input = format!("server {} {}\n{script}\n{send}", self.address, self.port);
         child
             .stdin
             .take()
@@ -552,7 +580,7 @@ fn tsig_key(tsig_keygen: &Path, name: &str) -> (String, String) {
 
 fn named_conf(
     root: &Path,
-    port: u16,
+    (address, port): (&str, u16),
     rndc_port: u16,
     keyfile: &Path,
     rndc_keyfile: &Path,
@@ -576,7 +604,7 @@ options {{
 \tdirectory \"{root}\";
 \tpid-file \"{root}/named.pid\";
 \tsession-keyfile \"{root}/session.key\";
-\tlisten-on port {port} {{ 127.0.0.1; }};
+\tlisten-on port {port} {{ {address}; }};
 \tlisten-on-v6 {{ none; }};
 \treuseport no;
 \trecursion no;
@@ -651,6 +679,22 @@ fn reserve_port(udp: bool) -> (u16, UnixListener) {
         }
     }
     panic!("named fixture: no free port in {PORT_RANGE:?}");
+}
+
+/// Reserves a fixed port on a loopback address against other fixtures,
+/// and checks that nothing else holds it.
+fn reserve_fixed_port(address: &str, port: u16) -> UnixListener {
+    let name = format!("marionette-mrtest-named-{address}-{port}");
+    let lock = SocketAddr::from_abstract_name(name.as_bytes())
+        .and_then(|at| UnixListener::bind_addr(&at))
+        .unwrap_or_else(|e| panic!("named fixture: another fixture holds {address}#{port}: {e}"));
+    let free =
+        TcpListener::bind((address, port)).is_ok() && UdpSocket::bind((address, port)).is_ok();
+    assert!(
+        free,
+        "named fixture: {address}#{port} is taken by another process, or binding it needs root"
+    );
+    lock
 }
 
 /// Explains a start-up failure that AppArmor may have caused.
