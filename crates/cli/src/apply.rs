@@ -105,7 +105,11 @@ unsafe extern "C" {
 /// Where `puppet:///modules/...` file sources are found: the module path
 /// of the run's environment.
 pub(crate) fn set_modulepath() {
-    marionette_types::types::file::set_modulepath(crate::environment::current().modulepath.clone());
+    let environment = crate::environment::current();
+    marionette_types::types::file::set_modulepath(
+        &environment.name,
+        environment.modulepath.clone(),
+    );
 }
 
 /// The filebucket of a state directory.

@@ -1308,3 +1308,87 @@ fn test_evaltrace_and_catalog_summary_options() {
         bad.stderr
     );
 }
+
+/// `puppet:///` sources are found through a relative `--modulepath`,
+/// recursive ones included; one that cannot be found fails its resource
+/// and skips its dependents, with Puppet's message naming the URL as
+/// written, and the rest of the catalog is applied (exit 6).
+#[test]
+fn module_sources_resolve_relative_module_paths_and_fail_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("modules/mrtest_m/files");
+    std::fs::create_dir_all(files.join("tree")).unwrap();
+    std::fs::write(files.join("f"), "from f\n").unwrap();
+    std::fs::write(files.join("tree/g"), "from g\n").unwrap();
+    let out = dir.path().join("out");
+    let code = format!(
+        "file {{ '{0}/f': source => 'puppet:///modules/mrtest_m/f' }}
+         file {{ '{0}/tree': source => 'puppet:///modules/mrtest_m/tree', recurse => true }}
+         file {{ '{0}/missing': source => 'puppet:///modules/mrtest_m/nope' }}
+         notify {{ 'mrtest after': require => File['{0}/missing'] }}
+         notify {{ 'mrtest other': }}",
+        out.display()
+    );
+    std::fs::create_dir_all(&out).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .current_dir(dir.path())
+        .args(["apply", "--detailed-exitcodes", "--modulepath", "modules"])
+        .arg("--vardir")
+        .arg(dir.path().join("var"))
+        .args(["-e", &code])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(output.status.code(), Some(6), "{printed}");
+    assert_eq!(std::fs::read_to_string(out.join("f")).unwrap(), "from f\n");
+    assert_eq!(
+        std::fs::read_to_string(out.join("tree/g")).unwrap(),
+        "from g\n"
+    );
+    for line in [
+        format!(
+            "Error: /Stage[main]/Main/File[{}/missing]: Could not evaluate: Could not retrieve information from environment production source(s) puppet:///modules/mrtest_m/nope\n",
+            out.display()
+        ),
+        format!(
+            "Notice: /Stage[main]/Main/Notify[mrtest after]: Dependency File[{}/missing] has failures: true\n",
+            out.display()
+        ),
+        "Notice: mrtest other\n".to_string(),
+    ] {
+        assert!(printed.contains(&line), "{line} in\n{printed}");
+    }
+    assert!(!printed.contains("Notice: mrtest after\n"), "{printed}");
+}
+
+/// A noop run on a fresh machine reports a service whose init script is
+/// not there yet (a package of the same catalog would install it) as
+/// stopped, to be started, as Puppet does, instead of failing it.
+#[test]
+fn noop_reports_a_service_without_its_script_as_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = marionette(
+        &[
+            "apply",
+            "--noop",
+            "-e",
+            "service { 'mrtest-not-installed': ensure => running }",
+        ],
+        dir.path(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "Notice: /Stage[main]/Main/Service[mrtest-not-installed]/ensure: current_value 'stopped', should be 'running' (noop)\n"
+        ),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert_eq!(run.stderr, "");
+}

@@ -518,9 +518,8 @@ fn module_files_are_sources_through_the_modulepath() {
     );
     assert!(
         output.contains(&format!(
-            "File[{}]: Could not evaluate: None of the sources exist: {}/mrtest_motd/files/nope",
+            "File[{}]: Could not evaluate: Could not retrieve information from environment production source(s) puppet:///modules/mrtest_motd/nope",
             missing.display(),
-            modulepath
         )),
         "{output}"
     );

@@ -85,14 +85,28 @@ fn invalid_value(attr: &AttrDef, value: &Value) -> String {
     if !literals.is_empty() {
         message.push_str(&format!(" Valid values are {}.", literals.join(", ")));
     }
-    let patterns: Vec<String> = attr
-        .patterns()
-        .map(|p| format!("/{}/", p.source()))
-        .collect();
+    let patterns: Vec<String> = attr.patterns().map(|p| ruby_regexp(p.source())).collect();
     if !patterns.is_empty() {
         message.push_str(&format!(" Valid values match {}.", patterns.join(", ")));
     }
     message
+}
+
+/// A pattern as Ruby's `Regexp#inspect` shows it: between slashes, with
+/// the slashes inside escaped (`/\A\//`).
+fn ruby_regexp(source: &str) -> String {
+    let mut text = String::with_capacity(source.len() + 2);
+    text.push('/');
+    let mut escaped = false;
+    for c in source.chars() {
+        if c == '/' && !escaped {
+            text.push('\\');
+        }
+        escaped = c == '\\' && !escaped;
+        text.push(c);
+    }
+    text.push('/');
+    text
 }
 
 /// A value as Ruby's `inspect` shows it in error messages: strings in
@@ -398,6 +412,13 @@ pub fn change_message(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn patterns_are_shown_as_ruby_shows_them() {
+        assert_eq!(ruby_regexp(r"\A/"), r"/\A\//");
+        assert_eq!(ruby_regexp(r"a\/b"), r"/a\/b/");
+        assert_eq!(ruby_regexp(r"^[0-9]+$"), r"/^[0-9]+$/");
+    }
 
     fn s(text: &str) -> Value {
         Value::String(text.into())

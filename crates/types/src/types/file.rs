@@ -402,9 +402,41 @@ pub fn sums_match(current: &str, desired: &str) -> bool {
 /// it once, before any resource is built.
 static MODULEPATH: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
 
-/// Sets the module path for `puppet:///modules/...` sources.
-pub fn set_modulepath(paths: Vec<PathBuf>) {
+/// The environment's name, for messages about sources not found.
+static ENVIRONMENT: std::sync::RwLock<String> = std::sync::RwLock::new(String::new());
+
+/// Sets the environment and its module path, where `puppet:///modules/...`
+/// sources are found.
+pub fn set_modulepath(environment: &str, paths: Vec<PathBuf>) {
+    // Relative directories are taken from where the command runs: the
+    // sources found in them, which recursion hands on to the files it
+    // generates, must be absolute paths.
+    let paths = paths
+        .into_iter()
+        .map(|path| std::path::absolute(&path).unwrap_or(path))
+        .collect();
     *MODULEPATH.write().unwrap_or_else(|e| e.into_inner()) = paths;
+    *ENVIRONMENT.write().unwrap_or_else(|e| e.into_inner()) = environment.to_string();
+}
+
+/// Puppet's words when no source of a resource can be found, naming the
+/// sources as the manifest wrote them.
+pub fn sources_not_found(resource: &Resource) -> String {
+    let environment = ENVIRONMENT.read().unwrap_or_else(|e| e.into_inner());
+    let written: Vec<String> = resource
+        .list("source")
+        .into_iter()
+        .map(value_text)
+        .collect();
+    format!(
+        "Could not retrieve information from environment {} source(s) {}",
+        if environment.is_empty() {
+            "production"
+        } else {
+            environment.as_str()
+        },
+        written.join(", ")
+    )
 }
 
 /// `puppet:///modules/MODULE/PATH` (any server named in the URI is the
@@ -435,17 +467,21 @@ fn module_source(entry: &str) -> Result<String, String> {
         .iter()
         .map(|dir| dir.join(module).join("files").join(file))
         .collect();
+    // Without a module path there is nowhere to look: the source is
+    // then reported missing when the resource is applied, as any other.
     match candidates
         .iter()
         .find(|c| c.exists())
         .or(candidates.first())
     {
         Some(found) => Ok(found.display().to_string()),
-        None => Err(format!(
-            "Cannot find the source '{entry}': no module path is set (give --modulepath)"
-        )),
+        None => Err(NO_MODULE_PATH.to_string()),
     }
 }
+
+/// Why a module source resolved to nothing: no module path was given.
+/// Not a mistake in the manifest, so validation lets it pass.
+const NO_MODULE_PATH: &str = "no module path is set";
 
 /// A `source` entry as a local path: absolute paths as they are, `file:`
 /// URIs decoded, `puppet:///modules/...` found in the module path. Other
@@ -1570,7 +1606,10 @@ pub fn definition() -> TypeDef {
                                 marionette_ral::attribute::inspect(entry)
                             ));
                         }
-                        source_path(&value_text(entry))?;
+                        match source_path(&value_text(entry)) {
+                            Err(reason) if reason != NO_MODULE_PATH => return Err(reason),
+                            _ => {}
+                        }
                     }
                     Ok(())
                 }),

@@ -23,7 +23,7 @@ use marionette_values::Value;
 use crate::types::file::{
     DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, checksum_type, content_bytes, desired_mode, first_source,
     follows, group_name, is_link_target, kind_of, mode_text, parse_checksum, resolve_gid,
-    resolve_uid, sources, time_text, user_name,
+    resolve_uid, time_text, user_name,
 };
 
 struct Posix;
@@ -147,9 +147,8 @@ fn check_sources(resource: &Resource) -> Result<(), ProviderError> {
         return Ok(());
     }
     match first_source(resource) {
-        None => Err(ProviderError::new(format!(
-            "None of the sources exist: {}",
-            sources(resource).join(", ")
+        None => Err(ProviderError::new(crate::types::file::sources_not_found(
+            resource,
         ))),
         // A source link is copied as a link (`links => manage`): there is
         // nothing to read.

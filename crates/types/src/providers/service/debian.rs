@@ -226,7 +226,15 @@ impl Flavor for Debian {
         if !wanted {
             return Ok(None);
         }
-        let script = init_script(job)?;
+        let script = match (init_script(job), action) {
+            (Ok(script), _) => script,
+            // A service whose script is not there (yet: a package of the
+            // same run may install it) is looked for among the processes,
+            // as without a status command, and so is stopped; as Puppet
+            // does, a noop run then reports what starting it would do.
+            (Err(_), Action::Status) => return Ok(None),
+            (Err(e), _) => return Err(e),
+        };
         Ok(Some(vec![
             script.to_string_lossy().into_owned(),
             action.name().to_string(),
