@@ -1392,3 +1392,39 @@ fn noop_reports_a_service_without_its_script_as_stopped() {
     );
     assert_eq!(run.stderr, "");
 }
+
+/// A failure is named once, by the resource that failed, in the notices of
+/// the resources it makes skip, also through classes, as Puppet 7 names it
+/// (`puppet apply` of this manifest, recorded).
+#[test]
+fn dependency_failures_name_the_failed_resource_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = marionette(
+        &[
+            "apply",
+            "-e",
+            "class mrtest_a { exec { '/bin/false': } }
+             class mrtest_b { notify { 'x': } notify { 'y': } }
+             include mrtest_a, mrtest_b
+             Class['mrtest_a'] -> Class['mrtest_b']
+             notify { 'z': require => Notify['x'] }",
+        ],
+        dir.path(),
+    );
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.contains("Dependency"))
+            .collect::<Vec<_>>(),
+        ["Notice: /Stage[main]/Mrtest_b/Notify[x]: Dependency Exec[/bin/false] has failures: true"]
+    );
+    assert_eq!(
+        run.stderr
+            .lines()
+            .filter(|l| l.contains("Skipping"))
+            .count(),
+        3,
+        "{}",
+        run.stderr
+    );
+}

@@ -652,6 +652,13 @@ struct Run<'a> {
     /// The schedules the resources name, by name (see [`schedules`]);
     /// none with `--ignoreschedules`.
     schedules: HashMap<String, Schedule>,
+    /// For each node skipped (or container left) because of failures
+    /// before it, the resources whose own failure that was, as Puppet
+    /// hands them on through skipped resources and containers.
+    failed_roots: HashMap<usize, Vec<usize>>,
+    /// The failed resources already named in a "Dependency ... has
+    /// failures" notice: Puppet names each once per run.
+    named_failures: std::collections::HashSet<usize>,
 }
 
 impl<'a> Run<'a> {
@@ -685,6 +692,8 @@ impl<'a> Run<'a> {
             failed_after: false,
             storage: None,
             schedules: HashMap::new(),
+            failed_roots: HashMap::new(),
+            named_failures: std::collections::HashSet::new(),
         }
     }
 
@@ -694,16 +703,29 @@ impl<'a> Run<'a> {
             .iter()
             .map(|&e| self.graph.edges[e].from);
         // Most nodes have no failed dependency: nothing is collected then.
-        let failed_dependencies: Vec<usize> = if sources.clone().any(|from| failed(&from)) {
-            sources.filter(failed).collect()
-        } else {
-            Vec::new()
-        };
+        // A dependency skipped for failures before it hands on those; one
+        // that failed itself hands on itself.
+        let mut failed_dependencies: Vec<usize> = Vec::new();
+        if sources.clone().any(|from| failed(&from)) {
+            for from in sources.filter(failed) {
+                let itself = [from];
+                let roots = self
+                    .failed_roots
+                    .get(&from)
+                    .map_or(&itself[..], Vec::as_slice);
+                for &root in roots {
+                    if !failed_dependencies.contains(&root) {
+                        failed_dependencies.push(root);
+                    }
+                }
+            }
+        }
         let kind = self.graph.nodes[node].kind;
         match kind {
             NodeKind::Start | NodeKind::End => {
                 if !failed_dependencies.is_empty() {
                     self.state[node] = State::Failed;
+                    self.failed_roots.insert(node, failed_dependencies);
                     return;
                 }
                 self.state[node] = State::Done;
@@ -812,6 +834,9 @@ impl<'a> Run<'a> {
         }
         if !failed_dependencies.is_empty() {
             for &dependency in failed_dependencies {
+                if !self.named_failures.insert(dependency) {
+                    continue;
+                }
                 let name = self.dependency_name(dependency);
                 self.logger.log(
                     Level::Notice,
@@ -827,6 +852,7 @@ impl<'a> Run<'a> {
             status.skipped = true;
             self.counts.skipped += 1;
             self.state[node] = State::Failed;
+            self.failed_roots.insert(node, failed_dependencies.to_vec());
             self.statuses.insert(status.resource.clone(), status);
             return;
         }
