@@ -20,7 +20,9 @@ pub type Data = serde_json::Value;
 /// A compiled catalog.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Catalog {
-    /// Every tag of every class and node in the catalog.
+    /// Every tag of every class and node in the catalog. Like the other
+    /// lists, Puppet reads a catalog that leaves it out.
+    #[serde(default)]
     pub tags: Vec<String>,
     /// The node the catalog is for.
     pub name: String,
@@ -34,10 +36,18 @@ pub struct Catalog {
     pub catalog_uuid: String,
     #[serde(default = "default_format")]
     pub catalog_format: u32,
+    #[serde(default = "default_environment")]
     pub environment: String,
+    #[serde(default)]
     pub resources: Vec<Resource>,
+    #[serde(default)]
     pub edges: Vec<Edge>,
+    #[serde(default)]
     pub classes: Vec<String>,
+}
+
+fn default_environment() -> String {
+    "production".into()
 }
 
 fn default_format() -> u32 {
@@ -52,6 +62,7 @@ pub struct Resource {
     pub type_name: String,
     pub title: String,
     /// Shared with what the run reports of the resource.
+    #[serde(default)]
     pub tags: std::sync::Arc<[String]>,
     /// Shared: every resource of a manifest names the same file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -103,6 +114,10 @@ pub enum CatalogError {
         "Found 1 dependency cycle:\n({0})\nTry the '--graph' option and opening the resulting '.dot' file in OmniGraffle or GraphViz"
     )]
     Cycle(String),
+    /// A catalog that is not JSON of a catalog's shape, with the resource
+    /// the problem is in when it is in one.
+    #[error("{0}")]
+    Malformed(String),
 }
 
 /// A reference as the catalog's resources and edges may spell it:
@@ -214,9 +229,40 @@ impl Catalog {
     }
 
     /// Reads a catalog in the wire format, ours or Puppet's.
-    pub fn from_json(text: &str) -> Result<Catalog, serde_json::Error> {
-        serde_json::from_str(text)
+    pub fn from_json(text: &str) -> Result<Catalog, CatalogError> {
+        serde_json::from_str(text).map_err(|error| CatalogError::Malformed(locate(text, error)))
     }
+}
+
+/// Where a catalog that would not read went wrong: in which resource,
+/// named by its position and its reference or title, when the rest of the
+/// text is JSON; else where the JSON breaks.
+fn locate(text: &str, error: serde_json::Error) -> String {
+    let Ok(serde_json::Value::Object(catalog)) = serde_json::from_str::<serde_json::Value>(text)
+    else {
+        return error.to_string();
+    };
+    let Some(serde_json::Value::Array(resources)) = catalog.get("resources") else {
+        return error.to_string();
+    };
+    for (position, resource) in resources.iter().enumerate() {
+        if let Err(problem) = serde_json::from_value::<Resource>(resource.clone()) {
+            let text = |key: &str| {
+                resource
+                    .get(key)
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string)
+            };
+            let which = match (text("type"), text("title")) {
+                (Some(kind), Some(title)) => format!("{kind}[{title}]"),
+                (None, Some(title)) => format!("titled '{title}'"),
+                (Some(kind), None) => format!("of type {kind}"),
+                (None, None) => "without type or title".into(),
+            };
+            return format!("resource {} ({which}): {problem}", position + 1);
+        }
+    }
+    error.to_string()
 }
 
 /// A value as Puppet puts it in a catalog: references become `Type[title]`
@@ -386,6 +432,31 @@ pub fn reference_text(t: &PType) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn catalogs_without_the_optional_lists_read_and_bad_resources_are_named() {
+        let catalog =
+            Catalog::from_json(r#"{"name": "n", "resources": [{"type": "Notify", "title": "x"}]}"#)
+                .unwrap();
+        assert_eq!(catalog.environment, "production");
+        assert!(catalog.resources[0].tags.is_empty() && catalog.edges.is_empty());
+        let error = Catalog::from_json(
+            r#"{"name": "n", "resources": [{"type": "Notify", "title": "x"}, {"title": "y"}]}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(error, "resource 2 (titled 'y'): missing field `type`");
+        let error = Catalog::from_json(
+            r#"{"name": "n", "resources": [{"type": "Notify", "title": "x", "line": "ten"}]}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.starts_with("resource 1 (Notify[x]): invalid type"),
+            "{error}"
+        );
+        assert!(Catalog::from_json("{").is_err());
+    }
 
     #[test]
     fn round_trips_through_json() {

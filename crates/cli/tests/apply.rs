@@ -1428,3 +1428,43 @@ fn dependency_failures_name_the_failed_resource_once() {
         run.stderr
     );
 }
+
+/// `catalog apply` reads what Puppet reads: a catalog without tags,
+/// classes or edges applies; a resource it cannot read is named.
+#[test]
+fn catalog_apply_reads_sparse_catalogs_and_names_bad_resources() {
+    let dir = tempfile::tempdir().unwrap();
+    let sparse = dir.path().join("sparse.json");
+    std::fs::write(
+        &sparse,
+        r#"{"name": "mrtest.example.com", "resources": [{"type": "Notify", "title": "mrtest sparse"}]}"#,
+    )
+    .unwrap();
+    let run = marionette(
+        &["catalog", "apply", &sparse.display().to_string()],
+        dir.path(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Notice: mrtest sparse\n"),
+        "{}",
+        run.stdout
+    );
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"name": "n", "resources": [{"type": "Notify", "title": "a"}, {"type": "Notify", "title": "b", "parameters": 3}]}"#,
+    )
+    .unwrap();
+    let run = marionette(
+        &["catalog", "apply", &bad.display().to_string()],
+        dir.path(),
+    );
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("resource 2 (Notify[b]): invalid type: integer `3`"),
+        "{}",
+        run.stderr
+    );
+}
