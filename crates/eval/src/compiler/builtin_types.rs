@@ -369,6 +369,19 @@ pub(crate) fn names() -> Vec<String> {
     names
 }
 
+/// Every attribute a type accepts, metaparameters included, for "did you
+/// mean" hints.
+pub(crate) fn attribute_names(type_name: &str) -> Vec<String> {
+    let mut names: Vec<String> = METAPARAMETERS.iter().map(|m| m.to_string()).collect();
+    if let Some((_, _, attributes)) = entry(type_name) {
+        names.extend(attributes.iter().map(|a| a.to_string()));
+    }
+    if let Some(attributes) = agent_type(type_name, |t| t.attributes.clone()) {
+        names.extend(attributes);
+    }
+    names
+}
+
 /// The namevar and attributes of a core type.
 pub(crate) fn attributes(type_name: &str) -> Option<(&'static str, &'static [&'static str])> {
     entry(type_name).map(|(_, namevar, attributes)| (*namevar, *attributes))

@@ -437,17 +437,13 @@ impl<'p> Evaluator<'p> {
     /// "Resource type not found", with a hint when a type of a similar
     /// name exists.
     fn unknown_type_message(&self, type_name: &str) -> String {
-        let mut message = format!("Unknown resource type: '{type_name}'");
         let known = builtin_types::names()
             .into_iter()
             .chain(self.defines.keys().cloned());
-        if let Some(close) = known
-            .filter(|name| edit_distance(name, type_name) <= 2)
-            .min_by_key(|name| edit_distance(name, type_name))
-        {
-            message.push_str(&format!(" (did you mean '{close}'?)"));
-        }
-        message
+        format!(
+            "Unknown resource type: '{type_name}'{}",
+            did_you_mean(type_name, known)
+        )
     }
 
     /// Evaluates attribute operations into `(name, value, span, append)`
@@ -564,7 +560,8 @@ impl<'p> Evaluator<'p> {
             if kind == Kind::Builtin && !builtin_types::accepts(type_name, name) {
                 let mut error = EvalError::new(
                     format!(
-                        "no parameter named '{name}' (file: {}, line: {}) on {}[{title}]",
+                        "no parameter named '{name}'{} (file: {}, line: {}) on {}[{title}]",
+                        did_you_mean(name, builtin_types::attribute_names(type_name)),
                         place.0,
                         place.1,
                         capitalize_segments(type_name)
@@ -676,8 +673,9 @@ impl<'p> Evaluator<'p> {
             if !known {
                 let mut error = EvalError::new(
                     format!(
-                        "Error while evaluating a Resource Statement, {}[{title}]: has no parameter named '{name}'",
-                        capitalize_segments(type_name)
+                        "Error while evaluating a Resource Statement, {}[{title}]: has no parameter named '{name}'{}",
+                        capitalize_segments(type_name),
+                        did_you_mean(name, param_names(&def.def.params)),
                     ),
                     at,
                 );
@@ -846,7 +844,10 @@ impl<'p> Evaluator<'p> {
         for name in self.compiler.resources[id].params.keys() {
             let known = accepts_param(params, name);
             if !known {
-                return failure(format!("has no parameter named '{name}'"));
+                return failure(format!(
+                    "has no parameter named '{name}'{}",
+                    did_you_mean(name, param_names(params))
+                ));
             }
         }
         // Class parameters not given come from Hiera when it has them
@@ -1216,22 +1217,74 @@ pub(crate) fn flat_strings(value: &Value) -> Vec<String> {
     }
 }
 
-/// Levenshtein distance, for "did you mean" hints on short names.
+/// The names a class or defined type takes: its parameters and the
+/// metaparameters.
+fn param_names(params: &[marionette_syntax::ast::Param]) -> Vec<String> {
+    params
+        .iter()
+        .map(|p| p.name.to_string())
+        .chain(METAPARAMETERS.iter().map(|m| m.to_string()))
+        .collect()
+}
+
+/// ` (did you mean 'NAME'?)` for the nearest of `known` within two edits
+/// of `name`, else nothing. Short names need closer matches: any one-letter
+/// name is one edit from any other.
+fn did_you_mean(name: &str, known: impl IntoIterator<Item = String>) -> String {
+    let length = name.chars().count();
+    known
+        .into_iter()
+        .map(|candidate| (edit_distance(&candidate, name), candidate))
+        .filter(|(distance, _)| *distance <= 2 && distance * 3 <= length)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, close)| format!(" (did you mean '{close}'?)"))
+        .unwrap_or_default()
+}
+
+/// Edit distance with adjacent transpositions counted as one edit (the
+/// optimal string alignment distance), for "did you mean" hints: `fiel`
+/// is one edit from `file`.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                previous
-            } else {
-                1 + previous.min(row[j]).min(row[j + 1])
-            };
-            previous = current;
+    // Three rows: two before the current one, for transpositions.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        current[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (previous[j] + 1)
+                .min(current[j - 1] + 1)
+                .min(previous[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(before[j - 2] + 1);
+            }
+            current[j] = best;
         }
+        std::mem::swap(&mut before, &mut previous);
+        std::mem::swap(&mut previous, &mut current);
     }
-    row[b.len()]
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hints_name_close_names_only() {
+        let known = || ["message", "file", "path", "a"].map(String::from);
+        assert_eq!(edit_distance("fiel", "file"), 1);
+        assert_eq!(edit_distance("mesage", "message"), 1);
+        assert_eq!(did_you_mean("fiel", known()), " (did you mean 'file'?)");
+        assert_eq!(
+            did_you_mean("mesage", known()),
+            " (did you mean 'message'?)"
+        );
+        assert_eq!(did_you_mean("pth", known()), " (did you mean 'path'?)");
+        assert_eq!(did_you_mean("b", known()), "");
+        assert_eq!(did_you_mean("zzzzzz", known()), "");
+    }
 }
