@@ -151,9 +151,11 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
         state.retain(|name, _| name == "ensure" || resource.is_given(name));
     }
     let provider_name = (!provider.implicit).then_some(provider.name.as_str());
-    let sensitive = |attr: &str| {
-        resource.is_sensitive(attr) || type_def.attribute(attr).is_some_and(|a| a.sensitive)
-    };
+    // What the machine holds is printed whole, a user's password hash
+    // included, as Puppet prints it: the output is a manifest, and a
+    // `[redacted]` in it would become the hash when applied. Only values
+    // the command line gave as sensitive stay hidden.
+    let sensitive = |attr: &str| resource.is_sensitive(attr);
     if args.to_json {
         let json = render::json(&type_def.name, &title, &state, provider_name, &sensitive);
         outln!(
@@ -179,9 +181,10 @@ fn list(
     type_name: &str,
     to_json: bool,
 ) -> Result<ExitCode> {
-    let type_def = registry.require_type(type_name)?;
+    registry.require_type(type_name)?;
     let found = session.instances(type_name)?;
-    let sensitive = |attr: &str| type_def.attribute(attr).is_some_and(|a| a.sensitive);
+    // Printed whole, as for one resource (see `show`).
+    let sensitive = |_: &str| false;
     // A composite identity (`www.example.com/A`) gives its title apart.
     let title_of = |hash: &PropertyHash| {
         hash.get("title")

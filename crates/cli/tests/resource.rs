@@ -4,8 +4,7 @@
 //! throwaway machine): they create, change and remove `mrtest-oracle` and
 //! `mrtest-oracle-g`, and compare every step with what Puppet 7 printed
 //! for the same commands (`tests/data/resource/puppet-*.txt`, recorded with
-//! `puppet resource` on Debian 12). The one deliberate difference: Puppet
-//! prints the password hash, marionette prints `'[redacted]'`.
+//! `puppet resource` on Debian 12), the password hash included.
 //!
 //! The describe tests compare with golden files; rerun with
 //! `UPDATE_EXPECT=1` and review the diff when the docs change on purpose.
@@ -56,18 +55,9 @@ fn clean() {
     let _ = Command::new("groupdel").arg("mrtest-oracle-g").output();
 }
 
-/// Puppet's recording with the password hash redacted as marionette shows
-/// it.
+/// Puppet's recording of a step.
 fn puppet(name: &str) -> String {
-    let text = std::fs::read_to_string(data(&format!("resource/{name}"))).unwrap();
-    text.lines()
-        .map(|line| match line.split_once("password           => ") {
-            Some((lead, _)) => format!("{lead}password           => '[redacted]',"),
-            None => line.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
+    std::fs::read_to_string(data(&format!("resource/{name}"))).unwrap()
 }
 
 fn step(args: &[&str], recording: &str) {
@@ -122,6 +112,25 @@ fn accounts_are_created_changed_and_removed_as_puppet_does() {
         &["resource", "group", "mrtest-oracle-g"],
         "puppet-group-show.txt",
     );
+    // What `resource` prints applies as it is, with nothing to change:
+    // the password hash is the real one, not a placeholder.
+    let (ok, shown, stderr) = marionette(&["resource", "user", "mrtest-oracle"]);
+    assert!(ok && shown.contains("  password "), "{shown}{stderr}");
+    let vardir = tempfile::tempdir().unwrap();
+    let manifest = vardir.path().join("user.pp");
+    std::fs::write(&manifest, &shown).unwrap();
+    let (ok, stdout, stderr) = marionette(&[
+        "apply",
+        "--detailed-exitcodes",
+        "--vardir",
+        &vardir.path().display().to_string(),
+        &manifest.display().to_string(),
+    ]);
+    assert!(
+        ok,
+        "the printed user applies with nothing to do:\n{stdout}{stderr}"
+    );
+    assert!(!stdout.contains("changed"), "{stdout}");
     step(
         &["resource", "user", "mrtest-oracle", "shell=/bin/bash"],
         "puppet-user-change.txt",

@@ -108,6 +108,21 @@ fn jobs_are_written_changed_and_removed_in_the_users_crontab() {
     assert_eq!(changes(&timed), ["minute: defined 'minute' as '15'"]);
     assert!(crontab().contains("# Puppet Name: boot\n15 * * * * /bin/boot\n"));
     assert!(changes(&timed).is_empty(), "a second run changes nothing");
+    // One field of an existing job changes without its command being
+    // named (`marionette resource cron backup hour=4`).
+    let hour_only = cron("backup", &[("hour", s("4"))]);
+    assert_eq!(changes(&hour_only), ["hour: hour changed '3' to '4'"]);
+    assert!(crontab().contains("0,30 4 * * * /usr/bin/backup --all\n"));
+    let back = cron("backup", &[("hour", s("3"))]);
+    assert_eq!(changes(&back), ["hour: hour changed '4' to '3'"]);
+    // A new job without a command is not created, with Puppet's words.
+    let mut run = common::Run::new();
+    let outcome = run.evaluate(&cron("nocommand", &[("minute", s("5"))]));
+    assert!(
+        format!("{outcome:?}").contains("no command specified, cannot create"),
+        "{outcome:?}"
+    );
+    assert!(!crontab().contains("nocommand"));
     let gone = cron("boot", &[("ensure", s("absent"))]);
     assert_eq!(changes(&gone), ["ensure: removed"]);
     assert_eq!(
@@ -141,11 +156,9 @@ fn bad_schedules_are_refused() {
         .unwrap_err()
         .contains("special cannot be combined")
     );
-    assert!(
-        build(&[("ensure", s("present"))])
-            .unwrap_err()
-            .contains("command is a required attribute")
-    );
+    // Without a command, a job can be changed but not created (see
+    // `jobs_are_written_changed_and_removed_in_the_users_crontab`).
+    assert!(build(&[("ensure", s("present"))]).is_ok());
     assert!(
         build(&[("command", s("/bin/true")), ("special", s("sometimes"))])
             .unwrap_err()

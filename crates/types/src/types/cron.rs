@@ -186,11 +186,9 @@ pub fn definition() -> TypeDef {
                         .into(),
                 );
             }
-            let present =
-                !matches!(resource.get("ensure"), Some(Value::String(s)) if &**s == "absent");
-            if present && resource.get("ensure").is_some() && resource.get("command").is_none() {
-                return Err("command is a required attribute for cron jobs".into());
-            }
+            // A job without a command is refused only when it would be
+            // created, as Puppet's provider refuses it: changing one field
+            // of an existing job (`resource cron NAME hour=3`) needs none.
             Ok(())
         })
         .auto(

@@ -162,7 +162,7 @@ fn from_hash(record: &PropertyHash) -> Result<Job, String> {
         name: get("name").map(value_text),
         command: get("command")
             .map(value_text)
-            .ok_or("a cron job needs a command")?,
+            .ok_or("no command specified, cannot create")?,
         special: get("special").map(value_text),
         fields: std::array::from_fn(|_| "*".to_string()),
         ..Job::default()
