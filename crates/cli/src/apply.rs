@@ -250,6 +250,26 @@ pub(crate) fn run(
         ),
     );
     write_report(&state, &mut report, &logger);
+    // A person at a terminal gets the run in one line; pipes and logs
+    // get Puppet's output alone.
+    if args.logdest.is_empty() && std::io::stdout().is_terminal() {
+        let c = &report.counts;
+        let value = |name: &str| match name {
+            "changed" => c.changed,
+            "failed" => c.failed,
+            "skipped" => c.skipped,
+            "out_of_sync" => c.out_of_sync,
+            _ => c.restarted,
+        } as u64;
+        outln!(
+            "Summary: {}",
+            crate::report::totals(
+                c.total as u64,
+                &crate::report::SHOWN_COUNTS.map(|name| (name, value(name))),
+                Some(started.elapsed().as_secs_f64()),
+            )
+        );
+    }
     if args.summarize {
         out!("{}", report.summary_text(RUN_MODE));
     }

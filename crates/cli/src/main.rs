@@ -43,6 +43,7 @@ mod facts;
 mod filebucket;
 mod logdest;
 mod lookup;
+mod report;
 mod resource;
 mod subcommand;
 
@@ -114,6 +115,12 @@ enum Command {
     Facts(facts::FactsArgs),
     /// Look up Hiera data for a node, as `puppet lookup` does.
     Lookup(lookup::LookupArgs),
+    /// Read the kept run reports: `list` them, or `show` one as a person
+    /// reads it (or as JSON).
+    Report {
+        #[command(subcommand)]
+        command: report::ReportCommand,
+    },
     /// Check and inspect Puppet manifests and EPP templates.
     Parser {
         #[command(subcommand)]
@@ -343,6 +350,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Filebucket { command } => filebucket::run(command),
         Command::Facts(args) => facts::run(args),
         Command::Lookup(args) => lookup::run(args, &cli.env),
+        Command::Report { command } => report::run(command),
         Command::Describe(args) => describe::describe(args),
         Command::Doc(args) => describe::doc(args),
         Command::Resource(args) => resource::run(args),

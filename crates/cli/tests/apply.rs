@@ -1468,3 +1468,99 @@ fn catalog_apply_reads_sparse_catalogs_and_names_bad_resources() {
         run.stderr
     );
 }
+
+/// `marionette report list` and `show` read the kept reports back as a
+/// person reads them, and as JSON.
+#[test]
+fn kept_reports_are_listed_and_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let failing = marionette(
+        &[
+            "apply",
+            "-e",
+            "notify { 'mrtest x': } exec { '/bin/false': } notify { 'mrtest y': require => Exec['/bin/false'] }",
+        ],
+        dir.path(),
+    );
+    assert_eq!(failing.code, 0, "{}", failing.stderr);
+    let noop = marionette(
+        &["apply", "--noop", "-e", "notify { 'mrtest x': }"],
+        dir.path(),
+    );
+    assert_eq!(noop.code, 0, "{}", noop.stderr);
+    let list = marionette(&["report", "list"], dir.path());
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    let lines: Vec<&str> = list.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", list.stdout);
+    assert!(
+        lines[0].starts_with("last ")
+            && lines[0].contains(" unchanged ")
+            && lines[0].contains("1 resource: 1 out of sync in ")
+            && lines[0].contains(" seconds (noop)"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("previous ")
+            && lines[1].contains(" failed ")
+            && lines[1].contains("3 resources: 1 changed, 1 failed, 1 skipped"),
+        "{}",
+        lines[1]
+    );
+    let shown = marionette(&["report", "show", "previous"], dir.path());
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    for part in [
+        "Failed (1):\n  Exec[/bin/false] (<command line>:1)\n    returns: change from 'notrun' to ['0'] failed:",
+        "Changed (1):\n  Notify[mrtest x] (<command line>:1)\n    message: defined 'message' as 'mrtest x'\n",
+        "Skipped (1):\n  Notify[mrtest y] (<command line>:1)\n",
+        "  Warning: /Stage[main]/Main/Notify[mrtest y]: Skipping because of failed dependencies\n",
+    ] {
+        assert!(shown.stdout.contains(part), "{part} in\n{}", shown.stdout);
+    }
+    let json = marionette(&["report", "show", "--format", "json"], dir.path());
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(report["noop"], true);
+    let missing = marionette(&["report", "show", "/nonexistent/mrtest.json"], dir.path());
+    assert_eq!(missing.code, 1);
+    assert!(
+        missing
+            .stderr
+            .contains("Could not read the report /nonexistent/mrtest.json"),
+        "{}",
+        missing.stderr
+    );
+}
+
+/// On a terminal a run ends with a summary line and long runs show a
+/// progress line; in a pipe neither appears. The terminal is `script`'s
+/// pseudo-terminal (util-linux, in every Debian).
+#[test]
+fn terminals_get_progress_and_a_summary_and_pipes_do_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("many.pp");
+    std::fs::write(
+        &manifest,
+        "Integer[1, 150].each |$i| { notify { \"mrtest ${i}\": loglevel => debug } }",
+    )
+    .unwrap();
+    let command = format!(
+        "{} apply --vardir {} {}",
+        env!("CARGO_BIN_EXE_marionette"),
+        dir.path().join("var").display(),
+        manifest.display()
+    );
+    let output = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("`script` runs (apt-get install -y bsdutils)");
+    let terminal = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        terminal.contains("Summary: 150 resources: 150 changed, 150 out of sync in "),
+        "{terminal}"
+    );
+    assert!(terminal.contains("[100/150] resources"), "{terminal}");
+    let piped = marionette(&["apply", &manifest.display().to_string()], dir.path());
+    assert!(!piped.stdout.contains("Summary:"), "{}", piped.stdout);
+    assert!(!piped.stderr.contains("resources"), "{}", piped.stderr);
+}
