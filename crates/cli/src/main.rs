@@ -41,6 +41,7 @@ mod describe;
 mod environment;
 mod facts;
 mod filebucket;
+mod generate;
 mod logdest;
 mod lookup;
 mod report;
@@ -126,6 +127,11 @@ enum Command {
         #[command(subcommand)]
         command: ParserCommand,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish,
+    /// powershell).
+    Completions(generate::CompletionsArgs),
+    /// Print the manual page, or write one per command with --out DIR.
+    Man(generate::ManArgs),
     /// Print this help, or the help of a command; also lists the
     /// subcommands that modules and PATH provide.
     Help {
@@ -351,6 +357,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Facts(args) => facts::run(args),
         Command::Lookup(args) => lookup::run(args, &cli.env),
         Command::Report { command } => report::run(command),
+        Command::Completions(args) => generate::completions::<Cli>(&args),
+        Command::Man(args) => generate::man::<Cli>(&args),
         Command::Describe(args) => describe::describe(args),
         Command::Doc(args) => describe::doc(args),
         Command::Resource(args) => resource::run(args),
