@@ -43,6 +43,48 @@ fn require_root() {
     );
 }
 
+/// Waits while another process (an unattended upgrade on a fresh
+/// machine, an install in another terminal) holds dpkg's locks, for up to
+/// ten minutes, rather than failing on "dpkg frontend lock is held". The
+/// locks are fcntl locks: taking and at once releasing each tells whether
+/// anyone holds it.
+fn wait_for_dpkg_locks() {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    for path in ["/var/lib/dpkg/lock-frontend", "/var/lib/dpkg/lock"] {
+        let Ok(file) = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+        else {
+            continue;
+        };
+        loop {
+            let mut lock: libc::flock = unsafe { std::mem::zeroed() };
+            lock.l_type = libc::F_WRLCK as libc::c_short;
+            lock.l_whence = libc::SEEK_SET as libc::c_short;
+            // SAFETY: F_GETLK with a flock of our own on a file we hold
+            // open; it only fills in `lock`.
+            let asked = unsafe {
+                libc::fcntl(
+                    std::os::fd::AsRawFd::as_raw_fd(&file),
+                    libc::F_GETLK,
+                    &mut lock,
+                )
+            };
+            if asked != 0 || lock.l_type == libc::F_UNLCK as libc::c_short {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{path} has been held by process {} for ten minutes",
+                lock.l_pid
+            );
+            eprintln!("waiting for process {} to release {path}", lock.l_pid);
+            std::thread::sleep(std::time::Duration::from_secs(2));
+        }
+    }
+}
+
 /// Removes every trace of the test package, ignoring whether it was there.
 fn purge_test_package() {
     let _ = Command::new("dpkg")
@@ -77,6 +119,7 @@ impl Fixture {
     fn new() -> Fixture {
         require_root();
         let lock = DATABASE.lock().unwrap_or_else(|e| e.into_inner());
+        wait_for_dpkg_locks();
         purge_test_package();
         let dir = tempfile::tempdir().unwrap();
         for version in ["1.0", "2.0"] {
