@@ -44,6 +44,7 @@ pub const MODULE_TYPES: &[ModuleType] = &[
         "concat",
         types::concat_fragment::register,
     ),
+    ("mount", "mount_core", types::mount::register),
 ];
 
 /// Whether a type is one of [`MODULE_TYPES`]: the compiler then reads it
