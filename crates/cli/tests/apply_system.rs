@@ -48,6 +48,7 @@ const NOOP_CASES: &[&str] = &[
     "concat",
     "ssh_authorized_key",
     "sshkey",
+    "mount",
 ];
 
 /// Runs the case's cleanup script, when it has one, when dropped: after the
@@ -93,7 +94,13 @@ fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
             // custom facts would be resolved at each run otherwise (apt's
             // run `apt-get` for seconds).
             if arg == "/usr/share/puppet/modules" {
-                common::applied::only_modules(&["stdlib", "inifile", "concat", "sshkeys_core"])
+                common::applied::only_modules(&[
+                    "stdlib",
+                    "inifile",
+                    "concat",
+                    "sshkeys_core",
+                    "mount_core",
+                ])
             } else {
                 arg
             }
@@ -245,6 +252,8 @@ fn apply_does_what_puppet_apply_does() {
             "links",
             "links_tree",
             "max_files",
+            "mount",
+            "mount_invalid",
             "package_apt",
             "package_apt_absent",
             "package_dpkg",

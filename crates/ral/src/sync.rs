@@ -670,9 +670,6 @@ impl Session {
                 outcome.failed = Some(e.0);
                 return Ok(());
             }
-            if type_def.self_refresh {
-                provider.refresh(&cx, &mut instance)?;
-            }
         }
         Ok(())
     }

@@ -133,6 +133,14 @@ enum State {
     Failed,
 }
 
+/// Whether a resource is being removed (Puppet's `deleting?`: it manages
+/// `ensure` and wants it `absent`).
+fn deleting(resource: &Resource) -> bool {
+    resource
+        .get("ensure")
+        .is_some_and(|v| value_text(v) == "absent")
+}
+
 /// Events a node received: real ones, and those that would have been sent
 /// in noop.
 #[derive(Clone, Copy, Debug, Default)]
@@ -853,8 +861,20 @@ impl<'a> Run<'a> {
                 .any(|e| e.status == EventStatus::Audit);
         let mut would = outcome.events.iter().any(|e| e.status == EventStatus::Noop);
         if outcome.failed.is_none() {
-            let received = self.received[node];
+            let mut received = self.received[node];
             let type_def = resource.type_def();
+            // A type that refreshes itself (Puppet's `self_refresh`, the
+            // mount type remounting) receives its own events, unless it is
+            // being removed, as Puppet's event manager queues them.
+            if type_def.self_refresh && !deleting(resource) {
+                for event in &outcome.events {
+                    match event.status {
+                        EventStatus::Success => received.events += 1,
+                        EventStatus::Noop => received.noop_events += 1,
+                        EventStatus::Failure | EventStatus::Audit => {}
+                    }
+                }
+            }
             // A change such as starting a service makes the refresh it was
             // due pointless; Puppet says so whether one was due or not.
             let unscheduled = outcome.events.iter().any(|e| e.invalidate_refreshes);
