@@ -919,13 +919,20 @@ impl<'a> Run<'a> {
                             self.counts.restarted += 1;
                             sent.events += 1;
                         }
-                        // A failed refresh passes nothing on.
+                        // A failed refresh passes nothing on. Puppet says
+                        // so, then logs the error itself (without the
+                        // resource's name, which the line has already).
                         Err(e) => {
+                            let detail = match e {
+                                RalError::Provider { message, .. } => message,
+                                other => other.to_string(),
+                            };
                             self.logger.log(
                                 Level::Err,
                                 path,
-                                &format!("Failed to call refresh: {e}"),
+                                &format!("Failed to call refresh: {detail}"),
                             );
+                            self.logger.log(Level::Err, path, &detail);
                             status.failed_to_restart = true;
                             self.counts.failed_to_restart += 1;
                         }
