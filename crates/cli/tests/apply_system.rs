@@ -15,7 +15,10 @@
 //! daemons, outside `/tmp/mrtest-apply`: their `CASE.state.sh` prints what
 //! the system holds (dpkg's status, whether the daemon runs, rc links),
 //! which the state compares too, and their `CASE.cleanup.sh` removes it
-//! after the case, whether it passed or not. Where Marionette deliberately
+//! after the case, whether it passed or not. The `mount*` cases keep to a
+//! scratch mount table under `/tmp/mrtest-apply`; `mount_live` mounts
+//! small tmpfs file systems there (never elsewhere), which its state script
+//! lists and its cleanup unmounts. Where Marionette deliberately
 //! does otherwise than Puppet, `known-differences.txt` says why and
 //! `marionette/CASE.WHAT` holds what Marionette does instead.
 mod common;
@@ -48,6 +51,8 @@ const NOOP_CASES: &[&str] = &[
     "concat",
     "ssh_authorized_key",
     "sshkey",
+    "mount",
+    "mount_live",
 ];
 
 /// Runs the case's cleanup script, when it has one, when dropped: after the
@@ -93,7 +98,13 @@ fn apply(manifest: &Path, vardir: &Path, extra: &[&str]) -> String {
             // custom facts would be resolved at each run otherwise (apt's
             // run `apt-get` for seconds).
             if arg == "/usr/share/puppet/modules" {
-                common::applied::only_modules(&["stdlib", "inifile", "concat", "sshkeys_core"])
+                common::applied::only_modules(&[
+                    "stdlib",
+                    "inifile",
+                    "concat",
+                    "sshkeys_core",
+                    "mount_core",
+                ])
             } else {
                 arg
             }
@@ -245,6 +256,9 @@ fn apply_does_what_puppet_apply_does() {
             "links",
             "links_tree",
             "max_files",
+            "mount",
+            "mount_invalid",
+            "mount_live",
             "package_apt",
             "package_apt_absent",
             "package_dpkg",
@@ -275,7 +289,7 @@ fn apply_does_what_puppet_apply_does() {
         if !only.is_empty() && !only.split(',').any(|c| c == case) {
             continue;
         }
-        let _cleanup = Cleanup(case.clone());
+        let cleanup = Cleanup(case.clone());
         let manifest = data(&format!("{case}.pp"));
         let vardir = tempfile::tempdir().unwrap();
         if NOOP_CASES.contains(&case.as_str()) {
@@ -377,6 +391,9 @@ fn apply_does_what_puppet_apply_does() {
             assert!(own.list().unwrap().is_empty());
             std::fs::remove_dir_all("/tmp/mrtest-apply-bucket").unwrap();
         }
+        // Cleaned up first, as the recorder does: a case's cleanup unmounts
+        // what it mounted under the root.
+        drop(cleanup);
         std::fs::remove_dir_all(ROOT).unwrap();
     }
 }

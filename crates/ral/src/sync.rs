@@ -571,110 +571,15 @@ impl Session {
             resource,
             property_hash: self.take_hash(resource),
         };
-        let type_def = resource.type_def().clone();
-        // Whether the thing exists: asked before reading audited values,
-        // and otherwise only for a create-only property out of sync (for a
-        // file it is one more `lstat`). Nothing before that changes it.
-        let ask_exists = |instance: &Instance<'_>| -> Result<bool, ProviderError> {
-            Ok(!type_def.ensurable || provider.exists(&cx, instance)?)
-        };
-        let mut exists = None;
-        if !audit.is_empty() {
-            let exists = *exists.insert(ask_exists(&instance)?);
-            for name in audit {
-                let value = if exists || name == "ensure" {
-                    provider.get(&cx, &instance, name)?.unwrap_or_else(absent)
-                } else {
-                    absent()
-                };
-                outcome.audited.push((name.clone(), value));
-            }
+        let result = sync_instance(provider, &cx, &mut instance, (noop, audit), outcome);
+        // A refresh later in the run (a subscription, or a mount refreshing
+        // itself) sees what the evaluation left, as Puppet's provider keeps
+        // its property hash: a mount just mounted is remounted.
+        if resource.type_def().refreshable && !instance.property_hash.is_empty() {
+            self.hashes
+                .insert(resource.reference(), instance.property_hash);
         }
-        if let Some((attr, desired)) = managed_ensure(resource) {
-            let (current, in_sync) = property_state(provider, &cx, &instance, attr, desired)?;
-            if !in_sync {
-                let target = sync_value(attr, desired);
-                let text = crate::attribute::value_text(&target);
-                let event = run_change(attr, resource, &current, &target, noop, || {
-                    match text.as_str() {
-                        "present" => provider.create(&cx, &mut instance),
-                        "absent" => provider.destroy(&cx, &mut instance),
-                        _ => provider.set(&cx, &mut instance, "ensure", &target),
-                    }?;
-                    provider.flush(&cx, &mut instance)
-                });
-                return finish(outcome, event);
-            }
-            // In sync and absent: there is nothing whose properties could be
-            // managed (Puppet's "nothing to manage: no ensure and the
-            // resource doesn't exist", reached when a type's own in-sync
-            // test accepts a missing thing).
-            if is_absent(desired) || is_absent(&current) {
-                return Ok(());
-            }
-        }
-        let mut changed = false;
-        for (attr, desired) in resource.managed_properties() {
-            if attr.name == "ensure" {
-                continue;
-            }
-            let (current, in_sync) = property_state(provider, &cx, &instance, attr, desired)?;
-            if in_sync {
-                continue;
-            }
-            if attr.kind == AttrKind::CreateOnly
-                && match exists {
-                    Some(known) => known,
-                    None => *exists.insert(ask_exists(&instance)?),
-                }
-            {
-                return Err(ProviderError(format!(
-                    "{} cannot be changed after creation (is {}, should be {})",
-                    attr.name,
-                    display_for(attr, resource, &current),
-                    display_for(attr, resource, desired)
-                )));
-            }
-            let target = sync_value(attr, desired);
-            let event = run_change(attr, resource, &current, &target, noop, || {
-                provider.set(&cx, &mut instance, &attr.name, &target)
-            });
-            changed |= event.status == EventStatus::Success;
-            let failed = event.status == EventStatus::Failure;
-            outcome.events.push(event);
-            if failed {
-                outcome.failed = outcome.events.last().map(|e| e.message.clone());
-                return Ok(());
-            }
-        }
-        if changed {
-            // Setters of a prefetch/flush provider only record changes:
-            // when writing them fails, none of them happened, and the
-            // events must not say otherwise.
-            if let Err(e) = provider.flush(&cx, &mut instance) {
-                for event in outcome
-                    .events
-                    .iter_mut()
-                    .filter(|event| event.status == EventStatus::Success)
-                {
-                    if let Some(attr) = type_def.attribute(&event.property) {
-                        event.message = format!(
-                            "change from {} to {} failed: {}",
-                            display_for(attr, resource, &event.previous),
-                            display_for(attr, resource, &event.desired),
-                            e.0
-                        );
-                        event.status = EventStatus::Failure;
-                    }
-                }
-                outcome.failed = Some(e.0);
-                return Ok(());
-            }
-            if type_def.self_refresh {
-                provider.refresh(&cx, &mut instance)?;
-            }
-        }
-        Ok(())
+        result
     }
 
     fn evaluate_batch(
@@ -1025,6 +930,120 @@ fn run_change(
         message,
         status,
     }
+}
+
+/// Brings a properties provider's instance in line with its resource (see
+/// [`Session::evaluate_audited`]): `ensure` alone when it is out of sync,
+/// else each property out of sync in order, then one flush.
+fn sync_instance(
+    provider: &dyn PropertyProvider,
+    cx: &Context,
+    instance: &mut Instance<'_>,
+    (noop, audit): (bool, &[String]),
+    outcome: &mut Outcome,
+) -> Result<(), ProviderError> {
+    let resource = instance.resource;
+    let type_def = resource.type_def().clone();
+    // Whether the thing exists: asked before reading audited values,
+    // and otherwise only for a create-only property out of sync (for a
+    // file it is one more `lstat`). Nothing before that changes it.
+    let ask_exists = |instance: &Instance<'_>| -> Result<bool, ProviderError> {
+        Ok(!type_def.ensurable || provider.exists(cx, instance)?)
+    };
+    let mut exists = None;
+    if !audit.is_empty() {
+        let exists = *exists.insert(ask_exists(instance)?);
+        for name in audit {
+            let value = if exists || name == "ensure" {
+                provider.get(cx, instance, name)?.unwrap_or_else(absent)
+            } else {
+                absent()
+            };
+            outcome.audited.push((name.clone(), value));
+        }
+    }
+    if let Some((attr, desired)) = managed_ensure(resource) {
+        let (current, in_sync) = property_state(provider, cx, instance, attr, desired)?;
+        if !in_sync {
+            let target = sync_value(attr, desired);
+            let text = crate::attribute::value_text(&target);
+            let event = run_change(attr, resource, &current, &target, noop, || {
+                match text.as_str() {
+                    "present" => provider.create(cx, instance),
+                    "absent" => provider.destroy(cx, instance),
+                    _ => provider.set(cx, instance, "ensure", &target),
+                }?;
+                provider.flush(cx, instance)
+            });
+            return finish(outcome, event);
+        }
+        // In sync and absent: there is nothing whose properties could be
+        // managed (Puppet's "nothing to manage: no ensure and the
+        // resource doesn't exist", reached when a type's own in-sync
+        // test accepts a missing thing).
+        if is_absent(desired) || is_absent(&current) {
+            return Ok(());
+        }
+    }
+    let mut changed = false;
+    for (attr, desired) in resource.managed_properties() {
+        if attr.name == "ensure" {
+            continue;
+        }
+        let (current, in_sync) = property_state(provider, cx, instance, attr, desired)?;
+        if in_sync {
+            continue;
+        }
+        if attr.kind == AttrKind::CreateOnly
+            && match exists {
+                Some(known) => known,
+                None => *exists.insert(ask_exists(instance)?),
+            }
+        {
+            return Err(ProviderError(format!(
+                "{} cannot be changed after creation (is {}, should be {})",
+                attr.name,
+                display_for(attr, resource, &current),
+                display_for(attr, resource, desired)
+            )));
+        }
+        let target = sync_value(attr, desired);
+        let event = run_change(attr, resource, &current, &target, noop, || {
+            provider.set(cx, instance, &attr.name, &target)
+        });
+        changed |= event.status == EventStatus::Success;
+        let failed = event.status == EventStatus::Failure;
+        outcome.events.push(event);
+        if failed {
+            outcome.failed = outcome.events.last().map(|e| e.message.clone());
+            return Ok(());
+        }
+    }
+    if changed {
+        // Setters of a prefetch/flush provider only record changes:
+        // when writing them fails, none of them happened, and the
+        // events must not say otherwise.
+        if let Err(e) = provider.flush(cx, instance) {
+            for event in outcome
+                .events
+                .iter_mut()
+                .filter(|event| event.status == EventStatus::Success)
+            {
+                if let Some(attr) = type_def.attribute(&event.property) {
+                    event.message = format!(
+                        "change from {} to {} failed: {}",
+                        display_for(attr, resource, &event.previous),
+                        display_for(attr, resource, &event.desired),
+                        e.0
+                    );
+                    event.status = EventStatus::Failure;
+                }
+            }
+            outcome.failed = Some(e.0);
+            return Ok(());
+        }
+    }
+    Ok(())
 }
 
 fn finish(outcome: &mut Outcome, event: Event) -> Result<(), ProviderError> {

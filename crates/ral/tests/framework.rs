@@ -45,6 +45,8 @@ fn build(
 struct Recorder {
     calls: Mutex<Vec<String>>,
     state: Mutex<PropertyHash>,
+    /// The property hash each refresh was given.
+    refreshed_with: Mutex<Vec<PropertyHash>>,
 }
 
 /// A provider over a shared recorder, so tests can look at it.
@@ -79,11 +81,15 @@ impl PropertyProvider for Rec {
     fn set(
         &self,
         _cx: &Context,
-        _instance: &mut Instance<'_>,
+        instance: &mut Instance<'_>,
         attr: &str,
         value: &Value,
     ) -> Result<(), ProviderError> {
         self.0.calls.lock().unwrap().push(format!("set {attr}"));
+        // As a prefetching provider records a change for its flush.
+        instance
+            .property_hash
+            .insert(attr.to_string(), value.clone());
         self.0
             .state
             .lock()
@@ -97,8 +103,13 @@ impl PropertyProvider for Rec {
         Ok(())
     }
 
-    fn refresh(&self, _cx: &Context, _instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+    fn refresh(&self, _cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
         self.0.calls.lock().unwrap().push("refresh".into());
+        self.0
+            .refreshed_with
+            .lock()
+            .unwrap()
+            .push(instance.property_hash.clone());
         Ok(())
     }
 }
@@ -176,16 +187,26 @@ fn ensure_alone_is_synced_when_out_of_sync_then_properties_in_order() {
         &[("uid", Value::Integer(1001)), ("shell", s("/bin/bash"))],
     )
     .unwrap();
-    let outcome =
-        Session::new(registry.clone(), Arc::default(), Logger::default()).evaluate(&changed, false);
+    let mut session = Session::new(registry.clone(), Arc::default(), Logger::default());
+    let outcome = session.evaluate(&changed, false);
     assert_eq!(
         outcome.events[0].message,
         "shell changed '/bin/sh' to '/bin/bash'"
     );
-    // The type refreshes itself after a change.
+    // A type that refreshes itself is refreshed by the transaction, which
+    // counts the resource's own events as it counts its subscriptions'.
     assert_eq!(
         *recorder.calls.lock().unwrap(),
-        ["instances", "set shell", "flush", "refresh"]
+        ["instances", "set shell", "flush"]
+    );
+    // That refresh sees the property hash the evaluation left (a mount
+    // just mounted is remounted), not the one prefetched nor none.
+    session.refresh(&changed).unwrap();
+    let refreshed_with = recorder.refreshed_with.lock().unwrap();
+    assert_eq!(
+        refreshed_with[0].get("shell"),
+        Some(&s("/bin/bash")),
+        "{refreshed_with:?}"
     );
 }
 

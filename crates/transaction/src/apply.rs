@@ -133,6 +133,14 @@ enum State {
     Failed,
 }
 
+/// Whether a resource is being removed (Puppet's `deleting?`: it manages
+/// `ensure` and wants it `absent`).
+fn deleting(resource: &Resource) -> bool {
+    resource
+        .get("ensure")
+        .is_some_and(|v| value_text(v) == "absent")
+}
+
 /// Events a node received: real ones, and those that would have been sent
 /// in noop.
 #[derive(Clone, Copy, Debug, Default)]
@@ -746,33 +754,39 @@ impl<'a> Run<'a> {
                         ),
                     );
                 }
-                // A container passes on one event of its own.
-                self.send(node, received.events > 0, received.noop_events > 0, 1);
+                // A container passes on one event of its own: a real one
+                // when it received any.
+                if total > 0 {
+                    let real = usize::from(received.events > 0);
+                    self.send(
+                        node,
+                        Received {
+                            events: real,
+                            noop_events: 1 - real,
+                        },
+                    );
+                }
             }
             NodeKind::Resource(n) => self.process_resource(node, n, &failed_dependencies),
         }
     }
 
-    /// Passes a node's events along each refresh edge: `count` real
-    /// events, or as many noop events when nothing really changed. Puppet
-    /// counts events, not senders: a file whose content and mode would
-    /// both change makes its class "Would have triggered 'refresh' from 2
-    /// events".
-    fn send(&mut self, node: usize, real: bool, noop: bool, count: usize) {
-        if !real && !noop {
+    /// Passes a node's events along each refresh edge, real and noop ones
+    /// alike. Puppet counts events, not senders: a file whose content and
+    /// mode would both change makes its class "Would have triggered
+    /// 'refresh' from 2 events".
+    fn send(&mut self, node: usize, sent: Received) {
+        if sent.events + sent.noop_events == 0 {
             return;
         }
-        let count = count.max(1);
         for &e in &self.graph.outgoing[node] {
             let edge = self.graph.edges[e];
             if !edge.refresh {
                 continue;
             }
-            if real {
-                self.received[edge.to].events += count;
-            } else {
-                self.received[edge.to].noop_events += count;
-            }
+            let received = &mut self.received[edge.to];
+            received.events += sent.events;
+            received.noop_events += sent.noop_events;
         }
     }
 
@@ -870,17 +884,32 @@ impl<'a> Run<'a> {
         let notes = self.audit(resource, &mut outcome);
         let noop = self.options.noop || resource.noop();
         self.record(resource, path, &outcome, &notes, &mut status);
-        // Audit events are passed on as changes are: a subscriber is
-        // refreshed when a watched file changed behind the run's back.
-        let mut real = outcome.changed()
-            || outcome
-                .events
-                .iter()
-                .any(|e| e.status == EventStatus::Audit);
-        let mut would = outcome.events.iter().any(|e| e.status == EventStatus::Noop);
+        // What the resource passes on along its refresh edges, as Puppet's
+        // event manager queues it: each of its own events (changes and
+        // audits as real events, so a subscriber is refreshed when a
+        // watched file changed behind the run's back; noop changes as noop
+        // ones), then one event for the refresh it made or would have made
+        // (`restarted` or `noop_restart`).
+        let mut sent = Received::default();
+        for event in &outcome.events {
+            match event.status {
+                EventStatus::Success | EventStatus::Audit => sent.events += 1,
+                EventStatus::Noop => sent.noop_events += 1,
+                EventStatus::Failure => {}
+            }
+        }
         if outcome.failed.is_none() {
-            let received = self.received[node];
+            let mut received = self.received[node];
             let type_def = resource.type_def();
+            // A type that refreshes itself (Puppet's `self_refresh`: the
+            // mount type remounting) also receives its own events, unless
+            // it is being removed. Puppet queues one of them per event
+            // name, and a resource's events are named after their
+            // properties, one each.
+            if type_def.self_refresh && !deleting(resource) {
+                received.events += sent.events;
+                received.noop_events += sent.noop_events;
+            }
             // A change such as starting a service makes the refresh it was
             // due pointless; Puppet says so whether one was due or not.
             let unscheduled = outcome.events.iter().any(|e| e.invalidate_refreshes);
@@ -891,37 +920,45 @@ impl<'a> Run<'a> {
                     &format!("Unscheduling refresh on {}", resource.reference()),
                 );
             }
-            if received.events + received.noop_events > 0 && type_def.refreshable && !unscheduled {
+            // Puppet counts every event queued for the refresh, noop ones
+            // too, whether it refreshes or only says it would have.
+            let total = received.events + received.noop_events;
+            if total > 0 && type_def.refreshable && !unscheduled {
                 if noop || received.events == 0 {
                     self.logger.log(
                         Level::Notice,
                         path,
                         &format!(
                             "Would have triggered 'refresh' from {}",
-                            plural(received.events + received.noop_events, "event")
+                            plural(total, "event")
                         ),
                     );
-                    would = true;
+                    sent.noop_events += 1;
                 } else {
                     match self.session.refresh(resource) {
                         Ok(()) => {
                             self.logger.log(
                                 Level::Notice,
                                 path,
-                                &format!(
-                                    "Triggered 'refresh' from {}",
-                                    plural(received.events, "event")
-                                ),
+                                &format!("Triggered 'refresh' from {}", plural(total, "event")),
                             );
                             self.counts.restarted += 1;
-                            real = true;
+                            sent.events += 1;
                         }
+                        // A failed refresh passes nothing on. Puppet says
+                        // so, then logs the error itself (without the
+                        // resource's name, which the line has already).
                         Err(e) => {
+                            let detail = match e {
+                                RalError::Provider { message, .. } => message,
+                                other => other.to_string(),
+                            };
                             self.logger.log(
                                 Level::Err,
                                 path,
-                                &format!("Failed to call refresh: {e}"),
+                                &format!("Failed to call refresh: {detail}"),
                             );
+                            self.logger.log(Level::Err, path, &detail);
                             status.failed_to_restart = true;
                             self.counts.failed_to_restart += 1;
                         }
@@ -942,16 +979,7 @@ impl<'a> Run<'a> {
         } else {
             State::Done
         };
-        let count = outcome
-            .events
-            .iter()
-            .filter(|e| match e.status {
-                EventStatus::Success | EventStatus::Audit => real,
-                EventStatus::Noop => !real,
-                EventStatus::Failure => false,
-            })
-            .count();
-        self.send(node, real, would && !real, count);
+        self.send(node, sent);
         self.statuses.insert(status.resource.clone(), status);
     }
 

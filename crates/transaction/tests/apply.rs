@@ -157,6 +157,26 @@ impl Fixture {
                 },
             ))
             .unwrap();
+        // A type that refreshes itself after a change, as mount does.
+        registry
+            .add_type(
+                TypeDef::new("volume")
+                    .ensurable()
+                    .attr(AttrDef::param("name"))
+                    .attr(AttrDef::property("value"))
+                    .self_refresh(),
+            )
+            .unwrap();
+        registry
+            .add_provider(ProviderDef::properties(
+                "volume",
+                "files",
+                Records {
+                    dir: dir.path().to_path_buf(),
+                    late: Mutex::new(Vec::new()),
+                },
+            ))
+            .unwrap();
         registry.add_type(marionette_types_notify()).unwrap();
         registry
             .add_type(marionette_types::types::resources::definition())
@@ -490,6 +510,172 @@ fn noop_changes_nothing_and_reports_what_would_happen() {
         "Notice: /Stage[main]/Main/Record[config]/ensure: current_value 'absent', should be 'present' (noop)"
     );
     assert!(fixture.journal().is_empty());
+}
+
+#[test]
+fn a_resource_passes_on_its_own_events_and_then_its_refresh() {
+    // As Puppet's event manager: a resource that changed and was refreshed
+    // sends its changes' events and then one for the refresh (`restarted`,
+    // or `noop_restart` in noop), so a subscriber or a class counts both.
+    let records = || {
+        build(vec![
+            main_record(
+                "config",
+                json!({"ensure": "present", "notify": "Record[service]"}),
+            ),
+            main_record("service", json!({"value": "2"})),
+            main_record("watcher", json!({"subscribe": "Record[service]"})),
+        ])
+    };
+    let fixture = Fixture::new();
+    fs::write(fixture.dir.path().join("records/service"), "1").unwrap();
+    let (report, lines) = fixture.apply(&records(), &Options::default());
+    report.unwrap();
+    assert_eq!(
+        fixture.journal(),
+        [
+            "create config",
+            "set service value=2",
+            "refresh service",
+            "refresh watcher"
+        ]
+    );
+    assert!(
+        lines.contains(
+            &"Notice: /Stage[main]/Main/Record[watcher]: Triggered 'refresh' from 2 events"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+
+    let fixture = Fixture::new();
+    fs::write(fixture.dir.path().join("records/service"), "1").unwrap();
+    let options = Options {
+        noop: true,
+        ..Options::default()
+    };
+    let (report, lines) = fixture.apply(&records(), &options);
+    report.unwrap();
+    assert!(fixture.journal().is_empty());
+    assert_eq!(
+        lines,
+        [
+            "Notice: /Stage[main]/Main/Record[config]/ensure: current_value 'absent', should be 'present' (noop)",
+            "Notice: /Stage[main]/Main/Record[service]/value: current_value '1', should be '2' (noop)",
+            "Notice: /Stage[main]/Main/Record[service]: Would have triggered 'refresh' from 1 event",
+            "Notice: /Stage[main]/Main/Record[watcher]: Would have triggered 'refresh' from 2 events",
+            // config, service's change and its refresh, watcher's refresh.
+            "Notice: Class[Main]: Would have triggered 'refresh' from 4 events",
+            "Notice: Stage[main]: Would have triggered 'refresh' from 1 event",
+        ]
+    );
+}
+
+#[test]
+fn a_refresh_counts_the_noop_events_it_received_with_the_real_ones() {
+    let fixture = Fixture::new();
+    let catalog = build(vec![
+        main_record(
+            "real",
+            json!({"ensure": "present", "notify": "Record[service]"}),
+        ),
+        main_record(
+            "held",
+            json!({"ensure": "present", "noop": true, "notify": "Record[service]"}),
+        ),
+        main_record("service", json!({})),
+    ]);
+    let (report, lines) = fixture.apply(&catalog, &Options::default());
+    report.unwrap();
+    assert_eq!(fixture.journal(), ["create real", "refresh service"]);
+    assert!(
+        lines.contains(
+            &"Notice: /Stage[main]/Main/Record[service]: Triggered 'refresh' from 2 events"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_type_that_refreshes_itself_receives_its_own_events() {
+    let volumes = || {
+        catalog(
+            &[],
+            &[
+                ("Class[main]", "Volume", "new", json!({"ensure": "present"})),
+                ("Class[main]", "Volume", "changed", json!({"value": "2"})),
+                ("Class[main]", "Volume", "gone", json!({"ensure": "absent"})),
+                ("Class[main]", "Volume", "kept", json!({"value": "1"})),
+                // A refreshable type that does not refresh itself is
+                // refreshed only by what it subscribes to.
+                (
+                    "Class[main]",
+                    "Record",
+                    "plain",
+                    json!({"ensure": "present"}),
+                ),
+            ],
+        )
+    };
+    let existing = |fixture: &Fixture| {
+        for name in ["changed", "gone", "kept"] {
+            fs::write(fixture.dir.path().join("records").join(name), "1").unwrap();
+        }
+    };
+    let fixture = Fixture::new();
+    existing(&fixture);
+    let (report, lines) = fixture.apply(&volumes(), &Options::default());
+    let report = report.unwrap();
+    assert_eq!(
+        fixture.journal(),
+        [
+            "create new",
+            "refresh new",
+            "set changed value=2",
+            "refresh changed",
+            // Being removed, it is not refreshed.
+            "destroy gone",
+            "create plain"
+        ]
+    );
+    assert_eq!(
+        lines,
+        [
+            "Notice: /Stage[main]/Main/Volume[new]/ensure: created",
+            "Notice: /Stage[main]/Main/Volume[new]: Triggered 'refresh' from 1 event",
+            "Notice: /Stage[main]/Main/Volume[changed]/value: value changed '1' to '2'",
+            "Notice: /Stage[main]/Main/Volume[changed]: Triggered 'refresh' from 1 event",
+            "Notice: /Stage[main]/Main/Volume[gone]/ensure: removed",
+            "Notice: /Stage[main]/Main/Record[plain]/ensure: created",
+        ]
+    );
+    assert_eq!(report.counts.restarted, 2);
+
+    // In noop each says it would have, and passes that on too.
+    let fixture = Fixture::new();
+    existing(&fixture);
+    let options = Options {
+        noop: true,
+        ..Options::default()
+    };
+    let (report, lines) = fixture.apply(&volumes(), &options);
+    report.unwrap();
+    assert!(fixture.journal().is_empty());
+    assert_eq!(
+        lines,
+        [
+            "Notice: /Stage[main]/Main/Volume[new]/ensure: current_value 'absent', should be 'present' (noop)",
+            "Notice: /Stage[main]/Main/Volume[new]: Would have triggered 'refresh' from 1 event",
+            "Notice: /Stage[main]/Main/Volume[changed]/value: current_value '1', should be '2' (noop)",
+            "Notice: /Stage[main]/Main/Volume[changed]: Would have triggered 'refresh' from 1 event",
+            "Notice: /Stage[main]/Main/Volume[gone]/ensure: current_value 'present', should be 'absent' (noop)",
+            "Notice: /Stage[main]/Main/Record[plain]/ensure: current_value 'absent', should be 'present' (noop)",
+            // 2 + 2 + 1 + 1.
+            "Notice: Class[Main]: Would have triggered 'refresh' from 6 events",
+            "Notice: Stage[main]: Would have triggered 'refresh' from 1 event",
+        ]
+    );
 }
 
 #[test]

@@ -50,6 +50,7 @@ pub const MODULE_TYPES: &[ModuleType] = &[
         types::ssh_authorized_key::register,
     ),
     ("sshkey", "sshkeys_core", types::sshkey::register),
+    ("mount", "mount_core", types::mount::register),
 ];
 
 /// Whether a type is one of [`MODULE_TYPES`]: the compiler then reads it

@@ -27,6 +27,7 @@ const NATIVE: &[&str] = &[
     "file_line",
     "ini_setting",
     "ini_subsetting",
+    "mount",
 ];
 
 impl Evaluator<'_> {

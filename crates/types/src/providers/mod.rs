@@ -11,6 +11,7 @@ pub mod group;
 pub mod host;
 pub mod ini_setting;
 pub mod ini_subsetting;
+pub mod mount;
 pub mod package;
 pub mod service;
 pub mod ssh_authorized_key;

@@ -16,6 +16,7 @@ pub mod group;
 pub mod host;
 pub mod ini_setting;
 pub mod ini_subsetting;
+pub mod mount;
 pub mod notify;
 pub mod package;
 pub mod resources;

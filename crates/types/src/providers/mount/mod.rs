@@ -1,0 +1,3 @@
+//! Providers of the `mount` type.
+
+pub mod parsed;
