@@ -147,7 +147,7 @@ pub trait RecordFormat: Send + Sync {
     /// target names atomically.
     fn write(&self, cx: &Context, target: &str, text: &str) -> Result<(), ProviderError> {
         let _ = cx;
-        write_atomically(Path::new(target), text.as_bytes())
+        write_atomically_synced_later(Path::new(target), text.as_bytes())
             .map_err(|e| ProviderError::new(format!("Could not write {target}: {e}")))
     }
 }
@@ -155,6 +155,54 @@ pub trait RecordFormat: Send + Sync {
 /// Replaces a file atomically: a temporary file beside it with the old
 /// file's mode and owner, synced, then renamed over it.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, bytes, true)
+}
+
+/// The files replaced by [`write_atomically_synced_later`] and not yet
+/// synced.
+static WRITTEN: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Replaces a file atomically as [`write_atomically`] does, but leaves
+/// syncing it to disk to [`sync_written`], which the end of a session
+/// calls. Providers that edit one file resource after resource (a
+/// thousand `ini_setting`s in ten files) replace it a hundred times a run;
+/// only its last version needs to reach the disk, and syncing each one
+/// made such runs wait on the disk for most of their time. Every version
+/// replaces the last by renaming, so a reader sees a whole file, old or
+/// new, at any moment.
+pub fn write_atomically_synced_later(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, bytes, false)?;
+    let mut written = WRITTEN.lock().unwrap_or_else(|e| e.into_inner());
+    if !written.iter().any(|p| p == path) {
+        written.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+/// Syncs the files replaced since the last call, and their directories,
+/// to disk, each once. Best effort: a file removed since is skipped, and a
+/// filesystem that cannot sync a directory is not an error.
+pub fn sync_written() {
+    let written = std::mem::take(&mut *WRITTEN.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut directories: Vec<&Path> = Vec::new();
+    for path in &written {
+        if let Ok(file) = fs::File::open(path) {
+            let _ = file.sync_all();
+        }
+        if let Some(parent) = path.parent()
+            && !directories.contains(&parent)
+        {
+            directories.push(parent);
+        }
+    }
+    for directory in directories {
+        if let Ok(handle) = fs::File::open(directory) {
+            let _ = handle.sync_all();
+        }
+    }
+}
+
+fn replace(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
     let parent = path.parent().unwrap_or(Path::new("/"));
     let name = path
         .file_name()
@@ -188,7 +236,9 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
             Err(_) => file.set_permissions(fs::Permissions::from_mode(0o644))?,
         }
         file.write_all(bytes)?;
-        file.sync_all()?;
+        if sync {
+            file.sync_all()?;
+        }
         fs::rename(&temporary, path)
     })();
     if result.is_err() {

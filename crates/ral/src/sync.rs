@@ -110,9 +110,12 @@ pub struct Session {
 impl Drop for Session {
     /// Whatever providers read ahead (see [`Session::plan`]) is
     /// stale once the session is gone, finished or not: a run that stops
-    /// early (a dependency cycle) must not leave readers behind.
+    /// early (a dependency cycle) must not leave readers behind; and the
+    /// files providers replaced are synced to disk.
     fn drop(&mut self) {
         self.cx.generation.advance();
+        // What providers replaced and left to sync reaches the disk now.
+        crate::parsedfile::sync_written();
     }
 }
 

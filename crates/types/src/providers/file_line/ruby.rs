@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use marionette_ral::attribute::value_text;
-use marionette_ral::parsedfile::write_atomically;
+use marionette_ral::parsedfile::write_atomically_synced_later;
 use marionette_ral::{Context, Instance, Level, PropertyProvider, ProviderDef, ProviderError};
 use marionette_values::Value;
 use marionette_values::regex::Regex;
@@ -82,7 +82,7 @@ impl<'a> Request<'a> {
     }
 
     fn write(&self, bytes: &[u8]) -> Result<(), ProviderError> {
-        write_atomically(Path::new(&self.path), bytes)
+        write_atomically_synced_later(Path::new(&self.path), bytes)
             .map_err(|e| ProviderError::new(ruby_io_error(&e, "rb_sysopen", Path::new(&self.path))))
     }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use indexmap::IndexMap;
 use marionette_ral::ProviderError;
-use marionette_ral::parsedfile::write_atomically;
+use marionette_ral::parsedfile::write_atomically_synced_later;
 use marionette_values::regex::Regex;
 
 use crate::text::{lines, puts, ruby_io_error};
@@ -18,7 +18,7 @@ use crate::text::{lines, puts, ruby_io_error};
 /// How an INI file is written: the separator between a new setting's
 /// name and value, the brackets of section headers, and the indentation
 /// of new settings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct IniStyle {
     pub key_val_separator: String,
     pub section_prefix: String,
@@ -42,7 +42,7 @@ impl Default for IniStyle {
 /// One section: where its lines are (line numbers may go below zero and
 /// past each other while lines are removed, as in inifile), its settings
 /// read from the file and those to append.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Section {
     name: String,
     start_line: Option<isize>,
@@ -120,6 +120,7 @@ fn regex_escape(text: &str) -> String {
 }
 
 /// An INI file read into lines and sections.
+#[derive(Clone)]
 pub struct IniFile {
     path: String,
     style: IniStyle,
@@ -130,13 +131,84 @@ pub struct IniFile {
     commented_setting_regex: Regex,
 }
 
+/// Compiles a pattern once per process: every resource of a file with the
+/// same style uses the same three.
 fn compile(pattern: &str) -> Result<Regex, ProviderError> {
-    Regex::new(pattern).map_err(ProviderError::new)
+    static COMPILED: std::sync::Mutex<Vec<(String, Regex)>> = std::sync::Mutex::new(Vec::new());
+    let mut compiled = COMPILED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, regex)) = compiled.iter().find(|(p, _)| p == pattern) {
+        return Ok(regex.clone());
+    }
+    let regex = Regex::new(pattern).map_err(ProviderError::new)?;
+    compiled.push((pattern.to_string(), regex.clone()));
+    Ok(regex)
 }
 
+/// What identifies one version of a file: a file replaced by renaming has
+/// a new inode, one changed in place a new size or modification time.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Identity {
+    device: u64,
+    inode: u64,
+    size: u64,
+    modified: (i64, i64),
+    changed: (i64, i64),
+}
+
+impl Identity {
+    fn of(path: &str) -> Option<Identity> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(path).ok()?;
+        Some(Identity {
+            device: meta.dev(),
+            inode: meta.ino(),
+            size: meta.size(),
+            modified: (meta.mtime(), meta.mtime_nsec()),
+            changed: (meta.ctime(), meta.ctime_nsec()),
+        })
+    }
+}
+
+/// The files read during this process, parsed, by path and style, with
+/// the identity of the version read. A run's resources edit the same few
+/// files over and over (ten settings of a file are ten resources); a file
+/// that has not changed since is not read and parsed again.
+type Parsed = Vec<((String, IniStyle), Identity, IniFile)>;
+static PARSED: std::sync::Mutex<Parsed> = std::sync::Mutex::new(Vec::new());
+
+/// How many parsed files are kept: enough for the files of a run.
+const PARSED_KEPT: usize = 64;
+
 impl IniFile {
-    /// Reads the file; a missing one is empty.
+    /// Reads the file; a missing one is empty. A version already parsed
+    /// is not parsed again.
     pub fn read(path: &str, style: IniStyle) -> Result<IniFile, ProviderError> {
+        let before = Identity::of(path);
+        if let Some(identity) = before {
+            let parsed = PARSED.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, _, file)) = parsed
+                .iter()
+                .find(|((p, s), id, _)| p == path && *s == style && *id == identity)
+            {
+                return Ok(file.clone());
+            }
+        }
+        let file = IniFile::read_fresh(path, style.clone())?;
+        // Kept only when the file did not change while it was read.
+        if let Some(identity) = before
+            && Identity::of(path) == before
+        {
+            let mut parsed = PARSED.lock().unwrap_or_else(|e| e.into_inner());
+            parsed.retain(|((p, s), _, _)| !(p == path && *s == style));
+            if parsed.len() >= PARSED_KEPT {
+                parsed.remove(0);
+            }
+            parsed.push(((path.to_string(), style), identity, file.clone()));
+        }
+        Ok(file)
+    }
+
+    fn read_fresh(path: &str, style: IniStyle) -> Result<IniFile, ProviderError> {
         let content = match std::fs::read(path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
@@ -441,7 +513,7 @@ impl IniFile {
 
     /// Writes the file back, whole and atomically.
     pub fn save(&self) -> Result<(), ProviderError> {
-        write_atomically(Path::new(&self.path), &self.render())
+        write_atomically_synced_later(Path::new(&self.path), &self.render())
             .map_err(|e| ProviderError::new(ruby_io_error(&e, "rb_sysopen", Path::new(&self.path))))
     }
 }
@@ -449,6 +521,43 @@ impl IniFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_read_again_is_parsed_again_only_when_it_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.ini");
+        let path_text = path.display().to_string();
+        std::fs::write(&path, "[s]\nk = 1\n").unwrap();
+        let value = |file: &IniFile| file.get_value("s", "k").map(str::to_string);
+        let first = IniFile::read(&path_text, IniStyle::default()).unwrap();
+        assert_eq!(value(&first).as_deref(), Some("1"));
+        // Changed in place, same size: a new modification time.
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        std::fs::write(&path, "[s]\nk = 2\n").unwrap();
+        let second = IniFile::read(&path_text, IniStyle::default()).unwrap();
+        assert_eq!(value(&second).as_deref(), Some("2"));
+        // Replaced by renaming: a new inode.
+        let mut edited = second.clone();
+        edited.set_value("s", "k", " = ", "3");
+        edited.save().unwrap();
+        let third = IniFile::read(&path_text, IniStyle::default()).unwrap();
+        assert_eq!(value(&third).as_deref(), Some("3"));
+        // Unchanged: the copy kept is the file as read, not as edited.
+        let mut changed_in_memory = IniFile::read(&path_text, IniStyle::default()).unwrap();
+        changed_in_memory.set_value("s", "k", " = ", "4");
+        let fourth = IniFile::read(&path_text, IniStyle::default()).unwrap();
+        assert_eq!(value(&fourth).as_deref(), Some("3"));
+        // Another style is another parse.
+        let other = IniStyle {
+            key_val_separator: "=".into(),
+            ..IniStyle::default()
+        };
+        assert_eq!(
+            value(&IniFile::read(&path_text, other).unwrap()).as_deref(),
+            Some("3")
+        );
+        marionette_ral::parsedfile::sync_written();
+    }
 
     fn edit(text: &str, change: impl FnOnce(&mut IniFile)) -> String {
         let lines = crate::text::lines(text.as_bytes())
