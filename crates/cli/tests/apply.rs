@@ -1564,3 +1564,55 @@ fn terminals_get_progress_and_a_summary_and_pipes_do_not() {
     assert!(!piped.stdout.contains("Summary:"), "{}", piped.stdout);
     assert!(!piped.stderr.contains("resources"), "{}", piped.stderr);
 }
+
+/// The edits of `ini_setting` and `file_line` are written when the run
+/// reaches a resource of another kind, so what comes after them sees
+/// them: an `exec` that checks the file after each edit, between two
+/// edits of the same file, and the file at the end of the run.
+#[test]
+fn staged_file_edits_are_written_before_other_resources_look() {
+    let dir = tempfile::tempdir().unwrap();
+    let modules = dir.path().join("modules");
+    std::fs::create_dir_all(&modules).unwrap();
+    for module in ["stdlib", "inifile"] {
+        std::os::unix::fs::symlink(
+            format!("/usr/share/puppet/modules/{module}"),
+            modules.join(module),
+        )
+        .unwrap();
+    }
+    let ini = dir.path().join("a.ini");
+    let lines = dir.path().join("lines");
+    std::fs::write(&lines, "first\n").unwrap();
+    let code = format!(
+        "ini_setting {{ 'one': path => '{ini}', section => 's', setting => 'k1', value => 'v1' }}
+         -> file_line {{ 'two': path => '{lines}', line => 'second' }}
+         -> exec {{ 'check': command => \"/bin/grep -qx 'k1 = v1' {ini} && /bin/grep -qx second {lines}\" }}
+         -> ini_setting {{ 'three': path => '{ini}', section => 's', setting => 'k2', value => 'v2' }}",
+        ini = ini.display(),
+        lines = lines.display()
+    );
+    let run = marionette(
+        &[
+            "apply",
+            "--detailed-exitcodes",
+            "--modulepath",
+            &modules.display().to_string(),
+            "-e",
+            &code,
+        ],
+        &dir.path().join("var"),
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("Exec[check]/returns: executed successfully"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(&ini).unwrap(),
+        "[s]\nk1 = v1\nk2 = v2\n"
+    );
+    assert_eq!(std::fs::read_to_string(&lines).unwrap(), "first\nsecond\n");
+}

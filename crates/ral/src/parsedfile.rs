@@ -202,6 +202,112 @@ pub fn sync_written() {
     }
 }
 
+/// A file's new content that a provider staged and the session has not
+/// written yet, and the resources whose changes it holds.
+struct Staged {
+    path: std::path::PathBuf,
+    bytes: std::sync::Arc<Vec<u8>>,
+    version: u64,
+    resources: Vec<String>,
+}
+
+/// The files staged by providers that edit a file resource after resource
+/// (`file_line`, `ini_setting`): their changes are kept here and written
+/// once, when the session reaches a resource of another provider or ends
+/// (see [`write_staged`]). A run of a thousand settings in ten files then
+/// writes ten files, not a thousand, and anything else that looks at a
+/// file (an `exec`, a `file`, a service's restart) still sees every change
+/// made before it, as with a write per resource.
+static STAGED: std::sync::Mutex<Vec<Staged>> = std::sync::Mutex::new(Vec::new());
+
+/// Numbers each staged version, so that parses of it can be kept.
+static STAGED_VERSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// Stages new content for `path` on behalf of `resource` (its reference),
+/// to be written by [`write_staged`].
+pub fn stage(path: &Path, bytes: Vec<u8>, resource: &str) {
+    let version = STAGED_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut staged = STAGED.lock().unwrap_or_else(|e| e.into_inner());
+    match staged.iter_mut().find(|s| s.path == path) {
+        Some(entry) => {
+            entry.bytes = std::sync::Arc::new(bytes);
+            entry.version = version;
+            if !entry.resources.iter().any(|r| r == resource) {
+                entry.resources.push(resource.to_string());
+            }
+        }
+        None => staged.push(Staged {
+            path: path.to_path_buf(),
+            bytes: std::sync::Arc::new(bytes),
+            version,
+            resources: vec![resource.to_string()],
+        }),
+    }
+}
+
+/// Stages new content for `path` when writing it later looks certain to
+/// work (the file, or for a new file its directory, is writable by us);
+/// otherwise writes it now, so that a failure is the resource's own, with
+/// the resource's message.
+pub fn stage_or_write(path: &Path, bytes: Vec<u8>, resource: &str) -> io::Result<()> {
+    if writable(path) {
+        stage(path, bytes, resource);
+        return Ok(());
+    }
+    STAGED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|s| s.path != path);
+    write_atomically_synced_later(path, &bytes)
+}
+
+/// Whether we may replace `path`: a regular file we can write in a
+/// directory we can write, or no file yet in such a directory.
+fn writable(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let access = |path: &Path, mode: libc::c_int| {
+        std::ffi::CString::new(path.as_os_str().as_bytes())
+            // SAFETY: a NUL-terminated path that lives across the call.
+            .is_ok_and(|c| unsafe { libc::access(c.as_ptr(), mode) } == 0)
+    };
+    let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) else {
+        return false;
+    };
+    let directory_ok = access(parent, libc::W_OK | libc::X_OK);
+    match fs::symlink_metadata(path) {
+        Ok(meta) => meta.is_file() && directory_ok && access(path, libc::W_OK),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => directory_ok,
+        Err(_) => false,
+    }
+}
+
+/// The content staged for `path`, and its version, if any: what the file
+/// holds for the providers that stage.
+pub fn staged(path: &Path) -> Option<(std::sync::Arc<Vec<u8>>, u64)> {
+    let staged = STAGED.lock().unwrap_or_else(|e| e.into_inner());
+    staged
+        .iter()
+        .find(|s| s.path == path)
+        .map(|s| (s.bytes.clone(), s.version))
+}
+
+/// Writes every staged file (atomically, synced with the session's other
+/// files at its end) and forgets them; a file that cannot be written fails
+/// the resources whose changes it held.
+pub fn write_staged() -> Vec<crate::provider::DeferredFailure> {
+    let staged = std::mem::take(&mut *STAGED.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut failures = Vec::new();
+    for entry in staged {
+        if let Err(e) = write_atomically_synced_later(&entry.path, &entry.bytes) {
+            failures.push(crate::provider::DeferredFailure {
+                resources: entry.resources,
+                message: format!("Could not write {}: {e}", entry.path.display()),
+            });
+        }
+    }
+    failures
+}
+
 fn replace(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
     let parent = path.parent().unwrap_or(Path::new("/"));
     let name = path
@@ -425,5 +531,42 @@ impl<F: RecordFormat> PropertyProvider for ParsedFile<F> {
         let created = !Path::new(&target).exists();
         self.format.write(cx, &target, &out)?;
         self.format.after_write(instance.resource, &target, created)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn staged_files_are_read_back_written_once_and_failures_name_their_resources() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mrtest-staged");
+        stage_or_write(&path, b"one\n".to_vec(), "File_line[a]").unwrap();
+        stage_or_write(&path, b"two\n".to_vec(), "File_line[b]").unwrap();
+        assert!(!path.exists(), "staged, not written");
+        let (bytes, _) = staged(&path).unwrap();
+        assert_eq!(&bytes[..], b"two\n");
+        // A directory that is gone by the time the session writes.
+        let gone = dir.path().join("gone");
+        std::fs::create_dir(&gone).unwrap();
+        let lost = gone.join("x");
+        stage_or_write(&lost, b"lost\n".to_vec(), "Ini_setting[c]").unwrap();
+        std::fs::remove_dir(&gone).unwrap();
+        let failures = write_staged();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two\n");
+        assert_eq!(failures.len(), 1, "{failures:?}");
+        assert_eq!(failures[0].resources, ["Ini_setting[c]"]);
+        assert!(
+            failures[0].message.contains("gone/x"),
+            "{}",
+            failures[0].message
+        );
+        assert!(staged(&path).is_none());
+        // Where writing cannot work, the write is made at once, and fails
+        // as the resource's own.
+        let missing = dir.path().join("no-such-dir/x");
+        assert!(stage_or_write(&missing, b"x".to_vec(), "File_line[d]").is_err());
+        sync_written();
     }
 }

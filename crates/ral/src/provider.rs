@@ -299,6 +299,14 @@ pub trait PropertyProvider: Send + Sync {
         let _ = cx;
         Ok(())
     }
+
+    /// Whether the provider stages the files it edits
+    /// ([`crate::parsedfile::stage`]) instead of writing them: the session
+    /// writes staged files before it evaluates a resource of a provider
+    /// that does not, and when it ends.
+    fn stages_files(&self) -> bool {
+        false
+    }
 }
 
 /// Changes a provider deferred to the end of the run that could not be

@@ -105,6 +105,11 @@ pub struct Session {
     /// The provider of the last resource evaluated, which is in `used`
     /// and `prefetched`; cleared whenever either loses a provider.
     settled: Option<Arc<ProviderDef>>,
+    /// The last provider that staged files (see
+    /// [`PropertyProvider::stages_files`]), and the failures of writing
+    /// staged files so far, reported by [`Session::finish`].
+    staging: Option<Arc<ProviderDef>>,
+    staged_failures: Vec<(Arc<ProviderDef>, crate::provider::DeferredFailure)>,
 }
 
 impl Drop for Session {
@@ -114,6 +119,9 @@ impl Drop for Session {
     /// files providers replaced are synced to disk.
     fn drop(&mut self) {
         self.cx.generation.advance();
+        // A session that ends without `finish` still writes what was
+        // staged; there is no one left to tell of a failure.
+        let _ = crate::parsedfile::write_staged();
         // What providers replaced and left to sync reaches the disk now.
         crate::parsedfile::sync_written();
     }
@@ -205,6 +213,8 @@ impl Session {
             used: IndexMap::new(),
             ahead: None,
             settled: None,
+            staging: None,
+            staged_failures: Vec::new(),
         }
     }
 
@@ -216,7 +226,9 @@ impl Session {
     pub fn finish(&mut self) -> Vec<(Arc<ProviderDef>, DeferredFailure)> {
         // Deferred changes are applied now.
         self.cx.generation.advance();
-        let mut failures = Vec::new();
+        let mut failures = std::mem::take(&mut self.staged_failures);
+        self.write_staged();
+        failures.append(&mut self.staged_failures);
         self.settled = None;
         for (_, provider) in std::mem::take(&mut self.used) {
             let result = match &provider.implementation {
@@ -228,6 +240,17 @@ impl Session {
             }
         }
         failures
+    }
+
+    /// Writes the files providers staged, keeping the failures for
+    /// [`Session::finish`].
+    fn write_staged(&mut self) {
+        let Some(provider) = self.staging.take() else {
+            return;
+        };
+        for failure in crate::parsedfile::write_staged() {
+            self.staged_failures.push((provider.clone(), failure));
+        }
     }
 
     pub fn selector(&self) -> &Selector {
@@ -513,6 +536,15 @@ impl Session {
             }
         };
         outcome.provider = Some(provider.name.clone());
+        let stages = match &provider.implementation {
+            Implementation::Properties(p) => p.stages_files(),
+            Implementation::Batch(_) => false,
+        };
+        if stages {
+            self.staging = Some(provider.clone());
+        } else if self.staging.is_some() {
+            self.write_staged();
+        }
         // Consecutive resources mostly share a provider, already marked
         // used and prefetched: nothing to look up for them.
         let settled = self

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use marionette_ral::attribute::value_text;
-use marionette_ral::parsedfile::write_atomically_synced_later;
+use marionette_ral::parsedfile::{stage_or_write, staged};
 use marionette_ral::{Context, Instance, Level, PropertyProvider, ProviderDef, ProviderError};
 use marionette_values::Value;
 use marionette_values::regex::Regex;
@@ -65,6 +65,9 @@ impl<'a> Request<'a> {
     /// The file's content. A missing file is empty in a noop run, where
     /// Puppet only looks, and an error otherwise.
     fn read(&self, cx: &Context) -> Result<Vec<u8>, ProviderError> {
+        if let Some((bytes, _)) = staged(Path::new(&self.path)) {
+            return Ok(bytes.to_vec());
+        }
         match std::fs::read(&self.path) {
             Ok(bytes) => Ok(bytes),
             Err(e)
@@ -81,9 +84,12 @@ impl<'a> Request<'a> {
         }
     }
 
-    fn write(&self, bytes: &[u8]) -> Result<(), ProviderError> {
-        write_atomically_synced_later(Path::new(&self.path), bytes)
-            .map_err(|e| ProviderError::new(ruby_io_error(&e, "rb_sysopen", Path::new(&self.path))))
+    /// Stages the new content (the session writes it; see
+    /// `parsedfile::stage`).
+    fn write(&self, bytes: Vec<u8>) -> Result<(), ProviderError> {
+        let path = Path::new(&self.path);
+        stage_or_write(path, bytes, self.instance.resource.reference_str())
+            .map_err(|e| ProviderError::new(ruby_io_error(&e, "rb_sysopen", path)))
     }
 
     /// Whether a line, without its ending, is the resource's line.
@@ -240,7 +246,7 @@ fn create(cx: &Context, request: &Request<'_>) -> Result<(), ProviderError> {
         }
         puts(&mut out, wanted);
     }
-    request.write(&out)
+    request.write(out)
 }
 
 fn destroy(cx: &Context, request: &Request<'_>) -> Result<(), ProviderError> {
@@ -264,7 +270,7 @@ fn destroy(cx: &Context, request: &Request<'_>) -> Result<(), ProviderError> {
             }
         }
     }
-    request.write(&out)
+    request.write(out)
 }
 
 /// Puppet logs an error raised while a change is made on its own, before
@@ -279,6 +285,10 @@ fn logged(cx: &Context, result: Result<(), ProviderError>) -> Result<(), Provide
 struct FileLine;
 
 impl PropertyProvider for FileLine {
+    fn stages_files(&self) -> bool {
+        true
+    }
+
     fn exists(&self, cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
         exists(cx, &Request::new(instance)?)
     }

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use indexmap::IndexMap;
 use marionette_ral::ProviderError;
-use marionette_ral::parsedfile::write_atomically_synced_later;
+use marionette_ral::parsedfile::stage_or_write;
 use marionette_values::regex::Regex;
 
 use crate::text::{lines, puts, ruby_io_error};
@@ -123,6 +123,8 @@ fn regex_escape(text: &str) -> String {
 #[derive(Clone)]
 pub struct IniFile {
     path: String,
+    /// The resource that edits the file, whose change a write holds.
+    resource: String,
     style: IniStyle,
     lines: Vec<String>,
     sections: Vec<Section>,
@@ -147,7 +149,7 @@ fn compile(pattern: &str) -> Result<Regex, ProviderError> {
 /// What identifies one version of a file: a file replaced by renaming has
 /// a new inode, one changed in place a new size or modification time.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Identity {
+struct DiskIdentity {
     device: u64,
     inode: u64,
     size: u64,
@@ -155,17 +157,28 @@ struct Identity {
     changed: (i64, i64),
 }
 
+/// The version of a file read: one staged by a resource of the session
+/// (see `parsedfile::stage`), or one on disk.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Identity {
+    Staged(u64),
+    Disk(DiskIdentity),
+}
+
 impl Identity {
     fn of(path: &str) -> Option<Identity> {
         use std::os::unix::fs::MetadataExt;
+        if let Some((_, version)) = marionette_ral::parsedfile::staged(Path::new(path)) {
+            return Some(Identity::Staged(version));
+        }
         let meta = std::fs::metadata(path).ok()?;
-        Some(Identity {
+        Some(Identity::Disk(DiskIdentity {
             device: meta.dev(),
             inode: meta.ino(),
             size: meta.size(),
             modified: (meta.mtime(), meta.mtime_nsec()),
             changed: (meta.ctime(), meta.ctime_nsec()),
-        })
+        }))
     }
 }
 
@@ -182,7 +195,7 @@ const PARSED_KEPT: usize = 64;
 impl IniFile {
     /// Reads the file; a missing one is empty. A version already parsed
     /// is not parsed again.
-    pub fn read(path: &str, style: IniStyle) -> Result<IniFile, ProviderError> {
+    pub fn read(path: &str, style: IniStyle, resource: &str) -> Result<IniFile, ProviderError> {
         let before = Identity::of(path);
         if let Some(identity) = before {
             let parsed = PARSED.lock().unwrap_or_else(|e| e.into_inner());
@@ -190,10 +203,12 @@ impl IniFile {
                 .iter()
                 .find(|((p, s), id, _)| p == path && *s == style && *id == identity)
             {
-                return Ok(file.clone());
+                let mut file = file.clone();
+                file.resource = resource.to_string();
+                return Ok(file);
             }
         }
-        let file = IniFile::read_fresh(path, style.clone())?;
+        let file = IniFile::read_fresh(path, style.clone(), resource)?;
         // Kept only when the file did not change while it was read.
         if let Some(identity) = before
             && Identity::of(path) == before
@@ -208,7 +223,10 @@ impl IniFile {
         Ok(file)
     }
 
-    fn read_fresh(path: &str, style: IniStyle) -> Result<IniFile, ProviderError> {
+    fn read_fresh(path: &str, style: IniStyle, resource: &str) -> Result<IniFile, ProviderError> {
+        if let Some((bytes, _)) = marionette_ral::parsedfile::staged(Path::new(path)) {
+            return IniFile::parse(path, style, resource, text_lines(&bytes));
+        }
         let content = match std::fs::read(path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
@@ -224,14 +242,15 @@ impl IniFile {
                 )));
             }
         };
-        let lines = lines(&content)
-            .into_iter()
-            .map(|line| String::from_utf8_lossy(line).into_owned())
-            .collect();
-        IniFile::parse(path, style, lines)
+        IniFile::parse(path, style, resource, text_lines(&content))
     }
 
-    fn parse(path: &str, style: IniStyle, lines: Vec<String>) -> Result<IniFile, ProviderError> {
+    fn parse(
+        path: &str,
+        style: IniStyle,
+        resource: &str,
+        lines: Vec<String>,
+    ) -> Result<IniFile, ProviderError> {
         // The separator as the patterns use it: stripped, or one space when
         // it is only blanks. Like inifile, it goes into the patterns as it
         // is (a character class included).
@@ -254,6 +273,7 @@ impl IniFile {
         ))?;
         let mut file = IniFile {
             path: path.to_string(),
+            resource: resource.to_string(),
             style,
             lines,
             sections: Vec::new(),
@@ -511,11 +531,21 @@ impl IniFile {
         out
     }
 
-    /// Writes the file back, whole and atomically.
+    /// Writes the file back whole: staged for the session to write (see
+    /// `parsedfile::stage`), or now when that cannot be sure to work.
     pub fn save(&self) -> Result<(), ProviderError> {
-        write_atomically_synced_later(Path::new(&self.path), &self.render())
-            .map_err(|e| ProviderError::new(ruby_io_error(&e, "rb_sysopen", Path::new(&self.path))))
+        let path = Path::new(&self.path);
+        stage_or_write(path, self.render(), &self.resource)
+            .map_err(|e| ProviderError::new(ruby_io_error(&e, "rb_sysopen", path)))
     }
+}
+
+/// A file's content as lines without their endings, as inifile reads it.
+fn text_lines(content: &[u8]) -> Vec<String> {
+    lines(content)
+        .into_iter()
+        .map(|line| String::from_utf8_lossy(line).into_owned())
+        .collect()
 }
 
 #[cfg(test)]
@@ -529,23 +559,32 @@ mod tests {
         let path_text = path.display().to_string();
         std::fs::write(&path, "[s]\nk = 1\n").unwrap();
         let value = |file: &IniFile| file.get_value("s", "k").map(str::to_string);
-        let first = IniFile::read(&path_text, IniStyle::default()).unwrap();
+        let first = IniFile::read(&path_text, IniStyle::default(), "Ini_setting[x]").unwrap();
         assert_eq!(value(&first).as_deref(), Some("1"));
         // Changed in place, same size: a new modification time.
         std::thread::sleep(std::time::Duration::from_millis(5));
         std::fs::write(&path, "[s]\nk = 2\n").unwrap();
-        let second = IniFile::read(&path_text, IniStyle::default()).unwrap();
+        let second = IniFile::read(&path_text, IniStyle::default(), "Ini_setting[x]").unwrap();
         assert_eq!(value(&second).as_deref(), Some("2"));
         // Replaced by renaming: a new inode.
         let mut edited = second.clone();
         edited.set_value("s", "k", " = ", "3");
         edited.save().unwrap();
-        let third = IniFile::read(&path_text, IniStyle::default()).unwrap();
+        // Staged, and read back as staged, until the session writes it.
+        assert_eq!(
+            value(&IniFile::read(&path_text, IniStyle::default(), "Ini_setting[x]").unwrap())
+                .as_deref(),
+            Some("3")
+        );
+        assert!(std::fs::read_to_string(&path).unwrap().contains("k = 2"));
+        assert!(marionette_ral::parsedfile::write_staged().is_empty());
+        let third = IniFile::read(&path_text, IniStyle::default(), "Ini_setting[x]").unwrap();
         assert_eq!(value(&third).as_deref(), Some("3"));
         // Unchanged: the copy kept is the file as read, not as edited.
-        let mut changed_in_memory = IniFile::read(&path_text, IniStyle::default()).unwrap();
+        let mut changed_in_memory =
+            IniFile::read(&path_text, IniStyle::default(), "Ini_setting[x]").unwrap();
         changed_in_memory.set_value("s", "k", " = ", "4");
-        let fourth = IniFile::read(&path_text, IniStyle::default()).unwrap();
+        let fourth = IniFile::read(&path_text, IniStyle::default(), "Ini_setting[x]").unwrap();
         assert_eq!(value(&fourth).as_deref(), Some("3"));
         // Another style is another parse.
         let other = IniStyle {
@@ -553,7 +592,7 @@ mod tests {
             ..IniStyle::default()
         };
         assert_eq!(
-            value(&IniFile::read(&path_text, other).unwrap()).as_deref(),
+            value(&IniFile::read(&path_text, other, "Ini_setting[x]").unwrap()).as_deref(),
             Some("3")
         );
         marionette_ral::parsedfile::sync_written();
@@ -564,7 +603,8 @@ mod tests {
             .into_iter()
             .map(|l| String::from_utf8_lossy(l).into_owned())
             .collect();
-        let mut file = IniFile::parse("/x.ini", IniStyle::default(), lines).unwrap();
+        let mut file =
+            IniFile::parse("/x.ini", IniStyle::default(), "Ini_setting[x]", lines).unwrap();
         change(&mut file);
         String::from_utf8(file.render()).unwrap()
     }

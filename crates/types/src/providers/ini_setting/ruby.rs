@@ -26,7 +26,7 @@ fn ini_file(instance: &Instance<'_>) -> Result<IniFile, ProviderError> {
             digits.parse().unwrap_or(0)
         }),
     };
-    IniFile::read(&text("path", ""), style)
+    IniFile::read(&text("path", ""), style, instance.resource.reference_str())
 }
 
 fn section(instance: &Instance<'_>) -> String {
@@ -65,6 +65,10 @@ fn write_value(instance: &Instance<'_>, value: Option<&Value>) -> Result<(), Pro
 struct IniSetting;
 
 impl PropertyProvider for IniSetting {
+    fn stages_files(&self) -> bool {
+        true
+    }
+
     fn exists(&self, _cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
         let file = ini_file(instance)?;
         if section_refused(instance, &file) {

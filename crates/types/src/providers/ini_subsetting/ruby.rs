@@ -27,7 +27,7 @@ impl<'a> Subsetting<'a> {
                 .unwrap_or_else(|| "=".into()),
             ..IniStyle::default()
         };
-        let file = IniFile::read(&text("path"), style)?;
+        let file = IniFile::read(&text("path"), style, instance.resource.reference_str())?;
         let setting = SettingValue::new(
             file.get_value(&text("section"), &text("setting")),
             &text("subsetting_separator"),
@@ -79,6 +79,10 @@ impl<'a> Subsetting<'a> {
 struct IniSubsetting;
 
 impl PropertyProvider for IniSubsetting {
+    fn stages_files(&self) -> bool {
+        true
+    }
+
     fn exists(&self, _cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
         let read = Subsetting::read(instance)?;
         Ok(read.setting.has(&read.text("subsetting"), read.exact()))
