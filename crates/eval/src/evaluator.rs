@@ -112,6 +112,8 @@ pub struct Evaluator<'p> {
     /// Text rendered by an EPP template being evaluated.
     pub(crate) epp_output: Option<String>,
     pub(crate) depth: usize,
+    /// How deep `eval` is inside itself (see [`MAX_DEPTH`]).
+    pub(crate) nesting: usize,
     /// Set while entering a conditional whose match data is being saved.
     in_match_frame: bool,
     /// Runs functions that modules ship as executables.
@@ -147,6 +149,13 @@ pub struct Evaluator<'p> {
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
 const MAX_CALL_DEPTH: usize = 100;
+
+/// Expressions evaluated inside each other deeper than this fail instead
+/// of overflowing the stack: the parser limits bracketed nesting, but a
+/// chain of operators (`1 + 1 + ...` with thousands of terms) or of
+/// includes nests as deep as it is long. The compile's stack (see
+/// `STACK_SIZE` in `lib.rs`) holds this many levels in a debug build.
+const MAX_DEPTH: usize = 20_000;
 
 impl<'p> Evaluator<'p> {
     pub fn new(file: &'p SourceFile) -> Evaluator<'p> {
@@ -186,6 +195,7 @@ impl<'p> Evaluator<'p> {
             strict_variables: false,
             epp_output: None,
             depth: 0,
+            nesting: 0,
             in_match_frame: false,
             external: None,
             declared: None,
@@ -522,6 +532,19 @@ impl<'p> Evaluator<'p> {
     }
 
     pub(crate) fn eval(&mut self, expr: &'p Expr) -> EvalResult<Value> {
+        if self.nesting >= MAX_DEPTH {
+            return fail(
+                format!("Evaluation is nested more than {MAX_DEPTH} levels deep"),
+                expr.span,
+            );
+        }
+        self.nesting += 1;
+        let result = self.eval_here(expr);
+        self.nesting -= 1;
+        result
+    }
+
+    fn eval_here(&mut self, expr: &'p Expr) -> EvalResult<Value> {
         let span = expr.span;
         match &expr.kind {
             ExprKind::Undef => Ok(Value::Undef),

@@ -60,6 +60,10 @@ pub struct RunOptions {
 /// Parses, validates and evaluates a manifest, producing the lines
 /// `puppet apply` would print for its evaluation.
 pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
+    with_deep_stack(|| run_manifest_here(file, options))
+}
+
+fn run_manifest_here(file: &SourceFile, options: &RunOptions) -> Outcome {
     let mut lines = Vec::new();
     let program = match parse_manifest(file, "production", &mut lines) {
         Ok(program) => program,
@@ -167,8 +171,47 @@ pub struct Compiled {
     pub lines: Vec<(Stream, String)>,
 }
 
+/// The stack the evaluator runs on. Evaluation recurses as deep as the
+/// code and its data nest (a sum of thousands of terms, a chain of
+/// thousands of includes, data nested a hundred thousand deep); the
+/// evaluator refuses to go deeper than `evaluator::MAX_DEPTH` levels,
+/// and this stack holds that many in a debug build with room to spare.
+/// Only the pages a compile touches are ever given memory.
+const STACK_SIZE: usize = 1 << 30;
+
+/// Runs `work` on a thread with the evaluator's deep stack (see
+/// [`STACK_SIZE`]); on this thread if no such thread can be made.
+fn with_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    let slot = std::sync::Mutex::new(Some(work));
+    let run = || {
+        let work = slot
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .expect("the work runs once");
+        work()
+    };
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("compile".into())
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(scope, run);
+        match spawned {
+            Ok(handle) => match handle.join() {
+                Ok(value) => value,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => run(),
+        }
+    })
+}
+
 /// Compiles a catalog as `puppet catalog compile` does.
 pub fn compile(options: &CompileOptions) -> Compiled {
+    with_deep_stack(|| compile_here(options))
+}
+
+fn compile_here(options: &CompileOptions) -> Compiled {
     let _agent_types = compiler::builtin_types::AgentTypes::scope(options.agent_types.clone());
     let mut lines = Vec::new();
     let node = &options.node_name;
@@ -449,6 +492,10 @@ pub struct LookupAnswer {
 /// scope, its facts and trusted data set, after compiling its catalog when
 /// `query.compile` says so.
 pub fn lookup(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
+    with_deep_stack(|| lookup_here(options, query))
+}
+
+fn lookup_here(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
     let _agent_types = compiler::builtin_types::AgentTypes::scope(options.agent_types.clone());
     let mut lines = Vec::new();
     let empty = SourceFile::new("", "");
