@@ -165,7 +165,7 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
     } else {
         out!(
             "{}",
-            render::manifest(&type_def.name, &title, &state, provider_name, &sensitive)
+            manifest(&type_def, &title, &state, provider_name, &sensitive)
         );
     }
     Ok(if failed {
@@ -181,7 +181,7 @@ fn list(
     type_name: &str,
     to_json: bool,
 ) -> Result<ExitCode> {
-    registry.require_type(type_name)?;
+    let type_def = registry.require_type(type_name)?;
     let found = session.instances(type_name)?;
     // Printed whole, as for one resource (see `show`).
     let sensitive = |_: &str| false;
@@ -209,8 +209,8 @@ fn list(
     let mut out = String::new();
     for (provider, hash) in &found {
         let provider_name = (!provider.implicit).then_some(provider.name.as_str());
-        out.push_str(&render::manifest(
-            type_name,
+        out.push_str(&manifest(
+            type_def,
             &title_of(hash),
             hash,
             provider_name,
@@ -219,4 +219,22 @@ fn list(
     }
     out!("{out}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// A resource in manifest syntax, as its type is listed.
+fn manifest(
+    type_def: &marionette_ral::TypeDef,
+    title: &str,
+    state: &PropertyHash,
+    provider: Option<&str>,
+    sensitive: &dyn Fn(&str) -> bool,
+) -> String {
+    match &type_def.listing {
+        marionette_ral::Listing::Declared { read_only } => {
+            render::declared_manifest(type_def, title, state, read_only, sensitive)
+        }
+        marionette_ral::Listing::Aligned => {
+            render::manifest(&type_def.name, title, state, provider, sensitive)
+        }
+    }
 }

@@ -132,13 +132,66 @@ fn a_host_that_dies_or_hangs_fails_the_compile_naming_the_file() {
 #[test]
 fn ruby_types_and_providers_apply_as_with_puppet() {
     require_ruby();
-    let steps = corpus().join("apply");
+    let root = std::path::Path::new("/tmp/mrtest-rbtypes");
+    let state = || std::fs::read_to_string(root.join("kv.conf")).unwrap_or_default();
+    let listing = || std::fs::write(root.join("kv.conf"), "a=1\nb=2\n").expect("a scratch file");
+    let problems = replay(&corpus().join("apply"), &state, ("mrtest_kv", &listing));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Types written with the Resource API (a `SimpleProvider` with
+/// `canonicalize`; a provider with its own `set`, `simple_get_filter`,
+/// `custom_insync` and two namevars filled by title patterns), applied
+/// step after step as `tests/ruby/resource_api/record.sh` recorded
+/// Puppet doing, and listed by `resource` as Puppet lists them.
+#[test]
+fn resource_api_types_apply_as_with_puppet() {
+    require_ruby();
+    let root = std::path::Path::new("/tmp/mrtest-rbtypes");
+    let state = || {
+        let mut files: Vec<_> = std::fs::read_dir(root)
+            .map(|dir| dir.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.sort();
+        files
+            .iter()
+            .filter(|f| f.is_file())
+            .map(|f| {
+                let name = f.file_name().unwrap_or_default().to_string_lossy();
+                let text = std::fs::read_to_string(f).unwrap_or_default();
+                format!("== {name}\n{text}")
+            })
+            .collect::<String>()
+    };
+    let problems = replay(
+        &corpus().join("resource_api"),
+        &state,
+        ("mrtest_rakv", &|| {}),
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Applies the steps of `steps` in order on a fresh /tmp/mrtest-rbtypes,
+/// comparing what each prints and leaves (`state`) with the recording,
+/// then lists a type after preparing for it: what differs, in words.
+fn replay(
+    steps: &std::path::Path,
+    state: &dyn Fn() -> String,
+    (listed, prepare): (&str, &dyn Fn()),
+) -> Vec<String> {
+    // The two replays share the scratch directory.
+    static SCRATCH: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _held = SCRATCH.lock().unwrap_or_else(|e| e.into_inner());
     let root = std::path::Path::new("/tmp/mrtest-rbtypes");
     let _ = std::fs::remove_dir_all(root);
-    std::fs::create_dir_all(root).expect("/tmp/mrtest-rbtypes");
+    // The classic type's steps start with the directory made, as its
+    // recording did; the Resource API's steps make it.
+    if listed == "mrtest_kv" {
+        std::fs::create_dir_all(root).expect("/tmp/mrtest-rbtypes");
+    }
     let vardir = tempfile::tempdir().expect("a temporary directory");
     let mut problems = Vec::new();
-    for case in common::case_files(&steps, "pp") {
+    for case in common::case_files(steps, "pp") {
         let name = case.file_name().unwrap().to_string_lossy().to_string();
         let mut args = vec![
             "apply".to_string(),
@@ -152,7 +205,7 @@ fn ruby_types_and_providers_apply_as_with_puppet() {
             args.insert(1, "--noop".into());
         }
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
-            .current_dir(&steps)
+            .current_dir(steps)
             .args(&args)
             .output()
             .expect("marionette runs");
@@ -176,14 +229,14 @@ fn ruby_types_and_providers_apply_as_with_puppet() {
                     Some(i) => l[..i].to_string(),
                     None => l.to_string(),
                 })
+                .map(|l| seconds_as_n(&l))
                 .collect();
             lines.sort();
             lines
         };
         // Where Marionette differs from Puppet on purpose, the step keeps
-        // what Marionette prints beside Puppet's recording, with why: a
-        // provider's `flush` that fails makes the change itself fail
-        // (Puppet reports the change made, then the resource failed).
+        // what Marionette prints beside Puppet's recording, with why (see
+        // the directory's record.sh).
         let ours = case.with_extension("marionette.out");
         let expected = std::fs::read_to_string(if ours.exists() {
             ours
@@ -196,27 +249,52 @@ fn ruby_types_and_providers_apply_as_with_puppet() {
                 "{name}: printed\n{printed}--- Puppet printed\n{expected}"
             ));
         }
-        let state = std::fs::read_to_string(root.join("kv.conf")).unwrap_or_default();
         let expected_state =
             std::fs::read_to_string(case.with_extension("state")).expect("recorded");
-        if state != expected_state {
+        let left = state();
+        if left != expected_state {
             problems.push(format!(
-                "{name}: the file holds\n{state}--- with Puppet\n{expected_state}"
+                "{name}: the files hold\n{left}--- with Puppet\n{expected_state}"
             ));
         }
     }
     // Listing, as `puppet resource` lists: the provider's instances.
-    std::fs::write(root.join("kv.conf"), "a=1\nb=2\n").expect("a scratch file");
-    let listed = common::marionette(&["resource", "--modulepath", &modules(), "mrtest_kv"]);
+    prepare();
+    let listed_out = common::marionette(&["resource", "--modulepath", &modules(), listed]);
     let expected = std::fs::read_to_string(steps.join("resource.out")).expect("recorded");
-    if listed.stdout != expected {
+    if listed_out.stdout != expected {
         problems.push(format!(
-            "resource mrtest_kv printed\n{}--- Puppet printed\n{expected}",
-            listed.output()
+            "resource {listed} printed\n{}--- Puppet printed\n{expected}",
+            listed_out.output()
         ));
     }
     let _ = std::fs::remove_dir_all(root);
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    problems
+}
+
+/// Times in a message as the recordings write them: `in N seconds`.
+fn seconds_as_n(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(" seconds") {
+        let before = &rest[..at];
+        let digits = before
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_ascii_digit() || *c == '.')
+            .last()
+            .map_or(at, |(i, _)| i);
+        if digits < at && before[..digits].ends_with(' ') {
+            out.push_str(&before[..digits]);
+            out.push('N');
+        } else {
+            out.push_str(before);
+        }
+        out.push_str(" seconds");
+        rest = &rest[at + " seconds".len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Modules' custom facts (`lib/facter/*.rb`) feed `apply` as Puppet's do

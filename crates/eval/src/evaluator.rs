@@ -1730,7 +1730,7 @@ impl<'p> Evaluator<'p> {
 /// the first failing entry or index of a collection ("entry 'a' expects an
 /// Integer value, got String"), the alternatives of a variant, and the
 /// text that did not match an enum or pattern.
-pub(crate) fn mismatch_text(expected: &PType, value: &Value) -> String {
+pub fn mismatch_text(expected: &PType, value: &Value) -> String {
     // The expected type is shown in full when the value is of its kind (or
     // it is an alias); otherwise by its kind's name alone, as Puppet does.
     let plain = || {

@@ -28,7 +28,7 @@ mod ruby;
 mod scope;
 
 pub use error::{EvalError, Located};
-pub use evaluator::{Evaluator, Level, LogEntry};
+pub use evaluator::{Evaluator, Level, LogEntry, mismatch_text};
 pub use loader::{Loaded, Sources};
 use marionette_diagnostics::SourceFile;
 

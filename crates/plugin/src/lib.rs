@@ -18,6 +18,7 @@
 mod function;
 mod process;
 mod provider;
+mod resource_api;
 mod ruby;
 mod wire;
 

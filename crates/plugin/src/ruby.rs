@@ -97,6 +97,34 @@ pub(crate) fn extend(
             }
         };
         let spec = marionette_ruby::scan_type(&t.name, &text);
+        let doc = if spec.doc.is_empty() {
+            format!("Written in Ruby in {}.", t.file.display())
+        } else {
+            spec.doc.clone()
+        };
+        if let Some(api) = &spec.api {
+            let data = crate::resource_api::type_data(&spec, api, doc);
+            match marionette_ral::type_from_data(&data)
+                .map(|def| registry.add_type(crate::resource_api::checked(def, api)))
+            {
+                Ok(Ok(def)) => {
+                    let (host, ruby_type) = (host.clone(), t.clone());
+                    registry.add_provider_loader(
+                        &t.name,
+                        Arc::new(move || load_providers(&host, &ruby_type, &def)),
+                    );
+                }
+                Ok(Err(error)) => problems.push(Problem {
+                    file: t.file.clone(),
+                    message: error.to_string(),
+                }),
+                Err(message) => problems.push(Problem {
+                    file: t.file.clone(),
+                    message,
+                }),
+            }
+            continue;
+        }
         let attributes: Vec<serde_json::Value> = spec
             .attributes
             .iter()
@@ -119,11 +147,7 @@ pub(crate) fn extend(
             .collect();
         let data = json!({
             "name": t.name,
-            "doc": if spec.doc.is_empty() {
-                format!("Written in Ruby in {}.", t.file.display())
-            } else {
-                spec.doc.clone()
-            },
+            "doc": doc,
             "ensurable": spec.ensurable,
             "attributes": attributes,
             "features": spec.features.iter().map(|f| json!({"name": f})).collect::<Vec<_>>(),
@@ -345,10 +369,14 @@ fn values_of(resource: &marionette_ral::Resource) -> PHash {
 /// with the reason.
 fn load_providers(host: &Arc<RubyHost>, t: &RubyType, type_def: &TypeDef) -> Vec<ProviderDef> {
     // What `instances` shows: the properties, as `puppet resource` does.
+    let read_only = match &type_def.listing {
+        marionette_ral::Listing::Declared { read_only } => read_only.as_slice(),
+        marionette_ral::Listing::Aligned => &[],
+    };
     let shown: Arc<[String]> = type_def
         .attributes
         .iter()
-        .filter(|a| a.kind != marionette_ral::AttrKind::Parameter)
+        .filter(|a| a.kind != marionette_ral::AttrKind::Parameter || read_only.contains(&a.name))
         .map(|a| a.name.clone())
         .chain(["name".to_string(), "ensure".to_string()])
         .collect();
@@ -771,7 +799,7 @@ impl Engine for Answers<'_> {
         };
         cx.logger.log(
             level,
-            &crate::printable(source.unwrap_or("Puppet")),
+            &crate::printable(source.unwrap_or("")),
             &crate::printable(message),
         );
     }

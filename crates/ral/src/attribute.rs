@@ -184,7 +184,7 @@ pub fn process_value(attr: &AttrDef, value: Value) -> Result<Value, String> {
 }
 
 fn process_elements(attr: &AttrDef, value: Value) -> Result<Value, String> {
-    let per_element = attr.kind != AttrKind::Parameter;
+    let per_element = attr.kind != AttrKind::Parameter && !attr.whole_value;
     match value {
         Value::Array(items) if per_element => {
             let munged = items

@@ -63,5 +63,5 @@ pub use select::Selector;
 pub use sync::{Event, EventStatus, Outcome, Session};
 pub use typedef::{
     ArrayMatching, AttrDef, AttrKind, AutoKind, DefaultValue, FeatureDef, GenerateError, Generated,
-    Generation, Titles, TypeDef,
+    Generation, Listing, Titles, TypeDef,
 };

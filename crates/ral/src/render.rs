@@ -46,6 +46,39 @@ pub fn manifest(
     out
 }
 
+/// One resource as the Resource API prints it (`Listing::Declared`): the
+/// type's attributes in declared order, identity and unset ones left out,
+/// read-only ones commented out, arrows not aligned.
+pub fn declared_manifest(
+    type_def: &crate::TypeDef,
+    title: &str,
+    state: &PropertyHash,
+    read_only: &[String],
+    is_sensitive: &dyn Fn(&str) -> bool,
+) -> String {
+    let mut out = format!("{} {{ {}: \n", type_def.name, quote(title));
+    for attr in &type_def.attributes {
+        let Some(value) = state.get(&attr.name) else {
+            continue;
+        };
+        if attr.namevar || matches!(value, Value::Undef) {
+            continue;
+        }
+        let text = if is_sensitive(&attr.name) || matches!(value, Value::Sensitive(_)) {
+            quote("[redacted]")
+        } else {
+            display_value(value)
+        };
+        if read_only.contains(&attr.name) {
+            out.push_str(&format!("# {} => {text}, # Read Only\n", attr.name));
+        } else {
+            out.push_str(&format!("  {} => {text},\n", attr.name));
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
 /// One resource as JSON data in the catalog's resource shape.
 pub fn json(
     type_name: &str,

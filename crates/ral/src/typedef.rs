@@ -198,6 +198,9 @@ pub struct AttrDef {
     /// Accepts Puppet's boolean spellings and stores `true` or `false`.
     pub boolean: bool,
     pub array_matching: ArrayMatching,
+    /// A property whose value is checked and munged whole, an array as
+    /// one value (the Resource API's attributes), not element by element.
+    pub whole_value: bool,
     pub insync: Option<InsyncFn>,
     /// Custom text of the current and desired values (`is_to_s`,
     /// `should_to_s`).
@@ -247,6 +250,7 @@ impl AttrDef {
             required: false,
             boolean: false,
             array_matching: ArrayMatching::First,
+            whole_value: false,
             insync: None,
             format: None,
             report: None,
@@ -514,6 +518,18 @@ pub struct TitlePattern {
     pub attributes: Vec<String>,
 }
 
+/// How `resource` prints a type's resources.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Listing {
+    /// Puppet's way: `ensure` first, the rest by name, arrows aligned,
+    /// the provider shown.
+    #[default]
+    Aligned,
+    /// The Resource API's way: attributes in the order the type declares
+    /// them, unset ones left out, these read-only ones commented out.
+    Declared { read_only: Vec<String> },
+}
+
 /// A resource type.
 #[derive(Clone)]
 pub struct TypeDef {
@@ -541,6 +557,8 @@ pub struct TypeDef {
     pub pre_run_check: Option<ResourceCheckFn>,
     /// Adds resources to the run (see [`GenerateFn`]).
     pub generate: Option<GenerateFn>,
+    /// How `resource` prints the type's resources.
+    pub listing: Listing,
     /// Each attribute's position by name, built on first use: resources
     /// look attributes up by name many times per run, and types have
     /// dozens of them.
@@ -575,6 +593,7 @@ impl TypeDef {
             validate: None,
             pre_run_check: None,
             generate: None,
+            listing: Listing::Aligned,
             positions: std::sync::OnceLock::new(),
             namevar_at: std::sync::OnceLock::new(),
             reference_name: std::sync::OnceLock::new(),

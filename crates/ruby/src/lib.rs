@@ -20,6 +20,7 @@
 
 mod apply;
 mod conversation;
+mod resource_api;
 mod scan;
 mod wire;
 
@@ -31,6 +32,7 @@ use serde_json::{Value as Json, json};
 
 pub use crate::apply::{ProviderSpec, ResourceId};
 use crate::conversation::Conversation;
+pub use crate::resource_api::{ApiAttribute, ApiType, Behaviour};
 pub use crate::scan::scan_type;
 use crate::wire::Shape;
 
@@ -42,6 +44,7 @@ const HOST: &[&str] = &[
     include_str!("../host/scope.rb"),
     include_str!("../host/types.rb"),
     include_str!("../host/resources.rb"),
+    include_str!("../host/resource_api.rb"),
     include_str!("../host/facts.rb"),
     include_str!("../host/main.rb"),
 ];
@@ -203,6 +206,9 @@ pub struct TypeSpec {
     /// `(kind, target type)` of each `autorequire`, `autobefore`,
     /// `autonotify` and `autosubscribe` block.
     pub autorelations: Vec<(String, String)>,
+    /// What a type written with the Resource API declares beyond a
+    /// classic type: data types, behaviours, defaults.
+    pub api: Option<ApiType>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -622,6 +628,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         features: strings(answer.get("features")),
         title_patterns,
         autorelations: Vec::new(),
+        api: None,
     })
 }
 

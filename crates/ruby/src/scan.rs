@@ -8,6 +8,11 @@ use crate::{Attribute, TypeSpec};
 
 /// Reads the declarations of the type `name` from its file's text.
 pub fn scan_type(name: &str, text: &str) -> TypeSpec {
+    if text.contains("register_type")
+        && let Some(spec) = crate::resource_api::scan(name, text)
+    {
+        return spec;
+    }
     let mut doc = String::new();
     let mut attributes: Vec<Attribute> = Vec::new();
     let mut ensurable = false;
@@ -135,6 +140,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         features,
         title_patterns: Vec::new(),
         autorelations,
+        api: None,
     }
 }
 

@@ -50,13 +50,15 @@ impl Evaluator<'_> {
             self.ruby.types.insert(type_name.to_string(), false);
             return Ok(false);
         };
-        let spec = if NATIVE.contains(&type_name) {
-            match std::fs::read_to_string(&file) {
-                Ok(text) => marionette_ruby::scan_type(type_name, &text),
-                Err(e) => return fail(format!("Could not read {}: {e}", file.display()), span),
-            }
-        } else {
-            self.describe_ruby_type(type_name, &file, span)?
+        let text = match std::fs::read_to_string(&file) {
+            Ok(text) => text,
+            Err(e) => return fail(format!("Could not read {}: {e}", file.display()), span),
+        };
+        // A Resource API type is data, read here like the common types;
+        // other types are described by running their DSL.
+        let spec = match marionette_ruby::scan_type(type_name, &text) {
+            spec if NATIVE.contains(&type_name) || spec.api.is_some() => spec,
+            _ => self.describe_ruby_type(type_name, &file, span)?,
         };
         let (namevar, mut attributes) = {
             let namevars: Vec<&str> = spec

@@ -1,0 +1,6 @@
+# Resource API types create keys and lines.
+file { '/tmp/mrtest-rbtypes': ensure => directory }
+mrtest_rakv { 'alpha': value => 'One', weight => 5, note => 'first' }
+mrtest_rakv { 'beta': value => 'two', enabled => false }
+mrtest_raline { '/tmp/mrtest-rbtypes/lines.conf:hello world': tags => ['b', 'a'] }
+mrtest_raline { 'second': path => '/tmp/mrtest-rbtypes/lines.conf', tags => ['x'] }
