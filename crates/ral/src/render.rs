@@ -47,7 +47,7 @@ pub fn manifest(
 }
 
 /// One resource as the Resource API prints it (`Listing::Declared`): the
-/// type's attributes in declared order, identity and unset ones left out,
+/// attributes in the order the provider gave them, identity and unset ones left out,
 /// read-only ones commented out, arrows not aligned.
 pub fn declared_manifest(
     type_def: &crate::TypeDef,
@@ -57,8 +57,8 @@ pub fn declared_manifest(
     is_sensitive: &dyn Fn(&str) -> bool,
 ) -> String {
     let mut out = format!("{} {{ {}: \n", type_def.name, quote(title));
-    for attr in &type_def.attributes {
-        let Some(value) = state.get(&attr.name) else {
+    for (name, value) in state {
+        let Some(attr) = type_def.attribute(name) else {
             continue;
         };
         if attr.namevar || matches!(value, Value::Undef) {
