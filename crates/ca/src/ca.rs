@@ -620,7 +620,7 @@ impl CertificateAuthority {
         if self.revoke_locked(certname)?.found {
             Ok(())
         } else {
-            Err(CaError::NotFound {
+            Err(CaError::NotSigned {
                 certname: certname.to_string(),
             })
         }

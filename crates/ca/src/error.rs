@@ -123,13 +123,19 @@ pub enum CaError {
         oids: Vec<String>,
     },
     /// There is no pending request for the name.
-    #[error("Could not find certificate request for {certname}")]
+    #[error("Cannot sign certificate for host {certname} without a certificate request")]
     NoRequest {
         /// The name.
         certname: String,
     },
-    /// There is no certificate (nor request, for `clean`) for the name.
-    #[error("Could not find certificate for {certname}")]
+    /// There is no certificate to revoke for the name.
+    #[error("Cannot revoke certificate for host {certname} without a signed certificate")]
+    NotSigned {
+        /// The name.
+        certname: String,
+    },
+    /// There is no certificate (nor request) for the name.
+    #[error("Could not find certificate {certname}")]
     NotFound {
         /// The name.
         certname: String,

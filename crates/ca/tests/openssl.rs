@@ -351,3 +351,140 @@ fn openssl_and_puppet_accept_our_certificates_and_crl() {
     );
     assert!(text(&out).contains("verified"), "{}", text(&out));
 }
+
+/// A CA directory made by other tools (here OpenSSL, with a PKCS#1 key and a
+/// CRL numbered 1, as an existing puppetserver CA would have) opens as is,
+/// signs, and revokes with the next CRL number.
+#[test]
+fn opens_a_ca_made_by_openssl() {
+    let version = openssl(&["version"], Path::new("/"));
+    assert!(
+        version.status.success(),
+        "openssl does not run: apt-get install openssl"
+    );
+    let tmp = tempfile::Builder::new()
+        .prefix("mrtest-ca-foreign-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
+    let cadir = dir.join("ca");
+    fs::create_dir_all(&cadir).unwrap();
+    let steps: &[&[&str]] = &[
+        &["genrsa", "-traditional", "-out", "ca_key.pem", "2048"],
+        &[
+            "req",
+            "-x509",
+            "-new",
+            "-key",
+            "ca_key.pem",
+            "-subj",
+            "/CN=Puppet CA: old.example.com",
+            "-days",
+            "365",
+            "-set_serial",
+            "1",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign",
+            "-out",
+            "ca_crt.pem",
+        ],
+        &["rsa", "-in", "ca_key.pem", "-pubout", "-out", "ca_pub.pem"],
+    ];
+    for args in steps {
+        let out = openssl(args, &cadir);
+        assert!(out.status.success(), "{args:?}: {}", text(&out));
+    }
+    assert!(
+        fs::read_to_string(cadir.join("ca_key.pem"))
+            .unwrap()
+            .starts_with("-----BEGIN RSA PRIVATE KEY-----")
+    );
+    fs::write(
+        dir.join("openssl.cnf"),
+        "[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 30\n",
+    )
+    .unwrap();
+    fs::write(dir.join("index.txt"), "").unwrap();
+    fs::write(dir.join("crlnumber"), "01\n").unwrap();
+    let out = openssl(
+        &[
+            "ca",
+            "-config",
+            "openssl.cnf",
+            "-gencrl",
+            "-keyfile",
+            "ca/ca_key.pem",
+            "-cert",
+            "ca/ca_crt.pem",
+            "-out",
+            "ca/ca_crl.pem",
+        ],
+        dir,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    fs::write(cadir.join("serial"), "0005\n").unwrap();
+    fs::write(cadir.join("inventory.txt"), "").unwrap();
+
+    let mut settings = Settings::new("old.example.com");
+    settings.key_length = 2048;
+    let ca = CertificateAuthority::open_or_create(&cadir, settings).unwrap();
+    let out = openssl(
+        &[
+            "req",
+            "-new",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "key.pem",
+            "-subj",
+            "/CN=agent1",
+            "-out",
+            "agent1.csr",
+        ],
+        dir,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    ca.submit_csr(
+        "agent1",
+        &fs::read_to_string(dir.join("agent1.csr")).unwrap(),
+    )
+    .unwrap();
+    ca.sign("agent1").unwrap();
+    assert_eq!(fs::read_to_string(cadir.join("serial")).unwrap(), "0006");
+    ca.revoke("agent1").unwrap();
+    let out = openssl(
+        &[
+            "crl",
+            "-noout",
+            "-text",
+            "-in",
+            "ca/ca_crl.pem",
+            "-CAfile",
+            "ca/ca_crt.pem",
+        ],
+        dir,
+    );
+    let crl_text = text(&out);
+    assert!(crl_text.contains("verify OK"), "{crl_text}");
+    assert!(crl_text.contains("Serial Number: 05"), "{crl_text}");
+    assert!(
+        crl_text.contains("X509v3 CRL Number: \n                2"),
+        "{crl_text}"
+    );
+    let out = openssl(
+        &[
+            "verify",
+            "-CAfile",
+            "ca/ca_crt.pem",
+            "-crl_check",
+            "-CRLfile",
+            "ca/ca_crl.pem",
+            "ca/signed/agent1.pem",
+        ],
+        dir,
+    );
+    assert!(text(&out).contains("certificate revoked"), "{}", text(&out));
+}
