@@ -557,12 +557,16 @@ impl CertificateAuthority {
     /// as puppetserver does for itself (and `puppetserver ca generate` for
     /// others): subject alternative names are `dns_alt_names` (each `name`,
     /// `DNS:name` or `IP:address`) plus the certname, or `puppet` and the
-    /// certname when none are given; the certificate carries `pp_cli_auth`.
-    /// It is stored in `signed/` and the inventory like any other.
+    /// certname when none are given. With `ca_client` the certificate
+    /// carries `pp_cli_auth`, which lets its holder administer the CA over
+    /// the API (the server's own certificate, `puppetserver ca generate
+    /// --ca-client`); other certificates are plain agents'. It is stored
+    /// in `signed/` and the inventory like any other.
     pub fn issue_host_certificate(
         &self,
         certname: &str,
         dns_alt_names: &[&str],
+        ca_client: bool,
     ) -> Result<HostCertificate, CaError> {
         name::validate_certname(certname)?;
         let mut alt_names = AltNames::default();
@@ -590,11 +594,14 @@ impl CertificateAuthority {
         }
         validate_alt_names(certname, &alt_names)?;
         let key = keys::generate(self.settings.key_length, &format!("{certname} host"))?;
-        let cli_auth = RawExtension {
-            oid: oids::PP_CLI_AUTH.to_vec(),
-            critical: false,
-            value: der::utf8_string("true"),
-        };
+        let cli_auth: Vec<RawExtension> = ca_client
+            .then(|| RawExtension {
+                oid: oids::PP_CLI_AUTH.to_vec(),
+                critical: false,
+                value: der::utf8_string("true"),
+            })
+            .into_iter()
+            .collect();
         let _guard = self.lock();
         self.check_duplicate(certname)?;
         let certificate_pem = self.issue(
@@ -602,7 +609,7 @@ impl CertificateAuthority {
             &key.key_pair,
             key.key_pair.public_key_raw(),
             &alt_names,
-            &[cli_auth],
+            &cli_auth,
         )?;
         Ok(HostCertificate {
             certificate_pem,

@@ -11,7 +11,7 @@
 //!   .sign(certname) -> Result<String /* certificate PEM */, CaError>
 //!   .revoke(certname) -> Result<(), CaError>
 //!   .clean(certname) -> Result<(), CaError>
-//!   .issue_host_certificate(certname, dns_alt_names: &[&str]) -> Result<HostCertificate, CaError>
+//!   .issue_host_certificate(certname, dns_alt_names: &[&str], ca_client: bool) -> Result<HostCertificate, CaError>
 //!   .certificate_status(certname) -> Result<CertificateStatus, CaError>
 //!   .certificate_statuses(Option<CertificateState>) -> Result<Vec<CertificateStatus>, CaError>
 //!   .ca_certificate_pem() -> &str     .crl_pem() -> Result<String, CaError>

@@ -588,7 +588,7 @@ fn issues_the_servers_certificate() {
     let dir = tempdir();
     let ca = open(dir.path(), settings());
     let host = ca
-        .issue_host_certificate("server.example.com", &[])
+        .issue_host_certificate("server.example.com", &[], true)
         .unwrap();
     let der = pem_der(&host.certificate_pem);
     let (_, cert) = parse_x509_certificate(&der).unwrap();
@@ -621,7 +621,7 @@ fn issues_the_servers_certificate() {
     );
 
     let other = ca
-        .issue_host_certificate("compiler1", &["compiler1.example.com", "IP:10.0.0.5"])
+        .issue_host_certificate("compiler1", &["compiler1.example.com", "IP:10.0.0.5"], true)
         .unwrap();
     let (_, cert) = parse_x509_certificate(&pem_der(&other.certificate_pem))
         .map(|(r, c)| {
@@ -644,7 +644,7 @@ fn issues_the_servers_certificate() {
         vec!["IP:10.0.0.5", "DNS:compiler1.example.com", "DNS:compiler1"]
     );
     assert!(matches!(
-        ca.issue_host_certificate("compiler1", &[]),
+        ca.issue_host_certificate("compiler1", &[], true),
         Err(CaError::Duplicate { .. })
     ));
 }

@@ -257,7 +257,7 @@ fn openssl_and_puppet_accept_our_certificates_and_crl() {
 
     // The server's own certificate, with the generated key.
     let host = ca
-        .issue_host_certificate("server.example.com", &[])
+        .issue_host_certificate("server.example.com", &[], true)
         .unwrap();
     host.write_to(&dir.join("server_crt.pem"), &dir.join("server_key.pem"))
         .unwrap();

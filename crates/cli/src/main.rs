@@ -37,6 +37,7 @@ use marionette_diagnostics::SourceFile;
 use marionette_syntax::{SourceKind, dump};
 
 mod apply;
+mod ca;
 mod describe;
 mod environment;
 mod facts;
@@ -127,6 +128,9 @@ enum Command {
         #[command(subcommand)]
         command: ParserCommand,
     },
+    /// Administer the certificate authority: list, sign, revoke, clean
+    /// and generate certificates, as `puppetserver ca` does.
+    Ca(ca::CaArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish,
     /// powershell).
     Completions(generate::CompletionsArgs),
@@ -357,6 +361,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Facts(args) => facts::run(args),
         Command::Lookup(args) => lookup::run(args, &cli.env),
         Command::Report { command } => report::run(command),
+        Command::Ca(args) => ca::run(args),
         Command::Completions(args) => generate::completions::<Cli>(&args),
         Command::Man(args) => generate::man::<Cli>(&args),
         Command::Describe(args) => describe::describe(args),
