@@ -17,6 +17,7 @@
 //!   .ca_certificate_pem() -> &str     .crl_pem() -> Result<String, CaError>
 //!   .certificate_pem(certname) / .csr_pem(certname) -> Result<Option<String>, CaError>
 //!   .is_revoked(serial_be_bytes) -> bool     .settings()     .cadir()
+//! identity(certificate_der) -> Option<Identity>   // certname, Puppet's extensions, pp_cli_auth
 //! ```
 //!
 //! [`Settings::new`] gives Puppet 7's defaults (`ca_name`
@@ -70,6 +71,7 @@ mod csr;
 mod der;
 mod error;
 mod files;
+mod identity;
 mod inventory;
 mod keys;
 mod name;
@@ -80,5 +82,6 @@ mod status;
 
 pub use ca::{CertificateAuthority, CsrOutcome, HostCertificate};
 pub use error::CaError;
+pub use identity::{Identity, identity};
 pub use settings::{Autosign, DEFAULT_CA_TTL_SECONDS, Settings};
 pub use status::{CertificateState, CertificateStatus, Fingerprints};

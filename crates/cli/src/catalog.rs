@@ -62,6 +62,7 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         declared: None,
         hiera: Some(crate::environment::hiera()),
         ruby: Some(crate::environment::ruby()),
+        trusted: None,
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -153,6 +154,7 @@ fn local_options(
         declared: None,
         hiera: Some(crate::environment::hiera()),
         ruby: Some(crate::environment::ruby()),
+        trusted: None,
     }
 }
 
@@ -167,7 +169,13 @@ pub(crate) fn external_functions() -> std::sync::Arc<dyn marionette_eval::Extern
 /// The module types applied natively are left to the compiler, which
 /// reads them from the module's own file as Puppet does.
 fn agent_types() -> Vec<marionette_eval::AgentType> {
-    let registry = crate::environment::registry();
+    agent_types_of(&crate::environment::registry())
+}
+
+/// The agent types of a registry: see [`agent_types`].
+pub(crate) fn agent_types_of(
+    registry: &marionette_ral::Registry,
+) -> Vec<marionette_eval::AgentType> {
     registry
         .types()
         .into_iter()

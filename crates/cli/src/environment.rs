@@ -42,7 +42,7 @@ impl EnvArgs {
             .map(|name| absolute(&self.environmentpath.join(name)))
     }
 
-    fn resolve(&self) -> Environment {
+    pub(crate) fn resolve(&self) -> Environment {
         let mut modulepath: Vec<PathBuf> = self
             .modulepath
             .as_deref()
@@ -102,7 +102,7 @@ fn environment_modulepath(dir: &Path) -> Vec<PathBuf> {
 /// The environment's Hiera: the global configuration, and the
 /// environment's directory (the named one, else `production` when it
 /// exists, as Puppet's default environment).
-fn hiera_settings(args: &EnvArgs) -> marionette_hiera::Settings {
+pub(crate) fn hiera_settings(args: &EnvArgs) -> marionette_hiera::Settings {
     let global = args
         .hiera_config
         .as_deref()
@@ -178,22 +178,24 @@ pub(crate) fn current() -> &'static Environment {
 /// reported once, as warnings.
 pub(crate) fn registry() -> Arc<Registry> {
     REGISTRY
-        .get_or_init(|| {
-            let mut registry = marionette_types::registry();
-            let plugins = plugins();
-            marionette_types::add_module_types(&mut registry, &plugins.environment().modulepath);
-            let mut problems = plugins.extend(&mut registry);
-            problems.extend(plugins.extend_ruby(&mut registry, &ruby()));
-            for problem in plugins.problems().iter().chain(&problems) {
-                errln!(
-                    "Warning: Ignoring {}: {}",
-                    problem.file.display(),
-                    problem.message
-                );
-            }
-            Arc::new(registry)
-        })
+        .get_or_init(|| Arc::new(build_registry(plugins(), &ruby())))
         .clone()
+}
+
+/// The registry of an environment's plugins: see [`registry`].
+pub(crate) fn build_registry(plugins: &Plugins, ruby: &Arc<marionette_ruby::RubyHost>) -> Registry {
+    let mut registry = marionette_types::registry();
+    marionette_types::add_module_types(&mut registry, &plugins.environment().modulepath);
+    let mut problems = plugins.extend(&mut registry);
+    problems.extend(plugins.extend_ruby(&mut registry, ruby));
+    for problem in plugins.problems().iter().chain(&problems) {
+        errln!(
+            "Warning: Ignoring {}: {}",
+            problem.file.display(),
+            problem.message
+        );
+    }
+    registry
 }
 
 /// Stops the plugin processes the command started.

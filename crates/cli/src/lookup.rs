@@ -132,6 +132,7 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
         declared: None,
         hiera: Some(crate::environment::hiera()),
         ruby: Some(crate::environment::ruby()),
+        trusted: None,
     };
     let query = LookupQuery {
         keys,

@@ -47,6 +47,7 @@ mod logdest;
 mod lookup;
 mod report;
 mod resource;
+mod server;
 mod subcommand;
 
 // Parsing allocates many small nodes; mimalloc is markedly faster at that
@@ -128,6 +129,9 @@ enum Command {
         #[command(subcommand)]
         command: ParserCommand,
     },
+    /// Serve agents over Puppet's HTTPS API: the certificate authority,
+    /// catalogs compiled for each node, module plugins and files, reports.
+    Server(server::ServerArgs),
     /// Administer the certificate authority: list, sign, revoke, clean
     /// and generate certificates, as `puppetserver ca` does.
     Ca(ca::CaArgs),
@@ -362,6 +366,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Lookup(args) => lookup::run(args, &cli.env),
         Command::Report { command } => report::run(command),
         Command::Ca(args) => ca::run(args),
+        Command::Server(args) => server::run(args, &cli.env),
         Command::Completions(args) => generate::completions::<Cli>(&args),
         Command::Man(args) => generate::man::<Cli>(&args),
         Command::Describe(args) => describe::describe(args),

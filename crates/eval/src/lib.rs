@@ -158,6 +158,9 @@ pub struct CompileOptions {
     /// templates); without it, such functions are unknown and templates
     /// fail.
     pub ruby: Option<std::sync::Arc<marionette_ruby::RubyHost>>,
+    /// `$trusted` as a server builds it from the node's verified
+    /// certificate; without it, Puppet's local trusted data.
+    pub trusted: Option<serde_json::Value>,
 }
 
 /// See [`CompileOptions::declared`].
@@ -350,13 +353,15 @@ fn prepare<'p>(
         }
         None => Default::default(),
     };
-    let trusted = serde_json::json!({
-        "authenticated": "local",
-        "certname": certname,
-        "extensions": {},
-        "hostname": hostname,
-        "domain": domain,
-        "external": {},
+    let trusted = options.trusted.clone().unwrap_or_else(|| {
+        serde_json::json!({
+            "authenticated": "local",
+            "certname": certname,
+            "extensions": {},
+            "hostname": hostname,
+            "domain": domain,
+            "external": {},
+        })
     });
     evaluator.set_top_variable("trusted", marionette_catalog::from_data(&trusted));
     evaluator

@@ -1,0 +1,220 @@
+//! `marionette server`: serves agents (`crates/server`), compiling each
+//! node's catalog in the environment it asks for. An environment's
+//! plugins, Hiera data and Ruby host are made on its first compile and
+//! kept for the life of the process.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use marionette_eval::CompileOptions;
+use marionette_server::{CompileRequest, Compiler, Config};
+
+use crate::environment::EnvArgs;
+
+#[derive(Args, Debug)]
+pub(crate) struct ServerArgs {
+    /// The address and port to listen on.
+    #[arg(long, default_value = "0.0.0.0:8140")]
+    bind: SocketAddr,
+    /// The server's certificate name (default: this machine's name).
+    #[arg(long)]
+    certname: Option<String>,
+    /// Other names agents reach the server by, for its certificate.
+    #[arg(long, value_delimiter = ',', value_name = "NAME[,NAME]")]
+    dns_alt_names: Vec<String>,
+    /// The certificate authority's directory (default: `ca` of the state
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    cadir: Option<PathBuf>,
+    /// The server's own certificate and key (default: `ssl` of the state
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    ssldir: Option<PathBuf>,
+    /// Where reports and facts agents send are kept (default: `server` of
+    /// the state directory).
+    #[arg(long, value_name = "DIR")]
+    vardir: Option<PathBuf>,
+    /// Sign requests as they come: `true`, `false`, or a file (a list of
+    /// names and globs, or an executable that decides), as Puppet's
+    /// `autosign` setting.
+    #[arg(long, default_value = "false")]
+    autosign: String,
+    /// The size of new RSA keys, in bits.
+    #[arg(long, default_value_t = 4096, value_name = "BITS")]
+    keylength: usize,
+    /// The main manifest of every environment, instead of each one's
+    /// `manifests` directory (Puppet's `manifest` setting).
+    #[arg(long, value_name = "PATH")]
+    manifest: Option<PathBuf>,
+}
+
+pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
+    let state = crate::apply::vardir(None);
+    let certname = args.certname.clone().unwrap_or_else(crate::host_name);
+    let mut ca = marionette_ca::Settings::new(&certname);
+    ca.key_length = args.keylength;
+    ca.autosign = match args.autosign.as_str() {
+        "true" => marionette_ca::Autosign::All,
+        "false" => marionette_ca::Autosign::Off,
+        path => marionette_ca::Autosign::Path(PathBuf::from(path)),
+    };
+    let config = Config {
+        bind: args.bind,
+        certname,
+        dns_alt_names: args.dns_alt_names,
+        cadir: args.cadir.unwrap_or_else(|| state.join("ca")),
+        ssldir: args.ssldir.unwrap_or_else(|| state.join("ssl")),
+        vardir: args.vardir.unwrap_or_else(|| state.join("server")),
+        ca,
+    };
+    let environments = Arc::new(Environments {
+        args: env.clone(),
+        manifest: args.manifest,
+        known: Mutex::default(),
+    });
+    let server = marionette_server::Server::start(config, environments)
+        .context("could not start the server")?;
+    errln!("Notice: Listening on {}", server.address());
+    server.wait();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The environments the server compiles in.
+struct Environments {
+    args: EnvArgs,
+    manifest: Option<PathBuf>,
+    known: Mutex<HashMap<String, Arc<Environment>>>,
+}
+
+/// What an environment's compiles share.
+struct Environment {
+    args: EnvArgs,
+    modulepath: Vec<PathBuf>,
+    hiera: Arc<marionette_hiera::Hiera>,
+    ruby: Arc<marionette_ruby::RubyHost>,
+    agent_types: Vec<marionette_eval::AgentType>,
+    functions: Arc<dyn marionette_eval::ExternalFunctions>,
+}
+
+impl Environments {
+    /// The arguments that name one environment.
+    fn named(&self, name: &str) -> EnvArgs {
+        let mut args = self.args.clone();
+        args.environment = Some(name.to_string());
+        args
+    }
+
+    /// Whether the environment exists: a directory of the environment
+    /// path, or `production` when modules or a manifest are given
+    /// directly.
+    fn exists(&self, name: &str) -> bool {
+        let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        valid
+            && (self.args.environmentpath.join(name).is_dir()
+                || (name == "production"
+                    && (self.args.modulepath.is_some() || self.manifest.is_some())))
+    }
+
+    fn environment(&self, name: &str) -> Option<Arc<Environment>> {
+        if !self.exists(name) {
+            return None;
+        }
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = known.get(name) {
+            return Some(found.clone());
+        }
+        let args = self.named(name);
+        let resolved = args.resolve();
+        let plugins = marionette_plugin::Plugins::discover(resolved.clone());
+        let ruby = Arc::new(marionette_ruby::RubyHost::new(
+            marionette_ruby::Settings::new(&resolved.name, resolved.modulepath.clone()),
+        ));
+        let registry = crate::environment::build_registry(&plugins, &ruby);
+        let made = Arc::new(Environment {
+            modulepath: resolved.modulepath.clone(),
+            hiera: marionette_hiera::Hiera::new(crate::environment::hiera_settings(&args)),
+            agent_types: crate::catalog::agent_types_of(&registry),
+            functions: plugins.functions(crate::resource::stderr_logger(false)),
+            ruby,
+            args,
+        });
+        known.insert(name.to_string(), made.clone());
+        Some(made)
+    }
+}
+
+impl Compiler for Environments {
+    fn compile(&self, request: &CompileRequest) -> Result<Vec<u8>, String> {
+        let environment = self
+            .environment(&request.environment)
+            .ok_or_else(|| format!("Could not find environment '{}'", request.environment))?;
+        let manifest = self
+            .manifest
+            .clone()
+            .or_else(|| environment.args.directory().map(|d| d.join("manifests")))
+            .ok_or_else(|| "No main manifest".to_string())?;
+        let manifests = if manifest.exists() {
+            crate::catalog::read_manifests(&manifest).map_err(|e| format!("{e:#}"))?
+        } else {
+            Vec::new()
+        };
+        let options = CompileOptions {
+            manifests,
+            modulepath: environment.modulepath.clone(),
+            node_name: request.node.clone(),
+            environment: request.environment.clone(),
+            facts: request.facts.clone(),
+            strict_variables: false,
+            server_name: crate::host_name(),
+            agent_types: environment.agent_types.clone(),
+            local: false,
+            external_functions: Some(environment.functions.clone()),
+            declared: None,
+            hiera: Some(environment.hiera.clone()),
+            ruby: Some(environment.ruby.clone()),
+            trusted: Some(request.trusted.clone()),
+        };
+        let compiled = marionette_eval::compile(&options);
+        let Some(catalog) = compiled.catalog else {
+            let errors: Vec<&str> = compiled
+                .lines
+                .iter()
+                .map(|(_, line)| line.as_str())
+                .filter(|line| line.starts_with("Error: "))
+                .map(|line| line.trim_start_matches("Error: "))
+                .collect();
+            return Err(if errors.is_empty() {
+                format!("Could not compile a catalog for {}", request.node)
+            } else {
+                errors.join("\n")
+            });
+        };
+        Ok(catalog.to_json().into_bytes())
+    }
+
+    fn modulepath(&self, environment: &str) -> Option<Vec<PathBuf>> {
+        self.environment(environment).map(|e| e.modulepath.clone())
+    }
+
+    fn environments(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.args.environmentpath)
+            .map(|dir| {
+                dir.filter_map(|e| e.ok())
+                    .filter(|e| e.path().is_dir())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|name| self.exists(name))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if self.exists("production") && !names.iter().any(|n| n == "production") {
+            names.push("production".into());
+        }
+        names.sort();
+        names
+    }
+}

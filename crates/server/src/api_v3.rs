@@ -1,0 +1,307 @@
+//! `puppet/v3`: what agents ask for once they hold a certificate. A node
+//! may read only its own node data and catalog and send only its own
+//! report; files and environments are for any node with a certificate.
+
+use std::path::{Path, PathBuf};
+
+use hyper::{Method, Response, StatusCode};
+use serde_json::{Value, json};
+
+use crate::CompileRequest;
+use crate::files::{self, Options};
+use crate::http::{Body, Client, Request, error, forbidden, form, json as json_response, response};
+use crate::server::State;
+
+pub(crate) async fn handle(
+    state: &std::sync::Arc<State>,
+    client: &Client,
+    request: &Request,
+    rest: &str,
+) -> Response<Body> {
+    let (endpoint, name) = rest.split_once('/').unwrap_or((rest, ""));
+    let Some(certname) = client.certname() else {
+        return forbidden(request);
+    };
+    // A node's own endpoints, as Puppet's default rules have them.
+    if matches!(endpoint, "node" | "catalog" | "report" | "facts") && name != certname {
+        return forbidden(request);
+    }
+    match (&request.method, endpoint) {
+        (&Method::GET, "node") => node(state, request, name),
+        (&Method::POST | &Method::GET, "catalog") => catalog(state, client, request, name).await,
+        (&Method::PUT, "report") => report(state, request, name),
+        (&Method::PUT, "facts") => facts(state, request, name),
+        (&Method::GET, "file_metadatas") => metadata(state, request, name, true),
+        (&Method::GET, "file_metadata") => metadata(state, request, name, false),
+        (&Method::GET, "file_content" | "static_file_content") => content(state, request, name),
+        (&Method::GET, "environments") => environments(state),
+        _ => error(
+            StatusCode::NOT_FOUND,
+            &format!("No route for {} {}", request.method, request.path),
+        ),
+    }
+}
+
+/// The node's data: its environment and (empty) parameters; the agent
+/// takes the environment it is told.
+fn node(state: &State, request: &Request, name: &str) -> Response<Body> {
+    let environment = request.environment();
+    if state.compiler.modulepath(environment).is_none() {
+        return error(
+            StatusCode::NOT_FOUND,
+            &format!("Could not find environment '{environment}'"),
+        );
+    }
+    json_response(&json!({
+        "name": name,
+        "parameters": {},
+        "environment": environment,
+    }))
+}
+
+async fn catalog(
+    state: &std::sync::Arc<State>,
+    client: &Client,
+    request: &Request,
+    name: &str,
+) -> Response<Body> {
+    // The facts come in the POST's form (or the GET's query).
+    let fields = if request.method == Method::POST {
+        form(&request.body)
+    } else {
+        request.query.clone()
+    };
+    let field = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let environment = field("environment")
+        .unwrap_or(request.environment())
+        .to_string();
+    // Puppet's agent escapes the facts once more than the form does.
+    let facts_text = field("facts").map(|text| {
+        if text.starts_with('{') {
+            text.to_string()
+        } else {
+            form(format!("x={text}").as_bytes())
+                .into_iter()
+                .next()
+                .map(|(_, v)| v)
+                .unwrap_or_default()
+        }
+    });
+    let facts = match facts_text.as_deref().map(serde_json::from_str::<Value>) {
+        Some(Ok(document)) => match document.get("values") {
+            Some(Value::Object(values)) => values.clone(),
+            _ => serde_json::Map::new(),
+        },
+        Some(Err(e)) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("Could not read the facts of {name}: {e}"),
+            );
+        }
+        None => serde_json::Map::new(),
+    };
+    if state.compiler.modulepath(&environment).is_none() {
+        return error(
+            StatusCode::NOT_FOUND,
+            &format!("Could not find environment '{environment}'"),
+        );
+    }
+    let compile = CompileRequest {
+        node: name.to_string(),
+        environment,
+        facts,
+        trusted: trusted(client),
+        transaction_uuid: field("transaction_uuid").map(str::to_string),
+    };
+    let compiler = state.compiler.clone();
+    let started = std::time::Instant::now();
+    // Compiles use every core through the blocking pool; requests beyond
+    // it wait their turn there.
+    let compiled = tokio::task::spawn_blocking(move || compiler.compile(&compile)).await;
+    match compiled {
+        Ok(Ok(catalog)) => {
+            state.log(&format!(
+                "Compiled catalog for {name} in {:.2} seconds",
+                started.elapsed().as_secs_f64()
+            ));
+            response(StatusCode::OK, "application/json", catalog)
+        }
+        Ok(Err(message)) => {
+            state.log(&format!(
+                "Could not compile a catalog for {name}: {message}"
+            ));
+            error(StatusCode::INTERNAL_SERVER_ERROR, &message)
+        }
+        Err(_) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("The compile of {name}'s catalog stopped unexpectedly"),
+        ),
+    }
+}
+
+/// `$trusted`, from the verified certificate.
+fn trusted(client: &Client) -> Value {
+    match &client.identity {
+        Some(identity) => {
+            let (host, domain) = identity
+                .certname
+                .split_once('.')
+                .unwrap_or((identity.certname.as_str(), ""));
+            json!({
+                "authenticated": "remote",
+                "certname": identity.certname,
+                "extensions": identity.extensions,
+                "hostname": host,
+                "domain": domain,
+                "external": {},
+            })
+        }
+        None => json!({"authenticated": false, "certname": null, "extensions": {}}),
+    }
+}
+
+/// Keeps what a node sent under the server's vardir, per node, named by
+/// the time it came.
+fn keep(state: &State, kind: &str, name: &str, body: &[u8]) -> std::io::Result<PathBuf> {
+    let dir = state.config.vardir.join(kind).join(name);
+    std::fs::create_dir_all(&dir)?;
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let path = dir.join(format!("{stamp}.json"));
+    let temporary = dir.join(format!(".{stamp}.json.tmp"));
+    std::fs::write(&temporary, body)?;
+    std::fs::rename(&temporary, &path)?;
+    Ok(path)
+}
+
+fn report(state: &State, request: &Request, name: &str) -> Response<Body> {
+    if serde_json::from_slice::<Value>(&request.body).is_err() {
+        return error(
+            StatusCode::BAD_REQUEST,
+            &format!("The report of {name} is not JSON"),
+        );
+    }
+    match keep(state, "reports", name, &request.body) {
+        Ok(path) => {
+            state.log(&format!(
+                "Stored the report of {name} in {}",
+                path.display()
+            ));
+            json_response(&json!([]))
+        }
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("Could not store the report of {name}: {e}"),
+        ),
+    }
+}
+
+fn facts(state: &State, request: &Request, name: &str) -> Response<Body> {
+    match keep(state, "facts", name, &request.body) {
+        Ok(_) => json_response(&json!(null)),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("Could not store the facts of {name}: {e}"),
+        ),
+    }
+}
+
+fn metadata(state: &State, request: &Request, mount_and_path: &str, many: bool) -> Response<Body> {
+    let Some(modulepath) = state.compiler.modulepath(request.environment()) else {
+        return error(
+            StatusCode::NOT_FOUND,
+            &format!("Could not find environment '{}'", request.environment()),
+        );
+    };
+    let Some((roots, relative)) = files::roots(&modulepath, mount_and_path) else {
+        return forbidden(request);
+    };
+    let options = Options {
+        recurse: many
+            && request
+                .param("recurse")
+                .is_some_and(|r| r == "true" || r == "yes"),
+        follow_links: request.param("links") != Some("manage"),
+        checksum_type: request.param("checksum_type").unwrap_or("sha256"),
+        ignore: request.params("ignore"),
+    };
+    match state.checksums.metadatas(&roots, &relative, &options) {
+        Some(entries) if many => json_response(&Value::Array(entries)),
+        Some(entries) => json_response(&entries[0]),
+        None if many && relative == Path::new("") => {
+            // A merged mount that no module fills: an empty directory.
+            let empty = state.config.vardir.join("empty");
+            let _ = std::fs::create_dir_all(&empty);
+            match state.checksums.metadatas(&[empty], &relative, &options) {
+                Some(entries) => json_response(&Value::Array(entries)),
+                None => not_found(mount_and_path, many),
+            }
+        }
+        None => not_found(mount_and_path, many),
+    }
+}
+
+fn not_found(mount_and_path: &str, many: bool) -> Response<Body> {
+    let what = if many {
+        "file_metadatas"
+    } else {
+        "file_metadata"
+    };
+    error(
+        StatusCode::NOT_FOUND,
+        &format!("Could not find {what} {mount_and_path}"),
+    )
+}
+
+fn content(state: &State, request: &Request, mount_and_path: &str) -> Response<Body> {
+    let Some(modulepath) = state.compiler.modulepath(request.environment()) else {
+        return error(
+            StatusCode::NOT_FOUND,
+            &format!("Could not find environment '{}'", request.environment()),
+        );
+    };
+    let Some((roots, relative)) = files::roots(&modulepath, mount_and_path) else {
+        return forbidden(request);
+    };
+    match files::find(&roots, &relative).map(std::fs::read) {
+        Some(Ok(bytes)) => response(StatusCode::OK, "application/octet-stream", bytes),
+        _ => error(
+            StatusCode::NOT_FOUND,
+            &format!("Could not find file_content {mount_and_path}"),
+        ),
+    }
+}
+
+fn environments(state: &State) -> Response<Body> {
+    let environments: serde_json::Map<String, Value> = state
+        .compiler
+        .environments()
+        .into_iter()
+        .map(|name| {
+            let modulepath: Vec<String> = state
+                .compiler
+                .modulepath(&name)
+                .unwrap_or_default()
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            (
+                name,
+                json!({"settings": {
+                    "modulepath": modulepath,
+                    "manifest": "",
+                    "environment_timeout": 0,
+                    "config_version": "",
+                }}),
+            )
+        })
+        .collect();
+    json_response(&json!({"search_paths": [], "environments": environments}))
+}

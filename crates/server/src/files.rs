@@ -1,0 +1,308 @@
+//! The file mounts agents read: `plugins` (every module's `lib`, merged),
+//! `pluginfacts` (`facts.d`), `locales`, and `modules/<name>` (a module's
+//! `files`). Metadata is Puppet's `file_metadata` shape; checksums are
+//! kept by path, size and modification time, so a file is hashed once
+//! until it changes, not once per agent.
+
+use std::collections::HashMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+
+use serde_json::{Value, json};
+
+/// A file's version: its path, size, modification time in nanoseconds,
+/// and the checksum's type.
+type Version = (PathBuf, u64, i128, &'static str);
+
+/// Checksums already computed, by the version of the file they are of.
+#[derive(Default)]
+pub(crate) struct Checksums {
+    known: Mutex<HashMap<Version, String>>,
+}
+
+/// The directories a mount covers in an environment, in precedence
+/// order, and the path below them; `None` for an unknown mount or a path
+/// that would leave the mount.
+pub(crate) fn roots(
+    modulepath: &[PathBuf],
+    mount_and_path: &str,
+) -> Option<(Vec<PathBuf>, PathBuf)> {
+    let (mount, rest) = mount_and_path
+        .split_once('/')
+        .unwrap_or((mount_and_path, ""));
+    let (dirs, rest) = match mount {
+        "plugins" => (module_dirs(modulepath, "lib"), rest),
+        "pluginfacts" => (module_dirs(modulepath, "facts.d"), rest),
+        "locales" => (module_dirs(modulepath, "locales"), rest),
+        "modules" => {
+            let (module, rest) = rest.split_once('/').unwrap_or((rest, ""));
+            let dir = modules(modulepath)
+                .into_iter()
+                .find(|(name, _)| name == module)?
+                .1;
+            (vec![dir.join("files")], rest)
+        }
+        _ => return None,
+    };
+    let relative = PathBuf::from(rest);
+    // Only plain names below the mount: no `..`, no root, no prefix.
+    if !relative
+        .components()
+        .all(|c| matches!(c, Component::Normal(_)))
+    {
+        return None;
+    }
+    Some((dirs, relative))
+}
+
+/// Each module of the module path once, the first of a name winning.
+fn modules(modulepath: &[PathBuf]) -> Vec<(String, PathBuf)> {
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    for dir in modulepath {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        let mut names: Vec<(String, PathBuf)> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+            .collect();
+        names.sort();
+        for (name, path) in names {
+            if !found.iter().any(|(n, _)| *n == name) {
+                found.push((name, path));
+            }
+        }
+    }
+    found
+}
+
+fn module_dirs(modulepath: &[PathBuf], sub: &str) -> Vec<PathBuf> {
+    modules(modulepath)
+        .into_iter()
+        .map(|(_, dir)| dir.join(sub))
+        .filter(|d| d.is_dir())
+        .collect()
+}
+
+/// The first existing file at `relative` below the roots, if it stays
+/// inside its root once links are followed.
+pub(crate) fn find(roots: &[PathBuf], relative: &Path) -> Option<PathBuf> {
+    roots.iter().find_map(|root| {
+        let path = root.join(relative);
+        let real = path.canonicalize().ok()?;
+        let real_root = root.canonicalize().ok()?;
+        real.starts_with(&real_root).then_some(path)
+    })
+}
+
+/// How metadata is asked for.
+pub(crate) struct Options<'a> {
+    pub(crate) recurse: bool,
+    pub(crate) follow_links: bool,
+    pub(crate) checksum_type: &'a str,
+    pub(crate) ignore: Vec<&'a str>,
+}
+
+impl Checksums {
+    /// The metadata of `relative` below the roots: one entry, or with
+    /// `recurse` the entry and everything below it, merged over the
+    /// roots (the first root's file of a name wins). `None` when nothing
+    /// is there.
+    pub(crate) fn metadatas(
+        &self,
+        roots: &[PathBuf],
+        relative: &Path,
+        options: &Options<'_>,
+    ) -> Option<Vec<Value>> {
+        let mut entries: Vec<Value> = Vec::new();
+        let mut seen: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+        for root in roots {
+            let base = root.join(relative);
+            let Ok(meta) = stat(&base, options.follow_links) else {
+                continue;
+            };
+            if entries.is_empty() {
+                entries.push(self.entry(&base, &meta, None, options));
+                seen.insert(PathBuf::from("."));
+            }
+            if options.recurse && meta.is_dir() {
+                self.walk(&base, Path::new(""), options, &mut entries, &mut seen);
+            }
+            if !options.recurse {
+                break;
+            }
+        }
+        (!entries.is_empty()).then_some(entries)
+    }
+
+    fn walk(
+        &self,
+        base: &Path,
+        below: &Path,
+        options: &Options<'_>,
+        entries: &mut Vec<Value>,
+        seen: &mut std::collections::HashSet<PathBuf>,
+    ) {
+        let Ok(read) = std::fs::read_dir(base.join(below)) else {
+            return;
+        };
+        let mut names: Vec<_> = read.filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+        names.sort();
+        for name in names {
+            let text = name.to_string_lossy();
+            if options.ignore.iter().any(|pattern| glob(pattern, &text)) {
+                continue;
+            }
+            let relative = below.join(&name);
+            let path = base.join(&relative);
+            let Ok(meta) = stat(&path, options.follow_links) else {
+                continue;
+            };
+            if seen.insert(relative.clone()) {
+                entries.push(self.entry(base, &meta, Some(&relative), options));
+            }
+            if meta.is_dir() {
+                self.walk(base, &relative, options, entries, seen);
+            }
+        }
+    }
+
+    fn entry(
+        &self,
+        base: &Path,
+        meta: &std::fs::Metadata,
+        relative: Option<&Path>,
+        options: &Options<'_>,
+    ) -> Value {
+        let path = relative.map_or_else(|| base.to_path_buf(), |r| base.join(r));
+        let kind = if meta.is_dir() {
+            "directory"
+        } else if meta.file_type().is_symlink() {
+            "link"
+        } else {
+            "file"
+        };
+        let checksum = match kind {
+            "file" => self.checksum(&path, meta, options.checksum_type),
+            _ => json!({"type": "ctime", "value": format!("{{ctime}}{}", ctime(meta))}),
+        };
+        let destination = (kind == "link")
+            .then(|| std::fs::read_link(&path).ok())
+            .flatten()
+            .map(|d| d.display().to_string());
+        json!({
+            "path": base.display().to_string(),
+            "relative_path": relative.map_or_else(|| ".".to_string(), |r| r.display().to_string()),
+            "links": if options.follow_links { "follow" } else { "manage" },
+            "owner": meta.uid(),
+            "group": meta.gid(),
+            "mode": meta.mode() & 0o7777,
+            "checksum": checksum,
+            "type": kind,
+            "destination": destination,
+        })
+    }
+
+    fn checksum(&self, path: &Path, meta: &std::fs::Metadata, wanted: &str) -> Value {
+        let (name, algorithm): (&'static str, &'static ring::digest::Algorithm) = match wanted {
+            "sha1" => ("sha1", &ring::digest::SHA1_FOR_LEGACY_USE_ONLY),
+            "sha384" => ("sha384", &ring::digest::SHA384),
+            "sha512" => ("sha512", &ring::digest::SHA512),
+            _ => ("sha256", &ring::digest::SHA256),
+        };
+        let mtime = i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec());
+        let key = (path.to_path_buf(), meta.len(), mtime, name);
+        let known = self
+            .known
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned();
+        let hex = known.unwrap_or_else(|| {
+            let digest = std::fs::read(path)
+                .map(|bytes| ring::digest::digest(algorithm, &bytes))
+                .map(|d| {
+                    d.as_ref()
+                        .iter()
+                        .map(|b| format!("{b:02x}"))
+                        .collect::<String>()
+                })
+                .unwrap_or_default();
+            self.known
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key, digest.clone());
+            digest
+        });
+        json!({"type": name, "value": format!("{{{name}}}{hex}")})
+    }
+}
+
+fn stat(path: &Path, follow: bool) -> std::io::Result<std::fs::Metadata> {
+    if follow {
+        std::fs::metadata(path)
+    } else {
+        std::fs::symlink_metadata(path)
+    }
+}
+
+/// A change time as Puppet prints it: `2026-11-24 10:44:56 +0000`.
+fn ctime(meta: &std::fs::Metadata) -> String {
+    let seconds = meta.ctime();
+    let days = seconds.div_euclid(86_400);
+    let rest = seconds.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} +0000",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// Puppet's `ignore` patterns: shell globs with `*` and `?`.
+fn glob(pattern: &str, name: &str) -> bool {
+    fn matches(p: &[char], n: &[char]) -> bool {
+        match (p.first(), n.first()) {
+            (None, None) => true,
+            (Some('*'), _) => matches(&p[1..], n) || (!n.is_empty() && matches(p, &n[1..])),
+            (Some('?'), Some(_)) => matches(&p[1..], &n[1..]),
+            (Some(a), Some(b)) if a == b => matches(&p[1..], &n[1..]),
+            _ => false,
+        }
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    matches(&p, &n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_that_leave_a_mount_are_refused() {
+        let modulepath = vec![PathBuf::from("/nonexistent")];
+        assert!(roots(&modulepath, "plugins/../../etc/passwd").is_none());
+        assert!(roots(&modulepath, "plugins//etc/passwd").is_none());
+        assert!(roots(&modulepath, "plugins/facter/x.rb").is_some());
+        assert!(roots(&modulepath, "secrets/x").is_none());
+    }
+
+    #[test]
+    fn ignore_patterns_are_globs() {
+        assert!(glob(".git", ".git") && glob("*.swp", "a.swp") && glob("?x", "ax"));
+        assert!(!glob(".git", ".gitignore") && !glob("*.swp", "a.swo"));
+    }
+}

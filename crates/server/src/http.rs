@@ -1,0 +1,154 @@
+//! Requests and responses as the handlers see them: who is asking, the
+//! query, and responses in the forms Puppet's agent reads.
+
+use std::io::Write;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{ACCEPT_ENCODING, CONTENT_ENCODING, CONTENT_TYPE, HeaderValue};
+use hyper::{Response, StatusCode};
+
+/// Handlers answer with the whole body; `finish` makes it the wire's.
+pub(crate) type Body = Bytes;
+
+/// Who sent a request: the identity of the verified client certificate,
+/// if one was presented, and whether it came from this machine.
+#[derive(Clone, Debug)]
+pub(crate) struct Client {
+    pub(crate) identity: Option<marionette_ca::Identity>,
+    pub(crate) local: bool,
+}
+
+impl Client {
+    /// The certificate's name, when there is one.
+    pub(crate) fn certname(&self) -> Option<&str> {
+        self.identity.as_ref().map(|i| i.certname.as_str())
+    }
+
+    /// Whether the client may administer the CA: a certificate with
+    /// `pp_cli_auth`, or a request from this machine.
+    pub(crate) fn may_administer(&self) -> bool {
+        self.local || self.identity.as_ref().is_some_and(|i| i.ca_client)
+    }
+}
+
+/// A request, read whole.
+pub(crate) struct Request {
+    pub(crate) method: hyper::Method,
+    pub(crate) path: String,
+    pub(crate) query: Vec<(String, String)>,
+    pub(crate) body: Bytes,
+}
+
+impl Request {
+    /// The first value of a query parameter.
+    pub(crate) fn param(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of a query parameter (`ignore=.git&ignore=CVS`).
+    pub(crate) fn params(&self, name: &str) -> Vec<&str> {
+        self.query
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
+    /// The environment the request names, `production` by default.
+    pub(crate) fn environment(&self) -> &str {
+        self.param("environment").unwrap_or("production")
+    }
+}
+
+/// Decodes a query string or a form body.
+pub(crate) fn form(text: &[u8]) -> Vec<(String, String)> {
+    form_urlencoded::parse(text).into_owned().collect()
+}
+
+pub(crate) fn response(
+    status: StatusCode,
+    content_type: &str,
+    body: impl Into<Bytes>,
+) -> Response<Body> {
+    let mut response = Response::new(body.into());
+    *response.status_mut() = status;
+    if let Ok(value) = HeaderValue::from_str(content_type) {
+        response.headers_mut().insert(CONTENT_TYPE, value);
+    }
+    response
+}
+
+pub(crate) fn json(value: &serde_json::Value) -> Response<Body> {
+    response(StatusCode::OK, "application/json", value.to_string())
+}
+
+pub(crate) fn text(status: StatusCode, body: impl Into<Bytes>) -> Response<Body> {
+    response(status, "text/plain", body)
+}
+
+/// An error of the `puppet/v3` API, as Puppet's server words it; the
+/// agent prints the message (`Error 500 on SERVER: ...`).
+pub(crate) fn error(status: StatusCode, message: &str) -> Response<Body> {
+    let kind = match status {
+        StatusCode::NOT_FOUND => "RESOURCE_NOT_FOUND",
+        StatusCode::FORBIDDEN => "FORBIDDEN",
+        StatusCode::BAD_REQUEST => "BAD_REQUEST",
+        _ => "RUNTIME_ERROR",
+    };
+    response(
+        status,
+        "application/json",
+        serde_json::json!({"message": message, "issue_kind": kind}).to_string(),
+    )
+}
+
+/// Puppet's refusal of a request its rules do not allow.
+pub(crate) fn forbidden(request: &Request) -> Response<Body> {
+    text(
+        StatusCode::FORBIDDEN,
+        format!(
+            "Forbidden request: {} (method {})",
+            request.path, request.method
+        ),
+    )
+}
+
+/// The response gzipped when the client accepts it and it is worth it,
+/// and marked with the Puppet version the server speaks.
+pub(crate) fn finish(
+    response: Response<Body>,
+    accept_encoding: Option<&HeaderValue>,
+) -> Response<Full<Bytes>> {
+    let (mut parts, body) = response.into_parts();
+    parts.headers.insert(
+        "X-Puppet-Version",
+        HeaderValue::from_static(crate::PUPPET_VERSION),
+    );
+    let gzip = accept_encoding
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
+    let body = if gzip && body.len() >= 1024 {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        match encoder.write_all(&body).and_then(|()| encoder.finish()) {
+            Ok(compressed) => {
+                parts
+                    .headers
+                    .insert(CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+                Bytes::from(compressed)
+            }
+            Err(_) => body,
+        }
+    } else {
+        body
+    };
+    Response::from_parts(parts, Full::new(body))
+}
+
+/// The header asking for compressed responses.
+pub(crate) fn accept_encoding(headers: &hyper::HeaderMap) -> Option<HeaderValue> {
+    headers.get(ACCEPT_ENCODING).cloned()
+}

@@ -1,0 +1,110 @@
+//! `marionette server`: Puppet's HTTPS API, so stock Puppet 7 agents (and
+//! `marionette agent`) can be served by one small process.
+//!
+//! # Interface
+//!
+//! ```text
+//! Server::start(config: Config, compiler: Arc<dyn Compiler>) -> Result<Server, ServerError>
+//!   .address() -> SocketAddr      .wait()      .stop()
+//! ```
+//!
+//! The server owns TLS (its certificate from its own CA, client
+//! certificates verified against the CA and its CRL, revoked ones refused
+//! at the handshake), the certificate authority's `puppet-ca/v1` API
+//! (`marionette_ca`), authorization as Puppet's defaults have it, the file
+//! mounts agents sync from (`plugins`, `pluginfacts`, `locales`,
+//! `modules/<name>`), and the reports agents send. Compiling belongs to the
+//! caller: a [`Compiler`] turns a node's facts and trusted data into a
+//! catalog and says where an environment's modules are. Compiles run on
+//! the blocking pool, in parallel on every core; requests past what the
+//! pool takes wait in its queue instead of being refused, since Debian's
+//! Puppet 7 agent fails on a 503 rather than retrying.
+//!
+//! # Endpoints
+//!
+//! - `puppet-ca/v1`: `certificate/{ca,NAME}`, `certificate_revocation_list/ca`,
+//!   `certificate_request/NAME` (PUT, GET), `certificate_status/NAME`
+//!   (GET, PUT `desired_state` signed or revoked, DELETE),
+//!   `certificate_statuses/KEY`.
+//! - `puppet/v3`: `node/NAME`, `catalog/NAME` (POST with the facts form, or
+//!   GET), `file_metadata(s)/MOUNT/PATH`, `file_content/MOUNT/PATH`,
+//!   `static_file_content/...`, `report/NAME` (PUT), `environments`.
+//! - `status/v1/simple`, `status/v1/services`.
+//!
+//! Responses carry `X-Puppet-Version`, are gzipped when the client asks,
+//! and are written with `TCP_NODELAY` set.
+
+mod api_ca;
+mod api_v3;
+mod files;
+mod http;
+mod server;
+mod tls;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+pub use crate::server::Server;
+
+/// The Puppet version the server says it is: the one whose API it speaks.
+pub const PUPPET_VERSION: &str = "7.23.0";
+
+/// How the server is set up.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen (`0.0.0.0:8140`).
+    pub bind: SocketAddr,
+    /// The server's certificate name.
+    pub certname: String,
+    /// Names besides the certname the server's certificate holds.
+    pub dns_alt_names: Vec<String>,
+    /// The certificate authority's directory.
+    pub cadir: PathBuf,
+    /// The server's own certificate and key (`certs/`, `private_keys/`).
+    pub ssldir: PathBuf,
+    /// Where received reports are kept, per node.
+    pub vardir: PathBuf,
+    /// The CA's settings: autosign, key length, time to live.
+    pub ca: marionette_ca::Settings,
+}
+
+/// A catalog asked for by a node.
+#[derive(Clone, Debug)]
+pub struct CompileRequest {
+    pub node: String,
+    pub environment: String,
+    /// The facts the agent sent (`values` of its facts document).
+    pub facts: serde_json::Map<String, serde_json::Value>,
+    /// `$trusted`, from the verified certificate.
+    pub trusted: serde_json::Value,
+    pub transaction_uuid: Option<String>,
+}
+
+/// What the server asks of the engine.
+pub trait Compiler: Send + Sync {
+    /// The catalog as Puppet's JSON text, or why there is none (the
+    /// compile's error, in Puppet's words).
+    fn compile(&self, request: &CompileRequest) -> Result<Vec<u8>, String>;
+
+    /// The module directories of an environment, or `None` when there is
+    /// no such environment.
+    fn modulepath(&self, environment: &str) -> Option<Vec<PathBuf>>;
+
+    /// The environments there are.
+    fn environments(&self) -> Vec<String>;
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("the certificate authority: {0}")]
+    Ca(#[from] marionette_ca::CaError),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("TLS: {0}")]
+    Tls(String),
+}
