@@ -1,0 +1,218 @@
+//! `marionette server` with a stock Puppet 7 agent (Debian's `puppet`):
+//! bootstrap with autosign, pluginsync of a module's custom fact and
+//! external fact, a catalog naming the node by its certificate with a
+//! `puppet:///modules/...` source, the report kept; a second run with
+//! nothing to do; a node asking for another's catalog, a path leaving its
+//! mount and a revoked agent refused.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+fn require(tool: &str, package: &str) {
+    let found = Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(found, "this test needs {tool}: apt-get install {package}");
+}
+
+/// The server, stopped when dropped.
+struct Running {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_server(dir: &Path) -> Running {
+    let environments =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/server/environments");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["server", "--bind", "127.0.0.1:0", "--certname", "localhost"])
+        .args([
+            "--dns-alt-names",
+            "localhost",
+            "--autosign",
+            "true",
+            "--keylength",
+            "2048",
+        ])
+        .arg("--cadir")
+        .arg(dir.join("ca"))
+        .arg("--ssldir")
+        .arg(dir.join("server-ssl"))
+        .arg("--vardir")
+        .arg(dir.join("server-var"))
+        .arg("--environmentpath")
+        .arg(&environments)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("marionette server starts");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut first = String::new();
+    lines
+        .read_line(&mut first)
+        .expect("the server's first line");
+    // The rest of the log is drained so the server never blocks on it.
+    std::thread::spawn(move || for _ in lines.lines() {});
+    let port = first
+        .trim()
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("the server said: {first}"));
+    Running { child, port }
+}
+
+fn agent(dir: &Path, port: u16, certname: &str) -> Output {
+    Command::new("puppet")
+        .args(["agent", "-t", "--color=false", "--server", "localhost"])
+        .args([
+            "--masterport",
+            &port.to_string(),
+            "--certname",
+            certname,
+            "--keylength",
+            "2048",
+        ])
+        .arg("--ssldir")
+        .arg(dir.join(format!("{certname}/ssl")))
+        .arg("--vardir")
+        .arg(dir.join(format!("{certname}/var")))
+        .arg("--confdir")
+        .arg(dir.join(format!("{certname}/conf")))
+        .env("FACTER_mrtest_srv_dir", dir)
+        .output()
+        .expect("puppet agent runs")
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// A request with curl, as the agent (its certificate) or as nobody.
+fn curl(dir: &Path, port: u16, as_agent: Option<&str>, args: &[&str], path: &str) -> String {
+    let mut command = Command::new("curl");
+    command
+        .args([
+            "-s",
+            "--path-as-is",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{http_code}",
+        ])
+        .arg("--cacert")
+        .arg(dir.join("ca/ca_crt.pem"));
+    if let Some(name) = as_agent {
+        let ssl: PathBuf = dir.join(format!("{name}/ssl"));
+        command
+            .arg("--cert")
+            .arg(ssl.join(format!("certs/{name}.pem")))
+            .arg("--key")
+            .arg(ssl.join(format!("private_keys/{name}.pem")));
+    }
+    let output = command
+        .args(args)
+        .arg(format!("https://localhost:{port}{path}"))
+        .output()
+        .expect("curl runs");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_stock_puppet_agent_is_served() {
+    require("puppet", "puppet");
+    require("curl", "curl");
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-server")
+        .tempdir()
+        .unwrap();
+    let dir = dir.path();
+    let server = start_server(dir);
+
+    // First run: bootstrap, pluginsync, catalog, file, report.
+    let first = agent(dir, server.port, "mrtest-agent1");
+    let said = text(&first);
+    assert_eq!(first.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("Downloaded certificate for mrtest-agent1"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("hello.txt")).unwrap_or_default(),
+        "hello mrtest-agent1 synced external\n",
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out.txt")).unwrap_or_default(),
+        "greetings\n",
+        "{said}"
+    );
+    let reports: Vec<_> = std::fs::read_dir(dir.join("server-var/reports/mrtest-agent1"))
+        .map(|d| d.filter_map(|e| e.ok()).collect())
+        .unwrap_or_default();
+    assert_eq!(reports.len(), 1, "one report kept");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(reports[0].path()).unwrap()).expect("a JSON report");
+    assert_eq!(report["host"], "mrtest-agent1");
+    assert_eq!(report["status"], "changed");
+
+    // Second run: nothing to do.
+    let second = agent(dir, server.port, "mrtest-agent1");
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second));
+
+    // Another node's catalog, and a path out of a module's files.
+    let other = "/puppet/v3/catalog/mrtest-other?environment=production";
+    assert_eq!(
+        curl(dir, server.port, Some("mrtest-agent1"), &[], other),
+        "403"
+    );
+    let own = "/puppet/v3/node/mrtest-agent1?environment=production";
+    assert_eq!(
+        curl(dir, server.port, Some("mrtest-agent1"), &[], own),
+        "200"
+    );
+    let escape = "/puppet/v3/file_content/modules/mrtest_srv/../../../../../../etc/passwd?environment=production";
+    assert_eq!(
+        curl(dir, server.port, Some("mrtest-agent1"), &[], escape),
+        "403"
+    );
+    let anonymous =
+        "/puppet/v3/file_content/modules/mrtest_srv/greeting.txt?environment=production";
+    assert_eq!(curl(dir, server.port, None, &[], anonymous), "403");
+
+    // Revoked from this machine through the CA's API: refused from then on.
+    let status = "/puppet-ca/v1/certificate_status/mrtest-agent1";
+    let revoke = [
+        "-X",
+        "PUT",
+        "-H",
+        "Content-Type: application/json",
+        "--data",
+        r#"{"desired_state":"revoked"}"#,
+    ];
+    assert_eq!(curl(dir, server.port, None, &revoke, status), "204");
+    let refused = agent(dir, server.port, "mrtest-agent1");
+    let said = text(&refused);
+    assert_eq!(refused.status.code(), Some(1), "{said}");
+    assert_eq!(
+        curl(dir, server.port, Some("mrtest-agent1"), &[], own),
+        "000"
+    );
+    drop(server);
+}

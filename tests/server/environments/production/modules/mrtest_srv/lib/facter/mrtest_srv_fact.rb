@@ -1,0 +1,4 @@
+# A custom fact the agent gets through pluginsync.
+Facter.add(:mrtest_srv_fact) do
+  setcode { 'synced' }
+end
