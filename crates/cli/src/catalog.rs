@@ -63,6 +63,7 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         hiera: Some(crate::environment::hiera()),
         ruby: Some(crate::environment::ruby()),
         trusted: None,
+        classification: None,
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -155,6 +156,7 @@ fn local_options(
         hiera: Some(crate::environment::hiera()),
         ruby: Some(crate::environment::ruby()),
         trusted: None,
+        classification: None,
     }
 }
 

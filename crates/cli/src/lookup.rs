@@ -133,6 +133,7 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
         hiera: Some(crate::environment::hiera()),
         ruby: Some(crate::environment::ruby()),
         trusted: None,
+        classification: None,
     };
     let query = LookupQuery {
         keys,

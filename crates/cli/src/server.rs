@@ -51,6 +51,11 @@ pub(crate) struct ServerArgs {
     /// `manifests` directory (Puppet's `manifest` setting).
     #[arg(long, value_name = "PATH")]
     manifest: Option<PathBuf>,
+    /// An external node classifier: run with a node's name, it prints
+    /// YAML with the node's `classes`, `parameters` and `environment`, as
+    /// Puppet's `external_nodes` setting.
+    #[arg(long, value_name = "COMMAND")]
+    external_nodes: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
@@ -75,6 +80,7 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
     let environments = Arc::new(Environments {
         args: env.clone(),
         manifest: args.manifest,
+        classifier: args.external_nodes,
         known: Mutex::default(),
     });
     let server = marionette_server::Server::start(config, environments)
@@ -88,6 +94,7 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
 struct Environments {
     args: EnvArgs,
     manifest: Option<PathBuf>,
+    classifier: Option<PathBuf>,
     known: Mutex<HashMap<String, Arc<Environment>>>,
 }
 
@@ -148,8 +155,119 @@ impl Environments {
     }
 }
 
+impl Environments {
+    /// What the external node classifier says of a node, if there is one.
+    fn classify(&self, node: &str) -> Result<Option<Classified>, String> {
+        let Some(command) = &self.classifier else {
+            return Ok(None);
+        };
+        let failed = |detail: String| {
+            format!(
+                "Failed when searching for node {node}: Failed to find {node} via exec: {detail}"
+            )
+        };
+        // The node's name is an argument, never part of a shell command.
+        let output = std::process::Command::new(command)
+            .arg(node)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| failed(format!("Could not run {}: {e}", command.display())))?;
+        if !output.status.success() {
+            return Err(failed(format!(
+                "Execution of '{} {node}' returned {}: {}",
+                command.display(),
+                output.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&output.stderr).trim()
+            )));
+        }
+        let text = String::from_utf8_lossy(&output.stdout);
+        let data = marionette_hiera::yaml::parse(&text)
+            .map(|value| marionette_catalog::to_data(&value))
+            .map_err(|e| failed(format!("Could not parse YAML: {}", e.problem)))?;
+        classified(&data).map(Some).map_err(failed)
+    }
+}
+
+/// An external node classifier's answer.
+struct Classified {
+    environment: Option<String>,
+    classification: marionette_eval::Classification,
+}
+
+/// Reads a classifier's YAML: `classes` as a list of names or a hash of
+/// names to parameters, `parameters`, `environment`. Names are checked,
+/// since they become classes and variables.
+fn classified(data: &serde_json::Value) -> Result<Classified, String> {
+    let class_name = |name: &str| {
+        let name = name.strip_prefix("::").unwrap_or(name);
+        !name.is_empty()
+            && name.split("::").all(|segment| {
+                segment.starts_with(|c: char| c.is_ascii_lowercase())
+                    && segment
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            })
+    };
+    let mut classification = marionette_eval::Classification::default();
+    match data.get("classes") {
+        None | Some(serde_json::Value::Null) => {}
+        Some(serde_json::Value::Array(names)) => {
+            for name in names {
+                let name = name.as_str().ok_or("a class name is not a string")?;
+                classification
+                    .classes
+                    .push((name.to_string(), Default::default()));
+            }
+        }
+        Some(serde_json::Value::Object(classes)) => {
+            for (name, parameters) in classes {
+                let parameters = match parameters {
+                    serde_json::Value::Object(map) => map.clone(),
+                    serde_json::Value::Null => Default::default(),
+                    _ => return Err(format!("the parameters of class {name} are not a hash")),
+                };
+                classification.classes.push((name.clone(), parameters));
+            }
+        }
+        Some(_) => return Err("classes must be a list or a hash".into()),
+    }
+    if let Some(bad) = classification.classes.iter().find(|(n, _)| !class_name(n)) {
+        return Err(format!("'{}' is not a class name", bad.0));
+    }
+    match data.get("parameters") {
+        None | Some(serde_json::Value::Null) => {}
+        Some(serde_json::Value::Object(parameters)) => {
+            for (name, value) in parameters {
+                let valid = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !valid {
+                    return Err(format!("'{name}' is not a variable name"));
+                }
+                classification
+                    .parameters
+                    .insert(name.clone(), value.clone());
+            }
+        }
+        Some(_) => return Err("parameters must be a hash".into()),
+    }
+    let environment = match data.get("environment") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(name)) => Some(name.clone()),
+        Some(_) => return Err("environment must be a string".into()),
+    };
+    Ok(Classified {
+        environment,
+        classification,
+    })
+}
+
 impl Compiler for Environments {
+    fn environment_of(&self, node: &str) -> Result<Option<String>, String> {
+        Ok(self.classify(node)?.and_then(|c| c.environment))
+    }
+
     fn compile(&self, request: &CompileRequest) -> Result<Vec<u8>, String> {
+        let classified = self.classify(&request.node)?;
         let environment = self
             .environment(&request.environment)
             .ok_or_else(|| format!("Could not find environment '{}'", request.environment))?;
@@ -158,10 +276,20 @@ impl Compiler for Environments {
             .clone()
             .or_else(|| environment.args.directory().map(|d| d.join("manifests")))
             .ok_or_else(|| "No main manifest".to_string())?;
+        // An environment without a main manifest compiles what the
+        // classifier gives, as Puppet does.
         let manifests = if manifest.exists() {
             crate::catalog::read_manifests(&manifest).map_err(|e| format!("{e:#}"))?
         } else {
             Vec::new()
+        };
+        let manifests = if manifests.is_empty() {
+            vec![marionette_diagnostics::SourceFile::new(
+                manifest.display().to_string(),
+                "",
+            )]
+        } else {
+            manifests
         };
         let options = CompileOptions {
             manifests,
@@ -178,6 +306,7 @@ impl Compiler for Environments {
             hiera: Some(environment.hiera.clone()),
             ruby: Some(environment.ruby.clone()),
             trusted: Some(request.trusted.clone()),
+            classification: classified.map(|c| c.classification),
         };
         let compiled = marionette_eval::compile(&options);
         let Some(catalog) = compiled.catalog else {

@@ -32,9 +32,22 @@ impl Drop for Running {
     }
 }
 
+/// An external node classifier: the second agent is moved to another
+/// environment, with a class and a top-scope variable.
+const CLASSIFIER: &str = r"#!/bin/sh
+case $1 in
+  mrtest-agent2) printf 'environment: mrtest_other\nparameters:\n  role: web\nclasses:\n  mrtest_marker:\n    word: switched\n' ;;
+  *) printf 'classes: []\n' ;;
+esac
+";
+
 fn start_server(dir: &Path) -> Running {
     let environments =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/server/environments");
+    let classifier = dir.join("classifier");
+    std::fs::write(&classifier, CLASSIFIER).expect("the classifier");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&classifier, std::fs::Permissions::from_mode(0o755)).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_marionette"))
         .args(["server", "--bind", "127.0.0.1:0", "--certname", "localhost"])
         .args([
@@ -53,6 +66,8 @@ fn start_server(dir: &Path) -> Running {
         .arg(dir.join("server-var"))
         .arg("--environmentpath")
         .arg(&environments)
+        .arg("--external-nodes")
+        .arg(&classifier)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -91,6 +106,10 @@ fn agent(dir: &Path, port: u16, certname: &str) -> Output {
         .arg(dir.join(format!("{certname}/var")))
         .arg("--confdir")
         .arg(dir.join(format!("{certname}/conf")))
+        // The last run's summary, where the agent remembers the
+        // environment the server gave it.
+        .arg("--publicdir")
+        .arg(dir.join(format!("{certname}/public")))
         .env("FACTER_mrtest_srv_dir", dir)
         .output()
         .expect("puppet agent runs")
@@ -175,6 +194,20 @@ fn a_stock_puppet_agent_is_served() {
     // Second run: nothing to do.
     let second = agent(dir, server.port, "mrtest-agent1");
     assert_eq!(second.status.code(), Some(0), "{}", text(&second));
+
+    // The classifier moves another agent to another environment.
+    let moved = agent(dir, server.port, "mrtest-agent2");
+    let said = text(&moved);
+    assert_eq!(moved.status.code(), Some(2), "{said}");
+    assert!(said.contains("switching agent to 'mrtest_other'"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("env.txt")).unwrap_or_default(),
+        "mrtest_other web\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("marker.txt")).unwrap_or_default(),
+        "switched\n"
+    );
 
     // Another node's catalog, and a path out of a module's files.
     let other = "/puppet/v3/catalog/mrtest-other?environment=production";

@@ -114,6 +114,9 @@ pub struct Evaluator<'p> {
     pub(crate) depth: usize,
     /// How deep `eval` is inside itself (see [`MAX_DEPTH`]).
     pub(crate) nesting: usize,
+    /// Classes an external node classifier gave, with their parameters:
+    /// declared after the node definition.
+    pub(crate) node_classes: Vec<(String, Vec<(String, Value)>)>,
     /// Set while entering a conditional whose match data is being saved.
     in_match_frame: bool,
     /// Runs functions that modules ship as executables.
@@ -196,6 +199,7 @@ impl<'p> Evaluator<'p> {
             epp_output: None,
             depth: 0,
             nesting: 0,
+            node_classes: Vec::new(),
             in_match_frame: false,
             external: None,
             declared: None,
@@ -285,6 +289,19 @@ impl<'p> Evaluator<'p> {
             };
             let result = self.in_file(file, |this| this.evaluate_node(node, &title));
             self.finish(result.map(|()| Value::Undef))?;
+        }
+        for (name, parameters) in std::mem::take(&mut self.node_classes) {
+            // A class given without parameters is included, so the node's
+            // code may have declared it already; one with parameters is
+            // declared resource-like, as Puppet declares the classifier's.
+            let arguments = (!parameters.is_empty()).then(|| {
+                parameters
+                    .into_iter()
+                    .map(|(k, v)| (k, v, Span::default(), false))
+                    .collect()
+            });
+            let result = self.declare_class(&name, arguments, Span::default());
+            self.finish(result.map(|_| Value::Undef))?;
         }
         let result = self.evaluate_generators();
         self.finish(result.map(|()| Value::Undef))?;

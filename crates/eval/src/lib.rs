@@ -161,6 +161,18 @@ pub struct CompileOptions {
     /// `$trusted` as a server builds it from the node's verified
     /// certificate; without it, Puppet's local trusted data.
     pub trusted: Option<serde_json::Value>,
+    /// What an external node classifier said of the node.
+    pub classification: Option<Classification>,
+}
+
+/// An external node classifier's answer (Puppet's `external_nodes`
+/// contract): classes to declare, with their parameters, once the node
+/// definition is evaluated, and top-scope variables.
+#[derive(Clone, Debug, Default)]
+pub struct Classification {
+    /// Class names and their parameters (empty for a plain `include`).
+    pub classes: Vec<(String, serde_json::Map<String, serde_json::Value>)>,
+    pub parameters: serde_json::Map<String, serde_json::Value>,
 }
 
 /// See [`CompileOptions::declared`].
@@ -364,6 +376,22 @@ fn prepare<'p>(
         })
     });
     evaluator.set_top_variable("trusted", marionette_catalog::from_data(&trusted));
+    if let Some(classification) = &options.classification {
+        for (name, value) in &classification.parameters {
+            evaluator.set_top_variable(name, marionette_catalog::from_data(value));
+        }
+        evaluator.node_classes = classification
+            .classes
+            .iter()
+            .map(|(name, parameters)| {
+                let parameters = parameters
+                    .iter()
+                    .map(|(k, v)| (k.clone(), marionette_catalog::from_data(v)))
+                    .collect();
+                (name.clone(), parameters)
+            })
+            .collect();
+    }
     evaluator
 }
 

@@ -45,7 +45,11 @@ pub(crate) async fn handle(
 /// The node's data: its environment and (empty) parameters; the agent
 /// takes the environment it is told.
 fn node(state: &State, request: &Request, name: &str) -> Response<Body> {
-    let environment = request.environment();
+    let classified = match state.compiler.environment_of(name) {
+        Ok(classified) => classified,
+        Err(message) => return error(StatusCode::INTERNAL_SERVER_ERROR, &message),
+    };
+    let environment = classified.as_deref().unwrap_or(request.environment());
     if state.compiler.modulepath(environment).is_none() {
         return error(
             StatusCode::NOT_FOUND,
@@ -77,9 +81,15 @@ async fn catalog(
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     };
-    let environment = field("environment")
-        .unwrap_or(request.environment())
-        .to_string();
+    // The classifier's environment wins over the agent's: an agent told
+    // another one syncs its plugins again and asks once more.
+    let environment = match state.compiler.environment_of(name) {
+        Ok(Some(classified)) => classified,
+        Ok(None) => field("environment")
+            .unwrap_or(request.environment())
+            .to_string(),
+        Err(message) => return error(StatusCode::INTERNAL_SERVER_ERROR, &message),
+    };
     // Puppet's agent escapes the facts once more than the form does.
     let facts_text = field("facts").map(|text| {
         if text.starts_with('{') {

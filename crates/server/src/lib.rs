@@ -86,6 +86,11 @@ pub trait Compiler: Send + Sync {
     /// compile's error, in Puppet's words).
     fn compile(&self, request: &CompileRequest) -> Result<Vec<u8>, String>;
 
+    /// The environment a node is to be in, when something other than the
+    /// node decides it (an external node classifier); `None` leaves the
+    /// node's choice.
+    fn environment_of(&self, node: &str) -> Result<Option<String>, String>;
+
     /// The module directories of an environment, or `None` when there is
     /// no such environment.
     fn modulepath(&self, environment: &str) -> Option<Vec<PathBuf>>;
