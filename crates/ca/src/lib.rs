@@ -18,6 +18,8 @@
 //!   .certificate_pem(certname) / .csr_pem(certname) -> Result<Option<String>, CaError>
 //!   .is_revoked(serial_be_bytes) -> bool     .settings()     .cadir()
 //! identity(certificate_der) -> Option<Identity>   // certname, Puppet's extensions, pp_cli_auth
+//! generate_key(bits, certname) -> (private PEM, public PEM)      // an agent's side
+//! certificate_request(certname, private_key_pem, &[(extension, value)]) -> CSR PEM
 //! ```
 //!
 //! [`Settings::new`] gives Puppet 7's defaults (`ca_name`
@@ -76,6 +78,7 @@ mod inventory;
 mod keys;
 mod name;
 mod oids;
+mod request;
 mod serial;
 mod settings;
 mod status;
@@ -83,5 +86,6 @@ mod status;
 pub use ca::{CertificateAuthority, CsrOutcome, HostCertificate};
 pub use error::CaError;
 pub use identity::{Identity, identity};
+pub use request::{certificate_request, generate_key};
 pub use settings::{Autosign, DEFAULT_CA_TTL_SECONDS, Settings};
 pub use status::{CertificateState, CertificateStatus, Fingerprints};

@@ -79,3 +79,14 @@ pub(crate) fn short_name(oid: &[u64]) -> Option<&'static str> {
     }
     None
 }
+
+/// The OID of one of Puppet's short names (`pp_role`), the inverse of
+/// [`short_name`].
+pub(crate) fn by_name(name: &str) -> Option<Vec<u64>> {
+    [PP_REG_CERT_EXT, PP_AUTH_CERT_EXT].iter().find_map(|arc| {
+        (1..=64).find_map(|last| {
+            let oid: Vec<u64> = arc.iter().copied().chain([last]).collect();
+            (short_name(&oid) == Some(name)).then_some(oid)
+        })
+    })
+}

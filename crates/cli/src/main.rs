@@ -36,6 +36,7 @@ use clap::{Parser, Subcommand};
 use marionette_diagnostics::SourceFile;
 use marionette_syntax::{SourceKind, dump};
 
+mod agent;
 mod apply;
 mod ca;
 mod describe;
@@ -129,6 +130,9 @@ enum Command {
         #[command(subcommand)]
         command: ParserCommand,
     },
+    /// Run as Puppet's agent against a server: get a certificate, sync
+    /// plugins, fetch the catalog, apply it, send the report.
+    Agent(agent::AgentArgs),
     /// Serve agents over Puppet's HTTPS API: the certificate authority,
     /// catalogs compiled for each node, module plugins and files, reports.
     Server(server::ServerArgs),
@@ -214,8 +218,12 @@ fn main() -> ExitCode {
     };
     // An environment named must exist, as in Puppet: a typo would
     // otherwise compile the wrong code, or none.
+    // The agent's environment is the server's; it chooses its local one,
+    // the plugins it synced, itself.
+    let agent = matches!(cli.command, Command::Agent(_));
     if let (Some(name), Some(dir)) = (&cli.env.environment, cli.env.directory())
         && !dir.is_dir()
+        && !agent
     {
         errln!(
             "Error: Could not find a directory environment named '{name}' anywhere in the path: {}. Does the directory exist?",
@@ -223,7 +231,9 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    environment::choose(&cli.env);
+    if !agent {
+        environment::choose(&cli.env);
+    }
     let result = run(cli);
     // Plugins get to finish cleanly before the process ends.
     environment::shutdown();
@@ -367,6 +377,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Report { command } => report::run(command),
         Command::Ca(args) => ca::run(args),
         Command::Server(args) => server::run(args, &cli.env),
+        Command::Agent(args) => agent::run(args, &cli.env),
         Command::Completions(args) => generate::completions::<Cli>(&args),
         Command::Man(args) => generate::man::<Cli>(&args),
         Command::Describe(args) => describe::describe(args),

@@ -130,8 +130,11 @@ async fn catalog(
     };
     let compiler = state.compiler.clone();
     let started = std::time::Instant::now();
-    // Compiles use every core through the blocking pool; requests beyond
-    // it wait their turn there.
+    // Compiles use every core, one each; requests beyond wait their turn
+    // (a queue, not a refusal: Puppet's agent gives up on a 503).
+    let Ok(_permit) = state.compiles.acquire().await else {
+        return error(StatusCode::SERVICE_UNAVAILABLE, "The server is stopping");
+    };
     let compiled = tokio::task::spawn_blocking(move || compiler.compile(&compile)).await;
     match compiled {
         Ok(Ok(catalog)) => {

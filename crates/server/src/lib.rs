@@ -15,10 +15,10 @@
 //! mounts agents sync from (`plugins`, `pluginfacts`, `locales`,
 //! `modules/<name>`), and the reports agents send. Compiling belongs to the
 //! caller: a [`Compiler`] turns a node's facts and trusted data into a
-//! catalog and says where an environment's modules are. Compiles run on
-//! the blocking pool, in parallel on every core; requests past what the
-//! pool takes wait in its queue instead of being refused, since Debian's
-//! Puppet 7 agent fails on a 503 rather than retrying.
+//! catalog and says where an environment's modules are. Compiles run in
+//! parallel, one per core; requests beyond wait in a queue instead of
+//! being refused, since Debian's Puppet 7 agent fails on a 503 rather than
+//! retrying.
 //!
 //! # Endpoints
 //!

@@ -28,6 +28,9 @@ pub(crate) struct State {
     pub(crate) ca: CertificateAuthority,
     pub(crate) compiler: Arc<dyn Compiler>,
     pub(crate) checksums: Checksums,
+    /// One permit per core: compiles beyond that wait their turn, so a
+    /// burst of agents costs queueing time, not memory.
+    pub(crate) compiles: tokio::sync::Semaphore,
     tls: RwLock<Arc<ServerConfig>>,
     identity: (Vec<CertificateDer<'static>>, PrivateKeyDer<'static>),
 }
@@ -92,6 +95,9 @@ impl Server {
             ca,
             compiler,
             checksums: Checksums::default(),
+            compiles: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(2, |n| n.get()),
+            ),
             tls: RwLock::new(tls),
             identity,
         });

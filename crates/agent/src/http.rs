@@ -1,0 +1,144 @@
+//! A small blocking HTTPS client for one server: one kept connection,
+//! made again when the server closes it, responses read whole (and
+//! ungzipped).
+
+use std::io::Read;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::client::conn::http1::SendRequest;
+use hyper_util::rt::TokioIo;
+use rustls_pki_types::ServerName;
+
+use crate::AgentError;
+
+/// A response, read whole.
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) body: Vec<u8>,
+}
+
+impl Answer {
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    /// The message of an error answer: Puppet's JSON `message`, or the text.
+    pub(crate) fn message(&self) -> String {
+        serde_json::from_slice::<serde_json::Value>(&self.body)
+            .ok()
+            .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_string))
+            .unwrap_or_else(|| self.text().trim().to_string())
+    }
+}
+
+pub(crate) struct Client {
+    runtime: tokio::runtime::Runtime,
+    connector: tokio_rustls::TlsConnector,
+    host: String,
+    port: u16,
+    sender: Option<SendRequest<Full<Bytes>>>,
+}
+
+impl Client {
+    pub(crate) fn new(host: &str, port: u16, tls: rustls::ClientConfig) -> Result<Client, AgentError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| AgentError::Http(format!("could not start the client: {e}")))?;
+        Ok(Client {
+            runtime,
+            connector: tokio_rustls::TlsConnector::from(Arc::new(tls)),
+            host: host.to_string(),
+            port,
+            sender: None,
+        })
+    }
+
+    /// Sends a request and reads the answer; a connection the server
+    /// closed is made again once.
+    pub(crate) fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        content_type: Option<&str>,
+        body: Vec<u8>,
+    ) -> Result<Answer, AgentError> {
+        let body = Bytes::from(body);
+        for attempt in 0..2 {
+            if self.sender.as_ref().is_none_or(|s| s.is_closed()) {
+                self.sender = Some(self.connect()?);
+            }
+            let Some(sender) = self.sender.as_mut() else {
+                continue;
+            };
+            let mut request = hyper::Request::builder()
+                .method(method)
+                .uri(path)
+                .header("Host", &self.host)
+                .header("Accept", "application/json, text/plain")
+                .header("Accept-Encoding", "gzip")
+                .header("User-Agent", "Puppet/7.23.0 Marionette");
+            if let Some(kind) = content_type {
+                request = request.header("Content-Type", kind);
+            }
+            let request = request
+                .body(Full::new(body.clone()))
+                .map_err(|e| AgentError::Http(e.to_string()))?;
+            let result = self.runtime.block_on(async {
+                let response = sender.send_request(request).await?;
+                let status = response.status().as_u16();
+                let gzipped = response
+                    .headers()
+                    .get("Content-Encoding")
+                    .is_some_and(|v| v.as_bytes() == b"gzip");
+                let bytes = response.into_body().collect().await?.to_bytes();
+                Ok::<_, hyper::Error>((status, gzipped, bytes))
+            });
+            match result {
+                Ok((status, gzipped, bytes)) => {
+                    let body = if gzipped {
+                        let mut out = Vec::new();
+                        flate2::read::GzDecoder::new(&bytes[..])
+                            .read_to_end(&mut out)
+                            .map_err(|e| AgentError::Http(format!("a gzipped answer: {e}")))?;
+                        out
+                    } else {
+                        bytes.to_vec()
+                    };
+                    return Ok(Answer { status, body });
+                }
+                Err(e) if attempt == 0 => {
+                    // The server may have closed a kept connection.
+                    let _ = e;
+                    self.sender = None;
+                }
+                Err(e) => return Err(AgentError::Http(e.to_string())),
+            }
+        }
+        Err(AgentError::Http("no connection".into()))
+    }
+
+    fn connect(&mut self) -> Result<SendRequest<Full<Bytes>>, AgentError> {
+        let address = format!("{}:{}", self.host, self.port);
+        let server_name = ServerName::try_from(self.host.clone())
+            .map_err(|e| AgentError::Http(format!("{}: {e}", self.host)))?;
+        let connector = self.connector.clone();
+        self.runtime.block_on(async {
+            let tcp = tokio::net::TcpStream::connect(&address)
+                .await
+                .map_err(|e| AgentError::Unreachable(format!("{address}: {e}")))?;
+            let _ = tcp.set_nodelay(true);
+            let tls = connector
+                .connect(server_name, tcp)
+                .await
+                .map_err(|e| AgentError::Tls(format!("{address}: {e}")))?;
+            let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(tls))
+                .await
+                .map_err(|e| AgentError::Http(e.to_string()))?;
+            tokio::spawn(connection);
+            Ok(sender)
+        })
+    }
+}

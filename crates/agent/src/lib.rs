@@ -1,0 +1,205 @@
+//! The agent's side of Puppet's HTTPS API, for `marionette agent`: it
+//! gets the agent a certificate, syncs the modules' plugins, asks for the
+//! node's environment and catalog, and sends the report. Applying the
+//! catalog is the caller's (the transaction). It speaks to `marionette
+//! server` and to Puppet's own server alike.
+//!
+//! # Interface
+//!
+//! ```text
+//! Agent::connect(Settings) -> Result<Agent, AgentError>   // bootstraps: key, CSR, certificate, CRL
+//!   .environment(requested) -> Result<String, AgentError>  // the node's, as the server decides
+//!   .pluginsync(environment) -> Result<Synced, AgentError> // plugins into libdir, pluginfacts into pluginfactdest
+//!   .catalog(environment, &facts) -> Result<Vec<u8>, AgentError>   // Puppet's JSON
+//!   .send_report(environment, &report_json) -> Result<(), AgentError>
+//! ```
+//!
+//! Files it keeps, as Puppet's agent: `ssldir/certs/ca.pem`,
+//! `ssldir/crl.pem`, `ssldir/private_keys/NAME.pem` (0600),
+//! `ssldir/public_keys/NAME.pem`, `ssldir/certs/NAME.pem`; synced plugins
+//! under `libdir` and external facts under `pluginfactdest`.
+
+mod http;
+mod pluginsync;
+mod ssl;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub use crate::pluginsync::Synced;
+
+/// How the agent reaches its server and where it keeps its files.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub server: String,
+    pub port: u16,
+    pub certname: String,
+    pub ssldir: PathBuf,
+    /// Where synced plugins go (Puppet's `libdir`).
+    pub libdir: PathBuf,
+    /// Where synced external facts go (Puppet's `pluginfactdest`).
+    pub pluginfactdest: PathBuf,
+    /// How long to wait between asks for a certificate not signed yet;
+    /// zero gives up at once.
+    pub waitforcert: Duration,
+    /// The CA certificate's SHA-256 fingerprint the agent insists on when
+    /// it first downloads it (`AA:BB:...`), instead of trusting the first
+    /// answer.
+    pub ca_fingerprint: Option<String>,
+    pub keylength: usize,
+    /// Extension requests for the certificate request, from
+    /// `csr_attributes.yaml` (`pp_role`, dotted OIDs).
+    pub extension_requests: Vec<(String, String)>,
+}
+
+/// Why the agent could not do what it was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    #[error("Could not connect to the server: {0}")]
+    Unreachable(String),
+    #[error("TLS: {0}")]
+    Tls(String),
+    #[error("{0}")]
+    Http(String),
+    /// The server answered with an error.
+    #[error("Error {status} on SERVER: {message}")]
+    Server { status: u16, message: String },
+    #[error("Couldn't fetch certificate from CA server; you might still need to sign this agent's certificate ({0}). Exiting now because the waitforcert setting is set to 0.")]
+    NotSigned(String),
+    #[error("The CA certificate's fingerprint is {actual}, not the expected {expected}")]
+    Fingerprint { expected: String, actual: String },
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the certificate authority: {0}")]
+    Ca(#[from] marionette_ca::CaError),
+}
+
+pub(crate) fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> AgentError {
+    let what = what.into();
+    move |source| AgentError::Io { what, source }
+}
+
+/// An agent with its certificate, talking to its server.
+pub struct Agent {
+    settings: Settings,
+    client: http::Client,
+}
+
+impl Agent {
+    /// Makes sure the agent has the CA certificate, the CRL, a key and a
+    /// signed certificate (asking for one, and waiting for it as
+    /// `waitforcert` says), then connects with it.
+    pub fn connect(settings: Settings) -> Result<Agent, AgentError> {
+        let tls = ssl::bootstrap(&settings)?;
+        let client = http::Client::new(&settings.server, settings.port, tls)?;
+        Ok(Agent { settings, client })
+    }
+
+    /// The agent's certificate name.
+    pub fn certname(&self) -> &str {
+        &self.settings.certname
+    }
+
+    fn get(&mut self, path: &str) -> Result<http::Answer, AgentError> {
+        let answer = self.client.send("GET", path, None, Vec::new())?;
+        ok(answer)
+    }
+
+    /// The environment the server puts the node in (its classifier's, or
+    /// the one asked for).
+    pub fn environment(&mut self, requested: &str) -> Result<String, AgentError> {
+        let path = format!(
+            "/puppet/v3/node/{}?environment={}&configured_environment={}",
+            self.settings.certname,
+            encode(requested),
+            encode(requested)
+        );
+        let answer = self.get(&path)?;
+        let node: serde_json::Value = serde_json::from_slice(&answer.body)
+            .map_err(|e| AgentError::Http(format!("the node's data is not JSON: {e}")))?;
+        Ok(node
+            .get("environment")
+            .and_then(|e| e.as_str())
+            .unwrap_or(requested)
+            .to_string())
+    }
+
+    /// Syncs the modules' plugins (`lib`) into `libdir` and their
+    /// external facts (`facts.d`) into `pluginfactdest`.
+    pub fn pluginsync(&mut self, environment: &str) -> Result<Synced, AgentError> {
+        let mut synced = Synced::default();
+        let pluginfacts = self.settings.pluginfactdest.clone();
+        let plugins = self.settings.libdir.clone();
+        for (mount, target) in [("pluginfacts", pluginfacts), ("plugins", plugins)] {
+            pluginsync::sync(self, environment, mount, &target, &mut synced)?;
+        }
+        Ok(synced)
+    }
+
+    /// The node's catalog, compiled with `facts`, as Puppet's JSON.
+    pub fn catalog(
+        &mut self,
+        environment: &str,
+        facts: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Vec<u8>, AgentError> {
+        let document = serde_json::json!({"name": self.settings.certname, "values": facts}).to_string();
+        // Escaped once more than the form escapes it, as Puppet's agent
+        // sends it.
+        let escaped: String = form_urlencoded::byte_serialize(document.as_bytes()).collect();
+        let body = form_urlencoded::Serializer::new(String::new())
+            .append_pair("facts_format", "application/json")
+            .append_pair("facts", &escaped)
+            .append_pair("environment", environment)
+            .append_pair("configured_environment", environment)
+            .finish();
+        let path = format!(
+            "/puppet/v3/catalog/{}?environment={}",
+            self.settings.certname,
+            encode(environment)
+        );
+        let answer = self.client.send(
+            "POST",
+            &path,
+            Some("application/x-www-form-urlencoded"),
+            body.into_bytes(),
+        )?;
+        Ok(ok(answer)?.body)
+    }
+
+    /// Sends a run's report.
+    pub fn send_report(&mut self, environment: &str, report: &[u8]) -> Result<(), AgentError> {
+        let path = format!(
+            "/puppet/v3/report/{}?environment={}",
+            self.settings.certname,
+            encode(environment)
+        );
+        let answer = self
+            .client
+            .send("PUT", &path, Some("application/json"), report.to_vec())?;
+        ok(answer).map(|_| ())
+    }
+
+    pub(crate) fn fetch(&mut self, path: &str) -> Result<http::Answer, AgentError> {
+        self.get(path)
+    }
+}
+
+/// The answer, or the server's error.
+fn ok(answer: http::Answer) -> Result<http::Answer, AgentError> {
+    if (200..300).contains(&answer.status) {
+        Ok(answer)
+    } else {
+        Err(AgentError::Server {
+            status: answer.status,
+            message: answer.message(),
+        })
+    }
+}
+
+pub(crate) fn encode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}

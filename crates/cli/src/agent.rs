@@ -1,0 +1,272 @@
+//! `marionette agent`: runs as Puppet's agent does, against `marionette
+//! server` or Puppet's own server (`crates/agent`): bootstrap, pluginsync,
+//! facts (with the synced ones), the catalog, the run, the report. The
+//! synced plugins are kept as one module, `<vardir>/pluginsync/plugins`
+//! (`lib/`, `facts.d/`), which the run loads like any module's. When the
+//! server cannot give a catalog, the last one it gave is applied
+//! (`usecacheonfailure`). The run lock is the one `apply` takes.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use marionette_agent::{Agent, AgentError, Settings};
+use marionette_catalog::Catalog;
+use marionette_ral::Level;
+
+use crate::apply::RunArgs;
+use crate::environment::EnvArgs;
+
+#[derive(Args, Debug)]
+pub(crate) struct AgentArgs {
+    /// Run once and exit (`-t` also implies it).
+    #[arg(long)]
+    onetime: bool,
+    /// Keep running, once every --runinterval, instead of once.
+    #[arg(long, conflicts_with = "onetime")]
+    daemonize: bool,
+    /// The server to ask.
+    #[arg(long, default_value = "puppet")]
+    server: String,
+    /// The server's port.
+    #[arg(long = "serverport", alias = "masterport", default_value_t = 8140)]
+    port: u16,
+    /// The agent's certificate name (default: this machine's name).
+    #[arg(long)]
+    certname: Option<String>,
+    /// Where the agent keeps its key and certificates (default: `ssl` of
+    /// the state directory).
+    #[arg(long, value_name = "DIR")]
+    ssldir: Option<PathBuf>,
+    /// Seconds between asks for a certificate not signed yet; 0 gives up.
+    #[arg(long, default_value_t = 120, value_name = "SECONDS")]
+    waitforcert: u64,
+    /// The CA certificate's SHA-256 fingerprint to insist on at the first
+    /// download.
+    #[arg(long, value_name = "AA:BB:...")]
+    ca_fingerprint: Option<String>,
+    /// The size of the agent's RSA key, in bits.
+    #[arg(long, default_value_t = 4096, value_name = "BITS")]
+    keylength: usize,
+    /// Seconds between runs with --daemonize.
+    #[arg(long, default_value_t = 1800, value_name = "SECONDS")]
+    runinterval: u64,
+    /// Wait a random time, up to --splaylimit, before each run, so a fleet
+    /// started at once does not run in step.
+    #[arg(long)]
+    splay: bool,
+    /// The longest --splay wait, in seconds (default: --runinterval).
+    #[arg(long, value_name = "SECONDS")]
+    splaylimit: Option<u64>,
+    /// Do not apply the last catalog when the server cannot give one.
+    #[arg(long)]
+    no_usecacheonfailure: bool,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+pub(crate) fn run(args: AgentArgs, env: &EnvArgs) -> Result<ExitCode> {
+    let vardir = crate::apply::vardir(args.run.vardir.as_deref());
+    let certname = args.certname.clone().unwrap_or_else(crate::host_name);
+    let settings = Settings {
+        server: args.server.clone(),
+        port: args.port,
+        certname: certname.clone(),
+        ssldir: args.ssldir.clone().unwrap_or_else(|| vardir.join("ssl")),
+        libdir: vardir.join("pluginsync/plugins/lib"),
+        pluginfactdest: vardir.join("pluginsync/plugins/facts.d"),
+        waitforcert: Duration::from_secs(args.waitforcert),
+        ca_fingerprint: args.ca_fingerprint.clone(),
+        keylength: args.keylength,
+        extension_requests: Vec::new(),
+    };
+    let once = args.onetime || args.run.test || !args.daemonize;
+    loop {
+        splay(&args);
+        let code = run_once(&args, env, &settings, &vardir)?;
+        if once {
+            return Ok(code);
+        }
+        std::thread::sleep(Duration::from_secs(args.runinterval.max(1)));
+    }
+}
+
+/// Waits a random time up to the splay limit, when asked: a time drawn
+/// afresh for every run.
+fn splay(args: &AgentArgs) {
+    if !args.splay {
+        return;
+    }
+    let limit = args.splaylimit.unwrap_or(args.runinterval).max(1);
+    let mut bytes = [0u8; 8];
+    let random = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
+        .map(|()| u64::from_le_bytes(bytes))
+        .unwrap_or_else(|_| u64::from(std::process::id()));
+    std::thread::sleep(Duration::from_secs(random % limit));
+}
+
+fn run_once(args: &AgentArgs, env: &EnvArgs, settings: &Settings, vardir: &std::path::Path) -> Result<ExitCode> {
+    let log = crate::apply::destinations(&args.run)?;
+    let logger = log.logger();
+    let held = crate::apply::take_lock(&args.run)?;
+    let mut agent = match Agent::connect(settings.clone()) {
+        Ok(agent) => agent,
+        Err(error) => {
+            logger.log(Level::Err, "", &format!("Could not run: {error}"));
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let requested = env.environment.clone().unwrap_or_else(|| "production".into());
+    let started = std::time::Instant::now();
+    let fetched = fetch(&mut agent, &requested, vardir, &logger);
+    let cache = vardir.join("client_data/catalog").join(format!("{}.json", settings.certname));
+    let (catalog, environment, facts) = match fetched {
+        Ok(Fetched {
+            catalog: text,
+            environment,
+            facts,
+        }) => {
+            if let Some(parent) = cache.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("Could not create {}", parent.display()))?;
+            }
+            logger.log(
+                Level::Info,
+                "",
+                &format!("Caching catalog for {}", settings.certname),
+            );
+            std::fs::write(&cache, &text)
+                .with_context(|| format!("Could not write {}", cache.display()))?;
+            (text, environment, facts)
+        }
+        Err(error) => {
+            logger.log(
+                Level::Err,
+                "",
+                &format!("Could not retrieve catalog from remote server: {error}"),
+            );
+            match std::fs::read(&cache) {
+                Ok(text) if !args.no_usecacheonfailure => {
+                    let environment = serde_json::from_slice::<serde_json::Value>(&text)
+                        .ok()
+                        .and_then(|c| c.get("environment").and_then(|e| e.as_str()).map(str::to_string))
+                        .unwrap_or_else(|| requested.clone());
+                    logger.log(
+                        Level::Notice,
+                        "",
+                        &format!("Using cached catalog from environment '{environment}'"),
+                    );
+                    (text, environment, crate::catalog::local_facts())
+                }
+                _ => {
+                    logger.log(Level::Err, "", "Could not retrieve catalog; skipping run");
+                    return Ok(ExitCode::FAILURE);
+                }
+            }
+        }
+    };
+    let config_retrieval = started.elapsed().as_secs_f64();
+    let text = String::from_utf8_lossy(&catalog);
+    let catalog = Catalog::from_json(&text).context("The server's catalog is not Puppet's JSON")?;
+    logger.log(
+        Level::Info,
+        "",
+        &format!("Applying configuration version '{}'", catalog.version),
+    );
+    crate::apply::set_modulepath();
+    let code = crate::apply::run(&catalog, facts, &args.run, Some(config_retrieval), held, &log)?;
+    let report = vardir.join("state/last_run_report.json");
+    match std::fs::read(&report) {
+        Ok(report) => {
+            if let Err(error) = agent.send_report(&environment, &report) {
+                logger.log(Level::Err, "", &format!("Could not send report: {error}"));
+            }
+        }
+        Err(error) => logger.log(
+            Level::Err,
+            "",
+            &format!("Could not read the report {}: {error}", report.display()),
+        ),
+    }
+    Ok(code)
+}
+
+/// The node's environment, the plugins synced for it, the facts with the
+/// synced ones, and the catalog; again once if the catalog comes from
+/// another environment than the agent asked in.
+fn fetch(
+    agent: &mut Agent,
+    requested: &str,
+    vardir: &std::path::Path,
+    logger: &marionette_ral::Logger,
+) -> Result<Fetched, AgentError> {
+    let mut environment = agent.environment(requested)?;
+    if environment != requested {
+        logger.log(
+            Level::Notice,
+            "",
+            &format!(
+                "Local environment: '{requested}' doesn't match server specified node environment '{environment}', switching agent to '{environment}'."
+            ),
+        );
+    }
+    logger.log(Level::Info, "", &format!("Using environment '{environment}'"));
+    let mut switched = false;
+    loop {
+        logger.log(Level::Info, "", "Retrieving pluginfacts");
+        logger.log(Level::Info, "", "Retrieving plugin");
+        let synced = agent.pluginsync(&environment)?;
+        for path in &synced.written {
+            logger.log(
+                Level::Notice,
+                "",
+                &format!("/File[{}]/ensure: defined content", path.display()),
+            );
+        }
+        for path in &synced.removed {
+            logger.log(Level::Notice, "", &format!("/File[{}]/ensure: removed", path.display()));
+        }
+        // The synced plugins are a module of their own for this run.
+        let mut args = EnvArgs::default();
+        args.modulepath = Some(vardir.join("pluginsync").display().to_string());
+        args.environmentpath = vardir.join("no-environments");
+        crate::environment::choose(&args);
+        logger.log(Level::Info, "", "Loading facts");
+        let mut facts = crate::catalog::local_facts();
+        facts.insert("clientcert".into(), agent.certname().into());
+        facts.insert("clientversion".into(), marionette_eval::PUPPET_VERSION.into());
+        facts.insert("clientnoop".into(), false.into());
+        let catalog = agent.catalog(&environment, &facts)?;
+        let compiled_in = serde_json::from_slice::<serde_json::Value>(&catalog)
+            .ok()
+            .and_then(|c| c.get("environment").and_then(|e| e.as_str()).map(str::to_string))
+            .unwrap_or_else(|| environment.clone());
+        if compiled_in == environment || switched {
+            return Ok(Fetched {
+                catalog,
+                environment,
+                facts,
+            });
+        }
+        switched = true;
+        logger.log(
+            Level::Notice,
+            "",
+            &format!(
+                "Local environment: '{environment}' doesn't match server specified environment '{compiled_in}', restarting agent run with environment '{compiled_in}'"
+            ),
+        );
+        environment = compiled_in;
+    }
+}
+
+/// A catalog from the server, the environment it is of, and the facts it
+/// was compiled with.
+struct Fetched {
+    catalog: Vec<u8>,
+    environment: String,
+    facts: serde_json::Map<String, serde_json::Value>,
+}
