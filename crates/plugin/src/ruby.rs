@@ -145,12 +145,28 @@ pub(crate) fn extend(
                 })
             })
             .collect();
+        // The type's own title patterns fill its namevars from the title.
+        // One the engine cannot compile leaves them all out: a title
+        // matched by the wrong pattern would name another thing.
+        let title_patterns: Vec<serde_json::Value> = if spec
+            .title_patterns
+            .iter()
+            .all(|(pattern, _)| marionette_values::Regex::new(pattern).is_ok())
+        {
+            spec.title_patterns
+                .iter()
+                .map(|(pattern, attributes)| json!({"pattern": pattern, "attributes": attributes}))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let data = json!({
             "name": t.name,
             "doc": doc,
             "ensurable": spec.ensurable,
             "attributes": attributes,
             "features": spec.features.iter().map(|f| json!({"name": f})).collect::<Vec<_>>(),
+            "title_patterns": title_patterns,
         });
         let type_def = match marionette_ral::type_from_data(&data)
             .map(|def| registry.add_type(checked_by_ruby(def, &spec, t, host)))
