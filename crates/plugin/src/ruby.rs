@@ -745,7 +745,8 @@ impl PropertyProvider for RubyProvider {
                 }
             }
         }
-        self.host
+        let prefetched = self
+            .host
             .prefetch(
                 &self.type_name,
                 &self.name,
@@ -755,12 +756,16 @@ impl PropertyProvider for RubyProvider {
             .map_err(|e| self.error(&e))?;
         // Every resource's properties are read now, in one request; each
         // state serves its resource's evaluation while the run has
-        // changed nothing, as when nothing is to change.
+        // changed nothing, as when nothing is to change. Only for a
+        // provider with its own prefetch, whose getters mostly read what
+        // it found: the getters of others read the system, and a run
+        // whose first resource changes something would pay for them
+        // twice.
         let mut states = self.states.lock().unwrap_or_else(|e| e.into_inner());
         for id in &ids {
             states.remove(id);
         }
-        if wanted_states.is_empty() {
+        if !prefetched || wanted_states.is_empty() {
             return Ok(());
         }
         drop(states);

@@ -616,11 +616,11 @@ module Marionette
       def prefetch(params)
         type = type(params['type'])
         provider = type.provider(params['provider'])
-        return {} unless provider.respond_to?(:prefetch)
+        return { 'prefetched' => false } unless provider.respond_to?(:prefetch)
 
         by_name = params['ids'].to_h { |id| [resources.fetch(id).name, resources.fetch(id)] }
         provider.prefetch(by_name)
-        {}
+        { 'prefetched' => true }
       end
 
       # A property's current value, and whether it is in sync with what

@@ -276,20 +276,25 @@ impl RubyHost {
     }
 
     /// Puppet's `prefetch`, for the provider's resources of the run.
+    /// Says whether the provider has one (its getters then mostly read
+    /// what it found, rather than the system).
     pub fn prefetch(
         &self,
         type_name: &str,
         provider: &str,
         resources: &[ResourceId],
         engine: &mut dyn Engine,
-    ) -> Result<(), HostError> {
+    ) -> Result<bool, HostError> {
         let ids: Vec<u64> = resources.iter().map(|r| r.0).collect();
-        self.request(
+        let answer = self.request(
             "provider_prefetch",
             json!({"type": type_name, "provider": provider, "ids": ids}),
             engine,
         )?;
-        Ok(())
+        Ok(answer
+            .get("prefetched")
+            .and_then(Json::as_bool)
+            .unwrap_or(false))
     }
 
     /// A property's current value, and whether the property's own

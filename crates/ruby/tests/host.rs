@@ -478,6 +478,12 @@ fn a_resource_state_reads_what_the_resource_layer_would_ask_for() {
     let present = made("present1", "present", &mut engine);
     let absent = made("gone", "present", &mut engine);
     let attrs = ["ensure", "size", "color"];
+    // The provider has no `prefetch` of its own, and says so.
+    assert!(
+        !host
+            .prefetch("mrtest_state", "fixed", &[present, absent], &mut engine)
+            .unwrap()
+    );
 
     // Present and in sync: every getter runs, up to the one that raises,
     // and what they log goes to the engine at once.
