@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use marionette_ral::{
-    Confine, Context, Implementation, Instance, PropertyHash, PropertyProvider, ProviderDef,
-    ProviderError, Registry, TypeDef,
+    ChangeCount, Confine, Context, Implementation, Instance, PropertyHash, PropertyProvider,
+    ProviderDef, ProviderError, Registry, TypeDef,
 };
 use marionette_ruby::{Answer, Engine, HostError, Question, ResourceId, RubyHost};
 use marionette_values::{PHash, Value};
@@ -145,12 +145,28 @@ pub(crate) fn extend(
                 })
             })
             .collect();
+        // The type's own title patterns fill its namevars from the title.
+        // One the engine cannot compile leaves them all out: a title
+        // matched by the wrong pattern would name another thing.
+        let title_patterns: Vec<serde_json::Value> = if spec
+            .title_patterns
+            .iter()
+            .all(|(pattern, _)| marionette_values::Regex::new(pattern).is_ok())
+        {
+            spec.title_patterns
+                .iter()
+                .map(|(pattern, attributes)| json!({"pattern": pattern, "attributes": attributes}))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let data = json!({
             "name": t.name,
             "doc": doc,
             "ensurable": spec.ensurable,
             "attributes": attributes,
             "features": spec.features.iter().map(|f| json!({"name": f})).collect::<Vec<_>>(),
+            "title_patterns": title_patterns,
         });
         let type_def = match marionette_ral::type_from_data(&data)
             .map(|def| registry.add_type(checked_by_ruby(def, &spec, t, host)))
@@ -459,6 +475,63 @@ struct RubyProvider {
     shown: Arc<[String]>,
     /// Resources whose provider was flushed with their `ensure` change.
     flushed: Mutex<std::collections::HashSet<ResourceId>>,
+    /// What the host read of each resource's properties, so that one
+    /// request answers every `exists` and `get` of a resource's
+    /// evaluation (and one request after the prefetch, those of every
+    /// resource the run finds in sync).
+    states: Mutex<HashMap<ResourceId, Known>>,
+}
+
+/// The properties read of one resource, and when.
+struct Known {
+    /// The run's change count, and its value when the properties were
+    /// read: any change since, by any resource, may have made them stale.
+    run: ChangeCount,
+    at: u64,
+    /// By attribute: the current value and the property's own verdict,
+    /// or the getter's exception.
+    values: HashMap<String, Result<(Value, bool), HostError>>,
+    /// What the getters logged while read ahead, logged on first use.
+    logs: Vec<marionette_ruby::LoggedMessage>,
+}
+
+impl Known {
+    fn new(cx: &Context) -> Known {
+        Known {
+            run: cx.generation.clone(),
+            at: cx.generation.current(),
+            values: HashMap::new(),
+            logs: Vec::new(),
+        }
+    }
+
+    fn fresh(&self, cx: &Context) -> bool {
+        self.run.same_run(&cx.generation) && self.at == cx.generation.current()
+    }
+
+    fn add(&mut self, state: marionette_ruby::ResourceState) {
+        for (attr, value, insync) in state.values {
+            self.values.insert(attr, Ok((value, insync)));
+        }
+        if let Some((attr, error)) = state.failed {
+            self.values.insert(attr, Err(error));
+        }
+        self.logs.extend(state.logs);
+    }
+}
+
+/// The properties the resource layer reads of a resource when it
+/// evaluates it, `ensure` first, as it reads them.
+fn wanted(resource: &marionette_ral::Resource) -> Vec<&str> {
+    let mut attrs: Vec<&str> = resource
+        .managed_properties()
+        .map(|(attr, _)| attr.name.as_str())
+        .collect();
+    if let Some(at) = attrs.iter().position(|a| *a == "ensure") {
+        let ensure = attrs.remove(at);
+        attrs.insert(0, ensure);
+    }
+    attrs
 }
 
 impl RubyProvider {
@@ -475,6 +548,7 @@ impl RubyProvider {
             shown: shown.clone(),
             flushed: Mutex::default(),
             resources: Mutex::default(),
+            states: Mutex::default(),
         }
     }
 
@@ -508,6 +582,69 @@ impl RubyProvider {
         Ok(id)
     }
 
+    /// A property's current value and the property's own verdict on it:
+    /// from what was read of the resource while nothing has changed
+    /// since, else read now with every other property the resource
+    /// manages that is not known yet, in one request.
+    fn current(
+        &self,
+        cx: &Context,
+        instance: &Instance<'_>,
+        attr: &str,
+    ) -> Result<(Value, bool), ProviderError> {
+        let id = self.resource(cx, instance)?;
+        let mut states = self.states.lock().unwrap_or_else(|e| e.into_inner());
+        let known = states.entry(id).or_insert_with(|| Known::new(cx));
+        if !known.fresh(cx) {
+            *known = Known::new(cx);
+        }
+        if !known.logs.is_empty() {
+            // The getters ran ahead of this resource's evaluation; what
+            // they said belongs here.
+            let mut answers = Answers::applying(cx);
+            for log in std::mem::take(&mut known.logs) {
+                answers.log(&log.level, log.source.as_deref(), &log.message);
+            }
+        }
+        if !known.values.contains_key(attr) {
+            // The attribute asked for comes first: the host reads it
+            // whatever it finds of the others.
+            let attrs: Vec<&str> = std::iter::once(attr)
+                .chain(
+                    wanted(instance.resource)
+                        .into_iter()
+                        .filter(|a| *a != attr && !known.values.contains_key(*a)),
+                )
+                .collect();
+            drop(states);
+            let state = self
+                .host
+                .resource_state(id, &attrs, &mut Answers::applying(cx))
+                .map_err(|e| self.error(&e))?;
+            states = self.states.lock().unwrap_or_else(|e| e.into_inner());
+            states
+                .entry(id)
+                .or_insert_with(|| Known::new(cx))
+                .add(state);
+        }
+        match states.get(&id).and_then(|known| known.values.get(attr)) {
+            Some(Ok(current)) => Ok(current.clone()),
+            Some(Err(error)) => Err(self.error(error)),
+            None => Err(ProviderError::new(format!(
+                "the Ruby host did not read {attr} (provider {} of {})",
+                self.name, self.type_name
+            ))),
+        }
+    }
+
+    /// Forgets what was read of a resource that is being changed.
+    fn forget(&self, id: ResourceId) {
+        self.states
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+    }
+
     fn sync_ensure(
         &self,
         cx: &Context,
@@ -515,6 +652,7 @@ impl RubyProvider {
         value: &str,
     ) -> Result<(), ProviderError> {
         let id = self.resource(cx, instance)?;
+        self.forget(id);
         self.host
             .property_set(
                 id,
@@ -595,29 +733,61 @@ impl PropertyProvider for RubyProvider {
             }
         }
         let mut ids = Vec::new();
+        let mut wanted_states = Vec::new();
         for instance in instances.iter() {
             // A resource the type's code refuses fails alone, when it is
             // evaluated.
             if let Ok(id) = self.resource(cx, instance) {
                 ids.push(id);
+                let attrs = wanted(instance.resource);
+                if !attrs.is_empty() {
+                    wanted_states.push((id, attrs));
+                }
             }
         }
-        self.host
+        let prefetched = self
+            .host
             .prefetch(
                 &self.type_name,
                 &self.name,
                 &ids,
                 &mut Answers::applying(cx),
             )
-            .map_err(|e| self.error(&e))
+            .map_err(|e| self.error(&e))?;
+        // Every resource's properties are read now, in one request; each
+        // state serves its resource's evaluation while the run has
+        // changed nothing, as when nothing is to change. Only for a
+        // provider with its own prefetch, whose getters mostly read what
+        // it found: the getters of others read the system, and a run
+        // whose first resource changes something would pay for them
+        // twice.
+        let mut states = self.states.lock().unwrap_or_else(|e| e.into_inner());
+        for id in &ids {
+            states.remove(id);
+        }
+        if !prefetched || wanted_states.is_empty() {
+            return Ok(());
+        }
+        drop(states);
+        // A failure to read them ahead is no failure of the prefetch:
+        // each resource is then read when it is evaluated, and fails
+        // there if it must.
+        if let Ok(read) = self
+            .host
+            .resource_states(&wanted_states, &mut Answers::applying(cx))
+        {
+            let mut states = self.states.lock().unwrap_or_else(|e| e.into_inner());
+            for ((id, _), state) in wanted_states.iter().zip(read) {
+                let mut known = Known::new(cx);
+                known.add(state);
+                states.insert(*id, known);
+            }
+        }
+        Ok(())
     }
 
     fn exists(&self, cx: &Context, instance: &Instance<'_>) -> Result<bool, ProviderError> {
-        let id = self.resource(cx, instance)?;
-        let (value, _) = self
-            .host
-            .property_get(id, "ensure", &mut Answers::applying(cx))
-            .map_err(|e| self.error(&e))?;
+        let (value, _) = self.current(cx, instance, "ensure")?;
         Ok(!matches!(&value, Value::String(s) if &**s == "absent" || &**s == "purged"))
     }
 
@@ -641,11 +811,7 @@ impl PropertyProvider for RubyProvider {
         instance: &Instance<'_>,
         attr: &str,
     ) -> Result<Option<Value>, ProviderError> {
-        let id = self.resource(cx, instance)?;
-        let (value, insync) = self
-            .host
-            .property_get(id, attr, &mut Answers::applying(cx))
-            .map_err(|e| self.error(&e))?;
+        let (value, insync) = self.current(cx, instance, attr)?;
         if insync && let Some(should) = instance.should(attr) {
             return Ok(Some(should.clone()));
         }
@@ -663,6 +829,7 @@ impl PropertyProvider for RubyProvider {
         value: &Value,
     ) -> Result<(), ProviderError> {
         let id = self.resource(cx, instance)?;
+        self.forget(id);
         self.host
             .property_set(id, (attr, value), false, &mut Answers::applying(cx))
             .map_err(|e| self.error(&e))
@@ -670,6 +837,7 @@ impl PropertyProvider for RubyProvider {
 
     fn flush(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
         let id = self.resource(cx, instance)?;
+        self.forget(id);
         if self
             .flushed
             .lock()

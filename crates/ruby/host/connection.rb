@@ -53,7 +53,19 @@ module Marionette
     def log(level, message, source = nil)
       params = { 'level' => level.to_s, 'message' => message.to_s }
       params['source'] = source.to_s if source
+      return @captured << params if @captured
+
       write('method' => 'log', 'params' => params)
+    end
+
+    # Keeps what is logged while the block runs in `logs` instead of
+    # sending it, for work done ahead of the time its messages belong to.
+    def capturing(logs)
+      outer = @captured
+      @captured = logs
+      yield
+    ensure
+      @captured = outer
     end
 
     private

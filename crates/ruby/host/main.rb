@@ -318,6 +318,8 @@ module Marionette
       when 'resources_new' then Apply.new_resources(params)
       when 'provider_prefetch' then Apply.prefetch(params)
       when 'property_get' then Apply.get(params)
+      when 'resource_state' then Apply.state(params)
+      when 'resource_states' then Apply.states(params)
       when 'property_set' then Apply.set(params)
       when 'provider_flush' then Apply.flush(params)
       when 'provider_instances' then Apply.instances(params)

@@ -616,30 +616,84 @@ module Marionette
       def prefetch(params)
         type = type(params['type'])
         provider = type.provider(params['provider'])
-        return {} unless provider.respond_to?(:prefetch)
+        return { 'prefetched' => false } unless provider.respond_to?(:prefetch)
 
         by_name = params['ids'].to_h { |id| [resources.fetch(id).name, resources.fetch(id)] }
         provider.prefetch(by_name)
-        {}
+        { 'prefetched' => true }
       end
 
       # A property's current value, and whether it is in sync with what
       # the resource wants (by the property's own comparison).
       def get(params)
-        resource = resources.fetch(params['id'])
-        property = resource.property(params['attr'])
+        is, insync = read(resources.fetch(params['id']), params['attr'])
+        { 'value' => Wire.encode(is.is_a?(Symbol) ? is.to_s : is), 'insync' => insync }
+      end
+
+      # The current value of an attribute of a resource, and the
+      # property's own verdict on it.
+      def read(resource, attr)
+        property = resource.property(attr)
         is = if property
                property.retrieve
-             elsif params['attr'] == 'ensure' && resource.provider.respond_to?(:exists?)
+             elsif attr == 'ensure' && resource.provider.respond_to?(:exists?)
                # A resource that does not say what it wants (`resource
                # TYPE NAME`) is still present or absent, as the provider
                # finds it.
                resource.provider.exists? ? :present : :absent
              else
-               resource.provider.send(params['attr'])
+               resource.provider.send(attr)
              end
-        insync = property ? property.insync?(is) : false
-        { 'value' => Wire.encode(is.is_a?(Symbol) ? is.to_s : is), 'insync' => insync }
+        [is, property ? property.insync?(is) : false]
+      end
+
+      # What `get` answers for each of several attributes of a resource,
+      # in one request, read in the order given. The engine looks at
+      # nothing after a managed `ensure` that is out of sync or absent
+      # (it creates or removes the thing, or has nothing to manage), so
+      # neither does this: the getters called are those the engine's own
+      # requests would have called. A getter that raises ends the reading,
+      # its error reported with the attribute's name.
+      def state(params)
+        resource = resources.fetch(params['id'])
+        values = {}
+        insync = {}
+        Array(params['attrs']).each do |attr|
+          begin
+            is, verdict = read(resource, attr)
+          rescue ProtocolError, SystemExit
+            raise
+          rescue Exception => e # rubocop:disable Lint/RescueException
+            return { 'values' => values, 'insync' => insync, 'failed' => attr,
+                     'error' => Marionette.describe_error(e) }
+          end
+          values[attr] = Wire.encode(is.is_a?(Symbol) ? is.to_s : is)
+          insync[attr] = verdict
+          break if attr == 'ensure' && settles?(resource.property(:ensure), is, verdict)
+        end
+        { 'values' => values, 'insync' => insync }
+      end
+
+      # Whether a managed `ensure` read as `is` leaves the other
+      # properties unread: it changes, or the thing is and stays absent.
+      def settles?(property, is, verdict)
+        return false unless property
+
+        !verdict || is.nil? || is.to_s == 'absent' || property.should.to_s == 'absent'
+      end
+
+      # `state` for many resources (each `id` with its `attrs`), after
+      # their prefetch. Their getters run now rather than when each is
+      # evaluated, so what they log is kept with each state: the engine
+      # logs it when it uses the state, and drops it with a state that a
+      # change made stale.
+      def states(params)
+        states = Array(params['resources']).map do |wanted|
+          logs = []
+          state = Marionette.engine.capturing(logs) { state(wanted) }
+          logs.empty? ? state : state.merge('logs' => logs)
+        end
+        { 'states' => states }
       end
 
       # Syncs a property; with `flush`, the provider's flush follows at

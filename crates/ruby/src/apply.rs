@@ -36,6 +36,31 @@ pub struct ProviderSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ResourceId(u64);
 
+/// What the host read of a resource's properties in one request.
+#[derive(Clone, Debug, Default)]
+pub struct ResourceState {
+    /// Each attribute read: its current value, and whether the property's
+    /// own comparison (`insync?`) finds it in sync.
+    pub values: Vec<(String, Value, bool)>,
+    /// The attribute whose getter raised, with the exception; nothing
+    /// after it was read.
+    pub failed: Option<(String, HostError)>,
+    /// What the getters logged while the state was read ahead of its
+    /// use (empty when it was read on the spot: then it went to the
+    /// engine's log at once).
+    pub logs: Vec<LoggedMessage>,
+}
+
+/// A message a module's Ruby logged, kept for later.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoggedMessage {
+    /// As Puppet names levels (`notice`, `warning`, ...).
+    pub level: String,
+    /// What logged it, when that was a provider or a resource.
+    pub source: Option<String>,
+    pub message: String,
+}
+
 impl RubyHost {
     /// Loads a type and its providers for applying, and says what the
     /// providers declare.
@@ -251,20 +276,25 @@ impl RubyHost {
     }
 
     /// Puppet's `prefetch`, for the provider's resources of the run.
+    /// Says whether the provider has one (its getters then mostly read
+    /// what it found, rather than the system).
     pub fn prefetch(
         &self,
         type_name: &str,
         provider: &str,
         resources: &[ResourceId],
         engine: &mut dyn Engine,
-    ) -> Result<(), HostError> {
+    ) -> Result<bool, HostError> {
         let ids: Vec<u64> = resources.iter().map(|r| r.0).collect();
-        self.request(
+        let answer = self.request(
             "provider_prefetch",
             json!({"type": type_name, "provider": provider, "ids": ids}),
             engine,
         )?;
-        Ok(())
+        Ok(answer
+            .get("prefetched")
+            .and_then(Json::as_bool)
+            .unwrap_or(false))
     }
 
     /// A property's current value, and whether the property's own
@@ -290,6 +320,91 @@ impl RubyHost {
                 .and_then(Json::as_bool)
                 .unwrap_or(false),
         ))
+    }
+
+    /// [`RubyHost::property_get`] for several attributes of a resource
+    /// in one request, read in the order given. The host stops after a
+    /// managed `ensure` that is out of sync or absent (the resource layer
+    /// looks at nothing more then), and at a getter that raises.
+    pub fn resource_state(
+        &self,
+        resource: ResourceId,
+        attrs: &[&str],
+        engine: &mut dyn Engine,
+    ) -> Result<ResourceState, HostError> {
+        let answer = self.request(
+            "resource_state",
+            json!({"id": resource.0, "attrs": attrs}),
+            engine,
+        )?;
+        self.read_state(&answer)
+    }
+
+    /// [`RubyHost::resource_state`] for many resources in one request
+    /// (after their prefetch), one state for each, in order. What the
+    /// getters log is kept in each state, for the caller to log when it
+    /// uses the state.
+    pub fn resource_states(
+        &self,
+        wanted: &[(ResourceId, Vec<&str>)],
+        engine: &mut dyn Engine,
+    ) -> Result<Vec<ResourceState>, HostError> {
+        let list: Vec<Json> = wanted
+            .iter()
+            .map(|(id, attrs)| json!({"id": id.0, "attrs": attrs}))
+            .collect();
+        let answer = self.request("resource_states", json!({"resources": list}), engine)?;
+        let states: Vec<ResourceState> = answer
+            .get("states")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .map(|state| self.read_state(state))
+            .collect::<Result<_, _>>()?;
+        if states.len() != wanted.len() {
+            return Err(self.bad_answer("resource_states", "not one state per resource"));
+        }
+        Ok(states)
+    }
+
+    fn read_state(&self, answer: &Json) -> Result<ResourceState, HostError> {
+        let mut state = ResourceState::default();
+        let verdicts = answer.get("insync").and_then(Json::as_object);
+        for (attr, data) in answer
+            .get("values")
+            .and_then(Json::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let value = self
+                .decode(data)
+                .map_err(|message| self.bad_answer("resource_state", &message))?;
+            let insync = verdicts
+                .and_then(|v| v.get(attr))
+                .and_then(Json::as_bool)
+                .unwrap_or(false);
+            state.values.push((attr.clone(), value, insync));
+        }
+        if let (Some(attr), Some(error)) = (
+            answer.get("failed").and_then(Json::as_str),
+            answer.get("error"),
+        ) {
+            state.failed = Some((attr.to_string(), crate::conversation::raised(error)));
+        }
+        for log in answer
+            .get("logs")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let text = |key: &str| log.get(key).and_then(Json::as_str).map(str::to_string);
+            state.logs.push(LoggedMessage {
+                level: text("level").unwrap_or_default(),
+                source: text("source"),
+                message: text("message").unwrap_or_default(),
+            });
+        }
+        Ok(state)
     }
 
     /// Syncs a property to what the resource wants (`ensure`'s create and

@@ -340,7 +340,7 @@ impl Drop for Conversation {
 }
 
 /// A Ruby exception, as the host describes it.
-fn raised(error: &Json) -> HostError {
+pub(crate) fn raised(error: &Json) -> HostError {
     let text = |key: &str| error.get(key).and_then(Json::as_str).map(str::to_string);
     let number = |key: &str| {
         error

@@ -19,6 +19,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     let mut validates = false;
     let mut features = Vec::new();
     let mut autorelations = Vec::new();
+    let mut title_patterns = Vec::new();
     // The attribute whose block is open, by the indentation of its
     // declaration: deeper lines are its own (`validate`, `defaultto`).
     let mut open: Option<usize> = None;
@@ -64,6 +65,16 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
             continue;
         }
         open = None;
+        if line.starts_with("def self.title_patterns") {
+            // The method's body, up to its `end` at the `def`'s own
+            // indentation.
+            let body: Vec<&str> = lines
+                .by_ref()
+                .take_while(|l| l.trim() != "end" || l.len() - l.trim_start().len() > indent)
+                .collect();
+            title_patterns = read_title_patterns(&body.join("\n"));
+            continue;
+        }
         if line == "ensurable" || line.starts_with("ensurable ") || line.starts_with("ensurable(") {
             ensurable = true;
             attributes.push(Attribute {
@@ -138,10 +149,155 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         ensurable,
         validates,
         features,
-        title_patterns: Vec::new(),
+        title_patterns,
         autorelations,
         api: None,
     }
+}
+
+/// The patterns of a classic type's `self.title_patterns` when its body
+/// is the common literal: a list of `[REGEX, [[:attr], [:attr, proc]]]`,
+/// the regexes written `%r{...}` or `/.../`. Each regex comes back in
+/// Ruby syntax, its flags inline; each group's attribute is the first
+/// symbol of its entry (identity procs are left to the attribute's own
+/// munging). A body that is not such a literal gives nothing: the type
+/// then fills its namevar from the whole title, as before.
+fn read_title_patterns(body: &str) -> Vec<(String, Vec<String>)> {
+    let chars: Vec<char> = body.chars().collect();
+    let mut patterns = Vec::new();
+    let mut at = 0;
+    while at < chars.len() {
+        let Some((regex, after)) = regex_literal(&chars, at) else {
+            at += 1;
+            continue;
+        };
+        let Some((attributes, after)) = field_list(&chars, after) else {
+            return Vec::new();
+        };
+        if attributes.is_empty() {
+            return Vec::new();
+        }
+        patterns.push((regex, attributes));
+        at = after;
+    }
+    patterns
+}
+
+/// A regex literal starting at `at` (`%r{...}` with any of Ruby's
+/// bracket pairs, or `/.../` after `[`, `,` or `(`), in Ruby syntax with
+/// its flags inline, and where it ends.
+fn regex_literal(chars: &[char], at: usize) -> Option<(String, usize)> {
+    let (open, close, mut i) = match chars.get(at..at + 3) {
+        Some(['%', 'r', open]) => {
+            let close = match open {
+                '{' => '}',
+                '(' => ')',
+                '[' => ']',
+                '<' => '>',
+                c if c.is_ascii_punctuation() => *c,
+                _ => return None,
+            };
+            (*open, close, at + 3)
+        }
+        _ if chars.get(at) == Some(&'/') => {
+            let before = chars[..at].iter().rev().find(|c| !c.is_whitespace());
+            if !matches!(before, None | Some('[' | ',' | '(')) {
+                return None;
+            }
+            ('/', '/', at + 1)
+        }
+        _ => return None,
+    };
+    let mut source = String::new();
+    let mut depth = 0usize;
+    loop {
+        let c = *chars.get(i)?;
+        i += 1;
+        if c == '\\' {
+            let next = *chars.get(i)?;
+            i += 1;
+            // `\/` in a `/.../` literal is a plain slash; other escapes
+            // mean the same to Onigmo as to Ruby.
+            if !(next == close && open == close) {
+                source.push('\\');
+            }
+            source.push(next);
+            continue;
+        }
+        if c == close && depth == 0 {
+            break;
+        }
+        if open != close {
+            if c == open {
+                depth += 1;
+            } else if c == close {
+                depth -= 1;
+            }
+        }
+        source.push(c);
+    }
+    let flags: String = chars[i..]
+        .iter()
+        .take_while(|c| matches!(c, 'm' | 'i' | 'x'))
+        .collect();
+    i += flags.len();
+    let regex = if flags.is_empty() {
+        source
+    } else {
+        format!("(?{flags}:{source})")
+    };
+    Some((regex, i))
+}
+
+/// The attribute list that follows a regex (`, [[:a], [:b, proc]]`): the
+/// first symbol of each entry, and where the list ends.
+fn field_list(chars: &[char], at: usize) -> Option<(Vec<String>, usize)> {
+    let skip = |mut i: usize| {
+        while chars.get(i).is_some_and(|c| c.is_whitespace()) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip(at);
+    if chars.get(i) != Some(&',') {
+        return None;
+    }
+    i = skip(i + 1);
+    if chars.get(i) != Some(&'[') {
+        return None;
+    }
+    i += 1;
+    let mut attributes = Vec::new();
+    // Brackets, braces and parentheses open inside the list; the entry's
+    // first symbol is taken at depth 1 (inside its own brackets).
+    let mut depth = 0usize;
+    let mut named = false;
+    while let Some(&c) = chars.get(i) {
+        match c {
+            '[' | '{' | '(' => {
+                depth += 1;
+                if depth == 1 {
+                    named = false;
+                }
+            }
+            ']' | '}' | ')' if depth == 0 => return Some((attributes, i + 1)),
+            ']' | '}' | ')' => depth -= 1,
+            ':' if depth == 1 && !named && chars.get(i + 1) != Some(&':') => {
+                let name: String = chars[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    i += name.len();
+                    attributes.push(name);
+                    named = true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// A documentation string: quoted on its line, or a heredoc whose lines
@@ -226,5 +382,29 @@ mod tests {
         assert!(spec.attributes[0].namevar && !spec.attributes[1].namevar);
         let spec = scan_type("plain", "newparam(:name) do\nend\n");
         assert!(spec.attributes[0].namevar);
+    }
+
+    #[test]
+    fn title_patterns_are_read_from_their_literal() {
+        let text = "Puppet::Type.newtype(:pair) do\n  def self.title_patterns\n    identity = lambda { |x| x }\n    [\n      [\n        %r{^([^:]+):(.+)$},\n        [\n          [:path, identity],\n          [:key],\n        ],\n      ],\n      [/\\A(\\w+)\\/x\\z/m, [[:key]]],\n    ]\n  end\n  newparam(:key, namevar: true)\nend\n";
+        let spec = scan_type("pair", text);
+        assert_eq!(
+            spec.title_patterns,
+            [
+                (
+                    "^([^:]+):(.+)$".to_string(),
+                    vec!["path".to_string(), "key".to_string()]
+                ),
+                ("(?m:\\A(\\w+)/x\\z)".to_string(), vec!["key".to_string()]),
+            ]
+        );
+        // The declarations after the method are read as before.
+        assert_eq!(spec.attributes[0].name, "key");
+        // A body that is not a literal gives no patterns.
+        let spec = scan_type(
+            "other",
+            "def self.title_patterns\n  PATTERNS\nend\nnewparam(:name)\n",
+        );
+        assert!(spec.title_patterns.is_empty() && spec.attributes[0].namevar);
     }
 }

@@ -445,3 +445,90 @@ fn without_ruby_the_error_says_so() {
     assert!(matches!(error, HostError::NoRuby { .. }), "{error:?}");
     assert_eq!(error.to_string(), "/nonexistent/mrtest-ruby was not found");
 }
+
+#[test]
+fn a_resource_state_reads_what_the_resource_layer_would_ask_for() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let providers = host
+        .load_providers(
+            "mrtest_state",
+            &module_file("lib/puppet/type/mrtest_state.rb"),
+            &[module_file("lib/puppet/provider/mrtest_state/fixed.rb")],
+            &mut engine,
+        )
+        .unwrap();
+    assert_eq!(providers[0].name, "fixed");
+    let made = |title: &str, ensure: &str, engine: &mut Fake<'_>| {
+        let mut values = PHash::default();
+        for (k, v) in [
+            ("name", title),
+            ("ensure", ensure),
+            ("size", "3"),
+            ("color", "red"),
+        ] {
+            values.insert(Value::string(k), Value::string(v));
+        }
+        host.new_resource("mrtest_state", "fixed", title, &values, engine)
+            .unwrap()
+    };
+    let present = made("present1", "present", &mut engine);
+    let absent = made("gone", "present", &mut engine);
+    let attrs = ["ensure", "size", "color"];
+    // The provider has no `prefetch` of its own, and says so.
+    assert!(
+        !host
+            .prefetch("mrtest_state", "fixed", &[present, absent], &mut engine)
+            .unwrap()
+    );
+
+    // Present and in sync: every getter runs, up to the one that raises,
+    // and what they log goes to the engine at once.
+    let state = host.resource_state(present, &attrs, &mut engine).unwrap();
+    let read: Vec<(&str, String, bool)> = state
+        .values
+        .iter()
+        .map(|(a, v, s)| (a.as_str(), marionette_values::format::to_s(v), *s))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            ("ensure", "present".into(), true),
+            ("size", "3".into(), true)
+        ]
+    );
+    let (failed, error) = state.failed.unwrap();
+    assert_eq!(failed, "color");
+    assert!(matches!(error, HostError::Raised { message, .. } if message == "no color here"));
+    assert_eq!(
+        engine.logs,
+        [(
+            "notice".to_string(),
+            "reading the size of present1".to_string()
+        )]
+    );
+    assert!(state.logs.is_empty());
+
+    // Absent where it should be present: only `ensure` is read.
+    let state = host.resource_state(absent, &attrs, &mut engine).unwrap();
+    assert_eq!(state.values.len(), 1);
+    assert!(!state.values[0].2 && state.failed.is_none());
+
+    // Read ahead for several resources: what the getters log is kept
+    // with each state.
+    engine.logs.clear();
+    let states = host
+        .resource_states(
+            &[(present, vec!["size"]), (absent, vec!["ensure", "size"])],
+            &mut engine,
+        )
+        .unwrap();
+    assert!(engine.logs.is_empty());
+    assert_eq!(states.len(), 2);
+    assert_eq!(states[0].logs.len(), 1);
+    assert_eq!(states[0].logs[0].message, "reading the size of present1");
+    assert!(states[1].logs.is_empty() && states[1].values.len() == 1);
+}
