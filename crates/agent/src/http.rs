@@ -28,7 +28,11 @@ impl Answer {
     pub(crate) fn message(&self) -> String {
         serde_json::from_slice::<serde_json::Value>(&self.body)
             .ok()
-            .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_string))
+            .and_then(|v| {
+                v.get("message")
+                    .and_then(|m| m.as_str())
+                    .map(str::to_string)
+            })
             .unwrap_or_else(|| self.text().trim().to_string())
     }
 }
@@ -42,7 +46,11 @@ pub(crate) struct Client {
 }
 
 impl Client {
-    pub(crate) fn new(host: &str, port: u16, tls: rustls::ClientConfig) -> Result<Client, AgentError> {
+    pub(crate) fn new(
+        host: &str,
+        port: u16,
+        tls: rustls::ClientConfig,
+    ) -> Result<Client, AgentError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

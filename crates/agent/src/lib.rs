@@ -11,6 +11,7 @@
 //!   .environment(requested) -> Result<String, AgentError>  // the node's, as the server decides
 //!   .pluginsync(environment) -> Result<Synced, AgentError> // plugins into libdir, pluginfacts into pluginfactdest
 //!   .catalog(environment, &facts) -> Result<Vec<u8>, AgentError>   // Puppet's JSON
+//!   .mirror(environment, "modules/NAME/PATH", target) -> Result<Synced, AgentError>  // a puppet:/// source
 //!   .send_report(environment, &report_json) -> Result<(), AgentError>
 //! ```
 //!
@@ -64,7 +65,9 @@ pub enum AgentError {
     /// The server answered with an error.
     #[error("Error {status} on SERVER: {message}")]
     Server { status: u16, message: String },
-    #[error("Couldn't fetch certificate from CA server; you might still need to sign this agent's certificate ({0}). Exiting now because the waitforcert setting is set to 0.")]
+    #[error(
+        "Couldn't fetch certificate from CA server; you might still need to sign this agent's certificate ({0}). Exiting now because the waitforcert setting is set to 0."
+    )]
     NotSigned(String),
     #[error("The CA certificate's fingerprint is {actual}, not the expected {expected}")]
     Fingerprint { expected: String, actual: String },
@@ -140,13 +143,34 @@ impl Agent {
         Ok(synced)
     }
 
+    /// Mirrors what a `puppet:///` source names (`modules/NAME/PATH`, a
+    /// file or a directory tree) into `target`, for a run's file
+    /// resources to read.
+    pub fn mirror(
+        &mut self,
+        environment: &str,
+        source: &str,
+        target: &std::path::Path,
+    ) -> Result<Synced, AgentError> {
+        let mut synced = Synced::default();
+        let source: String = source
+            .split('/')
+            .filter(|part| !part.is_empty())
+            .map(encode)
+            .collect::<Vec<_>>()
+            .join("/");
+        pluginsync::sync(self, environment, &source, target, &mut synced)?;
+        Ok(synced)
+    }
+
     /// The node's catalog, compiled with `facts`, as Puppet's JSON.
     pub fn catalog(
         &mut self,
         environment: &str,
         facts: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Vec<u8>, AgentError> {
-        let document = serde_json::json!({"name": self.settings.certname, "values": facts}).to_string();
+        let document =
+            serde_json::json!({"name": self.settings.certname, "values": facts}).to_string();
         // Escaped once more than the form escapes it, as Puppet's agent
         // sends it.
         let escaped: String = form_urlencoded::byte_serialize(document.as_bytes()).collect();

@@ -26,7 +26,10 @@ pub(crate) fn sync(
     target: &Path,
     synced: &mut Synced,
 ) -> Result<(), AgentError> {
-    let ignore: String = IGNORED.iter().map(|i| format!("&ignore={}", encode(i))).collect();
+    let ignore: String = IGNORED
+        .iter()
+        .map(|i| format!("&ignore={}", encode(i)))
+        .collect();
     let path = format!(
         "/puppet/v3/file_metadatas/{mount}?recurse=true&links=follow&source_permissions=ignore&checksum_type=sha256{ignore}&environment={}",
         encode(environment)
@@ -38,17 +41,37 @@ pub(crate) fn sync(
         Err(AgentError::Server { status: 404, .. }) => Vec::new(),
         Err(other) => return Err(other),
     };
-    std::fs::create_dir_all(target).map_err(io(format!("could not create {}", target.display())))?;
+    // Nothing there: what was synced before goes.
+    if entries.is_empty() {
+        if target.is_dir() {
+            purge(target, Path::new(""), &HashSet::new(), synced)?;
+        }
+        return Ok(());
+    }
+    // A single file: fetched when it differs.
+    if let [only] = entries.as_slice()
+        && only.get("type").and_then(|t| t.as_str()) == Some("file")
+    {
+        return fetch_file(agent, environment, mount, only, target, synced);
+    }
+    std::fs::create_dir_all(target)
+        .map_err(io(format!("could not create {}", target.display())))?;
     let mut wanted: HashSet<PathBuf> = HashSet::new();
     for entry in &entries {
-        let relative = entry.get("relative_path").and_then(|r| r.as_str()).unwrap_or(".");
+        let relative = entry
+            .get("relative_path")
+            .and_then(|r| r.as_str())
+            .unwrap_or(".");
         if relative == "." {
             continue;
         }
         // Only plain names below the target: a listing cannot write
         // elsewhere.
         let relative = PathBuf::from(relative);
-        if !relative.components().all(|c| matches!(c, Component::Normal(_))) {
+        if !relative
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+        {
             return Err(AgentError::Http(format!(
                 "the {mount} listing names {}, outside its directory",
                 relative.display()
@@ -60,43 +83,70 @@ pub(crate) fn sync(
             Some("directory") => {
                 if !local.is_dir() {
                     let _ = std::fs::remove_file(&local);
-                    std::fs::create_dir_all(&local).map_err(io(format!("could not create {}", local.display())))?;
+                    std::fs::create_dir_all(&local)
+                        .map_err(io(format!("could not create {}", local.display())))?;
                 }
             }
             _ => {
-                let wanted_sum = entry
-                    .pointer("/checksum/value")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default()
-                    .to_string();
-                if local.is_file() && checksum(&local) == wanted_sum {
-                    continue;
-                }
-                let content = agent.fetch(&format!(
-                    "/puppet/v3/file_content/{mount}/{}?environment={}",
-                    relative
-                        .components()
-                        .map(|c| encode(&c.as_os_str().to_string_lossy()))
-                        .collect::<Vec<_>>()
-                        .join("/"),
-                    encode(environment)
-                ))?;
-                if let Some(parent) = local.parent() {
-                    std::fs::create_dir_all(parent).map_err(io(format!("could not create {}", parent.display())))?;
-                }
-                let temporary = local.with_extension("marionette-tmp");
-                std::fs::write(&temporary, &content.body)
-                    .and_then(|()| std::fs::rename(&temporary, &local))
-                    .map_err(io(format!("could not write {}", local.display())))?;
-                synced.written.push(local);
+                let below = relative
+                    .components()
+                    .map(|c| encode(&c.as_os_str().to_string_lossy()))
+                    .collect::<Vec<_>>()
+                    .join("/");
+                fetch_file(
+                    agent,
+                    environment,
+                    &format!("{mount}/{below}"),
+                    entry,
+                    &local,
+                    synced,
+                )?;
             }
         }
     }
     purge(target, Path::new(""), &wanted, synced)
 }
 
+/// Fetches the file at `source` (a mount and path) into `local`, unless
+/// it already has the checksum the metadata `entry` gives.
+fn fetch_file(
+    agent: &mut Agent,
+    environment: &str,
+    source: &str,
+    entry: &serde_json::Value,
+    local: &Path,
+    synced: &mut Synced,
+) -> Result<(), AgentError> {
+    let wanted_sum = entry
+        .pointer("/checksum/value")
+        .and_then(|v| v.as_str())
+        .unwrap_or_default();
+    if local.is_file() && checksum(local) == wanted_sum {
+        return Ok(());
+    }
+    let content = agent.fetch(&format!(
+        "/puppet/v3/file_content/{source}?environment={}",
+        encode(environment)
+    ))?;
+    if let Some(parent) = local.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(io(format!("could not create {}", parent.display())))?;
+    }
+    let temporary = local.with_extension("marionette-tmp");
+    std::fs::write(&temporary, &content.body)
+        .and_then(|()| std::fs::rename(&temporary, local))
+        .map_err(io(format!("could not write {}", local.display())))?;
+    synced.written.push(local.to_path_buf());
+    Ok(())
+}
+
 /// Removes what the server no longer has below `target`.
-fn purge(target: &Path, below: &Path, wanted: &HashSet<PathBuf>, synced: &mut Synced) -> Result<(), AgentError> {
+fn purge(
+    target: &Path,
+    below: &Path,
+    wanted: &HashSet<PathBuf>,
+    synced: &mut Synced,
+) -> Result<(), AgentError> {
     let dir = target.join(below);
     let Ok(read) = std::fs::read_dir(&dir) else {
         return Ok(());

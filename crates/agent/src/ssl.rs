@@ -6,11 +6,13 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::WebPkiServerVerifier;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::{ClientConfig, DigitallySignedStruct, SignatureScheme};
 use rustls_pki_types::pem::PemObject;
-use rustls_pki_types::{CertificateDer, CertificateRevocationListDer, PrivateKeyDer, ServerName, UnixTime};
+use rustls_pki_types::{
+    CertificateDer, CertificateRevocationListDer, PrivateKeyDer, ServerName, UnixTime,
+};
 
 use crate::{AgentError, Settings, http, io};
 
@@ -19,8 +21,14 @@ use crate::{AgentError, Settings, http, io};
 pub(crate) fn bootstrap(settings: &Settings) -> Result<ClientConfig, AgentError> {
     let ssl = &settings.ssldir;
     let name = &settings.certname;
-    for dir in ["certs", "private_keys", "public_keys", "certificate_requests"] {
-        std::fs::create_dir_all(ssl.join(dir)).map_err(io(format!("could not create {}", ssl.join(dir).display())))?;
+    for dir in [
+        "certs",
+        "private_keys",
+        "public_keys",
+        "certificate_requests",
+    ] {
+        std::fs::create_dir_all(ssl.join(dir))
+            .map_err(io(format!("could not create {}", ssl.join(dir).display())))?;
     }
     let ca_path = ssl.join("certs/ca.pem");
     if !ca_path.exists() {
@@ -44,11 +52,18 @@ pub(crate) fn bootstrap(settings: &Settings) -> Result<ClientConfig, AgentError>
         }
         write(&ca_path, pem.as_bytes(), 0o644)?;
     }
-    let ca_pem = std::fs::read(&ca_path).map_err(io(format!("could not read {}", ca_path.display())))?;
+    let ca_pem =
+        std::fs::read(&ca_path).map_err(io(format!("could not read {}", ca_path.display())))?;
     let crl_path = ssl.join("crl.pem");
     if !crl_path.exists() {
-        let mut client = http::Client::new(&settings.server, settings.port, trusting(Some(&ca_pem))?)?;
-        let answer = client.send("GET", "/puppet-ca/v1/certificate_revocation_list/ca", None, Vec::new())?;
+        let mut client =
+            http::Client::new(&settings.server, settings.port, trusting(Some(&ca_pem))?)?;
+        let answer = client.send(
+            "GET",
+            "/puppet-ca/v1/certificate_revocation_list/ca",
+            None,
+            Vec::new(),
+        )?;
         if answer.status == 200 {
             write(&crl_path, &answer.body, 0o644)?;
         }
@@ -57,14 +72,23 @@ pub(crate) fn bootstrap(settings: &Settings) -> Result<ClientConfig, AgentError>
     if !key_path.exists() {
         let (private, public) = marionette_ca::generate_key(settings.keylength, name)?;
         write(&key_path, private.as_bytes(), 0o600)?;
-        write(&ssl.join(format!("public_keys/{name}.pem")), public.as_bytes(), 0o644)?;
+        write(
+            &ssl.join(format!("public_keys/{name}.pem")),
+            public.as_bytes(),
+            0o644,
+        )?;
     }
     let cert_path = ssl.join(format!("certs/{name}.pem"));
     if !cert_path.exists() {
         let certificate = obtain(settings, &ca_pem, &key_path)?;
         write(&cert_path, certificate.as_bytes(), 0o644)?;
     }
-    client_config(&ca_pem, std::fs::read(&crl_path).ok().as_deref(), &cert_path, &key_path)
+    client_config(
+        &ca_pem,
+        std::fs::read(&crl_path).ok().as_deref(),
+        &cert_path,
+        &key_path,
+    )
 }
 
 /// Asks the CA for the certificate: it may be signed already; else a
@@ -80,9 +104,12 @@ fn obtain(settings: &Settings, ca_pem: &[u8], key_path: &Path) -> Result<String,
     if let Some(certificate) = fetch(&mut client)? {
         return Ok(certificate);
     }
-    let request_path = settings.ssldir.join(format!("certificate_requests/{name}.pem"));
+    let request_path = settings
+        .ssldir
+        .join(format!("certificate_requests/{name}.pem"));
     if !request_path.exists() {
-        let key = std::fs::read_to_string(key_path).map_err(io(format!("could not read {}", key_path.display())))?;
+        let key = std::fs::read_to_string(key_path)
+            .map_err(io(format!("could not read {}", key_path.display())))?;
         let request = marionette_ca::certificate_request(name, &key, &settings.extension_requests)?;
         let answer = client.send(
             "PUT",
@@ -119,7 +146,9 @@ fn trusting(ca: Option<&[u8]>) -> Result<ClientConfig, AgentError> {
         .with_safe_default_protocol_versions()
         .map_err(|e| AgentError::Tls(e.to_string()))?;
     Ok(match ca {
-        Some(ca) => builder.with_root_certificates(roots(ca)?).with_no_client_auth(),
+        Some(ca) => builder
+            .with_root_certificates(roots(ca)?)
+            .with_no_client_auth(),
         None => builder
             .dangerous()
             .with_custom_certificate_verifier(Arc::new(FirstUse(provider)))
@@ -153,11 +182,13 @@ fn client_config(
         })
         .transpose()?
         .unwrap_or_default();
-    let verifier = WebPkiServerVerifier::builder_with_provider(Arc::new(roots(ca)?), provider.clone())
-        .with_crls(crls)
-        .build()
-        .map_err(|e| AgentError::Tls(format!("the server verifier: {e}")))?;
-    let read = |path: &Path| std::fs::read(path).map_err(io(format!("could not read {}", path.display())));
+    let verifier =
+        WebPkiServerVerifier::builder_with_provider(Arc::new(roots(ca)?), provider.clone())
+            .with_crls(crls)
+            .build()
+            .map_err(|e| AgentError::Tls(format!("the server verifier: {e}")))?;
+    let read =
+        |path: &Path| std::fs::read(path).map_err(io(format!("could not read {}", path.display())));
     let chain = CertificateDer::pem_slice_iter(&read(cert)?)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| AgentError::Tls(format!("{}: {e:?}", cert.display())))?;
@@ -226,7 +257,12 @@ impl ServerCertVerifier for FirstUse {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0.signature_verification_algorithms)
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
     }
 
     fn verify_tls13_signature(
@@ -235,7 +271,12 @@ impl ServerCertVerifier for FirstUse {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0.signature_verification_algorithms)
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {

@@ -42,7 +42,10 @@ pub fn certificate_request(
             .ok_or_else(|| failure(format!("unknown extension '{name}'")))?;
         params
             .custom_extensions
-            .push(CustomExtension::from_oid_content(&oid, der::utf8_string(value)));
+            .push(CustomExtension::from_oid_content(
+                &oid,
+                der::utf8_string(value),
+            ));
     }
     let request = params
         .serialize_request(&key.key_pair)

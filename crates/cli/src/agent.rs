@@ -108,7 +108,12 @@ fn splay(args: &AgentArgs) {
     std::thread::sleep(Duration::from_secs(random % limit));
 }
 
-fn run_once(args: &AgentArgs, env: &EnvArgs, settings: &Settings, vardir: &std::path::Path) -> Result<ExitCode> {
+fn run_once(
+    args: &AgentArgs,
+    env: &EnvArgs,
+    settings: &Settings,
+    vardir: &std::path::Path,
+) -> Result<ExitCode> {
     let log = crate::apply::destinations(&args.run)?;
     let logger = log.logger();
     let held = crate::apply::take_lock(&args.run)?;
@@ -119,10 +124,15 @@ fn run_once(args: &AgentArgs, env: &EnvArgs, settings: &Settings, vardir: &std::
             return Ok(ExitCode::FAILURE);
         }
     };
-    let requested = env.environment.clone().unwrap_or_else(|| "production".into());
+    let requested = env
+        .environment
+        .clone()
+        .unwrap_or_else(|| "production".into());
     let started = std::time::Instant::now();
     let fetched = fetch(&mut agent, &requested, vardir, &logger);
-    let cache = vardir.join("client_data/catalog").join(format!("{}.json", settings.certname));
+    let cache = vardir
+        .join("client_data/catalog")
+        .join(format!("{}.json", settings.certname));
     let (catalog, environment, facts) = match fetched {
         Ok(Fetched {
             catalog: text,
@@ -152,7 +162,11 @@ fn run_once(args: &AgentArgs, env: &EnvArgs, settings: &Settings, vardir: &std::
                 Ok(text) if !args.no_usecacheonfailure => {
                     let environment = serde_json::from_slice::<serde_json::Value>(&text)
                         .ok()
-                        .and_then(|c| c.get("environment").and_then(|e| e.as_str()).map(str::to_string))
+                        .and_then(|c| {
+                            c.get("environment")
+                                .and_then(|e| e.as_str())
+                                .map(str::to_string)
+                        })
                         .unwrap_or_else(|| requested.clone());
                     logger.log(
                         Level::Notice,
@@ -176,8 +190,31 @@ fn run_once(args: &AgentArgs, env: &EnvArgs, settings: &Settings, vardir: &std::
         "",
         &format!("Applying configuration version '{}'", catalog.version),
     );
-    crate::apply::set_modulepath();
-    let code = crate::apply::run(&catalog, facts, &args.run, Some(config_retrieval), held, &log)?;
+    // `puppet:///modules/...` sources are the server's: mirrored first,
+    // then read by the run like a module's files.
+    let mirror = vardir.join("sources");
+    for source in module_sources(&catalog) {
+        let Some((module, path)) = source.split_once('/') else {
+            continue;
+        };
+        let target = mirror.join(module).join("files").join(path);
+        if let Err(error) = agent.mirror(&environment, &format!("modules/{source}"), &target) {
+            logger.log(
+                Level::Warning,
+                "",
+                &format!("Could not retrieve puppet:///modules/{source}: {error}"),
+            );
+        }
+    }
+    marionette_types::types::file::set_modulepath(&catalog.environment, vec![mirror]);
+    let code = crate::apply::run(
+        &catalog,
+        facts,
+        &args.run,
+        Some(config_retrieval),
+        held,
+        &log,
+    )?;
     let report = vardir.join("state/last_run_report.json");
     match std::fs::read(&report) {
         Ok(report) => {
@@ -213,7 +250,11 @@ fn fetch(
             ),
         );
     }
-    logger.log(Level::Info, "", &format!("Using environment '{environment}'"));
+    logger.log(
+        Level::Info,
+        "",
+        &format!("Using environment '{environment}'"),
+    );
     let mut switched = false;
     loop {
         logger.log(Level::Info, "", "Retrieving pluginfacts");
@@ -227,22 +268,35 @@ fn fetch(
             );
         }
         for path in &synced.removed {
-            logger.log(Level::Notice, "", &format!("/File[{}]/ensure: removed", path.display()));
+            logger.log(
+                Level::Notice,
+                "",
+                &format!("/File[{}]/ensure: removed", path.display()),
+            );
         }
         // The synced plugins are a module of their own for this run.
-        let mut args = EnvArgs::default();
-        args.modulepath = Some(vardir.join("pluginsync").display().to_string());
-        args.environmentpath = vardir.join("no-environments");
+        let args = EnvArgs {
+            modulepath: Some(vardir.join("pluginsync").display().to_string()),
+            environmentpath: vardir.join("no-environments"),
+            ..EnvArgs::default()
+        };
         crate::environment::choose(&args);
         logger.log(Level::Info, "", "Loading facts");
         let mut facts = crate::catalog::local_facts();
         facts.insert("clientcert".into(), agent.certname().into());
-        facts.insert("clientversion".into(), marionette_eval::PUPPET_VERSION.into());
+        facts.insert(
+            "clientversion".into(),
+            marionette_eval::PUPPET_VERSION.into(),
+        );
         facts.insert("clientnoop".into(), false.into());
         let catalog = agent.catalog(&environment, &facts)?;
         let compiled_in = serde_json::from_slice::<serde_json::Value>(&catalog)
             .ok()
-            .and_then(|c| c.get("environment").and_then(|e| e.as_str()).map(str::to_string))
+            .and_then(|c| {
+                c.get("environment")
+                    .and_then(|e| e.as_str())
+                    .map(str::to_string)
+            })
             .unwrap_or_else(|| environment.clone());
         if compiled_in == environment || switched {
             return Ok(Fetched {
@@ -269,4 +323,36 @@ struct Fetched {
     catalog: Vec<u8>,
     environment: String,
     facts: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The `puppet:///modules/NAME/PATH` sources of a catalog's files, as
+/// `NAME/PATH`, each once.
+fn module_sources(catalog: &Catalog) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for resource in &catalog.resources {
+        if !resource.type_name.eq_ignore_ascii_case("file") {
+            continue;
+        }
+        let sources: Vec<&serde_json::Value> = match resource.parameters.get("source") {
+            Some(serde_json::Value::Array(items)) => items.iter().collect(),
+            Some(one) => vec![one],
+            None => Vec::new(),
+        };
+        for source in sources.iter().filter_map(|s| s.as_str()) {
+            // `puppet:///modules/...` or `puppet://SERVER/modules/...`.
+            let Some(rest) = source.strip_prefix("puppet://") else {
+                continue;
+            };
+            let path = rest.split_once('/').map_or("", |(_, path)| path);
+            if let Some(module_path) = path.strip_prefix("modules/")
+                && !module_path
+                    .split('/')
+                    .any(|part| part == ".." || part == ".")
+                && !found.iter().any(|f| f == module_path)
+            {
+                found.push(module_path.trim_end_matches('/').to_string());
+            }
+        }
+    }
+    found
 }

@@ -209,6 +209,53 @@ fn a_stock_puppet_agent_is_served() {
         "switched\n"
     );
 
+    // Marionette's own agent: bootstrap, pluginsync (the module's custom
+    // and external facts reach the catalog), apply, report; then a second
+    // run with nothing to do.
+    let ours = dir.join("ours");
+    std::fs::create_dir_all(&ours).unwrap();
+    let marionette_agent = || {
+        Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args([
+                "agent",
+                "-t",
+                "--server",
+                "localhost",
+                "--certname",
+                "mrtest-agent3",
+            ])
+            .args([
+                "--serverport",
+                &server.port.to_string(),
+                "--keylength",
+                "2048",
+            ])
+            .args(["--waitforcert", "0", "--no-color"])
+            .arg("--vardir")
+            .arg(dir.join("mrtest-agent3"))
+            .env("FACTER_mrtest_srv_dir", &ours)
+            .output()
+            .expect("marionette agent runs")
+    };
+    let first = marionette_agent();
+    let said = text(&first);
+    assert_eq!(first.status.code(), Some(2), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(ours.join("hello.txt")).unwrap_or_default(),
+        "hello mrtest-agent3 synced external\n",
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ours.join("out.txt")).unwrap_or_default(),
+        "greetings\n"
+    );
+    let kept = std::fs::read_dir(dir.join("server-var/reports/mrtest-agent3"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert_eq!(kept, 1, "the report of Marionette's agent is kept: {said}");
+    let again = marionette_agent();
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+
     // Another node's catalog, and a path out of a module's files.
     let other = "/puppet/v3/catalog/mrtest-other?environment=production";
     assert_eq!(

@@ -65,7 +65,9 @@ fn options() -> Result<Options, String> {
             "--certname" => options.certname = value()?,
             "--facts" => options.facts = value()?,
             "--environment" => options.environment = value()?,
-            "--requests" => options.requests = value()?.parse().map_err(|_| "--requests: a number")?,
+            "--requests" => {
+                options.requests = value()?.parse().map_err(|_| "--requests: a number")?
+            }
             "--clients" => options.clients = value()?.parse().map_err(|_| "--clients: a number")?,
             "--pid" => options.pid = Some(value()?.parse().map_err(|_| "--pid: a number")?),
             other => return Err(format!("unknown option {other}")),
@@ -208,7 +210,12 @@ fn run(options: Options) -> Result<bool, String> {
             .unwrap_or_else(|| "unknown".into());
         println!("server peak memory {peak}");
     }
-    if let Some(first) = shared.first_failure.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+    if let Some(first) = shared
+        .first_failure
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+    {
         println!("first failure: {first}");
     }
     Ok(failures == 0)
@@ -277,7 +284,12 @@ async fn client(shared: Arc<Shared>) -> Vec<Duration> {
                     latencies.push(started.elapsed());
                 } else {
                     let text: String = body
-                        .map(|b| String::from_utf8_lossy(&b.to_bytes()).chars().take(300).collect())
+                        .map(|b| {
+                            String::from_utf8_lossy(&b.to_bytes())
+                                .chars()
+                                .take(300)
+                                .collect()
+                        })
                         .unwrap_or_default();
                     shared.failed(format!("{status}: {text}"));
                 }
