@@ -85,7 +85,18 @@ impl Client {
                 .method(method)
                 .uri(path)
                 .header("Host", &self.host)
-                .header("Accept", "application/json, text/plain")
+                // Puppet's server negotiates by this list: JSON for its
+                // v3 API, bytes for file contents, text for the CA's PEM.
+                .header(
+                    "Accept",
+                    if path.starts_with("/puppet-ca/") {
+                        "text/plain"
+                    } else if path.starts_with("/puppet/v3/file_content/") {
+                        "application/octet-stream"
+                    } else {
+                        "application/json, text/pson"
+                    },
+                )
                 .header("Accept-Encoding", "gzip")
                 .header("User-Agent", "Puppet/7.23.0 Marionette");
             if let Some(kind) = content_type {
