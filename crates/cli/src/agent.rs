@@ -63,6 +63,15 @@ pub(crate) struct AgentArgs {
     /// Do not apply the last catalog when the server cannot give one.
     #[arg(long)]
     no_usecacheonfailure: bool,
+    /// Extension requests for the certificate request (`pp_role`, ...):
+    /// Puppet's `csr_attributes.yaml`, read when the agent first asks for
+    /// a certificate.
+    #[arg(
+        long,
+        default_value = "/etc/puppetlabs/puppet/csr_attributes.yaml",
+        value_name = "FILE"
+    )]
+    csr_attributes: PathBuf,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -80,7 +89,7 @@ pub(crate) fn run(args: AgentArgs, env: &EnvArgs) -> Result<ExitCode> {
         waitforcert: Duration::from_secs(args.waitforcert),
         ca_fingerprint: args.ca_fingerprint.clone(),
         keylength: args.keylength,
-        extension_requests: Vec::new(),
+        extension_requests: extension_requests(&args.csr_attributes)?,
     };
     let once = args.onetime || args.run.test || !args.daemonize;
     loop {
@@ -355,4 +364,28 @@ fn module_sources(catalog: &Catalog) -> Vec<String> {
         }
     }
     found
+}
+
+/// The `extension_requests` of a `csr_attributes.yaml`, when the file
+/// exists; its `custom_attributes` are not sent.
+fn extension_requests(path: &std::path::Path) -> Result<Vec<(String, String)>> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(Vec::new());
+    };
+    let data = marionette_hiera::yaml::parse(&text)
+        .map(|value| marionette_catalog::to_data(&value))
+        .map_err(|e| anyhow::anyhow!("{}: {} (line {})", path.display(), e.problem, e.line))?;
+    Ok(match data.get("extension_requests") {
+        Some(serde_json::Value::Object(requests)) => requests
+            .iter()
+            .map(|(name, value)| {
+                let text = match value {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (name.clone(), text)
+            })
+            .collect(),
+        _ => Vec::new(),
+    })
 }

@@ -32,6 +32,7 @@ pub(crate) fn write_quietly(stream: &mut dyn std::io::Write, text: std::fmt::Arg
 }
 
 mod catalog;
+mod config;
 use clap::{Parser, Subcommand};
 use marionette_diagnostics::SourceFile;
 use marionette_syntax::{SourceKind, dump};
@@ -64,11 +65,17 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
     name = "marionette",
     version,
     about = "Configuration management that speaks Puppet",
-    disable_help_subcommand = true
+    disable_help_subcommand = true,
+    args_override_self = true
 )]
 struct Cli {
     #[command(flatten)]
     env: environment::EnvArgs,
+    /// Settings in `puppet.conf`'s form (`[main]`, `[agent]`, `[server]`,
+    /// `[user]`) with Puppet's names, before the command line's options
+    /// (default /etc/marionette/puppet.conf, when it exists).
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -203,7 +210,13 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         errln!("Error: Marionette failed unexpectedly; this is a bug, please report it: {info}");
     }));
-    let args: Vec<OsString> = std::env::args_os().collect();
+    let args: Vec<OsString> = match config::with_settings(std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err(message) => {
+            errln!("Error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
     // Puppet's spellings are tried only when ours do not parse, so an
     // external subcommand's arguments reach it as written.
     let parsed = Cli::try_parse_from(&args).or_else(|error| match error.kind() {

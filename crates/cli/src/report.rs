@@ -25,6 +25,10 @@ pub(crate) struct ListArgs {
     /// ~/.marionette otherwise).
     #[arg(long)]
     vardir: Option<PathBuf>,
+    /// The reports `marionette server` kept of this node, instead of this
+    /// machine's.
+    #[arg(long, value_name = "CERTNAME")]
+    node: Option<String>,
     /// `text`, or `json` for tools.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     format: String,
@@ -38,6 +42,9 @@ pub(crate) struct ShowArgs {
     /// Where the reports are kept.
     #[arg(long)]
     vardir: Option<PathBuf>,
+    /// A report `marionette server` kept of this node.
+    #[arg(long, value_name = "CERTNAME")]
+    node: Option<String>,
     /// `text`, or `json` for the report itself.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     format: String,
@@ -50,15 +57,47 @@ pub(crate) fn run(command: ReportCommand) -> Result<ExitCode> {
     }
 }
 
-/// The kept reports by the names `show` takes, newest first.
-fn kept(vardir: Option<&Path>) -> Vec<(&'static str, PathBuf)> {
-    let state = crate::apply::vardir(vardir).join("state");
+/// The kept reports by the names `show` takes, newest first: this
+/// machine's, or those the server kept of `node` (`last`, `previous`,
+/// then older ones by the time they came).
+fn kept(vardir: Option<&Path>, node: Option<&str>) -> Vec<(String, PathBuf)> {
+    let state = crate::apply::vardir(vardir);
+    if let Some(node) = node {
+        let dir = state.join("server/reports").join(node);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|e| e == "json"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files.reverse();
+        return files
+            .into_iter()
+            .enumerate()
+            .map(|(i, path)| {
+                let name = match i {
+                    0 => "last".to_string(),
+                    1 => "previous".to_string(),
+                    _ => path
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                };
+                (name, path)
+            })
+            .collect();
+    }
+    let state = state.join("state");
     [
         ("last", state.join("last_run_report.json")),
         ("previous", state.join("previous_run_report.json")),
     ]
     .into_iter()
     .filter(|(_, path)| path.is_file())
+    .map(|(name, path)| (name.to_string(), path))
     .collect()
 }
 
@@ -74,7 +113,7 @@ fn read(path: &Path) -> Result<Value> {
 }
 
 fn list(args: &ListArgs) -> Result<ExitCode> {
-    let reports = kept(args.vardir.as_deref());
+    let reports = kept(args.vardir.as_deref(), args.node.as_deref());
     let mut rows = Vec::new();
     for (name, path) in &reports {
         let report = read(path)?;
@@ -126,20 +165,31 @@ fn list(args: &ListArgs) -> Result<ExitCode> {
 }
 
 fn show(args: &ShowArgs) -> Result<ExitCode> {
-    let path = match args.report.as_str() {
-        which @ ("last" | "previous") => kept(args.vardir.as_deref())
-            .into_iter()
-            .find(|(name, _)| *name == which)
-            .map(|(_, path)| path)
-            .with_context(|| {
-                format!(
-                    "No {which} report is kept in {}",
+    let named = kept(args.vardir.as_deref(), args.node.as_deref())
+        .into_iter()
+        .find(|(name, _)| *name == args.report)
+        .map(|(_, path)| path);
+    let path = match (named, args.report.as_str()) {
+        (Some(path), _) => path,
+        (None, which @ ("last" | "previous")) => {
+            let place = match &args.node {
+                Some(node) => format!(
+                    "of {node} in {}",
+                    crate::apply::vardir(args.vardir.as_deref())
+                        .join("server/reports")
+                        .join(node)
+                        .display()
+                ),
+                None => format!(
+                    "in {}",
                     crate::apply::vardir(args.vardir.as_deref())
                         .join("state")
                         .display()
-                )
-            })?,
-        file => PathBuf::from(file),
+                ),
+            };
+            bail!("No {which} report is kept {place}")
+        }
+        (None, file) => PathBuf::from(file),
     };
     let report = read(&path)?;
     if args.format == "json" {

@@ -56,6 +56,11 @@ pub(crate) struct ServerArgs {
     /// Puppet's `external_nodes` setting.
     #[arg(long, value_name = "COMMAND")]
     external_nodes: Option<PathBuf>,
+    /// How long an environment's plugins, data and Ruby host are kept
+    /// before they are read again: seconds, or `unlimited` (Puppet's
+    /// `environment_timeout`; main manifests are read at every compile).
+    #[arg(long, default_value = "unlimited", value_name = "SECONDS")]
+    environment_timeout: String,
 }
 
 pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
@@ -77,10 +82,19 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         vardir: args.vardir.unwrap_or_else(|| state.join("server")),
         ca,
     };
+    let timeout = match args.environment_timeout.as_str() {
+        "unlimited" => None,
+        seconds => Some(std::time::Duration::from_secs(
+            seconds.parse().with_context(|| {
+                format!("--environment-timeout: '{seconds}' is neither seconds nor 'unlimited'")
+            })?,
+        )),
+    };
     let environments = Arc::new(Environments {
         args: env.clone(),
         manifest: args.manifest,
         classifier: args.external_nodes,
+        timeout,
         known: Mutex::default(),
     });
     let server = marionette_server::Server::start(config, environments)
@@ -95,7 +109,10 @@ struct Environments {
     args: EnvArgs,
     manifest: Option<PathBuf>,
     classifier: Option<PathBuf>,
-    known: Mutex<HashMap<String, Arc<Environment>>>,
+    /// How long a made environment is used (`None`: for ever).
+    timeout: Option<std::time::Duration>,
+    /// Each environment made, with when it was made.
+    known: Mutex<HashMap<String, (std::time::Instant, Arc<Environment>)>>,
 }
 
 /// What an environment's compiles share.
@@ -132,7 +149,9 @@ impl Environments {
             return None;
         }
         let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(found) = known.get(name) {
+        if let Some((made, found)) = known.get(name)
+            && self.timeout.is_none_or(|timeout| made.elapsed() < timeout)
+        {
             return Some(found.clone());
         }
         let args = self.named(name);
@@ -150,7 +169,7 @@ impl Environments {
             ruby,
             args,
         });
-        known.insert(name.to_string(), made.clone());
+        known.insert(name.to_string(), (std::time::Instant::now(), made.clone()));
         Some(made)
     }
 }

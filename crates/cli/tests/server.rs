@@ -63,7 +63,7 @@ fn start_server(dir: &Path) -> Running {
         .arg("--ssldir")
         .arg(dir.join("server-ssl"))
         .arg("--vardir")
-        .arg(dir.join("server-var"))
+        .arg(dir.join("server-root/server"))
         .arg("--environmentpath")
         .arg(&environments)
         .arg("--external-nodes")
@@ -182,7 +182,7 @@ fn a_stock_puppet_agent_is_served() {
         "greetings\n",
         "{said}"
     );
-    let reports: Vec<_> = std::fs::read_dir(dir.join("server-var/reports/mrtest-agent1"))
+    let reports: Vec<_> = std::fs::read_dir(dir.join("server-root/server/reports/mrtest-agent1"))
         .map(|d| d.filter_map(|e| e.ok()).collect())
         .unwrap_or_default();
     assert_eq!(reports.len(), 1, "one report kept");
@@ -214,6 +214,12 @@ fn a_stock_puppet_agent_is_served() {
     // run with nothing to do.
     let ours = dir.join("ours");
     std::fs::create_dir_all(&ours).unwrap();
+    let attributes = dir.join("csr_attributes.yaml");
+    std::fs::write(
+        &attributes,
+        "---\nextension_requests:\n  pp_role: mrtest_web\n",
+    )
+    .unwrap();
     let marionette_agent = || {
         Command::new(env!("CARGO_BIN_EXE_marionette"))
             .args([
@@ -231,6 +237,8 @@ fn a_stock_puppet_agent_is_served() {
                 "2048",
             ])
             .args(["--waitforcert", "0", "--no-color"])
+            .arg("--csr-attributes")
+            .arg(&attributes)
             .arg("--vardir")
             .arg(dir.join("mrtest-agent3"))
             .env("FACTER_mrtest_srv_dir", &ours)
@@ -242,19 +250,38 @@ fn a_stock_puppet_agent_is_served() {
     assert_eq!(first.status.code(), Some(2), "{said}");
     assert_eq!(
         std::fs::read_to_string(ours.join("hello.txt")).unwrap_or_default(),
-        "hello mrtest-agent3 synced external\n",
+        "hello mrtest-agent3 synced external mrtest_web\n",
         "{said}"
     );
     assert_eq!(
         std::fs::read_to_string(ours.join("out.txt")).unwrap_or_default(),
         "greetings\n"
     );
-    let kept = std::fs::read_dir(dir.join("server-var/reports/mrtest-agent3"))
+    let kept = std::fs::read_dir(dir.join("server-root/server/reports/mrtest-agent3"))
         .map(|d| d.count())
         .unwrap_or(0);
     assert_eq!(kept, 1, "the report of Marionette's agent is kept: {said}");
     let again = marionette_agent();
     assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    // The server's reports of a node, read back as this machine's are.
+    let listed = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args([
+            "report",
+            "list",
+            "--node",
+            "mrtest-agent3",
+            "--format",
+            "json",
+        ])
+        .arg("--vardir")
+        .arg(dir.join("server-root"))
+        .output()
+        .expect("marionette report runs");
+    let listed: serde_json::Value =
+        serde_json::from_slice(&listed.stdout).unwrap_or_else(|_| panic!("{}", text(&listed)));
+    assert_eq!(listed[0]["name"], "last");
+    assert_eq!(listed[0]["status"], "unchanged");
+    assert_eq!(listed[1]["status"], "changed");
 
     // Another node's catalog, and a path out of a module's files.
     let other = "/puppet/v3/catalog/mrtest-other?environment=production";

@@ -1,9 +1,12 @@
-# What the server test's agent is given: a file naming it by its
-# certificate and the facts pluginsync brought, and a file from a module.
+# What the server test's agents are given: a file naming the agent by its
+# certificate (and the role its certificate carries, if any) and the facts
+# pluginsync brought, and a file from a module.
 node default {
   $dir = $facts['mrtest_srv_dir']
+  $role = $trusted['extensions']['pp_role']
+  $suffix = $role ? { undef => '', default => " ${role}" }
   file { "${dir}/hello.txt":
-    content => "hello ${trusted['certname']} ${facts['mrtest_srv_fact']} ${facts['mrtest_external']}\n",
+    content => "hello ${trusted['certname']} ${facts['mrtest_srv_fact']} ${facts['mrtest_external']}${suffix}\n",
   }
   file { "${dir}/out.txt":
     source => 'puppet:///modules/mrtest_srv/greeting.txt',

@@ -1,0 +1,387 @@
+//! Settings from a `puppet.conf`-style file: `[main]`, then the section of
+//! the command (`[server]` or the older `[master]` for `server`, `[agent]`
+//! for `agent`, `[user]` for the others), with Puppet's setting names.
+//! They become the command's options, placed before the ones given on the
+//! command line, so that those win. The file is `--config FILE`, or
+//! `/etc/marionette/puppet.conf` when it exists.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// The file read when no `--config` is given.
+const DEFAULT: &str = "/etc/marionette/puppet.conf";
+
+/// A setting the commands understand: its name in `puppet.conf`, the
+/// option it becomes, whether that option is a switch (`true` gives it,
+/// anything else leaves it out), and the commands that take it.
+struct Setting {
+    name: &'static str,
+    option: &'static str,
+    switch: bool,
+    commands: &'static [&'static str],
+}
+
+const ALL: &[&str] = &[
+    "apply", "agent", "server", "catalog", "lookup", "resource", "describe", "facts",
+];
+const RUNS: &[&str] = &["apply", "agent"];
+
+const SETTINGS: &[Setting] = &[
+    Setting {
+        name: "environment",
+        option: "--environment",
+        switch: false,
+        commands: ALL,
+    },
+    Setting {
+        name: "environmentpath",
+        option: "--environmentpath",
+        switch: false,
+        commands: ALL,
+    },
+    Setting {
+        name: "modulepath",
+        option: "--modulepath",
+        switch: false,
+        commands: ALL,
+    },
+    Setting {
+        name: "basemodulepath",
+        option: "--modulepath",
+        switch: false,
+        commands: ALL,
+    },
+    Setting {
+        name: "hiera_config",
+        option: "--hiera-config",
+        switch: false,
+        commands: ALL,
+    },
+    Setting {
+        name: "vardir",
+        option: "--vardir",
+        switch: false,
+        commands: &["apply", "agent", "server"],
+    },
+    Setting {
+        name: "certname",
+        option: "--certname",
+        switch: false,
+        commands: &["apply", "agent", "server"],
+    },
+    Setting {
+        name: "ssldir",
+        option: "--ssldir",
+        switch: false,
+        commands: &["agent", "server"],
+    },
+    Setting {
+        name: "keylength",
+        option: "--keylength",
+        switch: false,
+        commands: &["agent", "server", "ca"],
+    },
+    Setting {
+        name: "noop",
+        option: "--noop",
+        switch: true,
+        commands: RUNS,
+    },
+    Setting {
+        name: "show_diff",
+        option: "--show_diff",
+        switch: true,
+        commands: RUNS,
+    },
+    Setting {
+        name: "server",
+        option: "--server",
+        switch: false,
+        commands: &["agent"],
+    },
+    Setting {
+        name: "serverport",
+        option: "--serverport",
+        switch: false,
+        commands: &["agent"],
+    },
+    Setting {
+        name: "masterport",
+        option: "--serverport",
+        switch: false,
+        commands: &["agent"],
+    },
+    Setting {
+        name: "waitforcert",
+        option: "--waitforcert",
+        switch: false,
+        commands: &["agent"],
+    },
+    Setting {
+        name: "runinterval",
+        option: "--runinterval",
+        switch: false,
+        commands: &["agent"],
+    },
+    Setting {
+        name: "splay",
+        option: "--splay",
+        switch: true,
+        commands: &["agent"],
+    },
+    Setting {
+        name: "splaylimit",
+        option: "--splaylimit",
+        switch: false,
+        commands: &["agent"],
+    },
+    Setting {
+        name: "ca_fingerprint",
+        option: "--ca-fingerprint",
+        switch: false,
+        commands: &["agent"],
+    },
+    Setting {
+        name: "csr_attributes",
+        option: "--csr-attributes",
+        switch: false,
+        commands: &["agent"],
+    },
+    Setting {
+        name: "autosign",
+        option: "--autosign",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "dns_alt_names",
+        option: "--dns-alt-names",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "external_nodes",
+        option: "--external-nodes",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "environment_timeout",
+        option: "--environment-timeout",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "manifest",
+        option: "--manifest",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "cadir",
+        option: "--cadir",
+        switch: false,
+        commands: &["server", "ca"],
+    },
+];
+
+/// The command line with the file's settings placed after the command's
+/// name; `--config FILE` itself is taken out.
+pub(crate) fn with_settings(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
+    let (path, mut args) = take_config(args);
+    let explicit = path.is_some();
+    let path = path.unwrap_or_else(|| PathBuf::from(DEFAULT));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(_) if !explicit => return Ok(args),
+        Err(e) => {
+            return Err(format!(
+                "Could not read the configuration {}: {e}",
+                path.display()
+            ));
+        }
+    };
+    // The command: the first argument that is not an option.
+    let Some(at) = args
+        .iter()
+        .skip(1)
+        .position(|a| !a.to_string_lossy().starts_with('-'))
+    else {
+        return Ok(args);
+    };
+    let at = at + 1;
+    let command = args[at].to_string_lossy().into_owned();
+    let section = match command.as_str() {
+        "server" => &["server", "master"][..],
+        "agent" => &["agent"][..],
+        _ => &["user"][..],
+    };
+    let settings = read(&text, section, &path)?;
+    let mut inserted: Vec<OsString> = Vec::new();
+    for (name, value) in settings {
+        let Some(setting) = SETTINGS
+            .iter()
+            .find(|s| s.name == name && s.commands.contains(&command.as_str()))
+        else {
+            continue;
+        };
+        if setting.switch {
+            if value == "true" {
+                inserted.push(setting.option.into());
+            }
+        } else {
+            inserted.push(setting.option.into());
+            inserted.push(value.into());
+        }
+    }
+    args.splice(at + 1..at + 1, inserted);
+    Ok(args)
+}
+
+/// `--config FILE` (or `--config=FILE`) taken out of the arguments.
+fn take_config(args: Vec<OsString>) -> (Option<PathBuf>, Vec<OsString>) {
+    let mut path = None;
+    let mut rest = Vec::with_capacity(args.len());
+    let mut iter = args.into_iter();
+    while let Some(arg) = iter.next() {
+        let text = arg.to_string_lossy().into_owned();
+        if text == "--config" {
+            path = iter.next().map(PathBuf::from);
+        } else if let Some(value) = text.strip_prefix("--config=") {
+            path = Some(PathBuf::from(value));
+        } else {
+            rest.push(arg);
+        }
+    }
+    (path, rest)
+}
+
+/// The settings of `[main]` and then of the command's sections, later
+/// ones replacing earlier ones of the same name. `$vardir`-style
+/// references to settings read before are expanded.
+fn read(text: &str, sections: &[&str], path: &Path) -> Result<Vec<(String, String)>, String> {
+    let mut main: Vec<(String, String)> = Vec::new();
+    let mut own: Vec<(String, String)> = Vec::new();
+    let mut current = "main".to_string();
+    for (number, line) in text.lines().enumerate() {
+        let line = line
+            .split_once('#')
+            .map_or(line, |(before, _)| before)
+            .trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            current = name.trim().to_string();
+            continue;
+        }
+        let Some((name, value)) = line.split_once('=') else {
+            return Err(format!(
+                "Could not parse {} line {}: '{line}' is not a setting",
+                path.display(),
+                number + 1
+            ));
+        };
+        let entry = (name.trim().to_string(), value.trim().to_string());
+        if current == "main" {
+            main.push(entry);
+        } else if sections.contains(&current.as_str()) {
+            own.push(entry);
+        }
+    }
+    let mut settings: Vec<(String, String)> = Vec::new();
+    for (name, value) in main.into_iter().chain(own) {
+        let value = expand(&value, &settings);
+        settings.retain(|(n, _)| *n != name);
+        settings.push((name, value));
+    }
+    Ok(settings)
+}
+
+/// `$name` and `${name}` replaced by settings already read.
+fn expand(value: &str, known: &[(String, String)]) -> String {
+    let mut out = value.to_string();
+    for (name, known_value) in known {
+        out = out
+            .replace(&format!("${{{name}}}"), known_value)
+            .replace(&format!("${name}"), known_value);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &[&str]) -> Vec<OsString> {
+        text.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn sections_become_options_before_the_command_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("puppet.conf");
+        std::fs::write(
+            &file,
+            "# comment\n[main]\nvardir = /var/lib/m\nssldir = $vardir/ssl\n[agent]\nserver = puppet.example.com\nsplay = true\nruninterval = 600\n[server]\nautosign = true\n",
+        )
+        .unwrap();
+        let config = file.display().to_string();
+        let got = with_settings(args(&[
+            "marionette",
+            "--config",
+            &config,
+            "agent",
+            "-t",
+            "--runinterval",
+            "60",
+        ]))
+        .unwrap();
+        assert_eq!(
+            got,
+            args(&[
+                "marionette",
+                "agent",
+                "--vardir",
+                "/var/lib/m",
+                "--ssldir",
+                "/var/lib/m/ssl",
+                "--server",
+                "puppet.example.com",
+                "--splay",
+                "--runinterval",
+                "600",
+                "-t",
+                "--runinterval",
+                "60"
+            ])
+        );
+        let got = with_settings(args(&["marionette", "server", "--config", &config])).unwrap();
+        assert_eq!(
+            got,
+            args(&[
+                "marionette",
+                "server",
+                "--vardir",
+                "/var/lib/m",
+                "--ssldir",
+                "/var/lib/m/ssl",
+                "--autosign",
+                "true"
+            ])
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_a_setting_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("puppet.conf");
+        std::fs::write(&file, "[main]\nnonsense\n").unwrap();
+        let config = file.display().to_string();
+        let error = with_settings(args(&["marionette", "--config", &config, "agent"])).unwrap_err();
+        assert!(
+            error.contains("line 2") && error.contains("'nonsense'"),
+            "{error}"
+        );
+    }
+}
