@@ -35,8 +35,11 @@ fn start_puppetserver(dir: &Path, port: u16) -> Running {
     std::fs::write(
         p.join("confdir/puppet.conf"),
         format!(
-            "[main]\ncertname = localhost\ndns_alt_names = localhost\nssldir = {ssl}\nenvironmentpath = {envs}\nbasemodulepath = {empty}\n[server]\nautosign = true\nvardir = {var}\n",
+            "[main]\ncertname = localhost\ndns_alt_names = localhost\nssldir = {ssl}\ncadir = {ca}\nenvironmentpath = {envs}\nbasemodulepath = {empty}\n[server]\nautosign = true\nvardir = {var}\n",
             ssl = p.join("confdir/ssl").display(),
+            // Its own CA: Debian's default is shared by every server on
+            // the machine.
+            ca = p.join("ca").display(),
             envs = code.join("environments").display(),
             empty = p.join("no-modules").display(),
             var = p.join("var").display(),

@@ -303,6 +303,21 @@ fn a_stock_puppet_agent_is_served() {
         "/puppet/v3/file_content/modules/mrtest_srv/greeting.txt?environment=production";
     assert_eq!(curl(dir, server.port, None, &[], anonymous), "403");
 
+    // A certificate request of 100 KiB is refused unread.
+    let big = dir.join("big.csr");
+    std::fs::write(&big, vec![b'A'; 100 * 1024]).unwrap();
+    let upload = format!("@{}", big.display());
+    let put = [
+        "-X",
+        "PUT",
+        "-H",
+        "Content-Type: text/plain",
+        "--data-binary",
+        upload.as_str(),
+    ];
+    let request = "/puppet-ca/v1/certificate_request/mrtest-big";
+    assert_eq!(curl(dir, server.port, None, &put, request), "413");
+
     // Revoked from this machine through the CA's API: refused from then on.
     let status = "/puppet-ca/v1/certificate_status/mrtest-agent1";
     let revoke = [

@@ -9,6 +9,11 @@ use marionette_ca::{CaError, CertificateState, CsrOutcome};
 use crate::http::{Body, Client, Request, forbidden, json, text};
 use crate::server::State;
 
+/// The largest certificate request taken: a 16,384-bit key with every
+/// extension fits many times over. Anyone may submit one, so the cap keeps
+/// a stranger from making the CA parse megabytes.
+const MAX_CSR: usize = 64 * 1024;
+
 pub(crate) fn handle(
     state: &State,
     client: &Client,
@@ -35,6 +40,10 @@ pub(crate) fn handle(
             Ok(None) => not_found(&format!("Could not find certificate_request {name}")),
             Err(e) => failure(&e),
         },
+        (&Method::PUT, "certificate_request") if request.body.len() > MAX_CSR => text(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("A certificate request is at most {MAX_CSR} bytes"),
+        ),
         (&Method::PUT, "certificate_request") => {
             let pem = String::from_utf8_lossy(&request.body);
             match ca.submit_csr(name, &pem) {
