@@ -161,6 +161,11 @@ fn marionette_agent_runs_against_debians_puppetserver() {
         "greetings\n",
         "{said}"
     );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out/note.txt")).unwrap_or_default(),
+        "a synced type\n",
+        "{said}"
+    );
     let reports = dir.join("puppetserver/var/reports/mrtest-ps-agent");
     let kept = std::fs::read_dir(&reports).map(|d| d.count()).unwrap_or(0);
     assert_eq!(

@@ -182,6 +182,11 @@ fn a_stock_puppet_agent_is_served() {
         "greetings\n",
         "{said}"
     );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("note.txt")).unwrap_or_default(),
+        "a synced type\n",
+        "the synced type is applied: {said}"
+    );
     let reports: Vec<_> = std::fs::read_dir(dir.join("server-root/server/reports/mrtest-agent1"))
         .map(|d| d.filter_map(|e| e.ok()).collect())
         .unwrap_or_default();
@@ -256,6 +261,11 @@ fn a_stock_puppet_agent_is_served() {
     assert_eq!(
         std::fs::read_to_string(ours.join("out.txt")).unwrap_or_default(),
         "greetings\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ours.join("note.txt")).unwrap_or_default(),
+        "a synced type\n",
+        "the synced type is applied by Marionette's agent: {said}"
     );
     let kept = std::fs::read_dir(dir.join("server-root/server/reports/mrtest-agent3"))
         .map(|d| d.count())
