@@ -135,6 +135,20 @@ impl Agent {
     /// external facts (`facts.d`) into `pluginfactdest`.
     pub fn pluginsync(&mut self, environment: &str) -> Result<Synced, AgentError> {
         let mut synced = Synced::default();
+        // Marionette's server gives the whole set in one answer; Puppet's
+        // does not know the request, and gets one per file.
+        let whole = format!(
+            "/puppet/v3/marionette_plugins?environment={}",
+            encode(environment)
+        );
+        if let Ok(answer) = self.fetch(&whole) {
+            let targets = [
+                ("plugins", self.settings.libdir.clone()),
+                ("pluginfacts", self.settings.pluginfactdest.clone()),
+            ];
+            pluginsync::unpack(&answer.body, &targets, &mut synced)?;
+            return Ok(synced);
+        }
         let pluginfacts = self.settings.pluginfactdest.clone();
         let plugins = self.settings.libdir.clone();
         for (mount, target) in [("pluginfacts", pluginfacts), ("plugins", plugins)] {

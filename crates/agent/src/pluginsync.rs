@@ -181,3 +181,102 @@ fn checksum(path: &Path) -> String {
         })
         .unwrap_or_default()
 }
+
+/// Writes a whole plugin set (`MOUNT SIZE PATH` lines, each followed by
+/// the file's bytes) into the mounts' directories: changed files written,
+/// files the set no longer has removed.
+pub(crate) fn unpack(
+    body: &[u8],
+    targets: &[(&str, PathBuf)],
+    synced: &mut Synced,
+) -> Result<(), AgentError> {
+    let broken = |why: &str| AgentError::Http(format!("the plugin set is broken: {why}"));
+    let mut wanted: Vec<HashSet<PathBuf>> = vec![HashSet::new(); targets.len()];
+    let mut at = 0;
+    while at < body.len() {
+        let end = body[at..]
+            .iter()
+            .position(|b| *b == b'\n')
+            .ok_or_else(|| broken("a header without its end"))?;
+        let header = std::str::from_utf8(&body[at..at + end])
+            .map_err(|_| broken("a header that is not text"))?;
+        at += end + 1;
+        let mut parts = header.splitn(3, ' ');
+        let (Some(mount), Some(size), Some(name)) = (parts.next(), parts.next(), parts.next())
+        else {
+            return Err(broken(header));
+        };
+        let size: usize = size.parse().map_err(|_| broken(header))?;
+        let bytes = body
+            .get(at..at + size)
+            .ok_or_else(|| broken("a file cut short"))?;
+        at += size;
+        let Some(index) = targets.iter().position(|(m, _)| *m == mount) else {
+            continue;
+        };
+        let relative = PathBuf::from(name);
+        if !relative
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+        {
+            return Err(broken(&format!("{name} is outside its directory")));
+        }
+        let mut parent = relative.parent();
+        while let Some(dir) = parent.filter(|p| !p.as_os_str().is_empty()) {
+            wanted[index].insert(dir.to_path_buf());
+            parent = dir.parent();
+        }
+        wanted[index].insert(relative.clone());
+        let local = targets[index].1.join(&relative);
+        if std::fs::read(&local).is_ok_and(|current| current == bytes) {
+            continue;
+        }
+        if let Some(dir) = local.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(io(format!("could not create {}", dir.display())))?;
+        }
+        let temporary = local.with_extension("marionette-tmp");
+        std::fs::write(&temporary, bytes)
+            .and_then(|()| std::fs::rename(&temporary, &local))
+            .map_err(io(format!("could not write {}", local.display())))?;
+        synced.written.push(local);
+    }
+    for ((_, target), wanted) in targets.iter().zip(&wanted) {
+        std::fs::create_dir_all(target)
+            .map_err(io(format!("could not create {}", target.display())))?;
+        purge(target, Path::new(""), wanted, synced)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plugin_set_is_unpacked_and_what_it_lacks_removed() {
+        let dir = std::env::temp_dir().join(format!("mrtest-unpack-{}", std::process::id()));
+        let (lib, facts) = (dir.join("lib"), dir.join("facts.d"));
+        std::fs::create_dir_all(lib.join("old")).unwrap();
+        std::fs::write(lib.join("old/gone.rb"), "x").unwrap();
+        let body = b"plugins 3 facter/a.rb\nabcpluginfacts 2 b.txt\nb=";
+        let targets = [("plugins", lib.clone()), ("pluginfacts", facts.clone())];
+        let mut synced = Synced::default();
+        unpack(body, &targets, &mut synced).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(lib.join("facter/a.rb")).unwrap(),
+            "abc"
+        );
+        assert_eq!(std::fs::read_to_string(facts.join("b.txt")).unwrap(), "b=");
+        assert!(!lib.join("old").exists());
+        assert_eq!(synced.written.len(), 2);
+        // The same set again writes nothing.
+        let mut again = Synced::default();
+        unpack(body, &targets, &mut again).unwrap();
+        assert!(again.written.is_empty() && again.removed.is_empty());
+        // A path out of its directory, and a set cut short, are refused.
+        assert!(unpack(b"plugins 1 ../x\na", &targets, &mut again).is_err());
+        assert!(unpack(b"plugins 9 a.rb\nab", &targets, &mut again).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

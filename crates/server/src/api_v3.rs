@@ -35,6 +35,7 @@ pub(crate) async fn handle(
         (&Method::GET, "file_metadata") => metadata(state, request, name, false),
         (&Method::GET, "file_content" | "static_file_content") => content(state, request, name),
         (&Method::GET, "environments") => environments(state),
+        (&Method::GET, "marionette_plugins") => plugin_set(state, request),
         _ => error(
             StatusCode::NOT_FOUND,
             &format!("No route for {} {}", request.method, request.path),
@@ -317,4 +318,35 @@ fn environments(state: &State) -> Response<Body> {
         })
         .collect();
     json_response(&json!({"search_paths": [], "environments": environments}))
+}
+
+/// Marionette's own endpoint: an environment's whole plugin set in one
+/// answer, so `marionette agent` syncs in one request instead of one per
+/// file. Each file is a line `MOUNT SIZE RELATIVE_PATH` and then its
+/// bytes; the mounts are `plugins` and `pluginfacts`.
+fn plugin_set(state: &State, request: &Request) -> Response<Body> {
+    let Some(modulepath) = state.compiler.modulepath(request.environment()) else {
+        return error(
+            StatusCode::NOT_FOUND,
+            &format!("Could not find environment '{}'", request.environment()),
+        );
+    };
+    let mut body: Vec<u8> = Vec::new();
+    for mount in ["plugins", "pluginfacts"] {
+        let Some((roots, _)) = files::roots(&modulepath, mount) else {
+            continue;
+        };
+        for (relative, path) in files::tree(&roots) {
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            let name = relative.display().to_string();
+            if name.contains('\n') {
+                continue;
+            }
+            body.extend_from_slice(format!("{mount} {} {name}\n", bytes.len()).as_bytes());
+            body.extend_from_slice(&bytes);
+        }
+    }
+    response(StatusCode::OK, "application/octet-stream", body)
 }

@@ -97,6 +97,35 @@ pub(crate) fn find(roots: &[PathBuf], relative: &Path) -> Option<PathBuf> {
     })
 }
 
+/// Every file below the roots, merged (the first root's file of a name
+/// wins), by relative path, with version-control directories left out.
+pub(crate) fn tree(roots: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
+    fn walk(base: &Path, below: &Path, out: &mut Vec<(PathBuf, PathBuf)>) {
+        let Ok(read) = std::fs::read_dir(base.join(below)) else {
+            return;
+        };
+        let mut names: Vec<_> = read.filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+        names.sort();
+        for name in names {
+            if [".git", ".svn", ".hg", "CVS"].iter().any(|i| name == *i) {
+                continue;
+            }
+            let relative = below.join(&name);
+            let path = base.join(&relative);
+            if path.is_dir() {
+                walk(base, &relative, out);
+            } else if path.is_file() && !out.iter().any(|(r, _)| *r == relative) {
+                out.push((relative, path));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for root in roots {
+        walk(root, Path::new(""), &mut out);
+    }
+    out
+}
+
 /// How metadata is asked for.
 pub(crate) struct Options<'a> {
     pub(crate) recurse: bool,
