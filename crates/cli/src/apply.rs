@@ -470,6 +470,9 @@ fn write_catalog_summary(
 /// process at once, as by default.
 fn stop_on_signals() {
     extern "C" fn on_signal(signal: libc::c_int) {
+        // The command under way, in a process group of its own, gets the
+        // signal too.
+        marionette_ral::command::pass_on(signal);
         if !marionette_transaction::apply::request_stop(signal) {
             // SAFETY: _exit(2) is async-signal-safe; nothing was changed.
             unsafe { libc::_exit(128 + signal) };

@@ -1057,8 +1057,9 @@ fn broken_catalogs_are_refused() {
     }
 }
 
-/// SIGTERM during a run stops it after the resource under way: what was
-/// interrupted is said, the report is written (failed), the lock
+/// SIGTERM during a run stops it after the resource under way, whose
+/// command gets the signal too (it runs in a process group of its own):
+/// what was interrupted is said, the report is written (failed), the lock
 /// released, and the command exits 1.
 #[test]
 fn a_terminated_run_stops_after_its_current_resource_and_reports() {
@@ -1071,7 +1072,7 @@ fn a_terminated_run_stops_after_its_current_resource_and_reports() {
         .args([
             "-e",
             &format!(
-                "exec {{ 'mrtest-first': command => '/bin/sleep 2' }} -> exec {{ 'mrtest-second': command => '/bin/touch {}' }}",
+                "exec {{ 'mrtest-first': command => '/bin/sleep 30' }} -> exec {{ 'mrtest-second': command => '/bin/touch {}' }}",
                 marker.display()
             ),
         ])
@@ -1085,7 +1086,12 @@ fn a_terminated_run_stops_after_its_current_resource_and_reports() {
         .status()
         .unwrap();
     assert!(killed.success());
+    let signalled = std::time::Instant::now();
     let output = child.wait_with_output().unwrap();
+    assert!(
+        signalled.elapsed() < std::time::Duration::from_secs(10),
+        "the command under way did not get the signal"
+    );
     let printed = format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),
@@ -1093,7 +1099,7 @@ fn a_terminated_run_stops_after_its_current_resource_and_reports() {
     );
     assert_eq!(output.status.code(), Some(1), "{printed}");
     assert!(
-        printed.contains("Exec[mrtest-first]/returns: executed successfully"),
+        printed.contains("Exec[mrtest-first]/returns: change from 'notrun' to ['0'] failed"),
         "{printed}"
     );
     assert!(

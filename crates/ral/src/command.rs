@@ -177,6 +177,18 @@ pub struct Runner {
     logger: Logger,
 }
 
+/// A signal the process received that the command under way should get
+/// too (0: none). Commands run in process groups of their own, so a
+/// terminal's Ctrl-C and a service manager's TERM reach only Marionette;
+/// it passes them on, and the command ends as it would have run alone.
+static PASSED_ON: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// Passes `signal` on to the command under way and to any later one of
+/// this run. Safe to call from a signal handler.
+pub fn pass_on(signal: i32) {
+    PASSED_ON.store(signal, std::sync::atomic::Ordering::SeqCst);
+}
+
 impl Runner {
     pub fn new(logger: Logger) -> Runner {
         Runner { logger }
@@ -267,6 +279,7 @@ impl Runner {
         };
         let stderr_capture = child.stderr.take().map(Capture::start);
         let started = Instant::now();
+        let mut signalled = false;
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break status,
@@ -277,6 +290,15 @@ impl Runner {
                         message: e.to_string(),
                     });
                 }
+            }
+            let pending = PASSED_ON.load(std::sync::atomic::Ordering::SeqCst);
+            if pending != 0 && !signalled {
+                // SAFETY: kill(2) with the negative id of the group the
+                // child leads; it cannot touch memory.
+                unsafe {
+                    libc::kill(-(child.id() as i32), pending);
+                }
+                signalled = true;
             }
             if let Some(limit) = spec.timeout
                 && started.elapsed() >= limit
