@@ -169,6 +169,9 @@ fn run_once(
             );
             match std::fs::read(&cache) {
                 Ok(text) if !args.no_usecacheonfailure => {
+                    // The plugins synced last time apply the cached
+                    // catalog's types.
+                    use_synced_plugins(vardir);
                     let environment = serde_json::from_slice::<serde_json::Value>(&text)
                         .ok()
                         .and_then(|c| {
@@ -283,13 +286,7 @@ fn fetch(
                 &format!("/File[{}]/ensure: removed", path.display()),
             );
         }
-        // The synced plugins are a module of their own for this run.
-        let args = EnvArgs {
-            modulepath: Some(vardir.join("pluginsync").display().to_string()),
-            environmentpath: vardir.join("no-environments"),
-            ..EnvArgs::default()
-        };
-        crate::environment::choose(&args);
+        use_synced_plugins(vardir);
         logger.log(Level::Info, "", "Loading facts");
         let mut facts = crate::catalog::local_facts();
         facts.insert("clientcert".into(), agent.certname().into());
@@ -388,4 +385,14 @@ fn extension_requests(path: &std::path::Path) -> Result<Vec<(String, String)>> {
             .collect(),
         _ => Vec::new(),
     })
+}
+
+/// Makes the synced plugins the run's module path: a module of their own.
+fn use_synced_plugins(vardir: &std::path::Path) {
+    let args = EnvArgs {
+        modulepath: Some(vardir.join("pluginsync").display().to_string()),
+        environmentpath: vardir.join("no-environments"),
+        ..EnvArgs::default()
+    };
+    crate::environment::choose(&args);
 }

@@ -225,6 +225,7 @@ fn a_stock_puppet_agent_is_served() {
         "---\nextension_requests:\n  pp_role: mrtest_web\n",
     )
     .unwrap();
+    let port = server.port;
     let marionette_agent = || {
         Command::new(env!("CARGO_BIN_EXE_marionette"))
             .args([
@@ -235,12 +236,7 @@ fn a_stock_puppet_agent_is_served() {
                 "--certname",
                 "mrtest-agent3",
             ])
-            .args([
-                "--serverport",
-                &server.port.to_string(),
-                "--keylength",
-                "2048",
-            ])
+            .args(["--serverport", &port.to_string(), "--keylength", "2048"])
             .args(["--waitforcert", "0", "--no-color"])
             .arg("--csr-attributes")
             .arg(&attributes)
@@ -347,4 +343,25 @@ fn a_stock_puppet_agent_is_served() {
         "000"
     );
     drop(server);
+
+    // With the server gone, Marionette's agent applies the catalog it
+    // cached, with the plugins it synced.
+    std::fs::remove_file(ours.join("hello.txt")).unwrap();
+    std::fs::remove_file(ours.join("note.txt")).unwrap();
+    let cached = marionette_agent();
+    let said = text(&cached);
+    assert!(
+        said.contains("Notice: Using cached catalog from environment 'production'"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ours.join("hello.txt")).unwrap_or_default(),
+        "hello mrtest-agent3 synced external mrtest_web\n",
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ours.join("note.txt")).unwrap_or_default(),
+        "a synced type\n",
+        "{said}"
+    );
 }
