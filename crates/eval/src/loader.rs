@@ -11,10 +11,15 @@
 //!
 //! Loaded files are parsed once and kept in an arena owned by the caller,
 //! so that the evaluator can hold references into their trees for the
-//! rest of the compilation.
+//! rest of the compilation. Parsed files are also kept for the life of the
+//! process, by path, size and modification time: a server compiling
+//! catalog after catalog parses a module's file once, and again only when
+//! it changes.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use marionette_diagnostics::{SourceFile, Span};
 use marionette_syntax::SourceKind;
@@ -32,7 +37,13 @@ pub struct Loaded {
 
 /// Where loaded files live; create one per compilation and lend it to
 /// the evaluator.
-pub type Sources = Arena<Loaded>;
+pub type Sources = Arena<Arc<Loaded>>;
+
+/// A file's version: its size and modification time.
+type Version = (u64, Option<SystemTime>);
+
+/// Files parsed by any compilation of this process, by path and version.
+static PARSED: Mutex<Option<HashMap<PathBuf, (Version, Arc<Loaded>)>>> = Mutex::new(None);
 
 /// What kind of name is looked up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +133,18 @@ impl<'p> Loader<'p> {
         if !self.loaded.insert(path.to_path_buf()) {
             return Ok(None);
         }
+        let version = std::fs::metadata(path)
+            .ok()
+            .map(|m| (m.len(), m.modified().ok()));
+        if let Some(version) = version {
+            let parsed = PARSED.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((known, loaded)) = parsed.as_ref().and_then(|p| p.get(path))
+                && *known == version
+            {
+                let loaded: &'p Arc<Loaded> = self.sources.alloc(loaded.clone());
+                return Ok(Some(&**loaded));
+            }
+        }
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|error| {
             let mut e = EvalError::new(format!("Could not read {name}: {error}"), Span::default());
@@ -141,10 +164,19 @@ impl<'p> Loader<'p> {
             error.raw_location = true;
             return Err(error);
         }
-        Ok(Some(self.sources.alloc(Loaded {
+        let loaded = Arc::new(Loaded {
             file,
             program: checked.program,
-        })))
+        });
+        if let Some(version) = version {
+            PARSED
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert_with(HashMap::new)
+                .insert(path.to_path_buf(), (version, loaded.clone()));
+        }
+        let loaded: &'p Arc<Loaded> = self.sources.alloc(loaded);
+        Ok(Some(&**loaded))
     }
 }
 
