@@ -42,8 +42,11 @@ pub type Sources = Arena<Arc<Loaded>>;
 /// A file's version: its size and modification time.
 type Version = (u64, Option<SystemTime>);
 
-/// Files parsed by any compilation of this process, by path and version.
-static PARSED: Mutex<Option<HashMap<PathBuf, (Version, Arc<Loaded>)>>> = Mutex::new(None);
+/// Files parsed by any compilation of this process, by path, with the
+/// version parsed.
+type Parsed = HashMap<PathBuf, (Version, Arc<Loaded>)>;
+
+static PARSED: Mutex<Option<Parsed>> = Mutex::new(None);
 
 /// What kind of name is looked up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
