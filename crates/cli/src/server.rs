@@ -61,6 +61,9 @@ pub(crate) struct ServerArgs {
     /// `environment_timeout`; main manifests are read at every compile).
     #[arg(long, default_value = "unlimited", value_name = "SECONDS")]
     environment_timeout: String,
+    /// A file the server's log is appended to, instead of standard error.
+    #[arg(long, value_name = "FILE")]
+    logdest: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
@@ -81,6 +84,7 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         ssldir: args.ssldir.unwrap_or_else(|| state.join("ssl")),
         vardir: args.vardir.unwrap_or_else(|| state.join("server")),
         ca,
+        log_file: args.logdest,
     };
     let timeout = match args.environment_timeout.as_str() {
         "unlimited" => None,

@@ -66,6 +66,8 @@ pub struct Config {
     pub vardir: PathBuf,
     /// The CA's settings: autosign, key length, time to live.
     pub ca: marionette_ca::Settings,
+    /// Where the server's log goes, instead of standard error.
+    pub log_file: Option<PathBuf>,
 }
 
 /// A catalog asked for by a node.

@@ -36,9 +36,26 @@ pub(crate) struct State {
 }
 
 impl State {
-    /// A line of the server's log, on standard error.
+    /// A line of the server's log: on standard error, or appended to the
+    /// log file with its time.
     pub(crate) fn log(&self, message: &str) {
-        eprintln!("Notice: {message}");
+        let Some(path) = &self.config.log_file else {
+            eprintln!("Notice: {message}");
+            return;
+        };
+        let seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64())
+            .unwrap_or_default();
+        let line = format!("{seconds:.3} Notice: {message}\n");
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut file| std::io::Write::write_all(&mut file, line.as_bytes()));
+        if written.is_err() {
+            eprint!("Notice: {line}");
+        }
     }
 
     /// Takes the CA's new CRL into the TLS configuration, so a revoked

@@ -82,6 +82,7 @@ fn three_hundred_catalogs_from_thirty_clients() {
             ssldir: dir.join("ssl"),
             vardir: dir.join("var"),
             ca: settings(),
+            log_file: Some(dir.join("server.log")),
         },
         compiler.clone(),
     )
