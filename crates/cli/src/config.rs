@@ -8,6 +8,14 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+/// The global options that take a value as the next argument.
+const GLOBAL_WITH_VALUES: &[&str] = &[
+    "--environment",
+    "--environmentpath",
+    "--modulepath",
+    "--hiera-config",
+];
+
 /// The file read when no `--config` is given.
 const DEFAULT: &str = "/etc/marionette/puppet.conf";
 
@@ -201,15 +209,24 @@ pub(crate) fn with_settings(args: Vec<OsString>) -> Result<Vec<OsString>, String
             ));
         }
     };
-    // The command: the first argument that is not an option.
-    let Some(at) = args
-        .iter()
-        .skip(1)
-        .position(|a| !a.to_string_lossy().starts_with('-'))
-    else {
+    // The command: the first argument that is neither an option nor the
+    // value of a global option given before it.
+    let mut at = None;
+    let mut skip_value = false;
+    for (index, arg) in args.iter().enumerate().skip(1) {
+        let text = arg.to_string_lossy();
+        if skip_value {
+            skip_value = false;
+        } else if text.starts_with('-') {
+            skip_value = GLOBAL_WITH_VALUES.contains(&text.as_ref());
+        } else {
+            at = Some(index);
+            break;
+        }
+    }
+    let Some(at) = at else {
         return Ok(args);
     };
-    let at = at + 1;
     let command = args[at].to_string_lossy().into_owned();
     let section = match command.as_str() {
         "server" => &["server", "master"][..],
@@ -354,6 +371,30 @@ mod tests {
                 "-t",
                 "--runinterval",
                 "60"
+            ])
+        );
+        let got = with_settings(args(&[
+            "marionette",
+            "--environment",
+            "prod",
+            "--config",
+            &config,
+            "server",
+        ]))
+        .unwrap();
+        assert_eq!(
+            got,
+            args(&[
+                "marionette",
+                "--environment",
+                "prod",
+                "server",
+                "--vardir",
+                "/var/lib/m",
+                "--ssldir",
+                "/var/lib/m/ssl",
+                "--autosign",
+                "true"
             ])
         );
         let got = with_settings(args(&["marionette", "server", "--config", &config])).unwrap();
