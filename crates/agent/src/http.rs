@@ -128,11 +128,9 @@ impl Client {
                     };
                     return Ok(Answer { status, body });
                 }
-                Err(e) if attempt == 0 => {
-                    // The server may have closed a kept connection.
-                    let _ = e;
-                    self.sender = None;
-                }
+                // The server may have closed a kept connection: once more
+                // on a new one.
+                Err(_) if attempt == 0 => self.sender = None,
                 Err(e) => return Err(AgentError::Http(e.to_string())),
             }
         }

@@ -107,7 +107,8 @@ impl Agent {
         &self.settings.certname
     }
 
-    fn get(&mut self, path: &str) -> Result<http::Answer, AgentError> {
+    /// A GET of the server's, or its error.
+    pub(crate) fn get(&mut self, path: &str) -> Result<http::Answer, AgentError> {
         let answer = self.client.send("GET", path, None, Vec::new())?;
         ok(answer)
     }
@@ -141,7 +142,7 @@ impl Agent {
             "/puppet/v3/marionette_plugins?environment={}",
             encode(environment)
         );
-        if let Ok(answer) = self.fetch(&whole) {
+        if let Ok(answer) = self.get(&whole) {
             let targets = [
                 ("plugins", self.settings.libdir.clone()),
                 ("pluginfacts", self.settings.pluginfactdest.clone()),
@@ -219,10 +220,6 @@ impl Agent {
             .client
             .send("PUT", &path, Some("application/json"), report.to_vec())?;
         ok(answer).map(|_| ())
-    }
-
-    pub(crate) fn fetch(&mut self, path: &str) -> Result<http::Answer, AgentError> {
-        self.get(path)
     }
 }
 

@@ -34,7 +34,7 @@ pub(crate) fn sync(
         "/puppet/v3/file_metadatas/{mount}?recurse=true&links=follow&source_permissions=ignore&checksum_type=sha256{ignore}&environment={}",
         encode(environment)
     );
-    let entries: Vec<serde_json::Value> = match agent.fetch(&path) {
+    let entries: Vec<serde_json::Value> = match agent.get(&path) {
         Ok(answer) => serde_json::from_slice(&answer.body)
             .map_err(|e| AgentError::Http(format!("the {mount} listing is not JSON: {e}")))?,
         // A mount nothing fills.
@@ -124,7 +124,7 @@ fn fetch_file(
     if local.is_file() && checksum(local) == wanted_sum {
         return Ok(());
     }
-    let content = agent.fetch(&format!(
+    let content = agent.get(&format!(
         "/puppet/v3/file_content/{source}?environment={}",
         encode(environment)
     ))?;

@@ -143,11 +143,7 @@ fn run_once(
         .join("client_data/catalog")
         .join(format!("{}.json", settings.certname));
     let (catalog, environment, facts) = match fetched {
-        Ok(Fetched {
-            catalog: text,
-            environment,
-            facts,
-        }) => {
+        Ok(fetched) => {
             if let Some(parent) = cache.parent() {
                 std::fs::create_dir_all(parent)
                     .with_context(|| format!("Could not create {}", parent.display()))?;
@@ -157,9 +153,9 @@ fn run_once(
                 "",
                 &format!("Caching catalog for {}", settings.certname),
             );
-            std::fs::write(&cache, &text)
+            std::fs::write(&cache, &fetched.text)
                 .with_context(|| format!("Could not write {}", cache.display()))?;
-            (text, environment, facts)
+            (fetched.catalog, fetched.environment, fetched.facts)
         }
         Err(error) => {
             logger.log(
@@ -167,36 +163,27 @@ fn run_once(
                 "",
                 &format!("Could not retrieve catalog from remote server: {error}"),
             );
-            match std::fs::read(&cache) {
-                Ok(text) if !args.no_usecacheonfailure => {
-                    // The plugins synced last time apply the cached
-                    // catalog's types.
-                    use_synced_plugins(vardir);
-                    let environment = serde_json::from_slice::<serde_json::Value>(&text)
-                        .ok()
-                        .and_then(|c| {
-                            c.get("environment")
-                                .and_then(|e| e.as_str())
-                                .map(str::to_string)
-                        })
-                        .unwrap_or_else(|| requested.clone());
-                    logger.log(
-                        Level::Notice,
-                        "",
-                        &format!("Using cached catalog from environment '{environment}'"),
-                    );
-                    (text, environment, crate::catalog::local_facts())
-                }
-                _ => {
-                    logger.log(Level::Err, "", "Could not retrieve catalog; skipping run");
-                    return Ok(ExitCode::FAILURE);
-                }
-            }
+            let cached = std::fs::read_to_string(&cache)
+                .ok()
+                .filter(|_| !args.no_usecacheonfailure)
+                .and_then(|text| Catalog::from_json(&text).ok());
+            let Some(catalog) = cached else {
+                logger.log(Level::Err, "", "Could not retrieve catalog; skipping run");
+                return Ok(ExitCode::FAILURE);
+            };
+            // The plugins synced last time apply the cached catalog's
+            // types.
+            use_synced_plugins(vardir);
+            let environment = catalog.environment.clone();
+            logger.log(
+                Level::Notice,
+                "",
+                &format!("Using cached catalog from environment '{environment}'"),
+            );
+            (catalog, environment, crate::catalog::local_facts())
         }
     };
     let config_retrieval = started.elapsed().as_secs_f64();
-    let text = String::from_utf8_lossy(&catalog);
-    let catalog = Catalog::from_json(&text).context("The server's catalog is not Puppet's JSON")?;
     logger.log(
         Level::Info,
         "",
@@ -295,17 +282,14 @@ fn fetch(
             marionette_eval::PUPPET_VERSION.into(),
         );
         facts.insert("clientnoop".into(), false.into());
-        let catalog = agent.catalog(&environment, &facts)?;
-        let compiled_in = serde_json::from_slice::<serde_json::Value>(&catalog)
-            .ok()
-            .and_then(|c| {
-                c.get("environment")
-                    .and_then(|e| e.as_str())
-                    .map(str::to_string)
-            })
-            .unwrap_or_else(|| environment.clone());
+        let text = agent.catalog(&environment, &facts)?;
+        let catalog = Catalog::from_json(&String::from_utf8_lossy(&text)).map_err(|e| {
+            AgentError::Http(format!("the server's catalog is not Puppet's JSON: {e}"))
+        })?;
+        let compiled_in = catalog.environment.clone();
         if compiled_in == environment || switched {
             return Ok(Fetched {
+                text,
                 catalog,
                 environment,
                 facts,
@@ -323,10 +307,11 @@ fn fetch(
     }
 }
 
-/// A catalog from the server, the environment it is of, and the facts it
-/// was compiled with.
+/// A catalog from the server (as sent, to cache, and read), the
+/// environment it is of, and the facts it was compiled with.
 struct Fetched {
-    catalog: Vec<u8>,
+    text: Vec<u8>,
+    catalog: Catalog,
     environment: String,
     facts: serde_json::Map<String, serde_json::Value>,
 }

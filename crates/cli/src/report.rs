@@ -19,8 +19,9 @@ pub(crate) enum ReportCommand {
     Show(ShowArgs),
 }
 
+/// Whose reports, and where they are kept.
 #[derive(Args)]
-pub(crate) struct ListArgs {
+pub(crate) struct Kept {
     /// Where the reports are kept (default /var/lib/marionette as root,
     /// ~/.marionette otherwise).
     #[arg(long)]
@@ -29,6 +30,12 @@ pub(crate) struct ListArgs {
     /// machine's.
     #[arg(long, value_name = "CERTNAME")]
     node: Option<String>,
+}
+
+#[derive(Args)]
+pub(crate) struct ListArgs {
+    #[command(flatten)]
+    kept: Kept,
     /// `text`, or `json` for tools.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     format: String,
@@ -39,12 +46,8 @@ pub(crate) struct ShowArgs {
     /// `last` (the default), `previous`, or a report file.
     #[arg(default_value = "last")]
     report: String,
-    /// Where the reports are kept.
-    #[arg(long)]
-    vardir: Option<PathBuf>,
-    /// A report `marionette server` kept of this node.
-    #[arg(long, value_name = "CERTNAME")]
-    node: Option<String>,
+    #[command(flatten)]
+    kept: Kept,
     /// `text`, or `json` for the report itself.
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     format: String,
@@ -113,7 +116,7 @@ fn read(path: &Path) -> Result<Value> {
 }
 
 fn list(args: &ListArgs) -> Result<ExitCode> {
-    let reports = kept(args.vardir.as_deref(), args.node.as_deref());
+    let reports = kept(args.kept.vardir.as_deref(), args.kept.node.as_deref());
     let mut rows = Vec::new();
     for (name, path) in &reports {
         let report = read(path)?;
@@ -141,7 +144,7 @@ fn list(args: &ListArgs) -> Result<ExitCode> {
     if rows.is_empty() {
         errln!(
             "No reports are kept in {} yet: a run keeps its report there.",
-            crate::apply::vardir(args.vardir.as_deref())
+            crate::apply::vardir(args.kept.vardir.as_deref())
                 .join("state")
                 .display()
         );
@@ -165,24 +168,24 @@ fn list(args: &ListArgs) -> Result<ExitCode> {
 }
 
 fn show(args: &ShowArgs) -> Result<ExitCode> {
-    let named = kept(args.vardir.as_deref(), args.node.as_deref())
+    let named = kept(args.kept.vardir.as_deref(), args.kept.node.as_deref())
         .into_iter()
         .find(|(name, _)| *name == args.report)
         .map(|(_, path)| path);
     let path = match (named, args.report.as_str()) {
         (Some(path), _) => path,
         (None, which @ ("last" | "previous")) => {
-            let place = match &args.node {
+            let place = match &args.kept.node {
                 Some(node) => format!(
                     "of {node} in {}",
-                    crate::apply::vardir(args.vardir.as_deref())
+                    crate::apply::vardir(args.kept.vardir.as_deref())
                         .join("server/reports")
                         .join(node)
                         .display()
                 ),
                 None => format!(
                     "in {}",
-                    crate::apply::vardir(args.vardir.as_deref())
+                    crate::apply::vardir(args.kept.vardir.as_deref())
                         .join("state")
                         .display()
                 ),

@@ -3,6 +3,8 @@
 //! `puppet:///modules/...` source, the report stored by Puppet's server,
 //! and a second run with nothing to do.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
@@ -107,30 +109,14 @@ fn start_puppetserver(dir: &Path, port: u16) -> Running {
 }
 
 fn agent(dir: &Path, port: u16) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args([
-            "agent",
-            "-t",
-            "--server",
-            "localhost",
-            "--certname",
-            "mrtest-ps-agent",
-        ])
-        .args(["--serverport", &port.to_string(), "--keylength", "2048"])
-        .args(["--waitforcert", "0", "--no-color"])
-        .arg("--vardir")
-        .arg(dir.join("agent"))
-        .env("FACTER_mrtest_srv_dir", dir.join("out"))
-        .output()
-        .expect("marionette agent runs")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+    common::marionette_agent(
+        port,
+        "mrtest-ps-agent",
+        &dir.join("agent"),
+        &dir.join("out"),
     )
+    .output()
+    .expect("marionette agent runs")
 }
 
 #[test]
@@ -149,7 +135,7 @@ fn marionette_agent_runs_against_debians_puppetserver() {
     let _server = start_puppetserver(dir, port);
 
     let first = agent(dir, port);
-    let said = text(&first);
+    let said = common::printed(&first);
     assert_eq!(first.status.code(), Some(2), "{said}");
     assert_eq!(
         std::fs::read_to_string(dir.join("out/hello.txt")).unwrap_or_default(),
@@ -176,5 +162,10 @@ fn marionette_agent_runs_against_debians_puppetserver() {
     );
 
     let second = agent(dir, port);
-    assert_eq!(second.status.code(), Some(0), "{}", text(&second));
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "{}",
+        common::printed(&second)
+    );
 }

@@ -115,14 +115,6 @@ fn agent(dir: &Path, port: u16, certname: &str) -> Output {
         .expect("puppet agent runs")
 }
 
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
 /// A request with curl, as the agent (its certificate) or as nobody.
 fn curl(dir: &Path, port: u16, as_agent: Option<&str>, args: &[&str], path: &str) -> String {
     let mut command = Command::new("curl");
@@ -166,7 +158,7 @@ fn a_stock_puppet_agent_is_served() {
 
     // First run: bootstrap, pluginsync, catalog, file, report.
     let first = agent(dir, server.port, "mrtest-agent1");
-    let said = text(&first);
+    let said = common::printed(&first);
     assert_eq!(first.status.code(), Some(2), "{said}");
     assert!(
         said.contains("Downloaded certificate for mrtest-agent1"),
@@ -198,11 +190,16 @@ fn a_stock_puppet_agent_is_served() {
 
     // Second run: nothing to do.
     let second = agent(dir, server.port, "mrtest-agent1");
-    assert_eq!(second.status.code(), Some(0), "{}", text(&second));
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "{}",
+        common::printed(&second)
+    );
 
     // The classifier moves another agent to another environment.
     let moved = agent(dir, server.port, "mrtest-agent2");
-    let said = text(&moved);
+    let said = common::printed(&moved);
     assert_eq!(moved.status.code(), Some(2), "{said}");
     assert!(said.contains("switching agent to 'mrtest_other'"), "{said}");
     assert_eq!(
@@ -227,27 +224,14 @@ fn a_stock_puppet_agent_is_served() {
     .unwrap();
     let port = server.port;
     let marionette_agent = || {
-        Command::new(env!("CARGO_BIN_EXE_marionette"))
-            .args([
-                "agent",
-                "-t",
-                "--server",
-                "localhost",
-                "--certname",
-                "mrtest-agent3",
-            ])
-            .args(["--serverport", &port.to_string(), "--keylength", "2048"])
-            .args(["--waitforcert", "0", "--no-color"])
+        common::marionette_agent(port, "mrtest-agent3", &dir.join("mrtest-agent3"), &ours)
             .arg("--csr-attributes")
             .arg(&attributes)
-            .arg("--vardir")
-            .arg(dir.join("mrtest-agent3"))
-            .env("FACTER_mrtest_srv_dir", &ours)
             .output()
             .expect("marionette agent runs")
     };
     let first = marionette_agent();
-    let said = text(&first);
+    let said = common::printed(&first);
     assert_eq!(first.status.code(), Some(2), "{said}");
     assert_eq!(
         std::fs::read_to_string(ours.join("hello.txt")).unwrap_or_default(),
@@ -268,7 +252,7 @@ fn a_stock_puppet_agent_is_served() {
         .unwrap_or(0);
     assert_eq!(kept, 1, "the report of Marionette's agent is kept: {said}");
     let again = marionette_agent();
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    assert_eq!(again.status.code(), Some(0), "{}", common::printed(&again));
     // The server's reports of a node, read back as this machine's are.
     let listed = Command::new(env!("CARGO_BIN_EXE_marionette"))
         .args([
@@ -283,8 +267,8 @@ fn a_stock_puppet_agent_is_served() {
         .arg(dir.join("server-root"))
         .output()
         .expect("marionette report runs");
-    let listed: serde_json::Value =
-        serde_json::from_slice(&listed.stdout).unwrap_or_else(|_| panic!("{}", text(&listed)));
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout)
+        .unwrap_or_else(|_| panic!("{}", common::printed(&listed)));
     assert_eq!(listed[0]["name"], "last");
     assert_eq!(listed[0]["status"], "unchanged");
     assert_eq!(listed[1]["status"], "changed");
@@ -336,7 +320,7 @@ fn a_stock_puppet_agent_is_served() {
     ];
     assert_eq!(curl(dir, server.port, None, &revoke, status), "204");
     let refused = agent(dir, server.port, "mrtest-agent1");
-    let said = text(&refused);
+    let said = common::printed(&refused);
     assert_eq!(refused.status.code(), Some(1), "{said}");
     assert_eq!(
         curl(dir, server.port, Some("mrtest-agent1"), &[], own),
@@ -349,7 +333,7 @@ fn a_stock_puppet_agent_is_served() {
     std::fs::remove_file(ours.join("hello.txt")).unwrap();
     std::fs::remove_file(ours.join("note.txt")).unwrap();
     let cached = marionette_agent();
-    let said = text(&cached);
+    let said = common::printed(&cached);
     assert!(
         said.contains("Notice: Using cached catalog from environment 'production'"),
         "{said}"

@@ -68,6 +68,8 @@ pub(crate) fn checked(mut def: TypeDef, api: &ApiType) -> TypeDef {
             .map(|a| a.name.clone())
             .collect(),
     };
+    // The attributes a resource must give: (name, whether a parameter).
+    let mut mandatory: Vec<(String, bool)> = Vec::new();
     for declared in &api.attributes {
         let Some(attr) = def.attributes.iter_mut().find(|a| a.name == declared.name) else {
             continue;
@@ -93,6 +95,12 @@ pub(crate) fn checked(mut def: TypeDef, api: &ApiType) -> TypeDef {
         let Ok(data_type) = marionette_values::parse_type(&declared.data_type) else {
             continue;
         };
+        if declared.default.is_none()
+            && declared.behaviour != Behaviour::Namevar
+            && !matches!(data_type, PType::Optional(_))
+        {
+            mandatory.push((name.clone(), declared.behaviour == Behaviour::Parameter));
+        }
         let data_type = Arc::new(data_type);
         let (checked_type, label) = (data_type.clone(), format!("{type_name}.{name}"));
         attr.validate = Some(Arc::new(move |_, value| {
@@ -126,19 +134,6 @@ pub(crate) fn checked(mut def: TypeDef, api: &ApiType) -> TypeDef {
             }));
         }
     }
-    let mandatory: Vec<(String, bool)> = api
-        .attributes
-        .iter()
-        .filter(|a| !matches!(a.behaviour, Behaviour::ReadOnly | Behaviour::Namevar))
-        .filter(|a| a.default.is_none())
-        .filter(|a| {
-            !matches!(
-                marionette_values::parse_type(&a.data_type),
-                Ok(PType::Optional(_)) | Err(_)
-            )
-        })
-        .map(|a| (a.name.clone(), a.behaviour == Behaviour::Parameter))
-        .collect();
     if !mandatory.is_empty() {
         let previous = def.validate.take();
         def.validate = Some(Arc::new(move |resource: &Resource| {

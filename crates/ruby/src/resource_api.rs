@@ -7,7 +7,7 @@
 //!
 //! The reader takes Ruby's literal syntax (strings, heredocs, symbols,
 //! numbers, `true`/`false`/`nil`, arrays, hashes in both key styles, and
-//! `%r{}` or `/.../` patterns). A definition that is not a plain literal
+//! `%r{}` or `/.../` patterns, read as `scan.rs` reads them). A definition that is not a plain literal
 //! is not read here; the host describes it by running it.
 
 use serde_json::Value as Json;
@@ -429,36 +429,17 @@ impl<'t> Reader<'t> {
                 self.at += 1;
                 self.entries('}').map(Lit::Hash)
             }
-            '/' => {
-                self.at += 1;
-                self.delimited('/', '/').map(Lit::Regex)
-            }
-            '%' if rest.starts_with("%r") => {
-                let open = rest[2..].chars().next()?;
-                let close = match open {
-                    '{' => '}',
-                    '(' => ')',
-                    '[' => ']',
-                    '<' => '>',
-                    other => other,
-                };
-                self.at += 2 + open.len_utf8();
-                let source = self.delimited(open, close)?;
-                // Flags after the pattern (`%r{...}m`).
-                while self.peek().is_some_and(|c| c.is_ascii_lowercase()) {
-                    self.at += 1;
-                }
+            // `/.../` and `%r{...}`, flags kept inline, read as the
+            // classic types' title patterns are.
+            '/' | '%' if c == '/' || rest.starts_with("%r") => {
+                let chars: Vec<char> = rest.chars().collect();
+                let (source, after) = crate::scan::regex_literal(&chars, 0)?;
+                self.at += chars[..after].iter().map(|c| c.len_utf8()).sum::<usize>();
                 Some(Lit::Regex(source))
             }
             '%' if rest.starts_with("%w") || rest.starts_with("%i") => {
                 let open = rest[2..].chars().next()?;
-                let close = match open {
-                    '{' => '}',
-                    '(' => ')',
-                    '[' => ']',
-                    '<' => '>',
-                    other => other,
-                };
+                let close = crate::scan::closing_delimiter(open)?;
                 let symbols = rest.starts_with("%i");
                 self.at += 2 + open.len_utf8();
                 let words = self.delimited(open, close)?;

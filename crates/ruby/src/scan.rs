@@ -186,19 +186,9 @@ fn read_title_patterns(body: &str) -> Vec<(String, Vec<String>)> {
 /// A regex literal starting at `at` (`%r{...}` with any of Ruby's
 /// bracket pairs, or `/.../` after `[`, `,` or `(`), in Ruby syntax with
 /// its flags inline, and where it ends.
-fn regex_literal(chars: &[char], at: usize) -> Option<(String, usize)> {
+pub(crate) fn regex_literal(chars: &[char], at: usize) -> Option<(String, usize)> {
     let (open, close, mut i) = match chars.get(at..at + 3) {
-        Some(['%', 'r', open]) => {
-            let close = match open {
-                '{' => '}',
-                '(' => ')',
-                '[' => ']',
-                '<' => '>',
-                c if c.is_ascii_punctuation() => *c,
-                _ => return None,
-            };
-            (*open, close, at + 3)
-        }
+        Some(['%', 'r', open]) => (*open, closing_delimiter(*open)?, at + 3),
         _ if chars.get(at) == Some(&'/') => {
             let before = chars[..at].iter().rev().find(|c| !c.is_whitespace());
             if !matches!(before, None | Some('[' | ',' | '(')) {
@@ -247,6 +237,19 @@ fn regex_literal(chars: &[char], at: usize) -> Option<(String, usize)> {
         format!("(?{flags}:{source})")
     };
     Some((regex, i))
+}
+
+/// The delimiter that closes a Ruby `%` literal opened with `open`: the
+/// bracket's pair, or the same punctuation.
+pub(crate) fn closing_delimiter(open: char) -> Option<char> {
+    match open {
+        '{' => Some('}'),
+        '(' => Some(')'),
+        '[' => Some(']'),
+        '<' => Some('>'),
+        c if c.is_ascii_punctuation() => Some(c),
+        _ => None,
+    }
 }
 
 /// The attribute list that follows a regex (`, [[:a], [:b, proc]]`): the

@@ -89,7 +89,7 @@ pub(crate) fn handle(
                 });
             let result = match desired.as_deref() {
                 Some("signed") => ca.sign(name).map(|_| ()),
-                Some("revoked") => ca.revoke(name).and_then(|()| state.reload_crl()),
+                Some("revoked") => ca.revoke(name).map(|()| state.reload_crl()),
                 _ => {
                     return text(
                         StatusCode::BAD_REQUEST,
@@ -103,7 +103,7 @@ pub(crate) fn handle(
             }
         }
         (&Method::DELETE, "certificate_status") => {
-            match ca.clean(name).and_then(|()| state.reload_crl()) {
+            match ca.clean(name).map(|()| state.reload_crl()) {
                 Ok(()) => text(StatusCode::NO_CONTENT, ""),
                 Err(e) => failure(&e),
             }

@@ -91,16 +91,15 @@ async fn catalog(
             .to_string(),
         Err(message) => return error(StatusCode::INTERNAL_SERVER_ERROR, &message),
     };
-    // Puppet's agent escapes the facts once more than the form does.
+    // Puppet's agent escapes the facts once more than the form does (as a
+    // form value: `+` for a blank).
     let facts_text = field("facts").map(|text| {
         if text.starts_with('{') {
             text.to_string()
         } else {
-            form(format!("x={text}").as_bytes())
-                .into_iter()
-                .next()
-                .map(|(_, v)| v)
-                .unwrap_or_default()
+            percent_encoding::percent_decode_str(&text.replace('+', " "))
+                .decode_utf8_lossy()
+                .into_owned()
         }
     });
     let facts = match facts_text.as_deref().map(serde_json::from_str::<Value>) {
@@ -227,15 +226,27 @@ fn facts(state: &State, request: &Request, name: &str) -> Response<Body> {
     }
 }
 
-fn metadata(state: &State, request: &Request, mount_and_path: &str, many: bool) -> Response<Body> {
+/// The directories a mount path covers in the request's environment and
+/// the path below them; the answer to give instead when the environment
+/// is unknown or the path leaves its mount.
+fn mount(
+    state: &State,
+    request: &Request,
+    mount_and_path: &str,
+) -> Result<(Vec<PathBuf>, PathBuf), Box<Response<Body>>> {
     let Some(modulepath) = state.compiler.modulepath(request.environment()) else {
-        return error(
+        return Err(Box::new(error(
             StatusCode::NOT_FOUND,
             &format!("Could not find environment '{}'", request.environment()),
-        );
+        )));
     };
-    let Some((roots, relative)) = files::roots(&modulepath, mount_and_path) else {
-        return forbidden(request);
+    files::roots(&modulepath, mount_and_path).ok_or_else(|| Box::new(forbidden(request)))
+}
+
+fn metadata(state: &State, request: &Request, mount_and_path: &str, many: bool) -> Response<Body> {
+    let (roots, relative) = match mount(state, request, mount_and_path) {
+        Ok(found) => found,
+        Err(refused) => return *refused,
     };
     let options = Options {
         recurse: many
@@ -275,14 +286,9 @@ fn not_found(mount_and_path: &str, many: bool) -> Response<Body> {
 }
 
 fn content(state: &State, request: &Request, mount_and_path: &str) -> Response<Body> {
-    let Some(modulepath) = state.compiler.modulepath(request.environment()) else {
-        return error(
-            StatusCode::NOT_FOUND,
-            &format!("Could not find environment '{}'", request.environment()),
-        );
-    };
-    let Some((roots, relative)) = files::roots(&modulepath, mount_and_path) else {
-        return forbidden(request);
+    let (roots, relative) = match mount(state, request, mount_and_path) {
+        Ok(found) => found,
+        Err(refused) => return *refused,
     };
     match files::find(&roots, &relative).map(std::fs::read) {
         Some(Ok(bytes)) => response(StatusCode::OK, "application/octet-stream", bytes),

@@ -60,14 +60,13 @@ impl State {
 
     /// Takes the CA's new CRL into the TLS configuration, so a revoked
     /// certificate is refused from the next handshake on.
-    pub(crate) fn reload_crl(&self) -> Result<(), marionette_ca::CaError> {
+    pub(crate) fn reload_crl(&self) {
         match crate::tls::server_config(&self.ca, &self.identity.0, &self.identity.1) {
             Ok(config) => {
                 *self.tls.write().unwrap_or_else(|e| e.into_inner()) = config;
             }
             Err(e) => self.log(&format!("Could not reload the CRL: {e}")),
         }
-        Ok(())
     }
 
     fn tls(&self) -> Arc<ServerConfig> {
@@ -228,7 +227,11 @@ async fn route(
             .unwrap_or_default(),
         body,
     };
-    let path = percent_decoded(&request.path);
+    // The path with its `%XX` escapes decoded (module files may have
+    // blanks).
+    let path = percent_encoding::percent_decode_str(&request.path)
+        .decode_utf8_lossy()
+        .into_owned();
     let response = if let Some(rest) = path.strip_prefix("/puppet-ca/v1/") {
         crate::api_ca::handle(state, client, &request, rest)
     } else if let Some(rest) = path.strip_prefix("/puppet/v3/") {
@@ -243,29 +246,4 @@ async fn route(
         http::error(StatusCode::NOT_FOUND, &format!("No route for {path}"))
     };
     http::finish(response, accept_encoding.as_ref())
-}
-
-/// The path with its `%XX` escapes decoded (module files may have blanks).
-fn percent_decoded(path: &str) -> String {
-    let bytes: Vec<u8> = percent_bytes(path.as_bytes());
-    String::from_utf8_lossy(&bytes).into_owned()
-}
-
-fn percent_bytes(input: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(input.len());
-    let mut i = 0;
-    while i < input.len() {
-        if input[i] == b'%'
-            && let Some(hex) = input.get(i + 1..i + 3)
-            && let Ok(text) = std::str::from_utf8(hex)
-            && let Ok(byte) = u8::from_str_radix(text, 16)
-        {
-            out.push(byte);
-            i += 3;
-            continue;
-        }
-        out.push(input[i]);
-        i += 1;
-    }
-    out
 }

@@ -155,3 +155,34 @@ pub(crate) fn case_files(root: &std::path::Path, ext: &str) -> Vec<std::path::Pa
     files.sort();
     files
 }
+
+/// `marionette agent -t` against a server on `localhost:port` as
+/// `certname`, keeping its state in `vardir`; the test modules' code
+/// writes its files into the directory the fact `mrtest_srv_dir` names.
+pub(crate) fn marionette_agent(port: u16, certname: &str, vardir: &Path, out: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    command
+        .args([
+            "agent",
+            "-t",
+            "--server",
+            "localhost",
+            "--certname",
+            certname,
+        ])
+        .args(["--serverport", &port.to_string(), "--keylength", "2048"])
+        .args(["--waitforcert", "0", "--no-color"])
+        .arg("--vardir")
+        .arg(vardir)
+        .env("FACTER_mrtest_srv_dir", out);
+    command
+}
+
+/// What a process printed, standard output then standard error.
+pub(crate) fn printed(output: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
