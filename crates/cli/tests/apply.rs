@@ -1057,12 +1057,20 @@ fn broken_catalogs_are_refused() {
     }
 }
 
-/// SIGTERM during a run stops it after the resource under way, whose
+/// SIGINT or SIGTERM during a run stops it after the resource under way, whose
 /// command gets the signal too (it runs in a process group of its own):
-/// what was interrupted is said, the report is written (failed), the lock
+/// what was interrupted is said, the report is written (failed, and with
+/// `transaction_completed` false, as Puppet marks a transaction that did
+/// not finish), the lock
 /// released, and the command exits 1.
 #[test]
 fn a_terminated_run_stops_after_its_current_resource_and_reports() {
+    for signal in ["INT", "TERM"] {
+        interrupted_run_reports(signal);
+    }
+}
+
+fn interrupted_run_reports(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let vardir = dir.path().join("var");
     let marker = dir.path().join("mrtest-never");
@@ -1082,7 +1090,7 @@ fn a_terminated_run_stops_after_its_current_resource_and_reports() {
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(800));
     let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
@@ -1103,7 +1111,7 @@ fn a_terminated_run_stops_after_its_current_resource_and_reports() {
         "{printed}"
     );
     assert!(
-        printed.contains("Warning: Caught TERM; stopping the run after 1 of"),
+        printed.contains(&format!("Warning: Caught {signal}; stopping the run after 1 of")),
         "{printed}"
     );
     assert!(!marker.exists(), "the run went on after the signal");
@@ -1112,6 +1120,10 @@ fn a_terminated_run_stops_after_its_current_resource_and_reports() {
     )
     .unwrap();
     assert_eq!(report["status"], "failed");
+    assert_eq!(
+        report["transaction_completed"], false,
+        "the report does not mark the run as interrupted"
+    );
     assert!(
         !vardir.join("state/run.lock").exists(),
         "the lock was not released"

@@ -534,6 +534,7 @@ pub fn apply(
                 ),
             );
             run.failed_after = true;
+            run.interrupted = true;
             break;
         }
         let was = run.counts.total;
@@ -653,6 +654,10 @@ struct Run<'a> {
     /// concerned, or a generator failed: the run failed though no
     /// resource did.
     failed_after: bool,
+    /// A signal stopped the run before every resource was evaluated: the
+    /// report says so with `transaction_completed: false`, Puppet's field
+    /// for a transaction that did not run to its end.
+    interrupted: bool,
     /// When resources with a schedule or audited properties were last
     /// checked, and the audited values: read when the first such resource
     /// comes, written at the end of the run.
@@ -698,6 +703,7 @@ impl<'a> Run<'a> {
             counts: Counts::default(),
             times: IndexMap::new(),
             failed_after: false,
+            interrupted: false,
             storage: None,
             schedules: HashMap::new(),
             failed_roots: HashMap::new(),
@@ -1290,7 +1296,7 @@ impl<'a> Run<'a> {
             report_format: 12,
             puppet_version: format!("marionette {}", env!("CARGO_PKG_VERSION")),
             status: status.to_string(),
-            transaction_completed: true,
+            transaction_completed: !self.interrupted,
             noop: self.options.noop,
             noop_pending,
             environment: self.catalog.environment.clone(),

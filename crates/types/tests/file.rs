@@ -177,6 +177,38 @@ fn an_empty_file_and_a_directory_are_created() {
     assert_eq!(mode_of(&dir), 0o755);
 }
 
+/// Runs that create the same directory at the same moment (separate
+/// vardirs, so no run lock between them) all succeed: a directory that
+/// another run made between this run's look and its `mkdir` is what was
+/// asked for, not a directory to refuse to replace.
+#[test]
+fn a_directory_made_meanwhile_by_another_run_is_in_sync() {
+    let fx = Fixture::new();
+    let runs = 6;
+    for round in 0..100 {
+        let dir = fx.path(&format!("mrtest-race-{round}"));
+        let resource = fx.file(&dir, &[("ensure", s("directory")), ("mode", s("0750"))]);
+        let barrier = std::sync::Barrier::new(runs);
+        let failures: Vec<String> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..runs)
+                .map(|_| {
+                    scope.spawn(|| {
+                        barrier.wait();
+                        fx.apply(&resource, false).failed
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .filter_map(|h| h.join().unwrap())
+                .map(|failure| format!("{failure:?}"))
+                .collect()
+        });
+        assert!(failures.is_empty(), "round {round}: {failures:?}");
+        assert_eq!(mode_of(&dir), 0o750);
+    }
+}
+
 #[test]
 fn a_content_change_is_backed_up_in_the_filebucket() {
     let fx = Fixture::new();

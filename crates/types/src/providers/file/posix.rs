@@ -712,15 +712,24 @@ fn set_mode(path: &Path, mode: u32) -> Result<(), ProviderError> {
 /// apply: the mode is set after creation).
 fn make_dir(path: &Path, owners: Owners, mode: u32) -> Result<(), ProviderError> {
     check_parent(path)?;
-    fs::DirBuilder::new()
-        .mode(0o700)
-        .create(path)
-        .map_err(|e| failure("create", path, e))?;
+    match fs::DirBuilder::new().mode(0o700).create(path) {
+        Ok(()) => {}
+        // Another run (or program) made the directory since this one
+        // looked: that is what was asked for, and its owner and mode are
+        // still set below. Anything else in the way is an error.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && is_real_dir(path) => {}
+        Err(e) => return Err(failure("create", path, e)),
+    }
     if owners.any() {
         std::os::unix::fs::lchown(path, owners.uid, owners.gid)
             .map_err(|e| failure("set the owner of", path, e))?;
     }
     set_mode(path, mode)
+}
+
+/// Whether `path` is a directory itself, not a link to one.
+fn is_real_dir(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir())
 }
 
 // ---------------------------------------------------------------------------
@@ -865,6 +874,9 @@ fn clear_for(
     kind: &Kind,
 ) -> Result<(), ProviderError> {
     match kind_of(meta) {
+        // A directory that appeared since the resource was read (another
+        // run made it) is what a directory resource asks for.
+        "directory" if matches!(kind, Kind::Directory) => Ok(()),
         "directory" => {
             if !forced(resource) {
                 return Err(ProviderError::new(format!(
