@@ -11,12 +11,26 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// How many lines of standard error are kept for messages.
 const STDERR_LINES: usize = 20;
+
+/// How much of each standard error line is kept: the rest of a longer
+/// line is read and dropped.
+const STDERR_LINE_BYTES: usize = 4096;
+
+/// The longest line read from standard output. A longer one is a broken
+/// child (or a hostile one): reading stops there instead of growing
+/// memory for as long as it writes.
+pub const MAX_LINE_BYTES: usize = 128 << 20;
+
+/// How many standard output lines may wait to be read: a child that
+/// writes faster than its lines are handled is held back by its pipe
+/// instead of queueing lines in memory.
+const QUEUED_LINES: usize = 256;
 
 /// Why no line was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,13 +39,15 @@ pub enum NoLine {
     Closed,
     /// Nothing came before the deadline.
     Timeout,
+    /// It wrote a line longer than [`MAX_LINE_BYTES`].
+    TooLong,
 }
 
 /// A running child process.
 pub struct Child {
     child: std::process::Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Option<String>>,
+    lines: Receiver<Result<String, NoLine>>,
     stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
@@ -57,34 +73,45 @@ impl Child {
                 "its standard streams could not be opened",
             ));
         };
-        let (sender, lines) = channel();
+        let (sender, lines) = sync_channel(QUEUED_LINES);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {
-                let mut line = String::new();
-                match reader.read_line(&mut line) {
-                    Ok(0) | Err(_) => {
-                        let _ = sender.send(None);
-                        return;
-                    }
-                    Ok(_) => {
-                        if sender.send(Some(line)).is_err() {
-                            return;
-                        }
-                    }
+                let mut line = Vec::new();
+                let next = match read_bounded(&mut reader, &mut line, MAX_LINE_BYTES) {
+                    Ok(Read::Line) => Ok(String::from_utf8_lossy(&line).into_owned()),
+                    Ok(Read::TooLong) => Err(NoLine::TooLong),
+                    Ok(Read::End) | Err(_) => Err(NoLine::Closed),
+                };
+                let last = next.is_err();
+                if sender.send(next).is_err() || last {
+                    return;
                 }
             }
         });
         let kept = Arc::new(Mutex::new(VecDeque::new()));
         let tail = kept.clone();
         std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { return };
+            let mut reader = BufReader::new(stderr);
+            loop {
+                let mut line = Vec::new();
+                let text = match read_bounded(&mut reader, &mut line, STDERR_LINE_BYTES) {
+                    Ok(Read::Line) => String::from_utf8_lossy(&line).trim_end().to_string(),
+                    Ok(Read::TooLong) => {
+                        // Keep the start, and drop the rest up to the line
+                        // break, however long it is.
+                        if skip_line(&mut reader).is_err() {
+                            return;
+                        }
+                        format!("{}...", String::from_utf8_lossy(&line))
+                    }
+                    Ok(Read::End) | Err(_) => return,
+                };
                 let mut tail = lock(&tail);
                 if tail.len() == STDERR_LINES {
                     tail.pop_front();
                 }
-                tail.push_back(line);
+                tail.push_back(text);
             }
         });
         Ok(Child {
@@ -112,8 +139,8 @@ impl Child {
     /// at most `timeout`.
     pub fn read_line(&self, timeout: Duration) -> Result<String, NoLine> {
         match self.lines.recv_timeout(timeout) {
-            Ok(Some(line)) => Ok(line),
-            Ok(None) | Err(RecvTimeoutError::Disconnected) => Err(NoLine::Closed),
+            Ok(line) => line,
+            Err(RecvTimeoutError::Disconnected) => Err(NoLine::Closed),
             Err(RecvTimeoutError::Timeout) => Err(NoLine::Timeout),
         }
     }
@@ -175,6 +202,66 @@ impl Child {
     }
 }
 
+/// What [`read_bounded`] read.
+enum Read {
+    /// A whole line, with its line break (none at the very end).
+    Line,
+    /// The limit was reached before the line's end: the line holds the
+    /// first `limit` bytes, the rest is still unread.
+    TooLong,
+    /// Nothing more: the stream ended.
+    End,
+}
+
+/// Reads one line into `line`, never more than `limit` bytes of it.
+fn read_bounded(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<Read> {
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok(if line.is_empty() { Read::End } else { Read::Line });
+        }
+        let room = limit - line.len();
+        let (taken, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) if at < room => (at + 1, Some(Read::Line)),
+            _ if buffer.len() >= room => (room, Some(Read::TooLong)),
+            _ => (buffer.len(), None),
+        };
+        line.extend_from_slice(&buffer[..taken]);
+        reader.consume(taken);
+        if let Some(done) = done {
+            return Ok(done);
+        }
+    }
+}
+
+/// Reads and drops the rest of a line, up to and with its line break.
+fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                reader.consume(at + 1);
+                return Ok(());
+            }
+            None => {
+                let all = buffer.len();
+                reader.consume(all);
+            }
+        }
+    }
+}
+
 fn kill_group(child: &mut std::process::Child) {
     if let Ok(pid) = i32::try_from(child.id()) {
         // SAFETY: killpg(2) only sends a signal; the group is the child's
@@ -185,6 +272,15 @@ fn kill_group(child: &mut std::process::Child) {
     }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// Why a child that wrote a line longer than [`MAX_LINE_BYTES`] was
+/// stopped, for a message about it.
+pub fn too_long() -> String {
+    format!(
+        "printed a line longer than {} MiB; it was stopped",
+        MAX_LINE_BYTES >> 20
+    )
 }
 
 /// A line that breaks a protocol, quoted for a message: at most 200
@@ -226,6 +322,54 @@ mod tests {
         );
         child.kill();
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    /// A child that writes an endless line (or a flood of error output)
+    /// is cut off at a bound, not read into memory for as long as it
+    /// writes.
+    #[test]
+    fn endless_lines_are_bounded() {
+        let child = Child::spawn(Command::new("sh").args(["-c", "cat /dev/zero"])).unwrap();
+        let started = Instant::now();
+        assert_eq!(
+            child.read_line(Duration::from_secs(60)),
+            Err(NoLine::TooLong)
+        );
+        assert!(started.elapsed() < Duration::from_secs(30));
+        child.kill();
+
+        // 64 MiB of standard error without a line break, then a line on
+        // each stream: the line arrives and the error kept is short.
+        let mut child = Child::spawn(Command::new("sh").args([
+            "-c",
+            "head -c 67108864 /dev/zero | tr '\\0' e >&2; echo >&2; echo tail >&2; echo done; exit 4",
+        ]))
+        .unwrap();
+        assert_eq!(
+            child.read_line(Duration::from_secs(60)),
+            Ok("done\n".into())
+        );
+        let reason = child.exit_reason();
+        assert!(reason.starts_with("exited with status 4: eee"), "{}", quote(&reason));
+        assert!(reason.ends_with("... / tail"), "{}", reason.replace("eeee", ""));
+        assert!(reason.len() < 2 * STDERR_LINE_BYTES, "{}", reason.len());
+    }
+
+    #[test]
+    fn bounded_reads_split_where_they_should() {
+        let mut input: &[u8] = b"ab\ncdefg\nh";
+        let mut line = Vec::new();
+        assert!(matches!(read_bounded(&mut input, &mut line, 4), Ok(Read::Line)));
+        assert_eq!(line, b"ab\n");
+        line.clear();
+        assert!(matches!(read_bounded(&mut input, &mut line, 4), Ok(Read::TooLong)));
+        assert_eq!(line, b"cdef");
+        skip_line(&mut input).unwrap();
+        line.clear();
+        assert!(matches!(read_bounded(&mut input, &mut line, 4), Ok(Read::Line)));
+        assert_eq!(line, b"h");
+        line.clear();
+        assert!(matches!(read_bounded(&mut input, &mut line, 4), Ok(Read::End)));
     }
 
     #[test]

@@ -568,3 +568,68 @@ fn a_set_answer_whose_ok_is_not_a_boolean_is_a_broken_answer() {
     );
     assert!(!run.stdout.contains("created"), "{}", run.output());
 }
+
+/// Plugins that overrun their protocol are bounded: a handshake timeout
+/// of `1e19` seconds is taken as the longest allowed (it panicked on
+/// adding it to the clock); a line that never ends is cut at its bound
+/// and fails its request; a flood of log messages and of standard error
+/// keeps a bounded part of each. Memory stays bounded throughout.
+#[test]
+fn plugins_that_overrun_the_protocol_are_bounded() {
+    let dir = workdir();
+    let mut manifest = String::new();
+    for provider in ["bigtimeout", "endless", "noisy"] {
+        manifest += &format!(
+            "kv_entry {{ '{}:{provider}': value => 'x', provider => {provider} }}\n",
+            dir.path().join(format!("{provider}.ini")).display()
+        );
+    }
+    let run = apply(dir.path(), &manifest, &[]);
+    assert_eq!(run.code, 6, "{}", run.output());
+    for provider in ["bigtimeout", "noisy"] {
+        assert!(
+            run.stdout
+                .contains(&format!("{provider}]/ensure: created")),
+            "{provider} in:\n{}",
+            run.output()
+        );
+    }
+    assert!(
+        run.stderr.lines().any(|l| l.contains("kv_entry/endless")
+            && l.contains("printed a line longer than 128 MiB; it was stopped")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "20001 more log messages of request 2 were dropped (at most 10000 are kept)"
+        ),
+        "{}",
+        run.stderr
+    );
+    let long = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("long yyy"))
+        .expect("the long log message");
+    assert!(long.len() < 70_000 && long.ends_with("yyy..."), "{}", long.len());
+
+    // The same run under GNU time, for the largest resident size of
+    // Marionette and its plugins.
+    let file = dir.path().join("site.pp").display().to_string();
+    let modulepath = modules().display().to_string();
+    let vardir = dir.path().join("var2").display().to_string();
+    let timed = std::process::Command::new("/usr/bin/time")
+        .args(["-f", "maxrss=%M"])
+        .arg(env!("CARGO_BIN_EXE_marionette"))
+        .args(["apply", &file, "--modulepath", &modulepath, "--vardir", &vardir])
+        .output()
+        .expect("GNU time (apt-get install time)");
+    let stderr = String::from_utf8_lossy(&timed.stderr);
+    let kib: u64 = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("maxrss="))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no maxrss in {stderr}"));
+    assert!(kib < 600 * 1024, "{kib} KiB resident");
+}

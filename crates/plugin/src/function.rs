@@ -172,10 +172,7 @@ fn read_signature(answer: &Json) -> Result<(Signature, Duration), String> {
         Some(Json::String(text)) => Some(text.clone()),
         Some(other) => return Err(format!("'returns' must be a type, not {other}")),
     };
-    let timeout = match answer.get("timeout").and_then(Json::as_f64) {
-        Some(seconds) if seconds > 0.0 && seconds.is_finite() => Duration::from_secs_f64(seconds),
-        _ => DEFAULT_TIMEOUT,
-    };
+    let timeout = crate::process::handshake_timeout(answer, DEFAULT_TIMEOUT)?;
     Ok((
         Signature {
             parameters,

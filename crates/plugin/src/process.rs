@@ -17,6 +17,35 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::PluginError;
 
+/// The longest time a handshake may allow per request: a day. Longer
+/// (up to `1e19` seconds, which no clock can add) is taken as a day.
+const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// How many log messages one request may send; later ones are counted and
+/// dropped, so that a plugin stuck in a loop cannot fill memory (and the
+/// report) with its messages.
+const LOGS_PER_REQUEST: usize = 10_000;
+
+/// How much of one log message is kept, in characters.
+const LOG_MESSAGE_CHARS: usize = 64 * 1024;
+
+/// The `timeout` a handshake answer declares: `default` when it declares
+/// none, at most [`MAX_TIMEOUT`], and an error unless it is a positive
+/// number of seconds.
+pub(crate) fn handshake_timeout(answer: &Map<String, Json>, default: Duration) -> Result<Duration, String> {
+    match answer.get("timeout") {
+        None | Some(Json::Null) => Ok(default),
+        Some(value) => match value.as_f64() {
+            Some(seconds) if seconds > 0.0 && seconds.is_finite() => {
+                Ok(Duration::try_from_secs_f64(seconds).map_or(MAX_TIMEOUT, |d| d.min(MAX_TIMEOUT)))
+            }
+            _ => Err(format!(
+                "'timeout' must be a positive number of seconds, not {value}"
+            )),
+        },
+    }
+}
+
 /// A running plugin, or the reason it no longer runs.
 pub(crate) struct Process {
     path: PathBuf,
@@ -168,6 +197,19 @@ impl Process {
             return Err(Fault::Fatal(running.child.exit_reason()));
         }
         let deadline = Instant::now() + timeout;
+        let mut logs = 0usize;
+        let dropped = |logs: usize| {
+            if logs > LOGS_PER_REQUEST {
+                logger.log(
+                    Level::Warning,
+                    &format!("Plugin {}", self.path.display()),
+                    &format!(
+                        "{} more log messages of request {id} were dropped (at most {LOGS_PER_REQUEST} are kept)",
+                        logs - LOGS_PER_REQUEST
+                    ),
+                );
+            }
+        };
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = match running.child.read_line(left) {
@@ -175,6 +217,7 @@ impl Process {
                 Err(NoLine::Closed) => {
                     return Err(Fault::Fatal(running.child.exit_reason()));
                 }
+                Err(NoLine::TooLong) => return Err(Fault::Fatal(marionette_child::too_long())),
                 Err(NoLine::Timeout) => {
                     return Err(Fault::Fatal(format!(
                         "did not answer within {}; it was stopped",
@@ -189,9 +232,13 @@ impl Process {
             if message.get("method").and_then(Json::as_str) == Some("log")
                 && !message.contains_key("id")
             {
-                forward_log(&self.path, message.get("params"), logger, source);
+                logs += 1;
+                if logs <= LOGS_PER_REQUEST {
+                    forward_log(&self.path, message.get("params"), logger, source);
+                }
                 continue;
             }
+            dropped(logs);
             if message.get("id").and_then(Json::as_u64) != Some(id) {
                 return Err(Fault::Fatal(not_protocol(&line)));
             }
@@ -260,6 +307,10 @@ fn forward_log(
         .get("message")
         .and_then(Json::as_str)
         .unwrap_or_default();
+    let message = match message.char_indices().nth(LOG_MESSAGE_CHARS) {
+        Some((end, _)) => std::borrow::Cow::Owned(format!("{}...", &message[..end])),
+        None => std::borrow::Cow::Borrowed(message),
+    };
     let source = match (
         params.get("resource").and_then(Json::as_str),
         params.get("name").and_then(Json::as_str),
@@ -271,6 +322,6 @@ fn forward_log(
     logger.log(
         level,
         &crate::printable(&source),
-        &crate::printable(message),
+        &crate::printable(&message),
     );
 }

@@ -137,19 +137,7 @@ fn declare(
         }
         features.push(feature);
     }
-    let timeout = match answer.get("timeout") {
-        None | Some(Json::Null) => DEFAULT_TIMEOUT,
-        Some(value) => match value.as_f64() {
-            Some(seconds) if seconds > 0.0 && seconds.is_finite() => {
-                Duration::from_secs_f64(seconds)
-            }
-            _ => {
-                return Err(bad(format!(
-                    "'timeout' must be a positive number of seconds, not {value}"
-                )));
-            }
-        },
-    };
+    let timeout = crate::process::handshake_timeout(answer, DEFAULT_TIMEOUT).map_err(bad)?;
     let behaviour = Behaviour {
         batch: flag(answer, "batch").map_err(bad)?,
         supports_noop: flag(answer, "supports_noop").map_err(bad)?,

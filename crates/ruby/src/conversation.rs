@@ -174,6 +174,7 @@ impl Conversation {
                     let why = self.exit_reason();
                     return Err(self.fail(why));
                 }
+                Err(NoLine::TooLong) => return Err(self.fail(marionette_child::too_long())),
                 Err(NoLine::Timeout) => {
                     return Err(self.fail(format!(
                         "did not answer '{method}' within {} s; it was stopped",
