@@ -29,6 +29,7 @@ pub struct Lexed {
 /// Lexes a manifest (`.pp`). The token list always ends with `Eof`.
 pub fn lex(source: &str) -> Lexed {
     let mut lexer = Lexer::new(source);
+    lexer.skip_byte_order_mark();
     let (mut tokens, _) = lexer.lex_sequence(Stop::EndOfInput);
     tokens.push(lexer.eof_token());
     Lexed {
@@ -42,6 +43,7 @@ pub fn lex(source: &str) -> Lexed {
 /// problems found are returned at the end.
 pub(crate) fn lex_into(source: &str, sink: Sender<Vec<Token>>) -> Vec<Diagnostic> {
     let mut lexer = Lexer::new(source);
+    lexer.skip_byte_order_mark();
     lexer.sink = Some(sink);
     let (mut tokens, _) = lexer.lex_sequence(Stop::EndOfInput);
     tokens.push(lexer.eof_token());
@@ -153,6 +155,19 @@ impl<'a> Lexer<'a> {
             interpolation_depth: 0,
             at_line_start: true,
             sink: None,
+        }
+    }
+
+    /// A byte-order mark opening the input is named as such (Puppet's
+    /// words), then skipped, so that it is the only error it causes.
+    fn skip_byte_order_mark(&mut self) {
+        if self.source.starts_with('\u{feff}') {
+            self.error(
+                "Illegal UTF-8 Byte Order mark at beginning of input: [EF BB BF] - remove these from the puppet source",
+                0,
+                3,
+            );
+            self.pos = 3;
         }
     }
 
@@ -965,18 +980,27 @@ impl<'a> Lexer<'a> {
                     ..Escapes::default()
                 };
             }
+            // One error for the whole flag string, as Puppet gives: a
+            // repeated flag first (naming every flag), else the first
+            // flag that is not one.
             let mut seen = String::new();
-            for flag in flags.chars() {
-                if seen.contains(flag) {
-                    self.error(
-                        format!(
-                            "An escape char for @() may only appear once. Got '{flag}, {flag}'"
-                        ),
-                        after_spec,
-                        after_spec,
-                    );
-                }
+            let repeated = flags.chars().any(|flag| {
+                let again = seen.contains(flag);
                 seen.push(flag);
+                again
+            });
+            if repeated {
+                let all: Vec<String> = flags.chars().map(String::from).collect();
+                self.error(
+                    format!(
+                        "An escape char for @() may only appear once. Got '{}'",
+                        all.join(", ")
+                    ),
+                    after_spec,
+                    after_spec,
+                );
+            }
+            for flag in flags.chars() {
                 match flag {
                     't' => escapes.tab = true,
                     'r' => escapes.carriage_return = true,
@@ -986,11 +1010,14 @@ impl<'a> Lexer<'a> {
                     'L' => escapes.line_continuation = true,
                     '$' => escapes.dollar = true,
                     other => {
-                        self.error(
-                            format!("Invalid heredoc escape char. Only t, r, n, s, u, L, $ allowed. Got '{other}'"),
-                            start,
-                            after_spec,
-                        );
+                        if !repeated {
+                            self.error(
+                                format!("Invalid heredoc escape char. Only t, r, n, s, u, L, $ allowed. Got '{other}'"),
+                                after_spec,
+                                after_spec,
+                            );
+                        }
+                        break;
                     }
                 }
             }

@@ -28,6 +28,27 @@ pub struct Parsed {
 /// are parsed: the two passes take about as long as each other.
 const LEX_ASIDE_FROM: usize = 64 * 1024;
 
+/// How many diagnostics one parse reports at most: past that, one more
+/// says how many were left out. A broken file (or a hostile one) cannot
+/// print a million lines.
+pub const MAX_DIAGNOSTICS: usize = 100;
+
+/// Keeps the first [`MAX_DIAGNOSTICS`] diagnostics and counts the rest in
+/// one more, placed where the first one left out was.
+fn capped(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if diagnostics.len() > MAX_DIAGNOSTICS {
+        let more = diagnostics.len() - MAX_DIAGNOSTICS;
+        let span = diagnostics[MAX_DIAGNOSTICS].span;
+        diagnostics.truncate(MAX_DIAGNOSTICS);
+        diagnostics.push(Diagnostic::error(
+            "TOO_MANY_ERRORS",
+            format!("{more} more problems were found and are not shown"),
+            span,
+        ));
+    }
+    diagnostics
+}
+
 /// Parses a manifest.
 pub fn parse(source: &str) -> Parsed {
     if source.len() < LEX_ASIDE_FROM {
@@ -50,7 +71,7 @@ pub fn parse(source: &str) -> Parsed {
                         body,
                         span: Span::new(0, source.len()),
                     },
-                    diagnostics,
+                    diagnostics: capped(diagnostics),
                 }
             }
             // The lexer panicked: lexing again here lets the panic reach
@@ -77,7 +98,7 @@ fn parse_tokens(source: &str, lexed: Lexed, epp: bool) -> Parsed {
     };
     Parsed {
         program,
-        diagnostics: parser.diagnostics,
+        diagnostics: capped(parser.diagnostics),
     }
 }
 
@@ -393,6 +414,7 @@ impl<'a> Parser<'a> {
     /// unconsumed `}`.
     fn statements(&mut self, end: End) -> Vec<Expr> {
         let mut items: Vec<(Vec<Expr>, Vec<Span>)> = Vec::new();
+        let mut failed = false;
         loop {
             // A `;` separates two statements: it can neither start a list
             // nor end one, and two in a row are an error, as in Puppet.
@@ -411,10 +433,17 @@ impl<'a> Parser<'a> {
             }
             let start = self.pos;
             let first = self.token().clone_without_kind();
-            self.recovering = false;
+            // A statement that fails right after a failed one is part of
+            // the same broken construct (100,000 stray `}` are one
+            // mistake): only a statement that parsed reports anew.
+            if !failed {
+                self.recovering = false;
+            }
+            failed = false;
             match self.with_brace(true, |p| p.statement()) {
                 Ok(item) => items.push(item),
                 Err(Reported) => {
+                    failed = true;
                     self.recover(end, &first);
                     if self.pos == start {
                         self.bump();

@@ -1,0 +1,3 @@
+$x = @(END/qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq)
+hi
+END
