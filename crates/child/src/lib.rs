@@ -226,7 +226,11 @@ fn read_bounded(
             Err(e) => return Err(e),
         };
         if buffer.is_empty() {
-            return Ok(if line.is_empty() { Read::End } else { Read::Line });
+            return Ok(if line.is_empty() {
+                Read::End
+            } else {
+                Read::Line
+            });
         }
         let room = limit - line.len();
         let (taken, done) = match buffer.iter().position(|&b| b == b'\n') {
@@ -350,8 +354,16 @@ mod tests {
             Ok("done\n".into())
         );
         let reason = child.exit_reason();
-        assert!(reason.starts_with("exited with status 4: eee"), "{}", quote(&reason));
-        assert!(reason.ends_with("... / tail"), "{}", reason.replace("eeee", ""));
+        assert!(
+            reason.starts_with("exited with status 4: eee"),
+            "{}",
+            quote(&reason)
+        );
+        assert!(
+            reason.ends_with("... / tail"),
+            "{}",
+            reason.replace("eeee", "")
+        );
         assert!(reason.len() < 2 * STDERR_LINE_BYTES, "{}", reason.len());
     }
 
@@ -359,17 +371,29 @@ mod tests {
     fn bounded_reads_split_where_they_should() {
         let mut input: &[u8] = b"ab\ncdefg\nh";
         let mut line = Vec::new();
-        assert!(matches!(read_bounded(&mut input, &mut line, 4), Ok(Read::Line)));
+        assert!(matches!(
+            read_bounded(&mut input, &mut line, 4),
+            Ok(Read::Line)
+        ));
         assert_eq!(line, b"ab\n");
         line.clear();
-        assert!(matches!(read_bounded(&mut input, &mut line, 4), Ok(Read::TooLong)));
+        assert!(matches!(
+            read_bounded(&mut input, &mut line, 4),
+            Ok(Read::TooLong)
+        ));
         assert_eq!(line, b"cdef");
         skip_line(&mut input).unwrap();
         line.clear();
-        assert!(matches!(read_bounded(&mut input, &mut line, 4), Ok(Read::Line)));
+        assert!(matches!(
+            read_bounded(&mut input, &mut line, 4),
+            Ok(Read::Line)
+        ));
         assert_eq!(line, b"h");
         line.clear();
-        assert!(matches!(read_bounded(&mut input, &mut line, 4), Ok(Read::End)));
+        assert!(matches!(
+            read_bounded(&mut input, &mut line, 4),
+            Ok(Read::End)
+        ));
     }
 
     #[test]

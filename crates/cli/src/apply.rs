@@ -81,6 +81,11 @@ pub(crate) struct RunArgs {
     /// `classes.txt` and `resources.txt` in the state directory.
     #[arg(long)]
     pub(crate) write_catalog_summary: bool,
+    /// Leave out of the report the resources that were in sync and had
+    /// nothing happen to them (Puppet's `exclude_unchanged_resources`):
+    /// a large, quiet run then keeps a report of what happened only.
+    #[arg(long)]
+    pub(crate) exclude_unchanged_resources: bool,
 }
 
 /// The state directory.
@@ -249,6 +254,9 @@ pub(crate) fn run(
             started.elapsed().as_secs_f64()
         ),
     );
+    if args.exclude_unchanged_resources {
+        report.exclude_unchanged_resources();
+    }
     write_report(&state, &mut report, &logger);
     // A person at a terminal gets the run in one line; pipes and logs
     // get Puppet's output alone.

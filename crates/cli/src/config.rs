@@ -90,6 +90,12 @@ const SETTINGS: &[Setting] = &[
         commands: &["agent", "server", "ca"],
     },
     Setting {
+        name: "exclude_unchanged_resources",
+        option: "--exclude-unchanged-resources",
+        switch: true,
+        commands: RUNS,
+    },
+    Setting {
         name: "noop",
         option: "--noop",
         switch: true,

@@ -1111,7 +1111,9 @@ fn interrupted_run_reports(signal: &str) {
         "{printed}"
     );
     assert!(
-        printed.contains(&format!("Warning: Caught {signal}; stopping the run after 1 of")),
+        printed.contains(&format!(
+            "Warning: Caught {signal}; stopping the run after 1 of"
+        )),
         "{printed}"
     );
     assert!(!marker.exists(), "the run went on after the signal");
@@ -1633,4 +1635,81 @@ fn staged_file_edits_are_written_before_other_resources_look() {
         "[s]\nk1 = v1\nk2 = v2\n"
     );
     assert_eq!(std::fs::read_to_string(&lines).unwrap(), "first\nsecond\n");
+}
+
+/// `--exclude_unchanged_resources` (Puppet's setting, also read from
+/// `puppet.conf`) keeps in the report only the resources something
+/// happened to: changed, failed or skipped ones. The metrics still count
+/// every resource.
+#[test]
+fn unchanged_resources_can_be_left_out_of_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let absent = dir.path().join("mrtest-absent");
+    let manifest = format!(
+        "file {{ '{}': ensure => absent }}\n\
+         notify {{ 'mrtest-changed': }}\n\
+         exec {{ 'mrtest-fails': command => '/bin/false' }}\n\
+         -> notify {{ 'mrtest-skipped': }}\n",
+        absent.display()
+    );
+    let statuses = |vardir: &Path| {
+        let report: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(vardir.join("state/last_run_report.json")).unwrap(),
+        )
+        .unwrap();
+        let total = report["metrics"]["resources"]["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v[0] == "total")
+            .unwrap()[2]
+            .clone();
+        let mut names: Vec<String> = report["resource_statuses"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        names.sort();
+        (names, total)
+    };
+    let all = dir.path().join("all");
+    let run = marionette(&["apply", "--detailed-exitcodes", "-e", &manifest], &all);
+    assert_eq!(run.code, 6, "{}", run.stderr);
+    assert_eq!(statuses(&all).0.len(), 4);
+    let expected = vec![
+        "Exec[mrtest-fails]".to_string(),
+        "Notify[mrtest-changed]".to_string(),
+        "Notify[mrtest-skipped]".to_string(),
+    ];
+    let some = dir.path().join("some");
+    let run = marionette(
+        &[
+            "apply",
+            "--detailed-exitcodes",
+            "--exclude_unchanged_resources",
+            "-e",
+            &manifest,
+        ],
+        &some,
+    );
+    assert_eq!(run.code, 6, "{}", run.stderr);
+    assert_eq!(statuses(&some), (expected.clone(), 4.into()));
+
+    let conf = dir.path().join("puppet.conf");
+    std::fs::write(&conf, "[main]\nexclude_unchanged_resources = true\n").unwrap();
+    let configured = dir.path().join("configured");
+    let run = marionette(
+        &[
+            "--config",
+            &conf.display().to_string(),
+            "apply",
+            "--detailed-exitcodes",
+            "-e",
+            &manifest,
+        ],
+        &configured,
+    );
+    assert_eq!(run.code, 6, "{}", run.stderr);
+    assert_eq!(statuses(&configured), (expected, 4.into()));
 }

@@ -588,8 +588,7 @@ fn plugins_that_overrun_the_protocol_are_bounded() {
     assert_eq!(run.code, 6, "{}", run.output());
     for provider in ["bigtimeout", "noisy"] {
         assert!(
-            run.stdout
-                .contains(&format!("{provider}]/ensure: created")),
+            run.stdout.contains(&format!("{provider}]/ensure: created")),
             "{provider} in:\n{}",
             run.output()
         );
@@ -601,9 +600,8 @@ fn plugins_that_overrun_the_protocol_are_bounded() {
         run.stderr
     );
     assert!(
-        run.stderr.contains(
-            "20001 more log messages of request 2 were dropped (at most 10000 are kept)"
-        ),
+        run.stderr
+            .contains("20001 more log messages of request 2 were dropped (at most 10000 are kept)"),
         "{}",
         run.stderr
     );
@@ -612,7 +610,11 @@ fn plugins_that_overrun_the_protocol_are_bounded() {
         .lines()
         .find(|l| l.contains("long yyy"))
         .expect("the long log message");
-    assert!(long.len() < 70_000 && long.ends_with("yyy..."), "{}", long.len());
+    assert!(
+        long.len() < 70_000 && long.ends_with("yyy..."),
+        "{}",
+        long.len()
+    );
 
     // The same run under GNU time, for the largest resident size of
     // Marionette and its plugins.
@@ -622,7 +624,14 @@ fn plugins_that_overrun_the_protocol_are_bounded() {
     let timed = std::process::Command::new("/usr/bin/time")
         .args(["-f", "maxrss=%M"])
         .arg(env!("CARGO_BIN_EXE_marionette"))
-        .args(["apply", &file, "--modulepath", &modulepath, "--vardir", &vardir])
+        .args([
+            "apply",
+            &file,
+            "--modulepath",
+            &modulepath,
+            "--vardir",
+            &vardir,
+        ])
         .output()
         .expect("GNU time (apt-get install time)");
     let stderr = String::from_utf8_lossy(&timed.stderr);

@@ -32,13 +32,16 @@ const LOG_MESSAGE_CHARS: usize = 64 * 1024;
 /// The `timeout` a handshake answer declares: `default` when it declares
 /// none, at most [`MAX_TIMEOUT`], and an error unless it is a positive
 /// number of seconds.
-pub(crate) fn handshake_timeout(answer: &Map<String, Json>, default: Duration) -> Result<Duration, String> {
+pub(crate) fn handshake_timeout(
+    answer: &Map<String, Json>,
+    default: Duration,
+) -> Result<Duration, String> {
     match answer.get("timeout") {
         None | Some(Json::Null) => Ok(default),
         Some(value) => match value.as_f64() {
-            Some(seconds) if seconds > 0.0 && seconds.is_finite() => {
-                Ok(Duration::try_from_secs_f64(seconds).map_or(MAX_TIMEOUT, |d| d.min(MAX_TIMEOUT)))
-            }
+            Some(seconds) if seconds > 0.0 && seconds.is_finite() => Ok(
+                Duration::try_from_secs_f64(seconds).map_or(MAX_TIMEOUT, |d| d.min(MAX_TIMEOUT)),
+            ),
             _ => Err(format!(
                 "'timeout' must be a positive number of seconds, not {value}"
             )),

@@ -460,6 +460,14 @@ impl Report {
         out
     }
 
+    /// Drops the statuses of resources that were in sync and neither
+    /// failed nor were skipped, as Puppet's `exclude_unchanged_resources`
+    /// does. The counts and metrics still cover every resource.
+    pub fn exclude_unchanged_resources(&mut self) {
+        self.resource_statuses
+            .retain(|_, s| s.failed || s.failed_to_restart || s.out_of_sync || s.skipped);
+    }
+
     /// Writes the report as compact JSON, as serializing it does, with the
     /// statuses written in batches on several threads. A run of thousands
     /// of resources has a report of megabytes, nearly all of it statuses.
