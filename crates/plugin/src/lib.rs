@@ -413,12 +413,78 @@ fn load_all(
 /// Reads one type file: YAML or JSON, the same structure.
 fn read_type(path: &Path, format: &str) -> Result<TypeDef, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("could not read it: {e}"))?;
+    type_from_text(&text, format)
+}
+
+/// A type definition from its text, in `format` (`json`, else YAML).
+fn type_from_text(text: &str, format: &str) -> Result<TypeDef, String> {
     let data: serde_json::Value = if format == "json" {
-        serde_json::from_str(&text).map_err(|e| format!("invalid JSON: {e}"))?
+        serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?
     } else {
-        serde_saphyr::from_str(&text).map_err(|e| format!("invalid YAML: {e}"))?
+        serde_saphyr::from_str(text).map_err(|e| format!("invalid YAML: {e}"))?
     };
     marionette_ral::type_from_data(&data)
+}
+
+/// The readers of what plugins send, without a process, for the fuzz
+/// driver (`crates/fuzz`): not an interface for anything else.
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing {
+    use std::sync::Arc;
+
+    use marionette_ral::Logger;
+    use serde_json::Value as Json;
+
+    use crate::process::{Launch, Process};
+    use crate::provider::{ProviderFile, declare, states};
+
+    /// A type definition, as a module's `types/NAME.yaml` (or `.json`)
+    /// holds it.
+    pub fn read_type(text: &str, json: bool) {
+        let _ = crate::type_from_text(text, if json { "json" } else { "yaml" });
+    }
+
+    /// Lines as a plugin's standard output would carry them, each read as
+    /// the engine reads one: a log message, a handshake answer for a
+    /// provider of `type_def` (given as the YAML of a type definition),
+    /// resource states, a value.
+    pub fn read_output(type_yaml: &str, text: &str) {
+        let Ok(type_def) = crate::type_from_text(type_yaml, "yaml") else {
+            return;
+        };
+        let logger = Logger::default();
+        let path = std::path::Path::new("/fuzz/provider");
+        let file = ProviderFile {
+            type_name: type_def.name.to_string(),
+            name: "fuzz".into(),
+            path: path.to_path_buf(),
+            module: path.to_path_buf(),
+        };
+        for line in text.lines() {
+            let message: Json = match serde_json::from_str(line) {
+                Ok(message) => message,
+                Err(_) => {
+                    let _ = marionette_child::quote(line);
+                    continue;
+                }
+            };
+            if let Some(params) = message.get("params") {
+                crate::process::forward_log(path, Some(params), &logger, &|name| name.into());
+            }
+            if let Some(result) = message.get("result") {
+                let _ = states(path, "get", result);
+                let _ = crate::wire::from_wire(result);
+                let _ = declare(
+                    &file,
+                    &type_def,
+                    result,
+                    Arc::new(Process::new(path)),
+                    Launch::default(),
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -292,7 +292,7 @@ fn seconds(duration: Duration) -> String {
 
 /// Passes a plugin's `log` message on, under the resource it names
 /// (`source` turns a name into what the log shows).
-fn forward_log(
+pub(crate) fn forward_log(
     path: &Path,
     params: Option<&Json>,
     logger: &Logger,

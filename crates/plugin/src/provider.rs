@@ -112,7 +112,7 @@ impl BatchProvider for Unusable {
 }
 
 /// Reads a handshake answer into a declaration.
-fn declare(
+pub(crate) fn declare(
     file: &ProviderFile,
     type_def: &TypeDef,
     answer: &Json,
@@ -276,23 +276,6 @@ impl PluginProvider {
         )
     }
 
-    /// The states of a `get` or `instances` answer.
-    fn states(&self, method: &str, answer: &Json) -> Result<Vec<PropertyHash>, ProviderError> {
-        let bad = || {
-            ProviderError(format!(
-                "{} answered '{method}' without a list of resources",
-                self.process.path().display()
-            ))
-        };
-        let list = answer
-            .get("resources")
-            .and_then(Json::as_array)
-            .ok_or_else(bad)?;
-        list.iter()
-            .map(|state| hash_from_wire(state).ok_or_else(bad))
-            .collect()
-    }
-
     /// Sends changes in one `set`, and reads one result per change.
     fn send(
         &self,
@@ -340,6 +323,27 @@ impl PluginProvider {
     }
 }
 
+/// The states of a `get` or `instances` answer from the plugin at `path`.
+pub(crate) fn states(
+    path: &Path,
+    method: &str,
+    answer: &Json,
+) -> Result<Vec<PropertyHash>, ProviderError> {
+    let bad = || {
+        ProviderError(format!(
+            "{} answered '{method}' without a list of resources",
+            path.display()
+        ))
+    };
+    let list = answer
+        .get("resources")
+        .and_then(Json::as_array)
+        .ok_or_else(bad)?;
+    list.iter()
+        .map(|state| hash_from_wire(state).ok_or_else(bad))
+        .collect()
+}
+
 fn change_to_wire(change: &Change) -> Json {
     let mut should = change.should.clone();
     for (name, value) in &change.parameters {
@@ -366,7 +370,7 @@ impl BatchProvider for PluginProvider {
         let answer = self
             .request(cx, method, params)
             .map_err(|e| ProviderError(e.to_string()))?;
-        self.states(method, &answer)
+        states(self.process.path(), method, &answer)
     }
 
     fn set(

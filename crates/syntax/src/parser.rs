@@ -1471,7 +1471,11 @@ impl<'a> Parser<'a> {
         if !matches!(self.kind(), TokenKind::TypeRef(_)) {
             return Err(self.syntax_error());
         }
-        let value = self.expression()?;
+        // The value is a type with its parameters, not an expression: in
+        // `type A = Int - B` the alias is the left operand of `-`, as in
+        // Puppet's grammar, and validation refuses it.
+        let primary = self.primary()?;
+        let value = self.postfix(primary)?;
         Ok(Expr::new(
             ExprKind::TypeAlias {
                 name,

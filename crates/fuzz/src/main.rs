@@ -1,0 +1,183 @@
+//! `marionette-fuzz`: runs the random-input targets of `marionette_fuzz`.
+//!
+//! ```text
+//! marionette-fuzz TARGET|all [--runs N] [--seed S] [--batch B]
+//! marionette-fuzz TARGET --replay FILE
+//! ```
+//!
+//! Inputs run in child processes, `B` at a time (this program again, with
+//! `--worker`), so that a panic, an abort or a stack overflow ends one
+//! child, not the search. A child that fails has its range split until
+//! the single input that fails is found; it is written to the target's
+//! `regressions/` directory, which the test suite replays. The counts of
+//! inputs run are printed at the end. Exit status: 0 when nothing was
+//! found, 1 when something was, or on a usage error.
+
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+use marionette_fuzz::{Target, input, regressions, targets};
+
+fn usage() -> ExitCode {
+    let names: Vec<&str> = targets().iter().map(|t| t.name).collect();
+    eprintln!(
+        "usage: marionette-fuzz TARGET|all [--runs N] [--seed S] [--batch B]\n       marionette-fuzz TARGET --replay FILE\ntargets: {}",
+        names.join(", ")
+    );
+    ExitCode::FAILURE
+}
+
+struct Options {
+    target: String,
+    runs: u64,
+    seed: u64,
+    batch: u64,
+    /// `--worker FROM TO`: run that range in this process.
+    worker: Option<(u64, u64)>,
+    /// `--replay FILE`: run that input in this process.
+    replay: Option<std::path::PathBuf>,
+}
+
+fn options() -> Option<Options> {
+    let mut args = std::env::args().skip(1);
+    let mut options = Options {
+        target: String::new(),
+        runs: 100_000,
+        seed: 1,
+        batch: 20_000,
+        worker: None,
+        replay: None,
+    };
+    while let Some(arg) = args.next() {
+        let mut number = || args.next()?.replace('_', "").parse::<u64>().ok();
+        match arg.as_str() {
+            "--runs" => options.runs = number()?,
+            "--seed" => options.seed = number()?,
+            "--batch" => options.batch = number()?.max(1),
+            "--worker" => options.worker = Some((number()?, number()?)),
+            "--replay" => options.replay = Some(args.next()?.into()),
+            name if !name.starts_with('-') && options.target.is_empty() => {
+                options.target = name.to_string()
+            }
+            _ => return None,
+        }
+    }
+    (!options.target.is_empty()).then_some(options)
+}
+
+fn main() -> ExitCode {
+    let Some(options) = options() else {
+        return usage();
+    };
+    let chosen: Vec<&Target> = targets()
+        .iter()
+        .filter(|t| options.target == "all" || t.name == options.target)
+        .collect();
+    if chosen.is_empty() {
+        return usage();
+    }
+    if let Some(path) = &options.replay {
+        let Ok(bytes) = std::fs::read(path) else {
+            eprintln!("marionette-fuzz: cannot read {}", path.display());
+            return ExitCode::FAILURE;
+        };
+        chosen[0].run(&bytes);
+        return ExitCode::SUCCESS;
+    }
+    if let Some((from, to)) = options.worker {
+        let target = chosen[0];
+        let corpus = target.corpus();
+        for index in from..to {
+            target.run(&input(target, &corpus, options.seed, index));
+        }
+        return ExitCode::SUCCESS;
+    }
+    let mut found = false;
+    for target in chosen {
+        found |= search(target, &options);
+    }
+    if found {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Runs `options.runs` inputs of `target` in batches; true when one
+/// failed.
+fn search(target: &Target, options: &Options) -> bool {
+    let started = Instant::now();
+    let corpus = target.corpus();
+    let mut found = false;
+    let mut from = 0;
+    while from < options.runs {
+        let to = (from + options.batch).min(options.runs);
+        if !passes(target, options.seed, from, to) {
+            found = true;
+            let index = culprit(target, options.seed, from, to);
+            let path = regressions(target.name).join(format!("seed{}-input{index}", options.seed));
+            let bytes = input(target, &corpus, options.seed, index);
+            let saved = std::fs::create_dir_all(path.parent().unwrap_or(&path))
+                .and_then(|()| std::fs::write(&path, &bytes));
+            match saved {
+                Ok(()) => eprintln!(
+                    "{}: input {index} fails; kept as {}",
+                    target.name,
+                    path.display()
+                ),
+                Err(e) => eprintln!(
+                    "{}: input {index} fails; could not keep it: {e}",
+                    target.name
+                ),
+            }
+        }
+        from = to;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{}: {} inputs (seed {}) in {seconds:.0} s, {:.0} per second, {} corpus files: {}",
+        target.name,
+        options.runs,
+        options.seed,
+        options.runs as f64 / seconds.max(1e-9),
+        corpus.len(),
+        if found {
+            "FAILURES FOUND"
+        } else {
+            "no failure"
+        }
+    );
+    found
+}
+
+/// Whether inputs `from..to` all pass, run in a child process.
+fn passes(target: &Target, seed: u64, from: u64, to: u64) -> bool {
+    let Ok(program) = std::env::current_exe() else {
+        return false;
+    };
+    Command::new(program)
+        .arg(target.name)
+        .args([
+            "--seed",
+            &seed.to_string(),
+            "--worker",
+            &from.to_string(),
+            &to.to_string(),
+        ])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+/// The first failing input in `from..to`, which fails as a whole.
+fn culprit(target: &Target, seed: u64, mut from: u64, mut to: u64) -> u64 {
+    while to - from > 1 {
+        let middle = from + (to - from) / 2;
+        if passes(target, seed, from, middle) {
+            from = middle;
+        } else {
+            to = middle;
+        }
+    }
+    from
+}

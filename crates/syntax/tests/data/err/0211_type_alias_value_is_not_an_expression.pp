@@ -1,0 +1,1 @@
+type MyMod::Port = Int-eger[1, 65535]
