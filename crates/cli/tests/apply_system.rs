@@ -413,6 +413,21 @@ fn a_changed_file_is_diffed_backed_up_and_shown_in_the_report() {
         ),
     )
     .unwrap();
+    // In noop the diff is shown too, before the noop change, as Puppet
+    // shows it, and the file is left alone.
+    let noop = apply(
+        &manifest,
+        vardir.path(),
+        &["--noop", "--detailed-exitcodes", "--show_diff"],
+    );
+    let diff_at = noop
+        .find("\n@@ -1 +1 @@\n-old text\n+new text\n")
+        .unwrap_or_else(|| panic!("the noop diff is shown: {noop}"));
+    assert!(
+        noop[diff_at..].contains("(noop)"),
+        "the diff comes before the noop change: {noop}"
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "old text\n");
     let output = apply(
         &manifest,
         vardir.path(),

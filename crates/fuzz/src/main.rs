@@ -13,6 +13,7 @@
 //! inputs run are printed at the end. Exit status: 0 when nothing was
 //! found, 1 when something was, or on a usage error.
 
+use std::path::Path;
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
@@ -92,10 +93,22 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    // Children run a private copy of this program, so that rebuilding it
+    // during a long search cannot make every later child fail.
+    let program = std::env::temp_dir().join(format!("marionette-fuzz-{}", std::process::id()));
+    let copied = std::env::current_exe().and_then(|exe| std::fs::copy(exe, &program));
+    if let Err(e) = copied {
+        eprintln!(
+            "marionette-fuzz: cannot copy itself to {}: {e}",
+            program.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let mut found = false;
     for target in chosen {
-        found |= search(target, &options);
+        found |= search(&program, target, &options);
     }
+    let _ = std::fs::remove_file(&program);
     if found {
         ExitCode::FAILURE
     } else {
@@ -105,16 +118,16 @@ fn main() -> ExitCode {
 
 /// Runs `options.runs` inputs of `target` in batches; true when one
 /// failed.
-fn search(target: &Target, options: &Options) -> bool {
+fn search(program: &Path, target: &Target, options: &Options) -> bool {
     let started = Instant::now();
     let corpus = target.corpus();
     let mut found = false;
     let mut from = 0;
     while from < options.runs {
         let to = (from + options.batch).min(options.runs);
-        if !passes(target, options.seed, from, to) {
+        if !passes(program, target, options.seed, from, to) {
             found = true;
-            let index = culprit(target, options.seed, from, to);
+            let index = culprit(program, target, options.seed, from, to);
             let path = regressions(target.name).join(format!("seed{}-input{index}", options.seed));
             let bytes = input(target, &corpus, options.seed, index);
             let saved = std::fs::create_dir_all(path.parent().unwrap_or(&path))
@@ -151,10 +164,7 @@ fn search(target: &Target, options: &Options) -> bool {
 }
 
 /// Whether inputs `from..to` all pass, run in a child process.
-fn passes(target: &Target, seed: u64, from: u64, to: u64) -> bool {
-    let Ok(program) = std::env::current_exe() else {
-        return false;
-    };
+fn passes(program: &Path, target: &Target, seed: u64, from: u64, to: u64) -> bool {
     Command::new(program)
         .arg(target.name)
         .args([
@@ -170,10 +180,10 @@ fn passes(target: &Target, seed: u64, from: u64, to: u64) -> bool {
 }
 
 /// The first failing input in `from..to`, which fails as a whole.
-fn culprit(target: &Target, seed: u64, mut from: u64, mut to: u64) -> u64 {
+fn culprit(program: &Path, target: &Target, seed: u64, mut from: u64, mut to: u64) -> u64 {
     while to - from > 1 {
         let middle = from + (to - from) / 2;
-        if passes(target, seed, from, middle) {
+        if passes(program, target, seed, from, middle) {
             from = middle;
         } else {
             to = middle;

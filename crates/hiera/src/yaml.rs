@@ -392,8 +392,11 @@ fn is_date(text: &str) -> bool {
 /// `2001-12-14t21:59:43.10-05:00` and its spaced forms.
 fn is_timestamp(text: &str) -> bool {
     let bytes = text.as_bytes();
+    // A date is ASCII: text whose tenth byte is inside a character is not
+    // one (and cannot be sliced there).
     bytes.len() > 10
-        && is_date(&text[..10.min(text.len())])
+        && text.is_char_boundary(10)
+        && is_date(&text[..10])
         && matches!(bytes[10], b'T' | b't' | b' ' | b'\t')
         && text[11..]
             .trim_start()

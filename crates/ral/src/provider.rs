@@ -285,6 +285,13 @@ pub trait PropertyProvider: Send + Sync {
         Ok(())
     }
 
+    /// In a noop run, shows what setting `property` to `desired` would do
+    /// beyond the change's own message (a file's content diff, with
+    /// `--show_diff`). Nothing by default; it must change nothing.
+    fn preview(&self, cx: &Context, instance: &Instance<'_>, property: &str, desired: &Value) {
+        let _ = (cx, instance, property, desired);
+    }
+
     /// Runs once after every resource of the run has been evaluated
     /// (Puppet's `post_resource_eval`), for providers that batch: their
     /// `flush` records each resource's change, and this applies them all

@@ -1043,6 +1043,9 @@ fn sync_instance(
             )));
         }
         let target = sync_value(attr, desired);
+        if noop {
+            provider.preview(cx, instance, &attr.name, &target);
+        }
         let event = run_change(attr, resource, &current, &target, noop, || {
             provider.set(cx, instance, &attr.name, &target)
         });

@@ -149,7 +149,22 @@ impl Printer {
     }
 
     fn string_parts(&mut self, parts: &[StringPart], heredoc: bool) -> String {
+        let (out, nested) = self.string_parts_nested(parts, heredoc);
+        self.heredocs.extend(nested);
+        out
+    }
+
+    /// A string's text, and the bodies of heredocs opened in its
+    /// interpolations that are still to be placed. In a heredoc's body
+    /// they go after the body's own line that opened them (and are placed
+    /// here); elsewhere, after the line of the string (the caller's).
+    fn string_parts_nested(
+        &mut self,
+        parts: &[StringPart],
+        heredoc: bool,
+    ) -> (String, Vec<String>) {
         let mut out = String::new();
+        let mut nested: Vec<String> = Vec::new();
         for part in parts {
             match part {
                 StringPart::Text(text) => {
@@ -160,6 +175,11 @@ impl Printer {
                             '"' if !heredoc => out.push_str("\\\""),
                             '\r' => out.push_str("\\r"),
                             _ => out.push(ch),
+                        }
+                        if heredoc && ch == '\n' {
+                            for body in nested.drain(..) {
+                                out.push_str(&body);
+                            }
                         }
                     }
                 }
@@ -174,14 +194,12 @@ impl Printer {
                     out.push_str("${");
                     out.push_str(&inner.out);
                     out.push('}');
-                    // Heredocs opened inside take their bodies after the
-                    // line of the string, like any other.
                     self.heredoc_count = inner.heredoc_count;
-                    self.heredocs.append(&mut inner.heredocs);
+                    nested.append(&mut inner.heredocs);
                 }
             }
         }
-        out
+        (out, nested)
     }
 
     fn expr(&mut self, expr: &Expr) {
@@ -204,17 +222,20 @@ impl Printer {
                 let tag = format!("MRT_END_{}", self.heredoc_count);
                 let syntax = syntax.as_ref().map_or(String::new(), |s| format!(":{s}"));
                 self.text(&format!("@(\"{tag}\"{syntax}/$r)"));
-                let body = match &text.kind {
+                let (body, nested) = match &text.kind {
                     ExprKind::String(plain) => {
-                        self.string_parts(&[StringPart::Text(plain.clone())], true)
+                        self.string_parts_nested(&[StringPart::Text(plain.clone())], true)
                     }
-                    ExprKind::Interpolated(parts) => self.string_parts(parts, true),
-                    _ => String::new(),
+                    ExprKind::Interpolated(parts) => self.string_parts_nested(parts, true),
+                    _ => (String::new(), Vec::new()),
                 };
+                // Bodies of heredocs opened on the last line, which has no
+                // line break of its own, go after the one the end tag's
+                // `-` trims.
                 let end = if body.ends_with('\n') {
                     format!("{tag}\n")
                 } else {
-                    format!("\n-{tag}\n")
+                    format!("\n{}-{tag}\n", nested.concat())
                 };
                 self.heredocs.push(format!("{body}{end}"));
             }

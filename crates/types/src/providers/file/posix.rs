@@ -1051,6 +1051,21 @@ fn chown(resource: &Resource, path: &Path, uid: Option<u32>, gid: Option<u32>) -
 }
 
 impl PropertyProvider for Posix {
+    /// Puppet shows a content diff in noop runs too (`--noop --show_diff`).
+    fn preview(&self, cx: &Context, instance: &Instance<'_>, property: &str, _: &Value) {
+        let resource = instance.resource;
+        if property != "content" || !cx.show_diff {
+            return;
+        }
+        let path = path_of(resource);
+        if !matches!(look(resource, &path), Ok(Some(meta)) if meta.is_file()) {
+            return;
+        }
+        if let Ok(data) = content_data(cx, resource) {
+            show_diff(cx, resource, &path, &data);
+        }
+    }
+
     /// Looking at a file needs nothing but the file: `get` and `exists`
     /// only read it (and the account databases, for names), on any
     /// thread, so the run may check its files ahead of time.
