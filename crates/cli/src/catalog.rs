@@ -64,6 +64,7 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         ruby: Some(crate::environment::ruby()),
         trusted: None,
         classification: None,
+        excerpts: false,
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -94,6 +95,9 @@ pub(crate) fn compile_for_apply(
     let started = std::time::Instant::now();
     let mut options = local_options(manifests, node_name, strict_variables);
     options.declared = Some(look_at_files_ahead());
+    // A person at a terminal sees where a syntax error is; logs and pipes
+    // get Puppet's one line.
+    options.excerpts = log.console_only() && std::io::IsTerminal::is_terminal(&std::io::stderr());
     let compiled = marionette_eval::compile(&options);
     for (stream, line) in &compiled.lines {
         log.compiler_line(*stream, line);
@@ -157,6 +161,7 @@ fn local_options(
         ruby: Some(crate::environment::ruby()),
         trusted: None,
         classification: None,
+        excerpts: false,
     }
 }
 

@@ -134,6 +134,7 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
         ruby: Some(crate::environment::ruby()),
         trusted: None,
         classification: None,
+        excerpts: false,
     };
     let query = LookupQuery {
         keys,

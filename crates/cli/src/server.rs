@@ -330,6 +330,7 @@ impl Compiler for Environments {
             ruby: Some(environment.ruby.clone()),
             trusted: Some(request.trusted.clone()),
             classification: classified.map(|c| c.classification),
+            excerpts: false,
         };
         let compiled = marionette_eval::compile(&options);
         let Some(catalog) = compiled.catalog else {

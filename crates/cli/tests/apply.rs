@@ -1713,3 +1713,48 @@ fn unchanged_resources_can_be_left_out_of_the_report() {
     assert_eq!(run.code, 6, "{}", run.stderr);
     assert_eq!(statuses(&configured), (expected, 4.into()));
 }
+
+/// A syntax error in the manifest given to `apply` is one error (a
+/// missing comma does not cascade); on a terminal it is followed by the
+/// source line with a caret under the mistake, in pipes by nothing.
+#[test]
+fn a_syntax_error_shows_its_line_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("comma.pp");
+    std::fs::write(
+        &manifest,
+        "file { '/tmp/mrtest-comma':\n  ensure => file\n  mode   => '0644',\n}\n",
+    )
+    .unwrap();
+    let command = format!(
+        "{} apply --vardir {} {}",
+        env!("CARGO_BIN_EXE_marionette"),
+        dir.path().join("var").display(),
+        manifest.display()
+    );
+    let output = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("`script` runs (apt-get install -y bsdutils)");
+    let terminal = String::from_utf8_lossy(&output.stdout).replace("\r\n", "\n");
+    let error = format!(
+        "Error: Could not parse for environment production: Syntax error at 'mode' (file: {}, line: 3, column: 3)",
+        manifest.display()
+    );
+    assert!(terminal.contains(&error), "{terminal}");
+    assert!(
+        terminal.contains("\n  |\n3 |   mode   => '0644',\n  |   ^^^^\n"),
+        "{terminal}"
+    );
+    let piped = marionette(&["apply", &manifest.display().to_string()], dir.path());
+    assert_eq!(piped.code, 1);
+    assert!(piped.stderr.contains(&error), "{}", piped.stderr);
+    assert!(!piped.stderr.contains("^^^^"), "{}", piped.stderr);
+    assert_eq!(
+        piped.stderr.matches("Syntax error").count(),
+        2,
+        "{}",
+        piped.stderr
+    );
+}

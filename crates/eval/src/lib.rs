@@ -65,10 +65,10 @@ pub fn run_manifest(file: &SourceFile, options: &RunOptions) -> Outcome {
 
 fn run_manifest_here(file: &SourceFile, options: &RunOptions) -> Outcome {
     let mut lines = Vec::new();
-    let program = match parse_manifest(file, "production", &mut lines) {
+    let program = match parse_manifest(file, "production", &mut lines, false) {
         Ok(program) => program,
-        Err(message) => {
-            lines.push((Stream::Stderr, format!("Error: {message}")));
+        Err(failure) => {
+            lines.push((Stream::Stderr, format!("Error: {}", failure.message)));
             return Outcome {
                 lines,
                 success: false,
@@ -163,6 +163,9 @@ pub struct CompileOptions {
     pub trusted: Option<serde_json::Value>,
     /// What an external node classifier said of the node.
     pub classification: Option<Classification>,
+    /// Syntax errors of the main manifests are followed by their source
+    /// line with a caret under the mistake, for a person at a terminal.
+    pub excerpts: bool,
 }
 
 /// An external node classifier's answer (Puppet's `external_nodes`
@@ -232,10 +235,14 @@ fn compile_here(options: &CompileOptions) -> Compiled {
     let node = &options.node_name;
     let mut programs = Vec::new();
     for file in &options.manifests {
-        let program = match parse_manifest(file, &options.environment, &mut lines) {
+        let program = match parse_manifest(file, &options.environment, &mut lines, options.excerpts)
+        {
             Ok(program) => program,
-            Err(message) => {
-                push_error(&mut lines, &format!("{message} on node {node}"));
+            Err(failure) => {
+                push_error(&mut lines, &format!("{} on node {node}", failure.message));
+                if let Some(excerpt) = failure.excerpt {
+                    lines.push((Stream::Stderr, excerpt));
+                }
                 return Compiled {
                     catalog: None,
                     lines,
@@ -395,15 +402,23 @@ fn prepare<'p>(
     evaluator
 }
 
+/// Why a main manifest could not be parsed: the final error, and, for a
+/// terminal, the source line with a caret under a single mistake.
+struct ParseFailure {
+    message: String,
+    excerpt: Option<String>,
+}
+
 /// Parses and validates a main manifest. Warnings go to `lines`; on
 /// errors, one is the reason parsing failed, while several are listed in
 /// `lines` and then counted, as Puppet does; the returned message is the
-/// final error.
+/// final error. With `excerpts`, each error is shown with its source line.
 fn parse_manifest(
     file: &SourceFile,
     environment: &str,
     lines: &mut Vec<(Stream, String)>,
-) -> Result<marionette_syntax::ast::Program, String> {
+    excerpts: bool,
+) -> Result<marionette_syntax::ast::Program, ParseFailure> {
     let checked = marionette_syntax::check(file.text(), marionette_syntax::SourceKind::Manifest);
     for warning in checked.diagnostics.iter().filter(|d| !d.is_error()) {
         lines.push((
@@ -418,18 +433,35 @@ fn parse_manifest(
         .collect();
     match errors.as_slice() {
         [] => Ok(checked.program),
-        [error] => Err(format!(
-            "Could not parse for environment {environment}: {}",
-            file.one_line(error)
-        )),
+        [error] => Err(ParseFailure {
+            message: format!(
+                "Could not parse for environment {environment}: {}",
+                file.one_line(error)
+            ),
+            // The snippet's first line is the one-line form, given above.
+            excerpt: excerpts.then(|| {
+                let snippet = file.snippet(error);
+                snippet
+                    .split_once('\n')
+                    .map_or(String::new(), |(_, rest)| rest.to_string())
+            }),
+        }),
         several => {
             for error in several {
-                lines.push((Stream::Stderr, format!("Error: {}", file.one_line(error))));
+                let text = if excerpts {
+                    file.snippet(error)
+                } else {
+                    file.one_line(error)
+                };
+                lines.push((Stream::Stderr, format!("Error: {text}")));
             }
-            Err(format!(
-                "Language validation logged {} errors. Giving up",
-                several.len()
-            ))
+            Err(ParseFailure {
+                message: format!(
+                    "Language validation logged {} errors. Giving up",
+                    several.len()
+                ),
+                excerpt: None,
+            })
         }
     }
 }
@@ -535,11 +567,11 @@ fn lookup_here(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
     let mut programs = Vec::new();
     if query.compile {
         for file in &options.manifests {
-            match parse_manifest(file, &options.environment, &mut lines) {
+            match parse_manifest(file, &options.environment, &mut lines, false) {
                 Ok(program) => programs.push((file, program)),
-                Err(message) => {
+                Err(failure) => {
                     return LookupAnswer {
-                        value: Err(LookupFailure::Loud(message)),
+                        value: Err(LookupFailure::Loud(failure.message)),
                         explanation: None,
                         lines,
                     };
