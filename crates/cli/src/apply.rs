@@ -6,10 +6,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use crate::logdest::{Colour, Destinations, PROGRESS_SHOWN};
+use crate::logdest::{Colour, Destinations};
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -217,7 +216,7 @@ pub(crate) fn run(
         host: catalog.name.clone(),
         filebucket: Some(filebucket(&vardir)),
         config_retrieval,
-        progress: progress_line(),
+        progress: crate::progress::for_run(),
         show_diff: args.show_diff || args.test,
         state_dir: Some(state.clone()),
         ignore_schedules: args.ignore_schedules,
@@ -293,27 +292,6 @@ pub(crate) fn run(
         return Ok(ExitCode::from(u8::from(changed) * 2 + u8::from(failed) * 4));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A progress line on stderr, for runs of more than 100 resources on a
-/// terminal; it is rewritten in place and erased at the end.
-fn progress_line() -> Option<marionette_transaction::apply::Progress> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    Some(Arc::new(|done, total| {
-        if total <= 100 {
-            return;
-        }
-        if done == total {
-            if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
-                err!("\r\x1b[K");
-            }
-        } else if done % 25 == 0 {
-            err!("\r[{done}/{total}] resources");
-            PROGRESS_SHOWN.store(true, Ordering::Relaxed);
-        }
-    }))
 }
 
 /// Keeps the report and the summary; a failure to write them is reported,

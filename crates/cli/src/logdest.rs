@@ -6,15 +6,11 @@
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Result, bail};
 use marionette_eval::Stream;
 use marionette_ral::{Level, Logger};
-
-/// Whether a progress line is on the terminal: log lines erase it first.
-pub(crate) static PROGRESS_SHOWN: AtomicBool = AtomicBool::new(false);
 
 /// How the console colours its lines (`--color`, `--no-color`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,9 +207,6 @@ fn console_line(level: Level, source: &str, message: &str, colour_out: bool, col
     } else {
         format!("{level}: {source}: {message}")
     };
-    if PROGRESS_SHOWN.swap(false, Ordering::Relaxed) {
-        err!("\r\x1b[K");
-    }
     let colour = match level {
         Level::Debug => "36",
         Level::Info => "32",
@@ -231,11 +224,13 @@ fn console_line(level: Level, source: &str, message: &str, colour_out: bool, col
     } else {
         text
     };
-    if to_err {
-        errln!("{text}");
-    } else {
-        outln!("{text}");
-    }
+    crate::progress::around_output(|| {
+        if to_err {
+            errln!("{text}");
+        } else {
+            outln!("{text}");
+        }
+    });
 }
 
 /// Puppet's name of a level in logs (`err`, not `error`).

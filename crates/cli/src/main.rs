@@ -47,6 +47,7 @@ mod filebucket;
 mod generate;
 mod logdest;
 mod lookup;
+mod progress;
 mod report;
 mod resource;
 mod server;

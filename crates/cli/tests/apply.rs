@@ -1579,7 +1579,10 @@ fn terminals_get_progress_and_a_summary_and_pipes_do_not() {
         terminal.contains("Summary: 150 resources: 150 changed, 150 out of sync in "),
         "{terminal}"
     );
-    assert!(terminal.contains("[100/150] resources"), "{terminal}");
+    assert!(
+        terminal.contains("/150, 0 s] Notify[mrtest "),
+        "resource N of M, the time, the resource: {terminal}"
+    );
     let piped = marionette(&["apply", &manifest.display().to_string()], dir.path());
     assert!(!piped.stdout.contains("Summary:"), "{}", piped.stdout);
     assert!(!piped.stderr.contains("resources"), "{}", piped.stderr);
@@ -1757,4 +1760,43 @@ fn a_syntax_error_shows_its_line_on_a_terminal() {
         "{}",
         piped.stderr
     );
+}
+
+/// A resource that takes more than a second shows a live progress line on
+/// a terminal, even in a short run: which resource, and for how long it
+/// has been running. It is erased before the next message.
+#[test]
+fn a_slow_resource_shows_a_live_progress_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("slow.pp");
+    std::fs::write(
+        &manifest,
+        "exec { 'mrtest-slow': command => '/bin/sleep 2.3' }\nnotify { 'mrtest-after': }\n",
+    )
+    .unwrap();
+    let command = format!(
+        "{} apply --vardir {} {}",
+        env!("CARGO_BIN_EXE_marionette"),
+        dir.path().join("var").display(),
+        manifest.display()
+    );
+    let output = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("`script` runs (apt-get install -y bsdutils)");
+    let terminal = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        terminal.contains("\r\x1b[K[1/2, 2 s] Exec[mrtest-slow] (running 2 s)"),
+        "{terminal:?}"
+    );
+    assert!(
+        terminal.contains(
+            "\r\x1b[KNotice: /Stage[main]/Main/Exec[mrtest-slow]/returns: executed successfully"
+        ),
+        "the line is erased before the next message: {terminal:?}"
+    );
+    let piped = marionette(&["apply", &manifest.display().to_string()], dir.path());
+    assert!(!piped.stderr.contains("running"), "{}", piped.stderr);
+    assert!(!piped.stdout.contains("running"), "{}", piped.stdout);
 }

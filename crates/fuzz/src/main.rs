@@ -1,7 +1,7 @@
 //! `marionette-fuzz`: runs the random-input targets of `marionette_fuzz`.
 //!
 //! ```text
-//! marionette-fuzz TARGET|all [--runs N] [--seed S] [--batch B]
+//! marionette-fuzz TARGET|all [--runs N] [--seed S] [--batch B] [--from I]
 //! marionette-fuzz TARGET --replay FILE
 //! ```
 //!
@@ -15,14 +15,14 @@
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use marionette_fuzz::{Target, input, regressions, targets};
 
 fn usage() -> ExitCode {
     let names: Vec<&str> = targets().iter().map(|t| t.name).collect();
     eprintln!(
-        "usage: marionette-fuzz TARGET|all [--runs N] [--seed S] [--batch B]\n       marionette-fuzz TARGET --replay FILE\ntargets: {}",
+        "usage: marionette-fuzz TARGET|all [--runs N] [--seed S] [--batch B] [--from I]\n       marionette-fuzz TARGET --replay FILE\ntargets: {}",
         names.join(", ")
     );
     ExitCode::FAILURE
@@ -33,6 +33,8 @@ struct Options {
     runs: u64,
     seed: u64,
     batch: u64,
+    /// The first input's number (`--from`), to go on with a search.
+    from: u64,
     /// `--worker FROM TO`: run that range in this process.
     worker: Option<(u64, u64)>,
     /// `--replay FILE`: run that input in this process.
@@ -46,6 +48,7 @@ fn options() -> Option<Options> {
         runs: 100_000,
         seed: 1,
         batch: 20_000,
+        from: 0,
         worker: None,
         replay: None,
     };
@@ -55,6 +58,7 @@ fn options() -> Option<Options> {
             "--runs" => options.runs = number()?,
             "--seed" => options.seed = number()?,
             "--batch" => options.batch = number()?.max(1),
+            "--from" => options.from = number()?,
             "--worker" => options.worker = Some((number()?, number()?)),
             "--replay" => options.replay = Some(args.next()?.into()),
             name if !name.starts_with('-') && options.target.is_empty() => {
@@ -122,9 +126,10 @@ fn search(program: &Path, target: &Target, options: &Options) -> bool {
     let started = Instant::now();
     let corpus = target.corpus();
     let mut found = false;
-    let mut from = 0;
-    while from < options.runs {
-        let to = (from + options.batch).min(options.runs);
+    let end = options.from.saturating_add(options.runs);
+    let mut from = options.from;
+    while from < end {
+        let to = (from + options.batch).min(end);
         if !passes(program, target, options.seed, from, to) {
             found = true;
             let index = culprit(program, target, options.seed, from, to);
@@ -163,9 +168,18 @@ fn search(program: &Path, target: &Target, options: &Options) -> bool {
     found
 }
 
-/// Whether inputs `from..to` all pass, run in a child process.
+/// The memory a child may map: more is a finding (an input that makes a
+/// reader take gigabytes), not a reason to stop the machine. The
+/// evaluator's deep stack (1 GiB, mostly untouched) fits well inside.
+const CHILD_MEMORY: u64 = 6 << 30;
+
+/// Whether inputs `from..to` all pass, run in a child process within its
+/// memory and time: 30 seconds, and a millisecond per input on top
+/// (inputs take microseconds; one that takes seconds is a finding).
 fn passes(program: &Path, target: &Target, seed: u64, from: u64, to: u64) -> bool {
-    Command::new(program)
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(program);
+    command
         .arg(target.name)
         .args([
             "--seed",
@@ -174,9 +188,35 @@ fn passes(program: &Path, target: &Target, seed: u64, from: u64, to: u64) -> boo
             &from.to_string(),
             &to.to_string(),
         ])
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|status| status.success())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: setrlimit(2) is async-signal-safe and only limits the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: CHILD_MEMORY,
+                rlim_max: CHILD_MEMORY,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let Ok(mut child) = command.spawn() else {
+        return false;
+    };
+    let deadline = Instant::now() + Duration::from_secs(30) + Duration::from_millis(to - from);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return status.success(),
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return false;
+            }
+        }
+    }
 }
 
 /// The first failing input in `from..to`, which fails as a whole.

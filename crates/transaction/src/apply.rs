@@ -23,8 +23,9 @@ use marionette_values::types::capitalize_segments;
 use crate::graph::{Containment, Graph, GraphError, NodeKind};
 use crate::report::{self, Counts, EventReport, Log, Report, ResourceStatus};
 
-/// Called after each resource with `(done, total)`.
-pub type Progress = Arc<dyn Fn(usize, usize) + Send + Sync>;
+/// Told, before each resource, how many are done, of how many, and which
+/// one comes (its reference); then once more with no resource at the end.
+pub type Progress = Arc<dyn Fn(usize, usize, Option<&str>) + Send + Sync>;
 
 /// How to apply.
 #[derive(Clone, Default)]
@@ -537,7 +538,15 @@ pub fn apply(
             run.interrupted = true;
             break;
         }
-        let was = run.counts.total;
+        if let Some(progress) = &options.progress
+            && let NodeKind::Resource(n) = run.graph.nodes[node].kind
+        {
+            progress(
+                run.counts.total,
+                total,
+                Some(run.resources[n].reference_str()),
+            );
+        }
         let traced = options.evaltrace.then(|| run.trace_start(node, total));
         run.process(node);
         if let Some(Some((path, started))) = traced {
@@ -550,11 +559,9 @@ pub fn apply(
                 ),
             );
         }
-        if let Some(progress) = &options.progress
-            && run.counts.total != was
-        {
-            progress(run.counts.total, total);
-        }
+    }
+    if let Some(progress) = &options.progress {
+        progress(run.counts.total, total, None);
     }
     RUNNING.store(false, std::sync::atomic::Ordering::SeqCst);
     run.post_evaluation();
