@@ -528,7 +528,12 @@ fn apply_manifest(
             if !path.exists() {
                 anyhow::bail!("Could not find file {}", path.display());
             }
-            catalog::read_manifests(path)?
+            // `puppet apply` names its manifest from the root in messages
+            // and in the catalog, wherever it runs (`catalog compile`
+            // keeps the path as given).
+            catalog::read_manifests(
+                &std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+            )?
         }
         // Puppet reads the code from standard input when given no file.
         _ => {

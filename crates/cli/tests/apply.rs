@@ -1800,3 +1800,26 @@ fn a_slow_resource_shows_a_live_progress_line() {
     assert!(!piped.stderr.contains("running"), "{}", piped.stderr);
     assert!(!piped.stdout.contains("running"), "{}", piped.stdout);
 }
+
+/// A manifest given by a relative path is named from the root in
+/// messages, as Puppet names it.
+#[test]
+fn messages_name_a_relative_manifest_from_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("rel.pp"), "fail('mrtest-boom')\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["apply", "rel.pp", "--vardir"])
+        .arg(dir.path().join("var"))
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "mrtest-boom (file: {}/rel.pp, line: 1, column: 1)",
+            root.display()
+        )),
+        "{stderr}"
+    );
+}
