@@ -126,6 +126,13 @@ struct Lexer<'a> {
     heredoc_resume: Option<usize>,
     /// How many `${` are open around the current position.
     interpolation_depth: usize,
+    /// How many more heredoc bodies may be read. A heredoc opened in an
+    /// interpolation of a string that goes on below it has its body read
+    /// again for each enclosing body that spans it, which doubles with
+    /// each such line; a few readings per heredoc of the source are
+    /// plenty for real code, and past them the input is refused instead
+    /// of taking exponential time and memory.
+    heredoc_budget: usize,
     /// Only blanks stand between the start of the line and `pos`.
     at_line_start: bool,
     /// Where the top-level tokens go in chunks as they are read, when a
@@ -153,6 +160,7 @@ impl<'a> Lexer<'a> {
             diagnostics: Vec::new(),
             heredoc_resume: None,
             interpolation_depth: 0,
+            heredoc_budget: 64 + 4 * source.matches("@(").count(),
             at_line_start: true,
             sink: None,
         }
@@ -1053,6 +1061,17 @@ impl<'a> Lexer<'a> {
             self.heredoc_resume = Some(self.bytes.len());
             return TokenKind::Error;
         };
+        if self.heredoc_budget == 0 {
+            self.error(
+                "Heredocs opened inside interpolations are nested too intricately to read",
+                start,
+                after_spec,
+            );
+            self.pos = after_spec;
+            self.heredoc_resume = Some(self.bytes.len());
+            return TokenKind::Error;
+        }
+        self.heredoc_budget -= 1;
         let mut body_end = marker_line;
         if trim && body_end > body_start {
             body_end -= 1;
@@ -1335,6 +1354,31 @@ mod tests {
             ]
         );
         assert!(!lex("09").diagnostics.is_empty());
+    }
+
+    /// Heredocs opened in a string that goes on over the lines of their
+    /// bodies have those bodies read once per enclosing body: forty such
+    /// lines would take 2^40 readings. The reading stops at a budget with
+    /// an error instead.
+    #[test]
+    fn heredocs_read_again_and_again_are_cut_off() {
+        let mut source = String::from("notice(\"v\n");
+        for n in 0..40 {
+            source.push_str(&format!("${{@(\"E{n}\")}}-d\n"));
+        }
+        source.push_str("\")\n");
+        for n in 0..40 {
+            source.push_str(&format!("text\nE{n}\n"));
+        }
+        let lexed = lex(&source);
+        assert!(
+            lexed
+                .diagnostics
+                .iter()
+                .any(|d| d.message.contains("nested too intricately")),
+            "{:?}",
+            lexed.diagnostics
+        );
     }
 
     #[test]

@@ -174,6 +174,11 @@ impl Printer {
                             '$' => out.push_str("\\$"),
                             '"' if !heredoc => out.push_str("\\\""),
                             '\r' => out.push_str("\\r"),
+                            // A double-quoted string stays on one line: a
+                            // heredoc opened in it takes its body from the
+                            // lines after the one it is opened on, which
+                            // must not be the string's own.
+                            '\n' if !heredoc => out.push_str("\\n"),
                             _ => out.push(ch),
                         }
                         if heredoc && ch == '\n' {
