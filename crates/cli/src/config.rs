@@ -30,7 +30,7 @@ struct Setting {
 }
 
 const ALL: &[&str] = &[
-    "apply", "agent", "server", "catalog", "lookup", "resource", "describe", "facts",
+    "apply", "agent", "server", "catalog", "lookup", "resource", "describe", "facts", "config",
 ];
 const RUNS: &[&str] = &["apply", "agent"];
 
@@ -205,6 +205,7 @@ pub(crate) fn with_settings(args: Vec<OsString>) -> Result<Vec<OsString>, String
     let (path, mut args) = take_config(args);
     let explicit = path.is_some();
     let path = path.unwrap_or_else(|| PathBuf::from(DEFAULT));
+    let _ = FILE.set(path.clone());
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(_) if !explicit => return Ok(args),
@@ -259,6 +260,132 @@ pub(crate) fn with_settings(args: Vec<OsString>) -> Result<Vec<OsString>, String
     }
     args.splice(at + 1..at + 1, inserted);
     Ok(args)
+}
+
+/// The configuration file this command reads (given or the default).
+static FILE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// `marionette config print`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct ConfigArgs {
+    #[command(subcommand)]
+    action: ConfigAction,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum ConfigAction {
+    /// Print settings: one setting's value alone, or `name = value` lines
+    /// (every setting Marionette uses when none is named).
+    Print {
+        /// The settings to print.
+        names: Vec<String>,
+        /// The section of the file to read after `[main]` (`user`,
+        /// `agent`, `server`).
+        #[arg(long, default_value = "user")]
+        section: String,
+    },
+}
+
+/// Prints settings as `puppet config print` does. The environment's
+/// settings come through `env` (the file's values are options by now);
+/// the others from the file's `[main]` and the section, else defaults.
+pub(crate) fn run(
+    args: ConfigArgs,
+    env: &crate::environment::EnvArgs,
+) -> anyhow::Result<std::process::ExitCode> {
+    let ConfigAction::Print { names, section } = args.action;
+    let path = FILE
+        .get()
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from(DEFAULT));
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let sections: &[&str] = match section.as_str() {
+        "server" | "master" => &["server", "master"],
+        "agent" => &["agent"],
+        _ => &["user"],
+    };
+    let from_file = read(&text, sections, &path).map_err(|e| anyhow::anyhow!(e))?;
+    let environment = env.resolve();
+    let join = |paths: &[PathBuf]| {
+        paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(":")
+    };
+    let value = |name: &str| -> Option<String> {
+        // What the environment resolved to, file and command line included.
+        match name {
+            "environment" => return Some(environment.name.clone()),
+            "environmentpath" => return Some(env.environmentpath.display().to_string()),
+            "modulepath" => return Some(join(&environment.modulepath)),
+            "hiera_config" => {
+                let settings = crate::environment::hiera_settings(env);
+                return settings.global.map(|p| p.display().to_string());
+            }
+            "config" => return Some(path.display().to_string()),
+            "confdir" => {
+                return Some(
+                    path.parent()
+                        .map_or(String::new(), |p| p.display().to_string()),
+                );
+            }
+            _ => {}
+        }
+        if let Some((_, value)) = from_file.iter().find(|(n, _)| n == name) {
+            return Some(value.clone());
+        }
+        let default = match name {
+            "vardir" => crate::apply::vardir(None).display().to_string(),
+            "certname" => crate::host_name(),
+            "server" => "puppet".into(),
+            "serverport" | "masterport" => "8140".into(),
+            "runinterval" => "1800".into(),
+            "splaylimit" => "1800".into(),
+            "waitforcert" => "120".into(),
+            "noop" | "show_diff" | "splay" | "exclude_unchanged_resources" => "false".into(),
+            "basemodulepath" | "dns_alt_names" | "external_nodes" | "ca_fingerprint"
+            | "autosign" => String::new(),
+            "environment_timeout" => "unlimited".into(),
+            "csr_attributes" => "/etc/puppetlabs/puppet/csr_attributes.yaml".into(),
+            "manifest" => environment_manifests(env),
+            "cadir" => crate::apply::vardir(None).join("ca").display().to_string(),
+            _ => return None,
+        };
+        Some(default)
+    };
+    let mut names = if names.is_empty() {
+        let mut all: Vec<String> = SETTINGS.iter().map(|s| s.name.to_string()).collect();
+        all.extend(["config", "confdir"].map(String::from));
+        all
+    } else {
+        names
+    };
+    if let [name] = names.as_slice() {
+        // One setting: its value alone (nothing for an unknown one), as
+        // Puppet prints it.
+        outln!("{}", value(name).unwrap_or_default());
+        return Ok(std::process::ExitCode::SUCCESS);
+    }
+    names.sort();
+    names.dedup();
+    for name in names {
+        if let Some(value) = value(&name) {
+            outln!("{name} = {value}");
+        }
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The main manifests of the chosen environment: its `manifests`
+/// directory.
+fn environment_manifests(env: &crate::environment::EnvArgs) -> String {
+    let name = env.environment.as_deref().unwrap_or("production");
+    env.environmentpath
+        .join(name)
+        .join("manifests")
+        .display()
+        .to_string()
 }
 
 /// `--config FILE` (or `--config=FILE`) taken out of the arguments.

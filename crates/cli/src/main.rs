@@ -147,6 +147,9 @@ enum Command {
     /// Administer the certificate authority: list, sign, revoke, clean
     /// and generate certificates, as `puppetserver ca` does.
     Ca(ca::CaArgs),
+    /// Print the settings Marionette uses, as `puppet config print` does:
+    /// from the configuration file, else their defaults.
+    Config(config::ConfigArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish,
     /// powershell).
     Completions(generate::CompletionsArgs),
@@ -390,6 +393,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Lookup(args) => lookup::run(args, &cli.env),
         Command::Report { command } => report::run(command),
         Command::Ca(args) => ca::run(args),
+        Command::Config(args) => config::run(args, &cli.env),
         Command::Server(args) => server::run(args, &cli.env),
         Command::Agent(args) => agent::run(args, &cli.env),
         Command::Completions(args) => generate::completions::<Cli>(&args),

@@ -1823,3 +1823,45 @@ fn messages_name_a_relative_manifest_from_the_root() {
         "{stderr}"
     );
 }
+
+/// `config print` prints the settings from `puppet.conf` (`[main]`, then
+/// the section asked for), else their defaults: one setting's value
+/// alone, several as sorted `name = value` lines, nothing for a name that
+/// is not a setting, as `puppet config print` does.
+#[test]
+fn config_print_shows_the_settings_in_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("puppet.conf");
+    std::fs::write(
+        &conf,
+        "[main]\nvardir = /tmp/mrtest-vardir\nmodulepath = /tmp/mrtest-a:/tmp/mrtest-b\n\
+         [user]\nnoop = true\n[agent]\nserver = mrtest.example.com\n",
+    )
+    .unwrap();
+    let conf = conf.display().to_string();
+    let print = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["--config", &conf, "config", "print"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert_eq!(print(&["vardir"]), "/tmp/mrtest-vardir\n");
+    assert_eq!(print(&["modulepath"]), "/tmp/mrtest-a:/tmp/mrtest-b\n");
+    assert_eq!(print(&["server", "noop"]), "noop = true\nserver = puppet\n");
+    assert_eq!(
+        print(&["server", "--section", "agent"]),
+        "mrtest.example.com\n"
+    );
+    assert_eq!(print(&["mrtest-not-a-setting"]), "\n");
+    let all = print(&[]);
+    for line in [
+        "environment = production\n",
+        "runinterval = 1800\n",
+        "noop = true\n",
+    ] {
+        assert!(all.contains(line), "{line:?} in\n{all}");
+    }
+}
