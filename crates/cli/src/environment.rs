@@ -10,7 +10,9 @@ use marionette_plugin::{Environment, Plugins};
 use marionette_ral::Registry;
 
 /// Options every command takes: which environment, and where modules are.
+/// A command's help lists them apart, after its own.
 #[derive(Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Global options")]
 pub(crate) struct EnvArgs {
     /// The environment; its `manifests/` and its module path (`modules/`,
     /// or `modulepath` in its `environment.conf`) are used.

@@ -75,7 +75,12 @@ struct Cli {
     /// Settings in `puppet.conf`'s form (`[main]`, `[agent]`, `[server]`,
     /// `[user]`) with Puppet's names, before the command line's options
     /// (default /etc/marionette/puppet.conf, when it exists).
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE",
+        help_heading = "Global options"
+    )]
     config: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,

@@ -1865,3 +1865,30 @@ fn config_print_shows_the_settings_in_use() {
         assert!(all.contains(line), "{line:?} in\n{all}");
     }
 }
+
+/// A command's help lists its own options first, and the options every
+/// command takes apart, under "Global options".
+#[test]
+fn command_help_keeps_global_options_apart() {
+    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["apply", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&output.stdout);
+    let (own, global) = help
+        .split_once("Global options:")
+        .unwrap_or_else(|| panic!("no global section in\n{help}"));
+    assert!(
+        own.contains("--noop") && own.contains("--detailed-exitcodes"),
+        "{help}"
+    );
+    for option in [
+        "--environment ",
+        "--modulepath",
+        "--hiera-config",
+        "--config",
+    ] {
+        assert!(global.contains(option), "{option} in\n{global}");
+        assert!(!own.contains(option), "{option} among apply's own:\n{own}");
+    }
+}
