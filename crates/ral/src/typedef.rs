@@ -345,6 +345,13 @@ impl AttrDef {
         self
     }
 
+    /// Validates and munges a property's value whole, not element by
+    /// element (see [`AttrDef::whole_value`]).
+    pub fn whole_value(mut self) -> AttrDef {
+        self.whole_value = true;
+        self
+    }
+
     pub fn munge(
         mut self,
         hook: impl Fn(&Hooked<'_>, Value) -> Result<Value, String> + Send + Sync + 'static,

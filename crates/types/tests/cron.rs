@@ -92,7 +92,7 @@ fn jobs_are_written_changed_and_removed_in_the_users_crontab() {
         "backup",
         &[("command", s("/usr/bin/backup --all")), ("hour", s("3"))],
     );
-    assert_eq!(changes(&later), ["hour: hour changed '2' to '3'"]);
+    assert_eq!(changes(&later), ["hour: hour changed ['2'] to ['3']"]);
     // In noop, the change is reported and the crontab left alone.
     let rehearsal = cron(
         "backup",
@@ -105,16 +105,16 @@ fn jobs_are_written_changed_and_removed_in_the_users_crontab() {
     assert!(crontab().contains("0,30 3 * * * /usr/bin/backup --all\n"));
     // A time field replaces a special schedule, and back.
     let timed = cron("boot", &[("command", s("/bin/boot")), ("minute", s("15"))]);
-    assert_eq!(changes(&timed), ["minute: defined 'minute' as '15'"]);
+    assert_eq!(changes(&timed), ["minute: defined 'minute' as ['15']"]);
     assert!(crontab().contains("# Puppet Name: boot\n15 * * * * /bin/boot\n"));
     assert!(changes(&timed).is_empty(), "a second run changes nothing");
     // One field of an existing job changes without its command being
     // named (`marionette resource cron backup hour=4`).
     let hour_only = cron("backup", &[("hour", s("4"))]);
-    assert_eq!(changes(&hour_only), ["hour: hour changed '3' to '4'"]);
+    assert_eq!(changes(&hour_only), ["hour: hour changed ['3'] to ['4']"]);
     assert!(crontab().contains("0,30 4 * * * /usr/bin/backup --all\n"));
     let back = cron("backup", &[("hour", s("3"))]);
-    assert_eq!(changes(&back), ["hour: hour changed '4' to '3'"]);
+    assert_eq!(changes(&back), ["hour: hour changed ['4'] to ['3']"]);
     // A new job without a command is not created, with Puppet's words.
     let mut run = common::Run::new();
     let outcome = run.evaluate(&cron("nocommand", &[("minute", s("5"))]));

@@ -70,6 +70,15 @@ pub fn field_text(value: &Value) -> String {
     }
 }
 
+/// A value's elements: an array's items, or the value itself.
+fn elements(value: &Value) -> impl Iterator<Item = &Value> {
+    let items: &[Value] = match value {
+        Value::Array(items) => items,
+        other => std::slice::from_ref(other),
+    };
+    items.iter()
+}
+
 /// Time fields compare as crontab text, so `['0', '30']` matches `0,30`
 /// and a missing field matches `*`.
 fn field_insync(_resource: &Resource, current: &Value, desired: &Value) -> bool {
@@ -88,13 +97,26 @@ fn time_field(name: &'static str, min: u32, max: u32, names: &'static [&'static 
             _ => "The days of the week (0–7, 0 and 7 being Sunday, or sun–sat) the job runs on.",
         })
         .array_matching(marionette_ral::ArrayMatching::All)
+        // Taken whole, to become a list of strings as Puppet keeps it: its
+        // messages show `['1', '13']`, a single value included.
+        .whole_value()
         .validate(move |_, value| {
-            let text = value_text(value);
-            if text == "absent" || text.split(',').all(|e| valid_element(e, min, max, names)) {
-                Ok(())
-            } else {
-                Err(format!("{text} is not a valid {name}"))
+            for item in elements(value) {
+                let text = value_text(item);
+                if text != "absent" && !text.split(',').all(|e| valid_element(e, min, max, names)) {
+                    return Err(format!("{text} is not a valid {name}"));
+                }
             }
+            Ok(())
+        })
+        .munge(|_, value| {
+            if value_text(&value) == "absent" {
+                return Ok(value);
+            }
+            let items: Vec<Value> = elements(&value)
+                .map(|item| Value::String(value_text(item).into()))
+                .collect();
+            Ok(Value::Array(items.into()))
         })
         .insync(field_insync)
 }

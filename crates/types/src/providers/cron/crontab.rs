@@ -141,8 +141,13 @@ fn to_hash(job: &Job, user: &str, index: usize) -> PropertyHash {
             hash.insert("special".into(), text(special));
         }
         None => {
+            // As Puppet reads them: a list of the comma-separated
+            // elements, and `*` as no value at all.
             for ((field, ..), value) in FIELDS.iter().zip(&job.fields) {
-                hash.insert(field.to_string(), text(value));
+                if value != "*" {
+                    let items: Vec<Value> = value.split(',').map(text).collect();
+                    hash.insert(field.to_string(), Value::Array(items.into()));
+                }
             }
         }
     }
@@ -289,7 +294,11 @@ mod tests {
         );
         let backup = chunks[2].record.as_ref().unwrap();
         assert_eq!(backup["name"], text("backup"));
-        assert_eq!(backup["hour"], text("2"));
+        assert_eq!(backup["hour"], Value::Array(vec![text("2")].into()));
+        assert!(
+            backup.get("minute").is_some() && backup.get("month").is_none(),
+            "`*` is no value"
+        );
         assert_eq!(backup["user"], text("root"));
         assert_eq!(Crontab.render(backup).unwrap(), chunks[2].text);
         let boot = chunks[3].record.as_ref().unwrap();
