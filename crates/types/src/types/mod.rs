@@ -98,6 +98,7 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     let apt = crate::providers::package::apt::definition(&dpkg);
     registry.add_provider(dpkg)?;
     registry.add_provider(apt)?;
+    registry.add_provider(crate::providers::package::gem::definition())?;
     registry.add_type(resources::definition())?;
     registry.add_provider(resources::implementation())?;
     registry.add_type(schedule::definition())?;

@@ -80,15 +80,22 @@ fn ensure_matches(resource: &Resource, is: &str, should: &str) -> bool {
     }
 }
 
-/// `ensure` is in sync when any of the desired values is satisfied.
+/// `ensure` is in sync when any of the desired values is satisfied. A
+/// provider that keeps versions side by side (`gem`) gives the installed
+/// ones as a list: any of them satisfies a version, as in Puppet.
 fn ensure_insync(resource: &Resource, current: &Value, desired: &Value) -> bool {
-    let is = state_text(current);
-    match desired {
-        Value::Array(items) => items
-            .iter()
-            .any(|item| ensure_matches(resource, &is, &value_text(item))),
-        single => ensure_matches(resource, &is, &value_text(single)),
-    }
+    let states: Vec<String> = match current {
+        Value::Array(items) if items.is_empty() => vec!["absent".to_string()],
+        Value::Array(items) => items.iter().map(value_text).collect(),
+        other => vec![state_text(other)],
+    };
+    let wanted: Vec<String> = match desired {
+        Value::Array(items) => items.iter().map(value_text).collect(),
+        single => vec![value_text(single)],
+    };
+    wanted
+        .iter()
+        .any(|should| states.iter().any(|is| ensure_matches(resource, is, should)))
 }
 
 /// Puppet's messages: installing from nothing is `created` whatever

@@ -1,7 +1,7 @@
 //! Providers of the `package` type for Debian systems: `dpkg`, which
 //! installs package files given by `source`, and `apt`, which extends it
 //! with installation from the package sources, versions and installer
-//! options.
+//! options; and `gem`, for Ruby's packages.
 //!
 //! Both read the package database with `dpkg-query` (one call lists every
 //! package, or every package a run manages) and run each change as one
@@ -9,6 +9,7 @@
 
 pub mod apt;
 pub mod dpkg;
+pub mod gem;
 
 use marionette_ral::attribute::value_text;
 use marionette_ral::{
