@@ -209,10 +209,13 @@ fn replay(
             .args(&args)
             .output()
             .expect("marionette runs");
-        let printed = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
+        let printed = common::without_dir(
+            steps,
+            &format!(
+                "{}{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            ),
         );
         let messages = |text: &str| -> Vec<String> {
             let mut lines: Vec<String> = text

@@ -27,6 +27,7 @@ pub(crate) fn run(dir: &Path, file: &str, modulepath: &str) -> (i32, Vec<String>
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+    text = super::without_dir(dir, &text);
     for linked in LINKED.lock().unwrap_or_else(|e| e.into_inner()).iter() {
         text = text.replace(&format!("{linked}/"), "/usr/share/puppet/modules/");
     }

@@ -10,6 +10,16 @@ pub(crate) mod applied;
 pub(crate) mod known;
 pub(crate) mod meaning;
 
+/// `text` with the directory `dir` left out of file names: `apply` names
+/// its manifest from the root, as Puppet does, and the recordings drop the
+/// cases' directory, which depends on the checkout.
+pub(crate) fn without_dir(dir: &Path, text: &str) -> String {
+    match std::fs::canonicalize(dir) {
+        Ok(root) => text.replace(&format!("{}/", root.display()), ""),
+        Err(_) => text.to_string(),
+    }
+}
+
 /// What a run of the `marionette` binary gave.
 pub(crate) struct Run {
     pub(crate) code: i32,
