@@ -67,16 +67,20 @@ pub(crate) fn for_run() -> Option<Progress> {
         text: String::new(),
         drawn: None,
     });
-    let _ = std::thread::Builder::new()
-        .name("progress".into())
-        .spawn(|| {
-            loop {
-                std::thread::sleep(TICK);
-                let mut line = lock();
-                let Some(state) = line.as_mut() else { return };
-                draw(state);
-            }
-        });
+    // One thread for the process: an agent's later runs reuse it.
+    static TICKER: std::sync::Once = std::sync::Once::new();
+    TICKER.call_once(|| {
+        let _ = std::thread::Builder::new()
+            .name("progress".into())
+            .spawn(|| {
+                loop {
+                    std::thread::sleep(TICK);
+                    if let Some(state) = lock().as_mut() {
+                        draw(state);
+                    }
+                }
+            });
+    });
     Some(std::sync::Arc::new(|done, total, current: Option<&str>| {
         let mut line = lock();
         let Some(state) = line.as_mut() else { return };
@@ -87,7 +91,7 @@ pub(crate) fn for_run() -> Option<Progress> {
                 state.current = Some((resource.to_string(), Instant::now()));
                 draw(state);
             }
-            // The run is over: the line goes, and the thread with it.
+            // The run is over: the line goes.
             None => {
                 if state.shown {
                     err!("\r\x1b[K");
