@@ -1551,6 +1551,23 @@ fn kept_reports_are_listed_and_shown() {
     );
 }
 
+/// What `marionette apply MANIFEST` prints on a terminal: `script`'s
+/// pseudo-terminal (util-linux, in every Debian), line ends as written.
+fn apply_on_terminal(dir: &Path, manifest: &Path) -> String {
+    let command = format!(
+        "{} apply --vardir {} {}",
+        env!("CARGO_BIN_EXE_marionette"),
+        dir.join("var").display(),
+        manifest.display()
+    );
+    let output = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("`script` runs (apt-get install -y bsdutils)");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 /// On a terminal a run ends with a summary line and long runs show a
 /// progress line; in a pipe neither appears. The terminal is `script`'s
 /// pseudo-terminal (util-linux, in every Debian).
@@ -1563,18 +1580,7 @@ fn terminals_get_progress_and_a_summary_and_pipes_do_not() {
         "Integer[1, 150].each |$i| { notify { \"mrtest ${i}\": loglevel => debug } }",
     )
     .unwrap();
-    let command = format!(
-        "{} apply --vardir {} {}",
-        env!("CARGO_BIN_EXE_marionette"),
-        dir.path().join("var").display(),
-        manifest.display()
-    );
-    let output = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("`script` runs (apt-get install -y bsdutils)");
-    let terminal = String::from_utf8_lossy(&output.stdout);
+    let terminal = apply_on_terminal(dir.path(), &manifest);
     assert!(
         terminal.contains("Summary: 150 resources: 150 changed, 150 out of sync in "),
         "{terminal}"
@@ -1729,18 +1735,7 @@ fn a_syntax_error_shows_its_line_on_a_terminal() {
         "file { '/tmp/mrtest-comma':\n  ensure => file\n  mode   => '0644',\n}\n",
     )
     .unwrap();
-    let command = format!(
-        "{} apply --vardir {} {}",
-        env!("CARGO_BIN_EXE_marionette"),
-        dir.path().join("var").display(),
-        manifest.display()
-    );
-    let output = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("`script` runs (apt-get install -y bsdutils)");
-    let terminal = String::from_utf8_lossy(&output.stdout).replace("\r\n", "\n");
+    let terminal = apply_on_terminal(dir.path(), &manifest).replace("\r\n", "\n");
     let error = format!(
         "Error: Could not parse for environment production: Syntax error at 'mode' (file: {}, line: 3, column: 3)",
         manifest.display()
@@ -1774,18 +1769,7 @@ fn a_slow_resource_shows_a_live_progress_line() {
         "exec { 'mrtest-slow': command => '/bin/sleep 2.3' }\nnotify { 'mrtest-after': }\n",
     )
     .unwrap();
-    let command = format!(
-        "{} apply --vardir {} {}",
-        env!("CARGO_BIN_EXE_marionette"),
-        dir.path().join("var").display(),
-        manifest.display()
-    );
-    let output = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("`script` runs (apt-get install -y bsdutils)");
-    let terminal = String::from_utf8_lossy(&output.stdout);
+    let terminal = apply_on_terminal(dir.path(), &manifest);
     assert!(
         terminal.contains("\r\x1b[K[1/2, 2 s] Exec[mrtest-slow] (running 2 s)"),
         "{terminal:?}"
@@ -1891,4 +1875,111 @@ fn command_help_keeps_global_options_apart() {
         assert!(global.contains(option), "{option} in\n{global}");
         assert!(!own.contains(option), "{option} among apply's own:\n{own}");
     }
+}
+
+/// The `pip3` provider uses the `pip3` first on PATH: here a virtual
+/// environment's, with a wheel built by the test (nothing from the
+/// network). It installs from the wheel, finds the version installed,
+/// reports a removal in noop and removes.
+#[test]
+fn pip3_installs_finds_and_removes_a_wheel() {
+    let dir = tempfile::tempdir().unwrap();
+    let venv = dir.path().join("venv");
+    let made = Command::new("/usr/bin/python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .output()
+        .expect("python3 (apt-get install -y python3 python3-venv)");
+    assert!(
+        made.status.success(),
+        "a virtual environment (apt-get install -y python3-venv): {made:?}"
+    );
+    let wheel = dir.path().join("mrtest_hello-0.1.0-py3-none-any.whl");
+    let script = r#"
+import base64, hashlib, sys, zipfile
+files = {
+    "mrtest_hello/__init__.py": b"VALUE = 1\n",
+    "mrtest_hello-0.1.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: mrtest-hello\nVersion: 0.1.0\n",
+    "mrtest_hello-0.1.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: mrtest\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+}
+record = ""
+for name, data in files.items():
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    record += f"{name},sha256={digest},{len(data)}\n"
+files["mrtest_hello-0.1.0.dist-info/RECORD"] = (record + "mrtest_hello-0.1.0.dist-info/RECORD,,\n").encode()
+with zipfile.ZipFile(sys.argv[1], "w") as wheel:
+    for name, data in files.items():
+        wheel.writestr(name, data)
+"#;
+    let built = Command::new("/usr/bin/python3")
+        .args(["-c", script])
+        .arg(&wheel)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    let path = format!(
+        "{}:{}",
+        venv.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let apply = |code: &str, noop: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
+        command.arg("apply");
+        if noop {
+            command.arg("--noop");
+        }
+        let output = command
+            .args(["--detailed-exitcodes", "--vardir"])
+            .arg(dir.path().join("var"))
+            .args(["-e", code])
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned()
+                + &String::from_utf8_lossy(&output.stderr),
+        )
+    };
+    let installed = || {
+        let output = Command::new(venv.join("bin/pip3"))
+            .args(["list", "--format=freeze"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .any(|l| l == "mrtest-hello==0.1.0")
+    };
+    let install = format!(
+        "package {{ 'mrtest_hello': provider => pip3, source => '{}' }}",
+        wheel.display()
+    );
+    let (code, output) = apply(&install, false);
+    assert_eq!(code, Some(2), "{output}");
+    assert!(
+        output.contains("Package[mrtest_hello]/ensure: created"),
+        "{output}"
+    );
+    assert!(installed());
+    // The name as pip spells it matches; the version is in sync.
+    let (code, output) = apply(
+        "package { 'MrTest-Hello': provider => pip3, ensure => '0.1.0' }",
+        false,
+    );
+    assert_eq!(code, Some(0), "{output}");
+    let remove = "package { 'mrtest_hello': provider => pip3, ensure => absent }";
+    let (code, output) = apply(remove, true);
+    assert_eq!(code, Some(0), "a noop run changes nothing: {output}");
+    assert!(
+        output.contains("ensure: current_value '0.1.0', should be 'absent' (noop)"),
+        "{output}"
+    );
+    assert!(installed());
+    let (code, output) = apply(remove, false);
+    assert_eq!(code, Some(2), "{output}");
+    assert!(
+        output.contains("Package[mrtest_hello]/ensure: removed"),
+        "{output}"
+    );
+    assert!(!installed());
 }

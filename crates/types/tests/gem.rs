@@ -4,18 +4,16 @@
 //! nothing needs the network. It needs root and RubyGems (CI has both);
 //! it fails loudly, never skips, without them.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
-use std::sync::Arc;
 
-use marionette_ral::{Logger, Origin, Outcome, Resource, Session};
+use common::s;
+use marionette_ral::Outcome;
 use marionette_values::Value;
 
 const GEM: &str = "mrtest-hello";
-
-fn s(text: &str) -> Value {
-    Value::String(text.into())
-}
 
 /// The versions of the test gem installed, as `gem list` prints them.
 fn installed() -> String {
@@ -57,24 +55,13 @@ fn build(dir: &Path, version: &str) -> String {
 }
 
 fn evaluate(attrs: &[(&str, Value)], noop: bool) -> Outcome {
-    let registry = Arc::new(marionette_types::registry());
-    let type_def = registry.type_def("package").unwrap().clone();
-    let resource = Resource::new(
-        type_def,
-        GEM,
-        attrs.iter().map(|(k, v)| (k.to_string(), v.clone())),
-        Origin::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    Session::new(registry, Arc::default(), Logger::default()).evaluate(&resource, noop)
-}
-
-fn messages(outcome: &Outcome) -> Vec<String> {
-    outcome
-        .events
-        .iter()
-        .map(|e| format!("{}: {}", e.property, e.message))
-        .collect()
+    let resource = common::resource("package", GEM, attrs).unwrap_or_else(|e| panic!("{e}"));
+    let mut run = common::Run::new();
+    if noop {
+        run.noop(&resource)
+    } else {
+        run.evaluate(&resource)
+    }
 }
 
 #[test]
@@ -92,7 +79,7 @@ fn a_gem_is_installed_from_its_file_found_and_removed() {
 
     let created = evaluate(&gem, false);
     assert_eq!(created.failed, None, "{created:#?}");
-    assert_eq!(messages(&created), ["ensure: created"]);
+    assert_eq!(common::events(&created), ["ensure: created"]);
     assert_eq!(installed(), "mrtest-hello (0.1.0)");
     let again = evaluate(&gem, false);
     assert!(again.events.is_empty(), "{:?}", again.events);
@@ -105,26 +92,17 @@ fn a_gem_is_installed_from_its_file_found_and_removed() {
     let absent = [("provider", s("gem")), ("ensure", s("absent"))];
     let noop = evaluate(&absent, true);
     assert_eq!(
-        messages(&noop),
+        common::events(&noop),
         ["ensure: current_value ['0.1.0'], should be 'absent' (noop)"]
     );
     assert_eq!(installed(), "mrtest-hello (0.1.0)");
     let removed = evaluate(&absent, false);
-    assert_eq!(messages(&removed), ["ensure: removed"]);
+    assert_eq!(common::events(&removed), ["ensure: removed"]);
     assert_eq!(installed(), "");
 
     // A name `gem` could take for an option is refused before it runs.
-    let registry = marionette_types::registry();
-    let type_def = registry.type_def("package").unwrap().clone();
-    let option = Resource::new(
-        type_def,
-        "--mrtest",
-        [("provider".to_string(), s("gem"))],
-        Origin::default(),
-    )
-    .unwrap();
-    let refused = Session::new(Arc::new(registry), Arc::default(), Logger::default())
-        .evaluate(&option, false);
+    let option = common::resource("package", "--mrtest", &[("provider", s("gem"))]).unwrap();
+    let refused = common::Run::new().evaluate(&option);
     assert!(
         refused
             .failed

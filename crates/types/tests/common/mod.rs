@@ -94,6 +94,11 @@ impl Run {
 pub(crate) fn changes(resource: &Resource) -> Vec<String> {
     let outcome = Run::new().evaluate(resource);
     assert_eq!(outcome.failed, None);
+    events(&outcome)
+}
+
+/// An outcome's events as `property: message` lines.
+pub(crate) fn events(outcome: &Outcome) -> Vec<String> {
     outcome
         .events
         .iter()

@@ -1,7 +1,8 @@
 //! Providers of the `package` type for Debian systems: `dpkg`, which
 //! installs package files given by `source`, and `apt`, which extends it
 //! with installation from the package sources, versions and installer
-//! options; and `gem`, for Ruby's packages.
+//! options; and the languages' installers `gem` and `pip3`, one provider
+//! over each tool (`installer.rs`).
 //!
 //! Both read the package database with `dpkg-query` (one call lists every
 //! package, or every package a run manages) and run each change as one
@@ -10,6 +11,8 @@
 pub mod apt;
 pub mod dpkg;
 pub mod gem;
+pub mod installer;
+pub mod pip3;
 
 use marionette_ral::attribute::value_text;
 use marionette_ral::{
@@ -127,11 +130,22 @@ pub fn options(value: &Value) -> Vec<String> {
 /// Passes on the result of changing `ensure`; a failure is also logged on
 /// its own, without a source, before the failed change is: Puppet reports
 /// a failed `ensure` of a package that way.
-fn reported(cx: &Context, result: Result<(), ProviderError>) -> Result<(), ProviderError> {
+pub(crate) fn reported(
+    cx: &Context,
+    result: Result<(), ProviderError>,
+) -> Result<(), ProviderError> {
     if let Err(e) = &result {
         cx.logger.log(Level::Err, "", &e.0);
     }
     result
+}
+
+/// The state prefetching found for the resource, if it ran.
+fn prefetched(instance: &Instance<'_>) -> Option<PropertyHash> {
+    instance
+        .property_hash
+        .contains_key("ensure")
+        .then(|| instance.property_hash.clone())
 }
 
 /// Which tool a [`Debian`] provider changes packages with.
@@ -193,8 +207,8 @@ impl Debian {
         cx: &Context,
         instance: &Instance<'_>,
     ) -> Result<PropertyHash, ProviderError> {
-        if instance.property_hash.contains_key("ensure") {
-            return Ok(instance.property_hash.clone());
+        if let Some(prefetched) = prefetched(instance) {
+            return Ok(prefetched);
         }
         let name = instance.resource.name();
         if !valid_name(&name) {
