@@ -1057,12 +1057,11 @@ fn broken_catalogs_are_refused() {
     }
 }
 
-/// SIGINT or SIGTERM during a run stops it after the resource under way, whose
-/// command gets the signal too (it runs in a process group of its own):
-/// what was interrupted is said, the report is written (failed, and with
-/// `transaction_completed` false, as Puppet marks a transaction that did
-/// not finish), the lock
-/// released, and the command exits 1.
+/// SIGINT or SIGTERM during a run stops it after the resource under way,
+/// whose command gets the signal too (it runs in a process group of its
+/// own): what was interrupted is said, the report is written (failed, and
+/// with `transaction_completed` false, as Puppet marks a transaction that
+/// did not finish), the lock released, and the command exits 1.
 #[test]
 fn a_terminated_run_stops_after_its_current_resource_and_reports() {
     for signal in ["INT", "TERM"] {
