@@ -100,7 +100,7 @@ impl Child {
                     Ok(Read::TooLong) => {
                         // Keep the start, and drop the rest up to the line
                         // break, however long it is.
-                        if skip_line(&mut reader).is_err() {
+                        if reader.skip_until(b'\n').is_err() {
                             return;
                         }
                         format!("{}...", String::from_utf8_lossy(&line))
@@ -219,51 +219,14 @@ fn read_bounded(
     line: &mut Vec<u8>,
     limit: usize,
 ) -> std::io::Result<Read> {
-    loop {
-        let buffer = match reader.fill_buf() {
-            Ok(buffer) => buffer,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buffer.is_empty() {
-            return Ok(if line.is_empty() {
-                Read::End
-            } else {
-                Read::Line
-            });
-        }
-        let room = limit - line.len();
-        let (taken, done) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(at) if at < room => (at + 1, Some(Read::Line)),
-            _ if buffer.len() >= room => (room, Some(Read::TooLong)),
-            _ => (buffer.len(), None),
-        };
-        line.extend_from_slice(&buffer[..taken]);
-        reader.consume(taken);
-        if let Some(done) = done {
-            return Ok(done);
-        }
-    }
-}
-
-/// Reads and drops the rest of a line, up to and with its line break.
-fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
-    loop {
-        let buffer = reader.fill_buf()?;
-        if buffer.is_empty() {
-            return Ok(());
-        }
-        match buffer.iter().position(|&b| b == b'\n') {
-            Some(at) => {
-                reader.consume(at + 1);
-                return Ok(());
-            }
-            None => {
-                let all = buffer.len();
-                reader.consume(all);
-            }
-        }
-    }
+    let read = std::io::Read::take(&mut *reader, limit as u64).read_until(b'\n', line)?;
+    Ok(if read == 0 {
+        Read::End
+    } else if read == limit && line.last() != Some(&b'\n') {
+        Read::TooLong
+    } else {
+        Read::Line
+    })
 }
 
 fn kill_group(child: &mut std::process::Child) {
@@ -382,7 +345,7 @@ mod tests {
             Ok(Read::TooLong)
         ));
         assert_eq!(line, b"cdef");
-        skip_line(&mut input).unwrap();
+        input.skip_until(b'\n').unwrap();
         line.clear();
         assert!(matches!(
             read_bounded(&mut input, &mut line, 4),

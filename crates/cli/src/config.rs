@@ -306,6 +306,8 @@ pub(crate) fn run(
     };
     let from_file = read(&text, sections, &path).map_err(|e| anyhow::anyhow!(e))?;
     let environment = env.resolve();
+    let mut cli = <crate::Cli as clap::CommandFactory>::command();
+    cli.build();
     let join = |paths: &[PathBuf]| {
         paths
             .iter()
@@ -335,21 +337,26 @@ pub(crate) fn run(
         if let Some((_, value)) = from_file.iter().find(|(n, _)| n == name) {
             return Some(value.clone());
         }
+        // Defaults the command definitions hold are read from them, so
+        // that this listing cannot drift from what the commands do; the
+        // rest are computed when the command runs.
+        if let Some(default) = declared_default(&cli, name) {
+            return Some(default);
+        }
         let default = match name {
             "vardir" => crate::apply::vardir(None).display().to_string(),
-            "certname" => crate::host_name(),
-            "server" => "puppet".into(),
-            "serverport" | "masterport" => "8140".into(),
-            "runinterval" => "1800".into(),
-            "splaylimit" => "1800".into(),
-            "waitforcert" => "120".into(),
-            "noop" | "show_diff" | "splay" | "exclude_unchanged_resources" => "false".into(),
-            "basemodulepath" | "dns_alt_names" | "external_nodes" | "ca_fingerprint"
-            | "autosign" => String::new(),
-            "environment_timeout" => "unlimited".into(),
-            "csr_attributes" => "/etc/puppetlabs/puppet/csr_attributes.yaml".into(),
-            "manifest" => environment_manifests(env),
             "cadir" => crate::apply::vardir(None).join("ca").display().to_string(),
+            "ssldir" => crate::apply::vardir(None).join("ssl").display().to_string(),
+            "certname" => crate::host_name(),
+            "manifest" => environment_manifests(env),
+            // The longest splay is the run interval unless set.
+            "splaylimit" => from_file
+                .iter()
+                .find(|(n, _)| n == "runinterval")
+                .map(|(_, v)| v.clone())
+                .or_else(|| declared_default(&cli, "runinterval"))
+                .unwrap_or_default(),
+            _ if SETTINGS.iter().any(|s| s.name == name) => String::new(),
             _ => return None,
         };
         Some(default)
@@ -375,6 +382,27 @@ pub(crate) fn run(
         }
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The default a command's definition gives the option a setting becomes
+/// (`runinterval` is `agent --runinterval`'s 1800), if any.
+/// `cli` is the built command definition, whose commands hold the global
+/// options too.
+fn declared_default(cli: &clap::Command, name: &str) -> Option<String> {
+    let setting = SETTINGS.iter().find(|s| s.name == name)?;
+    let long = setting.option.trim_start_matches("--");
+    setting.commands.iter().find_map(|command| {
+        let arg = cli
+            .find_subcommand(command)?
+            .get_arguments()
+            .find(|arg| arg.get_long() == Some(long))?;
+        let defaults: Vec<String> = arg
+            .get_default_values()
+            .iter()
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect();
+        (!defaults.is_empty()).then(|| defaults.join(","))
+    })
 }
 
 /// The main manifests of the chosen environment: its `manifests`

@@ -70,7 +70,7 @@ impl EnvArgs {
 
 /// `path` from the root, as Puppet resolves its directories (messages and
 /// explanations name them so).
-fn absolute(path: &Path) -> PathBuf {
+pub(crate) fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 

@@ -144,13 +144,13 @@ impl Destinations {
         }
     }
 
-    /// A line the compiler printed (`Notice: Scope(Class[main]): hi`),
-    /// sent as the message it was.
     /// Whether messages go to the console alone (no file, no syslog).
     pub(crate) fn console_only(&self) -> bool {
         self.destinations.len() == 1 && matches!(self.destinations[0], Destination::Console { .. })
     }
 
+    /// A line the compiler printed (`Notice: Scope(Class[main]): hi`),
+    /// sent as the message it was.
     pub(crate) fn compiler_line(&self, stream: Stream, line: &str) {
         if self.console_only() {
             // As the compiler wrote it, multi-line errors included.

@@ -540,9 +540,7 @@ fn apply_manifest(
             // `puppet apply` names its manifest from the root in messages
             // and in the catalog, wherever it runs (`catalog compile`
             // keeps the path as given).
-            catalog::read_manifests(
-                &std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
-            )?
+            catalog::read_manifests(&environment::absolute(path))?
         }
         // Puppet reads the code from standard input when given no file.
         _ => {

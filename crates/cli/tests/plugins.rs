@@ -28,22 +28,25 @@ fn workdir() -> tempfile::TempDir {
 /// `marionette apply --detailed-exitcodes` of a manifest with the fixture
 /// modules: 0 for no change, 2 for changes, 4 for failures, 6 for both.
 fn apply(dir: &Path, manifest: &str, extra: &[&str]) -> Run {
-    let file = dir.join("site.pp");
-    std::fs::write(&file, manifest).unwrap();
-    let modulepath = modules().display().to_string();
-    let vardir = dir.join("var").display().to_string();
-    let file = file.display().to_string();
-    let mut args = vec![
-        "apply",
-        &file,
-        "--modulepath",
-        &modulepath,
-        "--vardir",
-        &vardir,
-        "--detailed-exitcodes",
-    ];
-    args.extend_from_slice(extra);
+    std::fs::write(dir.join("site.pp"), manifest).unwrap();
+    let mut args = apply_args(dir, "var");
+    args.extend(extra.iter().map(|a| a.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     marionette(&args, &[])
+}
+
+/// `apply` of `DIR/site.pp` with the fixture modules and the state
+/// directory `DIR/VARDIR`, with detailed exit codes.
+fn apply_args(dir: &Path, vardir: &str) -> Vec<String> {
+    vec![
+        "apply".into(),
+        dir.join("site.pp").display().to_string(),
+        "--modulepath".into(),
+        modules().display().to_string(),
+        "--vardir".into(),
+        dir.join(vardir).display().to_string(),
+        "--detailed-exitcodes".into(),
+    ]
 }
 
 fn read(path: &Path) -> String {
@@ -618,20 +621,10 @@ fn plugins_that_overrun_the_protocol_are_bounded() {
 
     // The same run under GNU time, for the largest resident size of
     // Marionette and its plugins.
-    let file = dir.path().join("site.pp").display().to_string();
-    let modulepath = modules().display().to_string();
-    let vardir = dir.path().join("var2").display().to_string();
     let timed = std::process::Command::new("/usr/bin/time")
         .args(["-f", "maxrss=%M"])
         .arg(env!("CARGO_BIN_EXE_marionette"))
-        .args([
-            "apply",
-            &file,
-            "--modulepath",
-            &modulepath,
-            "--vardir",
-            &vardir,
-        ])
+        .args(apply_args(dir.path(), "var2"))
         .output()
         .expect("GNU time (apt-get install time)");
     let stderr = String::from_utf8_lossy(&timed.stderr);

@@ -131,8 +131,9 @@ struct Lexer<'a> {
     /// again for each enclosing body that spans it, which doubles with
     /// each such line; a few readings per heredoc of the source are
     /// plenty for real code, and past them the input is refused instead
-    /// of taking exponential time and memory.
-    heredoc_budget: usize,
+    /// of taking exponential time and memory. Counted at the first heredoc,
+    /// so that code without any pays nothing.
+    heredoc_budget: Option<usize>,
     /// Only blanks stand between the start of the line and `pos`.
     at_line_start: bool,
     /// Where the top-level tokens go in chunks as they are read, when a
@@ -160,7 +161,7 @@ impl<'a> Lexer<'a> {
             diagnostics: Vec::new(),
             heredoc_resume: None,
             interpolation_depth: 0,
-            heredoc_budget: 64 + 4 * source.matches("@(").count(),
+            heredoc_budget: None,
             at_line_start: true,
             sink: None,
         }
@@ -991,12 +992,8 @@ impl<'a> Lexer<'a> {
             // One error for the whole flag string, as Puppet gives: a
             // repeated flag first (naming every flag), else the first
             // flag that is not one.
-            let mut seen = String::new();
-            let repeated = flags.chars().any(|flag| {
-                let again = seen.contains(flag);
-                seen.push(flag);
-                again
-            });
+            let mut seen = std::collections::HashSet::new();
+            let repeated = !flags.chars().all(|flag| seen.insert(flag));
             if repeated {
                 let all: Vec<String> = flags.chars().map(String::from).collect();
                 self.error(
@@ -1061,7 +1058,11 @@ impl<'a> Lexer<'a> {
             self.heredoc_resume = Some(self.bytes.len());
             return TokenKind::Error;
         };
-        if self.heredoc_budget == 0 {
+        let source = self.source;
+        let budget = self
+            .heredoc_budget
+            .get_or_insert_with(|| 64 + 4 * source.matches("@(").count());
+        if *budget == 0 {
             self.error(
                 "Heredocs opened inside interpolations are nested too intricately to read",
                 start,
@@ -1071,7 +1072,7 @@ impl<'a> Lexer<'a> {
             self.heredoc_resume = Some(self.bytes.len());
             return TokenKind::Error;
         }
-        self.heredoc_budget -= 1;
+        *budget -= 1;
         let mut body_end = marker_line;
         if trim && body_end > body_start {
             body_end -= 1;
