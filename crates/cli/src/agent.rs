@@ -180,7 +180,8 @@ fn run_once(
                 "",
                 &format!("Using cached catalog from environment '{environment}'"),
             );
-            (catalog, environment, crate::catalog::local_facts())
+            let facts = crate::custom_facts::for_catalog(&catalog);
+            (catalog, environment, facts)
         }
     };
     let config_retrieval = started.elapsed().as_secs_f64();
@@ -275,7 +276,7 @@ fn fetch(
         }
         use_synced_plugins(vardir);
         logger.log(Level::Info, "", "Loading facts");
-        let mut facts = crate::catalog::local_facts();
+        let mut facts = crate::catalog::all_local_facts();
         facts.insert("clientcert".into(), agent.certname().into());
         facts.insert(
             "clientversion".into(),

@@ -405,7 +405,7 @@ pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode
     let held = take_lock(args)?;
     run(
         &catalog,
-        crate::catalog::local_facts(),
+        crate::custom_facts::for_catalog(&catalog),
         args,
         None,
         held,

@@ -44,9 +44,14 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
             None => bail!("No manifest given: name a file, --manifest, or --environment"),
         },
     };
+    let mut lazy_facts = None;
     let facts = match &args.facts {
         Some(path) => read_facts(path)?,
-        None => local_facts(),
+        None => {
+            let mut facts = local_facts();
+            lazy_facts = crate::custom_facts::on_demand(&mut facts);
+            facts
+        }
     };
     let options = CompileOptions {
         manifests: read_manifests(&manifest)?,
@@ -54,6 +59,7 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         node_name,
         environment: environment.name.clone(),
         facts,
+        lazy_facts: lazy_facts.map(|f| f as _),
         strict_variables: args.strict_variables,
         server_name: crate::host_name(),
         local: false,
@@ -75,7 +81,7 @@ pub(crate) fn compile_local(
     node_name: String,
     strict_variables: bool,
 ) -> Result<ExitCode> {
-    let options = local_options(manifests, node_name, strict_variables);
+    let (options, _) = local_options(manifests, node_name, strict_variables);
     compile_and_write(&options, None)
 }
 
@@ -93,7 +99,7 @@ pub(crate) fn compile_for_apply(
     f64,
 )> {
     let started = std::time::Instant::now();
-    let mut options = local_options(manifests, node_name, strict_variables);
+    let (mut options, custom) = local_options(manifests, node_name, strict_variables);
     options.declared = Some(look_at_files_ahead());
     // A person at a terminal sees where a syntax error is; logs and pipes
     // get Puppet's one line.
@@ -104,6 +110,10 @@ pub(crate) fn compile_for_apply(
     }
     let catalog = compiled.catalog?;
     let seconds = started.elapsed().as_secs_f64();
+    let mut facts = options.facts;
+    if let Some(custom) = custom {
+        custom.for_applying(&catalog, &mut facts);
+    }
     log.emit(
         marionette_ral::Level::Notice,
         "",
@@ -112,7 +122,7 @@ pub(crate) fn compile_for_apply(
             catalog.name, catalog.environment
         ),
     );
-    Some((catalog, options.facts, seconds))
+    Some((catalog, facts, seconds))
 }
 
 /// Looks at each file the manifest declares, on a thread of its own, as
@@ -139,16 +149,24 @@ fn look_at_files_ahead() -> marionette_eval::Declared {
     })
 }
 
+/// What to compile for this machine, and the custom facts it may read,
+/// resolved on demand.
 fn local_options(
     manifests: Vec<SourceFile>,
     node_name: String,
     strict_variables: bool,
-) -> CompileOptions {
+) -> (
+    CompileOptions,
+    Option<std::sync::Arc<crate::custom_facts::OnDemand>>,
+) {
     let environment = crate::environment::current();
-    CompileOptions {
+    let mut facts = local_facts();
+    let custom = crate::custom_facts::on_demand(&mut facts);
+    let options = CompileOptions {
         manifests,
         modulepath: environment.modulepath.clone(),
-        facts: local_facts(),
+        facts,
+        lazy_facts: custom.clone().map(|f| f as _),
         node_name,
         environment: environment.name.clone(),
         strict_variables,
@@ -162,7 +180,8 @@ fn local_options(
         trusted: None,
         classification: None,
         excerpts: false,
-    }
+    };
+    (options, custom)
 }
 
 /// The functions the environment's modules ship as executables, their log
@@ -274,77 +293,24 @@ fn read_facts(path: &Path) -> Result<serde_json::Map<String, serde_json::Value>>
     marionette_facts::load_facts_file(path).map_err(|error| anyhow::anyhow!("{error}"))
 }
 
-/// This machine's facts, legacy names included, as Puppet gives a
-/// compilation; problems with external facts are reported and the other
-/// facts still used.
+/// This machine's facts collected natively, legacy names included; the
+/// modules' custom facts are not among them (see `custom_facts`).
+/// Problems with external facts are reported and the other facts still
+/// used.
 pub(crate) fn local_facts() -> serde_json::Map<String, serde_json::Value> {
     let collection = marionette_facts::collect(&fact_options());
     for error in &collection.errors {
         errln!("Error: {error}");
     }
-    let mut facts = collection.with_legacy();
-    with_custom_facts(&mut facts);
+    collection.with_legacy()
+}
+
+/// This machine's facts with every custom fact of the modules resolved,
+/// as an agent sends them to its server.
+pub(crate) fn all_local_facts() -> serde_json::Map<String, serde_json::Value> {
+    let mut facts = local_facts();
+    crate::custom_facts::resolve_all(&mut facts);
     facts
-}
-
-/// Adds the modules' custom facts (`lib/facter/*.rb`, resolved in the Ruby
-/// host, which starts only when a module ships some), as Puppet's apply
-/// and `facter -p` add them.
-pub(crate) fn with_custom_facts(facts: &mut serde_json::Map<String, serde_json::Value>) {
-    let (added, problems) =
-        crate::environment::plugins().custom_facts(&crate::environment::ruby(), facts);
-    // stdlib's `package_provider` and `service_provider` ask Puppet's
-    // resource layer for its default providers: Marionette's answers.
-    let native: Vec<(&str, String)> = NATIVE_PROVIDER_FACTS
-        .iter()
-        .filter(|(fact, _)| {
-            added.contains_key(*fact)
-                || problems
-                    .iter()
-                    .any(|p| p.message.contains(&format!("\"{fact}\"")))
-        })
-        .filter_map(|(fact, type_name)| Some((*fact, default_provider(type_name, facts)?)))
-        .collect();
-    for problem in problems {
-        if native
-            .iter()
-            .any(|(fact, _)| problem.message.contains(&format!("\"{fact}\"")))
-        {
-            continue;
-        }
-        errln!(
-            "Error: Facter: error while resolving custom facts in {}: {}",
-            problem.file.display(),
-            problem.message
-        );
-    }
-    facts.extend(added);
-    for (fact, provider) in native {
-        facts.insert(fact.to_string(), serde_json::Value::String(provider));
-    }
-}
-
-/// stdlib's facts that name a type's default provider.
-const NATIVE_PROVIDER_FACTS: &[(&str, &str)] = &[
-    ("package_provider", "package"),
-    ("service_provider", "service"),
-];
-
-/// The provider the resource layer chooses by default for a type on this
-/// machine.
-fn default_provider(
-    type_name: &str,
-    facts: &serde_json::Map<String, serde_json::Value>,
-) -> Option<String> {
-    let selector = marionette_ral::Selector::new(
-        crate::environment::registry(),
-        std::sync::Arc::new(facts.clone()),
-        marionette_ral::Logger::default(),
-    );
-    selector
-        .default_provider(type_name)
-        .ok()
-        .map(|p| p.name.clone())
 }
 
 /// How this machine's facts are collected: the default sources, and the

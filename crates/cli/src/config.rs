@@ -13,6 +13,7 @@ const GLOBAL_WITH_VALUES: &[&str] = &[
     "--environment",
     "--environmentpath",
     "--modulepath",
+    "--basemodulepath",
     "--hiera-config",
 ];
 
@@ -55,7 +56,7 @@ const SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "basemodulepath",
-        option: "--modulepath",
+        option: "--basemodulepath",
         switch: false,
         commands: ALL,
     },
@@ -321,6 +322,7 @@ pub(crate) fn run(
             "environment" => return Some(environment.name.clone()),
             "environmentpath" => return Some(env.environmentpath.display().to_string()),
             "modulepath" => return Some(join(&environment.modulepath)),
+            "basemodulepath" => return Some(join(&env.basemodulepath())),
             "hiera_config" => {
                 let settings = crate::environment::hiera_settings(env);
                 return settings.global.map(|p| p.display().to_string());

@@ -14,26 +14,50 @@ use marionette_ral::Registry;
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Global options")]
 pub(crate) struct EnvArgs {
-    /// The environment; its `manifests/` and its module path (`modules/`,
-    /// or `modulepath` in its `environment.conf`) are used.
+    /// The environment (default `production`); its `manifests/` and its
+    /// module path (`modulepath` in its `environment.conf`, else
+    /// `modules/` and the base module path) are used.
     #[arg(long, global = true, overrides_with = "environment")]
     pub(crate) environment: Option<String>,
-    /// Where environments live.
-    #[arg(
-        long,
-        global = true,
-        default_value = "/etc/puppetlabs/code/environments"
-    )]
+    /// Where environments live (default `/etc/puppetlabs/code/environments`,
+    /// or Debian's `/etc/puppet/code/environments` when only that exists).
+    #[arg(long, global = true, default_value_os_t = default_environmentpath())]
     pub(crate) environmentpath: PathBuf,
-    /// Directories of modules, separated by `:` (searched after the
-    /// environment's).
+    /// Directories of modules, separated by `:`, instead of the default
+    /// environment's (searched after a named environment's).
     #[arg(long, global = true)]
     pub(crate) modulepath: Option<String>,
+    /// The module directories every environment searches after its own,
+    /// separated by `:` (default: those of Puppet's and Debian's that
+    /// exist, `/etc/puppetlabs/code/modules`, `/opt/puppetlabs/puppet/modules`,
+    /// `/etc/puppet/code/modules` and `/usr/share/puppet/modules`).
+    #[arg(long, global = true)]
+    pub(crate) basemodulepath: Option<String>,
     /// The global layer's Hiera configuration (default
     /// `/etc/puppetlabs/puppet/hiera.yaml`, or Debian's
     /// `/etc/puppet/hiera.yaml` when only that exists).
     #[arg(long = "hiera-config", global = true)]
     pub(crate) hiera_config: Option<PathBuf>,
+}
+
+/// The directories modules are installed in by Puppet's packages and by
+/// Debian's, searched after an environment's own.
+const BASEMODULEPATH: &[&str] = &[
+    "/etc/puppetlabs/code/modules",
+    "/opt/puppetlabs/puppet/modules",
+    "/etc/puppet/code/modules",
+    "/usr/share/puppet/modules",
+];
+
+/// Puppet's environment directory, or Debian's when only that exists.
+fn default_environmentpath() -> PathBuf {
+    let puppetlabs = PathBuf::from("/etc/puppetlabs/code/environments");
+    let debian = PathBuf::from("/etc/puppet/code/environments");
+    if !puppetlabs.exists() && debian.exists() {
+        debian
+    } else {
+        puppetlabs
+    }
 }
 
 impl EnvArgs {
@@ -44,20 +68,42 @@ impl EnvArgs {
             .map(|name| absolute(&self.environmentpath.join(name)))
     }
 
-    pub(crate) fn resolve(&self) -> Environment {
-        let mut modulepath: Vec<PathBuf> = self
-            .modulepath
-            .as_deref()
-            .map(|path| {
-                path.split(':')
-                    .filter(|p| !p.is_empty())
-                    .map(PathBuf::from)
-                    .collect()
-            })
-            .unwrap_or_default();
-        if let Some(dir) = self.directory() {
-            modulepath.splice(0..0, environment_modulepath(&dir));
+    /// The base module path: as given, else the default directories that
+    /// exist (Puppet leaves missing ones out too).
+    pub(crate) fn basemodulepath(&self) -> Vec<PathBuf> {
+        match &self.basemodulepath {
+            Some(path) => split_path(path),
+            None => BASEMODULEPATH
+                .iter()
+                .map(PathBuf::from)
+                .filter(|dir| dir.is_dir())
+                .collect(),
         }
+    }
+
+    pub(crate) fn resolve(&self) -> Environment {
+        let modulepath = match (&self.modulepath, self.directory()) {
+            // Directories given are searched alone, after a named
+            // environment's own.
+            (Some(given), named) => {
+                let mut modulepath = named
+                    .map(|dir| self.environment_modulepath(&dir))
+                    .unwrap_or_default();
+                modulepath.extend(split_path(given));
+                modulepath
+            }
+            (None, Some(dir)) => self.environment_modulepath(&dir),
+            // The default environment, `production`, need not exist: its
+            // module path is then the base one, as in Puppet.
+            (None, None) => {
+                let production = absolute(&self.environmentpath.join("production"));
+                if production.is_dir() {
+                    self.environment_modulepath(&production)
+                } else {
+                    self.basemodulepath()
+                }
+            }
+        };
         Environment {
             name: self
                 .environment
@@ -66,39 +112,46 @@ impl EnvArgs {
             modulepath,
         }
     }
+
+    /// An environment's module path: `modulepath` of its `environment.conf`
+    /// (relative entries are relative to the environment, and
+    /// `$basemodulepath` is the base module path), else its `modules`
+    /// directory and the base module path.
+    fn environment_modulepath(&self, dir: &Path) -> Vec<PathBuf> {
+        let conf = std::fs::read_to_string(dir.join("environment.conf")).unwrap_or_default();
+        let configured = conf.lines().find_map(|line| {
+            let (key, value) = line.trim().split_once('=')?;
+            (key.trim() == "modulepath").then(|| value.trim().to_string())
+        });
+        let value = configured.unwrap_or_else(|| "modules:$basemodulepath".to_string());
+        let mut modulepath = Vec::new();
+        for entry in value.split(':').filter(|entry| !entry.is_empty()) {
+            if entry == "$basemodulepath" {
+                modulepath.extend(self.basemodulepath());
+            } else if entry.starts_with('$') {
+                // Other settings do not name module directories.
+            } else if Path::new(entry).is_absolute() {
+                modulepath.push(PathBuf::from(entry));
+            } else {
+                modulepath.push(dir.join(entry));
+            }
+        }
+        modulepath
+    }
+}
+
+/// A `:`-separated list of directories.
+fn split_path(path: &str) -> Vec<PathBuf> {
+    path.split(':')
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .collect()
 }
 
 /// `path` from the root, as Puppet resolves its directories (messages and
 /// explanations name them so).
 pub(crate) fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// An environment's module path: `modulepath` of its `environment.conf`
-/// (relative entries are relative to the environment; `$basemodulepath`
-/// is empty here), else its `modules` directory.
-fn environment_modulepath(dir: &Path) -> Vec<PathBuf> {
-    let conf = std::fs::read_to_string(dir.join("environment.conf")).unwrap_or_default();
-    for line in conf.lines() {
-        let line = line.trim();
-        if let Some((key, value)) = line.split_once('=')
-            && key.trim() == "modulepath"
-        {
-            return value
-                .trim()
-                .split(':')
-                .filter(|entry| !entry.is_empty() && !entry.starts_with('$'))
-                .map(|entry| {
-                    if Path::new(entry).is_absolute() {
-                        PathBuf::from(entry)
-                    } else {
-                        dir.join(entry)
-                    }
-                })
-                .collect();
-        }
-    }
-    vec![dir.join("modules")]
 }
 
 /// The environment's Hiera: the global configuration, and the
@@ -145,9 +198,10 @@ static RUBY: OnceLock<Arc<marionette_ruby::RubyHost>> = OnceLock::new();
 pub(crate) fn ruby() -> Arc<marionette_ruby::RubyHost> {
     RUBY.get_or_init(|| {
         let environment = current();
-        Arc::new(marionette_ruby::RubyHost::new(
-            marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone()),
-        ))
+        let mut settings =
+            marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone());
+        settings.fact_files = plugins().fact_files();
+        Arc::new(marionette_ruby::RubyHost::new(settings))
     })
     .clone()
 }

@@ -72,7 +72,7 @@ pub(crate) fn run(args: FactsArgs) -> Result<ExitCode> {
     if args.puppet {
         let mut all = collection.with_legacy();
         let known: std::collections::HashSet<String> = all.keys().cloned().collect();
-        crate::catalog::with_custom_facts(&mut all);
+        crate::custom_facts::resolve_all(&mut all);
         for (name, value) in all {
             if !known.contains(&name) {
                 collection.facts.insert(name, value);

@@ -106,11 +106,16 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
     };
     let environment = crate::environment::current();
     let node_name = args.node.clone().unwrap_or_else(crate::host_name);
+    let mut lazy_facts = None;
     let facts = match &args.facts {
         Some(path) => {
             marionette_facts::load_facts_file(path).map_err(|error| anyhow::anyhow!("{error}"))?
         }
-        None => crate::catalog::local_facts(),
+        None => {
+            let mut facts = crate::catalog::local_facts();
+            lazy_facts = crate::custom_facts::on_demand(&mut facts);
+            facts
+        }
     };
     let manifests = match (args.compile, env.directory()) {
         (true, Some(dir)) => crate::catalog::read_manifests(&dir.join("manifests"))?,
@@ -122,6 +127,7 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
         node_name,
         environment: environment.name.clone(),
         facts,
+        lazy_facts: lazy_facts.map(|f| f as _),
         strict_variables: false,
         server_name: crate::host_name(),
         // As `puppet lookup`, the node's trusted name is its `clientcert`

@@ -33,6 +33,7 @@ pub(crate) fn write_quietly(stream: &mut dyn std::io::Write, text: std::fmt::Arg
 
 mod catalog;
 mod config;
+mod custom_facts;
 use clap::{Parser, Subcommand};
 use marionette_diagnostics::SourceFile;
 use marionette_syntax::{SourceKind, dump};

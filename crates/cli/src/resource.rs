@@ -53,7 +53,9 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
     let Some(type_def) = registry.type_def(&args.type_name).cloned() else {
         bail!("Could not run: Unknown resource type {}", args.type_name);
     };
-    let facts = Arc::new(crate::catalog::local_facts());
+    let facts = Arc::new(crate::custom_facts::for_types(
+        std::iter::once(type_def.name.clone()).collect(),
+    ));
     let mut session = Session::new(registry.clone(), facts, stderr_logger(args.debug));
     // `marionette resource TYPE param=value…` lists instances scoped by
     // parameters (which zone, which server): the first positional then is

@@ -320,6 +320,7 @@ impl Compiler for Environments {
             node_name: request.node.clone(),
             environment: request.environment.clone(),
             facts: request.facts.clone(),
+            lazy_facts: None,
             strict_variables: false,
             server_name: crate::host_name(),
             agent_types: environment.agent_types.clone(),

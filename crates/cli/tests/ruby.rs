@@ -340,3 +340,119 @@ fn custom_facts_feed_apply_as_with_puppet() {
     let without = common::marionette(&["facts", "--modulepath", &modulepath, "mrtest_weighted"]);
     assert_eq!(without.stdout, "\n", "{}", without.output());
 }
+
+/// A compile resolves a module's custom fact only when its code reads it
+/// (`$facts['x']`, `$x`, `$::x`, Hiera's `%{facts.x}`), all of them when
+/// it reads `$facts` whole, and none, starting no Ruby, when it reads
+/// none; a Ruby provider's `Facter.value` loads them on its own.
+#[test]
+fn custom_facts_are_resolved_when_the_code_reads_them() {
+    require_ruby();
+    let facts = corpus().join("facts/modules").display().to_string();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let marker = dir.path().join("marker");
+    let marker_env = marker.display().to_string();
+    let with_marker = [("MRTEST_FACT_MARKER", marker_env.as_str())];
+
+    // Native facts only: no Ruby is started (this one cannot start).
+    let run = apply(
+        "notice($facts['os']['family'])\nnotice($::kernel)\n",
+        &facts,
+        &[("MARIONETTE_RUBY", "/nonexistent/mrtest-ruby")],
+    );
+    assert_eq!(run.code, 0, "{}", run.output());
+    assert!(!run.stderr.contains("Error"), "{}", run.output());
+
+    // One fact read in three ways: the others are left alone.
+    let run = apply(
+        "notice($facts['mrtest_block'])\nnotice($mrtest_command)\nnotice($::mrtest_confined)\n",
+        &facts,
+        &with_marker,
+    );
+    assert!(
+        run.stdout.contains("Scope(Class[main]): from a block\n")
+            && run.stdout.contains("Scope(Class[main]): from a command\n")
+            && run.stdout.contains("Scope(Class[main]): on Linux\n"),
+        "{}",
+        run.output()
+    );
+    assert!(!marker.exists(), "an unread fact was resolved");
+
+    // `$facts` read whole holds every fact.
+    let run = apply("notice('mrtest_marked' in $facts)\n", &facts, &with_marker);
+    assert!(
+        run.stdout.contains("Scope(Class[main]): true\n"),
+        "{}",
+        run.output()
+    );
+    assert!(marker.exists(), "{}", run.output());
+    std::fs::remove_file(&marker).unwrap();
+
+    // Hiera interpolates them.
+    let hiera = dir.path().join("hiera.yaml");
+    std::fs::write(
+        &hiera,
+        "---\nversion: 5\nhierarchy:\n  - name: common\n    path: common.yaml\ndefaults:\n  datadir: data\n  data_hash: yaml_data\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::write(
+        dir.path().join("data/common.yaml"),
+        "---\nmrtest::key: \"%{facts.mrtest_block} / %{::mrtest_command} / %{mrtest_marked}\"\n",
+    )
+    .unwrap();
+    let run = common::marionette_with(
+        &[
+            "apply",
+            "--noop",
+            "--modulepath",
+            &facts,
+            "--hiera_config",
+            &hiera.display().to_string(),
+            "--vardir",
+            &dir.path().display().to_string(),
+            "-e",
+            "notice(lookup('mrtest::key'))",
+        ],
+        &with_marker,
+    );
+    assert!(
+        run.stdout
+            .contains("Scope(Class[main]): from a block / from a command / marked\n"),
+        "{}",
+        run.output()
+    );
+
+    // A Ruby provider reads a fact the manifest never read.
+    let module = dir.path().join("modules/mrtest_factseen/lib/puppet");
+    std::fs::create_dir_all(module.join("provider/mrtest_factseen")).unwrap();
+    std::fs::create_dir_all(module.join("type")).unwrap();
+    std::fs::write(
+        module.join("type/mrtest_factseen.rb"),
+        "Puppet::Type.newtype(:mrtest_factseen) do\n  ensurable\n  newparam(:path, namevar: true)\nend\n",
+    )
+    .unwrap();
+    std::fs::write(
+        module.join("provider/mrtest_factseen/ruby.rb"),
+        "Puppet::Type.type(:mrtest_factseen).provide(:ruby) do\n  def exists?\n    File.exist?(resource[:path])\n  end\n\n  def create\n    File.write(resource[:path], Facter.value(:mrtest_block).to_s)\n  end\n\n  def destroy; end\nend\n",
+    )
+    .unwrap();
+    let seen = dir.path().join("seen");
+    let run = common::marionette(&[
+        "apply",
+        "--modulepath",
+        &format!("{facts}:{}", dir.path().join("modules").display()),
+        "--vardir",
+        &dir.path().display().to_string(),
+        "-e",
+        &format!("mrtest_factseen {{ '{}': ensure => present }}", seen.display()),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.output());
+    assert_eq!(
+        std::fs::read_to_string(&seen).unwrap_or_default(),
+        "from a block",
+        "{}",
+        run.output()
+    );
+}
+

@@ -148,6 +148,8 @@ pub struct Evaluator<'p> {
     pub(crate) puppet_stack: Vec<(&'p SourceFile, Option<Span>)>,
     /// The keys stdlib's `deprecation` has warned about: once each.
     pub(crate) deprecations: std::collections::HashSet<String>,
+    /// Facts resolved at their first read (`lazy_facts.rs`).
+    pub(crate) pending_facts: Option<crate::lazy_facts::Pending>,
 }
 
 /// Calls nested deeper than this fail instead of overflowing the stack.
@@ -212,6 +214,7 @@ impl<'p> Evaluator<'p> {
             stdlib_present: None,
             puppet_stack: Vec::new(),
             deprecations: std::collections::HashSet::new(),
+            pending_facts: None,
         }
     }
 
@@ -647,8 +650,20 @@ impl<'p> Evaluator<'p> {
                 Ok(self.relationship(*op, lhs, rhs, span)?.1)
             }
             ExprKind::Access { target, keys } => {
-                let target_value = self.eval(target)?;
                 let key_span = keys.first().map_or(span, |k| k.span);
+                if self.pending_facts.is_some()
+                    && let ExprKind::Variable(name) = &target.kind
+                    && strip_top(name) == "facts"
+                {
+                    // `$facts['name']` resolves that fact alone.
+                    let keys = self.eval_list(keys)?;
+                    let facts = match keys.first() {
+                        Some(Value::String(key)) => self.facts_for_key(key),
+                        _ => self.top_variable("facts").unwrap_or(Value::Undef),
+                    };
+                    return crate::access::access(facts, keys, span, key_span);
+                }
+                let target_value = self.eval(target)?;
                 let keys = self.eval_list(keys)?;
                 crate::access::access(target_value, keys, span, key_span)
             }
@@ -850,13 +865,7 @@ impl<'p> Evaluator<'p> {
             && let Some(top_name) = name.strip_prefix("::")
             && !top_name.contains("::")
         {
-            return Ok(self
-                .scopes
-                .get(TOP_SCOPE)
-                .variables
-                .get(top_name)
-                .cloned()
-                .unwrap_or(Value::Undef));
+            return Ok(self.top_variable(top_name).unwrap_or(Value::Undef));
         }
         if qualified && let Some((class, variable)) = strip_top(name).rsplit_once("::") {
             return match self.class_scopes.get(class) {
@@ -868,8 +877,8 @@ impl<'p> Evaluator<'p> {
                 }
             };
         }
-        match self.scopes.lookup(self.current, name) {
-            Some(value) => Ok(value.clone()),
+        match self.visible_variable(self.current, name) {
+            Some(value) => Ok(value),
             None if self.strict_variables => fail(format!("Unknown variable: '{name}'."), span),
             None => {
                 self.warn_at(&format!("Unknown variable: '{name}'."), span);
@@ -930,6 +939,10 @@ impl<'p> Evaluator<'p> {
     }
 
     pub(crate) fn set_variable(&mut self, name: &str, value: Value, span: Span) -> EvalResult<()> {
+        if self.current == TOP_SCOPE {
+            // A fact not resolved yet is still set, as Puppet sets them all.
+            self.lazy_fact(name);
+        }
         let scope = self.scopes.get_mut(self.current);
         if scope.variables.contains_key(name) {
             if name == "name" || name == "title" {
@@ -1653,12 +1666,12 @@ impl<'p> Evaluator<'p> {
     }
 
     /// A variable's value without the unknown-variable warning (`getvar`).
-    pub(crate) fn lookup_quietly(&self, name: &str) -> Option<Value> {
+    pub(crate) fn lookup_quietly(&mut self, name: &str) -> Option<Value> {
         let name = strip_top(name);
         if let Some((class, variable)) = name.rsplit_once("::") {
             return self.class_variable(class, variable);
         }
-        self.scopes.lookup(self.current, name).cloned()
+        self.visible_variable(self.current, name)
     }
 
     /// Renders an EPP template with the given arguments, in a scope below

@@ -21,6 +21,8 @@ pub use external::{ExternalFunctions, Parameter, Signature};
 /// Puppet's `versioncmp`: versions compared segment by segment.
 pub use functions::misc::compare_versions;
 pub(crate) mod functions;
+mod lazy_facts;
+pub use lazy_facts::LazyFacts;
 mod loader;
 mod moves;
 mod operators;
@@ -132,6 +134,9 @@ pub struct CompileOptions {
     pub environment: String,
     /// Facts as plain data; each becomes a top-scope variable too.
     pub facts: serde_json::Map<String, serde_json::Value>,
+    /// Facts resolved only if the code reads them (modules' custom facts),
+    /// beside `facts`, which win.
+    pub lazy_facts: Option<std::sync::Arc<dyn LazyFacts>>,
     pub strict_variables: bool,
     /// The name of the machine compiling (`$server_facts['servername']`).
     pub server_name: String,
@@ -340,6 +345,9 @@ fn prepare<'p>(
     evaluator.set_facts(marionette_catalog::from_data(&serde_json::Value::Object(
         fact_data,
     )));
+    if let Some(lazy) = &options.lazy_facts {
+        evaluator.set_lazy_facts(lazy.clone());
+    }
     evaluator.set_top_variable(
         "environment",
         marionette_values::Value::string(options.environment.as_str()),

@@ -505,7 +505,7 @@ impl<'p> Evaluator<'p> {
     /// The variables a template's text names as `@name`, as the calling
     /// scope sees them: Puppet gives a template every visible variable,
     /// but only those it names can matter.
-    fn template_variables(&self, source: &str) -> PHash {
+    fn template_variables(&mut self, source: &str) -> PHash {
         let mut variables = PHash::default();
         let bytes = source.as_bytes();
         let mut i = 0;
@@ -526,10 +526,10 @@ impl<'p> Evaluator<'p> {
             }
             // As Puppet's `scope.to_hash`, variables whose value is undef
             // are left out: `defined?(@name)` is false for them.
-            if let Some(value) = self.scopes.lookup(self.current, name)
+            if let Some(value) = self.visible_variable(self.current, name)
                 && !matches!(value, Value::Undef)
             {
-                variables.insert(key, value.clone());
+                variables.insert(key, value);
             }
         }
         variables
@@ -764,6 +764,7 @@ impl Engine for Answers<'_, '_> {
                 Answer::Done
             }
             Question::Variables => {
+                self.eval.all_facts();
                 let mut all = PHash::default();
                 for (name, value) in self.eval.scopes.visible(self.eval.current) {
                     all.insert(Value::string(name), value);

@@ -106,6 +106,13 @@ pub trait Scope {
     /// A variable as `%{name}` reads it (`x`, `::x`, `mod::x`, `facts`,
     /// `trusted`), or `None` when it is not set.
     fn variable(&mut self, name: &str) -> Option<Value>;
+    /// The variable `name` for a read of its key `key` (`%{facts.os}`): a
+    /// scope that computes some keys only when read (facts resolved on
+    /// demand) computes that one. By default, the whole variable.
+    fn variable_for_key(&mut self, name: &str, key: &str) -> Option<Value> {
+        let _ = key;
+        self.variable(name)
+    }
 
     /// The directory of module `name` in this environment.
     fn module_dir(&mut self, name: &str) -> Option<PathBuf>;

@@ -322,15 +322,38 @@ impl Plugins {
         ruby::extend(&self.ruby_types, registry, host)
     }
 
-    /// Resolves the modules' custom facts (`lib/facter/*.rb`) in `host`,
-    /// with the facts collected natively; the facts they add, and the
-    /// files that failed.
+    /// The modules' custom fact files (`lib/facter/*.rb`), in module path
+    /// order: what a Ruby host's `Settings::fact_files` should name.
+    pub fn fact_files(&self) -> Vec<PathBuf> {
+        ruby::fact_files(&self.modules)
+    }
+
+    /// The names of the facts the custom fact files add, read without
+    /// Ruby; `None` when a file names one in a way only Ruby can tell.
+    pub fn custom_fact_names(&self) -> Option<std::collections::BTreeSet<String>> {
+        ruby::fact_names(&self.fact_files())
+    }
+
+    /// Resolves every custom fact in `host` (whose settings name the fact
+    /// files), with the facts collected natively; the facts they add, and
+    /// the files that failed.
     pub fn custom_facts(
         &self,
         host: &marionette_ruby::RubyHost,
         facts: &marionette_ral::Facts,
     ) -> (marionette_ral::Facts, Vec<Problem>) {
-        ruby::custom_facts(&self.modules, host, facts)
+        ruby::custom_facts(host, facts)
+    }
+
+    /// Resolves the one custom fact `name` in `host`, as
+    /// [`Plugins::custom_facts`] resolves them all.
+    pub fn custom_fact(
+        &self,
+        host: &marionette_ruby::RubyHost,
+        facts: &marionette_ral::Facts,
+        name: &str,
+    ) -> (Option<serde_json::Value>, Vec<Problem>) {
+        ruby::custom_fact(host, facts, name)
     }
 
     /// Runs the functions modules ship as executables, for the compiler;

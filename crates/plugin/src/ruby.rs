@@ -879,43 +879,92 @@ impl<'c> Answers<'c> {
     }
 }
 
-/// Modules' custom facts (`lib/facter/*.rb`), resolved in `host` with the
-/// facts collected natively: the facts they add (never replacing one
-/// already collected, as Facter keeps its own), and what went wrong, by
-/// file.
-pub(crate) fn custom_facts(
-    modules: &[PathBuf],
-    host: &RubyHost,
-    facts: &marionette_ral::Facts,
-) -> (marionette_ral::Facts, Vec<Problem>) {
-    let files: Vec<PathBuf> = modules
+/// The modules' custom fact files (`lib/facter/*.rb`), in module path
+/// order.
+pub(crate) fn fact_files(modules: &[PathBuf]) -> Vec<PathBuf> {
+    modules
         .iter()
         .flat_map(|m| entries(&m.join("lib/facter")))
         .filter(|f| file_name(f).ends_with(".rb"))
-        .collect();
-    if files.is_empty() {
-        return (marionette_ral::Facts::new(), Vec::new());
+        .collect()
+}
+
+/// The names of the facts `files` add, read without Ruby; `None` when a
+/// file names one in a way only running it tells (or cannot be read).
+pub(crate) fn fact_names(files: &[PathBuf]) -> Option<std::collections::BTreeSet<String>> {
+    let mut names = std::collections::BTreeSet::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).ok()?;
+        names.extend(marionette_ruby::fact_names(&text)?);
     }
+    Some(names)
+}
+
+/// Modules' custom facts, every one resolved in `host` (whose
+/// `Settings::fact_files` name them) with the facts collected natively:
+/// the facts they add (never replacing one already collected, as Facter
+/// keeps its own), and what went wrong, by file.
+pub(crate) fn custom_facts(
+    host: &RubyHost,
+    facts: &marionette_ral::Facts,
+) -> (marionette_ral::Facts, Vec<Problem>) {
+    let mut added = marionette_ral::Facts::new();
+    if host.settings().fact_files.is_empty() {
+        return (added, Vec::new());
+    }
+    let problems = resolving(host, facts, |host, answers| {
+        let (values, errors) = host.custom_facts(answers)?;
+        for (name, value) in values.iter() {
+            let name = marionette_values::format::to_s(name);
+            if !facts.contains_key(&name) {
+                added.insert(name, marionette_catalog::to_data(value));
+            }
+        }
+        Ok(errors)
+    });
+    (added, problems)
+}
+
+/// The one custom fact `name`, resolved in `host` as [`custom_facts`]
+/// resolves them all: its value, if a resolution gave one, and what went
+/// wrong.
+pub(crate) fn custom_fact(
+    host: &RubyHost,
+    facts: &marionette_ral::Facts,
+    name: &str,
+) -> (Option<serde_json::Value>, Vec<Problem>) {
+    let mut found = None;
+    let problems = resolving(host, facts, |host, answers| {
+        let (value, errors) = host.custom_fact(name, answers)?;
+        found = value.map(|value| marionette_catalog::to_data(&value));
+        Ok(errors)
+    });
+    (found, problems)
+}
+
+/// Runs a request for custom facts with the native `facts` at hand, and
+/// gathers what went wrong: files that failed to load, the host's
+/// failure, and the errors the facts' own code logged.
+fn resolving(
+    host: &RubyHost,
+    facts: &marionette_ral::Facts,
+    request: impl FnOnce(
+        &RubyHost,
+        &mut Answers<'_>,
+    ) -> Result<Vec<(String, String)>, marionette_ruby::HostError>,
+) -> Vec<Problem> {
+    let files = &host.settings().fact_files;
     let mut answers = Answers {
         cx: None,
         facts: Some(facts),
         kept: Vec::new(),
     };
     let mut problems = Vec::new();
-    let mut added = marionette_ral::Facts::new();
-    match host.custom_facts(&files, &mut answers) {
-        Ok((values, errors)) => {
-            for (name, value) in values.iter() {
-                let name = marionette_values::format::to_s(name);
-                if !facts.contains_key(&name) {
-                    added.insert(name, marionette_catalog::to_data(value));
-                }
-            }
-            problems.extend(errors.into_iter().map(|(file, message)| Problem {
-                file: PathBuf::from(file),
-                message,
-            }));
-        }
+    match request(host, &mut answers) {
+        Ok(errors) => problems.extend(errors.into_iter().map(|(file, message)| Problem {
+            file: PathBuf::from(file),
+            message,
+        })),
         Err(error) => problems.push(Problem {
             file: files[0].parent().map(PathBuf::from).unwrap_or_default(),
             message: failure(&error, &files[0]),
@@ -925,7 +974,7 @@ pub(crate) fn custom_facts(
         file: PathBuf::from("Facter"),
         message,
     }));
-    (added, problems)
+    problems
 }
 
 impl Engine for Answers<'_> {

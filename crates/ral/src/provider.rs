@@ -545,6 +545,17 @@ impl ProviderDef {
         }
     }
 
+    /// The facts the provider's suitability reads: its `confine` facts
+    /// and those of its `defaultfor` entries.
+    pub fn fact_names(&self) -> impl Iterator<Item = &str> {
+        let confined = self.confines.iter().filter_map(|confine| match confine {
+            Confine::Fact { name, .. } => Some(name.as_str()),
+            _ => None,
+        });
+        let defaults = self.defaultfor.iter().flatten().map(|(name, _)| name.as_str());
+        confined.chain(defaults)
+    }
+
     /// A classic provider.
     pub fn properties(
         type_name: &str,

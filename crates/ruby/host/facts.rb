@@ -27,6 +27,9 @@ module Facter
     # natively (asked of the engine), else nil.
     def value(name)
       name = name.to_s
+      # A provider may ask for a module's fact before anything loaded the
+      # fact files: they are loaded then, once.
+      Marionette::CustomFacts.load unless custom.key?(name)
       return Marionette::CustomFacts.resolve(name) if custom.key?(name)
 
       facts = Marionette::Scope.current.lookupvar('facts')
@@ -221,32 +224,57 @@ module Marionette
           value = resolution.value
           break unless value.nil?
         rescue StandardError, Timeout::Error => e
-          Marionette.log('err', "Facter: error while resolving custom fact \"#{name}\": #{e.message}")
+          # Facter's words, which name the resolution (`name:` of its
+          # options) or call it anonymous.
+          label = resolution.options[:name] || '<anonymous>'
+          Marionette.log('err', "Facter: Error while resolving custom fact fact='#{name}', resolution='#{label}': #{e.message}")
         end
         values[name] = value
       ensure
         resolving.pop
       end
 
-      # Loads the fact files and resolves every fact they add. A file that
-      # fails to load is reported by name; the others still resolve.
-      def collect(files)
+      # Loads the environment's fact files (Marionette.fact_files), once
+      # per host: a file that fails to load is reported by name, and the
+      # others still resolve. Says what failed, the first time only.
+      def load
+        return [] if @loaded
+
+        @loaded = true
         Facter.custom.clear
         values.clear
-        errors = []
-        files.each do |file|
+        Array(Marionette.fact_files).filter_map do |file|
           Kernel.load(file)
+          nil
         rescue ScriptError, StandardError => e
-          errors << { 'file' => file, 'message' => "#{e.class}: #{e.message}" }
+          { 'file' => file, 'message' => "#{e.class}: #{e.message}" }
         end
+      end
+
+      # Resolves every fact the files add, the files loaded anew (an
+      # agent's plugin sync may have changed them since the last run).
+      def collect
+        @loaded = false
+        errors = load
         facts = {}
         Facter.custom.each_key do |name|
-          value = resolve(name)
-          facts[name] = Wire.encode(value.is_a?(Symbol) ? value.to_s : value) unless value.nil?
+          facts[name] = encode(resolve(name))
         rescue WireError => e
           errors << { 'file' => name, 'message' => e.message }
         end
-        { 'facts' => facts, 'errors' => errors }
+        { 'facts' => facts.compact, 'errors' => errors }
+      end
+
+      # Resolves one fact, for a compile that reads it: nothing else is
+      # resolved (a fact's own code may ask for others).
+      def fetch(name)
+        errors = load
+        value = Facter.custom.key?(name) ? encode(resolve(name)) : nil
+        { 'value' => value, 'known' => Facter.custom.key?(name), 'errors' => errors }
+      end
+
+      def encode(value)
+        value.nil? ? nil : Wire.encode(value.is_a?(Symbol) ? value.to_s : value)
       end
     end
   end

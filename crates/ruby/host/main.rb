@@ -16,7 +16,7 @@ autoload :URI, 'uri'
 
 module Marionette
   class << self
-    attr_reader :environment, :modulepath
+    attr_reader :environment, :modulepath, :fact_files
 
     def scopes
       @scopes ||= []
@@ -32,6 +32,7 @@ module Marionette
       @environment = params['environment'].to_s
       @modulepath = Array(params['modulepath'])
       @settings = params['settings'] || {}
+      @fact_files = Array(params['fact_files'])
       @modulepath.each do |dir|
         Dir.glob(File.join(dir, '*', 'lib')).sort.each { |lib| $LOAD_PATH << lib unless $LOAD_PATH.include?(lib) }
       end
@@ -323,7 +324,8 @@ module Marionette
       when 'property_set' then Apply.set(params)
       when 'provider_flush' then Apply.flush(params)
       when 'provider_instances' then Apply.instances(params)
-      when 'custom_facts' then CustomFacts.collect(Array(params['files']))
+      when 'custom_facts' then CustomFacts.collect
+      when 'custom_fact' then CustomFacts.fetch(params['name'].to_s)
       when 'check_param' then Apply.check_param(params)
       when 'check_resource' then Apply.check_resource(params)
       when 'param_default' then Apply.default(params)
@@ -331,6 +333,7 @@ module Marionette
       when 'reset'
         Functions.instances.clear
         Marionette.set_objects.clear
+        CustomFacts.values.clear
         {}
       when 'shutdown'
         {}

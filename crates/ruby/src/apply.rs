@@ -243,36 +243,40 @@ impl RubyHost {
             .collect())
     }
 
-    /// Loads modules' custom facts (`lib/facter/*.rb`) and resolves every
-    /// fact they add, the native facts asked of `engine`. Returns the
-    /// values, and the files that could not be loaded with the reason.
+    /// Loads the environment's custom facts (`Settings::fact_files`)
+    /// afresh and resolves every fact they add, the native facts asked of
+    /// `engine`. Returns the values, and the files that could not be
+    /// loaded with the reason.
     pub fn custom_facts(
         &self,
-        files: &[PathBuf],
         engine: &mut dyn Engine,
     ) -> Result<(PHash, Vec<(String, String)>), HostError> {
-        let answer = self.request("custom_facts", json!({"files": files}), engine)?;
+        let answer = self.request("custom_facts", json!({}), engine)?;
         let facts = match answer.get("facts").map(|data| self.decode(data)) {
             Some(Ok(Value::Hash(hash))) => (*hash).clone(),
             Some(Err(message)) => return Err(self.bad_answer("custom_facts", &message)),
             _ => PHash::default(),
         };
-        let errors = answer
-            .get("errors")
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-            .map(|e| {
-                let text = |key: &str| {
-                    e.get(key)
-                        .and_then(Json::as_str)
-                        .unwrap_or_default()
-                        .to_string()
-                };
-                (text("file"), text("message"))
-            })
-            .collect();
-        Ok((facts, errors))
+        Ok((facts, load_errors(&answer)))
+    }
+
+    /// Resolves the one custom fact `name`, loading the fact files first
+    /// if no request has yet: its value (`None` when no resolution gave
+    /// one), and the files that could not be loaded, the first time.
+    pub fn custom_fact(
+        &self,
+        name: &str,
+        engine: &mut dyn Engine,
+    ) -> Result<(Option<Value>, Vec<(String, String)>), HostError> {
+        let answer = self.request("custom_fact", json!({"name": name}), engine)?;
+        let value = match answer.get("value").filter(|v| !v.is_null()) {
+            Some(data) => Some(
+                self.decode(data)
+                    .map_err(|message| self.bad_answer("custom_fact", &message))?,
+            ),
+            None => None,
+        };
+        Ok((value, load_errors(&answer)))
     }
 
     /// Puppet's `prefetch`, for the provider's resources of the run.
@@ -512,4 +516,23 @@ impl RubyHost {
     fn decode(&self, data: &Json) -> Result<Value, String> {
         self.conversation.decode(data)
     }
+}
+
+/// The `errors` of a custom facts answer: the file, and what went wrong.
+fn load_errors(answer: &Json) -> Vec<(String, String)> {
+    answer
+        .get("errors")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .map(|e| {
+            let text = |key: &str| {
+                e.get(key)
+                    .and_then(Json::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            (text("file"), text("message"))
+        })
+        .collect()
 }

@@ -33,7 +33,7 @@ use serde_json::{Value as Json, json};
 pub use crate::apply::{LoggedMessage, ProviderSpec, ResourceId, ResourceState};
 use crate::conversation::Conversation;
 pub use crate::resource_api::{ApiAttribute, ApiType, Behaviour};
-pub use crate::scan::scan_type;
+pub use crate::scan::{fact_names, scan_type};
 use crate::wire::Shape;
 
 /// The host program, in load order.
@@ -62,6 +62,9 @@ pub struct Settings {
     /// Puppet settings a module's Ruby may read (`Puppet[:strict]`); the
     /// host asks for any other by name.
     pub puppet_settings: Vec<(String, Value)>,
+    /// The environment's custom fact files (`lib/facter/*.rb` of its
+    /// modules), loaded when a fact of theirs is first asked for.
+    pub fact_files: Vec<PathBuf>,
 }
 
 impl Settings {
@@ -78,6 +81,7 @@ impl Settings {
             ruby,
             timeout,
             puppet_settings: Vec::new(),
+            fact_files: Vec::new(),
         }
     }
 }
@@ -494,6 +498,7 @@ impl RubyHost {
             "protocol": 1,
             "environment": self.settings.environment,
             "modulepath": self.settings.modulepath,
+            "fact_files": self.settings.fact_files,
             "settings": self.settings.puppet_settings.iter()
                 .map(|(k, v)| (k.clone(), self.conversation.encode_all(std::slice::from_ref(v), Shape::Plain).remove(0)))
                 .collect::<serde_json::Map<String, Json>>(),

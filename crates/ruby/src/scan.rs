@@ -411,3 +411,67 @@ mod tests {
         assert!(spec.title_patterns.is_empty() && spec.attributes[0].namevar);
     }
 }
+
+/// The names of the facts a custom fact file adds, read without Ruby from
+/// its `Facter.add(NAME ...)` calls, the name a symbol or a string
+/// literal. `None` when one of them names its fact any other way (a
+/// variable, an interpolated string): only running the file tells then.
+pub fn fact_names(text: &str) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    for call in ["Facter.add", "Facter.define_fact"] {
+        let mut rest = text;
+        while let Some(at) = rest.find(call) {
+            rest = &rest[at + call.len()..];
+            let argument = rest.trim_start_matches(['(', ' ', '\t']);
+            names.push(literal_name(argument)?);
+        }
+    }
+    names.sort();
+    names.dedup();
+    Some(names)
+}
+
+/// A fact's name written `:name`, `:"name"`, `'name'` or `"name"` (without
+/// interpolation) at the start of `text`.
+fn literal_name(text: &str) -> Option<String> {
+    let (quote, body) = match text.strip_prefix(':') {
+        Some(symbol) if !symbol.starts_with(['"', '\'']) => {
+            let end = symbol
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(symbol.len());
+            return (end > 0).then(|| symbol[..end].to_string());
+        }
+        Some(quoted) => (quoted.chars().next()?, &quoted[1..]),
+        None => (text.chars().next()?, text.get(1..)?),
+    };
+    if quote != '"' && quote != '\'' {
+        return None;
+    }
+    let name = &body[..body.find(quote)?];
+    let plain = !name.contains('\\') && !(quote == '"' && name.contains("#{"));
+    (plain && !name.is_empty()).then(|| name.to_string())
+}
+
+#[cfg(test)]
+mod fact_tests {
+    use super::fact_names;
+
+    #[test]
+    fn fact_names_are_read_from_literal_names_only() {
+        let text = "Facter.add(:root_home) do\nend\nFacter.add('apt_updates') do\nend\n\
+                    Facter.add(\"ssh_version\", type: :aggregate) do\nend\nFacter.add :bare do\nend\n\
+                    Facter.add(:root_home) do\nend\n";
+        assert_eq!(
+            fact_names(text),
+            Some(vec![
+                "apt_updates".to_string(),
+                "bare".to_string(),
+                "root_home".to_string(),
+                "ssh_version".to_string()
+            ])
+        );
+        assert_eq!(fact_names("Facter.add(name) do\nend\n"), None);
+        assert_eq!(fact_names("Facter.add(\"x_#{n}\") do\nend\n"), None);
+        assert_eq!(fact_names("# nothing here\n"), Some(vec![]));
+    }
+}

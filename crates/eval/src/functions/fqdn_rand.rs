@@ -29,8 +29,7 @@ fn fqdn_rand(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Va
     if max <= 0 {
         return call.error(format_args!("invalid argument - {max}"));
     }
-    let mut fqdn = eval
-        .lookup_quietly("facts")
+    let mut fqdn = Some(eval.facts_for_key("networking"))
         .and_then(|facts| match facts {
             Value::Hash(facts) => match facts.get(&Value::string("networking")) {
                 Some(Value::Hash(networking)) => networking.get(&Value::string("fqdn")).cloned(),

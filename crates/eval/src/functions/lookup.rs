@@ -12,7 +12,7 @@ use marionette_values::{PHash, PType, Value};
 
 use super::{Builtin, Call};
 use crate::error::{EvalResult, Stop, fail_in_call};
-use crate::evaluator::{Closure, DataFunction, Evaluator, mismatch_text};
+use crate::evaluator::{Closure, DataFunction, Evaluator, mismatch_text, strip_top};
 use crate::scope::{ScopeId, TOP_SCOPE};
 
 pub(crate) fn register(map: &mut std::collections::HashMap<&'static str, Builtin>) {
@@ -52,7 +52,7 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
         if let Some(top) = name.strip_prefix("::")
             && !top.contains("::")
         {
-            let found = eval.scopes.get(TOP_SCOPE).variables.get(top).cloned();
+            let found = self.eval.top_variable(top);
             if found.is_none() {
                 self.eval
                     .warn_once(&format!("Undefined variable '{name}'; "));
@@ -80,13 +80,20 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
             }
             return found;
         }
-        let found = eval.scopes.lookup(self.scope, name).cloned();
+        let found = self.eval.visible_variable(self.scope, name);
         if found.is_none() {
             // Puppet warns of an unknown variable once per name.
             self.eval
                 .warn_once(&format!("Undefined variable '{name}'; "));
         }
         found
+    }
+
+    fn variable_for_key(&mut self, name: &str, key: &str) -> Option<Value> {
+        if self.eval.pending_facts.is_some() && strip_top(name) == "facts" {
+            return Some(self.eval.facts_for_key(key));
+        }
+        self.variable(name)
     }
 
     fn module_dir(&mut self, name: &str) -> Option<PathBuf> {

@@ -178,7 +178,10 @@ impl Session {
             Segment::Index(i) => i.to_string(),
         };
         inv.push(|| Kind::Scope("Global Scope".into()));
-        let value = inv.scope.variable(&root);
+        let value = match segments.first() {
+            Some(Segment::Name(key)) => inv.scope.variable_for_key(&root, key),
+            _ => inv.scope.variable(&root),
+        };
         if let Some(value) = &value {
             inv.explain(|e| e.found(&root, value));
         }

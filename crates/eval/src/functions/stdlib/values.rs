@@ -171,13 +171,7 @@ fn ruby_basename(path: &str, suffix: Option<&str>) -> String {
 fn fact(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     call.arity(1, Some(1))?;
     let name = call.string(0, "fact_name")?;
-    let mut value = eval
-        .scopes
-        .get(crate::scope::TOP_SCOPE)
-        .variables
-        .get("facts")
-        .cloned()
-        .unwrap_or(Value::Undef);
+    let mut value = eval.facts_for_key(name.split('.').next().unwrap_or_default());
     for segment in name.split('.') {
         value = match &value {
             Value::Hash(hash) => hash
