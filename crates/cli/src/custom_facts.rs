@@ -111,7 +111,7 @@ impl OnDemand {
     fn for_types(&self, types: BTreeSet<String>, facts: &mut Facts) {
         let registry = crate::environment::registry();
         for type_name in types.iter().filter(|t| registry.type_def(t).is_some()) {
-            for provider in registry.providers(&type_name) {
+            for provider in registry.providers(type_name) {
                 for name in provider.fact_names() {
                     if self.names.contains(name) && !facts.contains_key(name) {
                         marionette_eval::LazyFacts::resolve(self, name);
@@ -121,9 +121,7 @@ impl OnDemand {
         }
         let resolved = self.resolved.lock().unwrap_or_else(|e| e.into_inner());
         for (name, value) in resolved.iter() {
-            facts
-                .entry(name.clone())
-                .or_insert_with(|| value.clone());
+            facts.entry(name.clone()).or_insert_with(|| value.clone());
         }
     }
 }

@@ -200,7 +200,7 @@ pub(crate) fn ruby() -> Arc<marionette_ruby::RubyHost> {
         let environment = current();
         let mut settings =
             marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone());
-        settings.fact_files = plugins().fact_files();
+        settings.fact_files = plugins().fact_files().to_vec();
         Arc::new(marionette_ruby::RubyHost::new(settings))
     })
     .clone()

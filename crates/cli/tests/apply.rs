@@ -1849,6 +1849,95 @@ fn config_print_shows_the_settings_in_use() {
     }
 }
 
+/// Modules are found where Puppet finds them: the `production`
+/// environment's `modules`, or its `environment.conf`'s `modulepath` with
+/// `$basemodulepath`, then the base module path (`--basemodulepath`, or
+/// `basemodulepath` in `puppet.conf`); by default Debian's
+/// `/usr/share/puppet/modules`, where `scripts/test` installs stdlib.
+#[test]
+fn modules_are_found_on_puppets_default_module_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().display().to_string();
+    let class = |module: &str, path: &std::path::Path| {
+        let manifests = path.join(module).join("manifests");
+        std::fs::create_dir_all(&manifests).unwrap();
+        std::fs::write(
+            manifests.join("init.pp"),
+            format!(
+                "class {module} {{ notice('{module} from {}') }}\n",
+                path.display()
+            ),
+        )
+        .unwrap();
+    };
+    let environments = dir.path().join("environments");
+    let base = dir.path().join("base");
+    class("mrtest_env", &environments.join("production/modules"));
+    class("mrtest_base", &base);
+    let run = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(args)
+            .args(["--environmentpath", &format!("{root}/environments")])
+            .args(if args[0] == "apply" {
+                vec!["--vardir".to_string(), format!("{root}/var")]
+            } else {
+                Vec::new()
+            })
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let with_base = ["--basemodulepath", &format!("{root}/base")];
+    let (stdout, stderr) = run(&[
+        &["apply", "-e", "include mrtest_env, mrtest_base"][..],
+        &with_base,
+    ]
+    .concat());
+    assert!(
+        stdout.contains(&format!(
+            "mrtest_env from {root}/environments/production/modules"
+        )) && stdout.contains(&format!("mrtest_base from {root}/base")),
+        "{stdout}{stderr}"
+    );
+    let (modulepath, _) = run(&[&["config", "print", "modulepath"][..], &with_base].concat());
+    assert_eq!(
+        modulepath,
+        format!("{root}/environments/production/modules:{root}/base\n")
+    );
+    // environment.conf names the directories, `$basemodulepath` the base.
+    std::fs::write(
+        environments.join("production/environment.conf"),
+        "modulepath = site:$basemodulepath\n",
+    )
+    .unwrap();
+    let (modulepath, _) = run(&[&["config", "print", "modulepath"][..], &with_base].concat());
+    assert_eq!(
+        modulepath,
+        format!("{root}/environments/production/site:{root}/base\n")
+    );
+    // The default base module path holds Debian's modules: stdlib's
+    // functions are there.
+    std::fs::remove_file(environments.join("production/environment.conf")).unwrap();
+    assert!(
+        std::path::Path::new("/usr/share/puppet/modules/stdlib").is_dir(),
+        "stdlib is missing: apt-get install -y puppet-module-puppetlabs-stdlib"
+    );
+    let (stdout, stderr) = run(&["apply", "-e", "notice(pick(undef, 'from stdlib'))"]);
+    assert!(
+        stdout.contains("Notice: Scope(Class[main]): from stdlib"),
+        "{stdout}{stderr}"
+    );
+    let (modulepath, _) = run(&["config", "print", "modulepath"]);
+    assert!(
+        modulepath.ends_with(":/usr/share/puppet/modules\n"),
+        "{modulepath}"
+    );
+}
+
 /// A command's help lists its own options first, and the options every
 /// command takes apart, under "Global options".
 #[test]

@@ -173,6 +173,9 @@ fn run_block(case: &Path, block: &Block, confdir: &Path) -> Result<(), String> {
         .arg(&hiera_config)
         .arg("--environmentpath")
         .arg(case.join("environments"))
+        // As recorded: no modules but the environment's.
+        .arg("--basemodulepath")
+        .arg(confdir.join("modules"))
         .args(["--environment", "production"]);
     let compile = words.first().map(String::as_str) == Some("compile");
     if compile {

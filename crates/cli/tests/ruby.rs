@@ -445,7 +445,10 @@ fn custom_facts_are_resolved_when_the_code_reads_them() {
         "--vardir",
         &dir.path().display().to_string(),
         "-e",
-        &format!("mrtest_factseen {{ '{}': ensure => present }}", seen.display()),
+        &format!(
+            "mrtest_factseen {{ '{}': ensure => present }}",
+            seen.display()
+        ),
     ]);
     assert_eq!(run.code, 0, "{}", run.output());
     assert_eq!(
@@ -455,4 +458,3 @@ fn custom_facts_are_resolved_when_the_code_reads_them() {
         run.output()
     );
 }
-

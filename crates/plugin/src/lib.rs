@@ -87,6 +87,8 @@ pub struct Plugins {
     providers: Vec<ProviderFile>,
     /// Types and providers written in Ruby (`lib/puppet/type`).
     ruby_types: Vec<ruby::RubyType>,
+    /// Custom fact files (`lib/facter/*.rb`).
+    fact_files: Vec<PathBuf>,
     problems: Vec<Problem>,
     processes: Arc<Processes>,
 }
@@ -178,12 +180,14 @@ impl Plugins {
             types: Vec::new(),
             providers: Vec::new(),
             ruby_types: Vec::new(),
+            fact_files: Vec::new(),
             problems: Vec::new(),
             processes: Arc::default(),
         };
         plugins.read_types();
         plugins.find_providers();
         plugins.ruby_types = ruby::discover(&plugins.modules);
+        plugins.fact_files = ruby::fact_files(&plugins.modules);
         plugins
     }
 
@@ -324,14 +328,14 @@ impl Plugins {
 
     /// The modules' custom fact files (`lib/facter/*.rb`), in module path
     /// order: what a Ruby host's `Settings::fact_files` should name.
-    pub fn fact_files(&self) -> Vec<PathBuf> {
-        ruby::fact_files(&self.modules)
+    pub fn fact_files(&self) -> &[PathBuf] {
+        &self.fact_files
     }
 
     /// The names of the facts the custom fact files add, read without
     /// Ruby; `None` when a file names one in a way only Ruby can tell.
     pub fn custom_fact_names(&self) -> Option<std::collections::BTreeSet<String>> {
-        ruby::fact_names(&self.fact_files())
+        ruby::fact_names(&self.fact_files)
     }
 
     /// Resolves every custom fact in `host` (whose settings name the fact

@@ -59,9 +59,15 @@ pub(crate) fn discover(modules: &[PathBuf]) -> Vec<RubyType> {
             }
         }
     }
-    for t in &mut types {
-        for module in modules {
-            for file in entries(&module.join("lib/puppet/provider").join(&t.name)) {
+    // Each module's provider directory is listed once: looking for every
+    // type's directory in every module costs thousands of lookups on a
+    // machine with Debian's forty modules.
+    for module in modules {
+        for dir in entries(&module.join("lib/puppet/provider")) {
+            let Some(t) = types.iter_mut().find(|t| t.name == file_name(&dir)) else {
+                continue;
+            };
+            for file in entries(&dir) {
                 if file_name(&file).ends_with(".rb")
                     && !t.providers.iter().any(|p| file_name(p) == file_name(&file))
                 {

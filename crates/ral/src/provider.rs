@@ -552,7 +552,11 @@ impl ProviderDef {
             Confine::Fact { name, .. } => Some(name.as_str()),
             _ => None,
         });
-        let defaults = self.defaultfor.iter().flatten().map(|(name, _)| name.as_str());
+        let defaults = self
+            .defaultfor
+            .iter()
+            .flatten()
+            .map(|(name, _)| name.as_str());
         confined.chain(defaults)
     }
 

@@ -250,7 +250,7 @@ impl RubyHost {
     pub fn custom_facts(
         &self,
         engine: &mut dyn Engine,
-    ) -> Result<(PHash, Vec<(String, String)>), HostError> {
+    ) -> Result<(PHash, Vec<LoadError>), HostError> {
         let answer = self.request("custom_facts", json!({}), engine)?;
         let facts = match answer.get("facts").map(|data| self.decode(data)) {
             Some(Ok(Value::Hash(hash))) => (*hash).clone(),
@@ -267,7 +267,7 @@ impl RubyHost {
         &self,
         name: &str,
         engine: &mut dyn Engine,
-    ) -> Result<(Option<Value>, Vec<(String, String)>), HostError> {
+    ) -> Result<(Option<Value>, Vec<LoadError>), HostError> {
         let answer = self.request("custom_fact", json!({"name": name}), engine)?;
         let value = match answer.get("value").filter(|v| !v.is_null()) {
             Some(data) => Some(
@@ -518,8 +518,11 @@ impl RubyHost {
     }
 }
 
+/// A custom fact file that could not be loaded, and why.
+pub type LoadError = (String, String);
+
 /// The `errors` of a custom facts answer: the file, and what went wrong.
-fn load_errors(answer: &Json) -> Vec<(String, String)> {
+fn load_errors(answer: &Json) -> Vec<LoadError> {
     answer
         .get("errors")
         .and_then(Json::as_array)

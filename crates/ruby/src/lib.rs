@@ -30,7 +30,7 @@ use std::time::Duration;
 use marionette_values::{PHash, Value};
 use serde_json::{Value as Json, json};
 
-pub use crate::apply::{LoggedMessage, ProviderSpec, ResourceId, ResourceState};
+pub use crate::apply::{LoadError, LoggedMessage, ProviderSpec, ResourceId, ResourceState};
 use crate::conversation::Conversation;
 pub use crate::resource_api::{ApiAttribute, ApiType, Behaviour};
 pub use crate::scan::{fact_names, scan_type};

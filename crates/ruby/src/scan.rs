@@ -448,8 +448,9 @@ fn literal_name(text: &str) -> Option<String> {
         return None;
     }
     let name = &body[..body.find(quote)?];
-    let plain = !name.contains('\\') && !(quote == '"' && name.contains("#{"));
-    (plain && !name.is_empty()).then(|| name.to_string())
+    let interpolated = quote == '"' && name.contains("#{");
+    let plain = !(name.is_empty() || name.contains('\\') || interpolated);
+    plain.then(|| name.to_string())
 }
 
 #[cfg(test)]
