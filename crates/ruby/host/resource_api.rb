@@ -489,14 +489,40 @@ module Marionette
 
         target = resource.rsapi_target
         target[:ensure] = target[:ensure].to_s if target.key?(:ensure)
+        check_init_only(target) if current[:ensure].to_s == 'present' && target[:ensure].to_s == 'present'
         context = self.class.context
-        self.class.implementation.set(context, { resource.rsapi_title => { is: current, should: target } })
+        changes = { resource.rsapi_title => { is: current, should: target } }
+        # A provider that supports noop is told it is not in noop (a run in
+        # noop never flushes); the others take no such argument.
+        if self.class.rsapi.feature?('supports_noop')
+          self.class.implementation.set(context, changes, noop: false)
+        else
+          self.class.implementation.set(context, changes)
+        end
         if context.failed?
           context.reset_failed
           raise Puppet::Error, 'Execution encountered an error'
         end
         @current = target
         @changed = false
+      end
+
+      # Puppet's rule for `init_only` attributes: set when the resource is
+      # made, not changed after. A change is warned of, as by Puppet's
+      # `strict` setting at its default, or refused with `strict = error`.
+      def check_init_only(target)
+        strict = (Puppet[:strict] || 'warning').to_s
+        return if strict == 'off'
+
+        target.each do |name, value|
+          options = self.class.rsapi.attributes[name]
+          next unless options && options[:behaviour] == :init_only && value != current[name]
+
+          message = "Attempting to change `#{name}` init_only attribute value from `#{current[name]}` to `#{value}`"
+          raise Puppet::ResourceError, message if strict == 'error'
+
+          Marionette.log('warning', message)
+        end
       end
 
       def properties
