@@ -612,6 +612,12 @@ impl Resource {
         for relation in &self.type_def.autorelations {
             let titles = match &relation.titles {
                 Titles::Fixed(titles) => titles.clone(),
+                // The directory itself: the graph finds what is below it.
+                Titles::Below(attr) => self
+                    .get(attr)
+                    .map(attribute::value_text)
+                    .into_iter()
+                    .collect(),
                 Titles::Attribute(attr) => match self.get(attr) {
                     Some(Value::Array(items)) => items.iter().map(attribute::value_text).collect(),
                     Some(value) => vec![attribute::value_text(value)],

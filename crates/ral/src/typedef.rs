@@ -500,6 +500,9 @@ pub enum Titles {
     Attribute(String),
     /// Computed from the resource.
     Computed(TitlesFn),
+    /// Every resource of the target type whose title is a path below the
+    /// value of this attribute (a mount point's files).
+    Below(String),
 }
 
 /// An automatic relationship: to resources of `target_type` with the given

@@ -16,7 +16,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use marionette_catalog::{Catalog, Data};
-use marionette_ral::{AutoKind, Resource};
+use marionette_ral::{AutoKind, Resource, Titles};
 use marionette_values::fasthash::FastMap;
 
 /// What a node stands for.
@@ -122,6 +122,20 @@ impl<'c> ReferenceIndex<'c> {
             titles.get(title)
         }
         .copied()
+    }
+
+    /// The resources of a type whose titles start with `prefix` and go
+    /// on past it.
+    fn titles_below<'a>(
+        &'a self,
+        type_name: &str,
+        prefix: &'a str,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.type_at(type_name)
+            .into_iter()
+            .flat_map(|at| self.types[at].1.iter())
+            .filter(move |(title, _)| title.len() > prefix.len() && title.starts_with(prefix))
+            .map(|(_, &n)| n)
     }
 
     /// The resource a reference (`Type[title]`) names.
@@ -298,6 +312,17 @@ impl<'c> Graph<'c> {
         let automatic = marionette_values::parallel::map(ral.len(), |n| {
             let mut found = Vec::new();
             for (relation, titles) in ral[n].auto_relation_titles() {
+                if let Titles::Below(_) = relation.titles {
+                    for directory in &titles {
+                        let prefix = format!("{}/", directory.trim_end_matches('/'));
+                        found.extend(
+                            index
+                                .titles_below(&relation.target_type, &prefix)
+                                .map(|t| (relation.kind, t)),
+                        );
+                    }
+                    continue;
+                }
                 for title in &titles {
                     if let Some(t) = index.get(&relation.target_type, title) {
                         found.push((relation.kind, t));

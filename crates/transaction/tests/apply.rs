@@ -927,3 +927,62 @@ fn resources_purges_what_the_catalog_does_not_manage() {
         "{error}"
     );
 }
+
+/// A mount comes before the files below its mount point (mount_core's
+/// `autobefore(:file)`), and not before a file beside it whose path only
+/// starts with the same letters.
+#[test]
+fn a_mount_comes_before_the_files_below_it() {
+    let modules = tempfile::tempdir().unwrap();
+    let types = modules.path().join("mount_core/lib/puppet/type");
+    fs::create_dir_all(&types).unwrap();
+    fs::write(types.join("mount.rb"), "").unwrap();
+    let mut registry = marionette_types::registry();
+    marionette_types::add_module_types(&mut registry, &[modules.path()]);
+    let catalog = catalog(
+        &[],
+        &[
+            (
+                "Class[main]",
+                "File",
+                "/srv/mrtest/data",
+                json!({"ensure": "file"}),
+            ),
+            (
+                "Class[main]",
+                "File",
+                "/srv/mrtest-other",
+                json!({"ensure": "file"}),
+            ),
+            (
+                "Class[main]",
+                "File",
+                "/srv",
+                json!({"ensure": "directory"}),
+            ),
+            (
+                "Class[main]",
+                "Mount",
+                "/srv/mrtest",
+                json!({"ensure": "defined", "device": "tmpfs", "fstype": "tmpfs"}),
+            ),
+        ],
+    );
+    let dot = marionette_transaction::apply::graph_dot(&catalog, &registry).unwrap();
+    let node = |label: &str| {
+        dot.lines()
+            .find(|l| l.contains(&format!("[label = \"{label}\"")))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{label} in\n{dot}"))
+    };
+    let edge = |from: &str, to: &str| dot.contains(&format!("  {} -> {};", node(from), node(to)));
+    assert!(
+        edge("Mount[/srv/mrtest]", "File[/srv/mrtest/data]"),
+        "{dot}"
+    );
+    assert!(
+        !edge("Mount[/srv/mrtest]", "File[/srv/mrtest-other]"),
+        "{dot}"
+    );
+    assert!(!edge("Mount[/srv/mrtest]", "File[/srv]"), "{dot}");
+}

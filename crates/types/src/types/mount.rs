@@ -164,4 +164,11 @@ pub fn definition() -> TypeDef {
             }
             parents
         })
+        // Files under the mount point come after it, on the mounted file
+        // system.
+        .auto(
+            marionette_ral::AutoKind::Before,
+            "file",
+            marionette_ral::Titles::Below("name".into()),
+        )
 }
