@@ -101,7 +101,8 @@ impl OnDemand {
     /// Adds to `facts`, for applying `catalog`, the custom facts the
     /// compile resolved, and those that the suitability of the catalog's
     /// types' providers reads (their `confine` and `defaultfor` facts),
-    /// resolved now.
+    /// resolved now. (Deferred calls get these too: a custom fact only they
+    /// read is not resolved for them.)
     pub(crate) fn for_applying(&self, catalog: &marionette_catalog::Catalog, facts: &mut Facts) {
         self.for_types(catalog_types(catalog), facts);
     }
@@ -146,7 +147,13 @@ impl marionette_eval::LazyFacts for OnDemand {
                 let plugins = crate::environment::plugins();
                 let (value, problems) =
                     plugins.custom_fact(&crate::environment::ruby(), &self.native, name);
-                report(problems.iter());
+                // A fact whose code reads stdlib's provider facts fails
+                // them in Ruby: the resource layer answers those.
+                report(problems.iter().filter(|p| {
+                    !NATIVE_PROVIDER_FACTS
+                        .iter()
+                        .any(|(fact, _)| names_fact(p, fact))
+                }));
                 value
             }
         }?;

@@ -51,8 +51,16 @@ const BASEMODULEPATH: &[&str] = &[
 
 /// Puppet's environment directory, or Debian's when only that exists.
 fn default_environmentpath() -> PathBuf {
-    let puppetlabs = PathBuf::from("/etc/puppetlabs/code/environments");
-    let debian = PathBuf::from("/etc/puppet/code/environments");
+    puppetlabs_or_debian(
+        "/etc/puppetlabs/code/environments",
+        "/etc/puppet/code/environments",
+    )
+}
+
+/// Puppet's own path for a file or directory, or Debian's (whose Puppet
+/// keeps its files under `/etc/puppet`) when only that exists.
+fn puppetlabs_or_debian(puppetlabs: &str, debian: &str) -> PathBuf {
+    let (puppetlabs, debian) = (PathBuf::from(puppetlabs), PathBuf::from(debian));
     if !puppetlabs.exists() && debian.exists() {
         debian
     } else {
@@ -163,13 +171,10 @@ pub(crate) fn hiera_settings(args: &EnvArgs) -> marionette_hiera::Settings {
         .as_deref()
         .map(absolute)
         .unwrap_or_else(|| {
-            let puppetlabs = PathBuf::from("/etc/puppetlabs/puppet/hiera.yaml");
-            let debian = PathBuf::from("/etc/puppet/hiera.yaml");
-            if !puppetlabs.exists() && debian.exists() {
-                debian
-            } else {
-                puppetlabs
-            }
+            puppetlabs_or_debian(
+                "/etc/puppetlabs/puppet/hiera.yaml",
+                "/etc/puppet/hiera.yaml",
+            )
         });
     let environment = args.directory().or_else(|| {
         let production = absolute(&args.environmentpath.join("production"));
