@@ -255,6 +255,9 @@ fn checked_by_ruby(
                 |a| a.doc.clone(),
             );
     }
+    // A type with its own `refresh` reacts to events; its resources call
+    // it through their provider (`RubyProvider::refresh`).
+    def.refreshable |= spec.refreshable;
     // Only what the type's code checks is asked of it.
     let checked = |name: &str| spec.attributes.iter().any(|a| a.name == name && a.checked);
     for attr in def
@@ -854,6 +857,15 @@ impl PropertyProvider for RubyProvider {
         }
         self.host
             .flush(id, &mut Answers::applying(cx))
+            .map_err(|e| self.error(&e))
+    }
+
+    fn refresh(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
+        let id = self.resource(cx, instance)?;
+        // What the refresh changed is read again.
+        self.forget(id);
+        self.host
+            .refresh(id, &mut Answers::applying(cx))
             .map_err(|e| self.error(&e))
     }
 }

@@ -323,6 +323,7 @@ module Marionette
       when 'resource_states' then Apply.states(params)
       when 'property_set' then Apply.set(params)
       when 'provider_flush' then Apply.flush(params)
+      when 'resource_refresh' then Apply.refresh(params)
       when 'provider_instances' then Apply.instances(params)
       when 'custom_facts' then CustomFacts.collect
       when 'custom_fact' then CustomFacts.fetch(params['name'].to_s)

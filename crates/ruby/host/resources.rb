@@ -724,6 +724,14 @@ module Marionette
         {}
       end
 
+      # A resource that received events refreshes itself, by its type's
+      # own `refresh` (a command run again, a service restarted).
+      def refresh(params)
+        resource = resources.fetch(params['id'])
+        resource.refresh if resource.respond_to?(:refresh)
+        {}
+      end
+
       def instances(params)
         provider = type(params['type']).provider(params['provider'])
         list = provider.respond_to?(:instances) ? provider.instances : []

@@ -163,6 +163,7 @@ module Puppet
             'boolean' => a[:class].boolean? }
         end,
         'ensurable' => klass.ensurable?,
+        'refreshable' => klass.method_defined?(:refresh),
         'features' => klass.features_declared,
         'title_patterns' => patterns
       }

@@ -470,6 +470,12 @@ impl RubyHost {
         Ok(())
     }
 
+    /// The type's `refresh`, for a resource that received events.
+    pub fn refresh(&self, resource: ResourceId, engine: &mut dyn Engine) -> Result<(), HostError> {
+        self.request("resource_refresh", json!({"id": resource.0}), engine)?;
+        Ok(())
+    }
+
     /// Puppet's `self.instances`: every instance the provider finds, as
     /// property hashes.
     pub fn instances(

@@ -204,6 +204,8 @@ pub struct TypeSpec {
     pub ensurable: bool,
     /// The type checks whole resources (`validate do`).
     pub validates: bool,
+    /// The type reacts to events (`def refresh`).
+    pub refreshable: bool,
     pub features: Vec<String>,
     /// Regexes (Ruby syntax) and the attributes their groups fill.
     pub title_patterns: Vec<(String, Vec<String>)>,
@@ -630,6 +632,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         attributes,
         ensurable: flag(answer, "ensurable"),
         validates: true,
+        refreshable: flag(answer, "refreshable"),
         features: strings(answer.get("features")),
         title_patterns,
         autorelations: Vec::new(),

@@ -211,6 +211,7 @@ fn spec(name: &str, definition: &Lit) -> Option<TypeSpec> {
         ensurable: attributes.iter().any(|a| a.name == "ensure"),
         attributes,
         validates: false,
+        refreshable: false,
         features,
         title_patterns,
         autorelations: api

@@ -17,6 +17,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     let mut attributes: Vec<Attribute> = Vec::new();
     let mut ensurable = false;
     let mut validates = false;
+    let mut refreshable = false;
     let mut features = Vec::new();
     let mut autorelations = Vec::new();
     let mut title_patterns = Vec::new();
@@ -92,6 +93,13 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
             validates = true;
             continue;
         }
+        if line == "def refresh"
+            || line.starts_with("def refresh(")
+            || line.starts_with("def refresh ")
+        {
+            refreshable = true;
+            continue;
+        }
         if let Some(rest) = line
             .strip_prefix("feature ")
             .or_else(|| line.strip_prefix("feature("))
@@ -148,6 +156,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         attributes,
         ensurable,
         validates,
+        refreshable,
         features,
         title_patterns,
         autorelations,
