@@ -208,7 +208,12 @@ fn list(
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = String::new();
+    // Puppet prints an empty line when there is nothing to list.
+    let mut out = if found.is_empty() {
+        String::from("\n")
+    } else {
+        String::new()
+    };
     for (provider, hash) in &found {
         let provider_name = (!provider.implicit).then_some(provider.name.as_str());
         out.push_str(&manifest(

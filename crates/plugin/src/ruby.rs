@@ -148,6 +148,7 @@ pub(crate) fn extend(
                     "kind": if a.property { "property" } else { "parameter" },
                     "namevar": a.namevar,
                     "boolean": a.boolean,
+                    "array_matching": if a.array_all { "all" } else { "first" },
                 })
             })
             .collect();

@@ -398,6 +398,17 @@ pub fn change_message(
     if attr.sensitive || resource.is_sensitive(&attr.name) {
         return "changed [redacted] to [redacted]".to_string();
     }
+    // A property whose value is all the values given shows one as a list
+    // of one, as Puppet's `should` gives it.
+    let wrapped;
+    let desired = match desired {
+        Value::Array(_) => desired,
+        single if attr.array_matching == ArrayMatching::All && !attr.whole_value => {
+            wrapped = Value::array(vec![single.clone()]);
+            &wrapped
+        }
+        single => single,
+    };
     if *current == Value::Undef || matches!(current, Value::String(s) if &**s == "absent") {
         return format!("defined '{}' as {}", attr.name, display(attr, desired));
     }

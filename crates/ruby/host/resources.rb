@@ -211,6 +211,13 @@ module Puppet
         klass.instance_variable_set(:@provider_name, name.to_sym)
         klass.instance_variable_set(:@resource_type, self)
         providers[name.to_sym] = klass
+        # A base class that sets itself up per provider (ParsedFile), and
+        # the provider's own settings (`default_target: '/etc/aliases'`).
+        klass.initvars if klass.respond_to?(:initvars)
+        options.each do |key, value|
+          setter = "#{key}="
+          klass.send(setter, value) if !%i[parent source].include?(key.to_sym) && klass.respond_to?(setter)
+        end
         klass.class_eval(&block) if block
         klass
       end
@@ -278,8 +285,10 @@ module Puppet
       instance_eval(&self.class.validate_block) if self.class.validate_block
     end
 
+    # A provider given to the resource (a prefetch's) belongs to it.
     def provider=(provider)
       @provider = provider
+      provider.resource = self if provider.respond_to?(:resource=)
     end
 
     def [](name)

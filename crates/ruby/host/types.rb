@@ -145,6 +145,7 @@ module Puppet
         parameter.instance_variable_set(:@parameter_name, name.to_s)
         parameter.isnamevar if options[:namevar]
         parameter.mark_boolean if options[:boolean]
+        parameter.array_matching(options[:array_matching]) if options[:array_matching] && parameter.respond_to?(:array_matching)
         parameter.class_eval(&block) if block
         attributes.reject! { |a| a[:name] == name.to_s }
         attributes << { name: name.to_s, kind: kind, class: parameter }
@@ -160,7 +161,8 @@ module Puppet
         'name' => klass.type_name,
         'attributes' => klass.attributes.map do |a|
           { 'name' => a[:name], 'kind' => a[:kind], 'namevar' => klass.key_attributes.include?(a[:name].to_sym),
-            'boolean' => a[:class].boolean? }
+            'boolean' => a[:class].boolean?,
+            'array_all' => a[:class].respond_to?(:array_matching) && a[:class].array_matching == :all }
         end,
         'ensurable' => klass.ensurable?,
         'refreshable' => klass.method_defined?(:refresh),

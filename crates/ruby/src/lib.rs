@@ -44,6 +44,7 @@ const HOST: &[&str] = &[
     include_str!("../host/scope.rb"),
     include_str!("../host/types.rb"),
     include_str!("../host/resources.rb"),
+    include_str!("../host/parsedfile.rb"),
     include_str!("../host/resource_api.rb"),
     include_str!("../host/facts.rb"),
     include_str!("../host/main.rb"),
@@ -223,6 +224,9 @@ pub struct Attribute {
     pub property: bool,
     pub namevar: bool,
     pub boolean: bool,
+    /// A property whose value is the whole array given
+    /// (`array_matching: :all`).
+    pub array_all: bool,
     /// It has a `defaultto`.
     pub default: bool,
     /// Its values are checked by its own code (`validate`, `newvalues`, a
@@ -608,6 +612,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
                 property: a.get("kind").and_then(Json::as_str) == Some("property"),
                 namevar: flag(a, "namevar"),
                 boolean: flag(a, "boolean"),
+                array_all: flag(a, "array_all"),
                 default: flag(a, "default"),
                 checked: true,
                 doc: String::new(),

@@ -140,6 +140,8 @@ fn spec(name: &str, definition: &Lit) -> Option<TypeSpec> {
             property: matches!(behaviour, Behaviour::Property | Behaviour::InitOnly),
             namevar: behaviour == Behaviour::Namevar,
             boolean: false,
+            // Arrays are whole values here (`AttrDef::whole_value`).
+            array_all: false,
             default: options.get("default").is_some(),
             checked: true,
             doc: options

@@ -61,6 +61,8 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                     last.default = true;
                 } else if word("validate") || word("newvalues") || word("newvalue") {
                     last.checked = true;
+                } else if word("array_matching") && line.contains(":all") {
+                    last.array_all = true;
                 }
             }
             continue;
@@ -83,6 +85,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 property: true,
                 namevar: false,
                 boolean: false,
+                array_all: false,
                 default: false,
                 checked: false,
                 doc: String::new(),
@@ -134,6 +137,8 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 checked: line.contains("parent:") || line.contains(":parent =>"),
                 namevar: line.contains("namevar: true") || line.contains(":namevar => true"),
                 boolean: line.contains("boolean: true") || line.contains(":boolean => true"),
+                array_all: line.contains("array_matching: :all")
+                    || line.contains(":array_matching => :all"),
                 name: attribute,
                 property,
             });

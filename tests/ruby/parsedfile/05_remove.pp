@@ -1,0 +1,3 @@
+# Records are removed; the others stay.
+mailalias { 'mrtest-web': ensure => absent, target => '/tmp/mrtest-rbtypes/aliases' }
+postgresql_conf { 'listen_addresses': ensure => absent, target => '/tmp/mrtest-rbtypes/postgresql.conf' }
