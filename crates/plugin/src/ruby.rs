@@ -361,6 +361,37 @@ fn checked_by_ruby(
                 first_found: false,
             });
     }
+    if spec.generates {
+        let (host, t, load) = (host.clone(), t.clone(), load.clone());
+        def.generate = Some(Arc::new(
+            move |resource: &marionette_ral::Resource, _: &dyn marionette_ral::Generation| {
+                load()?;
+                let made = host
+                    .generate(
+                        &t.name,
+                        resource.title(),
+                        &values_of(resource),
+                        &mut Answers::none(),
+                    )
+                    .map_err(|error| {
+                        marionette_ral::GenerateError::Failed(failure(&error, &t.file))
+                    })?;
+                Ok(made
+                    .into_iter()
+                    .map(|(type_name, title, values)| marionette_ral::Generated {
+                        type_name,
+                        title,
+                        params: values
+                            .iter()
+                            .map(|(name, value)| {
+                                (marionette_values::format::to_s(name), value.clone())
+                            })
+                            .collect(),
+                    })
+                    .collect())
+            },
+        ));
+    }
     if !spec.validates {
         return def;
     }

@@ -331,6 +331,7 @@ module Marionette
       when 'check_resource' then Apply.check_resource(params)
       when 'param_default' then Apply.default(params)
       when 'autorelation' then Apply.autorelation(params)
+      when 'generate' then Apply.generate(params)
       when 'reset'
         Functions.instances.clear
         Marionette.set_objects.clear

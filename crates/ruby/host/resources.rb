@@ -230,6 +230,19 @@ module Puppet
         (@autorelations ||= []) << ['require', type.to_s, block]
       end
 
+      # Every resource the type's providers find on the system, each with
+      # the provider that found it (Puppet's `Type.instances`).
+      def instances
+        Marionette::Types.load_providers(type_name.to_s)
+        providers.values.select { |p| p.respond_to?(:instances) }.flat_map do |provider|
+          provider.instances.map do |found|
+            resource = new(found.name, { key_attributes.first.to_s => found.name })
+            resource.provider = found
+            resource
+          end
+        end
+      end
+
       def autobefore(type, &block)
         (@autorelations ||= []) << ['before', type.to_s, block]
       end
@@ -261,7 +274,13 @@ module Puppet
 
     # A resource of the catalog: its attributes set as the type's blocks
     # say, defaults included, then the type's own check.
-    def initialize(title, values)
+    # `new(title, values)` from the engine, or Puppet's `new(name: ...,
+    # ensure: ...)` from a module's own code (a type's `generate`).
+    def initialize(title, values = nil)
+      if values.nil? && title.is_a?(Hash)
+        values = title.transform_keys(&:to_s)
+        title = values.delete('title') || values[self.class.key_attributes.first.to_s] || values['name']
+      end
       @title = title
       @parameters = {}
       values = values.transform_keys(&:to_s)
@@ -292,16 +311,24 @@ module Puppet
     end
 
     def [](name)
-      parameter = @parameters[name.to_sym]
+      parameter = @parameters[attribute_name(name)]
       parameter&.value
     end
 
     def []=(name, value)
+      name = attribute_name(name)
       attr = self.class.attribute(name)
       raise ArgumentError, "Invalid parameter #{name}" unless attr
 
       parameter = @parameters[name.to_sym] ||= attr[:class].new(self)
       parameter.value = value
+    end
+
+    # `:name` stands for the namevar of a type with one, as in Puppet.
+    def attribute_name(name)
+      name = name.to_sym
+      keys = self.class.key_attributes
+      name == :name && keys.size == 1 ? keys.first.to_sym : name
     end
 
     def should(name)
@@ -612,6 +639,18 @@ module Marionette
 
       # The titles an `autorequire` (or `autobefore`, ...) block gives for
       # the resource.
+      # The resources a type's `generate` adds to the run, as type, title
+      # and values.
+      def generate(params)
+        resource = with_defaults(partial(params))
+        made = resource.respond_to?(:generate) ? Array(resource.generate) : []
+        list = made.map do |r|
+          { 'type' => r.class.type_name.to_s, 'title' => r.title.to_s,
+            'values' => Wire.encode(r.to_hash.transform_keys(&:to_s).transform_values { |v| v.is_a?(Symbol) ? v.to_s : v }) }
+        end
+        { 'resources' => list }
+      end
+
       def autorelation(params)
         resource = with_defaults(partial(params))
         titles = resource.class.autorelations

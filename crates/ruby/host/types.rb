@@ -166,6 +166,7 @@ module Puppet
         end,
         'ensurable' => klass.ensurable?,
         'refreshable' => klass.method_defined?(:refresh),
+        'generates' => klass.method_defined?(:generate),
         'features' => klass.features_declared,
         'title_patterns' => patterns
       }
@@ -184,10 +185,29 @@ module Marionette
         table[name] = klass
       end
 
-      # A type by name: one a module file declared, or a stand-in for a
-      # core type, which modules' types may refer to (`Puppet::Type.type(:file)`).
+      # A type by name: one a module file declared (loaded with its
+      # providers when first asked for, as a type's `generate` may ask for
+      # another's instances), or a stand-in for a core type, which modules'
+      # types may refer to (`Puppet::Type.type(:file)`).
       def find(name)
-        table[name] ||= Class.new(Puppet::Type).tap { |k| k.instance_variable_set(:@type_name, name) }
+        table[name] || from_module(name) ||
+          (table[name] = Class.new(Puppet::Type).tap { |k| k.instance_variable_set(:@type_name, name) })
+      end
+
+      def from_module(name)
+        file = Marionette.module_lib_file("puppet/type/#{name}") or return nil
+        Files.load(file)
+        return nil unless table[name]
+
+        load_providers(name)
+        table[name]
+      end
+
+      # The providers modules ship for a type, loaded if they are not.
+      def load_providers(name)
+        Array(Marionette.modulepath).each do |dir|
+          Dir.glob(File.join(dir, '*', 'lib', 'puppet', 'provider', name, '*.rb')).sort.each { |f| Files.load(f) }
+        end
       end
     end
   end

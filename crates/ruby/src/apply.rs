@@ -243,6 +243,35 @@ impl RubyHost {
             .collect())
     }
 
+    /// The resources a type's `generate` adds for a resource: each type,
+    /// title and values.
+    pub fn generate(
+        &self,
+        type_name: &str,
+        title: &str,
+        values: &PHash,
+        engine: &mut dyn Engine,
+    ) -> Result<Vec<(String, String, PHash)>, HostError> {
+        let params = self.resource_params(type_name, title, values);
+        let answer = self.request("generate", params, engine)?;
+        let mut made = Vec::new();
+        for entry in answer
+            .get("resources")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let text = |key: &str| entry.get(key).and_then(Json::as_str).unwrap_or_default();
+            let values = match entry.get("values").map(|data| self.decode(data)) {
+                Some(Ok(Value::Hash(hash))) => (*hash).clone(),
+                Some(Err(message)) => return Err(self.bad_answer("generate", &message)),
+                _ => PHash::default(),
+            };
+            made.push((text("type").to_string(), text("title").to_string(), values));
+        }
+        Ok(made)
+    }
+
     /// Loads the environment's custom facts (`Settings::fact_files`)
     /// afresh and resolves every fact they add, the native facts asked of
     /// `engine`. Returns the values, and the files that could not be

@@ -207,6 +207,8 @@ pub struct TypeSpec {
     pub validates: bool,
     /// The type reacts to events (`def refresh`).
     pub refreshable: bool,
+    /// The type adds resources to the run (`def generate`).
+    pub generates: bool,
     pub features: Vec<String>,
     /// Regexes (Ruby syntax) and the attributes their groups fill.
     pub title_patterns: Vec<(String, Vec<String>)>,
@@ -638,6 +640,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         ensurable: flag(answer, "ensurable"),
         validates: true,
         refreshable: flag(answer, "refreshable"),
+        generates: flag(answer, "generates"),
         features: strings(answer.get("features")),
         title_patterns,
         autorelations: Vec::new(),

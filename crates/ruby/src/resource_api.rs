@@ -214,6 +214,7 @@ fn spec(name: &str, definition: &Lit) -> Option<TypeSpec> {
         attributes,
         validates: false,
         refreshable: false,
+        generates: false,
         features,
         title_patterns,
         autorelations: api

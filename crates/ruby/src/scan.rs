@@ -18,6 +18,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     let mut ensurable = false;
     let mut validates = false;
     let mut refreshable = false;
+    let mut generates = false;
     let mut features = Vec::new();
     let mut autorelations = Vec::new();
     let mut title_patterns = Vec::new();
@@ -96,11 +97,17 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
             validates = true;
             continue;
         }
-        if line == "def refresh"
-            || line.starts_with("def refresh(")
-            || line.starts_with("def refresh ")
-        {
+        let defines = |method: &str| {
+            line.strip_prefix("def ")
+                .and_then(|rest| rest.strip_prefix(method))
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['(', ' ', ';']))
+        };
+        if defines("refresh") {
             refreshable = true;
+            continue;
+        }
+        if defines("generate") {
+            generates = true;
             continue;
         }
         if let Some(rest) = line
@@ -162,6 +169,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         ensurable,
         validates,
         refreshable,
+        generates,
         features,
         title_patterns,
         autorelations,
