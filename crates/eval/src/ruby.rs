@@ -837,6 +837,9 @@ impl Engine for Answers<'_, '_> {
             Question::ModuleDirectory(name) => {
                 Answer::Path(self.eval.loader.as_ref().and_then(|l| l.module_dir(&name)))
             }
+            // A compile runs no commands for Ruby code: the host runs them
+            // itself, as Puppet's compiler would.
+            Question::Execute(_) => return Err("the compiler runs no commands".into()),
         })
     }
 

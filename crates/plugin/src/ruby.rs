@@ -902,6 +902,27 @@ impl PropertyProvider for RubyProvider {
     }
 }
 
+/// Runs a command for a provider's or a fact's Ruby, in a process group
+/// of its own as the native providers' commands: what it printed and its
+/// exit status, whatever the status (the Ruby side decides what a failure
+/// is), or why it could not start.
+fn execute(execution: &marionette_ruby::Execution) -> Result<(String, Option<i32>), String> {
+    let mut spec = marionette_ral::command::CommandSpec::new(&execution.argv).unchecked();
+    if execution.combine {
+        spec = spec.combined();
+    }
+    if let Some(input) = &execution.stdin {
+        spec = spec.stdin(input.as_bytes());
+    }
+    for (name, value) in &execution.env {
+        spec = spec.env(name, value);
+    }
+    let output = marionette_ral::command::Runner::default()
+        .run(&spec)
+        .map_err(|error| error.to_string())?;
+    Ok((output.stdout, output.status))
+}
+
 /// What the engine answers a provider's or a fact's Ruby: the node's facts
 /// (for `Facter.value`) and, while applying, the run's log.
 struct Answers<'c> {
@@ -1041,6 +1062,7 @@ impl Engine for Answers<'_> {
                     .map(marionette_catalog::from_data)
             }))),
             Question::Setting(_) => Ok(Answer::Value(Value::Undef)),
+            Question::Execute(execution) => Ok(Answer::Executed(execute(&execution))),
             Question::CompareVersions(a, b) => {
                 Ok(Answer::Ordering(marionette_eval::compare_versions(&a, &b)))
             }

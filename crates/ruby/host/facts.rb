@@ -68,9 +68,8 @@ module Facter
       end
 
       def self.execute(command, options = {})
-        require 'open3'
-        output, status = Open3.capture2e(command.to_s)
-        unless status.success?
+        output, status = Marionette::Commands.run(['/bin/sh', '-c', command.to_s], {}, '', true)
+        unless status == 0 # rubocop:disable Style/NumericPredicate: nil when a signal ended it
           raise ExecutionFailure, "Failed while executing '#{command}'" if options[:on_fail] == :raise
           return options.fetch(:on_fail, '') unless options.key?(:on_fail) && options[:on_fail].nil?
 

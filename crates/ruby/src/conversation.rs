@@ -272,6 +272,29 @@ impl Conversation {
             "compare_versions" => Question::CompareVersions(text("a")?, text("b")?),
             "setting" => Question::Setting(text("name")?),
             "module_directory" => Question::ModuleDirectory(text("name")?),
+            "execute" => Question::Execute(crate::Execution {
+                argv: values("argv")?
+                    .iter()
+                    .map(marionette_values::format::to_s)
+                    .collect(),
+                env: match value("env")? {
+                    Value::Hash(env) => env
+                        .iter()
+                        .map(|(k, v)| {
+                            (
+                                marionette_values::format::to_s(k),
+                                marionette_values::format::to_s(v),
+                            )
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                },
+                stdin: match value("stdin")? {
+                    Value::String(text) => Some(text.to_string()),
+                    _ => None,
+                },
+                combine: value("combine")?.is_truthy(),
+            }),
             other => return Err(format!("the engine does not answer '{other}'")),
         };
         let encode = |value: &Value| {
@@ -302,6 +325,8 @@ impl Conversation {
             Answer::Catalog { classes, tags } => json!({"classes": classes, "tags": tags}),
             Answer::Ordering(ordering) => json!({"result": ordering as i8}),
             Answer::Variables(variables) => json!({"variables": encode(&Value::hash(variables))}),
+            Answer::Executed(Ok((output, status))) => json!({"output": output, "status": status}),
+            Answer::Executed(Err(message)) => json!({"error": message}),
             Answer::Done => json!({}),
         })
     }

@@ -275,6 +275,21 @@ pub enum Question {
     CompareVersions(String, String),
     Setting(String),
     ModuleDirectory(String),
+    /// Runs a command for a provider or a fact (Puppet's `execute`): the
+    /// engine starts processes faster than Ruby does.
+    Execute(Execution),
+}
+
+/// A command a provider's or a fact's Ruby runs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Execution {
+    /// The program and its arguments (a shell command is `/bin/sh -c`'s).
+    pub argv: Vec<String>,
+    /// Variables set for it on top of the engine's environment.
+    pub env: Vec<(String, String)>,
+    pub stdin: Option<String>,
+    /// Standard error joins standard output, in the order written.
+    pub combine: bool,
 }
 
 /// The engine's answer to a [`Question`].
@@ -294,6 +309,9 @@ pub enum Answer {
     },
     Ordering(std::cmp::Ordering),
     Variables(PHash),
+    /// What a command printed and how it ended (`None`: by a signal), or
+    /// why it could not run.
+    Executed(Result<(String, Option<i32>), String>),
     Done,
 }
 
