@@ -10,21 +10,12 @@
 # Usage: tests/ruby/apply/record.sh (Debian's puppet installed).
 set -euo pipefail
 cd "$(dirname "$0")"
+# shellcheck source=../record-steps.sh
+. ../record-steps.sh
 modules=$(cd ../modules && pwd)
 rm -rf /tmp/mrtest-rbtypes && mkdir -p /tmp/mrtest-rbtypes
-vardir=$(mktemp -d)
-trap 'rm -rf "$vardir" /tmp/mrtest-rbtypes' EXIT
-for pp in [0-9][0-9]_*.pp; do
-  step=${pp%.pp}
-  noop=
-  case "$step" in *_noop) noop=--noop ;; esac
-  set +e
-  puppet apply --color=false $noop --vardir "$vardir" --modulepath "$modules" "$pp" 2>&1 \
-    | grep -v '^Error: Facter:' \
-    | sed -E 's/ in [0-9.]+ seconds$/ in N seconds/; s/ on node .*$//; s#'"$PWD"'/##' > "$step.out"
-  set -e
-  cat /tmp/mrtest-rbtypes/kv.conf > "$step.state" 2>/dev/null || : > "$step.state"
-done
+kv_file() { cat /tmp/mrtest-rbtypes/kv.conf 2>/dev/null || :; }
+record_steps "$modules" kv_file
 # Listing: `puppet resource mrtest_kv` over a file of two keys.
 printf 'a=1\nb=2\n' > /tmp/mrtest-rbtypes/kv.conf
 puppet resource --color=false --vardir "$vardir" --modulepath "$modules" mrtest_kv 2>/dev/null > resource.out

@@ -15,21 +15,9 @@
 # ruby-puppet-resource-api installed).
 set -euo pipefail
 cd "$(dirname "$0")"
+# shellcheck source=../record-steps.sh
+. ../record-steps.sh
 modules=$(cd ../modules && pwd)
 rm -rf /tmp/mrtest-rbtypes
-vardir=$(mktemp -d)
-trap 'rm -rf "$vardir" /tmp/mrtest-rbtypes' EXIT
-for pp in [0-9][0-9]_*.pp; do
-  step=${pp%.pp}
-  noop=
-  case "$step" in *_noop) noop=--noop ;; esac
-  set +e
-  puppet apply --color=false $noop --vardir "$vardir" --modulepath "$modules" "$pp" 2>&1 \
-    | grep -v '^Error: Facter:' \
-    | sed -E 's/ in [0-9.]+ seconds$/ in N seconds/; s/ (in|after) [0-9.]+ seconds/ \1 N seconds/; s/ on node .*$//; s#'"$PWD"'/##' > "$step.out"
-  set -e
-  for f in /tmp/mrtest-rbtypes/*; do
-    [ -f "$f" ] && { echo "== ${f##*/}"; cat "$f"; }
-  done > "$step.state"
-done
+record_steps "$modules" scratch_files
 puppet resource --color=false --vardir "$vardir" --modulepath "$modules" mrtest_rakv 2>/dev/null > resource.out
