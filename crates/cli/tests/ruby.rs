@@ -210,6 +210,30 @@ fn parsedfile_providers_of_real_modules_apply_as_with_puppet() {
         ("postgresql_conf", &|| {}),
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // A target that is a link is written through, and stays a link.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (real, link) = (dir.path().join("real"), dir.path().join("aliases"));
+    std::fs::write(&real, "postmaster: root\n").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let run = common::marionette(&[
+        "apply",
+        "--modulepath",
+        &modules.display().to_string(),
+        "--vardir",
+        &dir.path().display().to_string(),
+        "-e",
+        &format!(
+            "mailalias {{ 'mrtest-link': recipient => 'root', target => '{}' }}",
+            link.display()
+        ),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.output());
+    assert!(link.is_symlink(), "{}", run.output());
+    let written = std::fs::read_to_string(&real).unwrap();
+    assert!(
+        written.ends_with("postmaster: root\nmrtest-link: root\n"),
+        "{written}"
+    );
 }
 
 /// Applies the steps of `steps` in order on a fresh /tmp/mrtest-rbtypes,

@@ -34,8 +34,11 @@ module Puppet
         end
 
         def write(text)
-          existing = File.exist?(@path) ? File.stat(@path) : nil
-          partial = File.join(File.dirname(@path), ".#{File.basename(@path)}.marionette-#{Process.pid}")
+          # Through a link to the file it names, as Puppet writes through
+          # it, rather than over the link.
+          path = File.exist?(@path) ? File.realpath(@path) : @path
+          existing = File.exist?(path) ? File.stat(path) : nil
+          partial = File.join(File.dirname(path), ".#{File.basename(path)}.marionette-#{Process.pid}")
           File.open(partial, File::WRONLY | File::CREAT | File::EXCL, 0o600) { |f| f.write(text) }
           if existing
             File.chmod(existing.mode & 0o7777, partial)
@@ -43,7 +46,7 @@ module Puppet
           elsif @default_mode
             File.chmod(@default_mode, partial)
           end
-          File.rename(partial, @path)
+          File.rename(partial, path)
         ensure
           File.unlink(partial) if partial && File.exist?(partial)
         end
