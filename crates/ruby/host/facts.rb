@@ -269,7 +269,7 @@ module Marionette
       def fetch(name)
         errors = load
         value = Facter.custom.key?(name) ? encode(resolve(name)) : nil
-        { 'value' => value, 'known' => Facter.custom.key?(name), 'errors' => errors }
+        { 'value' => value, 'errors' => errors }
       end
 
       def encode(value)

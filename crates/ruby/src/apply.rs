@@ -262,11 +262,7 @@ impl RubyHost {
             .flatten()
         {
             let text = |key: &str| entry.get(key).and_then(Json::as_str).unwrap_or_default();
-            let values = match entry.get("values").map(|data| self.decode(data)) {
-                Some(Ok(Value::Hash(hash))) => (*hash).clone(),
-                Some(Err(message)) => return Err(self.bad_answer("generate", &message)),
-                _ => PHash::default(),
-            };
+            let values = self.decode_hash(entry.get("values"), "generate")?;
             made.push((text("type").to_string(), text("title").to_string(), values));
         }
         Ok(made)
@@ -281,11 +277,7 @@ impl RubyHost {
         engine: &mut dyn Engine,
     ) -> Result<(PHash, Vec<LoadError>), HostError> {
         let answer = self.request("custom_facts", json!({}), engine)?;
-        let facts = match answer.get("facts").map(|data| self.decode(data)) {
-            Some(Ok(Value::Hash(hash))) => (*hash).clone(),
-            Some(Err(message)) => return Err(self.bad_answer("custom_facts", &message)),
-            _ => PHash::default(),
-        };
+        let facts = self.decode_hash(answer.get("facts"), "custom_facts")?;
         Ok((facts, load_errors(&answer)))
     }
 
@@ -525,15 +517,19 @@ impl RubyHost {
             .into_iter()
             .flatten()
         {
-            match self.decode(data) {
-                Ok(Value::Hash(hash)) => found.push((*hash).clone()),
-                Ok(_) => {
-                    return Err(self.bad_answer("provider_instances", "an instance is not a hash"));
-                }
-                Err(message) => return Err(self.bad_answer("provider_instances", &message)),
-            }
+            found.push(self.decode_hash(Some(data), "provider_instances")?);
         }
         Ok(found)
+    }
+
+    /// A hash of an answer to `method`; an absent one is empty.
+    fn decode_hash(&self, data: Option<&Json>, method: &str) -> Result<PHash, HostError> {
+        match data.map(|data| self.decode(data)) {
+            None => Ok(PHash::default()),
+            Some(Ok(Value::Hash(hash))) => Ok((*hash).clone()),
+            Some(Ok(_)) => Err(self.bad_answer(method, "a value is not a hash")),
+            Some(Err(message)) => Err(self.bad_answer(method, &message)),
+        }
     }
 
     /// What names a resource to the host: its type, title and values.

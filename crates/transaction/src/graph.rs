@@ -315,11 +315,11 @@ impl<'c> Graph<'c> {
                 if let Titles::Below(_) = relation.titles {
                     for directory in &titles {
                         let prefix = format!("{}/", directory.trim_end_matches('/'));
-                        found.extend(
-                            index
-                                .titles_below(&relation.target_type, &prefix)
-                                .map(|t| (relation.kind, t)),
-                        );
+                        // In catalog order, whatever the index's order.
+                        let mut below: Vec<usize> =
+                            index.titles_below(&relation.target_type, &prefix).collect();
+                        below.sort_unstable();
+                        found.extend(below.into_iter().map(|t| (relation.kind, t)));
                     }
                     continue;
                 }
