@@ -2,16 +2,17 @@
 //! one door, [`Child`].
 //!
 //! The process runs in a process group of its own, so that stopping it
-//! stops everything it started. Its standard output is read by a thread
-//! that hands each line over a channel, so that waiting for a line can
-//! have a deadline; its standard error by another, which keeps the last
-//! lines for messages about why it stopped.
+//! stops everything it started. Its standard output is read by the thread
+//! that waits for a line, with `poll(2)` for the deadline: a conversation
+//! of many small requests pays no hand-over between threads for each
+//! answer. Its standard error is read by a thread of its own, which keeps
+//! the last lines for messages about why it stopped.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read as _, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
-use std::process::{ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -27,10 +28,8 @@ const STDERR_LINE_BYTES: usize = 4096;
 /// memory for as long as it writes.
 pub const MAX_LINE_BYTES: usize = 128 << 20;
 
-/// How many standard output lines may wait to be read: a child that
-/// writes faster than its lines are handled is held back by its pipe
-/// instead of queueing lines in memory.
-const QUEUED_LINES: usize = 256;
+/// How much of standard output one read takes.
+const CHUNK: usize = 64 << 10;
 
 /// Why no line was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +46,7 @@ pub enum NoLine {
 pub struct Child {
     child: std::process::Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Result<String, NoLine>>,
+    lines: Mutex<Lines>,
     stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
@@ -73,22 +72,6 @@ impl Child {
                 "its standard streams could not be opened",
             ));
         };
-        let (sender, lines) = sync_channel(QUEUED_LINES);
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = Vec::new();
-                let next = match read_bounded(&mut reader, &mut line, MAX_LINE_BYTES) {
-                    Ok(Read::Line) => Ok(String::from_utf8_lossy(&line).into_owned()),
-                    Ok(Read::TooLong) => Err(NoLine::TooLong),
-                    Ok(Read::End) | Err(_) => Err(NoLine::Closed),
-                };
-                let last = next.is_err();
-                if sender.send(next).is_err() || last {
-                    return;
-                }
-            }
-        });
         let kept = Arc::new(Mutex::new(VecDeque::new()));
         let tail = kept.clone();
         std::thread::spawn(move || {
@@ -117,7 +100,12 @@ impl Child {
         Ok(Child {
             child,
             stdin: Some(stdin),
-            lines,
+            lines: Mutex::new(Lines {
+                stdout,
+                buffer: Vec::new(),
+                scanned: 0,
+                done: None,
+            }),
             stderr: kept,
         })
     }
@@ -138,11 +126,7 @@ impl Child {
     /// The next line of its standard output (with its line break), waiting
     /// at most `timeout`.
     pub fn read_line(&self, timeout: Duration) -> Result<String, NoLine> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => line,
-            Err(RecvTimeoutError::Disconnected) => Err(NoLine::Closed),
-            Err(RecvTimeoutError::Timeout) => Err(NoLine::Timeout),
-        }
+        lock(&self.lines).next(Instant::now() + timeout)
     }
 
     /// Closes its standard input, telling it to stop.
@@ -199,6 +183,93 @@ impl Child {
     /// Stops it and everything it started.
     pub fn kill(mut self) {
         kill_group(&mut self.child);
+    }
+}
+
+/// Standard output, read as far as a line needs: what was read past the
+/// line handed out waits in `buffer` for the next.
+struct Lines {
+    stdout: ChildStdout,
+    buffer: Vec<u8>,
+    /// How much of `buffer` is known to hold no line break.
+    scanned: usize,
+    /// Why no more lines come: the stream ended, or a line was too long
+    /// (the rest of the output is not read then).
+    done: Option<NoLine>,
+}
+
+impl Lines {
+    fn next(&mut self, deadline: Instant) -> Result<String, NoLine> {
+        loop {
+            if let Some(at) = self.buffer[self.scanned..].iter().position(|b| *b == b'\n') {
+                let end = self.scanned + at + 1;
+                self.scanned = 0;
+                let line = String::from_utf8_lossy(&self.buffer[..end]).into_owned();
+                self.buffer.drain(..end);
+                return Ok(line);
+            }
+            self.scanned = self.buffer.len();
+            match self.done {
+                // The last line may lack its line break.
+                Some(NoLine::Closed) if !self.buffer.is_empty() => {
+                    self.scanned = 0;
+                    let line = String::from_utf8_lossy(&self.buffer).into_owned();
+                    self.buffer.clear();
+                    return Ok(line);
+                }
+                Some(why) => return Err(why),
+                None => {}
+            }
+            if self.buffer.len() >= MAX_LINE_BYTES {
+                self.buffer = Vec::new();
+                self.scanned = 0;
+                self.done = Some(NoLine::TooLong);
+                return Err(NoLine::TooLong);
+            }
+            if !self.readable(deadline) {
+                return Err(NoLine::Timeout);
+            }
+            let start = self.buffer.len();
+            let room = CHUNK.min(MAX_LINE_BYTES - start);
+            self.buffer.resize(start + room, 0);
+            let read = self.stdout.read(&mut self.buffer[start..]);
+            self.buffer.truncate(start + *read.as_ref().unwrap_or(&0));
+            match read {
+                Ok(0) => self.done = Some(NoLine::Closed),
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => self.done = Some(NoLine::Closed),
+            }
+        }
+    }
+
+    /// Whether standard output has something to read (or has ended)
+    /// before the deadline.
+    fn readable(&self, deadline: Instant) -> bool {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            // Rounded up, so that a deadline less than a millisecond away
+            // is still waited for.
+            let millis = i32::try_from(left.as_micros().div_ceil(1000)).unwrap_or(i32::MAX);
+            let mut poll = libc::pollfd {
+                fd: self.stdout.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, for a descriptor this owns.
+            let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+            match ready {
+                // Readable, or hung up or failed: the read tells which.
+                1.. => return true,
+                0 if millis == 0 => return false,
+                0 => {}
+                _ if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
+                _ => return true,
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+        }
     }
 }
 

@@ -223,25 +223,14 @@ pub(crate) fn extend(
 
 /// The type with its values checked by its own Ruby, as Puppet checks
 /// them before applying anything: each parameter's blocks, then the
-/// type's `validate`.
+/// type's `validate`; and its defaults, automatic relationships and
+/// `generate` from its blocks.
 fn checked_by_ruby(
     mut def: TypeDef,
     spec: &marionette_ruby::TypeSpec,
     t: &RubyType,
     host: &Arc<RubyHost>,
 ) -> TypeDef {
-    let loaded: Arc<OnceLock<Result<(), String>>> = Arc::default();
-    let load = {
-        let (host, t, loaded) = (host.clone(), t.clone(), loaded.clone());
-        Arc::new(move || -> Result<(), String> {
-            loaded
-                .get_or_init(|| {
-                    host.load_type(&t.name, &t.file, &mut Answers::none())
-                        .map_err(|e| failure(&e, &t.file))
-                })
-                .clone()
-        })
-    };
     // `ensurable` gives `ensure` Puppet's own words, unless its block
     // says others.
     if spec.ensurable
@@ -259,113 +248,65 @@ fn checked_by_ruby(
     // A type with its own `refresh` reacts to events; its resources call
     // it through their provider (`RubyProvider::refresh`).
     def.refreshable |= spec.refreshable;
-    // Only what the type's code checks is asked of it.
-    let checked = |name: &str| spec.attributes.iter().any(|a| a.name == name && a.checked);
-    for attr in def
-        .attributes
-        .iter_mut()
-        .filter(|a| a.name != "ensure" && checked(&a.name))
-    {
-        let (host, t, load, name) = (host.clone(), t.clone(), load.clone(), attr.name.clone());
-        // The parameter's code sees the value alone, so a verdict on a
-        // plain value holds for every resource that gives it.
-        let verdicts: Mutex<HashMap<String, Result<(), String>>> = Mutex::default();
-        attr.validate = Some(Arc::new(move |_, value| {
-            let key = match value {
-                Value::String(s) => Some(format!("s{s}")),
-                Value::Integer(i) => Some(format!("i{i}")),
-                Value::Boolean(b) => Some(format!("b{b}")),
-                _ => None,
-            };
-            if let Some(known) = key.as_ref().and_then(|k| {
-                verdicts
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get(k)
-                    .cloned()
-            }) {
-                return known;
-            }
-            load()?;
-            let verdict = match host.check_param(&t.name, &name, value, &mut Answers::none()) {
-                Ok(None) => Ok(()),
-                Ok(Some(message)) => Err(message),
-                Err(error) => return Err(failure(&error, &t.file)),
-            };
-            if let Some(key) = key {
-                verdicts
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(key, verdict.clone());
-            }
-            verdict
-        }));
-    }
-    // Defaults and automatic relationships come from the type's blocks,
-    // computed for each resource.
-    for attr in def.attributes.iter_mut() {
-        if !spec
-            .attributes
+    let declared = |pick: fn(&marionette_ruby::Attribute) -> bool| -> Vec<String> {
+        def.attributes
             .iter()
-            .any(|a| a.name == attr.name && a.default)
-        {
-            continue;
+            .filter(|attr| {
+                spec.attributes
+                    .iter()
+                    .any(|a| a.name == attr.name && pick(a))
+            })
+            .map(|attr| attr.name.clone())
+            .collect()
+    };
+    let checks = Arc::new(RubyChecks {
+        host: host.clone(),
+        t: t.clone(),
+        loaded: OnceLock::new(),
+        // Only what the type's code checks is asked of it.
+        checked: declared(|a| a.checked && a.name != "ensure"),
+        defaults: declared(|a| a.default),
+        relations: spec.autorelations.clone(),
+        validates: spec.validates,
+        learned: Mutex::default(),
+    });
+    for attr in def.attributes.iter_mut() {
+        if checks.checked.contains(&attr.name) {
+            let (checks, name) = (checks.clone(), attr.name.clone());
+            attr.validate = Some(Arc::new(move |_, value| checks.verdict(&name, value)));
         }
-        let (host, t, load, name) = (host.clone(), t.clone(), load.clone(), attr.name.clone());
-        attr.default = Some(marionette_ral::DefaultValue::Computed(Arc::new(
-            move |resource| {
-                load().ok()?;
-                host.param_default(
-                    &t.name,
-                    &name,
-                    resource.title(),
-                    &values_of(resource),
-                    &mut Answers::none(),
-                )
-                .ok()
-                .flatten()
-            },
-        )));
+        if checks.defaults.contains(&attr.name) {
+            let (checks, name) = (checks.clone(), attr.name.clone());
+            attr.default = Some(marionette_ral::DefaultValue::Computed(Arc::new(
+                move |resource| checks.default(&name, resource),
+            )));
+        }
     }
-    for (kind, target) in &spec.autorelations {
+    for (at, (kind, target)) in spec.autorelations.iter().enumerate() {
         let auto_kind = match kind.as_str() {
             "before" => marionette_ral::AutoKind::Before,
             "notify" => marionette_ral::AutoKind::Notify,
             "subscribe" => marionette_ral::AutoKind::Subscribe,
             _ => marionette_ral::AutoKind::Require,
         };
-        let (host, t, load, kind, target) = (
-            host.clone(),
-            t.clone(),
-            load.clone(),
-            kind.clone(),
-            target.clone(),
-        );
+        let checks = checks.clone();
         def.autorelations
             .push(marionette_ral::typedef::AutoRelation {
                 kind: auto_kind,
                 target_type: target.clone(),
                 titles: marionette_ral::Titles::Computed(Arc::new(move |resource| {
-                    if load().is_err() {
-                        return Vec::new();
-                    }
-                    host.autorelation(
-                        &t.name,
-                        (&kind, &target),
-                        resource.title(),
-                        &values_of(resource),
-                        &mut Answers::none(),
-                    )
-                    .unwrap_or_default()
+                    checks.titles(at, resource)
                 })),
                 first_found: false,
             });
     }
     if spec.generates {
-        let (host, t, load) = (host.clone(), t.clone(), load.clone());
+        let (host, t, checks) = (host.clone(), t.clone(), checks.clone());
         def.generate = Some(Arc::new(
             move |resource: &marionette_ral::Resource, _: &dyn marionette_ral::Generation| {
-                load()?;
+                checks
+                    .load()
+                    .map_err(marionette_ral::GenerateError::Failed)?;
                 let made = host
                     .generate(
                         &t.name,
@@ -392,24 +333,215 @@ fn checked_by_ruby(
             },
         ));
     }
-    if !spec.validates {
-        return def;
+    if !checks.checked.is_empty()
+        || !checks.defaults.is_empty()
+        || !checks.relations.is_empty()
+        || checks.validates
+    {
+        def.batch = Some(checks);
     }
-    let (host, t) = (host.clone(), t.clone());
-    def.validate = Some(Arc::new(move |resource: &marionette_ral::Resource| {
-        load()?;
-        match host.check_resource(
-            &t.name,
-            resource.title(),
-            &values_of(resource),
-            &mut Answers::none(),
-        ) {
-            Ok(None) => Ok(()),
-            Ok(Some(message)) => Err(message),
-            Err(error) => Err(failure(&error, &t.file)),
-        }
-    }));
     def
+}
+
+/// What a Ruby type's code says of the resources being built: asked of
+/// the host for all the resources of a catalog at once (see
+/// [`marionette_ral::Batch`]), and kept for the attributes' hooks, so
+/// that checking a catalog costs two requests, not several a resource. A
+/// resource built alone is asked about alone.
+struct RubyChecks {
+    host: Arc<RubyHost>,
+    t: RubyType,
+    /// Whether the type's file loaded in the host, once.
+    loaded: OnceLock<Result<(), String>>,
+    /// The parameters whose own code checks their values.
+    checked: Vec<String>,
+    /// The parameters whose default the type's code computes.
+    defaults: Vec<String>,
+    /// The automatic relationships, `(kind, target type)`.
+    relations: Vec<(String, String)>,
+    /// Whether the type has a `validate` block.
+    validates: bool,
+    learned: Mutex<Learned>,
+}
+
+/// What the host said of a catalog's resources.
+#[derive(Default)]
+struct Learned {
+    /// Each parameter's verdict on values: its code sees the value alone,
+    /// so a verdict holds for every resource that gives it.
+    verdicts: HashMap<(String, String), Result<(), String>>,
+    /// The computed defaults of each resource declared, by title.
+    defaults: HashMap<String, Vec<(String, Value)>>,
+    /// The titles of each automatic relationship, by resource title.
+    relations: HashMap<String, Vec<Vec<String>>>,
+}
+
+impl RubyChecks {
+    fn load(&self) -> Result<(), String> {
+        self.loaded
+            .get_or_init(|| {
+                self.host
+                    .load_type(&self.t.name, &self.t.file, &mut Answers::none())
+                    .map_err(|e| failure(&e, &self.t.file))
+            })
+            .clone()
+    }
+
+    fn learned(&self) -> std::sync::MutexGuard<'_, Learned> {
+        self.learned.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn declare(
+        &self,
+        (checked, defaults): (&[String], &[String]),
+        resources: &[(&str, PHash)],
+    ) -> Result<Vec<marionette_ruby::Declared>, String> {
+        self.load()?;
+        self.host
+            .check_declared(
+                &self.t.name,
+                (checked, defaults),
+                resources,
+                &mut Answers::none(),
+            )
+            .map_err(|e| failure(&e, &self.t.file))
+    }
+
+    fn verdict(&self, attr: &str, value: &Value) -> Result<(), String> {
+        let key = (attr.to_string(), format!("{value:?}"));
+        if let Some(known) = self.learned().verdicts.get(&key) {
+            return known.clone();
+        }
+        let mut values = PHash::default();
+        values.insert(Value::string(attr), value.clone());
+        let declared = self.declare((std::slice::from_ref(&key.0), &[]), &[("", values)])?;
+        let verdict = match declared.first().and_then(|d| d.refused.first()) {
+            Some((_, message)) => Err(message.clone()),
+            None => Ok(()),
+        };
+        self.learned().verdicts.insert(key, verdict.clone());
+        verdict
+    }
+
+    fn default(&self, attr: &str, resource: &marionette_ral::Resource) -> Option<Value> {
+        let find = |found: &[(String, Value)]| {
+            found
+                .iter()
+                .find(|(name, _)| name == attr)
+                .map(|(_, value)| value.clone())
+        };
+        if let Some(found) = self.learned().defaults.get(resource.title()) {
+            return find(found);
+        }
+        let declared = self
+            .declare(
+                (&[], &[attr.to_string()]),
+                &[(resource.title(), values_of(resource))],
+            )
+            .ok()?;
+        find(&declared.first()?.defaults)
+    }
+
+    fn titles(&self, at: usize, resource: &marionette_ral::Resource) -> Vec<String> {
+        if let Some(found) = self.learned().relations.get(resource.title()) {
+            return found.get(at).cloned().unwrap_or_default();
+        }
+        self.check_built(false, &[resource]);
+        self.learned()
+            .relations
+            .get(resource.title())
+            .and_then(|found| found.get(at).cloned())
+            .unwrap_or_default()
+    }
+
+    /// Asks the host about built resources, keeps their relationships'
+    /// titles, and gives the verdicts of the type's `validate` block.
+    fn check_built(
+        &self,
+        validates: bool,
+        resources: &[&marionette_ral::Resource],
+    ) -> Vec<Result<(), String>> {
+        let list: Vec<(&str, PHash)> = resources
+            .iter()
+            .map(|r| (r.title(), values_of(r)))
+            .collect();
+        let built = self.load().and_then(|()| {
+            self.host
+                .check_built(
+                    &self.t.name,
+                    validates,
+                    &self.relations,
+                    &list,
+                    &mut Answers::none(),
+                )
+                .map_err(|e| failure(&e, &self.t.file))
+        });
+        match built {
+            Ok(built) => {
+                let mut learned = self.learned();
+                built
+                    .into_iter()
+                    .zip(resources)
+                    .map(|(one, resource)| {
+                        learned
+                            .relations
+                            .insert(resource.title().to_string(), one.relations);
+                        one.refused.map_or(Ok(()), Err)
+                    })
+                    .collect()
+            }
+            // Without a `validate` block, only relationships were asked:
+            // a resource whose blocks cannot be run has none.
+            Err(_) if !validates => vec![Ok(()); resources.len()],
+            Err(message) => vec![Err(message); resources.len()],
+        }
+    }
+}
+
+impl marionette_ral::Batch for RubyChecks {
+    fn declared(&self, resources: &[(&str, Vec<(String, Value)>)]) {
+        // What was learned of an earlier catalog (an agent's last run)
+        // is not this one's.
+        *self.learned() = Learned::default();
+        if self.checked.is_empty() && self.defaults.is_empty() {
+            return;
+        }
+        let list: Vec<(&str, PHash)> = resources
+            .iter()
+            .map(|(title, values)| {
+                let hash = values
+                    .iter()
+                    .map(|(name, value)| (Value::string(name.as_str()), value.clone()))
+                    .collect();
+                (*title, hash)
+            })
+            .collect();
+        // When the host cannot answer, each resource asks alone as it is
+        // built, and fails there if it must.
+        let Ok(declared) = self.declare((&self.checked, &self.defaults), &list) else {
+            return;
+        };
+        let mut learned = self.learned();
+        for ((title, values), one) in resources.iter().zip(declared) {
+            for (name, value) in values.iter().filter(|(n, _)| self.checked.contains(n)) {
+                let verdict = match one.refused.iter().find(|(attr, _)| attr == name) {
+                    Some((_, message)) => Err(message.clone()),
+                    None => Ok(()),
+                };
+                learned
+                    .verdicts
+                    .insert((name.clone(), format!("{value:?}")), verdict);
+            }
+            learned.defaults.insert(title.to_string(), one.defaults);
+        }
+    }
+
+    fn check(&self, resources: &[&marionette_ral::Resource]) -> Vec<Result<(), String>> {
+        if self.relations.is_empty() && !self.validates {
+            return vec![Ok(()); resources.len()];
+        }
+        self.check_built(self.validates, resources)
+    }
 }
 
 /// A resource's values as the host takes them.

@@ -280,6 +280,7 @@ impl Runner {
         let stderr_capture = child.stderr.take().map(Capture::start);
         let started = Instant::now();
         let mut signalled = false;
+        let exit = ExitWatch::new(&child);
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break status,
@@ -314,7 +315,7 @@ impl Runner {
                     seconds: limit.as_secs(),
                 });
             }
-            std::thread::sleep(poll_interval(started.elapsed()));
+            exit.wait(poll_interval(started.elapsed()));
         };
         if let Some(thread) = stdin_thread {
             let _ = thread.join();
@@ -390,6 +391,47 @@ impl Capture {
             .recv_timeout(deadline.saturating_duration_since(Instant::now()));
         let bytes = std::mem::take(&mut *self.buffer.lock().unwrap_or_else(|e| e.into_inner()));
         String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+/// Waits for a child's exit: through a descriptor of the process
+/// (`pidfd_open(2)`, Linux 5.3 and later), which wakes the moment it
+/// exits, else by sleeping. Either way the wait is bounded, so that a
+/// signal to pass on or a timeout is noticed.
+struct ExitWatch(Option<std::os::fd::OwnedFd>);
+
+impl ExitWatch {
+    fn new(child: &std::process::Child) -> ExitWatch {
+        use std::os::fd::FromRawFd;
+        // SAFETY: pidfd_open(2) only returns a new descriptor (or -1); the
+        // process is our unwaited child, so its id cannot be reused yet.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id(), 0) };
+        ExitWatch(
+            i32::try_from(fd)
+                .ok()
+                .filter(|fd| *fd >= 0)
+                // SAFETY: a descriptor just opened, owned by nothing else.
+                .map(|fd| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }),
+        )
+    }
+
+    fn wait(&self, limit: Duration) {
+        use std::os::fd::AsRawFd;
+        let Some(fd) = &self.0 else {
+            std::thread::sleep(limit);
+            return;
+        };
+        let mut poll = libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let millis = i32::try_from(limit.as_micros().div_ceil(1000)).unwrap_or(i32::MAX);
+        // SAFETY: one valid pollfd, for a descriptor this owns. An
+        // interrupted wait returns early, which the caller's loop allows.
+        unsafe {
+            libc::poll(&mut poll, 1, millis);
+        }
     }
 }
 

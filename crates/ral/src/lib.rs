@@ -62,6 +62,6 @@ pub use resource::Resource;
 pub use select::Selector;
 pub use sync::{Event, EventStatus, Outcome, Session};
 pub use typedef::{
-    ArrayMatching, AttrDef, AttrKind, AutoKind, DefaultValue, FeatureDef, GenerateError, Generated,
-    Generation, Listing, Titles, TypeDef,
+    ArrayMatching, AttrDef, AttrKind, AutoKind, Batch, DefaultValue, FeatureDef, GenerateError,
+    Generated, Generation, Listing, Titles, TypeDef,
 };

@@ -75,6 +75,26 @@ impl Slot {
     }
 }
 
+/// A catalog resource's values (sensitive ones wrapped) and where it was
+/// declared.
+fn catalog_values(
+    resource: &marionette_catalog::Resource,
+) -> (impl Iterator<Item = (String, Value)> + '_, Origin) {
+    let params = resource.parameters.iter().map(|(name, data)| {
+        let value = marionette_catalog::from_data(data);
+        if resource.sensitive_parameters.contains(name) {
+            (name.clone(), Value::Sensitive(Box::new(value)))
+        } else {
+            (name.clone(), value)
+        }
+    });
+    let origin = Origin {
+        file: resource.file.clone(),
+        line: resource.line,
+    };
+    (params, origin)
+}
+
 /// Whether a `default_value` is one the type holds for all its resources,
 /// validated and munged once: not undef (no value at all) and not
 /// sensitive (which is unwrapped per resource).
@@ -117,36 +137,24 @@ impl Resource {
         params: impl IntoIterator<Item = (String, Value)>,
         origin: Origin,
     ) -> Result<Resource, RalError> {
-        let mut resource = Resource {
-            reference: format!("{}[{title}]", type_def.reference_name()).into(),
-            type_def: type_def.clone(),
-            title: title.into(),
-            slots: Vec::new(),
-            meta: IndexMap::new(),
-            provider: None,
-            origin,
-            path: None,
-            name: None,
+        let resource = Resource::unchecked(type_def, title, params, origin)?;
+        let verdict = match &resource.type_def.batch {
+            Some(batch) => batch.check(&[&resource]).pop().unwrap_or(Ok(())),
+            None => Ok(()),
         };
-        // The manifest's values by attribute position.
-        let mut given = Given::default();
-        for (name, value) in params {
-            if name == "provider" {
-                resource.provider = Some(attribute::value_text(&value));
-            } else if is_metaparameter(&name) {
-                resource.check_meta(&name, &value)?;
-                resource.meta.insert(name, value);
-            } else if let Some(index) = type_def.position(&name) {
-                given.set(index, value);
-            } else {
-                return Err(RalError::UnknownAttribute {
-                    resource: resource.reference(),
-                    attr: name,
-                    origin: resource.origin.clone(),
-                });
-            }
-        }
-        resource.identity_from_title(&mut given)?;
+        resource.checked(verdict)
+    }
+
+    /// [`Resource::new`] without the check of a type with a [`Batch`]:
+    /// the caller makes it for all resources at once.
+    fn unchecked(
+        type_def: Arc<TypeDef>,
+        title: &str,
+        params: impl IntoIterator<Item = (String, Value)>,
+        origin: Origin,
+    ) -> Result<Resource, RalError> {
+        let (mut resource, mut given) =
+            Resource::declared(type_def.clone(), title, params, origin)?;
         // Room for what is given, what defaults compute, and an implied
         // `ensure`: the slots are allocated once.
         let computed = type_def
@@ -225,15 +233,68 @@ impl Resource {
         }
         resource.name = Some(resource.find_name());
         if let Some(check) = &type_def.validate {
-            attribute::guarded("validate", "resource validation", || check(&resource)).map_err(
-                |message| RalError::Validation {
-                    resource: resource.reference(),
-                    message,
-                    origin: resource.origin.clone(),
-                },
-            )?;
+            let verdict =
+                attribute::guarded("validate", "resource validation", || check(&resource));
+            return resource.checked(verdict);
         }
         Ok(resource)
+    }
+
+    /// A resource with no attribute set yet (its metaparameters and
+    /// provider taken), and the values the manifest gives its attributes,
+    /// by position, with the identity the title fills.
+    fn declared(
+        type_def: Arc<TypeDef>,
+        title: &str,
+        params: impl IntoIterator<Item = (String, Value)>,
+        origin: Origin,
+    ) -> Result<(Resource, Given), RalError> {
+        let mut resource = Resource {
+            reference: format!("{}[{title}]", type_def.reference_name()).into(),
+            type_def: type_def.clone(),
+            title: title.into(),
+            slots: Vec::new(),
+            meta: IndexMap::new(),
+            provider: None,
+            origin,
+            path: None,
+            name: None,
+        };
+        let mut given = Given::default();
+        for (name, value) in params {
+            if name == "provider" {
+                resource.provider = Some(attribute::value_text(&value));
+            } else if is_metaparameter(&name) {
+                resource.check_meta(&name, &value)?;
+                resource.meta.insert(name, value);
+            } else if let Some(index) = type_def.position(&name) {
+                given.set(index, value);
+            } else {
+                return Err(RalError::UnknownAttribute {
+                    resource: resource.reference(),
+                    attr: name,
+                    origin: resource.origin.clone(),
+                });
+            }
+        }
+        resource.identity_from_title(&mut given)?;
+        Ok((resource, given))
+    }
+
+    /// The resource, or the type's check's refusal of it.
+    fn checked(self, verdict: Result<(), String>) -> Result<Resource, RalError> {
+        match verdict {
+            Ok(()) => Ok(self),
+            Err(message) => Err(self.refused(message)),
+        }
+    }
+
+    fn refused(&self, message: String) -> RalError {
+        RalError::Validation {
+            resource: self.reference(),
+            message,
+            origin: self.origin.clone(),
+        }
     }
 
     /// Builds a resource from a catalog resource (ours or Puppet's).
@@ -241,19 +302,86 @@ impl Resource {
         type_def: Arc<TypeDef>,
         resource: &marionette_catalog::Resource,
     ) -> Result<Resource, RalError> {
-        let params = resource.parameters.iter().map(|(name, data)| {
-            let value = marionette_catalog::from_data(data);
-            if resource.sensitive_parameters.contains(name) {
-                (name.clone(), Value::Sensitive(Box::new(value)))
-            } else {
-                (name.clone(), value)
-            }
-        });
-        let origin = Origin {
-            file: resource.file.clone(),
-            line: resource.line,
-        };
+        let (params, origin) = catalog_values(resource);
         Resource::new(type_def, &resource.title, params, origin)
+    }
+
+    /// Builds the resources of a catalog, each with its type (or why it
+    /// has none): the types with a [`Batch`] are told of all theirs
+    /// before, and check them together after. In catalog order; those
+    /// that fail, with why.
+    pub fn from_catalog_all(
+        resources: &[(
+            &marionette_catalog::Resource,
+            Result<Arc<TypeDef>, RalError>,
+        )],
+    ) -> Vec<Result<Resource, RalError>> {
+        let batched = |type_def: &Arc<TypeDef>| type_def.batch.clone();
+        // Each batch once, with its type's resources in catalog order.
+        let mut batches: Vec<(Arc<dyn crate::typedef::Batch>, Vec<usize>)> = Vec::new();
+        for (at, (_, type_def)) in resources.iter().enumerate() {
+            let Some(batch) = type_def.as_ref().ok().and_then(batched) else {
+                continue;
+            };
+            match batches.iter_mut().find(|(b, _)| Arc::ptr_eq(b, &batch)) {
+                Some((_, members)) => members.push(at),
+                None => batches.push((batch, vec![at])),
+            }
+        }
+        for (batch, members) in &batches {
+            let declared: Vec<(&str, Vec<(String, Value)>)> = members
+                .iter()
+                .filter_map(|&at| {
+                    let (resource, type_def) = &resources[at];
+                    let type_def = type_def.as_ref().ok()?;
+                    let (params, origin) = catalog_values(resource);
+                    // One that cannot be declared fails as it is built.
+                    let (_, given) =
+                        Resource::declared(type_def.clone(), &resource.title, params, origin)
+                            .ok()?;
+                    let values = given
+                        .0
+                        .into_iter()
+                        .map(|(index, value)| (type_def.attributes[index].name.clone(), value))
+                        .collect();
+                    Some((resource.title.as_str(), values))
+                })
+                .collect();
+            batch.declared(&declared);
+        }
+        // Resources convert independently, and validating and munging
+        // thousands of them is a good part of a run with nothing to
+        // change: large catalogs are converted on several threads.
+        let mut built = marionette_values::parallel::map(resources.len(), |at| {
+            let (resource, type_def) = &resources[at];
+            let type_def = type_def.clone()?;
+            let (params, origin) = catalog_values(resource);
+            Resource::unchecked(type_def, &resource.title, params, origin)
+        });
+        for (batch, members) in &batches {
+            let made: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&at| built[at].is_ok())
+                .collect();
+            let verdicts = {
+                let checked: Vec<&Resource> = made
+                    .iter()
+                    .filter_map(|&at| built[at].as_ref().ok())
+                    .collect();
+                attribute::guarded("validate", "resource validation", || {
+                    Ok(batch.check(&checked))
+                })
+                .unwrap_or_else(|message| vec![Err(message); checked.len()])
+            };
+            for (at, verdict) in made.into_iter().zip(verdicts) {
+                let Err(message) = verdict else { continue };
+                if let Ok(resource) = &built[at] {
+                    built[at] = Err(resource.refused(message));
+                }
+            }
+        }
+        built
     }
 
     /// Fills the identity attributes the manifest left out from the title:

@@ -100,6 +100,21 @@ pub type FormatFn = Arc<dyn Fn(&Value) -> String + Send + Sync>;
 pub type ChangeFn = Arc<dyn Fn(&Resource, &Value, &Value) -> String + Send + Sync>;
 /// A check over the whole resource after every attribute is set.
 pub type ResourceCheckFn = Arc<dyn Fn(&Resource) -> Result<(), String> + Send + Sync>;
+/// The checks of a type whose code runs elsewhere (a Ruby type's, in its
+/// host), made for all the resources of a catalog at once: one question
+/// to the other side for the run instead of several for each resource.
+/// Resources built alone (generated ones, `resource`) are checked as a
+/// batch of one.
+pub trait Batch: Send + Sync {
+    /// Before any resource of the type is built: the title of each with
+    /// the values its catalog gives (metaparameters left out), so that the
+    /// attributes' hooks can answer from what was learned.
+    fn declared(&self, resources: &[(&str, Vec<(String, Value)>)]);
+    /// Once they are built: the type's check of each (its `validate`), in
+    /// the order given. Takes the place of [`TypeDef::validate`].
+    fn check(&self, resources: &[&Resource]) -> Vec<Result<(), String>>;
+}
+
 /// Titles computed from a resource, for automatic relationships.
 pub type TitlesFn = Arc<dyn Fn(&Resource) -> Vec<String> + Send + Sync>;
 /// Resources a resource adds to the run before it is applied (`resources`
@@ -563,6 +578,8 @@ pub struct TypeDef {
     pub refreshable: bool,
     /// Checks across attributes, after all are set.
     pub validate: Option<ResourceCheckFn>,
+    /// Checks made for many resources at once (see [`Batch`]).
+    pub batch: Option<Arc<dyn Batch>>,
     /// Run for every resource of the type before anything is applied.
     pub pre_run_check: Option<ResourceCheckFn>,
     /// Adds resources to the run (see [`GenerateFn`]).
@@ -601,6 +618,7 @@ impl TypeDef {
             self_refresh: false,
             refreshable: false,
             validate: None,
+            batch: None,
             pre_run_check: None,
             generate: None,
             listing: Listing::Aligned,

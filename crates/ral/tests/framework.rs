@@ -711,3 +711,91 @@ fn catalog_resources_convert_with_their_location_and_sensitive_values() {
         "Parameter noop failed on Account[carol]: Invalid value \"perhaps\". Valid values are true, false. (file: /etc/site.pp, line: 4)"
     );
 }
+
+/// A type whose checks are made elsewhere is told of all its catalog
+/// resources at once (with the identity their titles give), checks them
+/// together once built, and a refusal fails that resource alone, with
+/// where it was declared; a resource built alone is checked alone.
+#[test]
+fn a_batch_checks_a_catalogs_resources_together() {
+    /// A resource's title and the values it was declared with.
+    type Declared = (String, Vec<(String, Value)>);
+    #[derive(Default)]
+    struct Counting {
+        declared: Mutex<Vec<Vec<Declared>>>,
+        checked: Mutex<Vec<Vec<String>>>,
+    }
+    impl marionette_ral::Batch for Counting {
+        fn declared(&self, resources: &[(&str, Vec<(String, Value)>)]) {
+            self.declared.lock().unwrap().push(
+                resources
+                    .iter()
+                    .map(|(t, v)| (t.to_string(), v.clone()))
+                    .collect(),
+            );
+        }
+        fn check(&self, resources: &[&Resource]) -> Vec<Result<(), String>> {
+            self.checked
+                .lock()
+                .unwrap()
+                .push(resources.iter().map(|r| r.title().to_string()).collect());
+            resources
+                .iter()
+                .map(|r| match r.get("value") {
+                    Some(Value::String(v)) if &**v == "bad" => Err("value is bad".to_string()),
+                    _ => Ok(()),
+                })
+                .collect()
+        }
+    }
+    let counting = Arc::new(Counting::default());
+    let mut def = TypeDef::new("kv")
+        .attr(AttrDef::param("key").namevar())
+        .attr(AttrDef::property("value"));
+    def.batch = Some(counting.clone());
+    let def = Arc::new(def);
+    let declare = |title: &str, value: &str, line: u32| -> marionette_catalog::Resource {
+        serde_json::from_value(serde_json::json!({
+            "type": "Kv", "title": title, "tags": [], "file": "/etc/site.pp", "line": line,
+            "exported": false, "parameters": {"value": value, "noop": true}
+        }))
+        .unwrap()
+    };
+    let catalog = [
+        declare("a", "1", 1),
+        declare("b", "bad", 2),
+        declare("c", "3", 3),
+    ];
+    let list: Vec<_> = catalog.iter().map(|r| (r, Ok(def.clone()))).collect();
+    let built = Resource::from_catalog_all(&list);
+    assert_eq!(
+        *counting.declared.lock().unwrap(),
+        [vec![
+            (
+                "a".into(),
+                vec![("value".into(), s("1")), ("key".into(), s("a"))]
+            ),
+            (
+                "b".into(),
+                vec![("value".into(), s("bad")), ("key".into(), s("b"))]
+            ),
+            (
+                "c".into(),
+                vec![("value".into(), s("3")), ("key".into(), s("c"))]
+            ),
+        ]]
+    );
+    assert_eq!(*counting.checked.lock().unwrap(), [vec!["a", "b", "c"]]);
+    assert!(built[0].is_ok() && built[2].is_ok());
+    assert_eq!(
+        built[1].as_ref().err().map(ToString::to_string).as_deref(),
+        Some("Validation of Kv[b] failed: value is bad (file: /etc/site.pp, line: 2)")
+    );
+    let alone = Resource::from_catalog(def, &declare("d", "bad", 9)).unwrap_err();
+    assert_eq!(
+        alone.to_string(),
+        "Validation of Kv[d] failed: value is bad (file: /etc/site.pp, line: 9)"
+    );
+    assert_eq!(counting.declared.lock().unwrap().len(), 1);
+    assert_eq!(counting.checked.lock().unwrap().last().unwrap(), &["d"]);
+}

@@ -327,10 +327,8 @@ module Marionette
       when 'provider_instances' then Apply.instances(params)
       when 'custom_facts' then CustomFacts.collect
       when 'custom_fact' then CustomFacts.fetch(params['name'].to_s)
-      when 'check_param' then Apply.check_param(params)
-      when 'check_resource' then Apply.check_resource(params)
-      when 'param_default' then Apply.default(params)
-      when 'autorelation' then Apply.autorelation(params)
+      when 'check_declared' then Apply.check_declared(params)
+      when 'check_built' then Apply.check_built(params)
       when 'generate' then Apply.generate(params)
       when 'reset'
         Functions.instances.clear

@@ -585,30 +585,115 @@ module Marionette
         { 'id' => id }
       end
 
-      # A value checked by its parameter's own code, alone: what the
-      # parameter's blocks say of it without the rest of the resource.
-      def check_param(params)
-        attr = type(params['type']).attribute(params['attr'])
-        return {} unless attr
+      # What the type's code says of the resources of a catalog before the
+      # engine builds them, for each: the given values of the `checked`
+      # parameters their own code refuses (each value checked alone), and
+      # the defaults (`defaultto`) of the `defaults` parameters it does not
+      # give, computed in order as Puppet sets them: after every given
+      # value, each seeing the defaults before it.
+      def check_declared(params)
+        type = type(params['type'])
+        checked = Array(params['checked'])
+        defaults = Array(params['defaults'])
+        list = params['resources'].map do |declared|
+          values = Wire.decode(declared['values'] || {})
+          refused = {}
+          values.each do |name, value|
+            next unless checked.include?(name)
 
-        attr[:class].new(nil).validate(Wire.decode(params['value']))
-        {}
+            message = refusal(type.attribute(name), value)
+            refused[name] = message if message
+          end
+          resource = partial(type, declared['title'], values)
+          { 'refused' => refused, 'defaults' => Wire.encode(defaults_of(resource, defaults)) }
+        end
+        { 'resources' => list }
+      end
+
+      # A value refused by its parameter's own code, alone (`validate`, the
+      # values it allows): the message, or nil.
+      def refusal(attr, value)
+        attr && attr[:class].new(nil).validate(value)
+        nil
       rescue ArgumentError, Puppet::Error => e
-        { 'error' => e.message }
+        e.message
       rescue StandardError
         # A block that needs the resource is checked when the resource is
         # made, for applying.
-        {}
+        nil
+      end
+
+      # The defaults of the parameters `names` that `resource` does not
+      # give, each set on it as it is computed.
+      def defaults_of(resource, names)
+        found = {}
+        resource.class.attributes.each do |attr|
+          name = attr[:name]
+          next unless names.include?(name) && !resource.parameters.key?(name.to_sym) && attr[:class].default_block
+
+          parameter = attr[:class].new(resource)
+          value = parameter.instance_exec(&attr[:class].default_block)
+          next if value.nil?
+
+          found[name] = value.is_a?(Symbol) ? value.to_s : value
+          parameter.value = value
+          resource.parameters[name.to_sym] = parameter
+        rescue StandardError
+          next
+        end
+        found
+      end
+
+      # What the type's code says of resources the engine built: the
+      # refusal of its `validate` block (when `validates`), and the titles
+      # each asked automatic relationship (`[kind, target]`) gives.
+      def check_built(params)
+        type = type(params['type'])
+        relations = Array(params['relations'])
+        list = params['resources'].map do |built|
+          values = Wire.decode(built['values'] || {})
+          answer = {}
+          if params['validates']
+            refused = validation_refusal(partial(type, built['title'], values))
+            answer['refused'] = refused if refused
+          end
+          unless relations.empty?
+            resource = with_defaults(partial(type, built['title'], values))
+            answer['relations'] = relations.map { |kind, target| related(resource, kind, target) }
+          end
+          answer
+        end
+        { 'resources' => list }
+      end
+
+      # The type's own check of a whole resource (its `validate` block):
+      # the message, or nil.
+      def validation_refusal(resource)
+        resource.instance_eval(&resource.class.validate_block) if resource.class.validate_block
+        nil
+      rescue ArgumentError, Puppet::Error => e
+        e.message
+      end
+
+      # The titles an `autorequire` (or `autobefore`, ...) block gives for
+      # the resource.
+      def related(resource, kind, target)
+        titles = resource.class.autorelations
+                         .select { |k, t, _| k == kind && t == target }
+                         .flat_map { |_, _, block| Array(block ? resource.instance_eval(&block) : nil) }
+        titles.compact.map { |t| t.respond_to?(:title) ? t.title.to_s : t.to_s }
+      rescue StandardError
+        []
       end
 
       # A resource with the values given, each set as its parameter's
       # code sets it, without defaults or checks of the whole: what the
       # type's blocks see while the resource layer builds its resource.
-      def partial(params)
-        resource = type(params['type']).allocate
-        resource.instance_variable_set(:@title, params['title'])
+      def partial(type, title, values)
+        resource = type.allocate
+        resource.instance_variable_set(:@title, title)
         resource.instance_variable_set(:@parameters, {})
-        Wire.decode(params['values'] || {}).each do |name, value|
+        values.each do |name, value|
           attr = resource.class.attribute(name) or next
           parameter = attr[:class].new(resource)
           parameter.value = value
@@ -622,66 +707,20 @@ module Marionette
       # The resource with the defaults of the parameters it does not give,
       # as the type's blocks see it once made.
       def with_defaults(resource)
-        resource.class.attributes.each do |attr|
-          name = attr[:name].to_sym
-          next if resource.parameters.key?(name) || attr[:class].default_block.nil? || name == :ensure
-
-          parameter = attr[:class].new(resource)
-          value = parameter.instance_exec(&attr[:class].default_block)
-          next if value.nil?
-
-          parameter.value = value
-          resource.parameters[name] = parameter
-        rescue StandardError
-          next
-        end
+        defaults_of(resource, resource.class.attributes.map { |a| a[:name] } - ['ensure'])
         resource
       end
 
-      # The type's own check of a whole resource (its `validate` block).
-      def check_resource(params)
-        resource = partial(params)
-        resource.instance_eval(&resource.class.validate_block) if resource.class.validate_block
-        {}
-      rescue ArgumentError, Puppet::Error => e
-        { 'error' => e.message }
-      end
-
-      # A parameter's default (`defaultto`), computed for the resource.
-      def default(params)
-        resource = partial(params)
-        attr = resource.class.attribute(params['attr'])
-        return {} unless attr&.dig(:class)&.default_block
-
-        parameter = attr[:class].new(resource)
-        value = parameter.instance_exec(&attr[:class].default_block)
-        value.nil? ? {} : { 'value' => Wire.encode(value.is_a?(Symbol) ? value.to_s : value) }
-      rescue StandardError
-        {}
-      end
-
-      # The titles an `autorequire` (or `autobefore`, ...) block gives for
-      # the resource.
       # The resources a type's `generate` adds to the run, as type, title
       # and values.
       def generate(params)
-        resource = with_defaults(partial(params))
+        resource = with_defaults(partial(type(params['type']), params['title'], Wire.decode(params['values'] || {})))
         made = resource.respond_to?(:generate) ? Array(resource.generate) : []
         list = made.map do |r|
           { 'type' => r.class.type_name.to_s, 'title' => r.title.to_s,
             'values' => Wire.encode(r.to_hash.transform_keys(&:to_s).transform_values { |v| v.is_a?(Symbol) ? v.to_s : v }) }
         end
         { 'resources' => list }
-      end
-
-      def autorelation(params)
-        resource = with_defaults(partial(params))
-        titles = resource.class.autorelations
-                         .select { |kind, target, _| kind == params['kind'] && target == params['target'] }
-                         .flat_map { |_, _, block| Array(block ? resource.instance_eval(&block) : nil) }
-        { 'titles' => titles.compact.map { |t| t.respond_to?(:title) ? t.title.to_s : t.to_s } }
-      rescue StandardError
-        { 'titles' => [] }
       end
 
       def prefetch(params)

@@ -10,7 +10,7 @@ use marionette_values::{PHash, Value};
 use serde_json::{Value as Json, json};
 
 use crate::wire::Shape;
-use crate::{Engine, HostError, RubyHost, refusal, strings};
+use crate::{Engine, HostError, RubyHost, strings};
 
 /// A Ruby provider as it declares itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,6 +30,33 @@ pub struct ProviderSpec {
     /// be a default.
     pub defaultfor: Vec<Vec<(String, Vec<String>)>>,
     pub features: Vec<String>,
+}
+
+/// What the type's code said of a resource before it was built.
+#[derive(Clone, Debug, Default)]
+pub struct Declared {
+    /// The given values their parameter's code refuses: the attribute and
+    /// the message.
+    pub refused: Vec<(String, String)>,
+    /// The defaults computed for parameters the resource does not give.
+    pub defaults: Vec<(String, Value)>,
+}
+
+/// What the type's code said of a built resource.
+#[derive(Clone, Debug, Default)]
+pub struct Built {
+    /// Its `validate` block's refusal.
+    pub refused: Option<String>,
+    /// The titles of each automatic relationship asked, in order.
+    pub relations: Vec<Vec<String>>,
+}
+
+/// The list under `key` of an answer, when it has `len` entries.
+fn listed<'a>(answer: &'a Json, key: &str, len: usize) -> Option<&'a Vec<Json>> {
+    answer
+        .get(key)
+        .and_then(Json::as_array)
+        .filter(|list| list.len() == len)
 }
 
 /// A resource kept by the host for the run.
@@ -163,83 +190,95 @@ impl RubyHost {
             .map(|_| ())
     }
 
-    /// What the parameter's own code says of a value (`validate`, the
-    /// values it allows): `Some(message)` when it refuses it.
-    pub fn check_param(
+    /// What the type's code says of resources before the engine builds
+    /// them (each `(title, values given)`): the given values of the
+    /// `checked` parameters their own code refuses, and the defaults of
+    /// the `defaults` parameters each does not give. One request for all.
+    pub fn check_declared(
         &self,
         type_name: &str,
-        attr: &str,
-        value: &Value,
+        (checked, defaults): (&[String], &[String]),
+        resources: &[(&str, PHash)],
         engine: &mut dyn Engine,
-    ) -> Result<Option<String>, HostError> {
-        let value = self.encode(value);
+    ) -> Result<Vec<Declared>, HostError> {
         let answer = self.request(
-            "check_param",
-            json!({"type": type_name, "attr": attr, "value": value}),
+            "check_declared",
+            json!({
+                "type": type_name,
+                "checked": checked,
+                "defaults": defaults,
+                "resources": self.resource_list(resources),
+            }),
             engine,
         )?;
-        Ok(refusal(&answer))
-    }
-
-    /// What the type's own `validate` block says of a whole resource.
-    pub fn check_resource(
-        &self,
-        type_name: &str,
-        title: &str,
-        values: &PHash,
-        engine: &mut dyn Engine,
-    ) -> Result<Option<String>, HostError> {
-        let answer = self.request(
-            "check_resource",
-            self.resource_params(type_name, title, values),
-            engine,
-        )?;
-        Ok(refusal(&answer))
-    }
-
-    /// A parameter's default (`defaultto`) for a resource with these
-    /// values; `None` when it has none.
-    pub fn param_default(
-        &self,
-        type_name: &str,
-        attr: &str,
-        title: &str,
-        values: &PHash,
-        engine: &mut dyn Engine,
-    ) -> Result<Option<Value>, HostError> {
-        let mut params = self.resource_params(type_name, title, values);
-        params["attr"] = json!(attr);
-        let answer = self.request("param_default", params, engine)?;
-        match answer.get("value") {
-            None => Ok(None),
-            Some(data) => self
-                .decode(data)
-                .map(Some)
-                .map_err(|message| self.bad_answer("param_default", &message)),
+        let mut list = Vec::new();
+        for one in listed(&answer, "resources", resources.len())
+            .ok_or_else(|| self.bad_answer("check_declared", "not one answer per resource"))?
+        {
+            let refused = one
+                .get("refused")
+                .and_then(Json::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(attr, message)| {
+                    (
+                        attr.clone(),
+                        message.as_str().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect();
+            let defaults = match self.decode(one.get("defaults").unwrap_or(&Json::Null)) {
+                Ok(Value::Hash(found)) => found
+                    .iter()
+                    .map(|(k, v)| (marionette_values::format::to_s(k), v.clone()))
+                    .collect(),
+                Ok(_) => Vec::new(),
+                Err(message) => return Err(self.bad_answer("check_declared", &message)),
+            };
+            list.push(Declared { refused, defaults });
         }
+        Ok(list)
     }
 
-    /// The titles the type's `auto*` blocks of `kind` (`require`, ...)
-    /// give for a resource with these values, of the type `target`.
-    pub fn autorelation(
+    /// What the type's code says of resources the engine built (each
+    /// `(title, values)`): its `validate` block's refusal (asked when
+    /// `validates`), and the titles each of the automatic `relations`
+    /// (`(kind, target type)`) gives. One request for all.
+    pub fn check_built(
         &self,
         type_name: &str,
-        (kind, target): (&str, &str),
-        title: &str,
-        values: &PHash,
+        validates: bool,
+        relations: &[(String, String)],
+        resources: &[(&str, PHash)],
         engine: &mut dyn Engine,
-    ) -> Result<Vec<String>, HostError> {
-        let mut params = self.resource_params(type_name, title, values);
-        params["kind"] = json!(kind);
-        params["target"] = json!(target);
-        let answer = self.request("autorelation", params, engine)?;
-        Ok(answer
-            .get("titles")
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Json::as_str)
-            .map(str::to_string)
+    ) -> Result<Vec<Built>, HostError> {
+        let answer = self.request(
+            "check_built",
+            json!({
+                "type": type_name,
+                "validates": validates,
+                "relations": relations,
+                "resources": self.resource_list(resources),
+            }),
+            engine,
+        )?;
+        let list = listed(&answer, "resources", resources.len())
+            .ok_or_else(|| self.bad_answer("check_built", "not one answer per resource"))?;
+        Ok(list
+            .iter()
+            .map(|one| Built {
+                refused: one
+                    .get("refused")
+                    .and_then(Json::as_str)
+                    .map(str::to_string),
+                relations: one
+                    .get("relations")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                    .map(|titles| strings(Some(titles)))
+                    .collect(),
+            })
             .collect())
     }
 
@@ -460,13 +499,9 @@ impl RubyHost {
         resources: &[(&str, PHash)],
         engine: &mut dyn Engine,
     ) -> Result<Vec<Result<ResourceId, String>>, HostError> {
-        let list: Vec<Json> = resources
-            .iter()
-            .map(|(title, values)| json!({"title": title, "values": self.encode(&Value::hash(values.clone()))}))
-            .collect();
         let answer = self.request(
             "resources_new",
-            json!({"type": type_name, "provider": provider, "resources": list}),
+            json!({"type": type_name, "provider": provider, "resources": self.resource_list(resources)}),
             engine,
         )?;
         Ok(answer
@@ -533,6 +568,13 @@ impl RubyHost {
     }
 
     /// What names a resource to the host: its type, title and values.
+    fn resource_list(&self, resources: &[(&str, PHash)]) -> Vec<Json> {
+        resources
+            .iter()
+            .map(|(title, values)| json!({"title": title, "values": self.encode(&Value::hash(values.clone()))}))
+            .collect()
+    }
+
     fn resource_params(&self, type_name: &str, title: &str, values: &PHash) -> Json {
         let values = self.encode(&Value::hash(values.clone()));
         json!({"type": type_name, "title": title, "values": values})

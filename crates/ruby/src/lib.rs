@@ -30,7 +30,9 @@ use std::time::Duration;
 use marionette_values::{PHash, Value};
 use serde_json::{Value as Json, json};
 
-pub use crate::apply::{LoadError, LoggedMessage, ProviderSpec, ResourceId, ResourceState};
+pub use crate::apply::{
+    Built, Declared, LoadError, LoggedMessage, ProviderSpec, ResourceId, ResourceState,
+};
 use crate::conversation::Conversation;
 pub use crate::resource_api::{ApiAttribute, ApiType, Behaviour};
 pub use crate::scan::{fact_names, scan_type};
@@ -674,12 +676,4 @@ pub(crate) fn strings(data: Option<&Json>) -> Vec<String> {
         .filter_map(Json::as_str)
         .map(str::to_string)
         .collect()
-}
-
-/// A refusal the host reports (`{"error": "why"}`), if any.
-pub(crate) fn refusal(answer: &Json) -> Option<String> {
-    answer
-        .get("error")
-        .and_then(Json::as_str)
-        .map(str::to_string)
 }

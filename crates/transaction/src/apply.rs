@@ -166,31 +166,27 @@ fn convert_in(
     parents: &[Option<usize>],
 ) -> Result<Vec<(usize, Resource)>, ApplyError> {
     let children = crate::graph::has_children(parents);
-    let convert_one = |i: usize| -> Option<Result<(usize, Resource), RalError>> {
-        let resource = &catalog.resources[i];
+    let mut indices = Vec::new();
+    let mut declared = Vec::new();
+    for (i, resource) in catalog.resources.iter().enumerate() {
         if crate::graph::is_container(resource, children[i]) {
-            return None;
+            continue;
         }
-        Some(match registry.type_def(&resource.type_name) {
-            Some(type_def) => Resource::from_catalog(type_def.clone(), resource).map(|r| (i, r)),
-            None => Err(RalError::UnknownType(
-                resource.type_name.to_ascii_lowercase(),
-            )),
-        })
-    };
-    // Resources convert independently, and validating and munging thousands
-    // of them is a good part of a run with nothing to change: large
-    // catalogs are converted on several threads.
-    let results = marionette_values::parallel::map(catalog.resources.len(), convert_one);
-    if results.iter().any(|result| matches!(result, Some(Err(_)))) {
-        let errors = results.into_iter().flatten().filter_map(Result::err);
+        let type_def = registry
+            .type_def(&resource.type_name)
+            .cloned()
+            .ok_or_else(|| RalError::UnknownType(resource.type_name.to_ascii_lowercase()));
+        indices.push(i);
+        declared.push((resource, type_def));
+    }
+    let results = Resource::from_catalog_all(&declared);
+    if results.iter().any(Result::is_err) {
+        let errors = results.into_iter().filter_map(Result::err);
         return Err(ApplyError::Invalid(errors.collect()));
     }
-    // A filter over the list itself, which the standard library may
-    // collect in the same allocation rather than a second list.
-    Ok(results
+    Ok(indices
         .into_iter()
-        .filter_map(|result| result.and_then(Result::ok))
+        .zip(results.into_iter().flatten())
         .collect())
 }
 
