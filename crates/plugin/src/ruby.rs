@@ -666,6 +666,9 @@ struct Known {
     values: HashMap<String, Result<(Value, bool), HostError>>,
     /// What the getters logged while read ahead, logged on first use.
     logs: Vec<marionette_ruby::LoggedMessage>,
+    /// Whether every value came from the provider's own record of the
+    /// resource, which other resources' changes leave as it is.
+    own: bool,
 }
 
 impl Known {
@@ -675,11 +678,15 @@ impl Known {
             at: cx.generation.current(),
             values: HashMap::new(),
             logs: Vec::new(),
+            own: true,
         }
     }
 
+    /// Whether what was read still holds: nothing has changed since, or
+    /// nothing that could change it. This resource's own changes make it
+    /// forgotten (`RubyProvider::forget`).
     fn fresh(&self, cx: &Context) -> bool {
-        self.run.same_run(&cx.generation) && self.at == cx.generation.current()
+        self.run.same_run(&cx.generation) && (self.own || self.at == cx.generation.current())
     }
 
     fn add(&mut self, state: marionette_ruby::ResourceState) {
@@ -690,6 +697,7 @@ impl Known {
             self.values.insert(attr, Err(error));
         }
         self.logs.extend(state.logs);
+        self.own &= state.own;
     }
 }
 

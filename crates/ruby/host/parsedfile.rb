@@ -273,6 +273,7 @@ module Puppet
               @property_hash[name] = value
             end
           end
+          own_getters_made
         end
 
         def header

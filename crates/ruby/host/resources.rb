@@ -439,7 +439,52 @@ module Puppet
           define_method(name) { @property_hash[name] || :absent } unless method_defined?(name)
           define_method("#{name}=") { |value| @property_hash[name] = value } unless method_defined?("#{name}=")
         end
+        own_getters_made
       end
+
+      # Notes the getters just made from the property hash (see
+      # `own_reader?`).
+      def own_getters_made
+        resource_type.attributes.each do |attr|
+          name = attr[:name].to_sym
+          own_getters[name] ||= instance_method(name) if method_defined?(name)
+        end
+      end
+
+      def own_getters
+        @own_getters ||= {}
+      end
+
+      # Whether the getter of `name` reads nothing but the provider's own
+      # record of its resource (`@property_hash`), which only that
+      # resource's own changes touch: a getter `mk_resource_methods` made
+      # and nothing redefined since, or an `exists?` in the usual words.
+      # What such getters read ahead of a resource's evaluation is what
+      # they would read at its time, whatever other resources change.
+      def own_reader?(name)
+        return own_exists? if name == :exists?
+
+        made = ancestors.lazy.filter_map { |a| a.own_getters[name] if a.respond_to?(:own_getters) }.first
+        return false unless made && method_defined?(name)
+
+        now = instance_method(name)
+        now.owner == made.owner && now.source_location == made.source_location
+      end
+
+      def own_exists?
+        return @own_exists unless @own_exists.nil?
+
+        file, line = method_defined?(:exists?) ? instance_method(:exists?).source_location : nil
+        lines = file && File.file?(file) ? File.readlines(file)[line - 1, 3] : nil
+        @own_exists = !lines.nil? && OWN_EXISTS.match?(lines.join)
+      end
+    end
+
+    # `def exists?; @property_hash[:ensure] == :present; end`, on one line
+    # or three.
+    OWN_EXISTS = /\A\s*def exists\?(\(\))?\s*[;\n]\s*@property_hash\[:ensure\]\s*==\s*:present\s*[;\n]\s*end\b/
+
+    class << self
 
       def execute(*args)
         Puppet::Util::Execution.execute(*args)
@@ -781,7 +826,24 @@ module Marionette
           insync[attr] = verdict
           break if attr == 'ensure' && settles?(resource.property(:ensure), is, verdict)
         end
-        { 'values' => values, 'insync' => insync }
+        { 'values' => values, 'insync' => insync, 'own' => own_reads?(resource, values.keys) }
+      end
+
+      # Whether reading these attributes of the resource reads only its
+      # provider's own record of it (see `Provider.own_reader?`): the
+      # properties read as Puppet's own do (no `retrieve` of the type's),
+      # through such getters.
+      def own_reads?(resource, attrs)
+        provider = resource.provider.class
+        attrs.all? do |attr|
+          property = resource.property(attr)
+          if attr == 'ensure'
+            property&.method(:retrieve)&.owner == Puppet::Property::Ensure && provider.own_reader?(:exists?)
+          else
+            (property.nil? || property.method(:retrieve).owner == Puppet::Property) &&
+              provider.own_reader?(attr.to_sym)
+          end
+        end
       end
 
       # Whether a managed `ensure` read as `is` leaves the other

@@ -76,6 +76,11 @@ pub struct ResourceState {
     /// use (empty when it was read on the spot: then it went to the
     /// engine's log at once).
     pub logs: Vec<LoggedMessage>,
+    /// Whether every value was read from the provider's own record of
+    /// the resource (its property hash, through getters
+    /// `mk_resource_methods` made): only the resource's own changes can
+    /// make such a reading stale, not other resources'.
+    pub own: bool,
 }
 
 /// A message a module's Ruby logged, kept for later.
@@ -455,6 +460,7 @@ impl RubyHost {
         ) {
             state.failed = Some((attr.to_string(), crate::conversation::raised(error)));
         }
+        state.own = answer.get("own").and_then(Json::as_bool) == Some(true);
         for log in answer
             .get("logs")
             .and_then(Json::as_array)

@@ -532,3 +532,45 @@ fn a_resource_state_reads_what_the_resource_layer_would_ask_for() {
     assert_eq!(states[0].logs[0].message, "reading the size of present1");
     assert!(states[1].logs.is_empty() && states[1].values.len() == 1);
 }
+
+/// A state read through getters `mk_resource_methods` made, and an
+/// `exists?` in the usual words, reads only the provider's own record of
+/// the resource, and says so: the engine keeps it across other
+/// resources' changes. Getters that read the system do not say so.
+#[test]
+fn a_state_read_from_the_property_hash_says_so() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/ruby/modules/mrtest_rb");
+    let mut read = |type_name: &str, attrs: &[&str]| {
+        let providers = host
+            .load_providers(
+                type_name,
+                &shared.join(format!("lib/puppet/type/{type_name}.rb")),
+                &[shared.join(format!("lib/puppet/provider/{type_name}/plain.rb"))],
+                &mut engine,
+            )
+            .unwrap();
+        let mut values = PHash::default();
+        for (k, v) in [
+            ("ensure", "present"),
+            ("value", "1"),
+            ("path", "/nonexistent/mrtest-kv.conf"),
+        ] {
+            values.insert(Value::string(k), Value::string(v));
+        }
+        let id = host
+            .new_resource(type_name, &providers[0].name, "key", &values, &mut engine)
+            .unwrap();
+        host.resource_state(id, attrs, &mut engine).unwrap()
+    };
+    let own = read("mrtest_kv", &["ensure", "value"]);
+    assert!(own.own && own.failed.is_none(), "{own:?}");
+    assert!(read("mrtest_kv", &["value"]).own);
+    let system = read("mrtest_pair", &["ensure", "value"]);
+    assert!(!system.own && system.failed.is_none(), "{system:?}");
+    assert!(!read("mrtest_pair", &["value"]).own);
+}
