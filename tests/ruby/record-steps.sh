@@ -33,3 +33,15 @@ scratch_files() {
   done
   return 0
 }
+
+# Each git repository of /tmp/mrtest-rbtypes with a work tree: `== NAME`,
+# then the subject of each commit, newest first.
+repositories() {
+  local d
+  for d in /tmp/mrtest-rbtypes/*/; do
+    [ -d "$d.git" ] || continue
+    echo "== $(basename "$d")"
+    git -C "$d" log --format=%s 2>/dev/null || true
+  done
+  return 0
+}

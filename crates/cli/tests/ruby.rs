@@ -236,6 +236,62 @@ fn parsedfile_providers_of_real_modules_apply_as_with_puppet() {
     );
 }
 
+/// A real module's type whose providers share a base class of the
+/// module's own (`Puppet::Provider::Vcsrepo`), and whose code reads
+/// `resource.value`, logs from its `ensure` property and runs `git` in a
+/// `Dir.chdir` block: vcsrepo's git provider makes, clones and removes
+/// repositories as with Puppet (tests/ruby/vcsrepo/record.sh).
+#[test]
+fn vcsrepo_makes_clones_and_removes_repositories_as_with_puppet() {
+    require_ruby();
+    let modules = std::path::Path::new("/usr/share/puppet/modules");
+    assert!(
+        modules.join("vcsrepo").is_dir(),
+        "vcsrepo is missing: install the packages of tests/forge/packages.txt (scripts/test does)"
+    );
+    assert!(
+        std::process::Command::new("git")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success()),
+        "git is missing: apt-get install -y git (scripts/test does as root)"
+    );
+    let problems = replay(
+        &corpus().join("vcsrepo"),
+        &modules.display().to_string(),
+        &repositories,
+        ("vcsrepo", &|| {}),
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Each git repository of /tmp/mrtest-rbtypes with a work tree, as
+/// tests/ruby/record-steps.sh prints them: `== NAME`, then the subject of
+/// each commit, newest first.
+fn repositories() -> String {
+    let root = std::path::Path::new("/tmp/mrtest-rbtypes");
+    let mut dirs: Vec<_> = std::fs::read_dir(root)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    dirs.sort();
+    let mut out = String::new();
+    for dir in dirs.iter().filter(|d| d.join(".git").is_dir()) {
+        out.push_str(&format!(
+            "== {}\n",
+            dir.file_name().unwrap_or_default().to_string_lossy()
+        ));
+        if let Ok(log) = std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(["log", "--format=%s"])
+            .output()
+        {
+            out.push_str(&String::from_utf8_lossy(&log.stdout));
+        }
+    }
+    out
+}
+
 /// Applies the steps of `steps` in order on a fresh /tmp/mrtest-rbtypes,
 /// comparing what each prints and leaves (`state`) with the recording,
 /// then lists a type after preparing for it: what differs, in words.

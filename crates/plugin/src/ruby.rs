@@ -751,7 +751,7 @@ impl RubyProvider {
             .new_resource(
                 &self.type_name,
                 &self.name,
-                instance.resource.title(),
+                (instance.resource.title(), &instance.resource.path()),
                 &values,
                 &mut Answers::applying(cx),
             )
@@ -880,7 +880,7 @@ impl PropertyProvider for RubyProvider {
     fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
         // The resources not made yet are made in one request; one the
         // type's code refuses fails alone, when it is evaluated.
-        let missing: Vec<(String, &str, PHash)> = {
+        let missing: Vec<(String, &str, PHash, String)> = {
             let known = self.resources.lock().unwrap_or_else(|e| e.into_inner());
             instances
                 .iter()
@@ -890,19 +890,22 @@ impl PropertyProvider for RubyProvider {
                         i.resource.reference(),
                         i.resource.title(),
                         values_of(i.resource),
+                        i.resource.path(),
                     )
                 })
                 .collect()
         };
         if !missing.is_empty() {
             let request: Vec<(&str, PHash)> =
-                missing.iter().map(|(_, t, v)| (*t, v.clone())).collect();
+                missing.iter().map(|(_, t, v, _)| (*t, v.clone())).collect();
+            let paths: Vec<String> = missing.iter().map(|(.., p)| p.clone()).collect();
             let made = self
                 .host
                 .new_resources(
                     &self.type_name,
                     &self.name,
                     &request,
+                    &paths,
                     &mut Answers::applying(cx),
                 )
                 .map_err(|e| self.error(&e))?;
@@ -1057,6 +1060,7 @@ fn execute(execution: &marionette_ruby::Execution) -> Result<(String, Option<i32
     for (name, value) in &execution.env {
         spec = spec.env(name, value);
     }
+    spec.cwd = execution.cwd.as_ref().map(PathBuf::from);
     let output = marionette_ral::command::Runner::default()
         .run(&spec)
         .map_err(|error| error.to_string())?;

@@ -24,11 +24,15 @@ module Puppet
 
   module Util
     module Logging
-      # A provider or a resource logs under its own name, as Puppet's do
-      # (`Mrtest_kv[a](provider=plain)`); everything else under Puppet's.
+      # A provider logs under its own name, as Puppet's do
+      # (`Mrtest_kv[a](provider=plain)`), a resource or one of its
+      # parameters under its path (`/Stage[main]/Main/Kv[a]/ensure`);
+      # everything else under Puppet's.
       %w[debug info notice warning err alert emerg crit].each do |level|
         define_method(level) do |*messages|
-          source = is_a?(Puppet::Provider) || is_a?(Puppet::Type) ? to_s : nil
+          source = if is_a?(Puppet::Provider) then to_s
+                   elsif is_a?(Puppet::Type) || is_a?(Puppet::Parameter) then path
+                   end
           Marionette.log(level, messages.join(' '), source)
         end
       end

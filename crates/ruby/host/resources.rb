@@ -77,12 +77,20 @@ module Puppet
 
     attr_reader :resource
 
+    include Puppet::Util::Logging
+
     def initialize(resource)
       @resource = resource
     end
 
     def name
       self.class.parameter_name.to_sym
+    end
+
+    # Where its messages come from, as Puppet says it
+    # (`/Stage[main]/Main/Vcsrepo[/srv/repo]/ensure`).
+    def path
+      "#{@resource&.path}/#{name}"
     end
 
     def provider
@@ -336,6 +344,11 @@ module Puppet
       parameter.is_a?(Puppet::Property) ? parameter.should : nil
     end
 
+    # A parameter's value, or a property's desired one (`value(:force)`).
+    def value(name)
+      @parameters[attribute_name(name)]&.value
+    end
+
     def property(name)
       parameter = @parameters[name.to_sym]
       parameter.is_a?(Puppet::Property) ? parameter : nil
@@ -361,6 +374,20 @@ module Puppet
       "#{self.class.type_name.split('::').map(&:capitalize).join('::')}[#{@title}]"
     end
     alias to_s ref
+
+    # The containment path the engine gave (`/Stage[main]/Main/Kv[a]`),
+    # where the resource's messages come from; its reference otherwise.
+    attr_writer :path
+
+    def path
+      @path || ref
+    end
+
+    # A message about the resource (a method it lacks) names it, instead
+    # of listing every parameter object.
+    def inspect
+      "#<#{self.class.type_name} #{ref}>"
+    end
 
     def catalog
       Puppet::Parser::Scope::Catalog.new
@@ -431,6 +458,15 @@ module Puppet
         declared['features'].concat(names.flatten.map(&:to_s))
       end
       alias has_features has_feature
+
+      # Whether the provider has the feature (`feature?(:bare_repositories)`).
+      def feature?(name)
+        features.include?(name.to_s)
+      end
+
+      def features
+        ancestors.select { |a| a.respond_to?(:declared) }.flat_map { |a| a.declared['features'] }.uniq
+      end
 
       # Getters and setters on the property hash for every attribute.
       def mk_resource_methods
@@ -562,7 +598,8 @@ module Puppet
         argv = command.is_a?(Array) ? command.map(&:to_s) : ['/bin/sh', '-c', command.to_s]
         env = (options[:custom_environment] || {}).transform_keys(&:to_s).transform_values(&:to_s)
         stdin = options[:stdinfile] ? File.read(options[:stdinfile]) : ''
-        output, status = Marionette::Commands.run(argv, env, stdin, options.fetch(:combine, true))
+        cwd = options[:cwd] || Dir.pwd
+        output, status = Marionette::Commands.run(argv, env, stdin, options.fetch(:combine, true), cwd)
         if options.fetch(:failonfail, true) && status != 0
           raise Puppet::ExecutionFailure,
                 "Execution of '#{argv.join(' ')}' returned #{status}: #{output.strip}"
@@ -579,21 +616,24 @@ module Marionette
   # passes a Ctrl-C on to them); during a compile, which runs none for Ruby
   # code, they run here.
   module Commands
-    def self.run(argv, env, stdin, combine)
-      answer = Marionette.engine.call('execute', { 'argv' => argv, 'env' => env, 'stdin' => stdin, 'combine' => combine })
+    # In the host's current directory (a provider's `Dir.chdir` block), or
+    # `cwd`.
+    def self.run(argv, env, stdin, combine, cwd = Dir.pwd)
+      answer = Marionette.engine.call('execute', { 'argv' => argv, 'env' => env, 'stdin' => stdin,
+                                                   'combine' => combine, 'cwd' => cwd })
       raise Puppet::ExecutionFailure, answer['error'].to_s if answer['error']
 
       [answer['output'].to_s, answer['status']]
     rescue EngineError
-      locally(argv, env, stdin, combine)
+      locally(argv, env, stdin, combine, cwd)
     end
 
-    def self.locally(argv, env, stdin, combine)
+    def self.locally(argv, env, stdin, combine, cwd)
       require 'open3'
       output, status = if combine
-                         Open3.capture2e(env, *argv, stdin_data: stdin)
+                         Open3.capture2e(env, *argv, stdin_data: stdin, chdir: cwd)
                        else
-                         out, _err, st = Open3.capture3(env, *argv, stdin_data: stdin)
+                         out, _err, st = Open3.capture3(env, *argv, stdin_data: stdin, chdir: cwd)
                          [out, st]
                        end
       [output, status.exitstatus]
@@ -623,6 +663,7 @@ module Marionette
       def new_resource(params)
         type = type(params['type'])
         resource = type.new(params['title'], Wire.decode(params['values'] || {}))
+        resource.path = params['path'] if params['path']
         provider = type.provider(params['provider']) or raise ArgumentError, "no provider #{params['provider']}"
         resource.provider = provider.new(resource)
         id = (@next_id = (@next_id || 0) + 1)
@@ -883,7 +924,7 @@ module Marionette
       # not be made.
       def new_resources(params)
         made = params['resources'].map do |r|
-          new_resource(params.merge('title' => r['title'], 'values' => r['values']))
+          new_resource(params.merge('title' => r['title'], 'values' => r['values'], 'path' => r['path']))
         rescue StandardError => e
           { 'error' => e.message }
         end
@@ -906,7 +947,15 @@ module Marionette
 
       def instances(params)
         provider = type(params['type']).provider(params['provider'])
-        list = provider.respond_to?(:instances) ? provider.instances : []
+        unless provider.respond_to?(:instances)
+          # Puppet's own words for a provider that cannot list.
+          raise Puppet::DevError,
+                "To support listing resources of this type the '#{provider.name}' provider needs to implement " \
+                "an 'instances' class method returning the current set of resources. We recommend porting your " \
+                'module to the simpler Resource API instead: https://puppet.com/search/docs?keys=resource+api'
+        end
+
+        list = provider.instances
         { 'instances' => list.map { |p| Wire.encode(p.properties.transform_keys(&:to_s).transform_values { |v| v.is_a?(Symbol) ? v.to_s : v }) } }
       end
     end

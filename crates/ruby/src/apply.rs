@@ -160,20 +160,21 @@ impl RubyHost {
     }
 
     /// Makes a resource of the catalog known to the host, with the
-    /// provider chosen for it. Fails as Puppet does when the type's code
-    /// refuses a value (`Parameter x failed on T[t]: ...`).
+    /// provider chosen for it, and its containment path, which its
+    /// messages name. Fails as Puppet does when the type's code refuses a
+    /// value (`Parameter x failed on T[t]: ...`).
     pub fn new_resource(
         &self,
         type_name: &str,
         provider: &str,
-        title: &str,
+        (title, path): (&str, &str),
         values: &PHash,
         engine: &mut dyn Engine,
     ) -> Result<ResourceId, HostError> {
         let values = self.encode(&Value::hash(values.clone()));
         let answer = self.request(
             "resource_new",
-            json!({"type": type_name, "provider": provider, "title": title, "values": values}),
+            json!({"type": type_name, "provider": provider, "title": title, "path": path, "values": values}),
             engine,
         )?;
         answer
@@ -496,18 +497,24 @@ impl RubyHost {
         Ok(())
     }
 
-    /// [`RubyHost::new_resource`] for several resources in one request:
-    /// for each, its id or the type's refusal.
+    /// [`RubyHost::new_resource`] for several resources in one request
+    /// (each with its path, in `paths`): for each, its id or the type's
+    /// refusal.
     pub fn new_resources(
         &self,
         type_name: &str,
         provider: &str,
         resources: &[(&str, PHash)],
+        paths: &[String],
         engine: &mut dyn Engine,
     ) -> Result<Vec<Result<ResourceId, String>>, HostError> {
+        let mut list = self.resource_list(resources);
+        for (one, path) in list.iter_mut().zip(paths) {
+            one["path"] = json!(path);
+        }
         let answer = self.request(
             "resources_new",
-            json!({"type": type_name, "provider": provider, "resources": self.resource_list(resources)}),
+            json!({"type": type_name, "provider": provider, "resources": list}),
             engine,
         )?;
         Ok(answer

@@ -294,6 +294,10 @@ impl Conversation {
                     _ => None,
                 },
                 combine: value("combine")?.is_truthy(),
+                cwd: match value("cwd")? {
+                    Value::String(dir) => Some(dir.to_string()),
+                    _ => None,
+                },
             }),
             other => return Err(format!("the engine does not answer '{other}'")),
         };

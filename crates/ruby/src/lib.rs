@@ -292,6 +292,9 @@ pub struct Execution {
     pub stdin: Option<String>,
     /// Standard error joins standard output, in the order written.
     pub combine: bool,
+    /// The directory it runs in: the host's own (a provider's
+    /// `Dir.chdir` block) or the one its options name.
+    pub cwd: Option<String>,
 }
 
 /// The engine's answer to a [`Question`].

@@ -472,7 +472,7 @@ fn a_resource_state_reads_what_the_resource_layer_would_ask_for() {
         ] {
             values.insert(Value::string(k), Value::string(v));
         }
-        host.new_resource("mrtest_state", "fixed", title, &values, engine)
+        host.new_resource("mrtest_state", "fixed", (title, title), &values, engine)
             .unwrap()
     };
     let present = made("present1", "present", &mut engine);
@@ -563,7 +563,13 @@ fn a_state_read_from_the_property_hash_says_so() {
             values.insert(Value::string(k), Value::string(v));
         }
         let id = host
-            .new_resource(type_name, &providers[0].name, "key", &values, &mut engine)
+            .new_resource(
+                type_name,
+                &providers[0].name,
+                ("key", "key"),
+                &values,
+                &mut engine,
+            )
             .unwrap();
         host.resource_state(id, attrs, &mut engine).unwrap()
     };

@@ -1,0 +1,4 @@
+vcsrepo { '/tmp/mrtest-rbtypes/clone':
+  ensure   => absent,
+  provider => git,
+}
