@@ -265,6 +265,47 @@ fn vcsrepo_makes_clones_and_removes_repositories_as_with_puppet() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// A real module's provider whose getters run a command
+/// (`update-alternatives`), and whose type's property needs a provider
+/// feature: Debian's alternatives module chooses between two choices of
+/// an alternative made for the test, and lists it, as with Puppet
+/// (tests/ruby/alternatives/record.sh). As root: it uses the real
+/// update-alternatives.
+#[test]
+fn alternatives_choose_and_list_as_with_puppet() {
+    require_ruby();
+    let modules = std::path::Path::new("/usr/share/puppet/modules");
+    assert!(
+        modules.join("alternatives").is_dir(),
+        "alternatives is missing: install the packages of tests/forge/packages.txt (scripts/test does)"
+    );
+    let remove = || {
+        let _ = std::process::Command::new("update-alternatives")
+            .args(["--remove-all", "mrtest-alt"])
+            .stderr(std::process::Stdio::null())
+            .status();
+    };
+    remove();
+    let problems = replay(
+        &corpus().join("alternatives"),
+        &modules.display().to_string(),
+        &|| {
+            let query = std::process::Command::new("update-alternatives")
+                .args(["--query", "mrtest-alt"])
+                .output()
+                .expect("update-alternatives runs (it comes with dpkg)");
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&query.stdout),
+                String::from_utf8_lossy(&query.stderr)
+            )
+        },
+        ("alternatives mrtest-alt", &|| {}),
+    );
+    remove();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// Each git repository of /tmp/mrtest-rbtypes with a work tree, as
 /// tests/ruby/record-steps.sh prints them: `== NAME`, then the subject of
 /// each commit, newest first.
@@ -385,7 +426,9 @@ fn replay(
     }
     // Listing, as `puppet resource` lists: the provider's instances.
     prepare();
-    let listed_out = common::marionette(&["resource", "--modulepath", modulepath, listed]);
+    let mut args = vec!["resource", "--modulepath", modulepath];
+    args.extend(listed.split_whitespace());
+    let listed_out = common::marionette(&args);
     let expected = std::fs::read_to_string(steps.join("resource.out")).expect("recorded");
     if listed_out.stdout != expected {
         problems.push(format!(

@@ -47,7 +47,9 @@ module Puppet
       # A value, or a pattern of values, the parameter accepts; for a
       # property, a block run to sync to it.
       def newvalue(name, _options = {}, &block)
-        allowed << name
+        # Puppet keeps a named value as a symbol, whether written
+        # `:auto` or `'auto'`: values munge to it.
+        allowed << (name.is_a?(Regexp) || name.is_a?(Symbol) || name.to_s.empty? ? name : name.to_s.to_sym)
         sync_blocks[name.is_a?(Regexp) ? name : name.to_s] = block if block
       end
 
@@ -85,6 +87,11 @@ module Puppet
 
     def name
       self.class.parameter_name.to_sym
+    end
+
+    # Puppet's helper for `validate` blocks (`absolute_path? path`).
+    def absolute_path?(path)
+      Puppet::Util.absolute_path?(path)
     end
 
     # Where its messages come from, as Puppet says it
@@ -837,6 +844,9 @@ module Marionette
                # TYPE NAME`) is still present or absent, as the provider
                # finds it.
                resource.provider.exists? ? :present : :absent
+             elsif attr == 'ensure' && !resource.provider.respond_to?(:ensure)
+               # A type that is not ensurable (`alternatives`) has none.
+               nil
              else
                resource.provider.send(attr)
              end
@@ -955,8 +965,35 @@ module Marionette
                 'module to the simpler Resource API instead: https://puppet.com/search/docs?keys=resource+api'
         end
 
-        list = provider.instances
-        { 'instances' => list.map { |p| Wire.encode(p.properties.transform_keys(&:to_s).transform_values { |v| v.is_a?(Symbol) ? v.to_s : v }) } }
+        type = type(params['type'])
+        { 'instances' => provider.instances.map { |p| Wire.encode(listed(type, p)) } }
+      end
+
+      # What `puppet resource` shows of an instance, as Puppet retrieves
+      # every property of each: its property hash, then what each property
+      # the provider has the features of reads through its getter, the
+      # instance given a resource of its own (getters read
+      # `@resource.value(:name)`).
+      def listed(type, instance)
+        found = instance.properties.transform_keys(&:to_s)
+        begin
+          key = type.key_attributes.first.to_s
+          name = found[key] || found['name'] || instance.name
+          type.new(name.to_s, { key => name.to_s }).provider = instance
+          type.attributes.each do |attr|
+            next unless attr[:kind] == 'property' && attr[:name] != 'ensure' && instance.respond_to?(attr[:name])
+            next unless attr[:features].all? { |f| instance.class.feature?(f) }
+
+            value = instance.send(attr[:name])
+            found[attr[:name]] = value unless value.nil? || value == :absent
+          rescue StandardError
+            next
+          end
+        rescue StandardError
+          # An instance the type's own code refuses is shown as found.
+          nil
+        end
+        found.transform_values { |v| v.is_a?(Symbol) ? v.to_s : v }
       end
     end
   end

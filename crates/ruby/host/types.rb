@@ -148,7 +148,8 @@ module Puppet
         parameter.array_matching(options[:array_matching]) if options[:array_matching] && parameter.respond_to?(:array_matching)
         parameter.class_eval(&block) if block
         attributes.reject! { |a| a[:name] == name.to_s }
-        attributes << { name: name.to_s, kind: kind, class: parameter }
+        attributes << { name: name.to_s, kind: kind, class: parameter,
+                        features: Array(options[:required_features]).map(&:to_s) }
         parameter
       end
     end

@@ -1,0 +1,1 @@
+alternatives { 'mrtest-alt': path => '/bin/false' }
