@@ -139,7 +139,9 @@ impl Resource {
     ) -> Result<Resource, RalError> {
         let resource = Resource::unchecked(type_def, title, params, origin)?;
         let verdict = match &resource.type_def.batch {
-            Some(batch) => batch.check(&[&resource]).pop().unwrap_or(Ok(())),
+            Some(batch) => attribute::guarded("validate", "resource validation", || {
+                batch.check(&[&resource]).pop().unwrap_or(Ok(()))
+            }),
             None => Ok(()),
         };
         resource.checked(verdict)
