@@ -553,6 +553,26 @@ fn values_of(resource: &marionette_ral::Resource) -> PHash {
     values
 }
 
+/// A resource's values for the host to make it with: those its type's
+/// Ruby computed as defaults are left for the host to compute again, so
+/// that they keep their Ruby form (archive's `extract_flags` defaults to
+/// the symbol `:undef`, which the engine holds as text).
+fn applying_values(resource: &marionette_ral::Resource) -> PHash {
+    let mut values = PHash::default();
+    for (name, value) in resource.values() {
+        let computed = resource.type_def().attribute(name).is_some_and(|attr| {
+            matches!(
+                attr.default,
+                Some(marionette_ral::DefaultValue::Computed(_))
+            )
+        });
+        if resource.is_given(name) || !computed {
+            values.insert(Value::string(name), value.clone());
+        }
+    }
+    values
+}
+
 /// Loads a type's providers in the host and declares each to the
 /// registry; a provider that cannot be loaded stays listed as broken,
 /// with the reason.
@@ -745,7 +765,7 @@ impl RubyProvider {
         {
             return Ok(*id);
         }
-        let values = values_of(instance.resource);
+        let values = applying_values(instance.resource);
         let id = self
             .host
             .new_resource(
@@ -889,7 +909,7 @@ impl PropertyProvider for RubyProvider {
                     (
                         i.resource.reference(),
                         i.resource.title(),
-                        values_of(i.resource),
+                        applying_values(i.resource),
                         i.resource.path(),
                     )
                 })

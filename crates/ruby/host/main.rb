@@ -455,7 +455,9 @@ module Kernel
 
     unless defined?(Gem)
       marionette_original_require('rubygems')
-      return marionette_original_require(name)
+      # RubyGems' own `require` now wraps this one, and activates the gem
+      # that holds the file (net-ftp, a bundled gem since Ruby 3.1).
+      return require(name)
     end
     raise
   end

@@ -72,6 +72,13 @@ module Puppet
       path.is_a?(String) && path.start_with?('/')
     end
 
+    # The local path of a `file:` URI, unescaped.
+    def self.uri_to_path(uri)
+      return unless uri.is_a?(URI::Generic)
+
+      URI::DEFAULT_PARSER.unescape(uri.path.to_s)
+    end
+
     # JSON as Puppet's helper reads and writes it.
     module Json
       class ParseError < StandardError; end
@@ -181,6 +188,12 @@ module Puppet
     def initialize(name, path)
       @name = name
       @path = path
+    end
+
+    # The module of the name on the environment's module path, or nil.
+    def self.find(name, _environment = nil)
+      dir = Marionette.module_directory(name.to_s)
+      dir && new(name.to_s, dir)
     end
 
     def file(relative)

@@ -221,7 +221,15 @@ module Puppet
 
       def provide(name, options = {}, &block)
         parent = options[:parent]
-        parent = providers[parent.to_sym] || Puppet::Provider if parent.is_a?(Symbol) || parent.is_a?(String)
+        if parent.is_a?(Symbol) || parent.is_a?(String)
+          # A sibling provider (archive's curl on its ruby) is loaded
+          # first when its file comes later, as Puppet's autoloader does.
+          unless providers[parent.to_sym]
+            file = Marionette.module_lib_file("puppet/provider/#{type_name}/#{parent}")
+            Marionette::Files.load(file) if file
+          end
+          parent = providers[parent.to_sym] || Puppet::Provider
+        end
         klass = Class.new(parent || Puppet::Provider)
         klass.instance_variable_set(:@provider_name, name.to_sym)
         klass.instance_variable_set(:@resource_type, self)
