@@ -50,3 +50,13 @@ repositories() {
 alternative() {
   update-alternatives --query mrtest-alt 2>&1 || true
 }
+
+# The files under /tmp/mrtest-rbtypes/dest, with their contents.
+extracted() {
+  local f
+  find /tmp/mrtest-rbtypes/dest -type f 2>/dev/null | sort | while read -r f; do
+    echo "== ${f#/tmp/mrtest-rbtypes/dest/}"
+    cat "$f"
+  done
+  return 0
+}

@@ -306,6 +306,52 @@ fn alternatives_choose_and_list_as_with_puppet() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// A real module whose provider derives from a sibling provider, loads
+/// its module's `puppet_x` code and a bundled gem's file (net/ftp), and
+/// whose `ensure` words its own change: archive downloads, extracts and
+/// cleans up as with Puppet (tests/ruby/archive/record.sh).
+#[test]
+fn archive_extracts_as_with_puppet() {
+    require_ruby();
+    let modules = std::path::Path::new("/usr/share/puppet/modules");
+    assert!(
+        modules.join("archive").is_dir(),
+        "archive is missing: install the packages of tests/forge/packages.txt (scripts/test does)"
+    );
+    let problems = replay(
+        &corpus().join("archive"),
+        &modules.display().to_string(),
+        &|| {
+            let dest = std::path::Path::new("/tmp/mrtest-rbtypes/dest");
+            let mut files = Vec::new();
+            let mut dirs = vec![dest.to_path_buf()];
+            while let Some(dir) = dirs.pop() {
+                for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                    let path = entry.path();
+                    if path.is_dir() {
+                        dirs.push(path);
+                    } else {
+                        files.push(path);
+                    }
+                }
+            }
+            files.sort();
+            files
+                .iter()
+                .map(|f| {
+                    format!(
+                        "== {}\n{}",
+                        f.strip_prefix(dest).unwrap_or(f).display(),
+                        std::fs::read_to_string(f).unwrap_or_default()
+                    )
+                })
+                .collect()
+        },
+        ("archive", &|| {}),
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// Each git repository of /tmp/mrtest-rbtypes with a work tree, as
 /// tests/ruby/record-steps.sh prints them: `== NAME`, then the subject of
 /// each commit, newest first.

@@ -282,6 +282,25 @@ fn checked_by_ruby(
             )));
         }
     }
+    // A property that words its own change messages (archive's `ensure`)
+    // is asked for each; Puppet's words stand when it cannot answer.
+    for attr in def.attributes.iter_mut().filter(|attr| {
+        spec.attributes
+            .iter()
+            .any(|a| a.name == attr.name && a.describes_change)
+    }) {
+        let (checks, name) = (checks.clone(), attr.name.clone());
+        attr.change_message = Some(Arc::new(move |resource, current, desired| {
+            checks
+                .change_to_s(&name, resource, (current, desired))
+                .unwrap_or_else(|| match resource.type_def().attribute(&name) {
+                    Some(attr) => marionette_ral::attribute::puppets_change_message(
+                        attr, resource, current, desired,
+                    ),
+                    None => String::new(),
+                })
+        }));
+    }
     for (at, (kind, target)) in spec.autorelations.iter().enumerate() {
         let auto_kind = match kind.as_str() {
             "before" => marionette_ral::AutoKind::Before,
@@ -440,6 +459,24 @@ impl RubyChecks {
             )
             .ok()?;
         find(&declared.first()?.defaults)
+    }
+
+    fn change_to_s(
+        &self,
+        attr: &str,
+        resource: &marionette_ral::Resource,
+        (current, desired): (&Value, &Value),
+    ) -> Option<String> {
+        self.load().ok()?;
+        self.host
+            .change_to_s(
+                &self.t.name,
+                (resource.title(), &values_of(resource)),
+                (attr, current, desired),
+                &mut Answers::none(),
+            )
+            .ok()
+            .flatten()
     }
 
     fn titles(&self, at: usize, resource: &marionette_ral::Resource) -> Vec<String> {

@@ -384,6 +384,17 @@ pub fn change_message(
         })
         .unwrap_or_else(|e| e);
     }
+    puppets_change_message(attr, resource, current, desired)
+}
+
+/// [`change_message`] in Puppet's own words, whatever hook the attribute
+/// has.
+pub fn puppets_change_message(
+    attr: &AttrDef,
+    resource: &crate::resource::Resource,
+    current: &Value,
+    desired: &Value,
+) -> String {
     if attr.name == "ensure" {
         let is_absent =
             matches!(current, Value::String(s) if &**s == "absent") || *current == Value::Undef;

@@ -329,6 +329,7 @@ module Marionette
       when 'custom_fact' then CustomFacts.fetch(params['name'].to_s)
       when 'check_declared' then Apply.check_declared(params)
       when 'check_built' then Apply.check_built(params)
+      when 'change_to_s' then Apply.change_to_s(params)
       when 'generate' then Apply.generate(params)
       when 'reset'
         Functions.instances.clear

@@ -812,6 +812,26 @@ module Marionette
         resource
       end
 
+      # A property's own words for a change (`change_to_s`), for a resource
+      # with these values; named values and `absent` as the symbols Puppet
+      # passes.
+      def change_to_s(params)
+        type = type(params['type'])
+        # The resource being applied, with its provider (archive's words
+        # name the provider's file), else one made for the question.
+        resource = resources.values.reverse_each.find { |r| r.instance_of?(type) && r.title == params['title'] } ||
+                   with_defaults(partial(type, params['title'], Wire.decode(params['values'] || {})))
+        property = resource.property(params['attr']) or return {}
+        named = lambda do |value|
+          text = value.is_a?(String) ? value : nil
+          known = property.class.allowed.find { |a| a.is_a?(Symbol) && a.to_s == text }
+          known || (text == 'absent' ? :absent : value)
+        end
+        is = named.call(Wire.decode(params['is']))
+        should = named.call(Wire.decode(params['should']))
+        { 'message' => property.change_to_s(is, should).to_s }
+      end
+
       # The resources a type's `generate` adds to the run, as type, title
       # and values.
       def generate(params)

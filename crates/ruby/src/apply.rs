@@ -288,6 +288,27 @@ impl RubyHost {
             .collect())
     }
 
+    /// The change message a property's own `change_to_s` words for a
+    /// resource with these values, from `is` to `should`; `None` when it
+    /// has none.
+    pub fn change_to_s(
+        &self,
+        type_name: &str,
+        (title, values): (&str, &PHash),
+        (attr, is, should): (&str, &Value, &Value),
+        engine: &mut dyn Engine,
+    ) -> Result<Option<String>, HostError> {
+        let mut params = self.resource_params(type_name, title, values);
+        params["attr"] = json!(attr);
+        params["is"] = self.encode(is);
+        params["should"] = self.encode(should);
+        let answer = self.request("change_to_s", params, engine)?;
+        Ok(answer
+            .get("message")
+            .and_then(Json::as_str)
+            .map(str::to_string))
+    }
+
     /// The resources a type's `generate` adds for a resource: each type,
     /// title and values.
     pub fn generate(

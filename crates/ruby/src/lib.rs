@@ -236,6 +236,8 @@ pub struct Attribute {
     /// Its values are checked by its own code (`validate`, `newvalues`, a
     /// parent class).
     pub checked: bool,
+    /// Its block words its own change messages (`def change_to_s`).
+    pub describes_change: bool,
     /// Its `desc`.
     pub doc: String,
 }
@@ -640,6 +642,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
                 array_all: flag(a, "array_all"),
                 default: flag(a, "default"),
                 checked: true,
+                describes_change: false,
                 doc: String::new(),
             })
         })

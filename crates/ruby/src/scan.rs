@@ -64,6 +64,8 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                     last.checked = true;
                 } else if word("array_matching") && line.contains(":all") {
                     last.array_all = true;
+                } else if word("def change_to_s") {
+                    last.describes_change = true;
                 }
             }
             continue;
@@ -89,8 +91,13 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 array_all: false,
                 default: false,
                 checked: false,
+                describes_change: false,
                 doc: String::new(),
             });
+            // Its block's lines are its own (`defaultto`, `change_to_s`).
+            if line.ends_with(" do") || line.contains(" do |") {
+                open = Some(indent);
+            }
             continue;
         }
         if line.starts_with("validate do") || line.starts_with("validate {") {
@@ -140,6 +147,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
             attributes.push(Attribute {
                 doc: String::new(),
                 default: false,
+                describes_change: false,
                 // A parent class may bring checks of its own.
                 checked: line.contains("parent:") || line.contains(":parent =>"),
                 namevar: line.contains("namevar: true") || line.contains(":namevar => true"),
