@@ -583,11 +583,7 @@ impl marionette_ral::Batch for RubyChecks {
 
 /// A resource's values as the host takes them.
 fn values_of(resource: &marionette_ral::Resource) -> PHash {
-    let mut values = PHash::default();
-    for (name, value) in resource.values() {
-        values.insert(Value::string(name), value.clone());
-    }
-    values
+    values_where(resource, |_| true)
 }
 
 /// A resource's values for the host to make it with: those its type's
@@ -595,19 +591,24 @@ fn values_of(resource: &marionette_ral::Resource) -> PHash {
 /// that they keep their Ruby form (archive's `extract_flags` defaults to
 /// the symbol `:undef`, which the engine holds as text).
 fn applying_values(resource: &marionette_ral::Resource) -> PHash {
-    let mut values = PHash::default();
-    for (name, value) in resource.values() {
-        let computed = resource.type_def().attribute(name).is_some_and(|attr| {
-            matches!(
-                attr.default,
-                Some(marionette_ral::DefaultValue::Computed(_))
-            )
-        });
-        if resource.is_given(name) || !computed {
-            values.insert(Value::string(name), value.clone());
-        }
-    }
-    values
+    values_where(resource, |name| {
+        resource.is_given(name)
+            || !resource.type_def().attribute(name).is_some_and(|attr| {
+                matches!(
+                    attr.default,
+                    Some(marionette_ral::DefaultValue::Computed(_))
+                )
+            })
+    })
+}
+
+/// The values of the attributes `keep` keeps, as the host takes them.
+fn values_where(resource: &marionette_ral::Resource, keep: impl Fn(&str) -> bool) -> PHash {
+    resource
+        .values()
+        .filter(|(name, _)| keep(name))
+        .map(|(name, value)| (Value::string(name), value.clone()))
+        .collect()
 }
 
 /// Loads a type's providers in the host and declares each to the

@@ -754,7 +754,9 @@ impl Session {
                         .remove(&resource.reference())
                         .unwrap_or_default(),
                 };
-                let exists = p.exists(&self.cx, &instance).map_err(failed)?;
+                // A type without `ensure` (alternatives) is not asked
+                // whether its thing exists: its properties are read.
+                let exists = type_def.ensurable && p.exists(&self.cx, &instance).map_err(failed)?;
                 if type_def.ensurable {
                     state.insert(
                         "ensure".into(),

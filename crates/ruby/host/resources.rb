@@ -872,9 +872,6 @@ module Marionette
                # TYPE NAME`) is still present or absent, as the provider
                # finds it.
                resource.provider.exists? ? :present : :absent
-             elsif attr == 'ensure' && !resource.provider.respond_to?(:ensure)
-               # A type that is not ensurable (`alternatives`) has none.
-               nil
              else
                resource.provider.send(attr)
              end
