@@ -60,3 +60,14 @@ extracted() {
   done
   return 0
 }
+
+# The files under $1, sorted, each after a `== PATH` line (relative to $1)
+# with its contents.
+files_under() {
+  local f
+  find "$1" -type f 2>/dev/null | sort | while read -r f; do
+    echo "== ${f#"$1"/}"
+    cat "$f"
+  done
+  return 0
+}

@@ -320,7 +320,34 @@ fn archive_extracts_as_with_puppet() {
 /// The files under /tmp/mrtest-rbtypes/dest with their contents, as
 /// tests/ruby/record-steps.sh prints them.
 fn extracted() -> String {
-    let dest = std::path::Path::new("/tmp/mrtest-rbtypes/dest");
+    files_under(std::path::Path::new("/tmp/mrtest-rbtypes/dest"))
+}
+
+/// A type and providers written with every part of the DSL Puppet's
+/// custom-types and provider-development pages teach (an ensure with a
+/// block, extra values, aliases and its own retrieve and insync?; a
+/// namevar other than name; values, validate and munge calling super;
+/// array_matching all; change messages of its own; features by methods;
+/// a boolean parameter; a global validate; a pre-run check; title
+/// patterns with lambdas; providers with a sibling parent, confines of
+/// every kind, several defaultfor), applied step after step as
+/// tests/ruby/dsl/record.sh recorded Puppet doing, then listed.
+#[test]
+fn every_part_of_the_type_dsl_applies_as_with_puppet() {
+    require_ruby();
+    let problems = replay(
+        &corpus().join("dsl"),
+        &modules(),
+        &|| files_under(std::path::Path::new("/tmp/mrtest-rbtypes")),
+        ("mrtest_widget", &|| {}),
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The files under `dir` with their contents, sorted, each after a
+/// `== PATH` line (relative to `dir`), as tests/ruby/record-steps.sh's
+/// `files_under` prints them.
+fn files_under(dest: &std::path::Path) -> String {
     let mut files = Vec::new();
     let mut dirs = vec![dest.to_path_buf()];
     while let Some(dir) = dirs.pop() {
@@ -389,11 +416,21 @@ fn replay(
     let _ = std::fs::remove_dir_all(root);
     // The classic type's steps start with the directory made, as its
     // recording did; the Resource API's steps make it.
-    if listed == "mrtest_kv" {
+    if listed == "mrtest_kv" || listed == "mrtest_widget" {
         std::fs::create_dir_all(root).expect("/tmp/mrtest-rbtypes");
     }
     let vardir = tempfile::tempdir().expect("a temporary directory");
     let mut problems = Vec::new();
+    // Steps we do not match yet, each with why (`STEP: reason`); a step
+    // after one of them may differ only by what it left.
+    let known_differences: Vec<String> =
+        std::fs::read_to_string(steps.join("known-differences.txt"))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .filter_map(|l| l.split(':').next())
+            .map(|s| s.trim().to_string())
+            .collect();
     for case in common::case_files(steps, "pp") {
         let name = case.file_name().unwrap().to_string_lossy().to_string();
         let mut args = vec![
@@ -450,14 +487,25 @@ fn replay(
             case.with_extension("out")
         })
         .expect("recorded");
+        let step = name.trim_end_matches(".pp");
+        let known = known_differences.iter().any(|k| k == step);
+        let left = state();
+        let expected_state =
+            std::fs::read_to_string(case.with_extension("state")).expect("recorded");
+        let same = messages(&printed) == messages(&expected) && left == expected_state;
+        if known {
+            if same {
+                problems.push(format!(
+                    "{name} now matches Puppet: take it out of known-differences.txt"
+                ));
+            }
+            continue;
+        }
         if messages(&printed) != messages(&expected) {
             problems.push(format!(
                 "{name}: printed\n{printed}--- Puppet printed\n{expected}"
             ));
         }
-        let expected_state =
-            std::fs::read_to_string(case.with_extension("state")).expect("recorded");
-        let left = state();
         if left != expected_state {
             problems.push(format!(
                 "{name}: the files hold\n{left}--- with Puppet\n{expected_state}"

@@ -263,14 +263,21 @@ fn checked_by_ruby(
         host: host.clone(),
         t: t.clone(),
         loaded: OnceLock::new(),
-        // Only what the type's code checks is asked of it.
-        checked: declared(|a| a.checked && a.name != "ensure"),
+        // Only what the type's code checks is asked of it: `ensure` when
+        // its block declares values of its own.
+        checked: declared(|a| a.checked),
         defaults: declared(|a| a.default),
         relations: spec.autorelations.clone(),
         validates: spec.validates,
         learned: Mutex::default(),
     });
     for attr in def.attributes.iter_mut() {
+        if attr.name == "ensure" && checks.checked.contains(&attr.name) {
+            // Its values are those the block declares, which only Ruby
+            // knows for sure (`newvalue(:disabled)`, `aliasvalue`).
+            attr.values.clear();
+            attr.aliases.clear();
+        }
         if checks.checked.contains(&attr.name) {
             let (checks, name) = (checks.clone(), attr.name.clone());
             attr.validate = Some(Arc::new(move |_, value| checks.verdict(&name, value)));
@@ -318,6 +325,21 @@ fn checked_by_ruby(
                 })),
                 first_found: false,
             });
+    }
+    if spec.pre_run_checks {
+        let (host, t, checks) = (host.clone(), t.clone(), checks.clone());
+        def.pre_run_check = Some(Arc::new(move |resource: &marionette_ral::Resource| {
+            checks.load()?;
+            match host.pre_run_check(
+                &t.name,
+                (resource.title(), &values_of(resource)),
+                &mut Answers::none(),
+            ) {
+                Ok(None) => Ok(()),
+                Ok(Some(message)) => Err(message),
+                Err(error) => Err(failure(&error, &t.file)),
+            }
+        }));
     }
     if spec.generates {
         let (host, t, checks) = (host.clone(), t.clone(), checks.clone());
@@ -899,12 +921,24 @@ impl RubyProvider {
                 true,
                 &mut Answers::applying(cx),
             )
-            .map_err(|e| self.error(&e))?;
+            .map_err(|e| self.failed_change(cx, &e))?;
         self.flushed
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(id);
         Ok(())
+    }
+
+    /// A change the module's code refused: Puppet logs the exception on
+    /// its own before the failed change.
+    fn failed_change(&self, cx: &Context, error: &HostError) -> ProviderError {
+        let flushing =
+            matches!(error, HostError::Raised { class, .. } if class.ends_with("FlushFailed"));
+        let error = self.error(error);
+        if !flushing {
+            cx.logger.log(marionette_ral::log::Level::Err, "", &error.0);
+        }
+        error
     }
 
     fn error(&self, error: &HostError) -> ProviderError {
@@ -1074,7 +1108,7 @@ impl PropertyProvider for RubyProvider {
         self.forget(id);
         self.host
             .property_set(id, (attr, value), false, &mut Answers::applying(cx))
-            .map_err(|e| self.error(&e))
+            .map_err(|e| self.failed_change(cx, &e))
     }
 
     fn flush(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {

@@ -40,6 +40,10 @@ pub enum RalError {
         attr: String,
         origin: Origin,
     },
+    /// A type's pre-run check refused a resource (Puppet logs it under
+    /// the resource's path).
+    #[error("{path}: {message}")]
+    PreRunCheck { path: String, message: String },
     /// A check over the whole resource failed, or a required attribute is
     /// missing.
     #[error("Validation of {resource} failed: {message}{origin}")]
@@ -66,6 +70,10 @@ pub enum RalError {
         /// Each provider with why it was rejected.
         reasons: Vec<(String, String)>,
     },
+    /// A provider asked for that cannot work here (Puppet's words; why is
+    /// logged at debug level).
+    #[error("Provider {provider} is not functional on this host")]
+    Unsuitable { provider: String },
     #[error("Invalid provider '{provider}' for {resource}: {detail}{origin}")]
     BadProvider {
         resource: String,

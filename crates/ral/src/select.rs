@@ -204,12 +204,9 @@ impl Selector {
                         origin: resource.origin().clone(),
                     });
                 };
-                if let Some(reason) = self.unsuitable(provider) {
-                    return Err(RalError::BadProvider {
-                        resource: resource.reference(),
+                if self.unsuitable(provider).is_some() {
+                    return Err(RalError::Unsuitable {
                         provider: name.to_string(),
-                        detail: format!("not suitable on this host: {reason}"),
-                        origin: resource.origin().clone(),
                     });
                 }
                 provider.clone()

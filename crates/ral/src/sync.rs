@@ -64,6 +64,9 @@ pub struct Outcome {
     pub events: Vec<Event>,
     /// Why the resource failed, if it did.
     pub failed: Option<String>,
+    /// The failure is a whole sentence of Puppet's, logged as it is
+    /// rather than after "Could not evaluate:".
+    pub worded: bool,
     /// The values the properties asked for by
     /// [`Session::evaluate_audited`] had before anything was changed.
     pub audited: Vec<(String, Value)>,
@@ -302,10 +305,9 @@ impl Session {
                 let check = resource.type_def().pre_run_check.as_ref()?;
                 let result =
                     crate::attribute::guarded("pre_run_check", "pre-run check", || check(resource));
-                result.err().map(|message| RalError::Validation {
-                    resource: resource.reference(),
-                    message: format!("pre-run check failed: {message}"),
-                    origin: resource.origin().clone(),
+                result.err().map(|message| RalError::PreRunCheck {
+                    path: resource.path(),
+                    message,
                 })
             })
             .collect()
@@ -531,6 +533,7 @@ impl Session {
         let provider = match self.selector.select(resource) {
             Ok(provider) => provider,
             Err(e) => {
+                outcome.worded = matches!(e, RalError::Unsuitable { .. });
                 outcome.failed = Some(e.to_string());
                 return outcome;
             }
@@ -812,6 +815,7 @@ impl Session {
         let registry = self.selector.registry().clone();
         let type_def = registry.require_type(type_name)?.clone();
         let mut sources = HashSet::new();
+        let mut names = HashSet::new();
         let mut found = Vec::new();
         let mut errors = Vec::new();
         let mut listed = false;
@@ -835,7 +839,16 @@ impl Session {
             match result {
                 Ok(hashes) => {
                     listed = true;
-                    found.extend(hashes.into_iter().map(|h| (provider.clone(), h)));
+                    // A thing two providers find is listed once, with the
+                    // first (a child provider reads what its parent does).
+                    let earlier = names.clone();
+                    for hash in hashes {
+                        let name = hash_name(&hash);
+                        if name.as_ref().is_none_or(|n| !earlier.contains(n)) {
+                            names.extend(name);
+                            found.push((provider.clone(), hash));
+                        }
+                    }
                 }
                 Err(e) => errors.push(format!("{}: {e}", provider.name)),
             }

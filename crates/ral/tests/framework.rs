@@ -385,10 +385,7 @@ fn pre_run_checks_report_every_failure_together() {
     let texts: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(
         texts,
-        [
-            "Validation of Guarded[bad1] failed: pre-run check failed: not ready",
-            "Validation of Guarded[bad2] failed: pre-run check failed: not ready"
-        ]
+        ["Guarded[bad1]: not ready", "Guarded[bad2]: not ready"]
     );
 }
 

@@ -331,6 +331,7 @@ module Marionette
       when 'check_built' then Apply.check_built(params)
       when 'change_to_s' then Apply.change_to_s(params)
       when 'generate' then Apply.generate(params)
+      when 'pre_run_check' then Apply.pre_run_check(params)
       when 'reset'
         Functions.instances.clear
         Marionette.set_objects.clear

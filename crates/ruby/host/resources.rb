@@ -10,26 +10,77 @@ module Puppet
   class ExecutionFailure < Puppet::Error; end
 
   class Parameter
+    # The values a parameter declares (`newvalue`, `newvalues`,
+    # `aliasvalue`), checked and munged as Puppet's value collection does:
+    # named values first (a string or symbol given matches as a symbol),
+    # then patterns, which keep the value as given.
+    class Value
+      attr_reader :name, :options, :block, :aliases
+
+      def initialize(name, options = {}, block = nil)
+        @name = name.is_a?(Regexp) ? name : self.class.convert(name)
+        @options = options
+        @block = block
+        @aliases = []
+      end
+
+      def self.convert(value)
+        case value
+        when Symbol, '' then value
+        when String then value.intern
+        when true then :true # rubocop:disable Lint/BooleanSymbol
+        when false then :false # rubocop:disable Lint/BooleanSymbol
+        else value
+        end
+      end
+
+      def regex?
+        @name.is_a?(Regexp)
+      end
+
+      def match?(value)
+        return @name.match?(value.to_s) if regex?
+
+        converted = self.class.convert(value)
+        @name == converted || @aliases.include?(converted)
+      end
+
+      def event
+        @options[:event]
+      end
+    end
+
     class << self
       def desc(text = nil)
         @doc = text
       end
       alias doc desc
 
+      # The blocks become methods, as in Puppet, so that `super` reaches
+      # the declared values' own check and munging.
       def validate(&block)
-        @validate_block = block
+        @validates = true
+        define_method(:unsafe_validate, &block)
       end
 
       def munge(&block)
-        @munge_block = block
+        define_method(:unsafe_munge, &block)
       end
 
       def unmunge(&block)
-        @unmunge_block = block
+        define_method(:unmunge, &block)
+      end
+
+      def validates?
+        @validates == true || (superclass.respond_to?(:validates?) && superclass.validates?)
       end
 
       def defaultto(value = nil, &block)
         @default_block = block || proc { value }
+      end
+
+      def default_block
+        @default_block || (superclass.respond_to?(:default_block) ? superclass.default_block : nil)
       end
 
       def isrequired
@@ -40,41 +91,65 @@ module Puppet
         @required == true
       end
 
-      def newvalues(*values)
-        values.each { |v| newvalue(v) }
+      def required_features=(names)
+        @required_features = Array(names).flatten.map(&:to_sym)
+      end
+
+      def required_features
+        @required_features || []
+      end
+
+      def values_declared
+        @values_declared ||= superclass.respond_to?(:values_declared) ? superclass.values_declared.dup : []
+      end
+
+      def newvalues(*names)
+        names.flatten.each { |v| newvalue(v) }
       end
 
       # A value, or a pattern of values, the parameter accepts; for a
       # property, a block run to sync to it.
-      def newvalue(name, _options = {}, &block)
-        # Puppet keeps a named value as a symbol, whether written
-        # `:auto` or `'auto'`: values munge to it.
-        allowed << (name.is_a?(Regexp) || name.is_a?(Symbol) || name.to_s.empty? ? name : name.to_s.to_sym)
-        sync_blocks[name.is_a?(Regexp) ? name : name.to_s] = block if block
+      def newvalue(name, options = {}, &block)
+        value = Value.new(name, options, block)
+        values_declared.reject! { |v| v.name == value.name }
+        values_declared << value
+        value
       end
 
       def aliasvalue(name, other)
-        aliases[name.to_s] = other.to_s
+        target = value_named(other) or
+          raise Puppet::DevError, "Cannot alias nonexistent value #{other}"
+        target.aliases << Value.convert(name)
+      end
+
+      def value_named(name)
+        converted = Value.convert(name)
+        values_declared.find { |v| !v.regex? && v.name == converted }
+      end
+
+      # The declared value `value` matches: a named one, else a pattern.
+      def value_matching(value)
+        values_declared.reject(&:regex?).find { |v| v.match?(value) } ||
+          values_declared.select(&:regex?).find { |v| v.match?(value) }
+      end
+
+      # The named values (`allowed` of earlier hosts: symbols and patterns).
+      def allowed
+        values_declared.map(&:name)
+      end
+
+      def aliases
+        values_declared.each_with_object({}) do |v, found|
+          v.aliases.each { |a| found[a.to_s] = v.name.to_s }
+        end
       end
 
       def array_matching(mode = nil)
         @array_matching = mode if mode
-        @array_matching || :first
+        @array_matching || (superclass.respond_to?(:array_matching) ? superclass.array_matching : :first)
       end
 
-      def allowed
-        @allowed ||= superclass.respond_to?(:allowed) ? superclass.allowed.dup : []
-      end
-
-      def sync_blocks
-        @sync_blocks ||= superclass.respond_to?(:sync_blocks) ? superclass.sync_blocks.dup : {}
-      end
-
-      def aliases
-        @aliases ||= {}
-      end
-
-      attr_reader :validate_block, :munge_block, :default_block
+      attr_writer :array_matching
     end
 
     attr_reader :resource
@@ -104,29 +179,48 @@ module Puppet
       @resource.provider
     end
 
-    def fail(message)
+    def fail(*args)
+      message = args.reject { |a| a.is_a?(Class) || a.is_a?(Exception) }.join(' ')
       raise Puppet::Error, message
     end
 
-    # Puppet's check of a value: the declared values, then the block.
+    def devfail(message)
+      raise Puppet::DevError, message
+    end
+
+    # The declared values' check, which a `validate` block reaches with
+    # `super`: Puppet's words for a value none of them takes.
+    def unsafe_validate(value)
+      values = self.class.values_declared
+      return if values.empty? || self.class.value_matching(value)
+
+      named = values.reject(&:regex?).map(&:name)
+      patterns = values.select(&:regex?).map { |v| v.name.inspect }
+      message = "Invalid value #{value.inspect}."
+      message += " Valid values are #{named.join(', ')}." unless named.empty?
+      message += " Valid values match #{patterns.join(', ')}." unless patterns.empty?
+      raise ArgumentError, message
+    end
+
     def validate(value)
-      allowed = self.class.allowed
-      unless allowed.empty? || self.class.validate_block
-        ok = allowed.any? { |a| a.is_a?(Regexp) ? a.match?(value.to_s) : a.to_s == value.to_s } ||
-             self.class.aliases.key?(value.to_s)
-        unless ok
-          raise ArgumentError, "Invalid value #{value.inspect}. Valid values are #{allowed.map(&:to_s).join(', ')}."
-        end
-      end
-      instance_exec(value, &self.class.validate_block) if self.class.validate_block
+      unsafe_validate(value)
+    rescue ArgumentError => e
+      raise Puppet::Error, e.message
+    end
+
+    # A named value becomes its symbol (an alias, the value it stands
+    # for); a value matching a pattern stays as given.
+    def unsafe_munge(value)
+      found = self.class.value_matching(value)
+      found && !found.regex? ? found.name : value
     end
 
     def munge(value)
-      return instance_exec(value, &self.class.munge_block) if self.class.munge_block
+      unsafe_munge(value)
+    end
 
-      value = self.class.aliases.fetch(value.to_s, value)
-      named = self.class.allowed.find { |a| a.is_a?(Symbol) && a.to_s == value.to_s }
-      named || (self.class.boolean? ? %w[true yes].include?(value.to_s) : value)
+    def unmunge(value)
+      value
     end
 
     def value=(value)
@@ -138,8 +232,25 @@ module Puppet
   end
 
   class Property < Parameter
+    class << self
+      # A property's value block becomes a method, run instead of the
+      # provider's setter.
+      def newvalue(name, options = {}, &block)
+        value = super
+        if block
+          method = value.regex? ? "set_#{name.source.gsub(/\W/, '_')}" : "set_#{value.name}"
+          define_method(method, &block)
+          value.options[:method] = method
+        end
+        value
+      end
+    end
+
+    # Every value is checked and munged alone: a property's value is the
+    # list of its desired values.
     def should=(values)
       values = [values] unless values.is_a?(Array)
+      @shouldorig = values
       values.each { |v| validate(v) }
       @should = values.map { |v| munge(v) }
     end
@@ -161,36 +272,65 @@ module Puppet
     end
 
     def property_matches?(current, desired)
-      current == desired || current.to_s == desired.to_s
+      current == desired || current == desired.to_s
+    end
+
+    def match_all?
+      self.class.array_matching == :all
     end
 
     # Puppet's comparison, unless the type gives its own.
     def insync?(is)
-      return true if @should.nil?
+      return true if @should.nil? || @should.empty?
+      return is == @should || is == @should.map(&:to_s) if match_all?
 
-      if self.class.array_matching == :all
-        Array(is) == @should || Array(is).map(&:to_s) == @should.map(&:to_s)
-      else
-        @should.any? { |want| property_matches?(is, want) }
-      end
+      @should.any? { |want| property_matches?(is, want) }
     end
 
-    # Syncs to `value`: the value's block (`ensure`'s create and destroy),
-    # else the provider's setter.
+    # Syncs to `value`: the value's block (`ensure`'s create and destroy,
+    # an extra value's own), else the provider's setter.
     def set(value)
-      block = self.class.sync_blocks[value.to_s] ||
-              self.class.sync_blocks.find { |k, _| k.is_a?(Regexp) && k.match?(value.to_s) }&.last
-      return instance_eval(&block) if block
+      found = self.class.value_matching(value)
+      method = found&.options&.dig(:method)
+      return send(method) if method
 
       provider.send("#{name}=", value)
     end
 
+    # The event a change to `value` sends, when the value names one.
+    def event_for(value)
+      self.class.value_matching(value)&.event
+    end
+
     def is_to_s(value) # rubocop:disable Naming/PredicateName
-      value.to_s
+      Property.display(value)
     end
 
     def should_to_s(value)
-      value.to_s
+      Property.display(value)
+    end
+
+    # A value as Puppet shows it in messages: words quoted, numbers bare.
+    def self.display(value)
+      case value
+      when String, Symbol then "'#{value}'"
+      when Array then "[#{value.map { |v| display(v) }.join(', ')}]"
+      when Hash then "{#{value.map { |k, v| "#{display(k)} => #{display(v)}" }.join(', ')}}"
+      when nil then 'undef'
+      else value.to_s
+      end
+    end
+
+    # Puppet's words for a change, with the property's own is_to_s and
+    # should_to_s.
+    def change_to_s(current, desired)
+      if current == :absent
+        "defined '#{name}' as #{should_to_s(desired)}"
+      elsif [:absent, [:absent]].include?(desired)
+        "undefined '#{name}' from #{is_to_s(current)}"
+      else
+        "#{name} changed #{is_to_s(current)} to #{should_to_s(desired)}"
+      end
     end
 
     class Ensure < Property
@@ -198,11 +338,42 @@ module Puppet
         provider.exists? ? :present : :absent
       end
 
+      def change_to_s(current, desired)
+        if current == :absent || current.nil?
+          'created'
+        elsif desired == :absent
+          'removed'
+        else
+          "#{name} changed #{is_to_s(current)} to #{should_to_s(desired)}"
+        end
+      end
+
       def self.defaultvalues
-        newvalue(:present) { provider.create }
-        newvalue(:absent) { provider.destroy }
-        aliasvalue(:false, :absent)
-        aliasvalue(:true, :present)
+        newvalue(:present) do
+          provider.respond_to?(:create) ? provider.create : @resource.create
+          nil
+        end
+        newvalue(:absent) do
+          provider.respond_to?(:destroy) ? provider.destroy : @resource.destroy
+          nil
+        end
+        # Present when the resource manages any other property.
+        defaultto { @resource.managed? ? :present : nil }
+      end
+    end
+  end
+
+  class Parameter
+    # Puppet's boolean parameter: its four words, munged to true or false.
+    class Boolean
+      newvalues(:true, :false, :yes, :no) # rubocop:disable Lint/BooleanSymbol
+
+      def unsafe_munge(value)
+        case value
+        when true, :true, 'true', :yes, 'yes' then true # rubocop:disable Lint/BooleanSymbol
+        when false, :false, 'false', :no, 'no', nil, :undef, 'undef' then false # rubocop:disable Lint/BooleanSymbol
+        else raise ArgumentError, "Value '#{value.inspect}':#{value.class} cannot be coerced to a boolean value"
+        end
       end
     end
   end
@@ -291,6 +462,29 @@ module Puppet
       def attribute(name)
         attributes.find { |a| a[:name] == name.to_s }
       end
+
+      # `values` with what the title gives through the type's own title
+      # patterns' procs (`[:section, ->(x) { x.downcase }]`): the engine
+      # splits titles by the patterns alone, so a value it took from the
+      # title is replaced by the proc's, and one given stays.
+      def with_title_values(title, values)
+        return values unless singleton_class.method_defined?(:title_patterns, false) ||
+                             singleton_methods(false).include?(:title_patterns)
+
+        Array(title_patterns).each do |regex, fields|
+          match = regex.match(title.to_s) or next
+          Array(fields).zip(match.captures).each do |(name, *procs), raw|
+            procs = procs.compact
+            next if procs.empty? || (values.key?(name.to_s) && values[name.to_s] != raw)
+
+            values = values.merge(name.to_s => procs.reduce(raw) { |v, p| p.call(v) })
+          end
+          break
+        end
+        values
+      rescue StandardError
+        values
+      end
     end
 
     attr_reader :title, :provider, :parameters
@@ -306,25 +500,37 @@ module Puppet
       end
       @title = title
       @parameters = {}
-      values = values.transform_keys(&:to_s)
+      values = self.class.with_title_values(title, values.transform_keys(&:to_s))
+      # As Puppet sets them: the given values in the type's order, then
+      # the defaults of the others, each seeing those before it (ensure's
+      # default asks whether any property is managed).
+      missing = []
       self.class.attributes.each do |attr|
-        name = attr[:name]
-        parameter = attr[:class].new(self)
-        if values.key?(name)
-          parameter.value = values[name]
-        elsif attr[:class].default_block && !(name == 'ensure' && !values.key?('ensure'))
-          default = parameter.instance_exec(&attr[:class].default_block)
-          next if default.nil?
+        values.key?(attr[:name]) ? assign(attr, values[attr[:name]]) : missing << attr
+      end
+      missing.each do |attr|
+        next unless attr[:class].default_block
 
-          parameter.value = default
-        else
-          next
-        end
-        @parameters[name.to_sym] = parameter
-      rescue Puppet::Error, ArgumentError => e
-        raise Puppet::ResourceError, "Parameter #{name} failed on #{self}: #{e.message}"
+        parameter = attr[:class].new(self)
+        default = parameter.instance_exec(&attr[:class].default_block)
+        assign(attr, default) unless default.nil?
       end
       instance_eval(&self.class.validate_block) if self.class.validate_block
+    end
+
+    def assign(attr, value)
+      parameter = attr[:class].new(self)
+      parameter.value = value
+      @parameters[attr[:name].to_sym] = parameter
+    rescue Puppet::Error, ArgumentError => e
+      raise Puppet::ResourceError, "Parameter #{attr[:name]} failed on #{self}: #{e.message}"
+    end
+    private :assign
+
+    # Whether the resource manages any property (Puppet's `managed?`),
+    # which makes `ensure` default to present.
+    def managed?
+      @parameters.any? { |name, p| name != :ensure && p.is_a?(Puppet::Property) && !p.should.nil? }
     end
 
     # A provider given to the resource (a prefetch's) belongs to it.
@@ -479,8 +685,17 @@ module Puppet
         features.include?(name.to_s)
       end
 
+      # The features it declares, and those of its type whose methods it
+      # has (`feature :paint, '...', methods: [:paint]`).
       def features
-        ancestors.select { |a| a.respond_to?(:declared) }.flat_map { |a| a.declared['features'] }.uniq
+        declared = ancestors.select { |a| a.respond_to?(:declared) }.flat_map { |a| a.declared['features'] }
+        by_methods = resource_type.respond_to?(:feature_methods) ? resource_type.feature_methods : {}
+        had = by_methods.select { |_, methods| !methods.empty? && methods.all? { |m| method_defined?(m) } }.keys
+        (declared + had).uniq
+      end
+
+      def satisfies?(*names)
+        names.flatten.all? { |n| feature?(n) }
       end
 
       # Getters and setters on the property hash for every attribute.
@@ -564,7 +779,7 @@ module Puppet
         {
           'name' => provider_name.to_s, 'doc' => @doc.to_s, 'commands' => declared['commands'],
           'confine' => { 'facts' => facts, 'exists' => exists, 'features' => features },
-          'suitable' => suitable, 'defaultfor' => declared['defaultfor'], 'features' => declared['features']
+          'suitable' => suitable, 'defaultfor' => declared['defaultfor'], 'features' => self.features
         }
       end
     end
@@ -657,6 +872,9 @@ module Marionette
     end
   end
 
+  # A provider's flush failed after a change it followed.
+  class FlushFailed < StandardError; end
+
   # The resources of a run, by id, with their providers.
   module Apply
     class << self
@@ -714,7 +932,8 @@ module Marionette
       # A value refused by its parameter's own code, alone (`validate`, the
       # values it allows): the message, or nil.
       def refusal(attr, value)
-        attr && attr[:class].new(nil).validate(value)
+        # As the value is set: a property's values each checked alone.
+        attr && (attr[:class].new(nil).value = value)
         nil
       rescue ArgumentError, Puppet::Error => e
         e.message
@@ -791,6 +1010,7 @@ module Marionette
       # code sets it, without defaults or checks of the whole: what the
       # type's blocks see while the resource layer builds its resource.
       def partial(type, title, values)
+        values = type.with_title_values(title, values)
         resource = type.allocate
         resource.instance_variable_set(:@title, title)
         resource.instance_variable_set(:@parameters, {})
@@ -828,8 +1048,19 @@ module Marionette
           known || (text == 'absent' ? :absent : value)
         end
         is = named.call(Wire.decode(params['is']))
-        should = named.call(Wire.decode(params['should']))
+        # The desired value as the property munged it, when it has one.
+        should = property.should.nil? ? named.call(Wire.decode(params['should'])) : property.should
         { 'message' => property.change_to_s(is, should).to_s }
+      end
+
+      # The type's `pre_run_check` of a resource made with these values:
+      # the message of the Puppet::Error it raises, or nothing.
+      def pre_run_check(params)
+        resource = type(params['type']).new(params['title'], Wire.decode(params['values'] || {}))
+        resource.pre_run_check if resource.respond_to?(:pre_run_check)
+        {}
+      rescue Puppet::Error => e
+        { 'refused' => e.message }
       end
 
       # The resources a type's `generate` adds to the run, as type, title
@@ -951,7 +1182,13 @@ module Marionette
         property = resource.property(params['attr'])
         value = property ? property.should : Wire.decode(params['value'])
         property ? property.set(value) : resource.provider.send("#{params['attr']}=", value)
-        flush(params) if params['flush']
+        begin
+          flush(params) if params['flush']
+        rescue StandardError => e
+          # Told apart from the change's own failure: Puppet logs that
+          # one's exception on its own, not a flush's.
+          raise FlushFailed, e.message
+        end
         {}
       end
 

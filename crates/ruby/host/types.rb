@@ -106,8 +106,15 @@ module Puppet
 
       def newmetaparam(*); end
 
-      def feature(name, *)
+      # A feature, and the provider methods that give it
+      # (`feature :paint, 'doc', methods: [:paint]`).
+      def feature(name, _doc = nil, options = {})
         features_declared << name.to_s
+        feature_methods[name.to_s] = Array(options[:methods]).map(&:to_sym)
+      end
+
+      def feature_methods
+        @feature_methods ||= {}
       end
 
       # Providers are applied by another part; a type that has any takes a
@@ -146,6 +153,16 @@ module Puppet
         parameter.isnamevar if options[:namevar]
         parameter.mark_boolean if options[:boolean]
         parameter.array_matching(options[:array_matching]) if options[:array_matching] && parameter.respond_to?(:array_matching)
+        if options[:required_features] && parameter.respond_to?(:required_features=)
+          parameter.required_features = options[:required_features]
+        end
+        # `boolean: true` gives the type a `force?` for a parameter `force`.
+        if options[:boolean]
+          define_method("#{name}?") do
+            value = self[name]
+            [true, :true, 'true', :yes, 'yes'].include?(value) # rubocop:disable Lint/BooleanSymbol
+          end
+        end
         parameter.class_eval(&block) if block
         attributes.reject! { |a| a[:name] == name.to_s }
         attributes << { name: name.to_s, kind: kind, class: parameter,
@@ -168,6 +185,7 @@ module Puppet
         'ensurable' => klass.ensurable?,
         'refreshable' => klass.method_defined?(:refresh),
         'generates' => klass.method_defined?(:generate),
+        'pre_run_checks' => klass.method_defined?(:pre_run_check),
         'features' => klass.features_declared,
         'title_patterns' => patterns
       }

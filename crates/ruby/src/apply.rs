@@ -309,6 +309,22 @@ impl RubyHost {
             .map(str::to_string))
     }
 
+    /// The type's `pre_run_check` of a resource: why the run must not
+    /// start, or `None`.
+    pub fn pre_run_check(
+        &self,
+        type_name: &str,
+        (title, values): (&str, &PHash),
+        engine: &mut dyn Engine,
+    ) -> Result<Option<String>, HostError> {
+        let params = self.resource_params(type_name, title, values);
+        let answer = self.request("pre_run_check", params, engine)?;
+        Ok(answer
+            .get("refused")
+            .and_then(Json::as_str)
+            .map(str::to_string))
+    }
+
     /// The resources a type's `generate` adds for a resource: each type,
     /// title and values.
     pub fn generate(

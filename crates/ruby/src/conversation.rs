@@ -86,7 +86,7 @@ impl Conversation {
     /// questions meanwhile. Starts the host first when it does not run.
     pub(crate) fn request(
         &self,
-        program: &str,
+        program: &[&str],
         handshake: &Json,
         method: &str,
         params: Json,
@@ -103,12 +103,17 @@ impl Conversation {
         self.exchange(method, params, engine, self.timeout)
     }
 
-    fn start(&self, program: &str) -> Result<(), HostError> {
+    /// Starts the host on `program`, its parts each given with its own
+    /// `-e` (Ruby joins them by lines): one argument may not exceed
+    /// 128 KiB on Linux.
+    fn start(&self, program: &[&str]) -> Result<(), HostError> {
         let mut command = Command::new(&self.ruby);
-        command
-            // RubyGems is loaded only when a module's file needs a gem.
-            .args(["--disable-gems", "-e", program])
-            .env_remove("RUBYOPT");
+        // RubyGems is loaded only when a module's file needs a gem.
+        command.arg("--disable-gems");
+        for part in program {
+            command.args(["-e", part]);
+        }
+        command.env_remove("RUBYOPT");
         let child = Child::spawn(&mut command).map_err(|e| HostError::NoRuby {
             ruby: self.ruby.clone(),
             message: match e.kind() {

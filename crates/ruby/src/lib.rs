@@ -211,6 +211,9 @@ pub struct TypeSpec {
     pub refreshable: bool,
     /// The type adds resources to the run (`def generate`).
     pub generates: bool,
+    /// The type checks each resource before a run changes anything
+    /// (`def pre_run_check`).
+    pub pre_run_checks: bool,
     pub features: Vec<String>,
     /// Regexes (Ruby syntax) and the attributes their groups fill.
     pub title_patterns: Vec<(String, Vec<String>)>,
@@ -537,7 +540,7 @@ impl RubyHost {
                 .collect::<serde_json::Map<String, Json>>(),
         });
         self.conversation
-            .request(&HOST.concat(), &handshake, method, params, engine)
+            .request(HOST, &handshake, method, params, engine)
     }
 
     pub(crate) fn bad_answer(&self, method: &str, message: &str) -> HostError {
@@ -667,6 +670,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         validates: true,
         refreshable: flag(answer, "refreshable"),
         generates: flag(answer, "generates"),
+        pre_run_checks: flag(answer, "pre_run_checks"),
         features: strings(answer.get("features")),
         title_patterns,
         autorelations: Vec::new(),

@@ -216,6 +216,7 @@ fn spec(name: &str, definition: &Lit) -> Option<TypeSpec> {
         validates: false,
         refreshable: false,
         generates: false,
+        pre_run_checks: false,
         features,
         title_patterns,
         autorelations: api

@@ -19,6 +19,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     let mut validates = false;
     let mut refreshable = false;
     let mut generates = false;
+    let mut pre_run_checks = false;
     let mut features = Vec::new();
     let mut autorelations = Vec::new();
     let mut title_patterns = Vec::new();
@@ -60,11 +61,22 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                     last.namevar = true;
                 } else if word("defaultto") {
                     last.default = true;
-                } else if word("validate") || word("newvalues") || word("newvalue") {
+                } else if word("validate")
+                    || word("newvalues")
+                    || word("newvalue")
+                    || word("aliasvalue")
+                    || word("munge")
+                {
                     last.checked = true;
                 } else if word("array_matching") && line.contains(":all") {
                     last.array_all = true;
-                } else if word("def change_to_s") {
+                } else if word("def change_to_s") || word("def should_to_s") || word("def is_to_s")
+                {
+                    last.describes_change = true;
+                }
+                // A munged value is shown munged in change messages,
+                // which only its Ruby can word.
+                if word("munge") {
                     last.describes_change = true;
                 }
             }
@@ -89,12 +101,15 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 namevar: false,
                 boolean: false,
                 array_all: false,
-                default: false,
+                // `defaultvalues` makes it present when the resource
+                // manages a property; a block may say otherwise.
+                default: true,
                 checked: false,
                 describes_change: false,
                 doc: String::new(),
             });
-            // Its block's lines are its own (`defaultto`, `change_to_s`).
+            // Its block's lines are its own (`defaultto`, `change_to_s`,
+            // values of its own).
             if line.ends_with(" do") || line.contains(" do |") {
                 open = Some(indent);
             }
@@ -115,6 +130,10 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         }
         if defines("generate") {
             generates = true;
+            continue;
+        }
+        if defines("pre_run_check") {
+            pre_run_checks = true;
             continue;
         }
         if let Some(rest) = line
@@ -178,6 +197,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         validates,
         refreshable,
         generates,
+        pre_run_checks,
         features,
         title_patterns,
         autorelations,

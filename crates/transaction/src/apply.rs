@@ -104,7 +104,7 @@ impl ApplyError {
                     .into()
             }
             ApplyError::Graph(_) => "Failed to apply catalog: missing dependencies".into(),
-            ApplyError::PreRun(_) => "Failed to apply catalog: pre-run checks failed".into(),
+            ApplyError::PreRun(_) => "Failed to apply catalog: Some pre-run checks failed".into(),
             // Puppet's words; it stops when it reaches the resource, after
             // applying those before it.
             ApplyError::MissingSchedules(missing) => format!(
@@ -179,7 +179,24 @@ fn convert_in(
         indices.push(i);
         declared.push((resource, type_def));
     }
-    let results = Resource::from_catalog_all(&declared);
+    let mut results = Resource::from_catalog_all(&declared);
+    // A provider the type does not have is refused with the resource, as
+    // Puppet refuses the `provider` parameter's value.
+    for result in results.iter_mut() {
+        let Ok(resource) = result else { continue };
+        let Some(name) = resource.provider() else {
+            continue;
+        };
+        let type_name = resource.type_def().name.clone();
+        if registry.has_providers(&type_name) && registry.provider(&type_name, name).is_none() {
+            *result = Err(RalError::Attribute {
+                resource: resource.reference(),
+                attr: "provider".into(),
+                message: format!("Invalid {type_name} provider '{name}'"),
+                origin: resource.origin().clone(),
+            });
+        }
+    }
     if results.iter().any(Result::is_err) {
         let errors = results.into_iter().filter_map(Result::err);
         return Err(ApplyError::Invalid(errors.collect()));
@@ -1260,8 +1277,12 @@ impl<'a> Run<'a> {
                 .iter()
                 .all(|e| e.status != EventStatus::Failure)
         {
-            self.logger
-                .log(Level::Err, path, &format!("Could not evaluate: {reason}"));
+            if outcome.worded {
+                self.logger.log(Level::Err, path, reason);
+            } else {
+                self.logger
+                    .log(Level::Err, path, &format!("Could not evaluate: {reason}"));
+            }
         }
         status.failed = outcome.failed.is_some();
         status.changed = status.change_count > 0;

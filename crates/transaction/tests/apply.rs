@@ -798,9 +798,9 @@ fn invalid_resources_and_pre_run_checks_stop_the_run_before_any_change() {
     let error = fixture.apply(&guarded, &Options::default()).0.unwrap_err();
     assert_eq!(error.to_string().lines().count(), 2);
     assert!(
-        error.to_string().starts_with(
-            "Validation of Record[b] failed: pre-run check failed: the guard says stop"
-        )
+        error
+            .to_string()
+            .starts_with("/Stage[main]/Main/Record[b]: the guard says stop")
     );
     let missing = build(vec![main_record("a", json!({"require": "Record[ghost]"}))]);
     let error = fixture.apply(&missing, &Options::default()).0.unwrap_err();

@@ -1,0 +1,2 @@
+# A value neither named nor matching the pattern.
+mrtest_widget { '/tmp/mrtest-rbtypes/four.widget': color => 'Blue!' }

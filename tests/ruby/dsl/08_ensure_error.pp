@@ -1,0 +1,2 @@
+# An ensure value the block does not declare.
+mrtest_widget { '/tmp/mrtest-rbtypes/four.widget': ensure => broken }

@@ -1,0 +1,2 @@
+# A namevar its validate refuses.
+mrtest_widget { 'four.widget': color => blue }

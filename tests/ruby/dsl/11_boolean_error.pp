@@ -1,0 +1,2 @@
+# A boolean parameter given something else.
+mrtest_widget { '/tmp/mrtest-rbtypes/four.widget': force => 'maybe' }
