@@ -234,18 +234,17 @@ pub(crate) fn run(
         &options,
     ) {
         Ok(report) => report,
-        Err(marionette_transaction::apply::ApplyError::PreRun(refused)) => {
-            // Each refusal under its resource's path, then Puppet's
-            // closing line.
-            for one in &refused {
-                logger.log(Level::Err, "", &one.to_string());
-            }
-            let error = marionette_transaction::apply::ApplyError::PreRun(refused);
-            logger.log(Level::Err, "", &error.summary());
-            return Ok(ExitCode::FAILURE);
-        }
         Err(error) => {
-            logger.log(Level::Err, "", &error.to_string());
+            match &error {
+                // Each refusal under its resource's path, as Puppet logs
+                // them.
+                marionette_transaction::apply::ApplyError::PreRun(refused) => {
+                    for one in refused {
+                        logger.log(Level::Err, "", &one.to_string());
+                    }
+                }
+                _ => logger.log(Level::Err, "", &error.to_string()),
+            }
             // `puppet apply` stops at an invalid resource with its message
             // alone (the catalog cannot be converted); the other failures
             // end with a closing line.

@@ -289,19 +289,31 @@ fn checked_by_ruby(
             )));
         }
     }
-    // A property that words its own change messages (archive's `ensure`)
-    // is asked for each; Puppet's words stand when it cannot answer.
+    // A property that words its own change messages (archive's `ensure`,
+    // inifile's redacted values) is asked for each, and for what a noop
+    // run says of it; Puppet's words stand when it cannot answer.
     for attr in def.attributes.iter_mut().filter(|attr| {
         spec.attributes
             .iter()
             .any(|a| a.name == attr.name && a.describes_change)
     }) {
-        let (checks, name) = (checks.clone(), attr.name.clone());
+        let (asked, name) = (checks.clone(), attr.name.clone());
         attr.change_message = Some(Arc::new(move |resource, current, desired| {
-            checks
-                .change_to_s(&name, resource, (current, desired))
+            asked
+                .change_to_s(&name, resource, (current, desired), false)
                 .unwrap_or_else(|| match resource.type_def().attribute(&name) {
                     Some(attr) => marionette_ral::attribute::puppets_change_message(
+                        attr, resource, current, desired,
+                    ),
+                    None => String::new(),
+                })
+        }));
+        let (checks, name) = (checks.clone(), attr.name.clone());
+        attr.noop_message = Some(Arc::new(move |resource, current, desired| {
+            checks
+                .change_to_s(&name, resource, (current, desired), true)
+                .unwrap_or_else(|| match resource.type_def().attribute(&name) {
+                    Some(attr) => marionette_ral::attribute::puppets_noop_message(
                         attr, resource, current, desired,
                     ),
                     None => String::new(),
@@ -488,6 +500,7 @@ impl RubyChecks {
         attr: &str,
         resource: &marionette_ral::Resource,
         (current, desired): (&Value, &Value),
+        noop: bool,
     ) -> Option<String> {
         self.load().ok()?;
         self.host
@@ -495,6 +508,7 @@ impl RubyChecks {
                 &self.t.name,
                 (resource.title(), &values_of(resource)),
                 (attr, current, desired),
+                noop,
                 &mut Answers::none(),
             )
             .ok()

@@ -387,6 +387,21 @@ pub fn change_message(
     puppets_change_message(attr, resource, current, desired)
 }
 
+/// What a noop run says of a change, in Puppet's own words, whatever hook
+/// the attribute has.
+pub fn puppets_noop_message(
+    attr: &AttrDef,
+    resource: &crate::resource::Resource,
+    current: &Value,
+    desired: &Value,
+) -> String {
+    format!(
+        "current_value {}, should be {} (noop)",
+        display_for(attr, resource, current),
+        display_for(attr, resource, desired)
+    )
+}
+
 /// [`change_message`] in Puppet's own words, whatever hook the attribute
 /// has.
 pub fn puppets_change_message(

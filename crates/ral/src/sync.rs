@@ -926,11 +926,10 @@ fn given_parameters(resource: &Resource) -> PropertyHash {
 
 /// Puppet's noop wording.
 fn noop_message(attr: &AttrDef, resource: &Resource, current: &Value, desired: &Value) -> String {
-    format!(
-        "current_value {}, should be {} (noop)",
-        display_for(attr, resource, current),
-        display_for(attr, resource, desired)
-    )
+    match &attr.noop_message {
+        Some(hook) => hook(resource, current, desired),
+        None => crate::attribute::puppets_noop_message(attr, resource, current, desired),
+    }
 }
 
 /// Whether syncing to this value cancels the pending refresh.

@@ -226,6 +226,9 @@ pub struct AttrDef {
     pub report: Option<FormatFn>,
     /// Custom change message (`change_to_s`).
     pub change_message: Option<ChangeFn>,
+    /// Custom noop message (`current_value X, should be Y (noop)` in a
+    /// property's own `is_to_s` and `should_to_s`).
+    pub noop_message: Option<ChangeFn>,
     /// The value is never printed or logged.
     pub sensitive: bool,
     /// Provider features needed to use this attribute.
@@ -270,6 +273,7 @@ impl AttrDef {
             format: None,
             report: None,
             change_message: None,
+            noop_message: None,
             sensitive: false,
             required_features: Vec::new(),
             invalidates_refresh: Vec::new(),

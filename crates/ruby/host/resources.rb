@@ -45,9 +45,6 @@ module Puppet
         @name == converted || @aliases.include?(converted)
       end
 
-      def event
-        @options[:event]
-      end
     end
 
     class << self
@@ -59,7 +56,6 @@ module Puppet
       # The blocks become methods, as in Puppet, so that `super` reaches
       # the declared values' own check and munging.
       def validate(&block)
-        @validates = true
         define_method(:unsafe_validate, &block)
       end
 
@@ -69,10 +65,6 @@ module Puppet
 
       def unmunge(&block)
         define_method(:unmunge, &block)
-      end
-
-      def validates?
-        @validates == true || (superclass.respond_to?(:validates?) && superclass.validates?)
       end
 
       def defaultto(value = nil, &block)
@@ -89,14 +81,6 @@ module Puppet
 
       def required?
         @required == true
-      end
-
-      def required_features=(names)
-        @required_features = Array(names).flatten.map(&:to_sym)
-      end
-
-      def required_features
-        @required_features || []
       end
 
       def values_declared
@@ -136,12 +120,6 @@ module Puppet
       # The named values (`allowed` of earlier hosts: symbols and patterns).
       def allowed
         values_declared.map(&:name)
-      end
-
-      def aliases
-        values_declared.each_with_object({}) do |v, found|
-          v.aliases.each { |a| found[a.to_s] = v.name.to_s }
-        end
       end
 
       def array_matching(mode = nil)
@@ -295,11 +273,6 @@ module Puppet
       return send(method) if method
 
       provider.send("#{name}=", value)
-    end
-
-    # The event a change to `value` sends, when the value names one.
-    def event_for(value)
-      self.class.value_matching(value)&.event
     end
 
     def is_to_s(value) # rubocop:disable Naming/PredicateName
@@ -463,13 +436,38 @@ module Puppet
         attributes.find { |a| a[:name] == name.to_s }
       end
 
+      # Puppet's questions about a type's attributes, which providers ask
+      # (inifile's separator: `resource.class.validattr?(:key_val_separator)`).
+      METAPARAMS = %i[alias audit before consume export loglevel noop notify require schedule stage subscribe tag].freeze
+
+      def validattr?(name)
+        name = name.to_sym
+        name == :name || !attribute(name).nil? || METAPARAMS.include?(name)
+      end
+
+      def validparameter?(name)
+        attribute(name)&.fetch(:kind) == 'parameter'
+      end
+
+      def validproperty?(name)
+        attribute(name)&.fetch(:kind) == 'property'
+      end
+
+      def validproperties
+        attributes.select { |a| a[:kind] == 'property' }.map { |a| a[:name].to_sym }
+      end
+
+      def parameters
+        attributes.select { |a| a[:kind] == 'parameter' }.map { |a| a[:name].to_sym }
+      end
+
       # `values` with what the title gives through the type's own title
       # patterns' procs (`[:section, ->(x) { x.downcase }]`): the engine
       # splits titles by the patterns alone, so a value it took from the
       # title is replaced by the proc's, and one given stays.
       def with_title_values(title, values)
-        return values unless singleton_class.method_defined?(:title_patterns, false) ||
-                             singleton_methods(false).include?(:title_patterns)
+        # Only a type's own patterns have procs.
+        return values unless singleton_methods(false).include?(:title_patterns)
 
         Array(title_patterns).each do |regex, fields|
           match = regex.match(title.to_s) or next
@@ -1050,7 +1048,12 @@ module Marionette
         is = named.call(Wire.decode(params['is']))
         # The desired value as the property munged it, when it has one.
         should = property.should.nil? ? named.call(Wire.decode(params['should'])) : property.should
-        { 'message' => property.change_to_s(is, should).to_s }
+        message = if params['noop']
+                    "current_value #{property.is_to_s(is)}, should be #{property.should_to_s(should)} (noop)"
+                  else
+                    property.change_to_s(is, should).to_s
+                  end
+        { 'message' => message }
       end
 
       # The type's `pre_run_check` of a resource made with these values:

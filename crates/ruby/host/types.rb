@@ -153,9 +153,6 @@ module Puppet
         parameter.isnamevar if options[:namevar]
         parameter.mark_boolean if options[:boolean]
         parameter.array_matching(options[:array_matching]) if options[:array_matching] && parameter.respond_to?(:array_matching)
-        if options[:required_features] && parameter.respond_to?(:required_features=)
-          parameter.required_features = options[:required_features]
-        end
         # `boolean: true` gives the type a `force?` for a parameter `force`.
         if options[:boolean]
           define_method("#{name}?") do

@@ -289,17 +289,20 @@ impl RubyHost {
     }
 
     /// The change message a property's own `change_to_s` words for a
-    /// resource with these values, from `is` to `should`; `None` when it
-    /// has none.
+    /// resource with these values, from `is` to `should` (with `noop`, what
+    /// a noop run says, in its `is_to_s` and `should_to_s`); `None` when
+    /// it has none.
     pub fn change_to_s(
         &self,
         type_name: &str,
         (title, values): (&str, &PHash),
         (attr, is, should): (&str, &Value, &Value),
+        noop: bool,
         engine: &mut dyn Engine,
     ) -> Result<Option<String>, HostError> {
         let mut params = self.resource_params(type_name, title, values);
         params["attr"] = json!(attr);
+        params["noop"] = json!(noop);
         params["is"] = self.encode(is);
         params["should"] = self.encode(should);
         let answer = self.request("change_to_s", params, engine)?;
