@@ -53,6 +53,7 @@ const NOOP_CASES: &[&str] = &[
     "sshkey",
     "mount",
     "mount_live",
+    "recurse",
 ];
 
 /// Runs the case's cleanup script, when it has one, when dropped: after the

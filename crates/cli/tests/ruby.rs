@@ -345,7 +345,8 @@ fn every_part_of_the_type_dsl_applies_as_with_puppet() {
 }
 
 /// Native types are an optimisation, never a difference: stdlib's
-/// `file_line` and inifile's `ini_setting` and `ini_subsetting` applied
+/// `file_line`, inifile's `ini_setting` and `ini_subsetting` and concat's
+/// `concat_file` (which has no provider, and generates its file) applied
 /// step after step with Debian's modules on the module path (the native
 /// types) and with only their `lib`, as an agent's pluginsync leaves it
 /// (the modules' own Ruby through the host), each compared with what
@@ -354,7 +355,7 @@ fn every_part_of_the_type_dsl_applies_as_with_puppet() {
 fn native_module_types_apply_as_their_own_ruby_does() {
     require_ruby();
     let modules = std::path::Path::new("/usr/share/puppet/modules");
-    for module in ["stdlib", "inifile"] {
+    for module in ["stdlib", "inifile", "concat"] {
         assert!(
             modules.join(module).is_dir(),
             "{module} is missing: install the packages of tests/forge/packages.txt (scripts/test does)"
@@ -368,7 +369,7 @@ fn native_module_types_apply_as_their_own_ruby_does() {
     // it, where no native type stands in.
     let agent = tempfile::tempdir().expect("a temporary directory");
     let lib = agent.path().join("plugins/lib");
-    for module in ["stdlib", "inifile"] {
+    for module in ["stdlib", "inifile", "concat"] {
         copy_tree(&modules.join(module).join("lib"), &lib);
     }
     let ruby = replay(
@@ -378,6 +379,29 @@ fn native_module_types_apply_as_their_own_ruby_does() {
         ("", &|| {}),
     );
     assert!(ruby.is_empty(), "through Ruby: {}", ruby.join("\n"));
+}
+
+/// A native type stands for its module's own only while it implements
+/// everything that version declares: concat 9.1 (tests/ruby/concat9,
+/// vendored, newer than the concat the native `concat_file` follows)
+/// declares `create_empty_file`, so its own Ruby applies its resources,
+/// step after step as `puppet apply` did (tests/ruby/concat9/record.sh).
+#[test]
+fn a_newer_module_than_its_native_type_is_applied_by_its_own_ruby() {
+    require_ruby();
+    let stdlib = std::path::Path::new("/usr/share/puppet/modules/stdlib");
+    assert!(
+        stdlib.is_dir(),
+        "stdlib is missing: install the packages of tests/forge/packages.txt (scripts/test does)"
+    );
+    let steps = corpus().join("concat9");
+    let modulepath = format!(
+        "{}:/usr/share/puppet/modules",
+        steps.join("modules").display()
+    );
+    let state = || files_under(std::path::Path::new("/tmp/mrtest-rbtypes"));
+    let problems = replay(&steps, &modulepath, &state, ("", &|| {}));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// Copies the files below `from` into `to`, merging directories.

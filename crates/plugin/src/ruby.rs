@@ -33,6 +33,16 @@ use crate::{Problem, entries, file_name};
 /// stay.
 const YIELDING: &[&str] = &["dns_resource", "dnszone", "dnsrr"];
 
+/// The first attribute a module's type declares that the native type of
+/// the same name does not implement.
+fn lacking<'s>(native: &TypeDef, spec: &'s marionette_ruby::TypeSpec) -> Option<&'s str> {
+    spec.attributes
+        .iter()
+        .map(|a| a.name.as_str())
+        .filter(|name| !marionette_ral::metaparams::is_metaparameter(name))
+        .find(|name| native.attribute(name).is_none())
+}
+
 /// A module's Ruby type and the Ruby providers modules ship for it.
 #[derive(Clone, Debug)]
 pub(crate) struct RubyType {
@@ -88,12 +98,14 @@ pub(crate) fn extend(
     host: &Arc<RubyHost>,
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
+    // What a type's `generate` sees of the catalog: the resources of the
+    // module types (concat's fragments).
+    let module_types: Arc<[String]> = types.iter().map(|t| t.name.clone()).collect();
     for t in types {
-        if registry.type_def(&t.name).is_some() && !YIELDING.contains(&t.name.as_str()) {
-            continue;
-        }
+        let native = registry.type_def(&t.name).cloned();
         let text = match std::fs::read_to_string(&t.file) {
             Ok(text) => text,
+            Err(_) if native.is_some() => continue,
             Err(e) => {
                 problems.push(Problem {
                     file: t.file.clone(),
@@ -103,6 +115,17 @@ pub(crate) fn extend(
             }
         };
         let spec = marionette_ruby::scan_type(&t.name, &text);
+        // A native type stands for the module's own only while it
+        // implements everything the module's version declares (concat 9's
+        // `create_empty_file` is unknown to one written for concat 7): the
+        // module's Ruby takes over otherwise, as a native type must never
+        // give another result.
+        if let Some(native) = &native
+            && !YIELDING.contains(&t.name.as_str())
+            && lacking(native, &spec).is_none()
+        {
+            continue;
+        }
         let doc = if spec.doc.is_empty() {
             format!("Written in Ruby in {}.", t.file.display())
         } else {
@@ -176,7 +199,7 @@ pub(crate) fn extend(
             "title_patterns": title_patterns,
         });
         let type_def = match marionette_ral::type_from_data(&data)
-            .map(|def| registry.add_type(checked_by_ruby(def, &spec, t, host)))
+            .map(|def| registry.add_type(checked_by_ruby(def, &spec, (t, &module_types), host)))
         {
             Ok(Ok(def)) => def,
             Ok(Err(error)) => {
@@ -194,10 +217,11 @@ pub(crate) fn extend(
                 continue;
             }
         };
-        if t.providers.is_empty() {
-            // A type without providers manages nothing itself (stdlib's
-            // `anchor`, concat's `concat_fragment`): it orders and
-            // collects, as Puppet applies such types.
+        let manages = spec.ensurable || spec.attributes.iter().any(|a| a.property);
+        if t.providers.is_empty() && !manages {
+            // A type without providers or properties manages nothing
+            // (stdlib's `anchor`, concat's `concat_fragment`): it orders
+            // and collects, as Puppet applies such types.
             let stand_in = ProviderDef::new(
                 &t.name,
                 &t.name,
@@ -228,7 +252,7 @@ pub(crate) fn extend(
 fn checked_by_ruby(
     mut def: TypeDef,
     spec: &marionette_ruby::TypeSpec,
-    t: &RubyType,
+    (t, module_types): (&RubyType, &Arc<[String]>),
     host: &Arc<RubyHost>,
 ) -> TypeDef {
     // `ensurable` gives `ensure` Puppet's own words, unless its block
@@ -355,34 +379,55 @@ fn checked_by_ruby(
     }
     if spec.generates {
         let (host, t, checks) = (host.clone(), t.clone(), checks.clone());
+        let module_types = module_types.clone();
         def.generate = Some(Arc::new(
-            move |resource: &marionette_ral::Resource, _: &dyn marionette_ral::Generation| {
+            move |resource: &marionette_ral::Resource,
+                  generation: &dyn marionette_ral::Generation| {
                 checks
                     .load()
                     .map_err(marionette_ral::GenerateError::Failed)?;
-                let made = host
+                let catalog: Vec<(&str, &str, PHash)> = module_types
+                    .iter()
+                    .flat_map(|name| generation.resources_of(name))
+                    .map(|r| (r.type_name(), r.title(), values_of(r)))
+                    .collect();
+                let (made, failed) = host
                     .generate(
                         &t.name,
-                        resource.title(),
-                        &values_of(resource),
+                        (resource.title(), &values_of(resource)),
+                        &catalog,
                         &mut Answers::none(),
                     )
                     .map_err(|error| {
                         marionette_ral::GenerateError::Failed(failure(&error, &t.file))
                     })?;
-                Ok(made
+                let made: Vec<marionette_ral::Generated> = made
                     .into_iter()
-                    .map(|(type_name, title, values)| marionette_ral::Generated {
-                        type_name,
-                        title,
-                        params: values
+                    .map(|made| marionette_ral::Generated {
+                        type_name: made.type_name,
+                        title: made.title,
+                        params: made
+                            .values
                             .iter()
                             .map(|(name, value)| {
                                 (marionette_values::format::to_s(name), value.clone())
                             })
                             .collect(),
+                        by: match made.by.as_str() {
+                            "eval_generate" => marionette_ral::GeneratedBy::EvalGenerate,
+                            "both" => marionette_ral::GeneratedBy::Both,
+                            _ => marionette_ral::GeneratedBy::Generate,
+                        },
                     })
-                    .collect())
+                    .collect();
+                match failed {
+                    // `eval_generate` raised: what `generate` made stands.
+                    Some(message) => Err(marionette_ral::GenerateError::Incomplete(
+                        made,
+                        format!("{message} ({})", t.file.display()),
+                    )),
+                    None => Ok(made),
+                }
             },
         ));
     }
@@ -640,8 +685,11 @@ fn applying_values(resource: &marionette_ral::Resource) -> PHash {
 
 /// The values of the attributes `keep` keeps, as the host takes them.
 fn values_where(resource: &marionette_ral::Resource, keep: impl Fn(&str) -> bool) -> PHash {
+    // Metaparameters too, as a type's code reads them (`self[:tag]`; and
+    // concat's fragments declare a `tag` of their own).
     resource
         .values()
+        .chain(resource.metas())
         .filter(|(name, _)| keep(name))
         .map(|(name, value)| (Value::string(name), value.clone()))
         .collect()
@@ -664,6 +712,18 @@ fn load_providers(host: &Arc<RubyHost>, t: &RubyType, type_def: &TypeDef) -> Vec
         .chain(["name".to_string(), "ensure".to_string()])
         .collect();
     let mut answers = Answers::none();
+    if t.providers.is_empty() {
+        // A type without providers (concat's `concat_file`) manages its
+        // resources itself: its own `exists?`, `create` and getters, as
+        // Puppet asks the type when there is no provider.
+        let provider = Arc::new(RubyProvider::new(host, &t.name, "", &shown));
+        let mut def =
+            ProviderDef::new(&t.name, &t.name, Implementation::Properties(provider)).implicit();
+        if let Err(error) = host.load_providers(&t.name, &t.file, &[], &mut answers) {
+            def.confines.push(Confine::Broken(failure(&error, &t.file)));
+        }
+        return vec![def];
+    }
     let specs = match host.load_providers(&t.name, &t.file, &t.providers, &mut answers) {
         Ok(specs) => specs,
         Err(error) => {

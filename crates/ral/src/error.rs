@@ -81,14 +81,6 @@ pub enum RalError {
         detail: String,
         origin: Origin,
     },
-    #[error("Provider {provider} must have features '{}' to set '{attr}' on {resource}{origin}", .features.join(", "))]
-    MissingFeatures {
-        resource: String,
-        provider: String,
-        attr: String,
-        features: Vec<String>,
-        origin: Origin,
-    },
     /// A provider failed while reading or changing the system.
     #[error("{resource}: {message}")]
     Provider { resource: String, message: String },

@@ -63,5 +63,5 @@ pub use select::Selector;
 pub use sync::{Event, EventStatus, Outcome, Session};
 pub use typedef::{
     ArrayMatching, AttrDef, AttrKind, AutoKind, Batch, DefaultValue, FeatureDef, GenerateError,
-    Generated, Generation, Listing, Titles, TypeDef,
+    Generated, GeneratedBy, Generation, Listing, Titles, TypeDef,
 };

@@ -35,6 +35,10 @@ pub struct Resource {
     /// [`Resource::name`], kept once every attribute is set (and renewed
     /// when the namevar is set again); `None` while the resource is built.
     name: Option<Arc<str>>,
+    /// The attributes (their positions) that its provider lacks the
+    /// features of, found when the provider is chosen: as in Puppet, they
+    /// are not managed, as if never given.
+    unsupported: std::sync::OnceLock<Box<[u16]>>,
 }
 
 /// The names an `audit` value gives, alone or in an array.
@@ -261,6 +265,7 @@ impl Resource {
             origin,
             path: None,
             name: None,
+            unsupported: std::sync::OnceLock::new(),
         };
         let mut given = Given::default();
         for (name, value) in params {
@@ -552,6 +557,9 @@ impl Resource {
     /// else the type's fixed default.
     fn slot(&self, index: usize) -> Option<SlotRef<'_>> {
         let at = u16::try_from(index).ok()?;
+        if self.is_unsupported(at) {
+            return None;
+        }
         // A handful of slots: a scan beats a search.
         match self.slots.iter().find(|slot| slot.at == at) {
             Some(slot) => Some(slot.as_ref()),
@@ -583,11 +591,68 @@ impl Resource {
     fn filled(&self) -> impl Iterator<Item = (usize, SlotRef<'_>)> {
         let mut slots = self.slots.iter().peekable();
         (0..self.type_def.attributes.len()).filter_map(move |index| {
-            match slots.next_if(|slot| usize::from(slot.at) == index) {
+            let found = match slots.next_if(|slot| usize::from(slot.at) == index) {
                 Some(slot) => Some((index, slot.as_ref())),
                 None => self.default_at(index).map(|slot| (index, slot)),
-            }
+            };
+            found.filter(|_| !self.is_unsupported(u16::try_from(index).unwrap_or(u16::MAX)))
         })
+    }
+
+    fn is_unsupported(&self, at: u16) -> bool {
+        self.unsupported
+            .get()
+            .is_some_and(|unsupported| unsupported.contains(&at))
+    }
+
+    /// Leaves out the attributes given that need features `has` says the
+    /// resource's provider lacks, once (the provider is chosen once):
+    /// each with the features it lacks, for saying so.
+    pub fn leave_unsupported(
+        &self,
+        has: impl Fn(&str) -> bool,
+    ) -> Vec<(&crate::typedef::AttrDef, Vec<&str>)> {
+        let mut left = Vec::new();
+        self.unsupported.get_or_init(|| {
+            let mut positions = Vec::new();
+            for (index, attr) in self.type_def.attributes.iter().enumerate() {
+                if attr.required_features.is_empty() || !self.is_given(&attr.name) {
+                    continue;
+                }
+                let missing: Vec<&str> = attr
+                    .required_features
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|f| !has(f))
+                    .collect();
+                if !missing.is_empty() {
+                    positions.push(u16::try_from(index).unwrap_or(u16::MAX));
+                    left.push((attr, missing));
+                }
+            }
+            // An `ensure` that is `present` only because a property was
+            // given goes too when no such property is left.
+            let attrs = &self.type_def.attributes;
+            if !positions.is_empty()
+                && let Some(index) = self.index("ensure")
+                && attrs[index].default.is_none()
+                && self
+                    .slots
+                    .iter()
+                    .any(|slot| usize::from(slot.at) == index && !slot.given)
+                && !self.slots.iter().any(|slot| {
+                    let attr = &attrs[usize::from(slot.at)];
+                    slot.given
+                        && attr.kind.is_property()
+                        && attr.name != "ensure"
+                        && !positions.contains(&slot.at)
+                })
+            {
+                positions.push(u16::try_from(index).unwrap_or(u16::MAX));
+            }
+            positions.into_boxed_slice()
+        });
+        left
     }
 
     /// Sets the value of the attribute at `index`, keeping the slots in
@@ -670,6 +735,11 @@ impl Resource {
     /// A metaparameter's value.
     pub fn meta(&self, name: &str) -> Option<&Value> {
         self.meta.get(name)
+    }
+
+    /// Every metaparameter given, in the catalog's order.
+    pub fn metas(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.meta.iter().map(|(name, value)| (name.as_str(), value))
     }
 
     /// Whether `noop => true` was set on this resource.

@@ -213,8 +213,27 @@ impl Selector {
             }
             None => self.default_provider(type_name)?,
         };
-        check_features(resource, &provider)?;
+        self.leave_unsupported(resource, &provider);
         Ok(provider)
+    }
+
+    /// As Puppet: an attribute that needs features the provider lacks is
+    /// not managed (its docs say it is an error; Puppet 7 only says so in
+    /// its debug output).
+    fn leave_unsupported(&self, resource: &Resource, provider: &ProviderDef) {
+        let type_def = resource.type_def();
+        for (attr, missing) in resource.leave_unsupported(|f| provider.has_feature(type_def, f)) {
+            self.logger.log(
+                crate::log::Level::Debug,
+                &resource.path(),
+                &format!(
+                    "Provider {} does not support features {}; not managing attribute {}",
+                    provider.name,
+                    missing.join(", "),
+                    attr.name
+                ),
+            );
+        }
     }
 }
 
@@ -224,31 +243,4 @@ fn list_or_none(names: &[&str]) -> String {
     } else {
         names.join(", ")
     }
-}
-
-/// Every attribute the manifest set must have its required features in the
-/// provider.
-pub fn check_features(resource: &Resource, provider: &ProviderDef) -> Result<(), RalError> {
-    let type_def = resource.type_def();
-    for attr in &type_def.attributes {
-        if attr.required_features.is_empty() || !resource.is_given(&attr.name) {
-            continue;
-        }
-        let missing: Vec<String> = attr
-            .required_features
-            .iter()
-            .filter(|f| !provider.has_feature(type_def, f))
-            .cloned()
-            .collect();
-        if !missing.is_empty() {
-            return Err(RalError::MissingFeatures {
-                resource: resource.reference(),
-                provider: provider.name.clone(),
-                attr: attr.name.clone(),
-                features: attr.required_features.clone(),
-                origin: resource.origin().clone(),
-            });
-        }
-    }
-    Ok(())
 }

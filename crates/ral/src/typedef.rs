@@ -182,6 +182,26 @@ pub struct Generated {
     pub type_name: String,
     pub title: String,
     pub params: Vec<(String, Value)>,
+    pub by: GeneratedBy,
+}
+
+/// Which of Puppet's two generators made a resource, which decides where
+/// its events go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GeneratedBy {
+    /// `generate` (`tidy`, `resources`): an ordinary resource of its
+    /// generator's container.
+    #[default]
+    Generate,
+    /// `eval_generate` (a recursive file's entries): its events reach its
+    /// container only through its generator's completion, which Puppet
+    /// names by the generator's title ("/srv: Would have triggered
+    /// 'refresh' from 3 events").
+    EvalGenerate,
+    /// Both (concat's file, made by `generate`, its content given by
+    /// `eval_generate`): its events go to its container and to the
+    /// completion.
+    Both,
 }
 
 /// Where an attribute's default comes from.
@@ -437,6 +457,16 @@ impl AttrDef {
         hook: impl Fn(&Resource, &Value, &Value) -> String + Send + Sync + 'static,
     ) -> AttrDef {
         self.change_message = Some(Arc::new(hook));
+        self
+    }
+
+    /// What a noop run says of the attribute out of sync, when not
+    /// Puppet's `current_value ..., should be ... (noop)` of the values.
+    pub fn noop_message(
+        mut self,
+        hook: impl Fn(&Resource, &Value, &Value) -> String + Send + Sync + 'static,
+    ) -> AttrDef {
+        self.noop_message = Some(Arc::new(hook));
         self
     }
 

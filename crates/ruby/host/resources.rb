@@ -307,8 +307,17 @@ module Puppet
     end
 
     class Ensure < Property
+      # As Puppet asks: the provider, else the type itself (concat's
+      # `concat_file`, which has no provider, exists when it should).
       def retrieve
-        provider.exists? ? :present : :absent
+        found = if provider.respond_to?(:exists?)
+                  provider.exists?
+                elsif @resource.respond_to?(:exists?)
+                  @resource.exists?
+                else
+                  raise Puppet::DevError, "No ability to determine if #{@resource.class.type_name} exists"
+                end
+        found ? :present : :absent
       end
 
       def change_to_s(current, desired)
@@ -433,7 +442,22 @@ module Puppet
       attr_reader :validate_block
 
       def attribute(name)
-        attributes.find { |a| a[:name] == name.to_s }
+        attributes.find { |a| a[:name] == name.to_s } || (stand_in? ? stand_in_attribute(name.to_s) : nil)
+      end
+
+      # An attribute of a core type's stand-in (see `stand_in?`): any is
+      # taken as given, for the engine to check.
+      def stand_in_attribute(name)
+        parameter = Class.new(Puppet::Parameter)
+        parameter.instance_variable_set(:@parameter_name, name)
+        attributes << (attr = { name: name, kind: 'parameter', class: parameter, features: [] })
+        attr
+      end
+
+      # Puppet's metaparameters, which a type's `generate` may pass on
+      # (`Puppet::Type.metaparams.each`).
+      def metaparams
+        METAPARAMS
       end
 
       # Puppet's questions about a type's attributes, which providers ask
@@ -499,6 +523,7 @@ module Puppet
       @title = title
       @parameters = {}
       values = self.class.with_title_values(title, values.transform_keys(&:to_s))
+      values.each_key { |name| self.class.attribute(name) } if self.class.stand_in?
       # As Puppet sets them: the given values in the type's order, then
       # the defaults of the others, each seeing those before it (ensure's
       # default asks whether any property is managed).
@@ -529,6 +554,16 @@ module Puppet
     # which makes `ensure` default to present.
     def managed?
       @parameters.any? { |name, p| name != :ensure && p.is_a?(Puppet::Property) && !p.should.nil? }
+    end
+
+    # As Puppet, an attribute that needs features the provider lacks is
+    # not managed, as if it were not given.
+    def leave_unsupported
+      self.class.attributes.each do |attr|
+        next if attr[:features].empty? || attr[:features].all? { |f| provider.class.feature?(f) }
+
+        @parameters.delete(attr[:name].to_sym)
+      end
     end
 
     # A provider given to the resource (a prefetch's) belongs to it.
@@ -608,8 +643,12 @@ module Puppet
       "#<#{self.class.type_name} #{ref}>"
     end
 
+    # The catalog being applied, as far as the type's code may see it (a
+    # `generate` reads its fragments), else the compile's.
+    attr_writer :catalog
+
     def catalog
-      Puppet::Parser::Scope::Catalog.new
+      @catalog || Puppet::Parser::Scope::Catalog.new
     end
 
     def fail(message)
@@ -870,6 +909,38 @@ module Marionette
     end
   end
 
+  # The catalog being applied, as a type's `generate` and `eval_generate`
+  # see it: the resources of module types the engine sent (concat's
+  # fragments), each made as the type's code makes it when first asked
+  # for, and those generated since.
+  class RunCatalog
+    def initialize(entries)
+      @entries = entries
+      @added = []
+    end
+
+    def resources
+      @made ||= @entries.filter_map do |entry|
+        type = Types.find(entry['type'].to_s)
+        Apply.with_defaults(Apply.partial(type, entry['title'], Wire.decode(entry['values'] || {})))
+      rescue StandardError
+        nil
+      end
+      @made + @added
+    end
+
+    def add_resource(*resources)
+      resources.each { |r| @added << r unless resource(r.ref) }
+    end
+
+    # `resource('File[/x]')` or `resource(:file, '/x')`.
+    def resource(type, title = nil)
+      type, title = type.to_s.match(/\A(.+?)\[(.*)\]\z/m)&.captures || [type, title] if title.nil?
+      wanted = "#{type.to_s.split('::').map(&:capitalize).join('::')}[#{title}]"
+      resources.find { |r| r.ref == wanted }
+    end
+  end
+
   # A provider's flush failed after a change it followed.
   class FlushFailed < StandardError; end
 
@@ -895,8 +966,12 @@ module Marionette
         type = type(params['type'])
         resource = type.new(params['title'], Wire.decode(params['values'] || {}))
         resource.path = params['path'] if params['path']
-        provider = type.provider(params['provider']) or raise ArgumentError, "no provider #{params['provider']}"
-        resource.provider = provider.new(resource)
+        # A type without providers manages its resources itself.
+        unless type.providers.empty? && params['provider'].to_s.empty?
+          provider = type.provider(params['provider']) or raise ArgumentError, "no provider #{params['provider']}"
+          resource.provider = provider.new(resource)
+          resource.leave_unsupported
+        end
         id = (@next_id = (@next_id || 0) + 1)
         resources[id] = resource
         { 'id' => id }
@@ -1066,16 +1141,38 @@ module Marionette
         { 'refused' => e.message }
       end
 
-      # The resources a type's `generate` adds to the run, as type, title
-      # and values.
+      # The resources a type's `generate` adds to the run, then what its
+      # `eval_generate` adds or changes of them (concat's file gets its
+      # content), as type, title and values; the catalog they see holds
+      # the resources of module types the engine sent (`catalog`). When
+      # `eval_generate` raises, what `generate` made still stands, as in
+      # Puppet, and `failed` says why.
       def generate(params)
         resource = with_defaults(partial(type(params['type']), params['title'], Wire.decode(params['values'] || {})))
+        catalog = RunCatalog.new(Array(params['catalog']))
+        resource.catalog = catalog
         made = resource.respond_to?(:generate) ? Array(resource.generate) : []
-        list = made.map do |r|
-          { 'type' => r.class.type_name.to_s, 'title' => r.title.to_s,
-            'values' => Wire.encode(r.to_hash.transform_keys(&:to_s).transform_values { |v| v.is_a?(Symbol) ? v.to_s : v }) }
+        made.each { |r| catalog.add_resource(r) }
+        by = made.to_h { |r| [r.object_id, 'generate'] }
+        answer = {}
+        if resource.respond_to?(:eval_generate)
+          begin
+            Array(resource.eval_generate).each do |r|
+              made << r unless by.key?(r.object_id)
+              by[r.object_id] = by.key?(r.object_id) ? 'both' : 'eval_generate'
+            end
+          rescue StandardError => e
+            answer['failed'] = e.message
+            by.transform_values! { 'generate' }
+          end
         end
-        { 'resources' => list }
+        answer.merge('resources' => made.map { |r| generated(r, by[r.object_id]) })
+      end
+
+      def generated(resource, by)
+        values = resource.to_hash.transform_keys(&:to_s).transform_values { |v| v.is_a?(Symbol) ? v.to_s : v }
+        { 'type' => resource.class.type_name.to_s, 'title' => resource.title.to_s, 'values' => Wire.encode(values),
+          'by' => by }
       end
 
       def prefetch(params)
@@ -1144,6 +1241,9 @@ module Marionette
       # properties read as Puppet's own do (no `retrieve` of the type's),
       # through such getters.
       def own_reads?(resource, attrs)
+        # A type without providers reads through its own code.
+        return false if resource.provider.nil?
+
         provider = resource.provider.class
         attrs.all? do |attr|
           property = resource.property(attr)

@@ -123,7 +123,18 @@ module Puppet
         self
       end
 
+      # A core type the engine implements (`file`), as modules' code makes
+      # its resources (concat's `Puppet::Type.type(:file).new(path: ...,
+      # mode: ...)`), named by the type's namevar.
+      def stand_in?
+        @stand_in == true
+      end
+
+      CORE_NAMEVARS = { 'file' => :path, 'exec' => :command, 'tidy' => :path }.freeze
+
       def key_attributes
+        return [CORE_NAMEVARS.fetch(type_name, :name)] if stand_in?
+
         named = attributes.select { |a| a[:class].isnamevar? }.map { |a| a[:name].to_sym }
         named.empty? && attributes.any? { |a| a[:name] == 'name' } ? [:name] : named
       end
@@ -181,7 +192,7 @@ module Puppet
         end,
         'ensurable' => klass.ensurable?,
         'refreshable' => klass.method_defined?(:refresh),
-        'generates' => klass.method_defined?(:generate),
+        'generates' => klass.method_defined?(:generate) || klass.method_defined?(:eval_generate),
         'pre_run_checks' => klass.method_defined?(:pre_run_check),
         'features' => klass.features_declared,
         'title_patterns' => patterns
@@ -207,7 +218,10 @@ module Marionette
       # types may refer to (`Puppet::Type.type(:file)`).
       def find(name)
         table[name] || from_module(name) ||
-          (table[name] = Class.new(Puppet::Type).tap { |k| k.instance_variable_set(:@type_name, name) })
+          (table[name] = Class.new(Puppet::Type).tap do |k|
+            k.instance_variable_set(:@type_name, name)
+            k.instance_variable_set(:@stand_in, true)
+          end)
       end
 
       def from_module(name)

@@ -328,16 +328,23 @@ impl RubyHost {
             .map(str::to_string))
     }
 
-    /// The resources a type's `generate` adds for a resource: each type,
-    /// title and values.
+    /// The resources a type's `generate` and `eval_generate` add for a
+    /// resource, and why `eval_generate`
+    /// failed, when it did (what `generate` made still stands). `catalog`
+    /// is what the type's code sees of the catalog: resources of module
+    /// types, each type, title and values.
     pub fn generate(
         &self,
         type_name: &str,
-        title: &str,
-        values: &PHash,
+        (title, values): (&str, &PHash),
+        catalog: &[(&str, &str, PHash)],
         engine: &mut dyn Engine,
-    ) -> Result<Vec<(String, String, PHash)>, HostError> {
-        let params = self.resource_params(type_name, title, values);
+    ) -> Result<(Vec<GeneratedResource>, Option<String>), HostError> {
+        let mut params = self.resource_params(type_name, title, values);
+        params["catalog"] = catalog
+            .iter()
+            .map(|(type_name, title, values)| self.resource_params(type_name, title, values))
+            .collect();
         let answer = self.request("generate", params, engine)?;
         let mut made = Vec::new();
         for entry in answer
@@ -348,9 +355,18 @@ impl RubyHost {
         {
             let text = |key: &str| entry.get(key).and_then(Json::as_str).unwrap_or_default();
             let values = self.decode_hash(entry.get("values"), "generate")?;
-            made.push((text("type").to_string(), text("title").to_string(), values));
+            made.push(GeneratedResource {
+                type_name: text("type").to_string(),
+                title: text("title").to_string(),
+                values,
+                by: text("by").to_string(),
+            });
         }
-        Ok(made)
+        let failed = answer
+            .get("failed")
+            .and_then(Json::as_str)
+            .map(str::to_string);
+        Ok((made, failed))
     }
 
     /// Loads the environment's custom facts (`Settings::fact_files`)
@@ -642,6 +658,16 @@ impl RubyHost {
     fn decode(&self, data: &Json) -> Result<Value, String> {
         self.conversation.decode(data)
     }
+}
+
+/// A resource a type's code generated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedResource {
+    pub type_name: String,
+    pub title: String,
+    pub values: PHash,
+    /// Which method made it: `generate`, `eval_generate` or `both`.
+    pub by: String,
 }
 
 /// A custom fact file that could not be loaded, and why.

@@ -31,7 +31,8 @@ use marionette_values::{PHash, Value};
 use serde_json::{Value as Json, json};
 
 pub use crate::apply::{
-    Built, Declared, LoadError, LoggedMessage, ProviderSpec, ResourceId, ResourceState,
+    Built, Declared, GeneratedResource, LoadError, LoggedMessage, ProviderSpec, ResourceId,
+    ResourceState,
 };
 use crate::conversation::Conversation;
 pub use crate::resource_api::{ApiAttribute, ApiType, Behaviour};

@@ -128,7 +128,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
             refreshable = true;
             continue;
         }
-        if defines("generate") {
+        if defines("generate") || defines("eval_generate") {
             generates = true;
             continue;
         }

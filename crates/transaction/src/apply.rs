@@ -14,13 +14,13 @@ use marionette_catalog::Catalog;
 use marionette_ral::attribute::value_text;
 use marionette_ral::schedule::Schedule;
 use marionette_ral::{
-    EventStatus, Facts, Filebucket, GenerateError, Level, Logger, Outcome, RalError, Registry,
-    Resource, Session,
+    EventStatus, Facts, Filebucket, GenerateError, GeneratedBy, Level, Logger, Outcome, RalError,
+    Registry, Resource, Session,
 };
 use marionette_values::Value;
 use marionette_values::types::capitalize_segments;
 
-use crate::graph::{Containment, Graph, GraphError, NodeKind};
+use crate::graph::{Completion, Containment, Graph, GraphError, NodeKind};
 use crate::report::{self, Counts, EventReport, Log, Report, ResourceStatus};
 
 /// Told, before each resource, how many are done, of how many, and which
@@ -318,17 +318,21 @@ const INHERITED_METAPARAMETERS: &[&str] = &["noop", "loglevel", "schedule", "aud
 /// the resource itself is still evaluated; the run counts as failed.
 type GenerateFailure = (usize, String);
 
+/// What [`extend`] makes: the extended catalog (`None` when no generator
+/// added anything), the generators that failed, and the completion of
+/// each generator whose `eval_generate` made resources.
+type Extended = (Option<Catalog>, Vec<GenerateFailure>, Vec<Completion>);
+
 /// The catalog with every generator's resources added, each contained
-/// where its generator is (`None` when no generator added anything), and
-/// the generators that failed; an error when a generator found its
-/// resource invalid.
+/// where its generator is, and the generators that failed; an error when
+/// a generator found its resource invalid.
 fn extend(
     catalog: &Catalog,
     resources: &[(usize, Resource)],
     registry: &Arc<Registry>,
     facts: &Arc<Facts>,
     logger: &Logger,
-) -> Result<(Option<Catalog>, Vec<GenerateFailure>), ApplyError> {
+) -> Result<Extended, ApplyError> {
     let generator = Generator {
         session: Session::new(registry.clone(), facts.clone(), logger.clone()),
         registry,
@@ -343,6 +347,7 @@ fn extend(
     let mut known: Option<HashSet<String>> = None;
     let mut errors = Vec::new();
     let mut failures = Vec::new();
+    let mut completions: Vec<Completion> = Vec::new();
     for (i, resource) in resources {
         let Some(hook) = &resource.type_def().generate else {
             continue;
@@ -393,11 +398,20 @@ fn extend(
                 .map(marionette_catalog::Resource::reference)
                 .collect::<HashSet<String>>()
         });
+        let mut completion = Completion {
+            generator: *i,
+            made: Vec::new(),
+        };
         for new in generated {
             let type_name = capitalize_segments(&new.type_name);
             let reference = format!("{type_name}[{}]", new.title);
             if !known.insert(reference.clone()) {
                 continue;
+            }
+            if new.by != GeneratedBy::Generate {
+                completion
+                    .made
+                    .push((extended.resources.len(), new.by == GeneratedBy::Both));
             }
             let mut parameters = serde_json::Map::new();
             for (name, value) in &new.params {
@@ -428,9 +442,12 @@ fn extend(
                 });
             }
         }
+        if !completion.made.is_empty() {
+            completions.push(completion);
+        }
     }
     if errors.is_empty() {
-        Ok((extended, failures))
+        Ok((extended, failures, completions))
     } else {
         Err(ApplyError::Invalid(errors))
     }
@@ -452,11 +469,13 @@ pub fn apply(
     // catalog is then converted and ordered like any other.
     let extended;
     let mut generate_failures = Vec::new();
+    let mut completions = Vec::new();
     let catalog = if resources
         .iter()
         .any(|(_, r)| r.type_def().generate.is_some())
     {
-        (extended, generate_failures) = extend(catalog, &resources, &registry, &facts, &logger)?;
+        (extended, generate_failures, completions) =
+            extend(catalog, &resources, &registry, &facts, &logger)?;
         match &extended {
             Some(extended) => {
                 containment = Containment::of(extended);
@@ -498,7 +517,8 @@ pub fn apply(
     // Resources are checked on other threads while the graph is built;
     // their prefetches wait for their first evaluation.
     session.plan(&selected);
-    let graph = Graph::build_in(catalog, &indices, &ral, containment)?;
+    let mut graph = Graph::build_in(catalog, &indices, &ral, containment)?;
+    graph.complete(&completions);
     let order = graph.order()?;
     let checks = Session::pre_run_checks(&ral);
     if !checks.is_empty() {
@@ -756,7 +776,7 @@ impl<'a> Run<'a> {
         }
         let kind = self.graph.nodes[node].kind;
         match kind {
-            NodeKind::Start | NodeKind::End => {
+            NodeKind::Start | NodeKind::End | NodeKind::Completion => {
                 if !failed_dependencies.is_empty() {
                     self.state[node] = State::Failed;
                     self.failed_roots.insert(node, failed_dependencies);
@@ -768,12 +788,19 @@ impl<'a> Run<'a> {
                 // have passed on: noop events, and in a noop run the real
                 // events of audits too.
                 let total = received.events + received.noop_events;
-                if kind == NodeKind::End && total > 0 && (received.events == 0 || self.options.noop)
+                if kind != NodeKind::Start
+                    && total > 0
+                    && (received.events == 0 || self.options.noop)
                 {
-                    let reference = self.graph.reference(node);
+                    // A completion speaks as its generator's title, as
+                    // Puppet's whit hides what it is.
+                    let source = match kind {
+                        NodeKind::Completion => self.graph.title(node).to_string(),
+                        _ => self.graph.reference(node),
+                    };
                     self.logger.log(
                         Level::Notice,
-                        &reference,
+                        &source,
                         &format!(
                             "Would have triggered 'refresh' from {}",
                             plural(total, "event")

@@ -28,6 +28,18 @@ pub enum NodeKind {
     Start,
     /// The end of a container.
     End,
+    /// The completion of a resource whose `eval_generate` made resources
+    /// (see [`Graph::complete`]).
+    Completion,
+}
+
+/// A generator whose `eval_generate` made resources: its catalog position,
+/// and theirs, each with whether `generate` made it too (and so it is also
+/// an ordinary resource of the generator's container).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    pub generator: usize,
+    pub made: Vec<(usize, bool)>,
 }
 
 #[derive(Clone, Debug)]
@@ -364,6 +376,63 @@ impl<'c> Graph<'c> {
         display_reference(&self.catalog.resources[self.nodes[node].catalog_index])
     }
 
+    /// The title of the catalog resource a node comes from.
+    pub fn title(&self, node: usize) -> &str {
+        &self.catalog.resources[self.nodes[node].catalog_index].title
+    }
+
+    /// Adds Puppet's completion of each generator whose `eval_generate`
+    /// made resources: a node after the generator and those resources,
+    /// which takes over the generator's edges to what follows it. Their
+    /// events reach the generator's dependents and container through it,
+    /// as one event (Puppet's completed whit), and those only
+    /// `eval_generate` made send none to the container directly.
+    pub fn complete(&mut self, completions: &[Completion]) {
+        if completions.is_empty() {
+            return;
+        }
+        let mut node_of: FastMap<usize, usize> = FastMap::default();
+        for (n, node) in self.nodes.iter().enumerate() {
+            if let NodeKind::Resource(_) = node.kind {
+                node_of.insert(node.catalog_index, n);
+            }
+        }
+        for completion in completions {
+            let Some(&generator) = node_of.get(&completion.generator) else {
+                continue;
+            };
+            let made: Vec<(usize, bool)> = completion
+                .made
+                .iter()
+                .filter_map(|(i, contained)| Some((*node_of.get(i)?, *contained)))
+                .collect();
+            if made.is_empty() {
+                continue;
+            }
+            let done = self.add_node(NodeKind::Completion, completion.generator);
+            for e in std::mem::take(&mut self.outgoing[generator]) {
+                let to = self.edges[e].to;
+                if made.iter().any(|(m, _)| *m == to) {
+                    self.outgoing[generator].push(e);
+                } else {
+                    self.edges[e].from = done;
+                    self.outgoing[done].push(e);
+                }
+            }
+            self.add_edge(generator, done, true);
+            for (m, contained) in made {
+                if !contained {
+                    for &e in &self.outgoing[m] {
+                        if self.nodes[self.edges[e].to].kind == NodeKind::End {
+                            self.edges[e].refresh = false;
+                        }
+                    }
+                }
+                self.add_edge(m, done, true);
+            }
+        }
+    }
+
     fn add_node(&mut self, kind: NodeKind, catalog_index: usize) -> usize {
         self.nodes.push(Node {
             kind,
@@ -415,7 +484,7 @@ impl<'c> Graph<'c> {
             let rank = match node.kind {
                 NodeKind::Start => 0,
                 NodeKind::Resource(_) => 1,
-                NodeKind::End => 2,
+                NodeKind::End | NodeKind::Completion => 2,
             };
             Reverse((node.catalog_index, rank, n))
         };
@@ -568,6 +637,7 @@ impl<'c> Graph<'c> {
                 NodeKind::Resource(_) => reference,
                 NodeKind::Start => format!("Admissible_{reference}"),
                 NodeKind::End => format!("Completed_{reference}"),
+                NodeKind::Completion => format!("Whit[completed_{}]", self.title(n)),
             };
             let _ = writeln!(out, "  n{n} [label = {label:?}, shape = box];");
         }

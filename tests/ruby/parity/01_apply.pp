@@ -1,4 +1,4 @@
-# stdlib's and inifile's types, natively when their modules are on the
+# stdlib's, inifile's and concat's types, natively when their modules are on the
 # module path, through their own Ruby when only their lib is (an agent's
 # plugins): the same changes either way, Puppet's.
 file { '/tmp/mrtest-rbtypes': ensure => directory }
@@ -21,3 +21,6 @@ ini_subsetting { 'sub':
   subsetting => '-Xmx',
   value      => '512m',
 }
+concat_file { '/tmp/mrtest-rbtypes/c.conf': tag => 'mrtest-c', mode => '0640' }
+concat_fragment { 'c2': target => '/tmp/mrtest-rbtypes/c.conf', content => "second\n", order => '20' }
+concat_fragment { 'c1': tag => 'mrtest-c', content => "first\n", order => '10' }

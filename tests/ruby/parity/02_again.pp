@@ -19,3 +19,6 @@ ini_subsetting { 'sub':
   subsetting => '-Xmx',
   value      => '512m',
 }
+concat_file { '/tmp/mrtest-rbtypes/c.conf': tag => 'mrtest-c', mode => '0640' }
+concat_fragment { 'c2': target => '/tmp/mrtest-rbtypes/c.conf', content => "second\n", order => '20' }
+concat_fragment { 'c1': tag => 'mrtest-c', content => "first\n", order => '10' }

@@ -8,3 +8,6 @@ ini_subsetting { 'sub':
   subsetting => '-Xmx',
   value      => '1g',
 }
+concat_file { '/tmp/mrtest-rbtypes/c.conf': tag => 'mrtest-c', mode => '0640' }
+concat_fragment { 'c2': target => '/tmp/mrtest-rbtypes/c.conf', content => "changed\n", order => '5' }
+concat_fragment { 'c1': tag => 'mrtest-c', content => "first\n", order => '10' }

@@ -8,3 +8,4 @@ ini_subsetting { 'sub':
   setting    => 'opts',
   subsetting => '-Xmx',
 }
+concat_file { '/tmp/mrtest-rbtypes/c.conf': ensure => absent }

@@ -306,22 +306,18 @@ fn generate(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>,
             params.push((name.to_string(), value.clone()));
         }
     }
-    // Puppet applies the file after the `concat_file` and sends what
-    // depends on the `concat_file` the file's changes: the file comes after
-    // it and takes its `before` and `notify`.
+    // Puppet applies the file after the `concat_file`; its `eval_generate`
+    // then gives the file its content, which sends the file's changes to
+    // what depends on the `concat_file` (through its completion).
     params.push((
         "require".to_string(),
         Value::String(resource.reference().into()),
     ));
-    for meta in ["before", "notify"] {
-        if let Some(value) = resource.meta(meta) {
-            params.push((meta.to_string(), value.clone()));
-        }
-    }
     let mut file = Generated {
         type_name: "file".into(),
         title: resource.name(),
         params,
+        by: marionette_ral::GeneratedBy::Both,
     };
     if absent {
         return Ok(vec![file]);
@@ -332,7 +328,11 @@ fn generate(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>,
                 .push(("content".to_string(), Value::String(text.into())));
             Ok(vec![file])
         }
-        Err(message) => Err(GenerateError::Incomplete(vec![file], message)),
+        // `eval_generate` failed: the file stands as `generate` made it.
+        Err(message) => {
+            file.by = marionette_ral::GeneratedBy::Generate;
+            Err(GenerateError::Incomplete(vec![file], message))
+        }
     }
 }
 

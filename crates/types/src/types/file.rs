@@ -1078,6 +1078,22 @@ fn mode_message(resource: &Resource, current: &Value, desired: &Value) -> String
     }
 }
 
+/// A noop run's words for a mode: a directory's numeric mode with the
+/// search permission it would be given (Puppet masks the desired mode
+/// once it finds the file), any other as given.
+fn mode_noop_message(resource: &Resource, current: &Value, desired: &Value) -> String {
+    let (is_dir, _) = mode_context(resource);
+    let spec = value_text(desired);
+    let shown = match u32::from_str_radix(&spec, 8) {
+        Ok(mode) if is_dir && is_octal_mode(&spec) => mode_text(dirmask(mode)),
+        _ => spec,
+    };
+    format!(
+        "current_value '{}', should be '{shown}' (noop)",
+        value_text(current)
+    )
+}
+
 fn owner_insync(_resource: &Resource, current: &Value, desired: &Value) -> bool {
     match (
         resolve_uid(&value_text(current)),
@@ -1405,6 +1421,7 @@ fn recurse(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, 
             type_name: "file".into(),
             title,
             params,
+            by: marionette_ral::GeneratedBy::EvalGenerate,
         });
     }
     Ok(generated)
@@ -1762,7 +1779,8 @@ pub fn definition() -> TypeDef {
                 })
                 .munge(|_, value| normalize_mode_value(value))
                 .insync(mode_insync)
-                .change_message(mode_message),
+                .change_message(mode_message)
+                .noop_message(mode_noop_message),
         )
         .attr(AttrDef::read_only("type").doc("The kind of file found: `file`, `directory`, `link`, `fifo`, `socket`, `characterSpecial` or `blockSpecial`. Reported only."))
         .attr(AttrDef::read_only("ctime").doc("When the file's metadata last changed. Reported only."))

@@ -85,6 +85,7 @@ fn purge(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, Ge
                 type_name: type_name.clone(),
                 title,
                 params: vec![("ensure".into(), Value::String("absent".into()))],
+                by: marionette_ral::GeneratedBy::Generate,
             })
         })
         .collect())

@@ -228,6 +228,7 @@ fn generate(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>,
                 type_name: "file".into(),
                 title: path.display().to_string(),
                 params,
+                by: marionette_ral::GeneratedBy::Generate,
             }
         })
         .collect())

@@ -76,7 +76,8 @@ pub fn definition() -> TypeDef {
         .feature("manages_expiry", "The provider can set an account expiry date.", &[])
         .feature("system_users", "The provider can create system accounts with low ids.", &[])
         .feature("manages_shell", "The provider can set the login shell.", &[])
-        .feature("manages_solaris_rbac", "The provider can manage Solaris roles, authorizations and profiles.", &[])
+        .feature("manages_roles", "The provider can manage roles.", &[])
+        .feature("manages_solaris_rbac", "The provider can manage Solaris authorizations and profiles.", &[])
         .feature("manages_aix_lam", "The provider can manage AIX loadable authentication modules.", &[])
         .feature("manages_local_users_and_groups", "The provider can force local accounts where a directory service is also used.", &[])
         .feature("manages_loginclass", "The provider can set a BSD login class.", &[])
@@ -147,7 +148,7 @@ pub fn definition() -> TypeDef {
                 })
                 .requires_features(&["manages_expiry"]),
         )
-        .attr(AttrDef::property("roles").doc("Solaris roles.").requires_features(&["manages_solaris_rbac"]))
+        .attr(AttrDef::property("roles").doc("Solaris roles.").requires_features(&["manages_roles"]))
         .attr(AttrDef::param("role_membership").doc("Whether `roles` is complete or a minimum.").values(&["inclusive", "minimum"]))
         .attr(AttrDef::property("auths").doc("Solaris authorizations.").requires_features(&["manages_solaris_rbac"]))
         .attr(AttrDef::param("auth_membership").doc("Whether `auths` is complete or a minimum.").values(&["inclusive", "minimum"]))
