@@ -44,6 +44,14 @@ esac
 fn start_server(dir: &Path) -> Running {
     let environments =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/server/environments");
+    // The production environment uses Debian's concat and stdlib, which
+    // the server finds on its base module path as Puppet's does.
+    for module in ["concat", "stdlib"] {
+        assert!(
+            Path::new("/usr/share/puppet/modules").join(module).is_dir(),
+            "{module} is missing: install the packages of tests/forge/packages.txt (scripts/test does)"
+        );
+    }
     let classifier = dir.join("classifier");
     std::fs::write(&classifier, CLASSIFIER).expect("the classifier");
     use std::os::unix::fs::PermissionsExt;
@@ -251,6 +259,25 @@ fn a_stock_puppet_agent_is_served() {
         .map(|d| d.count())
         .unwrap_or(0);
     assert_eq!(kept, 1, "the report of Marionette's agent is kept: {said}");
+    // The Forge modules' types, from their pluginsynced Ruby, leave what
+    // Puppet's agent left.
+    for made in ["motd", "lines.txt"] {
+        let puppets = std::fs::read_to_string(dir.join(made)).unwrap_or_default();
+        assert!(!puppets.is_empty(), "Puppet's agent made {made}");
+        assert_eq!(
+            std::fs::read_to_string(ours.join(made)).unwrap_or_default(),
+            puppets,
+            "{made}: {said}"
+        );
+    }
+    // Facter's errors (the ssh module's facts where sshd is missing) are
+    // Puppet's too; nothing else fails.
+    assert!(
+        !said
+            .lines()
+            .any(|l| l.starts_with("Error") && !l.starts_with("Error: Facter:")),
+        "{said}"
+    );
     let again = marionette_agent();
     assert_eq!(again.status.code(), Some(0), "{}", common::printed(&again));
     // The server's reports of a node, read back as this machine's are.

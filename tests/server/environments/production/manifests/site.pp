@@ -1,7 +1,9 @@
 # What the server test's agents are given: a file naming the agent by its
 # certificate (and the role its certificate carries, if any) and the facts
-# pluginsync brought, a file from a module, and a note by a type pluginsync
-# brought.
+# pluginsync brought, a file from a module, a note by a type pluginsync
+# brought, and resources of Forge modules' Ruby types (Debian's concat and
+# stdlib, on the server's base module path), which an agent has only as
+# pluginsynced Ruby.
 node default {
   $dir = $facts['mrtest_srv_dir']
   $role = $trusted['extensions']['pp_role']
@@ -15,4 +17,10 @@ node default {
   mrtest_srv_note { "${dir}/note.txt":
     text => 'a synced type',
   }
+  concat { "${dir}/motd": mode => '0640' }
+  concat::fragment { 'motd-second': target => "${dir}/motd", content => "second\n", order => '20' }
+  concat::fragment { 'motd-first': target => "${dir}/motd", content => "first\n", order => '10' }
+  file { "${dir}/lines.txt": ensure => file, replace => false, content => "a=1\n" }
+  file_line { 'mrtest-line': path => "${dir}/lines.txt", line => 'b=2', require => File["${dir}/lines.txt"] }
+  file_line { 'mrtest-match': path => "${dir}/lines.txt", line => 'a=3', match => '^a=' }
 }
