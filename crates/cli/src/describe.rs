@@ -32,9 +32,21 @@ pub(crate) fn describe(args: DescribeArgs) -> Result<ExitCode> {
     let mut out = String::new();
     for name in &args.types {
         let type_def = registry.require_type(name)?;
+        // A module's Ruby type is shown as running its DSL declares it,
+        // as Puppet shows it, whatever stands for it natively.
+        let declared = match crate::environment::plugins()
+            .ruby_type_reference(name, &crate::environment::ruby())
+        {
+            Some(Ok(declared)) => Some(declared),
+            Some(Err(message)) => {
+                errln!("Warning: {name} is described from a reading of its file: {message}");
+                None
+            }
+            None => None,
+        };
         out.push_str(&docs::describe(
             &registry,
-            type_def,
+            declared.as_ref().unwrap_or(type_def),
             args.providers,
             args.short,
         ));

@@ -37,13 +37,15 @@ fn start_puppetserver(dir: &Path, port: u16) -> Running {
     std::fs::write(
         p.join("confdir/puppet.conf"),
         format!(
-            "[main]\ncertname = localhost\ndns_alt_names = localhost\nssldir = {ssl}\ncadir = {ca}\nenvironmentpath = {envs}\nbasemodulepath = {empty}\n[server]\nautosign = true\nvardir = {var}\n",
+            "[main]\ncertname = localhost\ndns_alt_names = localhost\nssldir = {ssl}\ncadir = {ca}\nenvironmentpath = {envs}\nbasemodulepath = {modules}\n[server]\nautosign = true\nvardir = {var}\n",
             ssl = p.join("confdir/ssl").display(),
             // Its own CA: Debian's default is shared by every server on
             // the machine.
             ca = p.join("ca").display(),
             envs = code.join("environments").display(),
-            empty = p.join("no-modules").display(),
+            // Debian's Forge modules (concat, stdlib), which the
+            // environment uses, as Marionette's server finds them.
+            modules = "/usr/share/puppet/modules",
             var = p.join("var").display(),
         ),
     )
@@ -150,6 +152,18 @@ fn marionette_agent_runs_against_debians_puppetserver() {
     assert_eq!(
         std::fs::read_to_string(dir.join("out/note.txt")).unwrap_or_default(),
         "a synced type\n",
+        "{said}"
+    );
+    // Concat's and stdlib's types from their pluginsynced Ruby, as
+    // Puppet's agent applies them (crates/cli/tests/server.rs).
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out/motd")).unwrap_or_default(),
+        "first\nsecond\n",
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out/lines.txt")).unwrap_or_default(),
+        "a=3\nb=2\n",
         "{said}"
     );
     let reports = dir.join("puppetserver/var/reports/mrtest-ps-agent");

@@ -344,6 +344,56 @@ fn every_part_of_the_type_dsl_applies_as_with_puppet() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// `describe` shows a module's Ruby type as `puppet describe` does, from
+/// running its DSL: the type's doc, each attribute's doc, values, aliases,
+/// patterns and required features, the namevar marked, and each
+/// provider's commands (optional ones too), defaults and features
+/// (tests/ruby/dsl/describe*.out); and a module type that stands natively
+/// for concat's `concat_file` is shown as the module declares it
+/// (tests/ruby/parity/describe-concat_file.out). Puppet's describe loads
+/// every type of its module path, so each is recorded with its module
+/// alone there.
+#[test]
+fn describe_shows_module_ruby_types_as_puppet_does() {
+    require_ruby();
+    let alone = |module: &std::path::Path| {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let name = module.file_name().expect("a module name");
+        std::os::unix::fs::symlink(module, dir.path().join(name)).expect("a module linked");
+        dir
+    };
+    let dsl = alone(&corpus().join("modules/mrtest_dsl"));
+    let concat = alone(std::path::Path::new("/usr/share/puppet/modules/concat"));
+    for (dir, args, expected) in [
+        (&dsl, &["mrtest_widget"][..], "dsl/describe.out"),
+        (
+            &dsl,
+            &["--providers", "mrtest_widget"][..],
+            "dsl/describe-providers.out",
+        ),
+        (
+            &concat,
+            &["concat_file"][..],
+            "parity/describe-concat_file.out",
+        ),
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .arg("describe")
+            .args(args)
+            .arg("--modulepath")
+            .arg(dir.path())
+            .output()
+            .expect("marionette describe runs");
+        let wanted = std::fs::read_to_string(corpus().join(expected)).expect("a recording");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            wanted,
+            "describe {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
 /// Native types are an optimisation, never a difference: stdlib's
 /// `file_line`, inifile's `ini_setting` and `ini_subsetting` and concat's
 /// `concat_file` (which has no provider, and generates its file) applied

@@ -326,6 +326,18 @@ impl Plugins {
         ruby::extend(&self.ruby_types, registry, host)
     }
 
+    /// The type `name` as a module's Ruby declares it, for `describe`
+    /// (its docs and values as running its DSL gives them, which reading
+    /// it cannot always tell); `None` when no module ships a classic Ruby
+    /// type of that name.
+    pub fn ruby_type_reference(
+        &self,
+        name: &str,
+        host: &Arc<marionette_ruby::RubyHost>,
+    ) -> Option<Result<TypeDef, String>> {
+        ruby::reference(&self.ruby_types, name, host)
+    }
+
     /// The modules' custom fact files (`lib/facter/*.rb`), in module path
     /// order: what a Ruby host's `Settings::fact_files` should name.
     pub fn fact_files(&self) -> &[PathBuf] {

@@ -33,6 +33,60 @@ use crate::{Problem, entries, file_name};
 /// stay.
 const YIELDING: &[&str] = &["dns_resource", "dnszone", "dnsrr"];
 
+/// See [`crate::Plugins::ruby_type_reference`].
+pub(crate) fn reference(
+    types: &[RubyType],
+    name: &str,
+    host: &Arc<RubyHost>,
+) -> Option<Result<TypeDef, String>> {
+    let t = types.iter().find(|t| t.name == name)?;
+    let text = std::fs::read_to_string(&t.file).ok()?;
+    if marionette_ruby::scan_type(name, &text).api.is_some() {
+        return None;
+    }
+    let data = host
+        .type_reference(name, &t.file, &mut Answers::none())
+        .map_err(|error| failure(&error, &t.file));
+    Some(data.and_then(|mut data| {
+        // A parameter named as a metaparameter (concat's `tag`), which a
+        // type the engine runs cannot declare, is added once the type is
+        // made, for its doc; a Ruby pattern the engine's regexes cannot
+        // read is not shown.
+        let mut shadowing = Vec::new();
+        if let Some(attributes) = data
+            .get_mut("attributes")
+            .and_then(serde_json::Value::as_array_mut)
+        {
+            attributes.retain(|a| {
+                let name = a.get("name").and_then(serde_json::Value::as_str);
+                if !name.is_some_and(marionette_ral::metaparams::is_metaparameter) {
+                    return true;
+                }
+                let doc = a.get("doc").and_then(serde_json::Value::as_str);
+                shadowing.push(
+                    marionette_ral::AttrDef::param(name.unwrap_or_default())
+                        .doc(doc.unwrap_or_default()),
+                );
+                false
+            });
+            for attribute in attributes {
+                if let Some(patterns) = attribute
+                    .get_mut("patterns")
+                    .and_then(serde_json::Value::as_array_mut)
+                {
+                    patterns.retain(|p| {
+                        p.as_str()
+                            .is_some_and(|p| marionette_values::Regex::new(p).is_ok())
+                    });
+                }
+            }
+        }
+        let mut type_def = marionette_ral::type_from_data(&data)?;
+        type_def.attributes.extend(shadowing);
+        Ok(type_def)
+    }))
+}
+
 /// The first attribute a module's type declares that the native type of
 /// the same name does not implement.
 fn lacking<'s>(native: &TypeDef, spec: &'s marionette_ruby::TypeSpec) -> Option<&'s str> {
@@ -750,6 +804,7 @@ fn load_providers(host: &Arc<RubyHost>, t: &RubyType, type_def: &TypeDef) -> Vec
                 ProviderDef::new(&t.name, &spec.name, Implementation::Properties(provider));
             def.doc = spec.doc.clone();
             def.commands = spec.commands.clone();
+            def.optional_commands = spec.optional_commands.clone();
             def.confines
                 .extend(spec.confine_exists.iter().cloned().map(Confine::Exists));
             def.confines.extend(

@@ -9,8 +9,6 @@ use crate::provider::ProviderDef;
 use crate::registry::Registry;
 use crate::typedef::{AttrDef, AttrKind, TypeDef};
 
-const WIDTH: usize = 72;
-
 /// `describe --list`: each type with the start of its first sentence.
 pub fn list(registry: &Registry) -> String {
     let mut out = String::from("These are the types known to marionette:\n");
@@ -41,60 +39,6 @@ fn short_summary(doc: &str) -> String {
     }
 }
 
-/// Wraps `text` at the width, indenting every output line. Plain
-/// paragraphs are reflowed; paragraphs with indented or bulleted lines
-/// (code, lists) keep their line breaks.
-fn wrap(text: &str, indent: &str) -> String {
-    let mut out = String::new();
-    let mut paragraph: Vec<&str> = Vec::new();
-    let flush = |paragraph: &mut Vec<&str>, out: &mut String| {
-        if paragraph.is_empty() {
-            return;
-        }
-        let structured = paragraph.iter().any(|line| {
-            let trimmed = line.trim_start();
-            line.len() != trimmed.len() || trimmed.starts_with("* ") || trimmed.starts_with("- ")
-        });
-        if structured {
-            for line in paragraph.iter() {
-                wrap_line(line, indent, out);
-            }
-        } else {
-            wrap_line(&paragraph.join(" "), indent, out);
-        }
-        paragraph.clear();
-    };
-    for line in text.lines() {
-        if line.trim().is_empty() {
-            flush(&mut paragraph, &mut out);
-            out.push('\n');
-        } else {
-            paragraph.push(line);
-        }
-    }
-    flush(&mut paragraph, &mut out);
-    out
-}
-
-fn wrap_line(line: &str, indent: &str, out: &mut String) {
-    let lead = &line[..line.len() - line.trim_start().len()];
-    let mut current = format!("{indent}{lead}");
-    let base = current.len();
-    for word in line.split_whitespace() {
-        if current.len() > base && current.len() + 1 + word.len() > WIDTH {
-            out.push_str(current.trim_end());
-            out.push('\n');
-            current = format!("{indent}{lead}");
-        }
-        if current.len() > base {
-            current.push(' ');
-        }
-        current.push_str(word);
-    }
-    out.push_str(current.trim_end());
-    out.push('\n');
-}
-
 /// Attributes sorted by name, as Puppet lists them.
 fn sorted_attributes(type_def: &TypeDef) -> Vec<&AttrDef> {
     let mut attrs: Vec<&AttrDef> = type_def.attributes.iter().collect();
@@ -119,7 +63,8 @@ fn values_line(attr: &AttrDef) -> Option<String> {
 }
 
 /// `describe TYPE`, optionally with each provider's details, or the short
-/// form with only names.
+/// form with only names: laid out as `puppet describe` lays them out
+/// (see [`describe_wrap`]), from docs built as Puppet builds them.
 pub fn describe(registry: &Registry, type_def: &TypeDef, providers: bool, short: bool) -> String {
     let mut out = String::new();
     let _ = write!(
@@ -128,43 +73,235 @@ pub fn describe(registry: &Registry, type_def: &TypeDef, providers: bool, short:
         type_def.name,
         "=".repeat(type_def.name.len())
     );
-    out.push_str(&wrap(&type_def.doc, ""));
-    out.push_str("\n\nParameters\n----------\n");
+    out.push_str(&describe_wrap(&type_def.doc, 0, true));
+    out.push_str("\n\n\nParameters\n----------\n");
     let attrs = sorted_attributes(type_def);
     if short {
         let names: Vec<&str> = attrs.iter().map(|a| a.name.as_str()).collect();
-        out.push_str(&wrap(&names.join(", "), "    "));
+        put(&mut out, &describe_wrap(&names.join(", "), 4, false));
     } else {
+        let keys = type_def.key_attributes();
         for attr in attrs {
-            let _ = writeln!(out, "\n- **{}**", attr.name);
-            out.push_str(&wrap(&attr.doc, "    "));
-            if let Some(values) = values_line(attr) {
-                let _ = writeln!(out, "    {values} ");
-            }
-            if !attr.required_features.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "    Requires features {}.",
-                    attr.required_features.join(", ")
-                );
-            }
+            let namevar = attr.name != "name" && keys.iter().any(|k| k.name == attr.name);
+            let mark = if namevar { " (*namevar*)" } else { "" };
+            let _ = writeln!(out, "\n- **{}**{mark}", attr.name);
+            put(&mut out, &describe_wrap(&attribute_doc(attr), 4, true));
         }
     }
     let documented = registry.documented_providers(&type_def.name);
     if !documented.is_empty() {
         out.push_str("\nProviders\n---------\n");
         if providers && !short {
+            let mut documented = documented;
+            documented.sort_by(|a, b| a.name.cmp(&b.name));
             for provider in documented {
                 let _ = writeln!(out, "\n- **{}**", provider.name);
-                out.push_str(&wrap(&provider.doc, "    "));
-                for line in provider_facts(type_def, provider) {
-                    out.push_str(&wrap(&format!("* {line}"), "    "));
-                }
+                put(
+                    &mut out,
+                    &describe_wrap(&provider_doc(type_def, provider), 4, true),
+                );
             }
         } else {
-            let names: Vec<&str> = documented.iter().map(|p| p.name.as_str()).collect();
-            out.push_str(&wrap(&names.join(", "), "    "));
+            let mut names: Vec<&str> = documented.iter().map(|p| p.name.as_str()).collect();
+            names.sort_unstable();
+            put(&mut out, &describe_wrap(&names.join(", "), 4, false));
         }
+    }
+    out
+}
+
+/// Ruby's `puts`: the text, and a line break unless it ends with one.
+fn put(out: &mut String, text: &str) {
+    out.push_str(text);
+    if !text.ends_with('\n') {
+        out.push('\n');
+    }
+}
+
+/// An attribute's doc as Puppet builds it: its own text, then its values
+/// (aliases named), then the features it needs, each a paragraph.
+fn attribute_doc(attr: &AttrDef) -> String {
+    let mut doc = scrub_doc(&attr.doc);
+    let mut values = String::new();
+    let literals: Vec<String> = attr
+        .literals()
+        .map(|value| {
+            let aliases: Vec<&str> = attr
+                .aliases
+                .iter()
+                .filter(|(_, target)| target == value)
+                .map(|(alias, _)| alias.as_str())
+                .collect();
+            if aliases.is_empty() {
+                format!("`{value}`")
+            } else {
+                format!("`{value}` (also called `{}`)", aliases.join(", "))
+            }
+        })
+        .collect();
+    if !literals.is_empty() {
+        let _ = write!(values, "Valid values are {}. ", literals.join(", "));
+    }
+    let patterns: Vec<String> = attr
+        .patterns()
+        .map(|p| format!("`/{}/`", p.source()))
+        .collect();
+    if !patterns.is_empty() {
+        let _ = write!(values, "Values can match {}.", patterns.join(", "));
+    }
+    if !values.is_empty() {
+        let _ = write!(doc, "\n\n{values}");
+    }
+    if !attr.required_features.is_empty() {
+        let _ = write!(
+            doc,
+            "\n\nRequires features {}.",
+            attr.required_features.join(" ")
+        );
+    }
+    doc
+}
+
+/// A provider's doc as Puppet builds it: its own text, then a bullet for
+/// its commands, its defaults and its features.
+fn provider_doc(type_def: &TypeDef, provider: &ProviderDef) -> String {
+    let mut extra = Vec::new();
+    let binaries: Vec<String> = provider
+        .commands
+        .iter()
+        .chain(&provider.optional_commands)
+        .map(|(_, p)| format!("`{p}`"))
+        .collect();
+    if !binaries.is_empty() {
+        extra.push(format!("Required binaries: {}.", binaries.join(", ")));
+    }
+    if !provider.defaultfor.is_empty() {
+        let entries: Vec<String> = provider
+            .defaultfor
+            .iter()
+            .map(|entry| {
+                let mut conditions: Vec<String> = entry
+                    .iter()
+                    .map(|(fact, values)| format!("`{fact}` == `{}`", values.join(", ")))
+                    .collect();
+                conditions.sort();
+                format!("Default for {}.", conditions.join(" and "))
+            })
+            .collect();
+        extra.push(entries.join(" "));
+    }
+    let mut features = provider.feature_list(type_def);
+    if !features.is_empty() {
+        features.sort_unstable();
+        let list: Vec<String> = features.iter().map(|f| format!("`{f}`")).collect();
+        extra.push(format!("Supported features: {}.", list.join(", ")));
+    }
+    let extra: Vec<String> = extra.into_iter().map(|e| format!("* {e}")).collect();
+    let doc = scrub_doc(&provider.doc);
+    match (doc.is_empty(), extra.is_empty()) {
+        (_, true) => doc,
+        (true, false) => extra.join("\n"),
+        (false, false) => format!("{doc}\n\n{}", extra.join("\n")),
+    }
+}
+
+/// Puppet's scrubbing of a doc: a one-line doc trimmed; a longer one with
+/// the indentation its lines after the first share taken off each line,
+/// and trailing blanks dropped.
+fn scrub_doc(text: &str) -> String {
+    let trimmed = text.trim();
+    if !trimmed.contains('\n') {
+        return trimmed.to_string();
+    }
+    let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
+    let indent = rest
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| &line[..line.len() - line.trim_start_matches([' ', '\t']).len()])
+        .min()
+        .unwrap_or("");
+    text.lines()
+        .map(|line| line.strip_prefix(indent).unwrap_or(line).trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim_end()
+        .to_string()
+}
+
+/// `puppet describe`'s layout of a text (its `Formatter#wrap`), kept as
+/// it is because users compare the two: with `scrub`, the first run of
+/// blanks that starts a line (a line break, when the text has an empty
+/// line) is taken off the start of every line; then the text is cut into
+/// pieces of at most `76 - indent` characters, each ending before a blank
+/// or a line break, and the indent is put before the first piece and
+/// after each cut (not before line breaks within the last piece).
+fn describe_wrap(text: &str, indent: usize, scrub: bool) -> String {
+    if text.is_empty() {
+        return String::new();
+    }
+    let mut work: Vec<char> = if scrub {
+        formatter_scrub(text)
+    } else {
+        text.to_string()
+    }
+    .chars()
+    .collect();
+    let length = 76 - indent;
+    let prefix = " ".repeat(indent);
+    let mut pieces: Vec<String> = Vec::new();
+    while work.len() > length {
+        // The longest start of at most `length` characters without a line
+        // break that a blank or a line break follows.
+        let limit = work
+            .iter()
+            .take(length)
+            .position(|c| *c == '\n')
+            .unwrap_or(length);
+        match (0..=limit)
+            .rev()
+            .find(|&k| matches!(work.get(k), Some(' ' | '\n')))
+        {
+            Some(k) => {
+                pieces.push(work[..k].iter().collect());
+                work.drain(..=k);
+            }
+            None => {
+                pieces.push(work[..length].iter().collect());
+                work.drain(..length);
+            }
+        }
+    }
+    if !work.is_empty() {
+        pieces.push(work.iter().collect());
+    }
+    format!("{prefix}{}", pieces.join(&format!("\n{prefix}")))
+}
+
+/// The scrubbing of `puppet describe`'s formatter (see [`describe_wrap`]).
+fn formatter_scrub(text: &str) -> String {
+    if !text.contains('\n') {
+        return text.to_string();
+    }
+    let bytes = text.as_bytes();
+    let line_start = |i: usize| i == 0 || bytes[i - 1] == b'\n';
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let Some(start) = (0..bytes.len()).find(|&i| line_start(i) && blank(bytes[i])) else {
+        return text.to_string();
+    };
+    let end = (start..bytes.len())
+        .find(|&i| !blank(bytes[i]))
+        .unwrap_or(bytes.len());
+    let indent = &text[start..end];
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        if line_start(i) && text[i..].starts_with(indent) {
+            i += indent.len();
+            continue;
+        }
+        let c = text[i..].chars().next().unwrap_or_default();
+        out.push(c);
+        i += c.len_utf8();
     }
     out
 }

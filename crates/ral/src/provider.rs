@@ -512,6 +512,9 @@ pub struct ProviderDef {
     /// `(name, program)`: the program is an absolute path that must exist,
     /// or a name searched on `PATH`.
     pub commands: Vec<(String, String)>,
+    /// `(name, program)` of commands the provider uses when they are
+    /// there (Puppet's `optional_commands`): documented, never required.
+    pub optional_commands: Vec<(String, String)>,
     pub confines: Vec<Confine>,
     /// Each entry is a set of facts that must all match; the provider is a
     /// default where any entry matches.
@@ -536,6 +539,7 @@ impl ProviderDef {
             parent: None,
             source: name.to_string(),
             commands: Vec::new(),
+            optional_commands: Vec::new(),
             confines: Vec::new(),
             defaultfor: Vec::new(),
             features: Vec::new(),

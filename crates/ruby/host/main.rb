@@ -314,6 +314,8 @@ module Marionette
         render(params)
       when 'describe_type'
         describe_type(params)
+      when 'type_reference'
+        describe_type(params.merge('reference' => true))
       when 'apply_load' then Apply.load(params)
       when 'resource_new' then Apply.new_resource(params)
       when 'resources_new' then Apply.new_resources(params)
@@ -391,7 +393,7 @@ module Marionette
       klass = Types.table[name]
       raise LoadError, "#{params['file']} did not define the type '#{name}'" unless klass
 
-      Puppet::Type.describe(klass)
+      params['reference'] ? Puppet::Type.reference(klass) : Puppet::Type.describe(klass)
     end
   end
 

@@ -307,6 +307,8 @@ module Puppet
     end
 
     class Ensure < Property
+      @doc = 'The basic property that the resource should be in.'
+
       # As Puppet asks: the provider, else the type itself (concat's
       # `concat_file`, which has no provider, exists when it should).
       def retrieve
@@ -675,7 +677,8 @@ module Puppet
       alias doc desc
 
       def declared
-        @declared ||= { 'commands' => {}, 'confines' => [], 'defaultfor' => [], 'features' => [] }
+        @declared ||= { 'commands' => {}, 'optional_commands' => {}, 'confines' => [], 'defaultfor' => [],
+                        'features' => [] }
       end
 
       # Each command becomes a method of the class and its instances that
@@ -688,7 +691,10 @@ module Puppet
       end
 
       def optional_commands(map)
-        map.each { |name, program| define_command(name, program.to_s) }
+        map.each do |name, program|
+          declared['optional_commands'][name.to_s] = program.to_s
+          define_command(name, program.to_s)
+        end
       end
 
       def define_command(name, program)
@@ -815,6 +821,7 @@ module Puppet
         end
         {
           'name' => provider_name.to_s, 'doc' => @doc.to_s, 'commands' => declared['commands'],
+          'optional_commands' => declared['optional_commands'],
           'confine' => { 'facts' => facts, 'exists' => exists, 'features' => features },
           'suitable' => suitable, 'defaultfor' => declared['defaultfor'], 'features' => self.features
         }

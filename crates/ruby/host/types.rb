@@ -17,6 +17,22 @@ module Marionette
   end
 end
 
+module Marionette
+  # Docs as Puppet shows them: a one-line doc trimmed; a longer one with
+  # the indentation its lines after the first share taken off every
+  # line, and trailing blanks dropped.
+  module Docs
+    def self.scrub(text)
+      return text.strip unless text.strip.include?("\n")
+
+      rest = text.partition("\n").last
+      indent = rest.scan(/^[ \t]*(?=\S)/).min || ''
+      text = text.gsub(/^#{indent}/, '') unless indent.empty?
+      text.lines.map(&:rstrip).join("\n").rstrip
+    end
+  end
+end
+
 module Puppet
   class Parameter
     class << self
@@ -108,9 +124,14 @@ module Puppet
 
       # A feature, and the provider methods that give it
       # (`feature :paint, 'doc', methods: [:paint]`).
-      def feature(name, _doc = nil, options = {})
+      def feature(name, doc = nil, options = {})
         features_declared << name.to_s
+        feature_docs[name.to_s] = doc.to_s
         feature_methods[name.to_s] = Array(options[:methods]).map(&:to_sym)
+      end
+
+      def feature_docs
+        @feature_docs ||= {}
       end
 
       def feature_methods
@@ -177,6 +198,36 @@ module Puppet
                         features: Array(options[:required_features]).map(&:to_s) }
         parameter
       end
+    end
+
+    # What `describe` shows of a type, as its DSL declared it, in the
+    # engine's type data (see marionette_ral::type_from_data): its doc,
+    # features, and each attribute's doc, values, aliases, patterns and
+    # required features.
+    def self.reference(klass)
+      {
+        'name' => klass.type_name,
+        'doc' => Marionette::Docs.scrub(klass.instance_variable_get(:@doc).to_s),
+        'features' => klass.features_declared.map { |f| { 'name' => f, 'doc' => klass.feature_docs[f].to_s } },
+        'attributes' => klass.attributes.map { |a| attribute_reference(klass, a) }
+      }
+    end
+
+    def self.attribute_reference(klass, attr)
+      parameter = attr[:class]
+      values = parameter.respond_to?(:values_declared) ? parameter.values_declared : []
+      named = values.reject(&:regex?)
+      {
+        'name' => attr[:name],
+        'kind' => attr[:kind],
+        # A parameter's own doc, else its parent class's (`ensurable`'s).
+        'doc' => Marionette::Docs.scrub(parameter.ancestors.map { |a| a.instance_variable_get(:@doc) }.compact.first.to_s),
+        'namevar' => klass.key_attributes.include?(attr[:name].to_sym),
+        'values' => named.map { |v| v.name.to_s },
+        'aliases' => named.flat_map { |v| v.aliases.map { |a| [a.to_s, v.name.to_s] } }.to_h,
+        'patterns' => values.select(&:regex?).map { |v| v.name.source },
+        'required_features' => attr[:features]
+      }
     end
 
     def self.describe(klass)

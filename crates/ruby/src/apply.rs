@@ -12,6 +12,15 @@ use serde_json::{Value as Json, json};
 use crate::wire::Shape;
 use crate::{Engine, HostError, RubyHost, strings};
 
+/// The entries of a JSON object whose values are strings.
+fn pairs(data: Option<&Json>) -> Vec<(String, String)> {
+    data.and_then(Json::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+        .collect()
+}
+
 /// A Ruby provider as it declares itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProviderSpec {
@@ -19,6 +28,8 @@ pub struct ProviderSpec {
     pub doc: String,
     /// `(name, program)`, from `commands`.
     pub commands: Vec<(String, String)>,
+    /// `(name, program)`, from `optional_commands`.
+    pub optional_commands: Vec<(String, String)>,
     /// Facts (legacy names) and the values one of which each must have.
     pub confine_facts: Vec<(String, Vec<String>)>,
     pub confine_exists: Vec<PathBuf>,
@@ -132,13 +143,8 @@ impl RubyHost {
             providers.push(ProviderSpec {
                 name: text("name"),
                 doc: text("doc"),
-                commands: p
-                    .get("commands")
-                    .and_then(Json::as_object)
-                    .into_iter()
-                    .flatten()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                    .collect(),
+                commands: pairs(p.get("commands")),
+                optional_commands: pairs(p.get("optional_commands")),
                 confine_facts: fact_sets(confine.and_then(|c| c.get("facts"))),
                 confine_exists: strings(confine.and_then(|c| c.get("exists")))
                     .into_iter()

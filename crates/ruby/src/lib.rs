@@ -495,6 +495,23 @@ impl RubyHost {
         })
     }
 
+    /// What `describe` shows of the resource type `name` declared in
+    /// `file`, from running its DSL: the type's data as
+    /// `marionette_ral::type_from_data` reads it (docs, features, each
+    /// attribute's values, aliases, patterns and required features).
+    pub fn type_reference(
+        &self,
+        name: &str,
+        file: &Path,
+        engine: &mut dyn Engine,
+    ) -> Result<Json, HostError> {
+        self.request(
+            "type_reference",
+            json!({"name": name, "file": file}),
+            engine,
+        )
+    }
+
     /// Describes the resource type `name` declared in `file`. A
     /// description is kept for the life of the host, by the file's digest:
     /// a changed file is described again.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Records what the real `puppet apply` does with stdlib's and inifile's
-# types (file_line, ini_setting, ini_subsetting) from Debian's modules, step
-# after step under /tmp/mrtest-rbtypes: STEP.out and STEP.state (every file
-# left). crates/cli/tests/ruby.rs replays them twice: with the modules on
+# Records what the real `puppet apply` does with stdlib's, inifile's and
+# concat's types (file_line, ini_setting, ini_subsetting, concat_file,
+# concat_fragment) from Debian's modules, step after step under
+# /tmp/mrtest-rbtypes: STEP.out and STEP.state (every file left), and what
+# `puppet describe concat_file` prints. crates/cli/tests/ruby.rs replays them twice: with the modules on
 # the module path (Marionette's native types) and with only their lib, as
 # an agent's pluginsync leaves it (their own Ruby), so that the native
 # types are checked to give what the modules' Ruby gives.
@@ -14,3 +15,10 @@ cd "$(dirname "$0")"
 rm -rf /tmp/mrtest-rbtypes
 tree_files() { files_under /tmp/mrtest-rbtypes; }
 record_steps /usr/share/puppet/modules tree_files
+# What `describe` shows of concat_file: the module's own type, whatever
+# stands for it natively. Puppet's describe loads every type of the module
+# path: concat's alone.
+only=$(mktemp -d)
+ln -s /usr/share/puppet/modules/concat "$only/concat"
+puppet describe --color=false --modulepath "$only" concat_file > describe-concat_file.out 2>&1
+rm -rf "$only"
