@@ -109,6 +109,11 @@ enum Command {
         /// Print the compiled catalog instead of applying it.
         #[arg(long)]
         catalog_only: bool,
+        /// Apply this catalog (Puppet's JSON format) instead of compiling
+        /// a manifest, as `puppet apply --catalog` does; the same as
+        /// `catalog apply FILE`.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "execute", "catalog_only"])]
+        catalog: Option<PathBuf>,
         #[command(flatten)]
         run: apply::RunArgs,
     },
@@ -371,11 +376,20 @@ fn disable_huge_pages() {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Apply {
+            catalog: Some(catalog),
+            run,
+            ..
+        } => {
+            apply::set_modulepath();
+            apply::apply_catalog_file(&catalog, &run)
+        }
+        Command::Apply {
             file,
             execute,
             certname,
             strict_variables,
             catalog_only,
+            catalog: None,
             run,
         } => apply_manifest(
             file.as_deref(),

@@ -32,11 +32,7 @@ fn catalogs_match_puppet() {
     let known = KnownDifferences::load(&root.join("known-differences.txt"), 1);
     let mut verdict = Verdict::new(&known);
     for case in &cases {
-        let name = case
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
+        let name = common::case_name(case);
         let outcome = common::compile_case(case, "modules", "../default-facts.json");
         let why = outcome
             .as_ref()

@@ -45,6 +45,17 @@ fn missing_packages(root: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Fails, saying how to install them, when modules of the corpus are
+/// missing.
+fn require_packages(root: &Path) {
+    let missing = missing_packages(root);
+    assert!(
+        missing.is_empty(),
+        "the Forge corpus needs modules missing from {MODULES}; install them with\n  apt-get install -y {}",
+        missing.join(" ")
+    );
+}
+
 /// The gist of a difference, for a new line of the list: the innermost
 /// message of an error (without Puppet's "Evaluation Error:" wrappers and
 /// the location), or the first difference between catalogs.
@@ -86,27 +97,236 @@ fn gist(problem: &str) -> String {
 #[test]
 fn forge_modules_compile_as_with_puppet() {
     let root = corpus();
-    let missing = missing_packages(&root);
-    assert!(
-        missing.is_empty(),
-        "the Forge corpus needs modules missing from {MODULES}; install them with\n  apt-get install -y {}",
-        missing.join(" ")
-    );
+    require_packages(&root);
     let cases = common::case_dirs(&root, &["expected.json", "expected.err"]);
     assert!(cases.len() >= 50, "only {} cases", cases.len());
     let known = KnownDifferences::load(&root.join("known-differences.txt"), 1);
     let mut verdict = Verdict::new(&known);
     for case in &cases {
-        let name = case
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
+        let name = common::case_name(case);
         let outcome = common::compile_case(case, MODULES, "../facts.json");
         let why = outcome.as_ref().err().map(|p| gist(p)).unwrap_or_default();
         verdict.record(&name, &why, outcome);
     }
     verdict.finish("cases");
+}
+
+/// What a command printed on its standard output and error, as one stream
+/// in the order written.
+fn printed_in_order(mut command: std::process::Command) -> String {
+    use std::io::Read;
+    let (mut reader, writer) = std::io::pipe().expect("a pipe");
+    command
+        .stdout(writer.try_clone().expect("a pipe"))
+        .stderr(writer)
+        .stdin(std::process::Stdio::null());
+    let mut child = command.spawn().expect("the command starts");
+    // The parent's ends of the pipe go, so that reading ends with the child.
+    drop(command);
+    let mut text = Vec::new();
+    reader.read_to_end(&mut text).expect("the output");
+    child.wait().expect("the command ends");
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// What a `--noop` run printed, as scripts/puppet-record-forge-noop keeps
+/// it: its messages after the catalog was compiled, colours off, Facter's
+/// errors with their continuation lines dropped, times as N.
+fn noop_text(all: &str) -> String {
+    let mut text = String::new();
+    let mut in_noise = false;
+    for line in all.lines() {
+        let line = strip_colours(line);
+        if line.starts_with("Error: Facter:") {
+            in_noise = true;
+            continue;
+        }
+        if in_noise && (line.is_empty() || line.starts_with(char::is_whitespace)) {
+            continue;
+        }
+        in_noise = false;
+        // What compiling said belongs to the compile stage.
+        if line.starts_with("Notice: Compiled catalog for ") {
+            text.clear();
+            continue;
+        }
+        if !["Error", "Warning", "Notice"]
+            .iter()
+            .any(|level| line.starts_with(level))
+        {
+            continue;
+        }
+        text.push_str(&timeless(&line));
+        text.push('\n');
+    }
+    text
+}
+
+fn strip_colours(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let end = after.find('m').map_or(after.len(), |m| m + 1);
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// ` in 0.42 seconds` at the end of a line as ` in N seconds`.
+fn timeless(line: &str) -> String {
+    if let Some(body) = line.strip_suffix(" seconds")
+        && let Some((head, time)) = body.rsplit_once(" in ")
+        && !time.is_empty()
+        && time.chars().all(|c| c.is_ascii_digit() || c == '.')
+    {
+        return format!("{head} in N seconds");
+    }
+    line.to_string()
+}
+
+/// The catalog Puppet compiled for a case (`expected.json`) applied with
+/// `--noop` by Marionette, with Debian's modules for its file sources.
+fn marionette_noop(case: &Path) -> String {
+    let vardir = tempfile::tempdir().expect("a temporary directory");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"));
+    command
+        .args(["apply", "--noop", "--vardir"])
+        .arg(vardir.path())
+        .args(["--modulepath", MODULES, "--catalog"])
+        .arg(case.join("expected.json"))
+        .env("NO_COLOR", "1");
+    noop_text(&printed_in_order(command))
+}
+
+/// `puppet apply --noop` of a case, compiled with the corpus's fixed facts
+/// (given to Puppet's yaml terminus) as its `expected.json` was, as
+/// scripts/puppet-record-forge-noop runs it.
+fn puppet_noop(case: &Path) -> String {
+    const CERTNAME: &str = "mrtest.example.com";
+    let vardir = tempfile::tempdir().expect("a temporary directory");
+    let facts_dir = vardir.path().join("client_yaml/facts");
+    std::fs::create_dir_all(&facts_dir).expect("a facts directory");
+    let facts = ["facts.json", "../facts.json"]
+        .iter()
+        .map(|f| case.join(f))
+        .find(|f| f.exists())
+        .expect("the case's facts");
+    let facts: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(facts).expect("facts")).expect("JSON facts");
+    let mut yaml = format!("--- !ruby/object:Puppet::Node::Facts\nname: {CERTNAME:?}\nvalues:\n");
+    for (name, value) in facts["values"].as_object().into_iter().flatten() {
+        // JSON is YAML's flow syntax.
+        yaml.push_str(&format!(
+            "  {}: {value}\n",
+            serde_json::Value::from(name.as_str())
+        ));
+    }
+    std::fs::write(facts_dir.join(format!("{CERTNAME}.yaml")), yaml).expect("a facts file");
+    assert!(
+        std::process::Command::new("puppet")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success()),
+        "this test runs Puppet on what differs from its recording: apt-get install puppet"
+    );
+    let mut command = std::process::Command::new("puppet");
+    command
+        .args(["apply", "--noop", "--color=false", "--vardir"])
+        .arg(vardir.path())
+        .args(["--facts_terminus", "yaml", "--certname", CERTNAME])
+        .args(["--modulepath", MODULES, "site.pp"])
+        .current_dir(case);
+    noop_text(&printed_in_order(command))
+}
+
+/// The first line where two noop texts differ, both sides.
+fn first_difference(puppets: &str, ours: &str) -> String {
+    let (mut a, mut b) = (puppets.lines(), ours.lines());
+    loop {
+        match (a.next(), b.next()) {
+            (Some(x), Some(y)) if x == y => continue,
+            (None, None) => return "the same".to_string(),
+            (x, y) => {
+                return format!(
+                    "puppet: {}\n  marionette: {}",
+                    x.unwrap_or("(nothing more)"),
+                    y.unwrap_or("(nothing more)")
+                );
+            }
+        }
+    }
+}
+
+/// The noop stage of the corpus: each case's catalog as Puppet compiled
+/// it (`expected.json`) applied with `--noop` by Marionette, compared with
+/// what `puppet apply --noop` said after compiling the case with the same
+/// facts (`noop.out`, recorded by scripts/puppet-record-forge-noop):
+/// every would-be change and refresh, and every error and warning, in
+/// order. Applying one catalog, the two differ in applying alone. What a noop run finds depends on the
+/// machine (a package installed, a file's content), so a case that
+/// differs from its recording and is not a known difference is run
+/// through Puppet here too, and only a difference from that run counts.
+/// Known differences are listed in `tests/forge/noop-known-differences.txt`.
+#[test]
+fn forge_catalogs_noop_apply_as_with_puppet() {
+    let root = corpus();
+    require_packages(&root);
+    let cases = common::case_dirs(&root, &["noop.out"]);
+    assert!(cases.len() >= 50, "only {} recorded noop runs", cases.len());
+    let known = KnownDifferences::load(&root.join("noop-known-differences.txt"), 1);
+    let mut verdict = Verdict::new(&known);
+    let started = std::time::Instant::now();
+    let mut rerun = Vec::new();
+    for case in &cases {
+        let name = common::case_name(case);
+        let ours = marionette_noop(case);
+        let recorded = std::fs::read_to_string(case.join("noop.out")).expect("noop.out");
+        let outcome = if ours == recorded {
+            Ok(())
+        } else if known.contains(&name) {
+            // Known to differ: Puppet is not run again (some of these
+            // runs take a minute of retries).
+            Err(first_difference(&recorded, &ours))
+        } else {
+            rerun.push(name.clone());
+            let live = puppet_noop(case);
+            if ours == live {
+                Ok(())
+            } else {
+                Err(first_difference(&live, &ours))
+            }
+        };
+        let why = match &outcome {
+            Err(problem) => common::first_line(problem).to_string(),
+            Ok(()) => String::new(),
+        };
+        verdict.record(&name, &why, outcome);
+    }
+    eprintln!(
+        "{} catalogs applied in noop in {:.1} s; {} differed from their recording and were run through Puppet again: {rerun:?}",
+        cases.len(),
+        started.elapsed().as_secs_f64(),
+        rerun.len()
+    );
+    verdict.finish("noop runs");
+}
+
+#[test]
+fn noop_text_keeps_the_messages_after_compiling() {
+    let mut command = std::process::Command::new("sh");
+    command.args([
+        "-c",
+        "echo 'Warning: compiling' >&2; echo 'Notice: Compiled catalog for n in environment production in 0.1 seconds'; \
+         printf '\\033[mNotice: /File[/x]/ensure: current_value absent\\033[0m\\nInfo: Applying\\nNotice: Applied catalog in 0.02 seconds\\n'; \
+         printf 'Error: Facter: oops\\n  at line\\nWarning: w\\n' >&2; exit 2",
+    ]);
+    assert_eq!(
+        noop_text(&printed_in_order(command)),
+        "Notice: /File[/x]/ensure: current_value absent\nNotice: Applied catalog in N seconds\nWarning: w\n"
+    );
 }
 
 #[test]

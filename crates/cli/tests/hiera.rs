@@ -146,11 +146,7 @@ fn facts_file(case: &Path, confdir: &Path) -> PathBuf {
         map.entry("clientcert")
             .or_insert_with(|| serde_json::Value::String("mrtest.example.com".into()));
     }
-    let name = case
-        .file_name()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .to_string();
+    let name = common::case_name(case);
     let path = confdir.join(format!("{name}-facts.json"));
     std::fs::write(&path, facts.to_string()).expect("writable");
     path
@@ -266,11 +262,7 @@ fn lookups_match_puppet() {
     let known = KnownDifferences::load(&root.join("known-differences.txt"), 2);
     let mut verdict = Verdict::new(&known);
     for case in &cases {
-        let name = case
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
+        let name = common::case_name(case);
         let text = std::fs::read_to_string(case.join("expected.txt")).expect("readable");
         for (index, block) in blocks(&text).iter().enumerate() {
             let outcome = run_block(case, block, &confdir)

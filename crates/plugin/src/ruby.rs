@@ -399,6 +399,11 @@ fn checked_by_ruby(
         }));
     }
     for (at, (kind, target)) in spec.autorelations.iter().enumerate() {
+        // Puppet skips relationships to a type it cannot find, and `class`
+        // is none (mysql's users' `autorequire(:class)`).
+        if target == "class" {
+            continue;
+        }
         let auto_kind = match kind.as_str() {
             "before" => marionette_ral::AutoKind::Before,
             "notify" => marionette_ral::AutoKind::Notify,
@@ -1426,6 +1431,10 @@ impl Engine for Answers<'_> {
                     .get(name.trim_start_matches("::"))
                     .map(marionette_catalog::from_data)
             }))),
+            // Whether the run is a rehearsal (a type's `noop?`).
+            Question::Setting(name) if name == "noop" => Ok(Answer::Value(Value::Boolean(
+                self.cx.is_some_and(|cx| cx.noop),
+            ))),
             Question::Setting(_) => Ok(Answer::Value(Value::Undef)),
             Question::Execute(execution) => Ok(Answer::Executed(execute(&execution))),
             Question::CompareVersions(a, b) => {

@@ -160,11 +160,12 @@ impl Registry {
             let mut all = list.added.clone();
             let type_def = self.types.get(&type_name.to_ascii_lowercase());
             for loader in &list.loaders {
-                for provider in loader() {
-                    let known = |f: &String| type_def.is_some_and(|t| t.feature_def(f).is_some());
-                    if !provider.features.iter().all(known) {
-                        continue;
-                    }
+                for mut provider in loader() {
+                    // A feature the type does not define gives nothing:
+                    // the provider stays, without it.
+                    provider
+                        .features
+                        .retain(|f| type_def.is_some_and(|t| t.feature_def(f).is_some()));
                     match all.iter().position(|p| p.name == provider.name) {
                         Some(index) => all[index] = Arc::new(provider),
                         None => all.push(Arc::new(provider)),

@@ -133,10 +133,13 @@ module Puppet
   end
 
   module Util
+    # `Puppet::Util::Package.versioncmp`, or `versioncmp` in a class that
+    # includes it (augeas's provider).
     module Package
-      def self.versioncmp(a, b)
+      def versioncmp(a, b)
         Marionette.engine.call('compare_versions', { 'a' => a.to_s, 'b' => b.to_s })['result']
       end
+      module_function :versioncmp
     end
   end
 
@@ -147,6 +150,25 @@ module Puppet
 
   def self.settings
     SettingsProxy.new
+  end
+
+  RunMode = Struct.new(:name) do
+    def agent?
+      name == :agent
+    end
+
+    def user?
+      name == :user
+    end
+
+    def server?
+      false
+    end
+  end
+
+  # How Puppet runs: `agent` for an agent's run, else `user` (apply).
+  def self.run_mode
+    RunMode.new((Marionette.setting('run_mode') || 'user').to_sym)
   end
 
   class SettingsProxy
@@ -178,6 +200,20 @@ module Puppet
     def module(name)
       dir = Marionette.module_directory(name.to_s)
       dir && Module.new(name.to_s, dir)
+    end
+
+    # The `lib` directory of each module on the module path, first module
+    # of a name first (augeas's lenses are looked for there).
+    def each_plugin_directory(&block)
+      seen = {}
+      dirs = Array(modulepath).flat_map { |path| Dir.glob(File.join(path, '*', 'lib')).sort }
+      dirs.each do |dir|
+        name = File.basename(File.dirname(dir))
+        next if seen[name]
+
+        seen[name] = true
+        block.call(dir)
+      end
     end
   end
 

@@ -404,6 +404,14 @@ module Puppet
         providers[name.to_sym]
       end
 
+      # The provider a resource gets when it names none, as a type's own
+      # blocks ask (mailalias's `target` default): the engine chooses it
+      # when applying; here, the first the modules ship.
+      def defaultprovider
+        Marionette::Types.load_providers(type_name.to_s) if providers.empty?
+        providers.values.first
+      end
+
       def autorequire(type, &block)
         (@autorelations ||= []) << ['require', type.to_s, block]
       end
@@ -524,6 +532,7 @@ module Puppet
       end
       @title = title
       @parameters = {}
+      @meta = values.transform_keys(&:to_sym).slice(*Puppet::Type.metaparams)
       values = self.class.with_title_values(title, values.transform_keys(&:to_s))
       values.each_key { |name| self.class.attribute(name) } if self.class.stand_in?
       # As Puppet sets them: the given values in the type's order, then
@@ -557,6 +566,17 @@ module Puppet
     def managed?
       @parameters.any? { |name, p| name != :ensure && p.is_a?(Puppet::Property) && !p.should.nil? }
     end
+
+    # Whether the resource only reports (its `noop`, else the run's).
+    def noop?
+      noop = @meta && @meta[:noop]
+      return [true, 'true'].include?(noop) unless noop.nil?
+
+      Marionette.setting('noop') == true
+    rescue StandardError
+      false
+    end
+    alias noop noop?
 
     # As Puppet, an attribute that needs features the provider lacks is
     # not managed, as if it were not given.
@@ -681,6 +701,11 @@ module Puppet
                         'features' => [] }
       end
 
+      # Puppet sets a provider class's own declarations up here; base
+      # classes of modules call it in their body (mysql's), and
+      # ParsedFile has its own.
+      def initvars; end
+
       # Each command becomes a method of the class and its instances that
       # runs it, failing on a non-zero exit as Puppet's do.
       def commands(map)
@@ -799,6 +824,8 @@ module Puppet
         Puppet::Util::Execution.execute(*args)
       end
 
+      ENGINE_FEATURES = %w[posix root systemd].freeze
+
       # What the engine needs to choose a provider: the commands, and the
       # confines it can check itself; those only Ruby can (a block, a
       # `:true` or `:false` value) are checked here.
@@ -812,7 +839,17 @@ module Puppet
           conditions.each do |key, value|
             case key.to_s
             when 'exists' then exists.concat(Array(value).map(&:to_s))
-            when 'feature' then features.concat(Array(value).map(&:to_s))
+            when 'feature'
+              # The engine's own (posix, root, systemd) it checks itself;
+              # Puppet's others are Ruby libraries (augeas, selinux),
+              # which only Ruby can try.
+              Array(value).map(&:to_s).each do |feature|
+                if ENGINE_FEATURES.include?(feature)
+                  features << feature
+                else
+                  suitable &&= Puppet.features.send("#{feature}?") ? true : false
+                end
+              end
             when 'true' then suitable &&= value ? true : false
             when 'false' then suitable &&= value ? false : true
             else facts[key.to_s] = Array(value).map(&:to_s)
@@ -865,20 +902,54 @@ module Puppet
   end
 
   module Util
-    # Runs commands for providers: an argument list never goes through a
-    # shell; output and error combined unless asked otherwise.
+    # Runs commands for providers as Puppet's Execution does: an argument
+    # list never goes through a shell; failing on a non-zero status and
+    # combining output and error are the defaults only of a call that
+    # gives no options at all; `uid`/`gid` run the command as that user
+    # (when running as root). The output knows its `exitstatus`, and `$?`
+    # (English's `$CHILD_STATUS`) is the command's, which postgresql's
+    # provider reads.
     module Execution
-      def self.execute(command, options = {})
-        argv = command.is_a?(Array) ? command.map(&:to_s) : ['/bin/sh', '-c', command.to_s]
+      class ProcessOutput < String
+        attr_reader :exitstatus
+
+        def initialize(value, exitstatus)
+          super(value)
+          @exitstatus = exitstatus
+        end
+      end
+
+      def self.execute(command, options = nil)
+        given = !options.nil?
+        options ||= {}
+        argv = command.is_a?(Array) ? command.flatten.map(&:to_s) : ['/bin/sh', '-c', command.to_s]
+        argv = as_user(options[:uid], options[:gid]) + argv
         env = (options[:custom_environment] || {}).transform_keys(&:to_s).transform_values(&:to_s)
         stdin = options[:stdinfile] ? File.read(options[:stdinfile]) : ''
         cwd = options[:cwd] || Dir.pwd
-        output, status = Marionette::Commands.run(argv, env, stdin, options.fetch(:combine, true), cwd)
-        if options.fetch(:failonfail, true) && status != 0
+        output, status = Marionette::Commands.run(argv, env, stdin, options.fetch(:combine, !given), cwd)
+        Marionette::Commands.child_status(status)
+        if options.fetch(:failonfail, !given) && status != 0
           raise Puppet::ExecutionFailure,
-                "Execution of '#{argv.join(' ')}' returned #{status}: #{output.strip}"
+                "Execution of '#{Array(command).join(' ')}' returned #{status}: #{output.strip}"
         end
-        output
+        ProcessOutput.new(output, status)
+      end
+
+      # `setpriv` with the user's ids and groups, as Puppet changes to them
+      # in the child; nothing when not root or not asked.
+      def self.as_user(uid, gid)
+        return [] if (uid.nil? && gid.nil?) || !Process.uid.zero?
+
+        require 'etc'
+        user = uid && (uid.to_s =~ /\A\d+\z/ ? Etc.getpwuid(uid.to_i) : Etc.getpwnam(uid.to_s))
+        gid ||= user&.gid
+        group = gid.to_s =~ /\A\d+\z/ ? gid.to_i : Etc.getgrnam(gid.to_s).gid
+        prefix = ['setpriv']
+        prefix += ["--reuid=#{user.uid}", '--init-groups'] if user
+        prefix + ["--regid=#{group}", '--']
+      rescue ArgumentError => e
+        raise Puppet::ExecutionFailure, "Could not run as #{uid || gid}: #{e.message}"
       end
     end
   end
@@ -902,6 +973,14 @@ module Marionette
       locally(argv, env, stdin, combine, cwd)
     end
 
+    # Makes `$?` the status of a command the engine ran (Ruby sets it only
+    # for a child of its own): a child that exits with that status.
+    def self.child_status(status)
+      return unless status.is_a?(Integer)
+
+      Process.wait(Process.spawn('/bin/sh', '-c', "exit #{status}"))
+    end
+
     def self.locally(argv, env, stdin, combine, cwd)
       require 'open3'
       output, status = if combine
@@ -919,14 +998,18 @@ module Marionette
   # The catalog being applied, as a type's `generate` and `eval_generate`
   # see it: the resources of module types the engine sent (concat's
   # fragments), each made as the type's code makes it when first asked
-  # for, and those generated since.
+  # for, and those generated since. Without entries, the resources the
+  # host made for the run (what a provider's `prefetch` finds through
+  # `resource.catalog`, as alternatives' does).
   class RunCatalog
-    def initialize(entries)
+    def initialize(entries = nil)
       @entries = entries
       @added = []
     end
 
     def resources
+      return Apply.resources.values + @added if @entries.nil?
+
       @made ||= @entries.filter_map do |entry|
         type = Types.find(entry['type'].to_s)
         Apply.with_defaults(Apply.partial(type, entry['title'], Wire.decode(entry['values'] || {})))
@@ -973,6 +1056,7 @@ module Marionette
         type = type(params['type'])
         resource = type.new(params['title'], Wire.decode(params['values'] || {}))
         resource.path = params['path'] if params['path']
+        resource.catalog = (@catalog ||= RunCatalog.new)
         # A type without providers manages its resources itself.
         unless type.providers.empty? && params['provider'].to_s.empty?
           provider = type.provider(params['provider']) or raise ArgumentError, "no provider #{params['provider']}"

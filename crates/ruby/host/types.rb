@@ -86,6 +86,13 @@ module Puppet
 
       def newtype(name, _options = {}, &block)
         klass = Class.new(Type)
+        # Named as Puppet names it (`Puppet::Type::Alternative_entry`),
+        # which modules' code compares.
+        constant = name.to_s.capitalize
+        if constant.match?(/\A[A-Z]\w*\z/)
+          Type.send(:remove_const, constant) if Type.const_defined?(constant, false)
+          Type.const_set(constant, klass)
+        end
         klass.instance_variable_set(:@type_name, name.to_s)
         klass.class_eval(&block) if block
         Marionette::Types.defined(name.to_s, klass)

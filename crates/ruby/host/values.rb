@@ -7,10 +7,21 @@
 require 'json'
 require 'erb'
 require 'set'
-# Puppet itself loads these; modules' Ruby uses them without a require.
+# Puppet itself loads these; modules' Ruby uses them without a require
+# (augeas's provider splits on `$INPUT_RECORD_SEPARATOR`, English's name
+# for `$/`). The libraries whose constants are all a module names are
+# loaded when first used, so that starting the host stays cheap.
 require 'digest/md5'
 require 'digest/sha1'
 require 'digest/sha2'
+require 'English'
+require 'time'
+{
+  YAML: 'yaml', IPAddr: 'ipaddr', StringScanner: 'strscan', FileUtils: 'fileutils',
+  Tempfile: 'tempfile', Shellwords: 'shellwords', URI: 'uri', Pathname: 'pathname',
+  Base64: 'base64', SecureRandom: 'securerandom', Open3: 'open3', Find: 'find',
+  Etc: 'etc', Zlib: 'zlib', OpenSSL: 'openssl', Socket: 'socket', Timeout: 'timeout'
+}.each { |name, library| autoload(name, library) unless Object.const_defined?(name, false) }
 
 module Puppet
   module Pops

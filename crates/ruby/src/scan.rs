@@ -140,11 +140,14 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
             .strip_prefix("feature ")
             .or_else(|| line.strip_prefix("feature("))
         {
-            let feature: String = rest
-                .trim_start_matches([' ', ':'])
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
+            // A symbol's name, with Ruby's `?` or `!` at its end
+            // (augeas's `:need_to_run?`).
+            let rest = rest.trim_start_matches([' ', ':']);
+            let word = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let end = word + usize::from(rest[word..].starts_with(['?', '!']));
+            let feature = rest[..end].to_string();
             if !feature.is_empty() {
                 features.push(feature);
             }

@@ -319,9 +319,15 @@ const INHERITED_METAPARAMETERS: &[&str] = &["noop", "loglevel", "schedule", "aud
 type GenerateFailure = (usize, String);
 
 /// What [`extend`] makes: the extended catalog (`None` when no generator
-/// added anything), the generators that failed, and the completion of
-/// each generator whose `eval_generate` made resources.
-type Extended = (Option<Catalog>, Vec<GenerateFailure>, Vec<Completion>);
+/// added anything), the generators that failed, the completion of each
+/// generator whose `eval_generate` made resources, and each generated
+/// resource with its generator (catalog positions), in the order made.
+type Extended = (
+    Option<Catalog>,
+    Vec<GenerateFailure>,
+    Vec<Completion>,
+    Vec<(usize, usize)>,
+);
 
 /// The catalog with every generator's resources added, each contained
 /// where its generator is, and the generators that failed; an error when
@@ -348,6 +354,7 @@ fn extend(
     let mut errors = Vec::new();
     let mut failures = Vec::new();
     let mut completions: Vec<Completion> = Vec::new();
+    let mut placed = Vec::new();
     for (i, resource) in resources {
         let Some(hook) = &resource.type_def().generate else {
             continue;
@@ -408,6 +415,7 @@ fn extend(
             if !known.insert(reference.clone()) {
                 continue;
             }
+            placed.push((extended.resources.len(), *i));
             if new.by != GeneratedBy::Generate {
                 completion
                     .made
@@ -447,7 +455,7 @@ fn extend(
         }
     }
     if errors.is_empty() {
-        Ok((extended, failures, completions))
+        Ok((extended, failures, completions, placed))
     } else {
         Err(ApplyError::Invalid(errors))
     }
@@ -470,11 +478,12 @@ pub fn apply(
     let extended;
     let mut generate_failures = Vec::new();
     let mut completions = Vec::new();
+    let mut placed = Vec::new();
     let catalog = if resources
         .iter()
         .any(|(_, r)| r.type_def().generate.is_some())
     {
-        (extended, generate_failures, completions) =
+        (extended, generate_failures, completions, placed) =
             extend(catalog, &resources, &registry, &facts, &logger)?;
         match &extended {
             Some(extended) => {
@@ -519,6 +528,7 @@ pub fn apply(
     session.plan(&selected);
     let mut graph = Graph::build_in(catalog, &indices, &ral, containment)?;
     graph.complete(&completions);
+    graph.place_generated(&placed);
     let order = graph.order()?;
     let checks = Session::pre_run_checks(&ral);
     if !checks.is_empty() {
@@ -784,14 +794,14 @@ impl<'a> Run<'a> {
                 }
                 self.state[node] = State::Done;
                 let received = self.received[node];
-                // In noop, Puppet reports the events a container would
-                // have passed on: noop events, and in a noop run the real
-                // events of audits too.
+                // In noop, Puppet reports the events a container (or a
+                // completion) would have passed on: noop events, and in a
+                // noop run the real events of audits too.
                 let total = received.events + received.noop_events;
-                if kind != NodeKind::Start
-                    && total > 0
-                    && (received.events == 0 || self.options.noop)
-                {
+                // A container's start receives the events sent to the
+                // container (`notify => Class[x]`), and says so as its end
+                // does.
+                if total > 0 && (received.events == 0 || self.options.noop) {
                     // A completion speaks as its generator's title, as
                     // Puppet's whit hides what it is.
                     let source = match kind {

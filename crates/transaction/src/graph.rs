@@ -66,6 +66,10 @@ pub struct Graph<'c> {
     pub edges: Vec<Edge>,
     pub outgoing: Vec<Vec<usize>>,
     pub incoming: Vec<Vec<usize>>,
+    /// Where generated resources come in the catalog's order, by catalog
+    /// position: right after their generator, in the order made (see
+    /// [`Graph::place_generated`]).
+    placed: FastMap<usize, (usize, usize)>,
 }
 
 /// A catalog problem that stops the run before anything is applied.
@@ -220,6 +224,7 @@ impl<'c> Graph<'c> {
         let Containment {
             mut index,
             parents: parent,
+            others,
         } = containment;
         let children = has_children(&parent);
         // A node for each resource (containers have two), and about three
@@ -230,6 +235,7 @@ impl<'c> Graph<'c> {
             edges: Vec::with_capacity(3 * count),
             outgoing: Vec::with_capacity(count),
             incoming: Vec::with_capacity(count),
+            placed: FastMap::default(),
         };
         // The node (or anchors) of each catalog resource.
         let mut entry: Vec<Option<usize>> = vec![None; count];
@@ -258,8 +264,13 @@ impl<'c> Graph<'c> {
                 exit[i] = Some(graph.add_node(NodeKind::End, i));
             }
         }
-        for (i, container) in parent.iter().enumerate() {
-            let (Some(p), Some(child_in), Some(child_out)) = (*container, entry[i], exit[i]) else {
+        let containers = parent
+            .iter()
+            .enumerate()
+            .filter_map(|(i, container)| Some((i, (*container)?)))
+            .chain(others);
+        for (i, p) in containers {
+            let (Some(child_in), Some(child_out)) = (entry[i], exit[i]) else {
                 continue;
             };
             if let (Some(start), Some(end)) = (entry[p], exit[p])
@@ -381,6 +392,19 @@ impl<'c> Graph<'c> {
         &self.catalog.resources[self.nodes[node].catalog_index].title
     }
 
+    /// Puts generated resources (`(generated, generator)` catalog
+    /// positions, in the order made) right after their generator in the
+    /// order of resources that do not depend on each other, as Puppet adds
+    /// them to its catalog after their generator.
+    pub fn place_generated(&mut self, generated: &[(usize, usize)]) {
+        let mut made: FastMap<usize, usize> = FastMap::default();
+        for &(child, generator) in generated {
+            let count = made.entry(generator).or_default();
+            *count += 1;
+            self.placed.insert(child, (generator, *count));
+        }
+    }
+
     /// Adds Puppet's completion of each generator whose `eval_generate`
     /// made resources: a node after the generator and those resources,
     /// which takes over the generator's edges to what follows it. Their
@@ -486,14 +510,19 @@ impl<'c> Graph<'c> {
                 NodeKind::Resource(_) => 1,
                 NodeKind::End | NodeKind::Completion => 2,
             };
-            Reverse((node.catalog_index, rank, n))
+            let (at, after) = self
+                .placed
+                .get(&node.catalog_index)
+                .copied()
+                .unwrap_or((node.catalog_index, 0));
+            Reverse((at, after, rank, n))
         };
-        let mut ready: BinaryHeap<Reverse<(usize, u8, usize)>> = (0..self.nodes.len())
+        let mut ready: BinaryHeap<Reverse<(usize, usize, u8, usize)>> = (0..self.nodes.len())
             .filter(|&n| remaining[n] == 0)
             .map(priority)
             .collect();
         let mut order = Vec::with_capacity(self.nodes.len());
-        while let Some(Reverse((_, _, n))) = ready.pop() {
+        while let Some(Reverse((_, _, _, n))) = ready.pop() {
             order.push(n);
             for &e in &self.outgoing[n] {
                 let to = self.edges[e].to;
@@ -684,15 +713,25 @@ fn reference_index(catalog: &Catalog) -> ReferenceIndex<'_> {
     index
 }
 
-fn containment(catalog: &Catalog, index: &ReferenceIndex<'_>) -> Vec<Option<usize>> {
+/// Each resource's container (the last containment edge's source), and
+/// the other containers of the few resources that have several (a class
+/// both `contain`ed by another and included in its stage), as `(child,
+/// container)`.
+fn containment(catalog: &Catalog, index: &ReferenceIndex<'_>) -> ContainedBy {
     let mut parent = vec![None; catalog.resources.len()];
+    let mut others = Vec::new();
     for edge in &catalog.edges {
-        if let (Some(source), Some(target)) = (index.find(&edge.source), index.find(&edge.target)) {
-            parent[target] = Some(source);
+        if let (Some(source), Some(target)) = (index.find(&edge.source), index.find(&edge.target))
+            && let Some(earlier) = parent[target].replace(source)
+            && earlier != source
+        {
+            others.push((target, earlier));
         }
     }
-    parent
+    (parent, others)
 }
+
+type ContainedBy = (Vec<Option<usize>>, Vec<(usize, usize)>);
 
 /// Each catalog resource found by type and title, and its container.
 /// Reading them means parsing every reference of the catalog, so a run
@@ -700,13 +739,21 @@ fn containment(catalog: &Catalog, index: &ReferenceIndex<'_>) -> Vec<Option<usiz
 pub struct Containment<'c> {
     index: ReferenceIndex<'c>,
     pub parents: Vec<Option<usize>>,
+    /// The other containers of resources that have several, `(child,
+    /// container)`: in Puppet each of them waits for the child, and
+    /// receives its events.
+    others: Vec<(usize, usize)>,
 }
 
 impl<'c> Containment<'c> {
     pub fn of(catalog: &'c Catalog) -> Containment<'c> {
         let index = reference_index(catalog);
-        let parents = containment(catalog, &index);
-        Containment { index, parents }
+        let (parents, others) = containment(catalog, &index);
+        Containment {
+            index,
+            parents,
+            others,
+        }
     }
 }
 

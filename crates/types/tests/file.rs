@@ -857,7 +857,11 @@ fn invalid_resources_are_refused_with_clear_messages() {
     assert!(error("/tmp/x", &[("max_files", s("many"))]).contains("Invalid value \"many\""));
     assert!(error("/tmp/x", &[("max_files", Value::Integer(-2))]).contains("Invalid value -2"));
     assert!(error("/tmp/x", &[("sourceselect", s("last"))]).contains("Invalid value \"last\""));
-    assert!(error("/tmp/x", &[("seltype", s("etc_t"))]).contains("not supported yet"));
+    // SELinux contexts are accepted and ignored where SELinux is not
+    // enabled, as Puppet ignores them, and refused where it is.
+    let selinux = std::path::Path::new("/sys/fs/selinux/enforce").exists();
+    let seltype = fx.resource("/tmp/x", &[("seltype", s("etc_t"))]);
+    assert_eq!(seltype.is_err(), selinux, "{seltype:?}");
     assert!(error("/tmp/x", &[("backup", s(""))]).contains("Invalid backup type"));
     // Without a module path a module source is missing when applied,
     // not malformed.

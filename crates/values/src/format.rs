@@ -218,19 +218,55 @@ pub fn ruby_float(f: f64) -> String {
     if s.contains('.') { s } else { format!("{s}.0") }
 }
 
-/// A string in single quotes with `\` and `'` escaped, as Puppet prints
-/// strings inside types and quoted values.
+/// A string quoted as Puppet prints strings inside types and quoted
+/// values: in single quotes with `'` escaped, a backslash kept with the
+/// character after it; in double quotes, with
+/// escapes, when it holds a control character (a line break).
 pub fn quote(text: &str) -> String {
+    if text.chars().any(|c| (c as u32) < 0x20) {
+        return double_quote(text);
+    }
     let mut out = String::with_capacity(text.len() + 2);
     out.push('\'');
+    let mut escaped = false;
     for ch in text.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '\'' => out.push_str("\\'"),
-            _ => out.push(ch),
+        if escaped {
+            out.push('\\');
+            out.push(ch);
+            escaped = false;
+        } else if ch == '\'' {
+            out.push_str("\\'");
+        } else if ch == '\\' {
+            escaped = true;
+        } else {
+            out.push(ch);
         }
     }
+    // Puppet's own output for a final backslash: one, unescaped.
+    if escaped {
+        out.push('\\');
+    }
     out.push('\'');
+    out
+}
+
+/// A string in double quotes with Puppet's escapes.
+fn double_quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for ch in text.chars() {
+        match ch {
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '"' => out.push_str("\\\""),
+            '$' => out.push_str("\\$"),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
     out
 }
 
@@ -313,6 +349,23 @@ mod tests {
         assert_eq!(float_to_string(0.0001), "0.0001");
         assert_eq!(float_to_string(0.00001), "1.0e-05");
         assert_eq!(float_to_string(-2.5), "-2.5");
+    }
+
+    /// As Puppet's string converter quotes them (recorded with Puppet 7's
+    /// `StringConverter#convert(s, '%p')`).
+    #[test]
+    fn strings_quote_as_puppet_quotes_them() {
+        for (text, quoted) in [
+            ("a\\b", "'a\\b'"),
+            ("a\\\\b", "'a\\\\b'"),
+            ("a\\", "'a\\'"),
+            ("it's", "'it\\'s'"),
+            ("x\ny", "\"x\\ny\""),
+            ("a$b\n\"q\"\\z", "\"a\\$b\\n\\\"q\\\"\\\\z\""),
+            ("\\'", "'\\''"),
+        ] {
+            assert_eq!(quote(text), quoted, "{text:?}");
+        }
     }
 
     #[test]

@@ -136,6 +136,14 @@ pub(crate) fn timeless(text: &str) -> String {
 
 /// The case directories under a corpus root that hold one of `files`, in
 /// order.
+/// A case's name: its directory's.
+pub(crate) fn case_name(case: &std::path::Path) -> String {
+    case.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string()
+}
+
 pub(crate) fn case_dirs(root: &std::path::Path, files: &[&str]) -> Vec<std::path::PathBuf> {
     let mut cases: Vec<std::path::PathBuf> = std::fs::read_dir(root)
         .unwrap_or_else(|e| panic!("{}: {e}", root.display()))

@@ -1133,6 +1133,13 @@ fn group_message(_resource: &Resource, current: &Value, desired: &Value) -> Stri
     format!("group changed '{}' to '{shown}'", value_text(current))
 }
 
+/// Whether SELinux is enabled on this machine (its file system is
+/// mounted), where its contexts would be Puppet's to manage.
+fn selinux_enabled() -> bool {
+    static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ENABLED.get_or_init(|| Path::new("/sys/fs/selinux/enforce").exists())
+}
+
 /// The check of an attribute that only accepts its default for now: any
 /// other value is refused rather than silently ignored.
 fn only_default(
@@ -1786,31 +1793,35 @@ pub fn definition() -> TypeDef {
         .attr(AttrDef::read_only("ctime").doc("When the file's metadata last changed. Reported only."))
         .attr(AttrDef::read_only("mtime").doc("When the file's content last changed. Reported only."))
         .attr(
-            AttrDef::property("seluser")
-                .doc("The SELinux user of the file. Not supported yet: setting it is an error.")
-                .validate(only_default("seluser", |_| false, "SELinux contexts cannot be managed")),
+            AttrDef::param("seluser")
+                .doc("The SELinux user of the file. Ignored where SELinux is not enabled, as Puppet ignores it; where it is, not supported yet (an error).")
+                .validate(only_default("seluser", |_| !selinux_enabled(), "SELinux contexts cannot be managed")),
         )
         .attr(
-            AttrDef::property("selrole")
-                .doc("The SELinux role of the file. Not supported yet: setting it is an error.")
-                .validate(only_default("selrole", |_| false, "SELinux contexts cannot be managed")),
+            AttrDef::param("selrole")
+                .doc("The SELinux role of the file. Ignored where SELinux is not enabled, as Puppet ignores it; where it is, not supported yet (an error).")
+                .validate(only_default("selrole", |_| !selinux_enabled(), "SELinux contexts cannot be managed")),
         )
         .attr(
-            AttrDef::property("seltype")
-                .doc("The SELinux type of the file. Not supported yet: setting it is an error.")
-                .validate(only_default("seltype", |_| false, "SELinux contexts cannot be managed")),
+            AttrDef::param("seltype")
+                .doc("The SELinux type of the file. Ignored where SELinux is not enabled, as Puppet ignores it; where it is, not supported yet (an error).")
+                .validate(only_default("seltype", |_| !selinux_enabled(), "SELinux contexts cannot be managed")),
         )
         .attr(
-            AttrDef::property("selrange")
-                .doc("The SELinux range of the file. Not supported yet: setting it is an error.")
-                .validate(only_default("selrange", |_| false, "SELinux contexts cannot be managed")),
+            AttrDef::param("selrange")
+                .doc("The SELinux range of the file. Ignored where SELinux is not enabled, as Puppet ignores it; where it is, not supported yet (an error).")
+                .validate(only_default("selrange", |_| !selinux_enabled(), "SELinux contexts cannot be managed")),
         )
         .attr(
             AttrDef::param("selinux_ignore_defaults")
-                .doc("Whether to skip the SELinux policy's default context. Only `false` is supported so far.")
+                .doc("Whether to skip the SELinux policy's default context. Ignored where SELinux is not enabled, as Puppet ignores it; where it is, only `false` is supported so far.")
                 .boolean()
                 .default_value(Value::Boolean(false))
-                .validate(only_default("selinux_ignore_defaults", is_false, "leave it false")),
+                .validate(only_default(
+                    "selinux_ignore_defaults",
+                    |value| is_false(value) || !selinux_enabled(),
+                    "leave it false",
+                )),
         )
         .attr(
             AttrDef::param("replace")

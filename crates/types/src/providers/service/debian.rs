@@ -229,10 +229,10 @@ impl Flavor for Debian {
         let script = match (init_script(job), action) {
             (Ok(script), _) => script,
             // A service whose script is not there (yet: a package of the
-            // same run may install it) is looked for among the processes,
-            // as without a status command, and so is stopped; as Puppet
-            // does, a noop run then reports what starting it would do.
-            (Err(_), Action::Status) => return Ok(None),
+            // same run may install it) is stopped, whatever runs with its
+            // name, as Puppet finds it; a noop run then reports what
+            // starting it would do.
+            (Err(_), Action::Status) => return Ok(Some(vec!["/bin/false".to_string()])),
             (Err(e), _) => return Err(e),
         };
         Ok(Some(vec![
