@@ -420,7 +420,7 @@ fn native_module_types_apply_as_their_own_ruby_does() {
     let agent = tempfile::tempdir().expect("a temporary directory");
     let lib = agent.path().join("plugins/lib");
     for module in ["stdlib", "inifile", "concat"] {
-        copy_tree(&modules.join(module).join("lib"), &lib);
+        common::copy_tree(&modules.join(module).join("lib"), &lib);
     }
     let ruby = replay(
         &steps,
@@ -452,22 +452,6 @@ fn a_newer_module_than_its_native_type_is_applied_by_its_own_ruby() {
     let state = || files_under(std::path::Path::new("/tmp/mrtest-rbtypes"));
     let problems = replay(&steps, &modulepath, &state, ("", &|| {}));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-}
-
-/// Copies the files below `from` into `to`, merging directories.
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).expect("a directory");
-    for entry in std::fs::read_dir(from)
-        .expect("a readable directory")
-        .flatten()
-    {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("a copied file");
-        }
-    }
 }
 
 /// The files under `dir` with their contents, sorted, each after a

@@ -46,22 +46,6 @@ fn sorted_attributes(type_def: &TypeDef) -> Vec<&AttrDef> {
     attrs
 }
 
-fn values_line(attr: &AttrDef) -> Option<String> {
-    let literals: Vec<String> = attr.literals().map(|l| format!("`{l}`")).collect();
-    let patterns: Vec<String> = attr
-        .patterns()
-        .map(|p| format!("`/{}/`", p.source()))
-        .collect();
-    let mut parts = Vec::new();
-    if !literals.is_empty() {
-        parts.push(format!("Valid values are {}.", literals.join(", ")));
-    }
-    if !patterns.is_empty() {
-        parts.push(format!("Values can match {}.", patterns.join(", ")));
-    }
-    (!parts.is_empty()).then(|| parts.join(" "))
-}
-
 /// `describe TYPE`, optionally with each provider's details, or the short
 /// form with only names: laid out as `puppet describe` lays them out
 /// (see [`describe_wrap`]), from docs built as Puppet builds them.
@@ -118,10 +102,10 @@ fn put(out: &mut String, text: &str) {
     }
 }
 
-/// An attribute's doc as Puppet builds it: its own text, then its values
-/// (aliases named), then the features it needs, each a paragraph.
-fn attribute_doc(attr: &AttrDef) -> String {
-    let mut doc = scrub_doc(&attr.doc);
+/// The values an attribute takes, as Puppet's value collection words them:
+/// named values (with their aliases), then patterns; empty when any value
+/// goes.
+fn values_doc(attr: &AttrDef) -> String {
     let mut values = String::new();
     let literals: Vec<String> = attr
         .literals()
@@ -149,6 +133,14 @@ fn attribute_doc(attr: &AttrDef) -> String {
     if !patterns.is_empty() {
         let _ = write!(values, "Values can match {}.", patterns.join(", "));
     }
+    values
+}
+
+/// An attribute's doc as Puppet builds it: its own text, then its values
+/// (aliases named), then the features it needs, each a paragraph.
+fn attribute_doc(attr: &AttrDef) -> String {
+    let mut doc = scrub_doc(&attr.doc);
+    let values = values_doc(attr);
     if !values.is_empty() {
         let _ = write!(doc, "\n\n{values}");
     }
@@ -165,38 +157,13 @@ fn attribute_doc(attr: &AttrDef) -> String {
 /// A provider's doc as Puppet builds it: its own text, then a bullet for
 /// its commands, its defaults and its features.
 fn provider_doc(type_def: &TypeDef, provider: &ProviderDef) -> String {
-    let mut extra = Vec::new();
-    let binaries: Vec<String> = provider
-        .commands
-        .iter()
-        .chain(&provider.optional_commands)
-        .map(|(_, p)| format!("`{p}`"))
-        .collect();
-    if !binaries.is_empty() {
-        extra.push(format!("Required binaries: {}.", binaries.join(", ")));
-    }
-    if !provider.defaultfor.is_empty() {
-        let entries: Vec<String> = provider
-            .defaultfor
-            .iter()
-            .map(|entry| {
-                let mut conditions: Vec<String> = entry
-                    .iter()
-                    .map(|(fact, values)| format!("`{fact}` == `{}`", values.join(", ")))
-                    .collect();
-                conditions.sort();
-                format!("Default for {}.", conditions.join(" and "))
-            })
-            .collect();
-        extra.push(entries.join(" "));
-    }
-    let mut features = provider.feature_list(type_def);
-    if !features.is_empty() {
-        features.sort_unstable();
-        let list: Vec<String> = features.iter().map(|f| format!("`{f}`")).collect();
-        extra.push(format!("Supported features: {}.", list.join(", ")));
-    }
-    let extra: Vec<String> = extra.into_iter().map(|e| format!("* {e}")).collect();
+    let facts = ProviderFacts::of(type_def, provider);
+    // Puppet's defaults are one bullet.
+    let defaults = (!facts.defaults.is_empty()).then(|| facts.defaults.join(" "));
+    let extra = [facts.binaries, defaults, facts.features]
+        .into_iter()
+        .flatten();
+    let extra: Vec<String> = extra.map(|e| format!("* {e}")).collect();
     let doc = scrub_doc(&provider.doc);
     match (doc.is_empty(), extra.is_empty()) {
         (_, true) => doc,
@@ -306,33 +273,46 @@ fn formatter_scrub(text: &str) -> String {
     out
 }
 
-/// The bullet facts Puppet lists under a provider.
-fn provider_facts(type_def: &TypeDef, provider: &ProviderDef) -> Vec<String> {
-    let mut facts = Vec::new();
-    if !provider.commands.is_empty() {
+/// What Puppet lists under a provider, each as its sentence: its commands
+/// (optional ones too), the facts it is a default for (one sentence an
+/// entry), and its features.
+struct ProviderFacts {
+    binaries: Option<String>,
+    defaults: Vec<String>,
+    features: Option<String>,
+}
+
+impl ProviderFacts {
+    fn of(type_def: &TypeDef, provider: &ProviderDef) -> ProviderFacts {
         let binaries: Vec<String> = provider
             .commands
             .iter()
+            .chain(&provider.optional_commands)
             .map(|(_, p)| format!("`{p}`"))
             .collect();
-        facts.push(format!("Required binaries: {}.", binaries.join(", ")));
-    }
-    for entry in &provider.defaultfor {
-        let conditions: Vec<String> = entry
+        let defaults = provider
+            .defaultfor
             .iter()
-            .map(|(fact, values)| format!("`{fact}` == `{}`", values.join(", ")))
+            .map(|entry| {
+                let mut conditions: Vec<String> = entry
+                    .iter()
+                    .map(|(fact, values)| format!("`{fact}` == `{}`", values.join(", ")))
+                    .collect();
+                conditions.sort();
+                format!("Default for {}.", conditions.join(" and "))
+            })
             .collect();
-        facts.push(format!("Default for {}.", conditions.join(", ")));
+        let mut features = provider.feature_list(type_def);
+        features.sort_unstable();
+        let features: Vec<String> = features.iter().map(|f| format!("`{f}`")).collect();
+        ProviderFacts {
+            binaries: (!binaries.is_empty())
+                .then(|| format!("Required binaries: {}.", binaries.join(", "))),
+            defaults,
+            features: (!features.is_empty())
+                .then(|| format!("Supported features: {}.", features.join(", "))),
+        }
     }
-    let features = provider.feature_list(type_def);
-    if !features.is_empty() {
-        let list: Vec<String> = features.iter().map(|f| format!("`{f}`")).collect();
-        facts.push(format!("Supported features: {}.", list.join(", ")));
-    }
-    if let Some(parent) = &provider.parent {
-        facts.push(format!("Extends the `{parent}` provider."));
-    }
-    facts
 }
 
 /// `doc --reference type`: every type in Markdown.
@@ -425,8 +405,9 @@ fn reference_type(registry: &Registry, type_def: &TypeDef) -> String {
         }
         notes.push(attr.doc.replace('\n', "\n  "));
         let _ = writeln!(out, "{}\n: {}\n", attr.name, notes.join("\n\n  "));
-        if let Some(values) = values_line(attr) {
-            let _ = writeln!(out, "  {values}\n");
+        let values = values_doc(attr);
+        if !values.is_empty() {
+            let _ = writeln!(out, "  {}\n", values.trim_end());
         }
         if !attr.required_features.is_empty() {
             let _ = writeln!(
@@ -450,7 +431,13 @@ fn reference_type(registry: &Registry, type_def: &TypeDef) -> String {
                 provider.name,
                 provider.doc.replace('\n', "\n    ")
             );
-            for line in provider_facts(type_def, provider) {
+            let facts = ProviderFacts::of(type_def, provider);
+            let parent = provider
+                .parent
+                .as_ref()
+                .map(|parent| format!("Extends the `{parent}` provider."));
+            let lines = facts.binaries.into_iter().chain(facts.defaults);
+            for line in lines.chain(facts.features).chain(parent) {
                 let _ = writeln!(out, "    * {line}");
             }
             out.push('\n');

@@ -133,6 +133,26 @@ module Puppet
   end
 
   module Util
+    # What platform the code runs on, as modules ask (concat's file joins
+    # fragments with a line break of the platform's): this one.
+    module Platform
+      def self.windows?
+        false
+      end
+
+      def self.jruby?
+        false
+      end
+
+      def self.solaris?
+        false
+      end
+
+      def self.default_paths
+        %w[/usr/sbin /sbin /usr/bin /bin]
+      end
+    end
+
     # `Puppet::Util::Package.versioncmp`, or `versioncmp` in a class that
     # includes it (augeas's provider).
     module Package

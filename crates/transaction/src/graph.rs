@@ -510,11 +510,11 @@ impl<'c> Graph<'c> {
                 NodeKind::Resource(_) => 1,
                 NodeKind::End | NodeKind::Completion => 2,
             };
-            let (at, after) = self
-                .placed
-                .get(&node.catalog_index)
-                .copied()
-                .unwrap_or((node.catalog_index, 0));
+            // Most runs generate nothing: no lookup then.
+            let placed = (!self.placed.is_empty())
+                .then(|| self.placed.get(&node.catalog_index).copied())
+                .flatten();
+            let (at, after) = placed.unwrap_or((node.catalog_index, 0));
             Reverse((at, after, rank, n))
         };
         let mut ready: BinaryHeap<Reverse<(usize, usize, u8, usize)>> = (0..self.nodes.len())

@@ -136,6 +136,22 @@ pub(crate) fn timeless(text: &str) -> String {
 
 /// The case directories under a corpus root that hold one of `files`, in
 /// order.
+/// Copies the files below `from` into `to`, merging directories.
+pub(crate) fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("a directory");
+    for entry in std::fs::read_dir(from)
+        .expect("a readable directory")
+        .flatten()
+    {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("a copied file");
+        }
+    }
+}
+
 /// A case's name: its directory's.
 pub(crate) fn case_name(case: &std::path::Path) -> String {
     case.file_name()
