@@ -163,6 +163,7 @@ pub(crate) fn run(
     log: &Destinations,
 ) -> Result<ExitCode> {
     stop_on_signals();
+    marionette_plugin::Plugins::set_node_facts(Arc::new(facts.clone()));
     let logger = log.logger();
     let vardir = vardir(args.vardir.as_deref());
     let state = vardir.join("state");
@@ -226,34 +227,30 @@ pub(crate) fn run(
         write_catalog_summary(catalog, &registry, &state, &logger);
     }
     let started = Instant::now();
-    let mut report = match marionette_transaction::apply(
-        catalog,
-        registry,
-        Arc::new(facts),
-        logger.clone(),
-        &options,
-    ) {
-        Ok(report) => report,
-        Err(error) => {
-            match &error {
-                // Each refusal under its resource's path, as Puppet logs
-                // them.
-                marionette_transaction::apply::ApplyError::PreRun(refused) => {
-                    for one in refused {
-                        logger.log(Level::Err, "", &one.to_string());
+    let facts = Arc::new(facts);
+    let mut report =
+        match marionette_transaction::apply(catalog, registry, facts, logger.clone(), &options) {
+            Ok(report) => report,
+            Err(error) => {
+                match &error {
+                    // Each refusal under its resource's path, as Puppet logs
+                    // them.
+                    marionette_transaction::apply::ApplyError::PreRun(refused) => {
+                        for one in refused {
+                            logger.log(Level::Err, "", &one.to_string());
+                        }
                     }
+                    _ => logger.log(Level::Err, "", &error.to_string()),
                 }
-                _ => logger.log(Level::Err, "", &error.to_string()),
+                // `puppet apply` stops at an invalid resource with its message
+                // alone (the catalog cannot be converted); the other failures
+                // end with a closing line.
+                if !matches!(error, marionette_transaction::apply::ApplyError::Invalid(_)) {
+                    logger.log(Level::Err, "", &error.summary());
+                }
+                return Ok(ExitCode::FAILURE);
             }
-            // `puppet apply` stops at an invalid resource with its message
-            // alone (the catalog cannot be converted); the other failures
-            // end with a closing line.
-            if !matches!(error, marionette_transaction::apply::ApplyError::Invalid(_)) {
-                logger.log(Level::Err, "", &error.summary());
-            }
-            return Ok(ExitCode::FAILURE);
-        }
-    };
+        };
     logger.log(
         Level::Notice,
         "",

@@ -302,7 +302,11 @@ pub(crate) fn local_facts() -> serde_json::Map<String, serde_json::Value> {
     for error in &collection.errors {
         errln!("Error: {error}");
     }
-    collection.with_legacy()
+    let facts = collection.with_legacy();
+    // Modules' Ruby may read them before any run does (a type's file as
+    // it loads, while the providers' confine facts are gathered).
+    marionette_plugin::Plugins::set_node_facts(std::sync::Arc::new(facts.clone()));
+    facts
 }
 
 /// This machine's facts with every custom fact of the modules resolved,

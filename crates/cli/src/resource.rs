@@ -56,6 +56,7 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
     let facts = Arc::new(crate::custom_facts::for_types(
         std::iter::once(type_def.name.clone()).collect(),
     ));
+    marionette_plugin::Plugins::set_node_facts(facts.clone());
     let mut session = Session::new(registry.clone(), facts, stderr_logger(args.debug));
     // `marionette resource TYPE param=value…` lists instances scoped by
     // parameters (which zone, which server): the first positional then is

@@ -330,10 +330,7 @@ fn forge_catalogs_noop_apply_as_with_puppet() {
 /// Cases whose module's Ruby, run by the host, does not yet say what the
 /// native type (and Puppet) says, with why; the test fails when one
 /// matches.
-const RUBY_DIFFERS: &[(&str, &str)] = &[(
-    "0059_mount_core_mount",
-    "mount_core's own `mount` type, through the host, reports `device` out of sync where Puppet and the native type report `ensure => mounted`",
-)];
+const RUBY_DIFFERS: &[(&str, &str)] = &[];
 
 #[test]
 fn forge_catalogs_noop_apply_the_same_through_the_modules_own_ruby() {

@@ -326,6 +326,14 @@ impl Plugins {
         ruby::extend(&self.ruby_types, registry, host)
     }
 
+    /// The node's facts, for modules' Ruby that reads them (`Facter.value`)
+    /// outside a run's providers: a type's file as it loads (firewall's
+    /// reads the OS), its values' checks, its defaults. Set before the
+    /// catalog's resources are made; replaced by each run.
+    pub fn set_node_facts(facts: Arc<marionette_ral::Facts>) {
+        ruby::set_node_facts(facts);
+    }
+
     /// The type `name` as a module's Ruby declares it, for `describe`
     /// (its docs and values as running its DSL gives them, which reading
     /// it cannot always tell); `None` when no module ships a classic Ruby

@@ -248,6 +248,7 @@ pub(crate) fn extend(
             "name": t.name,
             "doc": doc,
             "ensurable": spec.ensurable,
+            "self_refresh": spec.self_refresh,
             "attributes": attributes,
             "features": spec.features.iter().map(|f| json!({"name": f})).collect::<Vec<_>>(),
             "title_patterns": title_patterns,
@@ -358,7 +359,18 @@ fn checked_by_ruby(
         }
         if checks.checked.contains(&attr.name) {
             let (checks, name) = (checks.clone(), attr.name.clone());
-            attr.validate = Some(Arc::new(move |_, value| checks.verdict(&name, value)));
+            attr.validate = Some(Arc::new({
+                let (checks, name) = (checks.clone(), name.clone());
+                move |_, value| checks.verdict(&name, value).map(|_| ())
+            }));
+            // The word the code makes of a word (an alias's value) is the
+            // one messages show, as Puppet's `should` gives it.
+            attr.munge = Some(Arc::new(move |_, value| {
+                Ok(match checks.verdict(&name, &value) {
+                    Ok(Some(word)) => Value::string(word),
+                    _ => value,
+                })
+            }));
         }
         if checks.defaults.contains(&attr.name) {
             let (checks, name) = (checks.clone(), attr.name.clone());
@@ -366,6 +378,14 @@ fn checked_by_ruby(
                 move |resource| checks.default(&name, resource),
             )));
         }
+    }
+    // An `ensure` declared as a plain property (mount's) words its
+    // changes as any property does, not as `created` and `removed`.
+    if !spec.ensurable
+        && let Some(at) = def.attributes.iter().position(|a| a.name == "ensure")
+    {
+        let ensure = def.attributes.remove(at);
+        def.attributes.insert(at, ensure.plain_change_messages());
     }
     // A property that words its own change messages (archive's `ensure`,
     // inifile's redacted values) is asked for each, and for what a noop
@@ -525,8 +545,10 @@ struct RubyChecks {
 #[derive(Default)]
 struct Learned {
     /// Each parameter's verdict on values: its code sees the value alone,
-    /// so a verdict holds for every resource that gives it.
-    verdicts: HashMap<(String, String), Result<(), String>>,
+    /// so a verdict holds for every resource that gives it. An accepted
+    /// word may come with the word the code makes of it (an alias's
+    /// value).
+    verdicts: HashMap<(String, String), Result<Option<String>, String>>,
     /// The computed defaults of each resource declared, by title.
     defaults: HashMap<String, Vec<(String, Value)>>,
     /// The titles of each automatic relationship, by resource title.
@@ -564,7 +586,7 @@ impl RubyChecks {
             .map_err(|e| failure(&e, &self.t.file))
     }
 
-    fn verdict(&self, attr: &str, value: &Value) -> Result<(), String> {
+    fn verdict(&self, attr: &str, value: &Value) -> Result<Option<String>, String> {
         let key = (attr.to_string(), format!("{value:?}"));
         if let Some(known) = self.learned().verdicts.get(&key) {
             return known.clone();
@@ -572,10 +594,9 @@ impl RubyChecks {
         let mut values = PHash::default();
         values.insert(Value::string(attr), value.clone());
         let declared = self.declare((std::slice::from_ref(&key.0), &[]), &[("", values)])?;
-        let verdict = match declared.first().and_then(|d| d.refused.first()) {
-            Some((_, message)) => Err(message.clone()),
-            None => Ok(()),
-        };
+        let verdict = declared
+            .first()
+            .map_or(Ok(None), |one| verdict_of(one, attr));
         self.learned().verdicts.insert(key, verdict.clone());
         verdict
     }
@@ -701,10 +722,7 @@ impl marionette_ral::Batch for RubyChecks {
         let mut learned = self.learned();
         for ((title, values), one) in resources.iter().zip(declared) {
             for (name, value) in values.iter().filter(|(n, _)| self.checked.contains(n)) {
-                let verdict = match one.refused.iter().find(|(attr, _)| attr == name) {
-                    Some((_, message)) => Err(message.clone()),
-                    None => Ok(()),
-                };
+                let verdict = verdict_of(&one, name);
                 learned
                     .verdicts
                     .insert((name.clone(), format!("{value:?}")), verdict);
@@ -719,6 +737,19 @@ impl marionette_ral::Batch for RubyChecks {
         }
         self.check_built(self.validates, resources)
     }
+}
+
+/// What the host said of one attribute's given value: refused, or
+/// accepted with the word its code makes of it when that is another.
+fn verdict_of(declared: &marionette_ruby::Declared, attr: &str) -> Result<Option<String>, String> {
+    if let Some((_, message)) = declared.refused.iter().find(|(name, _)| name == attr) {
+        return Err(message.clone());
+    }
+    Ok(declared
+        .canonical
+        .iter()
+        .find(|(name, _)| name == attr)
+        .map(|(_, word)| word.clone()))
 }
 
 /// A resource's values as the host takes them.
@@ -1293,11 +1324,22 @@ fn execute(execution: &marionette_ruby::Execution) -> Result<(String, Option<i32
     Ok((output.stdout, output.status))
 }
 
+/// The node's facts outside a run (see `Plugins::set_node_facts`).
+static NODE_FACTS: std::sync::RwLock<Option<Arc<marionette_ral::Facts>>> =
+    std::sync::RwLock::new(None);
+
+pub(crate) fn set_node_facts(facts: Arc<marionette_ral::Facts>) {
+    *NODE_FACTS.write().unwrap_or_else(|e| e.into_inner()) = Some(facts);
+}
+
 /// What the engine answers a provider's or a fact's Ruby: the node's facts
 /// (for `Facter.value`) and, while applying, the run's log.
 struct Answers<'c> {
     cx: Option<&'c Context>,
     facts: Option<&'c marionette_ral::Facts>,
+    /// The node's facts when no run gives them (a type's file loading,
+    /// its values checked before the run).
+    node: Option<Arc<marionette_ral::Facts>>,
     /// Messages logged while no run's log exists (resolving facts).
     kept: Vec<String>,
 }
@@ -1307,6 +1349,7 @@ impl<'c> Answers<'c> {
         Answers {
             cx: None,
             facts: None,
+            node: NODE_FACTS.read().unwrap_or_else(|e| e.into_inner()).clone(),
             kept: Vec::new(),
         }
     }
@@ -1315,8 +1358,13 @@ impl<'c> Answers<'c> {
         Answers {
             cx: Some(cx),
             facts: Some(&cx.facts),
+            node: None,
             kept: Vec::new(),
         }
+    }
+
+    fn facts(&self) -> Option<&marionette_ral::Facts> {
+        self.facts.or(self.node.as_deref())
     }
 }
 
@@ -1398,6 +1446,7 @@ fn resolving(
     let mut answers = Answers {
         cx: None,
         facts: Some(facts),
+        node: None,
         kept: Vec::new(),
     };
     let mut problems = Vec::new();
@@ -1422,11 +1471,11 @@ impl Engine for Answers<'_> {
     fn answer(&mut self, question: Question) -> Result<Answer, String> {
         match question {
             Question::LookupVar(name) if name.trim_start_matches("::") == "facts" => {
-                Ok(Answer::Variable(self.facts.map(|facts| {
+                Ok(Answer::Variable(self.facts().map(|facts| {
                     marionette_catalog::from_data(&serde_json::Value::Object(facts.clone()))
                 })))
             }
-            Question::LookupVar(name) => Ok(Answer::Variable(self.facts.and_then(|facts| {
+            Question::LookupVar(name) => Ok(Answer::Variable(self.facts().and_then(|facts| {
                 facts
                     .get(name.trim_start_matches("::"))
                     .map(marionette_catalog::from_data)

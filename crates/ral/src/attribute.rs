@@ -421,6 +421,18 @@ pub fn puppets_change_message(
             return "removed".to_string();
         }
     }
+    property_change_message(attr, resource, current, desired)
+}
+
+/// A change in the words of Puppet's plain property, which an `ensure`
+/// declared as one (mount's) also uses: `defined 'x' as ...`, `x changed
+/// ... to ...`.
+pub fn property_change_message(
+    attr: &AttrDef,
+    resource: &crate::resource::Resource,
+    current: &Value,
+    desired: &Value,
+) -> String {
     if attr.sensitive || resource.is_sensitive(&attr.name) {
         return "changed [redacted] to [redacted]".to_string();
     }
@@ -437,6 +449,12 @@ pub fn puppets_change_message(
     };
     if *current == Value::Undef || matches!(current, Value::String(s) if &**s == "absent") {
         return format!("defined '{}' as {}", attr.name, display(attr, desired));
+    }
+    let absent = |v: &Value| matches!(v, Value::String(s) if &**s == "absent");
+    if absent(desired)
+        || matches!(desired, Value::Array(items) if items.len() == 1 && absent(&items[0]))
+    {
+        return format!("undefined '{}' from {}", attr.name, display(attr, current));
     }
     format!(
         "{} changed {} to {}",

@@ -77,6 +77,9 @@ pub fn type_from_data(data: &Json) -> Result<TypeDef, String> {
                 "{name}: 'ensure' comes from 'ensurable' and cannot be declared"
             ));
         }
+        // A declared `ensure` property is still the one that says
+        // whether the thing exists, without `ensurable`'s default.
+        type_def.ensurable |= attr.name == "ensure" && attr.kind.is_property();
         type_def = type_def.attr(attr);
     }
     for pattern in array(object, "title_patterns", &name)? {

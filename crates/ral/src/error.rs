@@ -84,6 +84,21 @@ pub enum RalError {
     /// A provider failed while reading or changing the system.
     #[error("{resource}: {message}")]
     Provider { resource: String, message: String },
+    /// No provider could list the type's instances: each that tried, with
+    /// its error, the default provider first.
+    #[error("Listing {type_name} instances: {}", listing_text(.errors))]
+    Listing {
+        type_name: String,
+        errors: Vec<(String, String)>,
+    },
+}
+
+fn listing_text(errors: &[(String, String)]) -> String {
+    let list: Vec<String> = errors
+        .iter()
+        .map(|(provider, error)| format!("{provider}: {error}"))
+        .collect();
+    list.join("; ")
 }
 
 fn reasons_text(reasons: &[(String, String)]) -> String {

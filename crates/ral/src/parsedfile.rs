@@ -527,6 +527,11 @@ impl<F: RecordFormat> PropertyProvider for ParsedFile<F> {
             out.push_str(&chunk.text);
             out.push('\n');
         }
+        if chunks.is_empty() {
+            // Puppet joins the records and ends the text with a line
+            // separator, records or none.
+            out.push('\n');
+        }
         self.format.before_write(instance.resource, &target)?;
         let created = !Path::new(&target).exists();
         self.format.write(cx, &target, &out)?;

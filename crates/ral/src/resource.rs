@@ -215,7 +215,7 @@ impl Resource {
         // where `present` is a value of `ensure`: a service's `ensure` is
         // `running` or `stopped`, and enabling a service says nothing about
         // whether it runs.
-        if type_def.ensurable
+        if type_def.present_when_managed
             && resource.get("ensure").is_none()
             && type_def
                 .attribute("ensure")

@@ -67,6 +67,9 @@ pub struct Outcome {
     /// The failure is a whole sentence of Puppet's, logged as it is
     /// rather than after "Could not evaluate:".
     pub worded: bool,
+    /// Failed without being evaluated, because its provider's prefetch
+    /// failed: Puppet warns "Skipping because provider prefetch failed".
+    pub skipped: bool,
     /// The values the properties asked for by
     /// [`Session::evaluate_audited`] had before anything was changed.
     pub audited: Vec<(String, Value)>,
@@ -93,6 +96,9 @@ pub struct Session {
     cx: Context,
     /// Providers (`type/name`) already prefetched.
     prefetched: HashSet<String>,
+    /// Providers whose prefetch failed: as in Puppet, their resources
+    /// fail without being evaluated, for the rest of the run.
+    prefetch_failed: HashSet<String>,
     /// Property hashes from prefetching, by resource reference.
     hashes: HashMap<String, PropertyHash>,
     /// Batch providers' current states, by provider.
@@ -182,6 +188,12 @@ pub(crate) fn in_sync(
         if is_absent(desired) || is_absent(&current) {
             return Ok(true);
         }
+    } else if resource.type_def().ensurable
+        && resource.managed_properties().next().is_some()
+        && !provider.exists(cx, instance)?
+    {
+        // Nothing to manage: no ensure, and the thing does not exist.
+        return Ok(true);
     }
     for (attr, desired) in resource.managed_properties() {
         if attr.name != "ensure" && !property_state(provider, cx, instance, attr, desired)?.1 {
@@ -210,6 +222,7 @@ impl Session {
             selector: Selector::new(registry, facts.clone(), logger.clone()),
             cx: Context::new(facts, logger),
             prefetched: HashSet::new(),
+            prefetch_failed: HashSet::new(),
             hashes: HashMap::new(),
             states: HashMap::new(),
             deferred: HashMap::new(),
@@ -373,6 +386,33 @@ impl Session {
         self.prefetch(&members);
     }
 
+    /// Whether no provider can manage the resource now, as Puppet asks
+    /// before evaluating it (`suitable?`): `Some(true)` when the provider
+    /// it names is not functional, `Some(false)` when none of its type's
+    /// is suitable; `None` when one can manage it.
+    pub fn unsuitable(&self, resource: &Resource) -> Option<bool> {
+        match self.selector.select(resource) {
+            Err(RalError::Unsuitable { .. }) => Some(true),
+            Err(RalError::NoSuitableProvider { .. }) => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Prefetches the provider of a resource that is not evaluated
+    /// (skipped for failed dependencies), as Puppet prefetches for every
+    /// resource it comes to; says whether that provider's prefetch failed,
+    /// which fails the resource too.
+    pub fn prefetch_only(&mut self, resource: &Resource) -> bool {
+        let Ok(provider) = self.selector.select(resource) else {
+            return false;
+        };
+        let key = provider_key(&provider);
+        if !self.prefetched.contains(&key) {
+            self.prefetch_for(&key, resource);
+        }
+        self.prefetch_failed.contains(&key)
+    }
+
     /// Prefetches, once per provider, the current state of the given
     /// resources. A provider that fails to prefetch is logged; its
     /// resources are then retrieved one by one.
@@ -423,7 +463,10 @@ impl Session {
                                 }
                             }
                         }
-                        Err(e) => self.prefetch_failed(&provider, &e),
+                        Err(e) => {
+                            self.prefetch_failed(&provider, &e);
+                            self.prefetch_failed.insert(key);
+                        }
                     }
                 }
                 Implementation::Batch(b) => {
@@ -450,7 +493,7 @@ impl Session {
     fn prefetch_failed(&self, provider: &ProviderDef, error: &ProviderError) {
         self.cx.logger.log(
             crate::log::Level::Err,
-            &format!("Provider {}", provider.name),
+            "",
             &format!(
                 "Could not prefetch {} provider '{}': {error}",
                 provider.type_name, provider.name
@@ -563,6 +606,16 @@ impl Session {
                 self.prefetch_for(&key, resource);
             }
             self.settled = Some(provider.clone());
+        }
+        if !self.prefetch_failed.is_empty()
+            && self.prefetch_failed.contains(&provider_key(&provider))
+        {
+            outcome.failed = Some(format!(
+                "Prefetch failed for {} provider '{}'",
+                provider.type_name, provider.name
+            ));
+            outcome.skipped = true;
+            return outcome;
         }
         let result = match &provider.implementation {
             Implementation::Properties(p) => {
@@ -850,19 +903,22 @@ impl Session {
                         }
                     }
                 }
-                Err(e) => errors.push(format!("{}: {e}", provider.name)),
+                Err(e) => errors.push((provider.name.clone(), e.to_string())),
             }
         }
         if !listed {
-            let detail = if errors.is_empty() {
-                self.selector
-                    .default_provider(&type_def.name)
-                    .err()
-                    .map(|e| e.to_string())
-                    .unwrap_or_else(|| "no provider can list them".to_string())
-            } else {
-                errors.join("; ")
-            };
+            if !errors.is_empty() {
+                return Err(RalError::Listing {
+                    type_name: type_name.to_string(),
+                    errors,
+                });
+            }
+            let detail = self
+                .selector
+                .default_provider(&type_def.name)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_else(|| "no provider can list them".to_string());
             return Err(RalError::Provider {
                 resource: format!("Listing {type_name} instances"),
                 message: detail,
@@ -1033,6 +1089,17 @@ fn sync_instance(
         if is_absent(desired) || is_absent(&current) {
             return Ok(());
         }
+    } else if type_def.ensurable
+        && resource.managed_properties().next().is_some()
+        && !match exists {
+            Some(known) => known,
+            None => *exists.insert(ask_exists(instance)?),
+        }
+    {
+        // Puppet's "nothing to manage: no ensure and the resource doesn't
+        // exist": the other properties of a missing thing are not synced
+        // (a file's mode alone never creates the file).
+        return Ok(());
     }
     let mut changed = false;
     for (attr, desired) in resource.managed_properties() {

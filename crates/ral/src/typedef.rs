@@ -137,6 +137,11 @@ pub enum GenerateError {
     /// run goes on, and the run counts as failed.
     #[error("{0}")]
     Failed(String),
+    /// As `Failed`, where Puppet's type fails in its `generate` hook
+    /// rather than `eval_generate` (`resources` purging a type whose
+    /// listing fails), which its message names.
+    #[error("{0}")]
+    FailedInGenerate(String),
     /// Generating failed part way: the resources made before the failure
     /// are still added and applied, and the error is logged as `Failed`'s
     /// is. Puppet's `concat_file` makes its file in `generate` and fills
@@ -156,7 +161,10 @@ impl From<String> for GenerateError {
 /// What a generator may ask of the run.
 pub trait Generation {
     /// Every instance of a type on this system.
-    fn instances(&self, type_name: &str) -> Result<Vec<crate::provider::PropertyHash>, String>;
+    fn instances(
+        &self,
+        type_name: &str,
+    ) -> Result<Vec<crate::provider::PropertyHash>, crate::RalError>;
     /// Whether the catalog already manages `Type[title]`.
     fn manages(&self, type_name: &str, title: &str) -> bool;
     /// A type of the run's registry.
@@ -460,6 +468,21 @@ impl AttrDef {
         self
     }
 
+    /// Words an `ensure` declared as a plain property (mount's) as any
+    /// property is worded (`defined 'ensure' as ...`), not as `created`
+    /// and `removed`.
+    pub fn plain_change_messages(self) -> AttrDef {
+        let name = self.name.clone();
+        self.change_message(move |resource, current, desired| {
+            match resource.type_def().attribute(&name) {
+                Some(attr) => {
+                    crate::attribute::property_change_message(attr, resource, current, desired)
+                }
+                None => String::new(),
+            }
+        })
+    }
+
     /// What a noop run says of the attribute out of sync, when not
     /// Puppet's `current_value ..., should be ... (noop)` of the values.
     pub fn noop_message(
@@ -603,8 +626,15 @@ pub struct TypeDef {
     pub title_patterns: Vec<TitlePattern>,
     pub autorelations: Vec<AutoRelation>,
     /// Whether `ensure` exists with `present`/`absent` through the
-    /// provider's `exists`/`create`/`destroy`.
+    /// provider's `exists`/`create`/`destroy`: it is read and synced
+    /// before the other properties, which are left alone while it
+    /// changes or the thing is absent. Puppet treats any property named
+    /// `ensure` so, whether `ensurable` made it or not.
     pub ensurable: bool,
+    /// Whether `ensure` defaults to `present` once another property is
+    /// managed, as the `ensure` that `ensurable` makes does (an `ensure`
+    /// declared as a plain property, mount's, has no default).
+    pub present_when_managed: bool,
     /// The resource refreshes itself after any change it makes.
     pub self_refresh: bool,
     /// Whether the type reacts to refresh events (through the provider's
@@ -649,6 +679,7 @@ impl TypeDef {
             title_patterns: Vec::new(),
             autorelations: Vec::new(),
             ensurable: false,
+            present_when_managed: false,
             self_refresh: false,
             refreshable: false,
             validate: None,
@@ -671,10 +702,18 @@ impl TypeDef {
     /// Call [`TypeDef::ensure_values`] to accept more values.
     pub fn ensurable(mut self) -> TypeDef {
         self.ensurable = true;
+        self.present_when_managed = true;
         let ensure = AttrDef::property("ensure")
             .doc("Whether the resource should exist (`present`) or not (`absent`).")
             .values(&["present", "absent"]);
         self.attributes.insert(0, ensure);
+        self
+    }
+
+    /// Makes `ensure` a plain property with no default, as a type that
+    /// declares its own `ensure` property has it (mount).
+    pub fn ensure_without_default(mut self) -> TypeDef {
+        self.present_when_managed = false;
         self
     }
 

@@ -19,6 +19,7 @@ module Puppet
   class ParseError < Error; end
   class ParseErrorWithIssue < ParseError; end
   class DevError < Error; end
+  class MissingCommand < Error; end
   class ResourceError < Error; end
   class LexError < Error; end
 
@@ -62,15 +63,33 @@ module Puppet
       klass.include(Logging)
     end
 
-    def self.which(bin)
+    # Puppet's helpers, callable as `Puppet::Util.which` and, in the
+    # classes that include or extend Puppet::Util (providers), bare.
+    def which(bin)
       return (File.executable?(bin) ? bin : nil) if bin.start_with?('/')
 
       ENV.fetch('PATH', '').split(':').map { |dir| File.join(dir, bin) }.find { |p| File.file?(p) && File.executable?(p) }
     end
 
-    def self.absolute_path?(path, _platform = :posix)
+    def absolute_path?(path, _platform = :posix)
       path.is_a?(String) && path.start_with?('/')
     end
+
+    def get_env(name, _mode = nil) # rubocop:disable Naming/AccessorMethodName
+      ENV.fetch(name.to_s, nil)
+    end
+
+    def set_env(name, value = nil, _mode = nil) # rubocop:disable Naming/AccessorMethodName
+      ENV[name.to_s] = value
+    end
+
+    def withumask(mask)
+      old = File.umask(mask)
+      yield
+    ensure
+      File.umask(old) if old
+    end
+    module_function :which, :absolute_path?, :get_env, :set_env, :withumask
 
     # The local path of a `file:` URI, unescaped.
     def self.uri_to_path(uri)

@@ -680,9 +680,33 @@ module Puppet
     include Puppet::Util::Logging
   end
 
+  # What a `has_command` block says of its command.
+  class CommandDefiner
+    attr_reader :optional
+
+    def initialize
+      @optional = false
+      @environment = {}
+    end
+
+    def is_optional # rubocop:disable Naming/PredicateName
+      @optional = true
+    end
+
+    def environment(env = nil)
+      @environment = @environment.merge(env) if env
+      @environment
+    end
+  end
+
   # Puppet's provider: a class per provider, an instance per resource.
   class Provider
     include Puppet::Util::Logging
+    # A provider class logs too (firewall's `self.instances`), and calls
+    # Puppet's helpers bare (rabbitmq's `get_env`), as Puppet's do.
+    extend Puppet::Util::Logging
+    include Puppet::Util
+    extend Puppet::Util
 
     class << self
       attr_reader :provider_name, :resource_type
@@ -722,10 +746,21 @@ module Puppet
         end
       end
 
-      def define_command(name, program)
+      # A command with its own settings (rabbitmq's `environment HOME:
+      # '/tmp'`, `is_optional`); required unless optional, by this class
+      # only, as Puppet's confines are (a subclass is not confined by it).
+      def has_command(name, program, &block) # rubocop:disable Naming/PredicateName
+        definer = CommandDefiner.new
+        definer.instance_eval(&block) if block
+        declared[definer.optional ? 'optional_commands' : 'commands'][name.to_s] = program.to_s
+        define_command(name, program.to_s, definer.environment)
+      end
+
+      def define_command(name, program, environment = {})
         runner = proc do |*args|
-          path = Puppet::Util.which(program) or raise Puppet::Error, "Command #{name} is missing"
-          Puppet::Util::Execution.execute([path] + args.flatten.map(&:to_s), failonfail: true, combine: true)
+          path = Puppet::Util.which(program) or raise Puppet::MissingCommand, "Command #{name} is missing"
+          Puppet::Util::Execution.execute([path] + args.flatten.map(&:to_s), failonfail: true, combine: true,
+                                                                             custom_environment: environment)
         end
         define_singleton_method(name, &runner)
         define_method(name, &runner)
@@ -1083,16 +1118,37 @@ module Marionette
         list = params['resources'].map do |declared|
           values = Wire.decode(declared['values'] || {})
           refused = {}
+          canonical = {}
           values.each do |name, value|
             next unless checked.include?(name)
 
             message = refusal(type.attribute(name), value)
             refused[name] = message if message
+            word = !message && canonical(type.attribute(name), value)
+            canonical[name] = word if word
           end
           resource = partial(type, declared['title'], values)
-          { 'refused' => refused, 'defaults' => Wire.encode(defaults_of(resource, defaults)) }
+          answer = { 'refused' => refused, 'defaults' => Wire.encode(defaults_of(resource, defaults)) }
+          answer['canonical'] = canonical unless canonical.empty?
+          answer
         end
         { 'resources' => list }
+      end
+
+      # The word a property's code makes of a given word, when it is
+      # another (an alias's value: mount's `present` is `defined`), as
+      # Puppet's messages show it; nil when it is the same, or not a
+      # word, or not a word that stays itself when given again.
+      def canonical(attr, value)
+        return nil unless attr && attr[:kind] == 'property' && (value.is_a?(String) || value.is_a?(Symbol))
+
+        munged = attr[:class].new(nil).tap { |p| p.should = value }.should
+        return nil unless (munged.is_a?(String) || munged.is_a?(Symbol)) && munged.to_s != value.to_s
+
+        again = attr[:class].new(nil).tap { |p| p.should = munged.to_s }.should
+        again.to_s == munged.to_s ? munged.to_s : nil
+      rescue StandardError
+        nil
       end
 
       # A value refused by its parameter's own code, alone (`validate`, the

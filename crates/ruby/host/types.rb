@@ -84,8 +84,9 @@ module Puppet
         @type_name
       end
 
-      def newtype(name, _options = {}, &block)
+      def newtype(name, options = {}, &block)
         klass = Class.new(Type)
+        klass.instance_variable_set(:@self_refresh, options[:self_refresh] ? true : false)
         # Named as Puppet names it (`Puppet::Type::Alternative_entry`),
         # which modules' code compares.
         constant = name.to_s.capitalize
@@ -117,6 +118,16 @@ module Puppet
 
       def ensurable?
         attributes.any? { |a| a[:name] == 'ensure' }
+      end
+
+      # Whether `ensure` is `ensurable`'s (Puppet's Ensure property),
+      # rather than a plain property of that name (mount's).
+      def ensure_from_ensurable?
+        attributes.any? { |a| a[:name] == 'ensure' && a[:class] <= Puppet::Property::Ensure }
+      end
+
+      def self_refresh
+        @self_refresh || false
       end
 
       def newparam(name, options = {}, &block)
@@ -248,8 +259,9 @@ module Puppet
             'boolean' => a[:class].boolean?,
             'array_all' => a[:class].respond_to?(:array_matching) && a[:class].array_matching == :all }
         end,
-        'ensurable' => klass.ensurable?,
+        'ensurable' => klass.ensure_from_ensurable?,
         'refreshable' => klass.method_defined?(:refresh),
+        'self_refresh' => klass.self_refresh,
         'generates' => klass.method_defined?(:generate) || klass.method_defined?(:eval_generate),
         'pre_run_checks' => klass.method_defined?(:pre_run_check),
         'features' => klass.features_declared,

@@ -51,6 +51,9 @@ pub struct Declared {
     pub refused: Vec<(String, String)>,
     /// The defaults computed for parameters the resource does not give.
     pub defaults: Vec<(String, Value)>,
+    /// The given words a property's code makes another word of (an
+    /// alias's value), with that word, as Puppet's messages show them.
+    pub canonical: Vec<(String, String)>,
 }
 
 /// What the type's code said of a built resource.
@@ -247,7 +250,18 @@ impl RubyHost {
                 Ok(_) => Vec::new(),
                 Err(message) => return Err(self.bad_answer("check_declared", &message)),
             };
-            list.push(Declared { refused, defaults });
+            let canonical = one
+                .get("canonical")
+                .and_then(Json::as_object)
+                .into_iter()
+                .flatten()
+                .filter_map(|(attr, word)| Some((attr.clone(), word.as_str()?.to_string())))
+                .collect();
+            list.push(Declared {
+                refused,
+                defaults,
+                canonical,
+            });
         }
         Ok(list)
     }

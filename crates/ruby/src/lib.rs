@@ -210,6 +210,9 @@ pub struct TypeSpec {
     pub validates: bool,
     /// The type reacts to events (`def refresh`).
     pub refreshable: bool,
+    /// The type refreshes its resources after their own changes
+    /// (`newtype(:mount, self_refresh: true)`).
+    pub self_refresh: bool,
     /// The type adds resources to the run (`def generate`).
     pub generates: bool,
     /// The type checks each resource before a run changes anything
@@ -687,6 +690,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         ensurable: flag(answer, "ensurable"),
         validates: true,
         refreshable: flag(answer, "refreshable"),
+        self_refresh: flag(answer, "self_refresh"),
         generates: flag(answer, "generates"),
         pre_run_checks: flag(answer, "pre_run_checks"),
         features: strings(answer.get("features")),

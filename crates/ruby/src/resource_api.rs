@@ -215,6 +215,7 @@ fn spec(name: &str, definition: &Lit) -> Option<TypeSpec> {
         attributes,
         validates: false,
         refreshable: false,
+        self_refresh: false,
         generates: false,
         pre_run_checks: false,
         features,

@@ -18,6 +18,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     let mut ensurable = false;
     let mut validates = false;
     let mut refreshable = false;
+    let mut self_refresh = false;
     let mut generates = false;
     let mut pre_run_checks = false;
     let mut features = Vec::new();
@@ -33,6 +34,11 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
             continue;
         }
         let indent = raw.len() - raw.trim_start().len();
+        if line.contains("newtype(") {
+            self_refresh = ["self_refresh: true", ":self_refresh => true"]
+                .iter()
+                .any(|option| line.contains(option));
+        }
         // Documentation: the type's `@doc`, an attribute's `desc`.
         if let Some(rest) = line
             .strip_prefix("@doc =")
@@ -199,6 +205,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         ensurable,
         validates,
         refreshable,
+        self_refresh,
         generates,
         pre_run_checks,
         features,

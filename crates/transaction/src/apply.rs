@@ -257,11 +257,13 @@ impl Generator<'_> {
 }
 
 impl marionette_ral::Generation for Generator<'_> {
-    fn instances(&self, type_name: &str) -> Result<Vec<marionette_ral::PropertyHash>, String> {
+    fn instances(
+        &self,
+        type_name: &str,
+    ) -> Result<Vec<marionette_ral::PropertyHash>, marionette_ral::RalError> {
         self.session
             .instances(type_name)
             .map(|found| found.into_iter().map(|(_, hash)| hash).collect())
-            .map_err(|e| e.to_string())
     }
 
     fn manages(&self, type_name: &str, title: &str) -> bool {
@@ -316,7 +318,7 @@ const INHERITED_METAPARAMETERS: &[&str] = &["noop", "loglevel", "schedule", "aud
 /// A generator that failed: the catalog position of its resource and why.
 /// As in Puppet, the run goes on without what it would have added, and
 /// the resource itself is still evaluated; the run counts as failed.
-type GenerateFailure = (usize, String);
+type GenerateFailure = (usize, &'static str, String);
 
 /// What [`extend`] makes: the extended catalog (`None` when no generator
 /// added anything), the generators that failed, the completion of each
@@ -376,11 +378,15 @@ fn extend(
                 continue;
             }
             Err(GenerateError::Failed(message)) => {
-                failures.push((*i, message));
+                failures.push((*i, "eval_generate", message));
+                continue;
+            }
+            Err(GenerateError::FailedInGenerate(message)) => {
+                failures.push((*i, "generate", message));
                 continue;
             }
             Err(GenerateError::Incomplete(generated, message)) => {
-                failures.push((*i, message));
+                failures.push((*i, "eval_generate", message));
                 generated
             }
         };
@@ -529,7 +535,8 @@ pub fn apply(
     let mut graph = Graph::build_in(catalog, &indices, &ral, containment)?;
     graph.complete(&completions);
     graph.place_generated(&placed);
-    let order = graph.order()?;
+    // A cycle stops the run before anything is applied.
+    graph.order()?;
     let checks = Session::pre_run_checks(&ral);
     if !checks.is_empty() {
         return Err(ApplyError::PreRun(checks));
@@ -549,17 +556,54 @@ pub fn apply(
         options,
     );
     run.schedules = schedules;
-    for (position, message) in generate_failures {
+    for (position, hook, message) in generate_failures {
         run.logger.log(
             Level::Err,
             &paths[position],
-            &format!("Failed to generate additional resources using 'eval_generate': {message}"),
+            &format!("Failed to generate additional resources using '{hook}': {message}"),
         );
         run.failed_after = true;
     }
     let total = ral.len();
     RUNNING.store(true, std::sync::atomic::Ordering::SeqCst);
-    for node in order {
+    // Puppet's walk: a resource no provider can manage yet is put aside
+    // until nothing else is ready (something applied meanwhile, a package,
+    // may make its provider suitable); put aside again while others made
+    // progress, and failed once nothing did.
+    run.initial_defaults = ral
+        .iter()
+        .map(|r| r.type_def().name.as_str())
+        .collect::<HashSet<&str>>()
+        .into_iter()
+        .map(|type_name| {
+            let default = run.session.selector().default_provider(type_name).ok();
+            (type_name.to_string(), default.map(|p| p.name.clone()))
+        })
+        .collect();
+    let mut traversal = graph.traversal();
+    let mut deferred: Vec<usize> = Vec::new();
+    let mut progressed = false;
+    loop {
+        let Some(node) = traversal.next() else {
+            if deferred.is_empty() {
+                break;
+            }
+            for node in deferred.drain(..) {
+                if progressed {
+                    traversal.retry(node);
+                } else {
+                    run.overly_deferred(node);
+                    traversal.finish(node);
+                }
+            }
+            progressed = false;
+            continue;
+        };
+        if run.deferrable(node) {
+            deferred.push(node);
+            continue;
+        }
+        progressed = true;
         let signal = STOP.load(std::sync::atomic::Ordering::SeqCst);
         if signal != 0 {
             // Puppet's words; the resources not reached are left alone and
@@ -602,6 +646,15 @@ pub fn apply(
                 ),
             );
         }
+        traversal.finish(node);
+    }
+    // Once per type, as Puppet says it at the end of its walk.
+    for type_name in std::mem::take(&mut run.providerless) {
+        run.logger.log(
+            Level::Err,
+            "",
+            &format!("Could not find a suitable provider for {type_name}"),
+        );
     }
     if let Some(progress) = &options.progress {
         progress(run.counts.total, total, None);
@@ -722,6 +775,12 @@ struct Run<'a> {
     /// The failed resources already named in a "Dependency ... has
     /// failures" notice: Puppet names each once per run.
     named_failures: std::collections::HashSet<usize>,
+    /// The types of the resources failed for want of a suitable provider
+    /// (naming none), in the order met.
+    providerless: Vec<String>,
+    /// Each type's default provider when the run started, which Puppet
+    /// gives its resources that name none as it makes them.
+    initial_defaults: HashMap<String, Option<String>>,
 }
 
 impl<'a> Run<'a> {
@@ -758,7 +817,70 @@ impl<'a> Run<'a> {
             schedules: HashMap::new(),
             failed_roots: HashMap::new(),
             named_failures: std::collections::HashSet::new(),
+            providerless: Vec::new(),
+            initial_defaults: HashMap::new(),
         }
+    }
+
+    /// Whether a node is a resource, selected by the run's tags, that no
+    /// provider can manage now: Puppet puts it aside (see [`apply`]).
+    fn deferrable(&self, node: usize) -> bool {
+        let NodeKind::Resource(n) = self.graph.nodes[node].kind else {
+            return false;
+        };
+        selected(self.catalog, self.options, self.indices[n])
+            && self.session.unsuitable(&self.resources[n]).is_some()
+    }
+
+    /// Fails a resource put aside until nothing else could be done, as
+    /// Puppet does: "Provider NAME is not functional on this host" when it
+    /// has a provider (the one it names, or its type's default when the
+    /// run started); otherwise its type is named once at the end of the
+    /// run.
+    fn overly_deferred(&mut self, node: usize) {
+        let NodeKind::Resource(n) = self.graph.nodes[node].kind else {
+            return;
+        };
+        let resources = self.resources.clone();
+        let resource = &resources[n];
+        let mut status = self.new_status(n);
+        self.counts.total += 1;
+        let type_name = &resource.type_def().name;
+        let provider = resource.provider().map(str::to_string).or_else(|| {
+            self.initial_defaults
+                .get(type_name.as_str())
+                .cloned()
+                .flatten()
+        });
+        match provider {
+            Some(provider) => self.logger.log(
+                Level::Err,
+                &self.paths[self.indices[n]],
+                &format!("Provider {provider} is not functional on this host"),
+            ),
+            None if !self.providerless.contains(type_name) => {
+                self.providerless.push(type_name.clone());
+            }
+            None => {}
+        }
+        status.failed = true;
+        self.counts.failed += 1;
+        self.state[node] = State::Failed;
+        self.statuses.insert(status.resource.clone(), status);
+    }
+
+    /// A resource's status before anything is known of it.
+    fn new_status(&self, n: usize) -> ResourceStatus {
+        let (catalog_index, resource) = (self.indices[n], &self.resources[n]);
+        let catalog_resource = &self.catalog.resources[catalog_index];
+        ResourceStatus::new(
+            resource.shared_reference(),
+            resource.shared_title(),
+            resource.type_def().shared_reference_name().clone(),
+            report::ContainmentPath(self.paths[catalog_index].clone()),
+            (catalog_resource.file.clone(), catalog_resource.line),
+            catalog_resource.tags.clone(),
+        )
     }
 
     fn process(&mut self, node: usize) {
@@ -877,15 +999,7 @@ impl<'a> Run<'a> {
         let paths = self.paths;
         let path = &paths[*catalog_index];
         let started = Instant::now();
-        let catalog_resource = &self.catalog.resources[*catalog_index];
-        let mut status = ResourceStatus::new(
-            resource.shared_reference(),
-            resource.shared_title(),
-            resource.type_def().shared_reference_name().clone(),
-            report::ContainmentPath(path.clone()),
-            (catalog_resource.file.clone(), catalog_resource.line),
-            catalog_resource.tags.clone(),
-        );
+        let mut status = self.new_status(n);
         self.counts.total += 1;
         // As in Puppet: resources left out by tags, then those outside
         // their schedule, are skipped quietly before failed dependencies
@@ -910,6 +1024,10 @@ impl<'a> Run<'a> {
             return;
         }
         if !failed_dependencies.is_empty() {
+            // Puppet prefetches its provider all the same, first; when
+            // that fails, the resource has failed too, and its dependents
+            // name it among their failed dependencies.
+            let prefetch_failed = self.session.prefetch_only(resource);
             for &dependency in failed_dependencies {
                 if !self.named_failures.insert(dependency) {
                     continue;
@@ -929,7 +1047,13 @@ impl<'a> Run<'a> {
             status.skipped = true;
             self.counts.skipped += 1;
             self.state[node] = State::Failed;
-            self.failed_roots.insert(node, failed_dependencies.to_vec());
+            let mut roots = failed_dependencies.to_vec();
+            if prefetch_failed {
+                status.failed = true;
+                self.counts.failed += 1;
+                roots.push(node);
+            }
+            self.failed_roots.insert(node, roots);
             self.statuses.insert(status.resource.clone(), status);
             return;
         }
@@ -1314,7 +1438,13 @@ impl<'a> Run<'a> {
                 .iter()
                 .all(|e| e.status != EventStatus::Failure)
         {
-            if outcome.worded {
+            if outcome.skipped {
+                self.logger.log(
+                    Level::Warning,
+                    path,
+                    "Skipping because provider prefetch failed",
+                );
+            } else if outcome.worded {
                 self.logger.log(Level::Err, path, reason);
             } else {
                 self.logger
@@ -1322,6 +1452,10 @@ impl<'a> Run<'a> {
             }
         }
         status.failed = outcome.failed.is_some();
+        if outcome.skipped {
+            status.skipped = true;
+            self.counts.skipped += 1;
+        }
         status.changed = status.change_count > 0;
         status.out_of_sync = status.out_of_sync_count > 0;
         self.counts.changes += status.change_count;

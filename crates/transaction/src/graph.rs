@@ -87,6 +87,40 @@ pub enum GraphError {
     Cycles { count: usize, cycles: Vec<String> },
 }
 
+/// A walk of a [`Graph`] (see [`Graph::traversal`]): the caller takes the
+/// next ready node, and finishes it (its dependents may become ready) or
+/// puts it back for later ([`Traversal::retry`]), as Puppet defers a
+/// resource whose provider is not suitable yet.
+pub struct Traversal<'g, 'c> {
+    graph: &'g Graph<'c>,
+    remaining: Vec<usize>,
+    ready: BinaryHeap<Reverse<(usize, usize, u8, usize)>>,
+}
+
+impl Traversal<'_, '_> {
+    /// The next ready node, `None` when none is.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<usize> {
+        self.ready.pop().map(|Reverse((_, _, _, n))| n)
+    }
+
+    /// Marks a node done: what waited only for it becomes ready.
+    pub fn finish(&mut self, node: usize) {
+        for &e in &self.graph.outgoing[node] {
+            let to = self.graph.edges[e].to;
+            self.remaining[to] -= 1;
+            if self.remaining[to] == 0 {
+                self.ready.push(self.graph.priority(to));
+            }
+        }
+    }
+
+    /// Makes a node taken and not finished ready again.
+    pub fn retry(&mut self, node: usize) {
+        self.ready.push(self.graph.priority(node));
+    }
+}
+
 /// Splits `Type[title]` into its type (as written) and its title.
 fn split_reference(text: &str) -> Option<(&str, &str)> {
     let open = text.find('[')?;
@@ -269,6 +303,7 @@ impl<'c> Graph<'c> {
             .enumerate()
             .filter_map(|(i, container)| Some((i, (*container)?)))
             .chain(others);
+        let mut filled = vec![false; count];
         for (i, p) in containers {
             let (Some(child_in), Some(child_out)) = (entry[i], exit[i]) else {
                 continue;
@@ -278,6 +313,18 @@ impl<'c> Graph<'c> {
             {
                 graph.add_edge(start, child_in, true);
                 graph.add_edge(child_out, end, true);
+                filled[p] = true;
+            }
+        }
+        // An empty container still ends after it starts, as Puppet's
+        // completed whit depends on its admissible one (no events pass):
+        // its end is not ready before whatever its start waits for.
+        for i in 0..count {
+            if let (Some(start), Some(end)) = (entry[i], exit[i])
+                && start != end
+                && !filled[i]
+            {
+                graph.add_edge(start, end, false);
             }
         }
         for (i, resource) in catalog.resources.iter().enumerate() {
@@ -502,35 +549,11 @@ impl<'c> Graph<'c> {
     /// catalog's (manifest) order. A cycle is an error that names every
     /// node of each cycle.
     pub fn order(&self) -> Result<Vec<usize>, GraphError> {
-        let mut remaining: Vec<usize> = self.incoming.iter().map(Vec::len).collect();
-        let priority = |n: usize| {
-            let node = &self.nodes[n];
-            let rank = match node.kind {
-                NodeKind::Start => 0,
-                NodeKind::Resource(_) => 1,
-                NodeKind::End | NodeKind::Completion => 2,
-            };
-            // Most runs generate nothing: no lookup then.
-            let placed = (!self.placed.is_empty())
-                .then(|| self.placed.get(&node.catalog_index).copied())
-                .flatten();
-            let (at, after) = placed.unwrap_or((node.catalog_index, 0));
-            Reverse((at, after, rank, n))
-        };
-        let mut ready: BinaryHeap<Reverse<(usize, usize, u8, usize)>> = (0..self.nodes.len())
-            .filter(|&n| remaining[n] == 0)
-            .map(priority)
-            .collect();
+        let mut traversal = self.traversal();
         let mut order = Vec::with_capacity(self.nodes.len());
-        while let Some(Reverse((_, _, _, n))) = ready.pop() {
+        while let Some(n) = traversal.next() {
             order.push(n);
-            for &e in &self.outgoing[n] {
-                let to = self.edges[e].to;
-                remaining[to] -= 1;
-                if remaining[to] == 0 {
-                    ready.push(priority(to));
-                }
-            }
+            traversal.finish(n);
         }
         if order.len() == self.nodes.len() {
             return Ok(order);
@@ -540,6 +563,40 @@ impl<'c> Graph<'c> {
             count: cycles.len(),
             cycles,
         })
+    }
+
+    /// A walk of the graph as Puppet's: a node is ready once everything
+    /// it depends on is finished, and of the ready nodes the first in the
+    /// catalog's order comes next.
+    pub fn traversal(&self) -> Traversal<'_, 'c> {
+        let remaining: Vec<usize> = self.incoming.iter().map(Vec::len).collect();
+        let ready = (0..self.nodes.len())
+            .filter(|&n| remaining[n] == 0)
+            .map(|n| self.priority(n))
+            .collect();
+        Traversal {
+            graph: self,
+            remaining,
+            ready,
+        }
+    }
+
+    /// Where a node comes among ready ones: its catalog position (a
+    /// generated resource's is right after its generator), a container's
+    /// start before its resources and its end after them.
+    fn priority(&self, n: usize) -> Reverse<(usize, usize, u8, usize)> {
+        let node = &self.nodes[n];
+        let rank = match node.kind {
+            NodeKind::Start => 0,
+            NodeKind::Resource(_) => 1,
+            NodeKind::End | NodeKind::Completion => 2,
+        };
+        // Most runs generate nothing: no lookup then.
+        let placed = (!self.placed.is_empty())
+            .then(|| self.placed.get(&node.catalog_index).copied())
+            .flatten();
+        let (at, after) = placed.unwrap_or((node.catalog_index, 0));
+        Reverse((at, after, rank, n))
     }
 
     /// Each cycle as Puppet prints it: `(Exec[b] => File[a] => Exec[b])`,

@@ -22,3 +22,10 @@ ini_subsetting { 'sub':
 concat_file { '/tmp/mrtest-rbtypes/c.conf': tag => 'mrtest-c', mode => '0640' }
 concat_fragment { 'c2': target => '/tmp/mrtest-rbtypes/c.conf', content => "second\n", order => '20' }
 concat_fragment { 'c1': tag => 'mrtest-c', content => "first\n", order => '10' }
+mount { '/mnt/mrtest-rbtypes':
+  ensure  => present,
+  device  => '/dev/mrtest',
+  fstype  => 'ext4',
+  options => 'defaults',
+  target  => '/tmp/mrtest-rbtypes/fstab',
+}

@@ -9,3 +9,4 @@ ini_subsetting { 'sub':
   subsetting => '-Xmx',
 }
 concat_file { '/tmp/mrtest-rbtypes/c.conf': ensure => absent }
+mount { '/mnt/mrtest-rbtypes': ensure => absent, target => '/tmp/mrtest-rbtypes/fstab' }

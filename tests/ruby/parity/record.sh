@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Records what the real `puppet apply` does with stdlib's, inifile's and
-# concat's types (file_line, ini_setting, ini_subsetting, concat_file,
-# concat_fragment) from Debian's modules, step after step under
+# Records what the real `puppet apply` does with stdlib's, inifile's,
+# concat's and mount_core's types (file_line, ini_setting, ini_subsetting,
+# concat_file, concat_fragment, mount) from Debian's modules, step after step under
 # /tmp/mrtest-rbtypes: STEP.out and STEP.state (every file left), and what
 # `puppet describe concat_file` prints. crates/cli/tests/ruby.rs replays them twice: with the modules on
 # the module path (Marionette's native types) and with only their lib, as

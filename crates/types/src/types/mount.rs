@@ -53,6 +53,7 @@ pub fn definition() -> TypeDef {
             &["remount"],
         )
         .ensurable()
+        .ensure_without_default()
         .ensure_values(|ensure| {
             // Puppet's mount has its own ensure property: `defined`
             // (`present` is its alias), `unmounted`, `absent`, `mounted`.
@@ -77,16 +78,7 @@ pub fn definition() -> TypeDef {
                 })
                 // The ensure property of mount is a plain property, so its
                 // messages are a property's, not "created" and "removed".
-                .change_message(|_, current, desired| {
-                    let (current, desired) = (value_text(current), value_text(desired));
-                    if current == "absent" {
-                        format!("defined 'ensure' as '{desired}'")
-                    } else if desired == "absent" {
-                        format!("undefined 'ensure' from '{current}'")
-                    } else {
-                        format!("ensure changed '{current}' to '{desired}'")
-                    }
-                })
+                .plain_change_messages()
         })
         .attr(AttrDef::property("device").doc(
             "The device providing the mount: a device path, a `UUID=` or

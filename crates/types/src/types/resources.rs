@@ -61,19 +61,27 @@ fn purge(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, Ge
     let Some(type_def) = run.type_def(&type_name) else {
         return Err(format!("Could not find resource type '{type_name}'").into());
     };
-    let accepts_absent = type_def
-        .attribute("ensure")
-        .is_some_and(|ensure| ensure.literals().any(|v| v == "absent"));
+    // Asked of the attribute itself: a module type's own code may be what
+    // knows its values (firewall's `ensurable` block).
+    let accepts_absent = type_def.attribute("ensure").is_some_and(|ensure| {
+        marionette_ral::attribute::process_value(ensure, Value::String("absent".into())).is_ok()
+    });
     if !accepts_absent {
         return Err(format!(
             "Purging is only supported on types that accept 'ensure => absent', which {type_name} does not"
         )
         .into());
     }
-    let instances = run.instances(&type_name).map_err(|e| {
-        GenerateError::Invalid(format!(
+    let instances = run.instances(&type_name).map_err(|e| match e {
+        // Listing failed on this system: as in Puppet, where the first
+        // provider's `instances` raises, generating fails with its error
+        // and the run goes on.
+        marionette_ral::RalError::Listing { errors, .. } if !errors.is_empty() => {
+            GenerateError::FailedInGenerate(errors[0].1.clone())
+        }
+        e => GenerateError::Invalid(format!(
             "Purging resources of type {type_name} is not supported, since they cannot be listed: {e}"
-        ))
+        )),
     })?;
     Ok(instances
         .iter()
