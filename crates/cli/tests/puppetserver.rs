@@ -166,6 +166,17 @@ fn marionette_agent_runs_against_debians_puppetserver() {
         "a=3\nb=2\n",
         "{said}"
     );
+    // The DSL module's type, as `puppet apply` left it (tests/ruby/dsl).
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out/one.widget")).unwrap_or_default(),
+        "state=enabled\ncolor=purple\nlabels=b,a\nsize=3\nshade=dark\n",
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out/two.widget")).unwrap_or_default(),
+        "state=disabled\n",
+        "{said}"
+    );
     let reports = dir.join("puppetserver/var/reports/mrtest-ps-agent");
     let kept = std::fs::read_dir(&reports).map(|d| d.count()).unwrap_or(0);
     assert_eq!(

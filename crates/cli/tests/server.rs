@@ -259,9 +259,9 @@ fn a_stock_puppet_agent_is_served() {
         .map(|d| d.count())
         .unwrap_or(0);
     assert_eq!(kept, 1, "the report of Marionette's agent is kept: {said}");
-    // The Forge modules' types, from their pluginsynced Ruby, leave what
-    // Puppet's agent left.
-    for made in ["motd", "lines.txt"] {
+    // The Forge modules' types and the DSL module's, from their
+    // pluginsynced Ruby, leave what Puppet's agent left.
+    for made in ["motd", "lines.txt", "one.widget", "two.widget"] {
         let puppets = std::fs::read_to_string(dir.join(made)).unwrap_or_default();
         assert!(!puppets.is_empty(), "Puppet's agent made {made}");
         assert_eq!(

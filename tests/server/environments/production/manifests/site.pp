@@ -1,9 +1,9 @@
 # What the server test's agents are given: a file naming the agent by its
 # certificate (and the role its certificate carries, if any) and the facts
 # pluginsync brought, a file from a module, a note by a type pluginsync
-# brought, and resources of Forge modules' Ruby types (Debian's concat and
-# stdlib, on the server's base module path), which an agent has only as
-# pluginsynced Ruby.
+# brought, and resources of Ruby types (Debian's concat and stdlib, on the
+# server's base module path, and the DSL test module), which an agent has
+# only as pluginsynced Ruby.
 node default {
   $dir = $facts['mrtest_srv_dir']
   $role = $trusted['extensions']['pp_role']
@@ -23,4 +23,15 @@ node default {
   file { "${dir}/lines.txt": ensure => file, replace => false, content => "a=1\n" }
   file_line { 'mrtest-line': path => "${dir}/lines.txt", line => 'b=2', require => File["${dir}/lines.txt"] }
   file_line { 'mrtest-match': path => "${dir}/lines.txt", line => 'a=3', match => '^a=' }
+  # The type and provider DSL module of tests/ruby/dsl (linked here):
+  # ensure's extra value and alias, munged values, array matching, a
+  # feature's attribute.
+  mrtest_widget { "${dir}/one.widget":
+    color  => mauve,
+    labels => ['B', 'a'],
+    size   => '3',
+    shade  => 'dark',
+    brush  => 'round',
+  }
+  mrtest_widget { "${dir}/two.widget": ensure => off }
 }
