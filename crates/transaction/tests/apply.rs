@@ -933,12 +933,12 @@ fn resources_purges_what_the_catalog_does_not_manage() {
 /// starts with the same letters.
 #[test]
 fn a_mount_comes_before_the_files_below_it() {
-    let modules = tempfile::tempdir().unwrap();
-    let types = modules.path().join("mount_core/lib/puppet/type");
-    fs::create_dir_all(&types).unwrap();
-    fs::write(types.join("mount.rb"), "").unwrap();
     let mut registry = marionette_types::registry();
-    marionette_types::add_module_types(&mut registry, &[modules.path()]);
+    let (.., register, _) = marionette_types::MODULE_TYPES
+        .iter()
+        .find(|(name, ..)| *name == "mount")
+        .expect("mount is a module type");
+    register(&mut registry).expect("mount registers");
     let catalog = catalog(
         &[],
         &[
