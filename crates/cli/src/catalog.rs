@@ -50,6 +50,12 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         None => {
             let mut facts = local_facts();
             lazy_facts = crate::custom_facts::on_demand(&mut facts);
+            // This machine's facts as Puppet gives them to a compile: with
+            // its own certificate name, which the trusted data then name
+            // too, whatever node the catalog is for.
+            facts
+                .entry("clientcert")
+                .or_insert_with(|| serde_json::Value::String(crate::host_name()));
             facts
         }
     };

@@ -749,6 +749,60 @@ fn usage_errors_exit_1() {
     }
 }
 
+/// `catalog compile` for another node with this machine's facts gives the
+/// facts this machine's certificate name (`clientcert`), which the trusted
+/// data then name, as `puppet catalog compile NODE` does; with the node's
+/// facts given, theirs.
+#[test]
+fn a_compile_with_this_machines_facts_names_this_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site.pp");
+    std::fs::write(
+        &site,
+        "notify { \"cert ${trusted['certname']} ${clientcert}\": }\n",
+    )
+    .unwrap();
+    let site = site.to_str().unwrap();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let host = host.trim();
+    let compiled = common::marionette(&[
+        "catalog",
+        "compile",
+        "--certname",
+        "mrtest.example.com",
+        site,
+    ]);
+    assert_eq!(compiled.code, 0, "{}", compiled.output());
+    assert!(
+        compiled.stdout.contains(&format!("cert {host} {host}")),
+        "{}",
+        compiled.output()
+    );
+    let facts = dir.path().join("facts.json");
+    std::fs::write(
+        &facts,
+        r#"{"name": "mrtest.example.com", "values": {"clientcert": "mrtest.example.com"}}"#,
+    )
+    .unwrap();
+    let given = common::marionette(&[
+        "catalog",
+        "compile",
+        "--certname",
+        "mrtest.example.com",
+        "--facts",
+        facts.to_str().unwrap(),
+        site,
+    ]);
+    assert_eq!(given.code, 0, "{}", given.output());
+    assert!(
+        given
+            .stdout
+            .contains("cert mrtest.example.com mrtest.example.com"),
+        "{}",
+        given.output()
+    );
+}
+
 /// Options may be spelled with underscores, as Puppet's settings are.
 #[test]
 fn options_take_puppet_spellings() {

@@ -156,6 +156,10 @@ const ASSIGN: u8 = 10;
 const RELATIONSHIP: u8 = 20;
 const OR: u8 = 30;
 const AND: u8 = 40;
+/// The selector (`$x ? { ... }`) applies to all that binds tighter on its
+/// left (`1 + 1 ? ...`, `$a in $b ? ...`, `$a == 1 ? ...`), and `and`/`or`
+/// take it whole, as in Puppet.
+const SELECTOR: u8 = 45;
 const COMPARE: u8 = 50;
 const EQUALITY: u8 = 60;
 const SHIFT: u8 = 70;
@@ -576,7 +580,17 @@ impl<'a> Parser<'a> {
 
     fn expr_bp_inner(&mut self, min_bp: u8) -> PResult<Expr> {
         let mut lhs = self.prefix()?;
-        while let Some((bp, op)) = infix(self.kind()) {
+        loop {
+            if self.at(Punct::Question) {
+                if SELECTOR < min_bp {
+                    break;
+                }
+                lhs = self.selector(lhs)?;
+                continue;
+            }
+            let Some((bp, op)) = infix(self.kind()) else {
+                break;
+            };
             if bp < min_bp {
                 break;
             }
@@ -605,6 +619,28 @@ impl<'a> Parser<'a> {
             lhs = Expr::new(kind, span);
         }
         Ok(lhs)
+    }
+
+    /// `SUBJECT ? { a => 1, b => 2 }`, or a single entry without braces,
+    /// the `?` current.
+    fn selector(&mut self, subject: Expr) -> PResult<Expr> {
+        self.bump();
+        let entries = if self.eat(Punct::LBrace).is_some() {
+            self.with_brace(true, |p| p.hash_entries(false))?
+        } else {
+            let key = self.expr_bp(IN)?;
+            self.expect(Punct::FatArrow)?;
+            let value = self.expr_bp(IN)?;
+            vec![HashEntry { key, value }]
+        };
+        let span = self.span_from(subject.span);
+        Ok(Expr::new(
+            ExprKind::Selector {
+                subject: Box::new(subject),
+                entries,
+            },
+            span,
+        ))
     }
 
     fn prefix(&mut self) -> PResult<Expr> {
@@ -648,26 +684,6 @@ impl<'a> Parser<'a> {
                         ExprKind::Access {
                             target: Box::new(expr),
                             keys,
-                        },
-                        span,
-                    );
-                }
-                TokenKind::Punct(Punct::Question) => {
-                    self.bump();
-                    // `$x ? { a => 1, b => 2 }`, or a single entry without braces.
-                    let entries = if self.eat(Punct::LBrace).is_some() {
-                        self.with_brace(true, |p| p.hash_entries(false))?
-                    } else {
-                        let key = self.expr_bp(IN)?;
-                        self.expect(Punct::FatArrow)?;
-                        let value = self.expr_bp(IN)?;
-                        vec![HashEntry { key, value }]
-                    };
-                    let span = self.span_from(expr.span);
-                    expr = Expr::new(
-                        ExprKind::Selector {
-                            subject: Box::new(expr),
-                            entries,
                         },
                         span,
                     );
