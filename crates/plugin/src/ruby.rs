@@ -348,6 +348,7 @@ fn checked_by_ruby(
         defaults: declared(|a| a.default),
         relations: spec.autorelations.clone(),
         validates: spec.validates,
+        titled: spec.titled,
         learned: Mutex::default(),
     });
     for attr in def.attributes.iter_mut() {
@@ -378,6 +379,14 @@ fn checked_by_ruby(
                 move |resource| checks.default(&name, resource),
             )));
         }
+    }
+    // A type with a `title` of its own (sshkey's `HOST@TYPE`) is named
+    // by it in messages, as the catalog's resources were declared to it.
+    if spec.titled {
+        let checks = checks.clone();
+        def.shown_title = Some(Arc::new(move |resource| {
+            checks.learned().shown_titles.get(resource.title()).cloned()
+        }));
     }
     // An `ensure` declared as a plain property (mount's) words its
     // changes as any property does, not as `created` and `removed`.
@@ -538,6 +547,8 @@ struct RubyChecks {
     relations: Vec<(String, String)>,
     /// Whether the type has a `validate` block.
     validates: bool,
+    /// Whether the type defines its resources' `title`.
+    titled: bool,
     learned: Mutex<Learned>,
 }
 
@@ -551,6 +562,9 @@ struct Learned {
     verdicts: HashMap<(String, String), Result<Option<String>, String>>,
     /// The computed defaults of each resource declared, by title.
     defaults: HashMap<String, Vec<(String, Value)>>,
+    /// The title the type's own `title` shows, by declared title, where
+    /// it differs.
+    shown_titles: HashMap<String, String>,
     /// The titles of each automatic relationship, by resource title.
     relations: HashMap<String, Vec<Vec<String>>>,
 }
@@ -701,7 +715,7 @@ impl marionette_ral::Batch for RubyChecks {
         // What was learned of an earlier catalog (an agent's last run)
         // is not this one's.
         *self.learned() = Learned::default();
-        if self.checked.is_empty() && self.defaults.is_empty() {
+        if self.checked.is_empty() && self.defaults.is_empty() && !self.titled {
             return;
         }
         let list: Vec<(&str, PHash)> = resources
@@ -726,6 +740,9 @@ impl marionette_ral::Batch for RubyChecks {
                 learned
                     .verdicts
                     .insert((name.clone(), format!("{value:?}")), verdict);
+            }
+            if let Some(shown) = one.shown_title {
+                learned.shown_titles.insert(title.to_string(), shown);
             }
             learned.defaults.insert(title.to_string(), one.defaults);
         }

@@ -88,6 +88,9 @@ impl Hooked<'_> {
 pub type ValidateFn = Arc<dyn Fn(&Hooked<'_>, &Value) -> Result<(), String> + Send + Sync>;
 /// A custom munging: the canonical form of a valid value.
 pub type MungeFn = Arc<dyn Fn(&Hooked<'_>, Value) -> Result<Value, String> + Send + Sync>;
+/// The title a run's messages show for a resource, when its type's own
+/// differs from the catalog's (see [`TypeDef::shown_title`]).
+pub type ShownTitleFn = Arc<dyn Fn(&Resource) -> Option<String> + Send + Sync>;
 /// A default computed from the attributes declared earlier.
 pub type DefaultFn = Arc<dyn Fn(&Resource) -> Option<Value> + Send + Sync>;
 /// A custom in-sync test: `(resource, current, desired)`; the resource
@@ -650,6 +653,10 @@ pub struct TypeDef {
     pub generate: Option<GenerateFn>,
     /// How `resource` prints the type's resources.
     pub listing: Listing,
+    /// The title a run's messages show for a resource when the type's own
+    /// differs from the catalog's (sshkeys_core's `sshkey` shows
+    /// `HOST@TYPE`, overriding Puppet's `title`).
+    pub shown_title: Option<ShownTitleFn>,
     /// Each attribute's position by name, built on first use: resources
     /// look attributes up by name many times per run, and types have
     /// dozens of them.
@@ -687,6 +694,7 @@ impl TypeDef {
             pre_run_check: None,
             generate: None,
             listing: Listing::Aligned,
+            shown_title: None,
             positions: std::sync::OnceLock::new(),
             namevar_at: std::sync::OnceLock::new(),
             reference_name: std::sync::OnceLock::new(),

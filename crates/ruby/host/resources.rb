@@ -445,8 +445,11 @@ module Puppet
         @autorelations || []
       end
 
+      # The type's check of a whole resource, a method as Puppet makes it,
+      # so that its block may `return` (sshkeys_core's).
       def validate(&block)
         @validate_block = block
+        define_method(:validate_whole, &block)
       end
 
       attr_reader :validate_block
@@ -549,7 +552,7 @@ module Puppet
         default = parameter.instance_exec(&attr[:class].default_block)
         assign(attr, default) unless default.nil?
       end
-      instance_eval(&self.class.validate_block) if self.class.validate_block
+      validate_whole if self.class.validate_block
     end
 
     def assign(attr, value)
@@ -1130,9 +1133,22 @@ module Marionette
           resource = partial(type, declared['title'], values)
           answer = { 'refused' => refused, 'defaults' => Wire.encode(defaults_of(resource, defaults)) }
           answer['canonical'] = canonical unless canonical.empty?
+          shown = shown_title(type, resource)
+          answer['shown_title'] = shown if shown && shown != declared['title']
           answer
         end
         { 'resources' => list }
+      end
+
+      # The title the type's own `title` gives a resource (sshkey's
+      # `HOST@TYPE`), which Puppet's messages show; nil when the type
+      # keeps Puppet's.
+      def shown_title(type, resource)
+        return nil if type.instance_method(:title).owner == Puppet::Type
+
+        resource.title.to_s
+      rescue StandardError
+        nil
       end
 
       # The word a property's code makes of a given word, when it is
@@ -1211,7 +1227,7 @@ module Marionette
       # The type's own check of a whole resource (its `validate` block):
       # the message, or nil.
       def validation_refusal(resource)
-        resource.instance_eval(&resource.class.validate_block) if resource.class.validate_block
+        resource.validate_whole if resource.class.validate_block
         nil
       rescue ArgumentError, Puppet::Error => e
         e.message

@@ -54,6 +54,9 @@ pub struct Declared {
     /// The given words a property's code makes another word of (an
     /// alias's value), with that word, as Puppet's messages show them.
     pub canonical: Vec<(String, String)>,
+    /// The title the type's own `title` method gives the resource, when
+    /// it is not the declared one (sshkey's `HOST@TYPE`).
+    pub shown_title: Option<String>,
 }
 
 /// What the type's code said of a built resource.
@@ -261,6 +264,10 @@ impl RubyHost {
                 refused,
                 defaults,
                 canonical,
+                shown_title: one
+                    .get("shown_title")
+                    .and_then(Json::as_str)
+                    .map(str::to_string),
             });
         }
         Ok(list)

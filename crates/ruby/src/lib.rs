@@ -213,6 +213,8 @@ pub struct TypeSpec {
     /// The type refreshes its resources after their own changes
     /// (`newtype(:mount, self_refresh: true)`).
     pub self_refresh: bool,
+    /// The type defines its resources' `title` (sshkey's `HOST@TYPE`).
+    pub titled: bool,
     /// The type adds resources to the run (`def generate`).
     pub generates: bool,
     /// The type checks each resource before a run changes anything
@@ -691,6 +693,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         validates: true,
         refreshable: flag(answer, "refreshable"),
         self_refresh: flag(answer, "self_refresh"),
+        titled: flag(answer, "titled"),
         generates: flag(answer, "generates"),
         pre_run_checks: flag(answer, "pre_run_checks"),
         features: strings(answer.get("features")),

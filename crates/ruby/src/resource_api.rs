@@ -216,6 +216,7 @@ fn spec(name: &str, definition: &Lit) -> Option<TypeSpec> {
         validates: false,
         refreshable: false,
         self_refresh: false,
+        titled: false,
         generates: false,
         pre_run_checks: false,
         features,

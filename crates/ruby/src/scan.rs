@@ -19,6 +19,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     let mut validates = false;
     let mut refreshable = false;
     let mut self_refresh = false;
+    let mut titled = false;
     let mut generates = false;
     let mut pre_run_checks = false;
     let mut features = Vec::new();
@@ -130,6 +131,13 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 .and_then(|rest| rest.strip_prefix(method))
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(['(', ' ', ';']))
         };
+        if defines("title")
+            || line.starts_with("alias_method :title")
+            || line.starts_with("alias title ")
+        {
+            titled = true;
+            continue;
+        }
         if defines("refresh") {
             refreshable = true;
             continue;
@@ -206,6 +214,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         validates,
         refreshable,
         self_refresh,
+        titled,
         generates,
         pre_run_checks,
         features,

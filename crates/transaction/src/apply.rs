@@ -502,8 +502,19 @@ pub fn apply(
     } else {
         catalog
     };
-    let paths = crate::graph::containment_paths(catalog, &containment.parents);
+    let mut paths = crate::graph::containment_paths(catalog, &containment.parents);
     for (i, resource) in &mut resources {
+        if let Some(shown) = &resource.type_def().shown_title
+            && let Some(title) = shown(resource)
+        {
+            // The path ends with the resource's reference, written with
+            // the title its type shows.
+            let reference = catalog.resources[*i].reference();
+            if let Some(container) = paths[*i].strip_suffix(reference.as_str()) {
+                let type_name = resource.type_def().reference_name();
+                paths[*i] = format!("{container}{type_name}[{title}]").into();
+            }
+        }
         resource.set_path(paths[*i].clone());
     }
     // Shared with the providers' context rather than copied: a run of

@@ -37,6 +37,20 @@ fn as_list(value: &Value) -> Vec<Value> {
 }
 
 pub fn definition() -> TypeDef {
+    let mut def = definition_attributes();
+    // The module's type names its resources `HOST@TYPE` in messages,
+    // whatever their title.
+    def.shown_title = Some(std::sync::Arc::new(|resource| {
+        Some(format!(
+            "{}@{}",
+            resource.name(),
+            resource.text("type").unwrap_or_default()
+        ))
+    }));
+    def
+}
+
+fn definition_attributes() -> TypeDef {
     TypeDef::new("sshkey")
         .doc(
             "Installs and manages ssh host keys, in `/etc/ssh/ssh_known_hosts` by
