@@ -245,12 +245,14 @@ fn main() -> ExitCode {
         Err(error) => exit_now(usage_error(&error)),
     };
     // An environment named must exist, as in Puppet: a typo would
-    // otherwise compile the wrong code, or none.
+    // otherwise compile the wrong code, or none. Puppet always has
+    // `production`, directory or not.
     // The agent's environment is the server's; it chooses its local one,
     // the plugins it synced, itself.
     let agent = matches!(cli.command, Command::Agent(_));
     if let (Some(name), Some(dir)) = (&cli.env.environment, cli.env.directory())
         && !dir.is_dir()
+        && name != "production"
         && !agent
     {
         errln!(

@@ -869,6 +869,20 @@ fn a_nonexistent_environment_is_an_error() {
         ) && !String::from_utf8_lossy(&output.stdout).contains("Notice"),
         "{stderr}"
     );
+    // Puppet always has `production`, with or without its directory.
+    let production = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["apply", "--environment", "production", "--environmentpath"])
+        .arg(dir.path())
+        .args(["-e", "notice('x')"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        production.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&production.stderr)
+    );
+    assert!(String::from_utf8_lossy(&production.stdout).contains("Notice: Scope(Class[main]): x"));
 }
 
 /// A comma in a group name would make `useradd -G` join two groups: it

@@ -214,7 +214,8 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
             Value::Integer(i) => Ok(Value::Float(*i as f64)),
             Value::Float(f) => Ok(Value::Float(*f)),
             Value::Boolean(b) => Ok(Value::Float(if *b { 1.0 } else { 0.0 })),
-            Value::String(s) => match parse_number(s) {
+            Value::String(s) => match parse_number(s).filter(|_| !s.ends_with(char::is_whitespace))
+            {
                 Some(Number::Float(f)) => Ok(Value::Float(f)),
                 Some(Number::Integer(i)) => Ok(Value::Float(i as f64)),
                 None => Err(format!(
@@ -229,10 +230,13 @@ fn convert(target: &PType, args: &[Value]) -> Result<Value, String> {
         PType::Numeric => match &first {
             Value::Integer(_) | Value::Float(_) => Ok(first),
             Value::Boolean(b) => Ok(Value::Integer(i64::from(*b))),
-            Value::String(s) => match parse_number(s) {
+            Value::String(s) => match parse_number(s).filter(|_| !s.ends_with(char::is_whitespace))
+            {
                 Some(Number::Float(f)) => Ok(Value::Float(f)),
                 Some(Number::Integer(i)) => Ok(Value::Integer(i)),
-                None => Err(format!("The string '{s}' cannot be converted to Numeric")),
+                None => Err(format!(
+                    "'new_numeric' The string '{s}' cannot be converted to Numeric"
+                )),
             },
             other => Err(format!(
                 "Value of type {} cannot be converted to Numeric",
@@ -402,7 +406,13 @@ fn to_integer_signed(value: &Value, radix: Option<&Value>) -> Result<Value, Stri
                 Some(Value::Integer(r)) => Some(*r),
                 _ => None,
             };
-            let trimmed = s.trim();
+            // Puppet's patterns allow blanks before the number, not after.
+            if s.ends_with(char::is_whitespace) {
+                return Err(format!(
+                    "'new' The string '{s}' cannot be converted to Integer"
+                ));
+            }
+            let trimmed = s.trim_start();
             let parsed = match radix {
                 Some(r @ (2 | 8 | 10 | 16)) => {
                     let (negative, digits) = match trimmed.strip_prefix('-') {
