@@ -367,6 +367,10 @@ fn checked_by_ruby(
             // The word the code makes of a word (an alias's value) is the
             // one messages show, as Puppet's `should` gives it.
             attr.munge = Some(Arc::new(move |_, value| {
+                // Only a word can be made another word.
+                if !matches!(value, Value::String(_)) {
+                    return Ok(value);
+                }
                 Ok(match checks.verdict(&name, &value) {
                     Ok(Some(word)) => Value::string(word),
                     _ => value,

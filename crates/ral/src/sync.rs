@@ -414,8 +414,9 @@ impl Session {
     }
 
     /// Prefetches, once per provider, the current state of the given
-    /// resources. A provider that fails to prefetch is logged; its
-    /// resources are then retrieved one by one.
+    /// resources. A failed prefetch is logged; a property provider's
+    /// resources then fail for the rest of the run, as in Puppet, and a
+    /// batch provider's are retrieved one by one.
     pub fn prefetch(&mut self, resources: &[&Resource]) {
         let mut groups: IndexMap<String, (Arc<ProviderDef>, Vec<&Resource>)> = IndexMap::new();
         // Neighbours mostly share a provider: its group is looked up once
