@@ -29,4 +29,9 @@ include demo::config
 include demo::service
 Class['demo::config'] ~> Class['demo::service']
 
-notify { 'demo': message => 'The demo is in /tmp/marionette-demo' }
+# Says where the demo is, once: a file, not a `notify`, which would
+# report a change at every run.
+file { '/tmp/marionette-demo/README':
+  ensure  => file,
+  content => "The demo is in /tmp/marionette-demo\n",
+}

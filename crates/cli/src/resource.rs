@@ -51,7 +51,13 @@ pub(crate) fn stderr_logger(debug: bool) -> Logger {
 pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
     let registry = crate::environment::registry();
     let Some(type_def) = registry.type_def(&args.type_name).cloned() else {
-        bail!("Could not run: Unknown resource type {}", args.type_name);
+        // The nearest names, as the compiler suggests them.
+        let known = registry.types().into_iter().map(|t| t.name.clone());
+        bail!(
+            "Could not run: Unknown resource type {}{}",
+            args.type_name,
+            marionette_eval::did_you_mean(&args.type_name, known)
+        );
     };
     let facts = Arc::new(crate::custom_facts::for_types(
         std::iter::once(type_def.name.clone()).collect(),

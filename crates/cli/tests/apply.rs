@@ -803,6 +803,38 @@ fn a_compile_with_this_machines_facts_names_this_machine() {
     );
 }
 
+/// The README's demo keeps its promise: the first run changes things
+/// (exit 2 with --detailed-exitcodes), the second nothing (exit 0). Run
+/// in a temporary directory in place of /tmp/marionette-demo.
+#[test]
+fn the_demo_changes_nothing_the_second_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("mrtest-demo");
+    let demo = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/demo.pp"
+    ))
+    .unwrap()
+    .replace("/tmp/marionette-demo", root.to_str().unwrap());
+    let manifest = dir.path().join("demo.pp");
+    std::fs::write(&manifest, demo).unwrap();
+    let vardir = dir.path().join("var");
+    let run = || {
+        common::marionette(&[
+            "apply",
+            "--detailed-exitcodes",
+            "--vardir",
+            vardir.to_str().unwrap(),
+            manifest.to_str().unwrap(),
+        ])
+    };
+    let first = run();
+    assert_eq!(first.code, 2, "{}", first.output());
+    assert!(root.join("README").is_file(), "{}", first.output());
+    let second = run();
+    assert_eq!(second.code, 0, "{}", second.output());
+}
+
 /// Options may be spelled with underscores, as Puppet's settings are.
 #[test]
 fn options_take_puppet_spellings() {

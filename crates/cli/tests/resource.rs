@@ -228,6 +228,13 @@ fn bad_input_is_refused_with_the_attribute_and_value() {
         stderr,
         "Error: Could not run: Unknown resource type nosuchtype\n"
     );
+    // A near miss gets the compiler's hint.
+    let (ok, _, stderr) = marionette(&["resource", "fiel"]);
+    assert!(!ok);
+    assert_eq!(
+        stderr,
+        "Error: Could not run: Unknown resource type fiel (did you mean 'file'?)\n"
+    );
 }
 
 #[test]

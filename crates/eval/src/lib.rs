@@ -14,6 +14,7 @@ mod deferred;
 pub use deferred::{DeferredContext, call_deferred};
 
 pub use compiler::builtin_types::AgentType;
+pub use compiler::resources::did_you_mean;
 mod error;
 mod evaluator;
 mod external;

@@ -1230,7 +1230,7 @@ fn param_names(params: &[marionette_syntax::ast::Param]) -> Vec<String> {
 /// ` (did you mean 'NAME'?)` for the nearest of `known` within two edits
 /// of `name`, else nothing. Short names need closer matches: any one-letter
 /// name is one edit from any other.
-fn did_you_mean(name: &str, known: impl IntoIterator<Item = String>) -> String {
+pub fn did_you_mean(name: &str, known: impl IntoIterator<Item = String>) -> String {
     let length = name.chars().count();
     known
         .into_iter()
