@@ -152,8 +152,26 @@ impl Destinations {
     /// A line the compiler printed (`Notice: Scope(Class[main]): hi`),
     /// sent as the message it was.
     pub(crate) fn compiler_line(&self, stream: Stream, line: &str) {
-        if self.console_only() {
-            // As the compiler wrote it, multi-line errors included.
+        if let [
+            Destination::Console {
+                colour_out,
+                colour_err,
+            },
+        ] = self.destinations[..]
+        {
+            // As the compiler wrote it, multi-line errors included, in
+            // the colour of its level when the console is coloured.
+            let colour = level_colour(split_level(line).0);
+            let coloured = !colour.is_empty()
+                && match stream {
+                    Stream::Stdout => colour_out,
+                    Stream::Stderr => colour_err,
+                };
+            let line = if coloured {
+                format!("\x1b[{colour}m{line}\x1b[0m")
+            } else {
+                line.to_string()
+            };
             match stream {
                 Stream::Stdout => outln!("{line}"),
                 Stream::Stderr => errln!("{line}"),
@@ -199,6 +217,17 @@ fn split_level(line: &str) -> (Level, &str) {
     (Level::Notice, line)
 }
 
+/// Puppet's console colour of a level (ANSI codes; none for notices).
+fn level_colour(level: Level) -> &'static str {
+    match level {
+        Level::Debug => "36",
+        Level::Info => "32",
+        Level::Notice => "",
+        Level::Warning => "1;33",
+        Level::Err => "1;31",
+    }
+}
+
 /// Puppet's console: notices and below on stdout, warnings and errors on
 /// stderr, in Puppet's colours when asked.
 fn console_line(level: Level, source: &str, message: &str, colour_out: bool, colour_err: bool) {
@@ -207,13 +236,7 @@ fn console_line(level: Level, source: &str, message: &str, colour_out: bool, col
     } else {
         format!("{level}: {source}: {message}")
     };
-    let colour = match level {
-        Level::Debug => "36",
-        Level::Info => "32",
-        Level::Notice => "",
-        Level::Warning => "1;33",
-        Level::Err => "1;31",
-    };
+    let colour = level_colour(level);
     let (to_err, coloured) = if level >= Level::Warning {
         (true, colour_err && !colour.is_empty())
     } else {

@@ -830,6 +830,34 @@ fn apply_says_a_compile_error_once() {
     }
 }
 
+/// Compile errors and warnings are coloured as Puppet colours them when
+/// colour is asked for, and never in a pipe otherwise.
+#[test]
+fn compile_errors_and_warnings_take_their_colour() {
+    let coloured = common::marionette(&[
+        "apply",
+        "--color=true",
+        "-e",
+        "warning('w') fail('mrtest boom')",
+    ]);
+    assert!(
+        coloured
+            .stderr
+            .contains("\x1b[1;33mWarning: Scope(Class[main]): w\x1b[0m"),
+        "{}",
+        coloured.output()
+    );
+    assert!(
+        coloured
+            .stderr
+            .contains("\x1b[1;31mError: Evaluation Error"),
+        "{}",
+        coloured.output()
+    );
+    let piped = common::marionette(&["apply", "-e", "warning('w') fail('mrtest boom')"]);
+    assert!(!piped.stderr.contains('\x1b'), "{}", piped.output());
+}
+
 /// The README's demo keeps its promise: the first run changes things
 /// (exit 2 with --detailed-exitcodes), the second nothing (exit 0). Run
 /// in a temporary directory in place of /tmp/marionette-demo.
