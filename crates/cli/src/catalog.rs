@@ -111,7 +111,7 @@ pub(crate) fn compile_for_apply(
     // get Puppet's one line.
     options.excerpts = log.console_only() && std::io::IsTerminal::is_terminal(&std::io::stderr());
     let compiled = marionette_eval::compile(&options);
-    for (stream, line) in said_once(&compiled.lines) {
+    for (stream, line) in &compiled.lines {
         log.compiler_line(*stream, line);
     }
     let catalog = compiled.catalog?;
@@ -129,29 +129,6 @@ pub(crate) fn compile_for_apply(
         ),
     );
     Some((catalog, facts, seconds))
-}
-
-/// A compile's lines as `puppet apply` prints them: its error once, where
-/// `catalog compile` says it again as the reason the catalog could not be
-/// found, and again naming the node.
-fn said_once(
-    lines: &[(marionette_eval::Stream, String)],
-) -> impl Iterator<Item = &(marionette_eval::Stream, String)> {
-    let mut errors: Vec<&str> = Vec::new();
-    lines.iter().filter(move |(_, line)| {
-        if !line.starts_with("Error: ") {
-            return true;
-        }
-        if line.starts_with("Error: Could not call 'find' on 'catalog': ") {
-            return false;
-        }
-        let again = errors.iter().any(|earlier| {
-            line.strip_prefix(earlier)
-                .is_some_and(|rest| rest.starts_with(" on node "))
-        });
-        errors.push(line);
-        !again
-    })
 }
 
 /// Looks at each file the manifest declares, on a thread of its own, as

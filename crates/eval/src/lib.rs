@@ -245,7 +245,11 @@ fn compile_here(options: &CompileOptions) -> Compiled {
         {
             Ok(program) => program,
             Err(failure) => {
-                push_error(&mut lines, &format!("{} on node {node}", failure.message));
+                push_error(
+                    &mut lines,
+                    &format!("{} on node {node}", failure.message),
+                    options.local,
+                );
                 if let Some(excerpt) = failure.excerpt {
                     lines.push((Stream::Stderr, excerpt));
                 }
@@ -262,6 +266,7 @@ fn compile_here(options: &CompileOptions) -> Compiled {
         push_error(
             &mut lines,
             &format!("No manifest to compile on node {node}"),
+            options.local,
         );
         return Compiled {
             catalog: None,
@@ -302,10 +307,14 @@ fn compile_here(options: &CompileOptions) -> Compiled {
             if error.lookup {
                 lines.push((Stream::Stderr, format!("Error: {}", error.message)));
             }
-            push_error(
-                &mut lines,
-                &format!("{prefix}{}{location} on node {node}", error.message),
-            );
+            // `puppet apply` says a failed lookup once, without the node.
+            if !(options.local && error.lookup) {
+                push_error(
+                    &mut lines,
+                    &format!("{prefix}{}{location} on node {node}", error.message),
+                    options.local,
+                );
+            }
             Compiled {
                 catalog: None,
                 lines,
@@ -501,14 +510,17 @@ fn push_logs(logs: &[LogEntry], verbose: bool, lines: &mut Vec<(Stream, String)>
     }
 }
 
-/// Puppet reports a failed compilation twice: as the error, and as the
-/// reason the catalog could not be found.
-fn push_error(lines: &mut Vec<(Stream, String)>, message: &str) {
+/// `puppet catalog compile` reports a failed compilation twice: as the
+/// error, and as the reason the catalog could not be found; `puppet apply`
+/// (a `local` compile) once.
+fn push_error(lines: &mut Vec<(Stream, String)>, message: &str, local: bool) {
     lines.push((Stream::Stderr, format!("Error: {message}")));
-    lines.push((
-        Stream::Stderr,
-        format!("Error: Could not call 'find' on 'catalog': {message}"),
-    ));
+    if !local {
+        lines.push((
+            Stream::Stderr,
+            format!("Error: Could not call 'find' on 'catalog': {message}"),
+        ));
+    }
 }
 
 /// The namevar and attributes (Puppet 7's, `provider` included where the
