@@ -367,6 +367,24 @@ fn resources_without_a_suitable_provider_wait_as_with_puppet() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// A module type whose attributes a mixin's method declares (as
+/// keystone's config types share theirs) is described by running its
+/// Ruby when a manifest uses it, and applies as with Puppet: created,
+/// changed, left alone, its values checked; a type declaring nothing
+/// (openstacklib's base type) is no concern of a run that does not use
+/// it (tests/ruby/mixin, recorded from `puppet apply`).
+#[test]
+fn types_declared_by_a_mixin_apply_as_with_puppet() {
+    require_ruby();
+    let problems = replay(
+        &corpus().join("mixin"),
+        &modules(),
+        &|| files_under(std::path::Path::new("/tmp/mrtest-rbtypes")),
+        ("", &|| {}),
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// `describe` shows a module's Ruby type as `puppet describe` does, from
 /// running its DSL: the type's doc, each attribute's doc, values, aliases,
 /// patterns and required features, the namevar marked, and each

@@ -208,62 +208,48 @@ pub(crate) fn extend(
             }
             continue;
         }
-        let attributes: Vec<serde_json::Value> = spec
+        if !spec
             .attributes
             .iter()
-            // `ensure` comes with `ensurable`; a type may declare a
-            // metaparameter's name (concat's `tag`), which stays the
-            // metaparameter here.
-            .filter(|a| {
-                let from_ensurable = spec.ensurable && a.name == "ensure";
-                !(from_ensurable || marionette_ral::metaparams::is_metaparameter(&a.name))
-            })
-            .map(|a| {
-                json!({
-                    "name": a.name,
-                    "doc": a.doc,
-                    "kind": if a.property { "property" } else { "parameter" },
-                    "namevar": a.namevar,
-                    "boolean": a.boolean,
-                    "array_matching": if a.array_all { "all" } else { "first" },
-                })
-            })
-            .collect();
-        // The type's own title patterns fill its namevars from the title.
-        // One the engine cannot compile leaves them all out: a title
-        // matched by the wrong pattern would name another thing.
-        let title_patterns: Vec<serde_json::Value> = if spec
-            .title_patterns
-            .iter()
-            .all(|(pattern, _)| marionette_values::Regex::new(pattern).is_ok())
+            .any(|a| a.namevar || a.name == "name")
         {
-            spec.title_patterns
-                .iter()
-                .map(|(pattern, attributes)| json!({"pattern": pattern, "attributes": attributes}))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let data = json!({
-            "name": t.name,
-            "doc": doc,
-            "ensurable": spec.ensurable,
-            "self_refresh": spec.self_refresh,
-            "attributes": attributes,
-            "features": spec.features.iter().map(|f| json!({"name": f})).collect::<Vec<_>>(),
-            "title_patterns": title_patterns,
-        });
-        let type_def = match marionette_ral::type_from_data(&data)
-            .map(|def| registry.add_type(checked_by_ruby(def, &spec, (t, &module_types), host)))
+            // The file alone does not tell what the type declares (a
+            // mixin's method declares its attributes, as keystone's
+            // config types do, or it declares none, as openstacklib's
+            // base type): its Ruby tells, when the type is first used, as
+            // Puppet loads a type.
+            let made: Arc<OnceLock<Arc<TypeDef>>> = Arc::new(OnceLock::new());
+            let (host_for_type, ruby_type, modules) =
+                (host.clone(), t.clone(), module_types.clone());
+            let made_by_type = made.clone();
+            registry.add_type_loader(
+                &t.name,
+                Arc::new(move || {
+                    let spec = host_for_type
+                        .describe_type(&ruby_type.name, &ruby_type.file, &mut Answers::none())
+                        .map_err(|error| failure(&error, &ruby_type.file))?;
+                    let doc = if spec.doc.is_empty() { &doc } else { &spec.doc };
+                    let def = classic_type(&spec, doc, (&ruby_type, &modules), &host_for_type)?;
+                    def.check()?;
+                    let def = Arc::new(def);
+                    let _ = made_by_type.set(def.clone());
+                    Ok(def)
+                }),
+            );
+            let (host, ruby_type) = (host.clone(), t.clone());
+            registry.add_provider_loader(
+                &t.name,
+                Arc::new(move || match made.get() {
+                    Some(def) => classic_providers(&host, &ruby_type, def),
+                    None => Vec::new(),
+                }),
+            );
+            continue;
+        }
+        let type_def = match classic_type(&spec, &doc, (t, &module_types), host)
+            .and_then(|def| registry.add_type(def).map_err(|error| error.to_string()))
         {
-            Ok(Ok(def)) => def,
-            Ok(Err(error)) => {
-                problems.push(Problem {
-                    file: t.file.clone(),
-                    message: error.to_string(),
-                });
-                continue;
-            }
+            Ok(def) => def,
             Err(message) => {
                 problems.push(Problem {
                     file: t.file.clone(),
@@ -272,32 +258,115 @@ pub(crate) fn extend(
                 continue;
             }
         };
-        let manages = spec.ensurable || spec.attributes.iter().any(|a| a.property);
-        if t.providers.is_empty() && !manages {
-            // A type without providers or properties manages nothing
-            // (stdlib's `anchor`, concat's `concat_fragment`): it orders
-            // and collects, as Puppet applies such types.
-            let stand_in = ProviderDef::new(
-                &t.name,
-                &t.name,
-                Implementation::Properties(Arc::new(Nothing)),
-            )
-            .implicit();
-            if let Err(error) = registry.add_provider(stand_in) {
+        if t.providers.is_empty() && !manages(&spec) {
+            if let Err(error) = registry.add_provider(stand_in(&t.name)) {
                 problems.push(Problem {
                     file: t.file.clone(),
                     message: error.to_string(),
                 });
             }
-            continue;
+        } else {
+            let (host, ruby_type) = (host.clone(), t.clone());
+            registry.add_provider_loader(
+                &t.name,
+                Arc::new(move || load_providers(&host, &ruby_type, &type_def)),
+            );
         }
-        let (host, ruby_type) = (host.clone(), t.clone());
-        registry.add_provider_loader(
-            &t.name,
-            Arc::new(move || load_providers(&host, &ruby_type, &type_def)),
-        );
     }
     problems
+}
+
+/// Whether a type manages anything: it is ensurable or has properties.
+fn manages(spec: &marionette_ruby::TypeSpec) -> bool {
+    spec.ensurable || spec.attributes.iter().any(|a| a.property)
+}
+
+/// A module's classic Ruby type as the engine holds it, from what its DSL
+/// declares (read from its file, or told by running it).
+fn classic_type(
+    spec: &marionette_ruby::TypeSpec,
+    doc: &str,
+    (t, module_types): (&RubyType, &Arc<[String]>),
+    host: &Arc<RubyHost>,
+) -> Result<TypeDef, String> {
+    let attributes: Vec<serde_json::Value> = spec
+        .attributes
+        .iter()
+        // `ensure` comes with `ensurable`; a type may declare a
+        // metaparameter's name (concat's `tag`), which stays the
+        // metaparameter here.
+        .filter(|a| {
+            let from_ensurable = spec.ensurable && a.name == "ensure";
+            !(from_ensurable || marionette_ral::metaparams::is_metaparameter(&a.name))
+        })
+        .map(|a| {
+            json!({
+                "name": a.name,
+                "doc": a.doc,
+                "kind": if a.property { "property" } else { "parameter" },
+                "namevar": a.namevar,
+                "boolean": a.boolean,
+                "array_matching": if a.array_all { "all" } else { "first" },
+            })
+        })
+        .collect();
+    // The type's own title patterns fill its namevars from the title.
+    // One the engine cannot compile leaves them all out: a title
+    // matched by the wrong pattern would name another thing.
+    let title_patterns: Vec<serde_json::Value> = if spec
+        .title_patterns
+        .iter()
+        .all(|(pattern, _)| marionette_values::Regex::new(pattern).is_ok())
+    {
+        spec.title_patterns
+            .iter()
+            .map(|(pattern, attributes)| json!({"pattern": pattern, "attributes": attributes}))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let data = json!({
+        "name": t.name,
+        "doc": doc,
+        "ensurable": spec.ensurable,
+        "self_refresh": spec.self_refresh,
+        "attributes": attributes,
+        "features": spec.features.iter().map(|f| json!({"name": f})).collect::<Vec<_>>(),
+        "title_patterns": title_patterns,
+    });
+    marionette_ral::type_from_data(&data)
+        .map(|def| checked_by_ruby(def, spec, (t, module_types), host))
+}
+
+/// The providers of a classic Ruby type, once made: the modules' own,
+/// loaded in the host; or, for a type without providers or properties
+/// (stdlib's `anchor`, concat's `concat_fragment`), an implicit stand-in
+/// that manages nothing: such a type orders and collects, as Puppet
+/// applies it.
+fn classic_providers(
+    host: &Arc<RubyHost>,
+    t: &RubyType,
+    type_def: &Arc<TypeDef>,
+) -> Vec<ProviderDef> {
+    let manages = type_def.ensurable
+        || type_def
+            .attributes
+            .iter()
+            .any(|a| a.kind == marionette_ral::AttrKind::Property);
+    if t.providers.is_empty() && !manages {
+        return vec![stand_in(&t.name)];
+    }
+    load_providers(host, t, type_def)
+}
+
+/// The implicit provider of a type that manages nothing.
+fn stand_in(type_name: &str) -> ProviderDef {
+    ProviderDef::new(
+        type_name,
+        type_name,
+        Implementation::Properties(Arc::new(Nothing)),
+    )
+    .implicit()
 }
 
 /// The type with its values checked by its own Ruby, as Puppet checks

@@ -18,6 +18,29 @@ pub type FeatureCheck = Arc<dyn Fn() -> bool + Send + Sync>;
 /// manages a resource of that type.
 pub type ProviderLoader = Arc<dyn Fn() -> Vec<ProviderDef> + Send + Sync>;
 
+/// Makes a type on demand: a module's type whose file alone does not tell
+/// its attributes (a mixin's method declares them) is described by running
+/// its Ruby, which a run should pay for only when it uses the type. Its
+/// error says why the type cannot be used.
+pub type TypeLoader = Arc<dyn Fn() -> Result<Arc<TypeDef>, String> + Send + Sync>;
+
+/// A type still to be made, and what making it gave.
+#[derive(Clone)]
+struct LazyType {
+    loader: TypeLoader,
+    made: OnceLock<Result<Arc<TypeDef>, String>>,
+}
+
+impl LazyType {
+    fn made(&self) -> &Result<Arc<TypeDef>, String> {
+        self.made.get_or_init(|| {
+            let made = (self.loader)()?;
+            made.check()?;
+            Ok(made)
+        })
+    }
+}
+
 /// The providers of one type: those added outright, and those still to be
 /// made by loaders, resolved together the first time they are asked for.
 #[derive(Clone, Default)]
@@ -30,6 +53,7 @@ struct TypeProviders {
 #[derive(Clone)]
 pub struct Registry {
     types: IndexMap<String, Arc<TypeDef>>,
+    lazy_types: IndexMap<String, LazyType>,
     providers: IndexMap<String, TypeProviders>,
     features: IndexMap<String, FeatureCheck>,
 }
@@ -46,6 +70,7 @@ impl Registry {
     pub fn new() -> Registry {
         let mut registry = Registry {
             types: IndexMap::new(),
+            lazy_types: IndexMap::new(),
             providers: IndexMap::new(),
             features: IndexMap::new(),
         };
@@ -65,6 +90,7 @@ impl Registry {
     pub fn add_type(&mut self, type_def: TypeDef) -> Result<Arc<TypeDef>, RalError> {
         type_def.check().map_err(RalError::InvalidType)?;
         let type_def = Arc::new(type_def);
+        self.lazy_types.shift_remove(&type_def.name);
         let replaced = self
             .types
             .insert(type_def.name.clone(), type_def.clone())
@@ -78,7 +104,7 @@ impl Registry {
 
     /// Adds a provider to its type, replacing one of the same name.
     pub fn add_provider(&mut self, provider: ProviderDef) -> Result<(), RalError> {
-        let Some(type_def) = self.types.get(&provider.type_name) else {
+        let Some(type_def) = self.type_def(&provider.type_name) else {
             return Err(RalError::InvalidProvider(format!(
                 "provider {} is for the unknown type {}",
                 provider.name, provider.type_name
@@ -125,24 +151,61 @@ impl Registry {
         list.loaders.push(loader);
     }
 
+    /// Adds a type that `loader` makes the first time it is asked for,
+    /// unless a type of that name is added outright.
+    pub fn add_type_loader(&mut self, name: &str, loader: TypeLoader) {
+        let name = name.to_ascii_lowercase();
+        if self.types.contains_key(&name) {
+            return;
+        }
+        self.providers.entry(name.clone()).or_default();
+        self.lazy_types.insert(
+            name,
+            LazyType {
+                loader,
+                made: OnceLock::new(),
+            },
+        );
+    }
+
     /// Adds a system feature for `confine :feature`.
     pub fn add_feature(&mut self, name: &str, check: impl Fn() -> bool + Send + Sync + 'static) {
         self.features.insert(name.to_string(), Arc::new(check));
     }
 
+    /// A type; one made on demand is made now.
     pub fn type_def(&self, name: &str) -> Option<&Arc<TypeDef>> {
-        self.types.get(&name.to_ascii_lowercase())
+        let name = name.to_ascii_lowercase();
+        self.types
+            .get(&name)
+            .or_else(|| self.lazy_types.get(&name)?.made().as_ref().ok())
     }
 
-    /// A type, or the error naming it.
+    /// A type, or the error naming it (and why, when it could not be
+    /// made).
     pub fn require_type(&self, name: &str) -> Result<&Arc<TypeDef>, RalError> {
-        self.type_def(name)
-            .ok_or_else(|| RalError::UnknownType(name.to_ascii_lowercase()))
+        let name = name.to_ascii_lowercase();
+        if let Some(lazy) = self.lazy_types.get(&name) {
+            return lazy
+                .made()
+                .as_ref()
+                .map_err(|why| RalError::InvalidType(format!("type {name}: {why}")));
+        }
+        self.type_def(&name).ok_or(RalError::UnknownType(name))
     }
 
-    /// Every type, sorted by name.
+    /// Every type, sorted by name (those made on demand are made now,
+    /// and left out when they cannot be).
     pub fn types(&self) -> Vec<&Arc<TypeDef>> {
-        let mut types: Vec<&Arc<TypeDef>> = self.types.values().collect();
+        let mut types: Vec<&Arc<TypeDef>> = self
+            .types
+            .values()
+            .chain(
+                self.lazy_types
+                    .values()
+                    .filter_map(|lazy| lazy.made().as_ref().ok()),
+            )
+            .collect();
         types.sort_by(|a, b| a.name.cmp(&b.name));
         types
     }
@@ -158,7 +221,7 @@ impl Registry {
         }
         list.resolved.get_or_init(|| {
             let mut all = list.added.clone();
-            let type_def = self.types.get(&type_name.to_ascii_lowercase());
+            let type_def = self.type_def(type_name);
             for loader in &list.loaders {
                 for mut provider in loader() {
                     // A feature the type does not define gives nothing:

@@ -596,6 +596,42 @@ fn malformed_definitions_are_refused() {
     );
 }
 
+/// A type made on demand is made once, when first asked for; one that
+/// cannot be made says why when required; a type added outright wins.
+#[test]
+fn types_made_on_demand_are_made_once_when_asked_for() {
+    let mut registry = Registry::new();
+    let made = Arc::new(Mutex::new(0));
+    let count = made.clone();
+    registry.add_type_loader(
+        "Later",
+        Arc::new(move || {
+            *count.lock().unwrap() += 1;
+            Ok(Arc::new(TypeDef::new("later").attr(AttrDef::param("name"))))
+        }),
+    );
+    registry.add_type_loader("broken", Arc::new(|| Err("its Ruby raised".to_string())));
+    registry.add_type_loader(
+        "nameless",
+        Arc::new(|| Ok(Arc::new(TypeDef::new("nameless").attr(AttrDef::param("x"))))),
+    );
+    assert_eq!(*made.lock().unwrap(), 0, "nothing is made before it is asked for");
+    assert!(registry.type_def("later").is_some());
+    assert!(registry.require_type("LATER").is_ok());
+    assert_eq!(*made.lock().unwrap(), 1, "made once");
+    let broken = registry.require_type("broken").unwrap_err().to_string();
+    assert!(broken.contains("its Ruby raised"), "{broken}");
+    assert!(registry.type_def("broken").is_none());
+    let nameless = registry.require_type("nameless").unwrap_err().to_string();
+    assert!(nameless.contains("has no namevar"), "{nameless}");
+    let names: Vec<&str> = registry.types().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["later"]);
+    registry
+        .add_type(TypeDef::new("broken").attr(AttrDef::param("name")))
+        .unwrap();
+    assert!(registry.require_type("broken").is_ok(), "a type added outright wins");
+}
+
 #[test]
 fn ensure_extends_with_aliases_literals_and_patterns() {
     let mut registry = Registry::new();
