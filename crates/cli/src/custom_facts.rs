@@ -45,17 +45,28 @@ pub(crate) fn resolve_all(facts: &mut Facts) {
 
 /// The custom facts of the environment's modules, to be resolved when a
 /// compile with `native` facts first reads them; `None` when the modules
-/// ship none. When a fact file names its facts in a way only Ruby can
-/// tell, every custom fact is resolved now, into `native`.
+/// ship none. The facts of a file that names them in a way only Ruby can
+/// tell are resolved now, into `native`, in a host of their own: the
+/// other files' facts stay on demand (apt's, which simulate an upgrade,
+/// cost only the runs that read them).
 pub(crate) fn on_demand(native: &mut Facts) -> Option<Arc<OnDemand>> {
     let plugins = crate::environment::plugins();
     if plugins.fact_files().is_empty() {
         return None;
     }
-    let Some(names) = plugins.custom_fact_names() else {
-        resolve_all(native);
-        return None;
-    };
+    let (names, opaque) = plugins.custom_fact_names();
+    if !opaque.is_empty() {
+        let environment = crate::environment::current();
+        let mut settings =
+            marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone());
+        settings.fact_files = opaque;
+        let host = marionette_ruby::RubyHost::new(settings);
+        let (added, problems) = plugins.custom_facts(&host, native);
+        report(problems.iter());
+        for (name, value) in added {
+            native.entry(name).or_insert(value);
+        }
+    }
     Some(Arc::new(OnDemand {
         native: native.clone(),
         names,

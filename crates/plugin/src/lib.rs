@@ -353,8 +353,9 @@ impl Plugins {
     }
 
     /// The names of the facts the custom fact files add, read without
-    /// Ruby; `None` when a file names one in a way only Ruby can tell.
-    pub fn custom_fact_names(&self) -> Option<std::collections::BTreeSet<String>> {
+    /// Ruby, and the files that name theirs in a way only Ruby can tell
+    /// (vswitch's, one fact for each PCI driver present).
+    pub fn custom_fact_names(&self) -> (std::collections::BTreeSet<String>, Vec<PathBuf>) {
         ruby::fact_names(&self.fact_files)
     }
 

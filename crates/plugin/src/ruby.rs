@@ -1176,7 +1176,7 @@ impl RubyProvider {
                 true,
                 &mut Answers::applying(cx),
             )
-            .map_err(|e| self.failed_change(cx, &e))?;
+            .map_err(|e| self.failed_change(cx, instance, &e))?;
         self.flushed
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -1186,11 +1186,23 @@ impl RubyProvider {
 
     /// A change the module's code refused: Puppet logs the exception on
     /// its own before the failed change.
-    fn failed_change(&self, cx: &Context, error: &HostError) -> ProviderError {
-        let flushing =
-            matches!(error, HostError::Raised { class, .. } if class.ends_with("FlushFailed"));
-        let error = self.error(error);
-        if !flushing {
+    fn failed_change(
+        &self,
+        cx: &Context,
+        instance: &Instance<'_>,
+        error: &HostError,
+    ) -> ProviderError {
+        let raised =
+            |name: &str| matches!(error, HostError::Raised { class, .. } if class.ends_with(name));
+        let mut error = self.error(error);
+        if raised("ValueFailed") {
+            // Puppet's Property#call_valuemethod logs the worded failure,
+            // with where the resource was declared, and its transaction
+            // logs it again.
+            error.0.push_str(&instance.resource.origin().to_string());
+            cx.logger.log(marionette_ral::log::Level::Err, "", &error.0);
+            cx.logger.log(marionette_ral::log::Level::Err, "", &error.0);
+        } else if !raised("FlushFailed") {
             cx.logger.log(marionette_ral::log::Level::Err, "", &error.0);
         }
         error
@@ -1363,7 +1375,7 @@ impl PropertyProvider for RubyProvider {
         self.forget(id);
         self.host
             .property_set(id, (attr, value), false, &mut Answers::applying(cx))
-            .map_err(|e| self.failed_change(cx, &e))
+            .map_err(|e| self.failed_change(cx, instance, &e))
     }
 
     fn flush(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
@@ -1470,13 +1482,19 @@ pub(crate) fn fact_files(modules: &[PathBuf]) -> Vec<PathBuf> {
 
 /// The names of the facts `files` add, read without Ruby; `None` when a
 /// file names one in a way only running it tells (or cannot be read).
-pub(crate) fn fact_names(files: &[PathBuf]) -> Option<std::collections::BTreeSet<String>> {
+pub(crate) fn fact_names(files: &[PathBuf]) -> (std::collections::BTreeSet<String>, Vec<PathBuf>) {
     let mut names = std::collections::BTreeSet::new();
+    let mut opaque = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file).ok()?;
-        names.extend(marionette_ruby::fact_names(&text)?);
+        match std::fs::read_to_string(file)
+            .ok()
+            .and_then(|text| marionette_ruby::fact_names(&text))
+        {
+            Some(found) => names.extend(found),
+            None => opaque.push(file.clone()),
+        }
     }
-    Some(names)
+    (names, opaque)
 }
 
 /// Modules' custom facts, every one resolved in `host` (whose

@@ -270,9 +270,18 @@ module Puppet
     def set(value)
       found = self.class.value_matching(value)
       method = found&.options&.dig(:method)
-      return send(method) if method
+      return provider.send("#{name}=", value) unless method
 
-      provider.send("#{name}=", value)
+      begin
+        send(method)
+      rescue Puppet::Error
+        raise
+      rescue StandardError => e
+        # Puppet words a value's failure that is not its own error, and
+        # logs it before the failed change (the engine adds where the
+        # resource was declared).
+        raise ::Marionette::ValueFailed, "Could not set '#{value}' on #{name}: #{e.message}"
+      end
     end
 
     def is_to_s(value) # rubocop:disable Naming/PredicateName
@@ -1073,6 +1082,9 @@ module Marionette
 
   # A provider's flush failed after a change it followed.
   class FlushFailed < StandardError; end
+
+  # A property value's block raised what is not a Puppet::Error.
+  class ValueFailed < StandardError; end
 
   # The resources of a run, by id, with their providers.
   module Apply

@@ -156,11 +156,7 @@ fn init_script(job: &Job<'_>) -> Result<PathBuf, ProviderError> {
         }
     }
     Err(ProviderError::new(format!(
-        "Could not find init script for '{name}' in {}",
-        dirs.iter()
-            .map(|d| d.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
+        "Could not find init script for '{name}'"
     )))
 }
 
