@@ -12,8 +12,8 @@ oslo::messaging::rabbit { 'keystone_config':
   amqp_durable_queues => true,
 }
 oslo::log { 'keystone_config':
-  debug    => false,
-  log_dir  => '/var/log/keystone',
+  debug      => false,
+  log_dir    => '/var/log/keystone',
   use_syslog => false,
 }
 oslo::cache { 'keystone_config':

@@ -23,8 +23,8 @@ include designate::producer
 include designate::worker
 include designate::mdns
 class { 'designate::backend::bind9':
-  ns_records  => { 1 => 'ns1.example.com.' },
-  nameservers => ['192.0.2.53'],
-  bind9_hosts => ['192.0.2.53'],
+  ns_records     => { 1 => 'ns1.example.com.' },
+  nameservers    => ['192.0.2.53'],
+  bind9_hosts    => ['192.0.2.53'],
   configure_bind => false,
 }

@@ -10,8 +10,8 @@ class { 'barbican::keystone::authtoken':
   password => 'mrtest-barbican-keystone',
 }
 class { 'barbican::api':
-  host_href             => 'http://mrtest.example.com:9311',
-  default_transport_url => 'rabbit://barbican:mrtest-rabbit@127.0.0.1:5672/',
+  host_href                   => 'http://mrtest.example.com:9311',
+  default_transport_url       => 'rabbit://barbican:mrtest-rabbit@127.0.0.1:5672/',
   enabled_secretstore_plugins => ['store_crypto'],
   enabled_crypto_plugins      => ['simple_crypto'],
   auth_strategy               => 'keystone',
