@@ -1,0 +1,24 @@
+# The Glance image API storing images on the local file system, with its
+# database and Keystone middleware.
+# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
+# which the fixed facts lack: it is set at top scope, as an agent reports it.
+$os_service_default = '<SERVICE DEFAULT>'
+class { 'glance::db::mysql':
+  password => 'mrtest-glance-db',
+}
+class { 'glance::api::db':
+  database_connection => 'mysql+pymysql://glance:mrtest-glance-db@127.0.0.1/glance',
+}
+class { 'glance::api::authtoken':
+  password => 'mrtest-glance-keystone',
+}
+class { 'glance::api':
+  enabled_backends => ['file1:file'],
+  default_backend  => 'file1',
+}
+glance::backend::multistore::file { 'file1':
+  filesystem_store_datadir => '/var/lib/glance/images/',
+}
+class { 'glance::keystone::auth':
+  password => 'mrtest-glance-keystone',
+}

@@ -1,0 +1,23 @@
+# The Placement API served by Apache's mod_wsgi, with its database and its
+# service user and endpoints in Keystone.
+# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
+# which the fixed facts lack: it is set at top scope, as an agent reports it.
+$os_service_default = '<SERVICE DEFAULT>'
+class { 'placement::db::mysql':
+  password => 'mrtest-placement-db',
+}
+class { 'placement::db':
+  database_connection => 'mysql+pymysql://placement:mrtest-placement-db@127.0.0.1/placement',
+}
+class { 'placement::keystone::auth':
+  password   => 'mrtest-placement-keystone',
+  public_url => 'http://mrtest.example.com:8778',
+}
+class { 'placement::keystone::authtoken':
+  password => 'mrtest-placement-keystone',
+}
+include placement
+include placement::api
+class { 'placement::wsgi::apache':
+  ssl => false,
+}

@@ -1,0 +1,16 @@
+# Horizon over HTTPS only (plain HTTP redirected), behind a TLS-terminating
+# frontend that sets the forwarded protocol header.
+# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
+# which the fixed facts lack: it is set at top scope, as an agent reports it.
+$os_service_default = '<SERVICE DEFAULT>'
+class { 'horizon':
+  secret_key                     => 'mrtest-horizon-secret-key',
+  listen_ssl                     => true,
+  ssl_redirect                   => true,
+  ssl_cert                       => '/etc/ssl/certs/mrtest-horizon.pem',
+  ssl_key                        => '/etc/ssl/private/mrtest-horizon.key',
+  keystone_url                   => 'https://keystone.example.com:5000',
+  enable_secure_proxy_ssl_header => true,
+  servername                     => 'dashboard.example.com',
+  allowed_hosts                  => ['dashboard.example.com'],
+}
