@@ -314,7 +314,9 @@ impl<'a> Lexer<'a> {
                         newline: true,
                         space: true,
                         unicode: true,
-                        line_continuation: false,
+                        // A backslash before a line's end joins the lines,
+                        // as in heredocs with the `L` flag.
+                        line_continuation: true,
                         dollar: true,
                         double_quote: true,
                         single_quote: true,

@@ -53,6 +53,7 @@ impl<'p> Evaluator<'p> {
             query,
             overrides: overrides.map(|ops| (ops, self.current)),
             collected: IndexSet::new(),
+            empty_alternative: None,
             file,
             line,
         });
@@ -207,6 +208,9 @@ impl<'p> Evaluator<'p> {
     ) -> EvalResult<(Operand, Value)> {
         let (left, _) = self.operand(lhs)?;
         let (right, value) = self.operand(rhs)?;
+        if let Operand::Collector(id) = right {
+            self.compiler.collectors[id].empty_alternative = Some(left.clone());
+        }
         let (source, target) = match op {
             RelationshipOp::Before | RelationshipOp::Notify => (left, right.clone()),
             RelationshipOp::Require | RelationshipOp::Subscribe => (right.clone(), left),

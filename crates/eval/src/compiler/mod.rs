@@ -204,6 +204,11 @@ pub(crate) struct Collector<'p> {
     pub(crate) overrides: Option<(&'p [AttributeOperation], ScopeId)>,
     /// Resources collected so far, in the order found.
     pub(crate) collected: IndexSet<ResId>,
+    /// In a chain (`A -> Type <| |> -> B`), what stood left of the
+    /// collector: the source of its next arrow when it collects nothing,
+    /// so that the chain holds (A before B), as Puppet's empty
+    /// alternative does.
+    pub(crate) empty_alternative: Option<Operand>,
     pub(crate) file: Arc<str>,
     pub(crate) line: u32,
 }

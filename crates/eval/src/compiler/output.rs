@@ -120,6 +120,21 @@ impl<'p> Evaluator<'p> {
         }
     }
 
+    /// The resources of an arrow's source: a collector that collected
+    /// nothing stands for what stood left of it in its chain.
+    fn source_resources(&self, operand: &Operand) -> Result<Vec<ResId>, (String, String)> {
+        let found = self.operand_resources(operand)?;
+        match operand {
+            Operand::Collector(index) if found.is_empty() => {
+                match &self.compiler.collectors[*index].empty_alternative {
+                    Some(alternative) => self.source_resources(alternative),
+                    None => Ok(found),
+                }
+            }
+            _ => Ok(found),
+        }
+    }
+
     /// Adds `before`/`notify` to the source side of each arrow.
     fn evaluate_relationships(&mut self) -> EvalResult<()> {
         let relationships = std::mem::take(&mut self.compiler.relationships);
@@ -143,7 +158,7 @@ impl<'p> Evaluator<'p> {
                 Stop::Error(EvalError::new(message, Default::default()).without_location())
             };
             let sources = self
-                .operand_resources(&relationship.source)
+                .source_resources(&relationship.source)
                 .map_err(|(k, t)| {
                     located(format!(
                         "Could not find resource '{}[{t}]' for relationship on '{}'",
