@@ -201,18 +201,27 @@ pub(crate) fn external_functions() -> std::sync::Arc<dyn marionette_eval::Extern
 /// The module types applied natively are left to the compiler, which
 /// reads them from the module's own file as Puppet does.
 fn agent_types() -> Vec<marionette_eval::AgentType> {
-    agent_types_of(&crate::environment::registry())
+    agent_types_of(
+        &crate::environment::registry(),
+        crate::environment::plugins(),
+    )
 }
 
-/// The agent types of a registry: see [`agent_types`].
+/// The agent types of a registry: see [`agent_types`]. A module's Ruby
+/// type with title patterns of its own is left to the compiler too, which
+/// runs them (their procs are Ruby) to give the catalog the attributes a
+/// title holds, as Puppet's does.
 pub(crate) fn agent_types_of(
     registry: &marionette_ral::Registry,
+    plugins: &marionette_plugin::Plugins,
 ) -> Vec<marionette_eval::AgentType> {
+    let titled = plugins.titled_ruby_types();
     registry
         .types()
         .into_iter()
         .filter(|t| marionette_eval::core_type_attributes(&t.name).is_none())
         .filter(|t| !marionette_types::is_module_type(&t.name))
+        .filter(|t| !titled.contains(&t.name))
         .map(|t| {
             let mut attributes: Vec<String> = t.attributes.iter().map(|a| a.name.clone()).collect();
             if registry.has_providers(&t.name) {

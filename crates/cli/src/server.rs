@@ -168,7 +168,7 @@ impl Environments {
         let made = Arc::new(Environment {
             modulepath: resolved.modulepath.clone(),
             hiera: marionette_hiera::Hiera::new(crate::environment::hiera_settings(&args)),
-            agent_types: crate::catalog::agent_types_of(&registry),
+            agent_types: crate::catalog::agent_types_of(&registry, &plugins),
             functions: plugins.functions(crate::resource::stderr_logger(false)),
             ruby,
             args,

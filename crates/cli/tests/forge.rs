@@ -16,6 +16,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::known::{KnownDifferences, Verdict};
+use common::runs::{first_difference, noop_text, printed_in_order, puppet_facts_yaml};
 
 /// Where Debian's puppet-module-* packages install their modules.
 const MODULES: &str = "/usr/share/puppet/modules";
@@ -111,82 +112,6 @@ fn forge_modules_compile_as_with_puppet() {
     verdict.finish("cases");
 }
 
-/// What a command printed on its standard output and error, as one stream
-/// in the order written.
-fn printed_in_order(mut command: std::process::Command) -> String {
-    use std::io::Read;
-    let (mut reader, writer) = std::io::pipe().expect("a pipe");
-    command
-        .stdout(writer.try_clone().expect("a pipe"))
-        .stderr(writer)
-        .stdin(std::process::Stdio::null());
-    let mut child = command.spawn().expect("the command starts");
-    // The parent's ends of the pipe go, so that reading ends with the child.
-    drop(command);
-    let mut text = Vec::new();
-    reader.read_to_end(&mut text).expect("the output");
-    child.wait().expect("the command ends");
-    String::from_utf8_lossy(&text).into_owned()
-}
-
-/// What a `--noop` run printed, as scripts/puppet-record-forge-noop keeps
-/// it: its messages after the catalog was compiled, colours off, Facter's
-/// errors with their continuation lines dropped, times as N.
-fn noop_text(all: &str) -> String {
-    let mut text = String::new();
-    let mut in_noise = false;
-    for line in all.lines() {
-        let line = strip_colours(line);
-        if line.starts_with("Error: Facter:") {
-            in_noise = true;
-            continue;
-        }
-        if in_noise && (line.is_empty() || line.starts_with(char::is_whitespace)) {
-            continue;
-        }
-        in_noise = false;
-        // What compiling said belongs to the compile stage.
-        if line.starts_with("Notice: Compiled catalog for ") {
-            text.clear();
-            continue;
-        }
-        if !["Error", "Warning", "Notice"]
-            .iter()
-            .any(|level| line.starts_with(level))
-        {
-            continue;
-        }
-        text.push_str(&timeless(&line));
-        text.push('\n');
-    }
-    text
-}
-
-fn strip_colours(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(at) = rest.find("\x1b[") {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 2..];
-        let end = after.find('m').map_or(after.len(), |m| m + 1);
-        rest = &after[end..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// ` in 0.42 seconds` at the end of a line as ` in N seconds`.
-fn timeless(line: &str) -> String {
-    if let Some(body) = line.strip_suffix(" seconds")
-        && let Some((head, time)) = body.rsplit_once(" in ")
-        && !time.is_empty()
-        && time.chars().all(|c| c.is_ascii_digit() || c == '.')
-    {
-        return format!("{head} in N seconds");
-    }
-    line.to_string()
-}
-
 /// The catalog Puppet compiled for a case (`expected.json`) applied with
 /// `--noop` by Marionette, with Debian's modules for its file sources.
 fn marionette_noop(case: &Path) -> String {
@@ -214,22 +139,11 @@ fn puppet_noop(case: &Path) -> String {
     let vardir = tempfile::tempdir().expect("a temporary directory");
     let facts_dir = vardir.path().join("client_yaml/facts");
     std::fs::create_dir_all(&facts_dir).expect("a facts directory");
-    let facts = ["facts.json", "../facts.json"]
-        .iter()
-        .map(|f| case.join(f))
-        .find(|f| f.exists())
-        .expect("the case's facts");
-    let facts: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(facts).expect("facts")).expect("JSON facts");
-    let mut yaml = format!("--- !ruby/object:Puppet::Node::Facts\nname: {CERTNAME:?}\nvalues:\n");
-    for (name, value) in facts["values"].as_object().into_iter().flatten() {
-        // JSON is YAML's flow syntax.
-        yaml.push_str(&format!(
-            "  {}: {value}\n",
-            serde_json::Value::from(name.as_str())
-        ));
-    }
-    std::fs::write(facts_dir.join(format!("{CERTNAME}.yaml")), yaml).expect("a facts file");
+    std::fs::write(
+        facts_dir.join(format!("{CERTNAME}.yaml")),
+        puppet_facts_yaml(case, CERTNAME),
+    )
+    .expect("a facts file");
     assert!(
         std::process::Command::new("puppet")
             .arg("--version")
@@ -245,24 +159,6 @@ fn puppet_noop(case: &Path) -> String {
         .args(["--modulepath", MODULES, "site.pp"])
         .current_dir(case);
     noop_text(&printed_in_order(command))
-}
-
-/// The first line where two noop texts differ, both sides.
-fn first_difference(puppets: &str, ours: &str) -> String {
-    let (mut a, mut b) = (puppets.lines(), ours.lines());
-    loop {
-        match (a.next(), b.next()) {
-            (Some(x), Some(y)) if x == y => continue,
-            (None, None) => return "the same".to_string(),
-            (x, y) => {
-                return format!(
-                    "puppet: {}\n  marionette: {}",
-                    x.unwrap_or("(nothing more)"),
-                    y.unwrap_or("(nothing more)")
-                );
-            }
-        }
-    }
 }
 
 /// The noop stage of the corpus: each case's catalog as Puppet compiled

@@ -36,6 +36,11 @@ pub(crate) struct RubyState {
     reset: bool,
     /// Modules' resource types looked for so far: whether one exists.
     pub(crate) types: HashMap<String, bool>,
+    /// The modules' types with title patterns of their own, and their
+    /// files: a title gives their resources attributes
+    /// (`keystone_service { 'nova::compute': }` is named `nova` of type
+    /// `compute`).
+    pub(crate) titled_types: HashMap<String, PathBuf>,
 }
 
 /// A loaded Ruby function with its signatures' types resolved.
@@ -691,6 +696,25 @@ pub(crate) fn describe_type(
             };
             crate::error::fail(message, span)
         }
+    }
+}
+
+/// The attributes `title` gives a resource of the module type
+/// `type_name` (declared in `file`) through its title patterns, by the
+/// Ruby host (their procs are Ruby).
+pub(crate) fn parse_title(
+    eval: &mut Evaluator<'_>,
+    (type_name, file): (&str, &Path),
+    title: &str,
+    span: Span,
+) -> Result<Vec<(String, Value)>, String> {
+    match eval.with_host_raw(span, None, |host, answers| {
+        host.parse_title(type_name, file, title, answers)
+    }) {
+        Ok(values) => Ok(values),
+        Err(RubyFailure::Stop(_)) => Err(format!("Could not parse the title '{title}'")),
+        Err(RubyFailure::Host(HostError::Raised { message, .. })) => Err(message),
+        Err(RubyFailure::Host(other)) => Err(other.to_string()),
     }
 }
 

@@ -334,6 +334,14 @@ impl Plugins {
         ruby::set_node_facts(facts);
     }
 
+    /// The modules' classic Ruby types that define title patterns of their
+    /// own (`def self.title_patterns`), which only running them tells in
+    /// full: keystone's build theirs with a helper, and their procs are
+    /// Ruby.
+    pub fn titled_ruby_types(&self) -> Vec<String> {
+        ruby::titled(&self.ruby_types)
+    }
+
     /// The type `name` as a module's Ruby declares it, for `describe`
     /// (its docs and values as running its DSL gives them, which reading
     /// it cannot always tell); `None` when no module ships a classic Ruby

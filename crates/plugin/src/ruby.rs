@@ -276,6 +276,18 @@ pub(crate) fn extend(
     problems
 }
 
+/// See [`crate::Plugins::titled_ruby_types`].
+pub(crate) fn titled(types: &[RubyType]) -> Vec<String> {
+    types
+        .iter()
+        .filter(|t| {
+            std::fs::read_to_string(&t.file)
+                .is_ok_and(|text| text.contains("def self.title_patterns"))
+        })
+        .map(|t| t.name.clone())
+        .collect()
+}
+
 /// Whether a type manages anything: it is ensurable or has properties.
 fn manages(spec: &marionette_ruby::TypeSpec) -> bool {
     spec.ensurable || spec.attributes.iter().any(|a| a.property)

@@ -12,7 +12,7 @@ use crate::typedef::{AttrDef, AttrKind, TypeDef};
 /// `describe --list`: each type with the start of its first sentence.
 pub fn list(registry: &Registry) -> String {
     let mut out = String::from("These are the types known to marionette:\n");
-    for type_def in registry.types() {
+    for type_def in registry.all_types() {
         let _ = writeln!(
             out,
             "{:<15} - {}",
@@ -327,7 +327,7 @@ pub fn reference(registry: &Registry) -> String {
          - *Providers* implement a type on a platform; the default one is chosen from the facts.\n\
          - *Features* are abilities some providers have; some attributes need them.\n\n",
     );
-    for type_def in registry.types() {
+    for type_def in registry.all_types() {
         out.push_str(&reference_type(registry, type_def));
     }
     out.push_str("----------------\n\n## Metaparameters\n\nEvery type accepts these.\n\n");

@@ -194,18 +194,29 @@ impl Registry {
         self.type_def(&name).ok_or(RalError::UnknownType(name))
     }
 
-    /// Every type, sorted by name (those made on demand are made now,
-    /// and left out when they cannot be).
+    /// Every type made so far, sorted by name: those made on demand are
+    /// left out until something asks for them (a compile lists the types
+    /// it may meet without starting Ruby to describe them).
     pub fn types(&self) -> Vec<&Arc<TypeDef>> {
-        let mut types: Vec<&Arc<TypeDef>> = self
-            .types
-            .values()
-            .chain(
-                self.lazy_types
-                    .values()
-                    .filter_map(|lazy| lazy.made().as_ref().ok()),
-            )
-            .collect();
+        self.sorted(
+            self.lazy_types
+                .values()
+                .filter_map(|lazy| lazy.made.get()?.as_ref().ok()),
+        )
+    }
+
+    /// Every type, sorted by name, those made on demand made now (and
+    /// left out when they cannot be): what `describe --list` shows.
+    pub fn all_types(&self) -> Vec<&Arc<TypeDef>> {
+        self.sorted(
+            self.lazy_types
+                .values()
+                .filter_map(|lazy| lazy.made().as_ref().ok()),
+        )
+    }
+
+    fn sorted<'a>(&'a self, lazy: impl Iterator<Item = &'a Arc<TypeDef>>) -> Vec<&'a Arc<TypeDef>> {
+        let mut types: Vec<&Arc<TypeDef>> = self.types.values().chain(lazy).collect();
         types.sort_by(|a, b| a.name.cmp(&b.name));
         types
     }

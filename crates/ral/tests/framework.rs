@@ -615,7 +615,11 @@ fn types_made_on_demand_are_made_once_when_asked_for() {
         "nameless",
         Arc::new(|| Ok(Arc::new(TypeDef::new("nameless").attr(AttrDef::param("x"))))),
     );
-    assert_eq!(*made.lock().unwrap(), 0, "nothing is made before it is asked for");
+    assert_eq!(
+        *made.lock().unwrap(),
+        0,
+        "nothing is made before it is asked for"
+    );
     assert!(registry.type_def("later").is_some());
     assert!(registry.require_type("LATER").is_ok());
     assert_eq!(*made.lock().unwrap(), 1, "made once");
@@ -629,7 +633,10 @@ fn types_made_on_demand_are_made_once_when_asked_for() {
     registry
         .add_type(TypeDef::new("broken").attr(AttrDef::param("name")))
         .unwrap();
-    assert!(registry.require_type("broken").is_ok(), "a type added outright wins");
+    assert!(
+        registry.require_type("broken").is_ok(),
+        "a type added outright wins"
+    );
 }
 
 #[test]

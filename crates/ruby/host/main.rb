@@ -316,6 +316,7 @@ module Marionette
         describe_type(params)
       when 'type_reference'
         describe_type(params.merge('reference' => true))
+      when 'parse_title' then parse_title(params)
       when 'apply_load' then Apply.load(params)
       when 'resource_new' then Apply.new_resource(params)
       when 'resources_new' then Apply.new_resources(params)
@@ -395,6 +396,24 @@ module Marionette
 
       params['reference'] ? Puppet::Type.reference(klass) : Puppet::Type.describe(klass)
     end
+
+    # The attributes a title gives through the type's title patterns, as
+    # Puppet::Resource#parse_title finds them: the first pattern that
+    # matches, each group through its procs.
+    def parse_title(params)
+      name = params['name']
+      describe_type(params) unless Types.table[name]
+      title = params['title'].to_s
+      Array(Types.table[name].title_patterns).each do |regex, fields|
+        match = regex.match(title) or next
+        values = {}
+        Array(fields).zip(match.captures).each do |(attr, *procs), raw|
+          values[attr.to_s] = procs.compact.reduce(raw) { |value, p| p.call(value) }
+        end
+        return { 'values' => Wire.encode(values) }
+      end
+      raise ArgumentError, "No set of title patterns matched the title \"#{title}\"."
+    end
   end
 
   # A template that failed, with where in the template it failed.
@@ -457,7 +476,7 @@ module Kernel
   rescue LoadError
     return false if name.to_s.match?(PUPPETS_OWN)
 
-    unless defined?(Gem)
+    if Object.autoload?(:Gem)
       marionette_original_require('rubygems')
       # RubyGems' own `require` now wraps this one, and activates the gem
       # that holds the file (net-ftp, a bundled gem since Ruby 3.1).
@@ -475,6 +494,10 @@ module Kernel
     raise LoadError, "cannot load such file -- #{full}"
   end
 end
+
+# RubyGems, which Puppet's Ruby always has loaded, loads when module code
+# first names it (`Gem::Version` in keystone's types, apache's templates).
+Object.autoload(:Gem, 'rubygems') unless defined?(Gem)
 
 # Puppet's namespaces answer for constants the host does not define with
 # an empty module, so a file that names `Puppet::Util::Something` loads;

@@ -517,6 +517,35 @@ impl RubyHost {
         )
     }
 
+    /// The attributes `title` gives a resource of the type `name` (declared
+    /// in `file`) through the type's title patterns, as Puppet parses a
+    /// title: the first pattern matching, each group through its procs. An
+    /// error when none matches.
+    pub fn parse_title(
+        &self,
+        name: &str,
+        file: &Path,
+        title: &str,
+        engine: &mut dyn Engine,
+    ) -> Result<Vec<(String, Value)>, HostError> {
+        let answer = self.request(
+            "parse_title",
+            json!({"name": name, "file": file, "title": title}),
+            engine,
+        )?;
+        let values = self
+            .conversation
+            .decode(answer.get("values").unwrap_or(&Json::Null))
+            .map_err(|message| self.bad_answer("parse_title", &message))?;
+        Ok(match values {
+            Value::Hash(hash) => hash
+                .iter()
+                .map(|(k, v)| (marionette_values::format::to_s(k), v.clone()))
+                .collect(),
+            _ => Vec::new(),
+        })
+    }
+
     /// Describes the resource type `name` declared in `file`. A
     /// description is kept for the life of the host, by the file's digest:
     /// a changed file is described again.

@@ -9,6 +9,7 @@ use std::process::Command;
 pub(crate) mod applied;
 pub(crate) mod known;
 pub(crate) mod meaning;
+pub(crate) mod runs;
 
 /// `text` with the directory `dir` left out of file names: `apply` names
 /// its manifest from the root, as Puppet does, and the recordings drop the

@@ -60,6 +60,15 @@ impl Evaluator<'_> {
             spec if NATIVE.contains(&type_name) || spec.api.is_some() => spec,
             _ => self.describe_ruby_type(type_name, &file, span)?,
         };
+        // A type's own title patterns (not the one every type with a
+        // single namevar has) give its resources attributes from titles.
+        let identity = |patterns: &[(String, Vec<String>)]| matches!(patterns, [(pattern, _)] if pattern == "(?m-ix:(.*))");
+        if spec.api.is_none() && !spec.title_patterns.is_empty() && !identity(&spec.title_patterns)
+        {
+            self.ruby
+                .titled_types
+                .insert(type_name.to_string(), file.clone());
+        }
         let (namevar, mut attributes) = {
             let namevars: Vec<&str> = spec
                 .attributes

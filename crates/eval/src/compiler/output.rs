@@ -39,6 +39,7 @@ impl<'p> Evaluator<'p> {
     /// realizations, scope tags, relationship targets, and metaparameters
     /// passed down containment.
     pub(crate) fn finish_catalog(&mut self) -> EvalResult<()> {
+        self.title_parameters()?;
         self.evaluate_relationships()?;
         if let Some(pending) = self.compiler.overrides.first() {
             let names: Vec<String> = self
@@ -118,6 +119,63 @@ impl<'p> Evaluator<'p> {
                 })
                 .collect(),
         }
+    }
+
+    /// Gives each resource of a module type with title patterns of its own
+    /// the attributes its title gives, as Puppet's catalog shows them:
+    /// first, unless given, and the namevar not when it is the title.
+    fn title_parameters(&mut self) -> EvalResult<()> {
+        if self.ruby.titled_types.is_empty() {
+            return Ok(());
+        }
+        for id in 0..self.compiler.resources.len() {
+            let res = &self.compiler.resources[id];
+            let Some(file) = self.ruby.titled_types.get(&res.type_name).cloned() else {
+                continue;
+            };
+            if res.is_virtual {
+                continue;
+            }
+            let (type_name, title) = (res.type_name.clone(), res.title.clone());
+            let place = (res.file.clone(), res.line);
+            let values =
+                crate::ruby::parse_title(self, (&type_name, &file), &title, Default::default())
+                    .map_err(|message| {
+                        let at = match &place {
+                            (Some(file), Some(line)) => format!(" (file: {file}, line: {line})"),
+                            _ => String::new(),
+                        };
+                        Stop::Error(
+                            EvalError::new(format!("{message}{at}"), Default::default())
+                                .without_location(),
+                        )
+                    })?;
+            let namevar = super::builtin_types::namevar(&type_name);
+            let res = &mut self.compiler.resources[id];
+            let given = std::mem::replace(&mut res.params, super::Params::with_capacity(0));
+            let mut params = super::Params::with_capacity(given.iter().count() + values.len());
+            for (attr, value) in values {
+                let the_title = attr == namevar && value == Value::string(title.as_str());
+                if given.contains_key(&attr) || the_title {
+                    continue;
+                }
+                params.insert(
+                    attr,
+                    Param {
+                        value,
+                        source: super::Source::Anywhere,
+                        file: place.0.clone().unwrap_or_else(|| "".into()),
+                        line: place.1.unwrap_or(0),
+                        append: false,
+                    },
+                );
+            }
+            for (name, param) in given.into_iter() {
+                params.insert(name, param);
+            }
+            res.params = params;
+        }
+        Ok(())
     }
 
     /// The resources of an arrow's source: a collector that collected

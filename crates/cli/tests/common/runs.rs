@@ -1,0 +1,116 @@
+//! What Puppet and Marionette print while applying, made comparable.
+
+/// What a command printed on its standard output and error, as one stream
+/// in the order written.
+pub(crate) fn printed_in_order(mut command: std::process::Command) -> String {
+    use std::io::Read;
+    let (mut reader, writer) = std::io::pipe().expect("a pipe");
+    command
+        .stdout(writer.try_clone().expect("a pipe"))
+        .stderr(writer)
+        .stdin(std::process::Stdio::null());
+    let mut child = command.spawn().expect("the command starts");
+    // The parent's ends of the pipe go, so that reading ends with the child.
+    drop(command);
+    let mut text = Vec::new();
+    reader.read_to_end(&mut text).expect("the output");
+    child.wait().expect("the command ends");
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// What a `--noop` run printed, as scripts/puppet-record-forge-noop keeps
+/// it: its messages after the catalog was compiled, colours off, Facter's
+/// errors with their continuation lines dropped, times as N.
+pub(crate) fn noop_text(all: &str) -> String {
+    let mut text = String::new();
+    let mut in_noise = false;
+    for line in all.lines() {
+        let line = strip_colours(line);
+        if line.starts_with("Error: Facter:") {
+            in_noise = true;
+            continue;
+        }
+        if in_noise && (line.is_empty() || line.starts_with(char::is_whitespace)) {
+            continue;
+        }
+        in_noise = false;
+        // What compiling said belongs to the compile stage.
+        if line.starts_with("Notice: Compiled catalog for ") {
+            text.clear();
+            continue;
+        }
+        if !["Error", "Warning", "Notice"]
+            .iter()
+            .any(|level| line.starts_with(level))
+        {
+            continue;
+        }
+        text.push_str(&timeless_line(&line));
+        text.push('\n');
+    }
+    text
+}
+
+pub(crate) fn strip_colours(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let end = after.find('m').map_or(after.len(), |m| m + 1);
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// ` in 0.42 seconds` at the end of a line as ` in N seconds`.
+fn timeless_line(line: &str) -> String {
+    if let Some(body) = line.strip_suffix(" seconds")
+        && let Some((head, time)) = body.rsplit_once(" in ")
+        && !time.is_empty()
+        && time.chars().all(|c| c.is_ascii_digit() || c == '.')
+    {
+        return format!("{head} in N seconds");
+    }
+    line.to_string()
+}
+
+/// The first line where two noop texts differ, both sides.
+pub(crate) fn first_difference(puppets: &str, ours: &str) -> String {
+    let (mut a, mut b) = (puppets.lines(), ours.lines());
+    loop {
+        match (a.next(), b.next()) {
+            (Some(x), Some(y)) if x == y => continue,
+            (None, None) => return "the same".to_string(),
+            (x, y) => {
+                return format!(
+                    "puppet: {}\n  marionette: {}",
+                    x.unwrap_or("(nothing more)"),
+                    y.unwrap_or("(nothing more)")
+                );
+            }
+        }
+    }
+}
+
+/// The facts of a forge case (its own `facts.json`, or the corpus's) as
+/// Puppet's yaml facts terminus reads them for `certname`.
+pub(crate) fn puppet_facts_yaml(case: &std::path::Path, certname: &str) -> String {
+    let facts = ["facts.json", "../facts.json"]
+        .iter()
+        .map(|f| case.join(f))
+        .find(|f| f.exists())
+        .expect("the case's facts");
+    let facts: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(facts).expect("facts")).expect("JSON facts");
+    let mut yaml = format!("--- !ruby/object:Puppet::Node::Facts\nname: {certname:?}\nvalues:\n");
+    for (name, value) in facts["values"].as_object().into_iter().flatten() {
+        // JSON is YAML's flow syntax.
+        yaml.push_str(&format!(
+            "  {}: {value}\n",
+            serde_json::Value::from(name.as_str())
+        ));
+    }
+    yaml
+}

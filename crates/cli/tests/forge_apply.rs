@@ -1,0 +1,364 @@
+//! The Forge corpus's real-apply stage: each case's catalog, as Puppet
+//! compiled it (`expected.json`), really applied by Marionette, twice, in
+//! a disposable Debian 12 root (scripts/test-root: an overlay of one base
+//! root, in its own mount, PID and UTS namespaces), and compared with what
+//! `puppet apply` of the case did to the same root (`CASE/apply/`,
+//! recorded by scripts/puppet-record-forge-apply): both runs' exit codes
+//! and messages (every change, refresh, error and warning, in order; the
+//! second run shows whether the first converged), then the end state:
+//! every file the runs left (kind, mode, owner, group, content) and dpkg's
+//! packages. Contents that differ between two runs of Puppet itself (keys,
+//! generated passwords) are compared by kind, mode and owner alone.
+//!
+//! A case that differs from its recording and is not a known difference is
+//! run through Puppet again in a fresh root here (Debian's packages move),
+//! and only a difference from that run counts. Known differences are
+//! listed in `tests/forge/apply-known-differences.txt`, with why.
+//!
+//! Runs as root (it mounts and chroots), with debootstrap to build the base
+//! root once (cached under /var/cache/marionette-test-root); fails saying
+//! so otherwise. `MRTEST_APPLY_CASES` (case names, blank-separated) limits
+//! the run to those cases; `MRTEST_APPLY_KEEP=DIR` keeps what Marionette's
+//! runs printed and left, in DIR/CASE.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use common::known::{KnownDifferences, Verdict};
+use common::runs::{first_difference, noop_text, puppet_facts_yaml};
+
+const MODULES: &str = "/usr/share/puppet/modules";
+const CERTNAME: &str = "mrtest.example.com";
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the repository")
+}
+
+fn test_root() -> Command {
+    Command::new(repository().join("scripts/test-root"))
+}
+
+/// The base root, built once; fails saying what is missing.
+fn build_root() {
+    // SAFETY: geteuid has no preconditions.
+    let uid = unsafe { libc_geteuid() };
+    assert_eq!(
+        uid, 0,
+        "the real-apply stage runs as root: it mounts overlays and chroots (run the tests as root)"
+    );
+    let status = test_root()
+        .arg("build")
+        .status()
+        .expect("scripts/test-root runs");
+    assert!(
+        status.success(),
+        "scripts/test-root build failed (it needs debootstrap: apt-get install -y debootstrap, and Debian's mirror)"
+    );
+}
+
+unsafe extern "C" {
+    #[link_name = "geteuid"]
+    fn libc_geteuid() -> u32;
+}
+
+/// Who applies a case.
+#[derive(Clone, Copy)]
+enum Tool {
+    Marionette,
+    Puppet,
+}
+
+/// What two runs of a case did: their messages, exit codes, and the end
+/// state.
+#[derive(Debug)]
+struct Observed {
+    runs: [String; 2],
+    codes: String,
+    /// path -> kind, mode, uid, gid, digest
+    files: BTreeMap<String, [String; 5]>,
+    packages: String,
+    seconds: f64,
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn files(text: &str) -> BTreeMap<String, [String; 5]> {
+    text.lines()
+        .filter_map(|line| {
+            let mut fields = line.split('\t').map(str::to_string);
+            let path = fields.next()?;
+            let mut rest: [String; 5] = Default::default();
+            for slot in &mut rest {
+                *slot = fields.next().unwrap_or_default();
+            }
+            Some((path, rest))
+        })
+        .collect()
+}
+
+/// A recording of Puppet's (`CASE/apply/`).
+fn recorded(case: &Path) -> Observed {
+    let dir = case.join("apply");
+    Observed {
+        runs: [read(&dir.join("run1.out")), read(&dir.join("run2.out"))],
+        codes: read(&dir.join("exitcodes")).trim().to_string(),
+        files: files(&read(&dir.join("files"))),
+        packages: read(&dir.join("packages")),
+        seconds: read(&dir.join("seconds")).trim().parse().unwrap_or(0.0),
+    }
+}
+
+/// `tool` applies the case twice in a fresh root.
+fn apply(case: &Path, tool: Tool) -> Observed {
+    let out = tempfile::tempdir().expect("a temporary directory");
+    let scratch = tempfile::tempdir().expect("a temporary directory");
+    let mut command = test_root();
+    command
+        .args(["run", "--modules", MODULES, "--bind"])
+        .arg(format!("{}:/mrtest/case:ro", case.display()));
+    let run = match tool {
+        Tool::Marionette => {
+            command.arg("--bind").arg(format!(
+                "{}:/mrtest/bin/marionette:ro",
+                env!("CARGO_BIN_EXE_marionette")
+            ));
+            format!(
+                "NO_COLOR=1 /mrtest/bin/marionette apply --detailed-exitcodes --vardir /mrtest/var \
+                 --modulepath {MODULES} --catalog expected.json"
+            )
+        }
+        Tool::Puppet => {
+            let facts = scratch.path().join("facts.yaml");
+            std::fs::write(&facts, puppet_facts_yaml(case, CERTNAME)).expect("a facts file");
+            command
+                .arg("--bind")
+                .arg(format!("{}:/mrtest/facts.yaml:ro", facts.display()));
+            format!(
+                "mkdir -p /mrtest/var/client_yaml/facts \
+                 && cp /mrtest/facts.yaml /mrtest/var/client_yaml/facts/{CERTNAME}.yaml \
+                 && puppet apply --detailed-exitcodes --color=false --vardir /mrtest/var \
+                 --ssldir /mrtest/var/ssl --deviceconfdir /mrtest/var/devices \
+                 --facts_terminus yaml --certname {CERTNAME} --modulepath {MODULES} site.pp"
+            )
+        }
+    };
+    let script = format!(
+        "cd /mrtest/case && for run in 1 2; do {run} >/mrtest/out/run$run.out 2>&1; \
+         echo $? >/mrtest/out/run$run.rc; done"
+    );
+    let started = Instant::now();
+    let status = command
+        .arg(out.path())
+        .arg("--")
+        .arg(script)
+        .status()
+        .expect("scripts/test-root runs");
+    let seconds = started.elapsed().as_secs_f64();
+    assert!(
+        status.success(),
+        "scripts/test-root run failed for {}",
+        case.display()
+    );
+    let dir = out.path();
+    if let (Tool::Marionette, Some(keep)) = (tool, std::env::var_os("MRTEST_APPLY_KEEP")) {
+        common::copy_tree(dir, &Path::new(&keep).join(common::case_name(case)));
+    }
+    Observed {
+        runs: [
+            noop_text(&String::from_utf8_lossy(
+                &std::fs::read(dir.join("run1.out")).unwrap_or_default(),
+            )),
+            noop_text(&String::from_utf8_lossy(
+                &std::fs::read(dir.join("run2.out")).unwrap_or_default(),
+            )),
+        ],
+        codes: format!(
+            "{} {}",
+            read(&dir.join("run1.rc")).trim(),
+            read(&dir.join("run2.rc")).trim()
+        ),
+        files: files(&read(&dir.join("files"))),
+        packages: read(&dir.join("packages")),
+        seconds,
+    }
+}
+
+/// How the two differ, stage by stage: `None` where they agree.
+#[derive(Default)]
+struct Differences {
+    first_run: Option<String>,
+    second_run: Option<String>,
+    state: Option<String>,
+}
+
+impl Differences {
+    fn none(&self) -> bool {
+        self.first_run.is_none() && self.second_run.is_none() && self.state.is_none()
+    }
+
+    fn describe(&self) -> String {
+        [
+            ("first run", &self.first_run),
+            ("second run", &self.second_run),
+            ("end state", &self.state),
+        ]
+        .iter()
+        .filter_map(|(stage, problem)| problem.as_ref().map(|p| format!("{stage}: {p}")))
+        .collect::<Vec<_>>()
+        .join("\n  ")
+    }
+}
+
+/// A run's text with the case's directory left out of file names: Puppet
+/// compiled `/mrtest/case/site.pp`, where the catalog Marionette applies
+/// names `site.pp`, as the corpus's recordings do.
+fn caseless(text: &str) -> String {
+    text.replace("(file: /mrtest/case/", "(file: ")
+}
+
+fn compare(puppet: &Observed, ours: &Observed, volatile: &BTreeSet<String>) -> Differences {
+    let mut found = Differences::default();
+    let codes = |o: &Observed, i: usize| o.codes.split(' ').nth(i).unwrap_or("").to_string();
+    for (i, slot) in [&mut found.first_run, &mut found.second_run]
+        .into_iter()
+        .enumerate()
+    {
+        if codes(puppet, i) != codes(ours, i) {
+            *slot = Some(format!(
+                "exit code {} where Puppet's is {}",
+                codes(ours, i),
+                codes(puppet, i)
+            ));
+        } else if caseless(&puppet.runs[i]) != caseless(&ours.runs[i]) {
+            *slot = Some(first_difference(
+                &caseless(&puppet.runs[i]),
+                &caseless(&ours.runs[i]),
+            ));
+        }
+    }
+    let mut state = Vec::new();
+    let paths: BTreeSet<&String> = puppet.files.keys().chain(ours.files.keys()).collect();
+    for path in paths {
+        match (puppet.files.get(path), ours.files.get(path)) {
+            (Some(a), Some(b)) => {
+                let same = a[..4] == b[..4] && (volatile.contains(path) || a[4] == b[4]);
+                if !same {
+                    state.push(format!(
+                        "{path}: {} where Puppet's is {}",
+                        b.join(" "),
+                        a.join(" ")
+                    ));
+                }
+            }
+            (Some(a), None) => state.push(format!(
+                "{path}: untouched where Puppet's is {}",
+                a.join(" ")
+            )),
+            (None, Some(b)) => state.push(format!("{path}: {} where Puppet left it", b.join(" "))),
+            (None, None) => {}
+        }
+    }
+    if puppet.packages != ours.packages {
+        state.push(format!(
+            "packages: {}",
+            first_difference(&puppet.packages, &ours.packages)
+        ));
+    }
+    if !state.is_empty() {
+        let more = state.len().saturating_sub(5);
+        state.truncate(5);
+        if more > 0 {
+            state.push(format!("and {more} more"));
+        }
+        found.state = Some(state.join("\n    "));
+    }
+    found
+}
+
+fn mark(problem: &Option<String>) -> &'static str {
+    if problem.is_none() { "same" } else { "DIFFERS" }
+}
+
+#[test]
+fn forge_catalogs_really_apply_as_with_puppet() {
+    let root = repository().join("tests/forge");
+    build_root();
+    let only: Option<BTreeSet<String>> = std::env::var("MRTEST_APPLY_CASES")
+        .ok()
+        .map(|names| names.split_whitespace().map(str::to_string).collect());
+    let cases: Vec<PathBuf> = common::case_dirs(&root, &["apply"])
+        .into_iter()
+        .filter(|case| {
+            only.as_ref()
+                .is_none_or(|names| names.contains(&common::case_name(case)))
+        })
+        .collect();
+    assert!(
+        !cases.is_empty(),
+        "no recorded real applies under {}",
+        root.display()
+    );
+    let known = KnownDifferences::load(&root.join("apply-known-differences.txt"), 1);
+    let mut verdict = Verdict::new(&known);
+    let mut table = vec![format!(
+        "{:<38} {:>9} {:>12} {:>9} {:>10} {:>9}",
+        "case", "Puppet s", "Marionette s", "first run", "second run", "end state"
+    )];
+    let (mut puppet_total, mut ours_total) = (0.0, 0.0);
+    let mut rerun = Vec::new();
+    for case in &cases {
+        let name = common::case_name(case);
+        let volatile: BTreeSet<String> = read(&case.join("apply/volatile"))
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let puppet = recorded(case);
+        let ours = apply(case, Tool::Marionette);
+        let mut found = compare(&puppet, &ours, &volatile);
+        if !found.none() && !known.contains(&name) {
+            // Debian's packages move: Puppet again, on today's root.
+            rerun.push(name.clone());
+            found = compare(&apply(case, Tool::Puppet), &ours, &volatile);
+        }
+        puppet_total += puppet.seconds;
+        ours_total += ours.seconds;
+        table.push(format!(
+            "{name:<38} {:>9.1} {:>12.1} {:>9} {:>10} {:>9}",
+            puppet.seconds,
+            ours.seconds,
+            mark(&found.first_run),
+            mark(&found.second_run),
+            mark(&found.state)
+        ));
+        let outcome = if found.none() {
+            Ok(())
+        } else {
+            Err(found.describe())
+        };
+        let why = outcome
+            .as_ref()
+            .err()
+            .map(|p| common::first_line(p).to_string())
+            .unwrap_or_default();
+        verdict.record(&name, &why, outcome);
+    }
+    table.push(format!(
+        "{:<38} {puppet_total:>9.1} {ours_total:>12.1}",
+        format!("{} cases", cases.len())
+    ));
+    eprintln!("{}", table.join("\n"));
+    eprintln!(
+        "{} differed from their recording and were run through Puppet again: {rerun:?}",
+        rerun.len()
+    );
+    verdict.finish("real applies");
+}
