@@ -1155,6 +1155,8 @@ impl<'p> Evaluator<'p> {
     // ---- types --------------------------------------------------------
 
     pub(crate) fn resolve_type_name(&mut self, name: &str, span: Span) -> EvalResult<PType> {
+        // `::Tea::Unixpath` is `Tea::Unixpath` from the top.
+        let name = name.strip_prefix("::").unwrap_or(name);
         if let Some(t) = PType::from_name(name) {
             return Ok(t);
         }

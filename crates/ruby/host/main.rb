@@ -495,6 +495,17 @@ module Kernel
   end
 end
 
+# YAML, which Puppet's Ruby always has loaded, loads when module code first
+# names it or asks a value `to_yaml` (filebeat's templates); Psych's own
+# `to_yaml` then replaces this one.
+Object.autoload(:YAML, 'yaml') unless defined?(YAML)
+class Object
+  def to_yaml(*args, **options)
+    require 'yaml'
+    to_yaml(*args, **options)
+  end
+end
+
 # RubyGems, which Puppet's Ruby always has loaded, loads when module code
 # first names it (`Gem::Version` in keystone's types, apache's templates).
 Object.autoload(:Gem, 'rubygems') unless defined?(Gem)

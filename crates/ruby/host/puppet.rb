@@ -516,5 +516,28 @@ module Puppet
 
     class Scope
     end
+
+    # Where a template or a module's file is, as functions that read
+    # templates themselves (datacat's `template_body`) find it.
+    module Files
+      def self.find_template(template, _environment = nil)
+        find_in_module(template.to_s, 'templates')
+      end
+
+      def self.find_file(file, _environment = nil)
+        find_in_module(file.to_s, 'files')
+      end
+
+      def self.find_in_module(name, kind)
+        return (File.exist?(name) ? name : nil) if name.start_with?('/')
+
+        module_name, rest = name.split('/', 2)
+        return nil if rest.nil? || rest.empty?
+
+        dir = Marionette.module_directory(module_name)
+        path = dir && File.join(dir, kind, rest)
+        path && File.exist?(path) ? path : nil
+      end
+    end
   end
 end
