@@ -287,9 +287,7 @@ pub(crate) fn run(
         out!("{}", report.summary_text(RUN_MODE));
     }
     let changed = report.counts.changed > 0 || report.counts.restarted > 0;
-    // The status also counts failures no resource can be blamed for (a
-    // provider's deferred changes).
-    let failed = report.status == "failed";
+    let failed = report.failures;
     marionette_values::parallel::drop_aside(report);
     if marionette_transaction::apply::stop_requested() {
         return Ok(ExitCode::FAILURE);

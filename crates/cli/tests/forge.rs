@@ -39,9 +39,8 @@ fn missing_packages(root: &Path) -> Vec<String> {
             let module = words
                 .next()
                 .unwrap_or_else(|| panic!("packages.txt: {package} names no module"));
-            (!Path::new(MODULES).join(module).join("manifests").is_dir()
-                && !Path::new(MODULES).join(module).join("lib").is_dir())
-            .then(|| package.to_string())
+            // A module may hold only types (tea) or functions.
+            (!Path::new(MODULES).join(module).is_dir()).then(|| package.to_string())
         })
         .collect()
 }
@@ -187,9 +186,10 @@ fn forge_catalogs_noop_apply_as_with_puppet() {
         let recorded = std::fs::read_to_string(case.join("noop.out")).expect("noop.out");
         let outcome = if ours == recorded {
             Ok(())
-        } else if known.contains(&name) {
-            // Known to differ: Puppet is not run again (some of these
-            // runs take a minute of retries).
+        } else if known.contains(&name) || std::env::var_os("UPDATE_KNOWN_DIFFERENCES").is_some() {
+            // Known to differ, or the list being rewritten after a fresh
+            // recording: Puppet is not run again (some of these runs take
+            // a minute of retries).
             Err(first_difference(&recorded, &ours))
         } else {
             rerun.push(name.clone());
@@ -226,7 +226,16 @@ fn forge_catalogs_noop_apply_as_with_puppet() {
 /// Cases whose module's Ruby, run by the host, does not yet say what the
 /// native type (and Puppet) says, with why; the test fails when one
 /// matches.
-const RUBY_DIFFERS: &[(&str, &str)] = &[];
+const RUBY_DIFFERS: &[(&str, &str)] = &[
+    (
+        "0118_gitolite_repos_users",
+        "concat_fragment's autorequire block warns that its target is not in the catalog; the host runs the block but does not log what it warns",
+    ),
+    (
+        "0144_gitolite_remotes",
+        "concat_fragment's autorequire block warns that its target is not in the catalog; the host runs the block but does not log what it warns",
+    ),
+];
 
 #[test]
 fn forge_catalogs_noop_apply_the_same_through_the_modules_own_ruby() {

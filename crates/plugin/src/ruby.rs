@@ -208,16 +208,13 @@ pub(crate) fn extend(
             }
             continue;
         }
-        if !spec
-            .attributes
-            .iter()
-            .any(|a| a.namevar || a.name == "name")
-        {
+        if !read_whole(&text, &spec) {
             // The file alone does not tell what the type declares (a
             // mixin's method declares its attributes, as keystone's
-            // config types do, or it declares none, as openstacklib's
-            // base type): its Ruby tells, when the type is first used, as
-            // Puppet loads a type.
+            // config types do; a loop does, as keystone_user_role's; a
+            // helper makes its title patterns; or it declares none, as
+            // openstacklib's base type): its Ruby tells, when the type is
+            // first used, as Puppet loads a type.
             let made: Arc<OnceLock<Arc<TypeDef>>> = Arc::new(OnceLock::new());
             let (host_for_type, ruby_type, modules) =
                 (host.clone(), t.clone(), module_types.clone());
@@ -225,9 +222,16 @@ pub(crate) fn extend(
             registry.add_type_loader(
                 &t.name,
                 Arc::new(move || {
-                    let spec = host_for_type
+                    let mut spec = host_for_type
                         .describe_type(&ruby_type.name, &ruby_type.file, &mut Answers::none())
                         .map_err(|error| failure(&error, &ruby_type.file))?;
+                    // What reading would tell of each attribute (its
+                    // checks, default, change messages) its Ruby answers.
+                    for attribute in &mut spec.attributes {
+                        attribute.checked = true;
+                        attribute.default = true;
+                        attribute.describes_change = attribute.property;
+                    }
                     let doc = if spec.doc.is_empty() { &doc } else { &spec.doc };
                     let def = classic_type(&spec, doc, (&ruby_type, &modules), &host_for_type)?;
                     def.check()?;
@@ -274,6 +278,26 @@ pub(crate) fn extend(
         }
     }
     problems
+}
+
+/// Whether reading a classic type's file told everything it declares: a
+/// namevar, every attribute named where it is declared, and the title
+/// patterns it defines.
+fn read_whole(text: &str, spec: &marionette_ruby::TypeSpec) -> bool {
+    let named = spec
+        .attributes
+        .iter()
+        .any(|a| a.namevar || a.name == "name");
+    let computed = ["newparam(", "newproperty("].iter().any(|call| {
+        text.match_indices(call).any(|(at, _)| {
+            !text[at + call.len()..]
+                .trim_start()
+                .starts_with([':', '\'', '"'])
+        })
+    });
+    let patterns_unread =
+        text.contains("def self.title_patterns") && spec.title_patterns.is_empty();
+    named && !computed && !patterns_unread
 }
 
 /// See [`crate::Plugins::titled_ruby_types`].
@@ -1016,6 +1040,8 @@ struct Known {
     /// Whether every value came from the provider's own record of the
     /// resource, which other resources' changes leave as it is.
     own: bool,
+    /// What the resource wants of `ensure` once read.
+    wanted_ensure: Option<String>,
 }
 
 impl Known {
@@ -1026,6 +1052,7 @@ impl Known {
             values: HashMap::new(),
             logs: Vec::new(),
             own: true,
+            wanted_ensure: None,
         }
     }
 
@@ -1045,6 +1072,9 @@ impl Known {
         }
         self.logs.extend(state.logs);
         self.own &= state.own;
+        if state.wanted_ensure.is_some() {
+            self.wanted_ensure = state.wanted_ensure;
+        }
     }
 }
 
@@ -1367,13 +1397,32 @@ impl PropertyProvider for RubyProvider {
         attr: &str,
     ) -> Result<Option<Value>, ProviderError> {
         let (value, insync) = self.current(cx, instance, attr)?;
-        if insync && let Some(should) = instance.should(attr) {
+        // A `wanted` value replaces the resource's: the comparison is the
+        // resource layer's, with the value as read.
+        let rewanted = attr == "ensure" && self.wanted(cx, instance, attr).is_some();
+        if insync
+            && !rewanted
+            && let Some(should) = instance.should(attr)
+        {
             return Ok(Some(should.clone()));
         }
         Ok(match value {
             Value::Undef => None,
             value => Some(value),
         })
+    }
+
+    fn wanted(&self, cx: &Context, instance: &Instance<'_>, attr: &str) -> Option<Value> {
+        if attr != "ensure" {
+            return None;
+        }
+        let id = self.resource(cx, instance).ok()?;
+        let states = self.states.lock().unwrap_or_else(|e| e.into_inner());
+        let wanted = states.get(&id)?.wanted_ensure.as_deref()?;
+        let given = instance
+            .should("ensure")
+            .map(marionette_values::format::to_s);
+        (given.as_deref() != Some(wanted)).then(|| Value::string(wanted))
     }
 
     fn set(

@@ -285,6 +285,14 @@ pub trait PropertyProvider: Send + Sync {
         Ok(())
     }
 
+    /// What the provider's own code now wants of `property`, when it
+    /// changed that while reading the thing (a module's provider setting
+    /// `resource[:ensure]` in `exists?`); `None` when the resource's value
+    /// stands.
+    fn wanted(&self, _cx: &Context, _instance: &Instance<'_>, _property: &str) -> Option<Value> {
+        None
+    }
+
     /// In a noop run, shows what setting `property` to `desired` would do
     /// beyond the change's own message (a file's content diff, with
     /// `--show_diff`). Nothing by default; it must change nothing.

@@ -170,6 +170,26 @@ fn property_state(
     Ok((current, in_sync))
 }
 
+/// `ensure`'s current value and whether it is in sync, compared with what
+/// the provider's own code wants of it now when it changed that while
+/// reading (see [`PropertyProvider::wanted`]), which is returned too.
+fn ensure_state(
+    provider: &dyn PropertyProvider,
+    cx: &Context,
+    instance: &Instance<'_>,
+    attr: &AttrDef,
+    desired: &Value,
+) -> Result<(Value, bool, Option<Value>), ProviderError> {
+    let (current, in_sync) = property_state(provider, cx, instance, attr, desired)?;
+    Ok(match provider.wanted(cx, instance, "ensure") {
+        Some(wanted) => {
+            let in_sync = insync(attr, instance.resource, &current, &wanted);
+            (current, in_sync, Some(wanted))
+        }
+        None => (current, in_sync, None),
+    })
+}
+
 /// Whether a resource is in sync, read and compared as
 /// [`Session::evaluate`] does before it changes anything: `ensure` first
 /// (a resource found absent as it should be has nothing more to compare),
@@ -181,7 +201,8 @@ pub(crate) fn in_sync(
 ) -> Result<bool, ProviderError> {
     let resource = instance.resource;
     if let Some((attr, desired)) = managed_ensure(resource) {
-        let (current, in_sync) = property_state(provider, cx, instance, attr, desired)?;
+        let (current, in_sync, wanted) = ensure_state(provider, cx, instance, attr, desired)?;
+        let desired = wanted.as_ref().unwrap_or(desired);
         if !in_sync {
             return Ok(false);
         }
@@ -1069,7 +1090,8 @@ fn sync_instance(
         }
     }
     if let Some((attr, desired)) = managed_ensure(resource) {
-        let (current, in_sync) = property_state(provider, cx, instance, attr, desired)?;
+        let (current, in_sync, wanted) = ensure_state(provider, cx, instance, attr, desired)?;
+        let desired = wanted.as_ref().unwrap_or(desired);
         if !in_sync {
             let target = sync_value(attr, desired);
             let text = crate::attribute::value_text(&target);

@@ -265,6 +265,14 @@ module Puppet
       @should.any? { |want| property_matches?(is, want) }
     end
 
+    # Brings the thing to the desired value, as the transaction asks a
+    # property: a type may give its own (augeas's `returns` runs the
+    # changes, postgresql_psql's `command` runs the SQL).
+    def sync
+      devfail 'Got a nil value for should' unless should
+      set(should)
+    end
+
     # Syncs to `value`: the value's block (`ensure`'s create and destroy,
     # an extra value's own), else the provider's setter.
     def set(value)
@@ -1410,7 +1418,16 @@ module Marionette
           insync[attr] = verdict
           break if attr == 'ensure' && settles?(resource.property(:ensure), is, verdict)
         end
-        { 'values' => values, 'insync' => insync, 'own' => own_reads?(resource, values.keys) }
+        { 'values' => values, 'insync' => insync, 'own' => own_reads?(resource, values.keys),
+          'wanted_ensure' => wanted_ensure(resource) }
+      end
+
+      # What the resource wants of `ensure` now: its provider may have
+      # changed that while reading (openstack_config's `exists?` wants a
+      # setting absent when its value is `<SERVICE DEFAULT>`).
+      def wanted_ensure(resource)
+        should = resource.property(:ensure)&.should
+        should.nil? ? nil : should.to_s
       end
 
       # Whether reading these attributes of the resource reads only its
@@ -1460,8 +1477,11 @@ module Marionette
       def set(params)
         resource = resources.fetch(params['id'])
         property = resource.property(params['attr'])
-        value = property ? property.should : Wire.decode(params['value'])
-        property ? property.set(value) : resource.provider.send("#{params['attr']}=", value)
+        if property
+          property.sync
+        else
+          resource.provider.send("#{params['attr']}=", Wire.decode(params['value']))
+        end
         begin
           flush(params) if params['flush']
         rescue StandardError => e

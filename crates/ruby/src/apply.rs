@@ -98,6 +98,9 @@ pub struct ResourceState {
     /// `mk_resource_methods` made): only the resource's own changes can
     /// make such a reading stale, not other resources'.
     pub own: bool,
+    /// What the resource wants of `ensure` once read: its provider may
+    /// have changed it while reading.
+    pub wanted_ensure: Option<String>,
 }
 
 /// A message a module's Ruby logged, kept for later.
@@ -545,6 +548,10 @@ impl RubyHost {
             state.failed = Some((attr.to_string(), crate::conversation::raised(error)));
         }
         state.own = answer.get("own").and_then(Json::as_bool) == Some(true);
+        state.wanted_ensure = answer
+            .get("wanted_ensure")
+            .and_then(Json::as_str)
+            .map(str::to_string);
         for log in answer
             .get("logs")
             .and_then(Json::as_array)

@@ -227,6 +227,9 @@ struct Generator<'a> {
     resources: &'a [(usize, Resource)],
     /// Type and title or name of everything managed.
     managed: OnceCell<HashSet<(String, String)>>,
+    /// What generators made so far (concat's files): managed too, when a
+    /// recursive file's purge asks.
+    generated: std::cell::RefCell<HashSet<(String, String)>>,
     /// Catalog positions of the generators, by reference.
     positions: OnceCell<std::collections::HashMap<String, usize>>,
     /// The container of each catalog resource, for the generators' paths.
@@ -282,6 +285,10 @@ impl marionette_ral::Generation for Generator<'_> {
                 managed
             })
             .contains(&(type_name.to_ascii_lowercase(), title.to_string()))
+            || self
+                .generated
+                .borrow()
+                .contains(&(type_name.to_ascii_lowercase(), title.to_string()))
     }
 
     fn type_def(&self, type_name: &str) -> Option<Arc<marionette_ral::TypeDef>> {
@@ -347,6 +354,7 @@ fn extend(
         catalog,
         resources,
         managed: OnceCell::new(),
+        generated: std::cell::RefCell::new(HashSet::new()),
         positions: OnceCell::new(),
         parents: OnceCell::new(),
         logger: logger.clone(),
@@ -357,7 +365,15 @@ fn extend(
     let mut failures = Vec::new();
     let mut completions: Vec<Completion> = Vec::new();
     let mut placed = Vec::new();
-    for (i, resource) in resources {
+    // Puppet runs every `generate` (concat's file, `resources`, `tidy`)
+    // before the run, and a recursive file's `eval_generate` when the run
+    // reaches it: a file's entries come last, so that its purge spares
+    // what the others made.
+    let ordered = resources
+        .iter()
+        .filter(|(_, r)| r.type_name() != "file")
+        .chain(resources.iter().filter(|(_, r)| r.type_name() == "file"));
+    for (i, resource) in ordered {
         let Some(hook) = &resource.type_def().generate else {
             continue;
         };
@@ -421,6 +437,10 @@ fn extend(
             if !known.insert(reference.clone()) {
                 continue;
             }
+            generator
+                .generated
+                .borrow_mut()
+                .insert((new.type_name.to_ascii_lowercase(), new.title.clone()));
             placed.push((extended.resources.len(), *i));
             if new.by != GeneratedBy::Generate {
                 completion
@@ -573,7 +593,15 @@ pub fn apply(
             &paths[position],
             &format!("Failed to generate additional resources using '{hook}': {message}"),
         );
-        run.failed_after = true;
+        // Puppet's exit code leaves out a failed `generate` (firewall's
+        // purge without iptables-save, recorded in the Forge corpus's
+        // real-apply stage); a failed `eval_generate` (a directory over
+        // `max_files`) counts.
+        if hook == "generate" {
+            run.failed_to_generate = true;
+        } else {
+            run.failed_after = true;
+        }
     }
     let total = ral.len();
     RUNNING.store(true, std::sync::atomic::Ordering::SeqCst);
@@ -768,6 +796,9 @@ struct Run<'a> {
     /// concerned, or a generator failed: the run failed though no
     /// resource did.
     failed_after: bool,
+    /// A generator failed: the run failed, though no resource did (Puppet's
+    /// `resources_failed_to_generate`, which its exit code leaves out).
+    failed_to_generate: bool,
     /// A signal stopped the run before every resource was evaluated: the
     /// report says so with `transaction_completed: false`, Puppet's field
     /// for a transaction that did not run to its end.
@@ -823,6 +854,7 @@ impl<'a> Run<'a> {
             counts: Counts::default(),
             times: IndexMap::new(),
             failed_after: false,
+            failed_to_generate: false,
             interrupted: false,
             storage: None,
             schedules: HashMap::new(),
@@ -1096,7 +1128,12 @@ impl<'a> Run<'a> {
                 EventStatus::Failure => {}
             }
         }
-        if outcome.failed.is_none() {
+        // What it received is processed even when its own change failed
+        // (a service that could not start is still told to restart, as
+        // Puppet's event manager does); a failed resource's own events
+        // are not queued, so they neither refresh it nor unschedule that.
+        {
+            let failed = outcome.failed.is_some();
             let mut received = self.received[node];
             let type_def = resource.type_def();
             // A type that refreshes itself (Puppet's `self_refresh`: the
@@ -1104,13 +1141,13 @@ impl<'a> Run<'a> {
             // it is being removed. Puppet queues one of them per event
             // name, and a resource's events are named after their
             // properties, one each.
-            if type_def.self_refresh && !deleting(resource) {
+            if type_def.self_refresh && !deleting(resource) && !failed {
                 received.events += sent.events;
                 received.noop_events += sent.noop_events;
             }
             // A change such as starting a service makes the refresh it was
             // due pointless; Puppet says so whether one was due or not.
-            let unscheduled = outcome.events.iter().any(|e| e.invalidate_refreshes);
+            let unscheduled = !failed && outcome.events.iter().any(|e| e.invalidate_refreshes);
             if unscheduled {
                 self.logger.log(
                     Level::Info,
@@ -1485,14 +1522,15 @@ impl<'a> Run<'a> {
         }
         self.times.insert("total".into(), total.max(application));
         let noop_pending = self.counts.events_noop > 0;
-        let status =
-            if self.counts.failed > 0 || self.counts.failed_to_restart > 0 || self.failed_after {
-                "failed"
-            } else if self.counts.changed > 0 || self.counts.restarted > 0 {
-                "changed"
-            } else {
-                "unchanged"
-            };
+        let failures =
+            self.counts.failed > 0 || self.counts.failed_to_restart > 0 || self.failed_after;
+        let status = if failures || self.failed_to_generate {
+            "failed"
+        } else if self.counts.changed > 0 || self.counts.restarted > 0 {
+            "changed"
+        } else {
+            "unchanged"
+        };
         let logs = std::mem::take(&mut *self.logs.lock().unwrap_or_else(|e| e.into_inner()));
         let mut report = Report {
             host: self.options.host.clone(),
@@ -1518,6 +1556,7 @@ impl<'a> Run<'a> {
             server_used: None,
             kind: "apply".into(),
             counts: self.counts,
+            failures,
             times: self.times,
         };
         report.finish_metrics();

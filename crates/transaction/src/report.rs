@@ -316,6 +316,12 @@ pub struct Report {
     pub kind: String,
     #[serde(skip)]
     pub counts: Counts,
+    /// Whether something failed that `--detailed-exitcodes` counts: a
+    /// resource, a refresh, or what no resource can be blamed for (a
+    /// provider's deferred changes); not a failed generator, which fails
+    /// the run's status alone, as Puppet's exit code leaves it out.
+    #[serde(skip)]
+    pub failures: bool,
     /// Seconds per resource type, then `total`.
     #[serde(skip)]
     pub times: IndexMap<String, f64>,
@@ -751,6 +757,7 @@ Version:
             server_used: None,
             kind: "apply".into(),
             counts: Counts::default(),
+            failures: false,
             times: IndexMap::new(),
         }
     }

@@ -673,8 +673,6 @@ impl<'a> Job<'a> {
                 format!("{command} was killed by a signal instead of returning one of [{expected}]")
             }
         };
-        // Puppet logs the failure on its own line before the failed change.
-        self.cx.logger.log(Level::Err, "", &message);
         Err(ProviderError::new(message))
     }
 }
@@ -830,7 +828,14 @@ impl PropertyProvider for Exec {
         let Some(command) = resource.get("command") else {
             return Err(ProviderError::new("exec has no command"));
         };
-        Job::new(cx, resource, self.mode).execute(&CommandLine::from_value(command))
+        let result = Job::new(cx, resource, self.mode).execute(&CommandLine::from_value(command));
+        // Puppet's transaction logs a failed change on its own line before
+        // the failed change (a command not found, one that returned
+        // another status); a failed refresh is worded otherwise.
+        if let Err(e) = &result {
+            cx.logger.log(Level::Err, "", &e.0);
+        }
+        result
     }
 
     /// A refresh runs `refresh`, or else the command, when the checks

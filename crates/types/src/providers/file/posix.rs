@@ -929,8 +929,14 @@ impl Posix {
             path = destination;
         }
         // Everything that can fail on user input is settled before the
-        // old file is touched.
-        check_parent(&path)?;
+        // old file is touched. A missing parent is Puppet's own error for
+        // a directory, which its transaction logs before the failed change.
+        if let Err(e) = check_parent(&path) {
+            if matches!(kind, Kind::Directory) {
+                cx.logger.log(marionette_ral::log::Level::Err, "", &e.0);
+            }
+            return Err(e);
+        }
         let owners = wanted_owners(resource)?;
         let (data, mode) = match &kind {
             Kind::File => (

@@ -140,6 +140,10 @@ pub(crate) fn reported(
     result
 }
 
+/// Marks the state prefetching gave a package dpkg knew nothing of, with
+/// the run's change count then.
+const UNKNOWN_SINCE: &str = "unknown since";
+
 /// The state prefetching found for the resource, if it ran.
 fn prefetched(instance: &Instance<'_>) -> Option<PropertyHash> {
     instance
@@ -207,8 +211,11 @@ impl Debian {
         cx: &Context,
         instance: &Instance<'_>,
     ) -> Result<PropertyHash, ProviderError> {
-        if let Some(prefetched) = prefetched(instance) {
-            return Ok(prefetched);
+        if let Some(mut prefetched) = prefetched(instance) {
+            let since = prefetched.shift_remove(UNKNOWN_SINCE);
+            if since.is_none_or(|at| at == Value::Integer(cx.generation.current() as i64)) {
+                return Ok(prefetched);
+            }
         }
         let name = instance.resource.name();
         if !valid_name(&name) {
@@ -324,10 +331,22 @@ impl PropertyProvider for Debian {
         let entries = dpkg::query(cx, &names)?;
         for instance in instances.iter_mut() {
             let name = instance.resource.name();
-            instance.property_hash = dpkg::find(&entries, &name)
-                .filter(|_| valid_name(&name))
-                .map(dpkg::Entry::hash)
-                .unwrap_or_else(purged_hash);
+            instance.property_hash = match dpkg::find(&entries, &name).filter(|_| valid_name(&name))
+            {
+                Some(entry) => entry.hash(),
+                // A package dpkg knows nothing of holds only until the run
+                // changes something: an earlier package may bring it in as
+                // a dependency (mysql-server installs the client), and
+                // Puppet's provider reads such a package when it gets to it.
+                None => {
+                    let mut hash = purged_hash();
+                    hash.insert(
+                        UNKNOWN_SINCE.into(),
+                        Value::Integer(cx.generation.current() as i64),
+                    );
+                    hash
+                }
+            };
         }
         if self.kind == Kind::Apt {
             let mut wanted: Vec<String> = instances

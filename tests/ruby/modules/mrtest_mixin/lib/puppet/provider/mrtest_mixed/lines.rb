@@ -16,7 +16,10 @@ Puppet::Type.type(:mrtest_mixed).provide(:lines) do
     File.write(FILE, all.map { |l| "#{l}\n" }.join)
   end
 
+  # A setting given the placeholder value is wanted absent, as
+  # openstack_config's provider decides while reading.
   def exists?
+    resource[:ensure] = :absent if resource[:value] == '<DEFAULT>'
     !line.nil?
   end
 
