@@ -33,6 +33,9 @@ module Puppet
         define_method(level) do |*messages|
           source = if is_a?(Puppet::Provider) then to_s
                    elsif is_a?(Puppet::Type) || is_a?(Puppet::Parameter) then path
+                   elsif is_a?(Class) && self < Puppet::Provider && resource_type
+                     # A provider class logs under its name.
+                     to_s
                    end
           Marionette.log(level, messages.join(' '), source)
         end

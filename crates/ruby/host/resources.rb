@@ -581,6 +581,12 @@ module Puppet
     end
     private :assign
 
+    # The values that identify the resource: its key attributes', in the
+    # order of their names (keystone's prefetch matches resources by it).
+    def uniqueness_key
+      self.class.key_attributes.sort_by(&:to_s).map { |key| self[key] }
+    end
+
     # Whether the resource manages any property (Puppet's `managed?`),
     # which makes `ensure` default to present.
     def managed?
@@ -734,6 +740,17 @@ module Puppet
       def name
         @provider_name
       end
+
+      # The constant Puppet gives a provider class
+      # (`Puppet::Type::Keystone_role::ProviderOpenstack`), which modules
+      # match (keystone's helpers extend the classes named Provider) and
+      # log under.
+      def to_s
+        return super unless @resource_type && @provider_name
+
+        "Puppet::Type::#{@resource_type.type_name.to_s.capitalize}::Provider#{@provider_name.to_s.capitalize}"
+      end
+      alias_method :inspect, :to_s
 
       def desc(text = nil)
         @doc = text
