@@ -103,6 +103,9 @@ pub(crate) struct RubyType {
     name: String,
     file: PathBuf,
     providers: Vec<PathBuf>,
+    /// Whether its file defines title patterns of its own, noted when the
+    /// file is read for the registry (see [`titled`]).
+    titled: OnceLock<bool>,
 }
 
 /// The Ruby types of an environment's modules, the first of each name.
@@ -119,6 +122,7 @@ pub(crate) fn discover(modules: &[PathBuf]) -> Vec<RubyType> {
                     name: name.to_string(),
                     file,
                     providers: Vec::new(),
+                    titled: OnceLock::new(),
                 });
             }
         }
@@ -168,6 +172,7 @@ pub(crate) fn extend(
                 continue;
             }
         };
+        let _ = t.titled.set(defines_title_patterns(&text));
         let spec = marionette_ruby::scan_type(&t.name, &text);
         // A native type stands for the module's own only while it
         // implements everything the module's version declares (concat 9's
@@ -295,21 +300,26 @@ fn read_whole(text: &str, spec: &marionette_ruby::TypeSpec) -> bool {
                 .starts_with([':', '\'', '"'])
         })
     });
-    let patterns_unread =
-        text.contains("def self.title_patterns") && spec.title_patterns.is_empty();
+    let patterns_unread = defines_title_patterns(text) && spec.title_patterns.is_empty();
     named && !computed && !patterns_unread
 }
 
-/// See [`crate::Plugins::titled_ruby_types`].
+/// See [`crate::Plugins::titled_ruby_types`]: noted as the registry was
+/// built, else read now.
 pub(crate) fn titled(types: &[RubyType]) -> Vec<String> {
     types
         .iter()
         .filter(|t| {
-            std::fs::read_to_string(&t.file)
-                .is_ok_and(|text| text.contains("def self.title_patterns"))
+            *t.titled.get_or_init(|| {
+                std::fs::read_to_string(&t.file).is_ok_and(|text| defines_title_patterns(&text))
+            })
         })
         .map(|t| t.name.clone())
         .collect()
+}
+
+fn defines_title_patterns(text: &str) -> bool {
+    text.contains("def self.title_patterns")
 }
 
 /// Whether a type manages anything: it is ensurable or has properties.
