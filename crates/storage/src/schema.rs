@@ -1,0 +1,130 @@
+//! The database's tables, and the migrations that make them.
+//!
+//! Each migration is applied once, in order, inside one transaction with
+//! the row that records it in `schema_migrations`: a database is always
+//! at exactly one version. A database written by a newer Marionette (a
+//! version above the last migration here) is refused rather than
+//! misread.
+//!
+//! Rows keep the indexed, queried keys as columns and the rest of each
+//! document as JSON text: the query engine reads PuppetDB's fields from
+//! both.
+
+use rusqlite::Connection;
+
+/// The migrations, oldest first; the version of each is its position
+/// plus one.
+const MIGRATIONS: &[&str] = &[
+    // 1: nodes, their latest facts and catalog, and their reports.
+    r#"
+    CREATE TABLE certnames (
+        certname TEXT PRIMARY KEY,
+        -- When `deactivate node` arrived (UTC, ISO 8601), or NULL.
+        deactivated TEXT,
+        -- When node-ttl expired the node, or NULL.
+        expired TEXT
+    );
+    CREATE TABLE factsets (
+        certname TEXT PRIMARY KEY REFERENCES certnames(certname) ON DELETE CASCADE,
+        environment TEXT,
+        producer_timestamp TEXT NOT NULL,
+        timestamp TEXT NOT NULL,
+        producer TEXT,
+        hash TEXT NOT NULL,
+        -- The facts as one JSON object, in the order the node sent them.
+        facts TEXT NOT NULL
+    );
+    CREATE TABLE catalogs (
+        certname TEXT PRIMARY KEY REFERENCES certnames(certname) ON DELETE CASCADE,
+        version TEXT,
+        transaction_uuid TEXT,
+        catalog_uuid TEXT,
+        code_id TEXT,
+        job_id TEXT,
+        environment TEXT,
+        producer_timestamp TEXT NOT NULL,
+        timestamp TEXT NOT NULL,
+        producer TEXT,
+        hash TEXT NOT NULL,
+        -- Edges as PuppetDB returns them: source, target, relationship.
+        edges TEXT NOT NULL
+    );
+    CREATE TABLE catalog_resources (
+        certname TEXT NOT NULL REFERENCES catalogs(certname) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        title TEXT NOT NULL,
+        exported INTEGER NOT NULL,
+        file TEXT,
+        line INTEGER,
+        tags TEXT NOT NULL,
+        parameters TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        PRIMARY KEY (certname, type, title)
+    );
+    -- What every exported collection asks for.
+    CREATE INDEX catalog_resources_exported ON catalog_resources(type, exported);
+    CREATE TABLE reports (
+        hash TEXT PRIMARY KEY,
+        certname TEXT NOT NULL REFERENCES certnames(certname) ON DELETE CASCADE,
+        end_time TEXT NOT NULL,
+        receive_time TEXT NOT NULL,
+        -- The report as the `reports` entity returns it, without its
+        -- events, metrics and logs, which follow.
+        report TEXT NOT NULL,
+        resource_events TEXT NOT NULL,
+        metrics TEXT NOT NULL,
+        logs TEXT NOT NULL
+    );
+    CREATE INDEX reports_certname_end ON reports(certname, end_time);
+    -- Which report is each node's latest, as the `nodes` entity shows it.
+    CREATE TABLE latest_reports (
+        certname TEXT PRIMARY KEY REFERENCES certnames(certname) ON DELETE CASCADE,
+        hash TEXT NOT NULL REFERENCES reports(hash) ON DELETE CASCADE
+    );
+    "#,
+];
+
+/// The version a database is at once [`migrate`] is done.
+pub(crate) const CURRENT: usize = MIGRATIONS.len();
+
+/// Brings the database to the current version.
+pub(crate) fn migrate(connection: &mut Connection) -> Result<(), String> {
+    connection
+        .execute_batch(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (
+                version INTEGER PRIMARY KEY,
+                applied TEXT NOT NULL
+            );",
+        )
+        .map_err(|e| e.to_string())?;
+    let at: usize = connection
+        .query_row(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            [],
+            |row| row.get::<_, i64>(0),
+        )
+        .map_err(|e| e.to_string())?
+        .try_into()
+        .unwrap_or(0);
+    if at > CURRENT {
+        return Err(format!(
+            "its schema is at version {at}, newer than this Marionette's {CURRENT}; use the Marionette that wrote it"
+        ));
+    }
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(at) {
+        let version = index + 1;
+        let transaction = connection.transaction().map_err(|e| e.to_string())?;
+        transaction
+            .execute_batch(sql)
+            .map_err(|e| format!("migration {version}: {e}"))?;
+        transaction
+            .execute(
+                "INSERT INTO schema_migrations (version, applied) VALUES (?1, ?2)",
+                rusqlite::params![version as i64, crate::store::now()],
+            )
+            .map_err(|e| e.to_string())?;
+        transaction.commit().map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}

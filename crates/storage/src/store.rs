@@ -1,0 +1,846 @@
+//! The store: an SQLite database, PuppetDB's commands into it, and its
+//! entities' rows out of it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use marionette_values::time::Timestamp;
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use serde_json::{Map, Value, json};
+use sha1::Digest;
+
+use crate::query::{self, Expr, Extract, Paging};
+use crate::{StoreError, schema};
+
+/// A node store. Cheap to share behind an `Arc`: commands and queries
+/// take turns on one connection (SQLite writes one at a time anyway),
+/// and each is short.
+pub struct Store {
+    path: PathBuf,
+    connection: Mutex<Connection>,
+}
+
+/// The time now as PuppetDB prints times: UTC, milliseconds, `Z`.
+pub(crate) fn now() -> String {
+    Timestamp::now().format("%Y-%m-%dT%H:%M:%S.%LZ")
+}
+
+/// A time as PuppetDB prints it, from any ISO 8601 form; `None` when the
+/// text is no time.
+fn normalized(text: &str) -> Option<String> {
+    Timestamp::parse(text).map(|t| t.format("%Y-%m-%dT%H:%M:%S.%LZ"))
+}
+
+fn sha1_hex(text: &str) -> String {
+    sha1::Sha1::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl Store {
+    /// Opens (creating it when missing) the database at `path`, and
+    /// brings its schema to this version.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let failed = |message: String| StoreError::Database {
+            path: path.display().to_string(),
+            message,
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| failed(e.to_string()))?;
+        }
+        let mut connection = Connection::open(path).map_err(|e| failed(e.to_string()))?;
+        // WAL lets queries read while a command writes; FULL makes each
+        // committed command survive a power loss, not just a crash.
+        connection
+            .execute_batch(
+                "PRAGMA journal_mode = WAL;
+                 PRAGMA synchronous = FULL;
+                 PRAGMA foreign_keys = ON;
+                 PRAGMA busy_timeout = 10000;",
+            )
+            .map_err(|e| failed(e.to_string()))?;
+        schema::migrate(&mut connection).map_err(failed)?;
+        Ok(Store {
+            path: path.to_path_buf(),
+            connection: Mutex::new(connection),
+        })
+    }
+
+    /// The schema version the database is at.
+    pub fn schema_version(&self) -> usize {
+        schema::CURRENT
+    }
+
+    fn failed(&self, error: impl std::fmt::Display) -> StoreError {
+        StoreError::Database {
+            path: self.path.display().to_string(),
+            message: error.to_string(),
+        }
+    }
+
+    fn connection(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave a half-written
+        // command: its transaction was never committed.
+        self.connection.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs one of PuppetDB's commands, as `/pdb/cmd/v1` takes it: its
+    /// name (`replace facts` or `replace_facts`), version, node and
+    /// payload. The whole command is stored, or none of it.
+    pub fn submit(
+        &self,
+        command: &str,
+        version: u32,
+        certname: &str,
+        payload: &Value,
+    ) -> Result<(), StoreError> {
+        let name = command.replace('_', " ");
+        let malformed = |message: &str| StoreError::Payload {
+            command: name.clone(),
+            message: message.to_string(),
+        };
+        let payload = payload
+            .as_object()
+            .ok_or_else(|| malformed("it is not a JSON object"))?;
+        let certname = payload
+            .get("certname")
+            .and_then(Value::as_str)
+            .unwrap_or(certname);
+        if certname.is_empty() {
+            return Err(malformed("it names no certname"));
+        }
+        let mut connection = self.connection();
+        let transaction = connection.transaction().map_err(|e| self.failed(e))?;
+        let result = match (name.as_str(), version) {
+            ("replace facts", 4 | 5) => replace_facts(&transaction, certname, payload),
+            ("replace catalog", 8 | 9) => replace_catalog(&transaction, certname, payload),
+            ("store report", 7 | 8) => store_report(&transaction, certname, payload),
+            ("deactivate node", 3) => deactivate(&transaction, certname, payload),
+            _ => {
+                return Err(StoreError::UnknownCommand {
+                    command: command.to_string(),
+                    version,
+                });
+            }
+        };
+        match result {
+            Ok(()) => transaction.commit().map_err(|e| self.failed(e)),
+            Err(Failure::Sql(e)) => Err(self.failed(e)),
+            Err(Failure::Payload(message)) => Err(malformed(&message)),
+        }
+    }
+
+    /// Answers a PuppetDB v4 query of `entity` (`nodes`, `facts`, ...):
+    /// the rows, as PuppetDB returns them.
+    pub fn query(
+        &self,
+        entity: &str,
+        ast: Option<&Value>,
+        paging: &Paging,
+    ) -> Result<Vec<Value>, StoreError> {
+        if query::fields_of(entity).is_none() {
+            return Err(StoreError::UnknownEntity(entity.to_string()));
+        }
+        if let Some((field, _)) = paging
+            .order_by
+            .iter()
+            .find(|(field, _)| !query::fields_of(entity).unwrap_or(&[]).contains(&field.as_str()))
+        {
+            return Err(StoreError::Query(format!(
+                "Unrecognized column '{field}' specified in :order_by; Supported columns are '{}'",
+                query::fields_of(entity).unwrap_or(&[]).join("', '")
+            )));
+        }
+        let mut extract = query::parse(entity, ast)?;
+        let answer = self.run(&mut extract, paging)?;
+        if entity == "fact-names" && extract.fields.is_none() {
+            // PuppetDB answers fact names as a plain list.
+            return Ok(answer
+                .into_iter()
+                .filter_map(|row| row.get("name").cloned())
+                .collect());
+        }
+        Ok(answer)
+    }
+
+    fn run(&self, extract: &mut Extract, paging: &Paging) -> Result<Vec<Value>, StoreError> {
+        if let Some(filter) = &mut extract.filter {
+            filter.resolve(&mut |sub| {
+                let mut sub = sub.clone();
+                self.run(&mut sub, &Paging::default())
+            })?;
+        }
+        let rows = self.rows(&extract.entity, extract.filter.as_ref())?;
+        let every_node = extract
+            .filter
+            .as_ref()
+            .is_some_and(Expr::mentions_node_state);
+        let keep_node = |row: &Map<String, Value>| {
+            every_node
+                || !query::follows_node_state(&extract.entity)
+                || row.get("_node_state").and_then(Value::as_str) != Some("inactive")
+        };
+        let matching = rows
+            .into_iter()
+            .filter(|row| keep_node(row))
+            .filter(|row| extract.filter.as_ref().is_none_or(|f| f.matches(row)))
+            .collect();
+        Ok(query::finish(extract, matching, paging))
+    }
+
+    /// The entity's rows, narrowed by what the filter requires of the
+    /// node or (for resources) the type when it says.
+    fn rows(&self, entity: &str, filter: Option<&Expr>) -> Result<Vec<Map<String, Value>>, StoreError> {
+        let certname = filter
+            .and_then(|f| f.required("certname"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let connection = self.connection();
+        let rows = match entity {
+            "nodes" => nodes(&connection, certname.as_deref()),
+            "facts" => facts(&connection, certname.as_deref()),
+            "fact-names" => fact_names(&connection),
+            "environments" => environments(&connection),
+            "resources" => {
+                let type_name = filter
+                    .and_then(|f| f.required("type"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                resources(&connection, certname.as_deref(), type_name.as_deref())
+            }
+            "catalogs" => catalogs(&connection, certname.as_deref()),
+            "reports" => reports(&connection, certname.as_deref()),
+            "events" => events(&connection, certname.as_deref()),
+            other => return Err(StoreError::UnknownEntity(other.to_string())),
+        };
+        rows.map_err(|e| self.failed(e))
+    }
+}
+
+/// Why a command was not stored.
+enum Failure {
+    Sql(rusqlite::Error),
+    Payload(String),
+}
+
+impl From<rusqlite::Error> for Failure {
+    fn from(e: rusqlite::Error) -> Failure {
+        Failure::Sql(e)
+    }
+}
+
+fn text<'a>(payload: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    payload.get(key).and_then(Value::as_str)
+}
+
+/// The command's `producer_timestamp`, as PuppetDB prints times; now when
+/// it has none.
+fn produced(payload: &Map<String, Value>) -> Result<String, Failure> {
+    match text(payload, "producer_timestamp") {
+        Some(given) => normalized(given)
+            .ok_or_else(|| Failure::Payload(format!("'{given}' is not a producer_timestamp"))),
+        None => Ok(now()),
+    }
+}
+
+/// Makes sure the node exists; a command newer than the node's
+/// deactivation makes it active again, as in PuppetDB.
+fn touch_node(transaction: &Transaction, certname: &str, produced: &str) -> Result<(), Failure> {
+    transaction.execute(
+        "INSERT OR IGNORE INTO certnames (certname) VALUES (?1)",
+        params![certname],
+    )?;
+    transaction.execute(
+        "UPDATE certnames SET deactivated = NULL, expired = NULL
+         WHERE certname = ?1 AND (deactivated < ?2 OR expired IS NOT NULL)",
+        params![certname, produced],
+    )?;
+    Ok(())
+}
+
+/// Whether what is stored for the node in `table` was produced after
+/// `produced`: then the command is stale and PuppetDB ignores it.
+fn newer_stored(
+    transaction: &Transaction,
+    table: &str,
+    certname: &str,
+    produced: &str,
+) -> Result<bool, Failure> {
+    let stored: Option<String> = transaction
+        .query_row(
+            &format!("SELECT producer_timestamp FROM {table} WHERE certname = ?1"),
+            params![certname],
+            |row| row.get(0),
+        )
+        .optional()?;
+    Ok(stored.is_some_and(|stored| stored.as_str() > produced))
+}
+
+fn replace_facts(
+    transaction: &Transaction,
+    certname: &str,
+    payload: &Map<String, Value>,
+) -> Result<(), Failure> {
+    let produced = produced(payload)?;
+    let values = payload
+        .get("values")
+        .and_then(Value::as_object)
+        .ok_or_else(|| Failure::Payload("it has no 'values' object".into()))?;
+    touch_node(transaction, certname, &produced)?;
+    if newer_stored(transaction, "factsets", certname, &produced)? {
+        return Ok(());
+    }
+    let facts = Value::Object(values.clone()).to_string();
+    transaction.execute(
+        "INSERT OR REPLACE INTO factsets
+            (certname, environment, producer_timestamp, timestamp, producer, hash, facts)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            certname,
+            text(payload, "environment"),
+            produced,
+            now(),
+            text(payload, "producer"),
+            sha1_hex(&facts),
+            facts
+        ],
+    )?;
+    Ok(())
+}
+
+fn replace_catalog(
+    transaction: &Transaction,
+    certname: &str,
+    payload: &Map<String, Value>,
+) -> Result<(), Failure> {
+    let produced = produced(payload)?;
+    let resources = payload
+        .get("resources")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Failure::Payload("it has no 'resources' list".into()))?;
+    touch_node(transaction, certname, &produced)?;
+    if newer_stored(transaction, "catalogs", certname, &produced)? {
+        return Ok(());
+    }
+    let version = match payload.get("version") {
+        Some(Value::String(v)) => Some(v.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    let edges = payload
+        .get("edges")
+        .cloned()
+        .unwrap_or_else(|| Value::Array(Vec::new()));
+    transaction.execute(
+        "DELETE FROM catalog_resources WHERE certname = ?1",
+        params![certname],
+    )?;
+    transaction.execute(
+        "INSERT OR REPLACE INTO catalogs
+            (certname, version, transaction_uuid, catalog_uuid, code_id, job_id, environment,
+             producer_timestamp, timestamp, producer, hash, edges)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        params![
+            certname,
+            version,
+            text(payload, "transaction_uuid"),
+            text(payload, "catalog_uuid"),
+            text(payload, "code_id"),
+            text(payload, "job_id"),
+            text(payload, "environment"),
+            produced,
+            now(),
+            text(payload, "producer"),
+            sha1_hex(&Value::Object(payload.clone()).to_string()),
+            edges.to_string()
+        ],
+    )?;
+    let mut insert = transaction.prepare(
+        "INSERT OR REPLACE INTO catalog_resources
+            (certname, position, type, title, exported, file, line, tags, parameters, resource)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    for (position, resource) in resources.iter().enumerate() {
+        let field = |key: &str| resource.get(key);
+        let (Some(Value::String(type_name)), Some(title)) = (field("type"), field("title")) else {
+            return Err(Failure::Payload(format!(
+                "resource {position} has no type or title"
+            )));
+        };
+        let title = match title {
+            Value::String(t) => t.clone(),
+            other => other.to_string(),
+        };
+        let parameters = field("parameters")
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Map::new()));
+        let tags = field("tags")
+            .cloned()
+            .unwrap_or_else(|| Value::Array(Vec::new()));
+        let hash = sha1_hex(&json!([type_name, title, parameters]).to_string());
+        insert.execute(params![
+            certname,
+            position as i64,
+            type_name,
+            title,
+            field("exported").and_then(Value::as_bool).unwrap_or(false),
+            field("file").and_then(Value::as_str),
+            field("line").and_then(Value::as_i64),
+            tags.to_string(),
+            parameters.to_string(),
+            hash
+        ])?;
+    }
+    Ok(())
+}
+
+fn store_report(
+    transaction: &Transaction,
+    certname: &str,
+    payload: &Map<String, Value>,
+) -> Result<(), Failure> {
+    let produced = produced(payload)?;
+    let time = |key: &str| text(payload, key).and_then(normalized);
+    let end_time = time("end_time").unwrap_or_else(|| produced.clone());
+    touch_node(transaction, certname, &produced)?;
+    let hash = sha1_hex(&Value::Object(payload.clone()).to_string());
+    let receive_time = now();
+    let field = |key: &str| payload.get(key).cloned().unwrap_or(Value::Null);
+    let href = |what: &str| format!("/pdb/query/v4/reports/{hash}/{what}");
+    let report = json!({
+        "hash": hash,
+        "certname": certname,
+        "puppet_version": field("puppet_version"),
+        "receive_time": receive_time,
+        "report_format": field("report_format"),
+        "start_time": time("start_time"),
+        "end_time": end_time,
+        "producer_timestamp": produced,
+        "producer": field("producer"),
+        "transaction_uuid": field("transaction_uuid"),
+        "status": field("status"),
+        "noop": field("noop"),
+        "noop_pending": field("noop_pending"),
+        "environment": field("environment"),
+        "configuration_version": field("configuration_version"),
+        "corrective_change": field("corrective_change"),
+        "cached_catalog_status": field("cached_catalog_status"),
+        "catalog_uuid": field("catalog_uuid"),
+        "code_id": field("code_id"),
+        "job_id": field("job_id"),
+        "type": payload.get("type").cloned().unwrap_or_else(|| json!("agent")),
+        "resource_events": {"href": href("events")},
+        "metrics": {"href": href("metrics")},
+        "logs": {"href": href("logs")},
+    });
+    let events = report_events(payload);
+    let metrics = field("metrics");
+    let logs = field("logs");
+    let inserted = transaction.execute(
+        "INSERT OR IGNORE INTO reports
+            (hash, certname, end_time, receive_time, report, resource_events, metrics, logs)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            hash,
+            certname,
+            end_time,
+            receive_time,
+            report.to_string(),
+            Value::Array(events).to_string(),
+            if metrics.is_null() { json!([]) } else { metrics }.to_string(),
+            if logs.is_null() { json!([]) } else { logs }.to_string(),
+        ],
+    )?;
+    if inserted == 0 {
+        return Ok(());
+    }
+    let latest_end: Option<String> = transaction
+        .query_row(
+            "SELECT r.end_time FROM latest_reports l JOIN reports r ON r.hash = l.hash
+             WHERE l.certname = ?1",
+            params![certname],
+            |row| row.get(0),
+        )
+        .optional()?;
+    if latest_end.is_none_or(|latest| latest <= end_time) {
+        transaction.execute(
+            "INSERT OR REPLACE INTO latest_reports (certname, hash) VALUES (?1, ?2)",
+            params![certname, hash],
+        )?;
+    }
+    Ok(())
+}
+
+/// A report's resources' events, one list, as the `events` entity keeps
+/// them; a skipped resource without events gets a `skipped` one, as
+/// PuppetDB makes it.
+fn report_events(payload: &Map<String, Value>) -> Vec<Value> {
+    let mut out = Vec::new();
+    let Some(resources) = payload.get("resources").and_then(Value::as_array) else {
+        return out;
+    };
+    for resource in resources {
+        let field = |key: &str| resource.get(key).cloned().unwrap_or(Value::Null);
+        let containment = field("containment_path");
+        // The class that contains the resource: the last `Class[...]` of
+        // its containment path.
+        let containing_class = containment
+            .as_array()
+            .and_then(|path| {
+                path.iter()
+                    .rev()
+                    .filter_map(Value::as_str)
+                    .find_map(|step| {
+                        step.strip_prefix("Class[")
+                            .and_then(|s| s.strip_suffix(']'))
+                            .map(str::to_string)
+                    })
+            })
+            .map(Value::String)
+            .unwrap_or(Value::Null);
+        let mut events: Vec<Value> = field("events").as_array().cloned().unwrap_or_default();
+        if events.is_empty() && field("skipped") == Value::Bool(true) {
+            events.push(json!({
+                "status": "skipped",
+                "timestamp": field("timestamp"),
+                "property": null, "name": null,
+                "new_value": null, "old_value": null,
+                "message": null,
+                "corrective_change": false,
+            }));
+        }
+        for event in events {
+            let value = |key: &str| event.get(key).cloned().unwrap_or(Value::Null);
+            let timestamp = value("timestamp")
+                .as_str()
+                .and_then(normalized)
+                .map(Value::String)
+                .unwrap_or(Value::Null);
+            out.push(json!({
+                "status": value("status"),
+                "timestamp": timestamp,
+                "resource_type": field("resource_type"),
+                "resource_title": field("resource_title"),
+                "property": value("property"),
+                "name": value("name"),
+                "new_value": value("new_value"),
+                "old_value": value("old_value"),
+                "message": value("message"),
+                "file": field("file"),
+                "line": field("line"),
+                "containment_path": containment.clone(),
+                "containing_class": containing_class.clone(),
+                "corrective_change": value("corrective_change"),
+            }));
+        }
+    }
+    out
+}
+
+fn deactivate(
+    transaction: &Transaction,
+    certname: &str,
+    payload: &Map<String, Value>,
+) -> Result<(), Failure> {
+    let produced = produced(payload)?;
+    transaction.execute(
+        "INSERT OR IGNORE INTO certnames (certname) VALUES (?1)",
+        params![certname],
+    )?;
+    transaction.execute(
+        "UPDATE certnames SET deactivated = ?2 WHERE certname = ?1 AND deactivated IS NULL",
+        params![certname, produced],
+    )?;
+    Ok(())
+}
+
+fn json_text(text: Option<String>) -> Value {
+    text.and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn node_state(deactivated: &Option<String>, expired: &Option<String>) -> Value {
+    Value::String(if deactivated.is_some() || expired.is_some() {
+        "inactive".into()
+    } else {
+        "active".into()
+    })
+}
+
+fn nodes(
+    connection: &Connection,
+    certname: Option<&str>,
+) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut statement = connection.prepare(
+        "SELECT c.certname, c.deactivated, c.expired,
+                f.timestamp, f.environment, f.facts,
+                k.timestamp, k.environment, r.report
+         FROM certnames c
+         LEFT JOIN factsets f ON f.certname = c.certname
+         LEFT JOIN catalogs k ON k.certname = c.certname
+         LEFT JOIN latest_reports l ON l.certname = c.certname
+         LEFT JOIN reports r ON r.hash = l.hash
+         WHERE ?1 IS NULL OR c.certname = ?1
+         ORDER BY c.certname",
+    )?;
+    let rows = statement.query_map(params![certname], |row| {
+        let deactivated: Option<String> = row.get(1)?;
+        let expired: Option<String> = row.get(2)?;
+        let report = json_text(row.get(8)?);
+        let from_report = |key: &str| report.get(key).cloned().unwrap_or(Value::Null);
+        let mut out = Map::new();
+        out.insert("certname".into(), Value::String(row.get(0)?));
+        out.insert("deactivated".into(), json!(deactivated));
+        out.insert("expired".into(), json!(expired));
+        out.insert("catalog_timestamp".into(), json!(row.get::<_, Option<String>>(6)?));
+        out.insert("facts_timestamp".into(), json!(row.get::<_, Option<String>>(3)?));
+        out.insert("report_timestamp".into(), from_report("end_time"));
+        out.insert("catalog_environment".into(), json!(row.get::<_, Option<String>>(7)?));
+        out.insert("facts_environment".into(), json!(row.get::<_, Option<String>>(4)?));
+        out.insert("report_environment".into(), from_report("environment"));
+        out.insert("latest_report_status".into(), from_report("status"));
+        out.insert("latest_report_noop".into(), from_report("noop"));
+        out.insert("latest_report_noop_pending".into(), from_report("noop_pending"));
+        out.insert("latest_report_hash".into(), from_report("hash"));
+        out.insert("latest_report_job_id".into(), from_report("job_id"));
+        out.insert(
+            "latest_report_corrective_change".into(),
+            from_report("corrective_change"),
+        );
+        out.insert("cached_catalog_status".into(), from_report("cached_catalog_status"));
+        out.insert("_facts".into(), json_text(row.get(5)?));
+        out.insert("_node_state".into(), node_state(&deactivated, &expired));
+        Ok(out)
+    })?;
+    rows.collect()
+}
+
+fn facts(
+    connection: &Connection,
+    certname: Option<&str>,
+) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut statement = connection.prepare(
+        "SELECT f.certname, f.environment, f.facts, c.deactivated, c.expired
+         FROM factsets f JOIN certnames c ON c.certname = f.certname
+         WHERE ?1 IS NULL OR f.certname = ?1
+         ORDER BY f.certname",
+    )?;
+    let mut out = Vec::new();
+    let rows = statement.query_map(params![certname], |row| {
+        Ok((
+            row.get::<_, String>(0)?,
+            row.get::<_, Option<String>>(1)?,
+            row.get::<_, Option<String>>(2)?,
+            row.get::<_, Option<String>>(3)?,
+            row.get::<_, Option<String>>(4)?,
+        ))
+    })?;
+    for row in rows {
+        let (certname, environment, facts, deactivated, expired) = row?;
+        let state = node_state(&deactivated, &expired);
+        if let Value::Object(facts) = json_text(facts) {
+            for (name, value) in facts {
+                let mut fact = Map::new();
+                fact.insert("certname".into(), Value::String(certname.clone()));
+                fact.insert("name".into(), Value::String(name));
+                fact.insert("value".into(), value);
+                fact.insert("environment".into(), json!(environment));
+                fact.insert("_node_state".into(), state.clone());
+                out.push(fact);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn fact_names(connection: &Connection) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut names = std::collections::BTreeSet::new();
+    for fact in facts(connection, None)? {
+        if let Some(Value::String(name)) = fact.get("name") {
+            names.insert(name.clone());
+        }
+    }
+    Ok(names
+        .into_iter()
+        .map(|name| Map::from_iter([("name".to_string(), Value::String(name))]))
+        .collect())
+}
+
+fn environments(connection: &Connection) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut statement = connection.prepare(
+        "SELECT environment FROM factsets WHERE environment IS NOT NULL
+         UNION SELECT environment FROM catalogs WHERE environment IS NOT NULL
+         ORDER BY 1",
+    )?;
+    let rows = statement.query_map([], |row| {
+        Ok(Map::from_iter([(
+            "name".to_string(),
+            Value::String(row.get(0)?),
+        )]))
+    })?;
+    rows.collect()
+}
+
+fn resources(
+    connection: &Connection,
+    certname: Option<&str>,
+    type_name: Option<&str>,
+) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut statement = connection.prepare(
+        "SELECT r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
+                k.environment, r.parameters, c.deactivated, c.expired
+         FROM catalog_resources r
+         JOIN catalogs k ON k.certname = r.certname
+         JOIN certnames c ON c.certname = r.certname
+         WHERE (?1 IS NULL OR r.certname = ?1) AND (?2 IS NULL OR r.type = ?2)
+         ORDER BY r.certname, r.position",
+    )?;
+    let rows = statement.query_map(params![certname, type_name], |row| {
+        let mut out = Map::new();
+        out.insert("certname".into(), Value::String(row.get(0)?));
+        out.insert("resource".into(), Value::String(row.get(1)?));
+        out.insert("type".into(), Value::String(row.get(2)?));
+        out.insert("title".into(), Value::String(row.get(3)?));
+        out.insert("exported".into(), Value::Bool(row.get(4)?));
+        out.insert("tags".into(), json_text(row.get(5)?));
+        out.insert("file".into(), json!(row.get::<_, Option<String>>(6)?));
+        out.insert("line".into(), json!(row.get::<_, Option<i64>>(7)?));
+        out.insert("environment".into(), json!(row.get::<_, Option<String>>(8)?));
+        out.insert("parameters".into(), json_text(row.get(9)?));
+        out.insert(
+            "_node_state".into(),
+            node_state(&row.get(10)?, &row.get(11)?),
+        );
+        Ok(out)
+    })?;
+    rows.collect()
+}
+
+fn catalogs(
+    connection: &Connection,
+    certname: Option<&str>,
+) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut statement = connection.prepare(
+        "SELECT k.certname, k.version, k.transaction_uuid, k.catalog_uuid, k.code_id, k.job_id,
+                k.producer_timestamp, k.producer, k.hash, k.environment, k.edges,
+                c.deactivated, c.expired
+         FROM catalogs k JOIN certnames c ON c.certname = k.certname
+         WHERE ?1 IS NULL OR k.certname = ?1
+         ORDER BY k.certname",
+    )?;
+    let mut out = Vec::new();
+    let rows = statement.query_map(params![certname], |row| {
+        let certname: String = row.get(0)?;
+        let mut catalog = Map::new();
+        catalog.insert("certname".into(), Value::String(certname.clone()));
+        for (index, key) in [
+            (1, "version"),
+            (2, "transaction_uuid"),
+            (3, "catalog_uuid"),
+            (4, "code_id"),
+            (5, "job_id"),
+            (6, "producer_timestamp"),
+            (7, "producer"),
+            (8, "hash"),
+            (9, "environment"),
+        ] {
+            catalog.insert(key.into(), json!(row.get::<_, Option<String>>(index)?));
+        }
+        catalog.insert(
+            "edges".into(),
+            json!({
+                "href": format!("/pdb/query/v4/catalogs/{certname}/edges"),
+                "data": json_text(row.get(10)?),
+            }),
+        );
+        catalog.insert(
+            "_node_state".into(),
+            node_state(&row.get(11)?, &row.get(12)?),
+        );
+        Ok(catalog)
+    })?;
+    for row in rows {
+        let mut catalog = row?;
+        let certname = catalog
+            .get("certname")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let data: Vec<Value> = resources(connection, Some(&certname), None)?
+            .into_iter()
+            .map(|mut resource| {
+                for hidden in ["certname", "environment", "_node_state"] {
+                    resource.remove(hidden);
+                }
+                Value::Object(resource)
+            })
+            .collect();
+        catalog.insert(
+            "resources".into(),
+            json!({
+                "href": format!("/pdb/query/v4/catalogs/{certname}/resources"),
+                "data": data,
+            }),
+        );
+        out.push(catalog);
+    }
+    Ok(out)
+}
+
+fn reports(
+    connection: &Connection,
+    certname: Option<&str>,
+) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut statement = connection.prepare(
+        "SELECT r.report, r.resource_events, r.metrics, r.logs, l.hash IS NOT NULL
+         FROM reports r LEFT JOIN latest_reports l ON l.hash = r.hash
+         WHERE ?1 IS NULL OR r.certname = ?1
+         ORDER BY r.certname, r.end_time",
+    )?;
+    let rows = statement.query_map(params![certname], |row| {
+        let Value::Object(mut report) = json_text(row.get(0)?) else {
+            return Ok(Map::new());
+        };
+        for (index, key) in [(1, "resource_events"), (2, "metrics"), (3, "logs")] {
+            if let Some(Value::Object(link)) = report.get_mut(key) {
+                link.insert("data".into(), json_text(row.get(index)?));
+            }
+        }
+        report.insert("latest_report?".into(), Value::Bool(row.get(4)?));
+        Ok(report)
+    })?;
+    rows.collect()
+}
+
+fn events(
+    connection: &Connection,
+    certname: Option<&str>,
+) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut out = Vec::new();
+    for report in reports(connection, certname)? {
+        let field = |key: &str| report.get(key).cloned().unwrap_or(Value::Null);
+        let Some(events) = report
+            .get("resource_events")
+            .and_then(|e| e.get("data"))
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        for event in events {
+            let Value::Object(event) = event else { continue };
+            let mut row = Map::new();
+            row.insert("certname".into(), field("certname"));
+            row.insert("report".into(), field("hash"));
+            row.extend(event.clone());
+            row.insert("run_start_time".into(), field("start_time"));
+            row.insert("run_end_time".into(), field("end_time"));
+            row.insert("report_receive_time".into(), field("receive_time"));
+            row.insert("environment".into(), field("environment"));
+            row.insert("configuration_version".into(), field("configuration_version"));
+            row.insert("latest_report?".into(), field("latest_report?"));
+            out.push(row);
+        }
+    }
+    Ok(out)
+}

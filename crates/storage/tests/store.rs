@@ -1,0 +1,348 @@
+//! The store through its one door: PuppetDB commands in, PuppetDB
+//! queries out.
+
+use marionette_storage::{Paging, Store, StoreError, commands};
+use serde_json::{Value, json};
+
+fn store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("db/marionette.sqlite3")).unwrap();
+    (dir, store)
+}
+
+fn catalog(node: &str, exported_title: &str, host_key: &str) -> Value {
+    json!({
+        "name": node,
+        "version": 1700000000,
+        "environment": "production",
+        "catalog_uuid": "0b2c",
+        "resources": [
+            {"type": "Class", "title": "Main", "tags": ["class"], "exported": false},
+            {"type": "Sshkey", "title": exported_title, "tags": ["sshkey", "class"],
+             "file": "/etc/site.pp", "line": 3, "exported": true,
+             "parameters": {"key": host_key, "type": "ssh-ed25519", "tag": ["fleet"]}},
+            {"type": "File", "title": "/tmp/mrtest-a", "tags": ["file", "class"],
+             "exported": false, "parameters": {"ensure": "file", "require": "Class[Main]"}}
+        ],
+        "edges": [{"source": "Class[Main]", "target": "File[/tmp/mrtest-a]"}]
+    })
+}
+
+fn submit(store: &Store, (name, version): (&str, u32), payload: &Value) {
+    let certname = payload["certname"].as_str().unwrap().to_string();
+    store.submit(name, version, &certname, payload).unwrap();
+}
+
+fn query(store: &Store, entity: &str, ast: Value) -> Vec<Value> {
+    store.query(entity, Some(&ast), &Paging::default()).unwrap()
+}
+
+#[test]
+fn exported_resources_are_found_as_puppets_terminus_asks() {
+    let (_dir, store) = store();
+    for (node, key) in [("web1.example", "AAAA1"), ("web2.example", "AAAA2")] {
+        let payload = commands::replace_catalog(&catalog(node, node, key), "server", None);
+        submit(&store, commands::REPLACE_CATALOG, &payload);
+    }
+    // What `Sshkey <<| tag == 'fleet' |>>` on web1 sends.
+    let found = query(
+        &store,
+        "resources",
+        json!(["and", ["=", "type", "Sshkey"], ["=", "exported", true],
+               ["not", ["=", "certname", "web1.example"]],
+               ["=", ["parameter", "type"], "ssh-ed25519"]]),
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["certname"], "web2.example");
+    assert_eq!(found[0]["title"], "web2.example");
+    assert_eq!(found[0]["parameters"]["key"], "AAAA2");
+    assert_eq!(found[0]["file"], "/etc/site.pp");
+    assert_eq!(found[0]["line"], 3);
+    assert_eq!(found[0]["environment"], "production");
+    assert!(found[0].get("_node_state").is_none(), "{found:?}");
+    // A tag is matched among the resource's tags.
+    let tagged = query(&store, "resources", json!(["=", "tag", "sshkey"]));
+    assert_eq!(tagged.len(), 2);
+    // A parameter holding a list matches as PuppetDB's: the whole value.
+    let by_list = query(&store, "resources", json!(["=", ["parameter", "tag"], ["fleet"]]));
+    assert_eq!(by_list.len(), 2);
+}
+
+#[test]
+fn a_new_catalog_replaces_the_old_and_edges_are_synthesized() {
+    let (_dir, store) = store();
+    let first = commands::replace_catalog(&catalog("n1", "old", "K1"), "server", Some("t-1"));
+    submit(&store, commands::REPLACE_CATALOG, &first);
+    let second = commands::replace_catalog(&catalog("n1", "new", "K2"), "server", Some("t-2"));
+    submit(&store, commands::REPLACE_CATALOG, &second);
+    let titles: Vec<Value> = query(&store, "resources", json!(["=", "type", "Sshkey"]))
+        .into_iter()
+        .map(|r| r["title"].clone())
+        .collect();
+    assert_eq!(titles, vec![json!("new")]);
+    let catalogs = query(&store, "catalogs", json!(["=", "certname", "n1"]));
+    assert_eq!(catalogs[0]["transaction_uuid"], "t-2");
+    assert_eq!(catalogs[0]["version"], "1700000000");
+    let edges = catalogs[0]["edges"]["data"].as_array().unwrap();
+    let relationships: Vec<&str> = edges
+        .iter()
+        .map(|e| e["relationship"].as_str().unwrap())
+        .collect();
+    assert_eq!(relationships, ["contains", "required-by"]);
+    assert_eq!(edges[1]["source"], json!({"type": "Class", "title": "Main"}));
+    assert_eq!(catalogs[0]["resources"]["data"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn a_malformed_catalog_leaves_the_stored_one_whole() {
+    let (_dir, store) = store();
+    let good = commands::replace_catalog(&catalog("n1", "kept", "K"), "server", None);
+    submit(&store, commands::REPLACE_CATALOG, &good);
+    let mut bad = commands::replace_catalog(&catalog("n1", "lost", "K"), "server", None);
+    bad["resources"].as_array_mut().unwrap().push(json!({"title": "no type"}));
+    let error = store
+        .submit("replace catalog", 9, "n1", &bad)
+        .unwrap_err();
+    assert!(matches!(error, StoreError::Payload { .. }), "{error}");
+    assert!(error.to_string().contains("resource 3 has no type"), "{error}");
+    let titles: Vec<Value> = query(&store, "resources", json!(["=", "type", "Sshkey"]))
+        .into_iter()
+        .map(|r| r["title"].clone())
+        .collect();
+    assert_eq!(titles, vec![json!("kept")]);
+}
+
+#[test]
+fn facts_nodes_and_deactivation() {
+    let (_dir, store) = store();
+    for (node, os) in [("a.example", "Debian"), ("b.example", "RedHat")] {
+        let mut values = serde_json::Map::new();
+        values.insert("os".into(), json!({"family": os}));
+        values.insert("processors".into(), json!({"count": 2}));
+        values.insert("kernel".into(), json!("Linux"));
+        submit(
+            &store,
+            commands::REPLACE_FACTS,
+            &commands::replace_facts(node, "production", &values, "server"),
+        );
+    }
+    let facts = query(&store, "facts", json!(["=", "name", "kernel"]));
+    assert_eq!(facts.len(), 2);
+    assert_eq!(
+        facts[0],
+        json!({"certname": "a.example", "name": "kernel", "value": "Linux", "environment": "production"})
+    );
+    let names = store.query("fact-names", None, &Paging::default()).unwrap();
+    assert_eq!(names, vec![json!("kernel"), json!("os"), json!("processors")]);
+    // Nodes by a structured fact's value, and by regex.
+    let debian = query(&store, "nodes", json!(["=", ["fact", "os"], {"family": "Debian"}]));
+    assert_eq!(debian.len(), 1);
+    assert_eq!(debian[0]["certname"], "a.example");
+    assert_eq!(debian[0]["facts_environment"], "production");
+    assert!(debian[0]["deactivated"].is_null());
+    assert_eq!(query(&store, "nodes", json!(["~", "certname", "^b\\."])).len(), 1);
+    // An implicit subquery: nodes with a fact.
+    let with_kernel = query(
+        &store,
+        "nodes",
+        json!(["subquery", "facts", ["and", ["=", "name", "os"], ["~", "certname", "^a"]]]),
+    );
+    assert_eq!(with_kernel.len(), 1);
+    // Deactivated: gone from nodes and facts unless node_state is asked.
+    submit(&store, commands::DEACTIVATE_NODE, &commands::deactivate_node("b.example"));
+    let active = store.query("nodes", None, &Paging::default()).unwrap();
+    assert_eq!(active.len(), 1);
+    assert_eq!(query(&store, "facts", json!(["=", "certname", "b.example"])).len(), 0);
+    let any = query(&store, "nodes", json!(["=", "node_state", "any"]));
+    assert_eq!(any.len(), 2);
+    assert!(any[1]["deactivated"].is_string(), "{any:?}");
+    // New facts make it active again.
+    let mut values = serde_json::Map::new();
+    values.insert("kernel".into(), json!("Linux"));
+    submit(
+        &store,
+        commands::REPLACE_FACTS,
+        &commands::replace_facts("b.example", "production", &values, "server"),
+    );
+    assert_eq!(store.query("nodes", None, &Paging::default()).unwrap().len(), 2);
+}
+
+#[test]
+fn stale_facts_are_ignored() {
+    let (_dir, store) = store();
+    let payload = |time: &str, kernel: &str| {
+        json!({"certname": "n", "environment": "production", "producer_timestamp": time,
+               "producer": "s", "values": {"kernel": kernel}})
+    };
+    store
+        .submit("replace_facts", 5, "n", &payload("2026-11-28T10:00:00Z", "new"))
+        .unwrap();
+    store
+        .submit("replace_facts", 5, "n", &payload("2026-11-28T09:00:00.000+00:00", "old"))
+        .unwrap();
+    let facts = query(&store, "facts", json!(["=", "name", "kernel"]));
+    assert_eq!(facts[0]["value"], "new");
+}
+
+fn report(node: &str, time: &str, status: &str) -> Value {
+    json!({
+        "host": node, "time": time, "environment": "production", "report_format": 12,
+        "puppet_version": "7.23.0", "configuration_version": 1700000000, "status": status,
+        "noop": false, "noop_pending": false, "corrective_change": false,
+        "transaction_uuid": "u-1", "catalog_uuid": "c-1", "cached_catalog_status": "not_used",
+        "metrics": {"time": {"name": "time", "label": "Time", "values": [["total", "Total", 2.5]]},
+                    "resources": {"name": "resources", "label": "Resources",
+                                  "values": [["total", "Total", 2], ["changed", "Changed", 1]]}},
+        "logs": [{"level": "notice", "message": "created", "source": "/Stage[main]/Main/File[/tmp/mrtest-a]/ensure",
+                  "tags": ["notice"], "time": time, "file": "/etc/site.pp", "line": 4}],
+        "resource_statuses": {
+            "File[/tmp/mrtest-a]": {"title": "/tmp/mrtest-a", "resource_type": "File", "file": "/etc/site.pp",
+                "line": 4, "skipped": false, "time": time, "corrective_change": false,
+                "containment_path": ["Stage[main]", "Main", "Class[Web]", "File[/tmp/mrtest-a]"],
+                "events": [{"status": "success", "property": "ensure", "name": "file_created",
+                    "previous_value": "absent", "desired_value": "file", "message": "created",
+                    "time": time, "corrective_change": false}]},
+            "Exec[mrtest-b]": {"title": "mrtest-b", "resource_type": "Exec", "skipped": true,
+                "time": time, "containment_path": ["Stage[main]", "Main", "Exec[mrtest-b]"], "events": []}
+        }
+    })
+}
+
+#[test]
+fn reports_events_and_the_latest_report() {
+    let (_dir, store) = store();
+    for (time, status) in [("2026-11-28T10:00:00.000Z", "changed"), ("2026-11-28T11:00:00.000Z", "unchanged")] {
+        let payload = commands::store_report(&report("n1", time, status), "server");
+        submit(&store, commands::STORE_REPORT, &payload);
+    }
+    let reports = store.query("reports", None, &Paging::default()).unwrap();
+    assert_eq!(reports.len(), 2);
+    assert_eq!(reports[0]["end_time"], "2026-11-28T10:00:02.500Z");
+    assert_eq!(reports[0]["configuration_version"], "1700000000");
+    assert_eq!(reports[0]["latest_report?"], false);
+    assert_eq!(reports[1]["latest_report?"], true);
+    let metrics = reports[0]["metrics"]["data"].as_array().unwrap();
+    assert!(metrics.contains(&json!({"category": "resources", "name": "changed", "value": 1})));
+    let nodes = store.query("nodes", None, &Paging::default()).unwrap();
+    assert_eq!(nodes[0]["latest_report_status"], "unchanged");
+    assert_eq!(nodes[0]["latest_report_hash"], reports[1]["hash"]);
+    // Events: the change and the skipped resource.
+    let events = query(&store, "events", json!(["=", "latest_report?", true]));
+    let statuses: Vec<&str> = events.iter().map(|e| e["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["success", "skipped"]);
+    assert_eq!(events[0]["containing_class"], "Web");
+    assert_eq!(events[0]["old_value"], "absent");
+    assert_eq!(events[0]["report"], reports[1]["hash"]);
+    // Counts per status, as Puppetboard asks for them.
+    let counts = query(
+        &store,
+        "reports",
+        json!(["extract", [["function", "count"], "status"], ["=", "certname", "n1"], ["group_by", "status"]]),
+    );
+    assert_eq!(
+        counts,
+        vec![json!({"count": 1, "status": "changed"}), json!({"count": 1, "status": "unchanged"})]
+    );
+    // The same report twice is stored once.
+    let again = commands::store_report(&report("n1", "2026-11-28T11:00:00.000Z", "unchanged"), "server");
+    let mut again = again;
+    again["producer_timestamp"] = reports[1]["producer_timestamp"].clone();
+    store.submit("store report", 8, "n1", &again).unwrap();
+    assert!(store.query("reports", None, &Paging::default()).unwrap().len() >= 2);
+}
+
+#[test]
+fn paging_and_extract() {
+    let (_dir, store) = store();
+    for node in ["c", "a", "b"] {
+        let mut values = serde_json::Map::new();
+        values.insert("n".into(), json!(node));
+        submit(
+            &store,
+            commands::REPLACE_FACTS,
+            &commands::replace_facts(node, "production", &values, "s"),
+        );
+    }
+    let paging = Paging {
+        limit: Some(2),
+        offset: 0,
+        order_by: vec![("certname".into(), true)],
+    };
+    let names = store
+        .query("nodes", Some(&json!(["extract", "certname"])), &paging)
+        .unwrap();
+    assert_eq!(names, vec![json!({"certname": "c"}), json!({"certname": "b"})]);
+    let in_list = query(
+        &store,
+        "facts",
+        json!(["in", "certname", ["array", ["a", "c"]]]),
+    );
+    assert_eq!(in_list.len(), 2);
+    let sub = query(
+        &store,
+        "facts",
+        json!(["in", "certname", ["extract", "certname", ["select_nodes", ["=", "certname", "b"]]]]),
+    );
+    assert_eq!(sub.len(), 1);
+}
+
+#[test]
+fn bad_queries_say_what_is_wrong() {
+    let (_dir, store) = store();
+    let error = store
+        .query("nodes", Some(&json!(["=", "color", "red"])), &Paging::default())
+        .unwrap_err();
+    assert!(error.is_bad_request());
+    assert!(
+        error.to_string().starts_with("'color' is not a queryable object for nodes"),
+        "{error}"
+    );
+    let error = store
+        .query("nodes", Some(&json!(["like", "certname", "x"])), &Paging::default())
+        .unwrap_err();
+    assert_eq!(error.to_string(), "'like' is not a valid operator");
+    let error = store.query("widgets", None, &Paging::default()).unwrap_err();
+    assert!(matches!(error, StoreError::UnknownEntity(_)));
+    let error = store
+        .submit("replace facts", 2, "n", &json!({"values": {}}))
+        .unwrap_err();
+    assert!(matches!(error, StoreError::UnknownCommand { .. }), "{error}");
+}
+
+#[test]
+fn reopening_keeps_the_data_and_the_schema_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.sqlite3");
+    {
+        let store = Store::open(&path).unwrap();
+        let mut values = serde_json::Map::new();
+        values.insert("kernel".into(), json!("Linux"));
+        submit(
+            &store,
+            commands::REPLACE_FACTS,
+            &commands::replace_facts("n", "production", &values, "s"),
+        );
+    }
+    let store = Store::open(&path).unwrap();
+    assert_eq!(query(&store, "facts", json!(["=", "certname", "n"])).len(), 1);
+    // A database from a newer Marionette is refused, not misread.
+    drop(store);
+    mark_as_newer(&path).unwrap();
+    let error = Store::open(&path).err().expect("a newer schema is refused");
+    assert!(error.to_string().contains("newer than this Marionette"), "{error}");
+}
+
+/// Marks the database as written by a newer schema, through Python's
+/// own SQLite (the crate's connection is private to the store).
+fn mark_as_newer(path: &std::path::Path) -> Result<(), String> {
+    let status = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); \
+             c.execute(\"INSERT INTO schema_migrations VALUES (999, 'x')\"); c.commit()",
+        )
+        .arg(path)
+        .status()
+        .map_err(|e| format!("python3 is needed (apt-get install -y python3): {e}"))?;
+    status.success().then_some(()).ok_or_else(|| "python3 failed".into())
+}
