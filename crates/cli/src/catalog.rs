@@ -77,6 +77,7 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         trusted: None,
         classification: None,
         excerpts: false,
+        exported: None,
     };
     compile_and_write(&options, args.output.as_deref())
 }
@@ -186,6 +187,7 @@ fn local_options(
         trusted: None,
         classification: None,
         excerpts: false,
+        exported: None,
     };
     (options, custom)
 }

@@ -193,6 +193,24 @@ const SETTINGS: &[Setting] = &[
         commands: &["server"],
     },
     Setting {
+        name: "storeconfigs",
+        option: "--storeconfigs",
+        switch: true,
+        commands: &["server"],
+    },
+    Setting {
+        name: "storeconfigs_backend",
+        option: "--storeconfigs-backend",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "reports",
+        option: "--reports",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
         name: "cadir",
         option: "--cadir",
         switch: false,

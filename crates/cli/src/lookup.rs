@@ -141,6 +141,7 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
         trusted: None,
         classification: None,
         excerpts: false,
+        exported: None,
     };
     let query = LookupQuery {
         keys,

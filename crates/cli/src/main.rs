@@ -52,6 +52,7 @@ mod progress;
 mod report;
 mod resource;
 mod server;
+mod storage;
 mod subcommand;
 
 // Parsing allocates many small nodes; mimalloc is markedly faster at that

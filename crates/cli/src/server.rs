@@ -64,6 +64,21 @@ pub(crate) struct ServerArgs {
     /// A file the server's log is appended to, instead of standard error.
     #[arg(long, value_name = "FILE")]
     logdest: Option<PathBuf>,
+    /// Keep each node's facts, catalog and exported resources in the
+    /// storage (an SQLite database under the vardir), collect exported
+    /// resources from it, and answer PuppetDB's API (Puppet's
+    /// `storeconfigs`).
+    #[arg(long)]
+    storeconfigs: bool,
+    /// Where storeconfigs are kept: `puppetdb`, the only backend Puppet 7
+    /// has, is this server's own storage.
+    #[arg(long, default_value = "puppetdb", value_name = "BACKEND")]
+    storeconfigs_backend: String,
+    /// What is done with the reports agents send, as Puppet's `reports`
+    /// setting: `store` keeps each as a file under the vardir,
+    /// `puppetdb` in the storage, `none` nothing.
+    #[arg(long, default_value = "store", value_delimiter = ',', value_name = "NAME[,NAME]")]
+    reports: Vec<String>,
 }
 
 pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
@@ -76,15 +91,41 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         "false" => marionette_ca::Autosign::Off,
         path => marionette_ca::Autosign::Path(PathBuf::from(path)),
     };
+    let vardir = args.vardir.unwrap_or_else(|| state.join("server"));
+    if args.storeconfigs_backend != "puppetdb" {
+        anyhow::bail!(
+            "--storeconfigs_backend: '{}' is not a storeconfigs backend; the one there is, is 'puppetdb'",
+            args.storeconfigs_backend
+        );
+    }
+    let reports: Vec<String> = args
+        .reports
+        .iter()
+        .map(|r| r.trim().to_string())
+        .filter(|r| !r.is_empty() && r != "none")
+        .collect();
+    if let Some(unknown) = reports.iter().find(|r| !matches!(r.as_str(), "store" | "puppetdb")) {
+        anyhow::bail!("--reports: '{unknown}' is not a report processor (store, puppetdb or none)");
+    }
+    if reports.iter().any(|r| r == "puppetdb") && !args.storeconfigs {
+        anyhow::bail!("--reports: 'puppetdb' needs the storage: set storeconfigs = true");
+    }
+    let storage = if args.storeconfigs {
+        Some(Arc::new(crate::storage::Storeconfigs::open(&vardir, &certname)?))
+    } else {
+        None
+    };
     let config = Config {
         bind: args.bind,
         certname,
         dns_alt_names: args.dns_alt_names,
         cadir: args.cadir.unwrap_or_else(|| state.join("ca")),
         ssldir: args.ssldir.unwrap_or_else(|| state.join("ssl")),
-        vardir: args.vardir.unwrap_or_else(|| state.join("server")),
+        vardir,
         ca,
         log_file: args.logdest,
+        storage: storage.as_ref().map(|s| s.store.clone()),
+        reports,
     };
     let timeout = match args.environment_timeout.as_str() {
         "unlimited" => None,
@@ -98,6 +139,7 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         args: env.clone(),
         manifest: args.manifest,
         classifier: args.external_nodes,
+        storage,
         timeout,
         known: Mutex::default(),
     });
@@ -113,6 +155,8 @@ struct Environments {
     args: EnvArgs,
     manifest: Option<PathBuf>,
     classifier: Option<PathBuf>,
+    /// Storeconfigs: where facts, catalogs and exports are kept.
+    storage: Option<Arc<crate::storage::Storeconfigs>>,
     /// How long a made environment is used (`None`: for ever).
     timeout: Option<std::time::Duration>,
     /// Each environment made, with when it was made.
@@ -314,6 +358,14 @@ impl Compiler for Environments {
         } else {
             manifests
         };
+        if let Some(storage) = &self.storage {
+            storage.store_facts(
+                &request.node,
+                &request.environment,
+                &request.facts,
+                &request.trusted,
+            )?;
+        }
         let options = CompileOptions {
             manifests,
             modulepath: environment.modulepath.clone(),
@@ -332,9 +384,13 @@ impl Compiler for Environments {
             trusted: Some(request.trusted.clone()),
             classification: classified.map(|c| c.classification),
             excerpts: false,
+            exported: self
+                .storage
+                .clone()
+                .map(|s| s as Arc<dyn marionette_eval::ExportedResources>),
         };
         let compiled = marionette_eval::compile(&options);
-        let Some(catalog) = compiled.catalog else {
+        let Some(catalog) = &compiled.catalog else {
             let errors: Vec<&str> = compiled
                 .lines
                 .iter()
@@ -348,6 +404,9 @@ impl Compiler for Environments {
                 errors.join("\n")
             });
         };
+        if let Some(storage) = &self.storage {
+            storage.store_catalog(&compiled, catalog, request.transaction_uuid.as_deref())?;
+        }
         Ok(catalog.to_json().into_bytes())
     }
 

@@ -7,6 +7,7 @@
 
 mod common;
 
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -56,6 +57,13 @@ fn start_server(dir: &Path) -> Running {
     std::fs::write(&classifier, CLASSIFIER).expect("the classifier");
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&classifier, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let external_nodes = [OsString::from("--external-nodes"), classifier.into_os_string()];
+    start(dir, &environments, &external_nodes)
+}
+
+/// `marionette server` on a free port of the loopback, for the
+/// environments of `environments`, with more options.
+fn start(dir: &Path, environments: &Path, more: &[OsString]) -> Running {
     let mut child = Command::new(env!("CARGO_BIN_EXE_marionette"))
         .args(["server", "--bind", "127.0.0.1:0", "--certname", "localhost"])
         .args([
@@ -73,9 +81,8 @@ fn start_server(dir: &Path) -> Running {
         .arg("--vardir")
         .arg(dir.join("server-root/server"))
         .arg("--environmentpath")
-        .arg(&environments)
-        .arg("--external-nodes")
-        .arg(&classifier)
+        .arg(environments)
+        .args(more)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -98,6 +105,11 @@ fn start_server(dir: &Path) -> Running {
 }
 
 fn agent(dir: &Path, port: u16, certname: &str) -> Output {
+    agent_in(dir, port, certname, dir)
+}
+
+/// A stock agent run whose `mrtest_srv_dir` fact is `work`.
+fn agent_in(dir: &Path, port: u16, certname: &str, work: &Path) -> Output {
     Command::new("puppet")
         .args(["agent", "-t", "--color=false", "--server", "localhost"])
         .args([
@@ -118,7 +130,7 @@ fn agent(dir: &Path, port: u16, certname: &str) -> Output {
         // environment the server gave it.
         .arg("--publicdir")
         .arg(dir.join(format!("{certname}/public")))
-        .env("FACTER_mrtest_srv_dir", dir)
+        .env("FACTER_mrtest_srv_dir", work)
         .output()
         .expect("puppet agent runs")
 }
@@ -375,4 +387,211 @@ fn a_stock_puppet_agent_is_served() {
         "a synced type\n",
         "{said}"
     );
+}
+
+/// A PuppetDB query through the server, with the agent's certificate:
+/// the status and the body.
+fn pdb(dir: &Path, port: u16, as_agent: &str, path: &str, args: &[&str]) -> (String, String) {
+    let ssl: PathBuf = dir.join(format!("{as_agent}/ssl"));
+    let output = Command::new("curl")
+        .args(["-s", "-w", "\n%{http_code}"])
+        .arg("--cacert")
+        .arg(dir.join("ca/ca_crt.pem"))
+        .arg("--cert")
+        .arg(ssl.join(format!("certs/{as_agent}.pem")))
+        .arg("--key")
+        .arg(ssl.join(format!("private_keys/{as_agent}.pem")))
+        .args(args)
+        .arg(format!("https://localhost:{port}{path}"))
+        .output()
+        .expect("curl runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let (body, status) = text.rsplit_once('\n').unwrap_or(("", &text));
+    (status.to_string(), body.to_string())
+}
+
+fn json_rows(body: &str) -> Vec<serde_json::Value> {
+    match serde_json::from_str(body) {
+        Ok(serde_json::Value::Array(rows)) => rows,
+        _ => panic!("not a list of rows: {body}"),
+    }
+}
+
+/// Exported resources across a fleet of two stock agents, through
+/// `storeconfigs`: each node exports a defined type (as haproxy's
+/// balancer members are) and collects the fleet's; what a node exports
+/// and nobody collects never reaches an agent; PuppetDB's API answers
+/// over what was stored; a deactivated node's exports stop being
+/// collected.
+#[test]
+fn storeconfigs_share_exported_resources_across_nodes() {
+    require("puppet", "puppet");
+    require("curl", "curl");
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-storeconfigs")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = dir.path();
+    let environments = dir.join("environments");
+    let production = environments.join("production");
+    std::fs::create_dir_all(production.join("manifests")).unwrap();
+    std::fs::create_dir_all(production.join("modules/mrtest_fleet/manifests")).unwrap();
+    std::fs::write(
+        production.join("manifests/site.pp"),
+        r#"node default {
+  file { "${facts['mrtest_srv_dir']}/members":
+    ensure  => directory,
+    recurse => true,
+    purge   => true,
+  }
+  @@mrtest_fleet::member { $trusted['certname']:
+    word => "exported by ${trusted['certname']}",
+    tag  => 'mrtest_fleet',
+  }
+  @@notify { "never collected from ${trusted['certname']}": }
+  Mrtest_fleet::Member <<| tag == 'mrtest_fleet' |>>
+}
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        production.join("modules/mrtest_fleet/manifests/member.pp"),
+        r#"define mrtest_fleet::member (String $word) {
+  file { "${facts['mrtest_srv_dir']}/members/${title}":
+    ensure  => file,
+    content => "${word}\n",
+  }
+}
+"#,
+    )
+    .unwrap();
+    let server = start(
+        dir,
+        &environments,
+        &["--storeconfigs".into(), "--reports".into(), "store,puppetdb".into()],
+    );
+    let work = |node: &str| {
+        let path = dir.join(format!("{node}-work"));
+        std::fs::create_dir_all(&path).unwrap();
+        path
+    };
+    let run = |node: &str| {
+        let output = agent_in(dir, server.port, node, &work(node));
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(
+            !text.contains("never collected"),
+            "an export nobody collects reached the agent:\n{text}"
+        );
+        (output.status.code(), text)
+    };
+    let members = |node: &str| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(work(node).join("members"))
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let (code, text) = run("mrtest-fleet1");
+    assert_eq!(code, Some(2), "{text}");
+    assert_eq!(members("mrtest-fleet1"), ["mrtest-fleet1"]);
+    let (code, text) = run("mrtest-fleet2");
+    assert_eq!(code, Some(2), "{text}");
+    assert_eq!(members("mrtest-fleet2"), ["mrtest-fleet1", "mrtest-fleet2"]);
+    assert_eq!(
+        std::fs::read_to_string(work("mrtest-fleet2").join("members/mrtest-fleet1")).unwrap(),
+        "exported by mrtest-fleet1\n"
+    );
+    let (code, text) = run("mrtest-fleet1");
+    assert_eq!(code, Some(2), "{text}");
+    assert_eq!(members("mrtest-fleet1"), ["mrtest-fleet1", "mrtest-fleet2"]);
+    let (code, text) = run("mrtest-fleet1");
+    assert_eq!(code, Some(0), "the fleet converged:\n{text}");
+
+    // PuppetDB's API over what was stored.
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4/resources",
+        &["-G", "--data-urlencode", r#"query=["=", "exported", true]"#],
+    );
+    assert_eq!(status, "200", "{body}");
+    let mut exported: Vec<String> = json_rows(&body)
+        .iter()
+        .map(|r| format!("{} {}[{}]", r["certname"].as_str().unwrap(), r["type"].as_str().unwrap(), r["title"].as_str().unwrap()))
+        .collect();
+    exported.sort();
+    assert_eq!(
+        exported,
+        [
+            "mrtest-fleet1 Mrtest_fleet::Member[mrtest-fleet1]",
+            "mrtest-fleet1 Notify[never collected from mrtest-fleet1]",
+            "mrtest-fleet2 Mrtest_fleet::Member[mrtest-fleet2]",
+            "mrtest-fleet2 Notify[never collected from mrtest-fleet2]",
+        ]
+    );
+    let (status, body) = pdb(dir, server.port, "mrtest-fleet1", "/pdb/query/v4/nodes", &[]);
+    assert_eq!(status, "200", "{body}");
+    let nodes = json_rows(&body);
+    assert_eq!(nodes.len(), 2, "{body}");
+    assert_eq!(nodes[0]["certname"], "mrtest-fleet1");
+    assert_eq!(nodes[0]["latest_report_status"], "unchanged", "{body}");
+    assert_eq!(nodes[1]["latest_report_status"], "changed", "{body}");
+    let (_, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4/nodes/mrtest-fleet2/facts/trusted",
+        &[],
+    );
+    let trusted = json_rows(&body);
+    assert_eq!(trusted[0]["value"]["certname"], "mrtest-fleet2", "{body}");
+    let (_, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4/events",
+        &["-G", "--data-urlencode", r#"query=["and", ["=", "certname", "mrtest-fleet2"], ["=", "status", "success"]]"#],
+    );
+    let events = json_rows(&body);
+    assert!(
+        events.iter().any(|e| e["resource_title"].as_str().is_some_and(|t| t.ends_with("/members/mrtest-fleet1"))),
+        "{body}"
+    );
+    // Without a certificate, nothing.
+    assert_eq!(curl(dir, server.port, None, &[], "/pdb/query/v4/nodes"), "403");
+    // A bad query is the asker's fault, said as PuppetDB says it.
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4/nodes",
+        &["-G", "--data-urlencode", r#"query=["=", "colour", "red"]"#],
+    );
+    assert_eq!(status, "400");
+    assert!(body.contains("'colour' is not a queryable object for nodes"), "{body}");
+
+    // Deactivated, a node's exports are no longer collected: the other's
+    // purge removes its member.
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/cmd/v1?command=deactivate_node&version=3&certname=mrtest-fleet2",
+        &["-X", "POST", "-H", "Content-Type: application/json", "--data", r#"{"certname": "mrtest-fleet2"}"#],
+    );
+    assert_eq!(status, "200", "{body}");
+    let (code, text) = run("mrtest-fleet1");
+    assert_eq!(code, Some(2), "{text}");
+    assert_eq!(members("mrtest-fleet1"), ["mrtest-fleet1"]);
+    let (_, body) = pdb(dir, server.port, "mrtest-fleet1", "/pdb/query/v4/nodes", &[]);
+    assert_eq!(json_rows(&body).len(), 1, "{body}");
 }

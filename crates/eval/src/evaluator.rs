@@ -121,6 +121,12 @@ pub struct Evaluator<'p> {
     in_match_frame: bool,
     /// Runs functions that modules ship as executables.
     pub(crate) external: Option<std::sync::Arc<dyn crate::external::ExternalFunctions>>,
+    /// Storeconfigs: where other nodes' exports are found.
+    pub(crate) exported_store: Option<std::sync::Arc<dyn crate::ExportedResources>>,
+    /// What `take_catalog` set aside for storage: exports not collected
+    /// here, and the containment edges to them.
+    pub(crate) exported_out: Vec<marionette_catalog::Resource>,
+    pub(crate) exported_edges_out: Vec<marionette_catalog::Edge>,
     /// Told of each resource of a core or agent type as it is declared
     /// (`CompileOptions::declared`).
     pub(crate) declared: Option<crate::Declared>,
@@ -204,6 +210,9 @@ impl<'p> Evaluator<'p> {
             node_classes: Vec::new(),
             in_match_frame: false,
             external: None,
+            exported_store: None,
+            exported_out: Vec::new(),
+            exported_edges_out: Vec::new(),
             declared: None,
             external_loaded: HashMap::new(),
             movable: HashMap::new(),

@@ -172,6 +172,36 @@ pub struct CompileOptions {
     /// Syntax errors of the main manifests are followed by their source
     /// line with a caret under the mistake, for a person at a terminal.
     pub excerpts: bool,
+    /// Where other nodes' exported resources are kept: Puppet's
+    /// `storeconfigs`. With it, `@@` resources are kept for storage and
+    /// `<<| |>>` collects what other nodes export; without it, exports are
+    /// ignored with a warning and exported collectors find nothing.
+    pub exported: Option<std::sync::Arc<dyn ExportedResources>>,
+}
+
+/// A store of the resources nodes export (PuppetDB's `resources`).
+pub trait ExportedResources: Send + Sync {
+    /// The resources of type `type_name` (capitalized, `Sshkey`) that
+    /// nodes other than `node` export and that match `filter`, a PuppetDB
+    /// query condition made from the collector's query as Puppet's
+    /// terminus makes it; `None` when the collector has no query. The
+    /// error is said as the compile's failure.
+    fn search(
+        &self,
+        type_name: &str,
+        node: &str,
+        filter: Option<serde_json::Value>,
+    ) -> Result<Vec<CollectedResource>, String>;
+}
+
+/// A resource another node exported.
+#[derive(Clone, Debug)]
+pub struct CollectedResource {
+    /// The node that exported it.
+    pub certname: String,
+    pub type_name: String,
+    pub title: String,
+    pub parameters: serde_json::Map<String, serde_json::Value>,
 }
 
 /// An external node classifier's answer (Puppet's `external_nodes`
@@ -191,6 +221,11 @@ pub type Declared = std::sync::Arc<dyn Fn(&str, &str) + Send + Sync>;
 #[derive(Debug)]
 pub struct Compiled {
     pub catalog: Option<marionette_catalog::Catalog>,
+    /// With storeconfigs: the resources the node exports and does not
+    /// collect itself, which storage keeps and the agent never sees, and
+    /// the containment edges that lead to them.
+    pub exported: Vec<marionette_catalog::Resource>,
+    pub exported_edges: Vec<marionette_catalog::Edge>,
     /// Log lines and errors as Puppet prints them.
     pub lines: Vec<(Stream, String)>,
 }
@@ -255,6 +290,8 @@ fn compile_here(options: &CompileOptions) -> Compiled {
                 }
                 return Compiled {
                     catalog: None,
+                    exported: Vec::new(),
+                    exported_edges: Vec::new(),
                     lines,
                 };
             }
@@ -270,6 +307,8 @@ fn compile_here(options: &CompileOptions) -> Compiled {
         );
         return Compiled {
             catalog: None,
+            exported: Vec::new(),
+            exported_edges: Vec::new(),
             lines,
         };
     };
@@ -285,6 +324,8 @@ fn compile_here(options: &CompileOptions) -> Compiled {
             let c = evaluator.take_catalog();
             Compiled {
                 catalog: Some(c),
+                exported: std::mem::take(&mut evaluator.exported_out),
+                exported_edges: std::mem::take(&mut evaluator.exported_edges_out),
                 lines,
             }
         }
@@ -317,6 +358,8 @@ fn compile_here(options: &CompileOptions) -> Compiled {
             }
             Compiled {
                 catalog: None,
+                exported: Vec::new(),
+                exported_edges: Vec::new(),
                 lines,
             }
         }
@@ -340,6 +383,7 @@ fn prepare<'p>(
     evaluator.environment = options.environment.clone();
     evaluator.loader = Some(loader::Loader::new(sources, options.modulepath.clone()));
     evaluator.external = options.external_functions.clone();
+    evaluator.exported_store = options.exported.clone();
     evaluator.ruby.host = options.ruby.clone();
     evaluator.declared = options.declared.clone();
     let mut fact_data = options.facts.clone();

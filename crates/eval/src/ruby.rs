@@ -855,7 +855,8 @@ impl Engine for Answers<'_, '_> {
                 "strict_variables" => Value::Boolean(self.eval.strict_variables),
                 "strict" => Value::string("warning"),
                 "environment" => Value::string(self.eval.environment.as_str()),
-                "tasks" | "storeconfigs" => Value::Boolean(false),
+                "storeconfigs" => Value::Boolean(self.eval.exported_store.is_some()),
+                "tasks" => Value::Boolean(false),
                 _ => Value::Undef,
             }),
             Question::ModuleDirectory(name) => {

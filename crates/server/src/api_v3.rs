@@ -195,11 +195,29 @@ fn keep(state: &State, kind: &str, name: &str, body: &[u8]) -> std::io::Result<P
 }
 
 fn report(state: &State, request: &Request, name: &str) -> Response<Body> {
-    if serde_json::from_slice::<Value>(&request.body).is_err() {
+    let Ok(report) = serde_json::from_slice::<Value>(&request.body) else {
         return error(
             StatusCode::BAD_REQUEST,
             &format!("The report of {name} is not JSON"),
         );
+    };
+    let wants = |processor: &str| state.config.reports.iter().any(|r| r == processor);
+    if let Some(store) = &state.config.storage
+        && wants("puppetdb")
+    {
+        let payload =
+            marionette_storage::commands::store_report(&report, &state.config.certname);
+        let (command, version) = marionette_storage::commands::STORE_REPORT;
+        if let Err(e) = store.submit(command, version, name, &payload) {
+            state.log(&format!("Could not store the report of {name}: {e}"));
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("Could not store the report of {name}: {e}"),
+            );
+        }
+    }
+    if !wants("store") {
+        return json_response(&json!([]));
     }
     match keep(state, "reports", name, &request.body) {
         Ok(path) => {

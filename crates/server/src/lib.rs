@@ -30,11 +30,14 @@
 //!   GET), `file_metadata(s)/MOUNT/PATH`, `file_content/MOUNT/PATH`,
 //!   `static_file_content/...`, `report/NAME` (PUT), `environments`.
 //! - `status/v1/simple`, `status/v1/services`.
+//! - `pdb/query/v4/...`, `pdb/cmd/v1`, `pdb/meta/v1/version`: PuppetDB's
+//!   API over the storage, when the server has one (`marionette_storage`).
 //!
 //! Responses carry `X-Puppet-Version`, are gzipped when the client asks,
 //! and are written with `TCP_NODELAY` set.
 
 mod api_ca;
+mod api_pdb;
 mod api_v3;
 mod files;
 mod http;
@@ -68,6 +71,12 @@ pub struct Config {
     pub ca: marionette_ca::Settings,
     /// Where the server's log goes, instead of standard error.
     pub log_file: Option<PathBuf>,
+    /// The nodes' storage (storeconfigs), which `/pdb/` answers from;
+    /// without it, `/pdb/` says there is none.
+    pub storage: Option<std::sync::Arc<marionette_storage::Store>>,
+    /// Puppet's `reports` setting: `store` keeps each report as a file,
+    /// `puppetdb` in the storage.
+    pub reports: Vec<String>,
 }
 
 /// A catalog asked for by a node.

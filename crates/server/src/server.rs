@@ -236,6 +236,8 @@ async fn route(
         crate::api_ca::handle(state, client, &request, rest)
     } else if let Some(rest) = path.strip_prefix("/puppet/v3/") {
         crate::api_v3::handle(state, client, &request, rest).await
+    } else if let Some(rest) = path.strip_prefix("/pdb/") {
+        crate::api_pdb::handle(state, client, &request, rest).await
     } else if path == "/status/v1/simple" || path.starts_with("/status/v1/simple/") {
         http::text(StatusCode::OK, "running")
     } else if path == "/status/v1/services" {

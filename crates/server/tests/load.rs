@@ -83,6 +83,8 @@ fn three_hundred_catalogs_from_thirty_clients() {
             vardir: dir.join("var"),
             ca: settings(),
             log_file: Some(dir.join("server.log")),
+            storage: None,
+            reports: vec!["store".into()],
         },
         compiler.clone(),
     )

@@ -16,14 +16,22 @@ fn time_text(time: Timestamp) -> String {
     time.format("%Y-%m-%dT%H:%M:%S.%LZ")
 }
 
-/// `replace facts` (version 5): the node's facts, from `producer` (the
-/// server's certname), produced now.
+/// `replace facts` (version 5): the node's facts with its `trusted`
+/// data beside them, from `producer` (the server's certname), produced
+/// now, as Puppet's facts terminus sends them (Puppet's package inventory
+/// fact is left out).
 pub fn replace_facts(
     certname: &str,
     environment: &str,
     values: &Map<String, Value>,
+    trusted: Option<&Value>,
     producer: &str,
 ) -> Value {
+    let mut values = values.clone();
+    values.shift_remove("_puppet_inventory_1");
+    if let Some(trusted) = trusted {
+        values.insert("trusted".into(), trusted.clone());
+    }
     json!({
         "certname": certname,
         "environment": environment,

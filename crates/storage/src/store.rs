@@ -20,6 +20,12 @@ pub struct Store {
     connection: Mutex<Connection>,
 }
 
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("path", &self.path).finish()
+    }
+}
+
 /// The time now as PuppetDB prints times: UTC, milliseconds, `Z`.
 pub(crate) fn now() -> String {
     Timestamp::now().format("%Y-%m-%dT%H:%M:%S.%LZ")

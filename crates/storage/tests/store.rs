@@ -123,7 +123,7 @@ fn facts_nodes_and_deactivation() {
         submit(
             &store,
             commands::REPLACE_FACTS,
-            &commands::replace_facts(node, "production", &values, "server"),
+            &commands::replace_facts(node, "production", &values, None, "server"),
         );
     }
     let facts = query(&store, "facts", json!(["=", "name", "kernel"]));
@@ -162,7 +162,7 @@ fn facts_nodes_and_deactivation() {
     submit(
         &store,
         commands::REPLACE_FACTS,
-        &commands::replace_facts("b.example", "production", &values, "server"),
+        &commands::replace_facts("b.example", "production", &values, None, "server"),
     );
     assert_eq!(store.query("nodes", None, &Paging::default()).unwrap().len(), 2);
 }
@@ -260,7 +260,7 @@ fn paging_and_extract() {
         submit(
             &store,
             commands::REPLACE_FACTS,
-            &commands::replace_facts(node, "production", &values, "s"),
+            &commands::replace_facts(node, "production", &values, None, "s"),
         );
     }
     let paging = Paging {
@@ -320,7 +320,7 @@ fn reopening_keeps_the_data_and_the_schema_version() {
         submit(
             &store,
             commands::REPLACE_FACTS,
-            &commands::replace_facts("n", "production", &values, "s"),
+            &commands::replace_facts("n", "production", &values, None, "s"),
         );
     }
     let store = Store::open(&path).unwrap();

@@ -4,13 +4,32 @@
 use indexmap::IndexSet;
 use marionette_diagnostics::Span;
 use marionette_syntax::ast::{AttributeOperation, BinaryOp, Expr, ExprKind, RelationshipOp};
-use marionette_values::Value;
+use marionette_values::{PHash, Value};
 use marionette_values::format::to_s;
 
 use super::defaults::collect_references;
 use super::{Collector, Operand, PendingOverride, Relationship, ResId, Source};
-use crate::error::{EvalResult, fail};
+use crate::error::{EvalError, EvalResult, Stop, fail};
 use crate::evaluator::{Evaluator, strip_top};
+
+/// A collector's query as the condition of a PuppetDB `resources`
+/// query, as Puppet's terminus words it: tags compared in lower case,
+/// `title` as itself, any other attribute as a parameter.
+fn pdb_filter(query: &Query) -> Option<serde_json::Value> {
+    use serde_json::json;
+    let predicate = |attribute: &str, value: &Value| match attribute {
+        "tag" => json!(["=", "tag", to_s(value).to_lowercase()]),
+        "title" => json!(["=", "title", marionette_catalog::to_data(value)]),
+        other => json!(["=", ["parameter", other], marionette_catalog::to_data(value)]),
+    };
+    Some(match query {
+        Query::All => return None,
+        Query::Equal(attribute, value) => predicate(attribute, value),
+        Query::NotEqual(attribute, value) => json!(["not", predicate(attribute, value)]),
+        Query::And(a, b) => json!(["and", pdb_filter(a)?, pdb_filter(b)?]),
+        Query::Or(a, b) => json!(["or", pdb_filter(a)?, pdb_filter(b)?]),
+    })
+}
 
 /// A collector's query with its values already evaluated.
 #[derive(Clone, Debug)]
@@ -50,6 +69,8 @@ impl<'p> Evaluator<'p> {
         self.compiler.collectors.push(Collector {
             type_name,
             exported: *exported,
+            searched: false,
+            scope: self.current,
             query,
             overrides: overrides.map(|ops| (ops, self.current)),
             collected: IndexSet::new(),
@@ -132,20 +153,28 @@ impl<'p> Evaluator<'p> {
         }
         for index in 0..self.compiler.collectors.len() {
             let collector = &self.compiler.collectors[index];
+            // Without storeconfigs, `<<| |>>` collects nothing.
+            if collector.exported && self.exported_store.is_none() {
+                continue;
+            }
             let mut found = Vec::new();
             for (id, res) in self.compiler.resources.iter().enumerate() {
                 if res.type_name != collector.type_name || collector.collected.contains(&id) {
                     continue;
                 }
-                // Without a store of exported resources, `<<| |>>`
-                // collects nothing; `<| |>` also realizes exported
-                // resources declared here.
-                if collector.exported {
+                // `<| |>` realizes exported resources declared here too;
+                // `<<| |>>` takes only exported ones.
+                if collector.exported && !res.exported {
                     continue;
                 }
                 if self.query_matches(&collector.query, id) {
                     found.push(id);
                 }
+            }
+            if self.compiler.collectors[index].exported && !self.compiler.collectors[index].searched
+            {
+                self.compiler.collectors[index].searched = true;
+                found.extend(self.collect_from_other_nodes(index)?);
             }
             if found.is_empty() {
                 continue;
@@ -178,6 +207,65 @@ impl<'p> Evaluator<'p> {
             }
         }
         Ok(found_any)
+    }
+
+    /// Declares, in the collector's scope, what other nodes export that
+    /// an exported collector asks for, as Puppet's exported collector
+    /// does: a resource already in the catalog under that type and title
+    /// is a duplicate unless it came from the same node's same export.
+    fn collect_from_other_nodes(&mut self, index: usize) -> EvalResult<Vec<ResId>> {
+        let Some(store) = self.exported_store.clone() else {
+            return Ok(Vec::new());
+        };
+        let collector = &self.compiler.collectors[index];
+        let type_name = marionette_values::types::capitalize_segments(&collector.type_name);
+        let filter = pdb_filter(&collector.query);
+        let scope = collector.scope;
+        let unlocated = |message: String| {
+            Stop::Error(EvalError::new(message, Span::default()).without_location())
+        };
+        let found = store
+            .search(&type_name, &self.node_name, filter)
+            .map_err(unlocated)?;
+        let mut collected = Vec::new();
+        for item in found {
+            let collector_id = format!("{}|{}|{}", item.certname, item.type_name, item.title);
+            let lower = item.type_name.to_lowercase();
+            if let Some(existing) = self.compiler.find(&lower, &item.title) {
+                if self.compiler.collected_from.get(&existing) != Some(&collector_id) {
+                    return Err(unlocated(format!(
+                        "A duplicate resource was found while collecting exported resources, with the type and title {}[{}]",
+                        item.type_name, item.title
+                    )));
+                }
+                continue;
+            }
+            let params: PHash = item
+                .parameters
+                .iter()
+                .map(|(name, value)| {
+                    (Value::string(name.as_str()), marionette_catalog::from_data(value))
+                })
+                .collect();
+            let saved = std::mem::replace(&mut self.current, scope);
+            let declared = self.declare_from_function(
+                &item.type_name,
+                &Value::string(item.title.as_str()),
+                &params,
+                Span::default(),
+            );
+            self.current = saved;
+            declared?;
+            if let Some(id) = self.compiler.find(&lower, &item.title) {
+                // Puppet's collected resource carries no place of its own.
+                let res = &mut self.compiler.resources[id];
+                res.file = None;
+                res.line = None;
+                self.compiler.collected_from.insert(id, collector_id);
+                collected.push(id);
+            }
+        }
+        Ok(collected)
     }
 
     /// `realize(File['x'], ...)`: makes virtual resources real, now or

@@ -198,6 +198,11 @@ pub(crate) struct PendingOverride {
 pub(crate) struct Collector<'p> {
     pub(crate) type_name: String,
     pub(crate) exported: bool,
+    /// An exported collector has asked storage for other nodes' exports.
+    pub(crate) searched: bool,
+    /// The scope the collector is in: what it collects from other nodes
+    /// is declared there.
+    pub(crate) scope: ScopeId,
     pub(crate) query: collect::Query,
     /// Overrides written as `Type <| |> { ... }`, with the scope to
     /// evaluate them in.
@@ -248,6 +253,10 @@ pub(crate) struct Compiler<'p> {
     /// References given to `realize` before their resources were
     /// declared; each must exist by the end.
     pub(crate) unrealized: Vec<(String, String)>,
+    /// Resources collected from other nodes, with the node, type and
+    /// title they came as (Puppet's `collector_id`): collecting the same
+    /// one again is no duplicate.
+    pub(crate) collected_from: std::collections::HashMap<ResId, String>,
     pub(crate) relationships: Vec<Relationship>,
     /// Defined-type instances are evaluated in this order.
     pub(crate) next_unevaluated: usize,

@@ -373,21 +373,34 @@ impl<'p> Evaluator<'p> {
                 .get_or_insert_with(|| self.compiler.resources[id].reference())
                 .clone()
         };
-        let edges = self
-            .compiler
-            .edges
-            .iter()
-            .filter(|(s, t)| {
-                visible(&self.compiler.resources[*s]) && visible(&self.compiler.resources[*t])
-            })
-            .map(|&(s, t)| Edge {
-                source: reference(s),
-                target: reference(t),
-            })
-            .collect();
+        // With storeconfigs, what the node exports and does not collect
+        // goes to storage instead of the agent.
+        let storing = self.exported_store.is_some();
+        let stored = |res: &super::Res| storing && res.is_virtual && res.exported;
+        let mut edges = Vec::new();
+        let mut exported_edges = Vec::new();
+        for &(s, t) in &self.compiler.edges {
+            let (source, target) = (&self.compiler.resources[s], &self.compiler.resources[t]);
+            if visible(source) && visible(target) {
+                edges.push(Edge {
+                    source: reference(s),
+                    target: reference(t),
+                });
+            } else if (visible(source) || stored(source)) && stored(target) {
+                exported_edges.push(Edge {
+                    source: reference(s),
+                    target: reference(t),
+                });
+            }
+        }
         let mut kept = Vec::with_capacity(self.compiler.resources.len());
+        let mut exported = Vec::new();
         let mut tags: IndexSet<String> = IndexSet::new();
         for res in std::mem::take(&mut self.compiler.resources) {
+            if stored(&res) {
+                exported.push(res);
+                continue;
+            }
             if !visible(&res) {
                 continue;
             }
@@ -401,6 +414,11 @@ impl<'p> Evaluator<'p> {
         let namevars = builtin_types::Namevars::here();
         let resources =
             marionette_values::parallel::map_owned(kept, |res| Self::resource_data(res, &namevars));
+        self.exported_out = exported
+            .into_iter()
+            .map(|res| Self::resource_data(res, &namevars))
+            .collect();
+        self.exported_edges_out = exported_edges;
         self.compiler.index.clear();
         Catalog {
             tags: tags.into_iter().collect(),

@@ -189,9 +189,9 @@ impl<'p> Evaluator<'p> {
         statement: Span,
         want: bool,
     ) -> EvalResult<Value> {
-        // Without a store for exported resources (PuppetDB), Puppet keeps
-        // them out of the catalog and says so.
-        if resource.form == ResourceForm::Exported {
+        // Without a store for exported resources (storeconfigs), Puppet
+        // keeps them out of the catalog and says so.
+        if resource.form == ResourceForm::Exported && self.exported_store.is_none() {
             self.warn_at(
                 "You cannot collect exported resources without storeconfigs being set; the export is ignored",
                 statement,

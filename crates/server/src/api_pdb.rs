@@ -1,0 +1,312 @@
+//! PuppetDB's API over the server's storage: `/pdb/query/v4` (its
+//! entities, and the root endpoint's `["from", ENTITY, ...]`),
+//! `/pdb/cmd/v1` (commands, as Puppet's PuppetDB termini send them) and
+//! `/pdb/meta/v1/version`. As PuppetDB, it answers any client with a
+//! certificate from the CA, and no one else.
+
+use std::sync::Arc;
+
+use hyper::{Method, Response, StatusCode};
+use marionette_storage::{Paging, Store, StoreError};
+use serde_json::{Value, json};
+
+use crate::http::{self, Body, Client, Request};
+use crate::server::State;
+
+/// The PuppetDB version whose API this answers.
+const PUPPETDB_VERSION: &str = "7.12.1";
+
+pub(crate) async fn handle(
+    state: &Arc<State>,
+    client: &Client,
+    request: &Request,
+    rest: &str,
+) -> Response<Body> {
+    if client.certname().is_none() {
+        return http::forbidden(request);
+    }
+    let Some(store) = state.config.storage.clone() else {
+        return http::text(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "This server keeps no storage: set storeconfigs = true in its configuration",
+        );
+    };
+    if rest == "meta/v1/version" {
+        return http::json(&json!({"version": PUPPETDB_VERSION}));
+    }
+    if rest == "cmd/v1" {
+        if request.method != Method::POST {
+            return http::text(StatusCode::METHOD_NOT_ALLOWED, "Commands are POSTed");
+        }
+        return command(store, request).await;
+    }
+    let Some(path) = rest.strip_prefix("query/v4") else {
+        return http::text(StatusCode::NOT_FOUND, format!("No route for /pdb/{rest}"));
+    };
+    let (ast, paging) = match read_query(request) {
+        Ok(found) => found,
+        Err(message) => return http::text(StatusCode::BAD_REQUEST, message),
+    };
+    let (entity, ast) = match route(path.trim_start_matches('/'), ast) {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let include_total = request.param("include_total") == Some("true");
+    let single = single_object(path.trim_start_matches('/'));
+    let answered = tokio::task::spawn_blocking(move || {
+        let page = store.query(&entity, ast.as_ref(), &paging);
+        // The total asks for every row again, without the page's limits.
+        let total = include_total
+            .then(|| store.query(&entity, ast.as_ref(), &Paging::default()))
+            .map(|all| all.map(|rows| rows.len()));
+        (total, page)
+    })
+    .await;
+    let (total, page) = match answered {
+        Ok(found) => found,
+        Err(_) => {
+            return http::text(StatusCode::INTERNAL_SERVER_ERROR, "The query stopped unexpectedly");
+        }
+    };
+    match page {
+        Ok(rows) if single => match rows.into_iter().next() {
+            Some(row) => http::json(&row),
+            None => http::response(
+                StatusCode::NOT_FOUND,
+                "application/json",
+                json!({"error": format!("No information is known about {}", path.trim_start_matches('/'))})
+                    .to_string(),
+            ),
+        },
+        Ok(rows) => {
+            let mut response = http::json(&Value::Array(rows));
+            if let Some(Ok(total)) = total
+                && let Ok(value) = hyper::header::HeaderValue::from_str(&total.to_string())
+            {
+                response.headers_mut().insert("X-Records", value);
+            }
+            response
+        }
+        Err(error) => store_error(&error),
+    }
+}
+
+fn store_error(error: &StoreError) -> Response<Body> {
+    let status = match error {
+        StoreError::UnknownEntity(_) => StatusCode::NOT_FOUND,
+        e if e.is_bad_request() => StatusCode::BAD_REQUEST,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    http::text(status, error.to_string())
+}
+
+/// The query and paging, from the URL's parameters (GET) or the JSON
+/// body (POST).
+fn read_query(request: &Request) -> Result<(Option<Value>, Paging), String> {
+    let posted: Option<serde_json::Map<String, Value>> = if request.method == Method::POST {
+        match serde_json::from_slice::<Value>(&request.body) {
+            Ok(Value::Object(body)) => Some(body),
+            Ok(_) => return Err("The body of a query must be a JSON object".into()),
+            Err(e) => return Err(format!("The body is not JSON: {e}")),
+        }
+    } else {
+        None
+    };
+    // A parameter as JSON: given in the body as JSON itself, in the URL
+    // as JSON text.
+    let param = |name: &str| -> Result<Option<Value>, String> {
+        match &posted {
+            Some(body) => Ok(body.get(name).cloned()),
+            None => match request.param(name) {
+                None | Some("") => Ok(None),
+                Some(text) => serde_json::from_str(text).map(Some).or_else(|e| {
+                    // Numbers and words come bare in URLs.
+                    if name == "query" {
+                        Err(format!("Malformed JSON for query: {text} ({e})"))
+                    } else {
+                        Ok(Some(Value::String(text.to_string())))
+                    }
+                }),
+            },
+        }
+    };
+    let ast = param("query")?;
+    if let Some(Value::String(pql)) = &ast {
+        return Err(format!(
+            "PQL queries are not supported yet; use the query AST instead of: {pql}"
+        ));
+    }
+    let number = |name: &str| -> Result<Option<usize>, String> {
+        match param(name)? {
+            None => Ok(None),
+            Some(Value::Number(n)) => n
+                .as_u64()
+                .map(|n| Some(n as usize))
+                .ok_or_else(|| format!("Illegal value '{n}' for :{name}; expected a non-negative integer")),
+            Some(Value::String(s)) => s.parse().map(Some).map_err(|_| {
+                format!("Illegal value '{s}' for :{name}; expected a non-negative integer")
+            }),
+            Some(other) => Err(format!(
+                "Illegal value '{other}' for :{name}; expected a non-negative integer"
+            )),
+        }
+    };
+    let mut paging = Paging {
+        limit: number("limit")?,
+        offset: number("offset")?.unwrap_or(0),
+        order_by: Vec::new(),
+    };
+    match param("order_by")? {
+        None => {}
+        Some(Value::Array(fields)) => {
+            for field in fields {
+                let name = field
+                    .get("field")
+                    .and_then(Value::as_str)
+                    .ok_or("Each order_by entry names a 'field'")?;
+                let descending = match field.get("order").and_then(Value::as_str) {
+                    None | Some("asc") | Some("ASC") => false,
+                    Some("desc") | Some("DESC") => true,
+                    Some(other) => return Err(format!("Illegal order '{other}' for :order_by")),
+                };
+                paging.order_by.push((name.to_string(), descending));
+            }
+        }
+        Some(other) => return Err(format!("Illegal value '{other}' for :order_by")),
+    }
+    Ok((ast, paging))
+}
+
+/// Whether the path names one thing (`nodes/NAME`, `catalogs/NAME`),
+/// answered as an object rather than a list.
+fn single_object(path: &str) -> bool {
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    matches!(parts.as_slice(), ["nodes" | "catalogs" | "environments", _])
+}
+
+/// The entity a path names, and the query with what the path adds
+/// (`nodes/NAME/facts` is the facts of NAME).
+fn route(path: &str, ast: Option<Value>) -> Result<(String, Option<Value>), Response<Body>> {
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    let and = |condition: Value, ast: Option<Value>| -> Option<Value> {
+        Some(match ast {
+            Some(query) => json!(["and", condition, query]),
+            None => condition,
+        })
+    };
+    let not_found = |what: &str| {
+        Err(http::text(
+            StatusCode::NOT_FOUND,
+            format!("No route for /pdb/query/v4/{what}"),
+        ))
+    };
+    Ok(match parts.as_slice() {
+        [] => {
+            // The root endpoint: `["from", ENTITY, QUERY?]`.
+            let Some(Value::Array(items)) = &ast else {
+                return Err(http::text(
+                    StatusCode::BAD_REQUEST,
+                    "The root endpoint takes a query of the form [\"from\", ENTITY, ...]",
+                ));
+            };
+            match (items.first().and_then(Value::as_str), items.get(1).and_then(Value::as_str)) {
+                (Some("from"), Some(entity)) => (entity.to_string(), items.get(2).cloned()),
+                _ => {
+                    return Err(http::text(
+                        StatusCode::BAD_REQUEST,
+                        "The root endpoint takes a query of the form [\"from\", ENTITY, ...]",
+                    ));
+                }
+            }
+        }
+        [entity] => (entity.to_string(), ast),
+        ["nodes" | "catalogs", certname] => (
+            parts[0].to_string(),
+            and(json!(["=", "certname", certname]), ast),
+        ),
+        ["environments", name] => ("environments".into(), and(json!(["=", "name", name]), ast)),
+        ["nodes", certname, "facts"] => ("facts".into(), and(json!(["=", "certname", certname]), ast)),
+        ["nodes", certname, "facts", name] => (
+            "facts".into(),
+            and(json!(["and", ["=", "certname", certname], ["=", "name", name]]), ast),
+        ),
+        ["nodes", certname, "resources"] => (
+            "resources".into(),
+            and(json!(["=", "certname", certname]), ast),
+        ),
+        ["facts", name] => ("facts".into(), and(json!(["=", "name", name]), ast)),
+        ["facts", name, value] => (
+            "facts".into(),
+            and(json!(["and", ["=", "name", name], ["=", "value", value]]), ast),
+        ),
+        ["resources", type_name] => ("resources".into(), and(json!(["=", "type", type_name]), ast)),
+        ["resources", type_name, title] => (
+            "resources".into(),
+            and(json!(["and", ["=", "type", type_name], ["=", "title", title]]), ast),
+        ),
+        ["environments", name, entity] => (
+            entity.to_string(),
+            and(json!(["=", "environment", name]), ast),
+        ),
+        _ => return not_found(path),
+    })
+}
+
+/// `/pdb/cmd/v1`: the command named by the URL (`command`, `version`,
+/// `certname`, with the payload as the body), or by an older body of
+/// `{"command", "version", "payload"}`. Stored before the answer, so a
+/// 200 means kept.
+async fn command(store: Arc<Store>, request: &Request) -> Response<Body> {
+    let body: Value = match serde_json::from_slice(&request.body) {
+        Ok(body) => body,
+        Err(e) => return http::text(StatusCode::BAD_REQUEST, format!("The command is not JSON: {e}")),
+    };
+    let (name, version, certname, payload) = match request.param("command") {
+        Some(name) => (
+            name.to_string(),
+            request.param("version").and_then(|v| v.parse().ok()),
+            request.param("certname").unwrap_or_default().to_string(),
+            body,
+        ),
+        None => (
+            body.get("command")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            body.get("version")
+                .and_then(Value::as_u64)
+                .map(|v| v as u32),
+            String::new(),
+            body.get("payload").cloned().unwrap_or(Value::Null),
+        ),
+    };
+    let Some(version) = version else {
+        return http::text(StatusCode::BAD_REQUEST, "The command names no version");
+    };
+    let stored = tokio::task::spawn_blocking(move || {
+        store.submit(&name, version, &certname, &payload)
+    })
+    .await;
+    match stored {
+        Ok(Ok(())) => http::json(&json!({"uuid": uuid()})),
+        Ok(Err(error)) => store_error(&error),
+        Err(_) => http::text(StatusCode::INTERNAL_SERVER_ERROR, "The command stopped unexpectedly"),
+    }
+}
+
+/// A random UUID for a command's receipt, as PuppetDB gives one.
+fn uuid() -> String {
+    let mut bytes = [0u8; 16];
+    let _ = ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
