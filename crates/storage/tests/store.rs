@@ -156,14 +156,13 @@ fn facts_nodes_and_deactivation() {
     let any = query(&store, "nodes", json!(["=", "node_state", "any"]));
     assert_eq!(any.len(), 2);
     assert!(any[1]["deactivated"].is_string(), "{any:?}");
-    // New facts make it active again.
+    // Facts produced after the deactivation make it active again (ones
+    // of the same millisecond would not: PuppetDB wants them later).
     let mut values = serde_json::Map::new();
     values.insert("kernel".into(), json!("Linux"));
-    submit(
-        &store,
-        commands::REPLACE_FACTS,
-        &commands::replace_facts("b.example", "production", &values, None, "server"),
-    );
+    let mut later = commands::replace_facts("b.example", "production", &values, None, "server");
+    later["producer_timestamp"] = json!("2200-01-01T00:00:00.000Z");
+    submit(&store, commands::REPLACE_FACTS, &later);
     assert_eq!(store.query("nodes", None, &Paging::default()).unwrap().len(), 2);
 }
 
