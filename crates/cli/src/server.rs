@@ -77,7 +77,12 @@ pub(crate) struct ServerArgs {
     /// What is done with the reports agents send, as Puppet's `reports`
     /// setting: `store` keeps each as a file under the vardir,
     /// `puppetdb` in the storage, `none` nothing.
-    #[arg(long, default_value = "store", value_delimiter = ',', value_name = "NAME[,NAME]")]
+    #[arg(
+        long,
+        default_value = "store",
+        value_delimiter = ',',
+        value_name = "NAME[,NAME]"
+    )]
     reports: Vec<String>,
 }
 
@@ -104,14 +109,19 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         .map(|r| r.trim().to_string())
         .filter(|r| !r.is_empty() && r != "none")
         .collect();
-    if let Some(unknown) = reports.iter().find(|r| !matches!(r.as_str(), "store" | "puppetdb")) {
+    if let Some(unknown) = reports
+        .iter()
+        .find(|r| !matches!(r.as_str(), "store" | "puppetdb"))
+    {
         anyhow::bail!("--reports: '{unknown}' is not a report processor (store, puppetdb or none)");
     }
     if reports.iter().any(|r| r == "puppetdb") && !args.storeconfigs {
         anyhow::bail!("--reports: 'puppetdb' needs the storage: set storeconfigs = true");
     }
     let storage = if args.storeconfigs {
-        Some(Arc::new(crate::storage::Storeconfigs::open(&vardir, &certname)?))
+        Some(Arc::new(crate::storage::Storeconfigs::open(
+            &vardir, &certname,
+        )?))
     } else {
         None
     };

@@ -57,7 +57,10 @@ fn start_server(dir: &Path) -> Running {
     std::fs::write(&classifier, CLASSIFIER).expect("the classifier");
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&classifier, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let external_nodes = [OsString::from("--external-nodes"), classifier.into_os_string()];
+    let external_nodes = [
+        OsString::from("--external-nodes"),
+        classifier.into_os_string(),
+    ];
     start(dir, &environments, &external_nodes)
 }
 
@@ -468,7 +471,11 @@ fn storeconfigs_share_exported_resources_across_nodes() {
     let server = start(
         dir,
         &environments,
-        &["--storeconfigs".into(), "--reports".into(), "store,puppetdb".into()],
+        &[
+            "--storeconfigs".into(),
+            "--reports".into(),
+            "store,puppetdb".into(),
+        ],
     );
     let work = |node: &str| {
         let path = dir.join(format!("{node}-work"));
@@ -526,7 +533,14 @@ fn storeconfigs_share_exported_resources_across_nodes() {
     assert_eq!(status, "200", "{body}");
     let mut exported: Vec<String> = json_rows(&body)
         .iter()
-        .map(|r| format!("{} {}[{}]", r["certname"].as_str().unwrap(), r["type"].as_str().unwrap(), r["title"].as_str().unwrap()))
+        .map(|r| {
+            format!(
+                "{} {}[{}]",
+                r["certname"].as_str().unwrap(),
+                r["type"].as_str().unwrap(),
+                r["title"].as_str().unwrap()
+            )
+        })
         .collect();
     exported.sort();
     assert_eq!(
@@ -538,7 +552,13 @@ fn storeconfigs_share_exported_resources_across_nodes() {
             "mrtest-fleet2 Notify[never collected from mrtest-fleet2]",
         ]
     );
-    let (status, body) = pdb(dir, server.port, "mrtest-fleet1", "/pdb/query/v4/nodes", &[]);
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4/nodes",
+        &[],
+    );
     assert_eq!(status, "200", "{body}");
     let nodes = json_rows(&body);
     assert_eq!(nodes.len(), 2, "{body}");
@@ -559,15 +579,24 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         server.port,
         "mrtest-fleet1",
         "/pdb/query/v4/events",
-        &["-G", "--data-urlencode", r#"query=["and", ["=", "certname", "mrtest-fleet2"], ["=", "status", "success"]]"#],
+        &[
+            "-G",
+            "--data-urlencode",
+            r#"query=["and", ["=", "certname", "mrtest-fleet2"], ["=", "status", "success"]]"#,
+        ],
     );
     let events = json_rows(&body);
     assert!(
-        events.iter().any(|e| e["resource_title"].as_str().is_some_and(|t| t.ends_with("/members/mrtest-fleet1"))),
+        events.iter().any(|e| e["resource_title"]
+            .as_str()
+            .is_some_and(|t| t.ends_with("/members/mrtest-fleet1"))),
         "{body}"
     );
     // Without a certificate, nothing.
-    assert_eq!(curl(dir, server.port, None, &[], "/pdb/query/v4/nodes"), "403");
+    assert_eq!(
+        curl(dir, server.port, None, &[], "/pdb/query/v4/nodes"),
+        "403"
+    );
     // A bad query is the asker's fault, said as PuppetDB says it.
     let (status, body) = pdb(
         dir,
@@ -577,7 +606,10 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         &["-G", "--data-urlencode", r#"query=["=", "colour", "red"]"#],
     );
     assert_eq!(status, "400");
-    assert!(body.contains("'colour' is not a queryable object for nodes"), "{body}");
+    assert!(
+        body.contains("'colour' is not a queryable object for nodes"),
+        "{body}"
+    );
 
     // Deactivated, a node's exports are no longer collected: the other's
     // purge removes its member.
@@ -586,12 +618,25 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         server.port,
         "mrtest-fleet1",
         "/pdb/cmd/v1?command=deactivate_node&version=3&certname=mrtest-fleet2",
-        &["-X", "POST", "-H", "Content-Type: application/json", "--data", r#"{"certname": "mrtest-fleet2"}"#],
+        &[
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: application/json",
+            "--data",
+            r#"{"certname": "mrtest-fleet2"}"#,
+        ],
     );
     assert_eq!(status, "200", "{body}");
     let (code, text) = run("mrtest-fleet1");
     assert_eq!(code, Some(2), "{text}");
     assert_eq!(members("mrtest-fleet1"), ["mrtest-fleet1"]);
-    let (_, body) = pdb(dir, server.port, "mrtest-fleet1", "/pdb/query/v4/nodes", &[]);
+    let (_, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4/nodes",
+        &[],
+    );
     assert_eq!(json_rows(&body).len(), 1, "{body}");
 }

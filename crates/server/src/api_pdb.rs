@@ -47,12 +47,15 @@ pub(crate) async fn handle(
         Ok(found) => found,
         Err(message) => return http::text(StatusCode::BAD_REQUEST, message),
     };
-    let (entity, ast) = match route(path.trim_start_matches('/'), ast) {
+    let marionette_storage::Endpoint {
+        entity,
+        query: ast,
+        single,
+    } = match marionette_storage::endpoint(path, ast) {
         Ok(found) => found,
-        Err(response) => return response,
+        Err(error) => return store_error(&error),
     };
     let include_total = request.param("include_total") == Some("true");
-    let single = single_object(path.trim_start_matches('/'));
     let answered = tokio::task::spawn_blocking(move || {
         let page = store.query(&entity, ast.as_ref(), &paging);
         // The total asks for every row again, without the page's limits.
@@ -65,7 +68,10 @@ pub(crate) async fn handle(
     let (total, page) = match answered {
         Ok(found) => found,
         Err(_) => {
-            return http::text(StatusCode::INTERNAL_SERVER_ERROR, "The query stopped unexpectedly");
+            return http::text(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "The query stopped unexpectedly",
+            );
         }
     };
     match page {
@@ -139,10 +145,9 @@ fn read_query(request: &Request) -> Result<(Option<Value>, Paging), String> {
     let number = |name: &str| -> Result<Option<usize>, String> {
         match param(name)? {
             None => Ok(None),
-            Some(Value::Number(n)) => n
-                .as_u64()
-                .map(|n| Some(n as usize))
-                .ok_or_else(|| format!("Illegal value '{n}' for :{name}; expected a non-negative integer")),
+            Some(Value::Number(n)) => n.as_u64().map(|n| Some(n as usize)).ok_or_else(|| {
+                format!("Illegal value '{n}' for :{name}; expected a non-negative integer")
+            }),
             Some(Value::String(s)) => s.parse().map(Some).map_err(|_| {
                 format!("Illegal value '{s}' for :{name}; expected a non-negative integer")
             }),
@@ -177,81 +182,6 @@ fn read_query(request: &Request) -> Result<(Option<Value>, Paging), String> {
     Ok((ast, paging))
 }
 
-/// Whether the path names one thing (`nodes/NAME`, `catalogs/NAME`),
-/// answered as an object rather than a list.
-fn single_object(path: &str) -> bool {
-    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-    matches!(parts.as_slice(), ["nodes" | "catalogs" | "environments", _])
-}
-
-/// The entity a path names, and the query with what the path adds
-/// (`nodes/NAME/facts` is the facts of NAME).
-fn route(path: &str, ast: Option<Value>) -> Result<(String, Option<Value>), Response<Body>> {
-    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-    let and = |condition: Value, ast: Option<Value>| -> Option<Value> {
-        Some(match ast {
-            Some(query) => json!(["and", condition, query]),
-            None => condition,
-        })
-    };
-    let not_found = |what: &str| {
-        Err(http::text(
-            StatusCode::NOT_FOUND,
-            format!("No route for /pdb/query/v4/{what}"),
-        ))
-    };
-    Ok(match parts.as_slice() {
-        [] => {
-            // The root endpoint: `["from", ENTITY, QUERY?]`.
-            let Some(Value::Array(items)) = &ast else {
-                return Err(http::text(
-                    StatusCode::BAD_REQUEST,
-                    "The root endpoint takes a query of the form [\"from\", ENTITY, ...]",
-                ));
-            };
-            match (items.first().and_then(Value::as_str), items.get(1).and_then(Value::as_str)) {
-                (Some("from"), Some(entity)) => (entity.to_string(), items.get(2).cloned()),
-                _ => {
-                    return Err(http::text(
-                        StatusCode::BAD_REQUEST,
-                        "The root endpoint takes a query of the form [\"from\", ENTITY, ...]",
-                    ));
-                }
-            }
-        }
-        [entity] => (entity.to_string(), ast),
-        ["nodes" | "catalogs", certname] => (
-            parts[0].to_string(),
-            and(json!(["=", "certname", certname]), ast),
-        ),
-        ["environments", name] => ("environments".into(), and(json!(["=", "name", name]), ast)),
-        ["nodes", certname, "facts"] => ("facts".into(), and(json!(["=", "certname", certname]), ast)),
-        ["nodes", certname, "facts", name] => (
-            "facts".into(),
-            and(json!(["and", ["=", "certname", certname], ["=", "name", name]]), ast),
-        ),
-        ["nodes", certname, "resources"] => (
-            "resources".into(),
-            and(json!(["=", "certname", certname]), ast),
-        ),
-        ["facts", name] => ("facts".into(), and(json!(["=", "name", name]), ast)),
-        ["facts", name, value] => (
-            "facts".into(),
-            and(json!(["and", ["=", "name", name], ["=", "value", value]]), ast),
-        ),
-        ["resources", type_name] => ("resources".into(), and(json!(["=", "type", type_name]), ast)),
-        ["resources", type_name, title] => (
-            "resources".into(),
-            and(json!(["and", ["=", "type", type_name], ["=", "title", title]]), ast),
-        ),
-        ["environments", name, entity] => (
-            entity.to_string(),
-            and(json!(["=", "environment", name]), ast),
-        ),
-        _ => return not_found(path),
-    })
-}
-
 /// `/pdb/cmd/v1`: the command named by the URL (`command`, `version`,
 /// `certname`, with the payload as the body), or by an older body of
 /// `{"command", "version", "payload"}`. Stored before the answer, so a
@@ -259,7 +189,12 @@ fn route(path: &str, ast: Option<Value>) -> Result<(String, Option<Value>), Resp
 async fn command(store: Arc<Store>, request: &Request) -> Response<Body> {
     let body: Value = match serde_json::from_slice(&request.body) {
         Ok(body) => body,
-        Err(e) => return http::text(StatusCode::BAD_REQUEST, format!("The command is not JSON: {e}")),
+        Err(e) => {
+            return http::text(
+                StatusCode::BAD_REQUEST,
+                format!("The command is not JSON: {e}"),
+            );
+        }
     };
     let (name, version, certname, payload) = match request.param("command") {
         Some(name) => (
@@ -283,14 +218,16 @@ async fn command(store: Arc<Store>, request: &Request) -> Response<Body> {
     let Some(version) = version else {
         return http::text(StatusCode::BAD_REQUEST, "The command names no version");
     };
-    let stored = tokio::task::spawn_blocking(move || {
-        store.submit(&name, version, &certname, &payload)
-    })
-    .await;
+    let stored =
+        tokio::task::spawn_blocking(move || store.submit(&name, version, &certname, &payload))
+            .await;
     match stored {
         Ok(Ok(())) => http::json(&json!({"uuid": uuid()})),
         Ok(Err(error)) => store_error(&error),
-        Err(_) => http::text(StatusCode::INTERNAL_SERVER_ERROR, "The command stopped unexpectedly"),
+        Err(_) => http::text(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "The command stopped unexpectedly",
+        ),
     }
 }
 

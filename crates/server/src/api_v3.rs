@@ -205,8 +205,7 @@ fn report(state: &State, request: &Request, name: &str) -> Response<Body> {
     if let Some(store) = &state.config.storage
         && wants("puppetdb")
     {
-        let payload =
-            marionette_storage::commands::store_report(&report, &state.config.certname);
+        let payload = marionette_storage::commands::store_report(&report, &state.config.certname);
         let (command, version) = marionette_storage::commands::STORE_REPORT;
         if let Err(e) = store.submit(command, version, name, &payload) {
             state.log(&format!("Could not store the report of {name}: {e}"));

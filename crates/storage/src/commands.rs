@@ -70,13 +70,18 @@ pub fn replace_catalog(catalog: &Value, producer: &str, transaction_uuid: Option
         .unwrap_or(&empty);
     let mut out_resources = Vec::new();
     let mut edges = Vec::new();
-    let endpoint = |(type_name, title): &(String, String)| json!({"type": type_name, "title": title});
+    let endpoint =
+        |(type_name, title): &(String, String)| json!({"type": type_name, "title": title});
     for edge in catalog
         .get("edges")
         .and_then(Value::as_array)
         .unwrap_or(&empty)
     {
-        let end = |key: &str| edge.get(key).and_then(Value::as_str).and_then(split_reference);
+        let end = |key: &str| {
+            edge.get(key)
+                .and_then(Value::as_str)
+                .and_then(split_reference)
+        };
         if let (Some(source), Some(target)) = (end("source"), end("target")) {
             edges.push(json!({
                 "source": endpoint(&source),
@@ -99,7 +104,11 @@ pub fn replace_catalog(catalog: &Value, producer: &str, transaction_uuid: Option
                 ("notify", "notifies", true),
                 ("subscribe", "subscription-of", false),
             ] {
-                for other in parameters.get(parameter).map(references).unwrap_or_default() {
+                for other in parameters
+                    .get(parameter)
+                    .map(references)
+                    .unwrap_or_default()
+                {
                     let (source, target) = if outward {
                         (&this, &other)
                     } else {
@@ -116,7 +125,10 @@ pub fn replace_catalog(catalog: &Value, producer: &str, transaction_uuid: Option
         let mut stored = Map::new();
         stored.insert("type".into(), get("type"));
         stored.insert("title".into(), get("title"));
-        stored.insert("exported".into(), Value::Bool(get("exported") == Value::Bool(true)));
+        stored.insert(
+            "exported".into(),
+            Value::Bool(get("exported") == Value::Bool(true)),
+        );
         if !get("file").is_null() {
             stored.insert("file".into(), get("file"));
             stored.insert("line".into(), get("line"));

@@ -7,6 +7,7 @@
 //!   .submit(command, version, certname, payload) -> Result<(), StoreError>
 //!   .query(entity, query: Option<&Value>, &Paging) -> Result<Vec<Value>, StoreError>
 //! commands::{replace_facts, replace_catalog, store_report}   Puppet's documents -> payloads
+//! endpoint(path, query) -> Endpoint                           `/pdb/query/v4/...` paths
 //! ```
 //!
 //! Writes are PuppetDB's commands (`replace facts`, `replace catalog`,
@@ -30,10 +31,12 @@
 //! documents only as JSON.
 
 pub mod commands;
+mod endpoint;
 mod query;
 mod schema;
 mod store;
 
+pub use endpoint::{Endpoint, endpoint};
 pub use query::Paging;
 pub use store::Store;
 

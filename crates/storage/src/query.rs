@@ -264,15 +264,19 @@ fn check_field(entity: &str, name: &str) -> Result<(), StoreError> {
     if known.contains(&name) {
         return Ok(());
     }
-    let mut listed: Vec<&str> = known
+    let mut listed: Vec<String> = known
         .iter()
-        .copied()
-        .filter(|f| *f != "node_state" && *f != "tags")
+        .filter(|f| !matches!(**f, "node_state" | "tags" | "latest_report?"))
+        .map(|f| format!("'{f}'"))
         .collect();
     listed.sort_unstable();
+    // PuppetDB lists them as a sentence: 'a', 'b', and 'c'.
+    let listed = match listed.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{}, and {last}", rest.join(", ")),
+        _ => listed.join(""),
+    };
     Err(bad(format!(
-        "'{name}' is not a queryable object for {entity}. Known queryable objects are {}",
-        listed.join(", ")
+        "'{name}' is not a queryable object for {entity}. Known queryable objects are {listed}"
     )))
 }
 
@@ -289,9 +293,13 @@ fn parse_field(entity: &str, value: &Value) -> Result<Field, StoreError> {
             (Some("fact"), Some(Value::String(name))) if entity == "nodes" => {
                 Ok(Field::Fact(name.clone()))
             }
-            _ => Err(bad(format!("{value} is not a queryable object for {entity}"))),
+            _ => Err(bad(format!(
+                "{value} is not a queryable object for {entity}"
+            ))),
         },
-        _ => Err(bad(format!("{value} is not a queryable object for {entity}"))),
+        _ => Err(bad(format!(
+            "{value} is not a queryable object for {entity}"
+        ))),
     }
 }
 
@@ -320,7 +328,11 @@ fn parse_expr(entity: &str, ast: &Value) -> Result<Expr, StoreError> {
                 items.len() - 1
             )));
         }
-        Ok(Expr::Compare(op, parse_field(entity, &items[1])?, items[2].clone()))
+        Ok(Expr::Compare(
+            op,
+            parse_field(entity, &items[1])?,
+            items[2].clone(),
+        ))
     };
     match operator {
         "=" => compare(Op::Eq),
@@ -386,9 +398,7 @@ fn parse_expr(entity: &str, ast: &Value) -> Result<Expr, StoreError> {
                 Some("extract") => {
                     let (sub_entity, sub_query) = select(source.get(2))?;
                     let mut extract = parse_extract(&sub_entity, &source[1..2])?;
-                    extract.filter = sub_query
-                        .map(|q| parse_expr(&sub_entity, q))
-                        .transpose()?;
+                    extract.filter = sub_query.map(|q| parse_expr(&sub_entity, q)).transpose()?;
                     Ok(Expr::InQuery(fields, Box::new(extract)))
                 }
                 _ => Err(bad("'in' takes an 'array' or an 'extract'")),
@@ -551,6 +561,7 @@ fn value_of<'a>(row: &'a Map<String, Value>, field: &Field) -> Option<&'a Value>
     match field {
         Field::Plain(name) if name == "tag" => row.get("tags"),
         Field::Plain(name) if name == "node_state" => row.get("_node_state"),
+        Field::Plain(name) if name == "latest_report?" => row.get("_latest_report?"),
         Field::Plain(name) => row.get(name.as_str()),
         Field::Parameter(name) => row.get("parameters")?.get(name.as_str()),
         Field::Fact(name) => row.get("_facts")?.get(name.as_str()),
@@ -574,9 +585,10 @@ fn compare(op: Op, found: &Value, wanted: &Value) -> bool {
     let ordering = match (found, wanted) {
         (Value::Number(a), Value::Number(b)) => a.as_f64().partial_cmp(&b.as_f64()),
         // PuppetDB reads a number given as a string for numeric fields.
-        (Value::Number(a), Value::String(b)) if op != Op::Eq => {
-            b.parse::<f64>().ok().and_then(|b| a.as_f64()?.partial_cmp(&b))
-        }
+        (Value::Number(a), Value::String(b)) if op != Op::Eq => b
+            .parse::<f64>()
+            .ok()
+            .and_then(|b| a.as_f64()?.partial_cmp(&b)),
         (Value::String(a), Value::String(b)) => match (timestamp(a), timestamp(b)) {
             (Some(a), Some(b)) => Some(a.cmp(&b)),
             _ if op == Op::Eq => Some(a.cmp(b)),
@@ -623,11 +635,19 @@ pub(crate) fn order(a: &Value, b: &Value) -> Ordering {
 }
 
 /// Projects, groups, sorts and pages the matching rows.
-pub(crate) fn finish(extract: &Extract, rows: Vec<Map<String, Value>>, paging: &Paging) -> Vec<Value> {
+pub(crate) fn finish(
+    extract: &Extract,
+    rows: Vec<Map<String, Value>>,
+    paging: &Paging,
+) -> Vec<Value> {
     let mut rows: Vec<Map<String, Value>> = match &extract.fields {
         None => rows
             .into_iter()
-            .map(|row| row.into_iter().filter(|(k, _)| !k.starts_with('_')).collect())
+            .map(|row| {
+                row.into_iter()
+                    .filter(|(k, _)| !k.starts_with('_'))
+                    .collect()
+            })
             .collect(),
         Some(projections) if projections.iter().any(|p| matches!(p, Projection::Count)) => {
             // Counts, per group when grouped.
@@ -686,7 +706,11 @@ pub(crate) fn finish(extract: &Extract, rows: Vec<Map<String, Value>>, paging: &
             for (field, descending) in &paging.order_by {
                 let null = Value::Null;
                 let ordering = order(a.get(field).unwrap_or(&null), b.get(field).unwrap_or(&null));
-                let ordering = if *descending { ordering.reverse() } else { ordering };
+                let ordering = if *descending {
+                    ordering.reverse()
+                } else {
+                    ordering
+                };
                 if ordering != Ordering::Equal {
                     return ordering;
                 }

@@ -148,11 +148,11 @@ impl Store {
         if query::fields_of(entity).is_none() {
             return Err(StoreError::UnknownEntity(entity.to_string()));
         }
-        if let Some((field, _)) = paging
-            .order_by
-            .iter()
-            .find(|(field, _)| !query::fields_of(entity).unwrap_or(&[]).contains(&field.as_str()))
-        {
+        if let Some((field, _)) = paging.order_by.iter().find(|(field, _)| {
+            !query::fields_of(entity)
+                .unwrap_or(&[])
+                .contains(&field.as_str())
+        }) {
             return Err(StoreError::Query(format!(
                 "Unrecognized column '{field}' specified in :order_by; Supported columns are '{}'",
                 query::fields_of(entity).unwrap_or(&[]).join("', '")
@@ -197,7 +197,11 @@ impl Store {
 
     /// The entity's rows, narrowed by what the filter requires of the
     /// node or (for resources) the type when it says.
-    fn rows(&self, entity: &str, filter: Option<&Expr>) -> Result<Vec<Map<String, Value>>, StoreError> {
+    fn rows(
+        &self,
+        entity: &str,
+        filter: Option<&Expr>,
+    ) -> Result<Vec<Map<String, Value>>, StoreError> {
         let certname = filter
             .and_then(|f| f.required("certname"))
             .and_then(Value::as_str)
@@ -216,7 +220,7 @@ impl Store {
                 resources(&connection, certname.as_deref(), type_name.as_deref())
             }
             "catalogs" => catalogs(&connection, certname.as_deref()),
-            "reports" => reports(&connection, certname.as_deref()),
+            "reports" => reports(&connection, certname.as_deref(), true),
             "events" => events(&connection, certname.as_deref()),
             other => return Err(StoreError::UnknownEntity(other.to_string())),
         };
@@ -430,7 +434,8 @@ fn store_report(
         "noop_pending": field("noop_pending"),
         "environment": field("environment"),
         "configuration_version": field("configuration_version"),
-        "corrective_change": field("corrective_change"),
+        // Open-source PuppetDB keeps no corrective changes.
+        "corrective_change": null,
         "cached_catalog_status": field("cached_catalog_status"),
         "catalog_uuid": field("catalog_uuid"),
         "code_id": field("code_id"),
@@ -454,7 +459,12 @@ fn store_report(
             receive_time,
             report.to_string(),
             Value::Array(events).to_string(),
-            if metrics.is_null() { json!([]) } else { metrics }.to_string(),
+            if metrics.is_null() {
+                json!([])
+            } else {
+                metrics
+            }
+            .to_string(),
             if logs.is_null() { json!([]) } else { logs }.to_string(),
         ],
     )?;
@@ -489,21 +499,18 @@ fn report_events(payload: &Map<String, Value>) -> Vec<Value> {
     for resource in resources {
         let field = |key: &str| resource.get(key).cloned().unwrap_or(Value::Null);
         let containment = field("containment_path");
-        // The class that contains the resource: the last `Class[...]` of
-        // its containment path.
+        // The class that contains the resource: the last step of its
+        // containment path that is a class, which the path names bare
+        // (`Main`, `Apache::Mod`), not as a reference (`Stage[main]`).
         let containing_class = containment
             .as_array()
             .and_then(|path| {
                 path.iter()
                     .rev()
                     .filter_map(Value::as_str)
-                    .find_map(|step| {
-                        step.strip_prefix("Class[")
-                            .and_then(|s| s.strip_suffix(']'))
-                            .map(str::to_string)
-                    })
+                    .find(|step| !step.contains('['))
+                    .map(|step| Value::String(step.to_string()))
             })
-            .map(Value::String)
             .unwrap_or(Value::Null);
         let mut events: Vec<Value> = field("events").as_array().cloned().unwrap_or_default();
         if events.is_empty() && field("skipped") == Value::Bool(true) {
@@ -537,7 +544,7 @@ fn report_events(payload: &Map<String, Value>) -> Vec<Value> {
                 "line": field("line"),
                 "containment_path": containment.clone(),
                 "containing_class": containing_class.clone(),
-                "corrective_change": value("corrective_change"),
+                "corrective_change": null,
             }));
         }
     }
@@ -599,22 +606,40 @@ fn nodes(
         out.insert("certname".into(), Value::String(row.get(0)?));
         out.insert("deactivated".into(), json!(deactivated));
         out.insert("expired".into(), json!(expired));
-        out.insert("catalog_timestamp".into(), json!(row.get::<_, Option<String>>(6)?));
-        out.insert("facts_timestamp".into(), json!(row.get::<_, Option<String>>(3)?));
+        out.insert(
+            "catalog_timestamp".into(),
+            json!(row.get::<_, Option<String>>(6)?),
+        );
+        out.insert(
+            "facts_timestamp".into(),
+            json!(row.get::<_, Option<String>>(3)?),
+        );
         out.insert("report_timestamp".into(), from_report("end_time"));
-        out.insert("catalog_environment".into(), json!(row.get::<_, Option<String>>(7)?));
-        out.insert("facts_environment".into(), json!(row.get::<_, Option<String>>(4)?));
+        out.insert(
+            "catalog_environment".into(),
+            json!(row.get::<_, Option<String>>(7)?),
+        );
+        out.insert(
+            "facts_environment".into(),
+            json!(row.get::<_, Option<String>>(4)?),
+        );
         out.insert("report_environment".into(), from_report("environment"));
         out.insert("latest_report_status".into(), from_report("status"));
         out.insert("latest_report_noop".into(), from_report("noop"));
-        out.insert("latest_report_noop_pending".into(), from_report("noop_pending"));
+        out.insert(
+            "latest_report_noop_pending".into(),
+            from_report("noop_pending"),
+        );
         out.insert("latest_report_hash".into(), from_report("hash"));
         out.insert("latest_report_job_id".into(), from_report("job_id"));
         out.insert(
             "latest_report_corrective_change".into(),
             from_report("corrective_change"),
         );
-        out.insert("cached_catalog_status".into(), from_report("cached_catalog_status"));
+        out.insert(
+            "cached_catalog_status".into(),
+            from_report("cached_catalog_status"),
+        );
         out.insert("_facts".into(), json_text(row.get(5)?));
         out.insert("_node_state".into(), node_state(&deactivated, &expired));
         Ok(out)
@@ -712,7 +737,10 @@ fn resources(
         out.insert("tags".into(), json_text(row.get(5)?));
         out.insert("file".into(), json!(row.get::<_, Option<String>>(6)?));
         out.insert("line".into(), json!(row.get::<_, Option<i64>>(7)?));
-        out.insert("environment".into(), json!(row.get::<_, Option<String>>(8)?));
+        out.insert(
+            "environment".into(),
+            json!(row.get::<_, Option<String>>(8)?),
+        );
         out.insert("parameters".into(), json_text(row.get(9)?));
         out.insert(
             "_node_state".into(),
@@ -753,11 +781,15 @@ fn catalogs(
         ] {
             catalog.insert(key.into(), json!(row.get::<_, Option<String>>(index)?));
         }
+        let edges: Vec<Value> = json_text(row.get(10)?)
+            .as_array()
+            .map(|edges| edges.iter().map(flat_edge).collect())
+            .unwrap_or_default();
         catalog.insert(
             "edges".into(),
             json!({
                 "href": format!("/pdb/query/v4/catalogs/{certname}/edges"),
-                "data": json_text(row.get(10)?),
+                "data": edges,
             }),
         );
         catalog.insert(
@@ -794,9 +826,31 @@ fn catalogs(
     Ok(out)
 }
 
+/// The reports as the `reports` entity gives them; `as_reported` keeps
+/// their events' times as the `events` entity prints them, rather than
+/// as PuppetDB prints them inside a report.
+/// An edge as PuppetDB answers it: its ends' types and titles side by
+/// side.
+fn flat_edge(edge: &Value) -> Value {
+    let end = |which: &str, key: &str| {
+        edge.get(which)
+            .and_then(|e| e.get(key))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    json!({
+        "relationship": edge.get("relationship").cloned().unwrap_or(Value::Null),
+        "source_title": end("source", "title"),
+        "source_type": end("source", "type"),
+        "target_title": end("target", "title"),
+        "target_type": end("target", "type"),
+    })
+}
+
 fn reports(
     connection: &Connection,
     certname: Option<&str>,
+    as_reported: bool,
 ) -> rusqlite::Result<Vec<Map<String, Value>>> {
     let mut statement = connection.prepare(
         "SELECT r.report, r.resource_events, r.metrics, r.logs, l.hash IS NOT NULL
@@ -810,13 +864,39 @@ fn reports(
         };
         for (index, key) in [(1, "resource_events"), (2, "metrics"), (3, "logs")] {
             if let Some(Value::Object(link)) = report.get_mut(key) {
-                link.insert("data".into(), json_text(row.get(index)?));
+                // PuppetDB gives none rather than an empty list.
+                let data = match json_text(row.get(index)?) {
+                    Value::Array(items) if items.is_empty() => Value::Null,
+                    data => data,
+                };
+                link.insert("data".into(), data);
             }
         }
-        report.insert("latest_report?".into(), Value::Bool(row.get(4)?));
+        if as_reported
+            && let Some(Value::Array(events)) = report
+                .get_mut("resource_events")
+                .and_then(|l| l.get_mut("data"))
+        {
+            for event in events {
+                if let Some(time) = event.get_mut("timestamp") {
+                    *time = embedded_time(time);
+                }
+            }
+        }
+        report.insert("_latest_report?".into(), Value::Bool(row.get(4)?));
         Ok(report)
     })?;
     rows.collect()
+}
+
+/// A time as PuppetDB prints it inside a report's events: whole seconds
+/// with a `+00:00` offset, milliseconds only when there are some.
+fn embedded_time(time: &Value) -> Value {
+    match time.as_str().and_then(Timestamp::parse) {
+        Some(t) if t.0 % 1_000_000_000 == 0 => Value::String(t.format("%Y-%m-%dT%H:%M:%S+00:00")),
+        Some(t) => Value::String(t.format("%Y-%m-%dT%H:%M:%S.%L+00:00")),
+        None => time.clone(),
+    }
 }
 
 fn events(
@@ -824,7 +904,7 @@ fn events(
     certname: Option<&str>,
 ) -> rusqlite::Result<Vec<Map<String, Value>>> {
     let mut out = Vec::new();
-    for report in reports(connection, certname)? {
+    for report in reports(connection, certname, false)? {
         let field = |key: &str| report.get(key).cloned().unwrap_or(Value::Null);
         let Some(events) = report
             .get("resource_events")
@@ -834,7 +914,9 @@ fn events(
             continue;
         };
         for event in events {
-            let Value::Object(event) = event else { continue };
+            let Value::Object(event) = event else {
+                continue;
+            };
             let mut row = Map::new();
             row.insert("certname".into(), field("certname"));
             row.insert("report".into(), field("hash"));
@@ -843,8 +925,11 @@ fn events(
             row.insert("run_end_time".into(), field("end_time"));
             row.insert("report_receive_time".into(), field("receive_time"));
             row.insert("environment".into(), field("environment"));
-            row.insert("configuration_version".into(), field("configuration_version"));
-            row.insert("latest_report?".into(), field("latest_report?"));
+            row.insert(
+                "configuration_version".into(),
+                field("configuration_version"),
+            );
+            row.insert("_latest_report?".into(), field("_latest_report?"));
             out.push(row);
         }
     }

@@ -48,9 +48,13 @@ fn exported_resources_are_found_as_puppets_terminus_asks() {
     let found = query(
         &store,
         "resources",
-        json!(["and", ["=", "type", "Sshkey"], ["=", "exported", true],
-               ["not", ["=", "certname", "web1.example"]],
-               ["=", ["parameter", "type"], "ssh-ed25519"]]),
+        json!([
+            "and",
+            ["=", "type", "Sshkey"],
+            ["=", "exported", true],
+            ["not", ["=", "certname", "web1.example"]],
+            ["=", ["parameter", "type"], "ssh-ed25519"]
+        ]),
     );
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0]["certname"], "web2.example");
@@ -64,7 +68,11 @@ fn exported_resources_are_found_as_puppets_terminus_asks() {
     let tagged = query(&store, "resources", json!(["=", "tag", "sshkey"]));
     assert_eq!(tagged.len(), 2);
     // A parameter holding a list matches as PuppetDB's: the whole value.
-    let by_list = query(&store, "resources", json!(["=", ["parameter", "tag"], ["fleet"]]));
+    let by_list = query(
+        &store,
+        "resources",
+        json!(["=", ["parameter", "tag"], ["fleet"]]),
+    );
     assert_eq!(by_list.len(), 2);
 }
 
@@ -89,8 +97,15 @@ fn a_new_catalog_replaces_the_old_and_edges_are_synthesized() {
         .map(|e| e["relationship"].as_str().unwrap())
         .collect();
     assert_eq!(relationships, ["contains", "required-by"]);
-    assert_eq!(edges[1]["source"], json!({"type": "Class", "title": "Main"}));
-    assert_eq!(catalogs[0]["resources"]["data"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        edges[1],
+        json!({"relationship": "required-by", "source_title": "Main", "source_type": "Class",
+               "target_title": "/tmp/mrtest-a", "target_type": "File"})
+    );
+    assert_eq!(
+        catalogs[0]["resources"]["data"].as_array().unwrap().len(),
+        3
+    );
 }
 
 #[test]
@@ -99,12 +114,16 @@ fn a_malformed_catalog_leaves_the_stored_one_whole() {
     let good = commands::replace_catalog(&catalog("n1", "kept", "K"), "server", None);
     submit(&store, commands::REPLACE_CATALOG, &good);
     let mut bad = commands::replace_catalog(&catalog("n1", "lost", "K"), "server", None);
-    bad["resources"].as_array_mut().unwrap().push(json!({"title": "no type"}));
-    let error = store
-        .submit("replace catalog", 9, "n1", &bad)
-        .unwrap_err();
+    bad["resources"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"title": "no type"}));
+    let error = store.submit("replace catalog", 9, "n1", &bad).unwrap_err();
     assert!(matches!(error, StoreError::Payload { .. }), "{error}");
-    assert!(error.to_string().contains("resource 3 has no type"), "{error}");
+    assert!(
+        error.to_string().contains("resource 3 has no type"),
+        "{error}"
+    );
     let titles: Vec<Value> = query(&store, "resources", json!(["=", "type", "Sshkey"]))
         .into_iter()
         .map(|r| r["title"].clone())
@@ -133,26 +152,47 @@ fn facts_nodes_and_deactivation() {
         json!({"certname": "a.example", "name": "kernel", "value": "Linux", "environment": "production"})
     );
     let names = store.query("fact-names", None, &Paging::default()).unwrap();
-    assert_eq!(names, vec![json!("kernel"), json!("os"), json!("processors")]);
+    assert_eq!(
+        names,
+        vec![json!("kernel"), json!("os"), json!("processors")]
+    );
     // Nodes by a structured fact's value, and by regex.
-    let debian = query(&store, "nodes", json!(["=", ["fact", "os"], {"family": "Debian"}]));
+    let debian = query(
+        &store,
+        "nodes",
+        json!(["=", ["fact", "os"], {"family": "Debian"}]),
+    );
     assert_eq!(debian.len(), 1);
     assert_eq!(debian[0]["certname"], "a.example");
     assert_eq!(debian[0]["facts_environment"], "production");
     assert!(debian[0]["deactivated"].is_null());
-    assert_eq!(query(&store, "nodes", json!(["~", "certname", "^b\\."])).len(), 1);
+    assert_eq!(
+        query(&store, "nodes", json!(["~", "certname", "^b\\."])).len(),
+        1
+    );
     // An implicit subquery: nodes with a fact.
     let with_kernel = query(
         &store,
         "nodes",
-        json!(["subquery", "facts", ["and", ["=", "name", "os"], ["~", "certname", "^a"]]]),
+        json!([
+            "subquery",
+            "facts",
+            ["and", ["=", "name", "os"], ["~", "certname", "^a"]]
+        ]),
     );
     assert_eq!(with_kernel.len(), 1);
     // Deactivated: gone from nodes and facts unless node_state is asked.
-    submit(&store, commands::DEACTIVATE_NODE, &commands::deactivate_node("b.example"));
+    submit(
+        &store,
+        commands::DEACTIVATE_NODE,
+        &commands::deactivate_node("b.example"),
+    );
     let active = store.query("nodes", None, &Paging::default()).unwrap();
     assert_eq!(active.len(), 1);
-    assert_eq!(query(&store, "facts", json!(["=", "certname", "b.example"])).len(), 0);
+    assert_eq!(
+        query(&store, "facts", json!(["=", "certname", "b.example"])).len(),
+        0
+    );
     let any = query(&store, "nodes", json!(["=", "node_state", "any"]));
     assert_eq!(any.len(), 2);
     assert!(any[1]["deactivated"].is_string(), "{any:?}");
@@ -163,7 +203,13 @@ fn facts_nodes_and_deactivation() {
     let mut later = commands::replace_facts("b.example", "production", &values, None, "server");
     later["producer_timestamp"] = json!("2200-01-01T00:00:00.000Z");
     submit(&store, commands::REPLACE_FACTS, &later);
-    assert_eq!(store.query("nodes", None, &Paging::default()).unwrap().len(), 2);
+    assert_eq!(
+        store
+            .query("nodes", None, &Paging::default())
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 #[test]
@@ -174,10 +220,20 @@ fn stale_facts_are_ignored() {
                "producer": "s", "values": {"kernel": kernel}})
     };
     store
-        .submit("replace_facts", 5, "n", &payload("2026-11-28T10:00:00Z", "new"))
+        .submit(
+            "replace_facts",
+            5,
+            "n",
+            &payload("2026-11-28T10:00:00Z", "new"),
+        )
         .unwrap();
     store
-        .submit("replace_facts", 5, "n", &payload("2026-11-28T09:00:00.000+00:00", "old"))
+        .submit(
+            "replace_facts",
+            5,
+            "n",
+            &payload("2026-11-28T09:00:00.000+00:00", "old"),
+        )
         .unwrap();
     let facts = query(&store, "facts", json!(["=", "name", "kernel"]));
     assert_eq!(facts[0]["value"], "new");
@@ -197,7 +253,7 @@ fn report(node: &str, time: &str, status: &str) -> Value {
         "resource_statuses": {
             "File[/tmp/mrtest-a]": {"title": "/tmp/mrtest-a", "resource_type": "File", "file": "/etc/site.pp",
                 "line": 4, "skipped": false, "time": time, "corrective_change": false,
-                "containment_path": ["Stage[main]", "Main", "Class[Web]", "File[/tmp/mrtest-a]"],
+                "containment_path": ["Stage[main]", "Main", "Web", "File[/tmp/mrtest-a]"],
                 "events": [{"status": "success", "property": "ensure", "name": "file_created",
                     "previous_value": "absent", "desired_value": "file", "message": "created",
                     "time": time, "corrective_change": false}]},
@@ -210,7 +266,10 @@ fn report(node: &str, time: &str, status: &str) -> Value {
 #[test]
 fn reports_events_and_the_latest_report() {
     let (_dir, store) = store();
-    for (time, status) in [("2026-11-28T10:00:00.000Z", "changed"), ("2026-11-28T11:00:00.000Z", "unchanged")] {
+    for (time, status) in [
+        ("2026-11-28T10:00:00.000Z", "changed"),
+        ("2026-11-28T11:00:00.000Z", "unchanged"),
+    ] {
         let payload = commands::store_report(&report("n1", time, status), "server");
         submit(&store, commands::STORE_REPORT, &payload);
     }
@@ -218,8 +277,13 @@ fn reports_events_and_the_latest_report() {
     assert_eq!(reports.len(), 2);
     assert_eq!(reports[0]["end_time"], "2026-11-28T10:00:02.500Z");
     assert_eq!(reports[0]["configuration_version"], "1700000000");
-    assert_eq!(reports[0]["latest_report?"], false);
-    assert_eq!(reports[1]["latest_report?"], true);
+    let latest = query(&store, "reports", json!(["=", "latest_report?", true]));
+    assert_eq!(latest.len(), 1);
+    assert_eq!(latest[0]["hash"], reports[1]["hash"]);
+    assert!(
+        latest[0].get("latest_report?").is_none(),
+        "PuppetDB shows no such field"
+    );
     let metrics = reports[0]["metrics"]["data"].as_array().unwrap();
     assert!(metrics.contains(&json!({"category": "resources", "name": "changed", "value": 1})));
     let nodes = store.query("nodes", None, &Paging::default()).unwrap();
@@ -227,7 +291,10 @@ fn reports_events_and_the_latest_report() {
     assert_eq!(nodes[0]["latest_report_hash"], reports[1]["hash"]);
     // Events: the change and the skipped resource.
     let events = query(&store, "events", json!(["=", "latest_report?", true]));
-    let statuses: Vec<&str> = events.iter().map(|e| e["status"].as_str().unwrap()).collect();
+    let statuses: Vec<&str> = events
+        .iter()
+        .map(|e| e["status"].as_str().unwrap())
+        .collect();
     assert_eq!(statuses, ["success", "skipped"]);
     assert_eq!(events[0]["containing_class"], "Web");
     assert_eq!(events[0]["old_value"], "absent");
@@ -236,18 +303,35 @@ fn reports_events_and_the_latest_report() {
     let counts = query(
         &store,
         "reports",
-        json!(["extract", [["function", "count"], "status"], ["=", "certname", "n1"], ["group_by", "status"]]),
+        json!([
+            "extract",
+            [["function", "count"], "status"],
+            ["=", "certname", "n1"],
+            ["group_by", "status"]
+        ]),
     );
     assert_eq!(
         counts,
-        vec![json!({"count": 1, "status": "changed"}), json!({"count": 1, "status": "unchanged"})]
+        vec![
+            json!({"count": 1, "status": "changed"}),
+            json!({"count": 1, "status": "unchanged"})
+        ]
     );
     // The same report twice is stored once.
-    let again = commands::store_report(&report("n1", "2026-11-28T11:00:00.000Z", "unchanged"), "server");
+    let again = commands::store_report(
+        &report("n1", "2026-11-28T11:00:00.000Z", "unchanged"),
+        "server",
+    );
     let mut again = again;
     again["producer_timestamp"] = reports[1]["producer_timestamp"].clone();
     store.submit("store report", 8, "n1", &again).unwrap();
-    assert!(store.query("reports", None, &Paging::default()).unwrap().len() >= 2);
+    assert!(
+        store
+            .query("reports", None, &Paging::default())
+            .unwrap()
+            .len()
+            >= 2
+    );
 }
 
 #[test]
@@ -270,7 +354,10 @@ fn paging_and_extract() {
     let names = store
         .query("nodes", Some(&json!(["extract", "certname"])), &paging)
         .unwrap();
-    assert_eq!(names, vec![json!({"certname": "c"}), json!({"certname": "b"})]);
+    assert_eq!(
+        names,
+        vec![json!({"certname": "c"}), json!({"certname": "b"})]
+    );
     let in_list = query(
         &store,
         "facts",
@@ -280,7 +367,15 @@ fn paging_and_extract() {
     let sub = query(
         &store,
         "facts",
-        json!(["in", "certname", ["extract", "certname", ["select_nodes", ["=", "certname", "b"]]]]),
+        json!([
+            "in",
+            "certname",
+            [
+                "extract",
+                "certname",
+                ["select_nodes", ["=", "certname", "b"]]
+            ]
+        ]),
     );
     assert_eq!(sub.len(), 1);
 }
@@ -289,23 +384,38 @@ fn paging_and_extract() {
 fn bad_queries_say_what_is_wrong() {
     let (_dir, store) = store();
     let error = store
-        .query("nodes", Some(&json!(["=", "color", "red"])), &Paging::default())
+        .query(
+            "nodes",
+            Some(&json!(["=", "color", "red"])),
+            &Paging::default(),
+        )
         .unwrap_err();
     assert!(error.is_bad_request());
     assert!(
-        error.to_string().starts_with("'color' is not a queryable object for nodes"),
+        error
+            .to_string()
+            .starts_with("'color' is not a queryable object for nodes"),
         "{error}"
     );
     let error = store
-        .query("nodes", Some(&json!(["like", "certname", "x"])), &Paging::default())
+        .query(
+            "nodes",
+            Some(&json!(["like", "certname", "x"])),
+            &Paging::default(),
+        )
         .unwrap_err();
     assert_eq!(error.to_string(), "'like' is not a valid operator");
-    let error = store.query("widgets", None, &Paging::default()).unwrap_err();
+    let error = store
+        .query("widgets", None, &Paging::default())
+        .unwrap_err();
     assert!(matches!(error, StoreError::UnknownEntity(_)));
     let error = store
         .submit("replace facts", 2, "n", &json!({"values": {}}))
         .unwrap_err();
-    assert!(matches!(error, StoreError::UnknownCommand { .. }), "{error}");
+    assert!(
+        matches!(error, StoreError::UnknownCommand { .. }),
+        "{error}"
+    );
 }
 
 #[test]
@@ -323,12 +433,18 @@ fn reopening_keeps_the_data_and_the_schema_version() {
         );
     }
     let store = Store::open(&path).unwrap();
-    assert_eq!(query(&store, "facts", json!(["=", "certname", "n"])).len(), 1);
+    assert_eq!(
+        query(&store, "facts", json!(["=", "certname", "n"])).len(),
+        1
+    );
     // A database from a newer Marionette is refused, not misread.
     drop(store);
     mark_as_newer(&path).unwrap();
-    let error = Store::open(&path).err().expect("a newer schema is refused");
-    assert!(error.to_string().contains("newer than this Marionette"), "{error}");
+    let error = Store::open(&path).expect_err("a newer schema is refused");
+    assert!(
+        error.to_string().contains("newer than this Marionette"),
+        "{error}"
+    );
 }
 
 /// Marks the database as written by a newer schema, through Python's
@@ -343,5 +459,8 @@ fn mark_as_newer(path: &std::path::Path) -> Result<(), String> {
         .arg(path)
         .status()
         .map_err(|e| format!("python3 is needed (apt-get install -y python3): {e}"))?;
-    status.success().then_some(()).ok_or_else(|| "python3 failed".into())
+    status
+        .success()
+        .then_some(())
+        .ok_or_else(|| "python3 failed".into())
 }

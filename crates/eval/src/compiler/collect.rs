@@ -4,8 +4,8 @@
 use indexmap::IndexSet;
 use marionette_diagnostics::Span;
 use marionette_syntax::ast::{AttributeOperation, BinaryOp, Expr, ExprKind, RelationshipOp};
-use marionette_values::{PHash, Value};
 use marionette_values::format::to_s;
+use marionette_values::{PHash, Value};
 
 use super::defaults::collect_references;
 use super::{Collector, Operand, PendingOverride, Relationship, ResId, Source};
@@ -20,7 +20,11 @@ fn pdb_filter(query: &Query) -> Option<serde_json::Value> {
     let predicate = |attribute: &str, value: &Value| match attribute {
         "tag" => json!(["=", "tag", to_s(value).to_lowercase()]),
         "title" => json!(["=", "title", marionette_catalog::to_data(value)]),
-        other => json!(["=", ["parameter", other], marionette_catalog::to_data(value)]),
+        other => json!([
+            "=",
+            ["parameter", other],
+            marionette_catalog::to_data(value)
+        ]),
     };
     Some(match query {
         Query::All => return None,
@@ -244,7 +248,10 @@ impl<'p> Evaluator<'p> {
                 .parameters
                 .iter()
                 .map(|(name, value)| {
-                    (Value::string(name.as_str()), marionette_catalog::from_data(value))
+                    (
+                        Value::string(name.as_str()),
+                        marionette_catalog::from_data(value),
+                    )
                 })
                 .collect();
             let saved = std::mem::replace(&mut self.current, scope);

@@ -1,0 +1,104 @@
+//! The paths of PuppetDB's query API (`/pdb/query/v4/...`) as an entity
+//! and a query: `nodes/NAME/facts` is the facts of NAME, the root path
+//! takes `["from", ENTITY, QUERY]`.
+
+use serde_json::{Value, json};
+
+use crate::StoreError;
+
+/// What a query path asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Endpoint {
+    pub entity: String,
+    /// The query given, with what the path adds.
+    pub query: Option<Value>,
+    /// The path names one thing (`nodes/NAME`, `catalogs/NAME`): the
+    /// answer is that object, not a list.
+    pub single: bool,
+}
+
+fn from_root(ast: Option<Value>) -> Result<(String, Option<Value>), StoreError> {
+    let wrong = || {
+        StoreError::Query(
+            "The root endpoint takes a query of the form [\"from\", ENTITY, QUERY]".into(),
+        )
+    };
+    let Some(Value::Array(items)) = ast else {
+        return Err(wrong());
+    };
+    match (
+        items.first().and_then(Value::as_str),
+        items.get(1).and_then(Value::as_str),
+    ) {
+        (Some("from"), Some(entity)) => Ok((entity.to_string(), items.get(2).cloned())),
+        _ => Err(wrong()),
+    }
+}
+
+/// The endpoint of `path`, the part after `/pdb/query/v4`.
+pub fn endpoint(path: &str, ast: Option<Value>) -> Result<Endpoint, StoreError> {
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    let and = |condition: Value, ast: Option<Value>| -> Option<Value> {
+        Some(match ast {
+            Some(query) => json!(["and", condition, query]),
+            None => condition,
+        })
+    };
+    let single = matches!(parts.as_slice(), ["nodes" | "catalogs" | "environments", _]);
+    let (entity, query) = match parts.as_slice() {
+        [] => from_root(ast)?,
+        [entity] => (entity.to_string(), ast),
+        ["nodes" | "catalogs", certname] => (
+            parts[0].to_string(),
+            and(json!(["=", "certname", certname]), ast),
+        ),
+        ["environments", name] => ("environments".into(), and(json!(["=", "name", name]), ast)),
+        ["nodes", certname, "facts"] => {
+            ("facts".into(), and(json!(["=", "certname", certname]), ast))
+        }
+        ["nodes", certname, "facts", name] => (
+            "facts".into(),
+            and(
+                json!(["and", ["=", "certname", certname], ["=", "name", name]]),
+                ast,
+            ),
+        ),
+        ["nodes", certname, "resources"] => (
+            "resources".into(),
+            and(json!(["=", "certname", certname]), ast),
+        ),
+        ["facts", name] => ("facts".into(), and(json!(["=", "name", name]), ast)),
+        ["facts", name, value] => (
+            "facts".into(),
+            and(
+                json!(["and", ["=", "name", name], ["=", "value", value]]),
+                ast,
+            ),
+        ),
+        ["resources", type_name] => (
+            "resources".into(),
+            and(json!(["=", "type", type_name]), ast),
+        ),
+        ["resources", type_name, title] => (
+            "resources".into(),
+            and(
+                json!(["and", ["=", "type", type_name], ["=", "title", title]]),
+                ast,
+            ),
+        ),
+        ["environments", name, entity] => (
+            entity.to_string(),
+            and(json!(["=", "environment", name]), ast),
+        ),
+        _ => {
+            return Err(StoreError::UnknownEntity(
+                path.trim_matches('/').to_string(),
+            ));
+        }
+    };
+    Ok(Endpoint {
+        entity,
+        query,
+        single,
+    })
+}
