@@ -76,6 +76,15 @@ impl Storeconfigs {
 }
 
 impl ExportedResources for Storeconfigs {
+    fn query(&self, query: Value) -> Result<Value, String> {
+        let found = marionette_storage::endpoint("", Some(query)).map_err(|e| e.to_string())?;
+        let rows = self
+            .store
+            .query(&found.entity, found.query.as_ref(), &Paging::default())
+            .map_err(|e| e.to_string())?;
+        Ok(Value::Array(rows))
+    }
+
     /// The query Puppet's PuppetDB terminus makes of an exported
     /// collector.
     fn search(

@@ -423,9 +423,9 @@ fn json_rows(body: &str) -> Vec<serde_json::Value> {
 /// Exported resources across a fleet of two stock agents, through
 /// `storeconfigs`: each node exports a defined type (as haproxy's
 /// balancer members are) and collects the fleet's; what a node exports
-/// and nobody collects never reaches an agent; PuppetDB's API answers
-/// over what was stored; a deactivated node's exports stop being
-/// collected.
+/// and nobody collects never reaches an agent; `puppetdb_query()` and
+/// PuppetDB's API answer over what was stored; a deactivated node's
+/// exports stop being collected.
 #[test]
 fn storeconfigs_share_exported_resources_across_nodes() {
     require("puppet", "puppet");
@@ -453,6 +453,10 @@ fn storeconfigs_share_exported_resources_across_nodes() {
   }
   @@notify { "never collected from ${trusted['certname']}": }
   Mrtest_fleet::Member <<| tag == 'mrtest_fleet' |>>
+  $peers = puppetdb_query(['from', 'nodes', ['~', 'certname', '^mrtest-fleet']])
+  file { "${facts['mrtest_srv_dir']}/peers":
+    content => join(sort($peers.map |$node| { $node['certname'] }), ' '),
+  }
 }
 "#,
     )
@@ -509,6 +513,10 @@ fn storeconfigs_share_exported_resources_across_nodes() {
     let (code, text) = run("mrtest-fleet1");
     assert_eq!(code, Some(2), "{text}");
     assert_eq!(members("mrtest-fleet1"), ["mrtest-fleet1"]);
+    assert_eq!(
+        std::fs::read_to_string(work("mrtest-fleet1").join("peers")).unwrap(),
+        "mrtest-fleet1"
+    );
     let (code, text) = run("mrtest-fleet2");
     assert_eq!(code, Some(2), "{text}");
     assert_eq!(members("mrtest-fleet2"), ["mrtest-fleet1", "mrtest-fleet2"]);
@@ -519,6 +527,11 @@ fn storeconfigs_share_exported_resources_across_nodes() {
     let (code, text) = run("mrtest-fleet1");
     assert_eq!(code, Some(2), "{text}");
     assert_eq!(members("mrtest-fleet1"), ["mrtest-fleet1", "mrtest-fleet2"]);
+    // `puppetdb_query()` in the manifest sees the fleet.
+    assert_eq!(
+        std::fs::read_to_string(work("mrtest-fleet1").join("peers")).unwrap(),
+        "mrtest-fleet1 mrtest-fleet2"
+    );
     let (code, text) = run("mrtest-fleet1");
     assert_eq!(code, Some(0), "the fleet converged:\n{text}");
 
@@ -631,6 +644,10 @@ fn storeconfigs_share_exported_resources_across_nodes() {
     let (code, text) = run("mrtest-fleet1");
     assert_eq!(code, Some(2), "{text}");
     assert_eq!(members("mrtest-fleet1"), ["mrtest-fleet1"]);
+    assert_eq!(
+        std::fs::read_to_string(work("mrtest-fleet1").join("peers")).unwrap(),
+        "mrtest-fleet1"
+    );
     let (_, body) = pdb(
         dir,
         server.port,

@@ -179,7 +179,7 @@ pub struct CompileOptions {
     pub exported: Option<std::sync::Arc<dyn ExportedResources>>,
 }
 
-/// A store of the resources nodes export (PuppetDB's `resources`).
+/// A store of what nodes export and the rest PuppetDB keeps.
 pub trait ExportedResources: Send + Sync {
     /// The resources of type `type_name` (capitalized, `Sshkey`) that
     /// nodes other than `node` export and that match `filter`, a PuppetDB
@@ -192,6 +192,10 @@ pub trait ExportedResources: Send + Sync {
         node: &str,
         filter: Option<serde_json::Value>,
     ) -> Result<Vec<CollectedResource>, String>;
+
+    /// Answers a PuppetDB query (`["from", ENTITY, QUERY]`), for
+    /// `puppetdb_query()`; the error is said as the call's failure.
+    fn query(&self, query: serde_json::Value) -> Result<serde_json::Value, String>;
 }
 
 /// A resource another node exported.

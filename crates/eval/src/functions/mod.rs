@@ -23,6 +23,7 @@ pub(crate) mod logging;
 pub(crate) mod lookup;
 pub(crate) mod math;
 pub(crate) mod misc;
+pub(crate) mod puppetdb;
 pub(crate) mod scanf;
 pub(crate) mod stdlib;
 pub(crate) mod strings;
@@ -52,6 +53,7 @@ pub(crate) fn builtins() -> &'static HashMap<&'static str, Builtin> {
         lookup::register(&mut map);
         math::register(&mut map);
         misc::register(&mut map);
+        puppetdb::register(&mut map);
         strings::register(&mut map);
         types::register(&mut map);
         map
