@@ -510,30 +510,25 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         names.sort();
         names
     };
-    let (code, text) = run("mrtest-fleet1");
-    assert_eq!(code, Some(2), "{text}");
-    assert_eq!(members("mrtest-fleet1"), ["mrtest-fleet1"]);
-    assert_eq!(
-        std::fs::read_to_string(work("mrtest-fleet1").join("peers")).unwrap(),
-        "mrtest-fleet1"
-    );
-    let (code, text) = run("mrtest-fleet2");
-    assert_eq!(code, Some(2), "{text}");
-    assert_eq!(members("mrtest-fleet2"), ["mrtest-fleet1", "mrtest-fleet2"]);
+    // A run of the node: its exit code, and the members it then has.
+    let step = |node: &str, expected: i32, wanted: &[&str]| {
+        let (code, text) = run(node);
+        assert_eq!(code, Some(expected), "{text}");
+        assert_eq!(members(node), wanted, "{text}");
+    };
+    let peers = |node: &str| std::fs::read_to_string(work(node).join("peers")).unwrap();
+    step("mrtest-fleet1", 2, &["mrtest-fleet1"]);
+    assert_eq!(peers("mrtest-fleet1"), "mrtest-fleet1");
+    step("mrtest-fleet2", 2, &["mrtest-fleet1", "mrtest-fleet2"]);
     assert_eq!(
         std::fs::read_to_string(work("mrtest-fleet2").join("members/mrtest-fleet1")).unwrap(),
         "exported by mrtest-fleet1\n"
     );
-    let (code, text) = run("mrtest-fleet1");
-    assert_eq!(code, Some(2), "{text}");
-    assert_eq!(members("mrtest-fleet1"), ["mrtest-fleet1", "mrtest-fleet2"]);
+    step("mrtest-fleet1", 2, &["mrtest-fleet1", "mrtest-fleet2"]);
     // `puppetdb_query()` in the manifest sees the fleet.
-    assert_eq!(
-        std::fs::read_to_string(work("mrtest-fleet1").join("peers")).unwrap(),
-        "mrtest-fleet1 mrtest-fleet2"
-    );
-    let (code, text) = run("mrtest-fleet1");
-    assert_eq!(code, Some(0), "the fleet converged:\n{text}");
+    assert_eq!(peers("mrtest-fleet1"), "mrtest-fleet1 mrtest-fleet2");
+    // The fleet converged.
+    step("mrtest-fleet1", 0, &["mrtest-fleet1", "mrtest-fleet2"]);
 
     // PuppetDB's API over what was stored.
     let (status, body) = pdb(
@@ -641,13 +636,8 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         ],
     );
     assert_eq!(status, "200", "{body}");
-    let (code, text) = run("mrtest-fleet1");
-    assert_eq!(code, Some(2), "{text}");
-    assert_eq!(members("mrtest-fleet1"), ["mrtest-fleet1"]);
-    assert_eq!(
-        std::fs::read_to_string(work("mrtest-fleet1").join("peers")).unwrap(),
-        "mrtest-fleet1"
-    );
+    step("mrtest-fleet1", 2, &["mrtest-fleet1"]);
+    assert_eq!(peers("mrtest-fleet1"), "mrtest-fleet1");
     let (_, body) = pdb(
         dir,
         server.port,
