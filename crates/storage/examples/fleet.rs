@@ -20,7 +20,10 @@ fn main() {
         let node = format!("node{n:05}.example.com");
         let mut facts = serde_json::Map::new();
         facts.insert("role".into(), json!(if n % 10 == 0 { "db" } else { "web" }));
-        facts.insert("os".into(), json!({"family": "Debian", "release": {"major": "12"}}));
+        facts.insert(
+            "os".into(),
+            json!({"family": "Debian", "release": {"major": "12"}}),
+        );
         let payload = commands::replace_facts(&node, "production", &facts, None, "server");
         store.submit("replace facts", 5, &node, &payload).unwrap();
         let mut resources: Vec<Value> = (0..per_node)
@@ -29,8 +32,10 @@ fn main() {
                        "exported": false, "parameters": {"ensure": "file", "content": "x"}})
             })
             .collect();
-        resources.push(json!({"type": "Sshkey", "title": node, "tags": ["sshkey"], "exported": true,
-                              "parameters": {"key": "AAAA", "type": "ssh-ed25519"}}));
+        resources.push(
+            json!({"type": "Sshkey", "title": node, "tags": ["sshkey"], "exported": true,
+                              "parameters": {"key": "AAAA", "type": "ssh-ed25519"}}),
+        );
         resources.push(json!({"type": "Haproxy::Balancermember", "title": node, "tags": ["haproxy", "web"],
                               "exported": true, "parameters": {"listening_service": "web", "ports": "80"}}));
         let catalog = json!({"name": node, "version": 1, "environment": "production", "resources": resources, "edges": []});
@@ -50,7 +55,10 @@ fn main() {
         let mut rows = 0;
         for _ in 0..runs {
             let t = Instant::now();
-            rows = store.query(entity, Some(&query), &Paging::default()).unwrap().len();
+            rows = store
+                .query(entity, Some(&query), &Paging::default())
+                .unwrap()
+                .len();
             times.push(t.elapsed().as_secs_f64() * 1000.0);
         }
         times.sort_by(f64::total_cmp);
@@ -59,15 +67,33 @@ fn main() {
     time(
         "exported collection (Sshkey <<| |>>)",
         "resources",
-        json!(["and", ["=", "type", "Sshkey"], ["=", "exported", true], ["not", ["=", "certname", "node00000.example.com"]]]),
+        json!([
+            "and",
+            ["=", "type", "Sshkey"],
+            ["=", "exported", true],
+            ["not", ["=", "certname", "node00000.example.com"]]
+        ]),
     );
     time(
         "exported collection with a parameter",
         "resources",
-        json!(["and", ["=", "type", "Haproxy::Balancermember"], ["=", "exported", true],
-               ["not", ["=", "certname", "node00000.example.com"]], ["=", ["parameter", "listening_service"], "web"]]),
+        json!([
+            "and",
+            ["=", "type", "Haproxy::Balancermember"],
+            ["=", "exported", true],
+            ["not", ["=", "certname", "node00000.example.com"]],
+            ["=", ["parameter", "listening_service"], "web"]
+        ]),
     );
-    time("nodes by fact", "nodes", json!(["=", ["fact", "role"], "db"]));
-    time("one node's resources", "resources", json!(["=", "certname", "node00042.example.com"]));
+    time(
+        "nodes by fact",
+        "nodes",
+        json!(["=", ["fact", "role"], "db"]),
+    );
+    time(
+        "one node's resources",
+        "resources",
+        json!(["=", "certname", "node00042.example.com"]),
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
