@@ -325,12 +325,12 @@ fn reports_events_and_the_latest_report() {
     let mut again = again;
     again["producer_timestamp"] = reports[1]["producer_timestamp"].clone();
     store.submit("store report", 8, "n1", &again).unwrap();
-    assert!(
+    assert_eq!(
         store
             .query("reports", None, &Paging::default())
             .unwrap()
-            .len()
-            >= 2
+            .len(),
+        2
     );
 }
 
