@@ -72,6 +72,9 @@ struct Paths {
     inventory: PathBuf,
     requests: PathBuf,
     signed: PathBuf,
+    /// Locked while the CA's files change, by every process that opens the
+    /// CA (the server, `marionette ca`, two of those at once).
+    lock: PathBuf,
 }
 
 impl Paths {
@@ -86,6 +89,7 @@ impl Paths {
             inventory: cadir.join("inventory.txt"),
             requests: cadir.join("requests"),
             signed: cadir.join("signed"),
+            lock: cadir.join(".lock"),
         }
     }
 
@@ -109,10 +113,49 @@ pub struct CertificateAuthority {
     ca_spki_der: Vec<u8>,
     /// The CA's subject key identifier, the CRL's authority key identifier.
     ca_key_id: Vec<u8>,
-    /// Serialises every change to the files.
+    /// Serialises every change to the files between this process's
+    /// threads; `lock_file` does it between processes.
     write_lock: Mutex<()>,
+    lock_file: fs::File,
     /// Revoked serials (normalized), for the TLS layer's checks.
     revoked: RwLock<HashSet<Vec<u8>>>,
+    /// The CRL file as last read (inode, length, modification time), to
+    /// notice another process's revocation.
+    crl_seen: Mutex<FileStamp>,
+}
+
+/// What tells one version of a file from the next: atomic writes give a
+/// new inode, and the time and length catch an editor's in-place write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileStamp {
+    inode: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl FileStamp {
+    fn of(path: &Path) -> Result<FileStamp, CaError> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = fs::metadata(path).map_err(io_error(path))?;
+        Ok(FileStamp {
+            inode: meta.ino(),
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        })
+    }
+}
+
+/// The CA's files held for a change: the in-process mutex, then the
+/// directory's lock file, released in the other order when dropped.
+struct FilesLock<'a> {
+    file: &'a fs::File,
+    _threads: MutexGuard<'a, ()>,
+}
+
+impl Drop for FilesLock<'_> {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
 }
 
 /// SHA-1 of the public key bits: RFC 5280's first method, which Puppet's
@@ -176,17 +219,35 @@ impl CertificateAuthority {
             &paths.serial,
             &paths.inventory,
         ];
-        let (found, missing): (Vec<&PathBuf>, Vec<&PathBuf>) =
-            required.iter().partition(|p| p.exists());
-        if found.is_empty() {
-            Self::create_files(&paths, &settings)?;
-        } else if !missing.is_empty() {
-            return Err(CaError::PartialState {
-                found: found.into_iter().cloned().collect(),
-                missing: missing.into_iter().cloned().collect(),
-            });
-        }
-        Self::load(paths, settings)
+        let lock_file = {
+            use std::os::unix::fs::OpenOptionsExt;
+            fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .mode(files::PRIVATE_MODE)
+                .open(&paths.lock)
+                .map_err(io_error(&paths.lock))?
+        };
+        // Two processes starting on an empty directory must not make two
+        // CAs, one overwriting the other's key.
+        lock_file.lock().map_err(io_error(&paths.lock))?;
+        let created = (|| {
+            let (found, missing): (Vec<&PathBuf>, Vec<&PathBuf>) =
+                required.iter().partition(|p| p.exists());
+            if found.is_empty() {
+                Self::create_files(&paths, &settings)
+            } else if !missing.is_empty() {
+                Err(CaError::PartialState {
+                    found: found.into_iter().cloned().collect(),
+                    missing: missing.into_iter().cloned().collect(),
+                })
+            } else {
+                Ok(())
+            }
+        })();
+        let _ = lock_file.unlock();
+        created?;
+        Self::load(paths, settings, lock_file)
     }
 
     fn create_files(paths: &Paths, settings: &Settings) -> Result<(), CaError> {
@@ -229,7 +290,11 @@ impl CertificateAuthority {
         files::write_atomic(&paths.ca_crl, crl_pem.as_bytes(), PUBLIC_MODE)
     }
 
-    fn load(paths: Paths, settings: Settings) -> Result<CertificateAuthority, CaError> {
+    fn load(
+        paths: Paths,
+        settings: Settings,
+        lock_file: fs::File,
+    ) -> Result<CertificateAuthority, CaError> {
         let key_pem = files::read(&paths.ca_key)?;
         let key = keys::load(&key_pem).map_err(|reason| CaError::CorruptFile {
             path: paths.ca_key.clone(),
@@ -263,6 +328,7 @@ impl CertificateAuthority {
         let ca_spki_der = spki.raw.to_vec();
         let issuer = Issuer::from_ca_cert_der(&ca_der.clone().into(), key.key_pair)
             .map_err(|e| corrupt_cert(e.to_string()))?;
+        let crl_seen = FileStamp::of(&paths.ca_crl)?;
         let crl = crl::read(&paths.ca_crl, &ca_spki_der)?;
         let revoked = crl.entries.iter().map(|e| e.serial.clone()).collect();
         Ok(CertificateAuthority {
@@ -273,14 +339,43 @@ impl CertificateAuthority {
             ca_spki_der,
             ca_key_id,
             write_lock: Mutex::new(()),
+            lock_file,
             revoked: RwLock::new(revoked),
+            crl_seen: Mutex::new(crl_seen),
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, ()> {
+    /// Holds the CA's files for a change. Serial numbers, the inventory and
+    /// the CRL are read and rewritten under it, so two signers (threads or
+    /// processes) never take the same serial.
+    fn lock(&self) -> Result<FilesLock<'_>, CaError> {
         // A panic in another thread cannot leave the files half-changed (each
         // write is atomic), so a poisoned lock is still safe to take.
-        self.write_lock.lock().unwrap_or_else(|p| p.into_inner())
+        let threads = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
+        // The kernel releases the lock when a holder dies, so a crashed
+        // signer never blocks the CA.
+        self.lock_file.lock().map_err(io_error(&self.paths.lock))?;
+        Ok(FilesLock {
+            file: &self.lock_file,
+            _threads: threads,
+        })
+    }
+
+    /// Takes in a CRL another process wrote (`marionette ca revoke` while
+    /// the server runs): `true` when the file changed since the CA last
+    /// read it, and the revoked serials are now the new file's. A stat when
+    /// nothing changed, so it may be asked before every handshake.
+    pub fn refresh_crl(&self) -> Result<bool, CaError> {
+        let stamp = FileStamp::of(&self.paths.ca_crl)?;
+        let mut seen = self.crl_seen.lock().unwrap_or_else(|p| p.into_inner());
+        if *seen == stamp {
+            return Ok(false);
+        }
+        let crl = crl::read(&self.paths.ca_crl, &self.ca_spki_der)?;
+        *self.revoked.write().unwrap_or_else(|p| p.into_inner()) =
+            crl.entries.into_iter().map(|e| e.serial).collect();
+        *seen = stamp;
+        Ok(true)
     }
 
     /// The settings the CA was opened with.
@@ -372,24 +467,20 @@ impl CertificateAuthority {
         name::validate_certname(certname)?;
         let request = csr::parse_request(certname, pem)?;
         {
-            let _guard = self.lock();
+            let _guard = self.lock()?;
             self.check_duplicate(certname)?;
             name::validate_subject(certname, &request.common_name)?;
             // Puppetserver checks the signature only when it signs; a request
             // whose signature fails is refused here so that a forged request
             // never sits in the queue.
-            if !request.signature_valid {
-                return Err(CaError::InvalidSignature {
-                    certname: certname.to_string(),
-                });
-            }
+            request.check_key(certname)?;
             files::write_atomic(&self.paths.request(certname), pem.as_bytes(), PUBLIC_MODE)?;
         }
         // The policy program may be slow; it runs without the lock.
         if !autosign::should_autosign(&self.settings.autosign, certname, pem)? {
             return Ok(CsrOutcome::Pending);
         }
-        let _guard = self.lock();
+        let _guard = self.lock()?;
         self.sign_locked(certname, &request)?;
         Ok(CsrOutcome::Signed)
     }
@@ -400,7 +491,7 @@ impl CertificateAuthority {
     /// outside Puppet's arcs, or whose signature does not verify.
     pub fn sign(&self, certname: &str) -> Result<String, CaError> {
         name::validate_certname(certname)?;
-        let _guard = self.lock();
+        let _guard = self.lock()?;
         let path = self.paths.request(certname);
         let pem = files::read_optional(&path)?.ok_or_else(|| CaError::NoRequest {
             certname: certname.to_string(),
@@ -450,12 +541,7 @@ impl CertificateAuthority {
             });
         }
         validate_alt_names(certname, &request.alt_names)?;
-        if !request.signature_valid {
-            return Err(CaError::InvalidSignature {
-                certname: certname.to_string(),
-            });
-        }
-        Ok(())
+        request.check_key(certname)
     }
 
     /// Signs `request`; the caller holds the lock.
@@ -602,7 +688,7 @@ impl CertificateAuthority {
             })
             .into_iter()
             .collect();
-        let _guard = self.lock();
+        let _guard = self.lock()?;
         self.check_duplicate(certname)?;
         let certificate_pem = self.issue(
             certname,
@@ -623,7 +709,7 @@ impl CertificateAuthority {
     /// with its number incremented; revoking twice changes nothing.
     pub fn revoke(&self, certname: &str) -> Result<(), CaError> {
         name::validate_certname(certname)?;
-        let _guard = self.lock();
+        let _guard = self.lock()?;
         if self.revoke_locked(certname)?.found {
             Ok(())
         } else {
@@ -681,7 +767,7 @@ impl CertificateAuthority {
     /// its certificate and its request, as `puppetserver ca clean` does.
     pub fn clean(&self, certname: &str) -> Result<(), CaError> {
         name::validate_certname(certname)?;
-        let _guard = self.lock();
+        let _guard = self.lock()?;
         let revoked = self.revoke_locked(certname)?.changed;
         let removed_cert = files::remove_optional(&self.paths.signed(certname))?;
         let removed_request = files::remove_optional(&self.paths.request(certname))?;

@@ -60,7 +60,43 @@ pub(crate) struct Request {
     /// The subject alternative names among them.
     pub(crate) alt_names: AltNames,
     /// Whether the request's signature verifies with its own key.
-    pub(crate) signature_valid: bool,
+    signature_valid: bool,
+    /// The size of an RSA key, in bits.
+    rsa_bits: Option<usize>,
+}
+
+/// The smallest RSA key the CA signs for: what the TLS layer verifies
+/// signatures with, and NIST's floor since 2014.
+pub(crate) const MIN_RSA_BITS: usize = 2048;
+
+impl Request {
+    /// Refuses a request whose key the CA does not sign for: an RSA key
+    /// too small to trust (said first, as a too-small key's signature does
+    /// not verify either), or a signature its own key does not verify.
+    pub(crate) fn check_key(&self, certname: &str) -> Result<(), CaError> {
+        if let Some(bits) = self.rsa_bits.filter(|bits| *bits < MIN_RSA_BITS) {
+            return Err(CaError::KeyTooSmall {
+                certname: certname.to_string(),
+                bits,
+                minimum: MIN_RSA_BITS,
+            });
+        }
+        if !self.signature_valid {
+            return Err(CaError::InvalidSignature {
+                certname: certname.to_string(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The number of significant bits of a big-endian unsigned integer.
+fn bit_length(bytes: &[u8]) -> usize {
+    let skip = bytes.iter().take_while(|b| **b == 0).count();
+    match bytes.get(skip) {
+        Some(first) => (bytes.len() - skip) * 8 - first.leading_zeros() as usize,
+        None => 0,
+    }
 }
 
 /// Decodes a PEM block with one of `labels`.
@@ -106,6 +142,10 @@ pub(crate) fn parse_request(certname: &str, pem: &str) -> Result<Request, CaErro
     }
     let spki = &info.subject_pki;
     let signature_valid = csr.verify_signature().is_ok();
+    let rsa_bits = match spki.parsed() {
+        Ok(x509_parser::public_key::PublicKey::RSA(rsa)) => Some(bit_length(rsa.modulus)),
+        _ => None,
+    };
     Ok(Request {
         der: der.clone(),
         common_name,
@@ -114,6 +154,7 @@ pub(crate) fn parse_request(certname: &str, pem: &str) -> Result<Request, CaErro
         extensions,
         alt_names,
         signature_valid,
+        rsa_bits,
     })
 }
 

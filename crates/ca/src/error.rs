@@ -79,6 +79,18 @@ pub enum CaError {
         /// `requested`, `signed` or `revoked`.
         state: String,
     },
+    /// The request's RSA key is too small to sign for.
+    #[error(
+        "CSR '{certname}' has a {bits}-bit RSA key, which is too small: the CA signs keys of at least {minimum} bits. Make a new key (Puppet's keylength setting) and request again."
+    )]
+    KeyTooSmall {
+        /// The certname of the request.
+        certname: String,
+        /// The key's size.
+        bits: usize,
+        /// The smallest size signed.
+        minimum: usize,
+    },
     /// The request's signature does not verify with its own public key.
     #[error("CSR contains a public key that does not correspond to the signing key")]
     InvalidSignature {

@@ -684,3 +684,71 @@ fn is_shared_between_threads() {
     let inventory = fs::read_to_string(dir.path().join("ca/inventory.txt")).unwrap();
     assert_eq!(inventory.lines().count(), 9);
 }
+
+/// Two processes on one CA directory (the server and `marionette ca`, or
+/// two `marionette ca sign`): each opens the CA on its own, so only the
+/// directory's lock keeps them from taking one serial twice.
+#[test]
+fn two_openers_never_share_a_serial() {
+    let dir = tempdir();
+    let first = std::sync::Arc::new(open(dir.path(), settings()));
+    let second = std::sync::Arc::new(open(dir.path(), settings()));
+    let count = 24;
+    for i in 0..count {
+        let name = format!("mrtest-node{i}");
+        first.submit_csr(&name, &csr(&name, &[], &[])).unwrap();
+    }
+    let handles: Vec<_> = [first, second]
+        .into_iter()
+        .enumerate()
+        .map(|(parity, ca)| {
+            std::thread::spawn(move || {
+                (0..count)
+                    .filter(|i| i % 2 == parity)
+                    .map(|i| ca.sign(&format!("mrtest-node{i}")).unwrap())
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut serials: Vec<Vec<u8>> = handles
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .map(|pem| {
+            let der = pem_der(&pem);
+            parse_x509_certificate(&der)
+                .unwrap()
+                .1
+                .raw_serial()
+                .to_vec()
+        })
+        .collect();
+    serials.sort();
+    serials.dedup();
+    assert_eq!(serials.len(), count, "every certificate has its own serial");
+    let inventory = fs::read_to_string(dir.path().join("ca/inventory.txt")).unwrap();
+    assert_eq!(inventory.lines().count(), count + 1, "{inventory}");
+    let next = fs::read_to_string(dir.path().join("ca/serial")).unwrap();
+    assert_eq!(
+        u128::from_str_radix(next.trim(), 16).unwrap(),
+        count as u128 + 2
+    );
+}
+
+/// A revocation by another process (`marionette ca revoke` while the server
+/// runs) is seen once the CRL file changed, and only then re-read.
+#[test]
+fn sees_a_crl_another_process_wrote() {
+    let dir = tempdir();
+    let server = open(dir.path(), settings());
+    let cli = open(dir.path(), settings());
+    server
+        .submit_csr("mrtest-agent", &csr("mrtest-agent", &[], &[]))
+        .unwrap();
+    server.sign("mrtest-agent").unwrap();
+    assert!(!server.refresh_crl().unwrap(), "nothing changed yet");
+    cli.revoke("mrtest-agent").unwrap();
+    assert!(!server.is_revoked(&[2]), "not read before it is asked to");
+    assert!(server.refresh_crl().unwrap());
+    assert!(server.is_revoked(&[2]));
+    assert!(!server.refresh_crl().unwrap(), "read once");
+}

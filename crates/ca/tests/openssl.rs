@@ -488,3 +488,45 @@ fn opens_a_ca_made_by_openssl() {
     );
     assert!(text(&out).contains("certificate revoked"), "{}", text(&out));
 }
+
+/// A request with a key too small to trust is refused with what is wrong
+/// with it, not as a signature that does not match.
+#[test]
+fn refuses_small_rsa_keys_by_their_size() {
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-ca-")
+        .tempdir()
+        .unwrap();
+    let mut settings = Settings::new("server.example.com");
+    settings.key_length = 2048;
+    let ca = CertificateAuthority::open_or_create(&dir.path().join("ca"), settings).unwrap();
+    for bits in ["512", "1024"] {
+        let name = format!("mrtest-small{bits}");
+        let out = openssl(
+            &[
+                "req",
+                "-new",
+                "-newkey",
+                &format!("rsa:{bits}"),
+                "-nodes",
+                "-keyout",
+                "key.pem",
+                "-subj",
+                &format!("/CN={name}"),
+                "-out",
+                "req.pem",
+            ],
+            dir.path(),
+        );
+        assert!(out.status.success(), "{}", text(&out));
+        let pem = fs::read_to_string(dir.path().join("req.pem")).unwrap();
+        let refused = ca.submit_csr(&name, &pem).unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            format!(
+                "CSR '{name}' has a {bits}-bit RSA key, which is too small: the CA signs keys of at least 2048 bits. Make a new key (Puppet's keylength setting) and request again."
+            )
+        );
+        assert!(ca.csr_pem(&name).unwrap().is_none(), "nothing kept");
+    }
+}

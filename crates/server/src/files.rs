@@ -91,17 +91,50 @@ fn module_dirs(modulepath: &[PathBuf], sub: &str) -> Vec<PathBuf> {
 pub(crate) fn find(roots: &[PathBuf], relative: &Path) -> Option<PathBuf> {
     roots.iter().find_map(|root| {
         let path = root.join(relative);
-        let real = path.canonicalize().ok()?;
         let real_root = root.canonicalize().ok()?;
-        real.starts_with(&real_root).then_some(path)
+        inside(&real_root, &path, true).then_some(path)
     })
+}
+
+/// The one rule of every mount: a path is served only when it stays
+/// inside its root (`real_root`, canonical), with Puppet's `links`
+/// semantics: followed, the link's target must be inside; managed, the
+/// link itself is what is served, so only the directories leading to it
+/// must be. A link out of a module serves nothing of what it points to.
+fn inside(real_root: &Path, path: &Path, follow: bool) -> bool {
+    let resolved = if follow {
+        path.canonicalize()
+    } else {
+        match (path.parent(), path.file_name()) {
+            (Some(parent), Some(name)) => parent.canonicalize().map(|p| p.join(name)),
+            _ => path.canonicalize(),
+        }
+    };
+    resolved.is_ok_and(|real| real.starts_with(real_root))
+}
+
+/// Whether a directory is walked for the first time: links to a
+/// directory above would make a walk endless.
+fn first_visit(visited: &mut std::collections::HashSet<PathBuf>, dir: &Path) -> bool {
+    dir.canonicalize().is_ok_and(|real| visited.insert(real))
 }
 
 /// Every file below the roots, merged (the first root's file of a name
 /// wins), by relative path, with version-control directories left out.
+/// Links are followed, as pluginsync follows them, when they stay inside
+/// their root; a directory reached twice through links is walked once.
 pub(crate) fn tree(roots: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
-    fn walk(base: &Path, below: &Path, out: &mut Vec<(PathBuf, PathBuf)>) {
-        let Ok(read) = std::fs::read_dir(base.join(below)) else {
+    struct Tree<'a> {
+        base: &'a Path,
+        real_root: PathBuf,
+        visited: std::collections::HashSet<PathBuf>,
+    }
+    fn walk(w: &mut Tree<'_>, below: &Path, out: &mut Vec<(PathBuf, PathBuf)>) {
+        let dir = w.base.join(below);
+        if !first_visit(&mut w.visited, &dir) {
+            return;
+        }
+        let Ok(read) = std::fs::read_dir(&dir) else {
             return;
         };
         let mut names: Vec<_> = read.filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
@@ -111,9 +144,12 @@ pub(crate) fn tree(roots: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
                 continue;
             }
             let relative = below.join(&name);
-            let path = base.join(&relative);
+            let path = w.base.join(&relative);
+            if !inside(&w.real_root, &path, true) {
+                continue;
+            }
             if path.is_dir() {
-                walk(base, &relative, out);
+                walk(w, &relative, out);
             } else if path.is_file() && !out.iter().any(|(r, _)| *r == relative) {
                 out.push((relative, path));
             }
@@ -121,9 +157,26 @@ pub(crate) fn tree(roots: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
     }
     let mut out = Vec::new();
     for root in roots {
-        walk(root, Path::new(""), &mut out);
+        let Ok(real_root) = root.canonicalize() else {
+            continue;
+        };
+        let mut w = Tree {
+            base: root,
+            real_root,
+            visited: std::collections::HashSet::new(),
+        };
+        walk(&mut w, Path::new(""), &mut out);
     }
     out
+}
+
+/// A recursive listing under way: its base, the root it must stay in,
+/// and the directories already walked.
+struct Walk<'a> {
+    base: &'a Path,
+    real_root: &'a Path,
+    options: &'a Options<'a>,
+    visited: std::collections::HashSet<PathBuf>,
 }
 
 /// How metadata is asked for.
@@ -148,7 +201,13 @@ impl Checksums {
         let mut entries: Vec<Value> = Vec::new();
         let mut seen: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
         for root in roots {
+            let Ok(real_root) = root.canonicalize() else {
+                continue;
+            };
             let base = root.join(relative);
+            if !inside(&real_root, &base, options.follow_links) {
+                continue;
+            }
             let Ok(meta) = stat(&base, options.follow_links) else {
                 continue;
             };
@@ -157,7 +216,13 @@ impl Checksums {
                 seen.insert(PathBuf::from("."));
             }
             if options.recurse && meta.is_dir() {
-                self.walk(&base, Path::new(""), options, &mut entries, &mut seen);
+                let mut walk = Walk {
+                    base: &base,
+                    real_root: &real_root,
+                    options,
+                    visited: std::collections::HashSet::new(),
+                };
+                self.walk(&mut walk, Path::new(""), &mut entries, &mut seen);
             }
             if !options.recurse {
                 break;
@@ -168,32 +233,38 @@ impl Checksums {
 
     fn walk(
         &self,
-        base: &Path,
+        w: &mut Walk<'_>,
         below: &Path,
-        options: &Options<'_>,
         entries: &mut Vec<Value>,
         seen: &mut std::collections::HashSet<PathBuf>,
     ) {
-        let Ok(read) = std::fs::read_dir(base.join(below)) else {
+        let dir = w.base.join(below);
+        if !first_visit(&mut w.visited, &dir) {
+            return;
+        }
+        let Ok(read) = std::fs::read_dir(&dir) else {
             return;
         };
         let mut names: Vec<_> = read.filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
         names.sort();
         for name in names {
             let text = name.to_string_lossy();
-            if options.ignore.iter().any(|pattern| glob(pattern, &text)) {
+            if w.options.ignore.iter().any(|pattern| glob(pattern, &text)) {
                 continue;
             }
             let relative = below.join(&name);
-            let path = base.join(&relative);
-            let Ok(meta) = stat(&path, options.follow_links) else {
+            let path = w.base.join(&relative);
+            if !inside(w.real_root, &path, w.options.follow_links) {
+                continue;
+            }
+            let Ok(meta) = stat(&path, w.options.follow_links) else {
                 continue;
             };
             if seen.insert(relative.clone()) {
-                entries.push(self.entry(base, &meta, Some(&relative), options));
+                entries.push(self.entry(w.base, &meta, Some(&relative), w.options));
             }
             if meta.is_dir() {
-                self.walk(base, &relative, options, entries, seen);
+                self.walk(w, &relative, entries, seen);
             }
         }
     }
@@ -327,6 +398,77 @@ mod tests {
         assert!(roots(&modulepath, "plugins//etc/passwd").is_none());
         assert!(roots(&modulepath, "plugins/facter/x.rb").is_some());
         assert!(roots(&modulepath, "secrets/x").is_none());
+    }
+
+    /// Links out of a mount serve nothing of what they point to, in every
+    /// listing; links inside follow Puppet's `links`; a link loop ends.
+    #[test]
+    fn links_stay_inside_their_mount() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::Builder::new()
+            .prefix("mrtest-mount-")
+            .tempdir()
+            .unwrap();
+        let root = dir.path().join("files");
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(root.join("sub/inside.txt"), "in").unwrap();
+        std::fs::write(outside.join("secret"), "out").unwrap();
+        symlink(&outside, root.join("dir_out")).unwrap();
+        symlink(outside.join("secret"), root.join("file_out")).unwrap();
+        symlink("sub/inside.txt", root.join("file_in")).unwrap();
+        symlink("..", root.join("sub/up")).unwrap();
+        let roots = vec![root.clone()];
+        let checksums = Checksums::default();
+        let listed = |follow: bool, relative: &str| -> Vec<String> {
+            let options = Options {
+                recurse: true,
+                follow_links: follow,
+                checksum_type: "sha256",
+                ignore: vec![],
+            };
+            checksums
+                .metadatas(&roots, Path::new(relative), &options)
+                .unwrap_or_default()
+                .iter()
+                .map(|e| format!("{} {}", e["relative_path"].as_str().unwrap(), e["type"]))
+                .collect()
+        };
+        assert_eq!(
+            listed(true, ""),
+            [
+                ". \"directory\"",
+                "file_in \"file\"",
+                "sub \"directory\"",
+                "sub/inside.txt \"file\"",
+                "sub/up \"directory\""
+            ]
+        );
+        assert_eq!(
+            listed(false, ""),
+            [
+                ". \"directory\"",
+                "dir_out \"link\"",
+                "file_in \"link\"",
+                "file_out \"link\"",
+                "sub \"directory\"",
+                "sub/inside.txt \"file\"",
+                "sub/up \"link\""
+            ]
+        );
+        for follow in [true, false] {
+            assert!(listed(follow, "dir_out/secret").is_empty(), "{follow}");
+            assert!(listed(follow, "dir_out").is_empty() || !follow);
+        }
+        assert!(listed(true, "file_out").is_empty());
+        assert!(find(&roots, Path::new("file_out")).is_none());
+        assert!(find(&roots, Path::new("file_in")).is_some());
+        let tree: Vec<PathBuf> = tree(&roots).into_iter().map(|(r, _)| r).collect();
+        assert_eq!(
+            tree,
+            [PathBuf::from("file_in"), PathBuf::from("sub/inside.txt")]
+        );
     }
 
     #[test]
