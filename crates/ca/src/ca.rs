@@ -231,7 +231,7 @@ impl CertificateAuthority {
         // Two processes starting on an empty directory must not make two
         // CAs, one overwriting the other's key.
         lock_file.lock().map_err(io_error(&paths.lock))?;
-        let created = (|| {
+        let created = {
             let (found, missing): (Vec<&PathBuf>, Vec<&PathBuf>) =
                 required.iter().partition(|p| p.exists());
             if found.is_empty() {
@@ -244,7 +244,7 @@ impl CertificateAuthority {
             } else {
                 Ok(())
             }
-        })();
+        };
         let _ = lock_file.unlock();
         created?;
         Self::load(paths, settings, lock_file)
