@@ -19,6 +19,9 @@ pub struct Identity {
     /// The certificate carries `pp_cli_auth`: its holder may administer
     /// the CA over the API.
     pub ca_client: bool,
+    /// The certificate's serial, big-endian without leading zeros, to ask
+    /// `is_revoked` of a connection opened before a revocation.
+    pub serial: Vec<u8>,
 }
 
 /// The identity in a DER certificate, or `None` when it cannot be read or
@@ -55,5 +58,6 @@ pub fn identity(der: &[u8]) -> Option<Identity> {
         certname,
         extensions,
         ca_client,
+        serial: crate::crl::normalize_serial(cert.raw_serial()),
     })
 }

@@ -84,6 +84,59 @@ pub(crate) struct ServerArgs {
         value_name = "NAME[,NAME]"
     )]
     reports: Vec<String>,
+    /// Certificates that may administer the CA over the API besides those
+    /// with `pp_cli_auth` (as puppetserver's `auth.conf` allowlist).
+    #[arg(long, value_delimiter = ',', value_name = "NAME[,NAME]")]
+    ca_admins: Vec<String>,
+    /// Connections served at once; more wait to be accepted (default:
+    /// 1,000, or fewer when the descriptor limit cannot hold them).
+    #[arg(long, value_name = "COUNT")]
+    max_connections: Option<usize>,
+    /// Seconds a connection may stay silent (waiting for a request, or
+    /// between parts of its body) before it is closed, as puppetserver's
+    /// `idle-timeout-milliseconds`.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    idle_timeout: u64,
+    /// Seconds a TLS handshake may take.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS")]
+    handshake_timeout: u64,
+    /// The largest facts upload taken, in MiB (a catalog request's form,
+    /// or `puppet facts upload`).
+    #[arg(long, default_value_t = 32, value_name = "MIB")]
+    max_facts_size: usize,
+    /// The largest report taken, in MiB.
+    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    max_report_size: usize,
+}
+
+/// Raises the soft limit on open descriptors to the hard one, as servers
+/// do (each agent's connection holds one), and says how many connections
+/// fit beside what the server opens itself (modules, the storage, Ruby
+/// hosts).
+fn connections_that_fit(wanted: Option<usize>) -> usize {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write the struct given.
+    let soft = unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return wanted.unwrap_or(1000);
+        }
+        if limit.rlim_cur < limit.rlim_max {
+            let raised = libc::rlimit {
+                rlim_cur: limit.rlim_max,
+                rlim_max: limit.rlim_max,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit.rlim_cur = limit.rlim_max;
+            }
+        }
+        limit.rlim_cur
+    };
+    let reserve = 256;
+    let fits = usize::try_from(soft.saturating_sub(reserve)).unwrap_or(usize::MAX);
+    wanted.unwrap_or_else(|| fits.clamp(16, 1000))
 }
 
 pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
@@ -136,6 +189,14 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         log_file: args.logdest,
         storage: storage.as_ref().map(|s| s.store.clone()),
         reports,
+        ca_admins: args.ca_admins,
+        limits: marionette_server::Limits {
+            max_connections: connections_that_fit(args.max_connections),
+            handshake_timeout: std::time::Duration::from_secs(args.handshake_timeout.max(1)),
+            idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
+            max_facts_bytes: args.max_facts_size.saturating_mul(1024 * 1024),
+            max_report_bytes: args.max_report_size.saturating_mul(1024 * 1024),
+        },
     };
     let timeout = match args.environment_timeout.as_str() {
         "unlimited" => None,

@@ -350,7 +350,8 @@ fn a_stock_puppet_agent_is_served() {
     let request = "/puppet-ca/v1/certificate_request/mrtest-big";
     assert_eq!(curl(dir, server.port, None, &put, request), "413");
 
-    // Revoked from this machine through the CA's API: refused from then on.
+    // Being on the server's machine grants nothing: without a certificate
+    // the CA's administration is refused, from the loopback too.
     let status = "/puppet-ca/v1/certificate_status/mrtest-agent1";
     let revoke = [
         "-X",
@@ -360,7 +361,22 @@ fn a_stock_puppet_agent_is_served() {
         "--data",
         r#"{"desired_state":"revoked"}"#,
     ];
-    assert_eq!(curl(dir, server.port, None, &revoke, status), "204");
+    assert_eq!(curl(dir, server.port, None, &revoke, status), "403");
+    let statuses = "/puppet-ca/v1/certificate_statuses/any";
+    assert_eq!(curl(dir, server.port, None, &[], statuses), "403");
+    assert_eq!(
+        curl(dir, server.port, Some("mrtest-agent1"), &[], statuses),
+        "403"
+    );
+
+    // Revoked with `marionette ca` on the CA's files while the server
+    // runs: refused from the next request on, with no restart.
+    let revoked = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["ca", "revoke", "--certname", "mrtest-agent1", "--cadir"])
+        .arg(dir.join("ca"))
+        .output()
+        .expect("marionette ca runs");
+    assert!(revoked.status.success(), "{}", common::printed(&revoked));
     let refused = agent(dir, server.port, "mrtest-agent1");
     let said = common::printed(&refused);
     assert_eq!(refused.status.code(), Some(1), "{said}");

@@ -1,18 +1,14 @@
 //! `puppet-ca/v1`: the certificate authority over HTTP, as puppetserver
 //! serves it. Anyone may fetch the CA certificate, the CRL and signed
 //! certificates and submit a request; certificate statuses are for CA
-//! administrators only (`pp_cli_auth`, or this machine).
+//! administrators only (`pp_cli_auth`, or a certificate the configuration
+//! names).
 
 use hyper::{Method, Response, StatusCode};
 use marionette_ca::{CaError, CertificateState, CsrOutcome};
 
 use crate::http::{Body, Client, Request, forbidden, json, text};
 use crate::server::State;
-
-/// The largest certificate request taken: a 16,384-bit key with every
-/// extension fits many times over. Anyone may submit one, so the cap keeps
-/// a stranger from making the CA parse megabytes.
-const MAX_CSR: usize = 64 * 1024;
 
 pub(crate) fn handle(
     state: &State,
@@ -40,10 +36,6 @@ pub(crate) fn handle(
             Ok(None) => not_found(&format!("Could not find certificate_request {name}")),
             Err(e) => failure(&e),
         },
-        (&Method::PUT, "certificate_request") if request.body.len() > MAX_CSR => text(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("A certificate request is at most {MAX_CSR} bytes"),
-        ),
         (&Method::PUT, "certificate_request") => {
             let pem = String::from_utf8_lossy(&request.body);
             match ca.submit_csr(name, &pem) {
@@ -60,7 +52,9 @@ pub(crate) fn handle(
                 Err(e) => text(StatusCode::BAD_REQUEST, e.to_string()),
             }
         }
-        (_, "certificate_status" | "certificate_statuses") if !client.may_administer() => {
+        (_, "certificate_status" | "certificate_statuses")
+            if !client.may_administer(&state.config.ca_admins) =>
+        {
             forbidden(request)
         }
         (&Method::GET, "certificate_status") => match ca.certificate_status(name) {

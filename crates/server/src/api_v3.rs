@@ -30,7 +30,7 @@ pub(crate) async fn handle(
         (&Method::GET, "node") => node(state, request, name),
         (&Method::POST | &Method::GET, "catalog") => catalog(state, client, request, name).await,
         (&Method::PUT, "report") => report(state, request, name),
-        (&Method::PUT, "facts") => facts(state, request, name),
+        (&Method::PUT, "facts") => facts(state, client, request, name),
         (&Method::GET, "file_metadatas") => metadata(state, request, name, true),
         (&Method::GET, "file_metadata") => metadata(state, request, name, false),
         (&Method::GET, "file_content" | "static_file_content") => content(state, request, name),
@@ -233,9 +233,49 @@ fn report(state: &State, request: &Request, name: &str) -> Response<Body> {
     }
 }
 
-fn facts(state: &State, request: &Request, name: &str) -> Response<Body> {
-    match keep(state, "facts", name, &request.body) {
-        Ok(_) => json_response(&json!(null)),
+/// `PUT facts` (`puppet facts upload`): Puppet's facts document for the
+/// node itself, kept as its one current set (`facts/NAME.json`, replaced
+/// atomically; the storage keeps history when there is one).
+fn facts(state: &State, client: &Client, request: &Request, name: &str) -> Response<Body> {
+    let document = serde_json::from_slice::<Value>(&request.body).ok();
+    let values = document
+        .as_ref()
+        .filter(|d| d.get("name").and_then(Value::as_str) == Some(name))
+        .and_then(|d| d.get("values"))
+        .and_then(Value::as_object);
+    let Some(values) = values else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            &format!(
+                "The facts of {name} are not a facts document (a JSON object with its 'name' and its 'values')"
+            ),
+        );
+    };
+    if let Some(store) = &state.config.storage {
+        let payload = marionette_storage::commands::replace_facts(
+            name,
+            request.environment(),
+            values,
+            Some(&trusted(client)),
+            &state.config.certname,
+        );
+        let (command, version) = marionette_storage::commands::REPLACE_FACTS;
+        if let Err(e) = store.submit(command, version, name, &payload) {
+            state.log(&format!("Could not store the facts of {name}: {e}"));
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("Could not store the facts of {name}: {e}"),
+            );
+        }
+    }
+    let dir = state.config.vardir.join("facts");
+    let written = std::fs::create_dir_all(&dir).and_then(|()| {
+        let temporary = dir.join(format!(".{name}.json.tmp"));
+        std::fs::write(&temporary, &request.body)?;
+        std::fs::rename(&temporary, dir.join(format!("{name}.json")))
+    });
+    match written {
+        Ok(()) => json_response(&json!(null)),
         Err(e) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
             &format!("Could not store the facts of {name}: {e}"),

@@ -12,11 +12,10 @@ use hyper::{Response, StatusCode};
 pub(crate) type Body = Bytes;
 
 /// Who sent a request: the identity of the verified client certificate,
-/// if one was presented, and whether it came from this machine.
+/// if one was presented.
 #[derive(Clone, Debug)]
 pub(crate) struct Client {
     pub(crate) identity: Option<marionette_ca::Identity>,
-    pub(crate) local: bool,
 }
 
 impl Client {
@@ -26,9 +25,13 @@ impl Client {
     }
 
     /// Whether the client may administer the CA: a certificate with
-    /// `pp_cli_auth`, or a request from this machine.
-    pub(crate) fn may_administer(&self) -> bool {
-        self.local || self.identity.as_ref().is_some_and(|i| i.ca_client)
+    /// `pp_cli_auth`, or one the configuration names. Being on the
+    /// server's machine is not enough: any local user could then sign
+    /// for any name; `marionette ca` works on the CA's files instead.
+    pub(crate) fn may_administer(&self, admins: &[String]) -> bool {
+        self.identity
+            .as_ref()
+            .is_some_and(|i| i.ca_client || admins.contains(&i.certname))
     }
 }
 

@@ -36,6 +36,7 @@
 //! Responses carry `X-Puppet-Version`, are gzipped when the client asks,
 //! and are written with `TCP_NODELAY` set.
 
+mod admission;
 mod api_ca;
 mod api_pdb;
 mod api_v3;
@@ -77,6 +78,43 @@ pub struct Config {
     /// Puppet's `reports` setting: `store` keeps each report as a file,
     /// `puppetdb` in the storage.
     pub reports: Vec<String>,
+    /// Certificates allowed to administer the CA over the API besides
+    /// those carrying `pp_cli_auth` (puppetserver's `auth.conf` rule for
+    /// `certificate_status`). Where a request comes from grants nothing.
+    pub ca_admins: Vec<String>,
+    /// What one client may hold of the server.
+    pub limits: Limits,
+}
+
+/// Bounds on what clients may hold: connections, time and request sizes.
+/// The defaults follow puppetserver's (Jetty's 30-second idle timeout).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Connections served at once; more wait in the listen queue.
+    pub max_connections: usize,
+    /// How long a TLS handshake may take.
+    pub handshake_timeout: std::time::Duration,
+    /// How long a connection may stay silent: waiting for a request's
+    /// head (including between kept-alive requests) or for the next part
+    /// of its body.
+    pub idle_timeout: std::time::Duration,
+    /// The largest facts upload: a catalog request's form or a facts
+    /// `PUT`.
+    pub max_facts_bytes: usize,
+    /// The largest report (and PuppetDB command).
+    pub max_report_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 1000,
+            handshake_timeout: std::time::Duration::from_secs(10),
+            idle_timeout: std::time::Duration::from_secs(30),
+            max_facts_bytes: 32 * 1024 * 1024,
+            max_report_bytes: 256 * 1024 * 1024,
+        }
+    }
 }
 
 /// A catalog asked for by a node.

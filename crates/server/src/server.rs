@@ -6,7 +6,7 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::{Response, StatusCode};
 use hyper_util::rt::TokioIo;
@@ -15,12 +15,10 @@ use rustls::ServerConfig;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::TcpListener;
 
+use crate::admission::Admission;
 use crate::files::Checksums;
 use crate::http::{self, Client, Request};
 use crate::{Compiler, Config, ServerError};
-
-/// The largest request body taken: a report of a large catalog fits.
-const MAX_BODY: usize = 256 * 1024 * 1024;
 
 /// What every request may use.
 pub(crate) struct State {
@@ -55,6 +53,17 @@ impl State {
             .and_then(|mut file| std::io::Write::write_all(&mut file, line.as_bytes()));
         if written.is_err() {
             eprint!("Notice: {line}");
+        }
+    }
+
+    /// Takes in a CRL another process wrote (`marionette ca revoke`):
+    /// a stat of the file when nothing changed. When it cannot be read,
+    /// the revocations known stay in force and the log says why.
+    pub(crate) fn check_crl(&self) {
+        match self.ca.refresh_crl() {
+            Ok(true) => self.reload_crl(),
+            Ok(false) => {}
+            Err(e) => self.log(&format!("Could not read the CRL: {e}")),
         }
     }
 
@@ -160,23 +169,57 @@ async fn serve(
     state: Arc<State>,
     mut stopped: tokio::sync::oneshot::Receiver<()>,
 ) {
+    let limits = &state.config.limits;
+    let connections = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    let mut refusing = Backoff::default();
     loop {
+        // At the cap, clients wait in the listen queue until a connection
+        // ends, rather than each holding a descriptor here.
+        let permit = tokio::select! {
+            permit = connections.clone().acquire_owned() => permit,
+            _ = &mut stopped => return,
+        };
+        let Ok(permit) = permit else { return };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             _ = &mut stopped => return,
         };
-        let Ok((stream, peer)) = accepted else {
-            continue;
+        let (stream, _peer) = match accepted {
+            Ok(accepted) => {
+                if refusing.recovered() {
+                    state.log("Accepting connections again");
+                }
+                accepted
+            }
+            Err(e) => {
+                // Out of descriptors (or memory), accept fails at once
+                // again: wait for connections to end instead of spinning,
+                // and say so once.
+                if let Some(pause) = refusing.failed(&e) {
+                    if refusing.first() {
+                        state.log(&format!(
+                            "Could not accept a connection ({e}); trying again as connections end"
+                        ));
+                    }
+                    tokio::time::sleep(pause).await;
+                }
+                continue;
+            }
         };
         // Each response goes out at once: without it, a pluginsync of many
         // small files waits on the peer's delayed acknowledgements.
         let _ = stream.set_nodelay(true);
+        state.check_crl();
         let state = state.clone();
         tokio::spawn(async move {
+            let _permit = permit;
+            let limits = state.config.limits.clone();
             let acceptor = tokio_rustls::TlsAcceptor::from(state.tls());
-            let Ok(tls) = acceptor.accept(stream).await else {
-                // A refused certificate (revoked, unknown CA) or a client
-                // that gave up: nothing to answer.
+            let handshake = tokio::time::timeout(limits.handshake_timeout, acceptor.accept(stream));
+            let Ok(Ok(tls)) = handshake.await else {
+                // A refused certificate (revoked, unknown CA), a client
+                // that gave up, or one that never finished: nothing to
+                // answer.
                 return;
             };
             let identity = tls
@@ -185,19 +228,97 @@ async fn serve(
                 .peer_certificates()
                 .and_then(|certs| certs.first())
                 .and_then(|cert| marionette_ca::identity(cert));
-            let client = Client {
-                identity,
-                local: peer.ip().is_loopback(),
-            };
+            let client = Client { identity };
             let service = hyper::service::service_fn(move |request| {
                 let (state, client) = (state.clone(), client.clone());
                 async move { Ok::<_, Infallible>(route(&state, &client, request).await) }
             });
+            // The head's timer also closes a kept-alive connection that
+            // stays silent between requests.
             let _ = hyper::server::conn::http1::Builder::new()
                 .keep_alive(true)
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(limits.idle_timeout)
                 .serve_connection(TokioIo::new(tls), service)
                 .await;
         });
+    }
+}
+
+/// The pauses of an accept loop that fails: from 10 ms, doubling to a
+/// second, for errors that come back at once (no descriptors, no memory).
+#[derive(Default)]
+struct Backoff {
+    failures: u32,
+}
+
+impl Backoff {
+    /// After a failed accept: how long to wait, or `None` for an error
+    /// of the one connection (it went away before it was accepted).
+    fn failed(&mut self, error: &std::io::Error) -> Option<std::time::Duration> {
+        let exhausted = matches!(
+            error.raw_os_error(),
+            Some(
+                libc_errno::EMFILE | libc_errno::ENFILE | libc_errno::ENOBUFS | libc_errno::ENOMEM
+            )
+        );
+        if !exhausted {
+            return None;
+        }
+        self.failures += 1;
+        Some(
+            std::time::Duration::from_millis(10u64 << (self.failures - 1).min(6))
+                .min(std::time::Duration::from_secs(1)),
+        )
+    }
+
+    /// Whether the failure just counted is the first of its run.
+    fn first(&self) -> bool {
+        self.failures == 1
+    }
+
+    /// After an accept that worked: whether failures came before it.
+    fn recovered(&mut self) -> bool {
+        std::mem::take(&mut self.failures) > 0
+    }
+}
+
+/// The errno values the accept loop waits out (Linux's numbers).
+mod libc_errno {
+    pub(super) const ENOMEM: i32 = 12;
+    pub(super) const ENFILE: i32 = 23;
+    pub(super) const EMFILE: i32 = 24;
+    pub(super) const ENOBUFS: i32 = 105;
+}
+
+/// Why a body could not be read.
+enum BodyError {
+    TooLarge,
+    Silent,
+    Broken,
+}
+
+/// Reads a body of at most `limit` bytes, each part arriving within
+/// `idle` of the one before.
+async fn read_body(
+    mut body: Incoming,
+    limit: usize,
+    idle: std::time::Duration,
+) -> Result<bytes::Bytes, BodyError> {
+    let mut read = bytes::BytesMut::new();
+    loop {
+        let frame = match tokio::time::timeout(idle, body.frame()).await {
+            Err(_) => return Err(BodyError::Silent),
+            Ok(None) => return Ok(read.freeze()),
+            Ok(Some(Err(_))) => return Err(BodyError::Broken),
+            Ok(Some(Ok(frame))) => frame,
+        };
+        if let Ok(data) = frame.into_data() {
+            if read.len() + data.len() > limit {
+                return Err(BodyError::TooLarge);
+            }
+            read.extend_from_slice(&data);
+        }
     }
 }
 
@@ -208,11 +329,62 @@ async fn route(
 ) -> Response<Full<bytes::Bytes>> {
     let (parts, body) = request.into_parts();
     let accept_encoding = http::accept_encoding(&parts.headers);
-    let body = match Limited::new(body, MAX_BODY).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(_) => {
+    // The path with its `%XX` escapes decoded (module files may have
+    // blanks).
+    let path = percent_encoding::percent_decode_str(parts.uri.path())
+        .decode_utf8_lossy()
+        .into_owned();
+    // A kept-alive connection of a certificate revoked since its
+    // handshake goes no further.
+    state.check_crl();
+    if client
+        .identity
+        .as_ref()
+        .is_some_and(|i| state.ca.is_revoked(&i.serial))
+    {
+        return http::finish(
+            http::text(StatusCode::FORBIDDEN, "The client's certificate is revoked"),
+            None,
+        );
+    }
+    let declared = parts
+        .headers
+        .get(hyper::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let limits = &state.config.limits;
+    let admitted = crate::admission::admit(
+        &parts.method,
+        &path,
+        client,
+        &state.config.ca_admins,
+        declared,
+        limits,
+    );
+    let limit = match admitted {
+        Admission::Read(limit) => limit,
+        Admission::Refuse(status) => return http::finish(refusal(status, &parts), None),
+    };
+    let body = match read_body(body, limit, limits.idle_timeout).await {
+        Ok(body) => body,
+        Err(BodyError::TooLarge) => {
+            return http::finish(refusal(StatusCode::PAYLOAD_TOO_LARGE, &parts), None);
+        }
+        Err(BodyError::Silent) => {
             return http::finish(
-                http::text(StatusCode::PAYLOAD_TOO_LARGE, "The request is too large"),
+                http::text(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "The request's body stopped coming",
+                ),
+                None,
+            );
+        }
+        Err(BodyError::Broken) => {
+            return http::finish(
+                http::text(
+                    StatusCode::BAD_REQUEST,
+                    "The request's body could not be read",
+                ),
                 None,
             );
         }
@@ -227,11 +399,6 @@ async fn route(
             .unwrap_or_default(),
         body,
     };
-    // The path with its `%XX` escapes decoded (module files may have
-    // blanks).
-    let path = percent_encoding::percent_decode_str(&request.path)
-        .decode_utf8_lossy()
-        .into_owned();
     let response = if let Some(rest) = path.strip_prefix("/puppet-ca/v1/") {
         crate::api_ca::handle(state, client, &request, rest)
     } else if let Some(rest) = path.strip_prefix("/puppet/v3/") {
@@ -248,4 +415,26 @@ async fn route(
         http::error(StatusCode::NOT_FOUND, &format!("No route for {path}"))
     };
     http::finish(response, accept_encoding.as_ref())
+}
+
+/// The answer to a request refused on its head or its size.
+fn refusal(status: StatusCode, parts: &hyper::http::request::Parts) -> Response<http::Body> {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        return http::text(
+            status,
+            format!(
+                "The request is too large for {} {}",
+                parts.method,
+                parts.uri.path()
+            ),
+        );
+    }
+    http::text(
+        status,
+        format!(
+            "Forbidden request: {} (method {})",
+            parts.uri.path(),
+            parts.method
+        ),
+    )
 }

@@ -4,57 +4,13 @@
 //! request must succeed, each compiled once, with the node's facts.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
-use marionette_server::{CompileRequest, Compiler, Config, Server};
+use common::{Counting, settings};
 
-/// A compiler that answers a small catalog naming the node and counting
-/// its facts, and counts the compiles.
-#[derive(Default)]
-struct Counting {
-    compiles: AtomicUsize,
-    wrong: AtomicUsize,
-}
+use marionette_server::{Config, Server};
 
-impl Compiler for Counting {
-    fn compile(&self, request: &CompileRequest) -> Result<Vec<u8>, String> {
-        self.compiles.fetch_add(1, Ordering::Relaxed);
-        // The facts and the trusted name must arrive as the agent sent them.
-        if request.facts.get("mrtest_fact") != Some(&serde_json::json!("present"))
-            || request.trusted["certname"] != "mrtest-load"
-        {
-            self.wrong.fetch_add(1, Ordering::Relaxed);
-        }
-        Ok(serde_json::json!({
-            "name": request.node,
-            "environment": request.environment,
-            "version": 1,
-            "resources": [],
-            "edges": [],
-            "classes": [],
-        })
-        .to_string()
-        .into_bytes())
-    }
-
-    fn environment_of(&self, _node: &str) -> Result<Option<String>, String> {
-        Ok(None)
-    }
-
-    fn modulepath(&self, environment: &str) -> Option<Vec<std::path::PathBuf>> {
-        (environment == "production").then(Vec::new)
-    }
-
-    fn environments(&self) -> Vec<String> {
-        vec!["production".into()]
-    }
-}
-
-fn settings() -> marionette_ca::Settings {
-    let mut settings = marionette_ca::Settings::new("localhost");
-    settings.key_length = 2048;
-    settings
-}
+mod common;
 
 #[test]
 fn three_hundred_catalogs_from_thirty_clients() {
@@ -72,7 +28,10 @@ fn three_hundred_catalogs_from_thirty_clients() {
         .write_to(&dir.join("agent.pem"), &dir.join("agent-key.pem"))
         .unwrap();
     drop(ca);
-    let compiler = Arc::new(Counting::default());
+    let compiler = Arc::new(Counting {
+        expect_node: "mrtest-load",
+        ..Counting::default()
+    });
     let server = Server::start(
         Config {
             bind: "127.0.0.1:0".parse().unwrap(),
@@ -85,6 +44,8 @@ fn three_hundred_catalogs_from_thirty_clients() {
             log_file: Some(dir.join("server.log")),
             storage: None,
             reports: vec!["store".into()],
+            ca_admins: Vec::new(),
+            limits: marionette_server::Limits::default(),
         },
         compiler.clone(),
     )

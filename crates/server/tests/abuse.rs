@@ -1,0 +1,405 @@
+//! The server against clients that misbehave or ask for what they may not
+//! have: CA administration without the right certificate, a certificate
+//! revoked by another process, silent and half-open connections, more
+//! connections than the cap, bodies too large or never sent, and facts
+//! uploads that are not facts. Each client here speaks raw HTTP over TLS,
+//! so the test controls every byte and every pause.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::{Counting, settings};
+use marionette_server::{Config, Limits, Server};
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+
+mod common;
+
+/// A server in a temporary directory, with certificates for `names`
+/// (`NAME.pem`, `NAME-key.pem`; `mrtest-cli` carries `pp_cli_auth`).
+struct Fixture {
+    dir: tempfile::TempDir,
+    server: Option<Server>,
+}
+
+impl Fixture {
+    fn start(limits: Limits, names: &[&str]) -> Fixture {
+        let dir = tempfile::Builder::new()
+            .prefix("mrtest-abuse")
+            .tempdir()
+            .unwrap();
+        let ca =
+            marionette_ca::CertificateAuthority::open_or_create(&dir.path().join("ca"), settings())
+                .unwrap();
+        for name in names {
+            let issued = ca
+                .issue_host_certificate(name, &[], *name == "mrtest-cli")
+                .unwrap();
+            issued
+                .write_to(
+                    &dir.path().join(format!("{name}.pem")),
+                    &dir.path().join(format!("{name}-key.pem")),
+                )
+                .unwrap();
+        }
+        drop(ca);
+        let server = Server::start(
+            Config {
+                bind: "127.0.0.1:0".parse().unwrap(),
+                certname: "localhost".into(),
+                dns_alt_names: vec!["localhost".into()],
+                cadir: dir.path().join("ca"),
+                ssldir: dir.path().join("ssl"),
+                vardir: dir.path().join("var"),
+                ca: settings(),
+                log_file: Some(dir.path().join("server.log")),
+                storage: None,
+                reports: vec!["store".into()],
+                ca_admins: vec!["mrtest-admin".into()],
+                limits,
+            },
+            Arc::new(Counting::default()),
+        )
+        .expect("the server starts");
+        Fixture {
+            dir,
+            server: Some(server),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn address(&self) -> SocketAddr {
+        self.server.as_ref().unwrap().address()
+    }
+
+    /// A TLS connection, as `name` or with no certificate.
+    fn connect(&self, name: Option<&str>) -> std::io::Result<Tls> {
+        let mut roots = rustls::RootCertStore::empty();
+        let ca = std::fs::read(self.path().join("ca/ca_crt.pem")).unwrap();
+        for cert in CertificateDer::pem_slice_iter(&ca) {
+            roots.add(cert.unwrap()).unwrap();
+        }
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let builder = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_root_certificates(roots);
+        let config = match name {
+            Some(name) => {
+                let certs = CertificateDer::pem_file_iter(self.path().join(format!("{name}.pem")))
+                    .unwrap()
+                    .collect::<Result<Vec<_>, _>>()
+                    .unwrap();
+                let key = PrivateKeyDer::from_pem_file(self.path().join(format!("{name}-key.pem")))
+                    .unwrap();
+                builder.with_client_auth_cert(certs, key).unwrap()
+            }
+            None => builder.with_no_client_auth(),
+        };
+        let tcp = TcpStream::connect(self.address())?;
+        tcp.set_read_timeout(Some(Duration::from_secs(10)))?;
+        let connection = rustls::ClientConnection::new(
+            Arc::new(config),
+            ServerName::try_from("localhost").unwrap(),
+        )
+        .unwrap();
+        let mut tls = rustls::StreamOwned::new(connection, tcp);
+        // The handshake, so a refused certificate fails here.
+        while tls.conn.is_handshaking() {
+            tls.conn.complete_io(&mut tls.sock)?;
+        }
+        // TLS 1.3 refuses a client certificate after the handshake: a
+        // read that is answered proves the server took it.
+        Ok(Tls(tls))
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        if let Some(server) = self.server.take() {
+            server.stop();
+        }
+    }
+}
+
+struct Tls(rustls::StreamOwned<rustls::ClientConnection, TcpStream>);
+
+impl Tls {
+    /// Sends a head (and what there is of a body) as written.
+    fn send(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.0.write_all(bytes)?;
+        self.0.flush()
+    }
+
+    /// The status of the next response, reading its head and its body of
+    /// `Content-Length` bytes; an error when the connection ends first.
+    fn status(&mut self) -> std::io::Result<u16> {
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            match self.0.read(&mut byte)? {
+                0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+                _ => head.push(byte[0]),
+            }
+        }
+        let head = String::from_utf8_lossy(&head).to_lowercase();
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .map_or(0, |v| v.trim().parse().unwrap());
+        let mut body = vec![0u8; length];
+        self.0.read_exact(&mut body)?;
+        Ok(head[9..12].parse().unwrap())
+    }
+
+    /// A request with no body, answered.
+    fn get(&mut self, path: &str) -> std::io::Result<u16> {
+        self.send(format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n").as_bytes())?;
+        self.status()
+    }
+
+    /// Whether the server closed the connection: the read ends rather
+    /// than waiting.
+    fn closed(&mut self) -> bool {
+        let mut byte = [0u8; 1];
+        matches!(self.0.read(&mut byte), Ok(0) | Err(_))
+    }
+}
+
+/// Whether the server closed a plain TCP connection within `within`.
+fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut byte = [0u8; 1];
+    match stream.read(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+    }
+}
+
+fn quick() -> Limits {
+    Limits {
+        max_connections: 64,
+        handshake_timeout: Duration::from_secs(1),
+        idle_timeout: Duration::from_secs(1),
+        max_facts_bytes: 256 * 1024,
+        max_report_bytes: 1024 * 1024,
+    }
+}
+
+#[test]
+fn ca_administration_needs_the_right_certificate() {
+    let fixture = Fixture::start(
+        Limits::default(),
+        &["mrtest-agent", "mrtest-cli", "mrtest-admin"],
+    );
+    let statuses = "/puppet-ca/v1/certificate_statuses/any";
+    // From the server's own machine, without a certificate: refused.
+    assert_eq!(fixture.connect(None).unwrap().get(statuses).unwrap(), 403);
+    assert_eq!(
+        fixture
+            .connect(Some("mrtest-agent"))
+            .unwrap()
+            .get(statuses)
+            .unwrap(),
+        403
+    );
+    for admin in ["mrtest-cli", "mrtest-admin"] {
+        assert_eq!(
+            fixture.connect(Some(admin)).unwrap().get(statuses).unwrap(),
+            200,
+            "{admin}"
+        );
+    }
+    // A change of state without a certificate is refused unread.
+    let mut anonymous = fixture.connect(None).unwrap();
+    anonymous
+        .send(
+            b"PUT /puppet-ca/v1/certificate_status/mrtest-agent HTTP/1.1\r\nHost: localhost\r\n\
+              Content-Type: application/json\r\nContent-Length: 29\r\n\r\n\
+              {\"desired_state\":\"revoked\"}",
+        )
+        .unwrap();
+    assert_eq!(anonymous.status().unwrap(), 403);
+    let ca =
+        marionette_ca::CertificateAuthority::open_or_create(&fixture.path().join("ca"), settings())
+            .unwrap();
+    let agent = ca.certificate_status("mrtest-agent").unwrap();
+    assert_eq!(agent.state, marionette_ca::CertificateState::Signed);
+}
+
+#[test]
+fn a_revocation_by_another_process_applies_at_once() {
+    let fixture = Fixture::start(Limits::default(), &["mrtest-agent"]);
+    let environments = "/puppet/v3/environments";
+    let mut kept = fixture.connect(Some("mrtest-agent")).unwrap();
+    assert_eq!(kept.get(environments).unwrap(), 200);
+    // `marionette ca revoke` works on the CA's files, not through the
+    // server.
+    let cli =
+        marionette_ca::CertificateAuthority::open_or_create(&fixture.path().join("ca"), settings())
+            .unwrap();
+    cli.revoke("mrtest-agent").unwrap();
+    // The connection opened before is refused from its next request.
+    assert_eq!(kept.get(environments).unwrap(), 403);
+    // A new one fails its handshake (or its first request, with TLS 1.3's
+    // late client certificate check).
+    let fresh = fixture
+        .connect(Some("mrtest-agent"))
+        .and_then(|mut tls| tls.get(environments));
+    assert!(fresh.is_err(), "{fresh:?}");
+}
+
+#[test]
+fn silent_connections_are_closed() {
+    let fixture = Fixture::start(quick(), &["mrtest-agent"]);
+    let started = Instant::now();
+    // Half-open: TCP, no handshake.
+    let mut idle: Vec<TcpStream> = (0..20)
+        .map(|_| TcpStream::connect(fixture.address()).unwrap())
+        .collect();
+    for stream in &mut idle {
+        assert!(closed_within(stream, Duration::from_secs(5)));
+    }
+    // A handshake, then nothing; a request, then a silent keep-alive.
+    let mut quiet = fixture.connect(Some("mrtest-agent")).unwrap();
+    let mut kept = fixture.connect(Some("mrtest-agent")).unwrap();
+    assert_eq!(kept.get("/puppet/v3/environments").unwrap(), 200);
+    // A body that stops coming.
+    let mut stalled = fixture.connect(Some("mrtest-agent")).unwrap();
+    stalled
+        .send(
+            b"PUT /puppet/v3/report/mrtest-agent HTTP/1.1\r\nHost: localhost\r\n\
+              Content-Length: 100\r\n\r\n{\"partial\":",
+        )
+        .unwrap();
+    assert!(quiet.closed());
+    assert!(kept.closed());
+    assert!(matches!(stalled.status(), Ok(408) | Err(_)));
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn connections_beyond_the_cap_wait_their_turn() {
+    let mut limits = quick();
+    limits.max_connections = 4;
+    let fixture = Fixture::start(limits, &["mrtest-agent"]);
+    let held: Vec<TcpStream> = (0..4)
+        .map(|_| TcpStream::connect(fixture.address()).unwrap())
+        .collect();
+    // Give the server time to accept the four.
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let mut fifth = fixture.connect(Some("mrtest-agent")).unwrap();
+    assert_eq!(fifth.get("/puppet/v3/environments").unwrap(), 200);
+    let waited = started.elapsed();
+    // Served only once the silent four were dropped at their handshake's
+    // timeout (a second after they came).
+    assert!(waited >= Duration::from_millis(500), "{waited:?}");
+    assert!(waited < Duration::from_secs(5), "{waited:?}");
+    drop(held);
+}
+
+#[test]
+fn bodies_are_refused_on_the_head() {
+    let fixture = Fixture::start(quick(), &["mrtest-agent"]);
+    // Each head declares far more than it sends: the answer must come
+    // without the body, or the read times out.
+    let cases: [(Option<&str>, &str, u64, u16); 4] = [
+        (None, "PUT /puppet/v3/report/mrtest-agent", 200 << 20, 403),
+        (None, "PUT /puppet/v3/nothing-here", 200 << 20, 403),
+        (
+            None,
+            "PUT /puppet-ca/v1/certificate_request/mrtest-big",
+            1 << 20,
+            413,
+        ),
+        (
+            Some("mrtest-agent"),
+            "PUT /puppet/v3/report/mrtest-agent",
+            2 << 20,
+            413,
+        ),
+    ];
+    for (client, request, length, expected) in cases {
+        let mut tls = fixture.connect(client).unwrap();
+        tls.send(
+            format!("{request} HTTP/1.1\r\nHost: localhost\r\nContent-Length: {length}\r\n\r\n")
+                .as_bytes(),
+        )
+        .unwrap();
+        let started = Instant::now();
+        assert_eq!(tls.status().unwrap(), expected, "{request}");
+        assert!(started.elapsed() < Duration::from_millis(900), "{request}");
+    }
+    // Without a declared length, the limit stops the read.
+    let mut chunked = fixture.connect(None).unwrap();
+    chunked
+        .send(
+            b"PUT /puppet-ca/v1/certificate_request/mrtest-big HTTP/1.1\r\nHost: localhost\r\n\
+              Transfer-Encoding: chunked\r\n\r\n",
+        )
+        .unwrap();
+    let chunk = format!("10000\r\n{}\r\n", "A".repeat(0x10000));
+    let mut answered = None;
+    for _ in 0..4 {
+        if chunked.send(chunk.as_bytes()).is_err() {
+            break;
+        }
+        chunked
+            .0
+            .sock
+            .set_read_timeout(Some(Duration::from_millis(200)))
+            .unwrap();
+        if let Ok(status) = chunked.status() {
+            answered = Some(status);
+            break;
+        }
+    }
+    assert_eq!(answered, Some(413));
+}
+
+#[test]
+fn facts_uploads_are_checked_and_kept_once() {
+    let fixture = Fixture::start(quick(), &["mrtest-agent"]);
+    let put = |body: &[u8]| -> u16 {
+        let mut tls = fixture.connect(Some("mrtest-agent")).unwrap();
+        let mut request = format!(
+            "PUT /puppet/v3/facts/mrtest-agent?environment=production HTTP/1.1\r\nHost: localhost\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        request.extend_from_slice(body);
+        tls.send(&request).unwrap();
+        tls.status().unwrap()
+    };
+    let random: Vec<u8> = (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect();
+    assert_eq!(put(&random), 400);
+    assert_eq!(put(br#"{"name":"mrtest-other","values":{}}"#), 400);
+    assert_eq!(put(br#"{"name":"mrtest-agent","values":[]}"#), 400);
+    let facts = |n: u32| format!(r#"{{"name":"mrtest-agent","values":{{"mrtest_run":{n}}}}}"#);
+    for n in 0..3 {
+        assert_eq!(put(facts(n).as_bytes()), 200);
+    }
+    let dir: PathBuf = fixture.path().join("var/facts");
+    let kept: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(kept, ["mrtest-agent.json"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("mrtest-agent.json")).unwrap(),
+        facts(2)
+    );
+}
