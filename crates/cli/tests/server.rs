@@ -67,7 +67,13 @@ fn start_server(dir: &Path) -> Running {
 /// `marionette server` on a free port of the loopback, for the
 /// environments of `environments`, with more options.
 fn start(dir: &Path, environments: &Path, more: &[OsString]) -> Running {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_marionette"))
+    launch(server_command(dir, environments, more))
+}
+
+/// The command that starts `marionette server` as `start` does.
+fn server_command(dir: &Path, environments: &Path, more: &[OsString]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    command
         .args(["server", "--bind", "127.0.0.1:0", "--certname", "localhost"])
         .args([
             "--dns-alt-names",
@@ -88,9 +94,13 @@ fn start(dir: &Path, environments: &Path, more: &[OsString]) -> Running {
         .args(more)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("marionette server starts");
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Starts the server and reads the port it listens on from its first line.
+fn launch(mut command: Command) -> Running {
+    let mut child = command.spawn().expect("marionette server starts");
     let mut lines = BufReader::new(child.stderr.take().expect("stderr"));
     let mut first = String::new();
     lines
@@ -662,4 +672,77 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         &[],
     );
     assert_eq!(json_rows(&body).len(), 1, "{body}");
+}
+
+/// CPU time a process has used, in clock ticks (user and system).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command's name, which may hold blanks.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// Out of descriptors, the server waits for connections to end instead of
+/// spinning on accept, says so once, and serves again when they end.
+#[test]
+fn a_server_out_of_descriptors_waits_instead_of_spinning() {
+    require("curl", "curl");
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-server-fds")
+        .tempdir()
+        .unwrap();
+    let dir = dir.path();
+    let environments = dir.join("environments");
+    std::fs::create_dir_all(environments.join("production/manifests")).unwrap();
+    let log = dir.join("server.log");
+    let more = [
+        OsString::from("--max-connections"),
+        OsString::from("1000"),
+        OsString::from("--logdest"),
+        log.clone().into_os_string(),
+    ];
+    let mut command = server_command(dir, &environments, &more);
+    // 64 descriptors, soft and hard, so the server cannot raise them.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 64,
+                rlim_max: 64,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let server = launch(command);
+    let address = format!("127.0.0.1:{}", server.port);
+    let held: Vec<std::net::TcpStream> = (0..120)
+        .map(|_| std::net::TcpStream::connect(&address).unwrap())
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let before = cpu_ticks(server.child.id());
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let used = cpu_ticks(server.child.id()) - before;
+    // Spinning costs the whole two seconds (200 ticks); waiting, nothing.
+    assert!(used < 40, "{used} ticks of CPU in 2 s");
+    drop(held);
+    let status = (0..50)
+        .map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            curl(dir, server.port, None, &[], "/status/v1/simple")
+        })
+        .find(|code| code == "200");
+    assert_eq!(status.as_deref(), Some("200"));
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        said.matches("Could not accept a connection (Too many open files")
+            .count(),
+        1,
+        "{said}"
+    );
+    assert!(said.contains("Accepting connections again"), "{said}");
 }

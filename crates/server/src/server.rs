@@ -30,14 +30,16 @@ pub(crate) struct State {
     /// burst of agents costs queueing time, not memory.
     pub(crate) compiles: tokio::sync::Semaphore,
     tls: RwLock<Arc<ServerConfig>>,
+    log_file: Option<std::sync::Mutex<std::fs::File>>,
     identity: (Vec<CertificateDer<'static>>, PrivateKeyDer<'static>),
 }
 
 impl State {
     /// A line of the server's log: on standard error, or appended to the
-    /// log file with its time.
+    /// log file with its time. The file stays open, so the server can
+    /// still say it is out of descriptors.
     pub(crate) fn log(&self, message: &str) {
-        let Some(path) = &self.config.log_file else {
+        let Some(file) = &self.log_file else {
             eprintln!("Notice: {message}");
             return;
         };
@@ -46,12 +48,8 @@ impl State {
             .map(|d| d.as_secs_f64())
             .unwrap_or_default();
         let line = format!("{seconds:.3} Notice: {message}\n");
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .and_then(|mut file| std::io::Write::write_all(&mut file, line.as_bytes()));
-        if written.is_err() {
+        let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+        if std::io::Write::write_all(&mut *file, line.as_bytes()).is_err() {
             eprint!("Notice: {line}");
         }
     }
@@ -115,7 +113,21 @@ impl Server {
             what: "could not read the listening address".into(),
             source,
         })?;
+        let log_file = match &config.log_file {
+            Some(path) => Some(std::sync::Mutex::new(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|source| ServerError::Io {
+                        what: format!("could not open the log {}", path.display()),
+                        source,
+                    })?,
+            )),
+            None => None,
+        };
         let state = Arc::new(State {
+            log_file,
             config,
             ca,
             compiler,
