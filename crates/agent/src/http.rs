@@ -1,9 +1,12 @@
 //! A small blocking HTTPS client for one server: one kept connection,
 //! made again when the server closes it, responses read whole (and
-//! ungzipped).
+//! ungzipped). Puppet's timeouts bound every wait: connecting (with the
+//! TLS handshake) by `http_connect_timeout`, and each read of an answer
+//! by `http_read_timeout`, so a server that stalls cannot hold a run.
 
 use std::io::Read;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -11,7 +14,7 @@ use hyper::client::conn::http1::SendRequest;
 use hyper_util::rt::TokioIo;
 use rustls_pki_types::ServerName;
 
-use crate::AgentError;
+use crate::{AgentError, Settings};
 
 /// A response, read whole.
 pub(crate) struct Answer {
@@ -42,13 +45,15 @@ pub(crate) struct Client {
     connector: tokio_rustls::TlsConnector,
     host: String,
     port: u16,
+    connect_timeout: Duration,
+    read_timeout: Duration,
     sender: Option<SendRequest<Full<Bytes>>>,
 }
 
 impl Client {
+    /// A client of the settings' server.
     pub(crate) fn new(
-        host: &str,
-        port: u16,
+        settings: &Settings,
         tls: rustls::ClientConfig,
     ) -> Result<Client, AgentError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -58,8 +63,10 @@ impl Client {
         Ok(Client {
             runtime,
             connector: tokio_rustls::TlsConnector::from(Arc::new(tls)),
-            host: host.to_string(),
-            port,
+            host: settings.server.clone(),
+            port: settings.port,
+            connect_timeout: settings.http_connect_timeout,
+            read_timeout: settings.http_read_timeout,
             sender: None,
         })
     }
@@ -105,15 +112,28 @@ impl Client {
             let request = request
                 .body(Full::new(body.clone()))
                 .map_err(|e| AgentError::Http(e.to_string()))?;
+            let read_timeout = self.read_timeout;
             let result = self.runtime.block_on(async {
-                let response = sender.send_request(request).await?;
+                let response = within(read_timeout, sender.send_request(request)).await?;
                 let status = response.status().as_u16();
                 let gzipped = response
                     .headers()
                     .get("Content-Encoding")
                     .is_some_and(|v| v.as_bytes() == b"gzip");
-                let bytes = response.into_body().collect().await?.to_bytes();
-                Ok::<_, hyper::Error>((status, gzipped, bytes))
+                let mut body = response.into_body();
+                let mut bytes = Vec::new();
+                loop {
+                    let frame = body.frame();
+                    let Some(frame) =
+                        within(read_timeout, async move { frame.await.transpose() }).await?
+                    else {
+                        break;
+                    };
+                    if let Ok(data) = frame.into_data() {
+                        bytes.extend_from_slice(&data);
+                    }
+                }
+                Ok::<_, Failure>((status, gzipped, bytes))
             });
             match result {
                 Ok((status, gzipped, bytes)) => {
@@ -124,14 +144,26 @@ impl Client {
                             .map_err(|e| AgentError::Http(format!("a gzipped answer: {e}")))?;
                         out
                     } else {
-                        bytes.to_vec()
+                        bytes
                     };
                     return Ok(Answer { status, body });
+                }
+                // A server that stalls is not asked again: the run goes on
+                // without it (to the cached catalog).
+                Err(Failure::Timeout) => {
+                    self.sender = None;
+                    return Err(AgentError::Timeout(format!(
+                        "{}:{}: no answer to {method} {} within {} seconds (http_read_timeout)",
+                        self.host,
+                        self.port,
+                        path.split('?').next().unwrap_or(path),
+                        read_timeout.as_secs()
+                    )));
                 }
                 // The server may have closed a kept connection: once more
                 // on a new one.
                 Err(_) if attempt == 0 => self.sender = None,
-                Err(e) => return Err(AgentError::Http(e.to_string())),
+                Err(Failure::Http(e)) => return Err(AgentError::Http(e.to_string())),
             }
         }
         Err(AgentError::Http("no connection".into()))
@@ -142,7 +174,8 @@ impl Client {
         let server_name = ServerName::try_from(self.host.clone())
             .map_err(|e| AgentError::Http(format!("{}: {e}", self.host)))?;
         let connector = self.connector.clone();
-        self.runtime.block_on(async {
+        let timeout = self.connect_timeout;
+        let connecting = async move {
             let tcp = tokio::net::TcpStream::connect(&address)
                 .await
                 .map_err(|e| AgentError::Unreachable(format!("{address}: {e}")))?;
@@ -156,6 +189,39 @@ impl Client {
                 .map_err(|e| AgentError::Http(e.to_string()))?;
             tokio::spawn(connection);
             Ok(sender)
-        })
+        };
+        self.runtime
+            .block_on(async { tokio::time::timeout(timeout, connecting).await })
+            .unwrap_or_else(|_| {
+                Err(AgentError::Timeout(format!(
+                    "{}:{}: not connected within {} seconds (http_connect_timeout)",
+                    self.host,
+                    self.port,
+                    timeout.as_secs()
+                )))
+            })
+    }
+}
+
+/// Why an exchange failed.
+enum Failure {
+    Http(hyper::Error),
+    Timeout,
+}
+
+impl From<hyper::Error> for Failure {
+    fn from(error: hyper::Error) -> Failure {
+        Failure::Http(error)
+    }
+}
+
+/// `work`, unless it takes longer than `limit`.
+async fn within<T, E: Into<Failure>>(
+    limit: Duration,
+    work: impl std::future::Future<Output = Result<T, E>>,
+) -> Result<T, Failure> {
+    match tokio::time::timeout(limit, work).await {
+        Ok(done) => done.map_err(Into::into),
+        Err(_) => Err(Failure::Timeout),
     }
 }

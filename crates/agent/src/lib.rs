@@ -51,6 +51,12 @@ pub struct Settings {
     /// Extension requests for the certificate request, from
     /// `csr_attributes.yaml` (`pp_role`, dotted OIDs).
     pub extension_requests: Vec<(String, String)>,
+    /// How long connecting to the server (with the TLS handshake) may
+    /// take (Puppet's `http_connect_timeout`, 120 s).
+    pub http_connect_timeout: Duration,
+    /// How long the server may keep the agent waiting for the next part
+    /// of an answer (Puppet's `http_read_timeout`, 600 s).
+    pub http_read_timeout: Duration,
 }
 
 /// Why the agent could not do what it was asked.
@@ -60,6 +66,9 @@ pub enum AgentError {
     Unreachable(String),
     #[error("TLS: {0}")]
     Tls(String),
+    /// The server did not connect or answer in time.
+    #[error("Timed out: {0}")]
+    Timeout(String),
     #[error("{0}")]
     Http(String),
     /// The server answered with an error.
@@ -98,7 +107,7 @@ impl Agent {
     /// `waitforcert` says), then connects with it.
     pub fn connect(settings: Settings) -> Result<Agent, AgentError> {
         let tls = ssl::bootstrap(&settings)?;
-        let client = http::Client::new(&settings.server, settings.port, tls)?;
+        let client = http::Client::new(&settings, tls)?;
         Ok(Agent { settings, client })
     }
 

@@ -32,7 +32,7 @@ pub(crate) fn bootstrap(settings: &Settings) -> Result<ClientConfig, AgentError>
     }
     let ca_path = ssl.join("certs/ca.pem");
     if !ca_path.exists() {
-        let mut client = http::Client::new(&settings.server, settings.port, trusting(None)?)?;
+        let mut client = http::Client::new(settings, trusting(None)?)?;
         let answer = client.send("GET", "/puppet-ca/v1/certificate/ca", None, Vec::new())?;
         if answer.status != 200 {
             return Err(AgentError::Server {
@@ -56,8 +56,7 @@ pub(crate) fn bootstrap(settings: &Settings) -> Result<ClientConfig, AgentError>
         std::fs::read(&ca_path).map_err(io(format!("could not read {}", ca_path.display())))?;
     let crl_path = ssl.join("crl.pem");
     if !crl_path.exists() {
-        let mut client =
-            http::Client::new(&settings.server, settings.port, trusting(Some(&ca_pem))?)?;
+        let mut client = http::Client::new(settings, trusting(Some(&ca_pem))?)?;
         let answer = client.send(
             "GET",
             "/puppet-ca/v1/certificate_revocation_list/ca",
@@ -95,7 +94,7 @@ pub(crate) fn bootstrap(settings: &Settings) -> Result<ClientConfig, AgentError>
 /// request is sent (once) and the certificate waited for.
 fn obtain(settings: &Settings, ca_pem: &[u8], key_path: &Path) -> Result<String, AgentError> {
     let name = &settings.certname;
-    let mut client = http::Client::new(&settings.server, settings.port, trusting(Some(ca_pem))?)?;
+    let mut client = http::Client::new(settings, trusting(Some(ca_pem))?)?;
     let path = format!("/puppet-ca/v1/certificate/{name}");
     let fetch = |client: &mut http::Client| -> Result<Option<String>, AgentError> {
         let answer = client.send("GET", &path, None, Vec::new())?;

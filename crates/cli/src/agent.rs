@@ -40,8 +40,8 @@ pub(crate) struct AgentArgs {
     /// the state directory).
     #[arg(long, value_name = "DIR")]
     ssldir: Option<PathBuf>,
-    /// Seconds between asks for a certificate not signed yet; 0 gives up.
-    #[arg(long, default_value_t = 120, value_name = "SECONDS")]
+    /// Time between asks for a certificate not signed yet; 0 gives up.
+    #[arg(long, default_value = "120", value_name = "DURATION", value_parser = puppet_duration)]
     waitforcert: u64,
     /// The CA certificate's SHA-256 fingerprint to insist on at the first
     /// download.
@@ -50,16 +50,24 @@ pub(crate) struct AgentArgs {
     /// The size of the agent's RSA key, in bits.
     #[arg(long, default_value_t = 4096, value_name = "BITS")]
     keylength: usize,
-    /// Seconds between runs with --daemonize.
-    #[arg(long, default_value_t = 1800, value_name = "SECONDS")]
+    /// Time between runs with --daemonize.
+    #[arg(long, default_value = "1800", value_name = "DURATION", value_parser = puppet_duration)]
     runinterval: u64,
     /// Wait a random time, up to --splaylimit, before each run, so a fleet
     /// started at once does not run in step.
     #[arg(long)]
     splay: bool,
-    /// The longest --splay wait, in seconds (default: --runinterval).
-    #[arg(long, value_name = "SECONDS")]
+    /// The longest --splay wait (default: --runinterval).
+    #[arg(long, value_name = "DURATION", value_parser = puppet_duration)]
     splaylimit: Option<u64>,
+    /// How long connecting to the server may take, before the run goes on
+    /// to the cached catalog.
+    #[arg(long, default_value = "120", value_name = "DURATION", value_parser = puppet_duration)]
+    http_connect_timeout: u64,
+    /// How long the server may keep the agent waiting for the next part
+    /// of an answer.
+    #[arg(long, default_value = "600", value_name = "DURATION", value_parser = puppet_duration)]
+    http_read_timeout: u64,
     /// Do not apply the last catalog when the server cannot give one.
     #[arg(long)]
     no_usecacheonfailure: bool,
@@ -90,6 +98,8 @@ pub(crate) fn run(args: AgentArgs, env: &EnvArgs) -> Result<ExitCode> {
         ca_fingerprint: args.ca_fingerprint.clone(),
         keylength: args.keylength,
         extension_requests: extension_requests(&args.csr_attributes)?,
+        http_connect_timeout: Duration::from_secs(args.http_connect_timeout.max(1)),
+        http_read_timeout: Duration::from_secs(args.http_read_timeout.max(1)),
     };
     let once = args.onetime || args.run.test || !args.daemonize;
     loop {
@@ -100,6 +110,31 @@ pub(crate) fn run(args: AgentArgs, env: &EnvArgs) -> Result<ExitCode> {
         }
         std::thread::sleep(Duration::from_secs(args.runinterval.max(1)));
     }
+}
+
+/// A duration as Puppet's settings write it: seconds, or a number with
+/// `s`, `m`, `h`, `d` or `y` (`30m`).
+fn puppet_duration(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit: u64 = match &text[digits.len()..] {
+        "" | "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        "y" => 31_536_000,
+        _ => 0,
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .filter(|_| unit > 0)
+        .and_then(|n| n.checked_mul(unit))
+        // Beyond a century, a wait is a mistake (and overflows clocks).
+        .filter(|seconds| *seconds <= 100 * 31_536_000)
+        .ok_or_else(|| {
+            format!("'{text}' is not a duration: seconds, or a number with s, m, h, d or y (30m)")
+        })
 }
 
 /// Waits a random time up to the splay limit, when asked: a time drawn

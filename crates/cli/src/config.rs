@@ -133,6 +133,18 @@ const SETTINGS: &[Setting] = &[
         commands: &["agent"],
     },
     Setting {
+        name: "http_connect_timeout",
+        option: "--http-connect-timeout",
+        switch: false,
+        commands: &["agent"],
+    },
+    Setting {
+        name: "http_read_timeout",
+        option: "--http-read-timeout",
+        switch: false,
+        commands: &["agent"],
+    },
+    Setting {
         name: "runinterval",
         option: "--runinterval",
         switch: false,

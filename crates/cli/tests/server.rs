@@ -746,3 +746,127 @@ fn a_server_out_of_descriptors_waits_instead_of_spinning() {
     );
     assert!(said.contains("Accepting connections again"), "{said}");
 }
+
+/// A server that stalls, as Python's TLS server acting on Marionette's
+/// server certificate: `blackhole` never finishes the handshake, `head`
+/// reads the request and never answers, `body` answers a head and part
+/// of its body. Prints its port.
+const STALLING_SERVER: &str = r#"
+import socket, ssl, sys, time
+mode, cert, key = sys.argv[1:4]
+listener = socket.socket()
+listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+listener.bind(("127.0.0.1", 0))
+listener.listen(8)
+print(listener.getsockname()[1], flush=True)
+if mode == "blackhole":
+    time.sleep(300)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(cert, key)
+held = []
+while True:
+    conn, _ = listener.accept()
+    tls = context.wrap_socket(conn, server_side=True)
+    tls.recv(65536)
+    if mode == "body":
+        tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"name\":")
+    held.append(tls)
+"#;
+
+/// A command's output, or a failure when it runs past `limit`.
+fn output_within(mut command: Command, limit: std::time::Duration) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let said = common::printed(&child.wait_with_output().unwrap());
+            panic!("still running after {limit:?}: {said}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Marionette's agent against a server that stalls before connecting,
+/// before its answer's head or inside its body: the run times out as
+/// Puppet's `http_connect_timeout` and `http_read_timeout` say, and goes
+/// on to the catalog it cached.
+#[test]
+fn an_agent_against_a_stalling_server_uses_its_cached_catalog() {
+    require("python3", "python3");
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-server-stall")
+        .tempdir()
+        .unwrap();
+    let dir = dir.path();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let manifests = dir.join("environments/production/manifests");
+    std::fs::create_dir_all(&manifests).unwrap();
+    std::fs::write(
+        manifests.join("site.pp"),
+        format!(
+            "file {{ '{}/cached.txt': content => \"from the server\\n\" }}\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    // No base modules: the run syncs and resolves nothing but its own.
+    std::fs::create_dir_all(dir.join("no-modules")).unwrap();
+    let base = [
+        OsString::from("--basemodulepath"),
+        dir.join("no-modules").into_os_string(),
+    ];
+    let server = start(dir, &dir.join("environments"), &base);
+    let agent = |port: u16| {
+        let mut command =
+            common::marionette_agent(port, "mrtest-stall", &dir.join("mrtest-stall"), &out);
+        command.args(["--http-connect-timeout", "2", "--http-read-timeout", "2s"]);
+        command
+    };
+    let first = output_within(agent(server.port), std::time::Duration::from_secs(120));
+    assert_eq!(first.status.code(), Some(2), "{}", common::printed(&first));
+    drop(server);
+    let ssl = dir.join("server-ssl");
+    for (mode, said) in [
+        (
+            "blackhole",
+            "not connected within 2 seconds (http_connect_timeout)",
+        ),
+        ("head", "within 2 seconds (http_read_timeout)"),
+        ("body", "within 2 seconds (http_read_timeout)"),
+    ] {
+        std::fs::remove_file(out.join("cached.txt")).unwrap();
+        let mut stalling = Command::new("python3")
+            .args(["-c", STALLING_SERVER, mode])
+            .arg(ssl.join("certs/localhost.pem"))
+            .arg(ssl.join("private_keys/localhost.pem"))
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3 runs");
+        let mut port = String::new();
+        BufReader::new(stalling.stdout.take().unwrap())
+            .read_line(&mut port)
+            .unwrap();
+        let port: u16 = port.trim().parse().expect("the stalling server's port");
+        let run = output_within(agent(port), std::time::Duration::from_secs(60));
+        let _ = stalling.kill();
+        let _ = stalling.wait();
+        let printed = common::printed(&run);
+        assert!(printed.contains(said), "{mode}: {printed}");
+        assert!(
+            printed.contains("Using cached catalog from environment 'production'"),
+            "{mode}: {printed}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("cached.txt")).unwrap_or_default(),
+            "from the server\n",
+            "{mode}: {printed}"
+        );
+    }
+}
