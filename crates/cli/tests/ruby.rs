@@ -125,6 +125,104 @@ fn a_host_that_dies_or_hangs_fails_the_compile_naming_the_file() {
     );
 }
 
+/// A provider that stops the Ruby host (it exits, aborts, kills itself
+/// with SIGSEGV, sleeps past the time limit, prints garbage on the
+/// protocol's pipe) fails its own resource alone, as any failing resource
+/// in Puppet: a new host is started for what comes after, given the types,
+/// providers and resources the old one had, so the resources after it
+/// apply and only the one depending on a failed one is skipped
+/// (`tests/ruby/crash`).
+#[test]
+fn a_provider_that_stops_the_host_fails_its_own_resource_alone() {
+    require_ruby();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let note = |name: &str| dir.path().join(name).display().to_string();
+    let mut code = format!(
+        "mrtest_note {{ '{}': ensure => present, content => 'before' }}\n",
+        note("mrtest-before")
+    );
+    for (i, how) in ["exit", "abort", "segv", "hang", "garbage"]
+        .iter()
+        .enumerate()
+    {
+        code.push_str(&format!(
+            "mrtest_crash {{ 'mrtest-{how}': ensure => present, how => {how} }}\n\
+             mrtest_note {{ '{}': ensure => present, content => 'after {how}' }}\n",
+            note(&format!("mrtest-after-{i}"))
+        ));
+    }
+    code.push_str(&format!(
+        "mrtest_note {{ '{}': ensure => present, content => 'never', require => Mrtest_crash['mrtest-segv'] }}\n",
+        note("mrtest-dependent")
+    ));
+    std::fs::write(dir.path().join("site.pp"), code).unwrap();
+    let started = std::time::Instant::now();
+    let run = common::marionette_with(
+        &[
+            "apply",
+            "--detailed-exitcodes",
+            "--modulepath",
+            &corpus().join("crash/modules").display().to_string(),
+            "--vardir",
+            &dir.path().join("var").display().to_string(),
+            &dir.path().join("site.pp").display().to_string(),
+        ],
+        &[("MARIONETTE_RUBY_TIMEOUT", "2")],
+    );
+    let output = run.output();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "{output}"
+    );
+    // Failures and changes, as Puppet's --detailed-exitcodes says them.
+    assert_eq!(run.code, 6, "{output}");
+    let failed = |how: &str, why: &str| {
+        let line = format!(
+            "Error: /Stage[main]/Main/Mrtest_crash[mrtest-{how}]: Could not evaluate: the Ruby host {why}"
+        );
+        assert!(output.contains(&line), "no {line:?} in\n{output}");
+    };
+    failed(
+        "exit",
+        "exited with status 7: mrtest: about to exit (provider ruby of mrtest_crash)",
+    );
+    failed(
+        "abort",
+        "exited with status 1: mrtest: about to abort / mrtest: aborted (provider ruby of mrtest_crash)",
+    );
+    failed("segv", "");
+    failed(
+        "hang",
+        "did not answer 'resource_state' within 2 s; it was stopped (provider ruby of mrtest_crash)",
+    );
+    failed(
+        "garbage",
+        "printed something that is not the protocol: \"garbage\" (provider ruby of mrtest_crash)",
+    );
+    assert!(!output.contains("key not found"), "{output}");
+    for i in 0..5 {
+        assert!(
+            output.contains(&format!(
+                "Notice: /Stage[main]/Main/Mrtest_note[{}]/ensure: created",
+                note(&format!("mrtest-after-{i}"))
+            )),
+            "mrtest-after-{i} was not created:\n{output}"
+        );
+    }
+    assert!(
+        output.contains(&format!(
+            "Warning: /Stage[main]/Main/Mrtest_note[{}]: Skipping because of failed dependencies",
+            note("mrtest-dependent")
+        )),
+        "{output}"
+    );
+    assert!(!dir.path().join("mrtest-dependent").exists(), "{output}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("mrtest-after-4")).unwrap_or_default(),
+        "after garbage\n"
+    );
+}
+
 /// A module's Ruby type and provider applied step after step on one file,
 /// as `tests/ruby/apply/record.sh` recorded Puppet doing: the same
 /// messages (in any order: Puppet logs a change before the provider's

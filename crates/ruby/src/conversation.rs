@@ -10,7 +10,9 @@
 //! interleaving its own conversation.
 //!
 //! The process itself (lines read with deadlines, the end of its standard
-//! error kept for messages) is a `marionette_child::Child`.
+//! error kept for messages) is a `marionette_child::Child`. A process
+//! started after one that stopped is first given again what the stopped
+//! one had registered (the [`Journal`]).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -22,6 +24,7 @@ use marionette_child::{Child, NoLine};
 use marionette_values::Value;
 use serde_json::{Value as Json, json};
 
+use crate::journal::Journal;
 use crate::wire::{self, Shape, Types};
 use crate::{Answer, Engine, HostError, Question};
 
@@ -48,6 +51,7 @@ pub(crate) struct Conversation {
     generations: Mutex<u64>,
     floor: Floor,
     types: Mutex<Types>,
+    journal: Mutex<Journal>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -63,6 +67,7 @@ impl Conversation {
             generations: Mutex::new(0),
             floor: Floor::default(),
             types: Mutex::default(),
+            journal: Mutex::default(),
         }
     }
 
@@ -96,11 +101,38 @@ impl Conversation {
         if !self.running() {
             self.start(program)?;
             self.exchange("handshake", handshake.clone(), engine, START_TIMEOUT)?;
+            self.replay(engine)?;
         }
         if method == "reset" {
             lock(&self.types).clear();
         }
-        self.exchange(method, params, engine, self.timeout)
+        let kept = Journal::keeps(method).then(|| params.clone());
+        let result = self.exchange(method, params, engine, self.timeout)?;
+        if let Some(params) = kept {
+            lock(&self.journal).record(method, &params, &result);
+        }
+        Ok(result)
+    }
+
+    /// Makes again, in a host just started, the requests that registered
+    /// something in the hosts before it. What the module's code refuses
+    /// now (a file changed since) is left out: a request needing it fails
+    /// on its own. A host that stops again fails the request that started
+    /// it. What the code logs was logged the first time.
+    fn replay(&self, engine: &mut dyn Engine) -> Result<(), HostError> {
+        let entries = lock(&self.journal).entries();
+        let mut quiet = Quiet(engine);
+        for (method, params) in entries {
+            match self.exchange(&method, params, &mut quiet, self.timeout) {
+                Ok(_) | Err(HostError::Raised { .. }) => {}
+                Err(error) => {
+                    return Err(HostError::Broken(format!(
+                        "{error} (while it was started again and given what the host before it had loaded)"
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Starts the host on `program`, its parts each given with its own
@@ -372,6 +404,17 @@ impl Drop for Conversation {
             }
         }
     }
+}
+
+/// The engine, with what the code logs left out.
+struct Quiet<'a>(&'a mut dyn Engine);
+
+impl Engine for Quiet<'_> {
+    fn answer(&mut self, question: Question) -> Result<Answer, String> {
+        self.0.answer(question)
+    }
+
+    fn log(&mut self, _level: &str, _source: Option<&str>, _message: &str) {}
 }
 
 /// A Ruby exception, as the host describes it.

@@ -16,10 +16,14 @@
 //!
 //! A fault of the host (a crash, a hang past the time limit, output that
 //! is not the protocol) fails the request that met it, names the module
-//! file, and stops the process; the next request starts a fresh one.
+//! file, and stops the process; the next request starts a fresh one,
+//! given first what the stopped one had registered (functions, types and
+//! providers, the run's resources under the same ids, prefetches), so
+//! that one bad provider fails its own resources and no others.
 
 mod apply;
 mod conversation;
+mod journal;
 mod resource_api;
 mod scan;
 mod wire;
