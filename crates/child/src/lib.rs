@@ -31,6 +31,17 @@ pub const MAX_LINE_BYTES: usize = 128 << 20;
 /// How much of standard output one read takes.
 const CHUNK: usize = 64 << 10;
 
+/// The longest time limit a request may be given: a day. Longer (up to
+/// `1e19` seconds, which no clock can add) is taken as a day.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A time limit of `seconds`, as a plugin's handshake or a setting gives
+/// it: at most [`MAX_TIMEOUT`]; `None` unless it is a positive number.
+pub fn timeout_of(seconds: f64) -> Option<Duration> {
+    (seconds > 0.0 && seconds.is_finite())
+        .then(|| Duration::try_from_secs_f64(seconds).map_or(MAX_TIMEOUT, |d| d.min(MAX_TIMEOUT)))
+}
+
 /// Why no line was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoLine {
@@ -428,6 +439,16 @@ mod tests {
             read_bounded(&mut input, &mut line, 4),
             Ok(Read::End)
         ));
+    }
+
+    #[test]
+    fn time_limits_are_positive_and_capped() {
+        assert_eq!(timeout_of(1.5), Some(Duration::from_millis(1500)));
+        assert_eq!(timeout_of(1e19), Some(MAX_TIMEOUT));
+        assert_eq!(timeout_of(f64::MAX), Some(MAX_TIMEOUT));
+        for refused in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(timeout_of(refused), None, "{refused}");
+        }
     }
 
     #[test]

@@ -125,6 +125,40 @@ fn a_host_that_dies_or_hangs_fails_the_compile_naming_the_file() {
     );
 }
 
+/// `MARIONETTE_RUBY_TIMEOUT` is read as a plugin's time limit is: a huge
+/// number is a day (no overflow), and what is not a positive number of
+/// seconds is an error before anything runs.
+#[test]
+fn the_ruby_time_limit_is_checked_and_capped() {
+    require_ruby();
+    let run = apply(
+        "notice(mrtest_rb::shout('x'))\n",
+        &modules(),
+        &[("MARIONETTE_RUBY_TIMEOUT", "1e19")],
+    );
+    assert_eq!(run.code, 0, "{}", run.output());
+    assert!(
+        run.stdout.contains("Scope(Class[main]): X"),
+        "{}",
+        run.output()
+    );
+    for garbage in ["soon", "0", "-5", "inf", "NaN", ""] {
+        let run = apply(
+            "notice(mrtest_rb::shout('x'))\n",
+            &modules(),
+            &[("MARIONETTE_RUBY_TIMEOUT", garbage)],
+        );
+        assert_eq!(run.code, 1, "{garbage}: {}", run.output());
+        assert_eq!(
+            run.stderr,
+            format!(
+                "Error: MARIONETTE_RUBY_TIMEOUT must be a positive number of seconds, not '{garbage}'\n"
+            ),
+            "{garbage}"
+        );
+    }
+}
+
 /// A provider that stops the Ruby host (it exits, aborts, kills itself
 /// with SIGSEGV, sleeps past the time limit, prints garbage on the
 /// protocol's pipe) fails its own resource alone, as any failing resource

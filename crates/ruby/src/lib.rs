@@ -75,14 +75,25 @@ pub struct Settings {
     pub fact_files: Vec<PathBuf>,
 }
 
+/// How long one request may take unless `MARIONETTE_RUBY_TIMEOUT` says.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// A setting of the environment the host cannot run with.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// `MARIONETTE_RUBY_TIMEOUT` is not a positive number of seconds.
+    #[error("MARIONETTE_RUBY_TIMEOUT must be a positive number of seconds, not '{0}'")]
+    Timeout(String),
+}
+
 impl Settings {
+    /// The settings from the process's environment (`MARIONETTE_RUBY`,
+    /// `MARIONETTE_RUBY_TIMEOUT`). A time limit that is not a positive
+    /// number of seconds is taken as the default here: a program checks
+    /// it first with [`Settings::timeout_from_env`], to report it.
     pub fn new(environment: &str, modulepath: Vec<PathBuf>) -> Settings {
         let ruby = std::env::var_os("MARIONETTE_RUBY").map_or_else(|| "ruby".into(), PathBuf::from);
-        let timeout = std::env::var("MARIONETTE_RUBY_TIMEOUT")
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            .filter(|s| *s > 0.0 && s.is_finite())
-            .map_or(Duration::from_secs(300), Duration::from_secs_f64);
+        let timeout = Settings::timeout_from_env().unwrap_or(DEFAULT_TIMEOUT);
         Settings {
             environment: environment.to_string(),
             modulepath,
@@ -91,6 +102,23 @@ impl Settings {
             puppet_settings: Vec::new(),
             fact_files: Vec::new(),
         }
+    }
+}
+
+impl Settings {
+    /// The time limit of a request `MARIONETTE_RUBY_TIMEOUT` gives in
+    /// seconds, capped as a plugin's is (`marionette_child::timeout_of`:
+    /// `1e19` is a day, not an overflow); five minutes when it is not set.
+    pub fn timeout_from_env() -> Result<Duration, SettingsError> {
+        let Some(text) = std::env::var_os("MARIONETTE_RUBY_TIMEOUT") else {
+            return Ok(DEFAULT_TIMEOUT);
+        };
+        let text = text.to_string_lossy();
+        text.trim()
+            .parse::<f64>()
+            .ok()
+            .and_then(marionette_child::timeout_of)
+            .ok_or_else(|| SettingsError::Timeout(text.into_owned()))
     }
 }
 
