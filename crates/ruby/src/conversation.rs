@@ -146,13 +146,16 @@ impl Conversation {
             command.args(["-e", part]);
         }
         command.env_remove("RUBYOPT");
-        let child = Child::spawn(&mut command).map_err(|e| HostError::NoRuby {
-            ruby: self.ruby.clone(),
-            message: match e.kind() {
-                std::io::ErrorKind::NotFound => format!("{} was not found", self.ruby.display()),
-                _ => format!("{} could not be started: {e}", self.ruby.display()),
-            },
-        })?;
+        let child =
+            Child::spawn_reporting(&mut command, ruby_crash).map_err(|e| HostError::NoRuby {
+                ruby: self.ruby.clone(),
+                message: match e.kind() {
+                    std::io::ErrorKind::NotFound => {
+                        format!("{} was not found", self.ruby.display())
+                    }
+                    _ => format!("{} could not be started: {e}", self.ruby.display()),
+                },
+            })?;
         let generation = {
             let mut generations = lock(&self.generations);
             *generations += 1;
@@ -435,6 +438,23 @@ pub(crate) fn raised(error: &Json) -> HostError {
         line: number("line"),
         template_line: number("template_line"),
     }
+}
+
+/// The first line of Ruby's report of a fatal signal (`FILE:LINE: [BUG]
+/// Segmentation fault at 0x...`), and the signal it reports: Ruby catches
+/// SIGSEGV, SIGBUS and SIGILL, prints its state and memory map, and
+/// aborts; its other `[BUG]`s end in that abort.
+fn ruby_crash(line: &str) -> Option<i32> {
+    let (_, bug) = line.split_once("[BUG] ")?;
+    Some(if bug.starts_with("Segmentation fault") {
+        libc::SIGSEGV
+    } else if bug.starts_with("Bus Error") {
+        libc::SIGBUS
+    } else if bug.starts_with("Illegal instruction") {
+        libc::SIGILL
+    } else {
+        libc::SIGABRT
+    })
 }
 
 fn not_protocol(line: &str) -> String {
