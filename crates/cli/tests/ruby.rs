@@ -271,6 +271,77 @@ fn a_provider_that_stops_the_host_fails_its_own_resource_alone() {
     );
 }
 
+/// A custom fact whose code stops the Ruby host (it exits, kills itself
+/// with SIGSEGV, sleeps past the time limit) or whose file does as it
+/// loads is reported by its name and file, with the signal by name and
+/// without Ruby's crash report; the other facts still resolve, for
+/// `facts -p` as for a compile (`tests/ruby/crash/facts`).
+#[test]
+fn a_custom_fact_that_stops_the_host_is_named_with_its_file() {
+    require_ruby();
+    let modules = corpus().join("crash/facts");
+    let facter = modules.join("mrtest_factcrash/lib/facter");
+    let timeout = [("MARIONETTE_RUBY_TIMEOUT", "2")];
+    let expected = |file: &str, what: &str| {
+        format!(
+            "Error: Facter: error while resolving custom facts in {}: {what}",
+            facter.join(file).display()
+        )
+    };
+    let wanted = [
+        expected(
+            "mrtest_load.rb",
+            "loading it, the Ruby host exited with status 3: mrtest: about to exit while loading",
+        ),
+        expected(
+            "mrtest_exit.rb",
+            "resolving the custom fact 'mrtest_exit', the Ruby host exited with status 7: mrtest: about to exit",
+        ),
+        expected(
+            "mrtest_segv.rb",
+            "resolving the custom fact 'mrtest_segv', the Ruby host was killed by signal 11 (SIGSEGV): mrtest: about to segv / ",
+        ),
+        expected(
+            "mrtest_hang.rb",
+            "resolving the custom fact 'mrtest_hang', the Ruby host did not answer 'custom_facts' within 2 s; it was stopped",
+        ),
+    ];
+    let run = common::marionette_with(
+        &[
+            "facts",
+            "-p",
+            "--modulepath",
+            &modules.display().to_string(),
+        ],
+        &timeout,
+    );
+    let output = run.output();
+    for line in &wanted {
+        assert!(output.contains(line.as_str()), "no {line:?} in\n{output}");
+    }
+    // Ruby's own report is left out but its first line.
+    assert!(
+        output.contains("mrtest_segv.rb:6: [BUG] Segmentation fault at 0x"),
+        "{output}"
+    );
+    assert!(run.stdout.contains("\"mrtest_fine\": \"fine\""), "{output}");
+    assert!(
+        !output.contains("[vsyscall]") && !output.contains("SIGABRT"),
+        "{output}"
+    );
+
+    // A compile reads them one by one: each failure is its own.
+    let run = apply(
+        "notice($facts['mrtest_segv'])\nnotice($facts['mrtest_fine'])\n",
+        &modules.display().to_string(),
+        &timeout,
+    );
+    let output = run.output();
+    assert!(output.contains(wanted[0].as_str()), "{output}");
+    assert!(output.contains(wanted[2].as_str()), "{output}");
+    assert!(output.contains("Scope(Class[main]): fine"), "{output}");
+}
+
 /// A module's Ruby type and provider applied step after step on one file,
 /// as `tests/ruby/apply/record.sh` recorded Puppet doing: the same
 /// messages (in any order: Puppet logs a change before the provider's

@@ -52,6 +52,10 @@ pub(crate) struct Conversation {
     floor: Floor,
     types: Mutex<Types>,
     journal: Mutex<Journal>,
+    /// The custom fact file the host said it runs (and the fact it
+    /// resolves, if it is not loading the file), for a message naming
+    /// them if the host stops there.
+    running_fact: Mutex<Option<(PathBuf, Option<String>)>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -68,6 +72,7 @@ impl Conversation {
             floor: Floor::default(),
             types: Mutex::default(),
             journal: Mutex::default(),
+            running_fact: Mutex::default(),
         }
     }
 
@@ -107,7 +112,21 @@ impl Conversation {
             lock(&self.types).clear();
         }
         let kept = Journal::keeps(method).then(|| params.clone());
-        let result = self.exchange(method, params, engine, self.timeout)?;
+        *lock(&self.running_fact) = None;
+        let result = match self.exchange(method, params, engine, self.timeout) {
+            Ok(result) => result,
+            Err(HostError::Broken(message)) => {
+                return Err(match lock(&self.running_fact).take() {
+                    Some((file, fact)) => HostError::FactBroken {
+                        message,
+                        file,
+                        fact,
+                    },
+                    None => HostError::Broken(message),
+                });
+            }
+            Err(error) => return Err(error),
+        };
         if let Some(params) = kept {
             lock(&self.journal).record(method, &params, &result);
         }
@@ -227,6 +246,12 @@ impl Conversation {
             };
             if let Some(asked) = message.get("method").and_then(Json::as_str) {
                 let params = message.get("params").cloned().unwrap_or(Json::Null);
+                if asked == "running" && !message.contains_key("id") {
+                    let text = |key: &str| params.get(key).and_then(Json::as_str);
+                    *lock(&self.running_fact) = text("file")
+                        .map(|file| (PathBuf::from(file), text("fact").map(str::to_string)));
+                    continue;
+                }
                 if asked == "log" && !message.contains_key("id") {
                     let text = |key: &str| params.get(key).and_then(Json::as_str);
                     engine.log(

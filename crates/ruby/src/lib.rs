@@ -399,12 +399,28 @@ pub enum HostError {
     /// The host crashed, hung or broke the protocol; it was stopped.
     #[error("{0}")]
     Broken(String),
+    /// The host stopped as for [`HostError::Broken`] while it ran a
+    /// module's custom fact file: loading it, or resolving its fact
+    /// `fact`. Hosts started after it leave that fact (or file) alone, so
+    /// the other facts still resolve.
+    #[error("{message}")]
+    FactBroken {
+        message: String,
+        file: PathBuf,
+        fact: Option<String>,
+    },
 }
 
 /// One Ruby process for one environment, started on first need.
 pub struct RubyHost {
     settings: Settings,
     conversation: Conversation,
+    /// The custom fact files whose loading stopped a host, and the facts
+    /// whose resolving did: not run again by the hosts after it.
+    stopped_by: std::sync::Mutex<(
+        std::collections::BTreeSet<PathBuf>,
+        std::collections::BTreeSet<String>,
+    )>,
     /// Types described so far, by file and digest.
     types: std::sync::Mutex<std::collections::HashMap<(PathBuf, u64), TypeSpec>>,
 }
@@ -417,6 +433,7 @@ impl RubyHost {
     pub fn new(settings: Settings) -> RubyHost {
         RubyHost {
             conversation: Conversation::new(settings.ruby.clone(), settings.timeout),
+            stopped_by: std::sync::Mutex::default(),
             settings,
             types: std::sync::Mutex::default(),
         }
@@ -614,17 +631,37 @@ impl RubyHost {
         params: Json,
         engine: &mut dyn Engine,
     ) -> Result<Json, HostError> {
+        let (fact_files, skipped_facts) = {
+            let stopped_by = lock(&self.stopped_by);
+            let files: Vec<&PathBuf> = self
+                .settings
+                .fact_files
+                .iter()
+                .filter(|f| !stopped_by.0.contains(*f))
+                .collect();
+            (json!(files), json!(stopped_by.1))
+        };
         let handshake = json!({
             "protocol": 1,
             "environment": self.settings.environment,
             "modulepath": self.settings.modulepath,
-            "fact_files": self.settings.fact_files,
+            "fact_files": fact_files,
+            "skipped_facts": skipped_facts,
             "settings": self.settings.puppet_settings.iter()
                 .map(|(k, v)| (k.clone(), self.conversation.encode_all(std::slice::from_ref(v), Shape::Plain).remove(0)))
                 .collect::<serde_json::Map<String, Json>>(),
         });
-        self.conversation
-            .request(HOST, &handshake, method, params, engine)
+        let result = self
+            .conversation
+            .request(HOST, &handshake, method, params, engine);
+        if let Err(HostError::FactBroken { file, fact, .. }) = &result {
+            let mut stopped_by = lock(&self.stopped_by);
+            match fact {
+                Some(fact) => stopped_by.1.insert(fact.clone()),
+                None => stopped_by.0.insert(file.clone()),
+            };
+        }
+        result
     }
 
     pub(crate) fn bad_answer(&self, method: &str, message: &str) -> HostError {
