@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read as _, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::process::CommandExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -31,6 +31,17 @@ pub const MAX_LINE_BYTES: usize = 128 << 20;
 /// How much of standard output one read takes.
 const CHUNK: usize = 64 << 10;
 
+/// The longest time limit a request may be given: a day. Longer (up to
+/// `1e19` seconds, which no clock can add) is taken as a day.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A time limit of `seconds`, as a plugin's handshake or a setting gives
+/// it: at most [`MAX_TIMEOUT`]; `None` unless it is a positive number.
+pub fn timeout_of(seconds: f64) -> Option<Duration> {
+    (seconds > 0.0 && seconds.is_finite())
+        .then(|| Duration::try_from_secs_f64(seconds).map_or(MAX_TIMEOUT, |d| d.min(MAX_TIMEOUT)))
+}
+
 /// Why no line was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoLine {
@@ -47,8 +58,26 @@ pub struct Child {
     child: std::process::Child,
     stdin: Option<ChildStdin>,
     lines: Mutex<Lines>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: Arc<Mutex<Stderr>>,
 }
+
+/// What is kept of standard error.
+#[derive(Default)]
+struct Stderr {
+    /// The last lines before any crash report.
+    tail: VecDeque<String>,
+    /// The first line of the interpreter's crash report, and the signal it
+    /// reports: the lines after it (registers, backtraces, the memory map)
+    /// are not kept.
+    report: Option<(i32, String)>,
+}
+
+/// Tells the first line of an interpreter's own report of a fatal signal,
+/// and which signal it reports. Such an interpreter (Ruby) catches the
+/// signal, prints pages about its state and ends by another (SIGABRT):
+/// knowing the report, the reason names the signal that happened, and the
+/// report stays out of the message.
+pub type CrashReport = fn(&str) -> Option<i32>;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
@@ -58,6 +87,12 @@ impl Child {
     /// Starts `command` with its three standard streams piped, in a
     /// process group of its own.
     pub fn spawn(command: &mut Command) -> std::io::Result<Child> {
+        Child::spawn_reporting(command, |_| None)
+    }
+
+    /// [`Child::spawn`] for an interpreter whose crash reports `report`
+    /// tells.
+    pub fn spawn_reporting(command: &mut Command, report: CrashReport) -> std::io::Result<Child> {
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -72,7 +107,7 @@ impl Child {
                 "its standard streams could not be opened",
             ));
         };
-        let kept = Arc::new(Mutex::new(VecDeque::new()));
+        let kept = Arc::new(Mutex::new(Stderr::default()));
         let tail = kept.clone();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stderr);
@@ -90,11 +125,18 @@ impl Child {
                     }
                     Ok(Read::End) | Err(_) => return,
                 };
-                let mut tail = lock(&tail);
-                if tail.len() == STDERR_LINES {
-                    tail.pop_front();
+                let mut kept = lock(&tail);
+                if kept.report.is_some() {
+                    continue;
                 }
-                tail.push_back(text);
+                if let Some(signal) = report(&text) {
+                    kept.report = Some((signal, text));
+                    continue;
+                }
+                if kept.tail.len() == STDERR_LINES {
+                    kept.tail.pop_front();
+                }
+                kept.tail.push_back(text);
             }
         });
         Ok(Child {
@@ -146,8 +188,10 @@ impl Child {
         false
     }
 
-    /// Why it stopped answering, for a message: its exit status and the
-    /// last lines of its standard error (`exited with status 3: why`).
+    /// Why it stopped answering, for a message: its exit status (`exited
+    /// with status 3`, `was killed by signal 9 (SIGKILL)`) and the last
+    /// lines of its standard error, with the first line of a crash report
+    /// (whose signal it names) but nothing after it.
     pub fn exit_reason(&mut self) -> String {
         // It closed its output; give it a moment to finish exiting and its
         // last error lines a moment to arrive.
@@ -161,22 +205,31 @@ impl Child {
             std::thread::sleep(Duration::from_millis(5));
         }
         std::thread::sleep(Duration::from_millis(20));
+        let kept = lock(&self.stderr);
         let how = match status {
-            Some(status) => match status.code() {
-                Some(code) => format!("exited with status {code}"),
-                None => format!("was killed ({status})"),
+            Some(status) => match (status.code(), status.signal()) {
+                (Some(code), _) => format!("exited with status {code}"),
+                // The signal its own report names, not the abort that
+                // followed it.
+                (None, Some(signal)) => {
+                    let signal = kept.report.as_ref().map_or(signal, |(s, _)| *s);
+                    format!("was killed by signal {signal}{}", signal_name(signal))
+                }
+                (None, None) => format!("ended ({status})"),
             },
             None => "closed its output".to_string(),
         };
-        let tail = lock(&self.stderr);
-        let last: Vec<&str> = tail
+        let mut last: Vec<&str> = kept
+            .tail
             .iter()
             .map(String::as_str)
             .filter(|l| !l.trim().is_empty())
             .collect();
+        last.drain(..last.len().saturating_sub(3));
+        last.extend(kept.report.as_ref().map(|(_, line)| line.as_str()));
         match last.len() {
             0 => how,
-            n => format!("{how}: {}", last[n.saturating_sub(3)..].join(" / ")),
+            _ => format!("{how}: {}", last.join(" / ")),
         }
     }
 
@@ -300,6 +353,32 @@ fn read_bounded(
     })
 }
 
+/// A signal's name for a message (` (SIGSEGV)`), for the signals that
+/// end processes; nothing for others.
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGHUP => " (SIGHUP)",
+        libc::SIGINT => " (SIGINT)",
+        libc::SIGQUIT => " (SIGQUIT)",
+        libc::SIGILL => " (SIGILL)",
+        libc::SIGTRAP => " (SIGTRAP)",
+        libc::SIGABRT => " (SIGABRT)",
+        libc::SIGBUS => " (SIGBUS)",
+        libc::SIGFPE => " (SIGFPE)",
+        libc::SIGKILL => " (SIGKILL)",
+        libc::SIGUSR1 => " (SIGUSR1)",
+        libc::SIGSEGV => " (SIGSEGV)",
+        libc::SIGUSR2 => " (SIGUSR2)",
+        libc::SIGPIPE => " (SIGPIPE)",
+        libc::SIGALRM => " (SIGALRM)",
+        libc::SIGTERM => " (SIGTERM)",
+        libc::SIGXCPU => " (SIGXCPU)",
+        libc::SIGXFSZ => " (SIGXFSZ)",
+        libc::SIGSYS => " (SIGSYS)",
+        _ => "",
+    }
+}
+
 fn kill_group(child: &mut std::process::Child) {
     if let Ok(pid) = i32::try_from(child.id()) {
         // SAFETY: killpg(2) only sends a signal; the group is the child's
@@ -348,6 +427,32 @@ mod tests {
         );
         assert_eq!(child.read_line(Duration::from_secs(5)), Err(NoLine::Closed));
         assert_eq!(child.exit_reason(), "exited with status 3: bad news");
+    }
+
+    #[test]
+    fn a_signal_is_named_and_a_crash_report_is_left_out_but_its_first_line() {
+        let mut child =
+            Child::spawn(Command::new("sh").args(["-c", "echo dying >&2; kill -SEGV $$"])).unwrap();
+        assert_eq!(child.read_line(Duration::from_secs(5)), Err(NoLine::Closed));
+        assert_eq!(
+            child.exit_reason(),
+            "was killed by signal 11 (SIGSEGV): dying"
+        );
+        // An interpreter that reports the segfault itself and aborts.
+        let mut child = Child::spawn_reporting(
+            Command::new("sh").args([
+                "-c",
+                "echo before >&2; echo 'x.rb:3: [BUG] Segmentation fault at 0x0' >&2; \
+                 for i in 1 2 3 4 5; do echo \"7f00-7f01 r-xp /lib/$i.so\" >&2; done; kill -ABRT $$",
+            ]),
+            |line| line.contains("[BUG] Segmentation fault").then_some(libc::SIGSEGV),
+        )
+        .unwrap();
+        assert_eq!(child.read_line(Duration::from_secs(5)), Err(NoLine::Closed));
+        assert_eq!(
+            child.exit_reason(),
+            "was killed by signal 11 (SIGSEGV): before / x.rb:3: [BUG] Segmentation fault at 0x0"
+        );
     }
 
     #[test]
@@ -428,6 +533,16 @@ mod tests {
             read_bounded(&mut input, &mut line, 4),
             Ok(Read::End)
         ));
+    }
+
+    #[test]
+    fn time_limits_are_positive_and_capped() {
+        assert_eq!(timeout_of(1.5), Some(Duration::from_millis(1500)));
+        assert_eq!(timeout_of(1e19), Some(MAX_TIMEOUT));
+        assert_eq!(timeout_of(f64::MAX), Some(MAX_TIMEOUT));
+        for refused in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(timeout_of(refused), None, "{refused}");
+        }
     }
 
     #[test]

@@ -185,8 +185,13 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
             crate::print_stdout(&text);
             Ok(ExitCode::SUCCESS)
         }
-        Ok(None) | Err(marionette_eval::LookupFailure::Quiet(_)) => Ok(ExitCode::FAILURE),
-        Err(marionette_eval::LookupFailure::Loud(message)) => bail!("Could not run: {message}"),
+        // Nothing found ends quietly, as in Puppet.
+        Ok(None) => Ok(ExitCode::FAILURE),
+        // An error in the data or the configuration (an interpolation
+        // cycle, malformed YAML, an eyaml failure, a broken hiera.yaml):
+        // Puppet's lookup exits 1 without a word, which leaves the user
+        // guessing; the message `apply` and `--explain` show is printed.
+        Err(failure) => bail!("Could not run: {}", failure.message()),
     }
 }
 

@@ -262,6 +262,12 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
+    // Checked before anything runs, as Puppet checks its settings: the
+    // host would otherwise start, much later, with a limit nobody gave.
+    if let Err(error) = marionette_ruby::Settings::timeout_from_env() {
+        errln!("Error: {error}");
+        return ExitCode::FAILURE;
+    }
     if !agent {
         environment::choose(&cli.env);
     }

@@ -273,6 +273,29 @@ fn lookups_match_puppet() {
     verdict.finish("invocations");
 }
 
+/// `marionette lookup` prints the error `puppet lookup` keeps to itself
+/// for errors in the data and the configuration, with the same exit
+/// status (`tests/hiera/lookup-errors.txt`, cases of the corpus).
+#[test]
+fn lookup_reports_errors_in_data_and_configuration() {
+    let root = corpus();
+    let text = std::fs::read_to_string(root.join("lookup-errors.txt")).expect("readable");
+    let confdir = tempfile::tempdir().expect("a temporary directory");
+    let confdir = confdir.path().canonicalize().expect("it exists");
+    let mut problems = Vec::new();
+    let blocks = blocks(&text);
+    assert!(blocks.len() >= 4, "only {} blocks", blocks.len());
+    for mut block in blocks {
+        let (case, command) = block.line.split_once(' ').expect("=== CASE COMMAND");
+        let case = root.join(case);
+        block.line = command.to_string();
+        if let Err(problem) = run_block(&case, &block, &confdir) {
+            problems.push(format!("{}: {}\n  {problem}", case.display(), block.line));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn shell_words_split_like_a_shell() {
     assert_eq!(

@@ -125,6 +125,223 @@ fn a_host_that_dies_or_hangs_fails_the_compile_naming_the_file() {
     );
 }
 
+/// `MARIONETTE_RUBY_TIMEOUT` is read as a plugin's time limit is: a huge
+/// number is a day (no overflow), and what is not a positive number of
+/// seconds is an error before anything runs.
+#[test]
+fn the_ruby_time_limit_is_checked_and_capped() {
+    require_ruby();
+    let run = apply(
+        "notice(mrtest_rb::shout('x'))\n",
+        &modules(),
+        &[("MARIONETTE_RUBY_TIMEOUT", "1e19")],
+    );
+    assert_eq!(run.code, 0, "{}", run.output());
+    assert!(
+        run.stdout.contains("Scope(Class[main]): X"),
+        "{}",
+        run.output()
+    );
+    for garbage in ["soon", "0", "-5", "inf", "NaN", ""] {
+        let run = apply(
+            "notice(mrtest_rb::shout('x'))\n",
+            &modules(),
+            &[("MARIONETTE_RUBY_TIMEOUT", garbage)],
+        );
+        assert_eq!(run.code, 1, "{garbage}: {}", run.output());
+        assert_eq!(
+            run.stderr,
+            format!(
+                "Error: MARIONETTE_RUBY_TIMEOUT must be a positive number of seconds, not '{garbage}'\n"
+            ),
+            "{garbage}"
+        );
+    }
+}
+
+/// A provider that stops the Ruby host (it exits, aborts, kills itself
+/// with SIGSEGV, sleeps past the time limit, prints garbage on the
+/// protocol's pipe) fails its own resource alone, as any failing resource
+/// in Puppet: a new host is started for what comes after, given the types,
+/// providers and resources the old one had, so the resources after it
+/// apply and only the one depending on a failed one is skipped
+/// (`tests/ruby/crash`).
+#[test]
+fn a_provider_that_stops_the_host_fails_its_own_resource_alone() {
+    require_ruby();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let note = |name: &str| dir.path().join(name).display().to_string();
+    let mut code = format!(
+        "mrtest_note {{ '{}': ensure => present, content => 'before' }}\n",
+        note("mrtest-before")
+    );
+    for (i, how) in ["exit", "abort", "segv", "hang", "garbage"]
+        .iter()
+        .enumerate()
+    {
+        code.push_str(&format!(
+            "mrtest_crash {{ 'mrtest-{how}': ensure => present, how => {how} }}\n\
+             mrtest_note {{ '{}': ensure => present, content => 'after {how}' }}\n",
+            note(&format!("mrtest-after-{i}"))
+        ));
+    }
+    code.push_str(&format!(
+        "mrtest_note {{ '{}': ensure => present, content => 'never', require => Mrtest_crash['mrtest-segv'] }}\n",
+        note("mrtest-dependent")
+    ));
+    std::fs::write(dir.path().join("site.pp"), code).unwrap();
+    let started = std::time::Instant::now();
+    let run = common::marionette_with(
+        &[
+            "apply",
+            "--detailed-exitcodes",
+            "--modulepath",
+            &corpus().join("crash/modules").display().to_string(),
+            "--vardir",
+            &dir.path().join("var").display().to_string(),
+            &dir.path().join("site.pp").display().to_string(),
+        ],
+        &[("MARIONETTE_RUBY_TIMEOUT", "2")],
+    );
+    let output = run.output();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "{output}"
+    );
+    // Failures and changes, as Puppet's --detailed-exitcodes says them.
+    assert_eq!(run.code, 6, "{output}");
+    let failed = |how: &str, why: &str| {
+        let line = format!(
+            "Error: /Stage[main]/Main/Mrtest_crash[mrtest-{how}]: Could not evaluate: the Ruby host {why}"
+        );
+        assert!(output.contains(&line), "no {line:?} in\n{output}");
+    };
+    failed(
+        "exit",
+        "exited with status 7: mrtest: about to exit (provider ruby of mrtest_crash)",
+    );
+    failed(
+        "abort",
+        "exited with status 1: mrtest: about to abort / mrtest: aborted (provider ruby of mrtest_crash)",
+    );
+    // Ruby's own report of the segfault ends in an abort: the signal
+    // named is the one that happened, and the report's pages (registers,
+    // backtraces, the memory map) are left out but its first line.
+    failed(
+        "segv",
+        "was killed by signal 11 (SIGSEGV): mrtest: about to segv / ",
+    );
+    assert!(
+        output.contains("ruby.rb:9: [BUG] Segmentation fault at 0x"),
+        "{output}"
+    );
+    assert!(
+        !output.contains("[vsyscall]") && !output.contains("SIGABRT"),
+        "{output}"
+    );
+    failed(
+        "hang",
+        "did not answer 'resource_state' within 2 s; it was stopped (provider ruby of mrtest_crash)",
+    );
+    failed(
+        "garbage",
+        "printed something that is not the protocol: \"garbage\" (provider ruby of mrtest_crash)",
+    );
+    assert!(!output.contains("key not found"), "{output}");
+    for i in 0..5 {
+        assert!(
+            output.contains(&format!(
+                "Notice: /Stage[main]/Main/Mrtest_note[{}]/ensure: created",
+                note(&format!("mrtest-after-{i}"))
+            )),
+            "mrtest-after-{i} was not created:\n{output}"
+        );
+    }
+    assert!(
+        output.contains(&format!(
+            "Warning: /Stage[main]/Main/Mrtest_note[{}]: Skipping because of failed dependencies",
+            note("mrtest-dependent")
+        )),
+        "{output}"
+    );
+    assert!(!dir.path().join("mrtest-dependent").exists(), "{output}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("mrtest-after-4")).unwrap_or_default(),
+        "after garbage\n"
+    );
+}
+
+/// A custom fact whose code stops the Ruby host (it exits, kills itself
+/// with SIGSEGV, sleeps past the time limit) or whose file does as it
+/// loads is reported by its name and file, with the signal by name and
+/// without Ruby's crash report; the other facts still resolve, for
+/// `facts -p` as for a compile (`tests/ruby/crash/facts`).
+#[test]
+fn a_custom_fact_that_stops_the_host_is_named_with_its_file() {
+    require_ruby();
+    let modules = corpus().join("crash/facts");
+    let facter = modules.join("mrtest_factcrash/lib/facter");
+    let timeout = [("MARIONETTE_RUBY_TIMEOUT", "2")];
+    let expected = |file: &str, what: &str| {
+        format!(
+            "Error: Facter: error while resolving custom facts in {}: {what}",
+            facter.join(file).display()
+        )
+    };
+    let wanted = [
+        expected(
+            "mrtest_load.rb",
+            "loading it, the Ruby host exited with status 3: mrtest: about to exit while loading",
+        ),
+        expected(
+            "mrtest_exit.rb",
+            "resolving the custom fact 'mrtest_exit', the Ruby host exited with status 7: mrtest: about to exit",
+        ),
+        expected(
+            "mrtest_segv.rb",
+            "resolving the custom fact 'mrtest_segv', the Ruby host was killed by signal 11 (SIGSEGV): mrtest: about to segv / ",
+        ),
+        expected(
+            "mrtest_hang.rb",
+            "resolving the custom fact 'mrtest_hang', the Ruby host did not answer 'custom_facts' within 2 s; it was stopped",
+        ),
+    ];
+    let run = common::marionette_with(
+        &[
+            "facts",
+            "-p",
+            "--modulepath",
+            &modules.display().to_string(),
+        ],
+        &timeout,
+    );
+    let output = run.output();
+    for line in &wanted {
+        assert!(output.contains(line.as_str()), "no {line:?} in\n{output}");
+    }
+    // Ruby's own report is left out but its first line.
+    assert!(
+        output.contains("mrtest_segv.rb:6: [BUG] Segmentation fault at 0x"),
+        "{output}"
+    );
+    assert!(run.stdout.contains("\"mrtest_fine\": \"fine\""), "{output}");
+    assert!(
+        !output.contains("[vsyscall]") && !output.contains("SIGABRT"),
+        "{output}"
+    );
+
+    // A compile reads them one by one: each failure is its own.
+    let run = apply(
+        "notice($facts['mrtest_segv'])\nnotice($facts['mrtest_fine'])\n",
+        &modules.display().to_string(),
+        &timeout,
+    );
+    let output = run.output();
+    assert!(output.contains(wanted[0].as_str()), "{output}");
+    assert!(output.contains(wanted[2].as_str()), "{output}");
+    assert!(output.contains("Scope(Class[main]): fine"), "{output}");
+}
+
 /// A module's Ruby type and provider applied step after step on one file,
 /// as `tests/ruby/apply/record.sh` recorded Puppet doing: the same
 /// messages (in any order: Puppet logs a change before the provider's

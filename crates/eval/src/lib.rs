@@ -594,8 +594,9 @@ pub struct LookupQuery {
     pub compile: bool,
 }
 
-/// Why a lookup failed: Puppet ends `puppet lookup` quietly for errors in
-/// data and configuration (`Quiet`), and reports the others.
+/// Why a lookup failed: an error in data or configuration (`Quiet`),
+/// which `--explain` reports inside its explanation as Puppet does, or
+/// any other (`Loud`), which ends the command before any explanation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LookupFailure {
     Quiet(String),

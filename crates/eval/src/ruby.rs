@@ -690,7 +690,7 @@ pub(crate) fn describe_type(
                     "Could not load the resource type '{type_name}' from {}: {message}",
                     file.display()
                 ),
-                HostError::Broken(message) => {
+                HostError::Broken(message) | HostError::FactBroken { message, .. } => {
                     format!("{message} (while reading {})", file.display())
                 }
             };
@@ -742,7 +742,7 @@ fn host_failure(function: &str, file: &Path, error: HostError) -> String {
             "The function '{function}' is written in Ruby ({}), and running it needs Ruby: {message}. Install Ruby 3.1 or later (apt-get install ruby), or set MARIONETTE_RUBY to the interpreter",
             file.display()
         ),
-        HostError::Broken(message) => {
+        HostError::Broken(message) | HostError::FactBroken { message, .. } => {
             format!(
                 "{message} (while running '{function}' from {})",
                 file.display()

@@ -272,6 +272,28 @@ mod tests {
     }
 
     #[test]
+    fn an_alias_bomb_is_a_data_error_naming_the_file_and_the_place() {
+        let mut text = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+        for (before, name) in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]
+            .windows(2)
+            .map(|w| (w[0], w[1]))
+        {
+            let aliases = vec![format!("*{before}"); 10].join(", ");
+            text.push_str(&format!("{name}: &{name} [{aliases}]\n"));
+        }
+        let error = parse_text(&text, Path::new("/x/mrtest-bomb.yaml"), Format::Yaml).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Data);
+        assert!(
+            error.message.starts_with(
+                "Unable to parse (/x/mrtest-bomb.yaml): the document's aliases expand to more than "
+            ),
+            "{}",
+            error.message
+        );
+        assert!(error.message.contains(" at line "), "{}", error.message);
+    }
+
+    #[test]
     fn data_that_is_no_hash_is_a_warning_for_yaml_and_an_error_for_json() {
         let path = Path::new("/x/data.yaml");
         let parsed = parse_text("- a\n", path, Format::Yaml).unwrap();

@@ -9,6 +9,13 @@
 //! (`<<`) merge a mapping or a list of mappings at the place they appear, as
 //! Psych does, and a repeated key keeps its first place with the last value.
 //! Only the first document of a stream is read.
+//!
+//! Aliases share the anchored value rather than copy it, but whatever
+//! walks the result (a lookup, its interpolation, a merge) walks every
+//! copy: a "billion laughs" of a few hundred bytes, anchors of ten aliases
+//! of the anchor before, would be 10^12 values. A document whose aliases
+//! expand to more values than [`alias_budget`] allows for its size is
+//! refused, at the alias that crosses it, as safe YAML readers refuse it.
 
 pub mod emit;
 
@@ -38,18 +45,37 @@ impl std::fmt::Display for YamlError {
     }
 }
 
-/// A collection being built.
+/// A collection being built, with how many values it holds, aliases
+/// expanded.
 enum Frame {
     Sequence {
         items: Vec<Value>,
         anchor: usize,
+        size: u64,
     },
     Mapping {
         hash: PHash,
         /// The key read, waiting for its value; `true` for a plain `<<`.
         key: Option<(Value, bool)>,
         anchor: usize,
+        size: u64,
     },
+}
+
+impl Frame {
+    fn size(&mut self) -> &mut u64 {
+        match self {
+            Frame::Sequence { size, .. } | Frame::Mapping { size, .. } => size,
+        }
+    }
+}
+
+/// How many values the aliases of a document of `len` bytes may add, in
+/// all: many times what the text itself can hold (a value takes at least
+/// two bytes), so that real data sharing its anchors never meets it, and
+/// far below what would keep a lookup busy for minutes.
+pub fn alias_budget(len: usize) -> u64 {
+    (len as u64).saturating_mul(64).max(1 << 20)
 }
 
 /// Reads the first document of `text`. An empty document is `Undef`.
@@ -58,7 +84,11 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut parser = Parser::new_from_str(text);
     let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: HashMap<usize, Value> = HashMap::new();
+    // Each anchored value, and how many values it holds, aliases
+    // expanded.
+    let mut anchors: HashMap<usize, (Value, u64)> = HashMap::new();
+    let budget = alias_budget(text.len());
+    let mut expanded: u64 = 0;
     let mut root: Option<Value> = None;
     let mut in_document = false;
     while let Some(next) = parser.next_event() {
@@ -86,7 +116,15 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
                 None
             }
             Event::Alias(id) => match anchors.get(&id) {
-                Some(value) => Some((value.clone(), false)),
+                Some((value, size)) => {
+                    expanded = expanded.saturating_add(*size);
+                    if expanded > budget {
+                        return Err(at(format!(
+                            "the document's aliases expand to more than {budget} values, too many for its size (an alias bomb?)"
+                        )));
+                    }
+                    Some((value.clone(), false, *size))
+                }
                 None => return Err(at("found undefined alias".to_string())),
             },
             Event::Scalar(text, style, anchor, tag) => {
@@ -99,9 +137,9 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
                     column: 0,
                 })?;
                 if anchor > 0 {
-                    anchors.insert(anchor, value.clone());
+                    anchors.insert(anchor, (value.clone(), 1));
                 }
-                Some((value, plain && &*text == "<<"))
+                Some((value, plain && &*text == "<<", 1))
             }
             Event::SequenceStart(_, anchor, tag) => {
                 collection_tag(tag.as_deref()).map_err(|problem| YamlError {
@@ -112,6 +150,7 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
                 stack.push(Frame::Sequence {
                     items: Vec::new(),
                     anchor,
+                    size: 1,
                 });
                 None
             }
@@ -125,26 +164,37 @@ pub fn parse(text: &str) -> Result<Value, YamlError> {
                     hash: PHash::new(),
                     key: None,
                     anchor,
+                    size: 1,
                 });
                 None
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let (value, anchor) = match stack.pop() {
-                    Some(Frame::Sequence { items, anchor }) => (Value::array(items), anchor),
-                    Some(Frame::Mapping { hash, anchor, .. }) => (Value::hash(hash), anchor),
+                let (value, anchor, size) = match stack.pop() {
+                    Some(Frame::Sequence {
+                        items,
+                        anchor,
+                        size,
+                    }) => (Value::array(items), anchor, size),
+                    Some(Frame::Mapping {
+                        hash, anchor, size, ..
+                    }) => (Value::hash(hash), anchor, size),
                     None => return Err(at("unbalanced collection end".to_string())),
                 };
                 if anchor > 0 {
-                    anchors.insert(anchor, value.clone());
+                    anchors.insert(anchor, (value.clone(), size));
                 }
-                Some((value, false))
+                Some((value, false, size))
             }
             #[allow(unreachable_patterns)]
             _ => None,
         };
-        let Some((value, merge_key)) = done else {
+        let Some((value, merge_key, size)) = done else {
             continue;
         };
+        if let Some(parent) = stack.last_mut() {
+            let held = parent.size();
+            *held = held.saturating_add(size);
+        }
         match stack.last_mut() {
             None => root = Some(value),
             Some(Frame::Sequence { items, .. }) => items.push(value),
@@ -598,6 +648,36 @@ mod tests {
         let keys: Vec<_> = child.keys().cloned().collect();
         assert_eq!(keys, vec![Value::string("a"), Value::string("b")]);
         assert_eq!(child.get(&Value::string("b")), Some(&Value::Integer(3)));
+    }
+
+    /// A billion laughs (here 10^12 values from 700 bytes) is refused
+    /// at the alias that crosses the budget, at once; anchors shared as
+    /// real data shares them are not.
+    #[test]
+    fn alias_bombs_are_refused_where_they_cross_the_budget() {
+        let mut text = String::from("l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for level in 1..12 {
+            let aliases = vec![format!("*l{}", level - 1); 10].join(", ");
+            text.push_str(&format!("l{level}: &l{level} [{aliases}]\n"));
+        }
+        let started = std::time::Instant::now();
+        let err = parse(&text).unwrap_err();
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        assert_eq!(
+            err.problem,
+            format!(
+                "the document's aliases expand to more than {} values, too many for its size (an alias bomb?)",
+                alias_budget(text.len())
+            )
+        );
+        assert!(err.line >= 6, "{err:?}");
+        assert!(err.column > 1, "{err:?}");
+
+        let mut shared = String::from("defaults: &d {a: 1, b: [1, 2, 3], c: {d: e}}\n");
+        for n in 0..500 {
+            shared.push_str(&format!("host{n}: {{<<: *d, n: {n}}}\n"));
+        }
+        assert!(parse(&shared).is_ok());
     }
 
     #[test]

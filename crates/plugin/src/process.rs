@@ -17,10 +17,6 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::PluginError;
 
-/// The longest time a handshake may allow per request: a day. Longer
-/// (up to `1e19` seconds, which no clock can add) is taken as a day.
-const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 60 * 60);
-
 /// How many log messages one request may send; later ones are counted and
 /// dropped, so that a plugin stuck in a loop cannot fill memory (and the
 /// report) with its messages.
@@ -30,19 +26,17 @@ const LOGS_PER_REQUEST: usize = 10_000;
 const LOG_MESSAGE_CHARS: usize = 64 * 1024;
 
 /// The `timeout` a handshake answer declares: `default` when it declares
-/// none, at most [`MAX_TIMEOUT`], and an error unless it is a positive
-/// number of seconds.
+/// none, at most `marionette_child::MAX_TIMEOUT`, and an error unless it
+/// is a positive number of seconds.
 pub(crate) fn handshake_timeout(
     answer: &Map<String, Json>,
     default: Duration,
 ) -> Result<Duration, String> {
     match answer.get("timeout") {
         None | Some(Json::Null) => Ok(default),
-        Some(value) => match value.as_f64() {
-            Some(seconds) if seconds > 0.0 && seconds.is_finite() => Ok(
-                Duration::try_from_secs_f64(seconds).map_or(MAX_TIMEOUT, |d| d.min(MAX_TIMEOUT)),
-            ),
-            _ => Err(format!(
+        Some(value) => match value.as_f64().and_then(marionette_child::timeout_of) {
+            Some(timeout) => Ok(timeout),
+            None => Err(format!(
                 "'timeout' must be a positive number of seconds, not {value}"
             )),
         },

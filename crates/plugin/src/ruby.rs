@@ -1008,7 +1008,9 @@ fn failure(error: &HostError, file: &std::path::Path) -> String {
             file.display()
         ),
         HostError::Raised { message, .. } => format!("{message} ({})", file.display()),
-        HostError::Broken(message) => format!("{message} ({})", file.display()),
+        HostError::Broken(message) | HostError::FactBroken { message, .. } => {
+            format!("{message} ({})", file.display())
+        }
     }
 }
 
@@ -1610,13 +1612,17 @@ pub(crate) fn custom_fact(
     (found, problems)
 }
 
+/// How many facts stopping the host one request for custom facts gets
+/// past: each is left out and the request made again.
+const MAX_STOPPING_FACTS: usize = 32;
+
 /// Runs a request for custom facts with the native `facts` at hand, and
 /// gathers what went wrong: files that failed to load, the host's
 /// failure, and the errors the facts' own code logged.
 fn resolving(
     host: &RubyHost,
     facts: &marionette_ral::Facts,
-    request: impl FnOnce(
+    mut request: impl FnMut(
         &RubyHost,
         &mut Answers<'_>,
     ) -> Result<Vec<(String, String)>, marionette_ruby::HostError>,
@@ -1629,15 +1635,35 @@ fn resolving(
         kept: Vec::new(),
     };
     let mut problems = Vec::new();
-    match request(host, &mut answers) {
-        Ok(errors) => problems.extend(errors.into_iter().map(|(file, message)| Problem {
-            file: PathBuf::from(file),
-            message,
-        })),
-        Err(error) => problems.push(Problem {
-            file: files[0].parent().map(PathBuf::from).unwrap_or_default(),
-            message: failure(&error, &files[0]),
-        }),
+    // A fact (or a file) that stops the host fails alone: the host after
+    // it leaves it out, and the request is made again, once per fact or
+    // file at most.
+    let mut tries = 0;
+    loop {
+        match request(host, &mut answers) {
+            Ok(errors) => problems.extend(errors.into_iter().map(|(file, message)| Problem {
+                file: PathBuf::from(file),
+                message,
+            })),
+            Err(HostError::FactBroken {
+                message,
+                file,
+                fact,
+            }) if tries < MAX_STOPPING_FACTS => {
+                tries += 1;
+                let message = match fact {
+                    Some(fact) => format!("resolving the custom fact '{fact}', {message}"),
+                    None => format!("loading it, {message}"),
+                };
+                problems.push(Problem { file, message });
+                continue;
+            }
+            Err(error) => problems.push(Problem {
+                file: files[0].parent().map(PathBuf::from).unwrap_or_default(),
+                message: failure(&error, &files[0]),
+            }),
+        }
+        break;
     }
     problems.extend(answers.kept.into_iter().map(|message| Problem {
         file: PathBuf::from("Facter"),

@@ -58,6 +58,12 @@ module Marionette
       write('method' => 'log', 'params' => params)
     end
 
+    # Tells the engine which custom fact file (and fact) runs now, or
+    # none: if the host stops there, the engine names them.
+    def running(params)
+      write('method' => 'running', 'params' => params)
+    end
+
     # Keeps what is logged while the block runs in `logs` instead of
     # sending it, for work done ahead of the time its messages belong to.
     def capturing(logs)

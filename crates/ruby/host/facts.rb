@@ -105,11 +105,12 @@ module Facter
 
   # One way of resolving a fact.
   class Resolution
-    attr_reader :name, :options
+    attr_reader :name, :options, :file
 
     def initialize(name, options)
       @name = name
       @options = options
+      @file = Marionette::CustomFacts.loading
       @confines = []
       @weight = nil
       @chunks = {}
@@ -205,6 +206,21 @@ module Marionette
         @resolving ||= []
       end
 
+      # The fact file being loaded.
+      attr_reader :loading
+
+      # Tells the engine what runs now, the innermost fact being resolved
+      # (with its resolution's file) or the file being loaded, so that a
+      # host stopping there is reported by them.
+      def running(announced)
+        (@announced ||= []).push(announced)
+        Marionette.engine.running(announced)
+        yield
+      ensure
+        @announced.pop
+        Marionette.engine.running(@announced.last || {})
+      end
+
       def values
         @values ||= {}
       end
@@ -213,14 +229,14 @@ module Marionette
       # first value that is not nil.
       def resolve(name)
         return values[name] if values.key?(name)
-        return nil if resolving.include?(name)
+        return nil if resolving.include?(name) || Marionette.skipped_facts.include?(name)
 
         resolving.push(name)
         value = nil
         Facter.custom[name].sort_by { |r| -r.weight }.each do |resolution|
-          next unless resolution.suitable?
-
-          value = resolution.value
+          value = running('fact' => name, 'file' => resolution.file.to_s) do
+            resolution.suitable? ? resolution.value : nil
+          end
           break unless value.nil?
         rescue StandardError, Timeout::Error => e
           # Facter's words, which name the resolution (`name:` of its
@@ -243,10 +259,13 @@ module Marionette
         Facter.custom.clear
         values.clear
         Array(Marionette.fact_files).filter_map do |file|
-          Kernel.load(file)
+          @loading = file
+          running('file' => file) { Kernel.load(file) }
           nil
         rescue ScriptError, StandardError => e
           { 'file' => file, 'message' => "#{e.class}: #{e.message}" }
+        ensure
+          @loading = nil
         end
       end
 

@@ -16,7 +16,7 @@ autoload :URI, 'uri'
 
 module Marionette
   class << self
-    attr_reader :environment, :modulepath, :fact_files
+    attr_reader :environment, :modulepath, :fact_files, :skipped_facts
 
     def scopes
       @scopes ||= []
@@ -33,6 +33,8 @@ module Marionette
       @modulepath = Array(params['modulepath'])
       @settings = params['settings'] || {}
       @fact_files = Array(params['fact_files'])
+      # Facts whose code stopped a host before this one.
+      @skipped_facts = Array(params['skipped_facts'])
       @modulepath.each do |dir|
         Dir.glob(File.join(dir, '*', 'lib')).sort.each { |lib| $LOAD_PATH << lib unless $LOAD_PATH.include?(lib) }
       end

@@ -1140,7 +1140,10 @@ module Marionette
           resource.provider = provider.new(resource)
           resource.leave_unsupported
         end
-        id = (@next_id = (@next_id || 0) + 1)
+        # A host started after one that stopped makes the run's resources
+        # again under the ids the engine holds.
+        id = params['id'] || ((@next_id || 0) + 1)
+        @next_id = [@next_id || 0, id].max
         resources[id] = resource
         { 'id' => id }
       end

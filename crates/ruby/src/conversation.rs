@@ -10,7 +10,9 @@
 //! interleaving its own conversation.
 //!
 //! The process itself (lines read with deadlines, the end of its standard
-//! error kept for messages) is a `marionette_child::Child`.
+//! error kept for messages) is a `marionette_child::Child`. A process
+//! started after one that stopped is first given again what the stopped
+//! one had registered (the [`Journal`]).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -22,6 +24,7 @@ use marionette_child::{Child, NoLine};
 use marionette_values::Value;
 use serde_json::{Value as Json, json};
 
+use crate::journal::Journal;
 use crate::wire::{self, Shape, Types};
 use crate::{Answer, Engine, HostError, Question};
 
@@ -48,6 +51,11 @@ pub(crate) struct Conversation {
     generations: Mutex<u64>,
     floor: Floor,
     types: Mutex<Types>,
+    journal: Mutex<Journal>,
+    /// The custom fact file the host said it runs (and the fact it
+    /// resolves, if it is not loading the file), for a message naming
+    /// them if the host stops there.
+    running_fact: Mutex<Option<(PathBuf, Option<String>)>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -63,6 +71,8 @@ impl Conversation {
             generations: Mutex::new(0),
             floor: Floor::default(),
             types: Mutex::default(),
+            journal: Mutex::default(),
+            running_fact: Mutex::default(),
         }
     }
 
@@ -96,11 +106,52 @@ impl Conversation {
         if !self.running() {
             self.start(program)?;
             self.exchange("handshake", handshake.clone(), engine, START_TIMEOUT)?;
+            self.replay(engine)?;
         }
         if method == "reset" {
             lock(&self.types).clear();
         }
-        self.exchange(method, params, engine, self.timeout)
+        let kept = Journal::keeps(method).then(|| params.clone());
+        *lock(&self.running_fact) = None;
+        let result = match self.exchange(method, params, engine, self.timeout) {
+            Ok(result) => result,
+            Err(HostError::Broken(message)) => {
+                return Err(match lock(&self.running_fact).take() {
+                    Some((file, fact)) => HostError::FactBroken {
+                        message,
+                        file,
+                        fact,
+                    },
+                    None => HostError::Broken(message),
+                });
+            }
+            Err(error) => return Err(error),
+        };
+        if let Some(params) = kept {
+            lock(&self.journal).record(method, &params, &result);
+        }
+        Ok(result)
+    }
+
+    /// Makes again, in a host just started, the requests that registered
+    /// something in the hosts before it. What the module's code refuses
+    /// now (a file changed since) is left out: a request needing it fails
+    /// on its own. A host that stops again fails the request that started
+    /// it. What the code logs was logged the first time.
+    fn replay(&self, engine: &mut dyn Engine) -> Result<(), HostError> {
+        let entries = lock(&self.journal).entries();
+        let mut quiet = Quiet(engine);
+        for (method, params) in entries {
+            match self.exchange(&method, params, &mut quiet, self.timeout) {
+                Ok(_) | Err(HostError::Raised { .. }) => {}
+                Err(error) => {
+                    return Err(HostError::Broken(format!(
+                        "{error} (while it was started again and given what the host before it had loaded)"
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Starts the host on `program`, its parts each given with its own
@@ -114,13 +165,16 @@ impl Conversation {
             command.args(["-e", part]);
         }
         command.env_remove("RUBYOPT");
-        let child = Child::spawn(&mut command).map_err(|e| HostError::NoRuby {
-            ruby: self.ruby.clone(),
-            message: match e.kind() {
-                std::io::ErrorKind::NotFound => format!("{} was not found", self.ruby.display()),
-                _ => format!("{} could not be started: {e}", self.ruby.display()),
-            },
-        })?;
+        let child =
+            Child::spawn_reporting(&mut command, ruby_crash).map_err(|e| HostError::NoRuby {
+                ruby: self.ruby.clone(),
+                message: match e.kind() {
+                    std::io::ErrorKind::NotFound => {
+                        format!("{} was not found", self.ruby.display())
+                    }
+                    _ => format!("{} could not be started: {e}", self.ruby.display()),
+                },
+            })?;
         let generation = {
             let mut generations = lock(&self.generations);
             *generations += 1;
@@ -192,6 +246,12 @@ impl Conversation {
             };
             if let Some(asked) = message.get("method").and_then(Json::as_str) {
                 let params = message.get("params").cloned().unwrap_or(Json::Null);
+                if asked == "running" && !message.contains_key("id") {
+                    let text = |key: &str| params.get(key).and_then(Json::as_str);
+                    *lock(&self.running_fact) = text("file")
+                        .map(|file| (PathBuf::from(file), text("fact").map(str::to_string)));
+                    continue;
+                }
                 if asked == "log" && !message.contains_key("id") {
                     let text = |key: &str| params.get(key).and_then(Json::as_str);
                     engine.log(
@@ -374,6 +434,17 @@ impl Drop for Conversation {
     }
 }
 
+/// The engine, with what the code logs left out.
+struct Quiet<'a>(&'a mut dyn Engine);
+
+impl Engine for Quiet<'_> {
+    fn answer(&mut self, question: Question) -> Result<Answer, String> {
+        self.0.answer(question)
+    }
+
+    fn log(&mut self, _level: &str, _source: Option<&str>, _message: &str) {}
+}
+
 /// A Ruby exception, as the host describes it.
 pub(crate) fn raised(error: &Json) -> HostError {
     let text = |key: &str| error.get(key).and_then(Json::as_str).map(str::to_string);
@@ -392,6 +463,23 @@ pub(crate) fn raised(error: &Json) -> HostError {
         line: number("line"),
         template_line: number("template_line"),
     }
+}
+
+/// The first line of Ruby's report of a fatal signal (`FILE:LINE: [BUG]
+/// Segmentation fault at 0x...`), and the signal it reports: Ruby catches
+/// SIGSEGV, SIGBUS and SIGILL, prints its state and memory map, and
+/// aborts; its other `[BUG]`s end in that abort.
+fn ruby_crash(line: &str) -> Option<i32> {
+    let (_, bug) = line.split_once("[BUG] ")?;
+    Some(if bug.starts_with("Segmentation fault") {
+        libc::SIGSEGV
+    } else if bug.starts_with("Bus Error") {
+        libc::SIGBUS
+    } else if bug.starts_with("Illegal instruction") {
+        libc::SIGILL
+    } else {
+        libc::SIGABRT
+    })
 }
 
 fn not_protocol(line: &str) -> String {

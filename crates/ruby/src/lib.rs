@@ -16,10 +16,14 @@
 //!
 //! A fault of the host (a crash, a hang past the time limit, output that
 //! is not the protocol) fails the request that met it, names the module
-//! file, and stops the process; the next request starts a fresh one.
+//! file, and stops the process; the next request starts a fresh one,
+//! given first what the stopped one had registered (functions, types and
+//! providers, the run's resources under the same ids, prefetches), so
+//! that one bad provider fails its own resources and no others.
 
 mod apply;
 mod conversation;
+mod journal;
 mod resource_api;
 mod scan;
 mod wire;
@@ -71,14 +75,25 @@ pub struct Settings {
     pub fact_files: Vec<PathBuf>,
 }
 
+/// How long one request may take unless `MARIONETTE_RUBY_TIMEOUT` says.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// A setting of the environment the host cannot run with.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// `MARIONETTE_RUBY_TIMEOUT` is not a positive number of seconds.
+    #[error("MARIONETTE_RUBY_TIMEOUT must be a positive number of seconds, not '{0}'")]
+    Timeout(String),
+}
+
 impl Settings {
+    /// The settings from the process's environment (`MARIONETTE_RUBY`,
+    /// `MARIONETTE_RUBY_TIMEOUT`). A time limit that is not a positive
+    /// number of seconds is taken as the default here: a program checks
+    /// it first with [`Settings::timeout_from_env`], to report it.
     pub fn new(environment: &str, modulepath: Vec<PathBuf>) -> Settings {
         let ruby = std::env::var_os("MARIONETTE_RUBY").map_or_else(|| "ruby".into(), PathBuf::from);
-        let timeout = std::env::var("MARIONETTE_RUBY_TIMEOUT")
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            .filter(|s| *s > 0.0 && s.is_finite())
-            .map_or(Duration::from_secs(300), Duration::from_secs_f64);
+        let timeout = Settings::timeout_from_env().unwrap_or(DEFAULT_TIMEOUT);
         Settings {
             environment: environment.to_string(),
             modulepath,
@@ -87,6 +102,23 @@ impl Settings {
             puppet_settings: Vec::new(),
             fact_files: Vec::new(),
         }
+    }
+}
+
+impl Settings {
+    /// The time limit of a request `MARIONETTE_RUBY_TIMEOUT` gives in
+    /// seconds, capped as a plugin's is (`marionette_child::timeout_of`:
+    /// `1e19` is a day, not an overflow); five minutes when it is not set.
+    pub fn timeout_from_env() -> Result<Duration, SettingsError> {
+        let Some(text) = std::env::var_os("MARIONETTE_RUBY_TIMEOUT") else {
+            return Ok(DEFAULT_TIMEOUT);
+        };
+        let text = text.to_string_lossy();
+        text.trim()
+            .parse::<f64>()
+            .ok()
+            .and_then(marionette_child::timeout_of)
+            .ok_or_else(|| SettingsError::Timeout(text.into_owned()))
     }
 }
 
@@ -367,12 +399,28 @@ pub enum HostError {
     /// The host crashed, hung or broke the protocol; it was stopped.
     #[error("{0}")]
     Broken(String),
+    /// The host stopped as for [`HostError::Broken`] while it ran a
+    /// module's custom fact file: loading it, or resolving its fact
+    /// `fact`. Hosts started after it leave that fact (or file) alone, so
+    /// the other facts still resolve.
+    #[error("{message}")]
+    FactBroken {
+        message: String,
+        file: PathBuf,
+        fact: Option<String>,
+    },
 }
 
 /// One Ruby process for one environment, started on first need.
 pub struct RubyHost {
     settings: Settings,
     conversation: Conversation,
+    /// The custom fact files whose loading stopped a host, and the facts
+    /// whose resolving did: not run again by the hosts after it.
+    stopped_by: std::sync::Mutex<(
+        std::collections::BTreeSet<PathBuf>,
+        std::collections::BTreeSet<String>,
+    )>,
     /// Types described so far, by file and digest.
     types: std::sync::Mutex<std::collections::HashMap<(PathBuf, u64), TypeSpec>>,
 }
@@ -385,6 +433,7 @@ impl RubyHost {
     pub fn new(settings: Settings) -> RubyHost {
         RubyHost {
             conversation: Conversation::new(settings.ruby.clone(), settings.timeout),
+            stopped_by: std::sync::Mutex::default(),
             settings,
             types: std::sync::Mutex::default(),
         }
@@ -582,17 +631,37 @@ impl RubyHost {
         params: Json,
         engine: &mut dyn Engine,
     ) -> Result<Json, HostError> {
+        let (fact_files, skipped_facts) = {
+            let stopped_by = lock(&self.stopped_by);
+            let files: Vec<&PathBuf> = self
+                .settings
+                .fact_files
+                .iter()
+                .filter(|f| !stopped_by.0.contains(*f))
+                .collect();
+            (json!(files), json!(stopped_by.1))
+        };
         let handshake = json!({
             "protocol": 1,
             "environment": self.settings.environment,
             "modulepath": self.settings.modulepath,
-            "fact_files": self.settings.fact_files,
+            "fact_files": fact_files,
+            "skipped_facts": skipped_facts,
             "settings": self.settings.puppet_settings.iter()
                 .map(|(k, v)| (k.clone(), self.conversation.encode_all(std::slice::from_ref(v), Shape::Plain).remove(0)))
                 .collect::<serde_json::Map<String, Json>>(),
         });
-        self.conversation
-            .request(HOST, &handshake, method, params, engine)
+        let result = self
+            .conversation
+            .request(HOST, &handshake, method, params, engine);
+        if let Err(HostError::FactBroken { file, fact, .. }) = &result {
+            let mut stopped_by = lock(&self.stopped_by);
+            match fact {
+                Some(fact) => stopped_by.1.insert(fact.clone()),
+                None => stopped_by.0.insert(file.clone()),
+            };
+        }
+        result
     }
 
     pub(crate) fn bad_answer(&self, method: &str, message: &str) -> HostError {

@@ -1,0 +1,8 @@
+# A custom fact whose code stops the Ruby host: it must be reported by its
+# name and file, and the other facts still resolve.
+Facter.add(:mrtest_segv) do
+  setcode do
+    warn 'mrtest: about to segv'
+    Process.kill('SEGV', Process.pid)
+  end
+end
