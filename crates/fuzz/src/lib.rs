@@ -3,8 +3,9 @@
 //!
 //! Each target feeds one of Marionette's readers of untrusted text: the
 //! lexer, the parser (with the printer's round trip), the evaluator, the
-//! catalog reader, Hiera's YAML and HOCON readers, and the readers of what
-//! plugins send. Inputs are corpus files (the project's own test data)
+//! catalog reader, Hiera's YAML and HOCON readers, the readers of what
+//! plugins send, the server's request handling (raw HTTP after TLS) and
+//! the CA's reading of certificate requests and client certificates. Inputs are corpus files (the project's own test data)
 //! mutated by a small deterministic generator: input `n` of seed `s` is
 //! always the same bytes, so a finding is reproduced from two numbers and
 //! a run can be split across processes. The driver (`marionette-fuzz`)
@@ -262,6 +263,74 @@ const YAML_WORDS: &[&str] = &[
     "\t",
 ];
 
+const HTTP_WORDS: &[&str] = &[
+    "\r\n",
+    "\r\n\r\n",
+    "GET ",
+    "PUT ",
+    "POST ",
+    "DELETE ",
+    "HEAD ",
+    " HTTP/1.1",
+    " HTTP/1.0",
+    "Content-Length: ",
+    "Content-Length: 18446744073709551616",
+    "Transfer-Encoding: chunked",
+    "Connection: close",
+    "Expect: 100-continue",
+    "Content-Type: application/json",
+    "Accept-Encoding: gzip",
+    "/puppet/v3/",
+    "/puppet-ca/v1/",
+    "/pdb/query/v4/",
+    "/status/v1/",
+    "catalog/",
+    "file_metadatas/",
+    "file_content/",
+    "modules/mrtest/",
+    "plugins/",
+    "pluginfacts",
+    "certificate_status/",
+    "certificate_statuses/",
+    "certificate_request/",
+    "mrtest-fuzz",
+    "..",
+    "%2F",
+    "%2e%2e",
+    "%00",
+    "%FF",
+    "?environment=",
+    "&recurse=true",
+    "&links=follow",
+    "&ignore=",
+    "&checksum_type=",
+    "facts=",
+    "{",
+    "}",
+    "\"",
+    "0\r\n\r\n",
+    "ffffffff\r\n",
+];
+
+/// Pieces of DER: tags and short lengths, so mutations reach the
+/// structure (the dictionary is text, so only bytes below 0x80).
+const DER_WORDS: &[&str] = &[
+    "\u{30}\u{00}",
+    "\u{30}\u{7f}",
+    "\u{02}\u{01}\u{00}",
+    "\u{02}\u{10}\u{7f}",
+    "\u{03}\u{01}\u{00}",
+    "\u{04}\u{00}",
+    "\u{05}\u{00}",
+    "\u{06}\u{03}\u{55}\u{1d}\u{11}",
+    "\u{06}\u{03}\u{55}\u{1d}\u{0e}",
+    "\u{0c}\u{00}",
+    "\u{0c}\u{04}true",
+    "\u{13}\u{01}a",
+    "\u{16}\u{01}*",
+    "\u{31}\u{00}",
+];
+
 /// Every target, by name.
 pub fn targets() -> &'static [Target] {
     const SYNTAX: &[&str] = &["crates/syntax/tests/data", "tests/conformance", "examples"];
@@ -310,6 +379,20 @@ pub fn targets() -> &'static [Target] {
             extensions: &["jsonl", "yaml", "json"],
             dictionary: JSON_WORDS,
             run: plugin_protocol,
+        },
+        Target {
+            name: "server-request",
+            corpus: &["crates/fuzz/corpus/server-request"],
+            extensions: &["http"],
+            dictionary: HTTP_WORDS,
+            run: server_request,
+        },
+        Target {
+            name: "csr",
+            corpus: &["crates/fuzz/corpus/csr"],
+            extensions: &["der"],
+            dictionary: DER_WORDS,
+            run: csr,
         },
     ];
     TARGETS
@@ -402,6 +485,64 @@ fn plugin_protocol(input: &[u8]) {
     marionette_plugin::fuzzing::read_type(text, false);
     marionette_plugin::fuzzing::read_type(text, true);
     marionette_plugin::fuzzing::read_output(PROTOCOL_TYPE, text);
+}
+
+/// The scratch directory of a target that needs one on disk, shared by
+/// the driver's children.
+fn scratch(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("mrtest-fuzz-{name}"))
+}
+
+/// One client's conversation with the server's request handling.
+fn server_request(input: &[u8]) {
+    static HARNESS: std::sync::OnceLock<marionette_server::fuzzing::Harness> =
+        std::sync::OnceLock::new();
+    let harness = HARNESS.get_or_init(|| {
+        marionette_server::fuzzing::Harness::new(&scratch("server"))
+            .unwrap_or_else(|e| panic!("the server harness: {e}"))
+    });
+    let _ = harness.request(input);
+}
+
+/// A certificate request (DER, sent as PEM) submitted to a CA that signs
+/// what passes its checks, and the bytes read as a client's certificate.
+fn csr(input: &[u8]) {
+    static CA: std::sync::OnceLock<marionette_ca::CertificateAuthority> =
+        std::sync::OnceLock::new();
+    let ca = CA.get_or_init(|| {
+        let mut settings = marionette_ca::Settings::new("localhost");
+        settings.key_length = 2048;
+        settings.autosign = marionette_ca::Autosign::All;
+        settings.allow_duplicate_certs = true;
+        settings.allow_subject_alt_names = true;
+        marionette_ca::CertificateAuthority::open_or_create(&scratch("ca"), settings)
+            .unwrap_or_else(|e| panic!("the CA: {e}"))
+    });
+    let _ = marionette_ca::identity(input);
+    let pem = pem_text("CERTIFICATE REQUEST", input);
+    let _ = ca.submit_csr("mrtest-fuzz", &pem);
+}
+
+/// DER bytes as a PEM block.
+fn pem_text(label: &str, der: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut text = format!("-----BEGIN {label}-----\n");
+    for (i, chunk) in der.chunks(3).enumerate() {
+        let n =
+            chunk.iter().fold(0u32, |acc, b| acc << 8 | u32::from(*b)) << (8 * (3 - chunk.len()));
+        for k in 0..4 {
+            text.push(if k <= chunk.len() {
+                char::from(ALPHABET[(n >> (18 - 6 * k) & 63) as usize])
+            } else {
+                '='
+            });
+        }
+        if i % 16 == 15 {
+            text.push('\n');
+        }
+    }
+    text.push_str(&format!("\n-----END {label}-----\n"));
+    text
 }
 
 /// Input `index` of `seed` for `target`: a corpus entry with up to eight

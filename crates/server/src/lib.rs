@@ -41,6 +41,8 @@ mod api_ca;
 mod api_pdb;
 mod api_v3;
 mod files;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 mod http;
 mod server;
 mod tls;

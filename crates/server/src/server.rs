@@ -35,6 +35,39 @@ pub(crate) struct State {
 }
 
 impl State {
+    /// Opens (or creates) the CA, issues the server's certificate when it
+    /// has none, and opens the log.
+    pub(crate) fn new(config: Config, compiler: Arc<dyn Compiler>) -> Result<State, ServerError> {
+        let ca = CertificateAuthority::open_or_create(&config.cadir, config.ca.clone())?;
+        let identity = crate::tls::identity(&config, &ca)?;
+        let tls = crate::tls::server_config(&ca, &identity.0, &identity.1)?;
+        let log_file = match &config.log_file {
+            Some(path) => Some(std::sync::Mutex::new(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|source| ServerError::Io {
+                        what: format!("could not open the log {}", path.display()),
+                        source,
+                    })?,
+            )),
+            None => None,
+        };
+        Ok(State {
+            log_file,
+            config,
+            ca,
+            compiler,
+            checksums: Checksums::default(),
+            compiles: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(2, |n| n.get()),
+            ),
+            tls: RwLock::new(tls),
+            identity,
+        })
+    }
+
     /// A line of the server's log: on standard error, or appended to the
     /// log file with its time. The file stays open, so the server can
     /// still say it is out of descriptors.
@@ -92,9 +125,7 @@ impl Server {
     /// Opens (or creates) the CA, issues the server's certificate when it
     /// has none, and starts listening.
     pub fn start(config: Config, compiler: Arc<dyn Compiler>) -> Result<Server, ServerError> {
-        let ca = CertificateAuthority::open_or_create(&config.cadir, config.ca.clone())?;
-        let identity = crate::tls::identity(&config, &ca)?;
-        let tls = crate::tls::server_config(&ca, &identity.0, &identity.1)?;
+        let state = Arc::new(State::new(config, compiler)?);
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .thread_name("server")
@@ -103,41 +134,17 @@ impl Server {
                 what: "could not start the runtime".into(),
                 source,
             })?;
+        let bind = state.config.bind;
         let listener = runtime
-            .block_on(TcpListener::bind(config.bind))
+            .block_on(TcpListener::bind(bind))
             .map_err(|source| ServerError::Io {
-                what: format!("could not listen on {}", config.bind),
+                what: format!("could not listen on {bind}"),
                 source,
             })?;
         let address = listener.local_addr().map_err(|source| ServerError::Io {
             what: "could not read the listening address".into(),
             source,
         })?;
-        let log_file = match &config.log_file {
-            Some(path) => Some(std::sync::Mutex::new(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|source| ServerError::Io {
-                        what: format!("could not open the log {}", path.display()),
-                        source,
-                    })?,
-            )),
-            None => None,
-        };
-        let state = Arc::new(State {
-            log_file,
-            config,
-            ca,
-            compiler,
-            checksums: Checksums::default(),
-            compiles: tokio::sync::Semaphore::new(
-                std::thread::available_parallelism().map_or(2, |n| n.get()),
-            ),
-            tls: RwLock::new(tls),
-            identity,
-        });
         let (stop, stopped) = tokio::sync::oneshot::channel();
         let thread = std::thread::Builder::new()
             .name("server".into())
@@ -334,7 +341,7 @@ async fn read_body(
     }
 }
 
-async fn route(
+pub(crate) async fn route(
     state: &Arc<State>,
     client: &Client,
     request: hyper::Request<Incoming>,
