@@ -215,7 +215,7 @@ async fn serve(
                 // again: wait for connections to end instead of spinning,
                 // and say so once.
                 if let Some(pause) = refusing.failed(&e) {
-                    if refusing.first() {
+                    if refusing.should_say() {
                         state.log(&format!(
                             "Could not accept a connection ({e}); trying again as connections end"
                         ));
@@ -266,9 +266,14 @@ async fn serve(
 
 /// The pauses of an accept loop that fails: from 10 ms, doubling to a
 /// second, for errors that come back at once (no descriptors, no memory).
+/// Under lasting pressure the loop fails and recovers many times a
+/// second: it says so once a minute, not at each turn.
 #[derive(Default)]
 struct Backoff {
     failures: u32,
+    /// When the last failure was said, and whether its recovery is owed.
+    said: Option<std::time::Instant>,
+    recovery_owed: bool,
 }
 
 impl Backoff {
@@ -291,14 +296,25 @@ impl Backoff {
         )
     }
 
-    /// Whether the failure just counted is the first of its run.
-    fn first(&self) -> bool {
-        self.failures == 1
+    /// Whether the failure just counted is to be logged: the first of its
+    /// run, and none said in the last minute.
+    fn should_say(&mut self) -> bool {
+        let quiet = self
+            .said
+            .is_none_or(|at| at.elapsed() > std::time::Duration::from_secs(60));
+        if self.failures == 1 && quiet {
+            self.said = Some(std::time::Instant::now());
+            self.recovery_owed = true;
+            return true;
+        }
+        false
     }
 
-    /// After an accept that worked: whether failures came before it.
+    /// After an accept that worked: whether a failure that was said ends
+    /// here.
     fn recovered(&mut self) -> bool {
-        std::mem::take(&mut self.failures) > 0
+        self.failures = 0;
+        std::mem::take(&mut self.recovery_owed)
     }
 }
 
