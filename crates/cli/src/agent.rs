@@ -36,10 +36,6 @@ pub(crate) struct AgentArgs {
     /// The agent's certificate name (default: this machine's name).
     #[arg(long)]
     certname: Option<String>,
-    /// Where the agent keeps its key and certificates (default: `ssl` of
-    /// the state directory).
-    #[arg(long, value_name = "DIR")]
-    ssldir: Option<PathBuf>,
     /// Time between asks for a certificate not signed yet; 0 gives up.
     #[arg(long, default_value = "120", value_name = "DURATION", value_parser = puppet_duration)]
     waitforcert: u64,
@@ -85,13 +81,13 @@ pub(crate) struct AgentArgs {
 }
 
 pub(crate) fn run(args: AgentArgs, env: &EnvArgs) -> Result<ExitCode> {
-    let vardir = crate::apply::vardir(args.run.vardir.as_deref());
+    let vardir = crate::apply::vardir();
     let certname = args.certname.clone().unwrap_or_else(crate::host_name);
     let settings = Settings {
         server: args.server.clone(),
         port: args.port,
         certname: certname.clone(),
-        ssldir: args.ssldir.clone().unwrap_or_else(|| vardir.join("ssl")),
+        ssldir: env.ssldir(),
         libdir: vardir.join("pluginsync/plugins/lib"),
         pluginfactdest: vardir.join("pluginsync/plugins/facts.d"),
         waitforcert: Duration::from_secs(args.waitforcert),
@@ -160,7 +156,7 @@ fn run_once(
 ) -> Result<ExitCode> {
     let log = crate::apply::destinations(&args.run)?;
     let logger = log.logger();
-    let held = crate::apply::take_lock(&args.run)?;
+    let held = crate::apply::take_lock()?;
     let mut agent = match Agent::connect(settings.clone()) {
         Ok(agent) => agent,
         Err(error) => {
@@ -412,7 +408,7 @@ fn extension_requests(path: &std::path::Path) -> Result<Vec<(String, String)>> {
 fn use_synced_plugins(vardir: &std::path::Path) {
     let args = EnvArgs {
         modulepath: Some(vardir.join("pluginsync").display().to_string()),
-        environmentpath: vardir.join("no-environments"),
+        environmentpath: Some(vardir.join("no-environments")),
         ..EnvArgs::default()
     };
     crate::environment::choose(&args);

@@ -43,10 +43,6 @@ pub(crate) struct RunArgs {
     /// Apply every resource whatever its schedule says.
     #[arg(long = "ignoreschedules", alias = "ignore-schedules")]
     pub(crate) ignore_schedules: bool,
-    /// Where reports, backups and the run lock live (default
-    /// /var/lib/marionette as root, ~/.marionette otherwise).
-    #[arg(long)]
-    pub(crate) vardir: Option<PathBuf>,
     /// Also show info messages.
     #[arg(long, short = 'v')]
     pub(crate) verbose: bool,
@@ -85,25 +81,45 @@ pub(crate) struct RunArgs {
     /// a large, quiet run then keeps a report of what happened only.
     #[arg(long)]
     pub(crate) exclude_unchanged_resources: bool,
+    /// The lowest level of messages shown: `debug`, `info`, `notice` (the
+    /// default), `warning` or `err` (`alert`, `emerg` and `crit` are
+    /// `err`), as Puppet's `log_level`.
+    #[arg(long, alias = "loglevel", value_name = "LEVEL", value_parser = LOG_LEVELS)]
+    pub(crate) log_level: Option<String>,
+    /// A command run before the catalog is applied (words separated by
+    /// blanks, run without a shell); the run stops when it fails.
+    #[arg(long, value_name = "COMMAND")]
+    pub(crate) prerun_command: Option<String>,
+    /// A command run after the run; its failure makes the run's exit
+    /// status 1.
+    #[arg(long, value_name = "COMMAND")]
+    pub(crate) postrun_command: Option<String>,
+    /// Puppet's stack traces on errors: accepted, with no effect
+    /// (Marionette's errors name their place in the code).
+    #[arg(long)]
+    pub(crate) trace: bool,
+    /// Puppet's profiling of the run: accepted, with no effect.
+    #[arg(long)]
+    pub(crate) profile: bool,
+    /// Puppet's strictness of the language (`off`, `warning`, `error`):
+    /// accepted, with no effect; Marionette's checks do not depend on it.
+    #[arg(long, value_name = "MODE", value_parser = ["off", "warning", "error"])]
+    pub(crate) strict: Option<String>,
+    /// Puppet's warnings to leave out (`deprecations`): accepted, with no
+    /// effect, as Marionette warns of no deprecation.
+    #[arg(long, value_name = "KINDS", value_delimiter = ',', value_parser = ["deprecations"])]
+    pub(crate) disable_warnings: Vec<String>,
 }
 
-/// The state directory.
-pub(crate) fn vardir(explicit: Option<&Path>) -> PathBuf {
-    if let Some(dir) = explicit {
-        return dir.to_path_buf();
-    }
-    // SAFETY: geteuid(2) has no preconditions.
-    if unsafe { libc_geteuid() } == 0 {
-        return PathBuf::from("/var/lib/marionette");
-    }
-    std::env::var_os("HOME")
-        .map(|home| PathBuf::from(home).join(".marionette"))
-        .unwrap_or_else(|| PathBuf::from(".marionette"))
-}
+/// Puppet's log levels, lowest first.
+const LOG_LEVELS: [&str; 8] = [
+    "debug", "info", "notice", "warning", "err", "alert", "emerg", "crit",
+];
 
-unsafe extern "C" {
-    #[link_name = "geteuid"]
-    fn libc_geteuid() -> u32;
+/// The state directory: `--vardir` (or `vardir` in a settings file),
+/// else Marionette's default.
+pub(crate) fn vardir() -> PathBuf {
+    crate::environment::global().vardir()
 }
 
 /// Where `puppet:///modules/...` file sources are found: the module path
@@ -128,7 +144,57 @@ pub(crate) fn destinations(args: &RunArgs) -> Result<Destinations> {
         (Some(value), false) => Colour::parse(value)?,
         (None, false) => Colour::Auto,
     };
-    Destinations::open(&args.logdest, colour, args.verbose || args.test, args.debug)
+    // --debug and --verbose lower the level as Puppet's do; an explicit
+    // level otherwise.
+    let lowest = match args.log_level.as_deref() {
+        _ if args.debug => Level::Debug,
+        Some("debug") => Level::Debug,
+        Some("info") => Level::Info,
+        _ if args.verbose || args.test => Level::Info,
+        Some("warning") => Level::Warning,
+        Some("err" | "alert" | "emerg" | "crit") => Level::Err,
+        _ => Level::Notice,
+    };
+    let log = Destinations::open(&args.logdest, colour, lowest)?;
+    // What Puppet's flags without a meaning here were given for, said
+    // once, so that nobody waits for what will not come.
+    for (given, flag) in [
+        (args.trace, "--trace"),
+        (args.profile, "--profile"),
+        (args.strict.is_some(), "--strict"),
+        (!args.disable_warnings.is_empty(), "--disable_warnings"),
+    ] {
+        if given {
+            log.emit(
+                Level::Notice,
+                "",
+                &format!("{flag} is accepted and has no effect in Marionette"),
+            );
+        }
+    }
+    Ok(log)
+}
+
+/// Runs the `prerun_command` or `postrun_command` (`setting`), as Puppet
+/// does: its words as a command, without a shell; false with Puppet's
+/// error logged when it fails.
+fn run_command(setting: &str, command: Option<&str>, logger: &Logger) -> bool {
+    let Some(command) = command.filter(|c| !c.trim().is_empty()) else {
+        return true;
+    };
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let spec = marionette_ral::command::CommandSpec::new(&words).combined();
+    match marionette_ral::command::Runner::new(logger.clone()).run(&spec) {
+        Ok(_) => true,
+        Err(error) => {
+            logger.log(
+                Level::Err,
+                "",
+                &format!("Could not run command from {setting}: {error}"),
+            );
+            false
+        }
+    }
 }
 
 /// The run lock of a state directory, held until the run ends, and the
@@ -138,13 +204,13 @@ pub(crate) struct HeldLock {
     cleared: Option<i32>,
 }
 
-/// Takes the run lock of the state directory `args` name. `apply` takes it
+/// Takes the run lock of the state directory. `apply` takes it
 /// before compiling, as Puppet's agent holds its lock while it gets its
 /// catalog: what the compilation looks at ahead of the run
 /// (`catalog::look_at_files_ahead`) must not be changed meanwhile by
 /// another run.
-pub(crate) fn take_lock(args: &RunArgs) -> Result<HeldLock> {
-    let state = vardir(args.vardir.as_deref()).join("state");
+pub(crate) fn take_lock() -> Result<HeldLock> {
+    let state = vardir().join("state");
     let (lock, cleared) = RunLock::acquire(&state.join("run.lock"))?;
     Ok(HeldLock {
         _lock: lock,
@@ -165,7 +231,10 @@ pub(crate) fn run(
     stop_on_signals();
     marionette_plugin::Plugins::set_node_facts(Arc::new(facts.clone()));
     let logger = log.logger();
-    let vardir = vardir(args.vardir.as_deref());
+    if !run_command("prerun_command", args.prerun_command.as_deref(), &logger) {
+        return Ok(ExitCode::FAILURE);
+    }
+    let vardir = vardir();
     let state = vardir.join("state");
     // `held` is a parameter: the lock is released when the run returns.
     if let Some(pid) = held.cleared {
@@ -285,6 +354,9 @@ pub(crate) fn run(
     }
     if args.summarize {
         out!("{}", report.summary_text(RUN_MODE));
+    }
+    if !run_command("postrun_command", args.postrun_command.as_deref(), &logger) {
+        return Ok(ExitCode::FAILURE);
     }
     let changed = report.counts.changed > 0 || report.counts.restarted > 0;
     let failed = report.failures;
@@ -406,7 +478,7 @@ pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode
         Err(other) => anyhow::bail!("Could not run: {other}"),
     }
     let log = destinations(args)?;
-    let held = take_lock(args)?;
+    let held = take_lock()?;
     run(
         &catalog,
         crate::custom_facts::for_catalog(&catalog),

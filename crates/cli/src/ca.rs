@@ -61,11 +61,6 @@ enum CaCommand {
         /// Let the certificate's holder administer the CA over the API.
         #[arg(long)]
         ca_client: bool,
-        /// Where the key and certificate go (`certs/NAME.pem`,
-        /// `private_keys/NAME.pem`, `public_keys/NAME.pem`; default: the
-        /// `ssl` directory of the state directory).
-        #[arg(long, value_name = "DIR")]
-        ssldir: Option<PathBuf>,
     },
 }
 
@@ -85,7 +80,7 @@ struct Names {
 }
 
 pub(crate) fn run(args: CaArgs) -> Result<ExitCode> {
-    let vardir = crate::apply::vardir(None);
+    let vardir = crate::apply::vardir();
     let cadir = args.cadir.clone().unwrap_or_else(|| vardir.join("ca"));
     let mut settings = Settings::new(&crate::host_name());
     settings.key_length = args.keylength;
@@ -122,9 +117,10 @@ pub(crate) fn run(args: CaArgs) -> Result<ExitCode> {
             certname,
             subject_alt_names,
             ca_client,
-            ssldir,
         } => {
-            let ssldir = ssldir.unwrap_or_else(|| vardir.join("ssl"));
+            // The key and certificate go under `--ssldir` (`certs/NAME.pem`,
+            // `private_keys/NAME.pem`, `public_keys/NAME.pem`).
+            let ssldir = crate::environment::global().ssldir();
             each(&certname, |name| {
                 // Only the names asked for, and the certname: `puppet` is
                 // the server's name, not an agent's.

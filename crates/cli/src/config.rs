@@ -1,24 +1,31 @@
-//! Settings from a `puppet.conf`-style file: `[main]`, then the section of
+//! Settings from `puppet.conf`-style files: `[main]`, then the section of
 //! the command (`[server]` or the older `[master]` for `server`, `[agent]`
 //! for `agent`, `[user]` for the others), with Puppet's setting names.
 //! They become the command's options, placed before the ones given on the
-//! command line, so that those win. The file is `--config FILE`, or
-//! `/etc/marionette/puppet.conf` when it exists.
+//! command line, so that those win.
+//!
+//! The files, the first to set a setting winning (so Marionette's own file
+//! overrides Puppet's, and a setting only Puppet's file has is taken from
+//! it, which keeps a migrated machine's settings):
+//!
+//! 1. Marionette's own: `--config FILE`, else `/etc/marionette/puppet.conf`
+//!    (left out when `--confdir` is given: that names the file);
+//! 2. Puppet's: `--confdir DIR`'s `puppet.conf`, else, as root,
+//!    `/etc/puppetlabs/puppet/puppet.conf` and then Debian's
+//!    `/etc/puppet/puppet.conf`, and for other users
+//!    `~/.puppetlabs/etc/puppet/puppet.conf`, where Puppet reads them.
+//!
+//! Values may name other settings as Puppet's do (`ssldir = $vardir/ssl`):
+//! `$name` and `${name}` are the setting's value, from the command line,
+//! the files, or its default (`$confdir`, `$codedir`, `$vardir`, ...).
+//! `MARIONETTE_TEST_SYSCONFDIR` moves `/etc` in these paths; it exists for
+//! the tests alone.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-/// The global options that take a value as the next argument.
-const GLOBAL_WITH_VALUES: &[&str] = &[
-    "--environment",
-    "--environmentpath",
-    "--modulepath",
-    "--basemodulepath",
-    "--hiera-config",
-];
-
-/// The file read when no `--config` is given.
-const DEFAULT: &str = "/etc/marionette/puppet.conf";
+use crate::environment::EnvArgs;
 
 /// A setting the commands understand: its name in `puppet.conf`, the
 /// option it becomes, whether that option is a switch (`true` gives it,
@@ -30,8 +37,22 @@ struct Setting {
     commands: &'static [&'static str],
 }
 
+/// The commands that take the global options; a file's settings become
+/// options of these alone (an external subcommand gets its arguments as
+/// written).
 const ALL: &[&str] = &[
-    "apply", "agent", "server", "catalog", "lookup", "resource", "describe", "facts", "config",
+    "apply",
+    "agent",
+    "server",
+    "catalog",
+    "lookup",
+    "resource",
+    "describe",
+    "facts",
+    "config",
+    "ca",
+    "filebucket",
+    "report",
 ];
 const RUNS: &[&str] = &["apply", "agent"];
 
@@ -66,11 +87,37 @@ const SETTINGS: &[Setting] = &[
         switch: false,
         commands: ALL,
     },
+    // Puppet reads `confdir` from the command line only: it says where
+    // the file is.
+    Setting {
+        name: "confdir",
+        option: "--confdir",
+        switch: false,
+        commands: &[],
+    },
+    Setting {
+        name: "codedir",
+        option: "--codedir",
+        switch: false,
+        commands: ALL,
+    },
     Setting {
         name: "vardir",
         option: "--vardir",
         switch: false,
-        commands: &["apply", "agent", "server"],
+        commands: ALL,
+    },
+    Setting {
+        name: "logdir",
+        option: "--logdir",
+        switch: false,
+        commands: ALL,
+    },
+    Setting {
+        name: "rundir",
+        option: "--rundir",
+        switch: false,
+        commands: ALL,
     },
     Setting {
         name: "certname",
@@ -82,7 +129,7 @@ const SETTINGS: &[Setting] = &[
         name: "ssldir",
         option: "--ssldir",
         switch: false,
-        commands: &["agent", "server"],
+        commands: ALL,
     },
     Setting {
         name: "keylength",
@@ -230,25 +277,298 @@ const SETTINGS: &[Setting] = &[
     },
 ];
 
-/// The command line with the file's settings placed after the command's
+/// The root of the system's settings files: `/etc`, or where the tests
+/// put their own (`MARIONETTE_TEST_SYSCONFDIR`, for tests only).
+fn sysconfdir() -> PathBuf {
+    std::env::var_os("MARIONETTE_TEST_SYSCONFDIR")
+        .map_or_else(|| PathBuf::from("/etc"), PathBuf::from)
+}
+
+/// The settings files to read, in order of precedence, each with whether
+/// it was named (a named file must exist).
+fn files_to_read(
+    config: Option<PathBuf>,
+    confdir: Option<&Path>,
+    root: bool,
+) -> Vec<(PathBuf, bool)> {
+    let etc = sysconfdir();
+    let mut files = Vec::new();
+    match config {
+        Some(path) => files.push((path, true)),
+        None if confdir.is_none() => files.push((etc.join("marionette/puppet.conf"), false)),
+        None => {}
+    }
+    match confdir {
+        Some(dir) => files.push((dir.join("puppet.conf"), false)),
+        None if root => {
+            files.push((etc.join("puppetlabs/puppet/puppet.conf"), false));
+            files.push((etc.join("puppet/puppet.conf"), false));
+        }
+        None => files.push((
+            crate::environment::home(".puppetlabs/etc/puppet/puppet.conf"),
+            false,
+        )),
+    }
+    files
+}
+
+/// One `name = value` line of a settings file, under its section.
+#[derive(Clone, Debug)]
+struct Entry {
+    section: String,
+    name: String,
+    value: String,
+}
+
+/// A settings file that was read.
+#[derive(Debug)]
+struct SettingsFile {
+    path: PathBuf,
+    entries: Vec<Entry>,
+}
+
+/// Where a setting's value came from, as `config print` says it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Origin {
+    File { path: PathBuf, section: String },
+    CommandLine,
+    Default,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::File { path, section } => write!(f, "{} [{section}]", path.display()),
+            Origin::CommandLine => f.write_str("command line"),
+            Origin::Default => f.write_str("default"),
+        }
+    }
+}
+
+/// What this process read: the settings files, in order of precedence,
+/// and the settings given on the command line (a switch as `true`).
+#[derive(Debug, Default)]
+struct Loaded {
+    files: Vec<SettingsFile>,
+    given: Vec<(String, String)>,
+}
+
+static LOADED: OnceLock<Loaded> = OnceLock::new();
+
+impl Loaded {
+    /// The settings for `sections` (after `[main]`, which they override
+    /// within one file), the first file to set one winning, each with
+    /// its value as written and where it is.
+    fn merged(&self, sections: &[&str]) -> Vec<(String, String, Origin)> {
+        let mut settings: Vec<(String, String, Origin)> = Vec::new();
+        for file in &self.files {
+            let mut own: Vec<&Entry> = Vec::new();
+            let main = file.entries.iter().filter(|e| e.section == "main");
+            let specific = file
+                .entries
+                .iter()
+                .filter(|e| sections.contains(&e.section.as_str()));
+            for entry in main.chain(specific) {
+                own.retain(|e| e.name != entry.name);
+                own.push(entry);
+            }
+            for entry in own {
+                if !settings.iter().any(|(name, _, _)| *name == entry.name) {
+                    settings.push((
+                        entry.name.clone(),
+                        entry.value.clone(),
+                        Origin::File {
+                            path: file.path.clone(),
+                            section: entry.section.clone(),
+                        },
+                    ));
+                }
+            }
+        }
+        settings
+    }
+
+    /// The value of setting `name` for `sections`, interpolated: from the
+    /// command line, else the files, else its default (for the settings
+    /// others are commonly written with); `None` for a setting unset.
+    fn value(&self, name: &str, sections: &[&str]) -> Option<String> {
+        self.lookup(name, &self.merged(sections), 0)
+    }
+
+    fn lookup(
+        &self,
+        name: &str,
+        merged: &[(String, String, Origin)],
+        depth: usize,
+    ) -> Option<String> {
+        // Settings that name each other in a loop are left as written.
+        if depth > 8 {
+            return None;
+        }
+        if let Some((_, value)) = self.given.iter().find(|(n, _)| n == name) {
+            return Some(value.clone());
+        }
+        if let Some((_, value, _)) = merged.iter().find(|(n, _, _)| n == name) {
+            return Some(expand(value, &|other| {
+                self.lookup(other, merged, depth + 1)
+            }));
+        }
+        let dir = |other: &str| self.lookup(other, merged, depth + 1).map(PathBuf::from);
+        let defaults = EnvArgs {
+            vardir: if matches!(name, "vardir") {
+                None
+            } else {
+                dir("vardir")
+            },
+            codedir: if matches!(name, "codedir") {
+                None
+            } else {
+                dir("codedir")
+            },
+            confdir: if matches!(name, "confdir") {
+                None
+            } else {
+                dir("confdir")
+            },
+            ..EnvArgs::default()
+        };
+        let path = match name {
+            "confdir" => defaults.confdir(),
+            "codedir" => defaults.codedir(),
+            "vardir" => defaults.vardir(),
+            "ssldir" => defaults.ssldir(),
+            "logdir" => defaults.logdir(),
+            "rundir" => defaults.rundir(),
+            "environmentpath" => defaults.environmentpath(),
+            "hiera_config" => defaults.hiera_config(),
+            _ => return None,
+        };
+        Some(path.display().to_string())
+    }
+
+    /// Where the value of `name` comes from.
+    fn origin(&self, name: &str, sections: &[&str]) -> Origin {
+        if self.given.iter().any(|(n, _)| n == name) {
+            return Origin::CommandLine;
+        }
+        self.merged(sections)
+            .into_iter()
+            .find(|(n, _, _)| n == name)
+            .map_or(Origin::Default, |(_, _, origin)| origin)
+    }
+}
+
+/// `$name` and `${name}` replaced by the settings `lookup` gives; a `$`
+/// that names no known setting is kept.
+fn expand(value: &str, lookup: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let (name, length) = match after.strip_prefix('{') {
+            Some(inner) => match inner.find('}') {
+                Some(end) => (&inner[..end], end + 2),
+                None => ("", 0),
+            },
+            None => {
+                let end = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                (&after[..end], end)
+            }
+        };
+        match (!name.is_empty()).then(|| lookup(name)).flatten() {
+            Some(known) => {
+                out.push_str(&known);
+                rest = &after[length..];
+            }
+            None => {
+                out.push('$');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The sections a command reads after `[main]`.
+fn sections(command: &str) -> &'static [&'static str] {
+    match command {
+        "server" | "master" => &["server", "master"],
+        "agent" => &["agent"],
+        _ => &["user"],
+    }
+}
+
+/// The value `option` (or its spelling with underscores) has on the
+/// command line, up to `--`: a switch given is `true`.
+fn given(args: &[OsString], option: &str, switch: bool) -> Option<String> {
+    let underscored = format!("--{}", option[2..].replace('-', "_"));
+    let mut found = None;
+    let mut iter = args.iter().map(|a| a.to_string_lossy());
+    while let Some(arg) = iter.next() {
+        if arg == "--" {
+            break;
+        }
+        let (name, value) = match arg.split_once('=') {
+            Some((name, value)) => (name, Some(value.to_string())),
+            None => (arg.as_ref(), None),
+        };
+        if name != option && name != underscored {
+            continue;
+        }
+        found = if switch {
+            Some(value.unwrap_or_else(|| "true".into()))
+        } else {
+            value.or_else(|| iter.next().map(|v| v.into_owned()))
+        };
+    }
+    found
+}
+
+/// The command line with the files' settings placed after the command's
 /// name; `--config FILE` itself is taken out.
 pub(crate) fn with_settings(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
-    let (path, mut args) = take_config(args);
-    let explicit = path.is_some();
-    let path = path.unwrap_or_else(|| PathBuf::from(DEFAULT));
-    let _ = FILE.set(path.clone());
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(_) if !explicit => return Ok(args),
-        Err(e) => {
-            return Err(format!(
-                "Could not read the configuration {}: {e}",
-                path.display()
-            ));
-        }
-    };
+    let (config, args) = take_config(args);
+    let given: Vec<(String, String)> = SETTINGS
+        .iter()
+        .filter_map(|s| Some((s.name.to_string(), given(&args, s.option, s.switch)?)))
+        .collect();
+    let confdir = given
+        .iter()
+        .find(|(name, _)| name == "confdir")
+        .map(|(_, dir)| PathBuf::from(dir));
+    let mut files = Vec::new();
+    for (path, named) in files_to_read(config, confdir.as_deref(), crate::environment::is_root()) {
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(_) if !named => continue,
+            Err(e) => {
+                return Err(format!(
+                    "Could not read the configuration {}: {e}",
+                    path.display()
+                ));
+            }
+        };
+        let entries = parse(&text, &path)?;
+        files.push(SettingsFile { path, entries });
+    }
+    let loaded = Loaded { files, given };
+    let args = insert_settings(args, &loaded);
+    // Kept for `config print`; a second reading (the unit tests') keeps
+    // the first.
+    let _ = LOADED.set(loaded);
+    Ok(args)
+}
+
+/// `args` with the settings of `loaded` the command takes placed after
+/// its name.
+fn insert_settings(mut args: Vec<OsString>, loaded: &Loaded) -> Vec<OsString> {
     // The command: the first argument that is neither an option nor the
     // value of a global option given before it.
+    let with_values = global_options_with_values();
     let mut at = None;
     let mut skip_value = false;
     for (index, arg) in args.iter().enumerate().skip(1) {
@@ -256,30 +576,29 @@ pub(crate) fn with_settings(args: Vec<OsString>) -> Result<Vec<OsString>, String
         if skip_value {
             skip_value = false;
         } else if text.starts_with('-') {
-            skip_value = GLOBAL_WITH_VALUES.contains(&text.as_ref());
+            skip_value = with_values.iter().any(|option| *option == text);
         } else {
             at = Some(index);
             break;
         }
     }
     let Some(at) = at else {
-        return Ok(args);
+        return args;
     };
     let command = args[at].to_string_lossy().into_owned();
-    let section = match command.as_str() {
-        "server" => &["server", "master"][..],
-        "agent" => &["agent"][..],
-        _ => &["user"][..],
-    };
-    let settings = read(&text, section, &path)?;
+    let sections = sections(&command);
     let mut inserted: Vec<OsString> = Vec::new();
-    for (name, value) in settings {
+    let merged = loaded.merged(sections);
+    for (name, value, _) in &merged {
         let Some(setting) = SETTINGS
             .iter()
             .find(|s| s.name == name && s.commands.contains(&command.as_str()))
         else {
             continue;
         };
+        // The file's value, with the settings it names from wherever they
+        // come (`--vardir` given moves `$vardir/ssl`).
+        let value = expand(value, &|other| loaded.lookup(other, &merged, 1));
         if setting.switch {
             if value == "true" {
                 inserted.push(setting.option.into());
@@ -290,11 +609,25 @@ pub(crate) fn with_settings(args: Vec<OsString>) -> Result<Vec<OsString>, String
         }
     }
     args.splice(at + 1..at + 1, inserted);
-    Ok(args)
+    args
 }
 
-/// The configuration file this command reads (given or the default).
-static FILE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+/// The global options that take a value as the next argument, in every
+/// spelling, from the command line's definition.
+fn global_options_with_values() -> Vec<String> {
+    let command = crate::command();
+    command
+        .get_arguments()
+        .filter(|arg| arg.is_global_set() && arg.get_action().takes_values())
+        .flat_map(|arg| {
+            arg.get_long()
+                .into_iter()
+                .chain(arg.get_all_aliases().unwrap_or_default())
+                .map(|long| format!("--{long}"))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
 
 /// `marionette config print`.
 #[derive(clap::Args, Debug)]
@@ -305,39 +638,36 @@ pub(crate) struct ConfigArgs {
 
 #[derive(clap::Subcommand, Debug)]
 enum ConfigAction {
-    /// Print settings: one setting's value alone, or `name = value` lines
-    /// (every setting Marionette uses when none is named).
+    /// Print settings: one setting's value alone, or `name = value` lines;
+    /// every setting Marionette uses when none is named (or `all`), each
+    /// followed by where its value comes from.
     Print {
-        /// The settings to print.
+        /// The settings to print (`all`: every one).
         names: Vec<String>,
-        /// The section of the file to read after `[main]` (`user`,
+        /// The section of the files to read after `[main]` (`user`,
         /// `agent`, `server`).
         #[arg(long, default_value = "user")]
         section: String,
+        /// Say where each value comes from (a file and its section, the
+        /// command line, or the default), also for settings named.
+        #[arg(long, short = 'v')]
+        verbose: bool,
     },
 }
 
-/// Prints settings as `puppet config print` does. The environment's
-/// settings come through `env` (the file's values are options by now);
-/// the others from the file's `[main]` and the section, else defaults.
-pub(crate) fn run(
-    args: ConfigArgs,
-    env: &crate::environment::EnvArgs,
-) -> anyhow::Result<std::process::ExitCode> {
-    let ConfigAction::Print { names, section } = args.action;
-    let path = FILE
-        .get()
-        .cloned()
-        .unwrap_or_else(|| PathBuf::from(DEFAULT));
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let sections: &[&str] = match section.as_str() {
-        "server" | "master" => &["server", "master"],
-        "agent" => &["agent"],
-        _ => &["user"],
-    };
-    let from_file = read(&text, sections, &path).map_err(|e| anyhow::anyhow!(e))?;
+/// Prints settings as `puppet config print` does. The environment's and
+/// the directories' settings come through `env` (the files' values are
+/// options by now); the others from the files, else defaults.
+pub(crate) fn run(args: ConfigArgs, env: &EnvArgs) -> anyhow::Result<std::process::ExitCode> {
+    let ConfigAction::Print {
+        names,
+        section,
+        verbose,
+    } = args.action;
+    let loaded = LOADED.get_or_init(Loaded::default);
+    let sections = sections(&section);
     let environment = env.resolve();
-    let mut cli = <crate::Cli as clap::CommandFactory>::command();
+    let mut cli = crate::command();
     cli.build();
     let join = |paths: &[PathBuf]| {
         paths
@@ -347,60 +677,59 @@ pub(crate) fn run(
             .join(":")
     };
     let value = |name: &str| -> Option<String> {
-        // What the environment resolved to, file and command line included.
-        match name {
+        // What the environment and the directories resolved to, files
+        // and command line included.
+        let path = match name {
             "environment" => return Some(environment.name.clone()),
-            "environmentpath" => return Some(env.environmentpath.display().to_string()),
             "modulepath" => return Some(join(&environment.modulepath)),
             "basemodulepath" => return Some(join(&env.basemodulepath())),
-            "hiera_config" => {
-                let settings = crate::environment::hiera_settings(env);
-                return settings.global.map(|p| p.display().to_string());
+            "manifest" => return Some(environment_manifests(env)),
+            "config" => return Some(config_file(loaded, env).display().to_string()),
+            "environmentpath" => env.environmentpath(),
+            "hiera_config" => env.hiera_config(),
+            "confdir" => env.confdir(),
+            "codedir" => env.codedir(),
+            "vardir" => env.vardir(),
+            "ssldir" => env.ssldir(),
+            "logdir" => env.logdir(),
+            "rundir" => env.rundir(),
+            "cadir" => env.vardir().join("ca"),
+            _ => {
+                if let Some(value) = loaded.value(name, sections) {
+                    return Some(value);
+                }
+                // Defaults the command definitions hold are read from them,
+                // so that this listing cannot drift from what the commands
+                // do; the rest are computed when the command runs.
+                if let Some(default) = declared_default(&cli, name) {
+                    return Some(default);
+                }
+                let default = match name {
+                    "certname" => crate::host_name(),
+                    // The longest splay is the run interval unless set.
+                    "splaylimit" => loaded
+                        .value("runinterval", sections)
+                        .or_else(|| declared_default(&cli, "runinterval"))
+                        .unwrap_or_default(),
+                    _ if SETTINGS.iter().any(|s| s.name == name) => String::new(),
+                    _ => return None,
+                };
+                return Some(default);
             }
-            "config" => return Some(path.display().to_string()),
-            "confdir" => {
-                return Some(
-                    path.parent()
-                        .map_or(String::new(), |p| p.display().to_string()),
-                );
-            }
-            _ => {}
-        }
-        if let Some((_, value)) = from_file.iter().find(|(n, _)| n == name) {
-            return Some(value.clone());
-        }
-        // Defaults the command definitions hold are read from them, so
-        // that this listing cannot drift from what the commands do; the
-        // rest are computed when the command runs.
-        if let Some(default) = declared_default(&cli, name) {
-            return Some(default);
-        }
-        let default = match name {
-            "vardir" => crate::apply::vardir(None).display().to_string(),
-            "cadir" => crate::apply::vardir(None).join("ca").display().to_string(),
-            "ssldir" => crate::apply::vardir(None).join("ssl").display().to_string(),
-            "certname" => crate::host_name(),
-            "manifest" => environment_manifests(env),
-            // The longest splay is the run interval unless set.
-            "splaylimit" => from_file
-                .iter()
-                .find(|(n, _)| n == "runinterval")
-                .map(|(_, v)| v.clone())
-                .or_else(|| declared_default(&cli, "runinterval"))
-                .unwrap_or_default(),
-            _ if SETTINGS.iter().any(|s| s.name == name) => String::new(),
-            _ => return None,
         };
-        Some(default)
+        Some(path.display().to_string())
     };
-    let mut names = if names.is_empty() {
+    let all = names.is_empty() || names == ["all"];
+    let mut names = if all {
         let mut all: Vec<String> = SETTINGS.iter().map(|s| s.name.to_string()).collect();
-        all.extend(["config", "confdir"].map(String::from));
+        all.push("config".into());
         all
     } else {
         names
     };
-    if let [name] = names.as_slice() {
+    if let [name] = names.as_slice()
+        && !verbose
+    {
         // One setting: its value alone (nothing for an unknown one), as
         // Puppet prints it.
         outln!("{}", value(name).unwrap_or_default());
@@ -410,10 +739,27 @@ pub(crate) fn run(
     names.dedup();
     for name in names {
         if let Some(value) = value(&name) {
-            outln!("{name} = {value}");
+            if all || verbose {
+                let origin = match name.as_str() {
+                    "config" => Origin::Default,
+                    _ => loaded.origin(&name, sections),
+                };
+                outln!("{name} = {value}  # {origin}");
+            } else {
+                outln!("{name} = {value}");
+            }
         }
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The settings file Marionette reads first: the first read, else
+/// `$confdir/puppet.conf`, as Puppet names it.
+fn config_file(loaded: &Loaded, env: &EnvArgs) -> PathBuf {
+    loaded
+        .files
+        .first()
+        .map_or_else(|| env.confdir().join("puppet.conf"), |f| f.path.clone())
 }
 
 /// The default a command's definition gives the option a setting becomes
@@ -439,9 +785,9 @@ fn declared_default(cli: &clap::Command, name: &str) -> Option<String> {
 
 /// The main manifests of the chosen environment: its `manifests`
 /// directory.
-fn environment_manifests(env: &crate::environment::EnvArgs) -> String {
+fn environment_manifests(env: &EnvArgs) -> String {
     let name = env.environment.as_deref().unwrap_or("production");
-    env.environmentpath
+    env.environmentpath()
         .join(name)
         .join("manifests")
         .display()
@@ -466,12 +812,10 @@ fn take_config(args: Vec<OsString>) -> (Option<PathBuf>, Vec<OsString>) {
     (path, rest)
 }
 
-/// The settings of `[main]` and then of the command's sections, later
-/// ones replacing earlier ones of the same name. `$vardir`-style
-/// references to settings read before are expanded.
-fn read(text: &str, sections: &[&str], path: &Path) -> Result<Vec<(String, String)>, String> {
-    let mut main: Vec<(String, String)> = Vec::new();
-    let mut own: Vec<(String, String)> = Vec::new();
+/// The `name = value` lines of a settings file, each under its section
+/// (`main` before the first header).
+fn parse(text: &str, path: &Path) -> Result<Vec<Entry>, String> {
+    let mut entries = Vec::new();
     let mut current = "main".to_string();
     for (number, line) in text.lines().enumerate() {
         let line = line
@@ -492,31 +836,13 @@ fn read(text: &str, sections: &[&str], path: &Path) -> Result<Vec<(String, Strin
                 number + 1
             ));
         };
-        let entry = (name.trim().to_string(), value.trim().to_string());
-        if current == "main" {
-            main.push(entry);
-        } else if sections.contains(&current.as_str()) {
-            own.push(entry);
-        }
+        entries.push(Entry {
+            section: current.clone(),
+            name: name.trim().to_string(),
+            value: value.trim().to_string(),
+        });
     }
-    let mut settings: Vec<(String, String)> = Vec::new();
-    for (name, value) in main.into_iter().chain(own) {
-        let value = expand(&value, &settings);
-        settings.retain(|(n, _)| *n != name);
-        settings.push((name, value));
-    }
-    Ok(settings)
-}
-
-/// `$name` and `${name}` replaced by settings already read.
-fn expand(value: &str, known: &[(String, String)]) -> String {
-    let mut out = value.to_string();
-    for (name, known_value) in known {
-        out = out
-            .replace(&format!("${{{name}}}"), known_value)
-            .replace(&format!("${name}"), known_value);
-    }
-    out
+    Ok(entries)
 }
 
 #[cfg(test)]

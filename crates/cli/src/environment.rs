@@ -9,8 +9,11 @@ use clap::Args;
 use marionette_plugin::{Environment, Plugins};
 use marionette_ral::Registry;
 
-/// Options every command takes: which environment, and where modules are.
-/// A command's help lists them apart, after its own.
+/// Options every command takes: which environment, where modules are,
+/// and Puppet's directories. A command's help lists them apart, after its
+/// own. Unset directories take Puppet's defaults (see the methods), so
+/// that a setting given anywhere moves the ones that follow it, as
+/// `--codedir` moves the environments.
 #[derive(Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Global options")]
 pub(crate) struct EnvArgs {
@@ -19,43 +22,59 @@ pub(crate) struct EnvArgs {
     /// `modules/` and the base module path) are used.
     #[arg(long, global = true, overrides_with = "environment")]
     pub(crate) environment: Option<String>,
-    /// Where environments live (default `/etc/puppetlabs/code/environments`,
-    /// or Debian's `/etc/puppet/code/environments` when only that exists).
-    #[arg(long, global = true, default_value_os_t = default_environmentpath())]
-    pub(crate) environmentpath: PathBuf,
+    /// Where environments live (default `$codedir/environments`).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) environmentpath: Option<PathBuf>,
     /// Directories of modules, separated by `:`, instead of the default
     /// environment's (searched after a named environment's).
     #[arg(long, global = true)]
     pub(crate) modulepath: Option<String>,
     /// The module directories every environment searches after its own,
-    /// separated by `:` (default: those of Puppet's and Debian's that
-    /// exist, `/etc/puppetlabs/code/modules`, `/opt/puppetlabs/puppet/modules`,
-    /// `/etc/puppet/code/modules` and `/usr/share/puppet/modules`).
+    /// separated by `:` (default: those of `$codedir/modules`,
+    /// `/opt/puppetlabs/puppet/modules` and Debian's
+    /// `/usr/share/puppet/modules` that exist).
     #[arg(long, global = true)]
     pub(crate) basemodulepath: Option<String>,
     /// The global layer's Hiera configuration (default
-    /// `/etc/puppetlabs/puppet/hiera.yaml`, or Debian's
-    /// `/etc/puppet/hiera.yaml` when only that exists).
-    #[arg(long = "hiera-config", global = true)]
+    /// `$codedir/hiera.yaml` when it exists, else `$confdir/hiera.yaml`).
+    #[arg(long = "hiera-config", global = true, value_name = "FILE")]
     pub(crate) hiera_config: Option<PathBuf>,
+    /// Puppet's configuration directory, whose `puppet.conf` is then the
+    /// settings file read (default `/etc/puppetlabs/puppet`, or Debian's
+    /// `/etc/puppet` when only that exists; `~/.puppetlabs/etc/puppet`
+    /// for other users than root).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) confdir: Option<PathBuf>,
+    /// Where Puppet's code lives: environments, modules and `hiera.yaml`
+    /// (default `/etc/puppetlabs/code`, or Debian's `/etc/puppet/code` when
+    /// only that exists; `~/.puppetlabs/etc/code` for other users).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) codedir: Option<PathBuf>,
+    /// Where reports, backups, the run lock and an agent's or a server's
+    /// data live (default /var/lib/marionette as root, ~/.marionette
+    /// otherwise).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) vardir: Option<PathBuf>,
+    /// Where certificates and keys live (default `$vardir/ssl`).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) ssldir: Option<PathBuf>,
+    /// Puppet's log directory (default /var/log/marionette as root,
+    /// `$vardir/log` otherwise); Marionette logs there only through
+    /// `--logdest`.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) logdir: Option<PathBuf>,
+    /// Puppet's directory of process files (default /run/marionette as
+    /// root, `$vardir/run` otherwise); Marionette keeps none there.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) rundir: Option<PathBuf>,
 }
 
 /// The directories modules are installed in by Puppet's packages and by
-/// Debian's, searched after an environment's own.
+/// Debian's, searched after an environment's own and `$codedir/modules`.
 const BASEMODULEPATH: &[&str] = &[
-    "/etc/puppetlabs/code/modules",
     "/opt/puppetlabs/puppet/modules",
-    "/etc/puppet/code/modules",
     "/usr/share/puppet/modules",
 ];
-
-/// Puppet's environment directory, or Debian's when only that exists.
-fn default_environmentpath() -> PathBuf {
-    puppetlabs_or_debian(
-        "/etc/puppetlabs/code/environments",
-        "/etc/puppet/code/environments",
-    )
-}
 
 /// Puppet's own path for a file or directory, or Debian's (whose Puppet
 /// keeps its files under `/etc/puppet`) when only that exists.
@@ -68,12 +87,114 @@ fn puppetlabs_or_debian(puppetlabs: &str, debian: &str) -> PathBuf {
     }
 }
 
+/// Whether the process runs as root: Puppet's directories are then the
+/// system's, else under the user's home.
+pub(crate) fn is_root() -> bool {
+    // SAFETY: geteuid(2) has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// `~/PATH`, or PATH under the current directory without a home.
+pub(crate) fn home(path: &str) -> PathBuf {
+    std::env::var_os("HOME")
+        .map_or_else(|| PathBuf::from("."), PathBuf::from)
+        .join(path)
+}
+
+/// A directory given, else its default for root or for another user.
+fn given_or(
+    given: &Option<PathBuf>,
+    root: impl FnOnce() -> PathBuf,
+    user: impl FnOnce() -> PathBuf,
+) -> PathBuf {
+    match given {
+        Some(dir) => dir.clone(),
+        None if is_root() => root(),
+        None => user(),
+    }
+}
+
 impl EnvArgs {
+    /// `$confdir`: given, else Puppet's.
+    pub(crate) fn confdir(&self) -> PathBuf {
+        given_or(
+            &self.confdir,
+            || puppetlabs_or_debian("/etc/puppetlabs/puppet", "/etc/puppet"),
+            || home(".puppetlabs/etc/puppet"),
+        )
+    }
+
+    /// `$codedir`: given, else Puppet's.
+    pub(crate) fn codedir(&self) -> PathBuf {
+        given_or(
+            &self.codedir,
+            || puppetlabs_or_debian("/etc/puppetlabs/code", "/etc/puppet/code"),
+            || home(".puppetlabs/etc/code"),
+        )
+    }
+
+    /// `$vardir`: given, else Marionette's state directory.
+    pub(crate) fn vardir(&self) -> PathBuf {
+        given_or(
+            &self.vardir,
+            || PathBuf::from("/var/lib/marionette"),
+            || home(".marionette"),
+        )
+    }
+
+    /// `$ssldir`: given, else `$vardir/ssl`.
+    pub(crate) fn ssldir(&self) -> PathBuf {
+        self.ssldir
+            .clone()
+            .unwrap_or_else(|| self.vardir().join("ssl"))
+    }
+
+    /// `$logdir`: given, else Marionette's (in `$vardir` for a user, who
+    /// has no system directory to write).
+    pub(crate) fn logdir(&self) -> PathBuf {
+        given_or(
+            &self.logdir,
+            || PathBuf::from("/var/log/marionette"),
+            || self.vardir().join("log"),
+        )
+    }
+
+    /// `$rundir`: given, else Marionette's (in `$vardir` for a user).
+    pub(crate) fn rundir(&self) -> PathBuf {
+        given_or(
+            &self.rundir,
+            || PathBuf::from("/run/marionette"),
+            || self.vardir().join("run"),
+        )
+    }
+
+    /// Where environments live: given, else `$codedir/environments`.
+    pub(crate) fn environmentpath(&self) -> PathBuf {
+        self.environmentpath
+            .clone()
+            .unwrap_or_else(|| self.codedir().join("environments"))
+    }
+
+    /// The global layer's Hiera configuration: given, else
+    /// `$codedir/hiera.yaml` when it exists, else `$confdir/hiera.yaml`,
+    /// as Puppet chooses it.
+    pub(crate) fn hiera_config(&self) -> PathBuf {
+        if let Some(path) = &self.hiera_config {
+            return absolute(path);
+        }
+        let in_code = self.codedir().join("hiera.yaml");
+        if in_code.exists() {
+            in_code
+        } else {
+            self.confdir().join("hiera.yaml")
+        }
+    }
+
     /// The directory of the chosen environment, if one was named.
     pub(crate) fn directory(&self) -> Option<PathBuf> {
         self.environment
             .as_ref()
-            .map(|name| absolute(&self.environmentpath.join(name)))
+            .map(|name| absolute(&self.environmentpath().join(name)))
     }
 
     /// The base module path: as given, else the default directories that
@@ -81,9 +202,8 @@ impl EnvArgs {
     pub(crate) fn basemodulepath(&self) -> Vec<PathBuf> {
         match &self.basemodulepath {
             Some(path) => split_path(path),
-            None => BASEMODULEPATH
-                .iter()
-                .map(PathBuf::from)
+            None => std::iter::once(self.codedir().join("modules"))
+                .chain(BASEMODULEPATH.iter().map(PathBuf::from))
                 .filter(|dir| dir.is_dir())
                 .collect(),
         }
@@ -104,7 +224,7 @@ impl EnvArgs {
             // The default environment, `production`, need not exist: its
             // module path is then the base one, as in Puppet.
             (None, None) => {
-                let production = absolute(&self.environmentpath.join("production"));
+                let production = absolute(&self.environmentpath().join("production"));
                 if production.is_dir() {
                     self.environment_modulepath(&production)
                 } else {
@@ -166,25 +286,30 @@ pub(crate) fn absolute(path: &Path) -> PathBuf {
 /// environment's directory (the named one, else `production` when it
 /// exists, as Puppet's default environment).
 pub(crate) fn hiera_settings(args: &EnvArgs) -> marionette_hiera::Settings {
-    let global = args
-        .hiera_config
-        .as_deref()
-        .map(absolute)
-        .unwrap_or_else(|| {
-            puppetlabs_or_debian(
-                "/etc/puppetlabs/puppet/hiera.yaml",
-                "/etc/puppet/hiera.yaml",
-            )
-        });
     let environment = args.directory().or_else(|| {
-        let production = absolute(&args.environmentpath.join("production"));
+        let production = absolute(&args.environmentpath().join("production"));
         production.is_dir().then_some(production)
     });
     marionette_hiera::Settings {
-        global: Some(global),
+        global: Some(args.hiera_config()),
         environment,
-        codedir: PathBuf::from("/etc/puppetlabs/code"),
+        codedir: args.codedir(),
     }
+}
+
+static GLOBAL: OnceLock<EnvArgs> = OnceLock::new();
+
+/// Records the command line's global options (the settings files' values
+/// among them) for the code that reads Puppet's directories; the first
+/// call wins.
+pub(crate) fn set_global(args: &EnvArgs) {
+    let _ = GLOBAL.set(args.clone());
+}
+
+/// The command line's global options, as [`set_global`] recorded them
+/// (Puppet's defaults before).
+pub(crate) fn global() -> &'static EnvArgs {
+    GLOBAL.get_or_init(EnvArgs::default)
 }
 
 static HIERA: OnceLock<Arc<marionette_hiera::Hiera>> = OnceLock::new();

@@ -12,10 +12,9 @@ use clap::Subcommand;
 /// bucket's directory (a `filebucket` resource's `path`).
 #[derive(clap::Args)]
 pub(crate) struct Location {
+    /// The directory of a bucket declared with `filebucket { NAME: path => DIR }`
+    /// (the run's own, under `--vardir`, by default).
     #[arg(long)]
-    vardir: Option<PathBuf>,
-    /// The directory of a bucket declared with `filebucket { NAME: path => DIR }`.
-    #[arg(long, conflicts_with = "vardir")]
     bucket: Option<PathBuf>,
 }
 
@@ -23,7 +22,7 @@ impl Location {
     fn open(&self) -> marionette_ral::Filebucket {
         match &self.bucket {
             Some(dir) => marionette_ral::Filebucket::new(dir),
-            None => crate::apply::filebucket(&crate::apply::vardir(self.vardir.as_deref())),
+            None => crate::apply::filebucket(&crate::apply::vardir()),
         }
     }
 }

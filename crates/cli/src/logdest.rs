@@ -68,20 +68,14 @@ enum Destination {
 #[derive(Clone)]
 pub(crate) struct Destinations {
     destinations: Arc<Vec<Destination>>,
-    verbose: bool,
-    debug: bool,
+    lowest: Level,
 }
 
 impl Destinations {
     /// The destinations `--logdest` names (comma-separated, repeatable),
     /// or the console. A file's directory is made when missing, and the
     /// file is appended to.
-    pub(crate) fn open(
-        logdest: &[String],
-        colour: Colour,
-        verbose: bool,
-        debug: bool,
-    ) -> Result<Destinations> {
+    pub(crate) fn open(logdest: &[String], colour: Colour, lowest: Level) -> Result<Destinations> {
         let names: Vec<&str> = logdest
             .iter()
             .flat_map(|dest| dest.split(','))
@@ -111,20 +105,14 @@ impl Destinations {
         }
         Ok(Destinations {
             destinations: Arc::new(destinations),
-            verbose,
-            debug,
+            lowest,
         })
     }
 
     /// Sends one message everywhere, if its level is shown. An empty
     /// source is Puppet's own.
     pub(crate) fn emit(&self, level: Level, source: &str, message: &str) {
-        let shown = match level {
-            Level::Debug => self.debug,
-            Level::Info => self.verbose || self.debug,
-            _ => true,
-        };
-        if !shown {
+        if level < self.lowest {
             return;
         }
         for destination in self.destinations.iter() {
@@ -152,6 +140,10 @@ impl Destinations {
     /// A line the compiler printed (`Notice: Scope(Class[main]): hi`),
     /// sent as the message it was.
     pub(crate) fn compiler_line(&self, stream: Stream, line: &str) {
+        let (level, rest) = split_level(line);
+        if level < self.lowest {
+            return;
+        }
         if let [
             Destination::Console {
                 colour_out,
@@ -161,7 +153,7 @@ impl Destinations {
         {
             // As the compiler wrote it, multi-line errors included, in
             // the colour of its level when the console is coloured.
-            let colour = level_colour(split_level(line).0);
+            let colour = level_colour(level);
             let coloured = !colour.is_empty()
                 && match stream {
                     Stream::Stdout => colour_out,
@@ -178,7 +170,6 @@ impl Destinations {
             }
             return;
         }
-        let (level, rest) = split_level(line);
         // Messages the code logs name their scope; others are Puppet's.
         let (source, message) = match rest.strip_prefix("Scope(") {
             Some(_) => match rest.split_once("): ") {

@@ -69,7 +69,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
     version,
     about = "Configuration management that speaks Puppet",
     disable_help_subcommand = true,
-    args_override_self = true
+    args_override_self = true,
+    // `puppet agent --version` prints the version as `puppet --version`.
+    propagate_version = true
 )]
 struct Cli {
     #[command(flatten)]
@@ -233,14 +235,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // Puppet's spellings are tried only when ours do not parse, so an
-    // external subcommand's arguments reach it as written.
-    let parsed = Cli::try_parse_from(&args).or_else(|error| match error.kind() {
-        clap::error::ErrorKind::UnknownArgument => {
-            Cli::try_parse_from(puppet_spellings(args)).map_err(|_| error)
-        }
-        _ => Err(error),
-    });
+    let parsed = command()
+        .try_get_matches_from(&args)
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));
     let cli = match parsed {
         Ok(cli) => cli,
         Err(error) => exit_now(usage_error(&error)),
@@ -258,7 +255,7 @@ fn main() -> ExitCode {
     {
         errln!(
             "Error: Could not find a directory environment named '{name}' anywhere in the path: {}. Does the directory exist?",
-            cli.env.environmentpath.display()
+            cli.env.environmentpath().display()
         );
         return ExitCode::FAILURE;
     }
@@ -268,6 +265,7 @@ fn main() -> ExitCode {
         errln!("Error: {error}");
         return ExitCode::FAILURE;
     }
+    environment::set_global(&cli.env);
     if !agent {
         environment::choose(&cli.env);
     }
@@ -284,37 +282,60 @@ fn main() -> ExitCode {
     exit_now(code)
 }
 
-/// Puppet accepts its options with underscores as well as dashes
-/// (`--strict_variables`, `--hiera_config`); ours are spelled with dashes,
-/// so underscores in an option's name become dashes, up to `--`.
-fn puppet_spellings(args: Vec<OsString>) -> Vec<OsString> {
-    let mut ended = false;
-    args.into_iter()
-        .map(|arg| {
-            let Some(text) = arg.to_str() else {
-                return arg;
-            };
-            if ended || !text.starts_with("--") {
-                return arg;
-            }
-            if text == "--" {
-                ended = true;
-                return arg;
-            }
-            let (name, value) = match text.split_once('=') {
-                Some((name, value)) => (name, Some(value)),
-                None => (text, None),
-            };
-            if !name.contains('_') {
-                return arg;
-            }
-            let name = format!("--{}", name[2..].replace('_', "-"));
-            OsString::from(match value {
-                Some(value) => format!("{name}={value}"),
-                None => name,
-            })
+/// The command line's definition with Puppet's spellings added: every
+/// long option also answers to its name with underscores for dashes (or
+/// dashes for underscores: `--log_level` and `--log-level`), and every
+/// switch has a `--no-` form that turns it off again (`--no-noop`), as
+/// Puppet's boolean settings do. Generated here so that no option is
+/// written twice; the aliases are hidden from the help.
+pub(crate) fn command() -> clap::Command {
+    puppet_spellings(<Cli as clap::CommandFactory>::command())
+}
+
+fn puppet_spellings(command: clap::Command) -> clap::Command {
+    let longs: Vec<String> = command
+        .get_arguments()
+        .filter_map(|arg| arg.get_long().map(String::from))
+        .collect();
+    let switches: Vec<(clap::Id, String)> = command
+        .get_arguments()
+        .filter(|arg| matches!(arg.get_action(), clap::ArgAction::SetTrue) && !arg.is_global_set())
+        .filter_map(|arg| Some((arg.get_id().clone(), arg.get_long()?.to_string())))
+        .filter(|(_, long)| {
+            !long.starts_with("no-")
+                && !long.starts_with("no_")
+                && !longs.contains(&format!("no-{long}"))
         })
-        .collect()
+        .collect();
+    let mut command = command.mut_args(|arg| {
+        let Some(long) = arg.get_long() else {
+            return arg;
+        };
+        let other = if long.contains('-') {
+            long.replace('-', "_")
+        } else {
+            long.replace('_', "-")
+        };
+        let taken = other == long
+            || arg
+                .get_all_aliases()
+                .is_some_and(|aliases| aliases.contains(&other.as_str()));
+        if taken { arg } else { arg.alias(other) }
+    });
+    for (id, long) in switches {
+        let off = format!("no-{long}");
+        command = command
+            .mut_arg(&id, |arg| arg.overrides_with(off.clone()))
+            .arg(
+                clap::Arg::new(off.clone())
+                    .long(off.clone())
+                    .alias(off.replace('-', "_"))
+                    .action(clap::ArgAction::SetTrue)
+                    .overrides_with(id)
+                    .hide(true),
+            );
+    }
+    command.mut_subcommands(puppet_spellings)
 }
 
 /// Prints what the command line got wrong (or the help and version it
@@ -580,7 +601,7 @@ fn apply_manifest(
     }
     let log = apply::destinations(run)?;
     apply::set_modulepath();
-    let held = apply::take_lock(run)?;
+    let held = apply::take_lock()?;
     match catalog::compile_for_apply(manifests, node_name, strict_variables, &log) {
         Some((catalog, facts, seconds)) => {
             let code = apply::run(&catalog, facts, run, Some(seconds), held, &log);

@@ -22,10 +22,6 @@ pub(crate) enum ReportCommand {
 /// Whose reports, and where they are kept.
 #[derive(Args)]
 pub(crate) struct Kept {
-    /// Where the reports are kept (default /var/lib/marionette as root,
-    /// ~/.marionette otherwise).
-    #[arg(long)]
-    vardir: Option<PathBuf>,
     /// The reports `marionette server` kept of this node, instead of this
     /// machine's.
     #[arg(long, value_name = "CERTNAME")]
@@ -63,8 +59,8 @@ pub(crate) fn run(command: ReportCommand) -> Result<ExitCode> {
 /// The kept reports by the names `show` takes, newest first: this
 /// machine's, or those the server kept of `node` (`last`, `previous`,
 /// then older ones by the time they came).
-fn kept(vardir: Option<&Path>, node: Option<&str>) -> Vec<(String, PathBuf)> {
-    let state = crate::apply::vardir(vardir);
+fn kept(node: Option<&str>) -> Vec<(String, PathBuf)> {
+    let state = crate::apply::vardir();
     if let Some(node) = node {
         let dir = state.join("server/reports").join(node);
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -116,7 +112,7 @@ fn read(path: &Path) -> Result<Value> {
 }
 
 fn list(args: &ListArgs) -> Result<ExitCode> {
-    let reports = kept(args.kept.vardir.as_deref(), args.kept.node.as_deref());
+    let reports = kept(args.kept.node.as_deref());
     let mut rows = Vec::new();
     for (name, path) in &reports {
         let report = read(path)?;
@@ -144,9 +140,7 @@ fn list(args: &ListArgs) -> Result<ExitCode> {
     if rows.is_empty() {
         errln!(
             "No reports are kept in {} yet: a run keeps its report there.",
-            crate::apply::vardir(args.kept.vardir.as_deref())
-                .join("state")
-                .display()
+            crate::apply::vardir().join("state").display()
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -168,7 +162,7 @@ fn list(args: &ListArgs) -> Result<ExitCode> {
 }
 
 fn show(args: &ShowArgs) -> Result<ExitCode> {
-    let named = kept(args.kept.vardir.as_deref(), args.kept.node.as_deref())
+    let named = kept(args.kept.node.as_deref())
         .into_iter()
         .find(|(name, _)| *name == args.report)
         .map(|(_, path)| path);
@@ -178,17 +172,12 @@ fn show(args: &ShowArgs) -> Result<ExitCode> {
             let place = match &args.kept.node {
                 Some(node) => format!(
                     "of {node} in {}",
-                    crate::apply::vardir(args.kept.vardir.as_deref())
+                    crate::apply::vardir()
                         .join("server/reports")
                         .join(node)
                         .display()
                 ),
-                None => format!(
-                    "in {}",
-                    crate::apply::vardir(args.kept.vardir.as_deref())
-                        .join("state")
-                        .display()
-                ),
+                None => format!("in {}", crate::apply::vardir().join("state").display()),
             };
             bail!("No {which} report is kept {place}")
         }

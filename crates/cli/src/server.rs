@@ -31,14 +31,6 @@ pub(crate) struct ServerArgs {
     /// directory).
     #[arg(long, value_name = "DIR")]
     cadir: Option<PathBuf>,
-    /// The server's own certificate and key (default: `ssl` of the state
-    /// directory).
-    #[arg(long, value_name = "DIR")]
-    ssldir: Option<PathBuf>,
-    /// Where reports and facts agents send are kept (default: `server` of
-    /// the state directory).
-    #[arg(long, value_name = "DIR")]
-    vardir: Option<PathBuf>,
     /// Sign requests as they come: `true`, `false`, or a file (a list of
     /// names and globs, or an executable that decides), as Puppet's
     /// `autosign` setting.
@@ -140,7 +132,7 @@ fn connections_that_fit(wanted: Option<usize>) -> usize {
 }
 
 pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
-    let state = crate::apply::vardir(None);
+    let state = crate::apply::vardir();
     let certname = args.certname.clone().unwrap_or_else(crate::host_name);
     let mut ca = marionette_ca::Settings::new(&certname);
     ca.key_length = args.keylength;
@@ -149,7 +141,9 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         "false" => marionette_ca::Autosign::Off,
         path => marionette_ca::Autosign::Path(PathBuf::from(path)),
     };
-    let vardir = args.vardir.unwrap_or_else(|| state.join("server"));
+    // Where reports and facts agents send are kept: the `--vardir` given,
+    // else `server` of the state directory, apart from what `apply` keeps.
+    let vardir = env.vardir.clone().unwrap_or_else(|| state.join("server"));
     if args.storeconfigs_backend != "puppetdb" {
         anyhow::bail!(
             "--storeconfigs_backend: '{}' is not a storeconfigs backend; the one there is, is 'puppetdb'",
@@ -183,7 +177,7 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         certname,
         dns_alt_names: args.dns_alt_names,
         cadir: args.cadir.unwrap_or_else(|| state.join("ca")),
-        ssldir: args.ssldir.unwrap_or_else(|| state.join("ssl")),
+        ssldir: env.ssldir(),
         vardir,
         ca,
         log_file: args.logdest,
@@ -258,7 +252,7 @@ impl Environments {
     fn exists(&self, name: &str) -> bool {
         let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         valid
-            && (self.args.environmentpath.join(name).is_dir()
+            && (self.args.environmentpath().join(name).is_dir()
                 || (name == "production"
                     && (self.args.modulepath.is_some() || self.manifest.is_some())))
     }
@@ -486,7 +480,7 @@ impl Compiler for Environments {
     }
 
     fn environments(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.args.environmentpath)
+        let mut names: Vec<String> = std::fs::read_dir(self.args.environmentpath())
             .map(|dir| {
                 dir.filter_map(|e| e.ok())
                     .filter(|e| e.path().is_dir())

@@ -1966,7 +1966,8 @@ fn messages_name_a_relative_manifest_from_the_root() {
 /// `config print` prints the settings from `puppet.conf` (`[main]`, then
 /// the section asked for), else their defaults: one setting's value
 /// alone, several as sorted `name = value` lines, nothing for a name that
-/// is not a setting, as `puppet config print` does.
+/// is not a setting, as `puppet config print` does; all of them (none
+/// named, or `all`) each with where its value came from.
 #[test]
 fn config_print_shows_the_settings_in_use() {
     let dir = tempfile::tempdir().unwrap();
@@ -1995,14 +1996,16 @@ fn config_print_shows_the_settings_in_use() {
         "mrtest.example.com\n"
     );
     assert_eq!(print(&["mrtest-not-a-setting"]), "\n");
+    // Every setting, each with where its value came from.
     let all = print(&[]);
     for line in [
-        "environment = production\n",
-        "runinterval = 1800\n",
-        "noop = true\n",
+        "environment = production  # default\n".to_string(),
+        "runinterval = 1800  # default\n".to_string(),
+        format!("noop = true  # {conf} [user]\n"),
     ] {
-        assert!(all.contains(line), "{line:?} in\n{all}");
+        assert!(all.contains(&line), "{line:?} in\n{all}");
     }
+    assert_eq!(print(&["all"]), all);
 }
 
 /// Modules are found where Puppet finds them: the `production`

@@ -189,21 +189,30 @@ impl SourceFile {
 
     /// Puppet's location suffix: `(file: F, line: L, column: C)`. A
     /// position at the very end of the text (an unexpected end of input) is
-    /// shown as the file alone, as Puppet shows it; the snippet form still
-    /// points at it.
+    /// shown as the file alone, as Puppet shows it (nothing for code without
+    /// a file); the snippet form still points at it.
     pub fn location(&self, span: Span) -> String {
         if span.start as usize >= self.text.len() && span.start == span.end && !self.text.is_empty()
         {
-            return format!("(file: {})", self.name);
+            return if names_a_file(&self.name) {
+                format!("(file: {})", self.name)
+            } else {
+                String::new()
+            };
         }
         let LineCol { line, column } = self.line_col(span.start);
-        format!("(file: {}, line: {}, column: {})", self.name, line, column)
+        location_text(&self.name, line, Some(column))
     }
 
     /// The one-line form Puppet users know:
     /// `Syntax error at '}' (file: x.pp, line: 3, column: 1)`.
     pub fn one_line(&self, diagnostic: &Diagnostic) -> String {
-        format!("{} {}", diagnostic.message, self.location(diagnostic.span))
+        let location = self.location(diagnostic.span);
+        if location.is_empty() {
+            diagnostic.message.clone()
+        } else {
+            format!("{} {location}", diagnostic.message)
+        }
     }
 
     /// The one-line form followed by the source line and a caret under the
@@ -229,6 +238,28 @@ impl SourceFile {
             self.one_line(diagnostic),
             "^".repeat(width)
         )
+    }
+}
+
+/// Whether a source's name is a file's: code given on the command line
+/// (`<command line>`) or made up (`<deferred>`) has none, and Puppet's
+/// messages then name no file.
+pub fn names_a_file(name: &str) -> bool {
+    !(name.starts_with('<') && name.ends_with('>'))
+}
+
+/// Puppet's location suffix for a place, `(file: F, line: L, column: C)`:
+/// without the column when unknown, and without the file for code that
+/// has none (`puppet apply -e` says `(line: 1, column: 1)`).
+pub fn location_text(file: &str, line: usize, column: Option<usize>) -> String {
+    let file = if names_a_file(file) {
+        format!("file: {file}, ")
+    } else {
+        String::new()
+    };
+    match column {
+        Some(column) => format!("({file}line: {line}, column: {column})"),
+        None => format!("({file}line: {line})"),
     }
 }
 

@@ -54,13 +54,11 @@ pub struct Located {
 impl Located {
     /// `(file: F, line: L, column: C)`, or without the column.
     pub fn text(&self) -> String {
-        match self.column {
-            Some(column) => format!(
-                "(file: {}, line: {}, column: {column})",
-                self.file, self.line
-            ),
-            None => format!("(file: {}, line: {})", self.file, self.line),
-        }
+        marionette_diagnostics::location_text(
+            &self.file,
+            self.line as usize,
+            self.column.map(|c| c as usize),
+        )
     }
 }
 
@@ -110,11 +108,13 @@ impl EvalError {
     pub fn line_text(&self, main: &SourceFile) -> String {
         match &self.located {
             Some(located) if self.raw_location => located.file.clone(),
-            Some(located) => format!("(file: {}, line: {})", located.file, located.line),
-            None => format!(
-                "(file: {}, line: {})",
+            Some(located) => {
+                marionette_diagnostics::location_text(&located.file, located.line as usize, None)
+            }
+            None => marionette_diagnostics::location_text(
                 main.name(),
-                main.line_col(self.span.start).line
+                main.line_col(self.span.start).line,
+                None,
             ),
         }
     }

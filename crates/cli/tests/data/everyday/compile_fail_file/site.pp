@@ -1,0 +1,2 @@
+notice('before')
+fail('mrtest boom')

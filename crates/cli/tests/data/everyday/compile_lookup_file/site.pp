@@ -1,0 +1,2 @@
+notice('before')
+$x = lookup('mrtest::nokey')
