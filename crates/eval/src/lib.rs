@@ -492,11 +492,17 @@ fn parse_manifest(
             format!("Warning: {}", file.one_line(warning)),
         ));
     }
-    let errors: Vec<_> = checked
+    let mut errors: Vec<_> = checked
         .diagnostics
         .iter()
         .filter(|d| d.is_error())
         .collect();
+    // Puppet's parser stops at its first syntax error (an unclosed quote
+    // is the lexer's, and the parser would only add "end of input" after
+    // it); the recovery that lists more is for `parser validate`.
+    if let Some(first) = errors.iter().find(|d| d.code == "SYNTAX_ERROR") {
+        errors = vec![*first];
+    }
     match errors.as_slice() {
         [] => Ok(checked.program),
         [error] => Err(ParseFailure {

@@ -1,0 +1,3 @@
+notice("a
+b
+c)

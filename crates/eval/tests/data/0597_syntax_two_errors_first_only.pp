@@ -1,0 +1,3 @@
+notice('one')
+notice(1 +)
+notice(2 +)
