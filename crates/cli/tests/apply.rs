@@ -163,6 +163,56 @@ fn a_second_run_is_refused_while_one_holds_the_lock_and_a_stale_lock_is_cleared(
     );
 }
 
+/// A parameter nested 100,000 deep, built at run time, is a located
+/// error, and so is one in a catalog read from a file: applying either
+/// overflowed the stack (the process aborted).
+#[test]
+fn a_parameter_nested_too_deep_is_an_error_not_a_crash() {
+    let vardir = tempfile::tempdir().unwrap();
+    let run = marionette(
+        &[
+            "apply",
+            "-e",
+            "$deep = Integer[1, 100000].reduce([]) |$memo, $i| { [$memo] }\nnotify { 'mrtest-deep': message => $deep }",
+        ],
+        vardir.path(),
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "The value of parameter 'message' is nested more than 1000 levels deep (file: "
+        ) && run.stderr.contains("line: 2, column: 25)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("Applied catalog"), "{}", run.stdout);
+    let depth = 100_000;
+    let catalog = vardir.path().join("mrtest-deep.json");
+    std::fs::write(
+        &catalog,
+        format!(
+            r#"{{"name":"mrtest","version":1,"resources":[{{"type":"Notify","title":"mrtest-deep","tags":[],"exported":false,"parameters":{{"message":{}{}}}}}],"edges":[]}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        ),
+    )
+    .unwrap();
+    let run = marionette(
+        &["catalog", "apply", catalog.to_str().unwrap()],
+        vardir.path(),
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("is not a catalog in Puppet's JSON format: ")
+            && run
+                .stderr
+                .contains("nested more than 128 levels deep at line 1 column "),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn an_unusable_state_directory_is_named_once_with_its_cause() {
     let vardir = tempfile::tempdir().unwrap();
