@@ -213,6 +213,71 @@ fn a_parameter_nested_too_deep_is_an_error_not_a_crash() {
     );
 }
 
+/// A format asking for a width or precision of a billion characters is
+/// an error, as Ruby's beyond its own limit ("width too big"), not an
+/// allocation of gigabytes that aborts the process (with 2 GB of address
+/// space, as on a small machine); a width of a million is made, as Puppet
+/// makes it, and so is a precision past 65,535, where Rust's formatting
+/// panics.
+#[test]
+fn huge_format_widths_are_errors_not_aborts() {
+    let vardir = tempfile::tempdir().unwrap();
+    for (code, expected) in [
+        ("notice(sprintf('%999999999d', 1))", "width too big"),
+        ("notice(sprintf('%*d', 999999999, 1))", "width too big"),
+        (
+            "notice(sprintf('%-99999999999999999999999s', 'x'))",
+            "width too big",
+        ),
+        ("notice(sprintf('%.999999999f', 1))", "precision too big"),
+        ("notice(sprintf('%.999999999e', 1))", "precision too big"),
+        ("notice(String(1, '%999999999d'))", "width too big"),
+        (
+            "notice(sprintf('%1000000d', 1).length)",
+            "Notice: Scope(Class[main]): 1000000\n",
+        ),
+        (
+            "notice(sprintf('%.1000000f', 1).length)",
+            "Notice: Scope(Class[main]): 1000002\n",
+        ),
+        // Past Rust's own limit of formatting, 65,535 (a panic before).
+        (
+            "notice(sprintf('%.70000e', 0.1).length)",
+            "Notice: Scope(Class[main]): 70006\n",
+        ),
+        (
+            "notice(sprintf('%.3e', 0.1))",
+            "Notice: Scope(Class[main]): 1.000e-01\n",
+        ),
+    ] {
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg(r#"ulimit -v 2000000 && exec "$0" "$@""#)
+            .arg(env!("CARGO_BIN_EXE_marionette"))
+            .args(["apply", "--vardir"])
+            .arg(vardir.path())
+            .args(["-e", code])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+        );
+        if expected.starts_with("Notice") {
+            assert!(output.status.success(), "{code}: {stderr}");
+            assert!(stdout.contains(expected), "{code}: {stdout}");
+        } else {
+            assert_eq!(output.status.code(), Some(1), "{code}: {stderr}");
+            assert!(
+                stderr.contains(&format!(
+                    "Error while evaluating a Function Call, {expected} (file: <command line>, line: 1, column: "
+                )),
+                "{code}: {stderr}"
+            );
+        }
+    }
+}
+
 #[test]
 fn an_unusable_state_directory_is_named_once_with_its_cause() {
     let vardir = tempfile::tempdir().unwrap();
