@@ -278,6 +278,114 @@ fn huge_format_widths_are_errors_not_aborts() {
     }
 }
 
+/// Runs killed (SIGKILL) while they write their report leave both reports
+/// whole: each is written aside and renamed into place, the last one
+/// becoming the previous one by a rename too. Writing the new report over
+/// the previous one in place left it torn.
+#[test]
+fn a_run_killed_while_writing_its_report_leaves_whole_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let vardir = dir.path().join("var");
+    let state = vardir.join("state");
+    // Two sizes, so that a new report written over part of an old one
+    // cannot read as whole by chance.
+    let manifests: Vec<_> = [4000, 3000]
+        .iter()
+        .map(|count| {
+            let path = dir.path().join(format!("mrtest-{count}.pp"));
+            std::fs::write(
+                &path,
+                format!(
+                    "range(1, {count}).each |$i| {{ file {{ \"/tmp/mrtest-report-kill/f${{i}}\": ensure => absent }} }}\n"
+                ),
+            )
+            .unwrap();
+            path
+        })
+        .collect();
+    let apply = |manifest: &Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["apply", "--vardir"])
+            .arg(&vardir)
+            .arg(manifest)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    for manifest in &manifests {
+        assert!(apply(manifest).wait().unwrap().success());
+    }
+    // What the state directory holds besides the lock: each entry's size
+    // and time.
+    let listing = || -> Vec<(std::ffi::OsString, u64, std::time::SystemTime)> {
+        let mut entries: Vec<_> = std::fs::read_dir(&state)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name() != "run.lock")
+            .filter_map(|e| {
+                let meta = e.metadata().ok()?;
+                Some((e.file_name(), meta.len(), meta.modified().ok()?))
+            })
+            .collect();
+        entries.sort();
+        entries
+    };
+    let whole = |round: usize| {
+        for name in ["last_run_report.json", "previous_run_report.json"] {
+            let text = std::fs::read_to_string(state.join(name))
+                .unwrap_or_else(|e| panic!("round {round}: {name}: {e}"));
+            let parsed: Result<serde_json::Value, _> = serde_json::from_str(&text);
+            assert!(parsed.is_ok(), "round {round}: {name} is torn: {parsed:?}");
+        }
+    };
+    let mut killed_while_writing = 0;
+    for round in 0..12 {
+        let before = listing();
+        let mut run = apply(&manifests[round % 2]);
+        // The first change in the state directory is the report being
+        // written; the run is killed a moment into it.
+        let started = std::time::Instant::now();
+        let changed = loop {
+            if run.try_wait().unwrap().is_some() {
+                break false;
+            }
+            if listing() != before {
+                break true;
+            }
+            assert!(
+                started.elapsed().as_secs() < 120,
+                "round {round}: no report"
+            );
+            std::thread::sleep(std::time::Duration::from_micros(500));
+        };
+        if changed {
+            std::thread::sleep(std::time::Duration::from_millis((round as u64 * 7) % 40));
+            let _ = run.kill();
+            if run.wait().unwrap().code().is_none() {
+                killed_while_writing += 1;
+            }
+        }
+        whole(round);
+    }
+    assert!(
+        killed_while_writing >= 6,
+        "{killed_while_writing} runs killed"
+    );
+    // A run after them writes its report and leaves nothing aside.
+    assert!(apply(&manifests[0]).wait().unwrap().success());
+    whole(12);
+    let names: Vec<_> = listing().into_iter().map(|(name, ..)| name).collect();
+    assert_eq!(
+        names,
+        [
+            "last_run_report.json",
+            "last_run_summary.yaml",
+            "previous_run_report.json"
+        ],
+    );
+}
+
 #[test]
 fn an_unusable_state_directory_is_named_once_with_its_cause() {
     let vardir = tempfile::tempdir().unwrap();
