@@ -238,6 +238,15 @@ impl Catalog {
 /// named by its position and its reference or title, when the rest of the
 /// text is JSON; else where the JSON breaks.
 fn locate(text: &str, error: serde_json::Error) -> String {
+    // serde_json stops at 128 levels, before its recursion could overflow
+    // the stack; its words for that say nothing of the catalog's data.
+    if error.is_syntax() && error.to_string().starts_with("recursion limit exceeded") {
+        return format!(
+            "data nested more than 128 levels deep at line {} column {}",
+            error.line(),
+            error.column()
+        );
+    }
     let Ok(serde_json::Value::Object(catalog)) = serde_json::from_str::<serde_json::Value>(text)
     else {
         return error.to_string();

@@ -397,36 +397,38 @@ fn write_report(state: &Path, report: &mut Report, logger: &Logger) {
     }
 }
 
-/// Writes the report at `path` atomically, the one it replaces moving to
-/// `previous`. The new report is written over the report before that, in
-/// place, and the two files are then exchanged: replacing or removing a
-/// report of megabytes would make the kernel free its cached pages, which
-/// took milliseconds, and a fresh file needs fresh pages. Where the file
-/// system cannot exchange files, the new report is renamed over the old.
+/// Writes the report at `path`, the one it replaces moving to `previous`,
+/// so that a run killed at any moment leaves both whole: the new report is
+/// written aside in the same directory, then exchanged with the last one,
+/// which is renamed to `previous`. Where the file system cannot exchange
+/// files, the last report is renamed to `previous` and the new one into
+/// place: for that moment there is no last report, but never a torn one.
 fn replace_report(path: &Path, previous: &Path, report: &mut Report) -> std::io::Result<()> {
-    use std::io::{Seek, Write};
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let aside = path.with_extension("json.partial");
     // Reports tell what changed on the machine: readable by the owner and
-    // the group only, as Puppet keeps them (0640), also when the file was
-    // made by an earlier version with other permissions.
+    // the group only, as Puppet keeps them (0640). A file left aside by a
+    // killed run is replaced, not written into.
+    let _ = std::fs::remove_file(&aside);
     let file = std::fs::OpenOptions::new()
         .write(true)
-        .create(true)
-        .truncate(false)
+        .create_new(true)
         .mode(0o640)
-        .open(previous)?;
-    file.set_permissions(std::fs::Permissions::from_mode(0o640))?;
+        .open(&aside)?;
     let mut out = std::io::BufWriter::with_capacity(256 * 1024, file);
     report.write_json(&mut out)?;
     out.flush()?;
-    let mut file = out.into_inner().map_err(|e| e.into_error())?;
-    let length = file.stream_position()?;
-    file.set_len(length)?;
-    drop(file);
-    if path.exists() && exchange(previous, path).is_ok() {
-        return Ok(());
+    drop(out);
+    if exchange(&aside, path).is_ok() {
+        return std::fs::rename(&aside, previous);
     }
-    std::fs::rename(previous, path)
+    match std::fs::rename(path, previous) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    std::fs::rename(&aside, path)
 }
 
 /// Swaps two paths atomically (`renameat2` with `RENAME_EXCHANGE`).

@@ -163,6 +163,229 @@ fn a_second_run_is_refused_while_one_holds_the_lock_and_a_stale_lock_is_cleared(
     );
 }
 
+/// A parameter nested 100,000 deep, built at run time, is a located
+/// error, and so is one in a catalog read from a file: applying either
+/// overflowed the stack (the process aborted).
+#[test]
+fn a_parameter_nested_too_deep_is_an_error_not_a_crash() {
+    let vardir = tempfile::tempdir().unwrap();
+    let run = marionette(
+        &[
+            "apply",
+            "-e",
+            "$deep = Integer[1, 100000].reduce([]) |$memo, $i| { [$memo] }\nnotify { 'mrtest-deep': message => $deep }",
+        ],
+        vardir.path(),
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "The value of parameter 'message' is nested more than 1000 levels deep (file: "
+        ) && run.stderr.contains("line: 2, column: 25)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("Applied catalog"), "{}", run.stdout);
+    let depth = 100_000;
+    let catalog = vardir.path().join("mrtest-deep.json");
+    std::fs::write(
+        &catalog,
+        format!(
+            r#"{{"name":"mrtest","version":1,"resources":[{{"type":"Notify","title":"mrtest-deep","tags":[],"exported":false,"parameters":{{"message":{}{}}}}}],"edges":[]}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        ),
+    )
+    .unwrap();
+    let run = marionette(
+        &["catalog", "apply", catalog.to_str().unwrap()],
+        vardir.path(),
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("is not a catalog in Puppet's JSON format: ")
+            && run
+                .stderr
+                .contains("nested more than 128 levels deep at line 1 column "),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A format asking for a width or precision of a billion characters is
+/// an error, as Ruby's beyond its own limit ("width too big"), not an
+/// allocation of gigabytes that aborts the process (with 2 GB of address
+/// space, as on a small machine); a width of a million is made, as Puppet
+/// makes it, and so is a precision past 65,535, where Rust's formatting
+/// panics.
+#[test]
+fn huge_format_widths_are_errors_not_aborts() {
+    let vardir = tempfile::tempdir().unwrap();
+    for (code, expected) in [
+        ("notice(sprintf('%999999999d', 1))", "width too big"),
+        ("notice(sprintf('%*d', 999999999, 1))", "width too big"),
+        (
+            "notice(sprintf('%-99999999999999999999999s', 'x'))",
+            "width too big",
+        ),
+        ("notice(sprintf('%.999999999f', 1))", "precision too big"),
+        ("notice(sprintf('%.999999999e', 1))", "precision too big"),
+        ("notice(String(1, '%999999999d'))", "width too big"),
+        (
+            "notice(sprintf('%1000000d', 1).length)",
+            "Notice: Scope(Class[main]): 1000000\n",
+        ),
+        (
+            "notice(sprintf('%.1000000f', 1).length)",
+            "Notice: Scope(Class[main]): 1000002\n",
+        ),
+        // Past Rust's own limit of formatting, 65,535 (a panic before).
+        (
+            "notice(sprintf('%.70000e', 0.1).length)",
+            "Notice: Scope(Class[main]): 70006\n",
+        ),
+        (
+            "notice(sprintf('%.3e', 0.1))",
+            "Notice: Scope(Class[main]): 1.000e-01\n",
+        ),
+    ] {
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg(r#"ulimit -v 2000000 && exec "$0" "$@""#)
+            .arg(env!("CARGO_BIN_EXE_marionette"))
+            .args(["apply", "--vardir"])
+            .arg(vardir.path())
+            .args(["-e", code])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+        );
+        if expected.starts_with("Notice") {
+            assert!(output.status.success(), "{code}: {stderr}");
+            assert!(stdout.contains(expected), "{code}: {stdout}");
+        } else {
+            assert_eq!(output.status.code(), Some(1), "{code}: {stderr}");
+            assert!(
+                stderr.contains(&format!(
+                    "Error while evaluating a Function Call, {expected} (file: <command line>, line: 1, column: "
+                )),
+                "{code}: {stderr}"
+            );
+        }
+    }
+}
+
+/// Runs killed (SIGKILL) while they write their report leave both reports
+/// whole: each is written aside and renamed into place, the last one
+/// becoming the previous one by a rename too. Writing the new report over
+/// the previous one in place left it torn.
+#[test]
+fn a_run_killed_while_writing_its_report_leaves_whole_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let vardir = dir.path().join("var");
+    let state = vardir.join("state");
+    // Two sizes, so that a new report written over part of an old one
+    // cannot read as whole by chance.
+    let manifests: Vec<_> = [4000, 3000]
+        .iter()
+        .map(|count| {
+            let path = dir.path().join(format!("mrtest-{count}.pp"));
+            std::fs::write(
+                &path,
+                format!(
+                    "range(1, {count}).each |$i| {{ file {{ \"/tmp/mrtest-report-kill/f${{i}}\": ensure => absent }} }}\n"
+                ),
+            )
+            .unwrap();
+            path
+        })
+        .collect();
+    let apply = |manifest: &Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["apply", "--vardir"])
+            .arg(&vardir)
+            .arg(manifest)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    for manifest in &manifests {
+        assert!(apply(manifest).wait().unwrap().success());
+    }
+    // What the state directory holds besides the lock: each entry's size
+    // and time.
+    let listing = || -> Vec<(std::ffi::OsString, u64, std::time::SystemTime)> {
+        let mut entries: Vec<_> = std::fs::read_dir(&state)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name() != "run.lock")
+            .filter_map(|e| {
+                let meta = e.metadata().ok()?;
+                Some((e.file_name(), meta.len(), meta.modified().ok()?))
+            })
+            .collect();
+        entries.sort();
+        entries
+    };
+    let whole = |round: usize| {
+        for name in ["last_run_report.json", "previous_run_report.json"] {
+            let text = std::fs::read_to_string(state.join(name))
+                .unwrap_or_else(|e| panic!("round {round}: {name}: {e}"));
+            let parsed: Result<serde_json::Value, _> = serde_json::from_str(&text);
+            assert!(parsed.is_ok(), "round {round}: {name} is torn: {parsed:?}");
+        }
+    };
+    let mut killed_while_writing = 0;
+    for round in 0..12 {
+        let before = listing();
+        let mut run = apply(&manifests[round % 2]);
+        // The first change in the state directory is the report being
+        // written; the run is killed a moment into it.
+        let started = std::time::Instant::now();
+        let changed = loop {
+            if run.try_wait().unwrap().is_some() {
+                break false;
+            }
+            if listing() != before {
+                break true;
+            }
+            assert!(
+                started.elapsed().as_secs() < 120,
+                "round {round}: no report"
+            );
+            std::thread::sleep(std::time::Duration::from_micros(500));
+        };
+        if changed {
+            std::thread::sleep(std::time::Duration::from_millis((round as u64 * 7) % 40));
+            let _ = run.kill();
+            if run.wait().unwrap().code().is_none() {
+                killed_while_writing += 1;
+            }
+        }
+        whole(round);
+    }
+    assert!(
+        killed_while_writing >= 6,
+        "{killed_while_writing} runs killed"
+    );
+    // A run after them writes its report and leaves nothing aside.
+    assert!(apply(&manifests[0]).wait().unwrap().success());
+    whole(12);
+    let names: Vec<_> = listing().into_iter().map(|(name, ..)| name).collect();
+    assert_eq!(
+        names,
+        [
+            "last_run_report.json",
+            "last_run_summary.yaml",
+            "previous_run_report.json"
+        ],
+    );
+}
+
 #[test]
 fn an_unusable_state_directory_is_named_once_with_its_cause() {
     let vardir = tempfile::tempdir().unwrap();
@@ -1114,6 +1337,65 @@ fn simultaneous_runs_apply_one_at_a_time() {
         .filter(|o| String::from_utf8_lossy(&o.stderr).contains("already in progress"))
         .count();
     assert_eq!((applied, refused), (1, 5));
+}
+
+/// Runs started together on a state directory holding the stale lock of a
+/// killed run: in each round exactly one applies. Deciding the lock is
+/// stale and taking it are one step, so two runs never both clear it and
+/// both apply (when they were two steps, 4 runs of 100 rounds failed at
+/// rounds 2, 9, 28 and 40).
+#[test]
+fn simultaneous_runs_over_a_stale_lock_apply_one_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let vardir = dir.path().join("var");
+    let lock = vardir.join("state/run.lock");
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    let log = dir.path().join("mrtest-applied");
+    let manifest = dir.path().join("mrtest-append.pp");
+    std::fs::write(
+        &manifest,
+        format!(
+            "exec {{ 'mrtest-append': command => 'echo applied >> {} && sleep 0.2', provider => shell }}\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    for round in 0..50 {
+        // Process 999999999 does not exist: the run that left it was killed.
+        std::fs::write(&lock, "999999999").unwrap();
+        let _ = std::fs::remove_file(&log);
+        let runs: Vec<_> = (0..6)
+            .map(|_| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+                    .args(["apply", "--vardir"])
+                    .arg(&vardir)
+                    .arg(&manifest)
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let outputs: Vec<_> = runs
+            .into_iter()
+            .map(|r| r.wait_with_output().unwrap())
+            .collect();
+        let applied = std::fs::read_to_string(&log).unwrap_or_default();
+        let refused = outputs
+            .iter()
+            .filter(|o| String::from_utf8_lossy(&o.stderr).contains("already in progress"))
+            .count();
+        assert_eq!(
+            (applied.lines().count(), refused),
+            (1, 5),
+            "round {round}: {:?}",
+            outputs
+                .iter()
+                .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+                .collect::<Vec<_>>()
+        );
+        assert!(!lock.exists(), "round {round}: the lock is released");
+    }
 }
 
 /// The temporary file a killed run left beside a file it was replacing is

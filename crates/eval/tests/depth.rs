@@ -56,3 +56,40 @@ fn a_sum_too_deep_to_evaluate_fails_with_its_location() {
         "{text}"
     );
 }
+
+#[test]
+fn a_resource_parameter_nested_too_deep_fails_with_its_location() {
+    // Built at run time, past what the parser limits: `reduce` wraps the
+    // array in another 100,000 times.
+    let deep = "$deep = Integer[1, 100000].reduce([]) |$memo, $i| { [$memo] }\n";
+    for (declaration, line) in [
+        ("notify { 'mrtest-deep': message => $deep }\n", 2),
+        ("notify { 'mrtest-deep': message => { 'k' => $deep } }\n", 2),
+        // Through a function, a default and a class parameter.
+        (
+            "create_resources('notify', { 'mrtest-deep' => { 'message' => $deep } })\n",
+            2,
+        ),
+        ("class mrtest_deep($p = $deep) {}\ninclude mrtest_deep\n", 2),
+        (
+            "Notify { message => $deep }\nnotify { 'mrtest-deep': }\n",
+            2,
+        ),
+    ] {
+        let outcome = run(&format!("{deep}{declaration}"));
+        let text = text(&outcome);
+        assert!(!outcome.success, "{declaration}: {text}");
+        assert!(
+            text.contains("is nested more than 1000 levels deep")
+                && text.contains(&format!(
+                    "(file: /tmp/mrtest-depth.pp, line: {line}, column:"
+                )),
+            "{declaration}: {text}"
+        );
+    }
+    // As deep as the limit allows: compiled.
+    let outcome = run(
+        "$deep = Integer[1, 999].reduce([]) |$memo, $i| { [$memo] }\nnotify { 'mrtest-deep': message => $deep }\n",
+    );
+    assert!(outcome.success, "{}", text(&outcome));
+}

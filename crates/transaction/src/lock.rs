@@ -1,15 +1,21 @@
-//! The run lock: one run at a time. The lock file holds the process id of
-//! the run; a lock whose process is gone was left by a killed run and is
-//! cleared.
+//! The run lock: one run at a time. The run holds an exclusive `flock` on
+//! the lock file, which the kernel releases when the run ends however it
+//! ends, so a lock left by a killed run is stale by definition and taking
+//! it is the same step as finding it free: two runs can never both decide
+//! a lock is stale and both go on. The file also holds the process id of
+//! the run, as Puppet's `agent_catalog_run.lock` does, for the tools that
+//! read it and for the message of a run refused.
 
-use std::fs;
-use std::io::{self, Write};
+use std::fs::{self, File, TryLockError};
+use std::io::{self, Read, Seek, Write};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-/// A held lock; dropping it releases the lock.
+/// A held lock; dropping it releases the lock and removes the file.
 #[derive(Debug)]
 pub struct RunLock {
     path: PathBuf,
+    file: File,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -44,76 +50,118 @@ fn is_marionette(pid: i32) -> bool {
     }
 }
 
-/// Creates the lock file holding `pid` in one step: written whole to a
-/// file of its own, then linked into place, so another run never finds an
-/// empty lock and takes it for a stale one.
-fn create_with(path: &Path, pid: u32) -> io::Result<()> {
-    let unique = path.with_file_name(format!(
-        ".run.lock.{pid}.{}",
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos())
-    ));
-    let written = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&unique)
-        .and_then(|mut file| file.write_all(pid.to_string().as_bytes()))
-        .and_then(|()| fs::hard_link(&unique, path));
-    let _ = fs::remove_file(&unique);
-    written
+/// The process id a lock file holds, 0 when it holds none.
+fn holder(file: &mut File) -> i32 {
+    let mut text = String::new();
+    let _ = file.rewind().and_then(|()| file.read_to_string(&mut text));
+    text.trim().parse().unwrap_or(0)
+}
+
+/// What one attempt at the lock found.
+enum Attempt {
+    Taken(RunLock, Option<i32>),
+    /// The file was removed or replaced between opening and locking it: a
+    /// run released it meanwhile, and the lock is the file now at the path.
+    Moved,
 }
 
 impl RunLock {
     /// Takes the lock at `path`. Returns, besides the lock, the pid of a
     /// stale lock that was cleared.
     pub fn acquire(path: &Path) -> Result<(RunLock, Option<i32>), LockError> {
-        let io_error = |source| LockError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(|source| LockError::Directory {
                 path: parent.to_path_buf(),
                 source,
             })?;
         }
-        let mut cleared = None;
-        for _ in 0..2 {
-            match create_with(path, std::process::id()) {
-                Ok(()) => {
-                    return Ok((
-                        RunLock {
-                            path: path.to_path_buf(),
-                        },
-                        cleared,
-                    ));
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    let text = fs::read_to_string(path).unwrap_or_default();
-                    let pid: i32 = text.trim().parse().unwrap_or(0);
-                    if alive(pid) && is_marionette(pid) && pid != std::process::id() as i32 {
-                        return Err(LockError::Busy {
-                            pid,
-                            path: path.to_path_buf(),
-                        });
-                    }
-                    // Left by a run that was killed: clear it and retry.
-                    fs::remove_file(path).map_err(io_error)?;
-                    cleared = Some(pid);
-                }
-                Err(e) => return Err(io_error(e)),
+        // A run releasing its lock removes the file; each time that races
+        // with this run's attempt, it tries again on the new file. A run
+        // lasts far longer than an attempt, so a few tries suffice.
+        for _ in 0..100 {
+            if let Attempt::Taken(lock, cleared) = Self::attempt(path)? {
+                return Ok((lock, cleared));
             }
         }
-        Err(io_error(io::Error::other(
-            "the lock file keeps reappearing",
-        )))
+        Err(LockError::Io {
+            path: path.to_path_buf(),
+            source: io::Error::other("the lock file keeps being replaced"),
+        })
+    }
+
+    fn attempt(path: &Path) -> Result<Attempt, LockError> {
+        let io_error = |source| LockError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io_error)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                // The holder writes its pid just after locking: give it a
+                // moment rather than name no process.
+                let mut pid = holder(&mut file);
+                for _ in 0..50 {
+                    if pid != 0 {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                    pid = holder(&mut file);
+                }
+                return Err(LockError::Busy {
+                    pid,
+                    path: path.to_path_buf(),
+                });
+            }
+            Err(TryLockError::Error(e)) => return Err(io_error(e)),
+        }
+        // Locked, but perhaps a file its holder has just removed while
+        // releasing it: the lock is the file at the path, not this one.
+        let locked = file.metadata().map_err(io_error)?;
+        match fs::metadata(path) {
+            Ok(now) if now.dev() == locked.dev() && now.ino() == locked.ino() => {}
+            Ok(_) => return Ok(Attempt::Moved),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Attempt::Moved),
+            Err(e) => return Err(io_error(e)),
+        }
+        let left = holder(&mut file);
+        let me = std::process::id();
+        // A live Marionette run that holds the lock by its pid alone (a
+        // version from before the `flock`) still has it.
+        if left != 0 && left != me as i32 && alive(left) && is_marionette(left) {
+            return Err(LockError::Busy {
+                pid: left,
+                path: path.to_path_buf(),
+            });
+        }
+        file.set_len(0)
+            .and_then(|()| file.rewind())
+            .and_then(|()| file.write_all(me.to_string().as_bytes()))
+            .map_err(io_error)?;
+        let cleared = (left != 0 && left != me as i32).then_some(left);
+        Ok(Attempt::Taken(
+            RunLock {
+                path: path.to_path_buf(),
+                file,
+            },
+            cleared,
+        ))
     }
 }
 
 impl Drop for RunLock {
     fn drop(&mut self) {
+        // Removed while still locked, so a run that opens the path from
+        // now on makes a new file, and one that opened this file sees it
+        // was removed once it gets the lock; closing the file unlocks it.
         let _ = fs::remove_file(&self.path);
+        let _ = self.file.unlock();
     }
 }
 
@@ -158,7 +206,18 @@ mod tests {
             fs::read_to_string(&path).unwrap(),
             std::process::id().to_string()
         );
+        // Held by a run: a second is refused, naming the holder.
+        let busy = RunLock::acquire(&path).unwrap_err();
+        assert!(
+            matches!(busy, LockError::Busy { pid, .. } if pid == std::process::id() as i32),
+            "{busy}"
+        );
         drop(lock);
         assert!(!path.exists());
+        // A lock file left empty (killed before it wrote its pid).
+        fs::write(&path, "").unwrap();
+        let (lock, cleared) = RunLock::acquire(&path).unwrap();
+        assert_eq!(cleared, None);
+        drop(lock);
     }
 }

@@ -126,6 +126,34 @@ impl Value {
         matches!(self, Value::Undef)
     }
 
+    /// Whether collections nest deeper than `limit` in this value (`[]`
+    /// is 1 deep, `[[]]` 2, a scalar 0). Looks no deeper than `limit + 1`
+    /// and does not recurse, so it is safe on a value whose depth would
+    /// overflow the stack of anything that recurses through it.
+    pub fn nested_deeper_than(&self, limit: usize) -> bool {
+        // Each value with the number of collections around it.
+        let mut pending: Vec<(&Value, usize)> = vec![(self, 0)];
+        while let Some((value, around)) = pending.pop() {
+            let inside = around + 1;
+            match value {
+                Value::Array(items) => pending.extend(items.iter().map(|v| (v, inside))),
+                Value::Iterator(items) => pending.extend(items.iter().map(|v| (v, inside))),
+                Value::Hash(hash) => {
+                    pending.extend(hash.iter().flat_map(|(k, v)| [(k, inside), (v, inside)]))
+                }
+                Value::Sensitive(inner) => pending.push((inner, inside)),
+                Value::Deferred(deferred) => {
+                    pending.extend(deferred.arguments.iter().map(|v| (v, inside)))
+                }
+                _ => continue,
+            }
+            if inside > limit {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Puppet's truthiness: only `undef` and `false` are false.
     pub fn is_truthy(&self) -> bool {
         !matches!(self, Value::Undef | Value::Boolean(false))
@@ -185,5 +213,34 @@ impl From<String> for Value {
 impl From<PType> for Value {
     fn from(value: PType) -> Value {
         Value::Type(Box::new(value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nesting_is_measured_in_collections_and_bounded() {
+        let scalar = Value::Integer(1);
+        assert!(!scalar.nested_deeper_than(0));
+        let mut deep = Value::array(Vec::new());
+        assert!(!deep.nested_deeper_than(1) && deep.nested_deeper_than(0));
+        for _ in 0..9 {
+            deep = Value::array(vec![Value::Integer(1), deep]);
+        }
+        // Ten arrays, the deepest in a hash's value: eleven.
+        let mut hash = PHash::default();
+        hash.insert(Value::string("k"), deep.clone());
+        let hash = Value::hash(hash);
+        assert!(!deep.nested_deeper_than(10) && deep.nested_deeper_than(9));
+        assert!(!hash.nested_deeper_than(11) && hash.nested_deeper_than(10));
+        // Far deeper than a recursive walk would survive.
+        for _ in 0..1_000_000 {
+            deep = Value::array(vec![deep]);
+        }
+        assert!(deep.nested_deeper_than(1000));
+        // Dropping it recurses as deep as it nests: leaked instead.
+        std::mem::forget(deep);
     }
 }

@@ -196,7 +196,7 @@ impl<'p> Evaluator<'p> {
                     let saved = std::mem::replace(&mut self.current, scope);
                     let attributes = self.attribute_list(operations);
                     self.current = saved;
-                    let params = self.params_from(attributes?, &Source::Anywhere);
+                    let params = self.params_from(attributes?, &Source::Anywhere)?;
                     let res = &self.compiler.resources[id];
                     let pending = PendingOverride {
                         type_name: res.type_name.clone(),

@@ -24,7 +24,7 @@ impl<'p> Evaluator<'p> {
         };
         let attributes = self.attribute_list(operations)?;
         let source = self.source_of(self.current);
-        let params = self.params_from(attributes, &source);
+        let params = self.params_from(attributes, &source)?;
         let scope = self.scopes.get_mut(self.current);
         match scope.defaults.iter_mut().find(|d| d.type_name == type_name) {
             Some(existing) => {
@@ -92,7 +92,7 @@ impl<'p> Evaluator<'p> {
         let source = self.source_of(self.current);
         let (file, line) = self.place(span);
         for (type_name, title) in refs {
-            let params = self.params_from(attributes.clone(), &source);
+            let params = self.params_from(attributes.clone(), &source)?;
             let pending = PendingOverride {
                 type_name,
                 title,

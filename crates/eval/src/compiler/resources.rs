@@ -16,6 +16,12 @@ use crate::error::{EvalError, EvalResult, Stop, fail};
 use crate::evaluator::{Def, Evaluator, mismatch_text, strip_top};
 use crate::scope::{ScopeId, TOP_SCOPE};
 
+/// How deep collections may nest in a resource's parameter: far above
+/// what real code writes, and far below what applying a catalog (parsing
+/// it, showing a value, comparing it, writing the report, all recursive on
+/// an ordinary stack) survives even in a debug build (about 3,000 levels).
+pub(crate) const MAX_PARAMETER_DEPTH: usize = 1000;
+
 /// Attribute values of one resource body, with where each was written.
 pub(crate) type Attributes = Vec<(String, Value, Span, bool)>;
 
@@ -25,16 +31,34 @@ impl<'p> Evaluator<'p> {
         (self.file_name.clone(), self.file.line(span.start) as u32)
     }
 
-    /// A parameter value set by code from `source` at `span`.
-    pub(crate) fn param(&self, value: Value, source: Source, span: Span, append: bool) -> Param {
+    /// The parameter `name` set to `value` by code from `source` at
+    /// `span`. A value nested deeper than [`MAX_PARAMETER_DEPTH`] fails
+    /// here, where its place is known: the catalog, the run and its report
+    /// all walk parameters recursively, outside the compiler's deep stack.
+    pub(crate) fn param(
+        &self,
+        name: &str,
+        value: Value,
+        source: Source,
+        span: Span,
+        append: bool,
+    ) -> EvalResult<Param> {
+        if value.nested_deeper_than(MAX_PARAMETER_DEPTH) {
+            return fail(
+                format!(
+                    "The value of parameter '{name}' is nested more than {MAX_PARAMETER_DEPTH} levels deep"
+                ),
+                span,
+            );
+        }
         let (file, line) = self.place(span);
-        Param {
+        Ok(Param {
             value,
             source,
             file,
             line,
             append,
-        }
+        })
     }
 
     /// Attribute operations as parameters set by code from `source`.
@@ -42,11 +66,12 @@ impl<'p> Evaluator<'p> {
         &self,
         attributes: Attributes,
         source: &Source,
-    ) -> Vec<(String, Param)> {
+    ) -> EvalResult<Vec<(String, Param)>> {
         attributes
             .into_iter()
             .map(|(name, value, span, append)| {
-                (name, self.param(value, source.clone(), span, append))
+                let param = self.param(&name, value, source.clone(), span, append)?;
+                Ok((name, param))
             })
             .collect()
     }
@@ -587,7 +612,7 @@ impl<'p> Evaluator<'p> {
             }
             params.insert(
                 name.clone(),
-                self.param(value.clone(), source.clone(), *span, *append),
+                self.param(name, value.clone(), source.clone(), *span, *append)?,
             );
         }
         if kind == Kind::Defined {
@@ -765,7 +790,7 @@ impl<'p> Evaluator<'p> {
         let id = self.new_res("class", &name, Kind::Class, declaring, place);
         let source = self.source_of(declaring);
         let mut params: Params = self
-            .params_from(arguments.unwrap_or_default(), &source)
+            .params_from(arguments.unwrap_or_default(), &source)?
             .into_iter()
             .collect();
         self.apply_defaults(id, &mut params);
@@ -869,7 +894,7 @@ impl<'p> Evaluator<'p> {
                     .filter(|v| !v.is_undef())
                 {
                     let source = self.source_of(self.current);
-                    let found = self.param(value, source, param.span, false);
+                    let found = self.param(&param.name, value, source, param.span, false)?;
                     self.compiler.resources[id]
                         .params
                         .insert(param.name.clone(), found);
@@ -895,7 +920,8 @@ impl<'p> Evaluator<'p> {
                     Some(default) => {
                         let value = self.eval(default)?;
                         let source = self.source_of(self.current);
-                        let default = self.param(value.clone(), source, param.span, false);
+                        let default =
+                            self.param(&param.name, value.clone(), source, param.span, false)?;
                         self.compiler.resources[id]
                             .params
                             .insert(param.name.clone(), default);

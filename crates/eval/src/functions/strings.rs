@@ -353,6 +353,7 @@ pub(crate) fn format_values(values: &[Value]) -> Result<String, String> {
             width.push(*c);
             chars.next();
         }
+        spec.width = format_size(&width, "width")?;
         let mut precision = None;
         if chars.peek() == Some(&'.') {
             chars.next();
@@ -361,11 +362,14 @@ pub(crate) fn format_values(values: &[Value]) -> Result<String, String> {
                 digits.push(*c);
                 chars.next();
             }
-            precision = Some(digits.parse::<usize>().unwrap_or(0));
+            precision = Some(format_size(&digits, "precision")?);
             if digits.is_empty() && chars.peek() == Some(&'*') {
                 chars.next();
                 // A negative precision counts as none.
-                precision = usize::try_from(star(&mut next_arg)?).ok();
+                precision = match u64::try_from(star(&mut next_arg)?) {
+                    Ok(given) => Some(format_size(&given.to_string(), "precision")?),
+                    Err(_) => None,
+                };
             }
         }
         let Some(conversion) = chars.next() else {
@@ -381,7 +385,6 @@ pub(crate) fn format_values(values: &[Value]) -> Result<String, String> {
                 value.clone()
             }
         };
-        spec.width = width.parse().unwrap_or(0);
         spec.precision = precision;
         let body = format_one(conversion, &value, &spec)?;
         out.push_str(&pad(
@@ -394,6 +397,23 @@ pub(crate) fn format_values(values: &[Value]) -> Result<String, String> {
         ));
     }
     Ok(out)
+}
+
+/// The widest field and the longest precision a format may ask for, in
+/// characters: Ruby formats up to 2^31 - 1 ("width too big" beyond), which
+/// takes gigabytes and aborts a smaller machine's process. Ten million is
+/// far beyond any real use.
+const MAX_FORMAT_SIZE: usize = 10_000_000;
+
+/// A width or precision written as `digits` (empty for none), refused past
+/// [`MAX_FORMAT_SIZE`] in Ruby's words ("width too big").
+fn format_size(digits: &str, what: &str) -> Result<usize, String> {
+    // Leading zeros are flags, already taken: the digits are the number.
+    match digits.parse::<usize>() {
+        Ok(size) if size <= MAX_FORMAT_SIZE => Ok(size),
+        Err(_) if digits.is_empty() => Ok(0),
+        _ => Err(format!("{what} too big")),
+    }
 }
 
 #[derive(Default)]
@@ -478,7 +498,7 @@ fn format_one(conversion: char, value: &Value, spec: &Spec) -> Result<String, St
         'f' => {
             let f = float_arg(value)?;
             signed(
-                format!("{:.*}", spec.precision.unwrap_or(6), f.abs()),
+                fixed(f.abs(), spec.precision.unwrap_or(6)),
                 f.is_sign_negative() && f != 0.0,
                 spec,
             )
@@ -517,7 +537,7 @@ fn format_one(conversion: char, value: &Value, spec: &Spec) -> Result<String, St
                 text
             } else {
                 let decimals = (precision as i32 - 1 - exponent).max(0) as usize;
-                let text = format!("{:.*}", decimals, f.abs());
+                let text = fixed(f.abs(), decimals);
                 if text.contains('.') && !spec.alternate {
                     text.trim_end_matches('0').trim_end_matches('.').to_string()
                 } else {
@@ -558,8 +578,27 @@ fn format_one(conversion: char, value: &Value, spec: &Spec) -> Result<String, St
     })
 }
 
+/// Rust's formatting panics past a precision of 65,535; a float has no
+/// nonzero digit after its 1,074th decimal (767th significant digit), so
+/// the digits past those are zeros written here.
+const FLOAT_DIGITS: usize = 1100;
+
+/// `value` with `precision` decimals, as `%.*f`.
+fn fixed(value: f64, precision: usize) -> String {
+    let mut text = format!("{:.*}", precision.min(FLOAT_DIGITS), value);
+    text.extend(std::iter::repeat_n(
+        '0',
+        precision.saturating_sub(FLOAT_DIGITS),
+    ));
+    text
+}
+
 fn ruby_exponent(value: f64, precision: usize) -> String {
-    let text = format!("{:.*e}", precision, value);
+    let mut text = format!("{:.*e}", precision.min(FLOAT_DIGITS), value);
+    if let Some(e) = text.find('e') {
+        let zeros = "0".repeat(precision.saturating_sub(FLOAT_DIGITS));
+        text.insert_str(e, &zeros);
+    }
     match text.split_once('e') {
         Some((mantissa, exponent)) => {
             let exponent: i32 = exponent.parse().unwrap_or(0);

@@ -546,12 +546,17 @@ fn deferred(args: &[Value]) -> Result<Value, String> {
 /// `String(value, '%x')`: one format directive applied to one value.
 fn format_with(format: &str, value: &Value) -> Result<String, String> {
     let values = [Value::string(format.to_string()), value.clone()];
-    crate::functions::strings::format_values(&values)
-        .map_err(|_| {
+    crate::functions::strings::format_values(&values).map_err(|message| {
+        // A size past the limit is said as Ruby says it, as Puppet passes
+        // Ruby's error on.
+        if message.ends_with(" too big") {
+            message
+        } else {
             format!(
                 "The format '{format}' is not a valid format on the form '%<flags><width>.<prec><format>'"
             )
-        })
+        }
+    })
 }
 
 /// `Timespan(seconds)`, `Timespan('D-HH:MM:SS')`, `Timespan(text, format)`
