@@ -180,8 +180,8 @@ fn a_parameter_nested_too_deep_is_an_error_not_a_crash() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains(
-            "The value of parameter 'message' is nested more than 1000 levels deep (file: "
-        ) && run.stderr.contains("line: 2, column: 25)"),
+            "The value of parameter 'message' is nested more than 1000 levels deep (line: 2, column: 25)"
+        ),
         "{}",
         run.stderr
     );
@@ -270,7 +270,7 @@ fn huge_format_widths_are_errors_not_aborts() {
             assert_eq!(output.status.code(), Some(1), "{code}: {stderr}");
             assert!(
                 stderr.contains(&format!(
-                    "Error while evaluating a Function Call, {expected} (file: <command line>, line: 1, column: "
+                    "Error while evaluating a Function Call, {expected} (line: 1, column: "
                 )),
                 "{code}: {stderr}"
             );
@@ -1168,6 +1168,8 @@ fn a_nonexistent_environment_is_an_error() {
             "--environmentpath",
         ])
         .arg(dir.path())
+        .arg("--vardir")
+        .arg(dir.path().join("state"))
         .args(["-e", "notice('x')"])
         .output()
         .unwrap();
@@ -1183,6 +1185,8 @@ fn a_nonexistent_environment_is_an_error() {
     let production = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
         .args(["apply", "--environment", "production", "--environmentpath"])
         .arg(dir.path())
+        .arg("--vardir")
+        .arg(dir.path().join("state"))
         .args(["-e", "notice('x')"])
         .output()
         .unwrap();

@@ -38,7 +38,16 @@ impl Run {
 /// Runs the `marionette` binary built for the tests, with extra
 /// environment variables, without colours.
 pub(crate) fn marionette_with(args: &[&str], env: &[(&str, &str)]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+    // A run that names no state directory gets one of its own: the
+    // machine's would make two tests' runs refuse each other through
+    // the run lock.
+    let own_state = (args.first() == Some(&"apply") && !args.contains(&"--vardir"))
+        .then(|| tempfile::tempdir().expect("a state directory"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    if let Some(state) = &own_state {
+        command.arg("--vardir").arg(state.path());
+    }
+    let output = command
         .args(args)
         .envs(env.iter().copied())
         .env("NO_COLOR", "1")
