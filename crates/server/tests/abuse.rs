@@ -340,7 +340,9 @@ fn bodies_are_refused_on_the_head() {
         .unwrap();
         let started = Instant::now();
         assert_eq!(tls.status().unwrap(), expected, "{request}");
-        assert!(started.elapsed() < Duration::from_millis(900), "{request}");
+        // Far sooner than the body could come (it never does): the read
+        // would wait for the connection's ten seconds.
+        assert!(started.elapsed() < Duration::from_secs(4), "{request}");
     }
     // Without a declared length, the limit stops the read.
     let mut chunked = fixture.connect(None).unwrap();
