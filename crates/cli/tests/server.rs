@@ -144,6 +144,7 @@ fn agent_in(dir: &Path, port: u16, certname: &str, work: &Path) -> Output {
         .arg("--publicdir")
         .arg(dir.join(format!("{certname}/public")))
         .env("FACTER_mrtest_srv_dir", work)
+        .env("FACTER_mrtest_bucket_port", port.to_string())
         .output()
         .expect("puppet agent runs")
 }
@@ -189,10 +190,52 @@ fn a_stock_puppet_agent_is_served() {
     let dir = dir.path();
     let server = start_server(dir);
 
-    // First run: bootstrap, pluginsync, catalog, file, report.
+    // First run: bootstrap, pluginsync, catalog, file, report; the file's
+    // old content goes to the server's filebucket.
+    std::fs::write(dir.join("hello.txt"), "mrtest old hello\n").unwrap();
     let first = agent(dir, server.port, "mrtest-agent1");
     let said = common::printed(&first);
     assert_eq!(first.status.code(), Some(2), "{said}");
+    // Puppet 7 names content by SHA-256 (its digest_algorithm): of
+    // "mrtest old hello\n", sha256sum's.
+    let sum = "2d7074896ee63073a3bf2882254d97453a5896188511cbc29816069960fd7c42";
+    assert!(
+        said.contains(&format!(
+            "Filebucketed {}/hello.txt to main with sum {sum}",
+            dir.display()
+        )),
+        "{said}"
+    );
+    let slot: PathBuf = sum[..8]
+        .chars()
+        .fold(dir.join("server-root/server/bucket"), |p, c| {
+            p.join(c.to_string())
+        })
+        .join(sum);
+    assert_eq!(
+        std::fs::read_to_string(slot.join("contents")).unwrap_or_default(),
+        "mrtest old hello\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(slot.join("paths")).unwrap_or_default(),
+        format!("{}/hello.txt\n", dir.display())
+    );
+    let bucketed = format!("/puppet/v3/file_bucket_file/sha256/{sum}?environment=production");
+    assert_eq!(
+        curl(dir, server.port, Some("mrtest-agent1"), &[], &bucketed),
+        "200"
+    );
+    assert_eq!(
+        curl(dir, server.port, Some("mrtest-agent1"), &["-I"], &bucketed),
+        "200"
+    );
+    assert_eq!(curl(dir, server.port, None, &[], &bucketed), "403");
+    let unknown =
+        "/puppet/v3/file_bucket_file/md5/00000000000000000000000000000000?environment=production";
+    assert_eq!(
+        curl(dir, server.port, Some("mrtest-agent1"), &[], unknown),
+        "404"
+    );
     assert!(
         said.contains("Downloaded certificate for mrtest-agent1"),
         "{said}"

@@ -52,6 +52,10 @@ pub(crate) fn admit(
         (&Method::POST, p) if p.starts_with("/puppet/v3/catalog/") => limits.max_facts_bytes,
         (&Method::PUT, p) if p.starts_with("/puppet/v3/facts/") => limits.max_facts_bytes,
         (&Method::PUT, p) if p.starts_with("/puppet/v3/report/") => limits.max_report_bytes,
+        // A file's content, which may be as large as a report.
+        (&Method::PUT, p) if p.starts_with("/puppet/v3/file_bucket_file/") => {
+            limits.max_report_bytes
+        }
         (&Method::POST, "/pdb/cmd/v1") => limits.max_report_bytes,
         (_, p) if p.starts_with("/pdb/query/") => QUERY_BODY,
         _ => SMALL_BODY,

@@ -35,6 +35,9 @@ pub(crate) async fn handle(
         (&Method::GET, "file_metadata") => metadata(state, request, name, false),
         (&Method::GET, "file_content" | "static_file_content") => content(state, request, name),
         (&Method::GET, "environments") => environments(state),
+        (&Method::GET | &Method::HEAD | &Method::PUT, "file_bucket_file") => {
+            crate::bucket::handle(state, request, name)
+        }
         (&Method::GET, "marionette_plugins") => plugin_set(state, request),
         _ => error(
             StatusCode::NOT_FOUND,

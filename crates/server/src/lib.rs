@@ -28,7 +28,8 @@
 //!   `certificate_statuses/KEY`.
 //! - `puppet/v3`: `node/NAME`, `catalog/NAME` (POST with the facts form, or
 //!   GET), `file_metadata(s)/MOUNT/PATH`, `file_content/MOUNT/PATH`,
-//!   `static_file_content/...`, `report/NAME` (PUT), `environments`.
+//!   `static_file_content/...`, `report/NAME` (PUT), `environments`,
+//!   `file_bucket_file/ALGORITHM/SUM[/PATH]` (GET, HEAD, PUT).
 //! - `status/v1/simple`, `status/v1/services`.
 //! - `pdb/query/v4/...`, `pdb/cmd/v1`, `pdb/meta/v1/version`: PuppetDB's
 //!   API over the storage, when the server has one (`marionette_storage`).
@@ -40,6 +41,7 @@ mod admission;
 mod api_ca;
 mod api_pdb;
 mod api_v3;
+mod bucket;
 mod files;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;

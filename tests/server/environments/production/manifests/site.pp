@@ -6,6 +6,16 @@
 # only as pluginsynced Ruby.
 node default {
   $dir = $facts['mrtest_srv_dir']
+  # The classic site.pp's remote filebucket, for the agent that names the
+  # server's port.
+  if $facts['mrtest_bucket_port'] {
+    filebucket { 'main':
+      server => 'localhost',
+      port   => Integer($facts['mrtest_bucket_port']),
+      path   => false,
+    }
+    File { backup => 'main' }
+  }
   $role = $trusted['extensions']['pp_role']
   $suffix = $role ? { undef => '', default => " ${role}" }
   file { "${dir}/hello.txt":
