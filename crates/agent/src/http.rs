@@ -98,7 +98,9 @@ impl Client {
                     "Accept",
                     if path.starts_with("/puppet-ca/") {
                         "text/plain"
-                    } else if path.starts_with("/puppet/v3/file_content/") {
+                    } else if path.starts_with("/puppet/v3/file_content/")
+                        || path.starts_with("/puppet/v3/file_bucket_file/")
+                    {
                         "application/octet-stream"
                     } else {
                         "application/json, text/pson"

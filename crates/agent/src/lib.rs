@@ -13,6 +13,8 @@
 //!   .catalog(environment, &facts) -> Result<Vec<u8>, AgentError>   // Puppet's JSON
 //!   .mirror(environment, "modules/NAME/PATH", target) -> Result<Synced, AgentError>  // a puppet:/// source
 //!   .send_report(environment, &report_json) -> Result<(), AgentError>
+//!   .filebucket(environment) -> Result<Bucket, AgentError>  // the server's bucket, on a connection of its own
+//! Bucket.put(sum, bytes, path)    .get(sum)             // file_bucket_file by sha256
 //! ```
 //!
 //! Files it keeps, as Puppet's agent: `ssldir/certs/ca.pem`,
@@ -230,6 +232,72 @@ impl Agent {
             .send("PUT", &path, Some("application/json"), report.to_vec())?;
         ok(answer).map(|_| ())
     }
+}
+
+impl Agent {
+    /// The server's filebucket (`filebucket { ...: path => false }`), on a
+    /// connection of its own, so the run can back files up while it holds
+    /// the agent.
+    pub fn filebucket(&self, environment: &str) -> Result<Bucket, AgentError> {
+        let tls = ssl::bootstrap(&self.settings)?;
+        Ok(Bucket {
+            client: std::sync::Mutex::new(http::Client::new(&self.settings, tls)?),
+            environment: environment.to_string(),
+        })
+    }
+}
+
+/// The server's filebucket: contents by their sha256, as Puppet 7's agent
+/// keeps them there (`file_bucket_file/sha256/SUM/PATH`).
+pub struct Bucket {
+    client: std::sync::Mutex<http::Client>,
+    environment: String,
+}
+
+impl Bucket {
+    /// Sends `bytes` (whose sha256 is `sum`), saved from `path`.
+    pub fn put(&self, sum: &str, bytes: &[u8], path: &str) -> Result<(), AgentError> {
+        let path = format!(
+            "/puppet/v3/file_bucket_file/sha256/{sum}/{}?environment={}",
+            path.trim_start_matches('/')
+                .split('/')
+                .map(percent_segment)
+                .collect::<Vec<_>>()
+                .join("/"),
+            encode(&self.environment)
+        );
+        let mut client = self.client.lock().unwrap_or_else(|e| e.into_inner());
+        let answer = client.send(
+            "PUT",
+            &path,
+            Some("application/octet-stream"),
+            bytes.to_vec(),
+        )?;
+        ok(answer).map(|_| ())
+    }
+
+    /// The contents the server keeps under `sum`.
+    pub fn get(&self, sum: &str) -> Result<Vec<u8>, AgentError> {
+        let path = format!(
+            "/puppet/v3/file_bucket_file/sha256/{sum}?environment={}",
+            encode(&self.environment)
+        );
+        let mut client = self.client.lock().unwrap_or_else(|e| e.into_inner());
+        let answer = client.send("GET", &path, None, Vec::new())?;
+        Ok(ok(answer)?.body)
+    }
+}
+
+/// A path segment with everything but unreserved characters escaped.
+fn percent_segment(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// The answer, or the server's error.

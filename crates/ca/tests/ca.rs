@@ -64,6 +64,16 @@ fn pem_der(pem: &str) -> Vec<u8> {
     p.contents
 }
 
+/// The serial number of a certificate in PEM.
+fn serial_of(pem: &str) -> Vec<u8> {
+    let der = pem_der(pem);
+    parse_x509_certificate(&der)
+        .unwrap()
+        .1
+        .raw_serial()
+        .to_vec()
+}
+
 fn mode(path: &Path) -> u32 {
     fs::metadata(path).expect("metadata").permissions().mode() & 0o777
 }
@@ -668,15 +678,7 @@ fn is_shared_between_threads() {
         .collect();
     let mut serials: Vec<Vec<u8>> = handles
         .into_iter()
-        .map(|h| {
-            let pem = h.join().unwrap();
-            let der = pem_der(&pem);
-            parse_x509_certificate(&der)
-                .unwrap()
-                .1
-                .raw_serial()
-                .to_vec()
-        })
+        .map(|h| serial_of(&h.join().unwrap()))
         .collect();
     serials.sort();
     serials.dedup();
@@ -713,14 +715,7 @@ fn two_openers_never_share_a_serial() {
     let mut serials: Vec<Vec<u8>> = handles
         .into_iter()
         .flat_map(|h| h.join().unwrap())
-        .map(|pem| {
-            let der = pem_der(&pem);
-            parse_x509_certificate(&der)
-                .unwrap()
-                .1
-                .raw_serial()
-                .to_vec()
-        })
+        .map(|pem| serial_of(&pem))
         .collect();
     serials.sort();
     serials.dedup();

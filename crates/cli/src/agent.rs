@@ -238,6 +238,21 @@ fn run_once(
         }
     }
     marionette_types::types::file::set_modulepath(&catalog.environment, vec![mirror]);
+    // Backups to `path => false` buckets go to the server, on a
+    // connection of their own.
+    let remote_filebucket = match agent.filebucket(&environment) {
+        Ok(bucket) => Some(marionette_ral::Filebucket::remote(std::sync::Arc::new(
+            ServerBucket(bucket),
+        ))),
+        Err(error) => {
+            logger.log(
+                Level::Warning,
+                "",
+                &format!("The server's filebucket cannot be reached: {error}"),
+            );
+            None
+        }
+    };
     let code = crate::apply::run(
         &catalog,
         facts,
@@ -245,6 +260,7 @@ fn run_once(
         Some(config_retrieval),
         held,
         &log,
+        remote_filebucket,
     )?;
     let report = vardir.join("state/last_run_report.json");
     match std::fs::read(&report) {
@@ -260,6 +276,23 @@ fn run_once(
         ),
     }
     Ok(code)
+}
+
+/// The server's bucket as the run's providers use it.
+struct ServerBucket(marionette_agent::Bucket);
+
+impl marionette_ral::RemoteBucket for ServerBucket {
+    fn put(&self, sum: &str, bytes: &[u8], path: &str) -> std::io::Result<()> {
+        self.0
+            .put(sum, bytes, path)
+            .map_err(|e| std::io::Error::other(format!("the server's filebucket: {e}")))
+    }
+
+    fn get(&self, sum: &str) -> std::io::Result<Vec<u8>> {
+        self.0
+            .get(sum)
+            .map_err(|e| std::io::Error::other(format!("the server's filebucket: {e}")))
+    }
 }
 
 /// The node's environment, the plugins synced for it, the facts with the

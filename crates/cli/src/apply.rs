@@ -219,7 +219,8 @@ pub(crate) fn take_lock() -> Result<HeldLock> {
 }
 
 /// Applies a compiled catalog under the run lock `held`: deferred calls,
-/// graph, transaction, report.
+/// graph, transaction, report. `remote_filebucket` is the server's bucket
+/// of an agent's run.
 pub(crate) fn run(
     catalog: &Catalog,
     facts: serde_json::Map<String, serde_json::Value>,
@@ -227,6 +228,7 @@ pub(crate) fn run(
     config_retrieval: Option<f64>,
     held: HeldLock,
     log: &Destinations,
+    remote_filebucket: Option<Filebucket>,
 ) -> Result<ExitCode> {
     stop_on_signals();
     marionette_plugin::Plugins::set_node_facts(Arc::new(facts.clone()));
@@ -285,6 +287,7 @@ pub(crate) fn run(
         skip_tags: args.skip_tags.clone(),
         host: catalog.name.clone(),
         filebucket: Some(filebucket(&vardir)),
+        remote_filebucket,
         config_retrieval,
         progress: crate::progress::for_run(),
         show_diff: args.show_diff || args.test,
@@ -488,6 +491,7 @@ pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode
         None,
         held,
         &log,
+        None,
     )
 }
 

@@ -604,7 +604,7 @@ fn apply_manifest(
     let held = apply::take_lock()?;
     match catalog::compile_for_apply(manifests, node_name, strict_variables, &log) {
         Some((catalog, facts, seconds)) => {
-            let code = apply::run(&catalog, facts, run, Some(seconds), held, &log);
+            let code = apply::run(&catalog, facts, run, Some(seconds), held, &log, None);
             // A catalog of thousands of resources takes milliseconds to free.
             marionette_values::parallel::drop_aside(catalog);
             code

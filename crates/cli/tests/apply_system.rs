@@ -652,7 +652,8 @@ fn a_named_bucket_is_listed_and_restored_with_its_directory() {
     ]);
     assert_eq!(restored.code, 0, "{}", restored.output());
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "before\n");
-    // A remote bucket is refused before anything is applied.
+    // A server's bucket, with no server to keep it: the change fails and
+    // the file is kept as it was.
     std::fs::write(
         &manifest,
         format!(
@@ -663,7 +664,9 @@ fn a_named_bucket_is_listed_and_restored_with_its_directory() {
     .unwrap();
     let output = apply(&manifest, vardir.path(), &[]);
     assert!(
-        output.contains("Remote filebuckets (path => false) are not supported"),
+        output.contains(
+            "Filebucket main is a Puppet server's (path => false), and this run has no server"
+        ),
         "{output}"
     );
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "before\n");

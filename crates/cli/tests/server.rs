@@ -149,6 +149,17 @@ fn agent_in(dir: &Path, port: u16, certname: &str, work: &Path) -> Output {
         .expect("puppet agent runs")
 }
 
+/// Where the server's filebucket keeps a sum's content and paths
+/// (Puppet's layout: eight levels of its first characters).
+fn bucket_slot(dir: &Path, sum: &str) -> PathBuf {
+    sum[..8]
+        .chars()
+        .fold(dir.join("server-root/server/bucket"), |p, c| {
+            p.join(c.to_string())
+        })
+        .join(sum)
+}
+
 /// A request with curl, as the agent (its certificate) or as nobody.
 fn curl(dir: &Path, port: u16, as_agent: Option<&str>, args: &[&str], path: &str) -> String {
     let mut command = Command::new("curl");
@@ -206,12 +217,7 @@ fn a_stock_puppet_agent_is_served() {
         )),
         "{said}"
     );
-    let slot: PathBuf = sum[..8]
-        .chars()
-        .fold(dir.join("server-root/server/bucket"), |p, c| {
-            p.join(c.to_string())
-        })
-        .join(sum);
+    let slot = bucket_slot(dir, sum);
     assert_eq!(
         std::fs::read_to_string(slot.join("contents")).unwrap_or_default(),
         "mrtest old hello\n"
@@ -303,12 +309,28 @@ fn a_stock_puppet_agent_is_served() {
         common::marionette_agent(port, "mrtest-agent3", &dir.join("mrtest-agent3"), &ours)
             .arg("--csr-attributes")
             .arg(&attributes)
+            .env("FACTER_mrtest_bucket_port", port.to_string())
             .output()
             .expect("marionette agent runs")
     };
+    // The replaced content goes to the server's bucket too.
+    std::fs::write(ours.join("hello.txt"), "mrtest our old hello\n").unwrap();
     let first = marionette_agent();
     let said = common::printed(&first);
     assert_eq!(first.status.code(), Some(2), "{said}");
+    let sum = "56db879dc566fae8536587568d7f157fc74495f9b204f9c2cf24b5c559f40d60";
+    assert!(
+        said.contains(&format!(
+            "Filebucketed {}/hello.txt to main with sum {sum}",
+            ours.display()
+        )),
+        "{said}"
+    );
+    let slot = bucket_slot(dir, sum);
+    assert_eq!(
+        std::fs::read_to_string(slot.join("contents")).unwrap_or_default(),
+        "mrtest our old hello\n"
+    );
     assert_eq!(
         std::fs::read_to_string(ours.join("hello.txt")).unwrap_or_default(),
         "hello mrtest-agent3 synced external mrtest_web\n",

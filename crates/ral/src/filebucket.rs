@@ -24,9 +24,29 @@ pub struct Entry {
     pub path: String,
 }
 
-#[derive(Clone, Debug)]
+/// A bucket kept by a Puppet server (`filebucket { ...: path => false }`),
+/// which the agent reaches: contents sent and fetched by their sha256.
+pub trait RemoteBucket: Send + Sync {
+    /// Sends `bytes`, whose sha256 is `sum`, saved from `path`.
+    fn put(&self, sum: &str, bytes: &[u8], path: &str) -> io::Result<()>;
+    /// The contents the server keeps under `sum`.
+    fn get(&self, sum: &str) -> io::Result<Vec<u8>>;
+}
+
+#[derive(Clone)]
 pub struct Filebucket {
     dir: PathBuf,
+    /// Where contents go instead of `dir`, for a server's bucket.
+    remote: Option<std::sync::Arc<dyn RemoteBucket>>,
+}
+
+impl std::fmt::Debug for Filebucket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.remote {
+            Some(_) => f.write_str("Filebucket(remote)"),
+            None => write!(f, "Filebucket({})", self.dir.display()),
+        }
+    }
 }
 
 /// The sha256 of some bytes, as lower-case hex.
@@ -39,7 +59,24 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 impl Filebucket {
     pub fn new(dir: impl Into<PathBuf>) -> Filebucket {
-        Filebucket { dir: dir.into() }
+        Filebucket {
+            dir: dir.into(),
+            remote: None,
+        }
+    }
+
+    /// A bucket a server keeps: backups and content by checksum go
+    /// through `remote`.
+    pub fn remote(remote: std::sync::Arc<dyn RemoteBucket>) -> Filebucket {
+        Filebucket {
+            dir: PathBuf::new(),
+            remote: Some(remote),
+        }
+    }
+
+    /// Whether the bucket is a server's.
+    pub fn is_remote(&self) -> bool {
+        self.remote.is_some()
     }
 
     pub fn dir(&self) -> &Path {
@@ -60,6 +97,10 @@ impl Filebucket {
     /// Saves bytes under the path they came from.
     pub fn store(&self, bytes: &[u8], path: &str) -> io::Result<String> {
         let sum = sha256_hex(bytes);
+        if let Some(remote) = &self.remote {
+            remote.put(&sum, bytes, path)?;
+            return Ok(sum);
+        }
         let dir = self.entry_dir(&sum);
         fs::create_dir_all(&dir)?;
         let contents = dir.join("contents");
@@ -97,6 +138,9 @@ impl Filebucket {
                 io::ErrorKind::InvalidInput,
                 format!("'{sum}' is not a sha256 sum"),
             ));
+        }
+        if let Some(remote) = &self.remote {
+            return remote.get(&sum.to_ascii_lowercase());
         }
         fs::read(self.entry_dir(&sum.to_ascii_lowercase()).join("contents")).map_err(|e| {
             if e.kind() == io::ErrorKind::NotFound {

@@ -51,7 +51,7 @@ pub mod typedef;
 pub use command::{CommandError, CommandSpec, Output, Runner};
 pub use data::type_from_data;
 pub use error::{Origin, ProviderError, RalError};
-pub use filebucket::Filebucket;
+pub use filebucket::{Filebucket, RemoteBucket};
 pub use log::{Level, Logger};
 pub use provider::{
     BatchProvider, Change, ChangeCount, Confine, Context, Crud, CrudProvider, DeferredFailure,

@@ -44,6 +44,9 @@ pub struct Context {
     /// Where file contents are saved before they are changed or removed;
     /// `None` when the run keeps no backups.
     pub filebucket: Option<crate::filebucket::Filebucket>,
+    /// The server's bucket, for `filebucket` resources with `path =>
+    /// false`; `None` when the run has no server (`apply`).
+    pub remote_filebucket: Option<crate::filebucket::Filebucket>,
     /// Whether content changes are shown as diffs (`--show_diff`).
     pub show_diff: bool,
     /// Whether the whole run is a rehearsal (`--noop`). Providers that
@@ -96,6 +99,7 @@ impl Context {
             logger,
             catalog: Arc::from(Vec::new()),
             filebucket: None,
+            remote_filebucket: None,
             show_diff: false,
             noop: false,
             state_dir: None,

@@ -319,6 +319,12 @@ impl Session {
         self.cx.filebucket = Some(bucket);
     }
 
+    /// Sends the backups of `path => false` buckets to this server's
+    /// bucket.
+    pub fn set_remote_filebucket(&mut self, bucket: crate::filebucket::Filebucket) {
+        self.cx.remote_filebucket = Some(bucket);
+    }
+
     /// Lets providers keep what they learn from run to run in `dir` (see
     /// [`Context::state_dir`]).
     pub fn set_state_dir(&mut self, dir: std::path::PathBuf) {

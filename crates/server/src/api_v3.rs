@@ -209,13 +209,9 @@ fn report(state: &State, request: &Request, name: &str) -> Response<Body> {
         && wants("puppetdb")
     {
         let payload = marionette_storage::commands::store_report(&report, &state.config.certname);
-        let (command, version) = marionette_storage::commands::STORE_REPORT;
-        if let Err(e) = store.submit(command, version, name, &payload) {
-            state.log(&format!("Could not store the report of {name}: {e}"));
-            return error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                &format!("Could not store the report of {name}: {e}"),
-            );
+        let command = marionette_storage::commands::STORE_REPORT;
+        if let Some(refused) = submit(state, store, name, "report", command, &payload) {
+            return refused;
         }
     }
     if !wants("store") {
@@ -234,6 +230,22 @@ fn report(state: &State, request: &Request, name: &str) -> Response<Body> {
             &format!("Could not store the report of {name}: {e}"),
         ),
     }
+}
+
+/// Stores a node's document in the storage; `Some` answer to give when
+/// the storage refuses it (logged too).
+fn submit(
+    state: &State,
+    store: &marionette_storage::Store,
+    name: &str,
+    what: &str,
+    (command, version): (&str, u32),
+    payload: &Value,
+) -> Option<Response<Body>> {
+    let e = store.submit(command, version, name, payload).err()?;
+    let message = format!("Could not store the {what} of {name}: {e}");
+    state.log(&message);
+    Some(error(StatusCode::INTERNAL_SERVER_ERROR, &message))
 }
 
 /// `PUT facts` (`puppet facts upload`): Puppet's facts document for the
@@ -262,13 +274,9 @@ fn facts(state: &State, client: &Client, request: &Request, name: &str) -> Respo
             Some(&trusted(client)),
             &state.config.certname,
         );
-        let (command, version) = marionette_storage::commands::REPLACE_FACTS;
-        if let Err(e) = store.submit(command, version, name, &payload) {
-            state.log(&format!("Could not store the facts of {name}: {e}"));
-            return error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                &format!("Could not store the facts of {name}: {e}"),
-            );
+        let command = marionette_storage::commands::REPLACE_FACTS;
+        if let Some(refused) = submit(state, store, name, "facts", command, &payload) {
+            return refused;
         }
     }
     let dir = state.config.vardir.join("facts");

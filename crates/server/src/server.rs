@@ -402,26 +402,19 @@ pub(crate) async fn route(
     };
     let body = match read_body(body, limit, limits.idle_timeout).await {
         Ok(body) => body,
-        Err(BodyError::TooLarge) => {
-            return http::finish(refusal(StatusCode::PAYLOAD_TOO_LARGE, &parts), None);
-        }
-        Err(BodyError::Silent) => {
-            return http::finish(
-                http::text(
+        Err(failure) => {
+            let answer = match failure {
+                BodyError::TooLarge => refusal(StatusCode::PAYLOAD_TOO_LARGE, &parts),
+                BodyError::Silent => http::text(
                     StatusCode::REQUEST_TIMEOUT,
                     "The request's body stopped coming",
                 ),
-                None,
-            );
-        }
-        Err(BodyError::Broken) => {
-            return http::finish(
-                http::text(
+                BodyError::Broken => http::text(
                     StatusCode::BAD_REQUEST,
                     "The request's body could not be read",
                 ),
-                None,
-            );
+            };
+            return http::finish(answer, None);
         }
     };
     let request = Request {

@@ -40,6 +40,9 @@ pub struct Options {
     pub host: String,
     /// Where file contents are saved before changes.
     pub filebucket: Option<Filebucket>,
+    /// The server's bucket (`filebucket { ...: path => false }`), when the
+    /// run has a server.
+    pub remote_filebucket: Option<Filebucket>,
     /// Seconds spent compiling, for the report's `config_retrieval`.
     pub config_retrieval: Option<f64>,
     /// Told how far the run is, for a progress line.
@@ -548,6 +551,9 @@ pub fn apply(
     session.set_catalog(ral.clone());
     if let Some(bucket) = &options.filebucket {
         session.set_filebucket(bucket.clone());
+    }
+    if let Some(bucket) = &options.remote_filebucket {
+        session.set_remote_filebucket(bucket.clone());
     }
     session.set_show_diff(options.show_diff);
     session.set_noop(options.noop);

@@ -1104,14 +1104,84 @@ fn backups_go_to_the_named_filebucket() {
     assert_eq!(fs::read(&path).unwrap(), b"newer\n");
 }
 
+/// A server's bucket as a test keeps it: what was put, by sum.
+#[derive(Default)]
+struct ServerBucket {
+    kept: std::sync::Mutex<std::collections::BTreeMap<String, (Vec<u8>, String)>>,
+}
+
+impl marionette_ral::RemoteBucket for ServerBucket {
+    fn put(&self, sum: &str, bytes: &[u8], path: &str) -> std::io::Result<()> {
+        self.kept
+            .lock()
+            .unwrap()
+            .insert(sum.to_string(), (bytes.to_vec(), path.to_string()));
+        Ok(())
+    }
+
+    fn get(&self, sum: &str) -> std::io::Result<Vec<u8>> {
+        self.kept
+            .lock()
+            .unwrap()
+            .get(sum)
+            .map(|(bytes, _)| bytes.clone())
+            .ok_or_else(|| std::io::Error::other(format!("no {sum}")))
+    }
+}
+
+/// `path => false` is the server's bucket: an agent's run sends the backup
+/// there; a run without a server fails the change and keeps the file.
 #[test]
-fn remote_and_relative_filebuckets_are_refused() {
+fn remote_filebuckets_are_the_servers() {
+    let fx = Fixture::new();
+    let path = fx.path("kept.txt");
+    fs::write(&path, "old\n").unwrap();
+    let remote = || {
+        filebucket(
+            &fx,
+            "main",
+            &[("path", Value::Boolean(false)), ("server", s("puppet"))],
+        )
+    };
+    let file = fx.file(&path, &[("content", s("new\n")), ("backup", s("main"))]);
+    let outcome = with_catalog(&fx, vec![remote().unwrap(), file.clone()]).evaluate(&file, false);
+    assert!(
+        outcome.failed.as_deref().is_some_and(|m| m.contains(
+            "Filebucket main is a Puppet server's (path => false), and this run has no server"
+        )),
+        "{outcome:?}"
+    );
+    assert_eq!(fs::read(&path).unwrap(), b"old\n");
+
+    let server = Arc::new(ServerBucket::default());
+    let mut session = with_catalog(&fx, vec![remote().unwrap(), file.clone()]);
+    session.set_remote_filebucket(marionette_ral::Filebucket::remote(server.clone()));
+    let outcome = session.evaluate(&file, false);
+    assert_eq!(outcome.failed, None, "{outcome:?}");
+    assert_eq!(fs::read(&path).unwrap(), b"new\n");
+    assert_eq!(
+        server.kept.lock().unwrap().get(&sha256(b"old\n")),
+        Some(&(b"old\n".to_vec(), path.display().to_string()))
+    );
+    // Content named by its checksum comes back from the server's bucket.
+    let back = fx.file(
+        &path,
+        &[
+            ("content", s(&format!("{{sha256}}{}", sha256(b"old\n")))),
+            ("backup", s("main")),
+        ],
+    );
+    let mut session = with_catalog(&fx, vec![remote().unwrap(), back.clone()]);
+    session.set_remote_filebucket(marionette_ral::Filebucket::remote(server.clone()));
+    let outcome = session.evaluate(&back, false);
+    assert_eq!(outcome.failed, None, "{outcome:?}");
+    assert_eq!(fs::read(&path).unwrap(), b"old\n");
+}
+
+#[test]
+fn relative_filebuckets_are_refused() {
     let fx = Fixture::new();
     let error = |attrs: &[(&str, Value)]| filebucket(&fx, "b", attrs).unwrap_err().to_string();
-    assert!(
-        error(&[("path", Value::Boolean(false)), ("server", s("puppet"))])
-            .contains("Remote filebuckets (path => false) are not supported")
-    );
     assert!(error(&[("path", s("relative"))]).contains("Filebucket paths must be absolute"));
     assert!(
         error(&[("path", Value::Array(vec![s("/a"), s("/b")].into()))])

@@ -1,12 +1,13 @@
 //! `filebucket`: a named, content-addressed store that `file` resources
 //! back up into with `backup => NAME`.
 //!
-//! A bucket is local: its `path` is a directory with the same layout as
+//! A bucket with a `path` is local: a directory with the same layout as
 //! the run's own bucket (see `marionette_ral::filebucket`), so
-//! `marionette filebucket --bucket PATH` reads it. Puppet's remote buckets
-//! (`path => false`, served by a Puppet server) are refused when the
-//! catalog is checked, before anything is applied: marionette talks to no
-//! Puppet server, and silently keeping no backup would lose data.
+//! `marionette filebucket --bucket PATH` reads it. Puppet's remote bucket
+//! (`path => false`) is the server's: `marionette agent` sends backups to
+//! the server it runs against (`file_bucket_file`); a run without a
+//! server (`apply`) fails the backup, and so the change, rather than
+//! keep no copy.
 
 use marionette_ral::{AttrDef, Context, Filebucket, PropertyProvider, ProviderDef, TypeDef};
 use marionette_values::Value;
@@ -22,9 +23,10 @@ pub fn definition() -> TypeDef {
             uses it with `backup => NAME`; without a declared bucket, `backup`
             names `puppet`, the run's own bucket under the state directory.
 
-            Buckets are local directories; Puppet's remote buckets on a Puppet
-            server (`path => false`) are not supported and are refused before
-            the run starts.
+            A bucket with a `path` is a local directory. With `path => false` it
+            is the Puppet server's: `marionette agent` sends the contents to the
+            server it runs against; a run without a server fails the backup
+            (and the change), keeping the file as it was.
 
             Example:
 
@@ -44,15 +46,12 @@ pub fn definition() -> TypeDef {
                 .doc(
                     "The directory of the bucket, an absolute path; created when the
                     first file is saved. Without it, the bucket is the run's own
-                    (`clientbucket` under the state directory). Puppet's `false`,
-                    a remote bucket, is refused.",
+                    (`clientbucket` under the state directory). `false`: the
+                    server's bucket.",
                 )
                 .validate(|_, value| match value {
                     Value::Array(_) => Err("You can only have one filebucket path".into()),
-                    Value::Boolean(false) => Err(
-                        "Remote filebuckets (path => false) are not supported: marionette keeps backups locally; give the bucket an absolute path"
-                            .into(),
-                    ),
+                    Value::Boolean(false) => Ok(()),
                     Value::String(text) if text.starts_with('/') => Ok(()),
                     Value::String(_) => Err("Filebucket paths must be absolute".into()),
                     other => Err(format!(
@@ -60,14 +59,19 @@ pub fn definition() -> TypeDef {
                         marionette_ral::attribute::inspect(other)
                     )),
                 })
-                .munge(|_, value| Ok(crate::types::file::normalize_path_value(value))),
+                // `false` (the server's bucket) stays a boolean.
+                .munge(|_, value| match value {
+                    Value::Boolean(false) => Ok(value),
+                    other => Ok(crate::types::file::normalize_path_value(other)),
+                }),
         )
         .attr(AttrDef::param("server").doc(
-            "The Puppet server of a remote bucket. Puppet consults it only with
-            `path => false`, which is not supported, so it is accepted and unused.",
+            "The Puppet server of a remote bucket. `marionette agent` keeps the
+            backups on the server it runs against, whatever this names.",
         ))
         .attr(AttrDef::param("port").doc(
-            "The port of a remote bucket's server. Accepted and unused, as `server`.",
+            "The port of a remote bucket's server; as `server`, the agent's own
+            server's is used.",
         ))
 }
 
@@ -75,6 +79,14 @@ pub fn definition() -> TypeDef {
 /// that one.
 pub fn resolve(cx: &Context, name: &str) -> Result<Option<Filebucket>, String> {
     match cx.find("filebucket", name) {
+        Some(declared) if matches!(declared.get("path"), Some(Value::Boolean(false))) => {
+            match &cx.remote_filebucket {
+                Some(remote) => Ok(Some(remote.clone())),
+                None => Err(format!(
+                    "Filebucket {name} is a Puppet server's (path => false), and this run has no server: give the bucket a path, or run through `marionette agent`"
+                )),
+            }
+        }
         Some(declared) => Ok(match declared.text("path") {
             Some(path) => Some(Filebucket::new(path)),
             None => cx.filebucket.clone(),
