@@ -221,11 +221,16 @@ impl CertificateAuthority {
         ];
         let lock_file = {
             use std::os::unix::fs::OpenOptionsExt;
+            // Readable by all, as the CA's certificate is: a user who may
+            // read the CA (a server running as its own user after root
+            // made the directory) locks it through a read-only descriptor,
+            // which flock allows.
             fs::OpenOptions::new()
                 .create(true)
                 .append(true)
-                .mode(files::PRIVATE_MODE)
+                .mode(files::PUBLIC_MODE)
                 .open(&paths.lock)
+                .or_else(|_| fs::File::open(&paths.lock))
                 .map_err(io_error(&paths.lock))?
         };
         // Two processes starting on an empty directory must not make two

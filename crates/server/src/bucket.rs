@@ -29,6 +29,12 @@ fn digest(algorithm: &str, bytes: &[u8]) -> Option<String> {
         "sha256" => Some(hex(
             ring::digest::digest(&ring::digest::SHA256, bytes).as_ref()
         )),
+        "sha384" => Some(hex(
+            ring::digest::digest(&ring::digest::SHA384, bytes).as_ref()
+        )),
+        "sha512" => Some(hex(
+            ring::digest::digest(&ring::digest::SHA512, bytes).as_ref()
+        )),
         _ => None,
     }
 }
@@ -38,6 +44,8 @@ fn slot(root: &Path, algorithm: &str, sum: &str) -> Option<PathBuf> {
     let length = match algorithm {
         "md5" => 32,
         "sha256" => 64,
+        "sha384" => 96,
+        "sha512" => 128,
         _ => return None,
     };
     if sum.len() != length || !sum.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -62,39 +70,70 @@ pub(crate) fn handle(state: &State, request: &Request, rest: &str) -> Response<B
     let Some(dir) = slot(&root, algorithm, sum) else {
         return error(
             StatusCode::BAD_REQUEST,
-            &format!("'{algorithm}/{sum}' is not a checksum of the filebucket (md5 or sha256)"),
+            &format!(
+                "'{algorithm}/{sum}' is not a checksum of the filebucket (md5, sha256, sha384 or sha512)"
+            ),
         );
     };
+    // One line of `paths` per path: a newline in one would forge others.
+    if original
+        .as_deref()
+        .is_some_and(|p| p.chars().any(char::is_control))
+    {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "A filebucket path may not hold control characters",
+        );
+    }
+    if request.param("diff_with").is_some() {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "The server's filebucket does not make diffs (diff_with): fetch both contents and compare them",
+        );
+    }
     let contents = dir.join("contents");
+    let not_found = || {
+        error(
+            StatusCode::NOT_FOUND,
+            &format!("Not Found: Could not find file_bucket_file {algorithm}/{sum}"),
+        )
+    };
     match request.method {
-        Method::GET | Method::HEAD => match std::fs::read(&contents) {
-            Ok(bytes) if request.method == Method::HEAD => {
-                let _ = bytes;
-                text(StatusCode::OK, "")
+        Method::GET | Method::HEAD => {
+            // Asked with a path, the content is there only if it was kept
+            // from that path, as Puppet's server answers: an agent that
+            // asks before it sends then sends, and the path is recorded.
+            let known = std::fs::metadata(&contents).is_ok_and(|m| m.is_file())
+                && original.as_deref().is_none_or(|path| {
+                    std::fs::read_to_string(dir.join("paths"))
+                        .is_ok_and(|paths| paths.lines().any(|line| line == path))
+                });
+            if !known {
+                return not_found();
             }
-            Ok(bytes) => response(StatusCode::OK, "application/octet-stream", bytes),
-            Err(_) => error(
-                StatusCode::NOT_FOUND,
-                &format!("Not Found: Could not find file_bucket_file {algorithm}/{sum}"),
-            ),
-        },
+            if request.method == Method::HEAD {
+                return text(StatusCode::OK, "");
+            }
+            match std::fs::read(&contents) {
+                Ok(bytes) => response(StatusCode::OK, "application/octet-stream", bytes),
+                Err(_) => not_found(),
+            }
+        }
         Method::PUT => {
-            if digest(algorithm, &request.body).as_deref() != Some(&*sum.to_ascii_lowercase()) {
+            let sum = sum.to_ascii_lowercase();
+            if digest(algorithm, &request.body).as_deref() != Some(&*sum) {
                 return error(
                     StatusCode::BAD_REQUEST,
                     &format!("The content sent is not the content of {algorithm}/{sum}"),
                 );
             }
-            match keep(&dir, &request.body, original.as_deref()) {
+            match keep(&dir, algorithm, &sum, &request.body, original.as_deref()) {
                 Ok(()) => text(StatusCode::OK, ""),
                 Err(e) => {
-                    state.log(&format!(
-                        "Could not keep {algorithm}/{sum} in the filebucket: {e}"
-                    ));
-                    error(
-                        StatusCode::INTERNAL_SERVER_ERROR,
-                        &format!("Could not keep {algorithm}/{sum} in the filebucket: {e}"),
-                    )
+                    let message =
+                        format!("Could not keep {algorithm}/{sum} in the filebucket: {e}");
+                    state.log(&message);
+                    error(StatusCode::INTERNAL_SERVER_ERROR, &message)
                 }
             }
         }
@@ -105,16 +144,43 @@ pub(crate) fn handle(state: &State, request: &Request, rest: &str) -> Response<B
     }
 }
 
-/// Keeps the content (once: its name is its checksum) and adds the path
-/// it came from to its paths, each file replaced whole.
-fn keep(dir: &Path, content: &[u8], original: Option<&str>) -> std::io::Result<()> {
+/// Serialises changes to the bucket's files: nodes backing up the same
+/// content at once would otherwise lose each other's paths.
+static KEEPING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Distinguishes the temporary files of concurrent writers.
+static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Keeps the content (once: its name is its checksum; a copy that no
+/// longer has it, torn by a crash, is written again) and adds the path it
+/// came from to its paths, each file replaced whole.
+fn keep(
+    dir: &Path,
+    algorithm: &str,
+    sum: &str,
+    content: &[u8],
+    original: Option<&str>,
+) -> std::io::Result<()> {
+    let _kept = KEEPING.lock().unwrap_or_else(|e| e.into_inner());
     std::fs::create_dir_all(dir)?;
     let replace = |name: &str, bytes: &[u8]| {
-        let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-        std::fs::write(&temporary, bytes)?;
-        std::fs::rename(&temporary, dir.join(name))
+        let temporary = dir.join(format!(
+            ".{name}.{}.{}.tmp",
+            std::process::id(),
+            COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        let written = std::fs::write(&temporary, bytes)
+            .and_then(|()| std::fs::rename(&temporary, dir.join(name)));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&temporary);
+        }
+        written
     };
-    if !dir.join("contents").exists() {
+    let whole = std::fs::read(dir.join("contents"))
+        .ok()
+        .and_then(|kept| digest(algorithm, &kept))
+        .is_some_and(|kept| kept == sum);
+    if !whole {
         replace("contents", content)?;
     }
     if let Some(original) = original {

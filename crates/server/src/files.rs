@@ -113,16 +113,20 @@ fn inside(real_root: &Path, path: &Path, follow: bool) -> bool {
     resolved.is_ok_and(|real| real.starts_with(real_root))
 }
 
-/// Whether a directory is walked for the first time: links to a
-/// directory above would make a walk endless.
-fn first_visit(visited: &mut std::collections::HashSet<PathBuf>, dir: &Path) -> bool {
-    dir.canonicalize().is_ok_and(|real| visited.insert(real))
+/// Enters a directory of a walk: its canonical path, now among those the
+/// walk is inside (`leave` takes it out), or `None` when the walk is
+/// already inside it, as a link to a directory above would make it
+/// endless. A directory reached under two names (`latest -> v2`) is listed
+/// under both, as Puppet lists it.
+fn enter(inside_of: &mut std::collections::HashSet<PathBuf>, dir: &Path) -> Option<PathBuf> {
+    let real = dir.canonicalize().ok()?;
+    inside_of.insert(real.clone()).then_some(real)
 }
 
 /// Every file below the roots, merged (the first root's file of a name
 /// wins), by relative path, with version-control directories left out.
 /// Links are followed, as pluginsync follows them, when they stay inside
-/// their root; a directory reached twice through links is walked once.
+/// their root (and never into a directory the walk is already inside).
 pub(crate) fn tree(roots: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
     struct Tree<'a> {
         base: &'a Path,
@@ -131,10 +135,14 @@ pub(crate) fn tree(roots: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
     }
     fn walk(w: &mut Tree<'_>, below: &Path, out: &mut Vec<(PathBuf, PathBuf)>) {
         let dir = w.base.join(below);
-        if !first_visit(&mut w.visited, &dir) {
+        let Some(real) = enter(&mut w.visited, &dir) else {
             return;
-        }
-        let Ok(read) = std::fs::read_dir(&dir) else {
+        };
+        list(w, below, &dir, out);
+        w.visited.remove(&real);
+    }
+    fn list(w: &mut Tree<'_>, below: &Path, dir: &Path, out: &mut Vec<(PathBuf, PathBuf)>) {
+        let Ok(read) = std::fs::read_dir(dir) else {
             return;
         };
         let mut names: Vec<_> = read.filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
@@ -239,10 +247,22 @@ impl Checksums {
         seen: &mut std::collections::HashSet<PathBuf>,
     ) {
         let dir = w.base.join(below);
-        if !first_visit(&mut w.visited, &dir) {
+        let Some(real) = enter(&mut w.visited, &dir) else {
             return;
-        }
-        let Ok(read) = std::fs::read_dir(&dir) else {
+        };
+        self.list(w, below, &dir, entries, seen);
+        w.visited.remove(&real);
+    }
+
+    fn list(
+        &self,
+        w: &mut Walk<'_>,
+        below: &Path,
+        dir: &Path,
+        entries: &mut Vec<Value>,
+        seen: &mut std::collections::HashSet<PathBuf>,
+    ) {
+        let Ok(read) = std::fs::read_dir(dir) else {
             return;
         };
         let mut names: Vec<_> = read.filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
@@ -419,6 +439,8 @@ mod tests {
         symlink(outside.join("secret"), root.join("file_out")).unwrap();
         symlink("sub/inside.txt", root.join("file_in")).unwrap();
         symlink("..", root.join("sub/up")).unwrap();
+        // A second name for a directory: listed under both.
+        symlink("sub", root.join("v")).unwrap();
         let roots = vec![root.clone()];
         let checksums = Checksums::default();
         let listed = |follow: bool, relative: &str| -> Vec<String> {
@@ -442,7 +464,10 @@ mod tests {
                 "file_in \"file\"",
                 "sub \"directory\"",
                 "sub/inside.txt \"file\"",
-                "sub/up \"directory\""
+                "sub/up \"directory\"",
+                "v \"directory\"",
+                "v/inside.txt \"file\"",
+                "v/up \"directory\""
             ]
         );
         assert_eq!(
@@ -454,7 +479,8 @@ mod tests {
                 "file_out \"link\"",
                 "sub \"directory\"",
                 "sub/inside.txt \"file\"",
-                "sub/up \"link\""
+                "sub/up \"link\"",
+                "v \"link\""
             ]
         );
         for follow in [true, false] {
@@ -467,7 +493,11 @@ mod tests {
         let tree: Vec<PathBuf> = tree(&roots).into_iter().map(|(r, _)| r).collect();
         assert_eq!(
             tree,
-            [PathBuf::from("file_in"), PathBuf::from("sub/inside.txt")]
+            [
+                PathBuf::from("file_in"),
+                PathBuf::from("sub/inside.txt"),
+                PathBuf::from("v/inside.txt")
+            ]
         );
     }
 

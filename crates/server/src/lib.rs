@@ -47,6 +47,7 @@ mod files;
 pub mod fuzzing;
 mod http;
 mod server;
+mod timed;
 mod tls;
 
 use std::net::SocketAddr;

@@ -31,6 +31,8 @@ pub(crate) struct State {
     pub(crate) compiles: tokio::sync::Semaphore,
     tls: RwLock<Arc<ServerConfig>>,
     log_file: Option<std::sync::Mutex<std::fs::File>>,
+    /// When an unreadable CRL was last said.
+    crl_said: std::sync::Mutex<Option<std::time::Instant>>,
     identity: (Vec<CertificateDer<'static>>, PrivateKeyDer<'static>),
 }
 
@@ -56,6 +58,7 @@ impl State {
         };
         Ok(State {
             log_file,
+            crl_said: std::sync::Mutex::default(),
             config,
             ca,
             compiler,
@@ -94,7 +97,14 @@ impl State {
         match self.ca.refresh_crl() {
             Ok(true) => self.reload_crl(),
             Ok(false) => {}
-            Err(e) => self.log(&format!("Could not read the CRL: {e}")),
+            Err(e) => {
+                // Asked at every request: said once a minute.
+                let mut said = self.crl_said.lock().unwrap_or_else(|e| e.into_inner());
+                if said.is_none_or(|at| at.elapsed() > std::time::Duration::from_secs(60)) {
+                    *said = Some(std::time::Instant::now());
+                    self.log(&format!("Could not read the CRL: {e}"));
+                }
+            }
         }
     }
 
@@ -258,7 +268,10 @@ async fn serve(
                 .keep_alive(true)
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(limits.idle_timeout)
-                .serve_connection(TokioIo::new(tls), service)
+                .serve_connection(
+                    TokioIo::new(crate::timed::WriteTimeout::new(tls, limits.idle_timeout)),
+                    service,
+                )
                 .await;
         });
     }
@@ -400,7 +413,13 @@ pub(crate) async fn route(
         Admission::Read(limit) => limit,
         Admission::Refuse(status) => return http::finish(refusal(status, &parts), None),
     };
-    let body = match read_body(body, limit, limits.idle_timeout).await {
+    // A body trickled a byte at a time stays within the idle timeout;
+    // the whole of it must come within ten of them.
+    let whole = tokio::time::timeout(
+        limits.idle_timeout * 10,
+        read_body(body, limit, limits.idle_timeout),
+    );
+    let body = match whole.await.unwrap_or(Err(BodyError::Silent)) {
         Ok(body) => body,
         Err(failure) => {
             let answer = match failure {

@@ -140,6 +140,16 @@ impl Tls {
     /// The status of the next response, reading its head and its body of
     /// `Content-Length` bytes; an error when the connection ends first.
     fn status(&mut self) -> std::io::Result<u16> {
+        self.answer(true)
+    }
+
+    /// The status of the answer to a `HEAD`, which has no body whatever
+    /// its `Content-Length` says.
+    fn head_status(&mut self) -> std::io::Result<u16> {
+        self.answer(false)
+    }
+
+    fn answer(&mut self, with_body: bool) -> std::io::Result<u16> {
         let mut head = Vec::new();
         let mut byte = [0u8; 1];
         while !head.ends_with(b"\r\n\r\n") {
@@ -153,7 +163,7 @@ impl Tls {
             .lines()
             .find_map(|l| l.strip_prefix("content-length:"))
             .map_or(0, |v| v.trim().parse().unwrap());
-        let mut body = vec![0u8; length];
+        let mut body = vec![0u8; if with_body { length } else { 0 }];
         self.0.read_exact(&mut body)?;
         Ok(head[9..12].parse().unwrap())
     }
@@ -404,4 +414,106 @@ fn facts_uploads_are_checked_and_kept_once() {
         std::fs::read_to_string(dir.join("mrtest-agent.json")).unwrap(),
         facts(2)
     );
+}
+
+/// A client that sends requests and never reads the answers gives up its
+/// connection (and its slot) once the server's writes stall for the idle
+/// timeout.
+#[test]
+fn a_client_that_never_reads_is_let_go() {
+    let mut limits = quick();
+    limits.max_connections = 1;
+    let fixture = Fixture::start(limits, &["mrtest-agent"]);
+    let mut greedy = fixture.connect(None).unwrap();
+    let request = "GET /puppet-ca/v1/certificate/ca HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    // Far more answers than the sockets' buffers hold.
+    let pipelined = request.repeat(4000);
+    greedy
+        .0
+        .sock
+        .set_write_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    let _ = greedy.send(pipelined.as_bytes());
+    let started = Instant::now();
+    let mut next = fixture.connect(Some("mrtest-agent")).unwrap();
+    assert_eq!(next.get("/puppet/v3/environments").unwrap(), 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(greedy);
+}
+
+/// The filebucket keeps every path a content came from and the content
+/// whole, with uploads at once; a path is answered only once recorded
+/// (as the agent asks before it sends); forged paths and diffs are refused.
+#[test]
+fn the_filebucket_keeps_every_path_and_whole_contents() {
+    let fixture = Arc::new(Fixture::start(quick(), &["mrtest-agent"]));
+    let content = b"mrtest backed up\n";
+    let sum: String = ring::digest::digest(&ring::digest::SHA256, content)
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let put = |fixture: &Fixture, path: &str| bucket_put(fixture, &sum, path, content);
+    let head = |path: &str| -> u16 {
+        let mut tls = fixture.connect(Some("mrtest-agent")).unwrap();
+        tls.send(
+            format!(
+                "HEAD /puppet/v3/file_bucket_file/sha256/{sum}/{path}?environment=production HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        tls.head_status().unwrap()
+    };
+    let uploads: Vec<_> = (0..8)
+        .map(|i| {
+            let (fixture, sum) = (fixture.clone(), sum.clone());
+            std::thread::spawn(move || {
+                bucket_put(&fixture, &sum, &format!("etc/mrtest-{i}.conf"), content)
+            })
+        })
+        .collect();
+    for upload in uploads {
+        assert_eq!(upload.join().unwrap(), 200);
+    }
+    let slot = sum[..8]
+        .chars()
+        .fold(fixture.path().join("var/bucket"), |p, c| {
+            p.join(c.to_string())
+        })
+        .join(&sum);
+    assert_eq!(std::fs::read(slot.join("contents")).unwrap(), content);
+    let mut paths: Vec<String> = std::fs::read_to_string(slot.join("paths"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    paths.sort();
+    let expected: Vec<String> = (0..8).map(|i| format!("/etc/mrtest-{i}.conf")).collect();
+    assert_eq!(paths, expected);
+    assert_eq!(head("etc/mrtest-3.conf"), 200);
+    assert_eq!(head("etc/mrtest-other.conf"), 404);
+    assert_eq!(put(&fixture, "etc/mrtest-forged%0A/etc/shadow"), 400);
+    let mut diff = fixture.connect(Some("mrtest-agent")).unwrap();
+    let asked =
+        format!("/puppet/v3/file_bucket_file/sha256/{sum}?environment=production&diff_with={sum}");
+    assert_eq!(diff.get(&asked).unwrap(), 400);
+}
+
+/// A filebucket upload of `content` under `sum`, from `path`, as the node.
+fn bucket_put(fixture: &Fixture, sum: &str, path: &str, content: &[u8]) -> u16 {
+    let mut tls = fixture.connect(Some("mrtest-agent")).unwrap();
+    let mut request = format!(
+        "PUT /puppet/v3/file_bucket_file/sha256/{sum}/{path}?environment=production HTTP/1.1\r\nHost: localhost\r\n\
+         Content-Type: application/octet-stream\r\nContent-Length: {}\r\n\r\n",
+        content.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(content);
+    tls.send(&request).unwrap();
+    tls.status().unwrap()
 }
