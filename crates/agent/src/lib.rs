@@ -261,7 +261,7 @@ impl Bucket {
             "/puppet/v3/file_bucket_file/sha256/{sum}/{}?environment={}",
             path.trim_start_matches('/')
                 .split('/')
-                .map(percent_segment)
+                .map(encode_segment)
                 .collect::<Vec<_>>()
                 .join("/"),
             encode(&self.environment)
@@ -288,8 +288,9 @@ impl Bucket {
     }
 }
 
-/// A path segment with everything but unreserved characters escaped.
-fn percent_segment(text: &str) -> String {
+/// A path segment with everything but unreserved characters escaped (a
+/// blank as `%20`: a path has no `+` for it, as a query has).
+pub(crate) fn encode_segment(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {

@@ -90,7 +90,7 @@ pub(crate) fn sync(
             _ => {
                 let below = relative
                     .components()
-                    .map(|c| encode(&c.as_os_str().to_string_lossy()))
+                    .map(|c| crate::encode_segment(&c.as_os_str().to_string_lossy()))
                     .collect::<Vec<_>>()
                     .join("/");
                 fetch_file(

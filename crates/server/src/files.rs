@@ -113,6 +113,20 @@ fn inside(real_root: &Path, path: &Path, follow: bool) -> bool {
     resolved.is_ok_and(|real| real.starts_with(real_root))
 }
 
+/// A directory's entries by name, each with whether it is a link (from the
+/// listing itself, with no call per entry), sorted.
+fn names_and_links(read: std::fs::ReadDir) -> Vec<(std::ffi::OsString, bool)> {
+    let mut names: Vec<_> = read
+        .filter_map(|e| e.ok())
+        .map(|e| {
+            let link = e.file_type().is_ok_and(|t| t.is_symlink());
+            (e.file_name(), link)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 /// Enters a directory of a walk: its canonical path, now among those the
 /// walk is inside (`leave` takes it out), or `None` when the walk is
 /// already inside it, as a link to a directory above would make it
@@ -145,15 +159,15 @@ pub(crate) fn tree(roots: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
         let Ok(read) = std::fs::read_dir(dir) else {
             return;
         };
-        let mut names: Vec<_> = read.filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
-        names.sort();
-        for name in names {
+        let names = names_and_links(read);
+        for (name, link) in names {
             if [".git", ".svn", ".hg", "CVS"].iter().any(|i| name == *i) {
                 continue;
             }
             let relative = below.join(&name);
             let path = w.base.join(&relative);
-            if !inside(&w.real_root, &path, true) {
+            // The walk is inside its root: only a link can lead out.
+            if link && !inside(&w.real_root, &path, true) {
                 continue;
             }
             if path.is_dir() {
@@ -265,16 +279,16 @@ impl Checksums {
         let Ok(read) = std::fs::read_dir(dir) else {
             return;
         };
-        let mut names: Vec<_> = read.filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
-        names.sort();
-        for name in names {
+        let names = names_and_links(read);
+        for (name, link) in names {
             let text = name.to_string_lossy();
             if w.options.ignore.iter().any(|pattern| glob(pattern, &text)) {
                 continue;
             }
             let relative = below.join(&name);
             let path = w.base.join(&relative);
-            if !inside(w.real_root, &path, w.options.follow_links) {
+            // The walk is inside its root: only a link can lead out.
+            if link && !inside(w.real_root, &path, w.options.follow_links) {
                 continue;
             }
             let Ok(meta) = stat(&path, w.options.follow_links) else {
