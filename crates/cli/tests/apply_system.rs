@@ -671,3 +671,48 @@ fn a_named_bucket_is_listed_and_restored_with_its_directory() {
     );
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "before\n");
 }
+
+#[test]
+fn the_service_provider_follows_process_one_as_puppets_does() {
+    // SAFETY: geteuid(2) has no preconditions.
+    assert_eq!(
+        unsafe { geteuid() },
+        0,
+        "this test mounts in a mount namespace of its own: run it as root (CI does)"
+    );
+    // Puppet asks process 1's name whether systemd runs the machine, not
+    // /run/systemd/system: a container that shares the host's /run, or a
+    // chroot on a systemd host with the host's /proc, must pick what
+    // Puppet picks. The run gets an empty /run of its own, with and
+    // without systemd's directory; only process 1 decides.
+    let pid1_is_systemd = std::fs::read_to_string("/proc/1/comm")
+        .expect("/proc/1/comm")
+        .contains("systemd");
+    for make in ["", "mkdir -p /run/systemd/system && "] {
+        let script = format!(
+            "mount -t tmpfs mrtest-run /run && {make}exec \"$0\" apply --noop --debug \
+             --vardir /run/mrtest-state -e \"service {{ 'mrtest-nosuch-svc': ensure => running }}\""
+        );
+        let output = Command::new("unshare")
+            .args(["--mount", "--propagation", "private", "sh", "-c", &script])
+            .arg(env!("CARGO_BIN_EXE_marionette"))
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("unshare (util-linux) runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(output.status.code(), Some(0), "{make}: {text}");
+        assert_eq!(
+            text.contains("Provider systemd is not functional on this host"),
+            !pid1_is_systemd,
+            "{make}: {text}"
+        );
+        assert!(
+            text.contains("Service[mrtest-nosuch-svc]/ensure: current_value 'stopped', should be 'running' (noop)"),
+            "{make}: {text}"
+        );
+    }
+}

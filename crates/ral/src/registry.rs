@@ -64,6 +64,15 @@ impl Default for Registry {
     }
 }
 
+/// Whether systemd is the init system, asked as Puppet's service
+/// providers ask it: by the name of process 1. In a chroot or an image
+/// build on a systemd host, that is the host's systemd (Puppet then picks
+/// the systemd provider, whatever `/run` holds); in a container whose
+/// first process is a shell, it is not.
+pub fn systemd_is_init() -> bool {
+    std::fs::read_to_string("/proc/1/comm").is_ok_and(|comm| comm.contains("systemd"))
+}
+
 impl Registry {
     /// An empty registry that knows the system features `posix` and
     /// `root`.
@@ -77,9 +86,7 @@ impl Registry {
         registry.add_feature("posix", || cfg!(unix));
         // SAFETY: geteuid(2) has no preconditions and cannot fail.
         registry.add_feature("root", || unsafe { libc::geteuid() } == 0);
-        registry.add_feature("systemd", || {
-            std::path::Path::new("/run/systemd/system").is_dir()
-        });
+        registry.add_feature("systemd", systemd_is_init);
         registry
     }
 

@@ -313,10 +313,6 @@ impl Flavor for Debian {
 /// Whether systemd runs the system: then init scripts are only a
 /// compatibility layer under it, and the `systemd` provider manages
 /// services.
-fn systemd_running() -> bool {
-    Path::new("/run/systemd/system").is_dir()
-}
-
 pub fn definition() -> ProviderDef {
     ProviderDef::properties("service", "debian", Service(Debian))
         .doc(
@@ -335,8 +331,8 @@ pub fn definition() -> ProviderDef {
         )
         .confine(Confine::Exists(INIT_DIR.into()))
         .confine(Confine::False(
-            "systemd is the init system (/run/systemd/system exists)".into(),
-            std::sync::Arc::new(systemd_running),
+            "systemd is the init system (process 1 is systemd)".into(),
+            std::sync::Arc::new(marionette_ral::registry::systemd_is_init),
         ))
         .defaultfor(&[("osfamily", &["Debian"])])
         .has_features(&["refreshable", "enableable", "configurable_timeout"])
