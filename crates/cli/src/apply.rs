@@ -105,6 +105,15 @@ pub(crate) struct RunArgs {
     /// accepted, with no effect; Marionette's checks do not depend on it.
     #[arg(long, value_name = "MODE", value_parser = ["off", "warning", "error"])]
     pub(crate) strict: Option<String>,
+    /// A file of PEM certificates trusted besides the system's and the
+    /// agent's CA, for `https://` file sources (Puppet's
+    /// `ssl_trust_store`).
+    #[arg(
+        long = "ssl_trust_store",
+        alias = "ssl-trust-store",
+        value_name = "FILE"
+    )]
+    pub(crate) ssl_trust_store: Option<PathBuf>,
     /// Puppet's warnings to leave out (`deprecations`): accepted, with no
     /// effect, as Marionette warns of no deprecation.
     #[arg(long, value_name = "KINDS", value_delimiter = ',', value_parser = ["deprecations"])]
@@ -233,6 +242,19 @@ pub(crate) fn run(
     stop_on_signals();
     marionette_plugin::Plugins::set_node_facts(Arc::new(facts.clone()));
     let logger = log.logger();
+    // `https://` file sources are trusted as Puppet's client trusts them:
+    // the system's bundle, Puppet's CA certificate (`localcacert`) and
+    // `ssl_trust_store`.
+    let ssldir = crate::environment::global().ssldir();
+    let mut trusted = vec![ssldir.join("certs/ca.pem")];
+    trusted.extend(args.ssl_trust_store.iter().cloned());
+    marionette_types::web::set_trust(marionette_types::web::Trust {
+        trusted,
+        certname: catalog.name.clone(),
+        certificate: ssldir.join(format!("certs/{}.pem", catalog.name)),
+        private_key: ssldir.join(format!("private_keys/{}.pem", catalog.name)),
+        logger: logger.clone(),
+    });
     if !run_command("prerun_command", args.prerun_command.as_deref(), &logger) {
         return Ok(ExitCode::FAILURE);
     }

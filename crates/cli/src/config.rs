@@ -180,6 +180,12 @@ const SETTINGS: &[Setting] = &[
         commands: &["agent"],
     },
     Setting {
+        name: "ssl_trust_store",
+        option: "--ssl_trust_store",
+        switch: false,
+        commands: RUNS,
+    },
+    Setting {
         name: "http_connect_timeout",
         option: "--http-connect-timeout",
         switch: false,

@@ -10,6 +10,7 @@ pub mod providers;
 pub mod system;
 mod text;
 pub mod types;
+pub mod web;
 
 use std::path::Path;
 

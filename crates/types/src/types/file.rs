@@ -9,12 +9,14 @@ use std::fs;
 use std::io::{self, Read};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use marionette_ral::attribute::{parse_boolean, value_str, value_text};
 use marionette_ral::{AttrDef, GenerateError, Generated, Generation, Resource, TypeDef};
 use marionette_values::Value;
 
 use crate::system;
+use crate::web;
 
 /// The checksum types Puppet knows; only those in [`SUPPORTED_CHECKSUMS`]
 /// work here, the others are refused with a clear message.
@@ -210,8 +212,14 @@ pub fn mode_text(mode: u32) -> String {
 // ---------------------------------------------------------------------------
 // Checksums and content
 
-/// The checksum type of a resource (`sha256` unless set).
+/// The checksum type of a resource (`sha256` unless set). Content from a
+/// web server is compared by what the server tells of it, as in Puppet
+/// (which sets the resource's `checksum` to that): a checksum header's
+/// kind, or `mtime`.
 pub fn checksum_type(resource: &Resource) -> &str {
+    if let Ok(Some(remote)) = web_source(resource) {
+        return remote.kind;
+    }
     resource.str("checksum").unwrap_or("sha256")
 }
 
@@ -236,6 +244,9 @@ fn hex(bytes: &[u8]) -> String {
 enum Hasher {
     Sha256(sha2::Sha256),
     Md5(md5::Md5),
+    /// Only for a web server that names its files by SHA-1
+    /// (`X-Checksum-Sha1`); a resource's `checksum` cannot ask for it yet.
+    Sha1(sha1::Sha1),
 }
 
 impl Hasher {
@@ -244,6 +255,7 @@ impl Hasher {
         match kind {
             "sha256" => Some(Hasher::Sha256(sha2::Sha256::new())),
             "md5" => Some(Hasher::Md5(md5::Md5::new())),
+            "sha1" => Some(Hasher::Sha1(sha1::Sha1::new())),
             _ => None,
         }
     }
@@ -253,6 +265,7 @@ impl Hasher {
         match self {
             Hasher::Sha256(h) => h.update(bytes),
             Hasher::Md5(h) => h.update(bytes),
+            Hasher::Sha1(h) => h.update(bytes),
         }
     }
 
@@ -261,6 +274,7 @@ impl Hasher {
         match self {
             Hasher::Sha256(h) => hex(&h.finalize()),
             Hasher::Md5(h) => hex(&h.finalize()),
+            Hasher::Sha1(h) => hex(&h.finalize()),
         }
     }
 }
@@ -365,6 +379,11 @@ pub fn content_is_checksum(value: &Value) -> bool {
 /// earlier resource of the same run may have changed the source.
 pub fn desired_sum(resource: &Resource, desired: &Value) -> String {
     if !resource.is_given("content")
+        && let Ok(Some(remote)) = web_source(resource)
+    {
+        return remote.checksum.clone();
+    }
+    if !resource.is_given("content")
         && let Some((path, meta)) = first_source(resource)
         && meta.is_file()
         && let Ok(sum) = sum_file(checksum_type(resource), &path)
@@ -386,9 +405,17 @@ pub fn sums_match(current: &str, desired: &str) -> bool {
     if current == desired {
         return true;
     }
+    // Both are in UTC: a file's time ends in `+0000`, a web server's
+    // `Last-Modified` in `UTC`, as Ruby writes them.
+    let instant = |time: &'_ str| {
+        time.strip_suffix(" +0000")
+            .or_else(|| time.strip_suffix(" UTC"))
+            .unwrap_or(time)
+            .to_string()
+    };
     match (parse_checksum(current), parse_checksum(desired)) {
         (Some((a, now)), Some((b, wanted))) if a == b && matches!(a, "mtime" | "ctime") => {
-            now >= wanted
+            instant(now) >= instant(wanted)
         }
         _ => false,
     }
@@ -588,6 +615,41 @@ pub fn first_source(resource: &Resource) -> Option<(PathBuf, fs::Metadata)> {
         let path = PathBuf::from(path);
         stat(&path, follow).ok().flatten().map(|meta| (path, meta))
     })
+}
+
+/// When the first source of a resource that exists is on a web server,
+/// what the server says of it (asked once per run); `None` when a local
+/// source comes first or none exists; an error when a server could not be
+/// asked, which fails the resource, as in Puppet.
+pub fn web_source(resource: &Resource) -> Result<Option<Arc<web::Remote>>, String> {
+    let Some(source) = resource.get("source") else {
+        return Ok(None);
+    };
+    let entries: Vec<&Value> = match source {
+        Value::Array(items) => items.iter().collect(),
+        single => vec![single],
+    };
+    if !entries
+        .iter()
+        .any(|entry| matches!(entry, Value::String(text) if web::is_web(text)))
+    {
+        return Ok(None);
+    }
+    let follow = resource.str("links") == Some("follow");
+    let preferred = resource.str("checksum");
+    for entry in entries {
+        let text = value_text(entry);
+        if web::is_web(&text) {
+            if let Some(remote) = web::metadata(&text, preferred)? {
+                return Ok(Some(remote));
+            }
+        } else if let Ok(path) = source_path(&text)
+            && stat(Path::new(&path), follow).ok().flatten().is_some()
+        {
+            return Ok(None);
+        }
+    }
+    Ok(None)
 }
 
 /// With `links => manage`, when the first source is a link, where it
@@ -1609,8 +1671,13 @@ pub fn definition() -> TypeDef {
             AttrDef::param("source")
                 .doc(
                     "Where the content comes from: an absolute path or a `file:///`
-                    URI on this machine, or `puppet:///modules/MODULE/PATH` for the file
-                    `MODULE/files/PATH` of a module on the module path. With several,
+                    URI on this machine, `puppet:///modules/MODULE/PATH` for the file
+                    `MODULE/files/PATH` of a module on the module path, or an `http://`
+                    or `https://` URL (compared by the checksum header the server sends,
+                    else by its `Last-Modified` time, and fetched only when it must be
+                    written; credentials in the URL are sent, and HTTPS servers are
+                    trusted through the system's certificates, the agent's CA and
+                    `ssl_trust_store`). With several,
                     the first that exists is used. A directory as source makes a
                     directory; with `recurse`, its tree is copied too. Cannot be
                     combined with `content` or `target`.",
@@ -1630,7 +1697,11 @@ pub fn definition() -> TypeDef {
                                 marionette_ral::attribute::inspect(entry)
                             ));
                         }
-                        match source_path(&value_text(entry)) {
+                        let text = value_text(entry);
+                        if web::is_web(&text) {
+                            continue;
+                        }
+                        match source_path(&text) {
                             Err(reason) if reason != NO_MODULE_PATH => return Err(reason),
                             _ => {}
                         }
@@ -1661,6 +1732,9 @@ pub fn definition() -> TypeDef {
                 // is looked for again when the resource is applied.
                 .default_fn(|resource| {
                     resource.get("source")?;
+                    if let Ok(Some(remote)) = web_source(resource) {
+                        return Some(Value::String(remote.checksum.as_str().into()));
+                    }
                     let kind = checksum_type(resource);
                     let sum = match first_source(resource) {
                         // A directory has no content; a source link (with

@@ -11,6 +11,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use marionette_ral::attribute::value_text;
@@ -146,6 +147,11 @@ fn check_sources(resource: &Resource) -> Result<(), ProviderError> {
     if ensure == "absent" {
         return Ok(());
     }
+    match crate::types::file::web_source(resource) {
+        Ok(Some(_)) => return Ok(()),
+        Err(reason) => return Err(ProviderError::new(reason)),
+        Ok(None) => {}
+    }
     match first_source(resource) {
         None => Err(ProviderError::new(crate::types::file::sources_not_found(
             resource,
@@ -173,6 +179,8 @@ fn check_sources(resource: &Resource) -> Result<(), ProviderError> {
 enum Data<'a> {
     Bytes(Cow<'a, [u8]>),
     Copy(PathBuf),
+    /// A web server's file, fetched as it is written.
+    Download(Arc<crate::web::Remote>),
 }
 
 /// With `--show_diff` (and the resource's `show_diff` left on), logs the
@@ -191,6 +199,13 @@ fn show_diff(cx: &Context, resource: &Resource, path: &Path, data: &Data<'_>) {
             Ok(bytes) => bytes,
             Err(_) => return,
         },
+        Data::Download(remote) => {
+            let mut bytes = Vec::new();
+            if crate::web::download(&remote.url, &mut bytes).is_err() {
+                return;
+            }
+            bytes
+        }
     };
     let Ok(old) = fs::read(path) else { return };
     let (Ok(old), Ok(new)) = (String::from_utf8(old), String::from_utf8(new)) else {
@@ -256,6 +271,11 @@ fn content_data<'a>(cx: &Context, resource: &'a Resource) -> Result<Data<'a>, Pr
         )));
     }
     if resource.get("source").is_some() {
+        if let Some(remote) =
+            crate::types::file::web_source(resource).map_err(ProviderError::new)?
+        {
+            return Ok(Data::Download(remote));
+        }
         return match first_source(resource) {
             Some((path, meta)) if meta.is_dir() => Err(ProviderError::new(format!(
                 "Cannot copy the directory {} into a file; use ensure => directory",
@@ -592,6 +612,26 @@ fn write_file(
         Data::Copy(source) => fs::File::open(&source)
             .and_then(|mut from| io::copy(&mut from, &mut file))
             .map(|_| ()),
+        Data::Download(remote) => {
+            crate::web::download(&remote.url, &mut file).map_err(ProviderError::new)?;
+            // As Puppet's file type, a written file whose digest is not the
+            // one the server announced is thrown away.
+            if crate::types::file::is_content_digest(remote.kind) {
+                let written = crate::types::file::sum_file(remote.kind, &temp)
+                    .map_err(|e| failure("read back", &temp, e))?;
+                if written != remote.checksum {
+                    let message = format!(
+                        "File written to disk did not match desired checksum; discarding changes ({written} vs {})",
+                        remote.checksum
+                    );
+                    // Logged on its own line before the failed change, as
+                    // Puppet's file type fails there.
+                    cx.logger.log(marionette_ral::Level::Err, "", &message);
+                    return Err(ProviderError::new(message));
+                }
+            }
+            Ok(())
+        }
     }
     .map_err(|e| failure("write", path, e))?;
     if replacing {

@@ -1,0 +1,1 @@
+01_create.pp

@@ -1,0 +1,1 @@
+06_https_untrusted.pp
