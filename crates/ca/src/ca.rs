@@ -190,6 +190,44 @@ fn netscape_comment() -> CustomExtension {
 }
 
 impl CertificateAuthority {
+    /// Opens the CA in `cadir`, which must exist: administering a CA
+    /// never makes one as a side effect (a mistyped directory would
+    /// otherwise get a new CA that no agent trusts).
+    pub fn open(cadir: &Path, settings: Settings) -> Result<CertificateAuthority, CaError> {
+        if !Self::exists_in(cadir) {
+            return Err(CaError::NoAuthority {
+                cadir: cadir.to_path_buf(),
+            });
+        }
+        Self::open_or_create(cadir, settings)
+    }
+
+    /// Makes a new CA in `cadir` (`puppetserver ca setup`), refusing a
+    /// directory that holds one already.
+    pub fn create(cadir: &Path, settings: Settings) -> Result<CertificateAuthority, CaError> {
+        if Self::exists_in(cadir) {
+            return Err(CaError::AuthorityExists {
+                cadir: cadir.to_path_buf(),
+            });
+        }
+        Self::open_or_create(cadir, settings)
+    }
+
+    /// Whether `cadir` holds any of a CA's files (all of them, or some,
+    /// which opening then refuses as a partial state).
+    fn exists_in(cadir: &Path) -> bool {
+        let paths = Paths::new(cadir);
+        [
+            &paths.ca_crt,
+            &paths.ca_key,
+            &paths.ca_crl,
+            &paths.serial,
+            &paths.inventory,
+        ]
+        .iter()
+        .any(|path| path.exists())
+    }
+
     /// Opens the CA in `cadir`, creating it on first use: an RSA key of
     /// `settings.key_length` bits, a self-signed CA certificate named
     /// `settings.ca_name`, an empty CRL, the `serial` file and the inventory,

@@ -146,6 +146,23 @@ pub enum CaError {
         /// The name.
         certname: String,
     },
+    /// The directory holds no certificate authority: only `open_or_create`
+    /// (the server's first start, `marionette ca setup`) makes one.
+    #[error(
+        "There is no certificate authority in {}: `marionette server` makes one when it first starts, and `marionette ca setup` makes one now",
+        cadir.display()
+    )]
+    NoAuthority {
+        /// Where it was looked for.
+        cadir: PathBuf,
+    },
+    /// A certificate authority exists already where a new one was asked
+    /// for.
+    #[error("A certificate authority exists already in {}", cadir.display())]
+    AuthorityExists {
+        /// Where it is.
+        cadir: PathBuf,
+    },
     /// There is no certificate (nor request) for the name.
     #[error("Could not find certificate {certname}")]
     NotFound {

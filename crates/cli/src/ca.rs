@@ -13,8 +13,10 @@ use marionette_ca::{CaError, CertificateAuthority, CertificateState, Certificate
 
 #[derive(Args, Debug)]
 pub(crate) struct CaArgs {
-    /// The CA's directory (default: the `ca` directory of the state
-    /// directory, /var/lib/marionette/ca for root).
+    /// The CA's directory (default: `cadir` of the settings files'
+    /// `[server]` or `[main]` section, as the server reads it, else the
+    /// `ca` directory of the state directory, /var/lib/marionette/ca for
+    /// root).
     #[arg(long, global = true, value_name = "DIR")]
     cadir: Option<PathBuf>,
     /// The size of new RSA keys, in bits.
@@ -26,6 +28,9 @@ pub(crate) struct CaArgs {
 
 #[derive(Subcommand, Debug)]
 enum CaCommand {
+    /// Make a new certificate authority (`marionette server` also makes
+    /// one when it first starts); refused where one exists.
+    Setup,
     /// List certificate requests; with --all, signed and revoked
     /// certificates too.
     List {
@@ -84,9 +89,23 @@ pub(crate) fn run(args: CaArgs) -> Result<ExitCode> {
     let cadir = args.cadir.clone().unwrap_or_else(|| vardir.join("ca"));
     let mut settings = Settings::new(&crate::host_name());
     settings.key_length = args.keylength;
-    let ca = CertificateAuthority::open_or_create(&cadir, settings)
-        .with_context(|| format!("could not open the CA in {}", cadir.display()))?;
+    if matches!(args.command, CaCommand::Setup) {
+        CertificateAuthority::create(&cadir, settings)?;
+        outln!(
+            "Generation succeeded. Find your files in {}",
+            cadir.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Every other command works on an existing CA: none is made as a side
+    // effect of listing or signing.
+    let ca = match CertificateAuthority::open(&cadir, settings) {
+        Err(e @ CaError::NoAuthority { .. }) => return Err(e.into()),
+        other => other.with_context(|| format!("could not open the CA in {}", cadir.display()))?,
+    };
     match args.command {
+        // Answered above; were it reached, the CA just opened exists.
+        CaCommand::Setup => Err(CaError::AuthorityExists { cadir }.into()),
         CaCommand::List {
             all,
             certname,

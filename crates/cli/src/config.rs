@@ -502,7 +502,9 @@ fn expand(value: &str, lookup: &dyn Fn(&str) -> Option<String>) -> String {
 /// The sections a command reads after `[main]`.
 fn sections(command: &str) -> &'static [&'static str] {
     match command {
-        "server" | "master" => &["server", "master"],
+        // `ca` administers the server's CA: it reads the server's
+        // settings (`cadir`), as `puppetserver ca` does.
+        "server" | "master" | "ca" => &["server", "master"],
         "agent" => &["agent"],
         _ => &["user"],
     }

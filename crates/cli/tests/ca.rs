@@ -38,6 +38,8 @@ fn certificates_are_generated_listed_revoked_and_cleaned() {
     let (cadir, ssldir) = (dir.path().join("ca"), dir.path().join("ssl"));
     let name = "mrtest-agent1.example.com";
 
+    let run = ca(&cadir, &["setup"]);
+    assert_eq!(run.code, 0, "{}", run.output());
     let run = ca(&cadir, &["list", "--all"]);
     assert_eq!(run.stdout, "No certificates to list\n", "{}", run.output());
 
@@ -142,4 +144,75 @@ fn usage_errors_exit_1() {
         .unwrap();
     let run = ca(&dir.path().join("ca"), &["sign"]);
     assert_eq!(run.code, 1, "{}", run.output());
+}
+
+#[test]
+fn commands_never_make_a_ca_and_find_the_servers() {
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-ca")
+        .tempdir()
+        .unwrap();
+    let cadir = dir.path().join("ca");
+    // A mistyped or empty directory is refused, and left empty: a CA made
+    // there would be one that no agent trusts.
+    for args in [
+        &["list", "--all"][..],
+        &["sign", "--certname", "x"],
+        &["generate", "--certname", "x"],
+    ] {
+        let run = ca(&cadir, args);
+        assert_eq!(run.code, 1, "{args:?}: {}", run.output());
+        assert_eq!(
+            run.stderr,
+            format!(
+                "Error: There is no certificate authority in {}: `marionette server` makes one when it first starts, and `marionette ca setup` makes one now\n",
+                cadir.display()
+            ),
+            "{args:?}"
+        );
+        assert!(!cadir.exists(), "{args:?} made {}", cadir.display());
+    }
+    let run = ca(&cadir, &["setup"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (
+            0,
+            format!(
+                "Generation succeeded. Find your files in {}\n",
+                cadir.display()
+            )
+            .as_str()
+        ),
+        "{}",
+        run.output()
+    );
+    assert!(cadir.join("ca_crt.pem").is_file());
+    let run = ca(&cadir, &["setup"]);
+    assert_eq!(run.code, 1, "{}", run.output());
+    assert!(
+        run.stderr
+            .contains("A certificate authority exists already"),
+        "{}",
+        run.output()
+    );
+    // Without --cadir, the server's setting in the settings file names it,
+    // from its [server] section as the server reads it.
+    let config = dir.path().join("puppet.conf");
+    std::fs::write(&config, format!("[server]\ncadir = {}\n", cadir.display())).unwrap();
+    let run = common::marionette(&[
+        "--config",
+        config.to_str().unwrap(),
+        "--vardir",
+        dir.path().join("var").to_str().unwrap(),
+        "ca",
+        "list",
+        "--all",
+    ]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "No certificates to list\n"),
+        "{}",
+        run.output()
+    );
+    assert!(!dir.path().join("var/ca").exists());
 }
