@@ -56,6 +56,16 @@ pub(crate) struct ServerArgs {
     /// A file the server's log is appended to, instead of standard error.
     #[arg(long, value_name = "FILE")]
     logdest: Option<PathBuf>,
+    /// A file that gets one line per request, in puppetserver's access
+    /// log format (the client's certificate name as its user). `SIGHUP`
+    /// reopens it and the others, after a rotation.
+    #[arg(long, value_name = "FILE")]
+    access_log: Option<PathBuf>,
+    /// A file that gets a line for each action on the certificate
+    /// authority: who signed, revoked or cleaned which certificate
+    /// (default: the server's log).
+    #[arg(long, value_name = "FILE")]
+    audit_log: Option<PathBuf>,
     /// Keep each node's facts, catalog and exported resources in the
     /// storage (an SQLite database under the vardir), collect exported
     /// resources from it, and answer PuppetDB's API (Puppet's
@@ -181,6 +191,8 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         vardir,
         ca,
         log_file: args.logdest,
+        access_log: args.access_log,
+        audit_log: args.audit_log,
         storage: storage.as_ref().map(|s| s.store.clone()),
         reports,
         ca_admins: args.ca_admins,
@@ -477,6 +489,20 @@ impl Compiler for Environments {
 
     fn modulepath(&self, environment: &str) -> Option<Vec<PathBuf>> {
         self.environment(environment).map(|e| e.modulepath.clone())
+    }
+
+    fn flush_environments(&self, environment: Option<&str>) {
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        match environment {
+            Some(name) => {
+                known.remove(name);
+            }
+            None => known.clear(),
+        }
+    }
+
+    fn environments_cached(&self) -> usize {
+        self.known.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     fn environments(&self) -> Vec<String> {

@@ -34,11 +34,15 @@ pub(crate) fn admit(
     declared: Option<u64>,
     limits: &Limits,
 ) -> Admission {
+    // The status API and the metrics say nothing of a node: load
+    // balancers and Prometheus ask them without certificates.
     let anyone = path.starts_with("/status/v1/")
+        || path == "/metrics"
         || path.strip_prefix("/puppet-ca/v1/").is_some_and(|rest| {
             !rest.starts_with("certificate_status") // the plural too
         });
-    let admin_only = path.starts_with("/puppet-ca/v1/certificate_status");
+    let admin_only = path.starts_with("/puppet-ca/v1/certificate_status")
+        || path.starts_with("/puppet-admin-api/");
     if admin_only && !client.may_administer(admins) {
         return Admission::Refuse(StatusCode::FORBIDDEN);
     }

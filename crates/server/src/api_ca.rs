@@ -41,6 +41,7 @@ pub(crate) fn handle(
             match ca.submit_csr(name, &pem) {
                 Ok(CsrOutcome::Signed) => {
                     state.log(&format!("Signed certificate request for {name}"));
+                    state.audit(client, "autosigned", name);
                     text(StatusCode::OK, "")
                 }
                 Ok(_) => {
@@ -82,8 +83,11 @@ pub(crate) fn handle(
                         .map(str::to_string)
                 });
             let result = match desired.as_deref() {
-                Some("signed") => ca.sign(name).map(|_| ()),
-                Some("revoked") => ca.revoke(name).map(|()| state.reload_crl()),
+                Some("signed") => ca.sign(name).map(|_| state.audit(client, "signed", name)),
+                Some("revoked") => ca.revoke(name).map(|()| {
+                    state.reload_crl();
+                    state.audit(client, "revoked", name);
+                }),
                 _ => {
                     return text(
                         StatusCode::BAD_REQUEST,
@@ -97,7 +101,10 @@ pub(crate) fn handle(
             }
         }
         (&Method::DELETE, "certificate_status") => {
-            match ca.clean(name).map(|()| state.reload_crl()) {
+            match ca.clean(name).map(|()| {
+                state.reload_crl();
+                state.audit(client, "cleaned", name);
+            }) {
                 Ok(()) => text(StatusCode::NO_CONTENT, ""),
                 Err(e) => failure(&e),
             }

@@ -135,10 +135,25 @@ async fn catalog(
     let started = std::time::Instant::now();
     // Compiles use every core, one each; requests beyond wait their turn
     // (a queue, not a refusal: Puppet's agent gives up on a 503).
-    let Ok(_permit) = state.compiles.acquire().await else {
+    let metrics = &state.metrics;
+    let counted = |counter: &std::sync::atomic::AtomicI64, by: i64| {
+        counter.fetch_add(by, std::sync::atomic::Ordering::Relaxed);
+    };
+    counted(&metrics.compiles_waiting, 1);
+    let permit = state.compiles.acquire().await;
+    counted(&metrics.compiles_waiting, -1);
+    let Ok(_permit) = permit else {
         return error(StatusCode::SERVICE_UNAVAILABLE, "The server is stopping");
     };
+    let environment = compile.environment.clone();
+    counted(&metrics.compiles_running, 1);
     let compiled = tokio::task::spawn_blocking(move || compiler.compile(&compile)).await;
+    counted(&metrics.compiles_running, -1);
+    metrics.compile(
+        &environment,
+        matches!(compiled, Ok(Ok(_))),
+        started.elapsed(),
+    );
     match compiled {
         Ok(Ok(catalog)) => {
             state.log(&format!(
@@ -204,6 +219,10 @@ fn report(state: &State, request: &Request, name: &str) -> Response<Body> {
             &format!("The report of {name} is not JSON"),
         );
     };
+    state
+        .metrics
+        .reports
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let wants = |processor: &str| state.config.reports.iter().any(|r| r == processor);
     if let Some(store) = &state.config.storage
         && wants("puppetdb")

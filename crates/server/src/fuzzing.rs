@@ -82,6 +82,8 @@ impl Harness {
             log_file: Some(dir.join("server.log")),
             storage: None,
             reports: Vec::new(),
+            access_log: None,
+            audit_log: None,
             ca_admins: Vec::new(),
             limits: Limits::default(),
         };
@@ -100,12 +102,17 @@ impl Harness {
             runtime,
             state: Arc::new(state),
             clients: [
-                Client { identity: None },
+                Client {
+                    identity: None,
+                    peer: None,
+                },
                 Client {
                     identity: Some(node(false)),
+                    peer: None,
                 },
                 Client {
                     identity: Some(node(true)),
+                    peer: None,
                 },
             ],
         })

@@ -16,6 +16,8 @@ pub(crate) type Body = Bytes;
 #[derive(Clone, Debug)]
 pub(crate) struct Client {
     pub(crate) identity: Option<marionette_ca::Identity>,
+    /// The client's address, for the access log.
+    pub(crate) peer: Option<std::net::IpAddr>,
 }
 
 impl Client {

@@ -30,7 +30,10 @@
 //!   GET), `file_metadata(s)/MOUNT/PATH`, `file_content/MOUNT/PATH`,
 //!   `static_file_content/...`, `report/NAME` (PUT), `environments`,
 //!   `file_bucket_file/ALGORITHM/SUM[/PATH]` (GET, HEAD, PUT).
-//! - `status/v1/simple`, `status/v1/services`.
+//! - `status/v1/simple`, `status/v1/services` (`?level=debug` adds the
+//!   counts), and `metrics` in Prometheus's text format.
+//! - `puppet-admin-api/v1/environment-cache` and `.../jruby-pool` (DELETE,
+//!   for CA administrators' certificates): forget made environments.
 //! - `pdb/query/v4/...`, `pdb/cmd/v1`, `pdb/meta/v1/version`: PuppetDB's
 //!   API over the storage, when the server has one (`marionette_storage`).
 //!
@@ -46,7 +49,10 @@ mod files;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 mod http;
+mod logs;
+mod metrics;
 mod server;
+mod status;
 mod timed;
 mod tls;
 
@@ -77,6 +83,12 @@ pub struct Config {
     pub ca: marionette_ca::Settings,
     /// Where the server's log goes, instead of standard error.
     pub log_file: Option<PathBuf>,
+    /// Where one line per request goes, in puppetserver's access log
+    /// format.
+    pub access_log: Option<PathBuf>,
+    /// Where the certificate authority's actions are written (who did
+    /// what to which certificate); the server's log when `None`.
+    pub audit_log: Option<PathBuf>,
     /// The nodes' storage (storeconfigs), which `/pdb/` answers from;
     /// without it, `/pdb/` says there is none.
     pub storage: Option<std::sync::Arc<marionette_storage::Store>>,
@@ -151,6 +163,16 @@ pub trait Compiler: Send + Sync {
 
     /// The environments there are.
     fn environments(&self) -> Vec<String>;
+
+    /// Forgets what was made of an environment (all of them for `None`):
+    /// the next compile reads its code, data and modules' Ruby afresh
+    /// (puppetserver's admin API `environment-cache` and `jruby-pool`).
+    fn flush_environments(&self, _environment: Option<&str>) {}
+
+    /// How many environments are kept made between compiles.
+    fn environments_cached(&self) -> usize {
+        0
+    }
 }
 
 /// Why the server could not start.

@@ -18,6 +18,7 @@ use tokio::net::TcpListener;
 use crate::admission::Admission;
 use crate::files::Checksums;
 use crate::http::{self, Client, Request};
+use crate::logs::LogFile;
 use crate::{Compiler, Config, ServerError};
 
 /// What every request may use.
@@ -30,7 +31,10 @@ pub(crate) struct State {
     /// burst of agents costs queueing time, not memory.
     pub(crate) compiles: tokio::sync::Semaphore,
     tls: RwLock<Arc<ServerConfig>>,
-    log_file: Option<std::sync::Mutex<std::fs::File>>,
+    log_file: Option<LogFile>,
+    access_log: Option<LogFile>,
+    audit_log: Option<LogFile>,
+    pub(crate) metrics: crate::metrics::Metrics,
     /// When an unreadable CRL was last said.
     crl_said: std::sync::Mutex<Option<std::time::Instant>>,
     identity: (Vec<CertificateDer<'static>>, PrivateKeyDer<'static>),
@@ -43,21 +47,21 @@ impl State {
         let ca = CertificateAuthority::open_or_create(&config.cadir, config.ca.clone())?;
         let identity = crate::tls::identity(&config, &ca)?;
         let tls = crate::tls::server_config(&ca, &identity.0, &identity.1)?;
-        let log_file = match &config.log_file {
-            Some(path) => Some(std::sync::Mutex::new(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|source| ServerError::Io {
-                        what: format!("could not open the log {}", path.display()),
+        let open = |path: &Option<std::path::PathBuf>, what: &str| {
+            path.as_deref()
+                .map(|path| {
+                    LogFile::open(path).map_err(|source| ServerError::Io {
+                        what: format!("could not open the {what} {}", path.display()),
                         source,
-                    })?,
-            )),
-            None => None,
+                    })
+                })
+                .transpose()
         };
         Ok(State {
-            log_file,
+            log_file: open(&config.log_file, "log")?,
+            access_log: open(&config.access_log, "access log")?,
+            audit_log: open(&config.audit_log, "audit log")?,
+            metrics: crate::metrics::Metrics::default(),
             crl_said: std::sync::Mutex::default(),
             config,
             ca,
@@ -83,11 +87,61 @@ impl State {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs_f64())
             .unwrap_or_default();
-        let line = format!("{seconds:.3} Notice: {message}\n");
-        let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
-        if std::io::Write::write_all(&mut *file, line.as_bytes()).is_err() {
-            eprint!("Notice: {line}");
+        let line = format!("{seconds:.3} Notice: {message}");
+        if file.write(&line).is_err() {
+            eprintln!("Notice: {line}");
         }
+    }
+
+    /// Writes what a client did to the certificate authority: to the
+    /// audit log, else the server's log.
+    pub(crate) fn audit(&self, client: &Client, action: &str, certname: &str) {
+        let who = client
+            .certname()
+            .unwrap_or("an agent without a certificate");
+        let from = client
+            .peer
+            .map_or_else(String::new, |peer| format!(" from {peer}"));
+        let message = format!("CA: {who}{from} {action} {certname}");
+        match &self.audit_log {
+            Some(file) => {
+                let seconds = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_secs_f64())
+                    .unwrap_or_default();
+                if file.write(&format!("{seconds:.3} {message}")).is_err() {
+                    self.log(&message);
+                }
+            }
+            None => self.log(&message),
+        }
+    }
+
+    /// One request in the access log, and in the counts.
+    pub(crate) fn access(&self, access: &crate::logs::Access<'_>, endpoint: &'static str) {
+        self.metrics.request(endpoint, access.status, access.took);
+        if let Some(file) = &self.access_log
+            && let Err(e) = file.write(&crate::logs::access_line(access))
+        {
+            self.log(&format!(
+                "Could not write to the access log {}: {e}",
+                file.path().display()
+            ));
+        }
+    }
+
+    /// Opens the log files anew (on `SIGHUP`), after a rotation moved
+    /// them away.
+    pub(crate) fn reopen_logs(&self) {
+        for file in [&self.log_file, &self.access_log, &self.audit_log]
+            .into_iter()
+            .flatten()
+        {
+            if let Err(e) = file.reopen() {
+                eprintln!("Could not reopen {}: {e}", file.path().display());
+            }
+        }
+        self.log("Reopened the log files");
     }
 
     /// Takes in a CRL another process wrote (`marionette ca revoke`):
@@ -200,6 +254,18 @@ async fn serve(
 ) {
     let limits = &state.config.limits;
     let connections = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    // SIGHUP reopens the logs, as logrotate's postrotate expects of a
+    // daemon; where the handler cannot be set, the signal keeps its
+    // default.
+    if let Ok(mut hangups) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+    {
+        let state = state.clone();
+        tokio::spawn(async move {
+            while hangups.recv().await.is_some() {
+                state.reopen_logs();
+            }
+        });
+    }
     let mut refusing = Backoff::default();
     loop {
         // At the cap, clients wait in the listen queue until a connection
@@ -213,7 +279,7 @@ async fn serve(
             accepted = listener.accept() => accepted,
             _ = &mut stopped => return,
         };
-        let (stream, _peer) = match accepted {
+        let (stream, peer) = match accepted {
             Ok(accepted) => {
                 if refusing.recovered() {
                     state.log("Accepting connections again");
@@ -242,6 +308,7 @@ async fn serve(
         let state = state.clone();
         tokio::spawn(async move {
             let _permit = permit;
+            let _open = OpenConnection::new(state.clone());
             let limits = state.config.limits.clone();
             let acceptor = tokio_rustls::TlsAcceptor::from(state.tls());
             let handshake = tokio::time::timeout(limits.handshake_timeout, acceptor.accept(stream));
@@ -257,7 +324,10 @@ async fn serve(
                 .peer_certificates()
                 .and_then(|certs| certs.first())
                 .and_then(|cert| marionette_ca::identity(cert));
-            let client = Client { identity };
+            let client = Client {
+                identity,
+                peer: Some(peer.ip()),
+            };
             let service = hyper::service::service_fn(move |request| {
                 let (state, client) = (state.clone(), client.clone());
                 async move { Ok::<_, Infallible>(route(&state, &client, request).await) }
@@ -274,6 +344,28 @@ async fn serve(
                 )
                 .await;
         });
+    }
+}
+
+/// Counts a connection as open for as long as it lives.
+struct OpenConnection(Arc<State>);
+
+impl OpenConnection {
+    fn new(state: Arc<State>) -> OpenConnection {
+        state
+            .metrics
+            .connections
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        OpenConnection(state)
+    }
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        self.0
+            .metrics
+            .connections
+            .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -370,7 +462,57 @@ async fn read_body(
     }
 }
 
+/// Answers a request, then counts it and writes it to the access log.
 pub(crate) async fn route(
+    state: &Arc<State>,
+    client: &Client,
+    request: hyper::Request<Incoming>,
+) -> Response<Full<bytes::Bytes>> {
+    let at = std::time::SystemTime::now();
+    let started = std::time::Instant::now();
+    let header = |name: hyper::header::HeaderName| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let (referer, user_agent) = (
+        header(hyper::header::REFERER),
+        header(hyper::header::USER_AGENT),
+    );
+    let content_length =
+        header(hyper::header::CONTENT_LENGTH).and_then(|length| length.parse().ok());
+    let request_line = format!(
+        "{} {} {:?}",
+        request.method(),
+        request.uri().path_and_query().map_or("/", |p| p.as_str()),
+        request.version()
+    );
+    let endpoint = crate::metrics::endpoint(request.uri().path());
+    let response = answer(state, client, request).await;
+    let bytes = hyper::body::Body::size_hint(response.body())
+        .exact()
+        .unwrap_or_default();
+    state.access(
+        &crate::logs::Access {
+            peer: client.peer,
+            certname: client.certname(),
+            at,
+            request_line: &request_line,
+            status: response.status().as_u16(),
+            bytes,
+            referer: referer.as_deref(),
+            user_agent: user_agent.as_deref(),
+            took: started.elapsed(),
+            content_length,
+        },
+        endpoint,
+    );
+    response
+}
+
+async fn answer(
     state: &Arc<State>,
     client: &Client,
     request: hyper::Request<Incoming>,
@@ -454,10 +596,12 @@ pub(crate) async fn route(
         crate::api_pdb::handle(state, client, &request, rest).await
     } else if path == "/status/v1/simple" || path.starts_with("/status/v1/simple/") {
         http::text(StatusCode::OK, "running")
-    } else if path == "/status/v1/services" {
-        http::json(&serde_json::json!({
-            "server": {"service_version": crate::PUPPET_VERSION, "state": "running", "status": {}}
-        }))
+    } else if path == "/status/v1/services" || path.starts_with("/status/v1/services/") {
+        crate::status::services(state, &request, path.strip_prefix("/status/v1/services/"))
+    } else if path == "/metrics" {
+        crate::status::metrics(state)
+    } else if let Some(rest) = path.strip_prefix("/puppet-admin-api/v1/") {
+        crate::status::admin(state, client, &request, rest)
     } else {
         http::error(StatusCode::NOT_FOUND, &format!("No route for {path}"))
     };

@@ -23,6 +23,7 @@ mod common;
 struct Fixture {
     dir: tempfile::TempDir,
     server: Option<Server>,
+    compiler: Arc<Counting>,
 }
 
 impl Fixture {
@@ -46,6 +47,7 @@ impl Fixture {
                 .unwrap();
         }
         drop(ca);
+        let compiler = Arc::new(Counting::default());
         let server = Server::start(
             Config {
                 bind: "127.0.0.1:0".parse().unwrap(),
@@ -56,17 +58,20 @@ impl Fixture {
                 vardir: dir.path().join("var"),
                 ca: settings(),
                 log_file: Some(dir.path().join("server.log")),
+                access_log: Some(dir.path().join("access.log")),
+                audit_log: Some(dir.path().join("audit.log")),
                 storage: None,
                 reports: vec!["store".into()],
                 ca_admins: vec!["mrtest-admin".into()],
                 limits,
             },
-            Arc::new(Counting::default()),
+            compiler.clone(),
         )
         .expect("the server starts");
         Fixture {
             dir,
             server: Some(server),
+            compiler,
         }
     }
 
@@ -150,6 +155,30 @@ impl Tls {
     }
 
     fn answer(&mut self, with_body: bool) -> std::io::Result<u16> {
+        self.response(with_body).map(|(status, _)| status)
+    }
+
+    /// A request with no body: the answer's status and body.
+    fn fetch(&mut self, method: &str, path: &str) -> std::io::Result<(u16, String)> {
+        self.fetch_with_body(method, path, b"")
+    }
+
+    fn fetch_with_body(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: &[u8],
+    ) -> std::io::Result<(u16, String)> {
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nUser-Agent: mrtest\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        self.send(&[head.as_bytes(), body].concat())?;
+        let (status, body) = self.response(true)?;
+        Ok((status, String::from_utf8_lossy(&body).into_owned()))
+    }
+
+    fn response(&mut self, with_body: bool) -> std::io::Result<(u16, Vec<u8>)> {
         let mut head = Vec::new();
         let mut byte = [0u8; 1];
         while !head.ends_with(b"\r\n\r\n") {
@@ -165,7 +194,7 @@ impl Tls {
             .map_or(0, |v| v.trim().parse().unwrap());
         let mut body = vec![0u8; if with_body { length } else { 0 }];
         self.0.read_exact(&mut body)?;
-        Ok(head[9..12].parse().unwrap())
+        Ok((head[9..12].parse().unwrap(), body))
     }
 
     /// A request with no body, answered.
@@ -516,4 +545,143 @@ fn bucket_put(fixture: &Fixture, sum: &str, path: &str, content: &[u8]) -> u16 {
     request.extend_from_slice(content);
     tls.send(&request).unwrap();
     tls.status().unwrap()
+}
+
+#[test]
+fn operators_see_status_metrics_and_logs_and_flush_environments() {
+    let fixture = Fixture::start(quick(), &["mrtest-node", "mrtest-cli"]);
+    // A load balancer's health check and Prometheus need no certificate.
+    let mut anonymous = fixture.connect(None).unwrap();
+    assert_eq!(
+        anonymous.fetch("GET", "/status/v1/simple").unwrap(),
+        (200, "running".to_string())
+    );
+    let mut node = fixture.connect(Some("mrtest-node")).unwrap();
+    assert_eq!(node.get("/puppet/v3/environments").unwrap(), 200);
+    assert_eq!(node.get("/puppet/v3/no-such-thing").unwrap(), 404);
+    let (status, services) = anonymous
+        .fetch("GET", "/status/v1/services?level=debug")
+        .unwrap();
+    assert_eq!(status, 200, "{services}");
+    let services: serde_json::Value = serde_json::from_str(&services).unwrap();
+    assert_eq!(services["server"]["state"], "running");
+    assert_eq!(services["server"]["detail_level"], "debug");
+    // The two nodes' and the server's own.
+    assert_eq!(services["ca"]["status"]["signed"], 3, "{services}");
+    assert_eq!(
+        anonymous
+            .fetch("GET", "/status/v1/services?level=loud")
+            .unwrap()
+            .0,
+        400
+    );
+    let (status, metrics) = anonymous.fetch("GET", "/metrics").unwrap();
+    assert_eq!(status, 200);
+    for line in [
+        "marionette_http_requests_total{endpoint=\"environments\",status=\"200\"} 1",
+        "marionette_http_requests_total{endpoint=\"other\",status=\"404\"} 1",
+        "marionette_http_requests_total{endpoint=\"status\",status=\"200\"} 2",
+        "marionette_ca_certificates{state=\"signed\"} 3",
+        "marionette_connections_open 2",
+    ] {
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "{line} is not in\n{metrics}"
+        );
+    }
+
+    // Flushing environments is a CA administrator's business.
+    let flushes = || {
+        fixture
+            .compiler
+            .flushes
+            .load(std::sync::atomic::Ordering::Relaxed)
+    };
+    assert_eq!(
+        node.fetch("DELETE", "/puppet-admin-api/v1/environment-cache")
+            .unwrap()
+            .0,
+        403
+    );
+    let mut admin = fixture.connect(Some("mrtest-cli")).unwrap();
+    assert_eq!(
+        admin
+            .fetch(
+                "DELETE",
+                "/puppet-admin-api/v1/environment-cache?environment=production"
+            )
+            .unwrap()
+            .0,
+        204
+    );
+    assert_eq!(flushes(), 1);
+    assert_eq!(
+        admin
+            .fetch("DELETE", "/puppet-admin-api/v1/jruby-pool")
+            .unwrap()
+            .0,
+        204
+    );
+    assert_eq!(flushes(), 2);
+
+    // The CA's actions leave audit lines: who, from where, what, which.
+    assert_eq!(
+        admin
+            .fetch_with_body(
+                "PUT",
+                "/puppet-ca/v1/certificate_status/mrtest-node",
+                br#"{"desired_state":"revoked"}"#
+            )
+            .unwrap()
+            .0,
+        204
+    );
+    let audit = std::fs::read_to_string(fixture.path().join("audit.log")).unwrap();
+    assert!(
+        audit
+            .lines()
+            .any(|l| l.ends_with(" CA: mrtest-cli from 127.0.0.1 revoked mrtest-node")),
+        "{audit}"
+    );
+
+    // One access line per request, in puppetserver's format, with the
+    // client's certificate name; SIGHUP starts a new file after a
+    // rotation.
+    let access = fixture.path().join("access.log");
+    let lines = std::fs::read_to_string(&access).unwrap();
+    assert!(
+        lines
+            .lines()
+            .any(|l| l.starts_with("127.0.0.1 - mrtest-node [")
+                && l.contains("] \"GET /puppet/v3/environments HTTP/1.1\" 200 ")
+                && l.contains(" \"-\" \"-\" ")),
+        "{lines}"
+    );
+    assert!(
+        lines.lines().any(
+            |l| l.starts_with("127.0.0.1 - - [") && l.contains("\"GET /metrics HTTP/1.1\" 200")
+        ),
+        "{lines}"
+    );
+    let rotated = fixture.path().join("access.log.1");
+    std::fs::rename(&access, &rotated).unwrap();
+    // The server's handler takes the test process's own SIGHUP.
+    let hangup = std::process::Command::new("kill")
+        .args(["-HUP", &std::process::id().to_string()])
+        .status()
+        .unwrap();
+    assert!(hangup.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !access.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(anonymous.get("/status/v1/simple").unwrap(), 200);
+    let fresh = std::fs::read_to_string(&access).unwrap();
+    assert!(
+        fresh.contains("\"GET /status/v1/simple HTTP/1.1\" 200"),
+        "{fresh}"
+    );
+    let old = std::fs::read_to_string(&rotated).unwrap();
+    assert!(old.starts_with(&lines), "the rotated file lost lines");
+    assert!(!fresh.contains("GET /metrics"), "{fresh}");
 }

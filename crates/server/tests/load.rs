@@ -42,6 +42,8 @@ fn three_hundred_catalogs_from_thirty_clients() {
             vardir: dir.join("var"),
             ca: settings(),
             log_file: Some(dir.join("server.log")),
+            access_log: None,
+            audit_log: None,
             storage: None,
             reports: vec!["store".into()],
             ca_admins: Vec::new(),

@@ -10,6 +10,8 @@ use marionette_server::{CompileRequest, Compiler};
 #[derive(Default)]
 pub(crate) struct Counting {
     pub(crate) compiles: AtomicUsize,
+    /// Times the server was told to forget its environments.
+    pub(crate) flushes: AtomicUsize,
     pub(crate) wrong: AtomicUsize,
     /// The node whose facts and trusted name are checked.
     pub(crate) expect_node: &'static str,
@@ -46,6 +48,10 @@ impl Compiler for Counting {
 
     fn environments(&self) -> Vec<String> {
         vec!["production".into()]
+    }
+
+    fn flush_environments(&self, _environment: Option<&str>) {
+        self.flushes.fetch_add(1, Ordering::Relaxed);
     }
 }
 

@@ -1,0 +1,285 @@
+//! What the server counts, and `/metrics`, which shows it in Prometheus's
+//! text format: requests by endpoint and status, their time, compiles by
+//! environment and outcome with their time, the compile queue, open
+//! connections, reports received, the environments kept made, and the
+//! certificate authority's requests and certificates by state.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+/// How many, and their seconds, by key.
+type Tally<K> = Mutex<BTreeMap<K, (u64, f64)>>;
+
+/// The server's counters; one per server, shared by its connections.
+pub(crate) struct Metrics {
+    started: SystemTime,
+    /// By (endpoint, status): how many requests, and their seconds.
+    requests: Tally<(&'static str, u16)>,
+    /// By (environment, outcome): how many compiles, and their seconds.
+    compiles: Tally<(String, &'static str)>,
+    pub(crate) connections: AtomicI64,
+    pub(crate) compiles_waiting: AtomicI64,
+    pub(crate) compiles_running: AtomicI64,
+    pub(crate) reports: AtomicU64,
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics {
+            started: SystemTime::now(),
+            requests: Mutex::default(),
+            compiles: Mutex::default(),
+            connections: AtomicI64::new(0),
+            compiles_waiting: AtomicI64::new(0),
+            compiles_running: AtomicI64::new(0),
+            reports: AtomicU64::new(0),
+        }
+    }
+}
+
+/// The endpoint a path belongs to, as the metrics name it: few enough
+/// names that a scrape stays small whatever clients ask.
+pub(crate) fn endpoint(path: &str) -> &'static str {
+    let v3 = |name: &str| path.starts_with(&format!("/puppet/v3/{name}"));
+    match () {
+        _ if v3("catalog/") => "catalog",
+        _ if v3("node/") => "node",
+        _ if v3("file_metadatas/") => "file_metadatas",
+        _ if v3("file_metadata/") => "file_metadata",
+        _ if v3("file_content/") || v3("static_file_content/") => "file_content",
+        _ if v3("file_bucket_file/") => "file_bucket_file",
+        _ if v3("report/") => "report",
+        _ if v3("facts/") => "facts",
+        _ if v3("environment") => "environments",
+        _ if path.starts_with("/puppet-ca/v1/") => "ca",
+        _ if path.starts_with("/pdb/") => "puppetdb",
+        _ if path.starts_with("/status/") => "status",
+        _ if path.starts_with("/puppet-admin-api/") => "admin",
+        _ if path == "/metrics" => "metrics",
+        _ => "other",
+    }
+}
+
+/// The certificate authority's counts by state, read at each scrape.
+pub(crate) struct Certificates {
+    pub(crate) requested: usize,
+    pub(crate) signed: usize,
+    pub(crate) revoked: usize,
+}
+
+impl Metrics {
+    pub(crate) fn request(&self, endpoint: &'static str, status: u16, took: Duration) {
+        let mut requests = self.requests.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = requests.entry((endpoint, status)).or_default();
+        entry.0 += 1;
+        entry.1 += took.as_secs_f64();
+    }
+
+    pub(crate) fn compile(&self, environment: &str, succeeded: bool, took: Duration) {
+        let outcome = if succeeded { "success" } else { "failure" };
+        let mut compiles = self.compiles.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = compiles
+            .entry((environment.to_string(), outcome))
+            .or_default();
+        entry.0 += 1;
+        entry.1 += took.as_secs_f64();
+    }
+
+    /// Prometheus's text exposition format (version 0.0.4).
+    pub(crate) fn render(&self, environments: usize, certificates: Option<Certificates>) -> String {
+        let mut out = String::new();
+        let family = |out: &mut String, name: &str, kind: &str, help: &str| {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+        };
+        family(
+            &mut out,
+            "marionette_build_info",
+            "gauge",
+            "The Puppet version the server speaks for, as a label.",
+        );
+        let _ = writeln!(
+            out,
+            "marionette_build_info{{puppet_version=\"{}\",version=\"{}\"}} 1",
+            crate::PUPPET_VERSION,
+            env!("CARGO_PKG_VERSION")
+        );
+        family(
+            &mut out,
+            "process_start_time_seconds",
+            "gauge",
+            "When the server started, in seconds since the epoch.",
+        );
+        let started = self
+            .started
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64());
+        let _ = writeln!(out, "process_start_time_seconds {started:.3}");
+        let requests = self
+            .requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        family(
+            &mut out,
+            "marionette_http_requests_total",
+            "counter",
+            "Requests answered, by endpoint and status.",
+        );
+        for ((endpoint, status), (count, _)) in &requests {
+            let _ = writeln!(
+                out,
+                "marionette_http_requests_total{{endpoint=\"{endpoint}\",status=\"{status}\"}} {count}"
+            );
+        }
+        family(
+            &mut out,
+            "marionette_http_request_seconds_total",
+            "counter",
+            "Time spent answering requests, by endpoint and status.",
+        );
+        for ((endpoint, status), (_, seconds)) in &requests {
+            let _ = writeln!(
+                out,
+                "marionette_http_request_seconds_total{{endpoint=\"{endpoint}\",status=\"{status}\"}} {seconds:.6}"
+            );
+        }
+        let compiles = self
+            .compiles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        family(
+            &mut out,
+            "marionette_compiles_total",
+            "counter",
+            "Catalogs compiled, by environment and outcome.",
+        );
+        for ((environment, outcome), (count, _)) in &compiles {
+            let _ = writeln!(
+                out,
+                "marionette_compiles_total{{environment=\"{}\",outcome=\"{outcome}\"}} {count}",
+                label(environment)
+            );
+        }
+        family(
+            &mut out,
+            "marionette_compile_seconds_total",
+            "counter",
+            "Time spent compiling, by environment and outcome.",
+        );
+        for ((environment, outcome), (_, seconds)) in &compiles {
+            let _ = writeln!(
+                out,
+                "marionette_compile_seconds_total{{environment=\"{}\",outcome=\"{outcome}\"}} {seconds:.6}",
+                label(environment)
+            );
+        }
+        for (name, help, value) in [
+            (
+                "marionette_compiles_waiting",
+                "Catalog requests waiting for a free core.",
+                self.compiles_waiting.load(Ordering::Relaxed),
+            ),
+            (
+                "marionette_compiles_running",
+                "Catalogs being compiled.",
+                self.compiles_running.load(Ordering::Relaxed),
+            ),
+            (
+                "marionette_connections_open",
+                "Client connections open.",
+                self.connections.load(Ordering::Relaxed),
+            ),
+            (
+                "marionette_environments_cached",
+                "Environments kept made (their code, Hiera and Ruby host) between compiles.",
+                environments as i64,
+            ),
+        ] {
+            family(&mut out, name, "gauge", help);
+            let _ = writeln!(out, "{name} {value}");
+        }
+        family(
+            &mut out,
+            "marionette_reports_received_total",
+            "counter",
+            "Reports agents sent.",
+        );
+        let _ = writeln!(
+            out,
+            "marionette_reports_received_total {}",
+            self.reports.load(Ordering::Relaxed)
+        );
+        if let Some(certificates) = certificates {
+            family(
+                &mut out,
+                "marionette_ca_certificates",
+                "gauge",
+                "The certificate authority's requests and certificates, by state.",
+            );
+            for (state, count) in [
+                ("requested", certificates.requested),
+                ("signed", certificates.signed),
+                ("revoked", certificates.revoked),
+            ] {
+                let _ = writeln!(
+                    out,
+                    "marionette_ca_certificates{{state=\"{state}\"}} {count}"
+                );
+            }
+        }
+        out
+    }
+}
+
+/// A label value with Prometheus's escapes.
+fn label(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_render_in_prometheus_text_format() {
+        let metrics = Metrics::default();
+        metrics.request("catalog", 200, Duration::from_millis(250));
+        metrics.request("catalog", 200, Duration::from_millis(250));
+        metrics.request("node", 404, Duration::from_millis(1));
+        metrics.compile("production", true, Duration::from_millis(500));
+        metrics.compile("odd\"env", false, Duration::from_millis(10));
+        let text = metrics.render(
+            2,
+            Some(Certificates {
+                requested: 1,
+                signed: 3,
+                revoked: 0,
+            }),
+        );
+        for line in [
+            "marionette_http_requests_total{endpoint=\"catalog\",status=\"200\"} 2",
+            "marionette_http_request_seconds_total{endpoint=\"catalog\",status=\"200\"} 0.500000",
+            "marionette_http_requests_total{endpoint=\"node\",status=\"404\"} 1",
+            "marionette_compiles_total{environment=\"production\",outcome=\"success\"} 1",
+            "marionette_compiles_total{environment=\"odd\\\"env\",outcome=\"failure\"} 1",
+            "marionette_environments_cached 2",
+            "marionette_ca_certificates{state=\"signed\"} 3",
+            "# TYPE marionette_http_requests_total counter",
+        ] {
+            assert!(
+                text.lines().any(|l| l == line),
+                "{line} missing from:\n{text}"
+            );
+        }
+        assert_eq!(endpoint("/puppet/v3/catalog/web1"), "catalog");
+        assert_eq!(endpoint("/puppet/v3/environments"), "environments");
+        assert_eq!(endpoint("/anything/else"), "other");
+    }
+}

@@ -1,0 +1,129 @@
+//! How the server is doing, for operators and their tools: puppetserver's
+//! status API (`status/v1/services`, whose `?level=debug` adds the
+//! counts), `/metrics` for Prometheus, and puppetserver's admin API, which
+//! makes the server forget the environments it made (after a code
+//! deployment, without a restart).
+
+use hyper::{Method, Response, StatusCode};
+use serde_json::{Value, json};
+
+use crate::http::{self, Body, Client, Request};
+use crate::metrics::Certificates;
+use crate::server::State;
+
+/// `status/v1/services[/NAME]`: each service with its state, as
+/// puppetserver's status service lists them; the counts at `level=debug`.
+pub(crate) fn services(state: &State, request: &Request, name: Option<&str>) -> Response<Body> {
+    let level = match request.param("level") {
+        None => "info",
+        Some(level @ ("critical" | "info" | "debug")) => level,
+        Some(other) => {
+            return http::error(
+                StatusCode::BAD_REQUEST,
+                &format!("Invalid level: '{other}' (critical, info or debug)"),
+            );
+        }
+    };
+    let debug = level == "debug";
+    let metrics = &state.metrics;
+    let load =
+        |counter: &std::sync::atomic::AtomicI64| counter.load(std::sync::atomic::Ordering::Relaxed);
+    let service = |status: Value| {
+        json!({
+            "service_version": crate::PUPPET_VERSION,
+            "service_status_version": 1,
+            "detail_level": level,
+            "state": "running",
+            "status": if debug { status } else { json!({}) },
+            "active_alerts": [],
+        })
+    };
+    let certificates = certificates(state);
+    let all = json!({
+        "server": service(json!({
+            "compiles_running": load(&metrics.compiles_running),
+            "compiles_waiting": load(&metrics.compiles_waiting),
+            "connections_open": load(&metrics.connections),
+            "environments_cached": state.compiler.environments_cached(),
+            "reports_received": metrics.reports.load(std::sync::atomic::Ordering::Relaxed),
+        })),
+        "ca": service(match certificates {
+            Some(c) => json!({"requested": c.requested, "signed": c.signed, "revoked": c.revoked}),
+            None => json!({}),
+        }),
+        "status-service": service(json!({})),
+    });
+    match name {
+        None | Some("") => http::json(&all),
+        Some(name) => match all.get(name) {
+            Some(one) => http::json(one),
+            None => http::error(
+                StatusCode::NOT_FOUND,
+                &format!("No status information found for service {name}"),
+            ),
+        },
+    }
+}
+
+/// `/metrics`: the counts in Prometheus's text format.
+pub(crate) fn metrics(state: &State) -> Response<Body> {
+    http::response(
+        StatusCode::OK,
+        "text/plain; version=0.0.4",
+        state
+            .metrics
+            .render(state.compiler.environments_cached(), certificates(state))
+            .into_bytes(),
+    )
+}
+
+/// `puppet-admin-api/v1/environment-cache` (optionally `?environment=`)
+/// and `.../jruby-pool`: forget made environments, so that the next
+/// compiles read code, data and modules' Ruby afresh, in new Ruby hosts.
+/// For CA administrators' certificates alone, as puppetserver's default
+/// authorization has it.
+pub(crate) fn admin(
+    state: &State,
+    client: &Client,
+    request: &Request,
+    rest: &str,
+) -> Response<Body> {
+    if !client.may_administer(&state.config.ca_admins) {
+        return http::forbidden(request);
+    }
+    let who = client.certname().unwrap_or("-");
+    match (&request.method, rest) {
+        (&Method::DELETE, "environment-cache") => {
+            let environment = request.param("environment");
+            state.compiler.flush_environments(environment);
+            state.log(&format!(
+                "Flushed the environment cache ({}), as {who} asked",
+                environment.unwrap_or("all environments")
+            ));
+            http::text(StatusCode::NO_CONTENT, "")
+        }
+        (&Method::DELETE, "jruby-pool") => {
+            state.compiler.flush_environments(None);
+            state.log(&format!(
+                "Restarted the Ruby hosts of every environment, as {who} asked"
+            ));
+            http::text(StatusCode::NO_CONTENT, "")
+        }
+        _ => http::error(
+            StatusCode::NOT_FOUND,
+            &format!("No route for {} {}", request.method, request.path),
+        ),
+    }
+}
+
+fn certificates(state: &State) -> Option<Certificates> {
+    let all = state.ca.certificate_statuses(None).ok()?;
+    let count = |wanted: marionette_ca::CertificateState| {
+        all.iter().filter(|status| status.state == wanted).count()
+    };
+    Some(Certificates {
+        requested: count(marionette_ca::CertificateState::Requested),
+        signed: count(marionette_ca::CertificateState::Signed),
+        revoked: count(marionette_ca::CertificateState::Revoked),
+    })
+}
