@@ -276,6 +276,12 @@ const SETTINGS: &[Setting] = &[
         commands: &["server"],
     },
     Setting {
+        name: "reporturl",
+        option: "--reporturl",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
         name: "cadir",
         option: "--cadir",
         switch: false,

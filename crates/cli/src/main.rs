@@ -50,6 +50,7 @@ mod logdest;
 mod lookup;
 mod progress;
 mod report;
+mod reports;
 mod resource;
 mod server;
 mod storage;

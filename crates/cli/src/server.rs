@@ -78,7 +78,8 @@ pub(crate) struct ServerArgs {
     storeconfigs_backend: String,
     /// What is done with the reports agents send, as Puppet's `reports`
     /// setting: `store` keeps each as a file under the vardir,
-    /// `puppetdb` in the storage, `none` nothing.
+    /// `puppetdb` in the storage, `log` writes its messages to the
+    /// server's log, `http` sends it to --reporturl, `none` nothing.
     #[arg(
         long,
         default_value = "store",
@@ -86,6 +87,14 @@ pub(crate) struct ServerArgs {
         value_name = "NAME[,NAME]"
     )]
     reports: Vec<String>,
+    /// Where the `http` report processor sends reports, as YAML (Puppet's
+    /// `reporturl`).
+    #[arg(
+        long,
+        default_value = "http://localhost:3000/reports/upload",
+        value_name = "URL"
+    )]
+    reporturl: String,
     /// Certificates that may administer the CA over the API besides those
     /// with `pp_cli_auth` (as puppetserver's `auth.conf` allowlist).
     #[arg(long, value_delimiter = ',', value_name = "NAME[,NAME]")]
@@ -168,9 +177,11 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         .collect();
     if let Some(unknown) = reports
         .iter()
-        .find(|r| !matches!(r.as_str(), "store" | "puppetdb"))
+        .find(|r| !matches!(r.as_str(), "store" | "puppetdb" | "log" | "http"))
     {
-        anyhow::bail!("--reports: '{unknown}' is not a report processor (store, puppetdb or none)");
+        anyhow::bail!(
+            "--reports: '{unknown}' is not a report processor (store, puppetdb, log, http or none)"
+        );
     }
     if reports.iter().any(|r| r == "puppetdb") && !args.storeconfigs {
         anyhow::bail!("--reports: 'puppetdb' needs the storage: set storeconfigs = true");
@@ -195,6 +206,12 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         audit_log: args.audit_log,
         storage: storage.as_ref().map(|s| s.store.clone()),
         reports,
+        report_processors: vec![
+            Arc::new(crate::reports::Log),
+            Arc::new(crate::reports::Http {
+                url: args.reporturl,
+            }),
+        ],
         ca_admins: args.ca_admins,
         limits: marionette_server::Limits {
             max_connections: connections_that_fit(args.max_connections),
@@ -219,6 +236,17 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         storage,
         timeout,
         known: Mutex::default(),
+    });
+    // The `http` report processor trusts what Puppet's does for an
+    // `https://` reporturl: the system's bundle and this server's CA.
+    marionette_types::web::set_trust(marionette_types::web::Trust {
+        trusted: vec![config.cadir.join("ca_crt.pem")],
+        certname: config.certname.clone(),
+        certificate: config.ssldir.join(format!("certs/{}.pem", config.certname)),
+        private_key: config
+            .ssldir
+            .join(format!("private_keys/{}.pem", config.certname)),
+        logger: Default::default(),
     });
     let server = marionette_server::Server::start(config, environments)
         .context("could not start the server")?;

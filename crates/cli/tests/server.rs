@@ -935,3 +935,155 @@ fn an_agent_against_a_stalling_server_uses_its_cached_catalog() {
         );
     }
 }
+
+/// A web server that takes one request and answers 200: its head (lower
+/// case) and its body, when it comes within `within`.
+fn receive_one(within: std::time::Duration) -> (u16, std::sync::mpsc::Receiver<(String, Vec<u8>)>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (sent, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let Ok((mut stream, _)) = listener.accept() else {
+            return;
+        };
+        stream.set_read_timeout(Some(within)).unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            if !matches!(stream.read(&mut byte), Ok(1)) {
+                return;
+            }
+            head.push(byte[0]);
+        }
+        let head = String::from_utf8_lossy(&head).to_lowercase();
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .map_or(0, |v| v.trim().parse().unwrap_or(0));
+        let mut body = vec![0u8; length];
+        if stream.read_exact(&mut body).is_err() {
+            return;
+        }
+        let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        let _ = sent.send((head, body));
+    });
+    (port, received)
+}
+
+#[test]
+fn reports_reach_the_log_and_a_web_receiver_that_puppets_ruby_reads() {
+    require("puppet", "puppet");
+    require("ruby", "ruby");
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-server")
+        .tempdir()
+        .unwrap();
+    let dir = dir.path();
+    let within = std::time::Duration::from_secs(120);
+    let (receiver, received) = receive_one(within);
+    let environments =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/server/environments");
+    let log = dir.join("server.log");
+    let server = start(
+        dir,
+        &environments,
+        &[
+            "--reports".into(),
+            "store,log,http".into(),
+            "--reporturl".into(),
+            format!("http://mrtest:secret@127.0.0.1:{receiver}/reports/upload").into(),
+            "--logdest".into(),
+            log.clone().into_os_string(),
+        ],
+    );
+    std::fs::write(dir.join("hello.txt"), "mrtest old hello\n").unwrap();
+    let run = agent(dir, server.port, "mrtest-agent1");
+    assert_eq!(run.status.code(), Some(2), "{}", common::printed(&run));
+    let (head, body) = received
+        .recv_timeout(within)
+        .expect("the http report processor posts the report");
+    assert!(
+        head.starts_with("post /reports/upload http/1.1\r\n"),
+        "{head}"
+    );
+    assert!(
+        head.contains("\r\ncontent-type: application/x-yaml\r\n"),
+        "{head}"
+    );
+    // mrtest:secret, from the URL's user information.
+    assert!(
+        head.contains("\r\nauthorization: basic bxj0zxn0onnly3jlda==\r\n"),
+        "{head}"
+    );
+    let body = String::from_utf8(body).unwrap();
+    assert!(
+        body.starts_with("--- !ruby/object:Puppet::Transaction::Report\nhost: mrtest-agent1\n"),
+        "{body}"
+    );
+    // Puppet's own Ruby reads it back as the report the agent sent, as a
+    // receiver written for Puppet's processor would.
+    let posted = dir.join("posted.yaml");
+    std::fs::write(&posted, &body).unwrap();
+    let read = Command::new("ruby")
+        .args([
+            "-e",
+            "require 'puppet'; r = YAML.unsafe_load_file(ARGV[0]); \
+             puts r.class, r.host, r.status, r.resource_statuses.size, r.logs.size, \
+             r.metrics['resources']['changed']",
+        ])
+        .arg(&posted)
+        .output()
+        .unwrap();
+    let read_back = String::from_utf8_lossy(&read.stdout);
+    assert!(
+        read.status.success(),
+        "{read_back}{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    let stored_dir = dir.join("server-root/server/reports/mrtest-agent1");
+    let stored = std::fs::read_dir(&stored_dir)
+        .unwrap()
+        .flatten()
+        .next()
+        .expect("the stored report");
+    let stored: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(stored.path()).unwrap()).unwrap();
+    let changed = stored["metrics"]["resources"]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v[0] == "changed")
+        .unwrap()[2]
+        .clone();
+    assert_eq!(
+        read_back.lines().collect::<Vec<_>>(),
+        [
+            "Puppet::Transaction::Report".to_string(),
+            "mrtest-agent1".to_string(),
+            stored["status"].as_str().unwrap().to_string(),
+            stored["resource_statuses"]
+                .as_object()
+                .unwrap()
+                .len()
+                .to_string(),
+            stored["logs"].as_array().unwrap().len().to_string(),
+            changed.to_string(),
+        ]
+    );
+    // The log processor: each message of the report, under the node.
+    let deadline = std::time::Instant::now() + within;
+    let logged = loop {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        if text.contains("//mrtest-agent1/") || std::time::Instant::now() > deadline {
+            break text;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(
+        logged
+            .lines()
+            .any(|l| l.contains(" Notice: //mrtest-agent1/Puppet: Applied catalog in ")),
+        "{logged}"
+    );
+}

@@ -212,7 +212,7 @@ fn keep(state: &State, kind: &str, name: &str, body: &[u8]) -> std::io::Result<P
     Ok(path)
 }
 
-fn report(state: &State, request: &Request, name: &str) -> Response<Body> {
+fn report(state: &std::sync::Arc<State>, request: &Request, name: &str) -> Response<Body> {
     let Ok(report) = serde_json::from_slice::<Value>(&request.body) else {
         return error(
             StatusCode::BAD_REQUEST,
@@ -232,6 +232,28 @@ fn report(state: &State, request: &Request, name: &str) -> Response<Body> {
         if let Some(refused) = submit(state, store, name, "report", command, &payload) {
             return refused;
         }
+    }
+    // The caller's processors, apart from the request.
+    let report = std::sync::Arc::new(report);
+    for processor in &state.config.report_processors {
+        if !wants(processor.name()) {
+            continue;
+        }
+        let (processor, state, report, node) = (
+            processor.clone(),
+            state.clone(),
+            report.clone(),
+            name.to_string(),
+        );
+        tokio::task::spawn_blocking(move || {
+            let log = |line: &str| state.log_line(line);
+            if let Err(message) = processor.process(&node, &report, &log) {
+                state.log_line(&format!(
+                    "Error: Report processor {} failed on the report of {node}: {message}",
+                    processor.name()
+                ));
+            }
+        });
     }
     if !wants("store") {
         return json_response(&json!([]));

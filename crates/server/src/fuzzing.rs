@@ -84,6 +84,7 @@ impl Harness {
             reports: Vec::new(),
             access_log: None,
             audit_log: None,
+            report_processors: Vec::new(),
             ca_admins: Vec::new(),
             limits: Limits::default(),
         };

@@ -95,6 +95,10 @@ pub struct Config {
     /// Puppet's `reports` setting: `store` keeps each report as a file,
     /// `puppetdb` in the storage.
     pub reports: Vec<String>,
+    /// The report processors the caller gives beyond `store` and
+    /// `puppetdb` (`log`, `http`, ...), run for each report when
+    /// [`Config::reports`] names them.
+    pub report_processors: Vec<std::sync::Arc<dyn ReportProcessor>>,
     /// Certificates allowed to administer the CA over the API besides
     /// those carrying `pp_cli_auth` (puppetserver's `auth.conf` rule for
     /// `certificate_status`). Where a request comes from grants nothing.
@@ -173,6 +177,25 @@ pub trait Compiler: Send + Sync {
     fn environments_cached(&self) -> usize {
         0
     }
+}
+
+/// A report processor of Puppet's `reports` setting: given each report a
+/// node sends (Puppet's JSON report), after the server stored it. It runs
+/// apart from the request, so a slow one never keeps an agent waiting;
+/// what it says goes to the server's log through `log`, one line at a
+/// time, each starting with its level (`Notice: `, `Error: `).
+pub trait ReportProcessor: Send + Sync + std::fmt::Debug {
+    /// Its name in `reports`.
+    fn name(&self) -> &str;
+
+    /// Handles the report of `node`; an error is logged with the
+    /// processor's name.
+    fn process(
+        &self,
+        node: &str,
+        report: &serde_json::Value,
+        log: &dyn Fn(&str),
+    ) -> Result<(), String>;
 }
 
 /// Why the server could not start.

@@ -79,17 +79,22 @@ impl State {
     /// log file with its time. The file stays open, so the server can
     /// still say it is out of descriptors.
     pub(crate) fn log(&self, message: &str) {
+        self.log_line(&format!("Notice: {message}"));
+    }
+
+    /// Writes a line that says its own level (`Error: ...`) to the log.
+    pub(crate) fn log_line(&self, line: &str) {
         let Some(file) = &self.log_file else {
-            eprintln!("Notice: {message}");
+            eprintln!("{line}");
             return;
         };
         let seconds = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs_f64())
             .unwrap_or_default();
-        let line = format!("{seconds:.3} Notice: {message}");
-        if file.write(&line).is_err() {
-            eprintln!("Notice: {line}");
+        let stamped = format!("{seconds:.3} {line}");
+        if file.write(&stamped).is_err() {
+            eprintln!("{line}");
         }
     }
 

@@ -60,6 +60,7 @@ impl Fixture {
                 log_file: Some(dir.path().join("server.log")),
                 access_log: Some(dir.path().join("access.log")),
                 audit_log: Some(dir.path().join("audit.log")),
+                report_processors: Vec::new(),
                 storage: None,
                 reports: vec!["store".into()],
                 ca_admins: vec!["mrtest-admin".into()],

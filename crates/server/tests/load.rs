@@ -44,6 +44,7 @@ fn three_hundred_catalogs_from_thirty_clients() {
             log_file: Some(dir.join("server.log")),
             access_log: None,
             audit_log: None,
+            report_processors: Vec::new(),
             storage: None,
             reports: vec!["store".into()],
             ca_admins: Vec::new(),

@@ -1,5 +1,6 @@
 //! Files that web servers have: a file resource's `source =>
-//! 'http(s)://...'`, read the way Puppet's file type reads it.
+//! 'http(s)://...'`, read the way Puppet's file type reads it; and
+//! [`post`], for the server's `http` report processor.
 //!
 //! What the file should hold is known from the answer to a `HEAD` request
 //! (a server that refuses `HEAD` with 403 or 405 is asked for the first
@@ -104,6 +105,27 @@ pub fn metadata(url: &str, preferred: Option<&str>) -> Result<Option<Arc<Remote>
         .get_or_insert_with(HashMap::new)
         .insert(key, answer.clone());
     answer
+}
+
+/// Sends `body` to `url` with `POST` (the server's `http` report
+/// processor): the answer's status and reason, or why there is none.
+pub fn post(url: &str, content_type: &str, body: &[u8]) -> Result<(u16, String), String> {
+    let started = Instant::now();
+    let (address, auth) = split_credentials(url);
+    let mut request = agent_for(url)
+        .post(&address)
+        .header("Content-Type", content_type);
+    if let Some(auth) = &auth {
+        request = request.header("Authorization", auth);
+    }
+    let response = request
+        .send(body)
+        .map_err(|e| request_failed(url, started, &e))?;
+    let status = response.status();
+    Ok((
+        status.as_u16(),
+        status.canonical_reason().unwrap_or_default().to_string(),
+    ))
 }
 
 /// Copies the file at `url` into `to`.
