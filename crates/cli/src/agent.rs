@@ -279,7 +279,7 @@ fn run_once(
 }
 
 /// The server's bucket as the run's providers use it.
-struct ServerBucket(marionette_agent::Bucket);
+pub(crate) struct ServerBucket(pub(crate) marionette_agent::Bucket);
 
 impl marionette_ral::RemoteBucket for ServerBucket {
     fn put(&self, sum: &str, bytes: &[u8], path: &str) -> std::io::Result<()> {

@@ -123,7 +123,7 @@ const SETTINGS: &[Setting] = &[
         name: "certname",
         option: "--certname",
         switch: false,
-        commands: &["apply", "agent", "server"],
+        commands: &["apply", "agent", "server", "filebucket"],
     },
     Setting {
         name: "ssldir",
@@ -159,19 +159,19 @@ const SETTINGS: &[Setting] = &[
         name: "server",
         option: "--server",
         switch: false,
-        commands: &["agent"],
+        commands: &["agent", "filebucket"],
     },
     Setting {
         name: "serverport",
         option: "--serverport",
         switch: false,
-        commands: &["agent"],
+        commands: &["agent", "filebucket"],
     },
     Setting {
         name: "masterport",
         option: "--serverport",
         switch: false,
-        commands: &["agent"],
+        commands: &["agent", "filebucket"],
     },
     Setting {
         name: "waitforcert",

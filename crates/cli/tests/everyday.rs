@@ -341,3 +341,64 @@ fn puppets_flags_are_accounted_for_and_accepted() {
     }
     assert!(refused.is_empty(), "refused:\n{}", refused.join("\n"));
 }
+
+#[test]
+fn the_filebucket_backs_up_lists_and_diffs_as_puppets_does() {
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-fb")
+        .tempdir()
+        .unwrap();
+    let bucket = dir.path().join("bucket");
+    let file = dir.path().join("motd");
+    let fb = |args: &[&str]| {
+        let mut all = vec!["filebucket"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--bucket", bucket.to_str().unwrap()]);
+        common::marionette(&all)
+    };
+    std::fs::write(&file, "one\n").unwrap();
+    let first = fb(&["backup", file.to_str().unwrap()]);
+    let (shown, old) = first.stdout.trim_end().split_once(": ").unwrap();
+    assert_eq!(shown, file.to_str().unwrap(), "{}", first.output());
+    std::fs::write(&file, "one\nagain\n").unwrap();
+    let second = fb(&["backup", file.to_str().unwrap()]);
+    let new = second
+        .stdout
+        .trim_end()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    assert_ne!(old, new);
+    let listed = fb(&["list"]);
+    assert_eq!(listed.stdout.lines().count(), 2, "{}", listed.output());
+    assert!(
+        listed
+            .stdout
+            .lines()
+            .all(|l| l.ends_with(file.to_str().unwrap()))
+    );
+    // Two sums, and a sum against a file: diff -u's lines.
+    let diffed = fb(&["diff", old, &new]);
+    assert_eq!(diffed.code, 0, "{}", diffed.output());
+    assert!(
+        diffed.stdout.contains("@@ -1 +1,2 @@\n one\n+again\n"),
+        "{}",
+        diffed.output()
+    );
+    let against_file = fb(&["diff", old, file.to_str().unwrap()]);
+    assert!(
+        against_file.stdout.ends_with(" one\n+again\n"),
+        "{}",
+        against_file.output()
+    );
+    assert_eq!(fb(&["diff", old, old]).stdout, "");
+    let missing = fb(&["diff", old, "0000"]);
+    assert_eq!(missing.code, 1, "{}", missing.output());
+    let absent = dir.path().join("mrtest-nothere");
+    let refused = fb(&["backup", absent.to_str().unwrap()]);
+    assert_eq!(
+        (refused.code, refused.stderr.as_str()),
+        (1, format!("{}: no such file\n", absent.display()).as_str())
+    );
+}

@@ -236,6 +236,48 @@ fn a_stock_puppet_agent_is_served() {
         "200"
     );
     assert_eq!(curl(dir, server.port, None, &[], &bucketed), "403");
+    // The filebucket command reaches the same content with the agent's
+    // certificate, and compares it with a file.
+    let remote = |args: &[&str]| {
+        let ssldir = dir.join("mrtest-agent1/ssl");
+        let port = server.port.to_string();
+        let mut all = vec!["filebucket"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&[
+            "--server",
+            "localhost",
+            "--serverport",
+            &port,
+            "--certname",
+            "mrtest-agent1",
+            "--ssldir",
+            ssldir.to_str().unwrap(),
+        ]);
+        common::marionette(&all)
+    };
+    let got = remote(&["get", sum]);
+    assert_eq!(
+        (got.code, got.stdout.as_str()),
+        (0, "mrtest old hello\n"),
+        "{}",
+        got.output()
+    );
+    let compared = dir.join("compared.txt");
+    std::fs::write(&compared, "mrtest new hello\n").unwrap();
+    let diffed = remote(&["diff", sum, compared.to_str().unwrap()]);
+    assert_eq!(diffed.code, 0, "{}", diffed.output());
+    assert!(
+        diffed
+            .stdout
+            .contains("\n-mrtest old hello\n+mrtest new hello\n"),
+        "{}",
+        diffed.output()
+    );
+    let listed = remote(&["list"]);
+    assert_eq!(
+        (listed.code, listed.stderr.as_str()),
+        (1, "Error: Listing remote file buckets is not allowed\n")
+    );
     let unknown =
         "/puppet/v3/file_bucket_file/md5/00000000000000000000000000000000?environment=production";
     assert_eq!(
