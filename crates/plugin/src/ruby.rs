@@ -464,6 +464,7 @@ fn checked_by_ruby(
         relations: spec.autorelations.clone(),
         validates: spec.validates,
         titled: spec.titled,
+        reads_catalog: std::fs::read_to_string(&t.file).is_ok_and(|text| text.contains("catalog")),
         learned: Mutex::default(),
     });
     for attr in def.attributes.iter_mut() {
@@ -668,6 +669,10 @@ struct RubyChecks {
     validates: bool,
     /// Whether the type defines its resources' `title`.
     titled: bool,
+    /// Whether the type's code looks at the catalog (`catalog.resources`
+    /// in an `autorequire` block): its checks then get the catalog's
+    /// module-type resources.
+    reads_catalog: bool,
     learned: Mutex<Learned>,
 }
 
@@ -777,7 +782,7 @@ impl RubyChecks {
         if let Some(found) = self.learned().relations.get(resource.title()) {
             return found.get(at).cloned().unwrap_or_default();
         }
-        self.check_built(false, &[resource]);
+        self.check_built(false, &[resource], &[]);
         self.learned()
             .relations
             .get(resource.title())
@@ -791,17 +796,27 @@ impl RubyChecks {
         &self,
         validates: bool,
         resources: &[&marionette_ral::Resource],
+        catalog: &[&marionette_ral::Resource],
     ) -> Vec<Result<(), String>> {
         let list: Vec<(&str, PHash)> = resources
             .iter()
             .map(|r| (r.title(), values_of(r)))
             .collect();
+        let catalog: Vec<(&str, &str, PHash)> = if self.reads_catalog && !self.relations.is_empty()
+        {
+            catalog
+                .iter()
+                .map(|r| (r.type_def().name.as_str(), r.title(), values_of(r)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let built = self.load().and_then(|()| {
             self.host
                 .check_built(
                     &self.t.name,
                     validates,
-                    &self.relations,
+                    (&self.relations, &catalog),
                     &list,
                     &mut Answers::none(),
                 )
@@ -867,11 +882,15 @@ impl marionette_ral::Batch for RubyChecks {
         }
     }
 
-    fn check(&self, resources: &[&marionette_ral::Resource]) -> Vec<Result<(), String>> {
+    fn check(
+        &self,
+        resources: &[&marionette_ral::Resource],
+        catalog: &[&marionette_ral::Resource],
+    ) -> Vec<Result<(), String>> {
         if self.relations.is_empty() && !self.validates {
             return vec![Ok(()); resources.len()];
         }
-        self.check_built(self.validates, resources)
+        self.check_built(self.validates, resources, catalog)
     }
 }
 

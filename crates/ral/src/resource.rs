@@ -144,7 +144,7 @@ impl Resource {
         let resource = Resource::unchecked(type_def, title, params, origin)?;
         let verdict = match &resource.type_def.batch {
             Some(batch) => attribute::guarded("validate", "resource validation", || {
-                batch.check(&[&resource]).pop().unwrap_or(Ok(()))
+                batch.check(&[&resource], &[]).pop().unwrap_or(Ok(()))
             }),
             None => Ok(()),
         };
@@ -365,6 +365,14 @@ impl Resource {
             let (params, origin) = catalog_values(resource);
             Resource::unchecked(type_def, &resource.title, params, origin)
         });
+        // What the types' code may see of the catalog: every resource of a
+        // batched type (module types), as Puppet's catalog holds them.
+        let view: Vec<Resource> = batches
+            .iter()
+            .flat_map(|(_, members)| members.iter())
+            .filter_map(|&at| built[at].as_ref().ok().cloned())
+            .collect();
+        let view: Vec<&Resource> = view.iter().collect();
         for (batch, members) in &batches {
             let made: Vec<usize> = members
                 .iter()
@@ -377,7 +385,7 @@ impl Resource {
                     .filter_map(|&at| built[at].as_ref().ok())
                     .collect();
                 attribute::guarded("validate", "resource validation", || {
-                    Ok(batch.check(&checked))
+                    Ok(batch.check(&checked, &view))
                 })
                 .unwrap_or_else(|message| vec![Err(message); checked.len()])
             };

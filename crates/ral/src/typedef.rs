@@ -115,7 +115,10 @@ pub trait Batch: Send + Sync {
     fn declared(&self, resources: &[(&str, Vec<(String, Value)>)]);
     /// Once they are built: the type's check of each (its `validate`), in
     /// the order given. Takes the place of [`TypeDef::validate`].
-    fn check(&self, resources: &[&Resource]) -> Vec<Result<(), String>>;
+    /// `catalog` is what the type's code may look at of the catalog
+    /// (`catalog.resources` in an `autorequire` block): the resources of
+    /// every batched type; empty for a resource built alone.
+    fn check(&self, resources: &[&Resource], catalog: &[&Resource]) -> Vec<Result<(), String>>;
 }
 
 /// Titles computed from a resource, for automatic relationships.
@@ -749,6 +752,28 @@ impl TypeDef {
         self
     }
 
+    /// The values of the key attributes a title gives through the type's
+    /// title patterns (the first that matches), in their order: how
+    /// Puppet's catalog reads a reference (`Keystone_tenant['admin::Default']`)
+    /// to find a resource by its uniqueness key rather than its title.
+    /// `None` without patterns, when none matches, or when the title
+    /// leaves a key attribute without a value.
+    pub fn title_identity(&self, title: &str) -> Option<Vec<String>> {
+        let pattern = self
+            .title_patterns
+            .iter()
+            .find(|p| p.regex.captures(title).is_some())?;
+        let captures = pattern.regex.captures(title)?;
+        let captured: Vec<Option<String>> = captures.iter().skip(1).cloned().collect();
+        self.key_attributes()
+            .iter()
+            .map(|key| {
+                let group = pattern.attributes.iter().position(|a| *a == key.name)?;
+                captured.get(group).cloned().flatten()
+            })
+            .collect()
+    }
+
     pub fn title_pattern(mut self, pattern: &str, attributes: &[&str]) -> TypeDef {
         let regex = Regex::new(pattern)
             .unwrap_or_else(|e| panic!("invalid title pattern /{pattern}/: {e}"));
@@ -1009,6 +1034,28 @@ mod tests {
             trim_doc(doc),
             "Creates a new database. Depending\non the provider, this might create relational\n\
              databases.\n\nExample:\n\n    database {'mydatabase':\n      ensure => present,\n    }"
+        );
+    }
+
+    #[test]
+    fn a_title_gives_the_identity_its_patterns_capture() {
+        // keystone_tenant's shape: `NAME::DOMAIN`, else the name alone.
+        let tenant = TypeDef::new("tenant")
+            .attr(AttrDef::param("name").namevar())
+            .attr(AttrDef::param("domain").namevar())
+            .title_pattern(r"\A(.+)::(.+)\z", &["name", "domain"])
+            .title_pattern(r"\A(.+)\z", &["name"]);
+        assert_eq!(
+            tenant.title_identity("admin::Default"),
+            Some(vec!["admin".to_string(), "Default".to_string()])
+        );
+        // A key attribute the title does not give: no identity to match.
+        assert_eq!(tenant.title_identity("admin"), None);
+        assert_eq!(
+            TypeDef::new("plain")
+                .attr(AttrDef::param("name"))
+                .title_identity("x"),
+            None
         );
     }
 

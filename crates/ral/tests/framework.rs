@@ -774,7 +774,7 @@ fn a_batch_checks_a_catalogs_resources_together() {
                     .collect(),
             );
         }
-        fn check(&self, resources: &[&Resource]) -> Vec<Result<(), String>> {
+        fn check(&self, resources: &[&Resource], _: &[&Resource]) -> Vec<Result<(), String>> {
             self.checked
                 .lock()
                 .unwrap()

@@ -614,6 +614,28 @@ module Puppet
       end
     end
 
+    # The resource as the system has it (Puppet's `Type#to_resource`):
+    # `ensure` as its property reads it, the other properties through the
+    # provider, `:absent` all of them for a thing that is not there.
+    def to_resource
+      values = {}
+      ensure_attr = self.class.attribute('ensure')
+      if ensure_attr && ensure_attr[:kind] == 'property'
+        state = (parameter(:ensure) || ensure_attr[:class].new(self)).retrieve
+        values[:ensure] = state
+      end
+      self.class.attributes.each do |attr|
+        next unless attr[:kind] == 'property' && attr[:name] != 'ensure'
+        next unless provider.respond_to?(attr[:name])
+        next unless attr[:features].all? { |f| provider.class.feature?(f) }
+
+        values[attr[:name].to_sym] = values[:ensure] == :absent ? :absent : provider.send(attr[:name])
+      end
+      key = self.class.key_attributes.first
+      values[key.to_sym] = self[key] if key && !self[key].nil?
+      Puppet::Resource.new(self.class.type_name, title, values)
+    end
+
     # A provider given to the resource (a prefetch's) belongs to it.
     def provider=(provider)
       @provider = provider
@@ -1248,6 +1270,7 @@ module Marionette
       def check_built(params)
         type = type(params['type'])
         relations = Array(params['relations'])
+        catalog = RunCatalog.new(Array(params['catalog'])) if params.key?('catalog')
         list = params['resources'].map do |built|
           values = Wire.decode(built['values'] || {})
           answer = {}
@@ -1256,7 +1279,8 @@ module Marionette
             answer['refused'] = refused if refused
           end
           unless relations.empty?
-            resource = with_defaults(partial(type, built['title'], values))
+            resource = with_provider(with_defaults(partial(type, built['title'], values)))
+            resource.catalog = catalog if catalog
             answer['relations'] = relations.map { |kind, target| related(resource, kind, target) }
           end
           answer
@@ -1300,6 +1324,21 @@ module Marionette
         rescue StandardError
           next
         end
+        resource
+      end
+
+      # The resource with a provider, as Puppet's resources have one by the
+      # time their auto-relationships are asked (keystone's blocks ask the
+      # provider's class to name the related resources): the one it names,
+      # else the type's default.
+      def with_provider(resource)
+        return resource if resource.provider
+
+        named = resource.parameters[:provider]&.value
+        klass = named ? resource.class.provider(named) : resource.class.defaultprovider
+        resource.provider = klass.new(resource) if klass
+        resource
+      rescue StandardError
         resource
       end
 
@@ -1576,6 +1615,66 @@ module Marionette
           nil
         end
         found.transform_values { |v| v.is_a?(Symbol) ? v.to_s : v }
+      end
+    end
+  end
+end
+
+module Puppet
+  # A resource as Puppet's RAL finds it on the system (`puppet resource
+  # TYPE TITLE`): its type, title and current values. Modules' providers
+  # read other resources through it (keystone's default domain, from
+  # `Puppet::Resource.indirection.find('Keystone_config/identity/...')`).
+  class Resource
+    attr_reader :type, :title
+
+    def initialize(type, title, values = {})
+      @type = type.to_s.split('::').map(&:capitalize).join('::')
+      @title = title
+      @values = values.transform_keys(&:to_sym)
+    end
+
+    def [](name)
+      @values[name.to_sym]
+    end
+
+    def []=(name, value)
+      @values[name.to_sym] = value
+    end
+
+    def to_hash
+      @values.dup
+    end
+
+    def ref
+      "#{@type}[#{@title}]"
+    end
+    alias to_s ref
+
+    def self.indirection
+      Ral
+    end
+
+    # Puppet's `Puppet::Resource::Ral` terminus: the resource the type's
+    # providers list with that name, else a new one asked of the default
+    # provider.
+    module Ral
+      def self.find(key, _options = nil)
+        type_name, title = key.to_s.split('/', 2)
+        type = Puppet::Type.type(type_name.to_s.downcase)
+        raise ArgumentError, "Could not find type #{type_name}" unless type
+
+        found = begin
+          type.instances.find { |resource| resource.name.to_s == title.to_s }
+        rescue StandardError
+          nil
+        end
+        unless found
+          found = type.new(title, { type.key_attributes.first.to_s => title })
+          provider = type.defaultprovider
+          found.provider = provider.new(found) if provider
+        end
+        found.to_resource
       end
     end
   end

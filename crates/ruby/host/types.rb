@@ -266,7 +266,8 @@ module Puppet
         'generates' => klass.method_defined?(:generate) || klass.method_defined?(:eval_generate),
         'pre_run_checks' => klass.method_defined?(:pre_run_check),
         'features' => klass.features_declared,
-        'title_patterns' => patterns
+        'title_patterns' => patterns,
+        'autorelations' => klass.autorelations.map { |kind, target, _| [kind, target] }.uniq
       }
     end
   end

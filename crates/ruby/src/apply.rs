@@ -279,25 +279,30 @@ impl RubyHost {
     /// What the type's code says of resources the engine built (each
     /// `(title, values)`): its `validate` block's refusal (asked when
     /// `validates`), and the titles each of the automatic `relations`
-    /// (`(kind, target type)`) gives. One request for all.
+    /// (`(kind, target type)`) gives, its blocks seeing `catalog` (the
+    /// catalog's module-type resources, each type, title and values) as
+    /// the catalog. One request for all.
     pub fn check_built(
         &self,
         type_name: &str,
         validates: bool,
-        relations: &[(String, String)],
+        (relations, catalog): (&[(String, String)], &[(&str, &str, PHash)]),
         resources: &[(&str, PHash)],
         engine: &mut dyn Engine,
     ) -> Result<Vec<Built>, HostError> {
-        let answer = self.request(
-            "check_built",
-            json!({
-                "type": type_name,
-                "validates": validates,
-                "relations": relations,
-                "resources": self.resource_list(resources),
-            }),
-            engine,
-        )?;
+        let mut params = json!({
+            "type": type_name,
+            "validates": validates,
+            "relations": relations,
+            "resources": self.resource_list(resources),
+        });
+        if !catalog.is_empty() {
+            params["catalog"] = catalog
+                .iter()
+                .map(|(type_name, title, values)| self.resource_params(type_name, title, values))
+                .collect();
+        }
+        let answer = self.request("check_built", params, engine)?;
         let list = listed(&answer, "resources", resources.len())
             .ok_or_else(|| self.bad_answer("check_built", "not one answer per resource"))?;
         Ok(list

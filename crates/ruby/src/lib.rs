@@ -796,7 +796,19 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         pre_run_checks: flag(answer, "pre_run_checks"),
         features: strings(answer.get("features")),
         title_patterns,
-        autorelations: Vec::new(),
+        autorelations: answer
+            .get("autorelations")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|pair| {
+                let pair = strings(Some(pair));
+                match pair.as_slice() {
+                    [kind, target] => Some((kind.clone(), target.clone())),
+                    _ => None,
+                }
+            })
+            .collect(),
         api: None,
     })
 }

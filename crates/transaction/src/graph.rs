@@ -220,6 +220,12 @@ impl<'c> ReferenceIndex<'c> {
     }
 }
 
+/// The key a resource's identity is indexed under: its key attributes'
+/// values, joined by a character no title holds.
+fn identity_key(identity: &[String]) -> String {
+    format!("\u{0}{}", identity.join("\u{0}"))
+}
+
 /// Whether a catalog resource is a container rather than something to
 /// manage.
 pub fn is_container(resource: &marionette_catalog::Resource, has_children: bool) -> bool {
@@ -271,6 +277,8 @@ impl<'c> Graph<'c> {
             incoming: Vec::with_capacity(count),
             placed: FastMap::default(),
         };
+        // The types with title patterns, by lower-case name.
+        let mut patterned: FastMap<String, Arc<marionette_ral::TypeDef>> = FastMap::default();
         // The node (or anchors) of each catalog resource.
         let mut entry: Vec<Option<usize>> = vec![None; count];
         let mut exit: Vec<Option<usize>> = vec![None; count];
@@ -292,6 +300,24 @@ impl<'c> Graph<'c> {
                     for alias in references(alias) {
                         index.insert(&resource.type_name, Cow::Owned(alias), i, true);
                     }
+                }
+                // A type with title patterns also finds its resources by
+                // their identity, as Puppet's catalog does by uniqueness
+                // key (`admin::Default` for the tenant titled `admin` in
+                // domain `Default`).
+                let def = ral[n].type_def();
+                if !def.title_patterns.is_empty()
+                    && let Some(identity) = ral[n].identity()
+                {
+                    index.insert(
+                        &resource.type_name,
+                        Cow::Owned(identity_key(&identity)),
+                        i,
+                        true,
+                    );
+                    patterned
+                        .entry(resource.type_name.to_ascii_lowercase())
+                        .or_insert_with(|| def.clone());
                 }
             } else if is_container(resource, children[i]) {
                 entry[i] = Some(graph.add_node(NodeKind::Start, i));
@@ -394,7 +420,12 @@ impl<'c> Graph<'c> {
                     continue;
                 }
                 for title in &titles {
-                    if let Some(t) = index.get(&relation.target_type, title) {
+                    let target = index.get(&relation.target_type, title).or_else(|| {
+                        let def = patterned.get(&relation.target_type)?;
+                        let identity = def.title_identity(title)?;
+                        index.get(&relation.target_type, &identity_key(&identity))
+                    });
+                    if let Some(t) = target {
                         found.push((relation.kind, t));
                         if relation.first_found {
                             break;

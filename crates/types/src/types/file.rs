@@ -447,13 +447,21 @@ pub fn set_modulepath(environment: &str, paths: Vec<PathBuf>) {
 }
 
 /// Puppet's words when no source of a resource can be found, naming the
-/// sources as the manifest wrote them.
+/// sources as Puppet's `source` parameter keeps them: an absolute path as
+/// a `file://` URI, anything else as written.
 pub fn sources_not_found(resource: &Resource) -> String {
     let environment = ENVIRONMENT.read().unwrap_or_else(|e| e.into_inner());
     let written: Vec<String> = resource
         .list("source")
         .into_iter()
         .map(value_text)
+        .map(|source| {
+            if source.starts_with('/') {
+                format!("file://{source}")
+            } else {
+                source
+            }
+        })
         .collect();
     format!(
         "Could not retrieve information from environment {} source(s) {}",
