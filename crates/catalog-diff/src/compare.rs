@@ -232,12 +232,7 @@ pub fn diff(from: &Catalog, to: &Catalog, options: &Options) -> Vec<Change> {
             new_location: None,
         });
     }
-    changes.retain(|change| {
-        !options
-            .ignores
-            .iter()
-            .any(|rule| rule.matches(change))
-    });
+    changes.retain(|change| !options.ignores.iter().any(|rule| rule.matches(change)));
     changes.sort_by(|a, b| {
         (&a.type_name, &a.title, &a.structure).cmp(&(&b.type_name, &b.title, &b.structure))
     });
@@ -393,12 +388,20 @@ mod tests {
 
     #[test]
     fn sensitive_values_are_compared_but_never_shown() {
-        let mut old = resource("File", "/etc/secret", serde_json::json!({"content": "hunter2"}));
+        let mut old = resource(
+            "File",
+            "/etc/secret",
+            serde_json::json!({"content": "hunter2"}),
+        );
         old.sensitive_parameters = vec!["content".into()];
         let mut new = old.clone();
         new.parameters
             .insert("content".into(), Value::String("hunter3".into()));
-        let changes = diff(&catalog(vec![old]), &catalog(vec![new]), &Options::default());
+        let changes = diff(
+            &catalog(vec![old]),
+            &catalog(vec![new]),
+            &Options::default(),
+        );
         assert_eq!(changes.len(), 1);
         let text = format!("{:?}", changes[0]);
         assert!(!text.contains("hunter"), "{text}");

@@ -176,7 +176,9 @@ fn group_lines(group: &Group) -> Vec<(Role, String)> {
         let place = change
             .structure
             .iter()
-            .skip(usize::from(change.structure.first().is_some_and(|s| s == "parameters")))
+            .skip(usize::from(
+                change.structure.first().is_some_and(|s| s == "parameters"),
+            ))
             .cloned()
             .collect::<Vec<_>>()
             .join("::");

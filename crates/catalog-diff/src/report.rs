@@ -212,7 +212,9 @@ mod tests {
         };
         let broken = |node: &str| Failure {
             side: Side::To,
-            message: format!("Error: Evaluation Error: boom (file: x.pp, line: 1, column: 2) on node {node}"),
+            message: format!(
+                "Error: Evaluation Error: boom (file: x.pp, line: 1, column: 2) on node {node}"
+            ),
         };
         let report = Report::new(vec![
             outcome("mrtest-b", vec![change("/a")], vec![]),

@@ -228,14 +228,10 @@ struct Environments {
     known: Mutex<HashMap<String, (std::time::Instant, Arc<Environment>)>>,
 }
 
-/// What an environment's compiles share.
+/// What an environment's compiles share, and the arguments naming it.
 struct Environment {
     args: EnvArgs,
-    modulepath: Vec<PathBuf>,
-    hiera: Arc<marionette_hiera::Hiera>,
-    ruby: Arc<marionette_ruby::RubyHost>,
-    agent_types: Vec<marionette_eval::AgentType>,
-    functions: Arc<dyn marionette_eval::ExternalFunctions>,
+    shared: crate::environment::Shared,
 }
 
 impl Environments {
@@ -268,18 +264,11 @@ impl Environments {
             return Some(found.clone());
         }
         let args = self.named(name);
-        let resolved = args.resolve();
-        let plugins = marionette_plugin::Plugins::discover(resolved.clone());
-        let ruby = Arc::new(marionette_ruby::RubyHost::new(
-            marionette_ruby::Settings::new(&resolved.name, resolved.modulepath.clone()),
-        ));
-        let registry = crate::environment::build_registry(&plugins, &ruby);
         let made = Arc::new(Environment {
-            modulepath: resolved.modulepath.clone(),
-            hiera: marionette_hiera::Hiera::new(crate::environment::hiera_settings(&args)),
-            agent_types: crate::catalog::agent_types_of(&registry, &plugins),
-            functions: plugins.functions(crate::resource::stderr_logger(false)),
-            ruby,
+            shared: crate::environment::Shared::make(
+                args.resolve(),
+                crate::environment::hiera_settings(&args),
+            ),
             args,
         });
         known.insert(name.to_string(), (std::time::Instant::now(), made.clone()));
@@ -432,27 +421,18 @@ impl Compiler for Environments {
             )?;
         }
         let options = CompileOptions {
-            manifests,
-            modulepath: environment.modulepath.clone(),
-            node_name: request.node.clone(),
-            environment: request.environment.clone(),
-            facts: request.facts.clone(),
-            lazy_facts: None,
-            strict_variables: false,
-            server_name: crate::host_name(),
-            agent_types: environment.agent_types.clone(),
-            local: false,
-            external_functions: Some(environment.functions.clone()),
-            declared: None,
-            hiera: Some(environment.hiera.clone()),
-            ruby: Some(environment.ruby.clone()),
-            trusted: Some(request.trusted.clone()),
             classification: classified.map(|c| c.classification),
-            excerpts: false,
             exported: self
                 .storage
                 .clone()
                 .map(|s| s as Arc<dyn marionette_eval::ExportedResources>),
+            ..environment.shared.options(
+                manifests,
+                &request.node,
+                &request.environment,
+                request.facts.clone(),
+                request.trusted.clone(),
+            )
         };
         let compiled = marionette_eval::compile(&options);
         let Some(catalog) = &compiled.catalog else {
@@ -476,7 +456,8 @@ impl Compiler for Environments {
     }
 
     fn modulepath(&self, environment: &str) -> Option<Vec<PathBuf>> {
-        self.environment(environment).map(|e| e.modulepath.clone())
+        self.environment(environment)
+            .map(|e| e.shared.modulepath.clone())
     }
 
     fn environments(&self) -> Vec<String> {
