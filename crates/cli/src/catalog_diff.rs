@@ -36,8 +36,21 @@ pub(crate) struct DiffArgs {
     /// The nodes' facts: a directory of `NAME.yaml` files as
     /// puppetserver's facts cache keeps them (or `NAME.json`), or with
     /// --node one node's file.
-    #[arg(long, value_name = "DIR_OR_FILE")]
-    facts: PathBuf,
+    #[arg(
+        long,
+        value_name = "DIR_OR_FILE",
+        required_unless_present = "storage",
+        conflicts_with = "storage"
+    )]
+    facts: Option<PathBuf>,
+    /// The nodes and their facts from `marionette server`'s storage (under
+    /// its vardir): every active node, or those --query finds.
+    #[arg(long)]
+    storage: bool,
+    /// With --storage: the nodes to compare, as a PuppetDB v4 query of
+    /// `nodes` in JSON (`["=", "certname", "web1.example.com"]`).
+    #[arg(long, value_name = "AST", requires = "storage")]
+    query: Option<String>,
     /// The node whose facts --facts is (default: the file's name without
     /// its extension).
     #[arg(long, value_name = "NAME")]
@@ -78,6 +91,11 @@ pub(crate) struct DiffArgs {
     /// Compare `Class` resources too.
     #[arg(long)]
     include_classes: bool,
+    /// Compare files' `puppet:///modules/...` sources as their URLs,
+    /// instead of as the text of the module files they name (as
+    /// octocatalog-diff's --no-compare-file-text).
+    #[arg(long)]
+    no_compare_file_text: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -121,6 +139,7 @@ impl Drop for TempDir {
 const ENVIRONMENT: &str = "production";
 
 pub(crate) fn diff(args: DiffArgs, env: &EnvArgs) -> Result<ExitCode> {
+    let file_text = !args.no_compare_file_text;
     let options = Options {
         ignores: args
             .ignore
@@ -136,17 +155,20 @@ pub(crate) fn diff(args: DiffArgs, env: &EnvArgs) -> Result<ExitCode> {
         include_tags: args.include_tags,
         include_classes: args.include_classes,
     };
-    let nodes = read_nodes(&args)?;
+    let nodes = match &args.facts {
+        Some(facts) => read_nodes(facts, &args)?,
+        None => stored_nodes(&args, env)?,
+    };
     if nodes.is_empty() {
-        bail!(
-            "No node to compare: no facts in {} match",
-            args.facts.display()
-        );
+        match &args.facts {
+            Some(facts) => bail!("No node to compare: no facts in {} match", facts.display()),
+            None => bail!("No node to compare: the storage has no active node that matches"),
+        }
     }
     let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
     let from = code_side(&args.from, "from", &repo, env).context("--from")?;
     let to = code_side(&args.to, "to", &repo, env).context("--to")?;
-    let outcomes = compare_all(&nodes, &from, &to, &options);
+    let outcomes = compare_all(&nodes, &from, &to, &options, file_text);
     let report = Report::new(outcomes);
     let text = match args.format {
         Format::Json => {
@@ -176,15 +198,64 @@ pub(crate) fn diff(args: DiffArgs, env: &EnvArgs) -> Result<ExitCode> {
     Ok(ExitCode::from(report.exit_code()))
 }
 
+/// The nodes the server's storage knows as active (those its query
+/// finds), each with the facts it last sent, trusted data among them, in
+/// name order.
+fn stored_nodes(args: &DiffArgs, env: &EnvArgs) -> Result<Vec<(String, Map<String, Value>)>> {
+    let path = crate::storage::database(&crate::server::vardir(env));
+    if !path.exists() {
+        bail!(
+            "--storage: there is no storage at {} (the server keeps one with --storeconfigs; --vardir names the server's vardir)",
+            path.display()
+        );
+    }
+    let store = marionette_storage::Store::open(&path).context("Could not open the storage")?;
+    let query = match &args.query {
+        Some(text) => {
+            Some(serde_json::from_str::<Value>(text).context("--query is not a JSON query")?)
+        }
+        None => None,
+    };
+    let paging = marionette_storage::Paging::default();
+    let found = store
+        .query("nodes", query.as_ref(), &paging)
+        .context("--query")?;
+    let mut names: Vec<String> = found
+        .iter()
+        .filter_map(|node| node["certname"].as_str().map(str::to_string))
+        .filter(|name| args.nodes.is_empty() || args.nodes.iter().any(|p| glob(p, name)))
+        .collect();
+    names.sort();
+    names.dedup();
+    let mut nodes = Vec::new();
+    for name in names {
+        let rows = store
+            .query(
+                "facts",
+                Some(&serde_json::json!(["=", "certname", name])),
+                &paging,
+            )
+            .with_context(|| format!("Could not read the facts of {name}"))?;
+        let mut facts = Map::new();
+        for row in rows {
+            if let (Some(fact), Some(value)) = (row["name"].as_str(), row.get("value")) {
+                facts.insert(fact.to_string(), value.clone());
+            }
+        }
+        nodes.push((name, facts));
+    }
+    Ok(nodes)
+}
+
 /// The nodes to compare, each with its facts, in name order.
-fn read_nodes(args: &DiffArgs) -> Result<Vec<(String, Map<String, Value>)>> {
+fn read_nodes(given: &Path, args: &DiffArgs) -> Result<Vec<(String, Map<String, Value>)>> {
     let mut files: Vec<(String, PathBuf)> = Vec::new();
-    if args.facts.is_dir() {
+    if given.is_dir() {
         if args.node.is_some() {
             bail!("--node names the node of one facts file; --facts is a directory");
         }
-        let entries = std::fs::read_dir(&args.facts)
-            .with_context(|| format!("Could not read {}", args.facts.display()))?;
+        let entries = std::fs::read_dir(given)
+            .with_context(|| format!("Could not read {}", given.display()))?;
         for entry in entries {
             let path = entry?.path();
             let is_facts = path
@@ -197,14 +268,13 @@ fn read_nodes(args: &DiffArgs) -> Result<Vec<(String, Map<String, Value>)>> {
     } else {
         let name = match &args.node {
             Some(name) => name.clone(),
-            None => args
-                .facts
+            None => given
                 .file_stem()
                 .and_then(|s| s.to_str())
                 .map(str::to_string)
-                .with_context(|| format!("{} names no node", args.facts.display()))?,
+                .with_context(|| format!("{} names no node", given.display()))?,
         };
-        files.push((name, args.facts.clone()));
+        files.push((name, given.to_path_buf()));
     }
     files.retain(|(name, _)| args.nodes.is_empty() || args.nodes.iter().any(|p| glob(p, name)));
     files.sort();
@@ -352,8 +422,14 @@ fn trusted(node: &str, facts: &mut Map<String, Value>) -> Value {
 }
 
 /// Compiles a node with one side's code: the catalog with its file names
-/// relative to the side's directory, or the errors.
-fn compile(side: &CodeSide, node: &str, facts: &Map<String, Value>) -> Result<Catalog, String> {
+/// relative to the side's directory (and, with `file_text`, files'
+/// module sources replaced by their text), or the errors.
+fn compile(
+    side: &CodeSide,
+    node: &str,
+    facts: &Map<String, Value>,
+    file_text: bool,
+) -> Result<Catalog, String> {
     let mut facts = facts.clone();
     let trusted = trusted(node, &mut facts);
     let manifests = side
@@ -393,8 +469,51 @@ fn compile(side: &CodeSide, node: &str, facts: &Map<String, Value>) -> Result<Ca
         {
             resource.file = Some(inside.into());
         }
+        if file_text {
+            source_as_text(resource, &side.shared.modulepath);
+        }
     }
     Ok(catalog)
+}
+
+/// A file whose `source` is a module's file (`puppet:///modules/M/P`, or
+/// the first of a list that exists) and that has no `content` gets the
+/// text of `M/files/P` as its content instead, so that a change to the
+/// file shows as a diff of its text; a file that is not ASCII text is
+/// compared by its MD5 checksum (`{md5}...`). As octocatalog-diff's
+/// `--compare-file-text`. A source that names no module file is kept.
+fn source_as_text(resource: &mut marionette_catalog::Resource, modulepath: &[PathBuf]) {
+    if resource.type_name != "File" || resource.parameters.contains_key("content") {
+        return;
+    }
+    let sources: Vec<&str> = match resource.parameters.get("source") {
+        Some(Value::String(one)) => vec![one.as_str()],
+        Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+        _ => return,
+    };
+    let found = sources.iter().find_map(|source| {
+        let rest = source.strip_prefix("puppet:///modules/")?;
+        let (module, path) = rest.split_once('/')?;
+        if module.is_empty() || path.split('/').any(|part| part == ".." || part.is_empty()) {
+            return None;
+        }
+        modulepath
+            .iter()
+            .map(|dir| dir.join(module).join("files").join(path))
+            .find(|file| file.exists())
+    });
+    let Some(bytes) = found.and_then(|file| std::fs::read(file).ok()) else {
+        return;
+    };
+    let content = if bytes.is_ascii() {
+        String::from_utf8_lossy(&bytes).into_owned()
+    } else {
+        marionette_types::types::file::sum_bytes("md5", &bytes)
+    };
+    resource
+        .parameters
+        .insert("content".into(), Value::String(content));
+    resource.parameters.remove("source");
 }
 
 /// An error's file names relative to the side's directory.
@@ -409,6 +528,7 @@ fn compare_all(
     from: &CodeSide,
     to: &CodeSide,
     options: &Options,
+    file_text: bool,
 ) -> Vec<NodeOutcome> {
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<(usize, NodeOutcome)>> = Mutex::new(Vec::with_capacity(nodes.len()));
@@ -419,8 +539,8 @@ fn compare_all(
             let Some((node, facts)) = nodes.get(at) else {
                 break;
             };
-            let old = compile(from, node, facts);
-            let new = compile(to, node, facts);
+            let old = compile(from, node, facts, file_text);
+            let new = compile(to, node, facts, file_text);
             let outcome = match (old, new) {
                 (Ok(old), Ok(new)) => NodeOutcome {
                     node: node.clone(),

@@ -141,9 +141,7 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         "false" => marionette_ca::Autosign::Off,
         path => marionette_ca::Autosign::Path(PathBuf::from(path)),
     };
-    // Where reports and facts agents send are kept: the `--vardir` given,
-    // else `server` of the state directory, apart from what `apply` keeps.
-    let vardir = env.vardir.clone().unwrap_or_else(|| state.join("server"));
+    let vardir = vardir(env);
     if args.storeconfigs_backend != "puppetdb" {
         anyhow::bail!(
             "--storeconfigs_backend: '{}' is not a storeconfigs backend; the one there is, is 'puppetdb'",
@@ -213,6 +211,14 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
     errln!("Notice: Listening on {}", server.address());
     server.wait();
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where reports and facts agents send are kept: the `--vardir` given,
+/// else `server` of the state directory, apart from what `apply` keeps.
+pub(crate) fn vardir(env: &EnvArgs) -> PathBuf {
+    env.vardir
+        .clone()
+        .unwrap_or_else(|| crate::apply::vardir().join("server"))
 }
 
 /// The environments the server compiles in.

@@ -53,16 +53,19 @@ fn run_diff(args: &[String]) -> Output {
     require_modules();
     let home = std::env::temp_dir().join(format!("mrtest-catalog-diff-{}", std::process::id()));
     std::fs::create_dir_all(&home).expect("a home");
-    Command::new(env!("CARGO_BIN_EXE_marionette"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    command
         .args(["catalog", "diff"])
         .args(args)
         .args(["--basemodulepath", "/usr/share/puppet/modules"])
         .arg("--confdir")
         .arg(home.join("etc"))
         .arg("--codedir")
-        .arg(home.join("code"))
-        .arg("--vardir")
-        .arg(home.join("var"))
+        .arg(home.join("code"));
+    if !args.iter().any(|a| a == "--vardir") {
+        command.arg("--vardir").arg(home.join("var"));
+    }
+    command
         .env("HOME", &home)
         .env_remove("MARIONETTE_RUBY_TIMEOUT")
         .output()
@@ -379,4 +382,73 @@ fn usage_errors_exit_1() {
         assert_eq!(output.status.code(), Some(1), "{args}");
         assert!(output.stdout.is_empty(), "{args}");
     }
+}
+
+#[test]
+fn nodes_and_facts_come_from_the_servers_storage_too() {
+    use marionette_storage::{Store, commands};
+    let fixture = fixture();
+    let vardir = std::env::temp_dir().join(format!("mrtest-storage-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&vardir);
+    let store = Store::open(&vardir.join("storage/marionette.sqlite3")).expect("a storage");
+    for entry in std::fs::read_dir(fixture.join("facts")).unwrap() {
+        let path = entry.unwrap().path();
+        let node = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let facts = marionette_facts::load_facts_file(&path).expect("facts");
+        let payload = commands::replace_facts(&node, "production", &facts, None, "mrtest-server");
+        let (command, version) = commands::REPLACE_FACTS;
+        store
+            .submit(command, version, &node, &payload)
+            .expect("stored");
+    }
+    // A node deactivated is not compared.
+    let (command, version) = commands::DEACTIVATE_NODE;
+    store
+        .submit(
+            command,
+            version,
+            "base-0005.example.com",
+            &commands::deactivate_node("base-0005.example.com"),
+        )
+        .expect("deactivated");
+    drop(store);
+    let vardir_text = vardir.display().to_string();
+    let stored = run_diff(&words(
+        &format!(
+            "--from {{fixture}}/from --to {{fixture}}/to --storage --vardir {vardir_text} --format json"
+        ),
+        &fixture,
+    ));
+    let from_files = run_diff(&words(
+        "--from {fixture}/from --to {fixture}/to --facts {fixture}/facts --nodes web-*,db-*,app-* --format json",
+        &fixture,
+    ));
+    assert_eq!(
+        stored.status.code(),
+        Some(6),
+        "{}",
+        String::from_utf8_lossy(&stored.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&stored.stdout),
+        String::from_utf8_lossy(&from_files.stdout)
+    );
+    // A query chooses among them.
+    let queried = run_diff(&[
+        "--from".into(),
+        fixture.join("from").display().to_string(),
+        "--to".into(),
+        fixture.join("to").display().to_string(),
+        "--storage".into(),
+        "--vardir".into(),
+        vardir_text.clone(),
+        "--query".into(),
+        r#"["=", "certname", "db-0003.example.com"]"#.into(),
+        "--format".into(),
+        "json".into(),
+    ]);
+    let report: Value = serde_json::from_slice(&queried.stdout).expect("JSON");
+    assert_eq!(report["summary"]["nodes"], 1, "{report}");
+    assert_eq!(report["groups"][0]["nodes"][0], "db-0003.example.com");
+    let _ = std::fs::remove_dir_all(&vardir);
 }

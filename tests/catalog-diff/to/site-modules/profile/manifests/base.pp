@@ -17,6 +17,10 @@ class profile::base (
       groups     => ['sudo'],
     }
   }
+  file { '/etc/ssh/sshd_config.d/hardening.conf':
+    ensure => file,
+    source => 'puppet:///modules/profile/hardening.conf',
+  }
   file { '/etc/ssh/sshd_banner':
     ensure  => file,
     owner   => 'root',
