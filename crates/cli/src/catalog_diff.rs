@@ -47,6 +47,11 @@ pub(crate) struct DiffArgs {
     /// its vardir): every active node, or those --query finds.
     #[arg(long)]
     storage: bool,
+    /// Signed certificates, `NAME.pem` (as the CA keeps them in its
+    /// `signed` directory): a node's Puppet extensions (`pp_role`, ...)
+    /// become its `$trusted['extensions']`.
+    #[arg(long, value_name = "DIR")]
+    certs: Option<PathBuf>,
     /// With --storage: the nodes to compare, as a PuppetDB v4 query of
     /// `nodes` in JSON (`["=", "certname", "web1.example.com"]`).
     #[arg(long, value_name = "AST", requires = "storage")]
@@ -121,6 +126,8 @@ struct CodeSide {
     /// The main manifests' names and texts, read once: each compile is
     /// given its own copy.
     manifests: Vec<(String, String)>,
+    /// Where nodes' certificates are (--certs).
+    certs: Option<PathBuf>,
     /// A git ref's files, removed when the diff is done.
     _extracted: Option<TempDir>,
 }
@@ -166,8 +173,10 @@ pub(crate) fn diff(args: DiffArgs, env: &EnvArgs) -> Result<ExitCode> {
         }
     }
     let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
-    let from = code_side(&args.from, "from", &repo, env).context("--from")?;
-    let to = code_side(&args.to, "to", &repo, env).context("--to")?;
+    let mut from = code_side(&args.from, "from", &repo, env).context("--from")?;
+    let mut to = code_side(&args.to, "to", &repo, env).context("--to")?;
+    from.certs.clone_from(&args.certs);
+    to.certs.clone_from(&args.certs);
     let outcomes = compare_all(&nodes, &from, &to, &options, file_text);
     let report = Report::new(outcomes);
     let text = match args.format {
@@ -342,6 +351,7 @@ fn code_side(spec: &str, label: &str, repo: &Path, env: &EnvArgs) -> Result<Code
         dir,
         shared,
         manifests,
+        certs: None,
         _extracted: extracted,
     })
 }
@@ -404,21 +414,34 @@ fn extract_ref(spec: &str, label: &str, repo: &Path) -> Result<TempDir> {
     Ok(temp)
 }
 
-/// `$trusted` for a node: the facts' own `trusted` (puppetserver's cache
-/// keeps it), else what a server gives a node whose certificate has no
-/// extensions.
-fn trusted(node: &str, facts: &mut Map<String, Value>) -> Value {
-    if let Some(Value::Object(trusted)) = facts.remove("trusted") {
-        return Value::Object(trusted);
-    }
+/// `$trusted` for a node, as a server builds it from the node's
+/// certificate: its extensions from the certificate in `certs` when there
+/// is one, else the facts' own `trusted` (puppetserver's cache keeps it),
+/// else none. `trusted` is taken out of the facts either way.
+fn trusted(node: &str, facts: &mut Map<String, Value>, certs: Option<&Path>) -> Value {
+    let from_facts = facts.remove("trusted");
     let (hostname, domain) = node.split_once('.').unwrap_or((node, ""));
-    serde_json::json!({
-        "authenticated": "remote",
-        "certname": node,
-        "domain": domain,
-        "extensions": {},
-        "hostname": hostname,
-    })
+    let built = |extensions: Value| {
+        serde_json::json!({
+            "authenticated": "remote",
+            "certname": node,
+            "extensions": extensions,
+            "hostname": hostname,
+            "domain": domain,
+            "external": {},
+        })
+    };
+    let identity = certs
+        .and_then(|dir| std::fs::read_to_string(dir.join(format!("{node}.pem"))).ok())
+        .and_then(|pem| marionette_ca::identity_pem(&pem))
+        .filter(|identity| identity.certname == node);
+    if let Some(identity) = identity {
+        return built(serde_json::json!(identity.extensions));
+    }
+    match from_facts {
+        Some(Value::Object(trusted)) => Value::Object(trusted),
+        _ => built(serde_json::json!({})),
+    }
 }
 
 /// Compiles a node with one side's code: the catalog with its file names
@@ -431,7 +454,7 @@ fn compile(
     file_text: bool,
 ) -> Result<Catalog, String> {
     let mut facts = facts.clone();
-    let trusted = trusted(node, &mut facts);
+    let trusted = trusted(node, &mut facts, side.certs.as_deref());
     let manifests = side
         .manifests
         .iter()

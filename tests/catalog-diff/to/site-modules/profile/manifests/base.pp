@@ -21,6 +21,14 @@ class profile::base (
     ensure => file,
     source => 'puppet:///modules/profile/hardening.conf',
   }
+  # The datacenter, when the node's certificate says it.
+  $datacenter = $trusted['extensions']['pp_datacenter']
+  if $datacenter {
+    file { '/etc/datacenter':
+      ensure  => file,
+      content => "${datacenter}\n",
+    }
+  }
   file { '/etc/ssh/sshd_banner':
     ensure  => file,
     owner   => 'root',
