@@ -297,19 +297,24 @@ fn read_nodes(given: &Path, args: &DiffArgs) -> Result<Vec<(String, Map<String, 
         .collect()
 }
 
-/// `pattern`, with `*` for any text, matches all of `name`.
+/// `pattern`, with `*` for any text, matches all of `name`: each piece
+/// between stars found leftmost in turn, so that no pattern takes more
+/// than one pass over the name.
 fn glob(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == name,
-        Some((head, rest)) => {
-            let Some(tail) = name.strip_prefix(head) else {
-                return false;
-            };
-            (0..=tail.len())
-                .filter(|&at| tail.is_char_boundary(at))
-                .any(|at| glob(rest, &tail[at..]))
+    let pieces: Vec<&str> = pattern.split('*').collect();
+    let [first, middle @ .., last] = pieces.as_slice() else {
+        return pattern == name;
+    };
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    for piece in middle {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
         }
     }
+    rest.len() >= last.len() && rest.ends_with(last)
 }
 
 /// A side's code: the directory given, or the git ref's tree extracted.
@@ -619,5 +624,8 @@ mod tests {
         assert!(!glob("web-*", "db-0003.example.com"));
         assert!(!glob("db", "db-1"));
         assert!(glob("*0*3*", "db-0003"));
+        assert!(!glob("web-*-x", "web-x"));
+        let long = "a".repeat(200);
+        assert!(!glob(&format!("{}b*c", "*a".repeat(40)), &long));
     }
 }
