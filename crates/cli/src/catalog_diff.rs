@@ -47,6 +47,14 @@ pub(crate) struct DiffArgs {
     /// its vardir): every active node, or those --query finds.
     #[arg(long)]
     storage: bool,
+    /// Module directories of the old code, separated by `:`, searched
+    /// after its own (modules a Puppetfile deployed for it); instead of
+    /// --modulepath for that side.
+    #[arg(long, value_name = "DIRS")]
+    from_modulepath: Option<String>,
+    /// Module directories of the new code, as --from-modulepath.
+    #[arg(long, value_name = "DIRS")]
+    to_modulepath: Option<String>,
     /// Signed certificates, `NAME.pem` (as the CA keeps them in its
     /// `signed` directory): a node's Puppet extensions (`pp_role`, ...)
     /// become its `$trusted['extensions']`.
@@ -173,8 +181,16 @@ pub(crate) fn diff(args: DiffArgs, env: &EnvArgs) -> Result<ExitCode> {
         }
     }
     let repo = args.repo.clone().unwrap_or_else(|| PathBuf::from("."));
-    let mut from = code_side(&args.from, "from", &repo, env).context("--from")?;
-    let mut to = code_side(&args.to, "to", &repo, env).context("--to")?;
+    let mut from = code_side(
+        &args.from,
+        "from",
+        &repo,
+        args.from_modulepath.as_ref(),
+        env,
+    )
+    .context("--from")?;
+    let mut to =
+        code_side(&args.to, "to", &repo, args.to_modulepath.as_ref(), env).context("--to")?;
     from.certs.clone_from(&args.certs);
     to.certs.clone_from(&args.certs);
     let outcomes = compare_all(&nodes, &from, &to, &options, file_text);
@@ -318,7 +334,13 @@ fn glob(pattern: &str, name: &str) -> bool {
 }
 
 /// A side's code: the directory given, or the git ref's tree extracted.
-fn code_side(spec: &str, label: &str, repo: &Path, env: &EnvArgs) -> Result<CodeSide> {
+fn code_side(
+    spec: &str,
+    label: &str,
+    repo: &Path,
+    modulepath: Option<&String>,
+    env: &EnvArgs,
+) -> Result<CodeSide> {
     let given = Path::new(spec);
     let (dir, extracted) = if given.is_dir() {
         (crate::environment::absolute(given), None)
@@ -335,6 +357,9 @@ fn code_side(spec: &str, label: &str, repo: &Path, env: &EnvArgs) -> Result<Code
     let mut args = env.clone();
     args.environmentpath = Some(parent.to_path_buf());
     args.environment = Some(name.to_string_lossy().into_owned());
+    if let Some(modulepath) = modulepath {
+        args.modulepath = Some(modulepath.clone());
+    }
     let mut resolved = args.resolve();
     resolved.name = ENVIRONMENT.to_string();
     let manifest = dir.join("manifests");

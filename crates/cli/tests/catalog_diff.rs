@@ -300,40 +300,52 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-#[test]
-fn git_refs_compare_as_the_trees_they_hold() {
-    let fixture = fixture();
-    let repo = std::env::temp_dir().join(format!("mrtest-control-repo-{}", std::process::id()));
+/// A control repository in a new directory: the old tree tagged
+/// `mrtest-old`, the new one on `main`; `modules/` left out of both when
+/// a Puppetfile deploys them.
+fn control_repo(fixture: &Path, name: &str, with_modules: bool) -> PathBuf {
+    let repo = std::env::temp_dir().join(format!("mrtest-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&repo);
     std::fs::create_dir_all(&repo).unwrap();
     git(&repo, &["init", "-q", "-b", "main"]);
-    copy_tree(&fixture.join("from"), &repo);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "old"]);
-    git(&repo, &["tag", "mrtest-old"]);
-    // The new tree replaces the old one whole, removals included.
-    for entry in std::fs::read_dir(&repo).unwrap() {
-        let path = entry.unwrap().path();
-        if path.file_name().is_some_and(|n| n != ".git") {
-            if path.is_dir() {
-                std::fs::remove_dir_all(&path).unwrap();
-            } else {
-                std::fs::remove_file(&path).unwrap();
+    for (side, last) in [("from", false), ("to", true)] {
+        // Each tree replaces the one before whole, removals included.
+        for entry in std::fs::read_dir(&repo).unwrap() {
+            let path = entry.unwrap().path();
+            if path.file_name().is_some_and(|n| n != ".git") {
+                if path.is_dir() {
+                    std::fs::remove_dir_all(&path).unwrap();
+                } else {
+                    std::fs::remove_file(&path).unwrap();
+                }
             }
         }
+        copy_tree(&fixture.join(side), &repo);
+        if !with_modules {
+            std::fs::write(repo.join(".gitignore"), "/modules/\n").unwrap();
+        }
+        git(&repo, &["add", "-A"]);
+        git(&repo, &["commit", "-q", "-m", side]);
+        if !last {
+            git(&repo, &["tag", "mrtest-old"]);
+        }
     }
-    copy_tree(&fixture.join("to"), &repo);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "new"]);
+    repo
+}
+
+#[test]
+fn git_refs_compare_as_the_trees_they_hold() {
+    let fixture = fixture();
+    let by_dirs = run_diff(&words(
+        "--from {fixture}/from --to {fixture}/to --facts {fixture}/facts --format json",
+        &fixture,
+    ));
+    let repo = control_repo(&fixture, "control-repo", true);
     let by_refs = run_diff(&words(
         &format!(
             "--repo {} --from mrtest-old --to main --facts {{fixture}}/facts --format json",
             repo.display()
         ),
-        &fixture,
-    ));
-    let by_dirs = run_diff(&words(
-        "--from {fixture}/from --to {fixture}/to --facts {fixture}/facts --format json",
         &fixture,
     ));
     assert_eq!(
@@ -347,7 +359,7 @@ fn git_refs_compare_as_the_trees_they_hold() {
         String::from_utf8_lossy(&by_dirs.stdout)
     );
     // A ref that is not one, and one that looks like an option, are
-    // usage errors, and nothing is left in the temporary directory.
+    // usage errors.
     for bad in ["mrtest-no-such-ref", "--output=/tmp/x"] {
         let output = run_diff(&[
             "--repo".into(),
@@ -365,6 +377,41 @@ fn git_refs_compare_as_the_trees_they_hold() {
             String::from_utf8_lossy(&output.stderr)
         );
     }
+    let _ = std::fs::remove_dir_all(&repo);
+
+    // Modules a Puppetfile deploys are not in the repository: with each
+    // side's given, the diff is the same.
+    let repo = control_repo(&fixture, "puppetfile-repo", false);
+    let deployed = run_diff(&words(
+        &format!(
+            "--repo {} --from mrtest-old --to main --from-modulepath {{fixture}}/from/modules \
+             --to-modulepath {{fixture}}/to/modules --facts {{fixture}}/facts --format json",
+            repo.display()
+        ),
+        &fixture,
+    ));
+    // The same, but where the modules are: their file names are outside
+    // the side's directory now, so named in full.
+    let without_files = |output: &Output| -> Value {
+        let mut report: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|_| panic!("JSON: {}", String::from_utf8_lossy(&output.stderr)));
+        for group in report["groups"].as_array_mut().unwrap() {
+            for change in group["diff"].as_array_mut().unwrap() {
+                let change = change.as_object_mut().unwrap();
+                change.remove("old_file");
+                change.remove("new_file");
+            }
+        }
+        report
+    };
+    assert!(
+        String::from_utf8_lossy(&deployed.stdout).contains("\"old_file\": \"/"),
+        "the modules were not found where given"
+    );
+    assert!(
+        without_files(&deployed) == without_files(&by_dirs),
+        "given modules diff otherwise than the same modules in the tree"
+    );
     let _ = std::fs::remove_dir_all(&repo);
 }
 
