@@ -303,14 +303,14 @@ fn read_nodes(given: &Path, args: &DiffArgs) -> Result<Vec<(String, Map<String, 
     }
     files.retain(|(name, _)| args.nodes.is_empty() || args.nodes.iter().any(|p| glob(p, name)));
     files.sort();
-    files
-        .into_iter()
-        .map(|(name, path)| {
-            let facts = marionette_facts::load_facts_file(&path)
-                .map_err(|error| anyhow::anyhow!("{error}"))?;
-            Ok((name, facts))
-        })
-        .collect()
+    // Reading a fleet's YAML is a good part of the work: on every core too.
+    on_all_cores(&files, |(name, path)| {
+        let facts =
+            marionette_facts::load_facts_file(path).map_err(|error| anyhow::anyhow!("{error}"))?;
+        Ok((name.clone(), facts))
+    })
+    .into_iter()
+    .collect()
 }
 
 /// `pattern`, with `*` for any text, matches all of `name`: each piece
@@ -574,8 +574,38 @@ fn relative(text: &str, dir: &Path) -> String {
     text.replace(&format!("{}/", dir.display()), "")
 }
 
-/// Every node compiled with both sides and compared, on all cores: each
-/// thread takes the next node until none is left.
+/// `work` of each item, in order, on every core: each thread takes the
+/// next item until none is left. Nodes are few (thousands) and each costs
+/// milliseconds, unlike the many cheap items `marionette_values::parallel`
+/// splits into fixed chunks, so the work is handed out one at a time.
+fn on_all_cores<T: Sync, U: Send>(items: &[T], work: impl Fn(&T) -> U + Sync) -> Vec<U> {
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, U)>> = Mutex::new(Vec::with_capacity(items.len()));
+    let threads = marionette_values::parallel::cores().min(items.len()).max(1);
+    let worker = || {
+        loop {
+            let at = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(at) else {
+                break;
+            };
+            let result = work(item);
+            done.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((at, result));
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(worker);
+        }
+        worker();
+    });
+    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    done.sort_by_key(|(at, _)| *at);
+    done.into_iter().map(|(_, result)| result).collect()
+}
+
+/// Every node compiled with both sides and compared, on all cores.
 fn compare_all(
     nodes: &[(String, Map<String, Value>)],
     from: &CodeSide,
@@ -583,58 +613,37 @@ fn compare_all(
     options: &Options,
     file_text: bool,
 ) -> Vec<NodeOutcome> {
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, NodeOutcome)>> = Mutex::new(Vec::with_capacity(nodes.len()));
-    let threads = marionette_values::parallel::cores().min(nodes.len()).max(1);
-    let work = || {
-        loop {
-            let at = next.fetch_add(1, Ordering::Relaxed);
-            let Some((node, facts)) = nodes.get(at) else {
-                break;
-            };
-            let old = compile(from, node, facts, file_text);
-            let new = compile(to, node, facts, file_text);
-            let outcome = match (old, new) {
-                (Ok(old), Ok(new)) => NodeOutcome {
-                    node: node.clone(),
-                    changes: marionette_catalog_diff::diff(&old, &new, options),
-                    failures: Vec::new(),
-                },
-                (old, new) => {
-                    let mut failures = Vec::new();
-                    if let Err(message) = old {
-                        failures.push(Failure {
-                            side: Side::From,
-                            message,
-                        });
-                    }
-                    if let Err(message) = new {
-                        failures.push(Failure {
-                            side: Side::To,
-                            message,
-                        });
-                    }
-                    NodeOutcome {
-                        node: node.clone(),
-                        changes: Vec::new(),
-                        failures,
-                    }
+    on_all_cores(nodes, |(node, facts)| {
+        let old = compile(from, node, facts, file_text);
+        let new = compile(to, node, facts, file_text);
+        match (old, new) {
+            (Ok(old), Ok(new)) => NodeOutcome {
+                node: node.clone(),
+                changes: marionette_catalog_diff::diff(&old, &new, options),
+                failures: Vec::new(),
+            },
+            (old, new) => {
+                let mut failures = Vec::new();
+                if let Err(message) = old {
+                    failures.push(Failure {
+                        side: Side::From,
+                        message,
+                    });
                 }
-            };
-            done.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((at, outcome));
+                if let Err(message) = new {
+                    failures.push(Failure {
+                        side: Side::To,
+                        message,
+                    });
+                }
+                NodeOutcome {
+                    node: node.clone(),
+                    changes: Vec::new(),
+                    failures,
+                }
+            }
         }
-    };
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            scope.spawn(work);
-        }
-        work();
-    });
-    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
-    done.sort_by_key(|(at, _)| *at);
-    done.into_iter().map(|(_, outcome)| outcome).collect()
+    })
 }
 
 #[cfg(test)]
