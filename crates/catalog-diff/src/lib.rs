@@ -15,7 +15,7 @@
 //!   octocatalog-diff's shape, or as one self-contained HTML page.
 //!
 //! It never compiles, reads files or prints: the caller compiles both
-//! sides and gives catalogs; it depends only on the catalog crate.
+//! sides and gives catalogs; it depends only on the catalog crate (and `values` for Ruby's regexes).
 //! Sensitive parameters are compared but never shown: their values are
 //! replaced by Puppet's redaction before anything leaves this crate.
 
@@ -71,4 +71,7 @@ pub enum DiffError {
         "Ignore rule '{0}' must be in Type[Title] or Type[Title]attribute format (wildcards * in the title)"
     )]
     BadIgnore(String),
+    /// An ignore rule whose regular expression does not compile.
+    #[error("Invalid ignore regexp in '{rule}': {problem}")]
+    BadIgnoreRegex { rule: String, problem: String },
 }

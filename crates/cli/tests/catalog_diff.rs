@@ -420,6 +420,7 @@ fn usage_errors_exit_1() {
     let fixture = fixture();
     for args in [
         "--from {fixture}/from --to {fixture}/to --facts {fixture}/facts --ignore File",
+        "--from {fixture}/from --to {fixture}/to --facts {fixture}/facts --ignore File[x]content=~>(",
         "--from {fixture}/from --to {fixture}/to",
         "--from {fixture}/from --to {fixture}/to --facts {fixture}/facts --format yaml",
         "--from {fixture}/from --to {fixture}/to --facts {fixture}/facts --nodes mrtest-none",
