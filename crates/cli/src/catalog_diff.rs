@@ -91,6 +91,10 @@ pub(crate) struct DiffArgs {
     /// `::` between an attribute's levels.
     #[arg(long, value_delimiter = ',', value_name = "RULE[,RULE]")]
     ignore: Vec<String>,
+    /// Leave out changes of these attributes of any resource, as
+    /// `*[*]ATTRIBUTE` rules of --ignore (`::` between levels).
+    #[arg(long, value_delimiter = ',', value_name = "ATTRIBUTE[,ATTRIBUTE]")]
+    ignore_attr: Vec<String>,
     /// Leave out resources with these tags (default:
     /// `ignored_octocatalog_diff`).
     #[arg(long, value_delimiter = ',', value_name = "TAG[,TAG]")]
@@ -159,7 +163,9 @@ pub(crate) fn diff(args: DiffArgs, env: &EnvArgs) -> Result<ExitCode> {
         ignores: args
             .ignore
             .iter()
-            .map(|rule| Ignore::parse(rule))
+            .cloned()
+            .chain(args.ignore_attr.iter().map(|name| format!("*[*]{name}")))
+            .map(|rule| Ignore::parse(&rule))
             .collect::<Result<_, _>>()?,
         ignore_tags: if args.ignore_tags.is_empty() {
             Options::default().ignore_tags
@@ -303,6 +309,14 @@ fn read_nodes(given: &Path, args: &DiffArgs) -> Result<Vec<(String, Map<String, 
     }
     files.retain(|(name, _)| args.nodes.is_empty() || args.nodes.iter().any(|p| glob(p, name)));
     files.sort();
+    if let Some(twice) = files.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        bail!(
+            "Two facts files for node {}: {} and {}",
+            twice[0].0,
+            twice[0].1.display(),
+            twice[1].1.display()
+        );
+    }
     // Reading a fleet's YAML is a good part of the work: on every core too.
     on_all_cores(&files, |(name, path)| {
         let facts =

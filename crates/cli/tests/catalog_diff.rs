@@ -418,6 +418,27 @@ fn git_refs_compare_as_the_trees_they_hold() {
 #[test]
 fn usage_errors_exit_1() {
     let fixture = fixture();
+    // The same node's facts twice.
+    let twice = std::env::temp_dir().join(format!("mrtest-twice-{}", std::process::id()));
+    std::fs::create_dir_all(&twice).unwrap();
+    for name in ["db-0003.example.com.yaml", "db-0003.example.com.json"] {
+        std::fs::copy(
+            fixture.join("facts/db-0003.example.com.yaml"),
+            twice.join(name),
+        )
+        .unwrap();
+    }
+    let output = run_diff(&[
+        "--from".into(),
+        fixture.join("from").display().to_string(),
+        "--to".into(),
+        fixture.join("to").display().to_string(),
+        "--facts".into(),
+        twice.display().to_string(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Two facts files for node db-0003"));
+    let _ = std::fs::remove_dir_all(&twice);
     for args in [
         "--from {fixture}/from --to {fixture}/to --facts {fixture}/facts --ignore File",
         "--from {fixture}/from --to {fixture}/to --facts {fixture}/facts --ignore File[x]content=~>(",
