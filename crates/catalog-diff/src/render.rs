@@ -212,17 +212,19 @@ fn group_lines(group: &Group) -> Vec<(Role, String)> {
 fn summary(report: &Report) -> String {
     let changed = report.changed_nodes();
     let ways = report.groups.iter().filter(|g| g.changed()).count();
-    let mut text = format!(
-        "{} compared: {} in {}, {} unchanged",
-        plural(report.nodes(), "node"),
-        if changed == 0 {
-            "none changed".to_string()
-        } else {
-            format!("{changed} changed")
-        },
-        plural(ways, "way"),
-        report.nodes() - changed
-    );
+    let mut text = if changed == 0 {
+        format!(
+            "{} compared: no differences",
+            plural(report.nodes(), "node")
+        )
+    } else {
+        format!(
+            "{} compared: {changed} changed in {}, {} unchanged",
+            plural(report.nodes(), "node"),
+            plural(ways, "way"),
+            report.nodes() - changed
+        )
+    };
     let failed_to = report.failed_nodes(Side::To);
     let failed_from = report.failed_nodes(Side::From);
     if failed_to > 0 {
