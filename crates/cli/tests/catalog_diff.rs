@@ -51,7 +51,10 @@ fn require_modules() {
 /// settings and code, with Debian's modules as the base module path.
 fn run_diff(args: &[String]) -> Output {
     require_modules();
-    let home = std::env::temp_dir().join(format!("mrtest-catalog-diff-{}", std::process::id()));
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let home =
+        std::env::temp_dir().join(format!("mrtest-catalog-diff-{}-{run}", std::process::id()));
     std::fs::create_dir_all(&home).expect("a home");
     let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
     command
@@ -65,11 +68,13 @@ fn run_diff(args: &[String]) -> Output {
     if !args.iter().any(|a| a == "--vardir") {
         command.arg("--vardir").arg(home.join("var"));
     }
-    command
+    let output = command
         .env("HOME", &home)
         .env_remove("MARIONETTE_RUBY_TIMEOUT")
         .output()
-        .expect("marionette runs")
+        .expect("marionette runs");
+    let _ = std::fs::remove_dir_all(&home);
+    output
 }
 
 fn words(text: &str, fixture: &Path) -> Vec<String> {
