@@ -285,7 +285,8 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto;line-height:1.35}\
 .added{color:#116329}.removed{color:#b31d28}.changed{color:#8a6100}\
 .error{color:#b31d28;font-weight:bold}h2{font-size:1.05em}\
-section{border-top:1px solid #ddd;padding-top:.5em}";
+section{border-top:1px solid #ddd;padding-top:.5em}\
+table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.2em .6em;text-align:left}";
 
 pub(crate) fn html(report: &Report) -> String {
     let mut out = String::new();
@@ -294,9 +295,30 @@ pub(crate) fn html(report: &Report) -> String {
     out.push_str(STYLE);
     out.push_str("</style></head><body>\n<h1>Catalog diff</h1>\n");
     let _ = writeln!(out, "<p>{}</p>", escape(&summary(report)));
-    for group in report.groups.iter().filter(|g| g.changed()) {
+    let changed: Vec<&Group> = report.groups.iter().filter(|g| g.changed()).collect();
+    // A table of contents: a fleet's report may hold many groups.
+    if changed.len() > 1 {
+        out.push_str("<table><tr><th>nodes</th><th>outcome</th><th>first nodes</th></tr>\n");
+        for (at, group) in changed.iter().enumerate() {
+            let outcome = if group.failures.is_empty() {
+                plural(group.changes.len(), "change")
+            } else {
+                "compile failure".to_string()
+            };
+            let first: Vec<&str> = group.nodes.iter().take(3).map(String::as_str).collect();
+            let _ = writeln!(
+                out,
+                "<tr><td><a href=\"#group-{at}\">{}</a></td><td>{}</td><td>{}</td></tr>",
+                group.nodes.len(),
+                escape(&outcome),
+                escape(&first.join(", "))
+            );
+        }
+        out.push_str("</table>\n");
+    }
+    for (at, group) in changed.iter().enumerate() {
         let lines = group_lines(group);
-        out.push_str("<section>\n");
+        let _ = writeln!(out, "<section id=\"group-{at}\">");
         if let Some((_, heading)) = lines.first() {
             let _ = writeln!(out, "<h2>{}</h2>", escape(heading));
         }
