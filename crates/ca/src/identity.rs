@@ -24,6 +24,13 @@ pub struct Identity {
     pub serial: Vec<u8>,
 }
 
+/// The identity in a PEM certificate (a `CERTIFICATE` block, as the CA
+/// keeps signed certificates), or `None` as [`identity`].
+pub fn identity_pem(pem: &str) -> Option<Identity> {
+    let der = crate::csr::pem_to_der(pem, &["CERTIFICATE"]).ok()?;
+    identity(&der)
+}
+
 /// The identity in a DER certificate, or `None` when it cannot be read or
 /// names no common name.
 pub fn identity(der: &[u8]) -> Option<Identity> {

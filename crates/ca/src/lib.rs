@@ -85,7 +85,7 @@ mod status;
 
 pub use ca::{CertificateAuthority, CsrOutcome, HostCertificate};
 pub use error::CaError;
-pub use identity::{Identity, identity};
+pub use identity::{Identity, identity, identity_pem};
 pub use request::{certificate_request, generate_key};
 pub use settings::{Autosign, DEFAULT_CA_TTL_SECONDS, Settings};
 pub use status::{CertificateState, CertificateStatus, Fingerprints};

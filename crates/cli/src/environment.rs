@@ -384,6 +384,71 @@ pub(crate) fn build_registry(plugins: &Plugins, ruby: &Arc<marionette_ruby::Ruby
     registry
 }
 
+/// What every compile in one environment shares, made once: its module
+/// path, Hiera, Ruby host, the agent's types and the modules' executable
+/// functions. The server keeps one per environment it serves; `catalog
+/// diff` one per side. Modules' files are parsed once per process and
+/// kept by path (the evaluator's loader), so compiles sharing this share
+/// parsed code too.
+pub(crate) struct Shared {
+    pub(crate) modulepath: Vec<PathBuf>,
+    pub(crate) hiera: Arc<marionette_hiera::Hiera>,
+    pub(crate) ruby: Arc<marionette_ruby::RubyHost>,
+    pub(crate) agent_types: Vec<marionette_eval::AgentType>,
+    pub(crate) functions: Arc<dyn marionette_eval::ExternalFunctions>,
+}
+
+impl Shared {
+    /// Discovers the environment's plugins and builds what its compiles
+    /// share.
+    pub(crate) fn make(environment: Environment, hiera: marionette_hiera::Settings) -> Shared {
+        let plugins = Plugins::discover(environment.clone());
+        let ruby = Arc::new(marionette_ruby::RubyHost::new(
+            marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone()),
+        ));
+        let registry = build_registry(&plugins, &ruby);
+        Shared {
+            modulepath: environment.modulepath.clone(),
+            hiera: marionette_hiera::Hiera::new(hiera),
+            agent_types: crate::catalog::agent_types_of(&registry, &plugins),
+            functions: plugins.functions(crate::resource::stderr_logger(false)),
+            ruby,
+        }
+    }
+
+    /// What to compile for a node of this environment, as a server
+    /// compiles it: with the node's facts and trusted data.
+    pub(crate) fn options(
+        &self,
+        manifests: Vec<marionette_diagnostics::SourceFile>,
+        node: &str,
+        environment: &str,
+        facts: serde_json::Map<String, serde_json::Value>,
+        trusted: serde_json::Value,
+    ) -> marionette_eval::CompileOptions {
+        marionette_eval::CompileOptions {
+            manifests,
+            modulepath: self.modulepath.clone(),
+            node_name: node.to_string(),
+            environment: environment.to_string(),
+            facts,
+            lazy_facts: None,
+            strict_variables: false,
+            server_name: crate::host_name(),
+            agent_types: self.agent_types.clone(),
+            local: false,
+            external_functions: Some(self.functions.clone()),
+            declared: None,
+            hiera: Some(self.hiera.clone()),
+            ruby: Some(self.ruby.clone()),
+            trusted: Some(trusted),
+            classification: None,
+            excerpts: false,
+            exported: None,
+        }
+    }
+}
+
 /// Stops the plugin processes the command started.
 pub(crate) fn shutdown() {
     if let Some(plugins) = PLUGINS.get() {

@@ -32,6 +32,7 @@ pub(crate) fn write_quietly(stream: &mut dyn std::io::Write, text: std::fmt::Arg
 }
 
 mod catalog;
+mod catalog_diff;
 mod config;
 mod custom_facts;
 use clap::{Parser, Subcommand};
@@ -189,6 +190,10 @@ enum CatalogCommand {
     /// Compile the catalog of a node and print it as JSON, as
     /// `puppet catalog compile --render-as json` does.
     Compile(catalog::CompileArgs),
+    /// Compare the catalogs of nodes compiled with two versions of the
+    /// code (directories or git refs), as octocatalog-diff does; exits 2
+    /// when they differ, 4 when the new code fails to compile (6: both).
+    Diff(catalog_diff::DiffArgs),
     /// Apply a catalog in Puppet's JSON format (compiled by marionette or
     /// by Puppet), as `puppet apply --catalog` does.
     Apply {
@@ -433,6 +438,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Catalog {
             command: CatalogCommand::Compile(args),
         } => catalog::compile(args, &cli.env),
+        Command::Catalog {
+            command: CatalogCommand::Diff(args),
+        } => catalog_diff::diff(args, &cli.env),
         Command::Catalog {
             command: CatalogCommand::Apply { file, run },
         } => {

@@ -160,9 +160,7 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         "false" => marionette_ca::Autosign::Off,
         path => marionette_ca::Autosign::Path(PathBuf::from(path)),
     };
-    // Where reports and facts agents send are kept: the `--vardir` given,
-    // else `server` of the state directory, apart from what `apply` keeps.
-    let vardir = env.vardir.clone().unwrap_or_else(|| state.join("server"));
+    let vardir = vardir(env);
     if args.storeconfigs_backend != "puppetdb" {
         anyhow::bail!(
             "--storeconfigs_backend: '{}' is not a storeconfigs backend; the one there is, is 'puppetdb'",
@@ -255,6 +253,14 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Where reports and facts agents send are kept: the `--vardir` given,
+/// else `server` of the state directory, apart from what `apply` keeps.
+pub(crate) fn vardir(env: &EnvArgs) -> PathBuf {
+    env.vardir
+        .clone()
+        .unwrap_or_else(|| crate::apply::vardir().join("server"))
+}
+
 /// The environments the server compiles in.
 struct Environments {
     args: EnvArgs,
@@ -268,14 +274,10 @@ struct Environments {
     known: Mutex<HashMap<String, (std::time::Instant, Arc<Environment>)>>,
 }
 
-/// What an environment's compiles share.
+/// What an environment's compiles share, and the arguments naming it.
 struct Environment {
     args: EnvArgs,
-    modulepath: Vec<PathBuf>,
-    hiera: Arc<marionette_hiera::Hiera>,
-    ruby: Arc<marionette_ruby::RubyHost>,
-    agent_types: Vec<marionette_eval::AgentType>,
-    functions: Arc<dyn marionette_eval::ExternalFunctions>,
+    shared: crate::environment::Shared,
 }
 
 impl Environments {
@@ -308,18 +310,11 @@ impl Environments {
             return Some(found.clone());
         }
         let args = self.named(name);
-        let resolved = args.resolve();
-        let plugins = marionette_plugin::Plugins::discover(resolved.clone());
-        let ruby = Arc::new(marionette_ruby::RubyHost::new(
-            marionette_ruby::Settings::new(&resolved.name, resolved.modulepath.clone()),
-        ));
-        let registry = crate::environment::build_registry(&plugins, &ruby);
         let made = Arc::new(Environment {
-            modulepath: resolved.modulepath.clone(),
-            hiera: marionette_hiera::Hiera::new(crate::environment::hiera_settings(&args)),
-            agent_types: crate::catalog::agent_types_of(&registry, &plugins),
-            functions: plugins.functions(crate::resource::stderr_logger(false)),
-            ruby,
+            shared: crate::environment::Shared::make(
+                args.resolve(),
+                crate::environment::hiera_settings(&args),
+            ),
             args,
         });
         known.insert(name.to_string(), (std::time::Instant::now(), made.clone()));
@@ -472,27 +467,18 @@ impl Compiler for Environments {
             )?;
         }
         let options = CompileOptions {
-            manifests,
-            modulepath: environment.modulepath.clone(),
-            node_name: request.node.clone(),
-            environment: request.environment.clone(),
-            facts: request.facts.clone(),
-            lazy_facts: None,
-            strict_variables: false,
-            server_name: crate::host_name(),
-            agent_types: environment.agent_types.clone(),
-            local: false,
-            external_functions: Some(environment.functions.clone()),
-            declared: None,
-            hiera: Some(environment.hiera.clone()),
-            ruby: Some(environment.ruby.clone()),
-            trusted: Some(request.trusted.clone()),
             classification: classified.map(|c| c.classification),
-            excerpts: false,
             exported: self
                 .storage
                 .clone()
                 .map(|s| s as Arc<dyn marionette_eval::ExportedResources>),
+            ..environment.shared.options(
+                manifests,
+                &request.node,
+                &request.environment,
+                request.facts.clone(),
+                request.trusted.clone(),
+            )
         };
         let compiled = marionette_eval::compile(&options);
         let Some(catalog) = &compiled.catalog else {
@@ -516,7 +502,8 @@ impl Compiler for Environments {
     }
 
     fn modulepath(&self, environment: &str) -> Option<Vec<PathBuf>> {
-        self.environment(environment).map(|e| e.modulepath.clone())
+        self.environment(environment)
+            .map(|e| e.shared.modulepath.clone())
     }
 
     fn flush_environments(&self, environment: Option<&str>) {

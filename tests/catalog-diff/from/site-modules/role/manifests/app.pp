@@ -1,0 +1,5 @@
+# An application server.
+class role::app {
+  include profile::base
+  include profile::app
+}

@@ -1,0 +1,5 @@
+# A database server.
+class role::db {
+  include profile::base
+  include profile::db
+}

@@ -1,0 +1,5 @@
+# A web server.
+class role::web {
+  include profile::base
+  include profile::web
+}

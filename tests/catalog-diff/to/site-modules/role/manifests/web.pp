@@ -1,0 +1,6 @@
+# A web server.
+class role::web {
+  include profile::base
+  include profile::web
+  include profile::monitoring
+}
