@@ -12,6 +12,10 @@ use serde_json::{Value as Json, json};
 use crate::wire::Shape;
 use crate::{Engine, HostError, RubyHost, strings};
 
+/// A resource of the catalog as a type's code sees it: its type, title
+/// and values.
+pub type CatalogEntry<'a> = (&'a str, &'a str, PHash);
+
 /// The entries of a JSON object whose values are strings.
 fn pairs(data: Option<&Json>) -> Vec<(String, String)> {
     data.and_then(Json::as_object)
@@ -286,7 +290,7 @@ impl RubyHost {
         &self,
         type_name: &str,
         validates: bool,
-        (relations, catalog): (&[(String, String)], &[(&str, &str, PHash)]),
+        (relations, catalog): (&[(String, String)], &[CatalogEntry<'_>]),
         resources: &[(&str, PHash)],
         engine: &mut dyn Engine,
     ) -> Result<Vec<Built>, HostError> {
@@ -372,7 +376,7 @@ impl RubyHost {
         &self,
         type_name: &str,
         (title, values): (&str, &PHash),
-        catalog: &[(&str, &str, PHash)],
+        catalog: &[CatalogEntry<'_>],
         engine: &mut dyn Engine,
     ) -> Result<(Vec<GeneratedResource>, Option<String>), HostError> {
         let mut params = self.resource_params(type_name, title, values);

@@ -35,8 +35,8 @@ use marionette_values::{PHash, Value};
 use serde_json::{Value as Json, json};
 
 pub use crate::apply::{
-    Built, Declared, GeneratedResource, LoadError, LoggedMessage, ProviderSpec, ResourceId,
-    ResourceState,
+    Built, CatalogEntry, Declared, GeneratedResource, LoadError, LoggedMessage, ProviderSpec,
+    ResourceId, ResourceState,
 };
 use crate::conversation::Conversation;
 pub use crate::resource_api::{ApiAttribute, ApiType, Behaviour};
