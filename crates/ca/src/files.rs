@@ -1,7 +1,8 @@
 //! Writing the CA's files. Every file is written to a temporary name in its
 //! own directory and renamed into place, so that a reader (another thread,
 //! puppetserver's tools, an agent fetching the CRL) sees the old content or
-//! the new, never half of one, and a crash leaves no truncated key behind.
+//! the new, never half of one, and a crash leaves no truncated key behind;
+//! and it belongs to its directory's owner, whoever writes it.
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -43,6 +44,14 @@ pub(crate) fn write_atomic(path: &Path, contents: &[u8], mode: u32) -> Result<()
         // The umask may have taken bits away from `mode`; set it exactly.
         file.set_permissions(fs::Permissions::from_mode(mode))
             .map_err(io_error(&tmp))?;
+        // A CA belongs to the user its directory belongs to (the server's
+        // own, when packaged): root administering it keeps it so, or the
+        // server could no longer write its serial or read its key. Anyone
+        // else cannot give a file away, and need not.
+        if let Ok(owner) = fs::metadata(dir) {
+            use std::os::unix::fs::MetadataExt;
+            let _ = std::os::unix::fs::fchown(&file, Some(owner.uid()), Some(owner.gid()));
+        }
         file.write_all(contents).map_err(io_error(&tmp))?;
         file.sync_all().map_err(io_error(&tmp))?;
         fs::rename(&tmp, path).map_err(io_error(path))
