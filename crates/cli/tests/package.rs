@@ -78,7 +78,12 @@ fn the_debian_package_installs_and_serves_a_stock_agent() {
         .tempdir()
         .unwrap();
     let built = Command::new(repo.join("scripts/build-deb"))
-        .args(["--binary", env!("CARGO_BIN_EXE_marionette"), "--fast", "--out"])
+        .args([
+            "--binary",
+            env!("CARGO_BIN_EXE_marionette"),
+            "--fast",
+            "--out",
+        ])
         .arg(dir.path().join("deb"))
         .output()
         .unwrap();
@@ -115,7 +120,10 @@ fn the_debian_package_installs_and_serves_a_stock_agent() {
     let script = format!("PORT={port}\n{IN_ROOT}");
     let run = Command::new(repo.join("scripts/test-root"))
         .args(["run", "--bind"])
-        .arg(format!("{}:/mrtest/deb:ro", dir.path().join("deb").display()))
+        .arg(format!(
+            "{}:/mrtest/deb:ro",
+            dir.path().join("deb").display()
+        ))
         .arg(&out)
         .args(["--", &script])
         .output()
@@ -129,7 +137,10 @@ fn the_debian_package_installs_and_serves_a_stock_agent() {
         String::from_utf8_lossy(&run.stderr)
     );
     assert!(run.status.success(), "{everything}");
-    assert!(log.contains("user: marionette marionette 750"), "{everything}");
+    assert!(
+        log.contains("user: marionette marionette 750"),
+        "{everything}"
+    );
     // The stock agent got a certificate and a catalog, applied it (exit 2
     // for changes) and sent its report.
     assert!(log.contains("agent: 2"), "{everything}");
