@@ -83,7 +83,7 @@ mod serial;
 mod settings;
 mod status;
 
-pub use ca::{CertificateAuthority, CsrOutcome, HostCertificate};
+pub use ca::{CertificateAuthority, Counts, CsrOutcome, HostCertificate};
 pub use error::CaError;
 pub use identity::{Identity, identity, identity_pem};
 pub use request::{certificate_request, generate_key};

@@ -63,13 +63,6 @@ pub(crate) fn endpoint(path: &str) -> &'static str {
     }
 }
 
-/// The certificate authority's counts by state, read at each scrape.
-pub(crate) struct Certificates {
-    pub(crate) requested: usize,
-    pub(crate) signed: usize,
-    pub(crate) revoked: usize,
-}
-
 impl Metrics {
     pub(crate) fn request(&self, endpoint: &'static str, status: u16, took: Duration) {
         let mut requests = self.requests.lock().unwrap_or_else(|e| e.into_inner());
@@ -89,7 +82,11 @@ impl Metrics {
     }
 
     /// Prometheus's text exposition format (version 0.0.4).
-    pub(crate) fn render(&self, environments: usize, certificates: Option<Certificates>) -> String {
+    pub(crate) fn render(
+        &self,
+        environments: usize,
+        certificates: Option<marionette_ca::Counts>,
+    ) -> String {
         let mut out = String::new();
         let family = |out: &mut String, name: &str, kind: &str, help: &str| {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
@@ -257,7 +254,7 @@ mod tests {
         metrics.compile("odd\"env", false, Duration::from_millis(10));
         let text = metrics.render(
             2,
-            Some(Certificates {
+            Some(marionette_ca::Counts {
                 requested: 1,
                 signed: 3,
                 revoked: 0,

@@ -8,7 +8,6 @@ use hyper::{Method, Response, StatusCode};
 use serde_json::{Value, json};
 
 use crate::http::{self, Body, Client, Request};
-use crate::metrics::Certificates;
 use crate::server::State;
 
 /// `status/v1/services[/NAME]`: each service with its state, as
@@ -116,14 +115,6 @@ pub(crate) fn admin(
     }
 }
 
-fn certificates(state: &State) -> Option<Certificates> {
-    let all = state.ca.certificate_statuses(None).ok()?;
-    let count = |wanted: marionette_ca::CertificateState| {
-        all.iter().filter(|status| status.state == wanted).count()
-    };
-    Some(Certificates {
-        requested: count(marionette_ca::CertificateState::Requested),
-        signed: count(marionette_ca::CertificateState::Signed),
-        revoked: count(marionette_ca::CertificateState::Revoked),
-    })
+fn certificates(state: &State) -> Option<marionette_ca::Counts> {
+    state.ca.counts().ok()
 }
