@@ -387,16 +387,7 @@ fn ctime(meta: &std::fs::Metadata) -> String {
     let seconds = meta.ctime();
     let days = seconds.div_euclid(86_400);
     let rest = seconds.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = crate::logs::civil(days);
     format!(
         "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} +0000",
         rest / 3600,

@@ -119,7 +119,7 @@ fn clf_time(at: SystemTime) -> String {
 
 /// The date of a day counted from 1970-01-01 (Howard Hinnant's
 /// days-to-civil).
-fn civil(days: i64) -> (i64, u32, u32) {
+pub(crate) fn civil(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
