@@ -34,7 +34,10 @@ set -e
 exec >/mrtest/out/log 2>&1
 # A bare root knows no host names; the agent reaches the server as localhost.
 grep -q localhost /etc/hosts 2>/dev/null || echo '127.0.0.1 localhost' >> /etc/hosts
-apt-get install -y -q --no-install-recommends systemd >/dev/null
+# The root's package lists may be older than the mirror: fetched again
+# when the install finds a version gone.
+apt-get install -y -q --no-install-recommends systemd >/dev/null \
+    || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends systemd >/dev/null; }
 mkdir -p /etc/puppetlabs/code/environments/production/manifests
 echo "file { '/tmp/mrtest-deb': content => \"served by \${facts['networking']['hostname']}\\n\" }" \
     > /etc/puppetlabs/code/environments/production/manifests/site.pp
