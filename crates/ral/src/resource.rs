@@ -366,34 +366,41 @@ impl Resource {
             Resource::unchecked(type_def, &resource.title, params, origin)
         });
         // What the types' code may see of the catalog: every resource of a
-        // batched type (module types), as Puppet's catalog holds them.
-        let view: Vec<Resource> = batches
-            .iter()
-            .flat_map(|(_, members)| members.iter())
-            .filter_map(|&at| built[at].as_ref().ok().cloned())
-            .collect();
-        let view: Vec<&Resource> = view.iter().collect();
-        for (batch, members) in &batches {
-            let made: Vec<usize> = members
+        // batched type (module types), as Puppet's catalog holds them. All
+        // batches check against it before any refusal is applied, so the
+        // resources are borrowed, not copied.
+        let refusals: Vec<(usize, String)> = {
+            let view: Vec<&Resource> = batches
                 .iter()
-                .copied()
-                .filter(|&at| built[at].is_ok())
+                .flat_map(|(_, members)| members.iter())
+                .filter_map(|&at| built[at].as_ref().ok())
                 .collect();
-            let verdicts = {
+            let mut refusals = Vec::new();
+            for (batch, members) in &batches {
+                let made: Vec<usize> = members
+                    .iter()
+                    .copied()
+                    .filter(|&at| built[at].is_ok())
+                    .collect();
                 let checked: Vec<&Resource> = made
                     .iter()
                     .filter_map(|&at| built[at].as_ref().ok())
                     .collect();
-                attribute::guarded("validate", "resource validation", || {
+                let verdicts = attribute::guarded("validate", "resource validation", || {
                     Ok(batch.check(&checked, &view))
                 })
-                .unwrap_or_else(|message| vec![Err(message); checked.len()])
-            };
-            for (at, verdict) in made.into_iter().zip(verdicts) {
-                let Err(message) = verdict else { continue };
-                if let Ok(resource) = &built[at] {
-                    built[at] = Err(resource.refused(message));
+                .unwrap_or_else(|message| vec![Err(message); checked.len()]);
+                for (at, verdict) in made.into_iter().zip(verdicts) {
+                    if let Err(message) = verdict {
+                        refusals.push((at, message));
+                    }
                 }
+            }
+            refusals
+        };
+        for (at, message) in refusals {
+            if let Ok(resource) = &built[at] {
+                built[at] = Err(resource.refused(message));
             }
         }
         built

@@ -43,17 +43,25 @@ impl Default for Metrics {
 /// The endpoint a path belongs to, as the metrics name it: few enough
 /// names that a scrape stays small whatever clients ask.
 pub(crate) fn endpoint(path: &str) -> &'static str {
-    let v3 = |name: &str| path.starts_with(&format!("/puppet/v3/{name}"));
+    if let Some(v3) = path.strip_prefix("/puppet/v3/") {
+        let known = [
+            ("catalog/", "catalog"),
+            ("node/", "node"),
+            ("file_metadatas/", "file_metadatas"),
+            ("file_metadata/", "file_metadata"),
+            ("file_content/", "file_content"),
+            ("static_file_content/", "file_content"),
+            ("file_bucket_file/", "file_bucket_file"),
+            ("report/", "report"),
+            ("facts/", "facts"),
+            ("environment", "environments"),
+        ];
+        return known
+            .iter()
+            .find(|(prefix, _)| v3.starts_with(prefix))
+            .map_or("other", |(_, name)| name);
+    }
     match () {
-        _ if v3("catalog/") => "catalog",
-        _ if v3("node/") => "node",
-        _ if v3("file_metadatas/") => "file_metadatas",
-        _ if v3("file_metadata/") => "file_metadata",
-        _ if v3("file_content/") || v3("static_file_content/") => "file_content",
-        _ if v3("file_bucket_file/") => "file_bucket_file",
-        _ if v3("report/") => "report",
-        _ if v3("facts/") => "facts",
-        _ if v3("environment") => "environments",
         _ if path.starts_with("/puppet-ca/v1/") => "ca",
         _ if path.starts_with("/pdb/") => "puppetdb",
         _ if path.starts_with("/status/") => "status",
@@ -118,62 +126,53 @@ impl Metrics {
             .requests
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        family(
+            .iter()
+            .map(|((endpoint, status), tally)| {
+                (
+                    format!("endpoint=\"{endpoint}\",status=\"{status}\""),
+                    *tally,
+                )
+            })
+            .collect::<Vec<_>>();
+        write_tally(
             &mut out,
-            "marionette_http_requests_total",
-            "counter",
-            "Requests answered, by endpoint and status.",
+            (
+                "marionette_http_requests_total",
+                "Requests answered, by endpoint and status.",
+            ),
+            (
+                "marionette_http_request_seconds_total",
+                "Time spent answering requests, by endpoint and status.",
+            ),
+            &requests,
         );
-        for ((endpoint, status), (count, _)) in &requests {
-            let _ = writeln!(
-                out,
-                "marionette_http_requests_total{{endpoint=\"{endpoint}\",status=\"{status}\"}} {count}"
-            );
-        }
-        family(
-            &mut out,
-            "marionette_http_request_seconds_total",
-            "counter",
-            "Time spent answering requests, by endpoint and status.",
-        );
-        for ((endpoint, status), (_, seconds)) in &requests {
-            let _ = writeln!(
-                out,
-                "marionette_http_request_seconds_total{{endpoint=\"{endpoint}\",status=\"{status}\"}} {seconds:.6}"
-            );
-        }
         let compiles = self
             .compiles
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        family(
+            .iter()
+            .map(|((environment, outcome), tally)| {
+                (
+                    format!(
+                        "environment=\"{}\",outcome=\"{outcome}\"",
+                        label(environment)
+                    ),
+                    *tally,
+                )
+            })
+            .collect::<Vec<_>>();
+        write_tally(
             &mut out,
-            "marionette_compiles_total",
-            "counter",
-            "Catalogs compiled, by environment and outcome.",
+            (
+                "marionette_compiles_total",
+                "Catalogs compiled, by environment and outcome.",
+            ),
+            (
+                "marionette_compile_seconds_total",
+                "Time spent compiling, by environment and outcome.",
+            ),
+            &compiles,
         );
-        for ((environment, outcome), (count, _)) in &compiles {
-            let _ = writeln!(
-                out,
-                "marionette_compiles_total{{environment=\"{}\",outcome=\"{outcome}\"}} {count}",
-                label(environment)
-            );
-        }
-        family(
-            &mut out,
-            "marionette_compile_seconds_total",
-            "counter",
-            "Time spent compiling, by environment and outcome.",
-        );
-        for ((environment, outcome), (_, seconds)) in &compiles {
-            let _ = writeln!(
-                out,
-                "marionette_compile_seconds_total{{environment=\"{}\",outcome=\"{outcome}\"}} {seconds:.6}",
-                label(environment)
-            );
-        }
         for (name, help, value) in [
             (
                 "marionette_compiles_waiting",
@@ -229,6 +228,27 @@ impl Metrics {
             }
         }
         out
+    }
+}
+
+/// A tally as two counter families: how many under `count`, and their
+/// seconds under `seconds`, each row under its labels.
+fn write_tally(
+    out: &mut String,
+    (count, count_help): (&str, &str),
+    (seconds, seconds_help): (&str, &str),
+    rows: &[(String, (u64, f64))],
+) {
+    let _ = writeln!(out, "# HELP {count} {count_help}\n# TYPE {count} counter");
+    for (labels, (n, _)) in rows {
+        let _ = writeln!(out, "{count}{{{labels}}} {n}");
+    }
+    let _ = writeln!(
+        out,
+        "# HELP {seconds} {seconds_help}\n# TYPE {seconds} counter"
+    );
+    for (labels, (_, total)) in rows {
+        let _ = writeln!(out, "{seconds}{{{labels}}} {total:.6}");
     }
 }
 

@@ -37,7 +37,7 @@ pub(crate) fn services(state: &State, request: &Request, name: Option<&str>) -> 
             "active_alerts": [],
         })
     };
-    let certificates = certificates(state);
+    let certificates = state.ca.counts().ok();
     let all = json!({
         "server": service(json!({
             "compiles_running": load(&metrics.compiles_running),
@@ -71,7 +71,7 @@ pub(crate) fn metrics(state: &State) -> Response<Body> {
         "text/plain; version=0.0.4",
         state
             .metrics
-            .render(state.compiler.environments_cached(), certificates(state))
+            .render(state.compiler.environments_cached(), state.ca.counts().ok())
             .into_bytes(),
     )
 }
@@ -113,8 +113,4 @@ pub(crate) fn admin(
             &format!("No route for {} {}", request.method, request.path),
         ),
     }
-}
-
-fn certificates(state: &State) -> Option<marionette_ca::Counts> {
-    state.ca.counts().ok()
 }

@@ -323,31 +323,13 @@ fn split_credentials(url: &str) -> (String, Option<String>) {
         return (url.to_string(), None);
     };
     let (user, password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
-    let credentials = format!("{}:{}", percent_decode(user), percent_decode(password));
+    let decoded =
+        |text: &str| crate::types::file::percent_decode(text).unwrap_or_else(|| text.to_string());
+    let credentials = format!("{}:{}", decoded(user), decoded(password));
     (
         format!("{scheme}://{host}{path}"),
         Some(format!("Basic {}", base64_encode(credentials.as_bytes()))),
     )
-}
-
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let pair = text.get(i + 1..i + 3).filter(|_| bytes[i] == b'%');
-        match pair.and_then(|hex| u8::from_str_radix(hex, 16).ok()) {
-            Some(byte) => {
-                out.push(byte);
-                i += 3;
-            }
-            None => {
-                out.push(bytes[i]);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -372,19 +354,7 @@ fn base64_encode(bytes: &[u8]) -> String {
 
 /// A base64 digest (`Content-MD5`) in hexadecimal, as Puppet shows it.
 fn base64_to_hex(text: &str) -> Option<String> {
-    let mut bits = 0u32;
-    let mut count = 0;
-    let mut out = String::new();
-    for byte in text.bytes().filter(|b| *b != b'=') {
-        let value = BASE64.iter().position(|c| *c == byte)? as u32;
-        bits = bits << 6 | value;
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            out.push_str(&format!("{:02x}", (bits >> count) & 0xff));
-        }
-    }
-    Some(out)
+    marionette_dns::tsig::base64_decode(text).map(|bytes| crate::types::file::hex(&bytes))
 }
 
 fn unix_seconds(time: SystemTime) -> i64 {

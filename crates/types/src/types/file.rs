@@ -230,7 +230,8 @@ pub fn parse_checksum(text: &str) -> Option<(&str, &str)> {
     KNOWN_CHECKSUMS.contains(&kind).then_some((kind, data))
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Bytes in lower-case hexadecimal.
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut text = String::with_capacity(bytes.len() * 2);
     for b in bytes {
@@ -552,7 +553,7 @@ pub fn source_path(entry: &str) -> Result<String, String> {
     }
 }
 
-fn percent_decode(text: &str) -> Option<String> {
+pub(crate) fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
