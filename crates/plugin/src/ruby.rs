@@ -286,14 +286,25 @@ pub(crate) fn extend(
 }
 
 /// Whether reading a classic type's file told everything it declares: a
-/// namevar, every attribute named where it is declared, and the title
+/// namevar, every attribute and automatic relationship named where it is declared, and the title
 /// patterns it defines.
 fn read_whole(text: &str, spec: &marionette_ruby::TypeSpec) -> bool {
     let named = spec
         .attributes
         .iter()
         .any(|a| a.namevar || a.name == "name");
-    let computed = ["newparam(", "newproperty("].iter().any(|call| {
+    // An attribute, or an automatic relationship's type, named by a
+    // variable (corosync's `autorequire(type)` in a loop over types).
+    let computed = [
+        "newparam(",
+        "newproperty(",
+        "autorequire(",
+        "autobefore(",
+        "autonotify(",
+        "autosubscribe(",
+    ]
+    .iter()
+    .any(|call| {
         text.match_indices(call).any(|(at, _)| {
             !text[at + call.len()..]
                 .trim_start()

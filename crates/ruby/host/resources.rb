@@ -307,6 +307,8 @@ module Puppet
       when Array then "[#{value.map { |v| display(v) }.join(', ')}]"
       when Hash then "{#{value.map { |k, v| "#{display(k)} => #{display(v)}" }.join(', ')}}"
       when nil then 'undef'
+      # Its pattern alone, as Puppet's string conversion shows one.
+      when Regexp then value.source
       else value.to_s
       end
     end

@@ -1015,12 +1015,10 @@ impl<'a> Run<'a> {
         }
         for &e in &self.graph.outgoing[node] {
             let edge = self.graph.edges[e];
-            if !edge.refresh {
-                continue;
-            }
+            let copies = edge.refreshes as usize;
             let received = &mut self.received[edge.to];
-            received.events += sent.events;
-            received.noop_events += sent.noop_events;
+            received.events += sent.events * copies;
+            received.noop_events += sent.noop_events * copies;
         }
     }
 

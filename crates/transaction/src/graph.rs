@@ -54,8 +54,12 @@ pub struct Node {
 pub struct Edge {
     pub from: usize,
     pub to: usize,
-    /// Whether refresh events travel along the edge.
-    pub refresh: bool,
+    /// How many of the relationships it stands for carry refresh events:
+    /// none for an order alone. A relationship written twice
+    /// (`notify => [X, X]`, or `notify` beside the target's `subscribe`)
+    /// is two of Puppet's edges, and each carries every event, which
+    /// Puppet's "from N events" counts.
+    pub refreshes: u32,
 }
 
 /// The graph of a catalog, with the edges indexed both ways.
@@ -402,7 +406,7 @@ impl<'c> Graph<'c> {
             }
         }
         // Automatic relationships, only to resources in the catalog, and
-        // never against an explicit relationship the other way. Each
+        // never beside a relationship either way. Each
         // resource's are found independently, on several threads.
         let index = &index;
         let automatic = marionette_values::parallel::map(ral.len(), |n| {
@@ -451,12 +455,39 @@ impl<'c> Graph<'c> {
                     AutoKind::Before => (own, target_in, false),
                     AutoKind::Notify => (own, target_in, true),
                 };
-                if !graph.has_edge(to, from) {
+                // As Puppet's: an edge already there, either way, wins.
+                if !graph.has_edge(to, from) && !graph.has_edge(from, to) {
                     graph.add_edge(from, to, refresh);
                 }
             }
         }
+        graph.order_incoming_as_puppet();
         Ok(graph)
+    }
+
+    /// Orders each node's incoming edges as Puppet's relationship graph
+    /// holds them, which is the order a resource names its failed
+    /// dependencies in: first the edges between two resources, as made;
+    /// then those of containers, which Puppet puts in place of its
+    /// containers after all others, container by container in the
+    /// catalog's order.
+    fn order_incoming_as_puppet(&mut self) {
+        let nodes = &self.nodes;
+        let edges = &self.edges;
+        let container = |node: usize| {
+            (!matches!(nodes[node].kind, NodeKind::Resource(_)))
+                .then_some(nodes[node].catalog_index)
+        };
+        for incoming in &mut self.incoming {
+            incoming.sort_by_key(|&e| {
+                let Edge { from, to, .. } = edges[e];
+                match (container(from), container(to)) {
+                    (None, None) => None,
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                }
+            });
+        }
     }
 
     /// How messages name a node: `File[/tmp/x]`, or an anchor's container
@@ -526,7 +557,7 @@ impl<'c> Graph<'c> {
                 if !contained {
                     for &e in &self.outgoing[m] {
                         if self.nodes[self.edges[e].to].kind == NodeKind::End {
-                            self.edges[e].refresh = false;
+                            self.edges[e].refreshes = 0;
                         }
                     }
                 }
@@ -566,11 +597,16 @@ impl<'c> Graph<'c> {
     }
 
     fn add_edge(&mut self, from: usize, to: usize, refresh: bool) {
+        let refreshes = u32::from(refresh);
         if let Some(existing) = self.find_edge(from, to) {
-            self.edges[existing].refresh |= refresh;
+            self.edges[existing].refreshes += refreshes;
             return;
         }
-        self.edges.push(Edge { from, to, refresh });
+        self.edges.push(Edge {
+            from,
+            to,
+            refreshes,
+        });
         let e = self.edges.len() - 1;
         self.outgoing[from].push(e);
         self.incoming[to].push(e);
@@ -759,7 +795,11 @@ impl<'c> Graph<'c> {
             let _ = writeln!(out, "  n{n} [label = {label:?}, shape = box];");
         }
         for edge in &self.edges {
-            let style = if edge.refresh { " [style = bold]" } else { "" };
+            let style = if edge.refreshes > 0 {
+                " [style = bold]"
+            } else {
+                ""
+            };
             let _ = writeln!(out, "  n{} -> n{}{style};", edge.from, edge.to);
         }
         out.push_str("}\n");

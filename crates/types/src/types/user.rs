@@ -3,7 +3,9 @@
 use std::path::Path;
 
 use marionette_ral::attribute::value_text;
-use marionette_ral::{AttrDef, Resource, TypeDef};
+use marionette_ral::{
+    AttrDef, GenerateError, Generated, GeneratedBy, Generation, Resource, TypeDef,
+};
 use marionette_values::{PType, Value};
 
 /// Accepts `YYYY-MM-DD` or `absent`.
@@ -170,15 +172,12 @@ pub fn definition() -> TypeDef {
         )
         .attr(
             AttrDef::param("purge_ssh_keys")
-                .doc("Whether to remove SSH keys the catalog does not manage. Only `false` is supported so far.")
-                .boolean()
-                .validate(|hooked, value| {
-                    hooked.default_validate(value)?;
-                    match marionette_ral::attribute::parse_boolean(value) {
-                        Some(false) => Ok(()),
-                        _ => Err("purging SSH keys is not supported yet; leave purge_ssh_keys false".into()),
-                    }
-                }),
+                .doc(
+                    "Whether to remove the SSH keys of the user's files that no `ssh_authorized_key` of the catalog \
+                     manages: `true` for `~/.ssh/authorized_keys`, or the key files (absolute, or starting with \
+                     `~/` or `%h/` for the home directory).",
+                )
+                .validate(|_, value| check_purge_ssh_keys(value)),
         )
         .attr(AttrDef::property("loginclass").doc("The BSD login class.").requires_features(&["manages_loginclass"]))
         .autorequire("group", |resource| {
@@ -191,6 +190,119 @@ pub fn definition() -> TypeDef {
             titles.extend(resource.list("groups").into_iter().map(value_text));
             titles
         })
+        .generate(purge_ssh_keys)
+}
+
+/// `purge_ssh_keys` as Puppet's `user` accepts it, in its words.
+fn check_purge_ssh_keys(value: &Value) -> Result<(), String> {
+    if marionette_ral::attribute::parse_boolean(value).is_some() {
+        return Ok(());
+    }
+    let entries: Vec<&Value> = match value {
+        Value::String(_) => vec![value],
+        Value::Array(items) => items.iter().collect(),
+        other => {
+            return Err(format!(
+                "purge_ssh_keys must be true, false, or an array of file names, not {}",
+                marionette_ral::attribute::display_value(other)
+            ));
+        }
+    };
+    for entry in entries {
+        let Value::String(path) = entry else {
+            return Err(format!(
+                "Each entry for purge_ssh_keys must be a string, not a {}",
+                marionette_values::format::ruby_class(entry)
+            ));
+        };
+        if !(path.starts_with('/') || path.starts_with("~/") || path.starts_with("%h/")) {
+            return Err(format!("Paths to keyfiles must be absolute, not {path}"));
+        }
+    }
+    Ok(())
+}
+
+/// The key files `purge_ssh_keys` names: none for false, the home's
+/// `.ssh/authorized_keys` for true, else the paths given with `~/` and
+/// `%h/` standing for the home (left out while the user has none).
+fn purge_ssh_key_files(resource: &Resource) -> Vec<String> {
+    let Some(value) = resource.get("purge_ssh_keys") else {
+        return Vec::new();
+    };
+    let home = || {
+        resource.get("home").map(value_text).or_else(|| {
+            crate::providers::ssh_authorized_key::parsed::lookup_user(&resource.name_str())
+                .map(|u| u.2)
+        })
+    };
+    match marionette_ral::attribute::parse_boolean(value) {
+        Some(false) => Vec::new(),
+        Some(true) => home()
+            .map(|h| format!("{h}/.ssh/authorized_keys"))
+            .into_iter()
+            .collect(),
+        None => {
+            let entries = match value {
+                Value::Array(items) => items.iter().map(value_text).collect(),
+                other => vec![value_text(other)],
+            };
+            entries
+                .into_iter()
+                .filter_map(|entry| {
+                    match entry
+                        .strip_prefix("~/")
+                        .or_else(|| entry.strip_prefix("%h/"))
+                    {
+                        Some(rest) => home().map(|h| format!("{h}/{rest}")),
+                        None => Some(entry),
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+/// Puppet's `user` `generate`: an absent `ssh_authorized_key` for each key
+/// of the purged files that the catalog does not manage.
+fn purge_ssh_keys(
+    resource: &Resource,
+    run: &dyn Generation,
+) -> Result<Vec<Generated>, GenerateError> {
+    let files = purge_ssh_key_files(resource);
+    if files.is_empty() {
+        return Ok(Vec::new());
+    }
+    if run.type_def("ssh_authorized_key").is_none() {
+        run.warn_about(
+            resource,
+            "Ssh_authorized_key type is not available. Cannot purge SSH keys.",
+        );
+        return Ok(Vec::new());
+    }
+    let user = resource.name_str().into_owned();
+    let mut generated = Vec::new();
+    for file in files {
+        // Unreadable or missing files are passed over, as Puppet's are.
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        for name in crate::providers::ssh_authorized_key::parsed::key_names(&file, &text) {
+            if run.manages("ssh_authorized_key", &name) {
+                continue;
+            }
+            generated.push(Generated {
+                type_name: "ssh_authorized_key".into(),
+                title: name,
+                params: vec![
+                    ("target".into(), Value::String(file.as_str().into())),
+                    ("ensure".into(), Value::String("absent".into())),
+                    ("user".into(), Value::String(user.as_str().into())),
+                ],
+                by: GeneratedBy::Generate,
+            });
+        }
+    }
+    Ok(generated)
 }
 
 /// Group names as Puppet accepts them: names, not GID numbers, and each

@@ -228,9 +228,29 @@ impl RecordFormat for AuthorizedKeys {
     }
 }
 
+/// The names of an `authorized_keys` file's keys as Puppet's `user` reads
+/// them to purge what the catalog does not manage: every line the key
+/// pattern matches, by its comment, else `FILE:unnamed-N`.
+pub(crate) fn key_names(keyfile: &str, text: &str) -> Vec<String> {
+    let Ok(key_line) = Regex::new(KEY_LINE) else {
+        return Vec::new();
+    };
+    let mut unnamed = 0;
+    text.lines()
+        .filter_map(|line| key_line.captures(line))
+        .map(|captures| match captures.get(4).cloned().flatten() {
+            Some(name) if !name.is_empty() => name,
+            _ => {
+                unnamed += 1;
+                format!("{keyfile}:unnamed-{unnamed}")
+            }
+        })
+        .collect()
+}
+
 /// A user's uid, primary gid and home directory, from the system's user
 /// database.
-fn lookup_user(name: &str) -> Option<(u32, u32, String)> {
+pub(crate) fn lookup_user(name: &str) -> Option<(u32, u32, String)> {
     let entries = crate::system::passwd(Path::new("/")).ok()?;
     let entry = entries.into_iter().find(|e| e.name == name)?;
     Some((
