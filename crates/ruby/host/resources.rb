@@ -569,7 +569,10 @@ module Puppet
 
         parameter = attr[:class].new(self)
         default = parameter.instance_exec(&attr[:class].default_block)
-        assign(attr, default) unless default.nil?
+        # Puppet sets a default only when it is truthy: `defaultto false`
+        # leaves the parameter unset (ceph_config's path, whose check
+        # refuses false).
+        assign(attr, default) if default
       end
       validate_whole if self.class.validate_block
     end
@@ -1255,7 +1258,7 @@ module Marionette
 
           parameter = attr[:class].new(resource)
           value = parameter.instance_exec(&attr[:class].default_block)
-          next if value.nil?
+          next unless value
 
           found[name] = value.is_a?(Symbol) ? value.to_s : value
           parameter.value = value

@@ -1696,9 +1696,6 @@ pub fn definition() -> TypeDef {
                         Value::Array(items) => items.iter().collect(),
                         single => vec![single],
                     };
-                    if entries.is_empty() {
-                        return Err("source must name at least one file".into());
-                    }
                     for entry in entries {
                         if !matches!(entry, Value::String(_)) {
                             return Err(format!(

@@ -1,7 +1,9 @@
 //! Providers of the `exec` type, and what they share.
 //!
-//! `posix` splits the command into words itself and runs the program
-//! without a shell; `shell` hands the whole string to `/bin/sh -c`. Both
+//! `posix` runs a command string as Puppet's Ruby does: through
+//! `/bin/sh -c` when it holds shell syntax, else split at blanks and
+//! started directly, and an array always directly; `shell` hands the whole
+//! string to `/bin/sh -c`. Both
 //! run the checks (`creates`, `unless`, `onlyif`) and the command the same
 //! way otherwise: same search path, environment, working directory, user,
 //! group, umask and timeout, so this module holds one implementation
@@ -10,7 +12,7 @@
 pub mod posix;
 pub mod shell;
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -61,15 +63,6 @@ impl std::fmt::Display for SplitError {
     }
 }
 
-/// One word of a split command, and whether any of it was quoted or
-/// escaped (a quoted `|` is an argument, a bare one looks like shell
-/// syntax).
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Word {
-    text: String,
-    quoted: bool,
-}
-
 /// Splits a command line into words the way a POSIX shell would, but
 /// without any expansion: blanks separate words; single quotes keep
 /// everything up to the next single quote; double quotes keep everything up
@@ -78,31 +71,21 @@ struct Word {
 /// character and a backslash before a newline joins lines. `$HOME`, `*`
 /// and `;` are ordinary characters.
 pub fn split_words(line: &str) -> Result<Vec<String>, SplitError> {
-    Ok(split(line)?.into_iter().map(|w| w.text).collect())
-}
-
-fn split(line: &str) -> Result<Vec<Word>, SplitError> {
     let mut words = Vec::new();
     let mut word = String::new();
     // Whether a word has started: `''` is an empty word, not nothing.
     let mut started = false;
-    let mut quoted = false;
     let mut chars = line.chars();
     while let Some(c) = chars.next() {
         match c {
             ' ' | '\t' | '\n' | '\r' => {
                 if started {
-                    words.push(Word {
-                        text: std::mem::take(&mut word),
-                        quoted,
-                    });
+                    words.push(std::mem::take(&mut word));
                     started = false;
-                    quoted = false;
                 }
             }
             '\'' => {
                 started = true;
-                quoted = true;
                 loop {
                     match chars.next() {
                         Some('\'') => break,
@@ -113,7 +96,6 @@ fn split(line: &str) -> Result<Vec<Word>, SplitError> {
             }
             '"' => {
                 started = true;
-                quoted = true;
                 loop {
                     match chars.next() {
                         Some('"') => break,
@@ -135,7 +117,6 @@ fn split(line: &str) -> Result<Vec<Word>, SplitError> {
                 Some('\n') => {}
                 Some(c) => {
                     started = true;
-                    quoted = true;
                     word.push(c);
                 }
                 None => return Err(SplitError::TrailingBackslash),
@@ -147,23 +128,52 @@ fn split(line: &str) -> Result<Vec<Word>, SplitError> {
         }
     }
     if started {
-        words.push(Word { text: word, quoted });
+        words.push(word);
     }
     Ok(words)
 }
 
-/// Unquoted words that a shell would read as operators: in a posix
-/// command they are plain arguments, which is rarely what was meant.
-fn shell_operators(line: &str) -> Vec<String> {
-    const OPERATORS: &[&str] = &[
-        "|", "||", "&&", "&", ";", ";;", ">", ">>", "<", "<<", "2>", "2>>", "2>&1", ">&2", "&>",
+/// Whether Ruby's `exec` of one string, which is how Puppet starts every
+/// command given as a string, hands it to `/bin/sh -c`: when it holds a
+/// character the shell interprets, an `=` in its first word (an
+/// assignment), or its first word is a shell builtin or reserved word.
+/// Otherwise Ruby splits it at blanks and starts the program itself.
+pub fn runs_in_shell(text: &str) -> bool {
+    const SPECIAL: &[char] = &[
+        '*', '?', '{', '}', '[', ']', '<', '>', '(', ')', '~', '&', '|', '\\', '$', ';', '\'', '`',
+        '"', '\n', '#',
     ];
-    split(line)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|w| !w.quoted && OPERATORS.contains(&w.text.as_str()))
-        .map(|w| w.text)
-        .collect()
+    const SHELL_WORDS: &[&str] = &[
+        "!", ".", ":", "break", "case", "continue", "do", "done", "elif", "else", "esac", "eval",
+        "exec", "exit", "export", "fi", "for", "if", "in", "readonly", "return", "set", "shift",
+        "then", "times", "trap", "unset", "until", "while",
+    ];
+    if text.contains(SPECIAL) {
+        return true;
+    }
+    let first = text
+        .split([' ', '\t'])
+        .find(|w| !w.is_empty())
+        .unwrap_or_default();
+    // An `=` before any `/` of the first word makes an assignment.
+    let assignment = first
+        .find(['=', '/'])
+        .is_some_and(|at| first.as_bytes()[at] == b'=');
+    assignment || SHELL_WORDS.contains(&first)
+}
+
+/// The program Puppet checks for before running a command string: the
+/// text of a leading quoted part, else everything up to the first space.
+fn puppet_executable(text: &str) -> String {
+    for quote in ['"', '\''] {
+        if let Some(rest) = text.strip_prefix(quote)
+            && let Some(end) = rest.find(quote)
+            && end > 0
+        {
+            return rest[..end].to_string();
+        }
+    }
+    text.split(' ').next().unwrap_or_default().to_string()
 }
 
 /// A command as the manifest gives it: a string, or the program and its
@@ -191,10 +201,21 @@ impl CommandLine {
         }
     }
 
-    /// The program and its arguments (posix), or the script (shell).
+    /// Whether the command is a script for `/bin/sh -c`: always with the
+    /// shell provider, and with posix a string that holds shell syntax.
+    pub fn is_script(&self, mode: Mode) -> bool {
+        match self {
+            CommandLine::Text(text) => mode == Mode::Shell || runs_in_shell(text),
+            CommandLine::Argv(_) => false,
+        }
+    }
+
+    /// The program and its arguments (posix), or the script (shell, and a
+    /// posix string with shell syntax).
     pub fn argv(&self, mode: Mode) -> Result<Vec<String>, String> {
         match (self, mode) {
             (CommandLine::Argv(argv), Mode::Posix) => Ok(argv.clone()),
+            (CommandLine::Text(text), Mode::Posix) if runs_in_shell(text) => Ok(vec![text.clone()]),
             (CommandLine::Text(text), Mode::Posix) => split_words(text).map_err(|e| e.to_string()),
             (CommandLine::Text(text), Mode::Shell) => Ok(vec![text.clone()]),
             (CommandLine::Argv(_), Mode::Shell) => Err(
@@ -204,10 +225,14 @@ impl CommandLine {
         }
     }
 
-    /// The program a posix command runs: the first word.
+    /// The program a posix command runs, as Puppet finds it: the first
+    /// element, or the string's leading quoted part or first word.
     pub fn program(&self) -> Option<String> {
         match self {
             CommandLine::Argv(argv) => argv.first().cloned(),
+            CommandLine::Text(text) if runs_in_shell(text) => {
+                Some(puppet_executable(text)).filter(|p| !p.is_empty())
+            }
             CommandLine::Text(text) => split_words(text)
                 .ok()
                 .and_then(|words| words.into_iter().next()),
@@ -246,8 +271,9 @@ pub fn validate_command(
     if argv.is_empty() || argv[0].is_empty() {
         return Err(format!("The {what} command is empty"));
     }
-    if mode == Mode::Posix && !argv[0].starts_with('/') && !has_path {
-        let program = if sensitive { "[redacted]" } else { &argv[0] };
+    let program = line.program().unwrap_or_default();
+    if mode == Mode::Posix && !program.starts_with('/') && !has_path {
+        let program = if sensitive { "[redacted]" } else { &program };
         return Err(format!(
             "'{program}' is not qualified and no path was specified. Please qualify the command or specify a path."
         ));
@@ -311,9 +337,6 @@ struct Job<'a> {
     timeout: Option<Duration>,
     env: OnceCell<Vec<(String, String)>>,
     account: OnceCell<Result<Account, ProviderError>>,
-    /// Commands already warned about, so a command tried several times
-    /// draws one warning.
-    warned: RefCell<Vec<String>>,
 }
 
 impl<'a> Job<'a> {
@@ -336,7 +359,6 @@ impl<'a> Job<'a> {
                 .and_then(|s| Duration::try_from_secs_f64(s).ok()),
             env: OnceCell::new(),
             account: OnceCell::new(),
-            warned: RefCell::new(Vec::new()),
         }
     }
 
@@ -392,25 +414,6 @@ impl<'a> Job<'a> {
         env
     }
 
-    /// Warns once about a posix command holding a bare shell operator:
-    /// without a shell it is just an argument, which is rarely the intent.
-    fn warn_about_shell_syntax(&self, line: &CommandLine) {
-        let CommandLine::Text(text) = line else {
-            return;
-        };
-        if self.mode != Mode::Posix || self.sensitive || self.warned.borrow().contains(text) {
-            return;
-        }
-        self.warned.borrow_mut().push(text.clone());
-        if let Some(operator) = shell_operators(text).first() {
-            self.warning(&format!(
-                "'{text}' contains '{operator}', which the posix provider passes to the \
-                 program as an argument because it runs commands without a shell; use \
-                 provider => shell for shell syntax"
-            ));
-        }
-    }
-
     /// The command as messages show it.
     fn shown(&self, line: &CommandLine) -> String {
         if self.sensitive {
@@ -457,9 +460,14 @@ impl<'a> Job<'a> {
 
     /// The process to start for a command.
     fn spec(&self, line: &CommandLine) -> Result<CommandSpec, ProviderError> {
-        self.warn_about_shell_syntax(line);
         let argv = line.argv(self.mode).map_err(ProviderError::new)?;
         let mut spec = match self.mode {
+            // Puppet checks that the program of a script exists before
+            // handing the script to the shell.
+            Mode::Posix if line.is_script(Mode::Posix) => {
+                self.locate(&line.program().unwrap_or_default())?;
+                CommandSpec::shell(&argv[0])
+            }
             Mode::Posix => {
                 let Some(program) = argv.first() else {
                     return Err(ProviderError::new("The command is empty"));
@@ -924,9 +932,39 @@ d"
     }
 
     #[test]
-    fn only_bare_operators_look_like_shell_syntax() {
-        assert_eq!(shell_operators("grep x f | wc -l"), ["|"]);
-        assert!(shell_operators("echo '|' \\; a;b").is_empty());
+    fn strings_go_to_the_shell_as_ruby_sends_them() {
+        for script in [
+            "grep x f | wc -l",
+            "/bin/true # comment\nset -e",
+            "echo 'a b'",
+            "echo $HOME",
+            "LANG=C locale",
+            "exit 3",
+            "test -f /x && echo y",
+        ] {
+            assert!(runs_in_shell(script), "{script}");
+        }
+        for direct in [
+            "/bin/echo a b",
+            "/usr/bin/env",
+            "/usr/bin/dpkg --force=x -i f",
+            "  ls -l",
+        ] {
+            assert!(!runs_in_shell(direct), "{direct}");
+        }
+        let text = |t: &str| CommandLine::Text(t.into());
+        assert_eq!(
+            text("/bin/true # x\necho").program().as_deref(),
+            Some("/bin/true")
+        );
+        assert_eq!(
+            text("'/opt/my tool' -x | y").program().as_deref(),
+            Some("/opt/my tool")
+        );
+        assert_eq!(
+            text("/bin/echo a b").program().as_deref(),
+            Some("/bin/echo")
+        );
     }
 
     #[test]
@@ -939,19 +977,14 @@ d"
         );
         assert!(validate_command(Mode::Posix, &text("foo"), true, "command", false).is_ok());
         assert!(validate_command(Mode::Shell, &text("foo | bar"), false, "command", false).is_ok());
-        assert_eq!(
-            validate_command(Mode::Posix, &text("/bin/echo 'a"), false, "command", false),
-            Err("Cannot use command \"/bin/echo 'a\": a single quote is never closed".into())
+        // A quote sends the string to the shell, which says what is wrong
+        // with it when it runs, as with Puppet.
+        assert!(
+            validate_command(Mode::Posix, &text("/bin/echo 'a"), false, "command", false).is_ok()
         );
         assert_eq!(
-            validate_command(
-                Mode::Posix,
-                &text("/bin/echo 'secret"),
-                false,
-                "command",
-                true
-            ),
-            Err("Cannot use command [redacted]: a single quote is never closed".into())
+            validate_command(Mode::Posix, &text("echo a | wc"), false, "command", true),
+            Err("'[redacted]' is not qualified and no path was specified. Please qualify the command or specify a path.".into())
         );
         assert!(validate_command(Mode::Posix, &text("  "), true, "command", false).is_err());
         let argv = CommandLine::Argv(vec!["/bin/echo".into(), "a b".into()]);

@@ -1,5 +1,6 @@
-//! `exec` without a shell: the command is split into words here and the
-//! program started directly, so nothing in it is expanded or interpreted.
+//! `exec` as Puppet's default provider: a string with shell syntax goes to
+//! `/bin/sh -c`, as Ruby's `exec` sends it; anything else starts the
+//! program directly.
 
 use marionette_ral::{Confine, ProviderDef};
 
@@ -8,16 +9,17 @@ use super::{Exec, Mode};
 pub fn definition() -> ProviderDef {
     ProviderDef::properties("exec", "posix", Exec { mode: Mode::Posix })
         .doc(
-            "Starts the program directly, without a shell. A command string is
-            split into words like a shell would split it (quotes and backslashes
-            group and escape), but nothing is expanded: `$HOME`, `*`, `~` and
-            backquotes stay as written, and `|`, `;`, `&&` or `>` are ordinary
-            arguments. An array command is used as the program and its arguments
-            unchanged.
+            "Runs a command as Puppet's does. A string with shell syntax (a
+            quote, `|`, `;`, `&`, `>`, `$`, `#`, a newline, an assignment in its
+            first word, or a first word that is a shell builtin) is handed to
+            `/bin/sh -c`, as Ruby hands it; any other string is split at blanks
+            and its program started directly. An array command is the program
+            and its arguments, used unchanged and never given to a shell.
 
-            The program must be an absolute path, or be found in the directories
-            of `path`. This is the default provider, and the safer one: values
-            interpolated into the command cannot inject shell code.",
+            The program (a string's leading quoted part or first word) must be
+            an absolute path, or be found in the directories of `path`. This is
+            the default provider. Interpolating untrusted values into a string
+            command lets them reach the shell: give an array instead.",
         )
         .confine(Confine::Feature("posix".into()))
         .has_features(&["umask"])
