@@ -162,6 +162,17 @@ pub fn runs_in_shell(text: &str) -> bool {
     assignment || SHELL_WORDS.contains(&first)
 }
 
+/// A command string as Ruby starts it for Puppet: `/bin/sh -c` and the
+/// string when it holds shell syntax, else its blank-separated words.
+/// What the service providers' own commands and a file's `validate_cmd`
+/// run.
+pub fn command_argv(text: &str) -> Result<Vec<String>, SplitError> {
+    if runs_in_shell(text) {
+        return Ok(vec!["/bin/sh".into(), "-c".into(), text.to_string()]);
+    }
+    split_words(text)
+}
+
 /// The program Puppet checks for before running a command string: the
 /// text of a leading quoted part, else everything up to the first space.
 fn puppet_executable(text: &str) -> String {

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::providers::exec;
 use marionette_ral::attribute::value_text;
 use marionette_ral::{
     CommandSpec, Confine, Context, DeferredFailure, Instance, Level, PropertyProvider, ProviderDef,
@@ -447,67 +448,6 @@ impl Drop for Cleanup {
     }
 }
 
-/// Splits a command into words at blanks; single quotes keep text as it
-/// is, double quotes and backslashes group words. Nothing is expanded.
-fn split_words(command: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = command.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated quote in {command:?}")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(format!("unterminated quote in {command:?}")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated quote in {command:?}")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                if let Some(next) = chars.next() {
-                    word.push(next);
-                }
-            }
-            other => {
-                in_word = true;
-                word.push(other);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
-}
-
 /// Runs `validate_cmd` on the new content; an error refuses the change.
 fn validate_content(
     cx: &Context,
@@ -519,23 +459,20 @@ fn validate_content(
         .text("validate_replacement")
         .unwrap_or_else(|| "%".to_string());
     let candidate = candidate.display().to_string();
-    let words = split_words(command)
+    // The file's path replaces the token in the text, which then runs as
+    // Puppet runs a command string (see `exec::command_argv`).
+    let line = if token.is_empty() {
+        command.to_string()
+    } else {
+        command.replace(&token, &candidate)
+    };
+    let argv = exec::command_argv(&line)
         .map_err(|e| ProviderError::new(format!("Invalid validate_cmd: {e}")))?;
-    if words.is_empty() {
+    if argv.is_empty() {
         return Err(ProviderError::new(
             "Invalid validate_cmd: the command is empty",
         ));
     }
-    let argv: Vec<String> = words
-        .iter()
-        .map(|word| {
-            if token.is_empty() {
-                word.clone()
-            } else {
-                word.replace(&token, &candidate)
-            }
-        })
-        .collect();
     let refused = |detail: String| {
         ProviderError::new(format!(
             "validate_cmd refused the new content of {}: {detail}",
@@ -553,8 +490,7 @@ fn validate_content(
         .map_or("a signal".to_string(), |s| s.to_string());
     let said = format!("{}\n{}", output.stdout.trim(), output.stderr.trim());
     Err(refused(format!(
-        "'{}' returned {status}: {}",
-        argv.join(" "),
+        "'{line}' returned {status}: {}",
         said.trim()
     )))
 }
@@ -1309,21 +1245,6 @@ pub fn definition() -> ProviderDef {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn commands_split_into_words_without_a_shell() {
-        assert_eq!(
-            split_words("/usr/sbin/visudo -c -f %").unwrap(),
-            ["/usr/sbin/visudo", "-c", "-f", "%"]
-        );
-        assert_eq!(
-            split_words(r#"/bin/sh -c 'grep -q "a b" %' "x\"y" a\ b"#).unwrap(),
-            ["/bin/sh", "-c", "grep -q \"a b\" %", "x\"y", "a b"]
-        );
-        assert_eq!(split_words("  ").unwrap(), Vec::<String>::new());
-        assert_eq!(split_words("''").unwrap(), [""]);
-        assert!(split_words("echo 'open").is_err());
-    }
 
     #[test]
     fn temporary_names_stay_short_and_hidden() {

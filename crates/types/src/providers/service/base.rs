@@ -4,7 +4,7 @@
 use marionette_ral::{Confine, ProviderDef, ProviderError};
 
 use super::{Action, Flavor, Job, Service};
-use crate::providers::exec::split_words;
+use crate::providers::exec::command_argv;
 
 pub(crate) struct Base;
 
@@ -17,7 +17,7 @@ impl Flavor for Base {
         let Some(binary) = job.resource.text("binary") else {
             return Ok(None);
         };
-        let argv = split_words(&binary)
+        let argv = command_argv(&binary)
             .map_err(|e| ProviderError::new(format!("Cannot use binary '{binary}': {e}")))?;
         Ok((!argv.is_empty()).then_some(argv))
     }
