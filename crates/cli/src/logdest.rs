@@ -32,7 +32,7 @@ impl Colour {
         }
     }
 
-    fn on(self, terminal: bool) -> bool {
+    pub(crate) fn on(self, terminal: bool) -> bool {
         match self {
             Colour::Always => true,
             Colour::Never => false,

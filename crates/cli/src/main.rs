@@ -49,6 +49,7 @@ mod filebucket;
 mod generate;
 mod logdest;
 mod lookup;
+mod module;
 mod progress;
 mod report;
 mod reports;
@@ -163,6 +164,9 @@ enum Command {
     /// Administer the certificate authority: list, sign, revoke, clean
     /// and generate certificates, as `puppetserver ca` does.
     Ca(ca::CaArgs),
+    /// List the modules of the module path and their unmet dependencies,
+    /// as `puppet module list` does.
+    Module(module::ModuleArgs),
     /// Print the settings Marionette uses, as `puppet config print` does:
     /// from the configuration file, else their defaults.
     Config(config::ConfigArgs),
@@ -453,6 +457,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Report { command } => report::run(command),
         Command::Ca(args) => ca::run(args),
         Command::Config(args) => config::run(args, &cli.env),
+        Command::Module(args) => module::run(args),
         Command::Server(args) => server::run(args, &cli.env),
         Command::Agent(args) => agent::run(args, &cli.env),
         Command::Completions(args) => generate::completions::<Cli>(&args),

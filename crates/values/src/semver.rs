@@ -166,10 +166,32 @@ fn below(version: Option<SemVer>) -> Option<Bound> {
     })
 }
 
+/// The range's text with each operator joined to its version, as
+/// Puppet's parser first makes it: blanks after an operator go (`>= 1.0`),
+/// else a `v` right after it (`>=v1.0`).
+fn joined_operators(text: &str) -> String {
+    let mut joined = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        joined.push(c);
+        if !matches!(c, '>' | '<' | '=' | '~' | '^') {
+            continue;
+        }
+        if chars.peek().is_some_and(|n| n.is_whitespace()) {
+            while chars.peek().is_some_and(|n| n.is_whitespace()) {
+                chars.next();
+            }
+        } else if chars.peek() == Some(&'v') {
+            chars.next();
+        }
+    }
+    joined
+}
+
 impl SemVerRange {
     pub fn parse(text: &str) -> Option<SemVerRange> {
         let mut alternatives = Vec::new();
-        for alternative in text.split("||") {
+        for alternative in joined_operators(text).split("||") {
             let words: Vec<&str> = alternative.split_whitespace().collect();
             let mut lower: Option<Bound> = None;
             let mut upper: Option<Bound> = None;
@@ -335,5 +357,14 @@ mod tests {
                 && either.includes(&v("3.1.0"))
                 && !either.includes(&v("2.0.0"))
         );
+    }
+
+    #[test]
+    fn operators_may_stand_apart_from_their_versions() {
+        let spaced = SemVerRange::parse(">= 2.0.0 < 8.0.0").unwrap();
+        assert!(spaced.includes(&v("7.9.0")) && !spaced.includes(&v("8.0.0")));
+        let prefixed = SemVerRange::parse(">=v1.2.0").unwrap();
+        assert!(prefixed.includes(&v("1.2.0")) && !prefixed.includes(&v("1.1.9")));
+        assert_eq!(spaced.to_string(), ">= 2.0.0 < 8.0.0");
     }
 }
