@@ -4,6 +4,7 @@
 //! (every other fact is still printed), 0 otherwise; clap's usage errors
 //! exit with 2.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -17,7 +18,8 @@ pub(crate) struct FactsArgs {
     /// Facts to print, by name or dotted path (`os.family`,
     /// `processors.models.0`); all facts when none is given.
     queries: Vec<String>,
-    /// Print JSON (what is printed for all facts without --yaml).
+    /// Print JSON (what is printed for all facts in a pipe; on a terminal,
+    /// all facts are printed in Facter's `name => value` form).
     #[arg(short = 'j', long, conflicts_with = "yaml")]
     json: bool,
     /// Print YAML.
@@ -88,8 +90,15 @@ pub(crate) fn run(args: FactsArgs) -> Result<ExitCode> {
         };
         if args.yaml {
             format::to_yaml(&facts)
-        } else {
+        } else if args.json || !std::io::stdout().is_terminal() {
             format::to_json(&Value::Object(facts))
+        } else {
+            // Facter's own form, for a person: `name => value`, sorted.
+            let all: Vec<(String, Option<Value>)> = facts
+                .into_iter()
+                .map(|(name, value)| (name, Some(value)))
+                .collect();
+            format::to_legacy_multiple(&all)
         }
     } else {
         let found: Vec<(String, Option<Value>)> = args

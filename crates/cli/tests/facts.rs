@@ -199,3 +199,36 @@ fn facter_environment_variables_give_facts() {
         "kernel => Overridden\nrole => from the environment\n"
     );
 }
+
+/// All facts on a terminal come in Facter's `name => value` form, sorted
+/// by name; in a pipe, as JSON a program reads. The terminal is `script`'s
+/// pseudo-terminal (util-linux, in every Debian).
+#[test]
+fn all_facts_are_text_on_a_terminal_and_json_in_a_pipe() {
+    let binary = env!("CARGO_BIN_EXE_marionette");
+    let terminal = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{binary} facts --no-external"),
+            "/dev/null",
+        ])
+        .output()
+        .expect("`script` runs (apt-get install -y bsdutils)");
+    let text = String::from_utf8_lossy(&terminal.stdout).replace("\r\n", "\n");
+    assert!(text.contains("\nkernel => Linux\n"), "{text}");
+    assert!(text.contains("os => {\n  architecture => \""), "{text}");
+    let names: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.starts_with([' ', '}', ']']))
+        .filter_map(|line| line.split(" => ").next())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted);
+    let piped = Command::new(binary)
+        .args(["facts", "--no-external"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let json: serde_json::Value = serde_json::from_slice(&piped.stdout).expect("JSON in a pipe");
+    assert_eq!(json["kernel"], "Linux");
+}
