@@ -669,7 +669,14 @@ impl<'a> Lexer<'a> {
         } else {
             "'\"'"
         };
-        let following: String = self.source[start + 1..]
+        self.unclosed_quote_after(quote, start + 1);
+    }
+
+    /// Puppet's message for a string left open at `at`, after `what` (the
+    /// quote, or the last thing an interpolation matched, which is where
+    /// Puppet's lexer was when it found the string open).
+    fn unclosed_quote_after(&mut self, what: &str, at: usize) {
+        let following: String = self.source[at..]
             .chars()
             .take(5)
             .flat_map(char::escape_debug)
@@ -680,9 +687,9 @@ impl<'a> Lexer<'a> {
             format!("{following}...")
         };
         self.error(
-            format!("Unclosed quote after {quote} followed by '{following}'"),
-            start + 1,
-            start + 1,
+            format!("Unclosed quote after {what} followed by '{following}'"),
+            at,
+            at,
         );
     }
 
@@ -690,6 +697,8 @@ impl<'a> Lexer<'a> {
     /// interpolation. Leaves `self.pos` after the terminator (or at `end`).
     fn string_body(&mut self, body: &StringBody, quote_start: usize) -> Vec<Segment> {
         let mut segments = Vec::new();
+        // What the last interpolation matched last, and where it ended.
+        let mut interpolated: Option<(String, usize)> = None;
         let mut text = String::new();
         let mut at_line_start = body.margin > 0;
         while self.pos < body.end {
@@ -744,6 +753,12 @@ impl<'a> Lexer<'a> {
                                 dollar + 2,
                             );
                         }
+                        let last = tokens.last().map_or("", |t| {
+                            &self.source[t.span.start as usize..t.span.end as usize]
+                        });
+                        // An interpolation left open ran to the end: the
+                        // string's own quote is what is open.
+                        interpolated = closed.then(|| (last.to_string(), self.pos));
                         segments.push(Segment::Expression {
                             tokens,
                             span: Span::new(dollar, self.pos),
@@ -754,6 +769,7 @@ impl<'a> Lexer<'a> {
                     {
                         push_text(&mut segments, &mut text);
                         self.pos = end;
+                        interpolated = Some((self.source[dollar + 1..end].to_string(), end));
                         segments.push(Segment::Variable {
                             name: self.source[dollar + 1..end].to_string(),
                             span: Span::new(dollar, end),
@@ -776,7 +792,11 @@ impl<'a> Lexer<'a> {
             }
         }
         if body.terminator.is_some() {
-            self.unclosed_quote(quote_start);
+            match interpolated {
+                Some((last, at)) if last == "'" => self.unclosed_quote_after("\"'\"", at),
+                Some((last, at)) => self.unclosed_quote_after(&format!("'{last}'"), at),
+                None => self.unclosed_quote(quote_start),
+            }
         }
         push_text(&mut segments, &mut text);
         segments

@@ -64,7 +64,9 @@ pub fn parse(source: &str) -> Parsed {
         match lexing.join() {
             Ok(mut diagnostics) => {
                 // The lexer's problems first, as when it runs before.
+                let lexed = diagnostics.len();
                 diagnostics.append(&mut parser.diagnostics);
+                without_consequences(&mut diagnostics, lexed);
                 Parsed {
                     program: Program {
                         epp_params: None,
@@ -88,6 +90,7 @@ pub fn parse_epp(source: &str) -> Parsed {
 
 fn parse_tokens(source: &str, lexed: Lexed, epp: bool) -> Parsed {
     let mut parser = Parser::new(source, lexed.tokens, 0);
+    let lexed_count = lexed.diagnostics.len();
     parser.diagnostics = lexed.diagnostics;
     let epp_params = if epp { parser.epp_header() } else { None };
     let body = parser.statements(End::Input);
@@ -96,10 +99,30 @@ fn parse_tokens(source: &str, lexed: Lexed, epp: bool) -> Parsed {
         body,
         span: Span::new(0, source.len()),
     };
+    without_consequences(&mut parser.diagnostics, lexed_count);
     Parsed {
         program,
         diagnostics: capped(parser.diagnostics),
     }
+}
+
+/// Drops what the parser found after a string the lexer found open: the
+/// string ran to the end of the input, so those are its consequences
+/// ("Syntax error at end of input"), which Puppet, stopping at the open
+/// string, never reports. `lexed` diagnostics came from the lexer.
+fn without_consequences(diagnostics: &mut Vec<Diagnostic>, lexed: usize) {
+    let Some(open) = diagnostics[..lexed]
+        .iter()
+        .find(|d| d.message.starts_with("Unclosed quote"))
+        .map(|d| d.span.start)
+    else {
+        return;
+    };
+    let mut index = 0;
+    diagnostics.retain(|d| {
+        index += 1;
+        index <= lexed || d.span.start < open
+    });
 }
 
 /// The names that may be called without parentheses, as statements:
