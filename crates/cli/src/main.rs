@@ -44,6 +44,7 @@ mod apply;
 mod ca;
 mod describe;
 mod environment;
+mod epp;
 mod facts;
 mod filebucket;
 mod generate;
@@ -150,6 +151,9 @@ enum Command {
         #[command(subcommand)]
         command: report::ReportCommand,
     },
+    /// Render EPP templates with values, or check their syntax, as
+    /// `puppet epp` does.
+    Epp(epp::EppArgs),
     /// Check and inspect Puppet manifests and EPP templates.
     Parser {
         #[command(subcommand)]
@@ -458,6 +462,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Ca(args) => ca::run(args),
         Command::Config(args) => config::run(args, &cli.env),
         Command::Module(args) => module::run(args),
+        Command::Epp(args) => epp::run(args),
         Command::Server(args) => server::run(args, &cli.env),
         Command::Agent(args) => agent::run(args, &cli.env),
         Command::Completions(args) => generate::completions::<Cli>(&args),

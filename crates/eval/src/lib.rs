@@ -629,6 +629,47 @@ pub struct LookupAnswer {
     pub lines: Vec<(Stream, String)>,
 }
 
+/// What [`evaluate`] gave: the value of the code's last expression (or
+/// why there is none) and what the code logged.
+#[derive(Debug)]
+pub struct Evaluated {
+    pub value: Result<marionette_values::Value, String>,
+    pub lines: Vec<(Stream, String)>,
+}
+
+/// Evaluates a piece of code in a node's top scope, its facts set, with
+/// `variables` set there too, and gives the value of its last expression:
+/// what `puppet epp render` does with its `--values` and its templates.
+pub fn evaluate(
+    options: &CompileOptions,
+    code: &SourceFile,
+    variables: &[(&str, marionette_values::Value)],
+) -> Evaluated {
+    with_deep_stack(|| {
+        let _agent_types = compiler::builtin_types::AgentTypes::scope(options.agent_types.clone());
+        let mut lines = Vec::new();
+        let program = match parse_manifest(code, &options.environment, &mut lines, false) {
+            Ok(program) => program,
+            Err(failure) => {
+                return Evaluated {
+                    value: Err(failure.message),
+                    lines,
+                };
+            }
+        };
+        let sources = loader::Sources::new();
+        let mut evaluator = prepare(code, &sources, options);
+        for (name, value) in variables {
+            evaluator.set_top_variable(name, value.clone());
+        }
+        let value = evaluator
+            .evaluate_program(&program, &options.node_name)
+            .map_err(|error| error.message);
+        push_logs(&evaluator.logs, false, &mut lines);
+        Evaluated { value, lines }
+    })
+}
+
 /// Looks keys up for a node as `puppet lookup` does: in the node's top
 /// scope, its facts and trusted data set, after compiling its catalog when
 /// `query.compile` says so.
