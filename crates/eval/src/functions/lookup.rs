@@ -491,9 +491,17 @@ fn lookup<'p>(eval: &mut Evaluator<'p>, call: &mut Call<'_, 'p>) -> EvalResult<V
         None => {
             lookup.names = names(call, &args[0])?;
             let mut rest = args[1..].iter().peekable();
-            if let Some(Value::Type(t)) = rest.peek() {
-                lookup.value_type = Some((**t).clone());
-                rest.next();
+            match rest.peek() {
+                Some(Value::Type(t)) => {
+                    lookup.value_type = Some((**t).clone());
+                    rest.next();
+                }
+                // With a default given, every place is taken, an undef
+                // type or merge included (Puppet's four-argument form).
+                Some(Value::Undef) if args.len() == 4 => {
+                    rest.next();
+                }
+                _ => {}
             }
             if let Some(m) = rest.next() {
                 lookup.merge = merge_arg(call, m)?;
