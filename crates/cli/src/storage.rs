@@ -80,7 +80,7 @@ impl ExportedResources for Storeconfigs {
         let found = marionette_storage::endpoint("", Some(query)).map_err(|e| e.to_string())?;
         let rows = self
             .store
-            .query(&found.entity, found.query.as_ref(), &Paging::default())
+            .query(&found.entity, found.query.as_ref(), &found.paging)
             .map_err(|e| e.to_string())?;
         Ok(Value::Array(rows))
     }

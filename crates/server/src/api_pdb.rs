@@ -13,8 +13,7 @@ use serde_json::{Value, json};
 use crate::http::{self, Body, Client, Request};
 use crate::server::State;
 
-/// The PuppetDB version whose API this answers.
-const PUPPETDB_VERSION: &str = "7.12.1";
+use marionette_storage::meta::{self, PUPPETDB_VERSION};
 
 pub(crate) async fn handle(
     state: &Arc<State>,
@@ -34,6 +33,9 @@ pub(crate) async fn handle(
     if rest == "meta/v1/version" {
         return http::json(&json!({"version": PUPPETDB_VERSION}));
     }
+    if rest == "meta/v1/server-time" {
+        return http::json(&meta::server_time());
+    }
     if rest == "cmd/v1" {
         if request.method != Method::POST {
             return http::text(StatusCode::METHOD_NOT_ALLOWED, "Commands are POSTed");
@@ -51,10 +53,13 @@ pub(crate) async fn handle(
         entity,
         query: ast,
         single,
+        paging: asked,
     } = match marionette_storage::endpoint(path, ast) {
         Ok(found) => found,
         Err(error) => return store_error(&error),
     };
+    // The query's own paging (PQL's `limit`, ...) before the URL's.
+    let paging = asked.or(&paging);
     let include_total = request.param("include_total") == Some("true");
     let answered = tokio::task::spawn_blocking(move || {
         let page = store.query(&entity, ast.as_ref(), &paging);
@@ -97,6 +102,34 @@ pub(crate) async fn handle(
     }
 }
 
+/// `/metrics/v2/REST`: PuppetDB's population metrics in Jolokia's form,
+/// to certificate holders, as Puppetboard's overview reads them.
+pub(crate) async fn metrics(
+    state: &Arc<State>,
+    client: &Client,
+    request: &Request,
+    rest: &str,
+) -> Response<Body> {
+    if client.certname().is_none() {
+        return http::forbidden(request);
+    }
+    let Some(store) = state.config.storage.clone() else {
+        return http::text(
+            StatusCode::NOT_FOUND,
+            "This server keeps no storage, and so no PuppetDB metrics",
+        );
+    };
+    let rest = rest.to_string();
+    match tokio::task::spawn_blocking(move || meta::metrics(&store, &rest)).await {
+        Ok(Ok(answer)) => http::json(&answer),
+        Ok(Err(error)) => store_error(&error),
+        Err(_) => http::text(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "The metrics stopped unexpectedly",
+        ),
+    }
+}
+
 fn store_error(error: &StoreError) -> Response<Body> {
     let status = match error {
         StoreError::UnknownEntity(_) => StatusCode::NOT_FOUND,
@@ -125,23 +158,15 @@ fn read_query(request: &Request) -> Result<(Option<Value>, Paging), String> {
             Some(body) => Ok(body.get(name).cloned()),
             None => match request.param(name) {
                 None | Some("") => Ok(None),
-                Some(text) => serde_json::from_str(text).map(Some).or_else(|e| {
-                    // Numbers and words come bare in URLs.
-                    if name == "query" {
-                        Err(format!("Malformed JSON for query: {text} ({e})"))
-                    } else {
-                        Ok(Some(Value::String(text.to_string())))
-                    }
-                }),
+                // A query that is no JSON is PQL; numbers and words come
+                // bare in URLs.
+                Some(text) => Ok(Some(
+                    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string())),
+                )),
             },
         }
     };
     let ast = param("query")?;
-    if let Some(Value::String(pql)) = &ast {
-        return Err(format!(
-            "PQL queries are not supported yet; use the query AST instead of: {pql}"
-        ));
-    }
     let number = |name: &str| -> Result<Option<usize>, String> {
         match param(name)? {
             None => Ok(None),

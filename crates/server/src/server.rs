@@ -605,6 +605,8 @@ async fn answer(
         crate::status::services(state, &request, path.strip_prefix("/status/v1/services/"))
     } else if path == "/metrics" {
         crate::status::metrics(state)
+    } else if let Some(rest) = path.strip_prefix("/metrics/v2/") {
+        crate::api_pdb::metrics(state, client, &request, rest).await
     } else if let Some(rest) = path.strip_prefix("/puppet-admin-api/v1/") {
         crate::status::admin(state, client, &request, rest)
     } else {

@@ -38,7 +38,7 @@ pub(crate) fn services(state: &State, request: &Request, name: Option<&str>) -> 
         })
     };
     let certificates = state.ca.counts().ok();
-    let all = json!({
+    let mut all = json!({
         "server": service(json!({
             "compiles_running": load(&metrics.compiles_running),
             "compiles_waiting": load(&metrics.compiles_waiting),
@@ -52,6 +52,12 @@ pub(crate) fn services(state: &State, request: &Request, name: Option<&str>) -> 
         }),
         "status-service": service(json!({})),
     });
+    if let Some(store) = &state.config.storage {
+        // PuppetDB's entry tells its state at every level.
+        let mut puppetdb = marionette_storage::meta::status(store);
+        puppetdb["detail_level"] = json!(level);
+        all["puppetdb-status"] = puppetdb;
+    }
     match name {
         None | Some("") => http::json(&all),
         Some(name) => match all.get(name) {

@@ -32,11 +32,14 @@
 
 pub mod commands;
 mod endpoint;
+pub mod meta;
+mod pql;
 mod query;
 mod schema;
 mod store;
 
 pub use endpoint::{Endpoint, endpoint};
+pub use meta::Population;
 pub use query::Paging;
 pub use store::Store;
 

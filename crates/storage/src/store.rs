@@ -170,11 +170,48 @@ impl Store {
         Ok(answer)
     }
 
+    /// Whether the database answers.
+    pub fn is_up(&self) -> bool {
+        self.connection()
+            .query_row("SELECT count(*) FROM schema_migrations", [], |row| {
+                row.get::<_, i64>(0)
+            })
+            .is_ok()
+    }
+
+    /// How many nodes and resources are kept, for PuppetDB's population
+    /// metrics.
+    pub fn population(&self) -> Result<crate::meta::Population, StoreError> {
+        let connection = self.connection();
+        let count = |sql: &str| -> Result<u64, StoreError> {
+            connection
+                .query_row(sql, [], |row| row.get::<_, i64>(0))
+                .map(|n| u64::try_from(n).unwrap_or(0))
+                .map_err(|e| self.failed(e))
+        };
+        let active = "c.deactivated IS NULL AND c.expired IS NULL";
+        Ok(crate::meta::Population {
+            active_nodes: count(&format!("SELECT count(*) FROM certnames c WHERE {active}"))?,
+            inactive_nodes: count(&format!(
+                "SELECT count(*) FROM certnames c WHERE NOT ({active})"
+            ))?,
+            resources: count(&format!(
+                "SELECT count(*) FROM catalog_resources r
+                 JOIN certnames c ON c.certname = r.certname WHERE {active}"
+            ))?,
+            distinct_resources: count(&format!(
+                "SELECT count(DISTINCT r.resource) FROM catalog_resources r
+                 JOIN certnames c ON c.certname = r.certname WHERE {active}"
+            ))?,
+        })
+    }
+
     fn run(&self, extract: &mut Extract, paging: &Paging) -> Result<Vec<Value>, StoreError> {
         if let Some(filter) = &mut extract.filter {
             filter.resolve(&mut |sub| {
                 let mut sub = sub.clone();
-                self.run(&mut sub, &Paging::default())
+                let paging = sub.paging.clone();
+                self.run(&mut sub, &paging)
             })?;
         }
         let rows = self.rows(&extract.entity, extract.filter.as_ref())?;
@@ -222,6 +259,10 @@ impl Store {
             "catalogs" => catalogs(&connection, certname.as_deref()),
             "reports" => reports(&connection, certname.as_deref(), true),
             "events" => events(&connection, certname.as_deref()),
+            "fact-contents" => fact_contents(&connection, certname.as_deref()),
+            "fact-paths" => fact_paths(&connection),
+            "inventory" => inventory(&connection, certname.as_deref()),
+            "producers" => producers(&connection),
             other => return Err(StoreError::UnknownEntity(other.to_string())),
         };
         rows.map_err(|e| self.failed(e))
@@ -683,6 +724,142 @@ fn facts(
         }
     }
     Ok(out)
+}
+
+/// Each leaf of a structured value (not an empty map or list), with its
+/// path: map keys as strings, list indexes as numbers.
+fn leaves<'a>(value: &'a Value, path: &mut Vec<Value>, out: &mut Vec<(Vec<Value>, &'a Value)>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                path.push(Value::String(key.clone()));
+                leaves(inner, path, out);
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                path.push(Value::from(index));
+                leaves(inner, path, out);
+                path.pop();
+            }
+        }
+        leaf => out.push((path.clone(), leaf)),
+    }
+}
+
+/// PuppetDB's name for the type of a fact's leaf value.
+fn value_type(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "string",
+        Value::Number(n) if n.is_f64() => "float",
+        Value::Number(_) => "integer",
+        Value::Bool(_) => "boolean",
+        Value::Null => "null",
+        Value::Array(_) => "array",
+        Value::Object(_) => "map",
+    }
+}
+
+/// The facts' leaves, one row each, as the `fact-contents` entity gives
+/// them.
+fn fact_contents(
+    connection: &Connection,
+    certname: Option<&str>,
+) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut out = Vec::new();
+    for fact in facts(connection, certname)? {
+        let mut found = Vec::new();
+        let name = fact.get("name").cloned().unwrap_or(Value::Null);
+        let mut path = vec![name.clone()];
+        if let Some(value) = fact.get("value") {
+            leaves(value, &mut path, &mut found);
+        }
+        for (path, value) in found {
+            let mut row = Map::new();
+            for key in ["certname", "environment"] {
+                row.insert(key.into(), fact.get(key).cloned().unwrap_or(Value::Null));
+            }
+            row.insert("name".into(), name.clone());
+            row.insert("path".into(), Value::Array(path));
+            row.insert("value".into(), value.clone());
+            row.insert(
+                "_node_state".into(),
+                fact.get("_node_state").cloned().unwrap_or(Value::Null),
+            );
+            out.push(row);
+        }
+    }
+    Ok(out)
+}
+
+/// Every path to a leaf in any node's facts, with its value's type.
+fn fact_paths(connection: &Connection) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut seen = std::collections::BTreeMap::new();
+    for row in fact_contents(connection, None)? {
+        let path = row.get("path").cloned().unwrap_or(Value::Null);
+        let kind = value_type(row.get("value").unwrap_or(&Value::Null));
+        let key = (path.to_string(), kind);
+        seen.entry(key).or_insert_with(|| {
+            Map::from_iter([
+                (
+                    "name".to_string(),
+                    row.get("name").cloned().unwrap_or(Value::Null),
+                ),
+                ("path".to_string(), path),
+                ("type".to_string(), Value::String(kind.to_string())),
+            ])
+        });
+    }
+    Ok(seen.into_values().collect())
+}
+
+/// Each node's facts as one row, with its trusted data beside them.
+fn inventory(
+    connection: &Connection,
+    certname: Option<&str>,
+) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut statement = connection.prepare(
+        "SELECT f.certname, f.timestamp, f.environment, f.facts, c.deactivated, c.expired
+         FROM factsets f JOIN certnames c ON c.certname = f.certname
+         WHERE ?1 IS NULL OR f.certname = ?1
+         ORDER BY f.certname",
+    )?;
+    let rows = statement.query_map(params![certname], |row| {
+        let facts = json_text(row.get(3)?);
+        let trusted = facts.get("trusted").cloned().unwrap_or(Value::Null);
+        let mut out = Map::new();
+        out.insert("certname".into(), Value::String(row.get(0)?));
+        out.insert("timestamp".into(), Value::String(row.get(1)?));
+        out.insert(
+            "environment".into(),
+            json!(row.get::<_, Option<String>>(2)?),
+        );
+        out.insert("facts".into(), facts);
+        out.insert("trusted".into(), trusted);
+        out.insert("_node_state".into(), node_state(&row.get(4)?, &row.get(5)?));
+        Ok(out)
+    })?;
+    rows.collect()
+}
+
+/// Who produced what is stored: the servers named by facts, catalogs
+/// and reports.
+fn producers(connection: &Connection) -> rusqlite::Result<Vec<Map<String, Value>>> {
+    let mut statement = connection.prepare(
+        "SELECT producer FROM factsets WHERE producer IS NOT NULL
+         UNION SELECT producer FROM catalogs WHERE producer IS NOT NULL
+         UNION SELECT json_extract(report, '$.producer') FROM reports
+             WHERE json_extract(report, '$.producer') IS NOT NULL
+         ORDER BY 1",
+    )?;
+    let rows = statement.query_map([], |row| {
+        Ok(Map::from_iter([(
+            "name".to_string(),
+            Value::String(row.get(0)?),
+        )]))
+    })?;
+    rows.collect()
 }
 
 fn fact_names(connection: &Connection) -> rusqlite::Result<Vec<Map<String, Value>>> {

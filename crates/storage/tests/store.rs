@@ -1,7 +1,7 @@
 //! The store through its one door: PuppetDB commands in, PuppetDB
 //! queries out.
 
-use marionette_storage::{Paging, Store, StoreError, commands};
+use marionette_storage::{Paging, Store, StoreError, commands, endpoint, meta};
 use serde_json::{Value, json};
 
 fn store() -> (tempfile::TempDir, Store) {
@@ -463,4 +463,181 @@ fn mark_as_newer(path: &std::path::Path) -> Result<(), String> {
         .success()
         .then_some(())
         .ok_or_else(|| "python3 failed".into())
+}
+
+/// A PQL query asked at the root endpoint, as `puppetdb_query()` and the
+/// server ask it: the rows, paged as the query says.
+fn pql(store: &Store, text: &str) -> Result<Vec<Value>, StoreError> {
+    let found = endpoint("", Some(json!(text)))?;
+    store.query(&found.entity, found.query.as_ref(), &found.paging)
+}
+
+#[test]
+fn pql_queries_are_answered() {
+    let (_dir, store) = store();
+    for (node, key) in [("web1.example", "AAAA1"), ("web2.example", "AAAA2")] {
+        let mut values = serde_json::Map::new();
+        values.insert(
+            "os".into(),
+            json!({"family": "Debian", "disks": ["sda", "sdb"]}),
+        );
+        values.insert(
+            "uptime".into(),
+            json!(if node == "web1.example" { 100 } else { 300 }),
+        );
+        submit(
+            &store,
+            commands::REPLACE_FACTS,
+            &commands::replace_facts(node, "production", &values, None, "server"),
+        );
+        let payload = commands::replace_catalog(&catalog(node, node, key), "server", None);
+        submit(&store, commands::REPLACE_CATALOG, &payload);
+    }
+    let names = |rows: Vec<Value>| -> Vec<String> {
+        rows.iter()
+            .map(|r| r["certname"].as_str().unwrap_or("?").to_string())
+            .collect()
+    };
+    assert_eq!(
+        names(
+            pql(
+                &store,
+                r#"nodes[certname] { facts { name = "uptime" and value > 200 } }"#
+            )
+            .unwrap()
+        ),
+        ["web2.example"]
+    );
+    assert_eq!(
+        names(pql(&store, "nodes[certname] { order by certname desc limit 1 }").unwrap()),
+        ["web2.example"]
+    );
+    assert_eq!(
+        names(pql(&store, "nodes[certname] { order by certname offset 1 }").unwrap()),
+        ["web2.example"]
+    );
+    assert_eq!(
+        names(pql(&store, "nodes[certname] { certname in resources[certname] { type = 'Sshkey' and parameters.key = 'AAAA1' } }").unwrap()),
+        ["web1.example"]
+    );
+    assert_eq!(
+        pql(
+            &store,
+            "facts[name, count(), avg(value)] { name = 'uptime' group by name }"
+        )
+        .unwrap(),
+        [json!({"name": "uptime", "count": 2, "avg": 200.0})]
+    );
+    assert_eq!(
+        pql(&store, "nodes[count()] { certname = 'nobody' }").unwrap(),
+        [json!({"count": 0})]
+    );
+    // The new entities.
+    let disks = pql(&store, r#"fact_contents[certname, path, value] { path ~> ["os", "disks", "1"] order by certname }"#).unwrap();
+    assert_eq!(
+        disks,
+        [
+            json!({"certname": "web1.example", "path": ["os", "disks", 1], "value": "sdb"}),
+            json!({"certname": "web2.example", "path": ["os", "disks", 1], "value": "sdb"}),
+        ]
+    );
+    let paths = store.query("fact-paths", None, &Paging::default()).unwrap();
+    assert!(
+        paths.contains(&json!({"name": "uptime", "path": ["uptime"], "type": "integer"})),
+        "{paths:?}"
+    );
+    assert!(
+        paths.contains(&json!({"name": "os", "path": ["os", "disks", 0], "type": "string"})),
+        "{paths:?}"
+    );
+    assert_eq!(
+        pql(
+            &store,
+            r#"inventory[certname, facts.os.family] { facts.uptime <= 100 }"#
+        )
+        .unwrap(),
+        [json!({"certname": "web1.example", "facts.os.family": "Debian"})]
+    );
+    assert_eq!(
+        store.query("producers", None, &Paging::default()).unwrap(),
+        [json!({"name": "server"})]
+    );
+    // Errors are the asker's, and say where.
+    for (bad, says) in [
+        ("nodes { certname }", "PQL parse error at line 1, column 18"),
+        (
+            "nodes { colour = 'red' }",
+            "'colour' is not a queryable object for nodes",
+        ),
+        ("nodes[certname, count()] { }", "must be in the 'group_by'"),
+        (
+            "nodes { certname in facts[certname, name] { } }",
+            "'in' compares 1 field(s)",
+        ),
+        ("facts[sum()] { }", "takes exactly one field"),
+    ] {
+        let error = pql(&store, bad).unwrap_err();
+        assert!(error.is_bad_request(), "{bad}: {error}");
+        assert!(error.to_string().contains(says), "{bad}: {error}");
+    }
+    // PQL is the root endpoint's only.
+    let error = endpoint("nodes", Some(json!("nodes {}"))).unwrap_err();
+    assert!(
+        error.to_string().contains("only at the root endpoint"),
+        "{error}"
+    );
+}
+
+#[test]
+fn population_metrics_status_and_time() {
+    let (_dir, store) = store();
+    for (node, key) in [("web1.example", "AAAA1"), ("web2.example", "AAAA2")] {
+        let payload = commands::replace_catalog(&catalog(node, node, key), "server", None);
+        submit(&store, commands::REPLACE_CATALOG, &payload);
+    }
+    submit(
+        &store,
+        commands::DEACTIVATE_NODE,
+        &commands::deactivate_node("web2.example"),
+    );
+    let population = store.population().unwrap();
+    assert_eq!(population.active_nodes, 1);
+    assert_eq!(population.inactive_nodes, 1);
+    assert_eq!(population.resources, 3);
+    let read = |name: &str| {
+        meta::metrics(
+            &store,
+            &format!("read/puppetlabs.puppetdb.population:name={name}"),
+        )
+        .unwrap()
+    };
+    let nodes = read("num-nodes");
+    assert_eq!(nodes["status"], 200, "{nodes}");
+    assert_eq!(nodes["value"], json!({"Value": 1}));
+    assert_eq!(
+        nodes["request"]["mbean"],
+        "puppetlabs.puppetdb.population:name=num-nodes"
+    );
+    assert_eq!(read("num-resources")["value"]["Value"], 3);
+    assert_eq!(read("avg-resources-per-node")["value"]["Value"], 3.0);
+    assert_eq!(
+        meta::metrics(
+            &store,
+            "read/puppetlabs.puppetdb.population:name=num-nodes/Value"
+        )
+        .unwrap()["value"],
+        1
+    );
+    assert_eq!(read("no-such-thing")["status"], 404);
+    let list = meta::metrics(&store, "list").unwrap();
+    assert!(
+        list["value"]["puppetlabs.puppetdb.population"]["name=num-nodes"].is_object(),
+        "{list}"
+    );
+    let status = meta::status(&store);
+    assert_eq!(status["state"], "running");
+    assert_eq!(status["status"]["read_db_up?"], true);
+    let time = meta::server_time();
+    let time = time["server_time"].as_str().unwrap();
+    assert!(time.len() == 24 && time.ends_with('Z'), "{time}");
 }
