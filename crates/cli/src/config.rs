@@ -269,6 +269,56 @@ const SETTINGS: &[Setting] = &[
         switch: false,
         commands: &["server"],
     },
+    // PuppetDB's retention settings, under Puppet's spelling and under
+    // PuppetDB's own.
+    Setting {
+        name: "node_ttl",
+        option: "--node-ttl",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "node-ttl",
+        option: "--node-ttl",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "node_purge_ttl",
+        option: "--node-purge-ttl",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "node-purge-ttl",
+        option: "--node-purge-ttl",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "report_ttl",
+        option: "--report-ttl",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "report-ttl",
+        option: "--report-ttl",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "gc_interval",
+        option: "--gc-interval",
+        switch: false,
+        commands: &["server"],
+    },
+    Setting {
+        name: "gc-interval",
+        option: "--gc-interval",
+        switch: false,
+        commands: &["server"],
+    },
     Setting {
         name: "reports",
         option: "--reports",

@@ -10,6 +10,45 @@ use marionette_eval::{CollectedResource, ExportedResources};
 use marionette_storage::{Paging, Store, commands};
 use serde_json::{Value, json};
 
+/// Applies the storage's retention now (an error stops the server from
+/// starting), then every `interval` in a thread of its own for as long
+/// as the process lives, saying in the server's log what each
+/// collection removed and why one failed.
+pub(crate) fn collect_garbage(
+    store: Arc<Store>,
+    retention: marionette_storage::Retention,
+    interval: std::time::Duration,
+) -> Result<()> {
+    let report = |collected: marionette_storage::Collected| {
+        if collected != marionette_storage::Collected::default() {
+            errln!(
+                "Notice: The storage expired {} node(s), purged {} and deleted {} report(s)",
+                collected.expired,
+                collected.purged,
+                collected.reports
+            );
+        }
+    };
+    report(
+        store
+            .collect_garbage(&retention)
+            .context("could not apply the storage's retention")?,
+    );
+    std::thread::Builder::new()
+        .name("storage-gc".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(interval);
+                match store.collect_garbage(&retention) {
+                    Ok(collected) => report(collected),
+                    Err(error) => errln!("Error: Could not apply the storage's retention: {error}"),
+                }
+            }
+        })
+        .context("could not start the storage's collections")?;
+    Ok(())
+}
+
 /// The storage's file under a server's vardir.
 pub(crate) fn database(vardir: &Path) -> std::path::PathBuf {
     vardir.join("storage/marionette.sqlite3")

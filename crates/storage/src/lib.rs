@@ -6,17 +6,24 @@
 //! Store::open(path) -> Result<Store, StoreError>
 //!   .submit(command, version, certname, payload) -> Result<(), StoreError>
 //!   .query(entity, query: Option<&Value>, &Paging) -> Result<Vec<Value>, StoreError>
+//!   .collect_garbage(&Retention) -> Result<Collected, StoreError>   node-ttl, ...
+//!   .population() -> Result<Population, StoreError>
 //! commands::{replace_facts, replace_catalog, store_report}   Puppet's documents -> payloads
-//! endpoint(path, query) -> Endpoint                           `/pdb/query/v4/...` paths
+//! endpoint(path, query: AST or PQL) -> Endpoint               `/pdb/query/v4/...` paths
+//!   .paging.or(&request's)                                    the query's own paging first
+//! meta::{server_time, status, metrics}                        PuppetDB's meta, status, Jolokia
+//! parse_ttl(setting, "14d") -> Option<Duration>               PuppetDB's durations
 //! ```
 //!
 //! Writes are PuppetDB's commands (`replace facts`, `replace catalog`,
 //! `store report`, `deactivate node`) with their wire payloads, so what
 //! `marionette server` stores and what a stock puppetserver sends to
 //! `/pdb/cmd/v1` take the same path. Reads are PuppetDB's v4 query
-//! language (the JSON AST) over its entities (`nodes`, `facts`,
-//! `fact-names`, `resources`, `catalogs`, `reports`, `events`,
-//! `environments`), answered with PuppetDB's field names and shapes, so
+//! language (the JSON AST, or PQL, its string form, read into the AST
+//! by [`pql`]) over its entities (`nodes`, `facts`, `fact-names`,
+//! `fact-contents`, `fact-paths`, `inventory`, `resources`, `catalogs`,
+//! `reports`, `events`, `environments`, `producers`), answered with
+//! PuppetDB's field names and shapes, so
 //! `puppetdb_query()`, Puppetboard and scripts written for PuppetDB work
 //! unchanged. Exported resources are a `resources` query, exactly as
 //! Puppet's PuppetDB terminus asks it.
@@ -25,7 +32,8 @@
 //! nothing to install. Its schema is versioned and migrated when opened
 //! ([`schema`]). Each command is one transaction: a crash or a full disk
 //! leaves the previous facts, catalog or report whole, never half of a
-//! new one.
+//! new one. Retention (PuppetDB's `node-ttl`, `node-purge-ttl`,
+//! `report-ttl`) is applied when the caller asks, one transaction too.
 //!
 //! This crate never compiles or applies anything; it knows Puppet's
 //! documents only as JSON.
@@ -35,12 +43,14 @@ mod endpoint;
 pub mod meta;
 mod pql;
 mod query;
+mod retention;
 mod schema;
 mod store;
 
 pub use endpoint::{Endpoint, endpoint};
 pub use meta::Population;
 pub use query::Paging;
+pub use retention::{Collected, Retention, parse_ttl};
 pub use store::Store;
 
 /// Why a command or a query failed.
@@ -63,6 +73,9 @@ pub enum StoreError {
     /// An entity PuppetDB does not have.
     #[error("No such entity '{0}'")]
     UnknownEntity(String),
+    /// A setting of the store (`node-ttl`, ...) that cannot be read.
+    #[error("{setting}: {message}")]
+    Setting { setting: String, message: String },
 }
 
 impl StoreError {

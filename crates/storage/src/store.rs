@@ -78,14 +78,14 @@ impl Store {
         schema::CURRENT
     }
 
-    fn failed(&self, error: impl std::fmt::Display) -> StoreError {
+    pub(crate) fn failed(&self, error: impl std::fmt::Display) -> StoreError {
         StoreError::Database {
             path: self.path.display().to_string(),
             message: error.to_string(),
         }
     }
 
-    fn connection(&self) -> std::sync::MutexGuard<'_, Connection> {
+    pub(crate) fn connection(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave a half-written
         // command: its transaction was never committed.
         self.connection.lock().unwrap_or_else(|e| e.into_inner())

@@ -1,7 +1,11 @@
 //! The store through its one door: PuppetDB commands in, PuppetDB
 //! queries out.
 
-use marionette_storage::{Paging, Store, StoreError, commands, endpoint, meta};
+use std::time::Duration;
+
+use marionette_storage::{
+    Collected, Paging, Retention, Store, StoreError, commands, endpoint, meta,
+};
 use serde_json::{Value, json};
 
 fn store() -> (tempfile::TempDir, Store) {
@@ -640,4 +644,133 @@ fn population_metrics_status_and_time() {
     let time = meta::server_time();
     let time = time["server_time"].as_str().unwrap();
     assert!(time.len() == 24 && time.ends_with('Z'), "{time}");
+}
+
+#[test]
+fn retention_expires_purges_and_deletes_as_puppetdb() {
+    let (_dir, store) = store();
+    let long_ago = "2000-01-01T00:00:00.000Z";
+    let facts = |node: &str, produced: Option<&str>| {
+        let mut values = serde_json::Map::new();
+        values.insert("kernel".into(), json!("Linux"));
+        let mut payload = commands::replace_facts(node, "production", &values, None, "server");
+        if let Some(produced) = produced {
+            payload["producer_timestamp"] = json!(produced);
+        }
+        submit(&store, commands::REPLACE_FACTS, &payload);
+    };
+    facts("old.example", Some(long_ago));
+    facts("fresh.example", None);
+    facts("gone.example", None);
+    let mut deactivation = commands::deactivate_node("gone.example");
+    deactivation["producer_timestamp"] = json!("2000-01-02T00:00:00.000Z");
+    submit(&store, commands::DEACTIVATE_NODE, &deactivation);
+    for produced in [Some(long_ago), None] {
+        let mut payload = commands::store_report(
+            &report("fresh.example", "2026-11-20T10:00:00.000Z", "changed"),
+            "server",
+        );
+        if let Some(produced) = produced {
+            payload["producer_timestamp"] = json!(produced);
+            payload["end_time"] = json!(produced);
+        } else {
+            payload["end_time"] = json!("2026-11-20T10:00:02.500Z");
+        }
+        submit(&store, commands::STORE_REPORT, &payload);
+    }
+    let day = Some(Duration::from_secs(86400));
+    let retention = Retention {
+        node_ttl: day,
+        node_purge_ttl: day,
+        report_ttl: day,
+    };
+    // Nothing is kept forever: nothing happens.
+    let forever = Retention {
+        node_ttl: None,
+        node_purge_ttl: None,
+        report_ttl: None,
+    };
+    assert_eq!(
+        store.collect_garbage(&forever).unwrap(),
+        Collected::default()
+    );
+    let certnames = |ast: Value| -> Vec<String> {
+        query(&store, "nodes", ast)
+            .iter()
+            .map(|n| n["certname"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(certnames(json!(["=", "node_state", "any"])).len(), 3);
+    assert_eq!(
+        certnames(json!(["~", "certname", ""])),
+        ["fresh.example", "old.example"]
+    );
+    // old.example is expired (its news is from 2000), gone.example
+    // (deactivated in 2000) purged, the report of 2000 deleted.
+    let collected = store.collect_garbage(&retention).unwrap();
+    assert_eq!(
+        collected,
+        Collected {
+            expired: 1,
+            purged: 1,
+            reports: 1
+        }
+    );
+    assert_eq!(
+        certnames(json!(["=", "node_state", "any"])),
+        ["fresh.example", "old.example"]
+    );
+    assert_eq!(certnames(json!(["~", "certname", ""])), ["fresh.example"]);
+    let old = query(
+        &store,
+        "nodes",
+        json!([
+            "and",
+            ["=", "node_state", "any"],
+            ["=", "certname", "old.example"]
+        ]),
+    );
+    assert!(old[0]["expired"].is_string(), "{old:?}");
+    assert!(old[0]["deactivated"].is_null(), "{old:?}");
+    assert_eq!(
+        query(&store, "reports", json!(["=", "certname", "fresh.example"])).len(),
+        1
+    );
+    // Again: nothing new to do.
+    assert_eq!(
+        store.collect_garbage(&retention).unwrap(),
+        Collected::default()
+    );
+    // A purge TTL shorter than the time since old.example expired: it
+    // goes, with its facts.
+    std::thread::sleep(Duration::from_millis(20));
+    let purge = Retention {
+        node_ttl: day,
+        node_purge_ttl: Some(Duration::from_millis(10)),
+        report_ttl: day,
+    };
+    assert_eq!(
+        store.collect_garbage(&purge).unwrap(),
+        Collected {
+            expired: 0,
+            purged: 1,
+            reports: 0
+        }
+    );
+    assert_eq!(
+        certnames(json!(["=", "node_state", "any"])),
+        ["fresh.example"]
+    );
+    assert_eq!(
+        query(&store, "facts", json!(["=", "node_state", "any"])).len(),
+        1
+    );
+    // A node heard from after it expired is active again.
+    facts("old.example", Some(long_ago));
+    assert_eq!(store.collect_garbage(&retention).unwrap().expired, 1);
+    facts("old.example", None);
+    assert_eq!(
+        certnames(json!(["~", "certname", ""])),
+        ["fresh.example", "old.example"]
+    );
 }
