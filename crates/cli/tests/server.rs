@@ -590,6 +590,10 @@ fn storeconfigs_share_exported_resources_across_nodes() {
   file { "${facts['mrtest_srv_dir']}/peers":
     content => join(sort($peers.map |$node| { $node['certname'] }), ' '),
   }
+  $last = puppetdb_query('nodes[certname] { certname ~ "^mrtest-fleet" order by certname desc limit 1 }')
+  file { "${facts['mrtest_srv_dir']}/last":
+    content => $last[0]['certname'],
+  }
 }
 "#,
     )
@@ -650,8 +654,11 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         assert_eq!(members(node), wanted, "{text}");
     };
     let peers = |node: &str| std::fs::read_to_string(work(node).join("peers")).unwrap();
+    // What a PQL `puppetdb_query()` found: the last node by name.
+    let last = |node: &str| std::fs::read_to_string(work(node).join("last")).unwrap();
     step("mrtest-fleet1", 2, &["mrtest-fleet1"]);
     assert_eq!(peers("mrtest-fleet1"), "mrtest-fleet1");
+    assert_eq!(last("mrtest-fleet1"), "mrtest-fleet1");
     step("mrtest-fleet2", 2, &["mrtest-fleet1", "mrtest-fleet2"]);
     assert_eq!(
         std::fs::read_to_string(work("mrtest-fleet2").join("members/mrtest-fleet1")).unwrap(),
@@ -660,6 +667,7 @@ fn storeconfigs_share_exported_resources_across_nodes() {
     step("mrtest-fleet1", 2, &["mrtest-fleet1", "mrtest-fleet2"]);
     // `puppetdb_query()` in the manifest sees the fleet.
     assert_eq!(peers("mrtest-fleet1"), "mrtest-fleet1 mrtest-fleet2");
+    assert_eq!(last("mrtest-fleet1"), "mrtest-fleet2");
     // The fleet converged.
     step("mrtest-fleet1", 0, &["mrtest-fleet1", "mrtest-fleet2"]);
 
@@ -706,6 +714,97 @@ fn storeconfigs_share_exported_resources_across_nodes() {
     assert_eq!(nodes[0]["certname"], "mrtest-fleet1");
     assert_eq!(nodes[0]["latest_report_status"], "unchanged", "{body}");
     assert_eq!(nodes[1]["latest_report_status"], "changed", "{body}");
+    // PQL at the root endpoint, by GET and by POST, its own paging first.
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4",
+        &[
+            "-G",
+            "--data-urlencode",
+            "query=nodes[certname, latest_report_status] { facts { name = 'trusted' } order by certname desc }",
+            "--data-urlencode",
+            "limit=5",
+        ],
+    );
+    assert_eq!(status, "200", "{body}");
+    assert_eq!(
+        json_rows(&body),
+        [
+            serde_json::json!({"certname": "mrtest-fleet2", "latest_report_status": "changed"}),
+            serde_json::json!({"certname": "mrtest-fleet1", "latest_report_status": "unchanged"}),
+        ]
+    );
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4",
+        &[
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: application/json",
+            "--data",
+            r#"{"query": "resources[count()] { exported = true and type = 'Notify' }"}"#,
+        ],
+    );
+    assert_eq!(status, "200", "{body}");
+    assert_eq!(json_rows(&body), [serde_json::json!({"count": 2})]);
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4",
+        &["-G", "--data-urlencode", "query=nodes { certname }"],
+    );
+    assert_eq!(status, "400", "{body}");
+    assert!(
+        body.contains("PQL parse error at line 1, column 18"),
+        "{body}"
+    );
+    // What Puppetboard and pypuppetdb read beside queries.
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/meta/v1/server-time",
+        &[],
+    );
+    assert_eq!(status, "200", "{body}");
+    assert!(body.contains("\"server_time\""), "{body}");
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/metrics/v2/read/puppetlabs.puppetdb.population:name=num-nodes",
+        &[],
+    );
+    assert_eq!(status, "200", "{body}");
+    let metric: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(metric["value"]["Value"], 2, "{body}");
+    assert_eq!(
+        curl(
+            dir,
+            server.port,
+            None,
+            &[],
+            "/metrics/v2/read/puppetlabs.puppetdb.population:name=num-nodes"
+        ),
+        "403"
+    );
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/status/v1/services/puppetdb-status",
+        &[],
+    );
+    assert_eq!(status, "200", "{body}");
+    let puppetdb: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(puppetdb["state"], "running", "{body}");
+    assert_eq!(puppetdb["status"]["read_db_up?"], true, "{body}");
     let (_, body) = pdb(
         dir,
         server.port,
