@@ -72,25 +72,8 @@ pub(crate) struct ServerArgs {
     /// `storeconfigs`).
     #[arg(long)]
     storeconfigs: bool,
-    /// How long the storage keeps a node nothing is heard from (no facts,
-    /// catalog or report) before it expires, as PuppetDB's `node-ttl`:
-    /// `7d`, `12h`, `30m`, `45s`, `500ms`; `0s` never.
-    #[arg(long, default_value = "7d", value_name = "DURATION")]
-    node_ttl: String,
-    /// How long the storage keeps a deactivated or expired node (with its
-    /// facts, catalog and reports) before deleting it, as PuppetDB's
-    /// `node-purge-ttl`; `0s` never.
-    #[arg(long, default_value = "14d", value_name = "DURATION")]
-    node_purge_ttl: String,
-    /// How long the storage keeps a report, as PuppetDB's `report-ttl`;
-    /// `0s` for ever.
-    #[arg(long, default_value = "14d", value_name = "DURATION")]
-    report_ttl: String,
-    /// Minutes between the storage's collections of what the TTLs no
-    /// longer keep (one is made at start), as PuppetDB's `gc-interval`;
-    /// 0 makes none.
-    #[arg(long, default_value_t = 60, value_name = "MINUTES")]
-    gc_interval: u64,
+    #[command(flatten)]
+    puppetdb: crate::storage::PuppetDbArgs,
     /// Where storeconfigs are kept: `puppetdb`, the only backend Puppet 7
     /// has, is this server's own storage.
     #[arg(long, default_value = "puppetdb", value_name = "BACKEND")]
@@ -203,20 +186,10 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
     if reports.iter().any(|r| r == "puppetdb") && !args.storeconfigs {
         anyhow::bail!("--reports: 'puppetdb' needs the storage: set storeconfigs = true");
     }
-    let retention = marionette_storage::Retention {
-        node_ttl: marionette_storage::parse_ttl("--node-ttl", &args.node_ttl)?,
-        node_purge_ttl: marionette_storage::parse_ttl("--node-purge-ttl", &args.node_purge_ttl)?,
-        report_ttl: marionette_storage::parse_ttl("--report-ttl", &args.report_ttl)?,
-    };
+    let allowlist = args.puppetdb.allowlist()?;
     let storage = if args.storeconfigs {
         let storage = Arc::new(crate::storage::Storeconfigs::open(&vardir, &certname)?);
-        if args.gc_interval > 0 {
-            crate::storage::collect_garbage(
-                storage.store.clone(),
-                retention,
-                std::time::Duration::from_secs(args.gc_interval.saturating_mul(60)),
-            )?;
-        }
+        args.puppetdb.collect_garbage(&storage.store)?;
         Some(storage)
     } else {
         None
@@ -247,6 +220,10 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
             idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
             max_facts_bytes: args.max_facts_size.saturating_mul(1024 * 1024),
             max_report_bytes: args.max_report_size.saturating_mul(1024 * 1024),
+        },
+        puppetdb: marionette_server::PuppetDbAccess {
+            allowlist,
+            only: false,
         },
     };
     let timeout = match args.environment_timeout.as_str() {

@@ -878,6 +878,69 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         &[],
     );
     assert_eq!(json_rows(&body).len(), 1, "{body}");
+
+    // `marionette storage serve`: the same storage, PuppetDB's API alone,
+    // to the allowlist's certificates.
+    let allowlist = dir.join("allowlist");
+    std::fs::write(&allowlist, "mrtest-fleet1\n\n").unwrap();
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    serve
+        .args(["storage", "serve", "--bind", "127.0.0.1:0"])
+        .args(["--certname", "localhost", "--report-ttl", "3650d"])
+        .arg("--certificate-allowlist")
+        .arg(&allowlist)
+        .arg("--cadir")
+        .arg(dir.join("ca"))
+        .arg("--ssldir")
+        .arg(dir.join("server-ssl"))
+        .arg("--vardir")
+        .arg(dir.join("server-root/server"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let storage = launch(serve);
+    let (status, body) = pdb(
+        dir,
+        storage.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4",
+        &["-G", "--data-urlencode", "query=nodes[certname] { }"],
+    );
+    assert_eq!(status, "200", "{body}");
+    assert_eq!(
+        json_rows(&body),
+        [serde_json::json!({"certname": "mrtest-fleet1"})]
+    );
+    let (status, _) = pdb(
+        dir,
+        storage.port,
+        "mrtest-fleet2",
+        "/pdb/query/v4/nodes",
+        &[],
+    );
+    assert_eq!(status, "403");
+    let (status, _) = pdb(
+        dir,
+        storage.port,
+        "mrtest-fleet1",
+        "/puppet-ca/v1/certificate/ca",
+        &[],
+    );
+    assert_eq!(status, "404");
+    // Without the server's CA, it says so.
+    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["storage", "serve", "--bind", "127.0.0.1:0", "--cadir"])
+        .arg(dir.join("no-ca"))
+        .arg("--vardir")
+        .arg(dir.join("server-root/server"))
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("There is no certificate authority in"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 /// CPU time a process has used, in clock ticks (user and system).

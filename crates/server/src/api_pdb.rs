@@ -2,7 +2,8 @@
 //! entities, and the root endpoint's `["from", ENTITY, ...]`),
 //! `/pdb/cmd/v1` (commands, as Puppet's PuppetDB termini send them) and
 //! `/pdb/meta/v1/version`. As PuppetDB, it answers any client with a
-//! certificate from the CA, and no one else.
+//! certificate from the CA (and on its `certificate-allowlist`, when
+//! there is one), and no one else.
 
 use std::sync::Arc;
 
@@ -21,7 +22,7 @@ pub(crate) async fn handle(
     request: &Request,
     rest: &str,
 ) -> Response<Body> {
-    if client.certname().is_none() {
+    if !state.config.puppetdb.allows(client.certname()) {
         return http::forbidden(request);
     }
     let Some(store) = state.config.storage.clone() else {
@@ -110,7 +111,7 @@ pub(crate) async fn metrics(
     request: &Request,
     rest: &str,
 ) -> Response<Body> {
-    if client.certname().is_none() {
+    if !state.config.puppetdb.allows(client.certname()) {
         return http::forbidden(request);
     }
     let Some(store) = state.config.storage.clone() else {
