@@ -39,6 +39,7 @@
 //! documents only as JSON.
 
 pub mod commands;
+mod db;
 mod endpoint;
 pub mod meta;
 mod pql;

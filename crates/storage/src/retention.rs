@@ -10,8 +10,8 @@
 use std::time::Duration;
 
 use marionette_values::time::Timestamp;
-use rusqlite::params;
 
+use crate::db::{Db, DbError, params};
 use crate::{Store, StoreError};
 
 /// The retention settings; `None` keeps forever (PuppetDB's `0s`).
@@ -81,51 +81,62 @@ impl Store {
     /// one transaction.
     pub fn collect_garbage(&self, retention: &Retention) -> Result<Collected, StoreError> {
         let now = Timestamp::now();
-        let mut connection = self.connection();
-        let transaction = connection.transaction().map_err(|e| self.failed(e))?;
-        let mut collected = Collected::default();
-        if let Some(ttl) = retention.report_ttl {
-            collected.reports = transaction
-                .execute(
-                    "DELETE FROM reports
-                     WHERE json_extract(report, '$.producer_timestamp') < ?1",
+        let mut db = self.connection();
+        db.transaction(|db| -> Result<Collected, DbError> {
+            let mut collected = Collected::default();
+            if let Some(ttl) = retention.report_ttl {
+                collected.reports = db.execute(
+                    "DELETE FROM reports WHERE producer_timestamp < ?1",
                     params![before(now, ttl)],
-                )
-                .map_err(|e| self.failed(e))?;
-        }
-        if let Some(ttl) = retention.node_ttl {
-            // A node's news: the latest of its facts', catalog's and
-            // latest report's producer timestamps.
-            collected.expired = transaction
-                .execute(
-                    "UPDATE certnames SET expired = ?1
-                     WHERE deactivated IS NULL AND expired IS NULL
-                       AND MAX(
-                         COALESCE((SELECT f.producer_timestamp FROM factsets f
-                                   WHERE f.certname = certnames.certname), ''),
-                         COALESCE((SELECT k.producer_timestamp FROM catalogs k
-                                   WHERE k.certname = certnames.certname), ''),
-                         COALESCE((SELECT json_extract(r.report, '$.producer_timestamp')
-                                   FROM latest_reports l JOIN reports r ON r.hash = l.hash
-                                   WHERE l.certname = certnames.certname), '')
-                       ) < ?2",
-                    params![now.format("%Y-%m-%dT%H:%M:%S.%LZ"), before(now, ttl)],
-                )
-                .map_err(|e| self.failed(e))?;
-        }
-        if let Some(ttl) = retention.node_purge_ttl {
-            // Facts, catalogs and reports go with the node (ON DELETE
-            // CASCADE).
-            collected.purged = transaction
-                .execute(
+                )?;
+            }
+            if let Some(ttl) = retention.node_ttl {
+                collected.expired =
+                    expire(db, &now.format("%Y-%m-%dT%H:%M:%S.%LZ"), &before(now, ttl))?;
+            }
+            if let Some(ttl) = retention.node_purge_ttl {
+                // Facts, catalogs and reports go with the node (ON DELETE
+                // CASCADE).
+                collected.purged = db.execute(
                     "DELETE FROM certnames WHERE deactivated < ?1 OR expired < ?1",
                     params![before(now, ttl)],
-                )
-                .map_err(|e| self.failed(e))?;
-        }
-        transaction.commit().map_err(|e| self.failed(e))?;
-        Ok(collected)
+                )?;
+            }
+            Ok(collected)
+        })
+        .map_err(|e| self.failed(e))
     }
+}
+
+/// Expires, at `now`, the active nodes whose latest news (the latest of
+/// their facts', catalog's and latest report's producer timestamps) is
+/// older than `cutoff`.
+fn expire(db: &mut Db, now: &str, cutoff: &str) -> Result<usize, DbError> {
+    let stale = db.query(
+        "SELECT c.certname, f.producer_timestamp, k.producer_timestamp, r.producer_timestamp
+         FROM certnames c
+         LEFT JOIN factsets f ON f.certname = c.certname
+         LEFT JOIN catalogs k ON k.certname = c.certname
+         LEFT JOIN latest_reports l ON l.certname = c.certname
+         LEFT JOIN reports r ON r.hash = l.hash
+         WHERE c.deactivated IS NULL AND c.expired IS NULL",
+        &[],
+    )?;
+    let mut expired = 0;
+    for row in stale {
+        let latest = (1..=3)
+            .filter_map(|i| row.text(i))
+            .max()
+            .unwrap_or_default();
+        if latest.as_str() < cutoff {
+            expired += db.execute(
+                "UPDATE certnames SET expired = ?1
+                 WHERE certname = ?2 AND deactivated IS NULL AND expired IS NULL",
+                params![now, row.text(0)],
+            )?;
+        }
+    }
+    Ok(expired)
 }
 
 #[cfg(test)]

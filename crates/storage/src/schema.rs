@@ -9,14 +9,28 @@
 //! Rows keep the indexed, queried keys as columns and the rest of each
 //! document as JSON text: the query engine reads PuppetDB's fields from
 //! both.
+//!
+//! The same migrations make the schema on SQLite and on PostgreSQL: each
+//! is SQL both read (with `INTEGER` as PostgreSQL's `BIGINT`), and what
+//! only one of them reads (JSON functions) comes after, apart.
 
-use rusqlite::Connection;
+use crate::db::{Db, params};
+
+/// A migration: its SQL for both databases, then for one of them.
+struct Migration {
+    both: &'static str,
+    sqlite: &'static str,
+    postgres: &'static str,
+}
 
 /// The migrations, oldest first; the version of each is its position
 /// plus one.
-const MIGRATIONS: &[&str] = &[
+const MIGRATIONS: &[Migration] = &[
     // 1: nodes, their latest facts and catalog, and their reports.
-    r#"
+    Migration {
+        sqlite: "",
+        postgres: "",
+        both: r#"
     CREATE TABLE certnames (
         certname TEXT PRIMARY KEY,
         -- When `deactivate node` arrived (UTC, ISO 8601), or NULL.
@@ -83,48 +97,73 @@ const MIGRATIONS: &[&str] = &[
         hash TEXT NOT NULL REFERENCES reports(hash) ON DELETE CASCADE
     );
     "#,
+    },
+    // 2: a report's producer and producer timestamp as columns, for the
+    // `producers` entity and `report-ttl`.
+    Migration {
+        both: "ALTER TABLE reports ADD COLUMN producer TEXT;
+               ALTER TABLE reports ADD COLUMN producer_timestamp TEXT;",
+        sqlite: "UPDATE reports SET
+                   producer = json_extract(report, '$.producer'),
+                   producer_timestamp = json_extract(report, '$.producer_timestamp');
+                 CREATE INDEX reports_producer_timestamp ON reports(producer_timestamp);",
+        postgres: "UPDATE reports SET
+                     producer = report::json ->> 'producer',
+                     producer_timestamp = report::json ->> 'producer_timestamp';
+                   CREATE INDEX reports_producer_timestamp ON reports(producer_timestamp);",
+    },
 ];
 
 /// The version a database is at once [`migrate`] is done.
 pub(crate) const CURRENT: usize = MIGRATIONS.len();
 
 /// Brings the database to the current version.
-pub(crate) fn migrate(connection: &mut Connection) -> Result<(), String> {
-    connection
-        .execute_batch(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (
-                version INTEGER PRIMARY KEY,
-                applied TEXT NOT NULL
-            );",
-        )
-        .map_err(|e| e.to_string())?;
-    let at: usize = connection
-        .query_row(
+pub(crate) fn migrate(db: &mut Db) -> Result<(), String> {
+    db.batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+            version BIGINT PRIMARY KEY,
+            applied TEXT NOT NULL
+        );",
+    )
+    .map_err(|e| e.to_string())?;
+    let at: usize = db
+        .query_one(
             "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
-            [],
-            |row| row.get::<_, i64>(0),
+            &[],
         )
         .map_err(|e| e.to_string())?
-        .try_into()
+        .and_then(|row| row.int(0))
+        .and_then(|n| usize::try_from(n).ok())
         .unwrap_or(0);
     if at > CURRENT {
         return Err(format!(
             "its schema is at version {at}, newer than this Marionette's {CURRENT}; use the Marionette that wrote it"
         ));
     }
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(at) {
+    let postgres = db.is_postgres();
+    for (index, migration) in MIGRATIONS.iter().enumerate().skip(at) {
         let version = index + 1;
-        let transaction = connection.transaction().map_err(|e| e.to_string())?;
-        transaction
-            .execute_batch(sql)
-            .map_err(|e| format!("migration {version}: {e}"))?;
-        transaction
-            .execute(
+        let both = if postgres {
+            migration.both.replace("INTEGER", "BIGINT")
+        } else {
+            migration.both.to_string()
+        };
+        let own = if postgres {
+            migration.postgres
+        } else {
+            migration.sqlite
+        };
+        db.transaction(|db| -> Result<(), String> {
+            db.batch(&both)
+                .and_then(|()| db.batch(own))
+                .map_err(|e| format!("migration {version}: {e}"))?;
+            db.execute(
                 "INSERT INTO schema_migrations (version, applied) VALUES (?1, ?2)",
-                rusqlite::params![version as i64, crate::store::now()],
+                params![version as i64, crate::store::now()],
             )
             .map_err(|e| e.to_string())?;
-        transaction.commit().map_err(|e| e.to_string())?;
+            Ok(())
+        })?;
     }
     Ok(())
 }
