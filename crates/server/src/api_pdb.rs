@@ -134,6 +134,7 @@ pub(crate) async fn metrics(
 fn store_error(error: &StoreError) -> Response<Body> {
     let status = match error {
         StoreError::UnknownEntity(_) => StatusCode::NOT_FOUND,
+        StoreError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
         e if e.is_bad_request() => StatusCode::BAD_REQUEST,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };

@@ -136,7 +136,7 @@ pub(crate) enum Db {
     Sqlite(rusqlite::Connection),
     Postgres {
         url: String,
-        client: Option<postgres::Client>,
+        client: Option<Box<postgres::Client>>,
     },
 }
 
@@ -237,15 +237,15 @@ impl Db {
                 unavailable: false,
             });
         };
-        if client.as_ref().is_none_or(postgres::Client::is_closed) {
+        if client.as_ref().is_none_or(|c| c.is_closed()) {
             let connected = postgres::Client::connect(url, postgres::NoTls).map_err(|e| {
                 let mut error = DbError::from(e);
                 error.unavailable = true;
                 error
             })?;
-            *client = Some(connected);
+            *client = Some(Box::new(connected));
         }
-        client.as_mut().ok_or_else(|| DbError {
+        client.as_deref_mut().ok_or_else(|| DbError {
             message: "no connection".into(),
             unavailable: true,
         })

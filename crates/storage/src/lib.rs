@@ -44,6 +44,7 @@ mod endpoint;
 pub mod meta;
 mod pql;
 mod query;
+mod queue;
 mod retention;
 mod schema;
 mod store;
@@ -60,6 +61,11 @@ pub enum StoreError {
     /// The database could not be opened, read or written.
     #[error("the database {path}: {message}")]
     Database { path: String, message: String },
+    /// The database cannot be reached (a PostgreSQL server down): the
+    /// store is unavailable until it is back; commands are queued on disk
+    /// meanwhile when the store has a queue.
+    #[error("the database {path} is unavailable: {message}")]
+    Unavailable { path: String, message: String },
     /// A command this store does not know, or a version of it it does not
     /// read.
     #[error("Unsupported command '{command}' version {version}")]
@@ -82,6 +88,9 @@ pub enum StoreError {
 impl StoreError {
     /// Whether the asker is at fault (a 400), not the store (a 500).
     pub fn is_bad_request(&self) -> bool {
-        !matches!(self, StoreError::Database { .. })
+        !matches!(
+            self,
+            StoreError::Database { .. } | StoreError::Unavailable { .. }
+        )
     }
 }

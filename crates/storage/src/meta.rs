@@ -60,7 +60,8 @@ pub fn server_time() -> Value {
 }
 
 /// `/status/v1/services/puppetdb-status`: the status service's entry for
-/// PuppetDB, with the database up when it answers.
+/// PuppetDB, with the database up when it answers, and the commands
+/// queued on disk for it.
 pub fn status(store: &Store) -> Value {
     let up = store.is_up();
     json!({
@@ -70,7 +71,7 @@ pub fn status(store: &Store) -> Value {
         "state": if up { "running" } else { "error" },
         "status": {
             "maintenance_mode?": false,
-            "queue_depth": 0,
+            "queue_depth": store.queued(),
             "read_db_up?": up,
             "write_db_up?": up,
             "write_dbs_up?": up,

@@ -19,6 +19,8 @@ pub struct Store {
     /// The database's file, or its URL without its password.
     path: String,
     connection: Mutex<Db>,
+    /// Where commands wait while the database is unavailable.
+    queue: Option<crate::queue::Queue>,
 }
 
 /// A PostgreSQL URL as it may be said: without its password.
@@ -84,6 +86,7 @@ impl Store {
         Ok(Store {
             path: path.display().to_string(),
             connection: Mutex::new(db),
+            queue: None,
         })
     }
 
@@ -97,12 +100,83 @@ impl Store {
             path: path.clone(),
             message,
         };
-        let mut db = Db::postgres(url).map_err(|e| failed(e.message))?;
+        let mut db = Db::postgres(url).map_err(|e| StoreError::Unavailable {
+            path: path.clone(),
+            message: e.message,
+        })?;
         schema::migrate(&mut db).map_err(failed)?;
         Ok(Store {
             path: path.clone(),
             connection: Mutex::new(db),
+            queue: None,
         })
+    }
+
+    /// The store, with commands that find the database unavailable
+    /// queued in `dir` (created when missing) rather than refused, and
+    /// stored in order once it is back ([`Store::drain`]).
+    pub fn with_queue(mut self, dir: &Path) -> Result<Store, StoreError> {
+        let queue = crate::queue::Queue::open(dir).map_err(|e| StoreError::Database {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        })?;
+        self.queue = Some(queue);
+        Ok(self)
+    }
+
+    /// How many commands wait in the queue.
+    pub fn queued(&self) -> usize {
+        self.queue.as_ref().map_or(0, crate::queue::Queue::len)
+    }
+
+    /// Stores the queued commands, oldest first, until the queue is empty
+    /// (their number) or the database is still unavailable (an error). A
+    /// queued command the store refuses (malformed) is set aside in the
+    /// queue's `refused/`.
+    pub fn drain(&self) -> Result<usize, StoreError> {
+        let Some(queue) = &self.queue else {
+            return Ok(0);
+        };
+        let _turn = queue.lock();
+        let mut stored = 0;
+        for entry in queue.entries().map_err(|e| self.queue_failed(queue, e))? {
+            let command = match crate::queue::Queue::read(&entry) {
+                Ok(command) => command,
+                Err(_) => {
+                    queue
+                        .refuse(&entry)
+                        .map_err(|e| self.queue_failed(queue, e))?;
+                    continue;
+                }
+            };
+            match self.store_now(
+                &command.command,
+                command.version,
+                &command.certname,
+                &command.payload,
+            ) {
+                Ok(()) => {
+                    queue
+                        .remove(&entry)
+                        .map_err(|e| self.queue_failed(queue, e))?;
+                    stored += 1;
+                }
+                Err(error @ (StoreError::Unavailable { .. } | StoreError::Database { .. })) => {
+                    return Err(error);
+                }
+                Err(_) => queue
+                    .refuse(&entry)
+                    .map_err(|e| self.queue_failed(queue, e))?,
+            }
+        }
+        Ok(stored)
+    }
+
+    fn queue_failed(&self, queue: &crate::queue::Queue, error: std::io::Error) -> StoreError {
+        StoreError::Database {
+            path: queue.dir().display().to_string(),
+            message: error.to_string(),
+        }
     }
 
     /// The schema version the database is at.
@@ -110,10 +184,17 @@ impl Store {
         schema::CURRENT
     }
 
-    pub(crate) fn failed(&self, error: impl std::fmt::Display) -> StoreError {
-        StoreError::Database {
-            path: self.path.clone(),
-            message: error.to_string(),
+    pub(crate) fn failed(&self, error: DbError) -> StoreError {
+        if error.unavailable {
+            StoreError::Unavailable {
+                path: self.path.clone(),
+                message: error.message,
+            }
+        } else {
+            StoreError::Database {
+                path: self.path.clone(),
+                message: error.message,
+            }
         }
     }
 
@@ -125,8 +206,54 @@ impl Store {
 
     /// Runs one of PuppetDB's commands, as `/pdb/cmd/v1` takes it: its
     /// name (`replace facts` or `replace_facts`), version, node and
-    /// payload. The whole command is stored, or none of it.
+    /// payload. The whole command is stored, or none of it; with a queue,
+    /// a command that finds the database unavailable (or commands queued
+    /// before it) is queued on disk instead, and is stored later, in
+    /// order.
     pub fn submit(
+        &self,
+        command: &str,
+        version: u32,
+        certname: &str,
+        payload: &Value,
+    ) -> Result<(), StoreError> {
+        let Some(queue) = &self.queue else {
+            return self.store_now(command, version, certname, payload);
+        };
+        // Commands keep their order: while some wait, this one waits
+        // behind them.
+        if queue.len() > 0 && self.drain().is_err() {
+            return self.enqueue(queue, command, version, certname, payload);
+        }
+        match self.store_now(command, version, certname, payload) {
+            Err(StoreError::Unavailable { .. }) => {
+                self.enqueue(queue, command, version, certname, payload)
+            }
+            other => other,
+        }
+    }
+
+    fn enqueue(
+        &self,
+        queue: &crate::queue::Queue,
+        command: &str,
+        version: u32,
+        certname: &str,
+        payload: &Value,
+    ) -> Result<(), StoreError> {
+        // What can be refused without the database is refused now.
+        check_command(command, version, payload)?;
+        queue
+            .push(&crate::queue::Queued {
+                command: command.to_string(),
+                version,
+                certname: certname.to_string(),
+                payload: payload.clone(),
+            })
+            .map_err(|e| self.queue_failed(queue, e))
+    }
+
+    fn store_now(
         &self,
         command: &str,
         version: u32,
@@ -297,6 +424,31 @@ impl Store {
         };
         rows.map_err(|e| self.failed(e))
     }
+}
+
+/// Refuses what is no command this store runs, or no payload of one,
+/// without asking the database.
+fn check_command(command: &str, version: u32, payload: &Value) -> Result<(), StoreError> {
+    let name = command.replace('_', " ");
+    if !matches!(
+        (name.as_str(), version),
+        ("replace facts", 4 | 5)
+            | ("replace catalog", 8 | 9)
+            | ("store report", 7 | 8)
+            | ("deactivate node", 3)
+    ) {
+        return Err(StoreError::UnknownCommand {
+            command: command.to_string(),
+            version,
+        });
+    }
+    if !payload.is_object() {
+        return Err(StoreError::Payload {
+            command: name,
+            message: "it is not a JSON object".into(),
+        });
+    }
+    Ok(())
 }
 
 /// Why a command was not stored.
@@ -688,7 +840,7 @@ fn nodes(connection: &mut Db, certname: Option<&str>) -> Rows {
          LEFT JOIN catalogs k ON k.certname = c.certname
          LEFT JOIN latest_reports l ON l.certname = c.certname
          LEFT JOIN reports r ON r.hash = l.hash
-         WHERE ?1 IS NULL OR c.certname = ?1
+         WHERE CAST(?1 AS TEXT) IS NULL OR c.certname = ?1
          ORDER BY c.certname",
         params![certname],
     )?;
@@ -737,7 +889,7 @@ fn facts(connection: &mut Db, certname: Option<&str>) -> Rows {
     let found = connection.query(
         "SELECT f.certname, f.environment, f.facts, c.deactivated, c.expired
          FROM factsets f JOIN certnames c ON c.certname = f.certname
-         WHERE ?1 IS NULL OR f.certname = ?1
+         WHERE CAST(?1 AS TEXT) IS NULL OR f.certname = ?1
          ORDER BY f.certname",
         params![certname],
     )?;
@@ -859,7 +1011,7 @@ fn inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
     let found = connection.query(
         "SELECT f.certname, f.timestamp, f.environment, f.facts, c.deactivated, c.expired
          FROM factsets f JOIN certnames c ON c.certname = f.certname
-         WHERE ?1 IS NULL OR f.certname = ?1
+         WHERE CAST(?1 AS TEXT) IS NULL OR f.certname = ?1
          ORDER BY f.certname",
         params![certname],
     )?;
@@ -939,7 +1091,7 @@ fn resources(connection: &mut Db, certname: Option<&str>, type_name: Option<&str
          FROM catalog_resources r
          JOIN catalogs k ON k.certname = r.certname
          JOIN certnames c ON c.certname = r.certname
-         WHERE (?1 IS NULL OR r.certname = ?1) AND (?2 IS NULL OR r.type = ?2)
+         WHERE (CAST(?1 AS TEXT) IS NULL OR r.certname = ?1) AND (CAST(?2 AS TEXT) IS NULL OR r.type = ?2)
          ORDER BY r.certname, r.position",
         params![certname, type_name],
     )?;
@@ -982,7 +1134,7 @@ fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
                 k.producer_timestamp, k.producer, k.hash, k.environment, k.edges,
                 c.deactivated, c.expired
          FROM catalogs k JOIN certnames c ON c.certname = k.certname
-         WHERE ?1 IS NULL OR k.certname = ?1
+         WHERE CAST(?1 AS TEXT) IS NULL OR k.certname = ?1
          ORDER BY k.certname",
         params![certname],
     )?;
@@ -1074,7 +1226,7 @@ fn reports(connection: &mut Db, certname: Option<&str>, as_reported: bool) -> Ro
     let found = connection.query(
         "SELECT r.report, r.resource_events, r.metrics, r.logs, l.hash IS NOT NULL
          FROM reports r LEFT JOIN latest_reports l ON l.hash = r.hash
-         WHERE ?1 IS NULL OR r.certname = ?1
+         WHERE CAST(?1 AS TEXT) IS NULL OR r.certname = ?1
          ORDER BY r.certname, r.end_time",
         params![certname],
     )?;

@@ -173,10 +173,26 @@ fn first_difference(theirs: &Value, ours: &Value, at: String) -> String {
     }
 }
 
+mod cluster;
+
 #[test]
 fn the_storage_answers_as_puppetdb() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("store.sqlite3")).unwrap();
+    compare(&store);
+}
+
+/// The same corpus, stored in PostgreSQL 15.
+#[test]
+fn the_storage_on_postgresql_answers_as_puppetdb() {
+    let cluster = cluster::Cluster::start();
+    let store = Store::connect(&cluster.url()).unwrap();
+    compare(&store);
+}
+
+/// Stores the corpus's commands, asks its queries, and compares the
+/// answers with PuppetDB's.
+fn compare(store: &Store) {
     let commands: Value =
         serde_json::from_str(&std::fs::read_to_string(data().join("commands.json")).unwrap())
             .unwrap();
@@ -216,7 +232,7 @@ fn the_storage_answers_as_puppetdb() {
             recorded["query"], fields[1],
             "recorded/{name}.json is of another query: record again"
         );
-        let (status, body) = answer(&store, fields[0], fields[1], fields[2]);
+        let (status, body) = answer(store, fields[0], fields[1], fields[2]);
         let ordered = fields[2].contains("order_by")
             || fields[1].contains("order by")
             || fields[1].contains("\"order_by\"");
