@@ -321,6 +321,12 @@ const SETTINGS: &[Setting] = &[
         commands: &["server", "storage"],
     },
     Setting {
+        name: "storage_url",
+        option: "--storage-url",
+        switch: false,
+        commands: &["server", "storage"],
+    },
+    Setting {
         name: "certificate_allowlist",
         option: "--certificate-allowlist",
         switch: false,

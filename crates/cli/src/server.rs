@@ -188,7 +188,11 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
     }
     let allowlist = args.puppetdb.allowlist()?;
     let storage = if args.storeconfigs {
-        let storage = Arc::new(crate::storage::Storeconfigs::open(&vardir, &certname)?);
+        let storage = Arc::new(crate::storage::Storeconfigs::open(
+            &vardir,
+            &certname,
+            args.puppetdb.storage_url.as_deref(),
+        )?);
         args.puppetdb.collect_garbage(&storage.store)?;
         Some(storage)
     } else {

@@ -39,6 +39,12 @@ pub(crate) struct PuppetDbArgs {
     /// it, any certificate from the CA may.
     #[arg(long, value_name = "FILE", global = true)]
     certificate_allowlist: Option<PathBuf>,
+    /// The storage's PostgreSQL database
+    /// (`postgresql://USER:PASSWORD@HOST:PORT/DATABASE`) instead of the
+    /// SQLite file under the vardir; commands wait on disk under the
+    /// vardir while it is unavailable.
+    #[arg(long, value_name = "URL", global = true)]
+    pub(crate) storage_url: Option<String>,
 }
 
 impl PuppetDbArgs {
@@ -134,8 +140,7 @@ pub(crate) fn run(
         );
     }
     let vardir = crate::server::vardir(env);
-    let path = database(&vardir);
-    let store = Arc::new(Store::open(&path).context("could not open the storage")?);
+    let store = open_store(&vardir, args.puppetdb.storage_url.as_deref())?;
     args.puppetdb.collect_garbage(&store)?;
     let mut ca = marionette_ca::Settings::new(&certname);
     ca.autosign = marionette_ca::Autosign::Off;
@@ -238,12 +243,62 @@ pub(crate) struct Storeconfigs {
     pub(crate) producer: String,
 }
 
-impl Storeconfigs {
-    pub(crate) fn open(vardir: &Path, producer: &str) -> Result<Storeconfigs> {
+/// The storage: the SQLite file under `vardir`, or the PostgreSQL
+/// database at `url`, whose commands wait in `storage/queue` under
+/// `vardir` while it is unavailable (drained every few seconds by a
+/// thread of their own).
+pub(crate) fn open_store(vardir: &Path, url: Option<&str>) -> Result<Arc<Store>> {
+    let Some(url) = url else {
         let path = database(vardir);
-        let store = Store::open(&path).context("could not open the storage")?;
+        return Ok(Arc::new(
+            Store::open(&path).context("could not open the storage")?,
+        ));
+    };
+    let store = Store::connect(url)
+        .context("could not connect to the storage's database")?
+        .with_queue(&vardir.join("storage/queue"))
+        .context("could not open the storage's queue")?;
+    let store = Arc::new(store);
+    if store.queued() > 0 {
+        errln!(
+            "Notice: {} command(s) wait in the storage's queue",
+            store.queued()
+        );
+    }
+    let drained = store.clone();
+    std::thread::Builder::new()
+        .name("storage-queue".into())
+        .spawn(move || {
+            let mut said_down = false;
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(5));
+                if drained.queued() == 0 {
+                    continue;
+                }
+                match drained.drain() {
+                    Ok(stored) => {
+                        said_down = false;
+                        errln!("Notice: Stored {stored} command(s) queued while the database was unavailable");
+                    }
+                    Err(error) if !said_down => {
+                        said_down = true;
+                        errln!(
+                            "Warning: {} command(s) wait for the storage's database: {error}",
+                            drained.queued()
+                        );
+                    }
+                    Err(_) => {}
+                }
+            }
+        })
+        .context("could not start the storage's queue")?;
+    Ok(store)
+}
+
+impl Storeconfigs {
+    pub(crate) fn open(vardir: &Path, producer: &str, url: Option<&str>) -> Result<Storeconfigs> {
         Ok(Storeconfigs {
-            store: Arc::new(store),
+            store: open_store(vardir, url)?,
             producer: producer.to_string(),
         })
     }

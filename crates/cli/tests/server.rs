@@ -6,6 +6,9 @@
 //! mount and a revoked agent refused.
 
 mod common;
+// PostgreSQL clusters of the tests' own, as the storage's tests start them.
+#[path = "../../storage/tests/cluster/mod.rs"]
+mod cluster;
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
@@ -941,6 +944,142 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// `marionette storage serve` on PostgreSQL: commands are stored there;
+/// while the database is down queries are answered 503 and commands wait
+/// on disk (answered 200), stored once it is back.
+#[test]
+fn storage_serve_on_postgresql_keeps_commands_while_it_is_down() {
+    require("curl", "curl");
+    let cluster = cluster::Cluster::start();
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-storage-pg")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = dir.path();
+    let ca = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .arg("ca")
+            .args(args)
+            .arg("--cadir")
+            .arg(dir.join("ca"))
+            .args(["--keylength", "2048"])
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    ca(&["setup"]);
+    ca(&[
+        "generate",
+        "--certname",
+        "mrtest-client",
+        "--ssldir",
+        &dir.join("mrtest-client/ssl").display().to_string(),
+    ]);
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    serve
+        .args([
+            "storage",
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--certname",
+            "localhost",
+        ])
+        .args(["--storage-url", &cluster.url()])
+        .arg("--cadir")
+        .arg(dir.join("ca"))
+        .arg("--ssldir")
+        .arg(dir.join("server-ssl"))
+        .arg("--vardir")
+        .arg(dir.join("var"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let storage = launch(serve);
+    let command = |node: &str| {
+        pdb(
+            dir,
+            storage.port,
+            "mrtest-client",
+            &format!("/pdb/cmd/v1?command=replace_facts&version=5&certname={node}"),
+            &[
+                "-X",
+                "POST",
+                "-H",
+                "Content-Type: application/json",
+                "--data",
+                &serde_json::json!({
+                    "certname": node,
+                    "environment": "production",
+                    "producer_timestamp": "2026-11-29T00:00:00.000Z",
+                    "producer": "mrtest",
+                    "values": {"kernel": "Linux"},
+                })
+                .to_string(),
+            ],
+        )
+    };
+    let nodes = || {
+        pdb(
+            dir,
+            storage.port,
+            "mrtest-client",
+            "/pdb/query/v4",
+            &[
+                "-G",
+                "--data-urlencode",
+                "query=nodes[certname] { order by certname }",
+            ],
+        )
+    };
+    let (status, body) = command("mrtest-pg1");
+    assert_eq!(status, "200", "{body}");
+    let (status, body) = nodes();
+    assert_eq!(
+        (status.as_str(), body.as_str()),
+        ("200", r#"[{"certname":"mrtest-pg1"}]"#)
+    );
+    cluster.stop();
+    let (status, body) = nodes();
+    assert_eq!(status, "503", "{body}");
+    assert!(body.contains("unavailable"), "{body}");
+    let (status, body) = command("mrtest-pg2");
+    assert_eq!(status, "200", "queued: {body}");
+    let (code, body) = pdb(
+        dir,
+        storage.port,
+        "mrtest-client",
+        "/status/v1/services/puppetdb-status",
+        &[],
+    );
+    let status: serde_json::Value =
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {code} {body:?}"));
+    assert_eq!(status["status"]["queue_depth"], 1, "{body}");
+    assert_eq!(status["status"]["read_db_up?"], false, "{body}");
+    cluster.start_again();
+    // The queue is drained within seconds of the database's return.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let (status, body) = nodes();
+        if status == "200" && body.contains("mrtest-pg2") {
+            assert_eq!(
+                body,
+                r#"[{"certname":"mrtest-pg1"},{"certname":"mrtest-pg2"}]"#
+            );
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the queued command was never stored: {status} {body}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
 }
 
 /// CPU time a process has used, in clock ticks (user and system).

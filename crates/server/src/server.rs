@@ -611,7 +611,7 @@ async fn answer(
     } else if path == "/status/v1/simple" || path.starts_with("/status/v1/simple/") {
         http::text(StatusCode::OK, "running")
     } else if path == "/status/v1/services" || path.starts_with("/status/v1/services/") {
-        crate::status::services(state, &request, path.strip_prefix("/status/v1/services/"))
+        crate::status::services(state, &request, path.strip_prefix("/status/v1/services/")).await
     } else if path == "/metrics" {
         crate::status::metrics(state)
     } else if let Some(rest) = path.strip_prefix("/metrics/v2/") {

@@ -3,7 +3,9 @@
 //! # Interface
 //!
 //! ```text
-//! Store::open(path) -> Result<Store, StoreError>
+//! Store::open(path) -> Result<Store, StoreError>              SQLite
+//! Store::connect(url) -> Result<Store, StoreError>           PostgreSQL
+//!   .with_queue(dir) / .drain() / .queued()                  commands kept while it is down
 //!   .submit(command, version, certname, payload) -> Result<(), StoreError>
 //!   .query(entity, query: Option<&Value>, &Paging) -> Result<Vec<Value>, StoreError>
 //!   .collect_garbage(&Retention) -> Result<Collected, StoreError>   node-ttl, ...
@@ -28,9 +30,12 @@
 //! unchanged. Exported resources are a `resources` query, exactly as
 //! Puppet's PuppetDB terminus asks it.
 //!
-//! The database is SQLite, embedded: one file under the server's vardir,
-//! nothing to install. Its schema is versioned and migrated when opened
-//! ([`schema`]). Each command is one transaction: a crash or a full disk
+//! The database is SQLite, embedded (one file under the server's vardir,
+//! nothing to install), or PostgreSQL by URL, behind one door
+//! ([`db`]): the same statements, schema and migrations on both. Its
+//! schema is versioned and migrated when opened ([`schema`]). With a
+//! queue, commands that find PostgreSQL unavailable wait on disk
+//! ([`queue`]) and are stored in order once it is back. Each command is one transaction: a crash or a full disk
 //! leaves the previous facts, catalog or report whole, never half of a
 //! new one. Retention (PuppetDB's `node-ttl`, `node-purge-ttl`,
 //! `report-ttl`) is applied when the caller asks, one transaction too.
