@@ -134,10 +134,61 @@ impl From<DbError> for String {
 /// Which database, and its connection.
 pub(crate) enum Db {
     Sqlite(rusqlite::Connection),
-    Postgres {
-        url: String,
-        client: Option<Box<postgres::Client>>,
-    },
+    Postgres(Box<Postgres>),
+}
+
+/// A PostgreSQL connection (made again when lost), and the statements
+/// prepared on it, by their SQL.
+pub(crate) struct Postgres {
+    url: String,
+    client: Option<postgres::Client>,
+    statements: std::collections::HashMap<String, postgres::Statement>,
+}
+
+impl Postgres {
+    /// The connection, made again when it was lost (forgetting what was
+    /// prepared on the old one).
+    fn client(&mut self) -> Result<&mut postgres::Client, DbError> {
+        if self.client.as_ref().is_none_or(postgres::Client::is_closed) {
+            self.statements.clear();
+            let connected = postgres::Client::connect(&self.url, postgres::NoTls).map_err(|e| {
+                let mut error = DbError::from(e);
+                error.unavailable = true;
+                error
+            })?;
+            self.client = Some(connected);
+        }
+        self.client.as_mut().ok_or_else(|| DbError {
+            message: "no connection".into(),
+            unavailable: true,
+        })
+    }
+
+    /// The statement of `sql`, prepared once per connection, and its
+    /// parameters' values.
+    fn prepare(
+        &mut self,
+        sql: &str,
+        params: &[Param],
+    ) -> Result<(postgres::Statement, Vec<Box<dyn ToSql + Sync>>), DbError> {
+        let statement = match self.statements.get(sql) {
+            Some(statement) if self.client.as_ref().is_some_and(|c| !c.is_closed()) => {
+                statement.clone()
+            }
+            _ => {
+                let statement = self.client()?.prepare(&dollars(sql))?;
+                self.statements.insert(sql.to_string(), statement.clone());
+                statement
+            }
+        };
+        let values = statement
+            .params()
+            .iter()
+            .zip(params)
+            .map(|(ty, param)| pg_value(param, ty))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((statement, values))
+    }
 }
 
 /// `?1` as PostgreSQL numbers parameters: `$1`.
@@ -217,45 +268,24 @@ fn sqlite_row(row: &rusqlite::Row<'_>, columns: usize) -> rusqlite::Result<Row> 
 impl Db {
     /// Connects to PostgreSQL at `url` (`postgresql://user@host/db`).
     pub(crate) fn postgres(url: &str) -> Result<Db, DbError> {
-        let mut db = Db::Postgres {
+        let mut postgres = Postgres {
             url: url.to_string(),
             client: None,
+            statements: std::collections::HashMap::new(),
         };
-        db.client()?;
-        Ok(db)
+        postgres.client()?;
+        Ok(Db::Postgres(Box::new(postgres)))
     }
 
     pub(crate) fn is_postgres(&self) -> bool {
-        matches!(self, Db::Postgres { .. })
-    }
-
-    /// The PostgreSQL connection, made again when it was lost.
-    fn client(&mut self) -> Result<&mut postgres::Client, DbError> {
-        let Db::Postgres { url, client } = self else {
-            return Err(DbError {
-                message: "not a PostgreSQL database".into(),
-                unavailable: false,
-            });
-        };
-        if client.as_ref().is_none_or(|c| c.is_closed()) {
-            let connected = postgres::Client::connect(url, postgres::NoTls).map_err(|e| {
-                let mut error = DbError::from(e);
-                error.unavailable = true;
-                error
-            })?;
-            *client = Some(Box::new(connected));
-        }
-        client.as_deref_mut().ok_or_else(|| DbError {
-            message: "no connection".into(),
-            unavailable: true,
-        })
+        matches!(self, Db::Postgres(_))
     }
 
     /// Runs statements without parameters (schema changes).
     pub(crate) fn batch(&mut self, sql: &str) -> Result<(), DbError> {
         match self {
             Db::Sqlite(connection) => Ok(connection.execute_batch(sql)?),
-            Db::Postgres { .. } => Ok(self.client()?.batch_execute(sql)?),
+            Db::Postgres(postgres) => Ok(postgres.client()?.batch_execute(sql)?),
         }
     }
 
@@ -267,17 +297,10 @@ impl Db {
                 Ok(statement
                     .execute(rusqlite::params_from_iter(params.iter().map(sqlite_param)))?)
             }
-            Db::Postgres { .. } => {
-                let client = self.client()?;
-                let statement = client.prepare(&dollars(sql))?;
-                let values = statement
-                    .params()
-                    .iter()
-                    .zip(params)
-                    .map(|(ty, param)| pg_value(param, ty))
-                    .collect::<Result<Vec<_>, _>>()?;
+            Db::Postgres(postgres) => {
+                let (statement, values) = postgres.prepare(sql, params)?;
                 let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
-                let changed = client.execute(&statement, &refs)?;
+                let changed = postgres.client()?.execute(&statement, &refs)?;
                 Ok(usize::try_from(changed).unwrap_or(usize::MAX))
             }
         }
@@ -295,17 +318,11 @@ impl Db {
                 )?;
                 Ok(rows.collect::<Result<Vec<_>, _>>()?)
             }
-            Db::Postgres { .. } => {
-                let client = self.client()?;
-                let statement = client.prepare(&dollars(sql))?;
-                let values = statement
-                    .params()
-                    .iter()
-                    .zip(params)
-                    .map(|(ty, param)| pg_value(param, ty))
-                    .collect::<Result<Vec<_>, _>>()?;
+            Db::Postgres(postgres) => {
+                let (statement, values) = postgres.prepare(sql, params)?;
                 let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
-                client
+                postgres
+                    .client()?
                     .query(&statement, &refs)?
                     .iter()
                     .map(pg_row)
