@@ -119,6 +119,11 @@ pub(crate) const CURRENT: usize = MIGRATIONS.len();
 
 /// Brings the database to the current version.
 pub(crate) fn migrate(db: &mut Db) -> Result<(), String> {
+    migrate_with(db, MIGRATIONS)
+}
+
+/// Brings the database to the last of `migrations`.
+fn migrate_with(db: &mut Db, migrations: &[Migration]) -> Result<(), String> {
     db.batch(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
             version BIGINT PRIMARY KEY,
@@ -141,7 +146,7 @@ pub(crate) fn migrate(db: &mut Db) -> Result<(), String> {
         ));
     }
     let postgres = db.is_postgres();
-    for (index, migration) in MIGRATIONS.iter().enumerate().skip(at) {
+    for (index, migration) in migrations.iter().enumerate().skip(at) {
         let version = index + 1;
         let both = if postgres {
             migration.both.replace("INTEGER", "BIGINT")
@@ -166,4 +171,45 @@ pub(crate) fn migrate(db: &mut Db) -> Result<(), String> {
         })?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database written at version 1 gains its reports' producers
+    /// from their JSON when it is brought to version 2.
+    #[test]
+    fn version_1_is_brought_to_the_current_version_with_its_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v1.sqlite3");
+        let mut db = Db::Sqlite(rusqlite::Connection::open(&path).unwrap());
+        migrate_with(&mut db, &MIGRATIONS[..1]).unwrap();
+        db.batch(
+            "INSERT INTO certnames (certname) VALUES ('a.example');
+             INSERT INTO reports (hash, certname, end_time, receive_time, report,
+                                  resource_events, metrics, logs)
+             VALUES ('h1', 'a.example', '2026-11-20T10:00:00.000Z', '2026-11-20T10:00:01.000Z',
+                     '{\"producer\": \"server1\", \"producer_timestamp\": \"2026-11-20T10:00:00.500Z\"}',
+                     '[]', '[]', '[]');",
+        )
+        .unwrap();
+        migrate(&mut db).unwrap();
+        let row = db
+            .query_one(
+                "SELECT producer, producer_timestamp FROM reports WHERE hash = 'h1'",
+                &[],
+            )
+            .unwrap()
+            .unwrap();
+        assert_eq!(row.text(0).as_deref(), Some("server1"));
+        assert_eq!(row.text(1).as_deref(), Some("2026-11-20T10:00:00.500Z"));
+        let version = db
+            .query_one("SELECT MAX(version) FROM schema_migrations", &[])
+            .unwrap()
+            .and_then(|row| row.int(0));
+        assert_eq!(version, Some(CURRENT as i64));
+        // Again: nothing to do.
+        migrate(&mut db).unwrap();
+    }
 }
