@@ -72,6 +72,10 @@ pub fn endpoint(path: &str, ast: Option<Value>) -> Result<Endpoint, StoreError> 
             and(json!(["=", "certname", certname]), ast),
         ),
         ["environments", name] => ("environments".into(), and(json!(["=", "name", name]), ast)),
+        ["package-inventory", certname] => (
+            "package-inventory".into(),
+            and(json!(["=", "certname", certname]), ast),
+        ),
         ["nodes", certname, "facts"] => {
             ("facts".into(), and(json!(["=", "certname", certname]), ast))
         }

@@ -24,7 +24,8 @@
 //! language (the JSON AST, or PQL, its string form, read into the AST
 //! by [`pql`]) over its entities (`nodes`, `facts`, `fact-names`,
 //! `fact-contents`, `fact-paths`, `inventory`, `resources`, `catalogs`,
-//! `reports`, `events`, `environments`, `producers`), answered with
+//! `reports`, `events`, `environments`, `producers`, `packages`,
+//! `package-inventory`), answered with
 //! PuppetDB's field names and shapes, so
 //! `puppetdb_query()`, Puppetboard and scripts written for PuppetDB work
 //! unchanged. Exported resources are a `resources` query, exactly as

@@ -313,6 +313,14 @@ pub(crate) fn fields_of(entity: &str) -> Option<&'static [&'static str]> {
             "node_state",
         ],
         "producers" => &["name"],
+        "packages" => &["package_name", "version", "provider"],
+        "package-inventory" => &[
+            "certname",
+            "package_name",
+            "version",
+            "provider",
+            "node_state",
+        ],
         _ => return None,
     })
 }
@@ -331,7 +339,13 @@ fn dotted_roots(entity: &str) -> &'static [&'static str] {
 pub(crate) fn follows_node_state(entity: &str) -> bool {
     matches!(
         entity,
-        "nodes" | "facts" | "resources" | "catalogs" | "fact-contents" | "inventory"
+        "nodes"
+            | "facts"
+            | "resources"
+            | "catalogs"
+            | "fact-contents"
+            | "inventory"
+            | "package-inventory"
     )
 }
 

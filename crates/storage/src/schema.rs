@@ -112,6 +112,13 @@ const MIGRATIONS: &[Migration] = &[
                      producer_timestamp = report::json ->> 'producer_timestamp';
                    CREATE INDEX reports_producer_timestamp ON reports(producer_timestamp);",
     },
+    // 3: the packages a node's facts command lists (`package_inventory`,
+    // each `[name, version, provider]`), as JSON.
+    Migration {
+        both: "ALTER TABLE factsets ADD COLUMN package_inventory TEXT;",
+        sqlite: "",
+        postgres: "",
+    },
 ];
 
 /// The version a database is at once [`migrate`] is done.

@@ -420,6 +420,8 @@ impl Store {
             "fact-paths" => fact_paths(connection),
             "inventory" => inventory(connection, certname.as_deref()),
             "producers" => producers(connection),
+            "packages" => packages(connection),
+            "package-inventory" => package_inventory(connection, certname.as_deref()),
             other => return Err(StoreError::UnknownEntity(other.to_string())),
         };
         rows.map_err(|e| self.failed(e))
@@ -532,13 +534,16 @@ fn replace_facts(
     let facts = Value::Object(values.clone()).to_string();
     transaction.execute(
         "INSERT INTO factsets
-            (certname, environment, producer_timestamp, timestamp, producer, hash, facts)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            (certname, environment, producer_timestamp, timestamp, producer, hash, facts,
+             package_inventory)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (certname) DO UPDATE SET
             environment = excluded.environment,
             producer_timestamp = excluded.producer_timestamp,
             timestamp = excluded.timestamp, producer = excluded.producer,
-            hash = excluded.hash, facts = excluded.facts",
+            hash = excluded.hash, facts = excluded.facts,
+            package_inventory = COALESCE(excluded.package_inventory,
+                                         factsets.package_inventory)",
         params![
             certname,
             text(payload, "environment"),
@@ -546,7 +551,12 @@ fn replace_facts(
             now(),
             text(payload, "producer"),
             sha1_hex(&facts),
-            facts
+            facts,
+            // Kept when a command lists none, as PuppetDB keeps it.
+            payload
+                .get("package_inventory")
+                .filter(|p| p.is_array())
+                .map(Value::to_string)
         ],
     )?;
     Ok(())
@@ -1034,6 +1044,49 @@ fn inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
         Ok(out)
     });
     rows.collect()
+}
+
+/// Each node's packages, one row each (`certname`, `package_name`,
+/// `version`, `provider`).
+fn package_inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
+    let found = connection.query(
+        "SELECT f.certname, f.package_inventory, c.deactivated, c.expired
+         FROM factsets f JOIN certnames c ON c.certname = f.certname
+         WHERE f.package_inventory IS NOT NULL
+           AND (CAST(?1 AS TEXT) IS NULL OR f.certname = ?1)
+         ORDER BY f.certname",
+        params![certname],
+    )?;
+    let mut out = Vec::new();
+    for row in &found {
+        let state = node_state(&row.text(2), &row.text(3));
+        let Value::Array(packages) = json_text(row.text(1)) else {
+            continue;
+        };
+        for package in packages {
+            let part = |index: usize| package.get(index).cloned().unwrap_or(Value::Null);
+            let mut out_row = Map::new();
+            out_row.insert("certname".into(), json!(row.text(0)));
+            out_row.insert("package_name".into(), part(0));
+            out_row.insert("version".into(), part(1));
+            out_row.insert("provider".into(), part(2));
+            out_row.insert("_node_state".into(), state.clone());
+            out.push(out_row);
+        }
+    }
+    Ok(out)
+}
+
+/// Every package any node has, once per name, version and provider.
+fn packages(connection: &mut Db) -> Rows {
+    let mut seen = std::collections::BTreeMap::new();
+    for mut row in package_inventory(connection, None)? {
+        row.remove("certname");
+        row.remove("_node_state");
+        seen.entry(Value::Object(row.clone()).to_string())
+            .or_insert(row);
+    }
+    Ok(seen.into_values().collect())
 }
 
 /// Who produced what is stored: the servers named by facts, catalogs

@@ -566,6 +566,28 @@ fn pql_queries_are_answered() {
         store.query("producers", None, &Paging::default()).unwrap(),
         [json!({"name": "server"})]
     );
+    // Puppet's package inventory fact becomes the node's packages.
+    let mut values = serde_json::Map::new();
+    values.insert(
+        "_puppet_inventory_1".into(),
+        json!({"packages": [["openssl", "3.0.11-1", "apt"], ["bad"]]}),
+    );
+    submit(
+        &store,
+        commands::REPLACE_FACTS,
+        &commands::replace_facts("web1.example", "production", &values, None, "server"),
+    );
+    assert_eq!(
+        pql(&store, "package_inventory { }").unwrap(),
+        [
+            json!({"certname": "web1.example", "package_name": "openssl", "version": "3.0.11-1", "provider": "apt"})
+        ]
+    );
+    assert!(
+        pql(&store, "facts[name] { name = '_puppet_inventory_1' }")
+            .unwrap()
+            .is_empty()
+    );
     // Errors are the asker's, and say where.
     for (bad, says) in [
         ("nodes { certname }", "PQL parse error at line 1, column 18"),
