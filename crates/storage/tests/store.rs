@@ -796,3 +796,31 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         ["fresh.example", "old.example"]
     );
 }
+
+/// Mangled PQL, down to the store's answer: an answer or an error the
+/// asker gets (a 400), never a panic nor a database error.
+#[test]
+fn mangled_queries_are_refused_not_crashed_on() {
+    let (_dir, store) = store();
+    let payload = commands::replace_catalog(&catalog("web1.example", "w", "K"), "server", None);
+    submit(&store, commands::REPLACE_CATALOG, &payload);
+    let queries = [
+        r#"inventory[certname, facts."a.b".c[0]] { facts.match("s.*").x >= 1 and trusted.certname ~ "é" order by certname limit 1 }"#,
+        r#"resources[type, count(), max(line)] { parameters.key = "K" or [certname, title] in resources[certname, title] { exported = true } group by type }"#,
+        r#"fact_contents[path] { path ~> ["a", ".*"] and !(value is null) }"#,
+    ];
+    for query in queries {
+        let chars: Vec<char> = query.chars().collect();
+        for at in 0..chars.len() {
+            for replacement in ['"', '.', '[', '(', '!', '~', 'é', ' ', '0'] {
+                let mut changed = chars.clone();
+                changed[at] = replacement;
+                let text: String = changed.iter().collect();
+                let answer = pql(&store, &text);
+                if let Err(error) = answer {
+                    assert!(error.is_bad_request(), "{text}: {error}");
+                }
+            }
+        }
+    }
+}
