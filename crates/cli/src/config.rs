@@ -270,16 +270,10 @@ const SETTINGS: &[Setting] = &[
         switch: false,
         commands: &["server"],
     },
-    // PuppetDB's retention settings, under Puppet's spelling and under
-    // PuppetDB's own.
+    // PuppetDB's settings, also under PuppetDB's spelling (`node-ttl`,
+    // read as `node_ttl`).
     Setting {
         name: "node_ttl",
-        option: "--node-ttl",
-        switch: false,
-        commands: &["server", "storage"],
-    },
-    Setting {
-        name: "node-ttl",
         option: "--node-ttl",
         switch: false,
         commands: &["server", "storage"],
@@ -291,31 +285,13 @@ const SETTINGS: &[Setting] = &[
         commands: &["server", "storage"],
     },
     Setting {
-        name: "node-purge-ttl",
-        option: "--node-purge-ttl",
-        switch: false,
-        commands: &["server", "storage"],
-    },
-    Setting {
         name: "report_ttl",
         option: "--report-ttl",
         switch: false,
         commands: &["server", "storage"],
     },
     Setting {
-        name: "report-ttl",
-        option: "--report-ttl",
-        switch: false,
-        commands: &["server", "storage"],
-    },
-    Setting {
         name: "gc_interval",
-        option: "--gc-interval",
-        switch: false,
-        commands: &["server", "storage"],
-    },
-    Setting {
-        name: "gc-interval",
         option: "--gc-interval",
         switch: false,
         commands: &["server", "storage"],
@@ -328,12 +304,6 @@ const SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "certificate_allowlist",
-        option: "--certificate-allowlist",
-        switch: false,
-        commands: &["server", "storage"],
-    },
-    Setting {
-        name: "certificate-allowlist",
         option: "--certificate-allowlist",
         switch: false,
         commands: &["server", "storage"],
@@ -919,9 +889,17 @@ fn parse(text: &str, path: &Path) -> Result<Vec<Entry>, String> {
                 number + 1
             ));
         };
+        // PuppetDB's settings are spelled with dashes in its own files.
+        let name = name.trim();
+        let underscored = name.replace('-', "_");
+        let name = if SETTINGS.iter().any(|s| s.name == underscored) {
+            underscored
+        } else {
+            name.to_string()
+        };
         entries.push(Entry {
             section: current.clone(),
-            name: name.trim().to_string(),
+            name,
             value: value.trim().to_string(),
         });
     }
