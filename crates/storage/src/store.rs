@@ -131,8 +131,8 @@ impl Store {
 
     /// Stores the queued commands, oldest first, until the queue is empty
     /// (their number) or the database is still unavailable (an error). A
-    /// queued command the store refuses (malformed) is set aside in the
-    /// queue's `refused/`.
+    /// queued command the store or the database refuses (malformed, or
+    /// breaking a constraint) is set aside in the queue's `refused/`.
     pub fn drain(&self) -> Result<usize, StoreError> {
         let Some(queue) = &self.queue else {
             return Ok(0);
@@ -161,9 +161,9 @@ impl Store {
                         .map_err(|e| self.queue_failed(queue, e))?;
                     stored += 1;
                 }
-                Err(error @ (StoreError::Unavailable { .. } | StoreError::Database { .. })) => {
-                    return Err(error);
-                }
+                Err(error @ StoreError::Unavailable { .. }) => return Err(error),
+                // Refused by the database itself (not for being away): it
+                // would be refused again, and must not hold up the rest.
                 Err(_) => queue
                     .refuse(&entry)
                     .map_err(|e| self.queue_failed(queue, e))?,

@@ -46,8 +46,18 @@ fn commands_wait_on_disk_while_postgresql_is_down() {
     assert!(matches!(error, StoreError::Unavailable { .. }), "{error}");
     assert!(!error.is_bad_request());
     submit(&store, "b.example", 2).unwrap();
+    // Malformed in a way only running it tells (no values): queued, and
+    // set aside when run, without holding up the commands after it.
+    store
+        .submit(
+            "replace facts",
+            5,
+            "x.example",
+            &json!({"certname": "x.example"}),
+        )
+        .unwrap();
     submit(&store, "a.example", 3).unwrap();
-    assert_eq!(store.queued(), 2);
+    assert_eq!(store.queued(), 3);
     // What is wrong without the database is refused, not queued.
     let error = store
         .submit("replace facts", 5, "c.example", &json!("not an object"))
@@ -60,10 +70,10 @@ fn commands_wait_on_disk_while_postgresql_is_down() {
         matches!(error, StoreError::UnknownCommand { .. }),
         "{error}"
     );
-    assert_eq!(store.queued(), 2);
+    assert_eq!(store.queued(), 3);
     let status = meta::status(&store);
     assert_eq!(status["status"]["read_db_up?"], false, "{status}");
-    assert_eq!(status["status"]["queue_depth"], 2, "{status}");
+    assert_eq!(status["status"]["queue_depth"], 3, "{status}");
     assert!(store.drain().is_err());
     // Another process cannot start on a database that is down.
     assert!(matches!(
@@ -83,6 +93,12 @@ fn commands_wait_on_disk_while_postgresql_is_down() {
     submit(&store, "c.example", 5).unwrap();
     assert_eq!(store.queued(), 0);
     assert_eq!(certnames(&store), ["a.example", "b.example", "c.example"]);
+    assert_eq!(
+        std::fs::read_dir(queue.path().join("refused"))
+            .unwrap()
+            .count(),
+        1
+    );
     let n = store
         .query(
             "facts",
