@@ -117,6 +117,9 @@ fn answer(store: &Store, path: &str, query: &str, extra: &str) -> (u16, Value) {
         if let Some(limit) = extra.get("limit").and_then(Value::as_str) {
             paging.limit = Some(limit.parse().unwrap());
         }
+        if let Some(offset) = extra.get("offset").and_then(Value::as_str) {
+            paging.offset = offset.parse().unwrap();
+        }
         if let Some(order) = extra.get("order_by").and_then(Value::as_str) {
             let order: Value = serde_json::from_str(order).unwrap();
             for field in order.as_array().unwrap() {
