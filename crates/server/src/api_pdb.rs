@@ -62,8 +62,18 @@ pub(crate) async fn handle(
     // The query's own paging (PQL's `limit`, ...) before the URL's.
     let paging = asked.or(&paging);
     let include_total = request.param("include_total") == Some("true");
+    let counts = match event_counts(request) {
+        Ok(counts) => counts,
+        Err(message) => return http::text(StatusCode::BAD_REQUEST, message),
+    };
     let answered = tokio::task::spawn_blocking(move || {
-        let page = store.query(&entity, ast.as_ref(), &paging);
+        let page = match (entity.as_str(), &counts) {
+            ("event-counts", Some(counts)) => store.event_counts(ast.as_ref(), counts, &paging),
+            ("aggregate-event-counts", Some(counts)) => {
+                store.aggregate_event_counts(ast.as_ref(), counts)
+            }
+            _ => store.query(&entity, ast.as_ref(), &paging),
+        };
         // The total asks for every row again, without the page's limits.
         let total = include_total
             .then(|| store.query(&entity, ast.as_ref(), &Paging::default()))
@@ -139,6 +149,39 @@ fn store_error(error: &StoreError) -> Response<Body> {
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     http::text(status, error.to_string())
+}
+
+/// What `event-counts` and `aggregate-event-counts` are to count, from
+/// the URL's parameters (or the JSON body's); `None` without a
+/// `summarize_by`.
+fn event_counts(request: &Request) -> Result<Option<marionette_storage::EventCounts>, String> {
+    let posted: Option<Value> = (request.method == Method::POST)
+        .then(|| serde_json::from_slice(&request.body).ok())
+        .flatten();
+    let text = |name: &str| -> Option<String> {
+        match &posted {
+            Some(body) => body.get(name).and_then(Value::as_str).map(str::to_string),
+            None => request.param(name).map(str::to_string),
+        }
+    };
+    let Some(summarize_by) = text("summarize_by") else {
+        return Ok(None);
+    };
+    let counts_filter = match &posted {
+        Some(body) => body.get("counts_filter").cloned(),
+        None => request
+            .param("counts_filter")
+            .map(|f| {
+                serde_json::from_str(f)
+                    .map_err(|e| format!("Malformed JSON for counts_filter: {f} ({e})"))
+            })
+            .transpose()?,
+    };
+    Ok(Some(marionette_storage::EventCounts {
+        summarize_by,
+        count_by: text("count_by"),
+        counts_filter,
+    }))
 }
 
 /// The query and paging, from the URL's parameters (GET) or the JSON

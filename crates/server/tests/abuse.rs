@@ -720,6 +720,26 @@ fn puppetdb_api_to_the_allowlist_alone() {
         "/pdb/query/v4?query=nodes%5Bcount()%5D%20%7B%7D",
     );
     assert_eq!((status, body.as_str()), (200, "[{\"count\":0}]"));
+    // Event counts take what to summarize by from the URL.
+    let (status, body) = ask(
+        Some("mrtest-allowed"),
+        "/pdb/query/v4/event-counts?summarize_by=certname&counts_filter=%5B%22%3E%22%2C%22failures%22%2C0%5D",
+    );
+    assert_eq!((status, body.as_str()), (200, "[]"));
+    let (status, body) = ask(
+        Some("mrtest-allowed"),
+        "/pdb/query/v4/aggregate-event-counts?summarize_by=certname,resource",
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"summarize_by\":\"resource\""), "{body}");
+    let (status, body) = ask(Some("mrtest-allowed"), "/pdb/query/v4/event-counts");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("summarize_by"), "{body}");
+    let (status, body) = ask(
+        Some("mrtest-allowed"),
+        "/pdb/query/v4/event-counts?summarize_by=certname&counts_filter=%5B",
+    );
+    assert_eq!(status, 400, "{body}");
     let (status, body) = ask(
         Some("mrtest-allowed"),
         "/metrics/v2/read/puppetlabs.puppetdb.population:name=num-nodes",

@@ -10,6 +10,7 @@
 //!   .query(entity, query: Option<&Value>, &Paging) -> Result<Vec<Value>, StoreError>
 //!   .collect_garbage(&Retention) -> Result<Collected, StoreError>   node-ttl, ...
 //!   .population() -> Result<Population, StoreError>
+//!   .event_counts(query, &EventCounts, &Paging) / .aggregate_event_counts(query, &EventCounts)
 //! commands::{replace_facts, replace_catalog, store_report}   Puppet's documents -> payloads
 //! endpoint(path, query: AST or PQL) -> Endpoint               `/pdb/query/v4/...` paths
 //!   .paging.or(&request's)                                    the query's own paging first
@@ -45,6 +46,7 @@
 //! documents only as JSON.
 
 pub mod commands;
+mod counts;
 mod db;
 mod endpoint;
 pub mod meta;
@@ -55,6 +57,7 @@ mod retention;
 mod schema;
 mod store;
 
+pub use counts::EventCounts;
 pub use endpoint::{Endpoint, endpoint};
 pub use meta::Population;
 pub use query::Paging;

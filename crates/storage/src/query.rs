@@ -313,6 +313,16 @@ pub(crate) fn fields_of(entity: &str) -> Option<&'static [&'static str]> {
             "node_state",
         ],
         "producers" => &["name"],
+        // Answered by `Store::event_counts`; the fields its counts filter
+        // and its paging know.
+        "event-counts" => &[
+            "subject_type",
+            "subject",
+            "successes",
+            "failures",
+            "noops",
+            "skips",
+        ],
         "packages" => &["package_name", "version", "provider"],
         "package-inventory" => &[
             "certname",

@@ -303,6 +303,12 @@ impl Store {
         ast: Option<&Value>,
         paging: &Paging,
     ) -> Result<Vec<Value>, StoreError> {
+        if matches!(entity, "event-counts" | "aggregate-event-counts") {
+            // Asked through `event_counts`, which takes what to count.
+            return Err(StoreError::Query(
+                "Missing required query parameter 'summarize_by'".into(),
+            ));
+        }
         if query::fields_of(entity).is_none() {
             return Err(StoreError::UnknownEntity(entity.to_string()));
         }

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use marionette_storage::{Paging, Store, StoreError, endpoint};
+use marionette_storage::{EventCounts, Paging, Store, StoreError, endpoint};
 use serde_json::{Value, json};
 
 fn data() -> PathBuf {
@@ -112,8 +112,22 @@ fn answer(store: &Store, path: &str, query: &str, extra: &str) -> (u16, Value) {
     let ast: Option<Value> = (query != "-")
         .then(|| serde_json::from_str(query).unwrap_or_else(|_| Value::String(query.to_string())));
     let mut paging = Paging::default();
+    let mut counts = None;
     if extra != "-" {
         let extra: Value = serde_json::from_str(extra).unwrap();
+        if let Some(summarize_by) = extra.get("summarize_by").and_then(Value::as_str) {
+            counts = Some(EventCounts {
+                summarize_by: summarize_by.to_string(),
+                count_by: extra
+                    .get("count_by")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                counts_filter: extra
+                    .get("counts_filter")
+                    .and_then(Value::as_str)
+                    .map(|f| serde_json::from_str(f).unwrap()),
+            });
+        }
         if let Some(limit) = extra.get("limit").and_then(Value::as_str) {
             paging.limit = Some(limit.parse().unwrap());
         }
@@ -138,11 +152,15 @@ fn answer(store: &Store, path: &str, query: &str, extra: &str) -> (u16, Value) {
         Ok(found) => found,
         Err(error) => return failed(error),
     };
-    match store.query(
-        &found.entity,
-        found.query.as_ref(),
-        &found.paging.or(&paging),
-    ) {
+    let paging = found.paging.or(&paging);
+    let rows = match (found.entity.as_str(), &counts) {
+        ("event-counts", Some(counts)) => store.event_counts(found.query.as_ref(), counts, &paging),
+        ("aggregate-event-counts", Some(counts)) => {
+            store.aggregate_event_counts(found.query.as_ref(), counts)
+        }
+        _ => store.query(&found.entity, found.query.as_ref(), &paging),
+    };
+    match rows {
         Ok(rows) if found.single => (200, rows.into_iter().next().unwrap_or(Value::Null)),
         Ok(rows) => (200, Value::Array(rows)),
         Err(error) => failed(error),
