@@ -125,6 +125,7 @@ impl Store {
             filter: None,
             group_by: Vec::new(),
             paging: Paging::default(),
+            computed: Vec::new(),
         };
         Ok(query::finish(&whole, rows, paging))
     }

@@ -56,6 +56,7 @@ mod queue;
 mod retention;
 mod schema;
 mod store;
+mod to_char;
 
 pub use counts::EventCounts;
 pub use endpoint::{Endpoint, endpoint};

@@ -38,7 +38,7 @@ const ENTITIES: &[&str] = &[
     "events",
 ];
 
-const FUNCTIONS: &[&str] = &["count", "avg", "sum", "min", "max"];
+const FUNCTIONS: &[&str] = &["count", "avg", "sum", "min", "max", "to_string"];
 
 /// Parses a PQL query into the AST of the root endpoint, `["from",
 /// ENTITY, QUERY, PAGING...]`.

@@ -120,6 +120,39 @@ pub(crate) struct Extract {
     pub(crate) group_by: Vec<(String, Field)>,
     /// A subquery's own paging (`["from", E, Q, ["limit", 1]]`).
     pub(crate) paging: Paging,
+    /// Fields computed from each row before it is projected or grouped:
+    /// `to_string(FIELD, FORMAT)`, by the name it is answered as.
+    pub(crate) computed: Vec<Computed>,
+}
+
+/// `["function", "to_string", FIELD, FORMAT]`: the field's time written
+/// with PostgreSQL's `to_char` patterns, as the key `to_string`.
+#[derive(Clone, Debug)]
+pub(crate) struct Computed {
+    pub(crate) key: String,
+    pub(crate) source: Field,
+    pub(crate) format: String,
+}
+
+/// A `to_string` call: its computed field.
+fn parse_to_string(entity: &str, call: &[Value]) -> Result<Computed, StoreError> {
+    match (call.get(2), call.get(3).and_then(Value::as_str), call.len()) {
+        (Some(field), Some(format), 4) => Ok(Computed {
+            key: "to_string".into(),
+            source: parse_field(entity, field)?,
+            format: format.to_string(),
+        }),
+        _ => Err(bad(
+            "The function 'to_string' takes a field and a format, as to_string(receive_time, \"YYYY-MM-DD\")",
+        )),
+    }
+}
+
+fn is_to_string(value: &Value) -> bool {
+    value.as_array().is_some_and(|call| {
+        call.first().and_then(Value::as_str) == Some("function")
+            && call.get(1).and_then(Value::as_str) == Some("to_string")
+    })
 }
 
 /// The name the store knows an entity by: PQL and the root endpoint
@@ -372,6 +405,7 @@ pub(crate) fn parse(entity: &str, ast: Option<&Value>) -> Result<Extract, StoreE
             filter: None,
             group_by: Vec::new(),
             paging: Paging::default(),
+            computed: Vec::new(),
         });
     };
     let items = ast
@@ -386,6 +420,7 @@ pub(crate) fn parse(entity: &str, ast: Option<&Value>) -> Result<Extract, StoreE
         filter: Some(parse_expr(entity, ast)?),
         group_by: Vec::new(),
         paging: Paging::default(),
+        computed: Vec::new(),
     })
 }
 
@@ -401,8 +436,17 @@ fn parse_extract(entity: &str, args: &[Value]) -> Result<Extract, StoreError> {
         _ => return Err(bad("'extract' takes a field or a list of fields")),
     };
     let mut projections = Vec::new();
+    let mut computed: Vec<Computed> = Vec::new();
     for field in fields {
         match &field {
+            Value::Array(call) if is_to_string(&field) => {
+                let to_string = parse_to_string(entity, call)?;
+                projections.push(Projection::Field(
+                    to_string.key.clone(),
+                    Field::Plain(to_string.key.clone()),
+                ));
+                computed.push(to_string);
+            }
             Value::String(name) => {
                 projections.push(Projection::Field(
                     name.clone(),
@@ -421,6 +465,19 @@ fn parse_extract(entity: &str, args: &[Value]) -> Result<Extract, StoreError> {
         let items = arg.as_array().ok_or_else(|| bad("Malformed 'extract'"))?;
         if items.first().and_then(Value::as_str) == Some("group_by") {
             for field in &items[1..] {
+                if let Value::Array(call) = field
+                    && is_to_string(field)
+                {
+                    let to_string = parse_to_string(entity, call)?;
+                    group_by.push((to_string.key.clone(), Field::Plain(to_string.key.clone())));
+                    if !computed
+                        .iter()
+                        .any(|c| c.source == to_string.source && c.format == to_string.format)
+                    {
+                        computed.push(to_string);
+                    }
+                    continue;
+                }
                 let name = field.as_str().ok_or_else(|| {
                     bad(format!(
                         "Can't group by {field}: only fields are grouped by"
@@ -454,6 +511,7 @@ fn parse_extract(entity: &str, args: &[Value]) -> Result<Extract, StoreError> {
         filter,
         group_by,
         paging: Paging::default(),
+        computed,
     })
 }
 
@@ -470,7 +528,7 @@ fn parse_function(entity: &str, call: &[Value]) -> Result<Projection, StoreError
             "The function '{name}' takes exactly one field"
         ))),
         _ => Err(bad(format!(
-            "'{name}' is not a function: the functions are count, avg, sum, min and max"
+            "'{name}' is not a function: the functions are count, avg, sum, min, max and to_string"
         ))),
     }
 }
@@ -734,6 +792,7 @@ fn parse_expr(entity: &str, ast: &Value) -> Result<Expr, StoreError> {
                     filter,
                     group_by: Vec::new(),
                     paging: Paging::default(),
+                    computed: Vec::new(),
                 }),
             ))
         }
@@ -1069,6 +1128,15 @@ pub(crate) fn finish(
     mut rows: Vec<Map<String, Value>>,
     paging: &Paging,
 ) -> Vec<Value> {
+    for computed in &extract.computed {
+        for row in &mut rows {
+            let written = value_of(row, &computed.source)
+                .and_then(Value::as_str)
+                .and_then(|time| crate::to_char::to_char(time, &computed.format))
+                .map_or(Value::Null, Value::String);
+            row.insert(computed.key.clone(), written);
+        }
+    }
     let aggregated = extract.fields.as_ref().is_some_and(|projections| {
         !extract.group_by.is_empty()
             || projections
