@@ -51,6 +51,7 @@ const ALL: &[&str] = &[
     "facts",
     "config",
     "ca",
+    "storage",
     "filebucket",
     "report",
 ];
@@ -123,7 +124,7 @@ const SETTINGS: &[Setting] = &[
         name: "certname",
         option: "--certname",
         switch: false,
-        commands: &["apply", "agent", "server", "filebucket"],
+        commands: &["apply", "agent", "server", "filebucket", "storage"],
     },
     Setting {
         name: "ssldir",
@@ -269,6 +270,44 @@ const SETTINGS: &[Setting] = &[
         switch: false,
         commands: &["server"],
     },
+    // PuppetDB's settings, also under PuppetDB's spelling (`node-ttl`,
+    // read as `node_ttl`).
+    Setting {
+        name: "node_ttl",
+        option: "--node-ttl",
+        switch: false,
+        commands: &["server", "storage"],
+    },
+    Setting {
+        name: "node_purge_ttl",
+        option: "--node-purge-ttl",
+        switch: false,
+        commands: &["server", "storage"],
+    },
+    Setting {
+        name: "report_ttl",
+        option: "--report-ttl",
+        switch: false,
+        commands: &["server", "storage"],
+    },
+    Setting {
+        name: "gc_interval",
+        option: "--gc-interval",
+        switch: false,
+        commands: &["server", "storage"],
+    },
+    Setting {
+        name: "storage_url",
+        option: "--storage-url",
+        switch: false,
+        commands: &["server", "storage"],
+    },
+    Setting {
+        name: "certificate_allowlist",
+        option: "--certificate-allowlist",
+        switch: false,
+        commands: &["server", "storage"],
+    },
     Setting {
         name: "reports",
         option: "--reports",
@@ -285,7 +324,7 @@ const SETTINGS: &[Setting] = &[
         name: "cadir",
         option: "--cadir",
         switch: false,
-        commands: &["server", "ca"],
+        commands: &["server", "ca", "storage"],
     },
 ];
 
@@ -510,7 +549,7 @@ fn sections(command: &str) -> &'static [&'static str] {
     match command {
         // `ca` administers the server's CA: it reads the server's
         // settings (`cadir`), as `puppetserver ca` does.
-        "server" | "master" | "ca" => &["server", "master"],
+        "server" | "master" | "ca" | "storage" => &["server", "master"],
         "agent" => &["agent"],
         _ => &["user"],
     }
@@ -850,9 +889,17 @@ fn parse(text: &str, path: &Path) -> Result<Vec<Entry>, String> {
                 number + 1
             ));
         };
+        // PuppetDB's settings are spelled with dashes in its own files.
+        let name = name.trim();
+        let underscored = name.replace('-', "_");
+        let name = if SETTINGS.iter().any(|s| s.name == underscored) {
+            underscored
+        } else {
+            name.to_string()
+        };
         entries.push(Entry {
             section: current.clone(),
-            name: name.trim().to_string(),
+            name,
             value: value.trim().to_string(),
         });
     }
@@ -865,6 +912,38 @@ mod tests {
 
     fn args(text: &[&str]) -> Vec<OsString> {
         text.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn puppetdbs_settings_reach_the_server_and_the_storage() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("puppet.conf");
+        std::fs::write(
+            &file,
+            "[server]\nnode_ttl = 3d\nnode-purge-ttl = 9d\nreport_ttl = 1h\ncertificate-allowlist = /etc/m/allow\ncertname = puppet.example\n",
+        )
+        .unwrap();
+        let config = file.display().to_string();
+        for command in [&["server"][..], &["storage", "serve"]] {
+            let mut given = vec!["marionette", "--config", &config];
+            given.extend_from_slice(command);
+            let got = with_settings(args(&given)).unwrap();
+            let mut wanted = vec!["marionette", command[0]];
+            wanted.extend([
+                "--node-ttl",
+                "3d",
+                "--node-purge-ttl",
+                "9d",
+                "--report-ttl",
+                "1h",
+                "--certificate-allowlist",
+                "/etc/m/allow",
+                "--certname",
+                "puppet.example",
+            ]);
+            wanted.extend_from_slice(&command[1..]);
+            assert_eq!(got, args(&wanted), "{command:?}");
+        }
     }
 
     #[test]

@@ -165,6 +165,9 @@ enum Command {
     /// Serve agents over Puppet's HTTPS API: the certificate authority,
     /// catalogs compiled for each node, module plugins and files, reports.
     Server(server::ServerArgs),
+    /// The server's storage on its own: `serve` answers PuppetDB's API
+    /// over it, in PuppetDB's place.
+    Storage(storage::StorageArgs),
     /// Administer the certificate authority: list, sign, revoke, clean
     /// and generate certificates, as `puppetserver ca` does.
     Ca(ca::CaArgs),
@@ -464,6 +467,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Module(args) => module::run(args),
         Command::Epp(args) => epp::run(args),
         Command::Server(args) => server::run(args, &cli.env),
+        Command::Storage(args) => storage::run(args, &cli.env),
         Command::Agent(args) => agent::run(args, &cli.env),
         Command::Completions(args) => generate::completions::<Cli>(&args),
         Command::Man(args) => generate::man::<Cli>(&args),

@@ -72,6 +72,8 @@ pub(crate) struct ServerArgs {
     /// `storeconfigs`).
     #[arg(long)]
     storeconfigs: bool,
+    #[command(flatten)]
+    puppetdb: crate::storage::PuppetDbArgs,
     /// Where storeconfigs are kept: `puppetdb`, the only backend Puppet 7
     /// has, is this server's own storage.
     #[arg(long, default_value = "puppetdb", value_name = "BACKEND")]
@@ -184,10 +186,15 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
     if reports.iter().any(|r| r == "puppetdb") && !args.storeconfigs {
         anyhow::bail!("--reports: 'puppetdb' needs the storage: set storeconfigs = true");
     }
+    let allowlist = args.puppetdb.allowlist()?;
     let storage = if args.storeconfigs {
-        Some(Arc::new(crate::storage::Storeconfigs::open(
-            &vardir, &certname,
-        )?))
+        let storage = Arc::new(crate::storage::Storeconfigs::open(
+            &vardir,
+            &certname,
+            args.puppetdb.storage_url.as_deref(),
+        )?);
+        args.puppetdb.collect_garbage(&storage.store)?;
+        Some(storage)
     } else {
         None
     };
@@ -217,6 +224,10 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
             idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
             max_facts_bytes: args.max_facts_size.saturating_mul(1024 * 1024),
             max_report_bytes: args.max_report_size.saturating_mul(1024 * 1024),
+        },
+        puppetdb: marionette_server::PuppetDbAccess {
+            allowlist,
+            only: false,
         },
     };
     let timeout = match args.environment_timeout.as_str() {

@@ -2,13 +2,235 @@
 //! store of exported resources, and what a compile for a node keeps in it
 //! (its facts, and its catalog with the resources it exports).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use marionette_eval::{CollectedResource, ExportedResources};
 use marionette_storage::{Paging, Store, commands};
 use serde_json::{Value, json};
+
+/// What PuppetDB's settings say of the storage: its retention and who
+/// may use its API; for `marionette server` and `marionette storage
+/// serve` alike.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct PuppetDbArgs {
+    /// How long the storage keeps a node nothing is heard from (no facts,
+    /// catalog or report) before it expires, as PuppetDB's `node-ttl`:
+    /// `7d`, `12h`, `30m`, `45s`, `500ms`; `0s` never.
+    #[arg(long, default_value = "7d", value_name = "DURATION", global = true)]
+    node_ttl: String,
+    /// How long the storage keeps a deactivated or expired node (with its
+    /// facts, catalog and reports) before deleting it, as PuppetDB's
+    /// `node-purge-ttl`; `0s` never.
+    #[arg(long, default_value = "14d", value_name = "DURATION", global = true)]
+    node_purge_ttl: String,
+    /// How long the storage keeps a report, as PuppetDB's `report-ttl`;
+    /// `0s` for ever.
+    #[arg(long, default_value = "14d", value_name = "DURATION", global = true)]
+    report_ttl: String,
+    /// Minutes between the storage's collections of what the TTLs no
+    /// longer keep (one is made at start), as PuppetDB's `gc-interval`;
+    /// 0 makes none.
+    #[arg(long, default_value_t = 60, value_name = "MINUTES", global = true)]
+    gc_interval: u64,
+    /// A file of certificate names, one a line: only they may use
+    /// PuppetDB's API (as PuppetDB's `certificate-allowlist`); without
+    /// it, any certificate from the CA may.
+    #[arg(long, value_name = "FILE", global = true)]
+    certificate_allowlist: Option<PathBuf>,
+    /// The storage's PostgreSQL database
+    /// (`postgresql://USER:PASSWORD@HOST:PORT/DATABASE`) instead of the
+    /// SQLite file under the vardir; commands wait on disk under the
+    /// vardir while it is unavailable.
+    #[arg(long, value_name = "URL", global = true)]
+    pub(crate) storage_url: Option<String>,
+}
+
+impl PuppetDbArgs {
+    fn retention(&self) -> Result<marionette_storage::Retention> {
+        Ok(marionette_storage::Retention {
+            node_ttl: marionette_storage::parse_ttl("--node-ttl", &self.node_ttl)?,
+            node_purge_ttl: marionette_storage::parse_ttl(
+                "--node-purge-ttl",
+                &self.node_purge_ttl,
+            )?,
+            report_ttl: marionette_storage::parse_ttl("--report-ttl", &self.report_ttl)?,
+        })
+    }
+
+    /// The allowlist's names, read once at start as PuppetDB reads it.
+    pub(crate) fn allowlist(&self) -> Result<Option<Vec<String>>> {
+        self.certificate_allowlist
+            .as_deref()
+            .map(|path| {
+                marionette_server::PuppetDbAccess::read_allowlist(path).with_context(|| {
+                    format!("--certificate-allowlist: could not read {}", path.display())
+                })
+            })
+            .transpose()
+    }
+
+    /// Checks the retention's settings, applies them now, and then every
+    /// `gc_interval` minutes (unless 0).
+    pub(crate) fn collect_garbage(&self, store: &Arc<Store>) -> Result<()> {
+        let retention = self.retention()?;
+        if self.gc_interval == 0 {
+            return Ok(());
+        }
+        collect_garbage(
+            store.clone(),
+            retention,
+            std::time::Duration::from_secs(self.gc_interval.saturating_mul(60)),
+        )
+    }
+}
+
+/// `marionette storage`: the storage on its own.
+#[derive(clap::Args, Debug)]
+pub(crate) struct StorageArgs {
+    #[command(flatten)]
+    puppetdb: PuppetDbArgs,
+    /// The certificate name the storage answers as: the server's
+    /// certificate and key under --ssldir (default: this machine's host
+    /// name).
+    #[arg(long, global = true)]
+    certname: Option<String>,
+    /// The certificate authority's directory: the server's, whose
+    /// certificates the clients hold.
+    #[arg(long, value_name = "DIR", global = true)]
+    cadir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: StorageCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum StorageCommand {
+    /// Serve PuppetDB's API (queries, commands, metadata, the population
+    /// metrics, status) over the server's storage and nothing else, in
+    /// PuppetDB's place: HTTPS with the server's CA and certificate,
+    /// to clients with a certificate from that CA.
+    Serve(ServeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// The address and port to listen on (PuppetDB's HTTPS port).
+    #[arg(long, default_value = "0.0.0.0:8081")]
+    bind: std::net::SocketAddr,
+}
+
+/// `marionette storage serve`.
+pub(crate) fn run(
+    args: StorageArgs,
+    env: &crate::environment::EnvArgs,
+) -> Result<std::process::ExitCode> {
+    let StorageCommand::Serve(serve) = args.command;
+    // The settings are checked before anything is opened.
+    args.puppetdb.retention()?;
+    let allowlist = args.puppetdb.allowlist()?;
+    let certname = args.certname.unwrap_or_else(crate::host_name);
+    let cadir = args
+        .cadir
+        .unwrap_or_else(|| crate::apply::vardir().join("ca"));
+    if !cadir.join("ca_crt.pem").is_file() {
+        anyhow::bail!(
+            "There is no certificate authority in {}: the storage serves with the server's (start `marionette server` once, or give --cadir)",
+            cadir.display()
+        );
+    }
+    let vardir = crate::server::vardir(env);
+    let store = open_store(&vardir, args.puppetdb.storage_url.as_deref())?;
+    args.puppetdb.collect_garbage(&store)?;
+    let mut ca = marionette_ca::Settings::new(&certname);
+    ca.autosign = marionette_ca::Autosign::Off;
+    let config = marionette_server::Config {
+        bind: serve.bind,
+        certname,
+        dns_alt_names: Vec::new(),
+        cadir,
+        ssldir: env.ssldir(),
+        vardir,
+        ca,
+        log_file: None,
+        access_log: None,
+        audit_log: None,
+        storage: Some(store),
+        reports: Vec::new(),
+        report_processors: Vec::new(),
+        ca_admins: Vec::new(),
+        limits: marionette_server::Limits::default(),
+        puppetdb: marionette_server::PuppetDbAccess {
+            allowlist,
+            only: true,
+        },
+    };
+    let server = marionette_server::Server::start(config, Arc::new(NoCompiler))
+        .context("could not start serving the storage")?;
+    errln!("Notice: Listening on {}", server.address());
+    server.wait();
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// What `storage serve` compiles: nothing (it serves no catalogs).
+struct NoCompiler;
+
+impl marionette_server::Compiler for NoCompiler {
+    fn compile(&self, _: &marionette_server::CompileRequest) -> Result<Vec<u8>, String> {
+        Err("This server serves PuppetDB's API alone, no catalogs".into())
+    }
+
+    fn environment_of(&self, _: &str) -> Result<Option<String>, String> {
+        Ok(None)
+    }
+
+    fn modulepath(&self, _: &str) -> Option<Vec<PathBuf>> {
+        None
+    }
+
+    fn environments(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Applies the storage's retention now (an error stops the server from
+/// starting), then every `interval` in a thread of its own for as long
+/// as the process lives, saying in the server's log what each
+/// collection removed and why one failed.
+pub(crate) fn collect_garbage(
+    store: Arc<Store>,
+    retention: marionette_storage::Retention,
+    interval: std::time::Duration,
+) -> Result<()> {
+    let report = |collected: marionette_storage::Collected| {
+        if collected != marionette_storage::Collected::default() {
+            errln!(
+                "Notice: The storage expired {} node(s), purged {} and deleted {} report(s)",
+                collected.expired,
+                collected.purged,
+                collected.reports
+            );
+        }
+    };
+    report(
+        store
+            .collect_garbage(&retention)
+            .context("could not apply the storage's retention")?,
+    );
+    std::thread::Builder::new()
+        .name("storage-gc".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(interval);
+                match store.collect_garbage(&retention) {
+                    Ok(collected) => report(collected),
+                    Err(error) => errln!("Error: Could not apply the storage's retention: {error}"),
+                }
+            }
+        })
+        .context("could not start the storage's collections")?;
+    Ok(())
+}
 
 /// The storage's file under a server's vardir.
 pub(crate) fn database(vardir: &Path) -> std::path::PathBuf {
@@ -21,12 +243,62 @@ pub(crate) struct Storeconfigs {
     pub(crate) producer: String,
 }
 
-impl Storeconfigs {
-    pub(crate) fn open(vardir: &Path, producer: &str) -> Result<Storeconfigs> {
+/// The storage: the SQLite file under `vardir`, or the PostgreSQL
+/// database at `url`, whose commands wait in `storage/queue` under
+/// `vardir` while it is unavailable (drained every few seconds by a
+/// thread of their own).
+pub(crate) fn open_store(vardir: &Path, url: Option<&str>) -> Result<Arc<Store>> {
+    let Some(url) = url else {
         let path = database(vardir);
-        let store = Store::open(&path).context("could not open the storage")?;
+        return Ok(Arc::new(
+            Store::open(&path).context("could not open the storage")?,
+        ));
+    };
+    let store = Store::connect(url)
+        .context("could not connect to the storage's database")?
+        .with_queue(&vardir.join("storage/queue"))
+        .context("could not open the storage's queue")?;
+    let store = Arc::new(store);
+    if store.queued() > 0 {
+        errln!(
+            "Notice: {} command(s) wait in the storage's queue",
+            store.queued()
+        );
+    }
+    let drained = store.clone();
+    std::thread::Builder::new()
+        .name("storage-queue".into())
+        .spawn(move || {
+            let mut said_down = false;
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(5));
+                if drained.queued() == 0 {
+                    continue;
+                }
+                match drained.drain() {
+                    Ok(stored) => {
+                        said_down = false;
+                        errln!("Notice: Stored {stored} command(s) queued while the database was unavailable");
+                    }
+                    Err(error) if !said_down => {
+                        said_down = true;
+                        errln!(
+                            "Warning: {} command(s) wait for the storage's database: {error}",
+                            drained.queued()
+                        );
+                    }
+                    Err(_) => {}
+                }
+            }
+        })
+        .context("could not start the storage's queue")?;
+    Ok(store)
+}
+
+impl Storeconfigs {
+    pub(crate) fn open(vardir: &Path, producer: &str, url: Option<&str>) -> Result<Storeconfigs> {
         Ok(Storeconfigs {
-            store: Arc::new(store),
+            store: open_store(vardir, url)?,
             producer: producer.to_string(),
         })
     }
@@ -80,7 +352,7 @@ impl ExportedResources for Storeconfigs {
         let found = marionette_storage::endpoint("", Some(query)).map_err(|e| e.to_string())?;
         let rows = self
             .store
-            .query(&found.entity, found.query.as_ref(), &Paging::default())
+            .query(&found.entity, found.query.as_ref(), &found.paging)
             .map_err(|e| e.to_string())?;
         Ok(Value::Array(rows))
     }

@@ -6,6 +6,9 @@
 //! mount and a revoked agent refused.
 
 mod common;
+// PostgreSQL clusters of the tests' own, as the storage's tests start them.
+#[path = "../../storage/tests/cluster/mod.rs"]
+mod cluster;
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
@@ -590,6 +593,10 @@ fn storeconfigs_share_exported_resources_across_nodes() {
   file { "${facts['mrtest_srv_dir']}/peers":
     content => join(sort($peers.map |$node| { $node['certname'] }), ' '),
   }
+  $last = puppetdb_query('nodes[certname] { certname ~ "^mrtest-fleet" order by certname desc limit 1 }')
+  file { "${facts['mrtest_srv_dir']}/last":
+    content => $last[0]['certname'],
+  }
 }
 "#,
     )
@@ -650,8 +657,11 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         assert_eq!(members(node), wanted, "{text}");
     };
     let peers = |node: &str| std::fs::read_to_string(work(node).join("peers")).unwrap();
+    // What a PQL `puppetdb_query()` found: the last node by name.
+    let last = |node: &str| std::fs::read_to_string(work(node).join("last")).unwrap();
     step("mrtest-fleet1", 2, &["mrtest-fleet1"]);
     assert_eq!(peers("mrtest-fleet1"), "mrtest-fleet1");
+    assert_eq!(last("mrtest-fleet1"), "mrtest-fleet1");
     step("mrtest-fleet2", 2, &["mrtest-fleet1", "mrtest-fleet2"]);
     assert_eq!(
         std::fs::read_to_string(work("mrtest-fleet2").join("members/mrtest-fleet1")).unwrap(),
@@ -660,6 +670,7 @@ fn storeconfigs_share_exported_resources_across_nodes() {
     step("mrtest-fleet1", 2, &["mrtest-fleet1", "mrtest-fleet2"]);
     // `puppetdb_query()` in the manifest sees the fleet.
     assert_eq!(peers("mrtest-fleet1"), "mrtest-fleet1 mrtest-fleet2");
+    assert_eq!(last("mrtest-fleet1"), "mrtest-fleet2");
     // The fleet converged.
     step("mrtest-fleet1", 0, &["mrtest-fleet1", "mrtest-fleet2"]);
 
@@ -706,6 +717,97 @@ fn storeconfigs_share_exported_resources_across_nodes() {
     assert_eq!(nodes[0]["certname"], "mrtest-fleet1");
     assert_eq!(nodes[0]["latest_report_status"], "unchanged", "{body}");
     assert_eq!(nodes[1]["latest_report_status"], "changed", "{body}");
+    // PQL at the root endpoint, by GET and by POST, its own paging first.
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4",
+        &[
+            "-G",
+            "--data-urlencode",
+            "query=nodes[certname, latest_report_status] { facts { name = 'trusted' } order by certname desc }",
+            "--data-urlencode",
+            "limit=5",
+        ],
+    );
+    assert_eq!(status, "200", "{body}");
+    assert_eq!(
+        json_rows(&body),
+        [
+            serde_json::json!({"certname": "mrtest-fleet2", "latest_report_status": "changed"}),
+            serde_json::json!({"certname": "mrtest-fleet1", "latest_report_status": "unchanged"}),
+        ]
+    );
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4",
+        &[
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: application/json",
+            "--data",
+            r#"{"query": "resources[count()] { exported = true and type = 'Notify' }"}"#,
+        ],
+    );
+    assert_eq!(status, "200", "{body}");
+    assert_eq!(json_rows(&body), [serde_json::json!({"count": 2})]);
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4",
+        &["-G", "--data-urlencode", "query=nodes { certname }"],
+    );
+    assert_eq!(status, "400", "{body}");
+    assert!(
+        body.contains("PQL parse error at line 1, column 18"),
+        "{body}"
+    );
+    // What Puppetboard and pypuppetdb read beside queries.
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/pdb/meta/v1/server-time",
+        &[],
+    );
+    assert_eq!(status, "200", "{body}");
+    assert!(body.contains("\"server_time\""), "{body}");
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/metrics/v2/read/puppetlabs.puppetdb.population:name=num-nodes",
+        &[],
+    );
+    assert_eq!(status, "200", "{body}");
+    let metric: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(metric["value"]["Value"], 2, "{body}");
+    assert_eq!(
+        curl(
+            dir,
+            server.port,
+            None,
+            &[],
+            "/metrics/v2/read/puppetlabs.puppetdb.population:name=num-nodes"
+        ),
+        "403"
+    );
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-fleet1",
+        "/status/v1/services/puppetdb-status",
+        &[],
+    );
+    assert_eq!(status, "200", "{body}");
+    let puppetdb: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(puppetdb["state"], "running", "{body}");
+    assert_eq!(puppetdb["status"]["read_db_up?"], true, "{body}");
     let (_, body) = pdb(
         dir,
         server.port,
@@ -779,6 +881,205 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         &[],
     );
     assert_eq!(json_rows(&body).len(), 1, "{body}");
+
+    // `marionette storage serve`: the same storage, PuppetDB's API alone,
+    // to the allowlist's certificates.
+    let allowlist = dir.join("allowlist");
+    std::fs::write(&allowlist, "mrtest-fleet1\n\n").unwrap();
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    serve
+        .args(["storage", "serve", "--bind", "127.0.0.1:0"])
+        .args(["--certname", "localhost", "--report-ttl", "3650d"])
+        .arg("--certificate-allowlist")
+        .arg(&allowlist)
+        .arg("--cadir")
+        .arg(dir.join("ca"))
+        .arg("--ssldir")
+        .arg(dir.join("server-ssl"))
+        .arg("--vardir")
+        .arg(dir.join("server-root/server"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let storage = launch(serve);
+    let (status, body) = pdb(
+        dir,
+        storage.port,
+        "mrtest-fleet1",
+        "/pdb/query/v4",
+        &["-G", "--data-urlencode", "query=nodes[certname] { }"],
+    );
+    assert_eq!(status, "200", "{body}");
+    assert_eq!(
+        json_rows(&body),
+        [serde_json::json!({"certname": "mrtest-fleet1"})]
+    );
+    let (status, _) = pdb(
+        dir,
+        storage.port,
+        "mrtest-fleet2",
+        "/pdb/query/v4/nodes",
+        &[],
+    );
+    assert_eq!(status, "403");
+    let (status, _) = pdb(
+        dir,
+        storage.port,
+        "mrtest-fleet1",
+        "/puppet-ca/v1/certificate/ca",
+        &[],
+    );
+    assert_eq!(status, "404");
+    // Without the server's CA, it says so.
+    let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .args(["storage", "serve", "--bind", "127.0.0.1:0", "--cadir"])
+        .arg(dir.join("no-ca"))
+        .arg("--vardir")
+        .arg(dir.join("server-root/server"))
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("There is no certificate authority in"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// `marionette storage serve` on PostgreSQL: commands are stored there;
+/// while the database is down queries are answered 503 and commands wait
+/// on disk (answered 200), stored once it is back.
+#[test]
+fn storage_serve_on_postgresql_keeps_commands_while_it_is_down() {
+    require("curl", "curl");
+    let cluster = cluster::Cluster::start();
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-storage-pg")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = dir.path();
+    let ca = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .arg("ca")
+            .args(args)
+            .arg("--cadir")
+            .arg(dir.join("ca"))
+            .args(["--keylength", "2048"])
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    ca(&["setup"]);
+    ca(&[
+        "generate",
+        "--certname",
+        "mrtest-client",
+        "--ssldir",
+        &dir.join("mrtest-client/ssl").display().to_string(),
+    ]);
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    serve
+        .args([
+            "storage",
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--certname",
+            "localhost",
+        ])
+        .args(["--storage-url", &cluster.url()])
+        .arg("--cadir")
+        .arg(dir.join("ca"))
+        .arg("--ssldir")
+        .arg(dir.join("server-ssl"))
+        .arg("--vardir")
+        .arg(dir.join("var"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let storage = launch(serve);
+    let command = |node: &str| {
+        pdb(
+            dir,
+            storage.port,
+            "mrtest-client",
+            &format!("/pdb/cmd/v1?command=replace_facts&version=5&certname={node}"),
+            &[
+                "-X",
+                "POST",
+                "-H",
+                "Content-Type: application/json",
+                "--data",
+                &serde_json::json!({
+                    "certname": node,
+                    "environment": "production",
+                    "producer_timestamp": "2026-11-29T00:00:00.000Z",
+                    "producer": "mrtest",
+                    "values": {"kernel": "Linux"},
+                })
+                .to_string(),
+            ],
+        )
+    };
+    let nodes = || {
+        pdb(
+            dir,
+            storage.port,
+            "mrtest-client",
+            "/pdb/query/v4",
+            &[
+                "-G",
+                "--data-urlencode",
+                "query=nodes[certname] { order by certname }",
+            ],
+        )
+    };
+    let (status, body) = command("mrtest-pg1");
+    assert_eq!(status, "200", "{body}");
+    let (status, body) = nodes();
+    assert_eq!(
+        (status.as_str(), body.as_str()),
+        ("200", r#"[{"certname":"mrtest-pg1"}]"#)
+    );
+    cluster.stop();
+    let (status, body) = nodes();
+    assert_eq!(status, "503", "{body}");
+    assert!(body.contains("unavailable"), "{body}");
+    let (status, body) = command("mrtest-pg2");
+    assert_eq!(status, "200", "queued: {body}");
+    let (code, body) = pdb(
+        dir,
+        storage.port,
+        "mrtest-client",
+        "/status/v1/services/puppetdb-status",
+        &[],
+    );
+    let status: serde_json::Value =
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {code} {body:?}"));
+    assert_eq!(status["status"]["queue_depth"], 1, "{body}");
+    assert_eq!(status["status"]["read_db_up?"], false, "{body}");
+    cluster.start_again();
+    // The queue is drained within seconds of the database's return.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let (status, body) = nodes();
+        if status == "200" && body.contains("mrtest-pg2") {
+            assert_eq!(
+                body,
+                r#"[{"certname":"mrtest-pg1"},{"certname":"mrtest-pg2"}]"#
+            );
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the queued command was never stored: {status} {body}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
 }
 
 /// CPU time a process has used, in clock ticks (user and system).

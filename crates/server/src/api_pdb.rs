@@ -2,7 +2,8 @@
 //! entities, and the root endpoint's `["from", ENTITY, ...]`),
 //! `/pdb/cmd/v1` (commands, as Puppet's PuppetDB termini send them) and
 //! `/pdb/meta/v1/version`. As PuppetDB, it answers any client with a
-//! certificate from the CA, and no one else.
+//! certificate from the CA (and on its `certificate-allowlist`, when
+//! there is one), and no one else.
 
 use std::sync::Arc;
 
@@ -13,8 +14,7 @@ use serde_json::{Value, json};
 use crate::http::{self, Body, Client, Request};
 use crate::server::State;
 
-/// The PuppetDB version whose API this answers.
-const PUPPETDB_VERSION: &str = "7.12.1";
+use marionette_storage::meta::{self, PUPPETDB_VERSION};
 
 pub(crate) async fn handle(
     state: &Arc<State>,
@@ -22,7 +22,7 @@ pub(crate) async fn handle(
     request: &Request,
     rest: &str,
 ) -> Response<Body> {
-    if client.certname().is_none() {
+    if !state.config.puppetdb.allows(client.certname()) {
         return http::forbidden(request);
     }
     let Some(store) = state.config.storage.clone() else {
@@ -33,6 +33,9 @@ pub(crate) async fn handle(
     };
     if rest == "meta/v1/version" {
         return http::json(&json!({"version": PUPPETDB_VERSION}));
+    }
+    if rest == "meta/v1/server-time" {
+        return http::json(&meta::server_time());
     }
     if rest == "cmd/v1" {
         if request.method != Method::POST {
@@ -51,13 +54,26 @@ pub(crate) async fn handle(
         entity,
         query: ast,
         single,
+        paging: asked,
     } = match marionette_storage::endpoint(path, ast) {
         Ok(found) => found,
         Err(error) => return store_error(&error),
     };
+    // The query's own paging (PQL's `limit`, ...) before the URL's.
+    let paging = asked.or(&paging);
     let include_total = request.param("include_total") == Some("true");
+    let counts = match event_counts(request) {
+        Ok(counts) => counts,
+        Err(message) => return http::text(StatusCode::BAD_REQUEST, message),
+    };
     let answered = tokio::task::spawn_blocking(move || {
-        let page = store.query(&entity, ast.as_ref(), &paging);
+        let page = match (entity.as_str(), &counts) {
+            ("event-counts", Some(counts)) => store.event_counts(ast.as_ref(), counts, &paging),
+            ("aggregate-event-counts", Some(counts)) => {
+                store.aggregate_event_counts(ast.as_ref(), counts)
+            }
+            _ => store.query(&entity, ast.as_ref(), &paging),
+        };
         // The total asks for every row again, without the page's limits.
         let total = include_total
             .then(|| store.query(&entity, ast.as_ref(), &Paging::default()))
@@ -97,13 +113,75 @@ pub(crate) async fn handle(
     }
 }
 
+/// `/metrics/v2/REST`: PuppetDB's population metrics in Jolokia's form,
+/// to certificate holders, as Puppetboard's overview reads them.
+pub(crate) async fn metrics(
+    state: &Arc<State>,
+    client: &Client,
+    request: &Request,
+    rest: &str,
+) -> Response<Body> {
+    if !state.config.puppetdb.allows(client.certname()) {
+        return http::forbidden(request);
+    }
+    let Some(store) = state.config.storage.clone() else {
+        return http::text(
+            StatusCode::NOT_FOUND,
+            "This server keeps no storage, and so no PuppetDB metrics",
+        );
+    };
+    let rest = rest.to_string();
+    match tokio::task::spawn_blocking(move || meta::metrics(&store, &rest)).await {
+        Ok(Ok(answer)) => http::json(&answer),
+        Ok(Err(error)) => store_error(&error),
+        Err(_) => http::text(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "The metrics stopped unexpectedly",
+        ),
+    }
+}
+
 fn store_error(error: &StoreError) -> Response<Body> {
     let status = match error {
         StoreError::UnknownEntity(_) => StatusCode::NOT_FOUND,
+        StoreError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
         e if e.is_bad_request() => StatusCode::BAD_REQUEST,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     http::text(status, error.to_string())
+}
+
+/// What `event-counts` and `aggregate-event-counts` are to count, from
+/// the URL's parameters (or the JSON body's); `None` without a
+/// `summarize_by`.
+fn event_counts(request: &Request) -> Result<Option<marionette_storage::EventCounts>, String> {
+    let posted: Option<Value> = (request.method == Method::POST)
+        .then(|| serde_json::from_slice(&request.body).ok())
+        .flatten();
+    let text = |name: &str| -> Option<String> {
+        match &posted {
+            Some(body) => body.get(name).and_then(Value::as_str).map(str::to_string),
+            None => request.param(name).map(str::to_string),
+        }
+    };
+    let Some(summarize_by) = text("summarize_by") else {
+        return Ok(None);
+    };
+    let counts_filter = match &posted {
+        Some(body) => body.get("counts_filter").cloned(),
+        None => request
+            .param("counts_filter")
+            .map(|f| {
+                serde_json::from_str(f)
+                    .map_err(|e| format!("Malformed JSON for counts_filter: {f} ({e})"))
+            })
+            .transpose()?,
+    };
+    Ok(Some(marionette_storage::EventCounts {
+        summarize_by,
+        count_by: text("count_by"),
+        counts_filter,
+    }))
 }
 
 /// The query and paging, from the URL's parameters (GET) or the JSON
@@ -125,23 +203,15 @@ fn read_query(request: &Request) -> Result<(Option<Value>, Paging), String> {
             Some(body) => Ok(body.get(name).cloned()),
             None => match request.param(name) {
                 None | Some("") => Ok(None),
-                Some(text) => serde_json::from_str(text).map(Some).or_else(|e| {
-                    // Numbers and words come bare in URLs.
-                    if name == "query" {
-                        Err(format!("Malformed JSON for query: {text} ({e})"))
-                    } else {
-                        Ok(Some(Value::String(text.to_string())))
-                    }
-                }),
+                // A query that is no JSON is PQL; numbers and words come
+                // bare in URLs.
+                Some(text) => Ok(Some(
+                    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string())),
+                )),
             },
         }
     };
     let ast = param("query")?;
-    if let Some(Value::String(pql)) = &ast {
-        return Err(format!(
-            "PQL queries are not supported yet; use the query AST instead of: {pql}"
-        ));
-    }
     let number = |name: &str| -> Result<Option<usize>, String> {
         match param(name)? {
             None => Ok(None),

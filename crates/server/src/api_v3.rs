@@ -283,7 +283,21 @@ fn submit(
     (command, version): (&str, u32),
     payload: &Value,
 ) -> Option<Response<Body>> {
-    let e = store.submit(command, version, name, payload).err()?;
+    // Off the server's threads: a PostgreSQL store's client blocks on a
+    // runtime of its own, which may not run inside the server's.
+    let submitted = std::thread::scope(|scope| {
+        scope
+            .spawn(|| store.submit(command, version, name, payload))
+            .join()
+    });
+    let e = match submitted {
+        Ok(result) => result.err()?,
+        Err(_) => {
+            let message = format!("Storing the {what} of {name} stopped unexpectedly");
+            state.log(&message);
+            return Some(error(StatusCode::INTERNAL_SERVER_ERROR, &message));
+        }
+    };
     let message = format!("Could not store the {what} of {name}: {e}");
     state.log(&message);
     Some(error(StatusCode::INTERNAL_SERVER_ERROR, &message))

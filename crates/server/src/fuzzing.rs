@@ -87,6 +87,7 @@ impl Harness {
             report_processors: Vec::new(),
             ca_admins: Vec::new(),
             limits: Limits::default(),
+            puppetdb: Default::default(),
         };
         let state = State::new(config, Arc::new(Empty { modules })).map_err(|e| e.to_string())?;
         let runtime = tokio::runtime::Builder::new_current_thread()

@@ -105,6 +105,45 @@ pub struct Config {
     pub ca_admins: Vec<String>,
     /// What one client may hold of the server.
     pub limits: Limits,
+    /// Who may use PuppetDB's API, and whether it is all the server
+    /// serves.
+    pub puppetdb: PuppetDbAccess,
+}
+
+/// Who may use PuppetDB's API (`/pdb/`, `/metrics/v2/`), and whether the
+/// server serves nothing else (`marionette storage serve`, in PuppetDB's
+/// place).
+#[derive(Clone, Debug, Default)]
+pub struct PuppetDbAccess {
+    /// PuppetDB's `certificate-allowlist`: the certificate names that may
+    /// use the API (each with a certificate from the CA besides); `None`
+    /// lets any certificate from the CA.
+    pub allowlist: Option<Vec<String>>,
+    /// Serve PuppetDB's API and the status API alone: Puppet's API, the
+    /// CA's included, is not found.
+    pub only: bool,
+}
+
+impl PuppetDbAccess {
+    /// Reads a `certificate-allowlist` file: one certificate name a line,
+    /// blank lines left out.
+    pub fn read_allowlist(path: &std::path::Path) -> std::io::Result<Vec<String>> {
+        Ok(std::fs::read_to_string(path)?
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(str::to_string)
+            .collect())
+    }
+
+    /// Whether a client with this certificate name may use the API.
+    pub(crate) fn allows(&self, certname: Option<&str>) -> bool {
+        match (certname, &self.allowlist) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(name), Some(allowed)) => allowed.iter().any(|a| a == name),
+        }
+    }
 }
 
 /// Bounds on what clients may hold: connections, time and request sizes.

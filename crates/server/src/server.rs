@@ -593,7 +593,16 @@ async fn answer(
             .unwrap_or_default(),
         body,
     };
-    let response = if let Some(rest) = path.strip_prefix("/puppet-ca/v1/") {
+    let puppetdb_only = state.config.puppetdb.only
+        && !(path.starts_with("/pdb/")
+            || path.starts_with("/metrics/v2/")
+            || path.starts_with("/status/v1/"));
+    let response = if puppetdb_only {
+        http::error(
+            StatusCode::NOT_FOUND,
+            &format!("No route for {path}: this server serves PuppetDB's API alone"),
+        )
+    } else if let Some(rest) = path.strip_prefix("/puppet-ca/v1/") {
         crate::api_ca::handle(state, client, &request, rest)
     } else if let Some(rest) = path.strip_prefix("/puppet/v3/") {
         crate::api_v3::handle(state, client, &request, rest).await
@@ -602,9 +611,11 @@ async fn answer(
     } else if path == "/status/v1/simple" || path.starts_with("/status/v1/simple/") {
         http::text(StatusCode::OK, "running")
     } else if path == "/status/v1/services" || path.starts_with("/status/v1/services/") {
-        crate::status::services(state, &request, path.strip_prefix("/status/v1/services/"))
+        crate::status::services(state, &request, path.strip_prefix("/status/v1/services/")).await
     } else if path == "/metrics" {
         crate::status::metrics(state)
+    } else if let Some(rest) = path.strip_prefix("/metrics/v2/") {
+        crate::api_pdb::metrics(state, client, &request, rest).await
     } else if let Some(rest) = path.strip_prefix("/puppet-admin-api/v1/") {
         crate::status::admin(state, client, &request, rest)
     } else {

@@ -12,7 +12,11 @@ use crate::server::State;
 
 /// `status/v1/services[/NAME]`: each service with its state, as
 /// puppetserver's status service lists them; the counts at `level=debug`.
-pub(crate) fn services(state: &State, request: &Request, name: Option<&str>) -> Response<Body> {
+pub(crate) async fn services(
+    state: &State,
+    request: &Request,
+    name: Option<&str>,
+) -> Response<Body> {
     let level = match request.param("level") {
         None => "info",
         Some(level @ ("critical" | "info" | "debug")) => level,
@@ -38,7 +42,7 @@ pub(crate) fn services(state: &State, request: &Request, name: Option<&str>) -> 
         })
     };
     let certificates = state.ca.counts().ok();
-    let all = json!({
+    let mut all = json!({
         "server": service(json!({
             "compiles_running": load(&metrics.compiles_running),
             "compiles_waiting": load(&metrics.compiles_waiting),
@@ -52,6 +56,17 @@ pub(crate) fn services(state: &State, request: &Request, name: Option<&str>) -> 
         }),
         "status-service": service(json!({})),
     });
+    if let Some(store) = state.config.storage.clone() {
+        // PuppetDB's entry tells its state at every level. Asking the
+        // database blocks (PostgreSQL's client more than SQLite), so it
+        // is asked off the server's threads.
+        let asked =
+            tokio::task::spawn_blocking(move || marionette_storage::meta::status(&store)).await;
+        if let Ok(mut puppetdb) = asked {
+            puppetdb["detail_level"] = json!(level);
+            all["puppetdb-status"] = puppetdb;
+        }
+    }
     match name {
         None | Some("") => http::json(&all),
         Some(name) => match all.get(name) {

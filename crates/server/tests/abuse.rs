@@ -28,6 +28,11 @@ struct Fixture {
 
 impl Fixture {
     fn start(limits: Limits, names: &[&str]) -> Fixture {
+        Fixture::start_with(limits, names, |_| {})
+    }
+
+    /// A server whose configuration `edit` changes first.
+    fn start_with(limits: Limits, names: &[&str], edit: impl FnOnce(&mut Config)) -> Fixture {
         let dir = tempfile::Builder::new()
             .prefix("mrtest-abuse")
             .tempdir()
@@ -48,27 +53,26 @@ impl Fixture {
         }
         drop(ca);
         let compiler = Arc::new(Counting::default());
-        let server = Server::start(
-            Config {
-                bind: "127.0.0.1:0".parse().unwrap(),
-                certname: "localhost".into(),
-                dns_alt_names: vec!["localhost".into()],
-                cadir: dir.path().join("ca"),
-                ssldir: dir.path().join("ssl"),
-                vardir: dir.path().join("var"),
-                ca: settings(),
-                log_file: Some(dir.path().join("server.log")),
-                access_log: Some(dir.path().join("access.log")),
-                audit_log: Some(dir.path().join("audit.log")),
-                report_processors: Vec::new(),
-                storage: None,
-                reports: vec!["store".into()],
-                ca_admins: vec!["mrtest-admin".into()],
-                limits,
-            },
-            compiler.clone(),
-        )
-        .expect("the server starts");
+        let mut config = Config {
+            bind: "127.0.0.1:0".parse().unwrap(),
+            certname: "localhost".into(),
+            dns_alt_names: vec!["localhost".into()],
+            cadir: dir.path().join("ca"),
+            ssldir: dir.path().join("ssl"),
+            vardir: dir.path().join("var"),
+            ca: settings(),
+            log_file: Some(dir.path().join("server.log")),
+            access_log: Some(dir.path().join("access.log")),
+            audit_log: Some(dir.path().join("audit.log")),
+            report_processors: Vec::new(),
+            storage: None,
+            reports: vec!["store".into()],
+            ca_admins: vec!["mrtest-admin".into()],
+            limits,
+            puppetdb: Default::default(),
+        };
+        edit(&mut config);
+        let server = Server::start(config, compiler.clone()).expect("the server starts");
         Fixture {
             dir,
             server: Some(server),
@@ -685,4 +689,91 @@ fn operators_see_status_metrics_and_logs_and_flush_environments() {
     let old = std::fs::read_to_string(&rotated).unwrap();
     assert!(old.starts_with(&lines), "the rotated file lost lines");
     assert!(!fresh.contains("GET /metrics"), "{fresh}");
+}
+
+/// PuppetDB's API to the certificates of its allowlist alone, and a
+/// server that serves it alone (as `marionette storage serve` does)
+/// answers nothing else, the CA's API included.
+#[test]
+fn puppetdb_api_to_the_allowlist_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = marionette_storage::Store::open(&dir.path().join("store.sqlite3")).unwrap();
+    let fixture = Fixture::start_with(
+        Limits::default(),
+        &["mrtest-allowed", "mrtest-other"],
+        |config| {
+            config.storage = Some(Arc::new(store));
+            config.puppetdb = marionette_server::PuppetDbAccess {
+                allowlist: Some(vec!["mrtest-allowed".into()]),
+                only: true,
+            };
+        },
+    );
+    let ask = |name: Option<&str>, path: &str| {
+        let mut tls = fixture.connect(name).unwrap();
+        tls.fetch("GET", path).unwrap()
+    };
+    let (status, body) = ask(Some("mrtest-allowed"), "/pdb/query/v4/nodes");
+    assert_eq!((status, body.as_str()), (200, "[]"));
+    let (status, body) = ask(
+        Some("mrtest-allowed"),
+        "/pdb/query/v4?query=nodes%5Bcount()%5D%20%7B%7D",
+    );
+    assert_eq!((status, body.as_str()), (200, "[{\"count\":0}]"));
+    // Event counts take what to summarize by from the URL.
+    let (status, body) = ask(
+        Some("mrtest-allowed"),
+        "/pdb/query/v4/event-counts?summarize_by=certname&counts_filter=%5B%22%3E%22%2C%22failures%22%2C0%5D",
+    );
+    assert_eq!((status, body.as_str()), (200, "[]"));
+    let (status, body) = ask(
+        Some("mrtest-allowed"),
+        "/pdb/query/v4/aggregate-event-counts?summarize_by=certname,resource",
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"summarize_by\":\"resource\""), "{body}");
+    let (status, body) = ask(Some("mrtest-allowed"), "/pdb/query/v4/event-counts");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("summarize_by"), "{body}");
+    let (status, body) = ask(
+        Some("mrtest-allowed"),
+        "/pdb/query/v4/event-counts?summarize_by=certname&counts_filter=%5B",
+    );
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = ask(
+        Some("mrtest-allowed"),
+        "/metrics/v2/read/puppetlabs.puppetdb.population:name=num-nodes",
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"Value\":0"), "{body}");
+    for (name, path) in [
+        (Some("mrtest-other"), "/pdb/query/v4/nodes"),
+        (Some("mrtest-other"), "/pdb/meta/v1/version"),
+        (
+            Some("mrtest-other"),
+            "/metrics/v2/read/puppetlabs.puppetdb.population:name=num-nodes",
+        ),
+        (None, "/pdb/query/v4/nodes"),
+    ] {
+        assert_eq!(ask(name, path).0, 403, "{name:?} {path}");
+    }
+    // The status API is anyone's, as PuppetDB's is.
+    let (status, body) = ask(None, "/status/v1/services/puppetdb-status");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"read_db_up?\":true"), "{body}");
+    // Nothing of Puppet's API.
+    for path in [
+        "/puppet-ca/v1/certificate/ca",
+        "/puppet/v3/node/mrtest-allowed?environment=production",
+        "/metrics",
+    ] {
+        assert_eq!(ask(Some("mrtest-allowed"), path).0, 404, "{path}");
+    }
+    assert_eq!(
+        fixture
+            .compiler
+            .compiles
+            .load(std::sync::atomic::Ordering::Relaxed),
+        0
+    );
 }

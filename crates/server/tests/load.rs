@@ -49,6 +49,7 @@ fn three_hundred_catalogs_from_thirty_clients() {
             reports: vec!["store".into()],
             ca_admins: Vec::new(),
             limits: marionette_server::Limits::default(),
+            puppetdb: Default::default(),
         },
         compiler.clone(),
     )

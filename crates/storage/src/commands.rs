@@ -18,8 +18,9 @@ fn time_text(time: Timestamp) -> String {
 
 /// `replace facts` (version 5): the node's facts with its `trusted`
 /// data beside them, from `producer` (the server's certname), produced
-/// now, as Puppet's facts terminus sends them (Puppet's package inventory
-/// fact is left out).
+/// now, as Puppet's facts terminus sends them: Puppet's package inventory
+/// fact (`_puppet_inventory_1`) is left out of the values, its packages
+/// (`[name, version, provider]` each) sent as the `package_inventory`.
 pub fn replace_facts(
     certname: &str,
     environment: &str,
@@ -28,17 +29,34 @@ pub fn replace_facts(
     producer: &str,
 ) -> Value {
     let mut values = values.clone();
-    values.shift_remove("_puppet_inventory_1");
+    let packages = values
+        .shift_remove("_puppet_inventory_1")
+        .and_then(|inventory| inventory.get("packages").cloned())
+        .and_then(|packages| match packages {
+            Value::Array(list) => Some(
+                list.into_iter()
+                    .filter(|p| {
+                        p.as_array()
+                            .is_some_and(|p| p.len() == 3 && p.iter().all(Value::is_string))
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        });
     if let Some(trusted) = trusted {
         values.insert("trusted".into(), trusted.clone());
     }
-    json!({
+    let mut payload = json!({
         "certname": certname,
         "environment": environment,
         "producer_timestamp": time_text(Timestamp::now()),
         "producer": producer,
         "values": values,
-    })
+    });
+    if let Some(packages) = packages {
+        payload["package_inventory"] = Value::Array(packages);
+    }
+    payload
 }
 
 /// `[type, title]` of a reference `Type[title]`.

@@ -1,10 +1,11 @@
 //! The paths of PuppetDB's query API (`/pdb/query/v4/...`) as an entity
 //! and a query: `nodes/NAME/facts` is the facts of NAME, the root path
-//! takes `["from", ENTITY, QUERY]`.
+//! takes `["from", ENTITY, QUERY, PAGING...]` or a PQL string.
 
 use serde_json::{Value, json};
 
-use crate::StoreError;
+use crate::query::{Paging, split_from};
+use crate::{StoreError, pql};
 
 /// What a query path asks for.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,29 +16,42 @@ pub struct Endpoint {
     /// The path names one thing (`nodes/NAME`, `catalogs/NAME`): the
     /// answer is that object, not a list.
     pub single: bool,
+    /// The paging the query itself asks for (PQL's `limit`, `offset`,
+    /// `order by`, the root query's paging clauses); see
+    /// [`Paging::or`] to combine it with the request's.
+    pub paging: Paging,
 }
 
-fn from_root(ast: Option<Value>) -> Result<(String, Option<Value>), StoreError> {
+fn from_root(ast: Option<Value>) -> Result<(String, Option<Value>, Paging), StoreError> {
     let wrong = || {
         StoreError::Query(
-            "The root endpoint takes a query of the form [\"from\", ENTITY, QUERY]".into(),
+            "The root endpoint takes a PQL query or a query of the form [\"from\", ENTITY, QUERY]"
+                .into(),
         )
     };
     let Some(Value::Array(items)) = ast else {
         return Err(wrong());
     };
-    match (
-        items.first().and_then(Value::as_str),
-        items.get(1).and_then(Value::as_str),
-    ) {
-        (Some("from"), Some(entity)) => Ok((entity.to_string(), items.get(2).cloned())),
+    match items.first().and_then(Value::as_str) {
+        Some("from") => split_from(&items[1..]),
         _ => Err(wrong()),
     }
 }
 
-/// The endpoint of `path`, the part after `/pdb/query/v4`.
+/// The endpoint of `path`, the part after `/pdb/query/v4`, asked `ast`:
+/// the query's JSON AST, or a PQL string (`nodes[certname] { ... }`).
 pub fn endpoint(path: &str, ast: Option<Value>) -> Result<Endpoint, StoreError> {
     let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    let ast = match ast {
+        Some(Value::String(text)) if parts.is_empty() => Some(pql::parse(&text)?),
+        Some(Value::String(_)) => {
+            return Err(StoreError::Query(format!(
+                "PQL is taken only at the root endpoint (/pdb/query/v4); at /pdb/query/v4/{}, give the query as its JSON AST",
+                path.trim_matches('/')
+            )));
+        }
+        other => other,
+    };
     let and = |condition: Value, ast: Option<Value>| -> Option<Value> {
         Some(match ast {
             Some(query) => json!(["and", condition, query]),
@@ -45,14 +59,23 @@ pub fn endpoint(path: &str, ast: Option<Value>) -> Result<Endpoint, StoreError> 
         })
     };
     let single = matches!(parts.as_slice(), ["nodes" | "catalogs" | "environments", _]);
+    let mut paging = Paging::default();
     let (entity, query) = match parts.as_slice() {
-        [] => from_root(ast)?,
+        [] => {
+            let (entity, query, from_paging) = from_root(ast)?;
+            paging = from_paging;
+            (entity, query)
+        }
         [entity] => (entity.to_string(), ast),
         ["nodes" | "catalogs", certname] => (
             parts[0].to_string(),
             and(json!(["=", "certname", certname]), ast),
         ),
         ["environments", name] => ("environments".into(), and(json!(["=", "name", name]), ast)),
+        ["package-inventory", certname] => (
+            "package-inventory".into(),
+            and(json!(["=", "certname", certname]), ast),
+        ),
         ["nodes", certname, "facts"] => {
             ("facts".into(), and(json!(["=", "certname", certname]), ast))
         }
@@ -100,5 +123,6 @@ pub fn endpoint(path: &str, ast: Option<Value>) -> Result<Endpoint, StoreError> 
         entity,
         query,
         single,
+        paging,
     })
 }

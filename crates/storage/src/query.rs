@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::StoreError;
 
 /// Which part of an answer to give, in which order.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Paging {
     pub limit: Option<usize>,
     pub offset: usize,
@@ -22,12 +22,55 @@ pub struct Paging {
     pub order_by: Vec<(String, bool)>,
 }
 
-/// A field of a row: a plain one, a resource's parameter, or a node's fact.
-#[derive(Clone, Debug, PartialEq)]
+impl Paging {
+    /// This paging (a query's own), with what it leaves unsaid taken
+    /// from `other` (the request's parameters).
+    pub fn or(&self, other: &Paging) -> Paging {
+        Paging {
+            limit: self.limit.or(other.limit),
+            offset: if self.offset == 0 {
+                other.offset
+            } else {
+                self.offset
+            },
+            order_by: if self.order_by.is_empty() {
+                other.order_by.clone()
+            } else {
+                self.order_by.clone()
+            },
+        }
+    }
+}
+
+/// A field of a row: a plain one, a resource's parameter, a node's fact,
+/// or a step into a structured field (`facts.os.family`,
+/// `parameters.ensure`).
+#[derive(Clone, Debug)]
 pub(crate) enum Field {
     Plain(String),
     Parameter(String),
     Fact(String),
+    Path(String, Vec<Step>),
+}
+
+impl PartialEq for Field {
+    fn eq(&self, other: &Field) -> bool {
+        match (self, other) {
+            (Field::Plain(a), Field::Plain(b))
+            | (Field::Parameter(a), Field::Parameter(b))
+            | (Field::Fact(a), Field::Fact(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// A step of a dotted field's path.
+#[derive(Clone, Debug)]
+pub(crate) enum Step {
+    Key(String),
+    Index(usize),
+    /// `match(REGEX)`: every key the expression matches.
+    Match(Regex),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,6 +87,9 @@ pub(crate) enum Op {
 pub(crate) enum Expr {
     Compare(Op, Field, Value),
     Regex(Field, Regex),
+    /// `~>`: a path (a list) whose elements, as text, each match the
+    /// expression at the same place.
+    PathRegex(Field, Vec<Regex>),
     Null(Field, bool),
     And(Vec<Expr>),
     Or(Vec<Expr>),
@@ -55,11 +101,13 @@ pub(crate) enum Expr {
     InQuery(Vec<Field>, Box<Extract>),
 }
 
-/// What to project from the matching rows.
+/// What to project from the matching rows: a field (by its name in the
+/// answer), or an aggregate function of the rows (`count`, `avg`, `sum`,
+/// `min`, `max`), of one field or (`count` only) of none.
 #[derive(Clone, Debug)]
 pub(crate) enum Projection {
-    Field(String),
-    Count,
+    Field(String, Field),
+    Function(String, Option<Field>),
 }
 
 /// `["extract", fields, query, ["group_by", ...]]`, or a plain query
@@ -69,7 +117,110 @@ pub(crate) struct Extract {
     pub(crate) entity: String,
     pub(crate) fields: Option<Vec<Projection>>,
     pub(crate) filter: Option<Expr>,
-    pub(crate) group_by: Vec<String>,
+    pub(crate) group_by: Vec<(String, Field)>,
+    /// A subquery's own paging (`["from", E, Q, ["limit", 1]]`).
+    pub(crate) paging: Paging,
+    /// Fields computed from each row before it is projected or grouped:
+    /// `to_string(FIELD, FORMAT)`, by the name it is answered as.
+    pub(crate) computed: Vec<Computed>,
+}
+
+/// `["function", "to_string", FIELD, FORMAT]`: the field's time written
+/// with PostgreSQL's `to_char` patterns, as the key `to_string`.
+#[derive(Clone, Debug)]
+pub(crate) struct Computed {
+    pub(crate) key: String,
+    pub(crate) source: Field,
+    pub(crate) format: String,
+}
+
+/// A `to_string` call: its computed field.
+fn parse_to_string(entity: &str, call: &[Value]) -> Result<Computed, StoreError> {
+    match (call.get(2), call.get(3).and_then(Value::as_str), call.len()) {
+        (Some(field), Some(format), 4) => Ok(Computed {
+            key: "to_string".into(),
+            source: parse_field(entity, field)?,
+            format: format.to_string(),
+        }),
+        _ => Err(bad(
+            "The function 'to_string' takes a field and a format, as to_string(receive_time, \"YYYY-MM-DD\")",
+        )),
+    }
+}
+
+fn is_to_string(value: &Value) -> bool {
+    value.as_array().is_some_and(|call| {
+        call.first().and_then(Value::as_str) == Some("function")
+            && call.get(1).and_then(Value::as_str) == Some("to_string")
+    })
+}
+
+/// The name the store knows an entity by: PQL and the root endpoint
+/// spell some with underscores (`fact_contents`).
+pub(crate) fn entity_name(name: &str) -> String {
+    name.replace('_', "-")
+}
+
+/// `["from", ENTITY, QUERY?, PAGING...]` without its `"from"`: the
+/// entity, its query, and the paging clauses (`["limit", N]`,
+/// `["offset", N]`, `["order_by", [FIELD | [FIELD, "asc"|"desc"], ...]]`).
+pub(crate) fn split_from(args: &[Value]) -> Result<(String, Option<Value>, Paging), StoreError> {
+    let entity = args
+        .first()
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad("'from' takes an entity, as in [\"from\", \"nodes\", QUERY]"))?;
+    let entity = entity_name(entity);
+    let mut query = None;
+    let mut paging = Paging::default();
+    for (index, clause) in args[1..].iter().enumerate() {
+        let items = clause
+            .as_array()
+            .ok_or_else(|| bad(format!("{clause} is not a query or a paging clause")))?;
+        let count = |name: &str| -> Result<usize, StoreError> {
+            items
+                .get(1)
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+                .filter(|_| items.len() == 2)
+                .ok_or_else(|| {
+                    bad(format!(
+                        "'{name}' takes one non-negative integer, not {clause}"
+                    ))
+                })
+        };
+        match items.first().and_then(Value::as_str) {
+            Some("limit") => paging.limit = Some(count("limit")?),
+            Some("offset") => paging.offset = count("offset")?,
+            Some("order_by") => {
+                let fields = items
+                    .get(1)
+                    .and_then(Value::as_array)
+                    .filter(|_| items.len() == 2)
+                    .ok_or_else(|| {
+                        bad(format!("'order_by' takes a list of fields, not {clause}"))
+                    })?;
+                for field in fields {
+                    let (name, descending) = match field {
+                        Value::String(name) => (name.clone(), false),
+                        Value::Array(pair) => match (
+                            pair.first().and_then(Value::as_str),
+                            pair.get(1).and_then(Value::as_str),
+                            pair.len(),
+                        ) {
+                            (Some(name), Some("asc"), 2) => (name.to_string(), false),
+                            (Some(name), Some("desc"), 2) => (name.to_string(), true),
+                            _ => return Err(bad(format!("Can't order by {field}"))),
+                        },
+                        other => return Err(bad(format!("Can't order by {other}"))),
+                    };
+                    paging.order_by.push((name, descending));
+                }
+            }
+            _ if index == 0 => query = Some(clause.clone()),
+            _ => return Err(bad(format!("{clause} is not a paging clause"))),
+        }
+    }
+    Ok((entity, query, paging))
 }
 
 /// The fields each entity answers with and may be queried by.
@@ -177,14 +328,68 @@ pub(crate) fn fields_of(entity: &str) -> Option<&'static [&'static str]> {
             "corrective_change",
             "latest_report?",
         ],
+        "fact-contents" => &[
+            "certname",
+            "environment",
+            "name",
+            "path",
+            "value",
+            "node_state",
+        ],
+        "fact-paths" => &["path", "type"],
+        "inventory" => &[
+            "certname",
+            "timestamp",
+            "environment",
+            "facts",
+            "trusted",
+            "node_state",
+        ],
+        "producers" => &["name"],
+        // Answered by `Store::event_counts`; the fields its counts filter
+        // and its paging know.
+        "event-counts" => &[
+            "subject_type",
+            "subject",
+            "successes",
+            "failures",
+            "noops",
+            "skips",
+        ],
+        "packages" => &["package_name", "version", "provider"],
+        "package-inventory" => &[
+            "certname",
+            "package_name",
+            "version",
+            "provider",
+            "node_state",
+        ],
         _ => return None,
     })
+}
+
+/// The structured fields of an entity that a dotted field steps into.
+fn dotted_roots(entity: &str) -> &'static [&'static str] {
+    match entity {
+        "inventory" => &["facts", "trusted"],
+        "resources" => &["parameters"],
+        _ => &[],
+    }
 }
 
 /// Whether rows of the entity belong to nodes, and so are of active
 /// nodes only unless the query asks about `node_state`.
 pub(crate) fn follows_node_state(entity: &str) -> bool {
-    matches!(entity, "nodes" | "facts" | "resources" | "catalogs")
+    matches!(
+        entity,
+        "nodes"
+            | "facts"
+            | "resources"
+            | "catalogs"
+            | "fact-contents"
+            | "inventory"
+            | "package-inventory"
+    )
 }
 
 fn bad(message: impl Into<String>) -> StoreError {
@@ -199,6 +404,8 @@ pub(crate) fn parse(entity: &str, ast: Option<&Value>) -> Result<Extract, StoreE
             fields: None,
             filter: None,
             group_by: Vec::new(),
+            paging: Paging::default(),
+            computed: Vec::new(),
         });
     };
     let items = ast
@@ -212,27 +419,42 @@ pub(crate) fn parse(entity: &str, ast: Option<&Value>) -> Result<Extract, StoreE
         fields: None,
         filter: Some(parse_expr(entity, ast)?),
         group_by: Vec::new(),
+        paging: Paging::default(),
+        computed: Vec::new(),
     })
 }
 
 fn parse_extract(entity: &str, args: &[Value]) -> Result<Extract, StoreError> {
     let fields = match args.first() {
         Some(Value::String(field)) => vec![Value::String(field.clone())],
+        Some(Value::Array(fields))
+            if fields.first().and_then(Value::as_str) == Some("function") =>
+        {
+            vec![Value::Array(fields.clone())]
+        }
         Some(Value::Array(fields)) => fields.clone(),
         _ => return Err(bad("'extract' takes a field or a list of fields")),
     };
     let mut projections = Vec::new();
+    let mut computed: Vec<Computed> = Vec::new();
     for field in fields {
         match &field {
-            Value::String(name) => {
-                check_field(entity, name)?;
-                projections.push(Projection::Field(name.clone()));
+            Value::Array(call) if is_to_string(&field) => {
+                let to_string = parse_to_string(entity, call)?;
+                projections.push(Projection::Field(
+                    to_string.key.clone(),
+                    Field::Plain(to_string.key.clone()),
+                ));
+                computed.push(to_string);
             }
-            Value::Array(call)
-                if call.first().and_then(Value::as_str) == Some("function")
-                    && call.get(1).and_then(Value::as_str) == Some("count") =>
-            {
-                projections.push(Projection::Count)
+            Value::String(name) => {
+                projections.push(Projection::Field(
+                    name.clone(),
+                    parse_field(entity, &field)?,
+                ));
+            }
+            Value::Array(call) if call.first().and_then(Value::as_str) == Some("function") => {
+                projections.push(parse_function(entity, call)?)
             }
             other => return Err(bad(format!("Can't extract {other}"))),
         }
@@ -243,20 +465,72 @@ fn parse_extract(entity: &str, args: &[Value]) -> Result<Extract, StoreError> {
         let items = arg.as_array().ok_or_else(|| bad("Malformed 'extract'"))?;
         if items.first().and_then(Value::as_str) == Some("group_by") {
             for field in &items[1..] {
-                let name = field.as_str().ok_or_else(|| bad("Malformed 'group_by'"))?;
-                check_field(entity, name)?;
-                group_by.push(name.to_string());
+                if let Value::Array(call) = field
+                    && is_to_string(field)
+                {
+                    let to_string = parse_to_string(entity, call)?;
+                    group_by.push((to_string.key.clone(), Field::Plain(to_string.key.clone())));
+                    if !computed
+                        .iter()
+                        .any(|c| c.source == to_string.source && c.format == to_string.format)
+                    {
+                        computed.push(to_string);
+                    }
+                    continue;
+                }
+                let name = field.as_str().ok_or_else(|| {
+                    bad(format!(
+                        "Can't group by {field}: only fields are grouped by"
+                    ))
+                })?;
+                group_by.push((name.to_string(), parse_field(entity, field)?));
             }
         } else if !items.is_empty() {
             filter = Some(parse_expr(entity, arg)?);
         }
+    }
+    let grouped: Vec<&str> = group_by.iter().map(|(name, _)| name.as_str()).collect();
+    let aggregated = projections
+        .iter()
+        .any(|p| matches!(p, Projection::Function(..)));
+    if let Some(name) = projections.iter().find_map(|p| match p {
+        Projection::Field(name, _)
+            if (aggregated || !grouped.is_empty()) && !grouped.contains(&name.as_str()) =>
+        {
+            Some(name)
+        }
+        _ => None,
+    }) {
+        return Err(bad(format!(
+            "'{name}' must be in the 'group_by' to be extracted with an aggregate function"
+        )));
     }
     Ok(Extract {
         entity: entity.to_string(),
         fields: Some(projections),
         filter,
         group_by,
+        paging: Paging::default(),
+        computed,
     })
+}
+
+/// `["function", NAME, FIELD?]`.
+fn parse_function(entity: &str, call: &[Value]) -> Result<Projection, StoreError> {
+    let name = call.get(1).and_then(Value::as_str).unwrap_or_default();
+    let field = call.get(2).map(|f| parse_field(entity, f)).transpose()?;
+    match (name, &field, call.len()) {
+        ("count", _, 2 | 3) => Ok(Projection::Function(name.to_string(), field)),
+        ("avg" | "sum" | "min" | "max", Some(_), 3) => {
+            Ok(Projection::Function(name.to_string(), field))
+        }
+        ("avg" | "sum" | "min" | "max", _, _) => Err(bad(format!(
+            "The function '{name}' takes exactly one field"
+        ))),
+        _ => Err(bad(format!(
+            "'{name}' is not a function: the functions are count, avg, sum, min, max and to_string"
+        ))),
+    }
 }
 
 fn check_field(entity: &str, name: &str) -> Result<(), StoreError> {
@@ -283,6 +557,11 @@ fn check_field(entity: &str, name: &str) -> Result<(), StoreError> {
 fn parse_field(entity: &str, value: &Value) -> Result<Field, StoreError> {
     match value {
         Value::String(name) => {
+            if let Some((root, path)) = name.split_once('.')
+                && dotted_roots(entity).contains(&root)
+            {
+                return Ok(Field::Path(root.to_string(), parse_path(path)?));
+            }
             check_field(entity, name)?;
             Ok(Field::Plain(name.clone()))
         }
@@ -301,6 +580,53 @@ fn parse_field(entity: &str, value: &Value) -> Result<Field, StoreError> {
             "{value} is not a queryable object for {entity}"
         ))),
     }
+}
+
+/// The steps of a dotted field after its root: `os.release.major`,
+/// `"a.b".c`, `disks[0]`, `match("^sd")`.
+fn parse_path(path: &str) -> Result<Vec<Step>, StoreError> {
+    let malformed = || bad(format!("The field path '{path}' is malformed"));
+    let mut steps = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        let step_len;
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted.find('"').ok_or_else(malformed)?;
+            steps.push(Step::Key(quoted[..end].to_string()));
+            step_len = end + 2;
+        } else if let Some(pattern) = rest.strip_prefix("match(") {
+            let end = pattern.rfind(')').ok_or_else(malformed)?;
+            let pattern = pattern[..end].trim_matches('"');
+            let regex = Regex::new(pattern)
+                .map_err(|e| bad(format!("Invalid regular expression '{pattern}': {e}")))?;
+            steps.push(Step::Match(regex));
+            step_len = "match(".len() + end + 1;
+        } else {
+            let end = rest.find('.').unwrap_or(rest.len());
+            let step = &rest[..end];
+            match step.strip_suffix(']').and_then(|s| s.split_once('[')) {
+                Some((key, index)) if index.parse::<usize>().is_ok() => {
+                    if !key.is_empty() {
+                        steps.push(Step::Key(key.to_string()));
+                    }
+                    steps.push(Step::Index(index.parse().map_err(|_| malformed())?));
+                }
+                _ if step.is_empty() => return Err(malformed()),
+                _ => steps.push(Step::Key(step.to_string())),
+            }
+            step_len = end;
+        }
+        rest = &rest[step_len.min(rest.len())..];
+        if let Some(after) = rest.strip_prefix('.') {
+            rest = after;
+            if rest.is_empty() {
+                return Err(malformed());
+            }
+        } else if !rest.is_empty() {
+            return Err(malformed());
+        }
+    }
+    Ok(steps)
 }
 
 fn arg<'a>(items: &'a [Value], index: usize, operator: &str) -> Result<&'a Value, StoreError> {
@@ -348,6 +674,22 @@ fn parse_expr(entity: &str, ast: &Value) -> Result<Expr, StoreError> {
             let regex = Regex::new(pattern)
                 .map_err(|e| bad(format!("Invalid regular expression '{pattern}': {e}")))?;
             Ok(Expr::Regex(field, regex))
+        }
+        "~>" => {
+            let field = parse_field(entity, arg(items, 1, operator)?)?;
+            let patterns = arg(items, 2, operator)?
+                .as_array()
+                .ok_or_else(|| bad("'~>' takes a list of regular expressions"))?
+                .iter()
+                .map(|p| {
+                    let pattern = p
+                        .as_str()
+                        .ok_or_else(|| bad("'~>' takes a list of regular expressions"))?;
+                    Regex::new(pattern)
+                        .map_err(|e| bad(format!("Invalid regular expression '{pattern}': {e}")))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Expr::PathRegex(field, patterns))
         }
         "null?" => {
             let field = parse_field(entity, arg(items, 1, operator)?)?;
@@ -399,16 +741,30 @@ fn parse_expr(entity: &str, ast: &Value) -> Result<Expr, StoreError> {
                     let (sub_entity, sub_query) = select(source.get(2))?;
                     let mut extract = parse_extract(&sub_entity, &source[1..2])?;
                     extract.filter = sub_query.map(|q| parse_expr(&sub_entity, q)).transpose()?;
+                    check_in(&fields, &extract)?;
                     Ok(Expr::InQuery(fields, Box::new(extract)))
                 }
-                _ => Err(bad("'in' takes an 'array' or an 'extract'")),
+                Some("from") => {
+                    let (sub_entity, sub_query, paging) = split_from(&source[1..])?;
+                    if fields_of(&sub_entity).is_none() {
+                        return Err(StoreError::UnknownEntity(sub_entity));
+                    }
+                    let mut extract = parse(&sub_entity, sub_query.as_ref())?;
+                    extract.paging = paging;
+                    check_in(&fields, &extract)?;
+                    Ok(Expr::InQuery(fields, Box::new(extract)))
+                }
+                _ => Err(bad("'in' takes an 'array', an 'extract' or a 'from'")),
             }
         }
         "subquery" => {
             // An implicit subquery joins on the node.
-            let sub_entity = arg(items, 1, operator)?
-                .as_str()
-                .ok_or_else(|| bad("'subquery' names an entity"))?;
+            let sub_entity = entity_name(
+                arg(items, 1, operator)?
+                    .as_str()
+                    .ok_or_else(|| bad("'subquery' names an entity"))?,
+            );
+            let sub_entity = sub_entity.as_str();
             if fields_of(sub_entity).is_none() {
                 return Err(StoreError::UnknownEntity(sub_entity.to_string()));
             }
@@ -429,13 +785,33 @@ fn parse_expr(entity: &str, ast: &Value) -> Result<Expr, StoreError> {
                 })],
                 Box::new(Extract {
                     entity: sub_entity.to_string(),
-                    fields: Some(vec![Projection::Field(key.into())]),
+                    fields: Some(vec![Projection::Field(
+                        key.into(),
+                        Field::Plain(key.into()),
+                    )]),
                     filter,
                     group_by: Vec::new(),
+                    paging: Paging::default(),
+                    computed: Vec::new(),
                 }),
             ))
         }
         other => Err(bad(format!("'{other}' is not a valid operator"))),
+    }
+}
+
+/// An `in`'s subquery gives as many fields as the `in` names.
+fn check_in(fields: &[Field], extract: &Extract) -> Result<(), StoreError> {
+    match &extract.fields {
+        Some(projections) if projections.len() == fields.len() => Ok(()),
+        Some(projections) => Err(bad(format!(
+            "'in' compares {} field(s) with a subquery that extracts {}",
+            fields.len(),
+            projections.len()
+        ))),
+        None => Err(bad(
+            "The subquery of an 'in' must extract the fields it compares",
+        )),
     }
 }
 
@@ -462,7 +838,10 @@ impl Expr {
     pub(crate) fn mentions_node_state(&self) -> bool {
         let named = |f: &Field| *f == Field::Plain("node_state".into());
         match self {
-            Expr::Compare(_, f, _) | Expr::Regex(f, _) | Expr::Null(f, _) => named(f),
+            Expr::Compare(_, f, _)
+            | Expr::Regex(f, _)
+            | Expr::PathRegex(f, _)
+            | Expr::Null(f, _) => named(f),
             Expr::And(parts) | Expr::Or(parts) => parts.iter().any(Expr::mentions_node_state),
             Expr::Not(inner) => inner.mentions_node_state(),
             Expr::In(fields, _) | Expr::InQuery(fields, _) => fields.iter().any(named),
@@ -493,14 +872,8 @@ impl Expr {
             Expr::Not(inner) => inner.resolve(run)?,
             Expr::InQuery(fields, extract) => {
                 let rows = run(extract)?;
-                let names: Vec<String> = match &extract.fields {
-                    Some(projections) => projections
-                        .iter()
-                        .filter_map(|p| match p {
-                            Projection::Field(name) => Some(name.clone()),
-                            Projection::Count => None,
-                        })
-                        .collect(),
+                let names: Vec<&str> = match &extract.fields {
+                    Some(projections) => projections.iter().map(Projection::name).collect(),
                     None => Vec::new(),
                 };
                 let tuples = rows
@@ -508,7 +881,7 @@ impl Expr {
                     .map(|row| {
                         names
                             .iter()
-                            .map(|n| row.get(n).cloned().unwrap_or(Value::Null))
+                            .map(|n| row.get(*n).cloned().unwrap_or(Value::Null))
                             .collect()
                     })
                     .collect();
@@ -534,8 +907,17 @@ impl Expr {
                 Value::Number(n) => regex.is_match(&n.to_string()),
                 _ => false,
             }),
+            Expr::PathRegex(field, patterns) => values_of(row, field).any(|found| {
+                found.as_array().is_some_and(|path| {
+                    path.len() == patterns.len()
+                        && path.iter().zip(patterns).all(|(step, regex)| match step {
+                            Value::String(text) => regex.is_match(text),
+                            other => regex.is_match(&other.to_string()),
+                        })
+                })
+            }),
             Expr::Null(field, is_null) => {
-                let null = value_of(row, field).is_none_or(Value::is_null);
+                let null = values_of(row, field).all(Value::is_null);
                 null == *is_null
             }
             Expr::And(parts) => parts.iter().all(|p| p.matches(row)),
@@ -565,15 +947,39 @@ fn value_of<'a>(row: &'a Map<String, Value>, field: &Field) -> Option<&'a Value>
         Field::Plain(name) => row.get(name.as_str()),
         Field::Parameter(name) => row.get("parameters")?.get(name.as_str()),
         Field::Fact(name) => row.get("_facts")?.get(name.as_str()),
+        Field::Path(..) => values_of(row, field).next(),
     }
 }
 
-/// The values a condition on `field` tests: each tag for `tag`, the
-/// value itself otherwise.
+/// The values a condition on `field` tests: each tag for `tag`, each
+/// value a path's `match()` reaches, the value itself otherwise.
 fn values_of<'a>(
     row: &'a Map<String, Value>,
     field: &Field,
 ) -> Box<dyn Iterator<Item = &'a Value> + 'a> {
+    if let Field::Path(root, steps) = field {
+        let mut found: Vec<&Value> = row.get(root.as_str()).into_iter().collect();
+        for step in steps {
+            found = found
+                .into_iter()
+                .flat_map(|value| -> Vec<&Value> {
+                    match (step, value) {
+                        (Step::Key(key), Value::Object(map)) => map.get(key).into_iter().collect(),
+                        (Step::Index(index), Value::Array(items)) => {
+                            items.get(*index).into_iter().collect()
+                        }
+                        (Step::Match(regex), Value::Object(map)) => map
+                            .iter()
+                            .filter(|(key, _)| regex.is_match(key))
+                            .map(|(_, v)| v)
+                            .collect(),
+                        _ => Vec::new(),
+                    }
+                })
+                .collect();
+        }
+        return Box::new(found.into_iter());
+    }
     match (field, value_of(row, field)) {
         (Field::Plain(name), Some(Value::Array(tags))) if name == "tag" => Box::new(tags.iter()),
         (_, Some(value)) => Box::new(std::iter::once(value)),
@@ -634,12 +1040,113 @@ pub(crate) fn order(a: &Value, b: &Value) -> Ordering {
     }
 }
 
+impl Projection {
+    /// The key of the answer's field: the field's name, or the
+    /// function's.
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            Projection::Field(name, _) | Projection::Function(name, _) => name,
+        }
+    }
+}
+
+/// A group's key (its `group_by` fields' values) and rows.
+type Group<'a> = (Vec<Value>, Vec<&'a Map<String, Value>>);
+
+/// An aggregate function of a group's rows.
+fn aggregate(name: &str, field: Option<&Field>, rows: &[&Map<String, Value>]) -> Value {
+    let values: Vec<&Value> = match field {
+        Some(field) => rows
+            .iter()
+            .flat_map(|row| value_of(row, field))
+            .filter(|v| !v.is_null())
+            .collect(),
+        None => return Value::from(rows.len()),
+    };
+    let numbers = || values.iter().filter_map(|v| v.as_f64());
+    match name {
+        "count" => Value::from(values.len()),
+        "sum" if values.iter().all(|v| v.is_i64()) && !values.is_empty() => {
+            Value::from(values.iter().filter_map(|v| v.as_i64()).sum::<i64>())
+        }
+        "sum" | "avg" => {
+            let count = numbers().count();
+            if count == 0 {
+                return Value::Null;
+            }
+            let sum: f64 = numbers().sum();
+            let result = if name == "avg" {
+                sum / count as f64
+            } else {
+                sum
+            };
+            serde_json::Number::from_f64(result).map_or(Value::Null, Value::Number)
+        }
+        "min" | "max" => {
+            let pick = values.into_iter().reduce(|a, b| {
+                let less = order(a, b) == Ordering::Less;
+                if less == (name == "min") { a } else { b }
+            });
+            pick.cloned().unwrap_or(Value::Null)
+        }
+        _ => Value::Null,
+    }
+}
+
+/// Sorts rows by fields, each ascending unless `true`.
+fn sort(rows: &mut [Map<String, Value>], order_by: &[(String, bool)]) {
+    if order_by.is_empty() {
+        return;
+    }
+    let fields: Vec<(Field, bool)> = order_by
+        .iter()
+        .map(|(name, descending)| (Field::Plain(name.clone()), *descending))
+        .collect();
+    rows.sort_by(|a, b| {
+        for (field, descending) in &fields {
+            let null = Value::Null;
+            let ordering = order(
+                value_of(a, field).unwrap_or(&null),
+                value_of(b, field).unwrap_or(&null),
+            );
+            let ordering = if *descending {
+                ordering.reverse()
+            } else {
+                ordering
+            };
+            if ordering != Ordering::Equal {
+                return ordering;
+            }
+        }
+        Ordering::Equal
+    });
+}
+
 /// Projects, groups, sorts and pages the matching rows.
 pub(crate) fn finish(
     extract: &Extract,
-    rows: Vec<Map<String, Value>>,
+    mut rows: Vec<Map<String, Value>>,
     paging: &Paging,
 ) -> Vec<Value> {
+    for computed in &extract.computed {
+        for row in &mut rows {
+            let written = value_of(row, &computed.source)
+                .and_then(Value::as_str)
+                .and_then(|time| crate::to_char::to_char(time, &computed.format))
+                .map_or(Value::Null, Value::String);
+            row.insert(computed.key.clone(), written);
+        }
+    }
+    let aggregated = extract.fields.as_ref().is_some_and(|projections| {
+        !extract.group_by.is_empty()
+            || projections
+                .iter()
+                .any(|p| matches!(p, Projection::Function(..)))
+    });
+    if !aggregated {
+        // Rows sort by their fields, projected or not.
+        sort(&mut rows, &paging.order_by);
+    }
     let mut rows: Vec<Map<String, Value>> = match &extract.fields {
         None => rows
             .into_iter()
@@ -649,37 +1156,39 @@ pub(crate) fn finish(
                     .collect()
             })
             .collect(),
-        Some(projections) if projections.iter().any(|p| matches!(p, Projection::Count)) => {
-            // Counts, per group when grouped.
-            let mut groups: Vec<(Vec<Value>, usize)> = Vec::new();
-            for row in &rows {
-                let key: Vec<Value> = extract
-                    .group_by
-                    .iter()
-                    .map(|f| row.get(f).cloned().unwrap_or(Value::Null))
-                    .collect();
-                match groups.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, count)) => *count += 1,
-                    None => groups.push((key, 1)),
+        Some(projections) if aggregated => {
+            // One row a group; without a group_by, all rows are one.
+            let mut groups: Vec<Group> = Vec::new();
+            if extract.group_by.is_empty() {
+                groups.push((Vec::new(), rows.iter().collect()));
+            } else {
+                for row in &rows {
+                    let key: Vec<Value> = extract
+                        .group_by
+                        .iter()
+                        .map(|(_, f)| value_of(row, f).cloned().unwrap_or(Value::Null))
+                        .collect();
+                    match groups.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, members)) => members.push(row),
+                        None => groups.push((key, vec![row])),
+                    }
                 }
             }
             groups
                 .into_iter()
-                .map(|(key, count)| {
+                .map(|(key, members)| {
                     let mut out = Map::new();
                     for projection in projections {
-                        match projection {
-                            Projection::Count => {
-                                out.insert("count".into(), Value::from(count));
+                        let value = match projection {
+                            Projection::Function(name, field) => {
+                                aggregate(name, field.as_ref(), &members)
                             }
-                            Projection::Field(name) => {
-                                let at = extract.group_by.iter().position(|g| g == name);
-                                out.insert(
-                                    name.clone(),
-                                    at.map(|i| key[i].clone()).unwrap_or(Value::Null),
-                                );
+                            Projection::Field(name, _) => {
+                                let at = extract.group_by.iter().position(|(g, _)| g == name);
+                                at.map(|i| key[i].clone()).unwrap_or(Value::Null)
                             }
-                        }
+                        };
+                        out.insert(projection.name().to_string(), value);
                     }
                     out
                 })
@@ -690,33 +1199,22 @@ pub(crate) fn finish(
             .map(|row| {
                 projections
                     .iter()
-                    .filter_map(|p| match p {
-                        Projection::Field(name) => {
-                            let value = if name == "tag" { "tags" } else { name.as_str() };
-                            Some((name.clone(), row.get(value).cloned().unwrap_or(Value::Null)))
-                        }
-                        Projection::Count => None,
+                    .map(|p| {
+                        let value = match p {
+                            Projection::Field(_, field) => {
+                                value_of(&row, field).cloned().unwrap_or(Value::Null)
+                            }
+                            Projection::Function(..) => Value::Null,
+                        };
+                        (p.name().to_string(), value)
                     })
                     .collect()
             })
             .collect(),
     };
-    if !paging.order_by.is_empty() {
-        rows.sort_by(|a, b| {
-            for (field, descending) in &paging.order_by {
-                let null = Value::Null;
-                let ordering = order(a.get(field).unwrap_or(&null), b.get(field).unwrap_or(&null));
-                let ordering = if *descending {
-                    ordering.reverse()
-                } else {
-                    ordering
-                };
-                if ordering != Ordering::Equal {
-                    return ordering;
-                }
-            }
-            Ordering::Equal
-        });
+    if aggregated {
+        // Groups sort by what they answer (a count, a grouped field).
+        sort(&mut rows, &paging.order_by);
     }
     rows.into_iter()
         .skip(paging.offset)

@@ -1,14 +1,14 @@
-//! The store: an SQLite database, PuppetDB's commands into it, and its
-//! entities' rows out of it.
+//! The store: a database (SQLite, or PostgreSQL), PuppetDB's commands
+//! into it, and its entities' rows out of it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 use marionette_values::time::Timestamp;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde_json::{Map, Value, json};
 use sha1::Digest;
 
+use crate::db::{Db, DbError, params};
 use crate::query::{self, Expr, Extract, Paging};
 use crate::{StoreError, schema};
 
@@ -16,8 +16,23 @@ use crate::{StoreError, schema};
 /// take turns on one connection (SQLite writes one at a time anyway),
 /// and each is short.
 pub struct Store {
-    path: PathBuf,
-    connection: Mutex<Connection>,
+    /// The database's file, or its URL without its password.
+    path: String,
+    connection: Mutex<Db>,
+    /// Where commands wait while the database is unavailable.
+    queue: Option<crate::queue::Queue>,
+}
+
+/// A PostgreSQL URL as it may be said: without its password.
+fn without_password(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            let user = credentials.split(':').next().unwrap_or_default();
+            format!("{}{user}{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_string(),
+    }
 }
 
 impl std::fmt::Debug for Store {
@@ -55,7 +70,7 @@ impl Store {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| failed(e.to_string()))?;
         }
-        let mut connection = Connection::open(path).map_err(|e| failed(e.to_string()))?;
+        let connection = rusqlite::Connection::open(path).map_err(|e| failed(e.to_string()))?;
         // WAL lets queries read while a command writes; FULL makes each
         // committed command survive a power loss, not just a crash.
         connection
@@ -66,11 +81,102 @@ impl Store {
                  PRAGMA busy_timeout = 10000;",
             )
             .map_err(|e| failed(e.to_string()))?;
-        schema::migrate(&mut connection).map_err(failed)?;
+        let mut db = Db::Sqlite(connection);
+        schema::migrate(&mut db).map_err(failed)?;
         Ok(Store {
-            path: path.to_path_buf(),
-            connection: Mutex::new(connection),
+            path: path.display().to_string(),
+            connection: Mutex::new(db),
+            queue: None,
         })
+    }
+
+    /// Connects to the PostgreSQL database at `url`
+    /// (`postgresql://USER:PASSWORD@HOST:PORT/DATABASE`), and brings its
+    /// schema to this version. A connection lost later is made again at
+    /// the next command or query.
+    pub fn connect(url: &str) -> Result<Store, StoreError> {
+        let path = without_password(url);
+        let failed = |message: String| StoreError::Database {
+            path: path.clone(),
+            message,
+        };
+        let mut db = Db::postgres(url).map_err(|e| StoreError::Unavailable {
+            path: path.clone(),
+            message: e.message,
+        })?;
+        schema::migrate(&mut db).map_err(failed)?;
+        Ok(Store {
+            path: path.clone(),
+            connection: Mutex::new(db),
+            queue: None,
+        })
+    }
+
+    /// The store, with commands that find the database unavailable
+    /// queued in `dir` (created when missing) rather than refused, and
+    /// stored in order once it is back ([`Store::drain`]).
+    pub fn with_queue(mut self, dir: &Path) -> Result<Store, StoreError> {
+        let queue = crate::queue::Queue::open(dir).map_err(|e| StoreError::Database {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        })?;
+        self.queue = Some(queue);
+        Ok(self)
+    }
+
+    /// How many commands wait in the queue.
+    pub fn queued(&self) -> usize {
+        self.queue.as_ref().map_or(0, crate::queue::Queue::len)
+    }
+
+    /// Stores the queued commands, oldest first, until the queue is empty
+    /// (their number) or the database is still unavailable (an error). A
+    /// queued command the store or the database refuses (malformed, or
+    /// breaking a constraint) is set aside in the queue's `refused/`.
+    pub fn drain(&self) -> Result<usize, StoreError> {
+        let Some(queue) = &self.queue else {
+            return Ok(0);
+        };
+        let _turn = queue.lock();
+        let mut stored = 0;
+        for entry in queue.entries().map_err(|e| self.queue_failed(queue, e))? {
+            let command = match crate::queue::Queue::read(&entry) {
+                Ok(command) => command,
+                Err(_) => {
+                    queue
+                        .refuse(&entry)
+                        .map_err(|e| self.queue_failed(queue, e))?;
+                    continue;
+                }
+            };
+            match self.store_now(
+                &command.command,
+                command.version,
+                &command.certname,
+                &command.payload,
+            ) {
+                Ok(()) => {
+                    queue
+                        .remove(&entry)
+                        .map_err(|e| self.queue_failed(queue, e))?;
+                    stored += 1;
+                }
+                Err(error @ StoreError::Unavailable { .. }) => return Err(error),
+                // Refused by the database itself (not for being away): it
+                // would be refused again, and must not hold up the rest.
+                Err(_) => queue
+                    .refuse(&entry)
+                    .map_err(|e| self.queue_failed(queue, e))?,
+            }
+        }
+        Ok(stored)
+    }
+
+    fn queue_failed(&self, queue: &crate::queue::Queue, error: std::io::Error) -> StoreError {
+        StoreError::Database {
+            path: queue.dir().display().to_string(),
+            message: error.to_string(),
+        }
     }
 
     /// The schema version the database is at.
@@ -78,14 +184,21 @@ impl Store {
         schema::CURRENT
     }
 
-    fn failed(&self, error: impl std::fmt::Display) -> StoreError {
-        StoreError::Database {
-            path: self.path.display().to_string(),
-            message: error.to_string(),
+    pub(crate) fn failed(&self, error: DbError) -> StoreError {
+        if error.unavailable {
+            StoreError::Unavailable {
+                path: self.path.clone(),
+                message: error.message,
+            }
+        } else {
+            StoreError::Database {
+                path: self.path.clone(),
+                message: error.message,
+            }
         }
     }
 
-    fn connection(&self) -> std::sync::MutexGuard<'_, Connection> {
+    pub(crate) fn connection(&self) -> std::sync::MutexGuard<'_, Db> {
         // A panic while holding the lock cannot leave a half-written
         // command: its transaction was never committed.
         self.connection.lock().unwrap_or_else(|e| e.into_inner())
@@ -93,8 +206,54 @@ impl Store {
 
     /// Runs one of PuppetDB's commands, as `/pdb/cmd/v1` takes it: its
     /// name (`replace facts` or `replace_facts`), version, node and
-    /// payload. The whole command is stored, or none of it.
+    /// payload. The whole command is stored, or none of it; with a queue,
+    /// a command that finds the database unavailable (or commands queued
+    /// before it) is queued on disk instead, and is stored later, in
+    /// order.
     pub fn submit(
+        &self,
+        command: &str,
+        version: u32,
+        certname: &str,
+        payload: &Value,
+    ) -> Result<(), StoreError> {
+        let Some(queue) = &self.queue else {
+            return self.store_now(command, version, certname, payload);
+        };
+        // Commands keep their order: while some wait, this one waits
+        // behind them.
+        if queue.len() > 0 && self.drain().is_err() {
+            return self.enqueue(queue, command, version, certname, payload);
+        }
+        match self.store_now(command, version, certname, payload) {
+            Err(StoreError::Unavailable { .. }) => {
+                self.enqueue(queue, command, version, certname, payload)
+            }
+            other => other,
+        }
+    }
+
+    fn enqueue(
+        &self,
+        queue: &crate::queue::Queue,
+        command: &str,
+        version: u32,
+        certname: &str,
+        payload: &Value,
+    ) -> Result<(), StoreError> {
+        // What can be refused without the database is refused now.
+        check_command(command, version, payload)?;
+        queue
+            .push(&crate::queue::Queued {
+                command: command.to_string(),
+                version,
+                certname: certname.to_string(),
+                payload: payload.clone(),
+            })
+            .map_err(|e| self.queue_failed(queue, e))
+    }
+
+    fn store_now(
         &self,
         command: &str,
         version: u32,
@@ -116,13 +275,11 @@ impl Store {
         if certname.is_empty() {
             return Err(malformed("it names no certname"));
         }
-        let mut connection = self.connection();
-        let transaction = connection.transaction().map_err(|e| self.failed(e))?;
-        let result = match (name.as_str(), version) {
-            ("replace facts", 4 | 5) => replace_facts(&transaction, certname, payload),
-            ("replace catalog", 8 | 9) => replace_catalog(&transaction, certname, payload),
-            ("store report", 7 | 8) => store_report(&transaction, certname, payload),
-            ("deactivate node", 3) => deactivate(&transaction, certname, payload),
+        let store: Command = match (name.as_str(), version) {
+            ("replace facts", 4 | 5) => replace_facts,
+            ("replace catalog", 8 | 9) => replace_catalog,
+            ("store report", 7 | 8) => store_report,
+            ("deactivate node", 3) => deactivate,
             _ => {
                 return Err(StoreError::UnknownCommand {
                     command: command.to_string(),
@@ -130,8 +287,9 @@ impl Store {
                 });
             }
         };
-        match result {
-            Ok(()) => transaction.commit().map_err(|e| self.failed(e)),
+        let mut db = self.connection();
+        match db.transaction(|db| store(db, certname, payload)) {
+            Ok(()) => Ok(()),
             Err(Failure::Sql(e)) => Err(self.failed(e)),
             Err(Failure::Payload(message)) => Err(malformed(&message)),
         }
@@ -145,6 +303,12 @@ impl Store {
         ast: Option<&Value>,
         paging: &Paging,
     ) -> Result<Vec<Value>, StoreError> {
+        if matches!(entity, "event-counts" | "aggregate-event-counts") {
+            // Asked through `event_counts`, which takes what to count.
+            return Err(StoreError::Query(
+                "Missing required query parameter 'summarize_by'".into(),
+            ));
+        }
         if query::fields_of(entity).is_none() {
             return Err(StoreError::UnknownEntity(entity.to_string()));
         }
@@ -170,11 +334,46 @@ impl Store {
         Ok(answer)
     }
 
+    /// Whether the database answers.
+    pub fn is_up(&self) -> bool {
+        self.connection()
+            .query("SELECT count(*) FROM schema_migrations", &[])
+            .is_ok()
+    }
+
+    /// How many nodes and resources are kept, for PuppetDB's population
+    /// metrics.
+    pub fn population(&self) -> Result<crate::meta::Population, StoreError> {
+        let mut db = self.connection();
+        let mut count = |sql: &str| -> Result<u64, StoreError> {
+            let row = db.query_one(sql, &[]).map_err(|e| self.failed(e))?;
+            Ok(row
+                .and_then(|row| row.int(0))
+                .map_or(0, |n| u64::try_from(n).unwrap_or(0)))
+        };
+        let active = "c.deactivated IS NULL AND c.expired IS NULL";
+        Ok(crate::meta::Population {
+            active_nodes: count(&format!("SELECT count(*) FROM certnames c WHERE {active}"))?,
+            inactive_nodes: count(&format!(
+                "SELECT count(*) FROM certnames c WHERE NOT ({active})"
+            ))?,
+            resources: count(&format!(
+                "SELECT count(*) FROM catalog_resources r
+                 JOIN certnames c ON c.certname = r.certname WHERE {active}"
+            ))?,
+            distinct_resources: count(&format!(
+                "SELECT count(DISTINCT r.resource) FROM catalog_resources r
+                 JOIN certnames c ON c.certname = r.certname WHERE {active}"
+            ))?,
+        })
+    }
+
     fn run(&self, extract: &mut Extract, paging: &Paging) -> Result<Vec<Value>, StoreError> {
         if let Some(filter) = &mut extract.filter {
             filter.resolve(&mut |sub| {
                 let mut sub = sub.clone();
-                self.run(&mut sub, &Paging::default())
+                let paging = sub.paging.clone();
+                self.run(&mut sub, &paging)
             })?;
         }
         let rows = self.rows(&extract.entity, extract.filter.as_ref())?;
@@ -206,39 +405,77 @@ impl Store {
             .and_then(|f| f.required("certname"))
             .and_then(Value::as_str)
             .map(str::to_string);
-        let connection = self.connection();
+        let mut guard = self.connection();
+        let connection = &mut *guard;
         let rows = match entity {
-            "nodes" => nodes(&connection, certname.as_deref()),
-            "facts" => facts(&connection, certname.as_deref()),
-            "fact-names" => fact_names(&connection),
-            "environments" => environments(&connection),
+            "nodes" => nodes(connection, certname.as_deref()),
+            "facts" => facts(connection, certname.as_deref()),
+            "fact-names" => fact_names(connection),
+            "environments" => environments(connection),
             "resources" => {
                 let type_name = filter
                     .and_then(|f| f.required("type"))
                     .and_then(Value::as_str)
                     .map(str::to_string);
-                resources(&connection, certname.as_deref(), type_name.as_deref())
+                resources(connection, certname.as_deref(), type_name.as_deref())
             }
-            "catalogs" => catalogs(&connection, certname.as_deref()),
-            "reports" => reports(&connection, certname.as_deref(), true),
-            "events" => events(&connection, certname.as_deref()),
+            "catalogs" => catalogs(connection, certname.as_deref()),
+            "reports" => reports(connection, certname.as_deref(), true),
+            "events" => events(connection, certname.as_deref()),
+            "fact-contents" => fact_contents(connection, certname.as_deref()),
+            "fact-paths" => fact_paths(connection),
+            "inventory" => inventory(connection, certname.as_deref()),
+            "producers" => producers(connection),
+            "packages" => packages(connection),
+            "package-inventory" => package_inventory(connection, certname.as_deref()),
             other => return Err(StoreError::UnknownEntity(other.to_string())),
         };
         rows.map_err(|e| self.failed(e))
     }
 }
 
+/// Refuses what is no command this store runs, or no payload of one,
+/// without asking the database.
+fn check_command(command: &str, version: u32, payload: &Value) -> Result<(), StoreError> {
+    let name = command.replace('_', " ");
+    if !matches!(
+        (name.as_str(), version),
+        ("replace facts", 4 | 5)
+            | ("replace catalog", 8 | 9)
+            | ("store report", 7 | 8)
+            | ("deactivate node", 3)
+    ) {
+        return Err(StoreError::UnknownCommand {
+            command: command.to_string(),
+            version,
+        });
+    }
+    if !payload.is_object() {
+        return Err(StoreError::Payload {
+            command: name,
+            message: "it is not a JSON object".into(),
+        });
+    }
+    Ok(())
+}
+
 /// Why a command was not stored.
 enum Failure {
-    Sql(rusqlite::Error),
+    Sql(DbError),
     Payload(String),
 }
 
-impl From<rusqlite::Error> for Failure {
-    fn from(e: rusqlite::Error) -> Failure {
+impl From<DbError> for Failure {
+    fn from(e: DbError) -> Failure {
         Failure::Sql(e)
     }
 }
+
+/// A command's work in its transaction: the node, the payload.
+type Command = fn(&mut Db, &str, &Map<String, Value>) -> Result<(), Failure>;
+
+/// The rows of the store's own reads.
+type Rows = Result<Vec<Map<String, Value>>, DbError>;
 
 fn text<'a>(payload: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     payload.get(key).and_then(Value::as_str)
@@ -256,9 +493,9 @@ fn produced(payload: &Map<String, Value>) -> Result<String, Failure> {
 
 /// Makes sure the node exists; a command newer than the node's
 /// deactivation makes it active again, as in PuppetDB.
-fn touch_node(transaction: &Transaction, certname: &str, produced: &str) -> Result<(), Failure> {
+fn touch_node(transaction: &mut Db, certname: &str, produced: &str) -> Result<(), Failure> {
     transaction.execute(
-        "INSERT OR IGNORE INTO certnames (certname) VALUES (?1)",
+        "INSERT INTO certnames (certname) VALUES (?1) ON CONFLICT DO NOTHING",
         params![certname],
     )?;
     transaction.execute(
@@ -272,23 +509,22 @@ fn touch_node(transaction: &Transaction, certname: &str, produced: &str) -> Resu
 /// Whether what is stored for the node in `table` was produced after
 /// `produced`: then the command is stale and PuppetDB ignores it.
 fn newer_stored(
-    transaction: &Transaction,
+    transaction: &mut Db,
     table: &str,
     certname: &str,
     produced: &str,
 ) -> Result<bool, Failure> {
     let stored: Option<String> = transaction
-        .query_row(
+        .query_one(
             &format!("SELECT producer_timestamp FROM {table} WHERE certname = ?1"),
             params![certname],
-            |row| row.get(0),
-        )
-        .optional()?;
+        )?
+        .and_then(|row| row.text(0));
     Ok(stored.is_some_and(|stored| stored.as_str() > produced))
 }
 
 fn replace_facts(
-    transaction: &Transaction,
+    transaction: &mut Db,
     certname: &str,
     payload: &Map<String, Value>,
 ) -> Result<(), Failure> {
@@ -303,9 +539,17 @@ fn replace_facts(
     }
     let facts = Value::Object(values.clone()).to_string();
     transaction.execute(
-        "INSERT OR REPLACE INTO factsets
-            (certname, environment, producer_timestamp, timestamp, producer, hash, facts)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO factsets
+            (certname, environment, producer_timestamp, timestamp, producer, hash, facts,
+             package_inventory)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT (certname) DO UPDATE SET
+            environment = excluded.environment,
+            producer_timestamp = excluded.producer_timestamp,
+            timestamp = excluded.timestamp, producer = excluded.producer,
+            hash = excluded.hash, facts = excluded.facts,
+            package_inventory = COALESCE(excluded.package_inventory,
+                                         factsets.package_inventory)",
         params![
             certname,
             text(payload, "environment"),
@@ -313,14 +557,19 @@ fn replace_facts(
             now(),
             text(payload, "producer"),
             sha1_hex(&facts),
-            facts
+            facts,
+            // Kept when a command lists none, as PuppetDB keeps it.
+            payload
+                .get("package_inventory")
+                .filter(|p| p.is_array())
+                .map(Value::to_string)
         ],
     )?;
     Ok(())
 }
 
 fn replace_catalog(
-    transaction: &Transaction,
+    transaction: &mut Db,
     certname: &str,
     payload: &Map<String, Value>,
 ) -> Result<(), Failure> {
@@ -347,10 +596,17 @@ fn replace_catalog(
         params![certname],
     )?;
     transaction.execute(
-        "INSERT OR REPLACE INTO catalogs
+        "INSERT INTO catalogs
             (certname, version, transaction_uuid, catalog_uuid, code_id, job_id, environment,
              producer_timestamp, timestamp, producer, hash, edges)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+         ON CONFLICT (certname) DO UPDATE SET
+            version = excluded.version, transaction_uuid = excluded.transaction_uuid,
+            catalog_uuid = excluded.catalog_uuid, code_id = excluded.code_id,
+            job_id = excluded.job_id, environment = excluded.environment,
+            producer_timestamp = excluded.producer_timestamp,
+            timestamp = excluded.timestamp, producer = excluded.producer,
+            hash = excluded.hash, edges = excluded.edges",
         params![
             certname,
             version,
@@ -366,11 +622,13 @@ fn replace_catalog(
             edges.to_string()
         ],
     )?;
-    let mut insert = transaction.prepare(
-        "INSERT OR REPLACE INTO catalog_resources
+    let insert = "INSERT INTO catalog_resources
             (certname, position, type, title, exported, file, line, tags, parameters, resource)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?;
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT (certname, type, title) DO UPDATE SET
+            position = excluded.position, exported = excluded.exported,
+            file = excluded.file, line = excluded.line, tags = excluded.tags,
+            parameters = excluded.parameters, resource = excluded.resource";
     for (position, resource) in resources.iter().enumerate() {
         let field = |key: &str| resource.get(key);
         let (Some(Value::String(type_name)), Some(title)) = (field("type"), field("title")) else {
@@ -389,24 +647,27 @@ fn replace_catalog(
             .cloned()
             .unwrap_or_else(|| Value::Array(Vec::new()));
         let hash = sha1_hex(&json!([type_name, title, parameters]).to_string());
-        insert.execute(params![
-            certname,
-            position as i64,
-            type_name,
-            title,
-            field("exported").and_then(Value::as_bool).unwrap_or(false),
-            field("file").and_then(Value::as_str),
-            field("line").and_then(Value::as_i64),
-            tags.to_string(),
-            parameters.to_string(),
-            hash
-        ])?;
+        transaction.execute(
+            insert,
+            params![
+                certname,
+                position as i64,
+                type_name,
+                title,
+                field("exported").and_then(Value::as_bool).unwrap_or(false),
+                field("file").and_then(Value::as_str),
+                field("line").and_then(Value::as_i64),
+                tags.to_string(),
+                parameters.to_string(),
+                hash
+            ],
+        )?;
     }
     Ok(())
 }
 
 fn store_report(
-    transaction: &Transaction,
+    transaction: &mut Db,
     certname: &str,
     payload: &Map<String, Value>,
 ) -> Result<(), Failure> {
@@ -449,13 +710,15 @@ fn store_report(
     let metrics = field("metrics");
     let logs = field("logs");
     let inserted = transaction.execute(
-        "INSERT OR IGNORE INTO reports
-            (hash, certname, end_time, receive_time, report, resource_events, metrics, logs)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO reports
+            (hash, certname, end_time, receive_time, report, resource_events, metrics, logs,
+             producer, producer_timestamp)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT DO NOTHING",
         params![
-            hash,
+            &hash,
             certname,
-            end_time,
+            end_time.clone(),
             receive_time,
             report.to_string(),
             Value::Array(events).to_string(),
@@ -466,22 +729,24 @@ fn store_report(
             }
             .to_string(),
             if logs.is_null() { json!([]) } else { logs }.to_string(),
+            text(payload, "producer"),
+            produced,
         ],
     )?;
     if inserted == 0 {
         return Ok(());
     }
     let latest_end: Option<String> = transaction
-        .query_row(
+        .query_one(
             "SELECT r.end_time FROM latest_reports l JOIN reports r ON r.hash = l.hash
              WHERE l.certname = ?1",
             params![certname],
-            |row| row.get(0),
-        )
-        .optional()?;
+        )?
+        .and_then(|row| row.text(0));
     if latest_end.is_none_or(|latest| latest <= end_time) {
         transaction.execute(
-            "INSERT OR REPLACE INTO latest_reports (certname, hash) VALUES (?1, ?2)",
+            "INSERT INTO latest_reports (certname, hash) VALUES (?1, ?2)
+             ON CONFLICT (certname) DO UPDATE SET hash = excluded.hash",
             params![certname, hash],
         )?;
     }
@@ -552,13 +817,13 @@ fn report_events(payload: &Map<String, Value>) -> Vec<Value> {
 }
 
 fn deactivate(
-    transaction: &Transaction,
+    transaction: &mut Db,
     certname: &str,
     payload: &Map<String, Value>,
 ) -> Result<(), Failure> {
     let produced = produced(payload)?;
     transaction.execute(
-        "INSERT OR IGNORE INTO certnames (certname) VALUES (?1)",
+        "INSERT INTO certnames (certname) VALUES (?1) ON CONFLICT DO NOTHING",
         params![certname],
     )?;
     transaction.execute(
@@ -581,11 +846,8 @@ fn node_state(deactivated: &Option<String>, expired: &Option<String>) -> Value {
     })
 }
 
-fn nodes(
-    connection: &Connection,
-    certname: Option<&str>,
-) -> rusqlite::Result<Vec<Map<String, Value>>> {
-    let mut statement = connection.prepare(
+fn nodes(connection: &mut Db, certname: Option<&str>) -> Rows {
+    let found = connection.query(
         "SELECT c.certname, c.deactivated, c.expired,
                 f.timestamp, f.environment, f.facts,
                 k.timestamp, k.environment, r.report
@@ -594,35 +856,27 @@ fn nodes(
          LEFT JOIN catalogs k ON k.certname = c.certname
          LEFT JOIN latest_reports l ON l.certname = c.certname
          LEFT JOIN reports r ON r.hash = l.hash
-         WHERE ?1 IS NULL OR c.certname = ?1
+         WHERE CAST(?1 AS TEXT) IS NULL OR c.certname = ?1
          ORDER BY c.certname",
+        params![certname],
     )?;
-    let rows = statement.query_map(params![certname], |row| {
-        let deactivated: Option<String> = row.get(1)?;
-        let expired: Option<String> = row.get(2)?;
-        let report = json_text(row.get(8)?);
+    let rows = found.iter().map(|row| -> Result<_, DbError> {
+        let deactivated: Option<String> = row.text(1);
+        let expired: Option<String> = row.text(2);
+        let report = json_text(row.text(8));
         let from_report = |key: &str| report.get(key).cloned().unwrap_or(Value::Null);
         let mut out = Map::new();
-        out.insert("certname".into(), Value::String(row.get(0)?));
+        out.insert(
+            "certname".into(),
+            Value::String(row.text(0).unwrap_or_default()),
+        );
         out.insert("deactivated".into(), json!(deactivated));
         out.insert("expired".into(), json!(expired));
-        out.insert(
-            "catalog_timestamp".into(),
-            json!(row.get::<_, Option<String>>(6)?),
-        );
-        out.insert(
-            "facts_timestamp".into(),
-            json!(row.get::<_, Option<String>>(3)?),
-        );
+        out.insert("catalog_timestamp".into(), json!(row.text(6)));
+        out.insert("facts_timestamp".into(), json!(row.text(3)));
         out.insert("report_timestamp".into(), from_report("end_time"));
-        out.insert(
-            "catalog_environment".into(),
-            json!(row.get::<_, Option<String>>(7)?),
-        );
-        out.insert(
-            "facts_environment".into(),
-            json!(row.get::<_, Option<String>>(4)?),
-        );
+        out.insert("catalog_environment".into(), json!(row.text(7)));
+        out.insert("facts_environment".into(), json!(row.text(4)));
         out.insert("report_environment".into(), from_report("environment"));
         out.insert("latest_report_status".into(), from_report("status"));
         out.insert("latest_report_noop".into(), from_report("noop"));
@@ -640,33 +894,31 @@ fn nodes(
             "cached_catalog_status".into(),
             from_report("cached_catalog_status"),
         );
-        out.insert("_facts".into(), json_text(row.get(5)?));
+        out.insert("_facts".into(), json_text(row.text(5)));
         out.insert("_node_state".into(), node_state(&deactivated, &expired));
         Ok(out)
-    })?;
+    });
     rows.collect()
 }
 
-fn facts(
-    connection: &Connection,
-    certname: Option<&str>,
-) -> rusqlite::Result<Vec<Map<String, Value>>> {
-    let mut statement = connection.prepare(
+fn facts(connection: &mut Db, certname: Option<&str>) -> Rows {
+    let found = connection.query(
         "SELECT f.certname, f.environment, f.facts, c.deactivated, c.expired
          FROM factsets f JOIN certnames c ON c.certname = f.certname
-         WHERE ?1 IS NULL OR f.certname = ?1
+         WHERE CAST(?1 AS TEXT) IS NULL OR f.certname = ?1
          ORDER BY f.certname",
+        params![certname],
     )?;
     let mut out = Vec::new();
-    let rows = statement.query_map(params![certname], |row| {
+    let rows = found.iter().map(|row| -> Result<_, DbError> {
         Ok((
-            row.get::<_, String>(0)?,
-            row.get::<_, Option<String>>(1)?,
-            row.get::<_, Option<String>>(2)?,
-            row.get::<_, Option<String>>(3)?,
-            row.get::<_, Option<String>>(4)?,
+            row.text(0).unwrap_or_default(),
+            row.text(1),
+            row.text(2),
+            row.text(3),
+            row.text(4),
         ))
-    })?;
+    });
     for row in rows {
         let (certname, environment, facts, deactivated, expired) = row?;
         let state = node_state(&deactivated, &expired);
@@ -685,7 +937,184 @@ fn facts(
     Ok(out)
 }
 
-fn fact_names(connection: &Connection) -> rusqlite::Result<Vec<Map<String, Value>>> {
+/// Each leaf of a structured value (not an empty map or list), with its
+/// path: map keys as strings, list indexes as numbers.
+fn leaves<'a>(value: &'a Value, path: &mut Vec<Value>, out: &mut Vec<(Vec<Value>, &'a Value)>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                path.push(Value::String(key.clone()));
+                leaves(inner, path, out);
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                path.push(Value::from(index));
+                leaves(inner, path, out);
+                path.pop();
+            }
+        }
+        leaf => out.push((path.clone(), leaf)),
+    }
+}
+
+/// PuppetDB's name for the type of a fact's leaf value.
+fn value_type(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "string",
+        Value::Number(n) if n.is_f64() => "float",
+        Value::Number(_) => "integer",
+        Value::Bool(_) => "boolean",
+        Value::Null => "null",
+        Value::Array(_) => "array",
+        Value::Object(_) => "map",
+    }
+}
+
+/// The facts' leaves, one row each, as the `fact-contents` entity gives
+/// them.
+fn fact_contents(connection: &mut Db, certname: Option<&str>) -> Rows {
+    let mut out = Vec::new();
+    for fact in facts(connection, certname)? {
+        let mut found = Vec::new();
+        let name = fact.get("name").cloned().unwrap_or(Value::Null);
+        let mut path = vec![name.clone()];
+        if let Some(value) = fact.get("value") {
+            leaves(value, &mut path, &mut found);
+        }
+        for (path, value) in found {
+            let mut row = Map::new();
+            for key in ["certname", "environment"] {
+                row.insert(key.into(), fact.get(key).cloned().unwrap_or(Value::Null));
+            }
+            row.insert("name".into(), name.clone());
+            row.insert("path".into(), Value::Array(path));
+            row.insert("value".into(), value.clone());
+            row.insert(
+                "_node_state".into(),
+                fact.get("_node_state").cloned().unwrap_or(Value::Null),
+            );
+            out.push(row);
+        }
+    }
+    Ok(out)
+}
+
+/// Every path to a leaf in any node's facts, with its value's type.
+fn fact_paths(connection: &mut Db) -> Rows {
+    let mut seen = std::collections::BTreeMap::new();
+    for row in fact_contents(connection, None)? {
+        let path = row.get("path").cloned().unwrap_or(Value::Null);
+        let kind = value_type(row.get("value").unwrap_or(&Value::Null));
+        let key = (path.to_string(), kind);
+        seen.entry(key).or_insert_with(|| {
+            Map::from_iter([
+                (
+                    "name".to_string(),
+                    row.get("name").cloned().unwrap_or(Value::Null),
+                ),
+                ("path".to_string(), path),
+                ("type".to_string(), Value::String(kind.to_string())),
+            ])
+        });
+    }
+    Ok(seen.into_values().collect())
+}
+
+/// Each node's facts as one row, with its trusted data beside them.
+fn inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
+    let found = connection.query(
+        "SELECT f.certname, f.timestamp, f.environment, f.facts, c.deactivated, c.expired
+         FROM factsets f JOIN certnames c ON c.certname = f.certname
+         WHERE CAST(?1 AS TEXT) IS NULL OR f.certname = ?1
+         ORDER BY f.certname",
+        params![certname],
+    )?;
+    let rows = found.iter().map(|row| -> Result<_, DbError> {
+        let facts = json_text(row.text(3));
+        let trusted = facts.get("trusted").cloned().unwrap_or(Value::Null);
+        let mut out = Map::new();
+        out.insert(
+            "certname".into(),
+            Value::String(row.text(0).unwrap_or_default()),
+        );
+        out.insert(
+            "timestamp".into(),
+            Value::String(row.text(1).unwrap_or_default()),
+        );
+        out.insert("environment".into(), json!(row.text(2)));
+        out.insert("facts".into(), facts);
+        out.insert("trusted".into(), trusted);
+        out.insert("_node_state".into(), node_state(&row.text(4), &row.text(5)));
+        Ok(out)
+    });
+    rows.collect()
+}
+
+/// Each node's packages, one row each (`certname`, `package_name`,
+/// `version`, `provider`).
+fn package_inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
+    let found = connection.query(
+        "SELECT f.certname, f.package_inventory, c.deactivated, c.expired
+         FROM factsets f JOIN certnames c ON c.certname = f.certname
+         WHERE f.package_inventory IS NOT NULL
+           AND (CAST(?1 AS TEXT) IS NULL OR f.certname = ?1)
+         ORDER BY f.certname",
+        params![certname],
+    )?;
+    let mut out = Vec::new();
+    for row in &found {
+        let state = node_state(&row.text(2), &row.text(3));
+        let Value::Array(packages) = json_text(row.text(1)) else {
+            continue;
+        };
+        for package in packages {
+            let part = |index: usize| package.get(index).cloned().unwrap_or(Value::Null);
+            let mut out_row = Map::new();
+            out_row.insert("certname".into(), json!(row.text(0)));
+            out_row.insert("package_name".into(), part(0));
+            out_row.insert("version".into(), part(1));
+            out_row.insert("provider".into(), part(2));
+            out_row.insert("_node_state".into(), state.clone());
+            out.push(out_row);
+        }
+    }
+    Ok(out)
+}
+
+/// Every package any node has, once per name, version and provider.
+fn packages(connection: &mut Db) -> Rows {
+    let mut seen = std::collections::BTreeMap::new();
+    for mut row in package_inventory(connection, None)? {
+        row.remove("certname");
+        row.remove("_node_state");
+        seen.entry(Value::Object(row.clone()).to_string())
+            .or_insert(row);
+    }
+    Ok(seen.into_values().collect())
+}
+
+/// Who produced what is stored: the servers named by facts, catalogs
+/// and reports.
+fn producers(connection: &mut Db) -> Rows {
+    let found = connection.query(
+        "SELECT producer FROM factsets WHERE producer IS NOT NULL
+         UNION SELECT producer FROM catalogs WHERE producer IS NOT NULL
+         UNION SELECT producer FROM reports WHERE producer IS NOT NULL
+         ORDER BY 1",
+        &[],
+    )?;
+    let rows = found.iter().map(|row| -> Result<_, DbError> {
+        Ok(Map::from_iter([(
+            "name".to_string(),
+            Value::String(row.text(0).unwrap_or_default()),
+        )]))
+    });
+    rows.collect()
+}
+
+fn fact_names(connection: &mut Db) -> Rows {
     let mut names = std::collections::BTreeSet::new();
     for fact in facts(connection, None)? {
         if let Some(Value::String(name)) = fact.get("name") {
@@ -698,74 +1127,79 @@ fn fact_names(connection: &Connection) -> rusqlite::Result<Vec<Map<String, Value
         .collect())
 }
 
-fn environments(connection: &Connection) -> rusqlite::Result<Vec<Map<String, Value>>> {
-    let mut statement = connection.prepare(
+fn environments(connection: &mut Db) -> Rows {
+    let found = connection.query(
         "SELECT environment FROM factsets WHERE environment IS NOT NULL
          UNION SELECT environment FROM catalogs WHERE environment IS NOT NULL
          ORDER BY 1",
+        &[],
     )?;
-    let rows = statement.query_map([], |row| {
+    let rows = found.iter().map(|row| -> Result<_, DbError> {
         Ok(Map::from_iter([(
             "name".to_string(),
-            Value::String(row.get(0)?),
+            Value::String(row.text(0).unwrap_or_default()),
         )]))
-    })?;
+    });
     rows.collect()
 }
 
-fn resources(
-    connection: &Connection,
-    certname: Option<&str>,
-    type_name: Option<&str>,
-) -> rusqlite::Result<Vec<Map<String, Value>>> {
-    let mut statement = connection.prepare(
+fn resources(connection: &mut Db, certname: Option<&str>, type_name: Option<&str>) -> Rows {
+    let found = connection.query(
         "SELECT r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
                 k.environment, r.parameters, c.deactivated, c.expired
          FROM catalog_resources r
          JOIN catalogs k ON k.certname = r.certname
          JOIN certnames c ON c.certname = r.certname
-         WHERE (?1 IS NULL OR r.certname = ?1) AND (?2 IS NULL OR r.type = ?2)
+         WHERE (CAST(?1 AS TEXT) IS NULL OR r.certname = ?1) AND (CAST(?2 AS TEXT) IS NULL OR r.type = ?2)
          ORDER BY r.certname, r.position",
+        params![certname, type_name],
     )?;
-    let rows = statement.query_map(params![certname, type_name], |row| {
+    let rows = found.iter().map(|row| -> Result<_, DbError> {
         let mut out = Map::new();
-        out.insert("certname".into(), Value::String(row.get(0)?));
-        out.insert("resource".into(), Value::String(row.get(1)?));
-        out.insert("type".into(), Value::String(row.get(2)?));
-        out.insert("title".into(), Value::String(row.get(3)?));
-        out.insert("exported".into(), Value::Bool(row.get(4)?));
-        out.insert("tags".into(), json_text(row.get(5)?));
-        out.insert("file".into(), json!(row.get::<_, Option<String>>(6)?));
-        out.insert("line".into(), json!(row.get::<_, Option<i64>>(7)?));
         out.insert(
-            "environment".into(),
-            json!(row.get::<_, Option<String>>(8)?),
+            "certname".into(),
+            Value::String(row.text(0).unwrap_or_default()),
         );
-        out.insert("parameters".into(), json_text(row.get(9)?));
+        out.insert(
+            "resource".into(),
+            Value::String(row.text(1).unwrap_or_default()),
+        );
+        out.insert(
+            "type".into(),
+            Value::String(row.text(2).unwrap_or_default()),
+        );
+        out.insert(
+            "title".into(),
+            Value::String(row.text(3).unwrap_or_default()),
+        );
+        out.insert("exported".into(), Value::Bool(row.boolean(4)));
+        out.insert("tags".into(), json_text(row.text(5)));
+        out.insert("file".into(), json!(row.text(6)));
+        out.insert("line".into(), json!(row.int(7)));
+        out.insert("environment".into(), json!(row.text(8)));
+        out.insert("parameters".into(), json_text(row.text(9)));
         out.insert(
             "_node_state".into(),
-            node_state(&row.get(10)?, &row.get(11)?),
+            node_state(&row.text(10), &row.text(11)),
         );
         Ok(out)
-    })?;
+    });
     rows.collect()
 }
 
-fn catalogs(
-    connection: &Connection,
-    certname: Option<&str>,
-) -> rusqlite::Result<Vec<Map<String, Value>>> {
-    let mut statement = connection.prepare(
+fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
+    let found = connection.query(
         "SELECT k.certname, k.version, k.transaction_uuid, k.catalog_uuid, k.code_id, k.job_id,
                 k.producer_timestamp, k.producer, k.hash, k.environment, k.edges,
                 c.deactivated, c.expired
          FROM catalogs k JOIN certnames c ON c.certname = k.certname
-         WHERE ?1 IS NULL OR k.certname = ?1
+         WHERE CAST(?1 AS TEXT) IS NULL OR k.certname = ?1
          ORDER BY k.certname",
+        params![certname],
     )?;
     let mut out = Vec::new();
-    let rows = statement.query_map(params![certname], |row| {
-        let certname: String = row.get(0)?;
+    let rows = found.iter().map(|row| -> Result<_, DbError> {
+        let certname: String = row.text(0).unwrap_or_default();
         let mut catalog = Map::new();
         catalog.insert("certname".into(), Value::String(certname.clone()));
         for (index, key) in [
@@ -779,9 +1213,9 @@ fn catalogs(
             (8, "hash"),
             (9, "environment"),
         ] {
-            catalog.insert(key.into(), json!(row.get::<_, Option<String>>(index)?));
+            catalog.insert(key.into(), json!(row.text(index)));
         }
-        let edges: Vec<Value> = json_text(row.get(10)?)
+        let edges: Vec<Value> = json_text(row.text(10))
             .as_array()
             .map(|edges| edges.iter().map(flat_edge).collect())
             .unwrap_or_default();
@@ -794,10 +1228,10 @@ fn catalogs(
         );
         catalog.insert(
             "_node_state".into(),
-            node_state(&row.get(11)?, &row.get(12)?),
+            node_state(&row.text(11), &row.text(12)),
         );
         Ok(catalog)
-    })?;
+    });
     for row in rows {
         let mut catalog = row?;
         let certname = catalog
@@ -847,25 +1281,22 @@ fn flat_edge(edge: &Value) -> Value {
     })
 }
 
-fn reports(
-    connection: &Connection,
-    certname: Option<&str>,
-    as_reported: bool,
-) -> rusqlite::Result<Vec<Map<String, Value>>> {
-    let mut statement = connection.prepare(
+fn reports(connection: &mut Db, certname: Option<&str>, as_reported: bool) -> Rows {
+    let found = connection.query(
         "SELECT r.report, r.resource_events, r.metrics, r.logs, l.hash IS NOT NULL
          FROM reports r LEFT JOIN latest_reports l ON l.hash = r.hash
-         WHERE ?1 IS NULL OR r.certname = ?1
+         WHERE CAST(?1 AS TEXT) IS NULL OR r.certname = ?1
          ORDER BY r.certname, r.end_time",
+        params![certname],
     )?;
-    let rows = statement.query_map(params![certname], |row| {
-        let Value::Object(mut report) = json_text(row.get(0)?) else {
+    let rows = found.iter().map(|row| -> Result<_, DbError> {
+        let Value::Object(mut report) = json_text(row.text(0)) else {
             return Ok(Map::new());
         };
         for (index, key) in [(1, "resource_events"), (2, "metrics"), (3, "logs")] {
             if let Some(Value::Object(link)) = report.get_mut(key) {
                 // PuppetDB gives none rather than an empty list.
-                let data = match json_text(row.get(index)?) {
+                let data = match json_text(row.text(index)) {
                     Value::Array(items) if items.is_empty() => Value::Null,
                     data => data,
                 };
@@ -883,9 +1314,9 @@ fn reports(
                 }
             }
         }
-        report.insert("_latest_report?".into(), Value::Bool(row.get(4)?));
+        report.insert("_latest_report?".into(), Value::Bool(row.boolean(4)));
         Ok(report)
-    })?;
+    });
     rows.collect()
 }
 
@@ -899,10 +1330,7 @@ fn embedded_time(time: &Value) -> Value {
     }
 }
 
-fn events(
-    connection: &Connection,
-    certname: Option<&str>,
-) -> rusqlite::Result<Vec<Map<String, Value>>> {
+fn events(connection: &mut Db, certname: Option<&str>) -> Rows {
     let mut out = Vec::new();
     for report in reports(connection, certname, false)? {
         let field = |key: &str| report.get(key).cloned().unwrap_or(Value::Null);

@@ -1,7 +1,11 @@
 //! The store through its one door: PuppetDB commands in, PuppetDB
 //! queries out.
 
-use marionette_storage::{Paging, Store, StoreError, commands};
+use std::time::Duration;
+
+use marionette_storage::{
+    Collected, Paging, Retention, Store, StoreError, commands, endpoint, meta,
+};
 use serde_json::{Value, json};
 
 fn store() -> (tempfile::TempDir, Store) {
@@ -463,4 +467,360 @@ fn mark_as_newer(path: &std::path::Path) -> Result<(), String> {
         .success()
         .then_some(())
         .ok_or_else(|| "python3 failed".into())
+}
+
+/// A PQL query asked at the root endpoint, as `puppetdb_query()` and the
+/// server ask it: the rows, paged as the query says.
+fn pql(store: &Store, text: &str) -> Result<Vec<Value>, StoreError> {
+    let found = endpoint("", Some(json!(text)))?;
+    store.query(&found.entity, found.query.as_ref(), &found.paging)
+}
+
+#[test]
+fn pql_queries_are_answered() {
+    let (_dir, store) = store();
+    for (node, key) in [("web1.example", "AAAA1"), ("web2.example", "AAAA2")] {
+        let mut values = serde_json::Map::new();
+        values.insert(
+            "os".into(),
+            json!({"family": "Debian", "disks": ["sda", "sdb"]}),
+        );
+        values.insert(
+            "uptime".into(),
+            json!(if node == "web1.example" { 100 } else { 300 }),
+        );
+        submit(
+            &store,
+            commands::REPLACE_FACTS,
+            &commands::replace_facts(node, "production", &values, None, "server"),
+        );
+        let payload = commands::replace_catalog(&catalog(node, node, key), "server", None);
+        submit(&store, commands::REPLACE_CATALOG, &payload);
+    }
+    let names = |rows: Vec<Value>| -> Vec<String> {
+        rows.iter()
+            .map(|r| r["certname"].as_str().unwrap_or("?").to_string())
+            .collect()
+    };
+    assert_eq!(
+        names(
+            pql(
+                &store,
+                r#"nodes[certname] { facts { name = "uptime" and value > 200 } }"#
+            )
+            .unwrap()
+        ),
+        ["web2.example"]
+    );
+    assert_eq!(
+        names(pql(&store, "nodes[certname] { order by certname desc limit 1 }").unwrap()),
+        ["web2.example"]
+    );
+    assert_eq!(
+        names(pql(&store, "nodes[certname] { order by certname offset 1 }").unwrap()),
+        ["web2.example"]
+    );
+    assert_eq!(
+        names(pql(&store, "nodes[certname] { certname in resources[certname] { type = 'Sshkey' and parameters.key = 'AAAA1' } }").unwrap()),
+        ["web1.example"]
+    );
+    assert_eq!(
+        pql(
+            &store,
+            "facts[name, count(), avg(value)] { name = 'uptime' group by name }"
+        )
+        .unwrap(),
+        [json!({"name": "uptime", "count": 2, "avg": 200.0})]
+    );
+    assert_eq!(
+        pql(&store, "nodes[count()] { certname = 'nobody' }").unwrap(),
+        [json!({"count": 0})]
+    );
+    // The new entities.
+    let disks = pql(&store, r#"fact_contents[certname, path, value] { path ~> ["os", "disks", "1"] order by certname }"#).unwrap();
+    assert_eq!(
+        disks,
+        [
+            json!({"certname": "web1.example", "path": ["os", "disks", 1], "value": "sdb"}),
+            json!({"certname": "web2.example", "path": ["os", "disks", 1], "value": "sdb"}),
+        ]
+    );
+    let paths = store.query("fact-paths", None, &Paging::default()).unwrap();
+    assert!(
+        paths.contains(&json!({"name": "uptime", "path": ["uptime"], "type": "integer"})),
+        "{paths:?}"
+    );
+    assert!(
+        paths.contains(&json!({"name": "os", "path": ["os", "disks", 0], "type": "string"})),
+        "{paths:?}"
+    );
+    assert_eq!(
+        pql(
+            &store,
+            r#"inventory[certname, facts.os.family] { facts.uptime <= 100 }"#
+        )
+        .unwrap(),
+        [json!({"certname": "web1.example", "facts.os.family": "Debian"})]
+    );
+    assert_eq!(
+        store.query("producers", None, &Paging::default()).unwrap(),
+        [json!({"name": "server"})]
+    );
+    // Puppet's package inventory fact becomes the node's packages.
+    let mut values = serde_json::Map::new();
+    values.insert(
+        "_puppet_inventory_1".into(),
+        json!({"packages": [["openssl", "3.0.11-1", "apt"], ["bad"]]}),
+    );
+    submit(
+        &store,
+        commands::REPLACE_FACTS,
+        &commands::replace_facts("web1.example", "production", &values, None, "server"),
+    );
+    assert_eq!(
+        pql(&store, "package_inventory { }").unwrap(),
+        [
+            json!({"certname": "web1.example", "package_name": "openssl", "version": "3.0.11-1", "provider": "apt"})
+        ]
+    );
+    assert!(
+        pql(&store, "facts[name] { name = '_puppet_inventory_1' }")
+            .unwrap()
+            .is_empty()
+    );
+    // Errors are the asker's, and say where.
+    for (bad, says) in [
+        ("nodes { certname }", "PQL parse error at line 1, column 18"),
+        (
+            "nodes { colour = 'red' }",
+            "'colour' is not a queryable object for nodes",
+        ),
+        ("nodes[certname, count()] { }", "must be in the 'group_by'"),
+        (
+            "nodes { certname in facts[certname, name] { } }",
+            "'in' compares 1 field(s)",
+        ),
+        ("facts[sum()] { }", "takes exactly one field"),
+    ] {
+        let error = pql(&store, bad).unwrap_err();
+        assert!(error.is_bad_request(), "{bad}: {error}");
+        assert!(error.to_string().contains(says), "{bad}: {error}");
+    }
+    // PQL is the root endpoint's only.
+    let error = endpoint("nodes", Some(json!("nodes {}"))).unwrap_err();
+    assert!(
+        error.to_string().contains("only at the root endpoint"),
+        "{error}"
+    );
+}
+
+#[test]
+fn population_metrics_status_and_time() {
+    let (_dir, store) = store();
+    for (node, key) in [("web1.example", "AAAA1"), ("web2.example", "AAAA2")] {
+        let payload = commands::replace_catalog(&catalog(node, node, key), "server", None);
+        submit(&store, commands::REPLACE_CATALOG, &payload);
+    }
+    submit(
+        &store,
+        commands::DEACTIVATE_NODE,
+        &commands::deactivate_node("web2.example"),
+    );
+    let population = store.population().unwrap();
+    assert_eq!(population.active_nodes, 1);
+    assert_eq!(population.inactive_nodes, 1);
+    assert_eq!(population.resources, 3);
+    let read = |name: &str| {
+        meta::metrics(
+            &store,
+            &format!("read/puppetlabs.puppetdb.population:name={name}"),
+        )
+        .unwrap()
+    };
+    let nodes = read("num-nodes");
+    assert_eq!(nodes["status"], 200, "{nodes}");
+    assert_eq!(nodes["value"], json!({"Value": 1}));
+    assert_eq!(
+        nodes["request"]["mbean"],
+        "puppetlabs.puppetdb.population:name=num-nodes"
+    );
+    assert_eq!(read("num-resources")["value"]["Value"], 3);
+    assert_eq!(read("avg-resources-per-node")["value"]["Value"], 3.0);
+    assert_eq!(
+        meta::metrics(
+            &store,
+            "read/puppetlabs.puppetdb.population:name=num-nodes/Value"
+        )
+        .unwrap()["value"],
+        1
+    );
+    assert_eq!(read("no-such-thing")["status"], 404);
+    let list = meta::metrics(&store, "list").unwrap();
+    assert!(
+        list["value"]["puppetlabs.puppetdb.population"]["name=num-nodes"].is_object(),
+        "{list}"
+    );
+    let status = meta::status(&store);
+    assert_eq!(status["state"], "running");
+    assert_eq!(status["status"]["read_db_up?"], true);
+    let time = meta::server_time();
+    let time = time["server_time"].as_str().unwrap();
+    assert!(time.len() == 24 && time.ends_with('Z'), "{time}");
+}
+
+#[test]
+fn retention_expires_purges_and_deletes_as_puppetdb() {
+    let (_dir, store) = store();
+    let long_ago = "2000-01-01T00:00:00.000Z";
+    let facts = |node: &str, produced: Option<&str>| {
+        let mut values = serde_json::Map::new();
+        values.insert("kernel".into(), json!("Linux"));
+        let mut payload = commands::replace_facts(node, "production", &values, None, "server");
+        if let Some(produced) = produced {
+            payload["producer_timestamp"] = json!(produced);
+        }
+        submit(&store, commands::REPLACE_FACTS, &payload);
+    };
+    facts("old.example", Some(long_ago));
+    facts("fresh.example", None);
+    facts("gone.example", None);
+    let mut deactivation = commands::deactivate_node("gone.example");
+    deactivation["producer_timestamp"] = json!("2000-01-02T00:00:00.000Z");
+    submit(&store, commands::DEACTIVATE_NODE, &deactivation);
+    for produced in [Some(long_ago), None] {
+        let mut payload = commands::store_report(
+            &report("fresh.example", "2026-11-20T10:00:00.000Z", "changed"),
+            "server",
+        );
+        if let Some(produced) = produced {
+            payload["producer_timestamp"] = json!(produced);
+            payload["end_time"] = json!(produced);
+        } else {
+            payload["end_time"] = json!("2026-11-20T10:00:02.500Z");
+        }
+        submit(&store, commands::STORE_REPORT, &payload);
+    }
+    let day = Some(Duration::from_secs(86400));
+    let retention = Retention {
+        node_ttl: day,
+        node_purge_ttl: day,
+        report_ttl: day,
+    };
+    // Nothing is kept forever: nothing happens.
+    let forever = Retention {
+        node_ttl: None,
+        node_purge_ttl: None,
+        report_ttl: None,
+    };
+    assert_eq!(
+        store.collect_garbage(&forever).unwrap(),
+        Collected::default()
+    );
+    let certnames = |ast: Value| -> Vec<String> {
+        query(&store, "nodes", ast)
+            .iter()
+            .map(|n| n["certname"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(certnames(json!(["=", "node_state", "any"])).len(), 3);
+    assert_eq!(
+        certnames(json!(["~", "certname", ""])),
+        ["fresh.example", "old.example"]
+    );
+    // old.example is expired (its news is from 2000), gone.example
+    // (deactivated in 2000) purged, the report of 2000 deleted.
+    let collected = store.collect_garbage(&retention).unwrap();
+    assert_eq!(
+        collected,
+        Collected {
+            expired: 1,
+            purged: 1,
+            reports: 1
+        }
+    );
+    assert_eq!(
+        certnames(json!(["=", "node_state", "any"])),
+        ["fresh.example", "old.example"]
+    );
+    assert_eq!(certnames(json!(["~", "certname", ""])), ["fresh.example"]);
+    let old = query(
+        &store,
+        "nodes",
+        json!([
+            "and",
+            ["=", "node_state", "any"],
+            ["=", "certname", "old.example"]
+        ]),
+    );
+    assert!(old[0]["expired"].is_string(), "{old:?}");
+    assert!(old[0]["deactivated"].is_null(), "{old:?}");
+    assert_eq!(
+        query(&store, "reports", json!(["=", "certname", "fresh.example"])).len(),
+        1
+    );
+    // Again: nothing new to do.
+    assert_eq!(
+        store.collect_garbage(&retention).unwrap(),
+        Collected::default()
+    );
+    // A purge TTL shorter than the time since old.example expired: it
+    // goes, with its facts.
+    std::thread::sleep(Duration::from_millis(20));
+    let purge = Retention {
+        node_ttl: day,
+        node_purge_ttl: Some(Duration::from_millis(10)),
+        report_ttl: day,
+    };
+    assert_eq!(
+        store.collect_garbage(&purge).unwrap(),
+        Collected {
+            expired: 0,
+            purged: 1,
+            reports: 0
+        }
+    );
+    assert_eq!(
+        certnames(json!(["=", "node_state", "any"])),
+        ["fresh.example"]
+    );
+    assert_eq!(
+        query(&store, "facts", json!(["=", "node_state", "any"])).len(),
+        1
+    );
+    // A node heard from after it expired is active again.
+    facts("old.example", Some(long_ago));
+    assert_eq!(store.collect_garbage(&retention).unwrap().expired, 1);
+    facts("old.example", None);
+    assert_eq!(
+        certnames(json!(["~", "certname", ""])),
+        ["fresh.example", "old.example"]
+    );
+}
+
+/// Mangled PQL, down to the store's answer: an answer or an error the
+/// asker gets (a 400), never a panic nor a database error.
+#[test]
+fn mangled_queries_are_refused_not_crashed_on() {
+    let (_dir, store) = store();
+    let payload = commands::replace_catalog(&catalog("web1.example", "w", "K"), "server", None);
+    submit(&store, commands::REPLACE_CATALOG, &payload);
+    let queries = [
+        r#"inventory[certname, facts."a.b".c[0]] { facts.match("s.*").x >= 1 and trusted.certname ~ "é" order by certname limit 1 }"#,
+        r#"resources[type, count(), max(line)] { parameters.key = "K" or [certname, title] in resources[certname, title] { exported = true } group by type }"#,
+        r#"fact_contents[path] { path ~> ["a", ".*"] and !(value is null) }"#,
+    ];
+    for query in queries {
+        let chars: Vec<char> = query.chars().collect();
+        for at in 0..chars.len() {
+            for replacement in ['"', '.', '[', '(', '!', '~', 'é', ' ', '0'] {
+                let mut changed = chars.clone();
+                changed[at] = replacement;
+                let text: String = changed.iter().collect();
+                let answer = pql(&store, &text);
+                if let Err(error) = answer {
+                    assert!(error.is_bad_request(), "{text}: {error}");
+                }
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! `puppetdb_query`: a PuppetDB query (its JSON AST, `["from", ENTITY,
-//! QUERY]`) answered by the storage that storeconfigs names.
+//! QUERY]`, or a PQL string) answered by the storage that storeconfigs
+//! names.
 
 use std::collections::HashMap;
 
@@ -17,11 +18,8 @@ fn puppetdb_query(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResu
     call.arity(1, Some(1))?;
     let query = match &call.args[0] {
         Value::Array(items) if !items.is_empty() => marionette_catalog::to_data(&call.args[0]),
-        Value::String(text) if !text.is_empty() => {
-            return call.error(format_args!(
-                "PQL queries are not supported yet; give the query as its AST (['from', 'nodes', ...]): {text}"
-            ));
-        }
+        // PQL, read by the storage.
+        Value::String(text) if !text.is_empty() => serde_json::Value::String(text.to_string()),
         other => {
             return call.error(format_args!(
                 "'puppetdb_query' parameter 'query' expects a value of type String or Array, got {}",

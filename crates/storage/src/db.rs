@@ -1,0 +1,407 @@
+//! The two databases the store runs on, behind one small door: SQLite
+//! (embedded, a file) and PostgreSQL (a server, by URL). Statements are
+//! written once, in the SQL both understand, with numbered parameters
+//! (`?1`), which PostgreSQL spells `$1`; values cross as [`Param`]s, so
+//! no text of a query or a document is ever part of a statement.
+
+use postgres::types::{ToSql, Type};
+
+/// A value bound to a statement or read from a row.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Param {
+    Null,
+    Text(String),
+    Int(i64),
+}
+
+impl From<&str> for Param {
+    fn from(text: &str) -> Param {
+        Param::Text(text.to_string())
+    }
+}
+
+impl From<String> for Param {
+    fn from(text: String) -> Param {
+        Param::Text(text)
+    }
+}
+
+impl From<&String> for Param {
+    fn from(text: &String) -> Param {
+        Param::Text(text.clone())
+    }
+}
+
+impl From<i64> for Param {
+    fn from(n: i64) -> Param {
+        Param::Int(n)
+    }
+}
+
+impl From<bool> for Param {
+    fn from(b: bool) -> Param {
+        Param::Int(i64::from(b))
+    }
+}
+
+impl<T: Into<Param>> From<Option<T>> for Param {
+    fn from(value: Option<T>) -> Param {
+        value.map_or(Param::Null, Into::into)
+    }
+}
+
+/// `params![a, b]`: the values of a statement's parameters, in order.
+macro_rules! params {
+    ($($value:expr),* $(,)?) => {
+        &[$($crate::db::Param::from($value)),*][..]
+    };
+}
+pub(crate) use params;
+
+/// A row: its columns' values, in the statement's order.
+#[derive(Clone, Debug)]
+pub(crate) struct Row(Vec<Param>);
+
+impl Row {
+    pub(crate) fn text(&self, index: usize) -> Option<String> {
+        match self.0.get(index) {
+            Some(Param::Text(text)) => Some(text.clone()),
+            Some(Param::Int(n)) => Some(n.to_string()),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn int(&self, index: usize) -> Option<i64> {
+        match self.0.get(index) {
+            Some(Param::Int(n)) => Some(*n),
+            Some(Param::Text(text)) => text.parse().ok(),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn boolean(&self, index: usize) -> bool {
+        self.int(index).is_some_and(|n| n != 0)
+    }
+}
+
+/// Why a statement failed; `unavailable` when the database could not be
+/// reached at all (a PostgreSQL server down), not when it refused.
+#[derive(Clone, Debug)]
+pub(crate) struct DbError {
+    pub(crate) message: String,
+    pub(crate) unavailable: bool,
+}
+
+impl std::fmt::Display for DbError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<rusqlite::Error> for DbError {
+    fn from(e: rusqlite::Error) -> DbError {
+        DbError {
+            message: e.to_string(),
+            unavailable: false,
+        }
+    }
+}
+
+impl From<postgres::Error> for DbError {
+    fn from(e: postgres::Error) -> DbError {
+        // A closed connection or a failure to connect has no SQL state:
+        // the server is not there.
+        let unavailable = e.is_closed() || e.code().is_none() && e.as_db_error().is_none();
+        let mut message = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(inner) = source {
+            message.push_str(&format!(": {inner}"));
+            source = inner.source();
+        }
+        DbError {
+            message,
+            unavailable,
+        }
+    }
+}
+
+impl From<DbError> for String {
+    fn from(e: DbError) -> String {
+        e.message
+    }
+}
+
+/// Which database, and its connection.
+pub(crate) enum Db {
+    Sqlite(rusqlite::Connection),
+    Postgres(Box<Postgres>),
+}
+
+/// A PostgreSQL connection (made again when lost), and the statements
+/// prepared on it, by their SQL.
+pub(crate) struct Postgres {
+    url: String,
+    client: Option<postgres::Client>,
+    statements: std::collections::HashMap<String, postgres::Statement>,
+}
+
+impl Postgres {
+    /// The connection, made again when it was lost (forgetting what was
+    /// prepared on the old one).
+    fn client(&mut self) -> Result<&mut postgres::Client, DbError> {
+        if self.client.as_ref().is_none_or(postgres::Client::is_closed) {
+            self.statements.clear();
+            let connected = postgres::Client::connect(&self.url, postgres::NoTls).map_err(|e| {
+                let mut error = DbError::from(e);
+                error.unavailable = true;
+                error
+            })?;
+            self.client = Some(connected);
+        }
+        self.client.as_mut().ok_or_else(|| DbError {
+            message: "no connection".into(),
+            unavailable: true,
+        })
+    }
+
+    /// The statement of `sql`, prepared once per connection, and its
+    /// parameters' values.
+    fn prepare(
+        &mut self,
+        sql: &str,
+        params: &[Param],
+    ) -> Result<(postgres::Statement, Vec<Box<dyn ToSql + Sync>>), DbError> {
+        let statement = match self.statements.get(sql) {
+            Some(statement) if self.client.as_ref().is_some_and(|c| !c.is_closed()) => {
+                statement.clone()
+            }
+            _ => {
+                let statement = self.client()?.prepare(&dollars(sql))?;
+                self.statements.insert(sql.to_string(), statement.clone());
+                statement
+            }
+        };
+        let values = statement
+            .params()
+            .iter()
+            .zip(params)
+            .map(|(ty, param)| pg_value(param, ty))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((statement, values))
+    }
+}
+
+/// `?1` as PostgreSQL numbers parameters: `$1`.
+fn dollars(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        if c == '\'' {
+            quoted = !quoted;
+        }
+        if c == '?' && !quoted && chars.peek().is_some_and(char::is_ascii_digit) {
+            out.push('$');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A PostgreSQL value for a parameter of type `ty`.
+fn pg_value(param: &Param, ty: &Type) -> Result<Box<dyn ToSql + Sync>, DbError> {
+    let wrong = || DbError {
+        message: format!("a value {param:?} for a parameter of type {ty}"),
+        unavailable: false,
+    };
+    Ok(match (param, ty) {
+        (Param::Null, t) if *t == Type::INT8 => Box::new(None::<i64>),
+        (Param::Null, t) if *t == Type::INT4 => Box::new(None::<i32>),
+        (Param::Null, t) if *t == Type::BOOL => Box::new(None::<bool>),
+        (Param::Null, _) => Box::new(None::<String>),
+        (Param::Int(n), t) if *t == Type::INT8 => Box::new(*n),
+        (Param::Int(n), t) if *t == Type::INT4 => Box::new(i32::try_from(*n).map_err(|_| wrong())?),
+        (Param::Int(n), t) if *t == Type::BOOL => Box::new(*n != 0),
+        (Param::Int(n), _) => Box::new(n.to_string()),
+        (Param::Text(text), t) if *t == Type::INT8 => {
+            Box::new(text.parse::<i64>().map_err(|_| wrong())?)
+        }
+        (Param::Text(text), _) => Box::new(text.clone()),
+    })
+}
+
+fn pg_row(row: &postgres::Row) -> Result<Row, DbError> {
+    let mut values = Vec::with_capacity(row.len());
+    for (index, column) in row.columns().iter().enumerate() {
+        let ty = column.type_();
+        let value = if *ty == Type::INT8 {
+            row.try_get::<_, Option<i64>>(index)?.into()
+        } else if *ty == Type::INT4 {
+            row.try_get::<_, Option<i32>>(index)?.map(i64::from).into()
+        } else if *ty == Type::BOOL {
+            row.try_get::<_, Option<bool>>(index)?.into()
+        } else {
+            row.try_get::<_, Option<String>>(index)?.into()
+        };
+        values.push(value);
+    }
+    Ok(Row(values))
+}
+
+fn sqlite_row(row: &rusqlite::Row<'_>, columns: usize) -> rusqlite::Result<Row> {
+    use rusqlite::types::ValueRef;
+    let mut values = Vec::with_capacity(columns);
+    for index in 0..columns {
+        values.push(match row.get_ref(index)? {
+            ValueRef::Null => Param::Null,
+            ValueRef::Integer(n) => Param::Int(n),
+            ValueRef::Real(f) => Param::Text(f.to_string()),
+            ValueRef::Text(t) | ValueRef::Blob(t) => {
+                Param::Text(String::from_utf8_lossy(t).into_owned())
+            }
+        });
+    }
+    Ok(Row(values))
+}
+
+impl Db {
+    /// Connects to PostgreSQL at `url` (`postgresql://user@host/db`).
+    pub(crate) fn postgres(url: &str) -> Result<Db, DbError> {
+        let mut postgres = Postgres {
+            url: url.to_string(),
+            client: None,
+            statements: std::collections::HashMap::new(),
+        };
+        postgres.client()?;
+        Ok(Db::Postgres(Box::new(postgres)))
+    }
+
+    pub(crate) fn is_postgres(&self) -> bool {
+        matches!(self, Db::Postgres(_))
+    }
+
+    /// Runs statements without parameters (schema changes).
+    pub(crate) fn batch(&mut self, sql: &str) -> Result<(), DbError> {
+        match self {
+            Db::Sqlite(connection) => Ok(connection.execute_batch(sql)?),
+            Db::Postgres(postgres) => Ok(postgres.client()?.batch_execute(sql)?),
+        }
+    }
+
+    /// Runs a statement; the rows it changed.
+    pub(crate) fn execute(&mut self, sql: &str, params: &[Param]) -> Result<usize, DbError> {
+        match self {
+            Db::Sqlite(connection) => {
+                let mut statement = connection.prepare_cached(sql)?;
+                Ok(statement
+                    .execute(rusqlite::params_from_iter(params.iter().map(sqlite_param)))?)
+            }
+            Db::Postgres(postgres) => {
+                let (statement, values) = postgres.prepare(sql, params)?;
+                let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+                let changed = postgres.client()?.execute(&statement, &refs)?;
+                Ok(usize::try_from(changed).unwrap_or(usize::MAX))
+            }
+        }
+    }
+
+    /// The rows a query answers.
+    pub(crate) fn query(&mut self, sql: &str, params: &[Param]) -> Result<Vec<Row>, DbError> {
+        match self {
+            Db::Sqlite(connection) => {
+                let mut statement = connection.prepare_cached(sql)?;
+                let columns = statement.column_count();
+                let rows = statement.query_map(
+                    rusqlite::params_from_iter(params.iter().map(sqlite_param)),
+                    |row| sqlite_row(row, columns),
+                )?;
+                Ok(rows.collect::<Result<Vec<_>, _>>()?)
+            }
+            Db::Postgres(postgres) => {
+                let (statement, values) = postgres.prepare(sql, params)?;
+                let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+                postgres
+                    .client()?
+                    .query(&statement, &refs)?
+                    .iter()
+                    .map(pg_row)
+                    .collect()
+            }
+        }
+    }
+
+    /// The first row a query answers, if any.
+    pub(crate) fn query_one(
+        &mut self,
+        sql: &str,
+        params: &[Param],
+    ) -> Result<Option<Row>, DbError> {
+        Ok(self.query(sql, params)?.into_iter().next())
+    }
+
+    /// Runs `work` in one transaction: committed when it succeeds, rolled
+    /// back when it fails.
+    pub(crate) fn transaction<T, E: From<DbError>>(
+        &mut self,
+        work: impl FnOnce(&mut Db) -> Result<T, E>,
+    ) -> Result<T, E> {
+        // SQLite takes the write lock at once, so two processes on one
+        // file wait for each other rather than fail.
+        let begin = if self.is_postgres() {
+            "BEGIN"
+        } else {
+            "BEGIN IMMEDIATE"
+        };
+        self.batch(begin)?;
+        match work(self) {
+            Ok(value) => match self.batch("COMMIT") {
+                Ok(()) => Ok(value),
+                Err(error) => {
+                    let _ = self.batch("ROLLBACK");
+                    Err(error.into())
+                }
+            },
+            Err(error) => {
+                let _ = self.batch("ROLLBACK");
+                Err(error)
+            }
+        }
+    }
+}
+
+fn sqlite_param(param: &Param) -> rusqlite::types::Value {
+    match param {
+        Param::Null => rusqlite::types::Value::Null,
+        Param::Text(text) => rusqlite::types::Value::Text(text.clone()),
+        Param::Int(n) => rusqlite::types::Value::Integer(*n),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_are_numbered_with_dollars_for_postgresql() {
+        assert_eq!(
+            dollars("SELECT a FROM t WHERE b = ?1 AND (?2 IS NULL OR c = ?2) AND d = '?3'"),
+            "SELECT a FROM t WHERE b = $1 AND ($2 IS NULL OR c = $2) AND d = '?3'"
+        );
+        assert_eq!(dollars("SELECT 1"), "SELECT 1");
+    }
+
+    #[test]
+    fn rows_read_as_the_store_wants() {
+        let row = Row(vec![Param::Text("7".into()), Param::Int(1), Param::Null]);
+        assert_eq!(row.text(0).as_deref(), Some("7"));
+        assert_eq!(row.int(0), Some(7));
+        assert!(row.boolean(1));
+        assert!(!row.boolean(2));
+        assert_eq!(row.text(2), None);
+        assert_eq!(row.text(9), None);
+        assert_eq!(Param::from(Some("a")), Param::Text("a".into()));
+        assert_eq!(Param::from(None::<&str>), Param::Null);
+        assert_eq!(Param::from(true), Param::Int(1));
+    }
+}
