@@ -94,43 +94,6 @@ pub(crate) fn run(args: EppArgs) -> Result<ExitCode> {
     }
 }
 
-/// The compile settings for rendering: the environment's modules and
-/// Hiera, the node's facts.
-fn options(args: &RenderArgs) -> Result<CompileOptions> {
-    let environment = crate::environment::current();
-    let mut lazy_facts = None;
-    let facts = match &args.facts {
-        Some(path) => {
-            marionette_facts::load_facts_file(path).map_err(|error| anyhow::anyhow!("{error}"))?
-        }
-        None => {
-            let mut facts = crate::catalog::local_facts();
-            lazy_facts = crate::custom_facts::on_demand(&mut facts);
-            facts
-        }
-    };
-    Ok(CompileOptions {
-        manifests: Vec::new(),
-        modulepath: environment.modulepath.clone(),
-        node_name: args.node.clone().unwrap_or_else(crate::host_name),
-        environment: environment.name.clone(),
-        facts,
-        lazy_facts: lazy_facts.map(|f| f as _),
-        strict_variables: false,
-        server_name: crate::host_name(),
-        local: args.facts.is_none(),
-        agent_types: Vec::new(),
-        external_functions: Some(crate::catalog::external_functions()),
-        declared: None,
-        hiera: Some(crate::environment::hiera()),
-        ruby: Some(crate::environment::ruby()),
-        trusted: None,
-        classification: None,
-        excerpts: false,
-        exported: None,
-    })
-}
-
 /// Evaluates code in the node's top scope; what it logged is printed.
 fn evaluate(
     options: &CompileOptions,
@@ -215,7 +178,8 @@ fn text_of(value: Value) -> String {
 }
 
 fn render(args: RenderArgs) -> Result<ExitCode> {
-    let options = options(&args)?;
+    let options =
+        crate::lookup::node_options(args.facts.as_deref(), args.node.as_deref(), Vec::new())?;
     let values = values(&args, &options)?;
     let inline = match (&args.execute, args.templates.is_empty()) {
         (Some(source), _) => Some(source.clone()),

@@ -104,45 +104,11 @@ pub(crate) fn run(args: LookupArgs, env: &crate::environment::EnvArgs) -> Result
             "Could not run: The --merge option only accepts 'first', 'unique', 'hash', or 'deep'\nRun 'puppet lookup --help' for more details"
         ),
     };
-    let environment = crate::environment::current();
-    let node_name = args.node.clone().unwrap_or_else(crate::host_name);
-    let mut lazy_facts = None;
-    let facts = match &args.facts {
-        Some(path) => {
-            marionette_facts::load_facts_file(path).map_err(|error| anyhow::anyhow!("{error}"))?
-        }
-        None => {
-            let mut facts = crate::catalog::local_facts();
-            lazy_facts = crate::custom_facts::on_demand(&mut facts);
-            facts
-        }
-    };
     let manifests = match (args.compile, env.directory()) {
         (true, Some(dir)) => crate::catalog::read_manifests(&dir.join("manifests"))?,
         _ => Vec::new(),
     };
-    let options = CompileOptions {
-        manifests,
-        modulepath: environment.modulepath.clone(),
-        node_name,
-        environment: environment.name.clone(),
-        facts,
-        lazy_facts: lazy_facts.map(|f| f as _),
-        strict_variables: false,
-        server_name: crate::host_name(),
-        // As `puppet lookup`, the node's trusted name is its `clientcert`
-        // fact.
-        local: args.facts.is_none(),
-        agent_types: Vec::new(),
-        external_functions: Some(crate::catalog::external_functions()),
-        declared: None,
-        hiera: Some(crate::environment::hiera()),
-        ruby: Some(crate::environment::ruby()),
-        trusted: None,
-        classification: None,
-        excerpts: false,
-        exported: None,
-    };
+    let options = node_options(args.facts.as_deref(), args.node.as_deref(), manifests)?;
     let query = LookupQuery {
         keys,
         merge,
@@ -231,4 +197,48 @@ fn to_s(value: &Value) -> String {
         }
         other => marionette_values::format::to_s(other),
     }
+}
+
+/// The compile settings for a node outside a catalog's compile, as
+/// `puppet lookup` and `puppet epp render` take them: the environment's
+/// modules and Hiera, the node's facts from a file or this machine's (its
+/// trusted name then its `clientcert` fact), and the main manifests when
+/// the command compiles them first.
+pub(crate) fn node_options(
+    facts_file: Option<&std::path::Path>,
+    node: Option<&str>,
+    manifests: Vec<marionette_syntax::SourceFile>,
+) -> Result<CompileOptions> {
+    let environment = crate::environment::current();
+    let mut lazy_facts = None;
+    let facts = match facts_file {
+        Some(path) => {
+            marionette_facts::load_facts_file(path).map_err(|error| anyhow::anyhow!("{error}"))?
+        }
+        None => {
+            let mut facts = crate::catalog::local_facts();
+            lazy_facts = crate::custom_facts::on_demand(&mut facts);
+            facts
+        }
+    };
+    Ok(CompileOptions {
+        manifests,
+        modulepath: environment.modulepath.clone(),
+        node_name: node.map_or_else(crate::host_name, str::to_string),
+        environment: environment.name.clone(),
+        facts,
+        lazy_facts: lazy_facts.map(|f| f as _),
+        strict_variables: false,
+        server_name: crate::host_name(),
+        local: facts_file.is_none(),
+        agent_types: Vec::new(),
+        external_functions: Some(crate::catalog::external_functions()),
+        declared: None,
+        hiera: Some(crate::environment::hiera()),
+        ruby: Some(crate::environment::ruby()),
+        trusted: None,
+        classification: None,
+        excerpts: false,
+        exported: None,
+    })
 }

@@ -2,31 +2,7 @@
 //! PostgreSQL's `to_char`, on which PuppetDB's function rests (`YYYY`,
 //! `MM`, `DD`, `HH24`, `MI`, `SS`, `MS`, `DAY`, `Mon`, `FM`...), in UTC.
 
-use marionette_values::time::Timestamp;
-
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-const DAYS: [&str; 7] = [
-    "Sunday",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-];
+use marionette_values::time::{DAYS, MONTHS, Timestamp};
 
 /// Days since the year's start (1 for 1 January).
 fn day_of_year(year: i64, month: i64, day: i64) -> i64 {
