@@ -23,18 +23,15 @@ enum EppAction {
     /// Render templates (files, or `module/template.epp` from the module
     /// path), or the one given with -e or on standard input, with this
     /// machine's facts and the values given as the template's parameters.
-    ///
-    /// Examples:
-    ///   marionette epp render motd.epp --values '{owner => "ops"}'
-    ///   marionette epp render ntp/ntp.conf.epp --values_file values.yaml
-    ///   marionette epp render -e 'Hello <%= $facts["hostname"] %>'
+    #[command(
+        after_help = "Examples:\n  marionette epp render motd.epp --values '{owner => \"ops\"}'\n  marionette epp render ntp/ntp.conf.epp --values_file values.yaml\n  marionette epp render -e 'Hello <%= $facts[\"hostname\"] %>'"
+    )]
     Render(RenderArgs),
     /// Check templates' syntax without rendering them; exits 1 when one
     /// has an error. Standard input is read when no template is given.
-    ///
-    /// Examples:
-    ///   marionette epp validate templates/motd.epp
-    ///   marionette epp validate --continue_on_error a.epp b.epp
+    #[command(
+        after_help = "Examples:\n  marionette epp validate templates/motd.epp\n  marionette epp validate --continue_on_error a.epp b.epp"
+    )]
     Validate(ValidateArgs),
 }
 

@@ -98,6 +98,9 @@ struct Cli {
 enum Command {
     /// Compile a manifest (a file, or code given with -e) with this
     /// machine's facts and apply it, as `puppet apply` does.
+    #[command(
+        after_help = "Examples:\n  marionette apply site.pp --noop\n  marionette apply -e 'notice(\"hello\")'\n  marionette apply manifests/ -t --summarize"
+    )]
     Apply {
         /// The manifest to apply: a file, a directory (every `.pp` file
         /// below it, in path order), or `-` for standard input, which is
@@ -125,62 +128,114 @@ enum Command {
         run: apply::RunArgs,
     },
     /// List, show and restore the file contents saved before changes.
+    #[command(
+        after_help = "Examples:\n  marionette filebucket list\n  marionette filebucket backup /etc/hosts\n  marionette filebucket diff SUM /etc/hosts"
+    )]
     Filebucket {
         #[command(subcommand)]
         command: filebucket::FilebucketCommand,
     },
     /// Describe resource types, as `puppet describe` does.
+    #[command(
+        after_help = "Examples:\n  marionette describe --list\n  marionette describe file\n  marionette describe --providers user"
+    )]
     Describe(describe::DescribeArgs),
     /// Generate reference documentation (`--reference type`).
+    #[command(after_help = "Examples:\n  marionette doc --reference type > types.md")]
     Doc(describe::DocArgs),
     /// List, show or change resources on this machine, as `puppet resource`
     /// does.
+    #[command(
+        after_help = "Examples:\n  marionette resource user\n  marionette resource package openssh-server\n  marionette resource group mrtest-g ensure=present gid=4300"
+    )]
     Resource(resource::ResourceArgs),
     /// Compile catalogs.
+    #[command(
+        after_help = "Examples:\n  marionette catalog compile site.pp --certname web1.example.com --facts web1.json\n  marionette catalog diff --repo control --from main --to my-branch --facts facts/\n  marionette catalog apply catalog.json --noop"
+    )]
     Catalog {
         #[command(subcommand)]
         command: CatalogCommand,
     },
     /// Print the facts of this machine, as `facter` does.
+    #[command(
+        after_help = "Examples:\n  marionette facts\n  marionette facts os.family networking.ip\n  marionette facts -p --json"
+    )]
     Facts(facts::FactsArgs),
     /// Look up Hiera data for a node, as `puppet lookup` does.
+    #[command(
+        after_help = "Examples:\n  marionette lookup ntp::servers\n  marionette lookup --explain ntp::servers\n  marionette lookup --node web1.example.com --facts web1.json profile::packages"
+    )]
     Lookup(lookup::LookupArgs),
     /// Read the kept run reports: `list` them, or `show` one as a person
     /// reads it (or as JSON).
+    #[command(
+        after_help = "Examples:\n  marionette report list\n  marionette report show\n  marionette report show --format json"
+    )]
     Report {
         #[command(subcommand)]
         command: report::ReportCommand,
     },
     /// Render EPP templates with values, or check their syntax, as
     /// `puppet epp` does.
+    #[command(
+        after_help = "Examples:\n  marionette epp render motd.epp --values '{owner => \"ops\"}'\n  marionette epp validate templates/motd.epp"
+    )]
     Epp(epp::EppArgs),
     /// Check and inspect Puppet manifests and EPP templates.
+    #[command(
+        after_help = "Examples:\n  marionette parser validate site.pp\n  marionette parser validate --epp modules/\n  marionette parser dump site.pp"
+    )]
     Parser {
         #[command(subcommand)]
         command: ParserCommand,
     },
     /// Run as Puppet's agent against a server: get a certificate, sync
     /// plugins, fetch the catalog, apply it, send the report.
+    #[command(
+        after_help = "Examples:\n  marionette agent -t --server puppet.example.com\n  marionette agent -t --noop\n  marionette agent --server puppet.example.com   # runs every 30 minutes"
+    )]
     Agent(agent::AgentArgs),
     /// Serve agents over Puppet's HTTPS API: the certificate authority,
     /// catalogs compiled for each node, module plugins and files, reports.
+    #[command(
+        after_help = "Examples:\n  marionette server --certname puppet.example.com --autosign /etc/marionette/autosign.conf\n  marionette server --storeconfigs --reports store,puppetdb"
+    )]
     Server(server::ServerArgs),
     /// The server's storage on its own: `serve` answers PuppetDB's API
     /// over it, in PuppetDB's place.
+    #[command(
+        after_help = "Examples:\n  marionette storage serve --certname puppetdb.example.com\n  marionette storage serve --storage-url postgresql://puppetdb@localhost/puppetdb"
+    )]
     Storage(storage::StorageArgs),
     /// Administer the certificate authority: list, sign, revoke, clean
     /// and generate certificates, as `puppetserver ca` does.
+    #[command(
+        after_help = "Examples:\n  marionette ca list --all\n  marionette ca sign --certname web1.example.com\n  marionette ca revoke --certname old.example.com"
+    )]
     Ca(ca::CaArgs),
     /// List the modules of the module path and their unmet dependencies,
     /// as `puppet module list` does.
+    #[command(
+        after_help = "Examples:\n  marionette module list\n  marionette module list --tree --modulepath modules"
+    )]
     Module(module::ModuleArgs),
     /// Print the settings Marionette uses, as `puppet config print` does:
     /// from the configuration file, else their defaults.
+    #[command(
+        after_help = "Examples:\n  marionette config print modulepath\n  marionette config print all\n  marionette config print --section agent server"
+    )]
     Config(config::ConfigArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish,
     /// powershell).
+    #[command(
+        after_help = "Examples:\n  marionette completions bash > /etc/bash_completion.d/marionette\n  marionette completions zsh > ~/.zfunc/_marionette"
+    )]
     Completions(generate::CompletionsArgs),
     /// Print the manual page, or write one per command with --out DIR.
+    #[command(
+        after_help = "Examples:\n  marionette man | man -l -\n  marionette man --out /usr/local/share/man/man1"
+    )]
     Man(generate::ManArgs),
     /// Print this help, or the help of a command; also lists the
     /// subcommands that modules and PATH provide.

@@ -21,11 +21,9 @@ enum ModuleAction {
     /// List the modules of each directory of the module path, with their
     /// versions; warn about the dependencies their metadata names that are
     /// missing or of another version.
-    ///
-    /// Examples:
-    ///   marionette module list
-    ///   marionette module list --tree
-    ///   marionette module list --modulepath /etc/puppetlabs/code/modules
+    #[command(
+        after_help = "Examples:\n  marionette module list\n  marionette module list --tree\n  marionette module list --modulepath /etc/puppetlabs/code/modules"
+    )]
     List {
         /// Show each module's dependencies below it, as a tree.
         #[arg(long)]

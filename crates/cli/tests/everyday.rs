@@ -272,7 +272,9 @@ fn flag_table() -> Vec<Row> {
         "/../../docs/puppet-flags.md"
     ))
     .unwrap();
+    // The flags' tables; the commands' table after them is not one.
     doc.lines()
+        .take_while(|line| !line.starts_with("## Other commands"))
         .filter_map(|line| {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
             let flag = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
