@@ -222,6 +222,9 @@ fn level_colour(level: Level) -> &'static str {
 /// Puppet's console: notices and below on stdout, warnings and errors on
 /// stderr, in Puppet's colours when asked.
 fn console_line(level: Level, source: &str, message: &str, colour_out: bool, colour_err: bool) {
+    // Puppet's console writes each message with Ruby's `puts`, which adds
+    // no line end to one that has its own (a command's output).
+    let message = message.strip_suffix('\n').unwrap_or(message);
     let text = if source.is_empty() {
         format!("{level}: {message}")
     } else {

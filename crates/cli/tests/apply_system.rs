@@ -283,6 +283,7 @@ fn apply_does_what_puppet_apply_does() {
             "ssh_authorized_key_user",
             "sshkey",
             "tidy",
+            "user_own_group",
             "user_purge_ssh_keys"
         ]
     );

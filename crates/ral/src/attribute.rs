@@ -326,6 +326,24 @@ pub fn display(attr: &AttrDef, value: &Value) -> String {
     display_value(value)
 }
 
+/// A desired value as Puppet's `should_to_s` shows it: a property that
+/// keeps every value holds a list even when given one (wait_for's
+/// `exit_code => 0` should be `[0]`), where the current value is shown as
+/// found.
+pub fn display_desired_for(
+    attr: &AttrDef,
+    resource: &crate::resource::Resource,
+    value: &Value,
+) -> String {
+    if attr.array_matching == ArrayMatching::All
+        && attr.format.is_none()
+        && !matches!(value, Value::Array(_) | Value::Undef)
+    {
+        return display_for(attr, resource, &Value::Array(vec![value.clone()].into()));
+    }
+    display_for(attr, resource, value)
+}
+
 /// A value of one resource as logs show it: redacted also when the
 /// manifest gave it as `Sensitive` to an attribute that is not sensitive
 /// by itself (a file's `content`, say).
@@ -398,7 +416,7 @@ pub fn puppets_noop_message(
     format!(
         "current_value {}, should be {} (noop)",
         display_for(attr, resource, current),
-        display_for(attr, resource, desired)
+        display_desired_for(attr, resource, desired)
     )
 }
 

@@ -1048,7 +1048,7 @@ fn run_change(
                 format!(
                     "change from {} to {} failed: {}",
                     display_for(attr, resource, current),
-                    display_for(attr, resource, desired),
+                    crate::attribute::display_desired_for(attr, resource, desired),
                     e.0
                 ),
                 EventStatus::Failure,
@@ -1181,7 +1181,7 @@ fn sync_instance(
                     event.message = format!(
                         "change from {} to {} failed: {}",
                         display_for(attr, resource, &event.previous),
-                        display_for(attr, resource, &event.desired),
+                        crate::attribute::display_desired_for(attr, resource, &event.desired),
                         e.0
                     );
                     event.status = EventStatus::Failure;

@@ -137,6 +137,16 @@ impl PropertyProvider for Useradd {
     fn create(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
         let resource = instance.resource;
         let mut argv = vec!["useradd".to_string()];
+        // As Puppet's provider: without a gid, the account joins the group
+        // of its own name when there is one, which useradd otherwise
+        // refuses ("group ftp exists").
+        let name = resource.name();
+        if resource.get("gid").is_none()
+            && crate::system::groups(std::path::Path::new("/"))
+                .is_ok_and(|groups| groups.iter().any(|group| group.name == name))
+        {
+            argv.extend(["-g".to_string(), name]);
+        }
         for (attr, value) in resource.managed_properties() {
             let Some(flag) = flag(&attr.name) else {
                 continue;
