@@ -1510,6 +1510,40 @@ fn a_terminated_run_stops_after_its_current_resource_and_reports() {
     }
 }
 
+/// Whether a `sleep` runs below `ancestor` (its child, or further down:
+/// commands may be started through a helper process).
+fn runs_sleep_under(ancestor: u32) -> bool {
+    // `PID (COMM) STATE PPID ...`; the name may hold spaces.
+    let stat = |pid: &str| -> Option<(String, String)> {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let (_, rest) = text.split_once(" (")?;
+        let (name, rest) = rest.rsplit_once(") ")?;
+        Some((name.to_string(), rest.split(' ').nth(1)?.to_string()))
+    };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.filter_map(Result::ok).any(|entry| {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        let Some((name, mut parent)) = stat(&pid) else {
+            return false;
+        };
+        if name != "sleep" {
+            return false;
+        }
+        for _ in 0..4 {
+            if parent == ancestor.to_string() {
+                return true;
+            }
+            match stat(&parent) {
+                Some((_, up)) => parent = up,
+                None => return false,
+            }
+        }
+        false
+    })
+}
+
 fn interrupted_run_reports(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let vardir = dir.path().join("var");
@@ -1528,7 +1562,16 @@ fn interrupted_run_reports(signal: &str) {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(800));
+    // The signal is sent once the first command runs: a loaded machine
+    // may take longer than any fixed wait to get there.
+    let started = std::time::Instant::now();
+    while !runs_sleep_under(child.id()) {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "the run never started its first command"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     let killed = std::process::Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()

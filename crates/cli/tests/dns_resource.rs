@@ -373,7 +373,7 @@ fn a_concurrent_change_is_detected_not_overwritten() {
     assert_eq!(run.code, 6, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stderr.contains(
-            "Error: /Stage[main]/Main/Dns_resource[race.mrtest.example/A]/rdata: change from ['192.0.2.1'] to '192.0.2.2' failed: the records of race.mrtest.example/A changed on nameserver"
+            "Error: /Stage[main]/Main/Dns_resource[race.mrtest.example/A]/rdata: change from ['192.0.2.1'] to ['192.0.2.2'] failed: the records of race.mrtest.example/A changed on nameserver"
         ),
         "{}",
         run.stderr

@@ -335,7 +335,10 @@ pub fn display_desired_for(
     resource: &crate::resource::Resource,
     value: &Value,
 ) -> String {
+    // (A Resource API type's attribute is compared whole, and shown as
+    // given.)
     if attr.array_matching == ArrayMatching::All
+        && !attr.whole_value
         && attr.format.is_none()
         && !matches!(value, Value::Array(_) | Value::Undef)
     {
