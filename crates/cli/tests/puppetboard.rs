@@ -575,6 +575,9 @@ ENABLE_CLASS = True
 # The test's network has no CDN: Puppetboard's own copies of its scripts.
 OFFLINE_MODE = True
 LOCALISE_TIMESTAMP = False
+# The overview and the radiator reload themselves every REFRESH_RATE
+# seconds, which the browser's twenty seconds must not reach.
+REFRESH_RATE = 0
 # The query page's form is posted by a page of the test's own, which
 # cannot hold the CSRF token of Puppetboard's session.
 WTF_CSRF_ENABLED = False
@@ -628,8 +631,9 @@ struct Browser {
 }
 
 impl Browser {
-    /// Loads `url` (its scripts and their requests run for up to ten
-    /// seconds of the page's time), keeps a screenshot named `name`, and
+    /// Loads `url` (its scripts, their requests and the charts'
+    /// transitions run for twenty seconds of the page's time, which
+    /// Chromium skips through when it waits on nothing), keeps a screenshot named `name`, and
     /// gives the page's DOM as text without tags, with blanks collapsed.
     fn load(&mut self, name: &str, url: &str) -> String {
         self.pages += 1;
@@ -649,7 +653,7 @@ impl Browser {
                 "--disable-sync",
                 "--hide-scrollbars",
                 "--window-size=1280,900",
-                "--virtual-time-budget=10000",
+                "--virtual-time-budget=20000",
             ])
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg(format!("--screenshot={}", screenshot.display()))
@@ -1098,7 +1102,7 @@ fn dump(chromium: &Path, url: &str, dir: &Path) -> String {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--virtual-time-budget=10000",
+            "--virtual-time-budget=20000",
         ])
         .arg(format!(
             "--user-data-dir={}",
