@@ -10,7 +10,8 @@
 //! `target/puppetboard-screenshots/`.
 //!
 //! Needs Debian's `chromium`, `python3-venv` and `curl`; Puppetboard is
-//! installed once with pip into `target/puppetboard-venv`.
+//! installed once with pip into `target/puppetboard-venv`, with the
+//! versions of `tests/data/puppetboard-requirements.txt`.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -57,23 +58,24 @@ fn require(tool: &str, install: &str) -> PathBuf {
     found(tool).unwrap_or_else(|| panic!("this test needs {tool}: {install}"))
 }
 
-/// A venv with the pinned Puppetboard, made once (made again if its
-/// Puppetboard is not the pinned one).
+/// A venv with the pinned Puppetboard and the dependencies it was checked
+/// with (`tests/data/puppetboard-requirements.txt`), made once: made
+/// again when that list changes.
 fn puppetboard_venv() -> PathBuf {
     let venv = target_dir().join("puppetboard-venv");
-    let python = venv.join("bin/python");
-    let installed = || {
-        Command::new(&python)
-            .args([
-                "-c",
-                "import importlib.metadata as m; print(m.version('puppetboard'))",
-            ])
-            .output()
-            .is_ok_and(|o| {
-                o.status.success() && String::from_utf8_lossy(&o.stdout).trim() == PUPPETBOARD
-            })
-    };
-    if installed() {
+    let requirements =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/puppetboard-requirements.txt");
+    let wanted = std::fs::read_to_string(&requirements).expect("the requirements");
+    assert!(
+        wanted.contains(&format!("puppetboard=={PUPPETBOARD}\n")),
+        "{} does not pin puppetboard=={PUPPETBOARD}",
+        requirements.display()
+    );
+    // The list the venv was made from, kept in it once pip succeeded.
+    let made_from = venv.join("mrtest-requirements.txt");
+    if std::fs::read_to_string(&made_from).is_ok_and(|made| made == wanted)
+        && venv.join("bin/flask").is_file()
+    {
         return venv;
     }
     let system = Command::new("/usr/bin/python3")
@@ -83,10 +85,6 @@ fn puppetboard_venv() -> PathBuf {
     assert!(
         system,
         "this test needs Debian's Python with its venv module: apt-get install -y python3-venv"
-    );
-    let pip = format!(
-        "{}/bin/pip install --disable-pip-version-check puppetboard=={PUPPETBOARD}",
-        venv.display()
     );
     eprintln!(
         "Installing Puppetboard {PUPPETBOARD} into {} (once)",
@@ -99,19 +97,21 @@ fn puppetboard_venv() -> PathBuf {
         .expect("python3 runs");
     assert!(
         made.success(),
-        "could not make {}: /usr/bin/python3 -m venv {} (apt-get install -y python3-venv)",
-        venv.display(),
+        "could not make the venv: /usr/bin/python3 -m venv --clear {} (apt-get install -y python3-venv)",
         venv.display()
     );
     let status = Command::new(venv.join("bin/pip"))
-        .args(["install", "--disable-pip-version-check", "--quiet"])
-        .arg(format!("puppetboard=={PUPPETBOARD}"))
+        .args(["install", "--disable-pip-version-check", "--quiet", "-r"])
+        .arg(&requirements)
         .status()
         .expect("pip runs");
     assert!(
-        status.success() && installed(),
-        "could not install Puppetboard from PyPI: {pip}"
+        status.success() && venv.join("bin/flask").is_file(),
+        "could not install Puppetboard from PyPI: {}/bin/pip install -r {}",
+        venv.display(),
+        requirements.display()
     );
+    std::fs::write(&made_from, &wanted).unwrap();
     venv
 }
 
