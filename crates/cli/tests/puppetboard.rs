@@ -1077,13 +1077,22 @@ fn puppetboard_renders_every_page_from_the_storage() {
                     .is_some_and(|s| !s.starts_with('2') && !s.starts_with('3'))
         })
         .collect();
+    // (The log is werkzeug's, a line a request: read as such.)
+    let answered = log.lines().filter(|l| l.contains("HTTP/1.1\" 200")).count();
+    assert!(
+        answered > 40,
+        "Puppetboard's log does not list its requests:\n{log}"
+    );
     assert!(
         errors.is_empty(),
         "Puppetboard's errors:\n{}",
         errors.join("\n")
     );
-    eprintln!(
-        "{} pages rendered in {:.0?}; screenshots in {}",
+    // Straight to the test's standard error, which cargo test shows even
+    // when the test passes.
+    let _ = writeln!(
+        std::io::stderr(),
+        "Puppetboard {PUPPETBOARD}: {} pages rendered in {:.0?}; screenshots in {}",
         browser.pages,
         started.elapsed(),
         screenshots.display()
