@@ -628,6 +628,8 @@ struct Browser {
     profiles: PathBuf,
     screenshots: PathBuf,
     pages: usize,
+    /// The DOM of the last page loaded.
+    dom: String,
 }
 
 impl Browser {
@@ -687,6 +689,7 @@ impl Browser {
         assert!(screenshot.is_file(), "chromium kept no screenshot of {url}");
         let _ = std::fs::remove_dir_all(&profile);
         let text = text_of(&dom);
+        self.dom = dom;
         for error in [
             "Internal Server Error",
             "Not Found",
@@ -826,6 +829,7 @@ fn puppetboard_renders_every_page_from_the_storage() {
         profiles: dir.join("chromium"),
         screenshots: screenshots.clone(),
         pages: 0,
+        dom: String::new(),
     };
 
     // The overview: the population and each status, from the storage's
@@ -895,14 +899,24 @@ fn puppetboard_renders_every_page_from_the_storage() {
     );
 
     // The failed report, by the link the reports of its node give.
-    let dom = dump(
-        &browser.chromium,
+    let text = browser.load(
+        "node-reports",
         &format!("{base}/reports/mrtest-web1.example"),
-        dir,
     );
-    let report = links(&dom, "/report/mrtest-web1.example/");
-    assert_eq!(report.len(), 1, "the reports of mrtest-web1.example: {dom}");
-    let text = browser.load("report", &format!("{base}{}", report[0]));
+    expect(
+        &text,
+        "node's reports",
+        &["FAILED", "Showing 1 to 1 of 1 entries"],
+    );
+    let report = links(&browser.dom, "/report/mrtest-web1.example/");
+    assert_eq!(
+        report.len(),
+        1,
+        "the reports of mrtest-web1.example: {}",
+        browser.dom
+    );
+    let report = report[0].to_string();
+    let text = browser.load("report", &format!("{base}{report}"));
     expect(
         &text,
         "report",
@@ -1015,6 +1029,16 @@ fn puppetboard_renders_every_page_from_the_storage() {
 
     let text = browser.load("classes", &format!("{base}/classes"));
     expect(&text, "classes", &["Mrtest_web1", "Mrtest_db1"]);
+    let text = browser.load("class", &format!("{base}/class_resource/Mrtest_web1"));
+    expect(
+        &text,
+        "class",
+        &[
+            "Mrtest_web1",
+            "mrtest-web1.example",
+            "Showing 1 to 1 of 1 entries",
+        ],
+    );
 
     let text = browser.load("radiator", &format!("{base}/radiator"));
     expect(
@@ -1097,31 +1121,4 @@ fn puppetboard_renders_every_page_from_the_storage() {
         started.elapsed(),
         screenshots.display()
     );
-}
-
-/// A page's DOM, without a screenshot (to follow its links).
-fn dump(chromium: &Path, url: &str, dir: &Path) -> String {
-    let output = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--virtual-time-budget=20000",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            dir.join("chromium/dump").display()
-        ))
-        .arg("--dump-dom")
-        .arg(url)
-        .stderr(Stdio::null())
-        .output()
-        .expect("chromium runs");
-    assert!(output.status.success(), "chromium failed on {url}");
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
