@@ -635,8 +635,10 @@ struct Browser {
 impl Browser {
     /// Loads `url` (its scripts, their requests and the charts'
     /// transitions run for twenty seconds of the page's time, which
-    /// Chromium skips through when it waits on nothing), keeps a screenshot named `name`, and
-    /// gives the page's DOM as text without tags, with blanks collapsed.
+    /// Chromium skips through when it waits on nothing), keeps a
+    /// screenshot named `name`, checks the page is Puppetboard's and not
+    /// one of its error pages, and gives the page's DOM as text without
+    /// tags, with blanks collapsed (the DOM itself stays in `self.dom`).
     fn load(&mut self, name: &str, url: &str) -> String {
         self.pages += 1;
         let screenshot = self
