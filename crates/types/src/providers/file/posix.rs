@@ -459,15 +459,28 @@ fn validate_content(
         .text("validate_replacement")
         .unwrap_or_else(|| "%".to_string());
     let candidate = candidate.display().to_string();
-    // The file's path replaces the token in the text, which then runs as
-    // Puppet runs a command string (see `exec::command_argv`).
-    let line = if token.is_empty() {
-        command.to_string()
+    // The command runs as Puppet runs a command string (see
+    // `exec::command_argv`): through the shell when it holds shell syntax,
+    // the file's path then quoted, so that a path is never read as shell
+    // code; else split into words, the path replacing the token in each.
+    let (line, argv) = if token.is_empty() {
+        let argv = exec::command_argv(command)
+            .map_err(|e| ProviderError::new(format!("Invalid validate_cmd: {e}")))?;
+        (command.to_string(), argv)
+    } else if exec::runs_in_shell(command) {
+        let quoted = format!("'{}'", candidate.replace('\'', "'\\''"));
+        let line = command.replace(&token, &quoted);
+        let argv = vec!["/bin/sh".to_string(), "-c".to_string(), line.clone()];
+        (line, argv)
     } else {
-        command.replace(&token, &candidate)
+        let words = exec::split_words(command)
+            .map_err(|e| ProviderError::new(format!("Invalid validate_cmd: {e}")))?;
+        let argv: Vec<String> = words
+            .iter()
+            .map(|w| w.replace(&token, &candidate))
+            .collect();
+        (argv.join(" "), argv)
     };
-    let argv = exec::command_argv(&line)
-        .map_err(|e| ProviderError::new(format!("Invalid validate_cmd: {e}")))?;
     if argv.is_empty() {
         return Err(ProviderError::new(
             "Invalid validate_cmd: the command is empty",
