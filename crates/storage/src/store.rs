@@ -1098,13 +1098,18 @@ fn packages(connection: &mut Db) -> Rows {
 /// Who produced what is stored: the servers named by facts, catalogs
 /// and reports.
 fn producers(connection: &mut Db) -> Rows {
-    let found = connection.query(
+    named_rows(
+        connection,
         "SELECT producer FROM factsets WHERE producer IS NOT NULL
          UNION SELECT producer FROM catalogs WHERE producer IS NOT NULL
          UNION SELECT producer FROM reports WHERE producer IS NOT NULL
          ORDER BY 1",
-        &[],
-    )?;
+    )
+}
+
+/// A `{"name": ...}` row for each value the one-column `sql` gives.
+fn named_rows(connection: &mut Db, sql: &str) -> Rows {
+    let found = connection.query(sql, &[])?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
         Ok(Map::from_iter([(
             "name".to_string(),
@@ -1128,19 +1133,12 @@ fn fact_names(connection: &mut Db) -> Rows {
 }
 
 fn environments(connection: &mut Db) -> Rows {
-    let found = connection.query(
+    named_rows(
+        connection,
         "SELECT environment FROM factsets WHERE environment IS NOT NULL
          UNION SELECT environment FROM catalogs WHERE environment IS NOT NULL
          ORDER BY 1",
-        &[],
-    )?;
-    let rows = found.iter().map(|row| -> Result<_, DbError> {
-        Ok(Map::from_iter([(
-            "name".to_string(),
-            Value::String(row.text(0).unwrap_or_default()),
-        )]))
-    });
-    rows.collect()
+    )
 }
 
 fn resources(connection: &mut Db, certname: Option<&str>, type_name: Option<&str>) -> Rows {
