@@ -3,11 +3,10 @@
 //! `LANG=C`, closes or feeds stdin, captures output, enforces a timeout by
 //! killing the whole process group, and logs each command at debug level.
 
-use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::log::{Level, Logger};
@@ -265,22 +264,26 @@ impl Runner {
         // The command keeps the parent's copies of the combined pipe's
         // write end; they must be closed for the reader to see the end.
         drop(command);
-        // Read and write on threads: a child that fills its stdout pipe
-        // while we are still writing its stdin would otherwise deadlock.
-        let stdin_thread = match (child.stdin.take(), spec.stdin.clone()) {
-            (Some(mut pipe), Some(input)) => Some(std::thread::spawn(move || {
-                let _ = pipe.write_all(&input);
-            })),
-            _ => None,
+        let stdout = match combined {
+            Some(reader) => Some(OwnedFd::from(reader)),
+            None => child.stdout.take().map(OwnedFd::from),
         };
-        let stdout_capture = match combined {
-            Some(reader) => Some(Capture::start(reader)),
-            None => child.stdout.take().map(Capture::start),
+        let mut streams = Streams {
+            input: child.stdin.take().map(OwnedFd::from),
+            to_write: spec.stdin.as_deref().unwrap_or_default(),
+            outputs: [stdout, child.stderr.take().map(OwnedFd::from)].map(|pipe| Stream {
+                pipe,
+                bytes: Vec::new(),
+            }),
         };
-        let stderr_capture = child.stderr.take().map(Capture::start);
+        streams.nonblocking().map_err(spawn_error)?;
         let started = Instant::now();
         let mut signalled = false;
         let exit = ExitWatch::new(&child);
+        // One thread feeds stdin and reads both outputs while it waits for
+        // the exit, so a child that fills its stdout pipe while its stdin
+        // is still being written cannot deadlock, and no thread is started
+        // per command (a provider may run thousands).
         let status = loop {
             match child.try_wait() {
                 Ok(Some(status)) => break status,
@@ -301,35 +304,44 @@ impl Runner {
                 }
                 signalled = true;
             }
-            if let Some(limit) = spec.timeout
-                && started.elapsed() >= limit
-            {
-                // SAFETY: kill(2) with the negative id of the group the
-                // child leads; it cannot touch memory.
-                unsafe {
-                    libc::kill(-(child.id() as i32), libc::SIGKILL);
+            let mut wait = exit.interval(started.elapsed());
+            if let Some(limit) = spec.timeout {
+                let elapsed = started.elapsed();
+                if elapsed >= limit {
+                    // SAFETY: kill(2) with the negative id of the group the
+                    // child leads; it cannot touch memory.
+                    unsafe {
+                        libc::kill(-(child.id() as i32), libc::SIGKILL);
+                    }
+                    let _ = child.wait();
+                    return Err(CommandError::Timeout {
+                        command: shown,
+                        seconds: limit.as_secs(),
+                    });
                 }
-                let _ = child.wait();
-                return Err(CommandError::Timeout {
-                    command: shown,
-                    seconds: limit.as_secs(),
-                });
+                wait = wait.min(limit - elapsed);
             }
-            exit.wait(poll_interval(started.elapsed()));
+            streams.serve(exit.fd(), wait);
         };
-        if let Some(thread) = stdin_thread {
-            let _ = thread.join();
-        }
         // A background process the command started may hold the pipes open
         // long after the command itself exited (`daemon &`): wait a moment
         // for the end of the output, then take what has arrived.
+        streams.input = None;
         let deadline = Instant::now() + OUTPUT_GRACE;
-        let text =
-            |capture: Option<Capture>| capture.map(|c| c.finish(deadline)).unwrap_or_default();
+        while streams.reading() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            streams.serve(None, left);
+        }
+        let [stdout, stderr] = streams
+            .outputs
+            .map(|o| String::from_utf8_lossy(&o.bytes).into_owned());
         let output = Output {
             status: status.code(),
-            stdout: text(stdout_capture),
-            stderr: text(stderr_capture),
+            stdout,
+            stderr,
         };
         if spec.check && !output.success() {
             let said = if spec.combine && !spec.sensitive {
@@ -352,53 +364,140 @@ impl Runner {
 /// case where a process it left in the background keeps the pipe open.
 const OUTPUT_GRACE: Duration = Duration::from_millis(250);
 
-/// One output pipe, read on its own thread into a shared buffer, so that
-/// what arrived can be taken even while the pipe stays open.
-struct Capture {
-    buffer: Arc<Mutex<Vec<u8>>>,
-    /// Disconnected (or sent to) when the reader reached the end.
-    done: mpsc::Receiver<()>,
+/// A command's pipes, seen from this side: its stdin while there is input
+/// left to give, and its two outputs (the second unused when combined)
+/// until each ends.
+struct Streams<'a> {
+    input: Option<OwnedFd>,
+    to_write: &'a [u8],
+    outputs: [Stream; 2],
 }
 
-impl Capture {
-    fn start(mut pipe: impl Read + Send + 'static) -> Capture {
-        let buffer = Arc::new(Mutex::new(Vec::new()));
-        let (done_sender, done) = mpsc::channel();
-        let shared = buffer.clone();
-        std::thread::spawn(move || {
+struct Stream {
+    pipe: Option<OwnedFd>,
+    bytes: Vec<u8>,
+}
+
+impl Streams<'_> {
+    /// Makes this side's ends non-blocking (the child's ends are other
+    /// open files and stay as they are), and closes stdin at once when
+    /// there is nothing to give.
+    fn nonblocking(&mut self) -> std::io::Result<()> {
+        if self.to_write.is_empty() {
+            self.input = None;
+        }
+        let ends = self.outputs.iter().filter_map(|o| o.pipe.as_ref());
+        for fd in self.input.iter().chain(ends) {
+            // SAFETY: fcntl(2) on a descriptor this owns; it changes only
+            // the descriptor's flags.
+            let done = unsafe {
+                let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+                flags >= 0
+                    && libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) >= 0
+            };
+            if !done {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+
+    fn reading(&self) -> bool {
+        self.outputs.iter().any(|o| o.pipe.is_some())
+    }
+
+    /// Waits up to `limit` for a pipe to be ready or for `exit` (a
+    /// process descriptor) to say the child ended, then moves what it
+    /// can: an interrupted wait returns early, which every caller's loop
+    /// allows.
+    fn serve(&mut self, exit: Option<&OwnedFd>, limit: Duration) {
+        let mut polls = Vec::with_capacity(4);
+        let watch = |fd: &OwnedFd, events| libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events,
+            revents: 0,
+        };
+        if let Some(fd) = &self.input {
+            polls.push(watch(fd, libc::POLLOUT));
+        }
+        for output in &self.outputs {
+            if let Some(fd) = &output.pipe {
+                polls.push(watch(fd, libc::POLLIN));
+            }
+        }
+        if let Some(fd) = exit {
+            polls.push(watch(fd, libc::POLLIN));
+        }
+        let millis = i32::try_from(limit.as_micros().div_ceil(1000)).unwrap_or(i32::MAX);
+        // SAFETY: valid pollfds for descriptors this owns, as many as
+        // given.
+        let ready = unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, millis) };
+        if ready <= 0 {
+            return;
+        }
+        let mut polled = polls.iter();
+        if let Some(fd) = &self.input
+            && polled.next().is_some_and(|p| p.revents != 0)
+        {
+            // SAFETY: write(2) from a slice of the given length.
+            let written = unsafe {
+                libc::write(
+                    fd.as_raw_fd(),
+                    self.to_write.as_ptr().cast(),
+                    self.to_write.len(),
+                )
+            };
+            match usize::try_from(written) {
+                Ok(written) => self.to_write = &self.to_write[written..],
+                Err(_) => match std::io::Error::last_os_error().kind() {
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted => {}
+                    // The child closed its stdin (or it broke): it reads
+                    // no more.
+                    _ => self.to_write = &[],
+                },
+            }
+            if self.to_write.is_empty() {
+                self.input = None;
+            }
+        }
+        for output in &mut self.outputs {
+            let Some(fd) = &output.pipe else { continue };
+            if polled.next().is_none_or(|p| p.revents == 0) {
+                continue;
+            }
             let mut chunk = [0u8; 8192];
             loop {
-                match pipe.read(&mut chunk) {
-                    Ok(0) => break,
-                    Ok(read) => shared
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .extend_from_slice(&chunk[..read]),
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(_) => break,
+                // SAFETY: read(2) into a buffer of the given length.
+                let read =
+                    unsafe { libc::read(fd.as_raw_fd(), chunk.as_mut_ptr().cast(), chunk.len()) };
+                match read {
+                    0 => {
+                        output.pipe = None;
+                        break;
+                    }
+                    n if n > 0 => output.bytes.extend_from_slice(&chunk[..n as usize]),
+                    _ => {
+                        let error = std::io::Error::last_os_error();
+                        match error.kind() {
+                            std::io::ErrorKind::Interrupted => {}
+                            std::io::ErrorKind::WouldBlock => break,
+                            _ => {
+                                output.pipe = None;
+                                break;
+                            }
+                        }
+                    }
                 }
             }
-            let _ = done_sender.send(());
-        });
-        Capture { buffer, done }
-    }
-
-    /// Waits until the pipe ends or the deadline passes, and returns what
-    /// was read.
-    fn finish(self, deadline: Instant) -> String {
-        let _ = self
-            .done
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()));
-        let bytes = std::mem::take(&mut *self.buffer.lock().unwrap_or_else(|e| e.into_inner()));
-        String::from_utf8_lossy(&bytes).into_owned()
+        }
     }
 }
 
-/// Waits for a child's exit: through a descriptor of the process
-/// (`pidfd_open(2)`, Linux 5.3 and later), which wakes the moment it
-/// exits, else by sleeping. Either way the wait is bounded, so that a
-/// signal to pass on or a timeout is noticed.
-struct ExitWatch(Option<std::os::fd::OwnedFd>);
+/// A child's exit, seen through a descriptor of the process
+/// (`pidfd_open(2)`, Linux 5.3 and later), which wakes a wait the moment
+/// it exits; without one, waits are short sleeps. Either way each wait is
+/// bounded, so that a signal to pass on or a timeout is noticed.
+struct ExitWatch(Option<OwnedFd>);
 
 impl ExitWatch {
     fn new(child: &std::process::Child) -> ExitWatch {
@@ -411,26 +510,20 @@ impl ExitWatch {
                 .ok()
                 .filter(|fd| *fd >= 0)
                 // SAFETY: a descriptor just opened, owned by nothing else.
-                .map(|fd| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }),
+                .map(|fd| unsafe { OwnedFd::from_raw_fd(fd) }),
         )
     }
 
-    fn wait(&self, limit: Duration) {
-        use std::os::fd::AsRawFd;
-        let Some(fd) = &self.0 else {
-            std::thread::sleep(limit);
-            return;
-        };
-        let mut poll = libc::pollfd {
-            fd: fd.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let millis = i32::try_from(limit.as_micros().div_ceil(1000)).unwrap_or(i32::MAX);
-        // SAFETY: one valid pollfd, for a descriptor this owns. An
-        // interrupted wait returns early, which the caller's loop allows.
-        unsafe {
-            libc::poll(&mut poll, 1, millis);
+    fn fd(&self) -> Option<&OwnedFd> {
+        self.0.as_ref()
+    }
+
+    /// How long one wait may last: the descriptor wakes it at the exit, so
+    /// only a passed-on signal needs it short.
+    fn interval(&self, elapsed: Duration) -> Duration {
+        match self.0 {
+            Some(_) => Duration::from_millis(10),
+            None => poll_interval(elapsed),
         }
     }
 }
@@ -496,6 +589,20 @@ mod tests {
             error.to_string(),
             "Execution of '/bin/sh -c 'echo oops >&2; exit 3'' returned 3: oops"
         );
+    }
+
+    #[test]
+    fn a_command_that_writes_while_its_input_is_fed_does_not_deadlock() {
+        // Far more than a pipe holds, each way at once.
+        let input: Vec<u8> = (0..4 << 20).map(|i| b'a' + (i % 26) as u8).collect();
+        let output = Runner::default()
+            .run(&CommandSpec::new(&["cat"]).stdin(input.clone()))
+            .unwrap();
+        assert_eq!(output.stdout.as_bytes(), &input[..]);
+        let stopped = Runner::default()
+            .run(&CommandSpec::shell("head -c 10").stdin(input))
+            .unwrap();
+        assert_eq!(stopped.stdout, "abcdefghij");
     }
 
     #[test]
