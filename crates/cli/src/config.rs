@@ -330,7 +330,7 @@ const SETTINGS: &[Setting] = &[
 
 /// The root of the system's settings files: `/etc`, or where the tests
 /// put their own (`MARIONETTE_TEST_SYSCONFDIR`, for tests only).
-fn sysconfdir() -> PathBuf {
+pub(crate) fn sysconfdir() -> PathBuf {
     std::env::var_os("MARIONETTE_TEST_SYSCONFDIR")
         .map_or_else(|| PathBuf::from("/etc"), PathBuf::from)
 }

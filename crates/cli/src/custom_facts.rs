@@ -20,11 +20,50 @@ const NATIVE_PROVIDER_FACTS: &[(&str, &str)] = &[
     ("service_provider", "service"),
 ];
 
+/// Facter's fact cache, as `facter.conf` configures it (see
+/// `marionette_facts::cache`); a configuration that cannot be read is said
+/// once and caches nothing.
+fn fact_cache() -> Option<&'static marionette_facts::cache::FactCache> {
+    static CACHE: std::sync::OnceLock<Option<marionette_facts::cache::FactCache>> =
+        std::sync::OnceLock::new();
+    CACHE
+        .get_or_init(|| {
+            marionette_facts::cache::FactCache::configured(&crate::config::sysconfdir())
+                .unwrap_or_else(|error| {
+                    errln!("Error: Facter: {error}");
+                    None
+                })
+        })
+        .as_ref()
+}
+
+/// The cached values of custom facts: those of fresh cache files that
+/// name no fact collected natively (which Marionette always resolves).
+fn cached_values(facts: &Facts) -> Facts {
+    let mut cached = fact_cache().map(|c| c.fresh()).unwrap_or_default();
+    cached.retain(|name, _| !name.contains('.') && !facts.contains_key(name));
+    cached
+}
+
+/// Keeps in the cache those of `resolved` it covers, saying why it could
+/// not, as Facter does.
+fn keep_cached(resolved: &Facts) {
+    if let Some(cache) = fact_cache()
+        && let Err(error) = cache.store(resolved)
+    {
+        errln!("Warning: Facter: Could not write cache: {error}");
+    }
+}
+
 /// Adds every custom fact of the modules to `facts` (collected natively,
-/// which they never replace), as Puppet's agent and `facter -p` add them.
+/// which they never replace), as Puppet's agent and `facter -p` add them;
+/// a fact Facter's cache holds is taken from it.
 pub(crate) fn resolve_all(facts: &mut Facts) {
     let plugins = crate::environment::plugins();
-    let (added, problems) = plugins.custom_facts(&crate::environment::ruby(), facts);
+    let cached = cached_values(facts);
+    let names: Vec<String> = cached.keys().cloned().collect();
+    let (added, problems) = plugins.custom_facts(&crate::environment::ruby(), facts, &names);
+    keep_cached(&added);
     let native: Vec<(&str, String)> = NATIVE_PROVIDER_FACTS
         .iter()
         .filter(|(fact, _)| {
@@ -41,6 +80,9 @@ pub(crate) fn resolve_all(facts: &mut Facts) {
     for (fact, provider) in native {
         facts.insert(fact.to_string(), serde_json::Value::String(provider));
     }
+    for (name, value) in cached {
+        facts.entry(name).or_insert(value);
+    }
 }
 
 /// The custom facts of the environment's modules, to be resolved when a
@@ -55,22 +97,30 @@ pub(crate) fn on_demand(native: &mut Facts) -> Option<Arc<OnDemand>> {
         return None;
     }
     let (names, opaque) = plugins.custom_fact_names();
+    let cached = cached_values(native);
     if !opaque.is_empty() {
         let environment = crate::environment::current();
         let mut settings =
             marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone());
         settings.fact_files = opaque;
         let host = marionette_ruby::RubyHost::new(settings);
-        let (added, problems) = plugins.custom_facts(&host, native);
+        let skipped: Vec<String> = cached.keys().cloned().collect();
+        let (added, problems) = plugins.custom_facts(&host, native, &skipped);
+        keep_cached(&added);
         report(problems.iter());
         for (name, value) in added {
             native.entry(name).or_insert(value);
         }
     }
+    for (name, value) in &cached {
+        if !names.contains(name) {
+            native.entry(name.clone()).or_insert_with(|| value.clone());
+        }
+    }
     Some(Arc::new(OnDemand {
         native: native.clone(),
         names,
-        resolved: Mutex::new(Facts::new()),
+        resolved: Mutex::new(cached),
     }))
 }
 
@@ -168,6 +218,9 @@ impl marionette_eval::LazyFacts for OnDemand {
                 value
             }
         }?;
+        let mut one = Facts::new();
+        one.insert(name.to_string(), value.clone());
+        keep_cached(&one);
         self.resolved
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -1088,3 +1088,109 @@ fn custom_facts_are_resolved_when_the_code_reads_them() {
         run.output()
     );
 }
+
+/// Facter's cache (`facter.conf`'s `facts.ttls` and `fact-groups`, read
+/// from Debian's `/etc/facter`, the files in Debian's
+/// `/var/cache/facter/facts`): a cached custom fact is not resolved again
+/// until its group expires, by `facts -p` (an agent's facts) and by a
+/// compile that reads it; the group's file is Facter's own (recorded from
+/// Facter 4 by scripts/puppet-record-fact-cache, compared by meaning).
+#[test]
+fn facters_cache_keeps_custom_facts_for_their_time_to_live() {
+    require_ruby();
+    let etc = tempfile::tempdir().expect("a temporary directory");
+    std::fs::create_dir(etc.path().join("facter")).unwrap();
+    let recorded = corpus().join("facts/cache");
+    std::fs::copy(
+        recorded.join("facter.conf"),
+        etc.path().join("facter/facter.conf"),
+    )
+    .unwrap();
+    let cache = Path::new("/var/cache/facter/facts/mrtest-cache");
+    let _ = std::fs::remove_file(cache);
+    struct Cleanup<'a>(&'a Path);
+    impl Drop for Cleanup<'_> {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(self.0);
+        }
+    }
+    let _cleanup = Cleanup(cache);
+    let marker = etc.path().join("marker");
+    let env = [
+        ("MARIONETTE_TEST_SYSCONFDIR", etc.path().to_str().unwrap()),
+        ("MRTEST_FACT_MARKER", marker.to_str().unwrap()),
+    ];
+    let modulepath = corpus().join("facts/modules").display().to_string();
+    let facts = || {
+        common::marionette_with(
+            &[
+                "facts",
+                "-p",
+                "--modulepath",
+                &modulepath,
+                "mrtest_marked",
+                "mrtest_structured.nested.ok",
+                "mrtest_command",
+            ],
+            &env,
+        )
+    };
+
+    // Resolved, and kept as Facter keeps them.
+    let run = facts();
+    assert_eq!(
+        run.stdout,
+        "mrtest_command => from a command\nmrtest_marked => marked\nmrtest_structured.nested.ok => true\n",
+        "{}",
+        run.output()
+    );
+    assert!(marker.exists(), "{}", run.output());
+    let ours: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(cache).expect("the group's file")).unwrap();
+    let facters: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(recorded.join("puppet.json")).unwrap())
+            .unwrap();
+    assert_eq!(ours, facters);
+
+    // Taken from the cache: not resolved again, by facts -p or a compile.
+    std::fs::remove_file(&marker).unwrap();
+    let again = facts();
+    assert_eq!(again.stdout, run.stdout, "{}", again.output());
+    assert!(!marker.exists(), "a cached fact was resolved again");
+    let compiled = apply("notice($facts['mrtest_marked'])\n", &modulepath, &env);
+    assert!(
+        compiled.stdout.contains("Scope(Class[main]): marked\n"),
+        "{}",
+        compiled.output()
+    );
+    assert!(!marker.exists(), "a compile resolved a cached fact");
+
+    // Expired (the group's time to live is an hour): resolved and kept
+    // again.
+    std::fs::File::options()
+        .write(true)
+        .open(cache)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(7_200))
+        .unwrap();
+    let expired = facts();
+    assert_eq!(expired.stdout, run.stdout, "{}", expired.output());
+    assert!(marker.exists(), "an expired fact was not resolved");
+    let age = std::fs::metadata(cache).unwrap().modified().unwrap();
+    assert!(age.elapsed().unwrap() < std::time::Duration::from_secs(600));
+
+    // A configuration that cannot be read is said, and caches nothing.
+    std::fs::write(
+        etc.path().join("facter/facter.conf"),
+        "facts : { ttls : [ \n",
+    )
+    .unwrap();
+    let broken = facts();
+    assert_eq!(broken.stdout, run.stdout, "{}", broken.output());
+    assert!(
+        broken.stderr.contains("Error: Facter: Could not parse ")
+            && broken.stderr.contains("facter.conf (line: 2, column: 1)"),
+        "{}",
+        broken.output()
+    );
+}

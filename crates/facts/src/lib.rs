@@ -20,6 +20,7 @@
 //! Facter's, and why.
 
 mod builtin;
+pub mod cache;
 pub mod custom;
 mod error;
 mod external;

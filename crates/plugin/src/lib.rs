@@ -368,14 +368,15 @@ impl Plugins {
     }
 
     /// Resolves every custom fact in `host` (whose settings name the fact
-    /// files), with the facts collected natively; the facts they add, and
-    /// the files that failed.
+    /// files) but the `cached` ones, with the facts collected natively; the
+    /// facts they add, and the files that failed.
     pub fn custom_facts(
         &self,
         host: &marionette_ruby::RubyHost,
         facts: &marionette_ral::Facts,
+        cached: &[String],
     ) -> (marionette_ral::Facts, Vec<Problem>) {
-        ruby::custom_facts(host, facts)
+        ruby::custom_facts(host, facts, cached)
     }
 
     /// Resolves the one custom fact `name` in `host`, as

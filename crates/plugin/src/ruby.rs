@@ -1607,13 +1607,14 @@ pub(crate) fn fact_names(files: &[PathBuf]) -> (std::collections::BTreeSet<Strin
 pub(crate) fn custom_facts(
     host: &RubyHost,
     facts: &marionette_ral::Facts,
+    cached: &[String],
 ) -> (marionette_ral::Facts, Vec<Problem>) {
     let mut added = marionette_ral::Facts::new();
     if host.settings().fact_files.is_empty() {
         return (added, Vec::new());
     }
     let problems = resolving(host, facts, |host, answers| {
-        let (values, errors) = host.custom_facts(answers)?;
+        let (values, errors) = host.custom_facts(cached, answers)?;
         for (name, value) in values.iter() {
             let name = marionette_values::format::to_s(name);
             if !facts.contains_key(&name) {

@@ -270,12 +270,16 @@ module Marionette
       end
 
       # Resolves every fact the files add, the files loaded anew (an
-      # agent's plugin sync may have changed them since the last run).
-      def collect
+      # agent's plugin sync may have changed them since the last run),
+      # but those `cached` (Facter's cache has their values): as in Facter,
+      # such a fact still resolves when another one asks for it.
+      def collect(cached = [])
         @loaded = false
         errors = load
         facts = {}
         Facter.custom.each_key do |name|
+          next if cached.include?(name)
+
           facts[name] = encode(resolve(name))
         rescue WireError => e
           errors << { 'file' => name, 'message' => e.message }

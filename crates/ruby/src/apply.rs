@@ -409,14 +409,16 @@ impl RubyHost {
     }
 
     /// Loads the environment's custom facts (`Settings::fact_files`)
-    /// afresh and resolves every fact they add, the native facts asked of
-    /// `engine`. Returns the values, and the files that could not be
-    /// loaded with the reason.
+    /// afresh and resolves every fact they add but the `cached` ones (which
+    /// still resolve when another fact asks for them), the native facts
+    /// asked of `engine`. Returns the values, and the files that could not
+    /// be loaded with the reason.
     pub fn custom_facts(
         &self,
+        cached: &[String],
         engine: &mut dyn Engine,
     ) -> Result<(PHash, Vec<LoadError>), HostError> {
-        let answer = self.request("custom_facts", json!({}), engine)?;
+        let answer = self.request("custom_facts", json!({"cached": cached}), engine)?;
         let facts = self.decode_hash(answer.get("facts"), "custom_facts")?;
         Ok((facts, load_errors(&answer)))
     }
