@@ -1194,3 +1194,66 @@ fn facters_cache_keeps_custom_facts_for_their_time_to_live() {
         broken.output()
     );
 }
+
+/// Custom facts resolve side by side: the commands of two run at once
+/// (each marks its start and end), in Facter's locale; a fact confined on
+/// another waits for it; two that ask for each other both end, one seeing
+/// the other's value and the other nothing, as within one thread.
+#[test]
+fn custom_facts_resolve_side_by_side() {
+    require_ruby();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let log = dir.path().join("log");
+    let modulepath = corpus()
+        .join("facts-together/modules")
+        .display()
+        .to_string();
+    let run = common::marionette_with(
+        &[
+            "facts",
+            "-p",
+            "--modulepath",
+            &modulepath,
+            "mrtest_together_a",
+            "mrtest_together_b",
+            "mrtest_together_after",
+            "mrtest_circle_x",
+            "mrtest_circle_y",
+        ],
+        &[("MRTEST_TOGETHER_LOG", log.to_str().unwrap())],
+    );
+    assert_eq!(run.code, 0, "{}", run.output());
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines[2..],
+        [
+            "mrtest_together_a => a done in C",
+            "mrtest_together_after => after a done in C",
+            "mrtest_together_b => b done in C",
+        ],
+        "{}",
+        run.output()
+    );
+    let circle = (lines[0], lines[1]);
+    assert!(
+        circle
+            == (
+                "mrtest_circle_x => x sees \"y sees nil\"",
+                "mrtest_circle_y => y sees nil"
+            )
+            || circle
+                == (
+                    "mrtest_circle_x => x sees nil",
+                    "mrtest_circle_y => y sees \"x sees nil\""
+                ),
+        "{}",
+        run.output()
+    );
+    let marks = std::fs::read_to_string(&log).unwrap();
+    let marks: Vec<&str> = marks.lines().collect();
+    assert_eq!(marks.len(), 4, "{marks:?}");
+    assert!(
+        marks[..2].iter().all(|m| m.starts_with("start")),
+        "the commands ran one after the other: {marks:?}"
+    );
+}

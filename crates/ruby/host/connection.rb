@@ -4,6 +4,8 @@
 # may ask it something in turn (to run another Ruby function); that
 # request is served on the spot, and the wait goes on.
 
+require 'monitor'
+
 module Marionette
   # A failure the engine reported while answering the host.
   class EngineError < StandardError; end
@@ -17,6 +19,10 @@ module Marionette
       @output = output
       @handler = handler
       @next_id = 0
+      # Custom facts resolve on threads of their own: one question at a
+      # time, and whole lines. A thread asking serves what the engine asks
+      # in turn, so the lock is reentrant.
+      @lock = Monitor.new
     end
 
     # Serves the engine's requests until it says to stop or closes the pipe.
@@ -30,24 +36,7 @@ module Marionette
 
     # Asks the engine something and waits for its answer.
     def call(method, params)
-      @next_id += 1
-      id = "h#{@next_id}"
-      write('id' => id, 'method' => method, 'params' => params)
-      loop do
-        message = read
-        raise ProtocolError, "the engine closed the pipe while the host waited for '#{method}'" if message.nil?
-
-        if message['method']
-          serve_request(message)
-        elsif message['id'] == id
-          error = message['error']
-          raise EngineError, error['message'].to_s if error
-
-          return message['result'] || {}
-        else
-          raise ProtocolError, "an answer to another request: #{message.inspect[0, 200]}"
-        end
-      end
+      @lock.synchronize { ask(method, params) }
     end
 
     def log(level, message, source = nil)
@@ -76,6 +65,27 @@ module Marionette
 
     private
 
+    def ask(method, params)
+      @next_id += 1
+      id = "h#{@next_id}"
+      write('id' => id, 'method' => method, 'params' => params)
+      loop do
+        message = read
+        raise ProtocolError, "the engine closed the pipe while the host waited for '#{method}'" if message.nil?
+
+        if message['method']
+          serve_request(message)
+        elsif message['id'] == id
+          error = message['error']
+          raise EngineError, error['message'].to_s if error
+
+          return message['result'] || {}
+        else
+          raise ProtocolError, "an answer to another request: #{message.inspect[0, 200]}"
+        end
+      end
+    end
+
     def serve_request(message)
       id = message['id']
       begin
@@ -102,8 +112,10 @@ module Marionette
 
     def write(message)
       text = JSON.generate(message)
-      @output.write(text, "\n")
-      @output.flush
+      @lock.synchronize do
+        @output.write(text, "\n")
+        @output.flush
+      end
     end
   end
 

@@ -201,24 +201,49 @@ end
 
 module Marionette
   module CustomFacts
+    # How many custom facts resolve at once: their commands run side by
+    # side (apt's two simulated upgrades), their Ruby in turn.
+    WORKERS = 4
+
+    # Guards which thread resolves which fact, and what runs.
+    LOCK = Mutex.new
+
     class << self
+      # The facts this thread is resolving, innermost last.
       def resolving
-        @resolving ||= []
+        Thread.current[:marionette_resolving] ||= []
+      end
+
+      # Which thread resolves each fact now.
+      def owners
+        @owners ||= {}
       end
 
       # The fact file being loaded.
       attr_reader :loading
 
-      # Tells the engine what runs now, the innermost fact being resolved
-      # (with its resolution's file) or the file being loaded, so that a
-      # host stopping there is reported by them.
+      # Tells the engine what runs now, so that a host stopping there is
+      # reported by it: the innermost fact (with its resolution's file) or
+      # file of the thread that has been at it longest.
       def running(announced)
-        (@announced ||= []).push(announced)
-        Marionette.engine.running(announced)
+        stack = (Thread.current[:marionette_announced] ||= [])
+        LOCK.synchronize do
+          active << stack if stack.empty?
+          stack.push(announced)
+          Marionette.engine.running(active.first.last)
+        end
         yield
       ensure
-        @announced.pop
-        Marionette.engine.running(@announced.last || {})
+        LOCK.synchronize do
+          stack.pop
+          active.delete_if { |s| s.equal?(stack) } if stack.empty?
+          Marionette.engine.running(active.first&.last || {})
+        end
+      end
+
+      # The threads' stacks of what they run, oldest first.
+      def active
+        @active ||= []
       end
 
       def values
@@ -230,7 +255,55 @@ module Marionette
       def resolve(name)
         return values[name] if values.key?(name)
         return nil if resolving.include?(name) || Marionette.skipped_facts.include?(name)
+        # Another thread resolving it, which waits for this one: a circle,
+        # as within one thread.
+        return nil unless claim(name)
 
+        begin
+          return values[name] if values.key?(name)
+
+          resolved(name)
+        ensure
+          LOCK.synchronize { owners.delete(name) }
+        end
+      end
+
+      # Makes this thread the one resolving `name`, once no other is;
+      # false when the other waits, in the end, for this one.
+      def claim(name)
+        me = Thread.current
+        loop do
+          LOCK.synchronize do
+            owner = owners[name]
+            if owner.nil?
+              owners[name] = me
+              me[:marionette_waiting] = nil
+              return true
+            end
+            if waits_for?(owner, me)
+              me[:marionette_waiting] = nil
+              return false
+            end
+            me[:marionette_waiting] = name
+          end
+          sleep 0.002
+        end
+      end
+
+      # Whether `thread` waits for a fact `me` resolves, through any
+      # number of others.
+      def waits_for?(thread, me)
+        seen = []
+        while thread && !seen.include?(thread)
+          seen << thread
+          wanted = thread[:marionette_waiting] or return false
+          thread = owners[wanted]
+          return true if thread.equal?(me)
+        end
+        false
+      end
+
+      def resolved(name)
         resolving.push(name)
         value = nil
         Facter.custom[name].sort_by { |r| -r.weight }.each do |resolution|
@@ -272,14 +345,44 @@ module Marionette
       # Resolves every fact the files add, the files loaded anew (an
       # agent's plugin sync may have changed them since the last run),
       # but those `cached` (Facter's cache has their values): as in Facter,
-      # such a fact still resolves when another one asks for it.
-      def collect(cached = [])
+      # such a fact still resolves when another one asks for it. Several
+      # resolve at once unless `serial`.
+      def collect(cached = [], serial: false)
         @loaded = false
         errors = load
-        facts = {}
-        Facter.custom.each_key do |name|
-          next if cached.include?(name)
+        names = Facter.custom.keys - cached
+        return in_turn(names, errors) if serial
 
+        found = {}
+        failed = {}
+        queue = Queue.new
+        names.each { |name| queue << name }
+        queue.close
+        workers = Array.new([WORKERS, names.size].min) do
+          Thread.new do
+            Thread.current[:marionette_fact_worker] = true
+            Thread.current.report_on_exception = false
+            while (name = queue.pop)
+              begin
+                found[name] = encode(resolve(name))
+              rescue WireError => e
+                failed[name] = e.message
+              end
+            end
+          end
+        end
+        # A worker's fatal error (the protocol broke) is raised here.
+        workers.each(&:join)
+        facts = names.each_with_object({}) { |name, all| all[name] = found[name] }
+        names.each { |name| errors << { 'file' => name, 'message' => failed[name] } if failed.key?(name) }
+        { 'facts' => facts.compact, 'errors' => errors }
+      end
+
+      # Resolves `names` one after the other on this thread, their
+      # commands run by the engine.
+      def in_turn(names, errors)
+        facts = {}
+        names.each do |name|
           facts[name] = encode(resolve(name))
         rescue WireError => e
           errors << { 'file' => name, 'message' => e.message }

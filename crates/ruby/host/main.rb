@@ -330,7 +330,7 @@ module Marionette
       when 'provider_flush' then Apply.flush(params)
       when 'resource_refresh' then Apply.refresh(params)
       when 'provider_instances' then Apply.instances(params)
-      when 'custom_facts' then CustomFacts.collect(Array(params['cached']))
+      when 'custom_facts' then CustomFacts.collect(Array(params['cached']), serial: params['serial'])
       when 'custom_fact' then CustomFacts.fetch(params['name'].to_s)
       when 'check_declared' then Apply.check_declared(params)
       when 'check_built' then Apply.check_built(params)

@@ -1063,6 +1063,13 @@ module Marionette
     # In the host's current directory (a provider's `Dir.chdir` block), or
     # `cwd`.
     def self.run(argv, env, stdin, combine, cwd = Dir.pwd)
+      # A custom fact resolving beside others runs its command here, so
+      # that their commands run at once (the engine runs one at a time);
+      # in Facter's locale.
+      if Thread.current[:marionette_fact_worker]
+        return locally(argv, { 'LANG' => 'C', 'LC_ALL' => 'C' }.merge(env), stdin, combine, cwd)
+      end
+
       answer = Marionette.engine.call('execute', { 'argv' => argv, 'env' => env, 'stdin' => stdin,
                                                    'combine' => combine, 'cwd' => cwd })
       raise Puppet::ExecutionFailure, answer['error'].to_s if answer['error']

@@ -418,7 +418,22 @@ impl RubyHost {
         cached: &[String],
         engine: &mut dyn Engine,
     ) -> Result<(PHash, Vec<LoadError>), HostError> {
-        let answer = self.request("custom_facts", json!({"cached": cached}), engine)?;
+        let answer = loop {
+            let in_turn = self
+                .facts_in_turn
+                .load(std::sync::atomic::Ordering::Relaxed);
+            let params = json!({"cached": cached, "serial": in_turn});
+            match self.request("custom_facts", params, engine) {
+                // Several resolved at once when the host stopped: again,
+                // one at a time (see `request`).
+                Err(HostError::FactBroken { fact: Some(_), .. } | HostError::Broken(_))
+                    if !in_turn =>
+                {
+                    continue;
+                }
+                answer => break answer?,
+            }
+        };
         let facts = self.decode_hash(answer.get("facts"), "custom_facts")?;
         Ok((facts, load_errors(&answer)))
     }

@@ -423,6 +423,9 @@ pub struct RubyHost {
     )>,
     /// Types described so far, by file and digest.
     types: std::sync::Mutex<std::collections::HashMap<(PathBuf, u64), TypeSpec>>,
+    /// Whether custom facts resolve one at a time: once a host stopped
+    /// while several resolved, which of them stopped it is found so.
+    facts_in_turn: std::sync::atomic::AtomicBool,
 }
 
 fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -436,6 +439,7 @@ impl RubyHost {
             stopped_by: std::sync::Mutex::default(),
             settings,
             types: std::sync::Mutex::default(),
+            facts_in_turn: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -651,9 +655,24 @@ impl RubyHost {
                 .map(|(k, v)| (k.clone(), self.conversation.encode_all(std::slice::from_ref(v), Shape::Plain).remove(0)))
                 .collect::<serde_json::Map<String, Json>>(),
         });
+        // While several custom facts resolve at once, the one announced
+        // is not surely the one that stopped the host (a signal may reach
+        // another thread): they are resolved again one at a time, which
+        // tells.
+        let together = method == "custom_facts" && params["serial"] == Json::Bool(false);
         let result = self
             .conversation
             .request(HOST, &handshake, method, params, engine);
+        if together
+            && matches!(
+                &result,
+                Err(HostError::FactBroken { fact: Some(_), .. } | HostError::Broken(_))
+            )
+        {
+            self.facts_in_turn
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            return result;
+        }
         if let Err(HostError::FactBroken { file, fact, .. }) = &result {
             let mut stopped_by = lock(&self.stopped_by);
             match fact {
