@@ -61,6 +61,19 @@ pub(crate) struct ServerArgs {
     /// reopens it and the others, after a rotation.
     #[arg(long, value_name = "FILE")]
     access_log: Option<PathBuf>,
+    /// Makes catalogs static, as puppetserver's `code-id-command` does:
+    /// the program, given an environment's name, prints its code's
+    /// version, which catalogs carry with the metadata of the module files
+    /// their `puppet:///modules/...` sources name (agents then ask for no
+    /// metadata).
+    #[arg(long, value_name = "PROGRAM", requires = "code_content_command")]
+    code_id_command: Option<PathBuf>,
+    /// Serves files at the version a static catalog names, as
+    /// puppetserver's `code-content-command`: the program, given the
+    /// environment, the code id and the file's path within the
+    /// environment, prints its content.
+    #[arg(long, value_name = "PROGRAM")]
+    code_content_command: Option<PathBuf>,
     /// A file that gets a line for each action on the certificate
     /// authority: who signed, revoked or cleaned which certificate
     /// (default: the server's log).
@@ -228,6 +241,10 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         puppetdb: marionette_server::PuppetDbAccess {
             allowlist,
             only: false,
+        },
+        versioned_code: marionette_server::VersionedCode {
+            code_id_command: args.code_id_command,
+            code_content_command: args.code_content_command,
         },
     };
     let timeout = match args.environment_timeout.as_str() {
@@ -515,6 +532,21 @@ impl Compiler for Environments {
     fn modulepath(&self, environment: &str) -> Option<Vec<PathBuf>> {
         self.environment(environment)
             .map(|e| e.shared.modulepath.clone())
+    }
+
+    fn static_catalog_dir(&self, environment: &str) -> Option<PathBuf> {
+        let dir = self.args.environmentpath().join(environment);
+        if !self.exists(environment) || !dir.is_dir() {
+            return None;
+        }
+        // `static_catalogs = false` in its environment.conf, as Puppet's.
+        let conf = std::fs::read_to_string(dir.join("environment.conf")).unwrap_or_default();
+        let off = conf.lines().any(|line| {
+            line.trim().split_once('=').is_some_and(|(key, value)| {
+                key.trim() == "static_catalogs" && value.trim() == "false"
+            })
+        });
+        (!off).then_some(dir)
     }
 
     fn flush_environments(&self, environment: Option<&str>) {

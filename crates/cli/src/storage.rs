@@ -164,6 +164,7 @@ pub(crate) fn run(
             allowlist,
             only: true,
         },
+        versioned_code: Default::default(),
     };
     let server = marionette_server::Server::start(config, Arc::new(NoCompiler))
         .context("could not start serving the storage")?;

@@ -1430,3 +1430,270 @@ fn reports_reach_the_log_and_a_web_receiver_that_puppets_ruby_reads() {
         "{logged}"
     );
 }
+
+/// Static catalogs (`--code-id-command`, `--code-content-command`): a
+/// stock agent that asks for one gets its sources' metadata in the catalog
+/// and asks for none of it (its requests counted in the access log),
+/// fetches a missing file's content at the catalog's code id through
+/// `static_file_content`, and asks for nothing of those files once they
+/// are in sync; an agent that asks for a plain catalog asks for the
+/// metadata as before.
+#[test]
+fn static_catalogs_spare_the_agent_its_metadata_requests() {
+    require("puppet", "puppet");
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-static")
+        .tempdir()
+        .unwrap();
+    let dir = dir.path();
+    let environments = dir.join("environments");
+    let module = environments.join("production/modules/mrtest_static/files");
+    std::fs::create_dir_all(module.join("tree/sub")).unwrap();
+    std::fs::create_dir_all(environments.join("production/manifests")).unwrap();
+    std::fs::write(module.join("one.txt"), "one\n").unwrap();
+    std::fs::write(module.join("tree/a.txt"), "a\n").unwrap();
+    std::fs::write(module.join("tree/sub/b.txt"), "b\n").unwrap();
+    std::fs::write(
+        environments.join("production/manifests/site.pp"),
+        "node default {\n  $dir = $facts['mrtest_srv_dir']\n  \
+         file { \"${dir}/one.txt\": source => 'puppet:///modules/mrtest_static/one.txt' }\n  \
+         file { \"${dir}/tree\": source => 'puppet:///modules/mrtest_static/tree', recurse => true }\n}\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let script = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    };
+    let code_id = script("code-id", "#!/bin/sh\necho mrtest-code-1\n".into());
+    let content = script(
+        "code-content",
+        format!(
+            "#!/bin/sh\n[ \"$2\" = mrtest-code-1 ] || exit 3\nexec cat \"{}/$1/$3\"\n",
+            environments.display()
+        ),
+    );
+    let log = dir.join("access.log");
+    let server = start(
+        dir,
+        &environments,
+        &[
+            "--access-log".into(),
+            log.clone().into_os_string(),
+            "--code-id-command".into(),
+            code_id.into_os_string(),
+            "--code-content-command".into(),
+            content.into_os_string(),
+        ],
+    );
+    let requests = |certname: &str, kind: &str| {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.contains(certname) && l.contains(kind) && l.contains("mrtest_static"))
+            .count()
+    };
+
+    let work = dir.join("static");
+    std::fs::create_dir(&work).unwrap();
+    let first = agent_in(dir, server.port, "mrtest-static", &work);
+    let said = common::printed(&first);
+    assert_eq!(first.status.code(), Some(2), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(work.join("one.txt")).unwrap(),
+        "one\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.join("tree/a.txt")).unwrap(),
+        "a\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(work.join("tree/sub/b.txt")).unwrap(),
+        "b\n"
+    );
+    assert_eq!(requests("mrtest-static", "/file_metadata"), 0, "{said}");
+    assert_eq!(
+        requests("mrtest-static", "/static_file_content/"),
+        3,
+        "{said}"
+    );
+    assert_eq!(requests("mrtest-static", "/file_content/"), 0, "{said}");
+
+    let second = agent_in(dir, server.port, "mrtest-static", &work);
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "{}",
+        common::printed(&second)
+    );
+    assert_eq!(requests("mrtest-static", "/file_metadata"), 0);
+    assert_eq!(requests("mrtest-static", "/static_file_content/"), 3);
+
+    // From an environment whose catalogs are not static
+    // (environment.conf's static_catalogs), the agent asks for the
+    // metadata.
+    let plain = dir.join("plain");
+    std::fs::create_dir(&plain).unwrap();
+    let other = environments.join("mrtest_plain");
+    std::fs::create_dir_all(other.join("manifests")).unwrap();
+    std::fs::copy(
+        environments.join("production/manifests/site.pp"),
+        other.join("manifests/site.pp"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        environments.join("production/modules"),
+        other.join("modules"),
+    )
+    .unwrap();
+    std::fs::write(other.join("environment.conf"), "static_catalogs = false\n").unwrap();
+    let output = Command::new("puppet")
+        .args(["agent", "-t", "--color=false", "--server", "localhost"])
+        .args(["--masterport", &server.port.to_string()])
+        .args(["--certname", "mrtest-plain", "--keylength", "2048"])
+        .args(["--environment", "mrtest_plain"])
+        .arg("--ssldir")
+        .arg(dir.join("mrtest-plain/ssl"))
+        .arg("--vardir")
+        .arg(dir.join("mrtest-plain/var"))
+        .arg("--confdir")
+        .arg(dir.join("mrtest-plain/conf"))
+        .arg("--publicdir")
+        .arg(dir.join("mrtest-plain/public"))
+        .env("FACTER_mrtest_srv_dir", &plain)
+        .output()
+        .expect("puppet agent runs");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        common::printed(&output)
+    );
+    assert_eq!(
+        std::fs::read_to_string(plain.join("tree/sub/b.txt")).unwrap(),
+        "b\n"
+    );
+    assert!(
+        requests("mrtest-plain", "/file_metadata") >= 2,
+        "{}",
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.contains("mrtest-plain") && !l.contains("/plugins"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert_eq!(requests("mrtest-plain", "/static_file_content/"), 0);
+
+    // The catalog itself, as the agent asked for it.
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-static",
+        "/puppet/v3/catalog/mrtest-static?environment=production&static_catalog=true&checksum_type=sha256.md5",
+        &[],
+    );
+    assert_eq!(status, "200", "{body}");
+    let catalog: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(catalog["code_id"], "mrtest-code-1");
+    let one = catalog["metadata"]
+        .as_object()
+        .and_then(|m| m.values().next())
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        one["content_uri"], "puppet:///modules/mrtest_static/files/one.txt",
+        "{body}"
+    );
+    assert_eq!(
+        one["source"], "puppet:///modules/mrtest_static/one.txt",
+        "{body}"
+    );
+    assert_eq!(
+        one["checksum"]["value"],
+        "{sha256}2c8b08da5ce60398e1f19af0e5dccc744df274b826abe585eaba68c525434806",
+        "{body}"
+    );
+    let tree = catalog["recursive_metadata"]
+        .as_object()
+        .and_then(|m| m.values().next())
+        .and_then(|sources| sources.get("puppet:///modules/mrtest_static/tree"))
+        .and_then(serde_json::Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let uris: std::collections::BTreeSet<&str> = tree
+        .iter()
+        .filter_map(|e| e["content_uri"].as_str())
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "puppet:///modules/mrtest_static/files/tree",
+            "puppet:///modules/mrtest_static/files/tree/a.txt",
+            "puppet:///modules/mrtest_static/files/tree/sub",
+            "puppet:///modules/mrtest_static/files/tree/sub/b.txt",
+        ]
+        .into(),
+        "{body}"
+    );
+    // A version the content command refuses is not served.
+    let (status, _) = pdb(
+        dir,
+        server.port,
+        "mrtest-static",
+        "/puppet/v3/static_file_content/modules/mrtest_static/files/one.txt?environment=production&code_id=mrtest-code-0",
+        &[],
+    );
+    assert_eq!(status, "500");
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-static",
+        "/puppet/v3/static_file_content/modules/../../one.txt?environment=production&code_id=mrtest-code-1",
+        &["--path-as-is"],
+    );
+    assert_eq!(status, "403", "{body}");
+
+    // The environment's modules, as Foreman reads them.
+    std::fs::write(
+        module.parent().unwrap().join("metadata.json"),
+        r#"{"name": "mrtest-static", "version": "1.2.3"}"#,
+    )
+    .unwrap();
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-static",
+        "/puppet/v3/environment_modules?environment=production",
+        &[],
+    );
+    assert_eq!(status, "200", "{body}");
+    let listed: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(listed["name"], "production");
+    assert!(
+        listed["modules"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!({"name": "mrtest/static", "version": "1.2.3"})),
+        "{body}"
+    );
+    let (status, _) = pdb(
+        dir,
+        server.port,
+        "mrtest-static",
+        "/puppet/v3/environment_modules?environment=mrtest_none",
+        &[],
+    );
+    assert_eq!(status, "404");
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-static",
+        "/puppet/v3/environment_modules",
+        &[],
+    );
+    assert_eq!(status, "200", "{body}");
+    assert!(body.starts_with("[{"), "{body}");
+}

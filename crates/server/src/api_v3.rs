@@ -33,8 +33,10 @@ pub(crate) async fn handle(
         (&Method::PUT, "facts") => facts(state, client, request, name),
         (&Method::GET, "file_metadatas") => metadata(state, request, name, true),
         (&Method::GET, "file_metadata") => metadata(state, request, name, false),
-        (&Method::GET, "file_content" | "static_file_content") => content(state, request, name),
+        (&Method::GET, "file_content") => content(state, request, name),
+        (&Method::GET, "static_file_content") => static_content(state, request, name),
         (&Method::GET, "environments") => environments(state),
+        (&Method::GET, "environment_modules") => environment_modules(state, request),
         (&Method::GET | &Method::HEAD | &Method::PUT, "file_bucket_file") => {
             crate::bucket::handle(state, request, name)
         }
@@ -146,8 +148,41 @@ async fn catalog(
         return error(StatusCode::SERVICE_UNAVAILABLE, "The server is stopping");
     };
     let environment = compile.environment.clone();
+    // A static catalog, when the agent asks for one and the code has a
+    // version.
+    let statically = (field("static_catalog") == Some("true"))
+        .then_some(state.config.versioned_code.code_id_command.clone())
+        .flatten()
+        .map(|command| {
+            (
+                command,
+                field("checksum_type").unwrap_or("sha256").to_string(),
+            )
+        });
     counted(&metrics.compiles_running, 1);
-    let compiled = tokio::task::spawn_blocking(move || compiler.compile(&compile)).await;
+    let checksums = state.clone();
+    let compiled = tokio::task::spawn_blocking(move || {
+        let catalog = compiler.compile(&compile)?;
+        let (Some((command, agent_checksums)), Some(dir), Some(modulepath)) = (
+            statically,
+            compiler.static_catalog_dir(&compile.environment),
+            compiler.modulepath(&compile.environment),
+        ) else {
+            return Ok(catalog);
+        };
+        let code_id = crate::static_catalog::code_id(&command, &compile.environment)?;
+        crate::static_catalog::inline(
+            &catalog,
+            &code_id,
+            &agent_checksums,
+            &crate::static_catalog::Place {
+                dir: &dir,
+                modulepath: &modulepath,
+                checksums: &checksums.checksums,
+            },
+        )
+    })
+    .await;
     counted(&metrics.compiles_running, -1);
     metrics.compile(
         &environment,
@@ -419,6 +454,77 @@ fn content(state: &State, request: &Request, mount_and_path: &str) -> Response<B
             StatusCode::NOT_FOUND,
             &format!("Could not find file_content {mount_and_path}"),
         ),
+    }
+}
+
+/// A file of the environment's directory at the version a static
+/// catalog names (`code_id`), as the code content command gives it.
+fn static_content(state: &State, request: &Request, path: &str) -> Response<Body> {
+    let Some(command) = &state.config.versioned_code.code_content_command else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "Cannot serve static file content: no code content command is configured (--code-content-command)",
+        );
+    };
+    let Some(code_id) = request.param("code_id").filter(|id| !id.is_empty()) else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "A static file content request must name a code_id",
+        );
+    };
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    let plain = !decoded.is_empty()
+        && Path::new(decoded.as_ref())
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+    if !plain {
+        return forbidden(request);
+    }
+    match crate::static_catalog::content(command, request.environment(), code_id, &decoded) {
+        Ok(bytes) => response(StatusCode::OK, "application/octet-stream", bytes),
+        Err(message) => error(StatusCode::INTERNAL_SERVER_ERROR, &message),
+    }
+}
+
+/// The modules of one environment (`?environment=`), or of each, as
+/// puppetserver lists them: each module of the module path once, by its
+/// Forge name (`author/name`, from `metadata.json`) and version, either
+/// null when the module has no metadata.
+fn environment_modules(state: &State, request: &Request) -> Response<Body> {
+    let modules_of = |environment: &str| -> Option<Value> {
+        let modulepath = state.compiler.modulepath(environment)?;
+        let modules: Vec<Value> = files::modules(&modulepath)
+            .into_iter()
+            .map(|(_, dir)| {
+                let metadata: Value = std::fs::read(dir.join("metadata.json"))
+                    .ok()
+                    .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+                    .unwrap_or(Value::Null);
+                let name = metadata
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map(|name| name.replace('-', "/"));
+                json!({"name": name, "version": metadata.get("version").cloned().unwrap_or(Value::Null)})
+            })
+            .collect();
+        Some(json!({"modules": modules, "name": environment}))
+    };
+    match request.param("environment") {
+        Some(environment) => match modules_of(environment) {
+            Some(found) => json_response(&found),
+            None => error(
+                StatusCode::NOT_FOUND,
+                &format!("Could not find environment '{environment}'"),
+            ),
+        },
+        None => json_response(&Value::Array(
+            state
+                .compiler
+                .environments()
+                .iter()
+                .filter_map(|environment| modules_of(environment))
+                .collect(),
+        )),
     }
 }
 

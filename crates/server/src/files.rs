@@ -57,7 +57,7 @@ pub(crate) fn roots(
 }
 
 /// Each module of the module path once, the first of a name winning.
-fn modules(modulepath: &[PathBuf]) -> Vec<(String, PathBuf)> {
+pub(crate) fn modules(modulepath: &[PathBuf]) -> Vec<(String, PathBuf)> {
     let mut found: Vec<(String, PathBuf)> = Vec::new();
     for dir in modulepath {
         let Ok(entries) = std::fs::read_dir(dir) else {

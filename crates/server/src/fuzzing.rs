@@ -88,6 +88,7 @@ impl Harness {
             ca_admins: Vec::new(),
             limits: Limits::default(),
             puppetdb: Default::default(),
+            versioned_code: Default::default(),
         };
         let state = State::new(config, Arc::new(Empty { modules })).map_err(|e| e.to_string())?;
         let runtime = tokio::runtime::Builder::new_current_thread()

@@ -28,7 +28,8 @@
 //!   `certificate_statuses/KEY`.
 //! - `puppet/v3`: `node/NAME`, `catalog/NAME` (POST with the facts form, or
 //!   GET), `file_metadata(s)/MOUNT/PATH`, `file_content/MOUNT/PATH`,
-//!   `static_file_content/...`, `report/NAME` (PUT), `environments`,
+//!   `static_file_content/PATH?code_id=` (static catalogs: see
+//!   [`VersionedCode`]), `report/NAME` (PUT), `environments`,
 //!   `file_bucket_file/ALGORITHM/SUM[/PATH]` (GET, HEAD, PUT).
 //! - `status/v1/simple`, `status/v1/services` (`?level=debug` adds the
 //!   counts), and `metrics` in Prometheus's text format.
@@ -52,6 +53,7 @@ mod http;
 mod logs;
 mod metrics;
 mod server;
+mod static_catalog;
 mod status;
 mod timed;
 mod tls;
@@ -60,6 +62,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 pub use crate::server::Server;
+pub use crate::static_catalog::VersionedCode;
 
 /// The Puppet version the server says it is: the one whose API it speaks.
 pub const PUPPET_VERSION: &str = "7.23.0";
@@ -108,6 +111,10 @@ pub struct Config {
     /// Who may use PuppetDB's API, and whether it is all the server
     /// serves.
     pub puppetdb: PuppetDbAccess,
+    /// Static catalogs: the commands that give the code's version and a
+    /// file's content at a version (puppetserver's `versioned-code`);
+    /// without the first, catalogs are not static.
+    pub versioned_code: VersionedCode,
 }
 
 /// Who may use PuppetDB's API (`/pdb/`, `/metrics/v2/`), and whether the
@@ -206,6 +213,13 @@ pub trait Compiler: Send + Sync {
 
     /// The environments there are.
     fn environments(&self) -> Vec<String>;
+
+    /// An environment's directory, whose modules' files static catalogs
+    /// inline, when its catalogs may be static; `None` (the default) makes
+    /// none static.
+    fn static_catalog_dir(&self, _environment: &str) -> Option<PathBuf> {
+        None
+    }
 
     /// Forgets what was made of an environment (all of them for `None`):
     /// the next compile reads its code, data and modules' Ruby afresh

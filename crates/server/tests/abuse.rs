@@ -70,6 +70,7 @@ impl Fixture {
             ca_admins: vec!["mrtest-admin".into()],
             limits,
             puppetdb: Default::default(),
+            versioned_code: Default::default(),
         };
         edit(&mut config);
         let server = Server::start(config, compiler.clone()).expect("the server starts");

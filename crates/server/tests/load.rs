@@ -50,6 +50,7 @@ fn three_hundred_catalogs_from_thirty_clients() {
             ca_admins: Vec::new(),
             limits: marionette_server::Limits::default(),
             puppetdb: Default::default(),
+            versioned_code: Default::default(),
         },
         compiler.clone(),
     )
