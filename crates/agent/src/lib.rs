@@ -189,6 +189,23 @@ impl Agent {
         Ok(synced)
     }
 
+    /// Mirrors into `target` what a static catalog's inlined metadata
+    /// (`entries`: one file's, or a recursive source's listing) describes,
+    /// fetching what differs at the catalog's `code_id`: no metadata is
+    /// asked for.
+    pub fn mirror_inlined(
+        &mut self,
+        environment: &str,
+        code_id: &str,
+        entries: &[serde_json::Value],
+        target: &std::path::Path,
+    ) -> Result<Synced, AgentError> {
+        let mut synced = Synced::default();
+        let content = pluginsync::Content::Static { code_id };
+        pluginsync::place(self, environment, entries, target, &mut synced, &content)?;
+        Ok(synced)
+    }
+
     /// The node's catalog, compiled with `facts`, as Puppet's JSON.
     pub fn catalog(
         &mut self,
@@ -205,6 +222,10 @@ impl Agent {
             .append_pair("facts", &escaped)
             .append_pair("environment", environment)
             .append_pair("configured_environment", environment)
+            // A static catalog, when the server's code has a version:
+            // its files' metadata comes with it.
+            .append_pair("static_catalog", "true")
+            .append_pair("checksum_type", "sha256")
             .finish();
         let path = format!(
             "/puppet/v3/catalog/{}?environment={}",

@@ -41,6 +41,85 @@ pub(crate) fn sync(
         Err(AgentError::Server { status: 404, .. }) => Vec::new(),
         Err(other) => return Err(other),
     };
+    place(
+        agent,
+        environment,
+        &entries,
+        target,
+        synced,
+        &Content::Mount(mount),
+    )
+}
+
+/// Where the content of a listed file is asked for.
+pub(crate) enum Content<'a> {
+    /// Below a mount, at the server's current version.
+    Mount(&'a str),
+    /// At a static catalog's code id, from the entry's `content_uri`.
+    Static { code_id: &'a str },
+}
+
+impl Content<'_> {
+    /// The request for `entry`'s content, `below` the listed directory
+    /// (none for the listed file itself).
+    fn request(
+        &self,
+        environment: &str,
+        entry: &serde_json::Value,
+        below: Option<&Path>,
+    ) -> Result<String, AgentError> {
+        match self {
+            Content::Mount(mount) => {
+                let source = match below {
+                    Some(relative) => format!(
+                        "{mount}/{}",
+                        relative
+                            .components()
+                            .map(|c| crate::encode_segment(&c.as_os_str().to_string_lossy()))
+                            .collect::<Vec<_>>()
+                            .join("/")
+                    ),
+                    None => mount.to_string(),
+                };
+                Ok(format!(
+                    "/puppet/v3/file_content/{source}?environment={}",
+                    encode(environment)
+                ))
+            }
+            Content::Static { code_id } => {
+                let uri = entry
+                    .get("content_uri")
+                    .and_then(|u| u.as_str())
+                    .unwrap_or_default();
+                let path = uri
+                    .strip_prefix("puppet://")
+                    .and_then(|rest| rest.split_once('/'))
+                    .map(|(_, path)| path)
+                    .filter(|path| !path.split('/').any(|part| part == ".." || part.is_empty()))
+                    .ok_or_else(|| {
+                        AgentError::Http(format!("the catalog's content URI {uri:?} is not usable"))
+                    })?;
+                Ok(format!(
+                    "/puppet/v3/static_file_content/{path}?environment={}&code_id={}",
+                    encode(environment),
+                    encode(code_id)
+                ))
+            }
+        }
+    }
+}
+
+/// Makes `target` what the metadata `entries` (a listing, or one file)
+/// describe: files whose checksum differs fetched as `content` says,
+/// directories made, what the listing lacks removed.
+pub(crate) fn place(
+    agent: &mut Agent,
+    environment: &str,
+    entries: &[serde_json::Value],
+    target: &Path,
+    synced: &mut Synced,
+    content: &Content<'_>,
+) -> Result<(), AgentError> {
     // Nothing there: what was synced before goes.
     if entries.is_empty() {
         if target.is_dir() {
@@ -49,15 +128,16 @@ pub(crate) fn sync(
         return Ok(());
     }
     // A single file: fetched when it differs.
-    if let [only] = entries.as_slice()
+    if let [only] = entries
         && only.get("type").and_then(|t| t.as_str()) == Some("file")
     {
-        return fetch_file(agent, environment, mount, only, target, synced);
+        let request = content.request(environment, only, None)?;
+        return fetch_file(agent, &request, only, target, synced);
     }
     std::fs::create_dir_all(target)
         .map_err(io(format!("could not create {}", target.display())))?;
     let mut wanted: HashSet<PathBuf> = HashSet::new();
-    for entry in &entries {
+    for entry in entries {
         let relative = entry
             .get("relative_path")
             .and_then(|r| r.as_str())
@@ -73,7 +153,8 @@ pub(crate) fn sync(
             .all(|c| matches!(c, Component::Normal(_)))
         {
             return Err(AgentError::Http(format!(
-                "the {mount} listing names {}, outside its directory",
+                "the listing for {} names {}, outside its directory",
+                target.display(),
                 relative.display()
             )));
         }
@@ -88,31 +169,19 @@ pub(crate) fn sync(
                 }
             }
             _ => {
-                let below = relative
-                    .components()
-                    .map(|c| crate::encode_segment(&c.as_os_str().to_string_lossy()))
-                    .collect::<Vec<_>>()
-                    .join("/");
-                fetch_file(
-                    agent,
-                    environment,
-                    &format!("{mount}/{below}"),
-                    entry,
-                    &local,
-                    synced,
-                )?;
+                let request = content.request(environment, entry, Some(&relative))?;
+                fetch_file(agent, &request, entry, &local, synced)?;
             }
         }
     }
     purge(target, Path::new(""), &wanted, synced)
 }
 
-/// Fetches the file at `source` (a mount and path) into `local`, unless
-/// it already has the checksum the metadata `entry` gives.
+/// Fetches a file's content by `request` into `local`, unless it already
+/// has the checksum the metadata `entry` gives.
 fn fetch_file(
     agent: &mut Agent,
-    environment: &str,
-    source: &str,
+    request: &str,
     entry: &serde_json::Value,
     local: &Path,
     synced: &mut Synced,
@@ -124,10 +193,7 @@ fn fetch_file(
     if local.is_file() && checksum(local) == wanted_sum {
         return Ok(());
     }
-    let content = agent.get(&format!(
-        "/puppet/v3/file_content/{source}?environment={}",
-        encode(environment)
-    ))?;
+    let content = agent.get(request)?;
     if let Some(parent) = local.parent() {
         std::fs::create_dir_all(parent)
             .map_err(io(format!("could not create {}", parent.display())))?;

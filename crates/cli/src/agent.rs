@@ -224,12 +224,27 @@ fn run_once(
     // `puppet:///modules/...` sources are the server's: mirrored first,
     // then read by the run like a module's files.
     let mirror = vardir.join("sources");
-    for source in module_sources(&catalog) {
+    let sources = module_sources(&catalog);
+    // A static catalog names its sources' metadata: only what differs is
+    // fetched, at its code id.
+    let inlined = match (&catalog.code_id, sources.is_empty()) {
+        (Some(_), false) => std::fs::read_to_string(&cache)
+            .map(|text| inlined_metadata(&text))
+            .unwrap_or_default(),
+        _ => std::collections::HashMap::new(),
+    };
+    for source in sources {
         let Some((module, path)) = source.split_once('/') else {
             continue;
         };
         let target = mirror.join(module).join("files").join(path);
-        if let Err(error) = agent.mirror(&environment, &format!("modules/{source}"), &target) {
+        let mirrored = match (inlined.get(&source), &catalog.code_id) {
+            (Some(entries), Some(code_id)) => {
+                agent.mirror_inlined(&environment, code_id, entries, &target)
+            }
+            _ => agent.mirror(&environment, &format!("modules/{source}"), &target),
+        };
+        if let Err(error) = mirrored {
             logger.log(
                 Level::Warning,
                 "",
@@ -379,6 +394,41 @@ struct Fetched {
     catalog: Catalog,
     environment: String,
     facts: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The metadata a static catalog inlines, by source as `NAME/PATH`: a
+/// recursive source's listing, or one file's (a directory managed without
+/// recursion is left to a listing of its own, which the mirror needs).
+fn inlined_metadata(text: &str) -> std::collections::HashMap<String, Vec<serde_json::Value>> {
+    let mut found = std::collections::HashMap::new();
+    let Ok(document) = serde_json::from_str::<serde_json::Value>(text) else {
+        return found;
+    };
+    let key = |source: &str| {
+        let rest = source.strip_prefix("puppet://")?;
+        let path = rest.split_once('/')?.1.strip_prefix("modules/")?;
+        Some(path.trim_end_matches('/').to_string())
+    };
+    let files = document.get("metadata").and_then(|m| m.as_object());
+    for entry in files.into_iter().flat_map(|m| m.values()) {
+        let source = entry.get("source").and_then(|s| s.as_str()).unwrap_or("");
+        if entry.get("type").and_then(|t| t.as_str()) == Some("file")
+            && let Some(key) = key(source)
+        {
+            found.insert(key, vec![entry.clone()]);
+        }
+    }
+    let trees = document
+        .get("recursive_metadata")
+        .and_then(|m| m.as_object());
+    for by_source in trees.into_iter().flat_map(|m| m.values()) {
+        for (source, entries) in by_source.as_object().into_iter().flatten() {
+            if let (Some(key), Some(entries)) = (key(source), entries.as_array()) {
+                found.insert(key, entries.clone());
+            }
+        }
+    }
+    found
 }
 
 /// The `puppet:///modules/NAME/PATH` sources of a catalog's files, as

@@ -126,8 +126,14 @@ fn agent(dir: &Path, port: u16, certname: &str) -> Output {
 
 /// A stock agent run whose `mrtest_srv_dir` fact is `work`.
 fn agent_in(dir: &Path, port: u16, certname: &str, work: &Path) -> Output {
+    agent_with(dir, port, certname, work, &[])
+}
+
+/// A stock agent run as `agent_in`'s, with more arguments.
+fn agent_with(dir: &Path, port: u16, certname: &str, work: &Path, more: &[&str]) -> Output {
     Command::new("puppet")
         .args(["agent", "-t", "--color=false", "--server", "localhost"])
+        .args(more)
         .args([
             "--masterport",
             &port.to_string(),
@@ -1436,8 +1442,8 @@ fn reports_reach_the_log_and_a_web_receiver_that_puppets_ruby_reads() {
 /// and asks for none of it (its requests counted in the access log),
 /// fetches a missing file's content at the catalog's code id through
 /// `static_file_content`, and asks for nothing of those files once they
-/// are in sync; an agent that asks for a plain catalog asks for the
-/// metadata as before.
+/// are in sync, as `marionette agent` does; from an environment whose
+/// catalogs are not static, the metadata is asked for as before.
 #[test]
 fn static_catalogs_spare_the_agent_its_metadata_requests() {
     require("puppet", "puppet");
@@ -1531,6 +1537,36 @@ fn static_catalogs_spare_the_agent_its_metadata_requests() {
     assert_eq!(requests("mrtest-static", "/file_metadata"), 0);
     assert_eq!(requests("mrtest-static", "/static_file_content/"), 3);
 
+    // Ours does the same.
+    let ours = dir.join("ours");
+    std::fs::create_dir(&ours).unwrap();
+    let run_ours = || {
+        common::marionette_agent(server.port, "mrtest-ours", &dir.join("mrtest-ours"), &ours)
+            .output()
+            .expect("marionette agent runs")
+    };
+    let first = run_ours();
+    assert_eq!(first.status.code(), Some(2), "{}", common::printed(&first));
+    assert_eq!(
+        std::fs::read_to_string(ours.join("tree/sub/b.txt")).unwrap(),
+        "b\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ours.join("one.txt")).unwrap(),
+        "one\n"
+    );
+    assert_eq!(requests("mrtest-ours", "/file_metadata"), 0);
+    assert_eq!(requests("mrtest-ours", "/static_file_content/"), 3);
+    let second = run_ours();
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "{}",
+        common::printed(&second)
+    );
+    assert_eq!(requests("mrtest-ours", "/file_metadata"), 0);
+    assert_eq!(requests("mrtest-ours", "/static_file_content/"), 3);
+
     // From an environment whose catalogs are not static
     // (environment.conf's static_catalogs), the agent asks for the
     // metadata.
@@ -1549,22 +1585,13 @@ fn static_catalogs_spare_the_agent_its_metadata_requests() {
     )
     .unwrap();
     std::fs::write(other.join("environment.conf"), "static_catalogs = false\n").unwrap();
-    let output = Command::new("puppet")
-        .args(["agent", "-t", "--color=false", "--server", "localhost"])
-        .args(["--masterport", &server.port.to_string()])
-        .args(["--certname", "mrtest-plain", "--keylength", "2048"])
-        .args(["--environment", "mrtest_plain"])
-        .arg("--ssldir")
-        .arg(dir.join("mrtest-plain/ssl"))
-        .arg("--vardir")
-        .arg(dir.join("mrtest-plain/var"))
-        .arg("--confdir")
-        .arg(dir.join("mrtest-plain/conf"))
-        .arg("--publicdir")
-        .arg(dir.join("mrtest-plain/public"))
-        .env("FACTER_mrtest_srv_dir", &plain)
-        .output()
-        .expect("puppet agent runs");
+    let output = agent_with(
+        dir,
+        server.port,
+        "mrtest-plain",
+        &plain,
+        &["--environment", "mrtest_plain"],
+    );
     assert_eq!(
         output.status.code(),
         Some(2),

@@ -595,6 +595,18 @@ fn operators_see_status_metrics_and_logs_and_flush_environments() {
             "{line} is not in\n{metrics}"
         );
     }
+    // Prometheus's own parser (its Python client's) reads every family.
+    let families = prometheus_families(&metrics);
+    for family in [
+        "marionette_http_requests",
+        "marionette_ca_certificates",
+        "marionette_connections_open",
+    ] {
+        assert!(
+            families.contains(family),
+            "{family} not parsed: {families:?}"
+        );
+    }
 
     // Flushing environments is a CA administrator's business.
     let flushes = || {
@@ -777,4 +789,46 @@ fn puppetdb_api_to_the_allowlist_alone() {
             .load(std::sync::atomic::Ordering::Relaxed),
         0
     );
+}
+
+/// The metric families Prometheus's text parser (python3-prometheus-client)
+/// reads in `text`, each with its samples' types checked; a text it
+/// refuses fails the test.
+fn prometheus_families(text: &str) -> std::collections::BTreeSet<String> {
+    use std::io::Write;
+    let mut child = std::process::Command::new("/usr/bin/python3")
+        .args([
+            "-c",
+            "import sys\n\
+             from prometheus_client.parser import text_string_to_metric_families\n\
+             for f in text_string_to_metric_families(sys.stdin.read()):\n\
+             \x20   assert f.type in ('counter', 'gauge', 'histogram', 'summary', 'untyped'), f.type\n\
+             \x20   assert all(isinstance(s.value, float) for s in f.samples), f.name\n\
+             \x20   print(f.name)\n",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !said.contains("No module named 'prometheus_client'"),
+        "this test needs Prometheus's parser: apt-get install python3-prometheus-client"
+    );
+    assert!(
+        output.status.success(),
+        "Prometheus's parser refused the metrics: {said}\n{text}"
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
