@@ -33,6 +33,7 @@ pub(crate) fn write_quietly(stream: &mut dyn std::io::Write, text: std::fmt::Arg
 
 mod catalog;
 mod catalog_diff;
+mod classes;
 mod config;
 mod custom_facts;
 use clap::{Parser, Subcommand};

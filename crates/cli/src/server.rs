@@ -534,6 +534,18 @@ impl Compiler for Environments {
             .map(|e| e.shared.modulepath.clone())
     }
 
+    fn environment_classes(&self, environment: &str) -> Option<serde_json::Value> {
+        let modulepath = self.modulepath(environment)?;
+        let dir = self.args.environmentpath().join(environment);
+        let dir = dir.is_dir().then_some(dir);
+        let files: Vec<serde_json::Value> =
+            crate::classes::manifest_files(dir.as_deref(), &modulepath)
+                .iter()
+                .map(|file| crate::classes::file_entry(file))
+                .collect();
+        Some(serde_json::json!({ "files": files }))
+    }
+
     fn static_catalog_dir(&self, environment: &str) -> Option<PathBuf> {
         let dir = self.args.environmentpath().join(environment);
         if !self.exists(environment) || !dir.is_dir() {

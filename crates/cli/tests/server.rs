@@ -1724,3 +1724,68 @@ fn static_catalogs_spare_the_agent_its_metadata_requests() {
     assert_eq!(status, "200", "{body}");
     assert!(body.starts_with("[{"), "{body}");
 }
+
+/// `environment_classes`: the classes of an environment's manifests,
+/// their parameters' types and defaults, and a file's syntax error, as
+/// Puppet's class information service (puppetserver's) describes them
+/// (recorded by scripts/puppet-record-classes), with an ETag; an unknown
+/// environment is 404 and a request without one 400.
+#[test]
+fn environment_classes_are_described_as_puppetserver_does() {
+    require("curl", "curl");
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-classes")
+        .tempdir()
+        .unwrap();
+    let dir = dir.path();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/server/classes")
+        .canonicalize()
+        .unwrap();
+    let server = start(
+        dir,
+        &fixture.join("environments"),
+        &["--basemodulepath".into(), dir.join("none").into_os_string()],
+    );
+    // A certificate for the asking node.
+    let bootstrap = agent(dir, server.port, "mrtest-console");
+    assert!(
+        matches!(bootstrap.status.code(), Some(0 | 2)),
+        "{}",
+        common::printed(&bootstrap)
+    );
+    let (status, body) = pdb(
+        dir,
+        server.port,
+        "mrtest-console",
+        "/puppet/v3/environment_classes?environment=production",
+        &["-D", "-"],
+    );
+    assert_eq!(status, "200", "{body}");
+    let (headers, body) = body.split_once("\r\n\r\n").unwrap();
+    assert!(headers.to_lowercase().contains("\netag: "), "{headers}");
+    let ours: serde_json::Value =
+        serde_json::from_str(&body.replace(&fixture.display().to_string(), "{dir}")).unwrap();
+    assert_eq!(ours["name"], "production");
+    let recorded: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture.join("puppet.json")).unwrap())
+            .unwrap();
+    assert_eq!(ours["files"], recorded);
+
+    let (status, _) = pdb(
+        dir,
+        server.port,
+        "mrtest-console",
+        "/puppet/v3/environment_classes?environment=mrtest_none",
+        &[],
+    );
+    assert_eq!(status, "404");
+    let (status, _) = pdb(
+        dir,
+        server.port,
+        "mrtest-console",
+        "/puppet/v3/environment_classes",
+        &[],
+    );
+    assert_eq!(status, "400");
+}

@@ -37,6 +37,7 @@ pub(crate) async fn handle(
         (&Method::GET, "static_file_content") => static_content(state, request, name),
         (&Method::GET, "environments") => environments(state),
         (&Method::GET, "environment_modules") => environment_modules(state, request),
+        (&Method::GET, "environment_classes") => environment_classes(state, request),
         (&Method::GET | &Method::HEAD | &Method::PUT, "file_bucket_file") => {
             crate::bucket::handle(state, request, name)
         }
@@ -526,6 +527,33 @@ fn environment_modules(state: &State, request: &Request) -> Response<Body> {
                 .collect(),
         )),
     }
+}
+
+/// The classes of an environment's manifests (`?environment=` is
+/// required), with an `ETag` of the answer (a request's `If-None-Match`
+/// is not looked at: the answer is made anew each time).
+fn environment_classes(state: &State, request: &Request) -> Response<Body> {
+    let Some(environment) = request.param("environment") else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "An environment parameter must be specified",
+        );
+    };
+    let Some(mut classes) = state.compiler.environment_classes(environment) else {
+        return error(
+            StatusCode::NOT_FOUND,
+            &format!("Could not find environment '{environment}'"),
+        );
+    };
+    classes["name"] = Value::from(environment);
+    let body = serde_json::to_vec(&classes).unwrap_or_default();
+    let digest = ring::digest::digest(&ring::digest::SHA256, &body);
+    let tag: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+    let mut answer = response(StatusCode::OK, "application/json", body);
+    if let Ok(value) = hyper::header::HeaderValue::from_str(&tag) {
+        answer.headers_mut().insert(hyper::header::ETAG, value);
+    }
+    answer
 }
 
 fn environments(state: &State) -> Response<Body> {

@@ -214,6 +214,13 @@ pub trait Compiler: Send + Sync {
     /// The environments there are.
     fn environments(&self) -> Vec<String>;
 
+    /// The classes of an environment's manifests, as puppetserver's
+    /// `environment_classes` lists them (`{"files": [...]}`), or `None`
+    /// when there is no such environment.
+    fn environment_classes(&self, _environment: &str) -> Option<serde_json::Value> {
+        None
+    }
+
     /// An environment's directory, whose modules' files static catalogs
     /// inline, when its catalogs may be static; `None` (the default) makes
     /// none static.

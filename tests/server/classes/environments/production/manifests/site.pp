@@ -1,0 +1,3 @@
+# The nodes classify nothing: the classes are for a console to list.
+node default {
+}

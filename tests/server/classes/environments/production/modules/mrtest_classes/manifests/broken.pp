@@ -1,0 +1,4 @@
+class mrtest_classes::broken (
+  $x = ,
+) {
+}

@@ -1,0 +1,5 @@
+class mrtest_classes::sub {
+}
+
+define mrtest_classes::thing ($x = 1) {
+}
