@@ -95,7 +95,6 @@ pub(crate) fn inline(
 ) -> Result<Vec<u8>, String> {
     let mut catalog: Map<String, Value> = serde_json::from_slice(catalog)
         .map_err(|e| format!("The compiled catalog is not JSON: {e}"))?;
-    catalog.insert("code_id".into(), Value::from(code_id));
     let checksum = agent_checksums.split('.').find(|t| CHECKSUMS.contains(t));
     let mut metadata = Map::new();
     let mut recursive = Map::new();
@@ -107,9 +106,9 @@ pub(crate) fn inline(
     let resources = catalog
         .get("resources")
         .and_then(Value::as_array)
-        .cloned()
+        .map(Vec::as_slice)
         .unwrap_or_default();
-    for resource in &resources {
+    for resource in resources {
         if resource.get("type").and_then(Value::as_str) != Some("File") {
             continue;
         }
@@ -213,6 +212,7 @@ pub(crate) fn inline(
             metadata.insert(title.to_string(), entry);
         }
     }
+    catalog.insert("code_id".into(), Value::from(code_id));
     if !metadata.is_empty() {
         catalog.insert("metadata".into(), Value::Object(metadata));
     }
