@@ -530,8 +530,9 @@ fn environment_modules(state: &State, request: &Request) -> Response<Body> {
 }
 
 /// The classes of an environment's manifests (`?environment=` is
-/// required), with an `ETag` of the answer (a request's `If-None-Match`
-/// is not looked at: the answer is made anew each time).
+/// required), with an `ETag` of the answer: a request whose
+/// `If-None-Match` names it is answered 304 without a body, as
+/// puppetserver's (the answer is still made anew to tell).
 fn environment_classes(state: &State, request: &Request) -> Response<Body> {
     let Some(environment) = request.param("environment") else {
         return error(
@@ -549,7 +550,15 @@ fn environment_classes(state: &State, request: &Request) -> Response<Body> {
     let body = serde_json::to_vec(&classes).unwrap_or_default();
     let digest = ring::digest::digest(&ring::digest::SHA256, &body);
     let tag: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
-    let mut answer = response(StatusCode::OK, "application/json", body);
+    let held = request
+        .if_none_match
+        .as_deref()
+        .is_some_and(|given| given.split(',').any(|t| t.trim().trim_matches('"') == tag));
+    let mut answer = if held {
+        response(StatusCode::NOT_MODIFIED, "application/json", Vec::new())
+    } else {
+        response(StatusCode::OK, "application/json", body)
+    };
     if let Ok(value) = hyper::header::HeaderValue::from_str(&tag) {
         answer.headers_mut().insert(hyper::header::ETAG, value);
     }

@@ -43,6 +43,8 @@ pub(crate) struct Request {
     pub(crate) path: String,
     pub(crate) query: Vec<(String, String)>,
     pub(crate) body: Bytes,
+    /// The `If-None-Match` header: the ETag of what the client holds.
+    pub(crate) if_none_match: Option<String>,
 }
 
 impl Request {

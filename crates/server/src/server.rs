@@ -592,6 +592,11 @@ async fn answer(
             .map(|q| http::form(q.as_bytes()))
             .unwrap_or_default(),
         body,
+        if_none_match: parts
+            .headers
+            .get(hyper::header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string),
     };
     let puppetdb_only = state.config.puppetdb.only
         && !(path.starts_with("/pdb/")
