@@ -37,11 +37,13 @@ fn fact_cache() -> Option<&'static marionette_facts::cache::FactCache> {
         .as_ref()
 }
 
-/// The cached values of custom facts: those of fresh cache files that
-/// name no fact collected natively (which Marionette always resolves).
-fn cached_values(facts: &Facts) -> Facts {
+/// The cached values of the modules' custom facts `names`: those of fresh
+/// cache files that name no fact collected natively (which Marionette
+/// always resolves). A cached fact no module here adds is not one of this
+/// environment's, as Facter returns only the facts it loaded.
+fn cached_values(facts: &Facts, names: &BTreeSet<String>) -> Facts {
     let mut cached = fact_cache().map(|c| c.fresh()).unwrap_or_default();
-    cached.retain(|name, _| !name.contains('.') && !facts.contains_key(name));
+    cached.retain(|name, _| names.contains(name) && !facts.contains_key(name));
     cached
 }
 
@@ -60,7 +62,7 @@ fn keep_cached(resolved: &Facts) {
 /// a fact Facter's cache holds is taken from it.
 pub(crate) fn resolve_all(facts: &mut Facts) {
     let plugins = crate::environment::plugins();
-    let cached = cached_values(facts);
+    let cached = cached_values(facts, &plugins.custom_fact_names().0);
     let names: Vec<String> = cached.keys().cloned().collect();
     let (added, problems) = plugins.custom_facts(&crate::environment::ruby(), facts, &names);
     keep_cached(&added);
@@ -97,7 +99,7 @@ pub(crate) fn on_demand(native: &mut Facts) -> Option<Arc<OnDemand>> {
         return None;
     }
     let (names, opaque) = plugins.custom_fact_names();
-    let cached = cached_values(native);
+    let cached = cached_values(native, &names);
     if !opaque.is_empty() {
         let environment = crate::environment::current();
         let mut settings =
@@ -110,11 +112,6 @@ pub(crate) fn on_demand(native: &mut Facts) -> Option<Arc<OnDemand>> {
         report(problems.iter());
         for (name, value) in added {
             native.entry(name).or_insert(value);
-        }
-    }
-    for (name, value) in &cached {
-        if !names.contains(name) {
-            native.entry(name.clone()).or_insert_with(|| value.clone());
         }
     }
     Some(Arc::new(OnDemand {

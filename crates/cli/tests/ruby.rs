@@ -1165,6 +1165,16 @@ fn facters_cache_keeps_custom_facts_for_their_time_to_live() {
     );
     assert!(!marker.exists(), "a compile resolved a cached fact");
 
+    // A cached fact that no module here adds is not this environment's.
+    let mut kept = ours.clone();
+    kept["mrtest_nobody"] = serde_json::Value::from("stale");
+    std::fs::write(cache, kept.to_string()).unwrap();
+    let nobody = common::marionette_with(
+        &["facts", "-p", "--modulepath", &modulepath, "mrtest_nobody"],
+        &env,
+    );
+    assert_eq!(nobody.stdout, "\n", "{}", nobody.output());
+
     // Expired (the group's time to live is an hour): resolved and kept
     // again.
     std::fs::File::options()
