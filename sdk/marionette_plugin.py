@@ -95,6 +95,7 @@ __all__ = [
     "Plugin",
     "Provider",
     "Sensitive",
+    "Wanted",
     "reveal",
     "serve",
 ]
@@ -167,6 +168,24 @@ def _encode_default(value: Any) -> Any:
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)
     raise TypeError(f"cannot send a {type(value).__name__} to Marionette: {value!r}")
+
+
+class Wanted(str):
+    """A resource ``get`` is asked about: a string, its name (its namevar,
+    or its title for a type with several namevars), whose ``identity``
+    maps every identity attribute to its value.
+
+    A title need not spell the identity out (``kv_entry { 'port': path =>
+    '/etc/app.ini', key => 'port' }``): read ``identity``, not the name.
+    It is empty when an engine older than it sent names alone.
+    """
+
+    identity: dict[str, Any]
+
+    def __new__(cls, name: str, identity: dict[str, Any] | None = None) -> "Wanted":
+        wanted = super().__new__(cls, name)
+        wanted.identity = identity or {}
+        return wanted
 
 
 @dataclasses.dataclass
@@ -301,11 +320,12 @@ class Provider(Plugin):
             "timeout": self.timeout,
         }
 
-    def get(self, names: list[str] | None) -> list[dict[str, Any]]:
+    def get(self, names: list[Wanted] | None) -> list[dict[str, Any]]:
         """Current states of the named resources, or of all when None.
 
         ``names`` is a hint: return more if that is easier, and leave out
-        what does not exist.
+        what does not exist. Each is a :class:`Wanted`, a name with the
+        resource's ``identity``.
         """
         raise Error(f"{type(self).__name__} does not implement get")
 
@@ -368,7 +388,19 @@ class Provider(Plugin):
             isinstance(names, list) and all(isinstance(n, str) for n in names)
         ):
             raise Error("'names' must be null or a list of strings")
-        return {"resources": _states(self.get(names), "get")}
+        identities = params.get("identities")
+        if identities is None and names is not None:
+            identities = [{}] * len(names)
+        if names is not None and not (
+            isinstance(identities, list)
+            and len(identities) == len(names)
+            and all(isinstance(i, dict) for i in identities)
+        ):
+            raise Error("'identities' must be a list of objects, one per name")
+        wanted = None if names is None else [
+            Wanted(name, _decode(identity)) for name, identity in zip(names, identities)
+        ]
+        return {"resources": _states(self.get(wanted), "get")}
 
     def _instances(self, params: dict[str, Any]) -> dict[str, Any]:
         return {"resources": _states(self.instances(), "instances")}

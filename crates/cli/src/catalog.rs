@@ -231,10 +231,14 @@ pub(crate) fn agent_types_of(
             }
             marionette_eval::AgentType {
                 name: t.name.clone(),
-                namevar: t
-                    .namevar()
-                    .map(|n| n.name.clone())
-                    .unwrap_or_else(|| "name".into()),
+                // A type identified by several attributes keeps its title
+                // as the catalog's name, as a module's Ruby type does: no
+                // one of them may stand for the resource (two keys of one
+                // file are not the same thing).
+                namevar: match t.key_attributes().as_slice() {
+                    [one] => one.name.clone(),
+                    _ => "name".into(),
+                },
                 attributes,
             }
         })

@@ -139,6 +139,86 @@ fn both_providers_create_change_and_remove_entries() {
     }
 }
 
+/// The SDK's example provider in Rust (`crates/plugin-sdk/examples`),
+/// which `cargo test` builds with the workspace's other targets.
+fn rust_example(name: &str) -> PathBuf {
+    let deps = std::env::current_exe().unwrap();
+    let binary = deps
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join(name);
+    assert!(
+        binary.is_file(),
+        "{} is missing: cargo build -p marionette-plugin-sdk --example {name}",
+        binary.display()
+    );
+    binary
+}
+
+/// A module path whose first module ships `binary` as the provider
+/// `PROVIDER` of `TYPE`, before the fixture modules.
+fn with_provider(dir: &Path, type_name: &str, provider: &str, binary: &Path) -> String {
+    let place = dir.join(format!(
+        "extra/mrtest_extra/lib/marionette/providers/{type_name}"
+    ));
+    std::fs::create_dir_all(&place).unwrap();
+    std::fs::copy(binary, place.join(provider)).unwrap();
+    format!("{}:{}", dir.join("extra").display(), modules().display())
+}
+
+#[test]
+fn a_title_that_does_not_spell_the_identity_converges_with_every_provider() {
+    require_jq();
+    for provider in ["python", "shell", "rust"] {
+        let dir = workdir();
+        let modulepath = with_provider(dir.path(), "kv_entry", "rust", &rust_example("kv_entry"));
+        let ini = dir.path().join("app.ini");
+        std::fs::write(&ini, "other = 1\n").unwrap();
+        // The titles name neither the file nor the key: `get` must be told
+        // both, or each run finds nothing and creates the keys again.
+        let manifest = format!(
+            "kv_entry {{ 'the port': path => '{ini}', key => 'port', value => '8080', provider => {provider} }}\n\
+             kv_entry {{ 'the host': path => '{ini}', key => 'db.host', value => 'localhost', provider => {provider} }}\n",
+            ini = ini.display()
+        );
+        std::fs::write(dir.path().join("site.pp"), &manifest).unwrap();
+        let site = dir.path().join("site.pp").display().to_string();
+        let vardir = dir.path().join("var").display().to_string();
+        let args = [
+            "apply",
+            &site,
+            "--modulepath",
+            &modulepath,
+            "--vardir",
+            &vardir,
+            "--detailed-exitcodes",
+        ];
+        let first = marionette(&args, &[]);
+        assert_eq!(first.code, 2, "{provider}: {}", first.output());
+        assert!(
+            first.stdout.contains("Kv_entry[the port]/ensure: created"),
+            "{provider}: {}",
+            first.stdout
+        );
+        let text = read(&ini);
+        assert!(
+            text.contains("port = 8080") && text.contains("host = localhost"),
+            "{provider}: {text}"
+        );
+        let again = marionette(&args, &[]);
+        assert_eq!(
+            again.code,
+            0,
+            "{provider}: the second run changes nothing: {}",
+            again.output()
+        );
+        assert_eq!(read(&ini), text, "{provider}");
+    }
+}
+
 #[test]
 fn the_batching_provider_rewrites_each_file_once_per_run() {
     let dir = workdir();

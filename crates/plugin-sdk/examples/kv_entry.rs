@@ -10,7 +10,7 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use marionette_plugin_sdk::{Handshake, HandshakeRequest, Logger, Provider, State, reveal};
+use marionette_plugin_sdk::{Handshake, HandshakeRequest, Logger, Provider, State, Wanted, reveal};
 use serde_json::Value;
 
 struct KvEntry;
@@ -117,13 +117,17 @@ impl Provider for KvEntry {
         }
     }
 
-    /// Reads every file a name points at (`PATH:KEY` or `PATH`) and
-    /// returns all of its keys; without names, there is nothing to read.
-    fn get(&mut self, names: Option<&[String]>, _log: &Logger) -> Result<Vec<State>, String> {
-        let mut paths: Vec<&str> = names
+    /// Reads the file of every wanted resource (its `path`, which a title
+    /// such as `PATH:KEY` need not give) and returns all of its keys;
+    /// without resources, there is nothing to read.
+    fn get(&mut self, wanted: Option<&[Wanted]>, _log: &Logger) -> Result<Vec<State>, String> {
+        let mut paths: Vec<&str> = wanted
             .unwrap_or_default()
             .iter()
-            .map(|n| n.split(':').next().unwrap())
+            .map(|w| {
+                w.attribute("path")
+                    .unwrap_or_else(|| w.split(':').next().unwrap())
+            })
             .collect();
         paths.sort();
         paths.dedup();

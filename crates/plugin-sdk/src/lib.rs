@@ -9,7 +9,7 @@
 //! [`serve_function`]:
 //!
 //! ```no_run
-//! use marionette_plugin_sdk::{Handshake, HandshakeRequest, Logger, Provider, State};
+//! use marionette_plugin_sdk::{Handshake, HandshakeRequest, Logger, Provider, State, Wanted};
 //!
 //! struct Hostname;
 //!
@@ -21,7 +21,7 @@
 //!         }
 //!     }
 //!
-//!     fn get(&mut self, _names: Option<&[String]>, _log: &Logger) -> Result<Vec<State>, String> {
+//!     fn get(&mut self, _wanted: Option<&[Wanted]>, _log: &Logger) -> Result<Vec<State>, String> {
 //!         let name = std::fs::read_to_string("/etc/hostname").map_err(|e| e.to_string())?;
 //!         let mut state = State::new();
 //!         state.insert("name".into(), name.trim().into());
@@ -69,7 +69,7 @@ mod serve;
 
 pub use function::{Function, FunctionHandshake, Parameter};
 pub use log::{Level, Logger};
-pub use provider::{Action, Change, Confine, Handshake, Provider};
+pub use provider::{Action, Change, Confine, Handshake, Provider, Wanted};
 pub use sensitive::{Sensitive, is_sensitive, reveal};
 pub use serve::{
     HandshakeRequest, serve_function, serve_function_on, serve_provider, serve_provider_on,

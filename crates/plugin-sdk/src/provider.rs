@@ -68,6 +68,34 @@ pub struct Change {
     pub should: State,
 }
 
+/// A resource `get` is asked about: its name (its namevar, or its title
+/// for a type with several namevars) and every attribute of its identity.
+/// A title need not spell the identity out (`kv_entry { 'port': path =>
+/// '/etc/app.ini', key => 'port' }`): read the identity, not the name.
+/// It reads as its name (`wanted.split(':')`, `&*wanted`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Wanted {
+    pub name: String,
+    /// Identity attribute to value; empty when an older engine sent names
+    /// alone.
+    pub identity: State,
+}
+
+impl Wanted {
+    /// An identity attribute's value as text, when it is a string.
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.identity.get(name).and_then(Value::as_str)
+    }
+}
+
+impl std::ops::Deref for Wanted {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.name
+    }
+}
+
 /// What a change does to its resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -106,10 +134,10 @@ pub trait Provider {
     /// name the engine asked for, and in which environment.
     fn describe(&mut self, request: &HandshakeRequest) -> Handshake;
 
-    /// Current states of the named resources, or of everything when
-    /// `names` is None. The names are a hint: returning more is fine, and
-    /// what does not exist is left out.
-    fn get(&mut self, names: Option<&[String]>, log: &Logger<'_>) -> Result<Vec<State>, String>;
+    /// Current states of the wanted resources, or of everything when
+    /// `wanted` is None. They are a hint: returning more is fine, and what
+    /// does not exist is left out.
+    fn get(&mut self, wanted: Option<&[Wanted]>, log: &Logger<'_>) -> Result<Vec<State>, String>;
 
     /// Every resource the provider can find; `get(None)` by default.
     fn instances(&mut self, log: &Logger<'_>) -> Result<Vec<State>, String> {
@@ -180,8 +208,8 @@ impl<P: Provider + ?Sized> Provider for &mut P {
         (**self).describe(request)
     }
 
-    fn get(&mut self, names: Option<&[String]>, log: &Logger<'_>) -> Result<Vec<State>, String> {
-        (**self).get(names, log)
+    fn get(&mut self, wanted: Option<&[Wanted]>, log: &Logger<'_>) -> Result<Vec<State>, String> {
+        (**self).get(wanted, log)
     }
 
     fn instances(&mut self, log: &Logger<'_>) -> Result<Vec<State>, String> {

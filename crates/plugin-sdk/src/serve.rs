@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::function::Function;
 use crate::log::{Logger, send};
-use crate::provider::{Change, Provider};
+use crate::provider::{Change, Provider, Wanted};
 use crate::{PROTOCOL, State};
 
 /// What the engine says about itself in the handshake. Fields a plugin
@@ -211,8 +211,8 @@ impl<P: Provider> Plugin for AsProvider<P> {
         log: &Logger<'_>,
     ) -> Option<Result<Value, String>> {
         Some(match method {
-            "get" => names(params)
-                .and_then(|names| self.0.get(names.as_deref(), log))
+            "get" => wanted(params)
+                .and_then(|wanted| self.0.get(wanted.as_deref(), log))
                 .map(resources),
             "instances" => self.0.instances(log).map(resources),
             "set" => self.set(params, log),
@@ -252,17 +252,36 @@ impl<P: Provider> AsProvider<P> {
     }
 }
 
-fn names(params: &Map<String, Value>) -> Result<Option<Vec<String>>, String> {
+/// The resources a `get` asks about: `names`, each with its entry of
+/// `identities` (which engines before it was added do not send).
+fn wanted(params: &Map<String, Value>) -> Result<Option<Vec<Wanted>>, String> {
     const WRONG: &str = "'names' must be null or a list of strings";
-    match params.get("names") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| item.as_str().map(str::to_string).ok_or(WRONG.to_string()))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some),
-        Some(_) => Err(WRONG.into()),
-    }
+    let names = match params.get("names") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(WRONG.into()),
+    };
+    let identities = match params.get("identities") {
+        None | Some(Value::Null) => &Vec::new(),
+        Some(Value::Array(items)) if items.len() == names.len() => items,
+        Some(_) => return Err("'identities' must be a list of objects, one per name".into()),
+    };
+    names
+        .iter()
+        .enumerate()
+        .map(|(at, name)| {
+            let name = name.as_str().ok_or(WRONG)?.to_string();
+            let identity = match identities.get(at) {
+                None => State::new(),
+                Some(Value::Object(identity)) => identity.clone(),
+                Some(_) => {
+                    return Err("'identities' must be a list of objects, one per name".into());
+                }
+            };
+            Ok(Wanted { name, identity })
+        })
+        .collect::<Result<Vec<_>, String>>()
+        .map(Some)
 }
 
 fn resources(states: Vec<State>) -> Value {
@@ -347,10 +366,12 @@ mod tests {
 
         fn get(
             &mut self,
-            names: Option<&[String]>,
+            wanted: Option<&[Wanted]>,
             log: &Logger<'_>,
         ) -> Result<Vec<State>, String> {
-            if names.is_some_and(|names| names.iter().any(|n| n == "explode")) {
+            // The identity tells, the name when an engine sent none.
+            let exploding = |w: &Wanted| w.attribute("name").unwrap_or(w) == "explode";
+            if wanted.is_some_and(|wanted| wanted.iter().any(exploding)) {
                 return Err("cannot read explode: on purpose".into());
             }
             log.debug(format!("{} values", self.values.len()));
@@ -403,6 +424,7 @@ mod tests {
                     .replace('\n', "")
                     .as_str(),
                 r#"{"id":4,"method":"get","params":{"names":["explode"]}}"#,
+                r#"{"id":41,"method":"get","params":{"names":["a title"],"identities":[{"name":"explode"}]}}"#,
                 r#"{"id":5,"method":"instances"}"#,
                 r#"{"id":"six","method":"frobnicate","params":{}}"#,
                 "",
@@ -418,6 +440,7 @@ mod tests {
             r#"{"method":"log","params":{"level":"notice","message":"created","name":"b"}}"#,
             r#"{"id":3,"result":{"results":[{"ok":true},{"ok":false,"message":"c: 'bad' is not a value"},{"ok":false,"message":"this provider cannot update a"},{"ok":true}]}}"#,
             r#"{"id":4,"error":{"message":"cannot read explode: on purpose"}}"#,
+            r#"{"id":41,"error":{"message":"cannot read explode: on purpose"}}"#,
             r#"{"method":"log","params":{"level":"debug","message":"1 values"}}"#,
             r#"{"id":5,"result":{"resources":[{"name":"b","ensure":"present","value":"2"}]}}"#,
             r#"{"id":"six","error":{"message":"unknown method 'frobnicate'"}}"#,
@@ -440,6 +463,7 @@ mod tests {
                 r#"{"id":3}"#,
                 r#"{"id":4,"method":"get","params":[]}"#,
                 r#"{"id":5,"method":"get","params":{"names":"a"}}"#,
+                r#"{"id":51,"method":"get","params":{"names":["a"],"identities":[]}}"#,
                 r#"{"id":6,"method":"set","params":{"changes":{}}}"#,
                 r#"{"id":7,"method":"set","params":{"changes":[{"is":{}}]}}"#,
             ],
@@ -452,6 +476,7 @@ mod tests {
                 r#"{"id":3,"error":{"message":"bad request: no 'method'"}}"#,
                 r#"{"id":4,"error":{"message":"bad request: 'params' must be an object"}}"#,
                 r#"{"id":5,"error":{"message":"'names' must be null or a list of strings"}}"#,
+                r#"{"id":51,"error":{"message":"'identities' must be a list of objects, one per name"}}"#,
                 r#"{"id":6,"error":{"message":"'changes' must be a list"}}"#,
                 r#"{"id":7,"error":{"message":"bad change in set: missing field `name`"}}"#,
             ]

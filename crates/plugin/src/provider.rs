@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use marionette_ral::{
     BatchProvider, Change, Confine, Context, DeferredFailure, PropertyHash, ProviderDef,
-    ProviderError, TypeDef,
+    ProviderError, Resource, TypeDef,
 };
 use serde_json::{Map, Value as Json, json};
 
 use crate::process::{Launch, Process};
-use crate::wire::{hash_from_wire, hash_to_wire};
+use crate::wire::{hash_from_wire, hash_to_wire, to_wire};
 use crate::{HANDSHAKE_TIMEOUT, PROTOCOL, PluginError};
 
 /// The default time allowed for a request after the handshake.
@@ -97,7 +97,11 @@ pub(crate) fn broken(file: &ProviderFile, why: &str) -> ProviderDef {
 struct Unusable;
 
 impl BatchProvider for Unusable {
-    fn get(&self, _: &Context, _: Option<&[String]>) -> Result<Vec<PropertyHash>, ProviderError> {
+    fn get(
+        &self,
+        _: &Context,
+        _: Option<&[&Resource]>,
+    ) -> Result<Vec<PropertyHash>, ProviderError> {
         Err(ProviderError("the provider could not be loaded".into()))
     }
 
@@ -344,6 +348,19 @@ pub(crate) fn states(
         .collect()
 }
 
+/// Every identity attribute of a resource, which a title such as
+/// `kv_entry { 'port': path => ..., key => ... }` does not spell out.
+fn identity_to_wire(resource: &Resource) -> Json {
+    Json::Object(
+        resource
+            .type_def()
+            .key_attributes()
+            .iter()
+            .filter_map(|key| Some((key.name.clone(), to_wire(resource.get(&key.name)?))))
+            .collect(),
+    )
+}
+
 fn change_to_wire(change: &Change) -> Json {
     let mut should = change.should.clone();
     for (name, value) in &change.parameters {
@@ -361,10 +378,16 @@ impl BatchProvider for PluginProvider {
     fn get(
         &self,
         cx: &Context,
-        names: Option<&[String]>,
+        wanted: Option<&[&Resource]>,
     ) -> Result<Vec<PropertyHash>, ProviderError> {
-        let (method, params) = match names {
-            Some(names) => ("get", json!({"names": names})),
+        let (method, params) = match wanted {
+            Some(resources) => (
+                "get",
+                json!({
+                    "names": resources.iter().map(|r| r.provider_name()).collect::<Vec<_>>(),
+                    "identities": resources.iter().map(|r| identity_to_wire(r)).collect::<Vec<_>>(),
+                }),
+            ),
             None => ("instances", json!({})),
         };
         let answer = self

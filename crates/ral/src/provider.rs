@@ -366,13 +366,14 @@ pub struct Change {
 
 /// The Resource API style: states in, changes out, in batches.
 pub trait BatchProvider: Send + Sync {
-    /// Current states: of everything (`names` is `None`), or of the named
-    /// things when [`BatchProvider::simple_get_filter`] is true. Missing
-    /// things are simply absent from the result.
+    /// Current states: of everything (`wanted` is `None`), or of the given
+    /// resources when [`BatchProvider::simple_get_filter`] is true (each
+    /// resource tells its whole identity, which its title need not spell).
+    /// Missing things are simply absent from the result.
     fn get(
         &self,
         cx: &Context,
-        names: Option<&[String]>,
+        wanted: Option<&[&Resource]>,
     ) -> Result<Vec<PropertyHash>, ProviderError>;
 
     /// Applies changes; one result per change, in order. Called with
@@ -439,9 +440,11 @@ impl<T: CrudProvider> BatchProvider for Crud<T> {
     fn get(
         &self,
         cx: &Context,
-        names: Option<&[String]>,
+        wanted: Option<&[&Resource]>,
     ) -> Result<Vec<PropertyHash>, ProviderError> {
-        self.0.get(cx, names)
+        let names: Option<Vec<String>> =
+            wanted.map(|resources| resources.iter().map(|r| r.provider_name()).collect());
+        self.0.get(cx, names.as_deref())
     }
 
     fn set(

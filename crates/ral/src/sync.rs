@@ -497,23 +497,20 @@ impl Session {
                         }
                     }
                 }
-                Implementation::Batch(b) => {
-                    let names: Vec<String> = members.iter().map(|r| r.provider_name()).collect();
-                    match self.batch_get(b.as_ref(), &names) {
-                        Ok(states) => {
-                            let type_def = members[0].type_def();
-                            let found = states
-                                .into_iter()
-                                .filter_map(|h| Some((hash_identity(type_def, &h)?, h)))
-                                .collect();
-                            let asked = b
-                                .simple_get_filter()
-                                .then(|| members.iter().filter_map(|r| r.identity()).collect());
-                            self.states.insert(key, Prefetched { found, asked });
-                        }
-                        Err(e) => self.prefetch_failed(&provider, &e),
+                Implementation::Batch(b) => match self.batch_get(b.as_ref(), &members) {
+                    Ok(states) => {
+                        let type_def = members[0].type_def();
+                        let found = states
+                            .into_iter()
+                            .filter_map(|h| Some((hash_identity(type_def, &h)?, h)))
+                            .collect();
+                        let asked = b
+                            .simple_get_filter()
+                            .then(|| members.iter().filter_map(|r| r.identity()).collect());
+                        self.states.insert(key, Prefetched { found, asked });
                     }
-                }
+                    Err(e) => self.prefetch_failed(&provider, &e),
+                },
             }
         }
     }
@@ -532,10 +529,10 @@ impl Session {
     fn batch_get(
         &self,
         provider: &dyn BatchProvider,
-        names: &[String],
+        wanted: &[&Resource],
     ) -> Result<Vec<PropertyHash>, ProviderError> {
         let mut found = if provider.simple_get_filter() {
-            provider.get(&self.cx, Some(names))?
+            provider.get(&self.cx, Some(wanted))?
         } else {
             provider.get(&self.cx, None)?
         };
@@ -565,7 +562,7 @@ impl Session {
                 return Ok(None);
             }
         }
-        let found = self.batch_get(provider, &[resource.provider_name()])?;
+        let found = self.batch_get(provider, &[resource])?;
         Ok(found.into_iter().find(|h| resource.matches(h)))
     }
 
