@@ -885,7 +885,7 @@ fn schedules_hold_resources_back_unless_ignored_and_a_missing_one_stops_the_run(
     );
     assert!(
         missing.stderr.ends_with(
-            "Error: Notify[mrtest-lost] names schedule 'mrtest-nosuch', which is neither declared nor one every run has (file: <command line>, line: 2)\nError: Failed to apply catalog: Could not find schedule mrtest-nosuch\n"
+            "Error: Notify[mrtest-lost] names schedule 'mrtest-nosuch', which is neither declared nor one every run has (line: 2)\nError: Failed to apply catalog: Could not find schedule mrtest-nosuch\n"
         ),
         "{}",
         missing.stderr

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{Run, marionette_with as marionette};
+use common::{Run, marionette_with as marionette, sdk_example};
 
 fn modules() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/modules")
@@ -139,25 +139,6 @@ fn both_providers_create_change_and_remove_entries() {
     }
 }
 
-/// The SDK's example provider in Rust (`crates/plugin-sdk/examples`),
-/// which `cargo test` builds with the workspace's other targets.
-fn rust_example(name: &str) -> PathBuf {
-    let deps = std::env::current_exe().unwrap();
-    let binary = deps
-        .parent()
-        .unwrap()
-        .parent()
-        .unwrap()
-        .join("examples")
-        .join(name);
-    assert!(
-        binary.is_file(),
-        "{} is missing: cargo build -p marionette-plugin-sdk --example {name}",
-        binary.display()
-    );
-    binary
-}
-
 /// A module path whose first module ships `binary` as the provider
 /// `PROVIDER` of `TYPE`, before the fixture modules.
 fn with_provider(dir: &Path, type_name: &str, provider: &str, binary: &Path) -> String {
@@ -174,7 +155,7 @@ fn a_title_that_does_not_spell_the_identity_converges_with_every_provider() {
     require_jq();
     for provider in ["python", "shell", "rust"] {
         let dir = workdir();
-        let modulepath = with_provider(dir.path(), "kv_entry", "rust", &rust_example("kv_entry"));
+        let modulepath = with_provider(dir.path(), "kv_entry", "rust", &sdk_example("kv_entry"));
         let ini = dir.path().join("app.ini");
         std::fs::write(&ini, "other = 1\n").unwrap();
         // The titles name neither the file nor the key: `get` must be told

@@ -159,13 +159,19 @@ impl Process {
     }
 
     fn start(&self, launch: &Launch) -> Result<Running, PluginError> {
-        let mut command = Command::new(&self.path);
+        // The plugin starts in its module's directory: a module path given
+        // relative to ours (`--modulepath modules`) must not be read from
+        // there.
+        let absolute =
+            |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let module = absolute(&launch.module);
+        let mut command = Command::new(absolute(&self.path));
         command
             .env("MARIONETTE_PROTOCOL", crate::PROTOCOL.to_string())
             .env("MARIONETTE_ENVIRONMENT", &launch.environment)
-            .env("MARIONETTE_MODULE", &launch.module);
-        if launch.module.is_dir() {
-            command.current_dir(&launch.module);
+            .env("MARIONETTE_MODULE", &module);
+        if module.is_dir() {
+            command.current_dir(&module);
         }
         let child = Child::spawn(&mut command).map_err(|e| PluginError::Start {
             plugin: self.path.clone(),

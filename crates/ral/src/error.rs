@@ -13,9 +13,14 @@ pub struct Origin {
 }
 
 impl fmt::Display for Origin {
-    /// Puppet's suffix: ` (file: site.pp, line: 3)`, or nothing.
+    /// Puppet's suffix: ` (file: site.pp, line: 3)`, or nothing; code
+    /// given with `-e` has no file, so ` (line: 3)`, as Puppet says.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.file, self.line) {
+        let file = self
+            .file
+            .as_ref()
+            .filter(|file| marionette_diagnostics::names_a_file(file));
+        match (file, self.line) {
             (Some(file), Some(line)) => write!(f, " (file: {file}, line: {line})"),
             (Some(file), None) => write!(f, " (file: {file})"),
             (None, Some(line)) => write!(f, " (line: {line})"),

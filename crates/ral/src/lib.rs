@@ -25,8 +25,8 @@
 //! - [`docs`] and [`render`]: `describe`, the type reference, and
 //!   resources in manifest syntax.
 //!
-//! `docs/extending.md` in the repository walks through writing a type and
-//! a provider.
+//! `docs/native-types.md` in the repository walks through writing a type
+//! and a provider built into the engine.
 
 mod ahead;
 pub mod attribute;

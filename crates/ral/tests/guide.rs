@@ -1,4 +1,4 @@
-//! The complete example of `docs/extending.md`: the code between the
+//! The complete example of `docs/native-types.md`: the code between the
 //! `guide:start` and `guide:end` markers must appear verbatim in the guide,
 //! so the guide never shows code that does not compile or work.
 
@@ -141,12 +141,12 @@ fn the_guide_shows_this_example_verbatim() {
     let example = &source[start..end];
     let guide = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/extending.md"
+        "/../../docs/native-types.md"
     ))
     .unwrap();
     assert!(
-        guide.contains(example),
-        "docs/extending.md must contain the example of crates/ral/tests/guide.rs verbatim"
+        guide.contains(&format!("```rust\n{example}```\n")),
+        "docs/native-types.md must show the example of crates/ral/tests/guide.rs verbatim, as one block"
     );
 }
 

@@ -60,6 +60,24 @@ pub(crate) fn marionette_with(args: &[&str], env: &[(&str, &str)]) -> Run {
     }
 }
 
+/// An example program of the Rust plugin SDK (`crates/plugin-sdk/examples`),
+/// which `cargo test` builds with the workspace's other targets.
+pub(crate) fn sdk_example(name: &str) -> std::path::PathBuf {
+    let deps = std::env::current_exe().expect("the test's path");
+    let binary = deps
+        .parent()
+        .and_then(Path::parent)
+        .expect("the test binary is in target/PROFILE/deps")
+        .join("examples")
+        .join(name);
+    assert!(
+        binary.is_file(),
+        "{} is missing: cargo build -p marionette-plugin-sdk --example {name}",
+        binary.display()
+    );
+    binary
+}
+
 /// Runs the `marionette` binary.
 pub(crate) fn marionette(args: &[&str]) -> Run {
     marionette_with(args, &[])
