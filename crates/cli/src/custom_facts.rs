@@ -64,7 +64,9 @@ pub(crate) fn resolve_all(facts: &mut Facts) {
     let plugins = crate::environment::plugins();
     let cached = cached_values(facts, &plugins.custom_fact_names().0);
     let names: Vec<String> = cached.keys().cloned().collect();
-    let (added, problems) = plugins.custom_facts(&crate::environment::ruby(), facts, &names);
+    let host = crate::environment::ruby();
+    let (added, problems) =
+        crate::progress::while_doing(doing(&host), || plugins.custom_facts(&host, facts, &names));
     keep_cached(&added);
     let native: Vec<(&str, String)> = NATIVE_PROVIDER_FACTS
         .iter()
@@ -84,6 +86,17 @@ pub(crate) fn resolve_all(facts: &mut Facts) {
     }
     for (name, value) in cached {
         facts.entry(name).or_insert(value);
+    }
+}
+
+/// What a host resolving custom facts is at, for the progress line: the
+/// fact it resolves, or the file it loads.
+fn doing(host: &marionette_ruby::RubyHost) -> impl Fn() -> Option<String> + Sync + '_ {
+    || {
+        host.running_fact().map(|(file, fact)| match fact {
+            Some(fact) => format!("Resolving fact {fact}"),
+            None => format!("Loading {}", file.display()),
+        })
     }
 }
 
@@ -107,7 +120,9 @@ pub(crate) fn on_demand(native: &mut Facts) -> Option<Arc<OnDemand>> {
         settings.fact_files = opaque;
         let host = marionette_ruby::RubyHost::new(settings);
         let skipped: Vec<String> = cached.keys().cloned().collect();
-        let (added, problems) = plugins.custom_facts(&host, native, &skipped);
+        let (added, problems) = crate::progress::while_doing(doing(&host), || {
+            plugins.custom_facts(&host, native, &skipped)
+        });
         keep_cached(&added);
         report(problems.iter());
         for (name, value) in added {

@@ -2,8 +2,10 @@
 //! resource of how many is under way, which one, and for how long the run
 //! has gone. It appears for runs of more than 100 resources, and for any
 //! resource that takes more than a second (a slow package or command),
-//! kept live by a thread that redraws it. Console messages erase it
-//! first ([`around_output`]); pipes and log files never get it.
+//! kept live by a thread that redraws it; and, before a run, for a step
+//! that takes more than a second ([`while_doing`]: the custom fact being
+//! resolved). Console messages erase it first ([`around_output`]); pipes
+//! and log files never get it.
 
 use std::io::IsTerminal;
 use std::sync::{Mutex, MutexGuard};
@@ -102,6 +104,78 @@ pub(crate) fn for_run() -> Option<Progress> {
     }))
 }
 
+/// Runs `work` with, on a terminal, a line naming what it is doing once
+/// one thing has taken more than a second: `doing` says what that is now
+/// (None between things), asked from another thread four times a second.
+/// For steps before a run, such as resolving custom facts.
+pub(crate) fn while_doing<T>(
+    doing: impl Fn() -> Option<String> + Sync,
+    work: impl FnOnce() -> T,
+) -> T {
+    if !std::io::stderr().is_terminal() || lock().is_some() {
+        return work();
+    }
+    *lock() = Some(State {
+        started: Instant::now(),
+        done: 0,
+        total: 0,
+        current: None,
+        shown: false,
+        text: String::new(),
+        drawn: None,
+    });
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut current: Option<(String, Instant)> = None;
+            while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(TICK);
+                let now = doing();
+                if current.as_ref().map(|(what, _)| what) != now.as_ref() {
+                    current = now.map(|what| (what, Instant::now()));
+                }
+                let mut line = lock();
+                let Some(state) = line.as_mut() else { break };
+                match &current {
+                    Some((what, since)) if since.elapsed() >= SLOW => {
+                        let text = fit(format!("{what} (running {} s)", since.elapsed().as_secs()));
+                        if !state.shown || text != state.text {
+                            err!("\r\x1b[K{text}");
+                            state.shown = true;
+                            state.text = text;
+                        }
+                    }
+                    _ if state.shown => {
+                        err!("\r\x1b[K");
+                        state.shown = false;
+                    }
+                    _ => {}
+                }
+            }
+        });
+        let result = work();
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    });
+    let mut line = lock();
+    if line.as_ref().is_some_and(|state| state.shown) {
+        err!("\r\x1b[K");
+    }
+    *line = None;
+    result
+}
+
+/// `text` cut to one terminal line: a longer one would wrap and never be
+/// erased.
+fn fit(text: String) -> String {
+    let width = terminal_width().saturating_sub(1);
+    if text.chars().count() > width {
+        text.chars().take(width).collect()
+    } else {
+        text
+    }
+}
+
 fn draw(state: &mut State) {
     let running = state.current.as_ref().map(|(_, since)| since.elapsed());
     let slow = running.is_some_and(|time| time >= SLOW);
@@ -120,11 +194,7 @@ fn draw(state: &mut State) {
     if let Some(time) = running.filter(|_| slow) {
         text.push_str(&format!(" (running {} s)", time.as_secs()));
     }
-    // One terminal line: a longer one would wrap and never be erased.
-    let width = terminal_width().saturating_sub(1);
-    if text.chars().count() > width {
-        text = text.chars().take(width).collect();
-    }
+    let text = fit(text);
     if state.shown && text == state.text {
         return;
     }

@@ -1267,3 +1267,42 @@ fn custom_facts_resolve_side_by_side() {
         "the commands ran one after the other: {marks:?}"
     );
 }
+
+/// A custom fact that takes more than a second is named on a terminal's
+/// progress line while it resolves, and the line is gone after; a pipe
+/// never gets it. The terminal is `script`'s pseudo-terminal (util-linux,
+/// in every Debian).
+#[test]
+fn a_slow_custom_fact_is_named_on_a_terminal() {
+    require_ruby();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let facts = dir.path().join("modules/mrtest_slow/lib/facter");
+    std::fs::create_dir_all(&facts).unwrap();
+    std::fs::write(
+        facts.join("mrtest_slow.rb"),
+        "Facter.add(:mrtest_slow) { setcode { sleep 1.8; 'done' } }\n",
+    )
+    .unwrap();
+    let modulepath = dir.path().join("modules").display().to_string();
+    let command = format!(
+        "{} facts -p --modulepath {modulepath} mrtest_slow",
+        env!("CARGO_BIN_EXE_marionette")
+    );
+    let terminal = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("`script` runs (apt-get install -y bsdutils)");
+    let shown = String::from_utf8_lossy(&terminal.stdout);
+    assert!(
+        shown.contains("\r\x1b[KResolving fact mrtest_slow (running 1 s)"),
+        "{shown:?}"
+    );
+    assert!(
+        shown.ends_with("\r\x1b[Kdone\r\n"),
+        "the line is erased before the value: {shown:?}"
+    );
+    let piped = common::marionette(&["facts", "-p", "--modulepath", &modulepath, "mrtest_slow"]);
+    assert_eq!(piped.stdout, "done\n");
+    assert!(!piped.stderr.contains("Resolving"), "{}", piped.stderr);
+}

@@ -80,6 +80,10 @@ impl Conversation {
         matches!(*lock(&self.state), State::Running(_))
     }
 
+    pub(crate) fn running_fact(&self) -> Option<(PathBuf, Option<String>)> {
+        lock(&self.running_fact).clone()
+    }
+
     pub(crate) fn encode_all(&self, values: &[Value], shape: Shape) -> Vec<Json> {
         let mut types = lock(&self.types);
         values

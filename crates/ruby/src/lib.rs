@@ -452,6 +452,13 @@ impl RubyHost {
         self.conversation.running()
     }
 
+    /// What the host says it runs now, while it resolves custom facts:
+    /// the fact file, and the fact when it is not loading the file. For a
+    /// progress line, read from another thread than the request's.
+    pub fn running_fact(&self) -> Option<(PathBuf, Option<String>)> {
+        self.conversation.running_fact()
+    }
+
     /// Starts a new compilation: functions' instances (and what they keep
     /// between calls) are made afresh, as Puppet makes them per compile.
     pub fn reset(&self, engine: &mut dyn Engine) -> Result<(), HostError> {
