@@ -168,8 +168,11 @@ fn type_name(value: &Value) -> &'static str {
 /// YAML as Ruby's Psych reads it (YAML 1.1 booleans such as `yes`, and
 /// `0755` as an octal number).
 pub(crate) fn parse_yaml(text: &str) -> Result<Value, String> {
+    // The message names the file and the place itself: a snippet would
+    // show them as `<input>`.
     let options = serde_saphyr::options! {
         legacy_octal_numbers: true,
+        with_snippet: false,
     };
     if text.trim().is_empty() {
         return Ok(Value::Null);

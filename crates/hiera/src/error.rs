@@ -35,6 +35,11 @@ pub struct HieraError {
     pub file: Option<PathBuf>,
     pub line: Option<usize>,
     pub column: Option<usize>,
+    /// Whether a compile reports it as the failure of the call that
+    /// looked the key up, located there: Puppet's global layer re-raises
+    /// its data's errors as plain errors naming the key, where the other
+    /// layers' keep their own, unlocated, form.
+    pub of_the_call: bool,
 }
 
 impl HieraError {
@@ -45,6 +50,7 @@ impl HieraError {
             file: None,
             line: None,
             column: None,
+            of_the_call: false,
         }
     }
 

@@ -377,16 +377,19 @@ impl<'p> Evaluator<'p> {
 }
 
 /// A Hiera error as the compiler reports it: a data provider function's
-/// failure is the failure of the call; the others (bad data or
-/// configuration) concern the whole compilation and carry only their own
-/// file, as Puppet's lookup errors do.
+/// failure, and any error the global layer names its key in, is the
+/// failure of the call; the others (bad data or configuration of the
+/// environment's and modules' layers) concern the whole compilation and
+/// carry only their own file, as Puppet's lookup errors do.
 fn lookup_failure<T>(error: &marionette_hiera::HieraError, span: Span) -> EvalResult<T> {
-    if matches!(
-        error.kind,
-        marionette_hiera::ErrorKind::Function
-            | marionette_hiera::ErrorKind::Merge
-            | marionette_hiera::ErrorKind::Assertion
-    ) {
+    if error.of_the_call
+        || matches!(
+            error.kind,
+            marionette_hiera::ErrorKind::Function
+                | marionette_hiera::ErrorKind::Merge
+                | marionette_hiera::ErrorKind::Assertion
+        )
+    {
         return fail_in_call(error.to_string(), span);
     }
     let mut failure = crate::error::EvalError::new(error.to_string(), span);

@@ -598,6 +598,13 @@ impl Session {
                     && !matches!(error.kind, ErrorKind::Config | ErrorKind::Function) =>
             {
                 error.message = format!("Lookup of key '{}' failed: {}", key.text, error.message);
+                error.of_the_call = true;
+                Err(error)
+            }
+            // Leaving another layer's data provider, Puppet makes any error
+            // a lookup error again, which a compile does not locate.
+            Err(mut error) if layer != Layer::Global => {
+                error.of_the_call = false;
                 Err(error)
             }
             other => other,

@@ -1,0 +1,1 @@
+notify { 'mrtest-global': message => lookup('mrtest::a') }

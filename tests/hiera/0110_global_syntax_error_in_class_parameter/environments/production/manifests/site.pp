@@ -1,0 +1,4 @@
+class mrtest ($bad = 'default') {
+  notify { "mrtest-${bad}": }
+}
+include mrtest
