@@ -34,6 +34,20 @@ struct State {
     drawn: Option<Instant>,
 }
 
+impl State {
+    fn new() -> State {
+        State {
+            started: Instant::now(),
+            done: 0,
+            total: 0,
+            current: None,
+            shown: false,
+            text: String::new(),
+            drawn: None,
+        }
+    }
+}
+
 /// The run's line; `None` when there is none (not a terminal, no run).
 static LINE: Mutex<Option<State>> = Mutex::new(None);
 
@@ -60,15 +74,7 @@ pub(crate) fn for_run() -> Option<Progress> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
-    *lock() = Some(State {
-        started: Instant::now(),
-        done: 0,
-        total: 0,
-        current: None,
-        shown: false,
-        text: String::new(),
-        drawn: None,
-    });
+    *lock() = Some(State::new());
     // One thread for the process: an agent's later runs reuse it.
     static TICKER: std::sync::Once = std::sync::Once::new();
     TICKER.call_once(|| {
@@ -115,15 +121,7 @@ pub(crate) fn while_doing<T>(
     if !std::io::stderr().is_terminal() || lock().is_some() {
         return work();
     }
-    *lock() = Some(State {
-        started: Instant::now(),
-        done: 0,
-        total: 0,
-        current: None,
-        shown: false,
-        text: String::new(),
-        drawn: None,
-    });
+    *lock() = Some(State::new());
     let finished = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
