@@ -268,6 +268,7 @@ fn apply_does_what_puppet_apply_does() {
             "package_dpkg_purged",
             "package_failure",
             "recurse",
+            "refresh_failure",
             "schedule",
             "service_base",
             "service_base_commands",

@@ -33,6 +33,9 @@ use common::runs::{first_difference, noop_text, puppet_facts_yaml};
 
 const MODULES: &str = "/usr/share/puppet/modules";
 const CERTNAME: &str = "mrtest.example.com";
+/// How long a daemon a run started gets before it is looked at again:
+/// about what Puppet takes to start a run on the machines we record on.
+const SETTLE_SECONDS: u32 = 4;
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -163,9 +166,22 @@ fn apply(case: &Path, tool: Tool) -> Observed {
             )
         }
     };
+    // Puppet takes seconds to start each run: a daemon its first run
+    // started has them to come up (and a broken one to die) before the
+    // second run asks, and again before the end state is read. Marionette
+    // starts in milliseconds, so after a run that started or refreshed a
+    // service it waits as long, or it would compare a daemon's first
+    // second with Puppet's view of it seconds later.
+    let settle = match tool {
+        Tool::Marionette => format!(
+            "if grep -q \"Service\\[.*\\(ensure changed 'stopped' to 'running'\\|Triggered 'refresh'\\)\" \
+             /mrtest/out/run$run.out; then sleep {SETTLE_SECONDS}; fi; "
+        ),
+        Tool::Puppet => String::new(),
+    };
     let script = format!(
         "cd /mrtest/case && for run in 1 2; do {run} >/mrtest/out/run$run.out 2>&1; \
-         echo $? >/mrtest/out/run$run.rc; done"
+         echo $? >/mrtest/out/run$run.rc; {settle}done"
     );
     let started = Instant::now();
     let status = command

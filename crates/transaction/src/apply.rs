@@ -1186,20 +1186,20 @@ impl<'a> Run<'a> {
                         }
                         // A failed refresh passes nothing on. Puppet says
                         // so, then logs the error itself (without the
-                        // resource's name, which the line has already).
+                        // resource's name, which the line has already);
+                        // the resource has failed, with an event saying
+                        // why, and its dependents are skipped.
                         Err(e) => {
                             let detail = match e {
                                 RalError::Provider { message, .. } => message,
                                 other => other.to_string(),
                             };
-                            self.logger.log(
-                                Level::Err,
-                                path,
-                                &format!("Failed to call refresh: {detail}"),
-                            );
+                            let message = format!("Failed to call refresh: {detail}");
+                            self.logger.log(Level::Err, path, &message);
                             self.logger.log(Level::Err, path, &detail);
                             status.failed_to_restart = true;
                             self.counts.failed_to_restart += 1;
+                            fail_with_event(&mut status, &mut self.counts, message);
                         }
                     }
                 }
@@ -1597,5 +1597,34 @@ fn level_name(level: Level) -> &'static str {
         Level::Notice => "notice",
         Level::Warning => "warning",
         Level::Err => "err",
+    }
+}
+
+/// Fails a resource after its changes were recorded, as Puppet's
+/// `fail_with_event` does: a `resource_error` event of the resource
+/// itself, out of sync, failed.
+fn fail_with_event(status: &mut ResourceStatus, counts: &mut Counts, message: String) {
+    status.events.push(EventReport {
+        audited: false,
+        property: String::new(),
+        previous_value: serde_json::Value::Null,
+        desired_value: serde_json::Value::Null,
+        historical_value: serde_json::Value::Null,
+        message,
+        name: "resource_error".into(),
+        status: "failure".into(),
+        time: report::now_text(),
+        redacted: None,
+        corrective_change: false,
+    });
+    counts.events_failure += 1;
+    status.out_of_sync_count += 1;
+    if !status.out_of_sync {
+        status.out_of_sync = true;
+        counts.out_of_sync += 1;
+    }
+    if !status.failed {
+        status.failed = true;
+        counts.failed += 1;
     }
 }

@@ -120,6 +120,9 @@ pub struct Log {
 #[derive(Clone, Debug, Serialize)]
 pub struct EventReport {
     pub audited: bool,
+    /// Empty for an event of the resource rather than of a property (a
+    /// failed refresh), which Puppet reports as `null`.
+    #[serde(serialize_with = "empty_as_null")]
     pub property: String,
     pub previous_value: Json,
     pub desired_value: Json,
@@ -130,6 +133,14 @@ pub struct EventReport {
     pub time: String,
     pub redacted: Option<bool>,
     pub corrective_change: bool,
+}
+
+fn empty_as_null<S: serde::Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    if text.is_empty() {
+        serializer.serialize_none()
+    } else {
+        serializer.serialize_str(text)
+    }
 }
 
 /// The resource statuses of a run by reference, in the order evaluated.
