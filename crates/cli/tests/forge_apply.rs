@@ -265,6 +265,20 @@ const SERVER_DATA: &[&str] = &[
     "/var/lib/mongodb/",
 ];
 
+/// A path with each run of digits of its name as `#`.
+fn shape(path: &str) -> String {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let mut shaped = String::new();
+    for c in name.chars() {
+        if !c.is_ascii_digit() {
+            shaped.push(c);
+        } else if !shaped.ends_with('#') {
+            shaped.push('#');
+        }
+    }
+    format!("{dir}/{shaped}")
+}
+
 fn compare(puppet: &Observed, ours: &Observed, volatile: &BTreeSet<String>) -> Differences {
     let mut found = Differences::default();
     let codes = |o: &Observed, i: usize| o.codes.split(' ').nth(i).unwrap_or("").to_string();
@@ -286,8 +300,33 @@ fn compare(puppet: &Observed, ours: &Observed, volatile: &BTreeSet<String>) -> D
         }
     }
     let mut state = Vec::new();
+    // A file a daemon names after the time (certmonger's CA files) has
+    // another name at every run: one Puppet left under such a name, which
+    // differs between its recordings, pairs with one Marionette's run left
+    // under the same name but for its digits, compared but for its content.
+    let mut renamed: BTreeMap<String, (Vec<&String>, Vec<&String>)> = BTreeMap::new();
+    for path in puppet.files.keys() {
+        if volatile.contains(path) && !ours.files.contains_key(path) && shape(path) != *path {
+            renamed.entry(shape(path)).or_default().0.push(path);
+        }
+    }
+    for path in ours.files.keys() {
+        if !puppet.files.contains_key(path)
+            && let Some((_, mine)) = renamed.get_mut(&shape(path))
+        {
+            mine.push(path);
+        }
+    }
+    let mut paired = BTreeSet::new();
+    for (theirs, mine) in renamed.values() {
+        for (a, b) in theirs.iter().zip(mine) {
+            if puppet.files[*a][..4] == ours.files[*b][..4] {
+                paired.extend([*a, *b]);
+            }
+        }
+    }
     let paths: BTreeSet<&String> = puppet.files.keys().chain(ours.files.keys()).collect();
-    for path in paths {
+    for path in paths.into_iter().filter(|path| !paired.contains(path)) {
         match (puppet.files.get(path), ours.files.get(path)) {
             (Some(a), Some(b)) => {
                 let volatile =
