@@ -267,6 +267,7 @@ fn apply_does_what_puppet_apply_does() {
             "package_dpkg_absent",
             "package_dpkg_purged",
             "package_failure",
+            "purge_late",
             "recurse",
             "refresh_failure",
             "schedule",

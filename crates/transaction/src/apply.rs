@@ -829,6 +829,55 @@ struct Run<'a> {
     /// Each type's default provider when the run started, which Puppet
     /// gives its resources that name none as it makes them.
     initial_defaults: HashMap<String, Option<String>>,
+    /// The type and title or name of everything the run manages, for a
+    /// directory listed again ([`Run::purge_late`]); made on first use.
+    managed: OnceCell<HashSet<(String, String)>>,
+}
+
+/// What a directory listed again during the run may ask: whether the run
+/// manages an entry. Its messages come from the directory.
+struct Late<'r> {
+    managed: &'r HashSet<(String, String)>,
+    resources: &'r [Resource],
+    logger: &'r Logger,
+    path: &'r str,
+}
+
+impl marionette_ral::Generation for Late<'_> {
+    fn instances(
+        &self,
+        _type_name: &str,
+    ) -> Result<Vec<marionette_ral::PropertyHash>, marionette_ral::RalError> {
+        Ok(Vec::new())
+    }
+
+    fn manages(&self, type_name: &str, title: &str) -> bool {
+        self.managed
+            .contains(&(type_name.to_ascii_lowercase(), title.to_string()))
+    }
+
+    fn type_def(&self, _type_name: &str) -> Option<Arc<marionette_ral::TypeDef>> {
+        None
+    }
+
+    fn notice(&self, _resource: &Resource, message: &str) {
+        self.logger.log(Level::Notice, self.path, message);
+    }
+
+    fn warn_about(&self, _resource: &Resource, message: &str) {
+        self.logger.log(Level::Warning, self.path, message);
+    }
+
+    fn resources_of(&self, type_name: &str) -> Vec<&Resource> {
+        self.resources
+            .iter()
+            .filter(|resource| resource.type_name() == type_name)
+            .collect()
+    }
+
+    fn warning(&self, message: &str) {
+        self.logger.log(Level::Warning, "", message);
+    }
 }
 
 impl<'a> Run<'a> {
@@ -868,6 +917,7 @@ impl<'a> Run<'a> {
             named_failures: std::collections::HashSet::new(),
             providerless: Vec::new(),
             initial_defaults: HashMap::new(),
+            managed: OnceCell::new(),
         }
     }
 
@@ -1102,6 +1152,7 @@ impl<'a> Run<'a> {
             }
             self.failed_roots.insert(node, roots);
             self.statuses.insert(status.resource.clone(), status);
+            self.purge_late(resource, path, None);
             return;
         }
         let audited = resource.audited();
@@ -1118,6 +1169,9 @@ impl<'a> Run<'a> {
         let notes = self.audit(resource, &mut outcome);
         let noop = self.options.noop || resource.noop();
         self.record(resource, path, &outcome, &notes, &mut status);
+        if !status.failed {
+            self.purge_late(resource, path, Some(noop));
+        }
         // What the resource passes on along its refresh edges, as Puppet's
         // event manager queues it: each of its own events (changes and
         // audits as real events, so a subscriber is refreshed when a
@@ -1220,6 +1274,120 @@ impl<'a> Run<'a> {
         };
         self.send(node, sent);
         self.statuses.insert(status.resource.clone(), status);
+    }
+
+    /// A recursive, purging directory is listed again when the run reaches
+    /// it, as Puppet's `eval_generate` lists it only then: what earlier
+    /// resources of the run put there (a package's files in apache's
+    /// `sites-available`) and nothing manages is removed now, each entry
+    /// a resource of its own, contained where the directory is. The
+    /// entries there before the run were made resources with the catalog.
+    /// A directory skipped for failed dependencies has its entries listed
+    /// and skipped too, as Puppet's are.
+    fn purge_late(&mut self, directory: &Resource, path: &str, run: Option<bool>) {
+        for (entry, entry_path) in self.late_entries(directory, path) {
+            let started = Instant::now();
+            let mut status = ResourceStatus::new(
+                entry.shared_reference(),
+                entry.shared_title(),
+                entry.type_def().shared_reference_name().clone(),
+                report::ContainmentPath(entry_path.clone()),
+                (
+                    directory.origin().file.as_deref().map(Arc::from),
+                    directory.origin().line,
+                ),
+                ["file".to_string()].into(),
+            );
+            self.counts.total += 1;
+            match run {
+                Some(noop) => {
+                    let outcome = self.session.evaluate(&entry, noop);
+                    self.record(
+                        &entry,
+                        &entry_path,
+                        &outcome,
+                        &AuditNotes::default(),
+                        &mut status,
+                    );
+                }
+                None => {
+                    self.logger.log(
+                        Level::Warning,
+                        &entry_path,
+                        "Skipping because of failed dependencies",
+                    );
+                    status.skipped = true;
+                    self.counts.skipped += 1;
+                }
+            }
+            status.evaluation_time = started.elapsed().as_secs_f64();
+            self.statuses.insert(status.resource.clone(), status);
+        }
+    }
+
+    /// The entries of a recursive, purging directory that nothing manages
+    /// and that were not there before the run, as resources removing
+    /// them, each with its containment path.
+    fn late_entries(&mut self, directory: &Resource, path: &str) -> Vec<(Resource, Arc<str>)> {
+        if directory.type_name() != "file"
+            || directory.get("purge") != Some(&Value::Boolean(true))
+            || directory.get("recurse") != Some(&Value::Boolean(true))
+        {
+            return Vec::new();
+        }
+        let Some(hook) = directory.type_def().generate.clone() else {
+            return Vec::new();
+        };
+        let resources = self.resources.clone();
+        let managed = self.managed.get_or_init(|| {
+            let mut managed = HashSet::new();
+            for resource in self.catalog.resources.iter() {
+                managed.insert((
+                    resource.type_name.to_ascii_lowercase(),
+                    resource.title.clone(),
+                ));
+            }
+            for resource in resources.iter() {
+                managed.insert((resource.type_name().to_string(), resource.name()));
+            }
+            managed
+        });
+        let late = Late {
+            managed,
+            resources: &resources,
+            logger: &self.logger,
+            path,
+        };
+        let Ok(Ok(generated)) = marionette_ral::attribute::guarded("generate", "generate", || {
+            Ok(hook(directory, &late))
+        }) else {
+            // Listing the directory again failed: what was listed before
+            // the run stands.
+            return Vec::new();
+        };
+        let container = path
+            .strip_suffix(&format!("/{}", directory.reference()))
+            .unwrap_or(path);
+        let removing = |params: &[(String, Value)]| {
+            params.iter().any(|(name, value)| {
+                name == "ensure" && matches!(value, Value::String(text) if &**text == "absent")
+            })
+        };
+        generated
+            .into_iter()
+            .filter(|new| removing(&new.params))
+            .filter_map(|new| {
+                let entry = Resource::new(
+                    directory.type_def().clone(),
+                    &new.title,
+                    new.params,
+                    directory.origin().clone(),
+                )
+                .ok()?;
+                let entry_path: Arc<str> = format!("{container}/{}", entry.reference()).into();
+                Some((entry, entry_path))
+            })
+            .collect()
     }
 
     /// The run's record of when resources were checked, read on first use.
