@@ -8,12 +8,11 @@ exec { 'mrtest refresh fails':
   refreshonly => true,
   subscribe   => File['/tmp/mrtest-apply/trigger'],
 }
-file { '/tmp/mrtest-apply/after':
-  content => "after\n",
+notify { 'mrtest after the failed refresh':
   require => Exec['mrtest refresh fails'],
 }
-notify { 'mrtest after the failed refresh':
-  require => File['/tmp/mrtest-apply/after'],
+notify { 'mrtest after the skipped notify':
+  require => Notify['mrtest after the failed refresh'],
 }
 file { '/tmp/mrtest-apply/independent':
   content => "independent\n",
