@@ -832,6 +832,19 @@ struct Run<'a> {
     /// The type and title or name of everything the run manages, for a
     /// directory listed again ([`Run::purge_late`]); made on first use.
     managed: OnceCell<HashSet<(String, String)>>,
+    /// The new entries of directories listed again, waiting for their
+    /// place among the entries made before the run, by the directory's
+    /// catalog position.
+    late: HashMap<usize, std::collections::VecDeque<LateEntry>>,
+}
+
+/// A new entry of a directory listed again during the run, to be removed
+/// (`run` says in noop or not) or, its directory skipped, skipped (`None`).
+struct LateEntry {
+    entry: Resource,
+    path: Arc<str>,
+    run: Option<bool>,
+    origin: (Option<Arc<str>>, Option<u32>),
 }
 
 /// What a directory listed again during the run may ask: whether the run
@@ -918,6 +931,7 @@ impl<'a> Run<'a> {
             providerless: Vec::new(),
             initial_defaults: HashMap::new(),
             managed: OnceCell::new(),
+            late: HashMap::new(),
         }
     }
 
@@ -1006,6 +1020,9 @@ impl<'a> Run<'a> {
             }
         }
         let kind = self.graph.nodes[node].kind;
+        if kind == NodeKind::Completion && !self.late.is_empty() {
+            self.late_before(self.graph.nodes[node].catalog_index, None);
+        }
         match kind {
             NodeKind::Start | NodeKind::End | NodeKind::Completion => {
                 if !failed_dependencies.is_empty() {
@@ -1093,6 +1110,11 @@ impl<'a> Run<'a> {
     fn process_resource(&mut self, node: usize, n: usize, failed_dependencies: &[usize]) {
         let resources = self.resources.clone();
         let (catalog_index, resource) = (&self.indices[n], &resources[n]);
+        if !self.late.is_empty()
+            && let Some(generator) = self.graph.generator_of(*catalog_index)
+        {
+            self.late_before(generator, Some(resource.title()));
+        }
         let paths = self.paths;
         let path = &paths[*catalog_index];
         let started = Instant::now();
@@ -1152,7 +1174,7 @@ impl<'a> Run<'a> {
             }
             self.failed_roots.insert(node, roots);
             self.statuses.insert(status.resource.clone(), status);
-            self.purge_late(resource, path, None);
+            self.purge_late((resource, *catalog_index), path, None);
             return;
         }
         let audited = resource.audited();
@@ -1170,7 +1192,7 @@ impl<'a> Run<'a> {
         let noop = self.options.noop || resource.noop();
         self.record(resource, path, &outcome, &notes, &mut status);
         if !status.failed {
-            self.purge_late(resource, path, Some(noop));
+            self.purge_late((resource, *catalog_index), path, Some(noop));
         }
         // What the resource passes on along its refresh edges, as Puppet's
         // event manager queues it: each of its own events (changes and
@@ -1284,45 +1306,99 @@ impl<'a> Run<'a> {
     /// entries there before the run were made resources with the catalog.
     /// A directory skipped for failed dependencies has its entries listed
     /// and skipped too, as Puppet's are.
-    fn purge_late(&mut self, directory: &Resource, path: &str, run: Option<bool>) {
-        for (entry, entry_path) in self.late_entries(directory, path) {
-            let started = Instant::now();
-            let mut status = ResourceStatus::new(
-                entry.shared_reference(),
-                entry.shared_title(),
-                entry.type_def().shared_reference_name().clone(),
-                report::ContainmentPath(entry_path.clone()),
-                (
-                    directory.origin().file.as_deref().map(Arc::from),
-                    directory.origin().line,
-                ),
-                ["file".to_string()].into(),
-            );
-            self.counts.total += 1;
-            match run {
-                Some(noop) => {
-                    let outcome = self.session.evaluate(&entry, noop);
-                    self.record(
-                        &entry,
-                        &entry_path,
-                        &outcome,
-                        &AuditNotes::default(),
-                        &mut status,
-                    );
-                }
-                None => {
-                    self.logger.log(
-                        Level::Warning,
-                        &entry_path,
-                        "Skipping because of failed dependencies",
-                    );
-                    status.skipped = true;
-                    self.counts.skipped += 1;
-                }
-            }
-            status.evaluation_time = started.elapsed().as_secs_f64();
-            self.statuses.insert(status.resource.clone(), status);
+    fn purge_late(&mut self, (directory, at): (&Resource, usize), path: &str, run: Option<bool>) {
+        let entries = self.late_entries(directory, path);
+        if entries.is_empty() {
+            return;
         }
+        let origin = (
+            directory.origin().file.as_deref().map(Arc::from),
+            directory.origin().line,
+        );
+        let late = entries.into_iter().map(|(entry, entry_path)| LateEntry {
+            entry,
+            path: entry_path,
+            run,
+            origin: origin.clone(),
+        });
+        // With entries made before the run, Puppet evaluates them all in
+        // the order of their paths: each new one waits for its place among
+        // them (see `late_before`).
+        if self.graph.completes(at) {
+            self.late.entry(at).or_default().extend(late);
+        } else {
+            for entry in late {
+                self.evaluate_late(entry);
+            }
+        }
+    }
+
+    /// Evaluates the new entries of the directory that made the catalog
+    /// resource at `catalog_index` whose paths come before its title (all
+    /// of them with `None`, at the directory's completion).
+    fn late_before(&mut self, generator: usize, title: Option<&str>) {
+        let Some(pending) = self.late.get_mut(&generator) else {
+            return;
+        };
+        let due: Vec<LateEntry> = match title {
+            Some(title) => {
+                let count = pending
+                    .iter()
+                    .take_while(|late| late.entry.title().as_bytes() < title.as_bytes())
+                    .count();
+                pending.drain(..count).collect()
+            }
+            None => pending.drain(..).collect(),
+        };
+        if pending.is_empty() {
+            self.late.remove(&generator);
+        }
+        for entry in due {
+            self.evaluate_late(entry);
+        }
+    }
+
+    /// Removes (or, when its directory was skipped, skips) one new entry.
+    fn evaluate_late(&mut self, late: LateEntry) {
+        let LateEntry {
+            entry,
+            path: entry_path,
+            run,
+            origin,
+        } = late;
+        let started = Instant::now();
+        let mut status = ResourceStatus::new(
+            entry.shared_reference(),
+            entry.shared_title(),
+            entry.type_def().shared_reference_name().clone(),
+            report::ContainmentPath(entry_path.clone()),
+            origin,
+            ["file".to_string()].into(),
+        );
+        self.counts.total += 1;
+        match run {
+            Some(noop) => {
+                let outcome = self.session.evaluate(&entry, noop);
+                self.record(
+                    &entry,
+                    &entry_path,
+                    &outcome,
+                    &AuditNotes::default(),
+                    &mut status,
+                );
+            }
+            None => {
+                self.logger.log(
+                    Level::Warning,
+                    &entry_path,
+                    "Skipping because of failed dependencies",
+                );
+                status.skipped = true;
+                self.counts.skipped += 1;
+            }
+        }
+        status.evaluation_time = started.elapsed().as_secs_f64();
+        self.statuses.insert(status.resource.clone(), status);
     }
 
     /// The entries of a recursive, purging directory that nothing manages

@@ -496,6 +496,22 @@ impl<'c> Graph<'c> {
         display_reference(&self.catalog.resources[self.nodes[node].catalog_index])
     }
 
+    /// The generator whose `eval_generate` made the catalog resource at
+    /// `catalog_index`, if one did.
+    pub fn generator_of(&self, catalog_index: usize) -> Option<usize> {
+        self.placed
+            .get(&catalog_index)
+            .map(|&(generator, _)| generator)
+    }
+
+    /// Whether the generator at `catalog_index` has a completion: whether
+    /// its `eval_generate` made resources before the run.
+    pub fn completes(&self, catalog_index: usize) -> bool {
+        self.nodes
+            .iter()
+            .any(|node| node.kind == NodeKind::Completion && node.catalog_index == catalog_index)
+    }
+
     /// The title of the catalog resource a node comes from.
     pub fn title(&self, node: usize) -> &str {
         &self.catalog.resources[self.nodes[node].catalog_index].title
