@@ -1333,9 +1333,9 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Evaluates the new entries of the directory that made the catalog
-    /// resource at `catalog_index` whose paths come before its title (all
-    /// of them with `None`, at the directory's completion).
+    /// Evaluates the new entries of the directory at catalog position
+    /// `generator` whose paths come before `title`, the next of its older
+    /// entries (all of them with `None`, at the directory's completion).
     fn late_before(&mut self, generator: usize, title: Option<&str>) {
         let Some(pending) = self.late.get_mut(&generator) else {
             return;
