@@ -2034,21 +2034,14 @@ fn kept_reports_are_listed_and_shown() {
     );
 }
 
-/// What `marionette apply MANIFEST` prints on a terminal: `script`'s
-/// pseudo-terminal (util-linux, in every Debian), line ends as written.
+/// What `marionette apply MANIFEST` prints on a terminal.
 fn apply_on_terminal(dir: &Path, manifest: &Path) -> String {
-    let command = format!(
+    common::on_terminal(&format!(
         "{} apply --vardir {} {}",
         env!("CARGO_BIN_EXE_marionette"),
         dir.join("var").display(),
         manifest.display()
-    );
-    let output = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("`script` runs (apt-get install -y bsdutils)");
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    ))
 }
 
 /// On a terminal a run ends with a summary line and long runs show a

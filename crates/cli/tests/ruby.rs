@@ -1288,12 +1288,7 @@ fn a_slow_custom_fact_is_named_on_a_terminal() {
         "{} facts -p --modulepath {modulepath} mrtest_slow",
         env!("CARGO_BIN_EXE_marionette")
     );
-    let terminal = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("`script` runs (apt-get install -y bsdutils)");
-    let shown = String::from_utf8_lossy(&terminal.stdout);
+    let shown = common::on_terminal(&command);
     assert!(
         shown.contains("\r\x1b[KResolving fact mrtest_slow (running 1 s)"),
         "{shown:?}"

@@ -275,17 +275,10 @@ impl marionette_ral::Generation for Generator<'_> {
     fn manages(&self, type_name: &str, title: &str) -> bool {
         self.managed
             .get_or_init(|| {
-                let mut managed = HashSet::new();
-                for resource in &self.catalog.resources {
-                    managed.insert((
-                        resource.type_name.to_ascii_lowercase(),
-                        resource.title.clone(),
-                    ));
-                }
-                for (_, resource) in self.resources {
-                    managed.insert((resource.type_name().to_string(), resource.name()));
-                }
-                managed
+                managed_by(
+                    self.catalog,
+                    self.resources.iter().map(|(_, resource)| resource),
+                )
             })
             .contains(&(type_name.to_ascii_lowercase(), title.to_string()))
             || self
@@ -319,6 +312,25 @@ impl marionette_ral::Generation for Generator<'_> {
     fn warning(&self, message: &str) {
         self.logger.log(Level::Warning, "", message);
     }
+}
+
+/// The type and title, and the type and name, of everything a run
+/// manages, which a generator leaves to it.
+fn managed_by<'r>(
+    catalog: &Catalog,
+    resources: impl Iterator<Item = &'r Resource>,
+) -> HashSet<(String, String)> {
+    let mut managed = HashSet::new();
+    for resource in &catalog.resources {
+        managed.insert((
+            resource.type_name.to_ascii_lowercase(),
+            resource.title.clone(),
+        ));
+    }
+    for resource in resources {
+        managed.insert((resource.type_name().to_string(), resource.name()));
+    }
+    managed
 }
 
 /// Metaparameters a generated resource takes from its generator (so
@@ -1415,19 +1427,9 @@ impl<'a> Run<'a> {
             return Vec::new();
         };
         let resources = self.resources.clone();
-        let managed = self.managed.get_or_init(|| {
-            let mut managed = HashSet::new();
-            for resource in self.catalog.resources.iter() {
-                managed.insert((
-                    resource.type_name.to_ascii_lowercase(),
-                    resource.title.clone(),
-                ));
-            }
-            for resource in resources.iter() {
-                managed.insert((resource.type_name().to_string(), resource.name()));
-            }
-            managed
-        });
+        let managed = self
+            .managed
+            .get_or_init(|| managed_by(self.catalog, resources.iter()));
         let late = Late {
             managed,
             resources: &resources,

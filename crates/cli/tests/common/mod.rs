@@ -60,6 +60,17 @@ pub(crate) fn marionette_with(args: &[&str], env: &[(&str, &str)]) -> Run {
     }
 }
 
+/// What a shell command prints on a terminal, without colours: `script`'s
+/// pseudo-terminal (util-linux, in every Debian), line ends as written.
+pub(crate) fn on_terminal(command: &str) -> String {
+    let output = Command::new("script")
+        .args(["-qec", command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("`script` runs (apt-get install -y bsdutils)");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 /// An example program of the Rust plugin SDK (`crates/plugin-sdk/examples`),
 /// which `cargo test` builds with the workspace's other targets.
 pub(crate) fn sdk_example(name: &str) -> std::path::PathBuf {
