@@ -431,6 +431,14 @@ module Marionette
           end
         end
 
+        # Every getter and `exists?` read the state the prefetch gave the
+        # resource, which other resources' changes leave as it is (as
+        # Puppet's Resource API keeps each resource's current state from
+        # its `get`): what is read ahead holds at the resource's turn.
+        def own_reader?(_name)
+          true
+        end
+
         def matches?(state, resource)
           rsapi.namevars.all? { |n| state[n] == resource[n] }
         end

@@ -1512,8 +1512,10 @@ module Marionette
         provider = resource.provider.class
         attrs.all? do |attr|
           property = resource.property(attr)
-          if attr == 'ensure'
-            property&.method(:retrieve)&.owner == Puppet::Property::Ensure && provider.own_reader?(:exists?)
+          # Puppet's `ensure` asks `exists?`; an `ensure` declared as a
+          # plain property (a Resource API type's) reads its getter.
+          if attr == 'ensure' && property&.method(:retrieve)&.owner == Puppet::Property::Ensure
+            provider.own_reader?(:exists?)
           else
             (property.nil? || property.method(:retrieve).owner == Puppet::Property) &&
               provider.own_reader?(attr.to_sym)
