@@ -3,11 +3,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use marionette_diagnostics::SourceFile;
 use marionette_eval::{CompileOptions, Stream};
+
+use crate::storage::Storeconfigs;
 
 #[derive(Args)]
 pub(crate) struct CompileArgs {
@@ -32,6 +35,8 @@ pub(crate) struct CompileArgs {
     /// Fail on unknown variables instead of warning.
     #[arg(long)]
     strict_variables: bool,
+    #[command(flatten)]
+    storeconfigs: crate::storage::StoreconfigsArgs,
 }
 
 pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> Result<ExitCode> {
@@ -59,6 +64,7 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
             facts
         }
     };
+    let storage = args.storeconfigs.open(env, &node_name)?;
     let options = CompileOptions {
         manifests: read_manifests(&manifest)?,
         modulepath: environment.modulepath.clone(),
@@ -79,7 +85,7 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         excerpts: false,
         exported: None,
     };
-    compile_and_write(&options, args.output.as_deref())
+    compile_and_write(options, storage.as_ref(), args.output.as_deref())
 }
 
 /// Compiles for `marionette apply --catalog-only`: this machine's facts.
@@ -87,9 +93,10 @@ pub(crate) fn compile_local(
     manifests: Vec<SourceFile>,
     node_name: String,
     strict_variables: bool,
+    storage: Option<&Arc<Storeconfigs>>,
 ) -> Result<ExitCode> {
     let (options, _) = local_options(manifests, node_name, strict_variables);
-    compile_and_write(&options, None)
+    compile_and_write(options, storage, None)
 }
 
 /// Compiles for `marionette apply`: prints what the code logged and
@@ -99,6 +106,7 @@ pub(crate) fn compile_for_apply(
     manifests: Vec<SourceFile>,
     node_name: String,
     strict_variables: bool,
+    storage: Option<&Arc<Storeconfigs>>,
     log: &crate::logdest::Destinations,
 ) -> Option<(
     marionette_catalog::Catalog,
@@ -111,7 +119,13 @@ pub(crate) fn compile_for_apply(
     // A person at a terminal sees where a syntax error is; logs and pipes
     // get Puppet's one line.
     options.excerpts = log.console_only() && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let compiled = marionette_eval::compile(&options);
+    let (compiled, options) = match compile_with(options, storage) {
+        Ok(done) => done,
+        Err(error) => {
+            log.emit(marionette_ral::Level::Err, "", &error);
+            return None;
+        }
+    };
     for (stream, line) in &compiled.lines {
         log.compiler_line(*stream, line);
     }
@@ -246,8 +260,25 @@ pub(crate) fn agent_types_of(
 }
 
 /// Compiles, prints what the code logged, and writes the catalog.
-fn compile_and_write(options: &CompileOptions, output: Option<&Path>) -> Result<ExitCode> {
-    let compiled = marionette_eval::compile(options);
+/// Compiles, with storeconfigs when a storage is given (see
+/// `Storeconfigs::compile`); a failure to keep the facts or the catalog
+/// fails the compile, as Puppet's storeconfigs terminus does.
+fn compile_with(
+    options: CompileOptions,
+    storage: Option<&Arc<Storeconfigs>>,
+) -> Result<(marionette_eval::Compiled, CompileOptions), String> {
+    match storage {
+        Some(storage) => storage.compile(options),
+        None => Ok((marionette_eval::compile(&options), options)),
+    }
+}
+
+fn compile_and_write(
+    options: CompileOptions,
+    storage: Option<&Arc<Storeconfigs>>,
+    output: Option<&Path>,
+) -> Result<ExitCode> {
+    let (compiled, _) = compile_with(options, storage).map_err(anyhow::Error::msg)?;
     for (stream, line) in &compiled.lines {
         match stream {
             Stream::Stdout => errln!("{line}"),

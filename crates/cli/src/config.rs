@@ -616,6 +616,14 @@ pub(crate) fn with_settings(args: Vec<OsString>) -> Result<Vec<OsString>, String
     Ok(args)
 }
 
+/// The value of setting `name` for a command that reads `[user]` (after
+/// `[main]`), interpolated: for the settings such a command reads itself
+/// rather than as options (`storeconfigs` for `apply` and `catalog
+/// compile`, whose subcommand the options could not follow).
+pub(crate) fn user_setting(name: &str) -> Option<String> {
+    LOADED.get()?.value(name, &["user"])
+}
+
 /// `args` with the settings of `loaded` the command takes placed after
 /// its name.
 fn insert_settings(mut args: Vec<OsString>, loaded: &Loaded) -> Vec<OsString> {

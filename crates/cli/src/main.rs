@@ -126,6 +126,8 @@ enum Command {
         #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "execute", "catalog_only"])]
         catalog: Option<PathBuf>,
         #[command(flatten)]
+        storeconfigs: storage::StoreconfigsArgs,
+        #[command(flatten)]
         run: apply::RunArgs,
     },
     /// List, show and restore the file contents saved before changes.
@@ -493,15 +495,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             strict_variables,
             catalog_only,
             catalog: None,
+            storeconfigs,
             run,
-        } => apply_manifest(
-            file.as_deref(),
-            execute,
-            certname,
-            strict_variables,
-            catalog_only,
-            &run,
-        ),
+        } => {
+            let node_name = certname.unwrap_or_else(host_name);
+            let storage = storeconfigs.open(&cli.env, &node_name)?;
+            apply_manifest(
+                file.as_deref(),
+                execute,
+                node_name,
+                strict_variables,
+                catalog_only,
+                storage,
+                &run,
+            )
+        }
         Command::Catalog {
             command: CatalogCommand::Compile(args),
         } => catalog::compile(args, &cli.env),
@@ -650,9 +658,10 @@ pub(crate) fn host_name() -> String {
 fn apply_manifest(
     file: Option<&Path>,
     execute: Option<String>,
-    certname: Option<String>,
+    node_name: String,
     strict_variables: bool,
     catalog_only: bool,
+    storage: Option<std::sync::Arc<storage::Storeconfigs>>,
     run: &apply::RunArgs,
 ) -> Result<ExitCode> {
     let manifests = match (file, execute) {
@@ -674,16 +683,29 @@ fn apply_manifest(
             vec![SourceFile::new("<command line>", code)]
         }
     };
-    let node_name = certname.unwrap_or_else(host_name);
     if catalog_only {
-        return catalog::compile_local(manifests, node_name, strict_variables);
+        return catalog::compile_local(manifests, node_name, strict_variables, storage.as_ref());
     }
     let log = apply::destinations(run)?;
     apply::set_modulepath();
     let held = apply::take_lock()?;
-    match catalog::compile_for_apply(manifests, node_name, strict_variables, &log) {
+    let started = std::time::SystemTime::now();
+    match catalog::compile_for_apply(
+        manifests,
+        node_name,
+        strict_variables,
+        storage.as_ref(),
+        &log,
+    ) {
         Some((catalog, facts, seconds)) => {
             let code = apply::run(&catalog, facts, run, Some(seconds), held, &log, None);
+            if let Some(storage) = &storage
+                && storage::reports_to_storage()
+                && let Err(error) = storage
+                    .store_report_file(&apply::vardir().join("state/last_run_report.json"), started)
+            {
+                log.emit(marionette_ral::Level::Err, "", &error);
+            }
             // A catalog of thousands of resources takes milliseconds to free.
             marionette_values::parallel::drop_aside(catalog);
             code

@@ -176,12 +176,7 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         path => marionette_ca::Autosign::Path(PathBuf::from(path)),
     };
     let vardir = vardir(env);
-    if args.storeconfigs_backend != "puppetdb" {
-        anyhow::bail!(
-            "--storeconfigs_backend: '{}' is not a storeconfigs backend; the one there is, is 'puppetdb'",
-            args.storeconfigs_backend
-        );
-    }
+    crate::storage::check_backend(&args.storeconfigs_backend)?;
     let reports: Vec<String> = args
         .reports
         .iter()

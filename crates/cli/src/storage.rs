@@ -86,6 +86,66 @@ impl PuppetDbArgs {
     }
 }
 
+/// Storeconfigs for a compile outside the server (`apply`, `catalog
+/// compile`), as Puppet's settings turn it on for `puppet apply`: the
+/// node's facts and catalog kept, with what it exports, and exported
+/// resources collected from the storage.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub(crate) struct StoreconfigsArgs {
+    /// Keep the node's facts and catalog (with the resources it exports)
+    /// in the storage, and collect exported resources from it: the
+    /// storage of the server on this machine (the SQLite file under its
+    /// vardir), or --storage-url's database. Also `storeconfigs = true`
+    /// in the configuration's [main] or [user] section.
+    #[arg(long)]
+    storeconfigs: bool,
+    /// Where storeconfigs are kept: `puppetdb`, the only backend Puppet 7
+    /// has, is the storage.
+    #[arg(long, value_name = "BACKEND")]
+    storeconfigs_backend: Option<String>,
+    /// The storage's PostgreSQL database
+    /// (`postgresql://USER:PASSWORD@HOST:PORT/DATABASE`), shared by the
+    /// server and the nodes that apply, instead of the SQLite file.
+    #[arg(long, value_name = "URL")]
+    storage_url: Option<String>,
+}
+
+impl StoreconfigsArgs {
+    /// The storage, when storeconfigs are on (on the command line or in
+    /// the configuration), for `node`, which produces what is kept.
+    pub(crate) fn open(
+        &self,
+        env: &crate::environment::EnvArgs,
+        node: &str,
+    ) -> Result<Option<Arc<Storeconfigs>>> {
+        let setting = crate::config::user_setting;
+        if !self.storeconfigs && setting("storeconfigs").as_deref() != Some("true") {
+            return Ok(None);
+        }
+        let backend = self
+            .storeconfigs_backend
+            .clone()
+            .or_else(|| setting("storeconfigs_backend"));
+        check_backend(backend.as_deref().unwrap_or("puppetdb"))?;
+        let url = self.storage_url.clone().or_else(|| setting("storage_url"));
+        Ok(Some(Arc::new(Storeconfigs::open(
+            &crate::server::vardir(env),
+            node,
+            url.as_deref(),
+        )?)))
+    }
+}
+
+/// Refuses a storeconfigs backend other than the storage.
+pub(crate) fn check_backend(backend: &str) -> Result<()> {
+    if backend != "puppetdb" {
+        anyhow::bail!(
+            "--storeconfigs_backend: '{backend}' is not a storeconfigs backend; the one there is, is 'puppetdb'"
+        );
+    }
+    Ok(())
+}
+
 /// `marionette storage`: the storage on its own.
 #[derive(clap::Args, Debug)]
 pub(crate) struct StorageArgs {
@@ -346,6 +406,76 @@ impl Storeconfigs {
             .submit(command, version, &catalog.name, &payload)
             .map_err(|e| format!("Could not store the catalog of {}: {e}", catalog.name))
     }
+}
+
+impl Storeconfigs {
+    /// Compiles as Puppet does with storeconfigs: the node's facts kept
+    /// first (with its local trusted data when the compile has none),
+    /// other nodes' exports collected from the storage, and the catalog
+    /// kept with what the node exports.
+    pub(crate) fn compile(
+        self: &Arc<Self>,
+        mut options: marionette_eval::CompileOptions,
+    ) -> Result<(marionette_eval::Compiled, marionette_eval::CompileOptions), String> {
+        let trusted = options.trusted.clone().unwrap_or_else(|| {
+            let certname = if options.local {
+                Some(options.node_name.as_str())
+            } else {
+                options.facts.get("clientcert").and_then(Value::as_str)
+            };
+            marionette_eval::local_trusted(certname)
+        });
+        self.store_facts(
+            &options.node_name,
+            &options.environment,
+            &options.facts,
+            &trusted,
+        )?;
+        options.exported = Some(self.clone() as Arc<dyn ExportedResources>);
+        let compiled = marionette_eval::compile(&options);
+        if let Some(catalog) = &compiled.catalog {
+            self.store_catalog(&compiled, catalog, None)?;
+        }
+        Ok((compiled, options))
+    }
+}
+
+impl Storeconfigs {
+    /// Keeps the report a run of this node wrote at `path`, as Puppet's
+    /// `puppetdb` report processor does after `store` (`reports =
+    /// store,puppetdb`). A report older than `since` is a previous run's,
+    /// left because this one wrote none: it is not kept again.
+    pub(crate) fn store_report_file(
+        &self,
+        path: &Path,
+        since: std::time::SystemTime,
+    ) -> Result<(), String> {
+        let written = std::fs::metadata(path).and_then(|m| m.modified());
+        if !matches!(written, Ok(at) if at >= since) {
+            return Ok(());
+        }
+        let report: Value = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| serde_json::from_slice(&bytes).map_err(|e| e.to_string()))
+            .map_err(|e| format!("Could not read the report {}: {e}", path.display()))?;
+        let node = report
+            .get("host")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let payload = commands::store_report(&report, &self.producer);
+        let (command, version) = commands::STORE_REPORT;
+        self.store
+            .submit(command, version, &node, &payload)
+            .map_err(|e| format!("Could not store the report of {node}: {e}"))
+    }
+}
+
+/// Whether the configuration's `reports` (for `[user]`, default `store`)
+/// sends reports to the storage.
+pub(crate) fn reports_to_storage() -> bool {
+    crate::config::user_setting("reports")
+        .is_some_and(|reports| reports.split(',').any(|r| r.trim() == "puppetdb"))
 }
 
 impl ExportedResources for Storeconfigs {

@@ -2552,3 +2552,156 @@ with zipfile.ZipFile(sys.argv[1], "w") as wheel:
     );
     assert!(!installed());
 }
+
+/// `storeconfigs` for `apply` and `catalog compile`, as Puppet's settings
+/// turn it on for `puppet apply`: each node keeps its facts and catalog
+/// with what it exports in the storage (the server's, under --vardir),
+/// and collects other nodes' exports from it beside its own; without
+/// storeconfigs, exports are ignored with Puppet's warning.
+#[test]
+fn storeconfigs_share_exports_between_applying_nodes() {
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-storeconfigs-apply")
+        .tempdir()
+        .unwrap();
+    let dir = dir.path();
+    let out = dir.join("out");
+    let manifest = dir.join("site.pp");
+    std::fs::write(
+        &manifest,
+        format!(
+            r#"file {{ '{out}': ensure => directory }}
+@@file {{ "{out}/from-${{trusted['certname']}}":
+  content => "exported by ${{trusted['certname']}}\n",
+  tag     => 'mrtest_sc',
+}}
+File <<| tag == 'mrtest_sc' |>>
+"#,
+            out = out.display()
+        ),
+    )
+    .unwrap();
+    let manifest = manifest.to_str().unwrap();
+    let files = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&out)
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let vardir = dir.join("var");
+    let apply = |node: &str, extra: &[&str]| {
+        let mut args = vec!["apply", "--certname", node, manifest];
+        args.extend_from_slice(extra);
+        let run = marionette(&args, &vardir);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        run
+    };
+    // Without storeconfigs: the export is ignored, with Puppet's warning.
+    let run = apply("mrtest-sc-none", &[]);
+    assert!(
+        run.stderr.contains("without storeconfigs"),
+        "no warning of exporting without storeconfigs: {}",
+        run.stderr
+    );
+    assert!(files().is_empty(), "{:?}", files());
+    // The first node finds only its own; the second its own and the
+    // first's; the first, again, both.
+    apply("mrtest-sc-a", &["--storeconfigs"]);
+    assert_eq!(files(), ["from-mrtest-sc-a"]);
+    assert!(vardir.join("storage/marionette.sqlite3").is_file());
+    // Turned on by the configuration, as Puppet users do.
+    let config = dir.join("puppet.conf");
+    std::fs::write(
+        &config,
+        "[main]\nstoreconfigs = true\nstoreconfigs_backend = puppetdb\nreports = store,puppetdb\n",
+    )
+    .unwrap();
+    let run = apply("mrtest-sc-b", &["--config", config.to_str().unwrap()]);
+    assert_eq!(
+        files(),
+        ["from-mrtest-sc-a", "from-mrtest-sc-b"],
+        "{}",
+        run.stdout
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+    apply("mrtest-sc-a", &["--storeconfigs"]);
+    assert_eq!(files(), ["from-mrtest-sc-a", "from-mrtest-sc-b"]);
+
+    // A catalog compiled for a third node collects both, and reads the
+    // facts the others kept, with their local trusted data, and the
+    // reports.
+    let query = dir.join("query.pp");
+    std::fs::write(
+        &query,
+        r#"File <<| tag == 'mrtest_sc' |>>
+$kept = puppetdb_query(['from', 'facts', ['and', ['=', 'certname', 'mrtest-sc-b'], ['=', 'name', 'trusted']]])
+notify { "b is ${kept[0]['value']['authenticated']} ${kept[0]['value']['certname']}": }
+$reports = ['mrtest-sc-a', 'mrtest-sc-b'].map |$node| { puppetdb_query(['from', 'reports', ['=', 'certname', $node]]).length }
+notify { "reports kept: ${reports}": }
+"#,
+    )
+    .unwrap();
+    let run = marionette(
+        &[
+            "catalog",
+            "compile",
+            "--certname",
+            "mrtest-sc-c",
+            "--storeconfigs",
+            query.to_str().unwrap(),
+        ],
+        &vardir,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let catalog: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut titles: Vec<String> = catalog["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["type"] == "File" || r["type"] == "Notify")
+        .map(|r| {
+            format!(
+                "{}[{}]",
+                r["type"].as_str().unwrap(),
+                r["title"].as_str().unwrap()
+            )
+        })
+        .collect();
+    titles.sort();
+    let out = out.display();
+    assert_eq!(
+        titles,
+        [
+            format!("File[{out}/from-mrtest-sc-a]"),
+            format!("File[{out}/from-mrtest-sc-b]"),
+            "Notify[b is local mrtest-sc-b]".to_string(),
+            // Only b's configuration sends reports to the storage.
+            "Notify[reports kept: [0, 1]]".to_string(),
+        ]
+    );
+
+    // A backend that is not the storage is refused, as the server does.
+    let run = marionette(
+        &[
+            "apply",
+            "--storeconfigs",
+            "--storeconfigs-backend",
+            "active_record",
+            "-e",
+            "notice(1)",
+        ],
+        &vardir,
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("'active_record' is not a storeconfigs backend"),
+        "{}",
+        run.stderr
+    );
+}

@@ -427,27 +427,10 @@ fn prepare<'p>(
             _ => None,
         }
     };
-    let (certname, hostname, domain) = match &certname {
-        Some(name) => {
-            let (host, domain) = name.split_once('.').unwrap_or((name.as_str(), ""));
-            (
-                serde_json::json!(name),
-                serde_json::json!(host),
-                serde_json::json!(domain),
-            )
-        }
-        None => Default::default(),
-    };
-    let trusted = options.trusted.clone().unwrap_or_else(|| {
-        serde_json::json!({
-            "authenticated": "local",
-            "certname": certname,
-            "extensions": {},
-            "hostname": hostname,
-            "domain": domain,
-            "external": {},
-        })
-    });
+    let trusted = options
+        .trusted
+        .clone()
+        .unwrap_or_else(|| local_trusted(certname.as_deref()));
     evaluator.set_top_variable("trusted", marionette_catalog::from_data(&trusted));
     if let Some(classification) = &options.classification {
         for (name, value) in &classification.parameters {
@@ -747,4 +730,29 @@ fn lookup_here(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
         explanation,
         lines,
     }
+}
+
+/// Puppet's trusted data for a compile without a certificate (`puppet
+/// apply`, a catalog compiled from given facts): "local", naming the node
+/// when its name is known.
+pub fn local_trusted(certname: Option<&str>) -> serde_json::Value {
+    let (name, hostname, domain) = match certname {
+        Some(name) => {
+            let (host, domain) = name.split_once('.').unwrap_or((name, ""));
+            (
+                serde_json::json!(name),
+                serde_json::json!(host),
+                serde_json::json!(domain),
+            )
+        }
+        None => Default::default(),
+    };
+    serde_json::json!({
+        "authenticated": "local",
+        "certname": name,
+        "extensions": {},
+        "hostname": hostname,
+        "domain": domain,
+        "external": {},
+    })
 }
