@@ -2582,17 +2582,7 @@ File <<| tag == 'mrtest_sc' |>>
     )
     .unwrap();
     let manifest = manifest.to_str().unwrap();
-    let files = || -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&out)
-            .map(|d| {
-                d.filter_map(|e| e.ok())
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        names.sort();
-        names
-    };
+    let files = || common::entry_names(&out);
     let vardir = dir.join("var");
     let apply = |node: &str, extra: &[&str]| {
         let mut args = vec!["apply", "--certname", node, manifest];

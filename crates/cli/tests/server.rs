@@ -645,17 +645,7 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         );
         (output.status.code(), text)
     };
-    let members = |node: &str| -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(work(node).join("members"))
-            .map(|d| {
-                d.filter_map(|e| e.ok())
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        names.sort();
-        names
-    };
+    let members = |node: &str| common::entry_names(&work(node).join("members"));
     // A run of the node: its exit code, and the members it then has.
     let step = |node: &str, expected: i32, wanted: &[&str]| {
         let (code, text) = run(node);

@@ -259,3 +259,16 @@ pub(crate) fn printed(output: &std::process::Output) -> String {
         String::from_utf8_lossy(&output.stderr)
     )
 }
+
+/// The names of the entries of `dir`, sorted; none when it does not exist.
+pub(crate) fn entry_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
