@@ -291,6 +291,12 @@ const SETTINGS: &[Setting] = &[
         commands: &["server", "storage"],
     },
     Setting {
+        name: "resource_events_ttl",
+        option: "--resource-events-ttl",
+        switch: false,
+        commands: &["server", "storage"],
+    },
+    Setting {
         name: "gc_interval",
         option: "--gc-interval",
         switch: false,

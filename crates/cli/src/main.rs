@@ -204,7 +204,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  marionette server --certname puppet.example.com --autosign /etc/marionette/autosign.conf\n  marionette server --storeconfigs --reports store,puppetdb"
     )]
-    Server(server::ServerArgs),
+    Server(Box<server::ServerArgs>),
     /// The server's storage on its own: `serve` answers PuppetDB's API
     /// over it, in PuppetDB's place.
     #[command(
@@ -530,7 +530,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Config(args) => config::run(args, &cli.env),
         Command::Module(args) => module::run(args),
         Command::Epp(args) => epp::run(args),
-        Command::Server(args) => server::run(args, &cli.env),
+        Command::Server(args) => server::run(*args, &cli.env),
         Command::Storage(args) => storage::run(args, &cli.env),
         Command::Agent(args) => agent::run(args, &cli.env),
         Command::Completions(args) => generate::completions::<Cli>(&args),

@@ -29,6 +29,11 @@ pub(crate) struct PuppetDbArgs {
     /// `0s` for ever.
     #[arg(long, default_value = "14d", value_name = "DURATION", global = true)]
     report_ttl: String,
+    /// How long the storage keeps a report's resource events, as
+    /// PuppetDB's `resource-events-ttl` (the report stays, without them);
+    /// `0s` for ever. Without it, the report TTL.
+    #[arg(long, value_name = "DURATION", global = true)]
+    resource_events_ttl: Option<String>,
     /// Minutes between the storage's collections of what the TTLs no
     /// longer keep (one is made at start), as PuppetDB's `gc-interval`;
     /// 0 makes none.
@@ -56,6 +61,12 @@ impl PuppetDbArgs {
                 &self.node_purge_ttl,
             )?,
             report_ttl: marionette_storage::parse_ttl("--report-ttl", &self.report_ttl)?,
+            resource_events_ttl: marionette_storage::parse_ttl(
+                "--resource-events-ttl",
+                self.resource_events_ttl
+                    .as_deref()
+                    .unwrap_or(&self.report_ttl),
+            )?,
         })
     }
 
@@ -266,10 +277,11 @@ pub(crate) fn collect_garbage(
     let report = |collected: marionette_storage::Collected| {
         if collected != marionette_storage::Collected::default() {
             errln!(
-                "Notice: The storage expired {} node(s), purged {} and deleted {} report(s)",
+                "Notice: The storage expired {} node(s), purged {}, deleted {} report(s) and the events of {}",
                 collected.expired,
                 collected.purged,
-                collected.reports
+                collected.reports,
+                collected.events
             );
         }
     };

@@ -4,8 +4,10 @@
 //! for `node-ttl` is expired (inactive, as if deactivated, until it is
 //! heard from again); a node deactivated or expired for `node-purge-ttl`
 //! is deleted with everything kept of it; a report produced more than
-//! `report-ttl` ago is deleted. The caller applies it when it opens the
-//! store and then periodically ([`Store::collect_garbage`]).
+//! `report-ttl` ago is deleted, and the resource events of one produced
+//! more than `resource-events-ttl` ago (the report stays, without them).
+//! The caller applies it when it opens the store and then periodically
+//! ([`Store::collect_garbage`]).
 
 use std::time::Duration;
 
@@ -20,17 +22,21 @@ pub struct Retention {
     pub node_ttl: Option<Duration>,
     pub node_purge_ttl: Option<Duration>,
     pub report_ttl: Option<Duration>,
+    /// PuppetDB's default is the report TTL.
+    pub resource_events_ttl: Option<Duration>,
 }
 
 impl Default for Retention {
     /// PuppetDB's defaults: nodes expire after 7 days without news and
-    /// are purged 14 days after; reports are kept 14 days.
+    /// are purged 14 days after; reports and their events are kept 14
+    /// days.
     fn default() -> Retention {
         const DAY: u64 = 24 * 60 * 60;
         Retention {
             node_ttl: Some(Duration::from_secs(7 * DAY)),
             node_purge_ttl: Some(Duration::from_secs(14 * DAY)),
             report_ttl: Some(Duration::from_secs(14 * DAY)),
+            resource_events_ttl: Some(Duration::from_secs(14 * DAY)),
         }
     }
 }
@@ -44,6 +50,8 @@ pub struct Collected {
     pub purged: usize,
     /// Reports deleted.
     pub reports: usize,
+    /// Reports whose resource events were deleted.
+    pub events: usize,
 }
 
 /// A PuppetDB duration (`7d`, `14d`, `1h`, `30m`, `45s`, `500ms`) of the
@@ -87,6 +95,16 @@ impl Store {
             if let Some(ttl) = retention.report_ttl {
                 collected.reports = db.execute(
                     "DELETE FROM reports WHERE producer_timestamp < ?1",
+                    params![before(now, ttl)],
+                )?;
+            }
+            if let Some(ttl) = retention.resource_events_ttl {
+                // A run's events happen before its report is produced: a
+                // report produced before the cutoff has only older events
+                // (PuppetDB drops them by the day they happened).
+                collected.events = db.execute(
+                    "UPDATE reports SET resource_events = '[]'
+                     WHERE producer_timestamp < ?1 AND resource_events <> '[]'",
                     params![before(now, ttl)],
                 )?;
             }

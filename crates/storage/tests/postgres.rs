@@ -146,6 +146,7 @@ fn schema_retention_and_pql_on_postgresql() {
             node_ttl: day,
             node_purge_ttl: day,
             report_ttl: day,
+            resource_events_ttl: day,
         })
         .unwrap();
     assert_eq!(collected.expired, 1);

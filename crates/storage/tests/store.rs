@@ -705,12 +705,14 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         node_ttl: day,
         node_purge_ttl: day,
         report_ttl: day,
+        resource_events_ttl: day,
     };
     // Nothing is kept forever: nothing happens.
     let forever = Retention {
         node_ttl: None,
         node_purge_ttl: None,
         report_ttl: None,
+        resource_events_ttl: None,
     };
     assert_eq!(
         store.collect_garbage(&forever).unwrap(),
@@ -735,7 +737,8 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         Collected {
             expired: 1,
             purged: 1,
-            reports: 1
+            reports: 1,
+            events: 0
         }
     );
     assert_eq!(
@@ -770,15 +773,33 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         node_ttl: day,
         node_purge_ttl: Some(Duration::from_millis(10)),
         report_ttl: day,
+        resource_events_ttl: day,
     };
     assert_eq!(
         store.collect_garbage(&purge).unwrap(),
         Collected {
             expired: 0,
             purged: 1,
-            reports: 0
+            reports: 0,
+            events: 0
         }
     );
+    // An events TTL shorter than the report's: fresh.example's report
+    // stays, without its events; the next collection finds none to drop.
+    let events =
+        |store: &Store| query(store, "events", json!(["=", "certname", "fresh.example"])).len();
+    assert!(events(&store) > 0, "the report has events to drop");
+    let short_events = Retention {
+        resource_events_ttl: Some(Duration::from_millis(10)),
+        ..retention
+    };
+    let collected = store.collect_garbage(&short_events).unwrap();
+    assert_eq!(collected.events, 1, "{collected:?}");
+    assert_eq!(events(&store), 0);
+    let kept = query(&store, "reports", json!(["=", "certname", "fresh.example"]));
+    assert_eq!(kept.len(), 1);
+    assert!(kept[0]["resource_events"]["data"].is_null(), "{kept:?}");
+    assert_eq!(store.collect_garbage(&short_events).unwrap().events, 0);
     assert_eq!(
         certnames(json!(["=", "node_state", "any"])),
         ["fresh.example"]
