@@ -309,6 +309,12 @@ const SETTINGS: &[Setting] = &[
         commands: &["server", "storage"],
     },
     Setting {
+        name: "plain_bind",
+        option: "--plain-bind",
+        switch: false,
+        commands: &["server", "storage"],
+    },
+    Setting {
         name: "certificate_allowlist",
         option: "--certificate-allowlist",
         switch: false,

@@ -236,6 +236,7 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
         puppetdb: marionette_server::PuppetDbAccess {
             allowlist,
             only: false,
+            plain_bind: args.puppetdb.plain_bind(),
         },
         versioned_code: marionette_server::VersionedCode {
             code_id_command: args.code_id_command,

@@ -50,9 +50,28 @@ pub(crate) struct PuppetDbArgs {
     /// vardir while it is unavailable.
     #[arg(long, value_name = "URL", global = true)]
     pub(crate) storage_url: Option<String>,
+    /// Also answer PuppetDB's API over plain HTTP on this address, as
+    /// PuppetDB's `[jetty]` `host` and `port` (`127.0.0.1:8080`), for
+    /// tools on this machine: no certificate is asked, so keep it on the
+    /// loopback.
+    #[arg(long, value_name = "ADDRESS:PORT", global = true)]
+    plain_bind: Option<std::net::SocketAddr>,
 }
 
 impl PuppetDbArgs {
+    /// The plain-HTTP address, with a warning when other machines can
+    /// reach what it answers without a certificate.
+    pub(crate) fn plain_bind(&self) -> Option<std::net::SocketAddr> {
+        if let Some(address) = self.plain_bind
+            && !address.ip().is_loopback()
+        {
+            errln!(
+                "Warning: PuppetDB's API over plain HTTP on {address} answers anyone who reaches it, without a certificate; PuppetDB keeps it on the loopback"
+            );
+        }
+        self.plain_bind
+    }
+
     fn retention(&self) -> Result<marionette_storage::Retention> {
         Ok(marionette_storage::Retention {
             node_ttl: marionette_storage::parse_ttl("--node-ttl", &self.node_ttl)?,
@@ -234,6 +253,7 @@ pub(crate) fn run(
         puppetdb: marionette_server::PuppetDbAccess {
             allowlist,
             only: true,
+            plain_bind: args.puppetdb.plain_bind(),
         },
         versioned_code: Default::default(),
     };

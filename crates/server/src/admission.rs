@@ -34,6 +34,11 @@ pub(crate) fn admit(
     declared: Option<u64>,
     limits: &Limits,
 ) -> Admission {
+    // PuppetDB's plain-HTTP port answers PuppetDB's API alone, to anyone
+    // who reaches it (the loopback, as PuppetDB's default).
+    if client.plain && !crate::is_puppetdb_path(path) {
+        return Admission::Refuse(StatusCode::NOT_FOUND);
+    }
     // The status API and the metrics say nothing of a node: load
     // balancers and Prometheus ask them without certificates.
     let anyone = path.starts_with("/status/v1/")
@@ -49,7 +54,7 @@ pub(crate) fn admit(
     // Everything else of the API is for nodes with a certificate, as
     // puppetserver's default `auth.conf` has it; unknown paths too, so a
     // stranger cannot make the server read a body to answer 404.
-    if !anyone && !admin_only && client.identity.is_none() {
+    if !anyone && !admin_only && client.identity.is_none() && !client.plain {
         return Admission::Refuse(StatusCode::FORBIDDEN);
     }
     let limit = match (method, path) {

@@ -22,7 +22,7 @@ pub(crate) async fn handle(
     request: &Request,
     rest: &str,
 ) -> Response<Body> {
-    if !state.config.puppetdb.allows(client.certname()) {
+    if !state.config.puppetdb.allows(client) {
         return http::forbidden(request);
     }
     let Some(store) = state.config.storage.clone() else {
@@ -121,7 +121,7 @@ pub(crate) async fn metrics(
     request: &Request,
     rest: &str,
 ) -> Response<Body> {
-    if !state.config.puppetdb.allows(client.certname()) {
+    if !state.config.puppetdb.allows(client) {
         return http::forbidden(request);
     }
     let Some(store) = state.config.storage.clone() else {

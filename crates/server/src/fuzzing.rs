@@ -18,7 +18,7 @@ use crate::{CompileRequest, Compiler, Config, Limits};
 pub struct Harness {
     runtime: tokio::runtime::Runtime,
     state: Arc<State>,
-    clients: [Client; 3],
+    clients: [Client; 4],
 }
 
 /// Answers every node an empty catalog, from one environment whose module
@@ -108,21 +108,31 @@ impl Harness {
                 Client {
                     identity: None,
                     peer: None,
+                    plain: false,
                 },
                 Client {
                     identity: Some(node(false)),
                     peer: None,
+                    plain: false,
                 },
                 Client {
                     identity: Some(node(true)),
                     peer: None,
+                    plain: false,
+                },
+                // One on PuppetDB's plain-HTTP port.
+                Client {
+                    identity: None,
+                    peer: None,
+                    plain: true,
                 },
             ],
         })
     }
 
     /// Serves `input` as what one client sends on one connection; the
-    /// first byte chooses the client (none, a node, a CA administrator).
+    /// first byte chooses the client (none, a node, a CA administrator, one
+    /// on PuppetDB's plain-HTTP port).
     /// Returns what the server wrote back.
     pub fn request(&self, input: &[u8]) -> Vec<u8> {
         let Some((who, bytes)) = input.split_first() else {

@@ -18,6 +18,9 @@ pub(crate) struct Client {
     pub(crate) identity: Option<marionette_ca::Identity>,
     /// The client's address, for the access log.
     pub(crate) peer: Option<std::net::IpAddr>,
+    /// It came on PuppetDB's plain-HTTP port: PuppetDB's API alone,
+    /// without a certificate.
+    pub(crate) plain: bool,
 }
 
 impl Client {

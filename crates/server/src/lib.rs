@@ -129,6 +129,17 @@ pub struct PuppetDbAccess {
     /// Serve PuppetDB's API and the status API alone: Puppet's API, the
     /// CA's included, is not found.
     pub only: bool,
+    /// Also serve PuppetDB's API (and the status API) over plain HTTP on
+    /// this address, as PuppetDB's `[jetty]` `host` and `port` do for
+    /// tools on its machine: no certificate is asked, and the allowlist
+    /// does not apply.
+    pub plain_bind: Option<std::net::SocketAddr>,
+}
+
+/// The paths of PuppetDB's API and of the status API, all that a server
+/// in PuppetDB's place, or its plain-HTTP port, answers.
+pub(crate) fn is_puppetdb_path(path: &str) -> bool {
+    path.starts_with("/pdb/") || path.starts_with("/metrics/v2/") || path.starts_with("/status/v1/")
 }
 
 impl PuppetDbAccess {
@@ -144,8 +155,11 @@ impl PuppetDbAccess {
     }
 
     /// Whether a client with this certificate name may use the API.
-    pub(crate) fn allows(&self, certname: Option<&str>) -> bool {
-        match (certname, &self.allowlist) {
+    pub(crate) fn allows(&self, client: &crate::http::Client) -> bool {
+        if client.plain {
+            return true;
+        }
+        match (client.certname(), &self.allowlist) {
             (None, _) => false,
             (Some(_), None) => true,
             (Some(name), Some(allowed)) => allowed.iter().any(|a| a == name),

@@ -186,6 +186,7 @@ impl State {
 /// A running server.
 pub struct Server {
     address: SocketAddr,
+    plain_address: Option<SocketAddr>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -214,16 +215,28 @@ impl Server {
             what: "could not read the listening address".into(),
             source,
         })?;
+        let plain =
+            match state.config.puppetdb.plain_bind {
+                Some(bind) => Some(runtime.block_on(TcpListener::bind(bind)).map_err(
+                    |source| ServerError::Io {
+                        what: format!("could not listen on {bind} (PuppetDB's plain-HTTP port)"),
+                        source,
+                    },
+                )?),
+                None => None,
+            };
+        let plain_address = plain.as_ref().and_then(|l| l.local_addr().ok());
         let (stop, stopped) = tokio::sync::oneshot::channel();
         let thread = std::thread::Builder::new()
             .name("server".into())
-            .spawn(move || runtime.block_on(serve(listener, state, stopped)))
+            .spawn(move || runtime.block_on(serve(listener, plain, state, stopped)))
             .map_err(|source| ServerError::Io {
                 what: "could not start the server's thread".into(),
                 source,
             })?;
         Ok(Server {
             address,
+            plain_address,
             stop: Some(stop),
             thread: Some(thread),
         })
@@ -232,6 +245,11 @@ impl Server {
     /// Where the server listens.
     pub fn address(&self) -> SocketAddr {
         self.address
+    }
+
+    /// Where PuppetDB's plain-HTTP port listens, when it is open.
+    pub fn plain_address(&self) -> Option<SocketAddr> {
+        self.plain_address
     }
 
     /// Serves until the process ends.
@@ -254,11 +272,17 @@ impl Server {
 
 async fn serve(
     listener: TcpListener,
+    plain: Option<TcpListener>,
     state: Arc<State>,
     mut stopped: tokio::sync::oneshot::Receiver<()>,
 ) {
     let limits = &state.config.limits;
     let connections = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    // PuppetDB's plain-HTTP port takes its turns within the same cap, and
+    // ends with the runtime when the server stops.
+    if let Some(plain) = plain {
+        tokio::spawn(serve_plain(plain, state.clone(), connections.clone()));
+    }
     // SIGHUP reopens the logs, as logrotate's postrotate expects of a
     // daemon; where the handler cannot be set, the signal keeps its
     // default.
@@ -332,22 +356,66 @@ async fn serve(
             let client = Client {
                 identity,
                 peer: Some(peer.ip()),
+                plain: false,
             };
-            let service = hyper::service::service_fn(move |request| {
-                let (state, client) = (state.clone(), client.clone());
-                async move { Ok::<_, Infallible>(route(&state, &client, request).await) }
-            });
-            // The head's timer also closes a kept-alive connection that
-            // stays silent between requests.
-            let _ = hyper::server::conn::http1::Builder::new()
-                .keep_alive(true)
-                .timer(hyper_util::rt::TokioTimer::new())
-                .header_read_timeout(limits.idle_timeout)
-                .serve_connection(
-                    TokioIo::new(crate::timed::WriteTimeout::new(tls, limits.idle_timeout)),
-                    service,
-                )
-                .await;
+            serve_connection(state, client, tls).await;
+        });
+    }
+}
+
+/// Answers the requests of one connection, TLS or plain, until it ends.
+async fn serve_connection<S>(state: Arc<State>, client: Client, stream: S)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let idle = state.config.limits.idle_timeout;
+    let service = hyper::service::service_fn(move |request| {
+        let (state, client) = (state.clone(), client.clone());
+        async move { Ok::<_, Infallible>(route(&state, &client, request).await) }
+    });
+    // The head's timer also closes a kept-alive connection that stays
+    // silent between requests.
+    let _ = hyper::server::conn::http1::Builder::new()
+        .keep_alive(true)
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(idle)
+        .serve_connection(
+            TokioIo::new(crate::timed::WriteTimeout::new(stream, idle)),
+            service,
+        )
+        .await;
+}
+
+/// PuppetDB's plain-HTTP port: its API without TLS or certificates, for
+/// the tools on the server's machine (`PuppetDbAccess::plain_bind`).
+async fn serve_plain(
+    listener: TcpListener,
+    state: Arc<State>,
+    connections: Arc<tokio::sync::Semaphore>,
+) {
+    loop {
+        let Ok(permit) = connections.clone().acquire_owned().await else {
+            return;
+        };
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(_) => {
+                // Out of descriptors: wait for connections to end.
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let state = state.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            let _open = OpenConnection::new(state.clone());
+            let client = Client {
+                identity: None,
+                peer: Some(peer.ip()),
+                plain: true,
+            };
+            serve_connection(state, client, stream).await;
         });
     }
 }
@@ -598,10 +666,7 @@ async fn answer(
             .and_then(|v| v.to_str().ok())
             .map(str::to_string),
     };
-    let puppetdb_only = state.config.puppetdb.only
-        && !(path.starts_with("/pdb/")
-            || path.starts_with("/metrics/v2/")
-            || path.starts_with("/status/v1/"));
+    let puppetdb_only = state.config.puppetdb.only && !crate::is_puppetdb_path(&path);
     let response = if puppetdb_only {
         http::error(
             StatusCode::NOT_FOUND,
@@ -631,6 +696,15 @@ async fn answer(
 
 /// The answer to a request refused on its head or its size.
 fn refusal(status: StatusCode, parts: &hyper::http::request::Parts) -> Response<http::Body> {
+    if status == StatusCode::NOT_FOUND {
+        return http::error(
+            status,
+            &format!(
+                "No route for {}: this port serves PuppetDB's API alone",
+                parts.uri.path()
+            ),
+        );
+    }
     if status == StatusCode::PAYLOAD_TOO_LARGE {
         return http::text(
             status,

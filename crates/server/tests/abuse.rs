@@ -704,6 +704,67 @@ fn operators_see_status_metrics_and_logs_and_flush_environments() {
     assert!(!fresh.contains("GET /metrics"), "{fresh}");
 }
 
+/// PuppetDB's plain-HTTP port, as PuppetDB's `[jetty]` one: its API and
+/// the status API to anyone who reaches it, without a certificate and
+/// whatever the allowlist says, and nothing of Puppet's API, while the
+/// TLS port goes on answering as before.
+#[test]
+fn puppetdb_api_over_plain_http_on_its_own_port() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = marionette_storage::Store::open(&dir.path().join("store.sqlite3")).unwrap();
+    let fixture = Fixture::start_with(Limits::default(), &["mrtest-allowed"], |config| {
+        config.storage = Some(Arc::new(store));
+        config.puppetdb = marionette_server::PuppetDbAccess {
+            allowlist: Some(vec!["mrtest-allowed".into()]),
+            only: false,
+            plain_bind: Some("127.0.0.1:0".parse().unwrap()),
+        };
+    });
+    let server = fixture.server.as_ref().unwrap();
+    let plain = server.plain_address().expect("the plain port is open");
+    assert_ne!(plain, server.address());
+    let get = |path: &str| -> (u16, String) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(plain).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let status = answer[9..12].parse().unwrap();
+        let body = answer
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default();
+        (status, body)
+    };
+    let (status, body) = get("/pdb/query/v4/nodes");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.ends_with("[]"), "{body}");
+    let (status, body) = get("/pdb/meta/v1/version");
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = get("/status/v1/services/puppetdb-status");
+    assert_eq!(status, 200, "{body}");
+    for path in [
+        "/puppet-ca/v1/certificate/ca",
+        "/puppet-ca/v1/certificate_statuses/any",
+        "/puppet/v3/node/mrtest-allowed?environment=production",
+        "/puppet-admin-api/v1/environment-cache",
+        "/metrics",
+    ] {
+        let (status, body) = get(path);
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(body.contains("PuppetDB's API alone"), "{path}: {body}");
+    }
+    // The TLS port is unchanged: no certificate, no PuppetDB.
+    let mut tls = fixture.connect(None).unwrap();
+    assert_eq!(tls.fetch("GET", "/pdb/query/v4/nodes").unwrap().0, 403);
+    let mut tls = fixture.connect(Some("mrtest-allowed")).unwrap();
+    assert_eq!(tls.fetch("GET", "/pdb/query/v4/nodes").unwrap().0, 200);
+}
+
 /// PuppetDB's API to the certificates of its allowlist alone, and a
 /// server that serves it alone (as `marionette storage serve` does)
 /// answers nothing else, the CA's API included.
@@ -719,6 +780,7 @@ fn puppetdb_api_to_the_allowlist_alone() {
             config.puppetdb = marionette_server::PuppetDbAccess {
                 allowlist: Some(vec!["mrtest-allowed".into()]),
                 only: true,
+                plain_bind: None,
             };
         },
     );
