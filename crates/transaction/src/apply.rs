@@ -84,7 +84,7 @@ pub fn stop_requested() -> bool {
 #[derive(Debug, thiserror::Error)]
 pub enum ApplyError {
     /// Resources that cannot be converted (unknown types, invalid values).
-    #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
+    #[error("{}", listed(.0))]
     Invalid(Vec<RalError>),
     #[error(transparent)]
     Graph(#[from] GraphError),
@@ -95,6 +95,54 @@ pub enum ApplyError {
     /// the schedule's name and where the resource was declared.
     #[error("{}", .0.iter().map(|(resource, name, origin)| format!("{resource} names schedule '{name}', which is neither declared nor one every run has{origin}")).collect::<Vec<_>>().join("\n"))]
     MissingSchedules(Vec<(String, String, marionette_ral::Origin)>),
+}
+
+/// How many resources refused for one same reason are named one by one;
+/// the others are counted.
+const SAME_ERROR_SHOWN: usize = 3;
+
+/// The refusals of invalid resources, a line each, except that a reason
+/// many resources share (a value a thousand resources give, a module
+/// type's file that cannot be run) is shown for the first few and the
+/// others counted, rather than repeated a thousand times.
+fn listed(errors: &[RalError]) -> String {
+    let reason = |error: &RalError| match error {
+        RalError::Attribute { attr, message, .. } => Some((attr.clone(), message.clone())),
+        _ => None,
+    };
+    let mut lines: Vec<String> = Vec::new();
+    // Each reason: how many were shown, the last line showing it, and how
+    // many were left out.
+    let mut reasons: Vec<((String, String), usize, usize, usize)> = Vec::new();
+    for error in errors {
+        if let Some(reason) = reason(error) {
+            match reasons.iter_mut().find(|(r, ..)| *r == reason) {
+                Some((_, shown, _, left)) if *shown >= SAME_ERROR_SHOWN => {
+                    *left += 1;
+                    continue;
+                }
+                Some((_, shown, last, _)) => {
+                    *shown += 1;
+                    *last = lines.len();
+                }
+                None => reasons.push((reason, 1, lines.len(), 0)),
+            }
+        }
+        lines.push(error.to_string());
+    }
+    // The counts go after their reason's last line, the latest first so
+    // that the earlier places stay where they are.
+    reasons.sort_by_key(|(_, _, last, _)| std::cmp::Reverse(*last));
+    for ((attr, _), _, last, left) in reasons {
+        if left > 0 {
+            let resources = if left == 1 { "resource" } else { "resources" };
+            lines.insert(
+                last + 1,
+                format!("Parameter {attr} failed the same way on {left} more {resources}"),
+            );
+        }
+    }
+    lines.join("\n")
 }
 
 impl ApplyError {
@@ -1872,5 +1920,47 @@ fn fail_with_event(status: &mut ResourceStatus, counts: &mut Counts, message: St
     if !status.failed {
         status.failed = true;
         counts.failed += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(resource: &str, attr: &str, message: &str) -> RalError {
+        RalError::Attribute {
+            resource: resource.into(),
+            attr: attr.into(),
+            message: message.into(),
+            origin: marionette_ral::Origin {
+                file: None,
+                line: Some(1),
+            },
+        }
+    }
+
+    /// A reason many resources share is shown for the first three and
+    /// counted after them; other reasons keep their places.
+    #[test]
+    fn a_shared_refusal_is_counted_after_its_first_three() {
+        let mut errors: Vec<RalError> = (1..=6)
+            .map(|i| refused(&format!("Notify[n{i}]"), "loglevel", "Invalid value \"x\"."))
+            .collect();
+        errors.insert(2, refused("File[/f]", "ensure", "Invalid value \"y\"."));
+        errors.push(refused("File[/g]", "ensure", "Invalid value \"y\"."));
+        assert_eq!(
+            listed(&errors),
+            [
+                "Parameter loglevel failed on Notify[n1]: Invalid value \"x\". (line: 1)",
+                "Parameter loglevel failed on Notify[n2]: Invalid value \"x\". (line: 1)",
+                "Parameter ensure failed on File[/f]: Invalid value \"y\". (line: 1)",
+                "Parameter loglevel failed on Notify[n3]: Invalid value \"x\". (line: 1)",
+                "Parameter loglevel failed the same way on 3 more resources",
+                "Parameter ensure failed on File[/g]: Invalid value \"y\". (line: 1)",
+            ]
+            .join("\n")
+        );
+        // Three or fewer: each its line, nothing counted.
+        assert_eq!(listed(&errors[..3]).lines().count(), 3);
     }
 }
