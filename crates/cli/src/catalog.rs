@@ -259,7 +259,6 @@ pub(crate) fn agent_types_of(
         .collect()
 }
 
-/// Compiles, prints what the code logged, and writes the catalog.
 /// Compiles, with storeconfigs when a storage is given (see
 /// `Storeconfigs::compile`); a failure to keep the facts or the catalog
 /// fails the compile, as Puppet's storeconfigs terminus does.
@@ -273,6 +272,7 @@ fn compile_with(
     }
 }
 
+/// Compiles, prints what the code logged, and writes the catalog.
 fn compile_and_write(
     options: CompileOptions,
     storage: Option<&Arc<Storeconfigs>>,

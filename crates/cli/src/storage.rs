@@ -449,14 +449,7 @@ impl Storeconfigs {
         self: &Arc<Self>,
         mut options: marionette_eval::CompileOptions,
     ) -> Result<(marionette_eval::Compiled, marionette_eval::CompileOptions), String> {
-        let trusted = options.trusted.clone().unwrap_or_else(|| {
-            let certname = if options.local {
-                Some(options.node_name.as_str())
-            } else {
-                options.facts.get("clientcert").and_then(Value::as_str)
-            };
-            marionette_eval::local_trusted(certname)
-        });
+        let trusted = marionette_eval::trusted_data(&options);
         self.store_facts(
             &options.node_name,
             &options.environment,

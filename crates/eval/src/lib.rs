@@ -416,21 +416,7 @@ fn prepare<'p>(
         "environment": options.environment,
     });
     evaluator.set_top_variable("server_facts", marionette_catalog::from_data(&server_facts));
-    // A compilation without a certificate: Puppet's "local" trusted data,
-    // which names the node when it compiles for itself, and else trusts the
-    // node's `clientcert` fact.
-    let certname = if options.local {
-        Some(node.clone())
-    } else {
-        match options.facts.get("clientcert") {
-            Some(serde_json::Value::String(name)) => Some(name.clone()),
-            _ => None,
-        }
-    };
-    let trusted = options
-        .trusted
-        .clone()
-        .unwrap_or_else(|| local_trusted(certname.as_deref()));
+    let trusted = trusted_data(options);
     evaluator.set_top_variable("trusted", marionette_catalog::from_data(&trusted));
     if let Some(classification) = &options.classification {
         for (name, value) in &classification.parameters {
@@ -732,10 +718,27 @@ fn lookup_here(options: &CompileOptions, query: &LookupQuery) -> LookupAnswer {
     }
 }
 
-/// Puppet's trusted data for a compile without a certificate (`puppet
-/// apply`, a catalog compiled from given facts): "local", naming the node
-/// when its name is known.
-pub fn local_trusted(certname: Option<&str>) -> serde_json::Value {
+/// The trusted data a compile gives `$trusted`: the certificate's, or for
+/// a compilation without one, Puppet's "local" data, which names the node
+/// when it compiles for itself, and else trusts the node's `clientcert`
+/// fact.
+pub fn trusted_data(options: &CompileOptions) -> serde_json::Value {
+    if let Some(trusted) = &options.trusted {
+        return trusted.clone();
+    }
+    let certname = if options.local {
+        Some(options.node_name.as_str())
+    } else {
+        options
+            .facts
+            .get("clientcert")
+            .and_then(serde_json::Value::as_str)
+    };
+    local_trusted(certname)
+}
+
+/// Puppet's "local" trusted data, naming the node when its name is known.
+fn local_trusted(certname: Option<&str>) -> serde_json::Value {
     let (name, hostname, domain) = match certname {
         Some(name) => {
             let (host, domain) = name.split_once('.').unwrap_or((name, ""));
