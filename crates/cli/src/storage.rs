@@ -438,9 +438,7 @@ impl Storeconfigs {
             .submit(command, version, &catalog.name, &payload)
             .map_err(|e| format!("Could not store the catalog of {}: {e}", catalog.name))
     }
-}
 
-impl Storeconfigs {
     /// Compiles as Puppet does with storeconfigs: the node's facts kept
     /// first (with its local trusted data when the compile has none),
     /// other nodes' exports collected from the storage, and the catalog
@@ -463,9 +461,7 @@ impl Storeconfigs {
         }
         Ok((compiled, options))
     }
-}
 
-impl Storeconfigs {
     /// Keeps the report a run of this node wrote at `path`, as Puppet's
     /// `puppetdb` report processor does after `store` (`reports =
     /// store,puppetdb`). A report older than `since` is a previous run's,
