@@ -273,6 +273,9 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
     let server = marionette_server::Server::start(config, environments)
         .context("could not start the server")?;
     errln!("Notice: Listening on {}", server.address());
+    if let Some(plain) = server.plain_address() {
+        errln!("Notice: Answering PuppetDB's API over plain HTTP on {plain}");
+    }
     server.wait();
     Ok(ExitCode::SUCCESS)
 }

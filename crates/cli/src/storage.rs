@@ -260,6 +260,9 @@ pub(crate) fn run(
     let server = marionette_server::Server::start(config, Arc::new(NoCompiler))
         .context("could not start serving the storage")?;
     errln!("Notice: Listening on {}", server.address());
+    if let Some(plain) = server.plain_address() {
+        errln!("Notice: Answering PuppetDB's API over plain HTTP on {plain}");
+    }
     server.wait();
     Ok(std::process::ExitCode::SUCCESS)
 }

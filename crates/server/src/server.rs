@@ -215,16 +215,19 @@ impl Server {
             what: "could not read the listening address".into(),
             source,
         })?;
-        let plain =
-            match state.config.puppetdb.plain_bind {
-                Some(bind) => Some(runtime.block_on(TcpListener::bind(bind)).map_err(
-                    |source| ServerError::Io {
+        let plain = state
+            .config
+            .puppetdb
+            .plain_bind
+            .map(|bind| {
+                runtime
+                    .block_on(TcpListener::bind(bind))
+                    .map_err(|source| ServerError::Io {
                         what: format!("could not listen on {bind} (PuppetDB's plain-HTTP port)"),
                         source,
-                    },
-                )?),
-                None => None,
-            };
+                    })
+            })
+            .transpose()?;
         let plain_address = plain.as_ref().and_then(|l| l.local_addr().ok());
         let (stop, stopped) = tokio::sync::oneshot::channel();
         let thread = std::thread::Builder::new()
