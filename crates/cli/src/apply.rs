@@ -53,8 +53,10 @@ pub(crate) struct RunArgs {
     /// the end.
     #[arg(long)]
     pub(crate) summarize: bool,
-    /// Where messages go: `console`, `syslog` or an absolute file path
-    /// (`.json` and `.jsonl` files get JSON); comma-separated or repeated.
+    /// Where messages go: `console`, `syslog`, `journald` (either
+    /// optionally with `:SOCKET`, the service's socket elsewhere) or an
+    /// absolute file path (`.json` and `.jsonl` files get JSON);
+    /// comma-separated or repeated.
     #[arg(long, short = 'l', value_name = "DEST")]
     pub(crate) logdest: Vec<String>,
     /// Colour the console: `true` (or `ansi`), `false`, or `auto` (on a

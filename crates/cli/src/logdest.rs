@@ -1,6 +1,6 @@
 //! Where a run's messages go, as Puppet's `--logdest` sends them: the
-//! console (the default), syslog, or files in Puppet's text, JSON and JSON
-//! lines formats. Compilation messages and the run's messages take the
+//! console (the default), syslog (or systemd's journal), or files in
+//! Puppet's text, JSON and JSON lines formats. Compilation messages and the run's messages take the
 //! same way.
 
 use std::fs::File;
@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Result, bail};
+use marionette_diagnostics::system_log::{self, Facility, Priority, SystemLog};
 use marionette_eval::Stream;
 use marionette_ral::{Level, Logger};
 
@@ -57,7 +58,7 @@ enum Destination {
         colour_out: bool,
         colour_err: bool,
     },
-    Syslog,
+    System(SystemLog),
     File {
         format: FileFormat,
         file: Mutex<File>,
@@ -93,14 +94,25 @@ impl Destinations {
                     colour_out: colour.on(std::io::stdout().is_terminal()),
                     colour_err: colour.on(std::io::stderr().is_terminal()),
                 },
-                "syslog" => {
-                    open_syslog();
-                    Destination::Syslog
-                }
                 path if path.starts_with('/') => open_file(path)?,
-                other => bail!(
-                    "Could not set logdest to {other}: use console, syslog or an absolute file path"
-                ),
+                other => match system_log::parse_destination(other) {
+                    // Under the name `marionette`, as the `daemon`
+                    // facility (Puppet's default).
+                    Some((service, socket)) => Destination::System(
+                        SystemLog::open(service, &socket, "marionette", Facility::Daemon).map_err(
+                            |e| {
+                                anyhow::anyhow!(
+                                    "Could not set logdest to {other}: {}: {e}",
+                                    socket.display()
+                                )
+                            },
+                        )?,
+                    ),
+                    None => bail!(
+                        "Could not set logdest to {other}: use console, syslog, journald \
+                         (either optionally with :SOCKET) or an absolute file path"
+                    ),
+                },
             });
         }
         Ok(Destinations {
@@ -121,7 +133,7 @@ impl Destinations {
                     colour_out,
                     colour_err,
                 } => console_line(level, source, message, *colour_out, *colour_err),
-                Destination::Syslog => syslog_line(level, source, message),
+                Destination::System(log) => system_line(log, level, source, message),
                 Destination::File { format, file } => {
                     let Ok(mut file) = file.lock() else { continue };
                     // A full disk must not stop the run; the console and
@@ -357,44 +369,27 @@ fn local_time() -> String {
     }
 }
 
-/// Opens the connection to syslog under the name `marionette`, with the
-/// process id, as the `daemon` facility (Puppet's default).
-fn open_syslog() {
-    static IDENT: &std::ffi::CStr = c"marionette";
-    // SAFETY: the identity is a static string, as openlog(3) requires.
-    unsafe {
-        libc::openlog(
-            IDENT.as_ptr(),
-            libc::LOG_PID | libc::LOG_NDELAY,
-            libc::LOG_DAEMON,
-        )
-    };
-}
-
-/// One message to syslog, a line at a time, with its source in
-/// parentheses unless it is Puppet's own.
-fn syslog_line(level: Level, source: &str, message: &str) {
+/// One message to syslog or the journal, with its source in parentheses
+/// unless it is Puppet's own. A service gone away must not stop the run;
+/// the report still has the message.
+fn system_line(log: &SystemLog, level: Level, source: &str, message: &str) {
     let priority = match level {
-        Level::Debug => libc::LOG_DEBUG,
-        Level::Info => libc::LOG_INFO,
-        Level::Notice => libc::LOG_NOTICE,
-        Level::Warning => libc::LOG_WARNING,
-        Level::Err => libc::LOG_ERR,
+        Level::Debug => Priority::Debug,
+        Level::Info => Priority::Info,
+        Level::Notice => Priority::Notice,
+        Level::Warning => Priority::Warning,
+        Level::Err => Priority::Err,
     };
-    for line in message.lines() {
-        let text = if source.is_empty() {
-            line.to_string()
-        } else {
-            format!("({source}) {line}")
-        };
-        // A message with a NUL byte cannot be passed to syslog whole.
-        let Ok(text) = std::ffi::CString::new(text.replace('\0', "\\0")) else {
-            continue;
-        };
-        // SAFETY: a constant format with one string argument that lives
-        // across the call; the message is never used as a format.
-        unsafe { libc::syslog(priority, c"%s".as_ptr(), text.as_ptr()) };
-    }
+    let text = if source.is_empty() {
+        message.to_string()
+    } else {
+        message
+            .lines()
+            .map(|line| format!("({source}) {line}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let _ = log.send(priority, &text);
 }
 
 #[cfg(test)]

@@ -53,14 +53,18 @@ pub(crate) struct ServerArgs {
     /// `environment_timeout`; main manifests are read at every compile).
     #[arg(long, default_value = "unlimited", value_name = "SECONDS")]
     environment_timeout: String,
-    /// A file the server's log is appended to, instead of standard error.
-    #[arg(long, value_name = "FILE")]
-    logdest: Option<PathBuf>,
-    /// A file that gets one line per request, in puppetserver's access
-    /// log format (the client's certificate name as its user). `SIGHUP`
-    /// reopens it and the others, after a rotation.
-    #[arg(long, value_name = "FILE")]
-    access_log: Option<PathBuf>,
+    /// Where the server's log goes instead of standard error: a file it
+    /// is appended to, `syslog` (`/dev/log`) or `journald` (the journal's
+    /// own socket, which keeps each line's level and name), either
+    /// optionally followed by `:SOCKET`, the service's socket elsewhere.
+    #[arg(long, value_name = "FILE|syslog|journald")]
+    logdest: Option<marionette_server::LogTarget>,
+    /// A file (or `syslog`, `journald`, as `--logdest`) that gets one
+    /// line per request, in puppetserver's access log format (the
+    /// client's certificate name as its user). `SIGHUP` reopens it and the
+    /// others, after a rotation.
+    #[arg(long, value_name = "FILE|syslog|journald")]
+    access_log: Option<marionette_server::LogTarget>,
     /// Makes catalogs static, as puppetserver's `code-id-command` does:
     /// the program, given an environment's name, prints its code's
     /// version, which catalogs carry with the metadata of the module files
@@ -74,11 +78,12 @@ pub(crate) struct ServerArgs {
     /// environment, prints its content.
     #[arg(long, value_name = "PROGRAM")]
     code_content_command: Option<PathBuf>,
-    /// A file that gets a line for each action on the certificate
-    /// authority: who signed, revoked or cleaned which certificate
-    /// (default: the server's log).
-    #[arg(long, value_name = "FILE")]
-    audit_log: Option<PathBuf>,
+    /// A file (or `syslog`, `journald`, as `--logdest`, filed as
+    /// security messages: `authpriv`) that gets a line for each action on
+    /// the certificate authority: who signed, revoked or cleaned which
+    /// certificate (default: the server's log).
+    #[arg(long, value_name = "FILE|syslog|journald")]
+    audit_log: Option<marionette_server::LogTarget>,
     /// Keep each node's facts, catalog and exported resources in the
     /// storage (an SQLite database under the vardir), collect exported
     /// resources from it, and answer PuppetDB's API (Puppet's

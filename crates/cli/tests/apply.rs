@@ -1708,6 +1708,103 @@ fn logdest_writes_puppets_log_files() {
     );
 }
 
+/// `--logdest syslog:SOCKET` and `journald:SOCKET` (plain `syslog` and
+/// `journald` are the machine's own sockets) send each message to the log
+/// service with its level: syslog a record per line, with the source in
+/// parentheses, the journal its fields; a service nobody runs is an error
+/// before anything is applied.
+#[test]
+fn logdest_sends_to_syslog_and_the_journal() {
+    use std::os::unix::net::UnixDatagram;
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-logdest")
+        .tempdir()
+        .unwrap();
+    let bind = |name: &str| {
+        let path = dir.path().join(name);
+        let socket = UnixDatagram::bind(&path).unwrap();
+        socket.set_nonblocking(true).unwrap();
+        (socket, path)
+    };
+    let (syslog, syslog_path) = bind("log");
+    let (journal, journal_path) = bind("journal");
+    let drain = |socket: &UnixDatagram| {
+        let mut records = Vec::new();
+        let mut buffer = vec![0u8; 65536];
+        while let Ok(n) = socket.recv(&mut buffer) {
+            records.push(String::from_utf8_lossy(&buffer[..n]).into_owned());
+        }
+        records
+    };
+    let marker = dir.path().join("mrtest-marker");
+    let code = format!(
+        "notice('mrtest hi') file {{ '{}': content => 'x' }}",
+        marker.display()
+    );
+    let run = marionette(
+        &[
+            "apply",
+            "--logdest",
+            &format!(
+                "syslog:{},journald:{}",
+                syslog_path.display(),
+                journal_path.display()
+            ),
+            "-e",
+            &code,
+        ],
+        &dir.path().join("var"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!((run.stdout.as_str(), run.stderr.as_str()), ("", ""));
+    let records = drain(&syslog);
+    // daemon (3) * 8 + notice (5), under the name `marionette`.
+    let said = |wanted: &str| {
+        records
+            .iter()
+            .any(|r| r.starts_with("<29>") && r.contains(" marionette[") && r.ends_with(wanted))
+    };
+    assert!(said("]: (Scope(Class[main])) mrtest hi"), "{records:#?}");
+    assert!(
+        said(&format!(
+            "]: (/Stage[main]/Main/File[{}]/ensure) defined content as '{{sha256}}2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881'",
+            marker.display()
+        )),
+        "{records:#?}"
+    );
+    let entries = drain(&journal);
+    assert_eq!(entries.len(), records.len(), "{entries:#?}");
+    assert!(
+        entries.iter().any(|e| e.starts_with(
+            "MESSAGE=(Scope(Class[main])) mrtest hi\nPRIORITY=5\nSYSLOG_FACILITY=3\nSYSLOG_IDENTIFIER=marionette\n"
+        )),
+        "{entries:#?}"
+    );
+
+    std::fs::remove_file(&marker).unwrap();
+    let missing = dir.path().join("no-such.sock");
+    let refused = marionette(
+        &[
+            "apply",
+            "--logdest",
+            &format!("syslog:{}", missing.display()),
+            "-e",
+            &code,
+        ],
+        &dir.path().join("var"),
+    );
+    assert_eq!(refused.code, 1);
+    assert!(
+        refused.stderr.contains(&format!(
+            "Could not set logdest to syslog:{0}: {0}: No such file or directory",
+            missing.display()
+        )),
+        "{}",
+        refused.stderr
+    );
+    assert!(!marker.exists(), "nothing is applied");
+}
+
 /// The manifest comes from standard input when no file is named, or with
 /// `-`; a directory gives every `.pp` file below it in path order.
 #[test]

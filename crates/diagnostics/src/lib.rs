@@ -5,7 +5,11 @@
 //! 1-based line and column that users see, counting columns in characters as
 //! Puppet does. A [`Diagnostic`] is a value with a stable code; how it looks is
 //! decided by the renderers here ([`SourceFile::one_line`] for Puppet's
-//! one-line form, [`SourceFile::snippet`] for a terminal).
+//! one-line form, [`SourceFile::snippet`] for a terminal). Where log lines go
+//! besides the console and files, the machine's syslog or journal, is
+//! [`system_log`].
+
+pub mod system_log;
 
 use std::fmt;
 use std::sync::OnceLock;

@@ -79,7 +79,7 @@ impl Harness {
             ssldir: dir.join("ssl"),
             vardir: dir.join("var"),
             ca,
-            log_file: Some(dir.join("server.log")),
+            log_file: Some(crate::LogTarget::File(dir.join("server.log"))),
             storage: None,
             reports: Vec::new(),
             access_log: None,

@@ -61,6 +61,7 @@ mod tls;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+pub use crate::logs::LogTarget;
 pub use crate::server::Server;
 pub use crate::static_catalog::VersionedCode;
 
@@ -84,14 +85,15 @@ pub struct Config {
     pub vardir: PathBuf,
     /// The CA's settings: autosign, key length, time to live.
     pub ca: marionette_ca::Settings,
-    /// Where the server's log goes, instead of standard error.
-    pub log_file: Option<PathBuf>,
+    /// Where the server's log goes (a file, syslog or the journal),
+    /// instead of standard error.
+    pub log_file: Option<LogTarget>,
     /// Where one line per request goes, in puppetserver's access log
     /// format.
-    pub access_log: Option<PathBuf>,
+    pub access_log: Option<LogTarget>,
     /// Where the certificate authority's actions are written (who did
     /// what to which certificate); the server's log when `None`.
-    pub audit_log: Option<PathBuf>,
+    pub audit_log: Option<LogTarget>,
     /// The nodes' storage (storeconfigs), which `/pdb/` answers from;
     /// without it, `/pdb/` says there is none.
     pub storage: Option<std::sync::Arc<marionette_storage::Store>>,

@@ -1,7 +1,9 @@
-//! The server's log files: its own log (`--logdest`), the access log (one
-//! line per request, in puppetserver's access log format) and the CA's
-//! audit lines. Each is kept open and appended to; [`LogFile::reopen`]
-//! (on `SIGHUP`) opens the path anew, so `logrotate` can move a file away
+//! The server's logs: its own log (`--logdest`), the access log (one line
+//! per request, in puppetserver's access log format) and the CA's audit
+//! lines. Each goes to a file, kept open and appended to, or to the
+//! machine's syslog or journal under a name of its own
+//! (`marionette-server`, `-access`, `-audit`). [`LogSink::reopen`] (on
+//! `SIGHUP`) opens a file's path anew, so `logrotate` can move a file away
 //! and have the next line start a new one.
 
 use std::io::Write;
@@ -9,39 +11,124 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
-/// A log file kept open for appending.
-pub(crate) struct LogFile {
-    path: PathBuf,
-    file: Mutex<std::fs::File>,
+use marionette_diagnostics::system_log::{self, Facility, Priority, Service, SystemLog};
+
+/// Where one of the server's logs goes: a file, or the machine's log
+/// service (`syslog` or `journald`, optionally `:SOCKET`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogTarget {
+    File(PathBuf),
+    System(Service, PathBuf),
 }
 
-impl LogFile {
-    pub(crate) fn open(path: &Path) -> std::io::Result<LogFile> {
-        Ok(LogFile {
-            path: path.to_path_buf(),
-            file: Mutex::new(append(path)?),
+impl std::str::FromStr for LogTarget {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<LogTarget, String> {
+        if let Some((service, socket)) = system_log::parse_destination(text) {
+            return Ok(LogTarget::System(service, socket));
+        }
+        if text.starts_with("syslog:") || text.starts_with("journald:") {
+            return Err(format!(
+                "'{text}': the log service's socket must be an absolute path"
+            ));
+        }
+        if text.is_empty() {
+            return Err("a log file's path, syslog or journald is needed".to_string());
+        }
+        Ok(LogTarget::File(PathBuf::from(text)))
+    }
+}
+
+impl std::fmt::Display for LogTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LogTarget::File(path) => write!(f, "{}", path.display()),
+            LogTarget::System(service, socket) => {
+                write!(f, "{} ({})", service.name(), socket.display())
+            }
+        }
+    }
+}
+
+/// One of the server's logs, kept open: a file appended to, or a
+/// connection to the log service under the log's own name.
+pub(crate) enum LogSink {
+    File {
+        path: PathBuf,
+        file: Mutex<std::fs::File>,
+    },
+    System(SystemLog),
+}
+
+impl LogSink {
+    /// Opens the target; `identifier` and `facility` name the lines sent
+    /// to the log service (`marionette-server-access`, daemon).
+    pub(crate) fn open(
+        target: &LogTarget,
+        identifier: &str,
+        facility: Facility,
+    ) -> std::io::Result<LogSink> {
+        Ok(match target {
+            LogTarget::File(path) => LogSink::File {
+                path: path.clone(),
+                file: Mutex::new(append(path)?),
+            },
+            LogTarget::System(service, socket) => {
+                LogSink::System(SystemLog::open(*service, socket, identifier, facility)?)
+            }
         })
     }
 
-    /// Appends one line (the line break is added).
-    pub(crate) fn write(&self, line: &str) -> std::io::Result<()> {
-        let mut text = String::with_capacity(line.len() + 1);
-        text.push_str(line);
-        text.push('\n');
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        file.write_all(text.as_bytes())
+    /// Writes one line: to a file with its time first (the line break is
+    /// added); to the log service, which stamps it, as it is.
+    pub(crate) fn write(&self, priority: Priority, line: &str) -> std::io::Result<()> {
+        match self {
+            LogSink::File { file, .. } => {
+                let seconds = SystemTime::now()
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .map(|d| d.as_secs_f64())
+                    .unwrap_or_default();
+                let text = format!("{seconds:.3} {line}\n");
+                let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+                file.write_all(text.as_bytes())
+            }
+            LogSink::System(log) => log.send(priority, line),
+        }
+    }
+
+    /// Writes a line that has its own format (the access log's) to a file
+    /// as it is.
+    pub(crate) fn write_raw(&self, priority: Priority, line: &str) -> std::io::Result<()> {
+        match self {
+            LogSink::File { file, .. } => {
+                let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+                file.write_all(format!("{line}\n").as_bytes())
+            }
+            LogSink::System(log) => log.send(priority, line),
+        }
     }
 
     /// Opens the path again: a file rotated away keeps what it has, and
-    /// the next lines go to a new file at the path.
+    /// the next lines go to a new file at the path. The log service is
+    /// connected to again.
     pub(crate) fn reopen(&self) -> std::io::Result<()> {
-        let fresh = append(&self.path)?;
-        *self.file.lock().unwrap_or_else(|e| e.into_inner()) = fresh;
-        Ok(())
+        match self {
+            LogSink::File { path, file } => {
+                let fresh = append(path)?;
+                *file.lock().unwrap_or_else(|e| e.into_inner()) = fresh;
+                Ok(())
+            }
+            LogSink::System(log) => log.reopen(),
+        }
     }
 
-    pub(crate) fn path(&self) -> &Path {
-        &self.path
+    /// What the sink writes to, for messages about it.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            LogSink::File { path, .. } => path.display().to_string(),
+            LogSink::System(log) => log.describe(),
+        }
     }
 }
 
@@ -50,6 +137,23 @@ fn append(path: &Path) -> std::io::Result<std::fs::File> {
         .create(true)
         .append(true)
         .open(path)
+}
+
+/// A server log line's level, from its `Error: ` prefix, and the line
+/// without it, as the log service files lines by priority.
+pub(crate) fn leveled(line: &str) -> (Priority, &str) {
+    for (prefix, priority) in [
+        ("Error: ", Priority::Err),
+        ("Warning: ", Priority::Warning),
+        ("Notice: ", Priority::Notice),
+        ("Info: ", Priority::Info),
+        ("Debug: ", Priority::Debug),
+    ] {
+        if let Some(rest) = line.strip_prefix(prefix) {
+            return (priority, rest);
+        }
+    }
+    (Priority::Notice, line)
 }
 
 /// One request as the access log says it.

@@ -18,8 +18,9 @@ use tokio::net::TcpListener;
 use crate::admission::Admission;
 use crate::files::Checksums;
 use crate::http::{self, Client, Request};
-use crate::logs::LogFile;
+use crate::logs::LogSink;
 use crate::{Compiler, Config, ServerError};
+use marionette_diagnostics::system_log::{Facility, Priority};
 
 /// What every request may use.
 pub(crate) struct State {
@@ -31,9 +32,9 @@ pub(crate) struct State {
     /// burst of agents costs queueing time, not memory.
     pub(crate) compiles: tokio::sync::Semaphore,
     tls: RwLock<Arc<ServerConfig>>,
-    log_file: Option<LogFile>,
-    access_log: Option<LogFile>,
-    audit_log: Option<LogFile>,
+    log_file: Option<LogSink>,
+    access_log: Option<LogSink>,
+    audit_log: Option<LogSink>,
     pub(crate) metrics: crate::metrics::Metrics,
     /// When an unreadable CRL was last said.
     crl_said: std::sync::Mutex<Option<std::time::Instant>>,
@@ -47,20 +48,38 @@ impl State {
         let ca = CertificateAuthority::open_or_create(&config.cadir, config.ca.clone())?;
         let identity = crate::tls::identity(&config, &ca)?;
         let tls = crate::tls::server_config(&ca, &identity.0, &identity.1)?;
-        let open = |path: &Option<std::path::PathBuf>, what: &str| {
-            path.as_deref()
-                .map(|path| {
-                    LogFile::open(path).map_err(|source| ServerError::Io {
-                        what: format!("could not open the {what} {}", path.display()),
+        // Lines sent to the log service are named by log; CA actions are
+        // filed with the other security messages.
+        let open = |target: &Option<crate::LogTarget>, what: &str, name: &str, facility| {
+            target
+                .as_ref()
+                .map(|target| {
+                    LogSink::open(target, name, facility).map_err(|source| ServerError::Io {
+                        what: format!("could not open the {what} {target}"),
                         source,
                     })
                 })
                 .transpose()
         };
         Ok(State {
-            log_file: open(&config.log_file, "log")?,
-            access_log: open(&config.access_log, "access log")?,
-            audit_log: open(&config.audit_log, "audit log")?,
+            log_file: open(
+                &config.log_file,
+                "log",
+                "marionette-server",
+                Facility::Daemon,
+            )?,
+            access_log: open(
+                &config.access_log,
+                "access log",
+                "marionette-server-access",
+                Facility::Daemon,
+            )?,
+            audit_log: open(
+                &config.audit_log,
+                "audit log",
+                "marionette-server-audit",
+                Facility::AuthPriv,
+            )?,
             metrics: crate::metrics::Metrics::default(),
             crl_said: std::sync::Mutex::default(),
             config,
@@ -84,16 +103,18 @@ impl State {
 
     /// Writes a line that says its own level (`Error: ...`) to the log.
     pub(crate) fn log_line(&self, line: &str) {
-        let Some(file) = &self.log_file else {
+        let Some(sink) = &self.log_file else {
             eprintln!("{line}");
             return;
         };
-        let seconds = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs_f64())
-            .unwrap_or_default();
-        let stamped = format!("{seconds:.3} {line}");
-        if file.write(&stamped).is_err() {
+        let written = match sink {
+            LogSink::System(_) => {
+                let (priority, text) = crate::logs::leveled(line);
+                sink.write(priority, text)
+            }
+            LogSink::File { .. } => sink.write(Priority::Notice, line),
+        };
+        if written.is_err() {
             eprintln!("{line}");
         }
     }
@@ -109,12 +130,8 @@ impl State {
             .map_or_else(String::new, |peer| format!(" from {peer}"));
         let message = format!("CA: {who}{from} {action} {certname}");
         match &self.audit_log {
-            Some(file) => {
-                let seconds = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_secs_f64())
-                    .unwrap_or_default();
-                if file.write(&format!("{seconds:.3} {message}")).is_err() {
+            Some(sink) => {
+                if sink.write(Priority::Notice, &message).is_err() {
                     self.log(&message);
                 }
             }
@@ -125,12 +142,12 @@ impl State {
     /// One request in the access log, and in the counts.
     pub(crate) fn access(&self, access: &crate::logs::Access<'_>, endpoint: &'static str) {
         self.metrics.request(endpoint, access.status, access.took);
-        if let Some(file) = &self.access_log
-            && let Err(e) = file.write(&crate::logs::access_line(access))
+        if let Some(sink) = &self.access_log
+            && let Err(e) = sink.write_raw(Priority::Info, &crate::logs::access_line(access))
         {
             self.log(&format!(
                 "Could not write to the access log {}: {e}",
-                file.path().display()
+                sink.describe()
             ));
         }
     }
@@ -138,12 +155,12 @@ impl State {
     /// Opens the log files anew (on `SIGHUP`), after a rotation moved
     /// them away.
     pub(crate) fn reopen_logs(&self) {
-        for file in [&self.log_file, &self.access_log, &self.audit_log]
+        for sink in [&self.log_file, &self.access_log, &self.audit_log]
             .into_iter()
             .flatten()
         {
-            if let Err(e) = file.reopen() {
-                eprintln!("Could not reopen {}: {e}", file.path().display());
+            if let Err(e) = sink.reopen() {
+                eprintln!("Could not reopen {}: {e}", sink.describe());
             }
         }
         self.log("Reopened the log files");

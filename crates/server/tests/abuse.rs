@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{Counting, settings};
-use marionette_server::{Config, Limits, Server};
+use marionette_server::{Config, Limits, LogTarget, Server};
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 
@@ -61,9 +61,9 @@ impl Fixture {
             ssldir: dir.path().join("ssl"),
             vardir: dir.path().join("var"),
             ca: settings(),
-            log_file: Some(dir.path().join("server.log")),
-            access_log: Some(dir.path().join("access.log")),
-            audit_log: Some(dir.path().join("audit.log")),
+            log_file: Some(LogTarget::File(dir.path().join("server.log"))),
+            access_log: Some(LogTarget::File(dir.path().join("access.log"))),
+            audit_log: Some(LogTarget::File(dir.path().join("audit.log"))),
             report_processors: Vec::new(),
             storage: None,
             reports: vec!["store".into()],
@@ -702,6 +702,125 @@ fn operators_see_status_metrics_and_logs_and_flush_environments() {
     let old = std::fs::read_to_string(&rotated).unwrap();
     assert!(old.starts_with(&lines), "the rotated file lost lines");
     assert!(!fresh.contains("GET /metrics"), "{fresh}");
+}
+
+/// The server's three logs sent to the machine's log services instead of
+/// files: its own log and the CA's audit lines to syslog (the audit as a
+/// security message), the access log to the journal, each under its own
+/// name. The services are sockets the test binds, named as `syslog:PATH`
+/// and `journald:PATH` name them; SIGHUP connects to them again, so a
+/// restarted service gets the next lines.
+#[test]
+fn logs_go_to_syslog_and_the_journal_under_their_own_names() {
+    use std::os::unix::net::UnixDatagram;
+    let sockets = tempfile::Builder::new()
+        .prefix("mrtest-syslog")
+        .tempdir()
+        .unwrap();
+    let bind = |name: &str| {
+        let path = sockets.path().join(name);
+        let socket = UnixDatagram::bind(&path).unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        (socket, path)
+    };
+    let (syslog, syslog_path) = bind("log");
+    let (journal, journal_path) = bind("journal");
+    let target = |text: String| text.parse::<LogTarget>().unwrap();
+    let fixture = Fixture::start_with(quick(), &["mrtest-node", "mrtest-cli"], |config| {
+        config.log_file = Some(target(format!("syslog:{}", syslog_path.display())));
+        config.audit_log = Some(target(format!("syslog:{}", syslog_path.display())));
+        config.access_log = Some(target(format!("journald:{}", journal_path.display())));
+    });
+    // Every record until one holds `wanted`.
+    let until = |socket: &UnixDatagram, wanted: &str| -> Vec<Vec<u8>> {
+        let mut seen = Vec::new();
+        let mut buffer = vec![0u8; 65536];
+        loop {
+            let n = socket
+                .recv(&mut buffer)
+                .unwrap_or_else(|e| panic!("no record with {wanted} ({e}) after {seen:?}"));
+            let record = buffer[..n].to_vec();
+            let done = String::from_utf8_lossy(&record).contains(wanted);
+            seen.push(record);
+            if done {
+                return seen;
+            }
+        }
+    };
+    let text = |records: &[Vec<u8>]| {
+        records
+            .iter()
+            .map(|r| String::from_utf8_lossy(r).into_owned())
+            .collect::<Vec<_>>()
+    };
+
+    let mut node = fixture.connect(Some("mrtest-node")).unwrap();
+    assert_eq!(node.get("/puppet/v3/environments").unwrap(), 200);
+    let access = text(&until(&journal, "GET /puppet/v3/environments"));
+    let record = access.last().unwrap();
+    let fields: Vec<&str> = record.lines().collect();
+    assert!(
+        fields[0].starts_with("MESSAGE=127.0.0.1 - mrtest-node [")
+            && fields[0].contains("] \"GET /puppet/v3/environments HTTP/1.1\" 200 "),
+        "{record}"
+    );
+    // info (6), daemon (3).
+    assert_eq!(
+        fields[1..4],
+        [
+            "PRIORITY=6",
+            "SYSLOG_FACILITY=3",
+            "SYSLOG_IDENTIFIER=marionette-server-access"
+        ],
+        "{record}"
+    );
+
+    let mut admin = fixture.connect(Some("mrtest-cli")).unwrap();
+    assert_eq!(
+        admin
+            .fetch_with_body(
+                "PUT",
+                "/puppet-ca/v1/certificate_status/mrtest-node",
+                br#"{"desired_state":"revoked"}"#
+            )
+            .unwrap()
+            .0,
+        204
+    );
+    let pid = std::process::id();
+    let audit = text(&until(&syslog, "revoked mrtest-node"));
+    let record = audit.last().unwrap();
+    // authpriv (10) * 8 + notice (5): Debian's syslog files it in
+    // auth.log.
+    assert!(record.starts_with("<85>"), "{record}");
+    assert!(
+        record.ends_with(&format!(
+            " marionette-server-audit[{pid}]: CA: mrtest-cli from 127.0.0.1 revoked mrtest-node"
+        )),
+        "{record}"
+    );
+
+    // The service restarts at another socket file in the same place; the
+    // server's log says it reconnected, as a notice, without the level's
+    // word, which syslog's priority carries.
+    drop(syslog);
+    std::fs::remove_file(&syslog_path).unwrap();
+    let (syslog, _) = bind("log");
+    let hangup = std::process::Command::new("kill")
+        .args(["-HUP", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(hangup.success());
+    let said = text(&until(&syslog, "Reopened the log files"));
+    assert!(
+        said.last().unwrap().starts_with("<29>")
+            && said.last().unwrap().ends_with(&format!(
+                " marionette-server[{pid}]: Reopened the log files"
+            )),
+        "{said:?}"
+    );
 }
 
 /// PuppetDB's plain-HTTP port, as PuppetDB's `[jetty]` one: its API and

@@ -41,7 +41,7 @@ fn three_hundred_catalogs_from_thirty_clients() {
             ssldir: dir.join("ssl"),
             vardir: dir.join("var"),
             ca: settings(),
-            log_file: Some(dir.join("server.log")),
+            log_file: Some(marionette_server::LogTarget::File(dir.join("server.log"))),
             access_log: None,
             audit_log: None,
             report_processors: Vec::new(),
