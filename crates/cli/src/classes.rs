@@ -11,14 +11,18 @@ use serde_json::{Map, Value, json};
 
 /// Every `.pp` file of the environment's `manifests` directory and of its
 /// modules' (each module once, the first of a name), in that order, each
-/// directory's files sorted.
+/// directory's files sorted. A module's file comes with the namespace its
+/// path spells (`mod::a::b` for `mod/manifests/a/b.pp`, `mod` for its
+/// `init.pp`), which its definitions must be named in.
 pub(crate) fn manifest_files(
     environment_dir: Option<&Path>,
     modulepath: &[PathBuf],
-) -> Vec<PathBuf> {
+) -> Vec<(PathBuf, Option<String>)> {
     let mut files = Vec::new();
     if let Some(dir) = environment_dir {
-        collect(&dir.join("manifests"), &mut files);
+        let mut found = Vec::new();
+        collect(&dir.join("manifests"), &mut found);
+        files.extend(found.into_iter().map(|path| (path, None)));
     }
     let mut seen = std::collections::HashSet::new();
     for dir in modulepath {
@@ -30,11 +34,39 @@ pub(crate) fn manifest_files(
         for module in modules {
             let name = module.file_name().map(|n| n.to_owned());
             if module.is_dir() && seen.insert(name) {
-                collect(&module.join("manifests"), &mut files);
+                let manifests = module.join("manifests");
+                let mut found = Vec::new();
+                collect(&manifests, &mut found);
+                for path in found {
+                    let namespace = namespace(&module, &manifests, &path);
+                    files.push((path, Some(namespace)));
+                }
             }
         }
     }
     files
+}
+
+/// The namespace a module's manifest's path spells, lowercased as Puppet
+/// compares it.
+fn namespace(module: &Path, manifests: &Path, path: &Path) -> String {
+    let mut names: Vec<String> = module
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .into_iter()
+        .collect();
+    let relative = path
+        .strip_prefix(manifests)
+        .unwrap_or(path)
+        .with_extension("");
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts != ["init"] {
+        names.extend(parts);
+    }
+    names.join("::").to_lowercase()
 }
 
 fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
@@ -52,8 +84,11 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-/// One file's entry: its classes, or why it could not be read.
-pub(crate) fn file_entry(path: &Path) -> Value {
+/// One file's entry: its classes, or why it could not be read: a syntax
+/// error, or, in a module, what Puppet refuses where the module's
+/// autoloader finds it (a definition named outside the file's namespace,
+/// a statement at the top).
+pub(crate) fn file_entry(path: &Path, namespace: Option<&str>) -> Value {
     let shown = path.display().to_string();
     let source = match std::fs::read_to_string(path) {
         Ok(source) => source,
@@ -62,7 +97,18 @@ pub(crate) fn file_entry(path: &Path) -> Value {
         }
     };
     let parsed = marionette_syntax::parse(&source);
-    if let Some(problem) = parsed.diagnostics.iter().find(|d| d.is_error()) {
+    let misplaced = match namespace {
+        Some(namespace) if !parsed.diagnostics.iter().any(|d| d.is_error()) => {
+            marionette_syntax::validate::validate_module_file(&parsed.program, namespace, &shown)
+        }
+        _ => Vec::new(),
+    };
+    if let Some(problem) = parsed
+        .diagnostics
+        .iter()
+        .chain(&misplaced)
+        .find(|d| d.is_error())
+    {
         let (line, column) = line_and_column(&source, problem.span.range().start);
         return json!({
             "path": shown,

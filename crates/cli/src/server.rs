@@ -545,7 +545,7 @@ impl Compiler for Environments {
         let files: Vec<serde_json::Value> =
             crate::classes::manifest_files(dir.as_deref(), &modulepath)
                 .iter()
-                .map(|file| crate::classes::file_entry(file))
+                .map(|(file, namespace)| crate::classes::file_entry(file, namespace.as_deref()))
                 .collect();
         Some(serde_json::json!({ "files": files }))
     }

@@ -1715,16 +1715,41 @@ fn static_catalogs_spare_the_agent_its_metadata_requests() {
     assert!(body.starts_with("[{"), "{body}");
 }
 
-/// `environment_classes`: the classes of an environment's manifests,
-/// their parameters' types and defaults, and a file's syntax error, as
-/// Puppet's class information service (puppetserver's) describes them
-/// (recorded by scripts/puppet-record-classes), with an ETag; an unknown
-/// environment is 404 and a request without one 400.
+/// What differs from puppetserver's recorded answers, on purpose: the
+/// record's name, the status or content type Marionette answers instead,
+/// and why.
+const OPERATOR_DIFFERENCES: &[(&str, u16, &str, &str)] = &[
+    (
+        "environment-classes-quoted-etag",
+        304,
+        "",
+        "an entity tag sent back quoted, as HTTP writes them, is understood; puppetserver \
+         compares the header's text with the unquoted tag it sent",
+    ),
+    (
+        "admin-unknown",
+        404,
+        "text/plain",
+        "puppetserver's web server answers an unknown path with an HTML page saying Not Found",
+    ),
+];
+
+/// The operators' endpoints answer as puppetserver's do, request by
+/// request, as scripts/puppetserver-record-endpoints recorded Debian's
+/// puppetserver 7 (tests/server/puppetserver/endpoints.json), for the
+/// classes fixture's environment: the status service at each level and
+/// for one service, its errors, the admin API for an administrator and a
+/// node, and `environment_classes` and `environment_modules` with their
+/// errors. Each answer has the recorded status, content type, `ETag` and
+/// `Allow` headers and texts; JSON bodies have the recorded shape (every
+/// key puppetserver gives, with a value of the same type; Marionette's
+/// own keys may come beside them), and the classes of the environment's
+/// files are puppetserver's, value for value.
 #[test]
-fn environment_classes_are_described_as_puppetserver_does() {
+fn operator_endpoints_answer_as_puppetserver_does() {
     require("curl", "curl");
     let dir = tempfile::Builder::new()
-        .prefix("mrtest-classes")
+        .prefix("mrtest-operator")
         .tempdir()
         .unwrap();
     let dir = dir.path();
@@ -1732,62 +1757,231 @@ fn environment_classes_are_described_as_puppetserver_does() {
         .join("../../tests/server/classes")
         .canonicalize()
         .unwrap();
+    let recorded: Vec<serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(fixture.join("../puppetserver/endpoints.json")).unwrap(),
+    )
+    .unwrap();
     let server = start(
         dir,
         &fixture.join("environments"),
-        &["--basemodulepath".into(), dir.join("none").into_os_string()],
+        &[
+            "--basemodulepath".into(),
+            dir.join("none").into_os_string(),
+            "--ca-admins".into(),
+            "mrtest-admin".into(),
+        ],
     );
-    // A certificate for the asking node.
-    let bootstrap = agent(dir, server.port, "mrtest-console");
-    assert!(
-        matches!(bootstrap.status.code(), Some(0 | 2)),
-        "{}",
-        common::printed(&bootstrap)
-    );
-    let (status, body) = pdb(
-        dir,
-        server.port,
-        "mrtest-console",
-        "/puppet/v3/environment_classes?environment=production",
-        &["-D", "-"],
-    );
-    assert_eq!(status, "200", "{body}");
-    let (headers, body) = body.split_once("\r\n\r\n").unwrap();
-    let tag = headers
-        .lines()
-        .find_map(|l| l.to_lowercase().strip_prefix("etag: ").map(str::to_string))
-        .unwrap_or_else(|| panic!("no ETag in {headers}"));
-    // What the console holds is not sent again.
-    let (status, _) = pdb(
-        dir,
-        server.port,
-        "mrtest-console",
-        "/puppet/v3/environment_classes?environment=production",
-        &["-H", &format!("If-None-Match: \"{}\"", tag.trim())],
-    );
-    assert_eq!(status, "304");
-    let ours: serde_json::Value =
-        serde_json::from_str(&body.replace(&fixture.display().to_string(), "{dir}")).unwrap();
-    assert_eq!(ours["name"], "production");
-    let recorded: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture.join("puppet.json")).unwrap())
+    for name in ["mrtest-node", "mrtest-admin"] {
+        let made = Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["ca", "--keylength", "2048", "--cadir"])
+            .arg(dir.join("ca"))
+            .args(["generate", "--certname", name, "--ssldir"])
+            .arg(dir.join(format!("{name}/ssl")))
+            .output()
             .unwrap();
-    assert_eq!(ours["files"], recorded);
+        assert!(made.status.success(), "{}", common::printed(&made));
+    }
+    let shown_dir = fixture.display().to_string();
+    let mut tag = String::new();
+    let mut problems = Vec::new();
+    for record in &recorded {
+        let name = record["name"].as_str().unwrap();
+        let who = match record["as"].as_str().unwrap() {
+            "admin" => "mrtest-admin",
+            _ => "mrtest-node",
+        };
+        let mut headers = Vec::new();
+        if let Some(sent) = record["request_headers"].as_object() {
+            for (header, value) in sent {
+                headers.push(format!(
+                    "{header}: {}",
+                    value.as_str().unwrap().replace("{etag}", &tag)
+                ));
+            }
+        }
+        let answer = ask(
+            dir,
+            server.port,
+            who,
+            record["method"].as_str().unwrap(),
+            record["path"].as_str().unwrap(),
+            &headers,
+        );
+        if name == "environment-classes" {
+            tag = answer.header("etag").unwrap_or_default().to_string();
+        }
+        let (status, content_type) = match OPERATOR_DIFFERENCES.iter().find(|d| d.0 == name) {
+            Some(&(_, status, content_type, _)) => (
+                status,
+                (!content_type.is_empty()).then_some(content_type.to_string()),
+            ),
+            None => (
+                record["status"].as_u64().unwrap() as u16,
+                record["content_type"].as_str().map(str::to_string),
+            ),
+        };
+        let said = format!("{name}: {answer:?}");
+        if answer.status != status {
+            problems.push(format!(
+                "status {} where {status} was wanted; {said}",
+                answer.status
+            ));
+            continue;
+        }
+        let media = |text: &str| {
+            text.split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_lowercase()
+        };
+        if let Some(wanted) = &content_type
+            && answer.header("content-type").map(media) != Some(media(wanted))
+        {
+            problems.push(format!("content type is not {wanted}; {said}"));
+        }
+        let recorded_headers = record["headers"].as_object().cloned().unwrap_or_default();
+        if recorded_headers.contains_key("etag") != answer.header("etag").is_some() {
+            problems.push(format!(
+                "an ETag where puppetserver has none, or none where it has one; {said}"
+            ));
+        }
+        if let Some(allow) = recorded_headers.get("allow")
+            && answer.header("allow") != allow.as_str()
+        {
+            problems.push(format!("Allow is not {allow}; {said}"));
+        }
+        let body = answer.body.replace(&shown_dir, "{dir}");
+        let known = OPERATOR_DIFFERENCES.iter().any(|d| d.0 == name);
+        match &record["body"] {
+            // Answered otherwise on purpose: the status and content type
+            // are those listed.
+            _ if known => {}
+            serde_json::Value::String(text) if record["status"] != 304 => {
+                if body != *text {
+                    problems.push(format!("the text is not {text:?}; {said}"));
+                }
+            }
+            serde_json::Value::String(_) => {}
+            theirs => match serde_json::from_str::<serde_json::Value>(&body) {
+                // The classes of each file, value for value.
+                Ok(ours) if name.starts_with("environment-classes") => {
+                    if ours != *theirs {
+                        problems.push(format!(
+                            "{name}: {ours:#} where puppetserver has {theirs:#}"
+                        ));
+                    }
+                }
+                Ok(ours) => shape(theirs, &ours, name, &mut problems),
+                Err(e) => problems.push(format!("not JSON ({e}); {said}")),
+            },
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
 
-    let (status, _) = pdb(
-        dir,
-        server.port,
-        "mrtest-console",
-        "/puppet/v3/environment_classes?environment=mrtest_none",
-        &[],
-    );
-    assert_eq!(status, "404");
-    let (status, _) = pdb(
-        dir,
-        server.port,
-        "mrtest-console",
-        "/puppet/v3/environment_classes",
-        &[],
-    );
-    assert_eq!(status, "400");
+/// One answer: its status, headers (names lowercased) and body.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// `method path` asked of the server as `as_agent` (whose certificate is
+/// under `dir/AS_AGENT/ssl`), with more headers.
+fn ask(
+    dir: &Path,
+    port: u16,
+    as_agent: &str,
+    method: &str,
+    path: &str,
+    headers: &[String],
+) -> Answer {
+    let ssl: PathBuf = dir.join(format!("{as_agent}/ssl"));
+    let mut command = Command::new("curl");
+    command
+        .args(["-s", "-i", "-X", method])
+        .arg("--cacert")
+        .arg(dir.join("ca/ca_crt.pem"))
+        .arg("--cert")
+        .arg(ssl.join(format!("certs/{as_agent}.pem")))
+        .arg("--key")
+        .arg(ssl.join(format!("private_keys/{as_agent}.pem")));
+    for header in headers {
+        command.args(["-H", header]);
+    }
+    let output = command
+        .arg(format!("https://localhost:{port}{path}"))
+        .output()
+        .expect("curl runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no answer to {method} {path}: {text}"));
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_lowercase(), v.trim().to_string()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: body.to_string(),
+    }
+}
+
+/// Whether `ours` has `theirs`'s shape: every key of their objects, with
+/// values of the same JSON type (numbers alike, whole or not), and their
+/// lists' first element's shape in each of ours. Maps keyed by the JVM's
+/// own names (memory pools, collectors, buffer pools) are compared as maps
+/// alone.
+fn shape(
+    theirs: &serde_json::Value,
+    ours: &serde_json::Value,
+    at: &str,
+    problems: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    const KEYED_BY_JVM: [&str; 3] = ["memory-pools", "gc-stats", "nio-buffer-pools"];
+    match (theirs, ours) {
+        (Value::Object(theirs), Value::Object(ours)) => {
+            if KEYED_BY_JVM
+                .iter()
+                .any(|key| at.ends_with(&format!(".{key}")))
+            {
+                return;
+            }
+            for (key, value) in theirs {
+                match ours.get(key) {
+                    Some(mine) => shape(value, mine, &format!("{at}.{key}"), problems),
+                    None => problems.push(format!("{at}: no key {key}")),
+                }
+            }
+        }
+        (Value::Array(theirs), Value::Array(ours)) => {
+            if let Some(first) = theirs.first() {
+                for (i, mine) in ours.iter().enumerate() {
+                    shape(first, mine, &format!("{at}[{i}]"), problems);
+                }
+            }
+        }
+        (Value::Number(_), Value::Number(_))
+        | (Value::String(_), Value::String(_))
+        | (Value::Bool(_), Value::Bool(_))
+        | (Value::Null, Value::Null) => {}
+        (theirs, ours) => problems.push(format!("{at}: {ours} where puppetserver has {theirs}")),
+    }
 }

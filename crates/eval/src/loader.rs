@@ -157,15 +157,7 @@ impl<'p> Loader<'p> {
         let file = SourceFile::new(name, text);
         let checked = marionette_syntax::check(file.text(), kind);
         if let Some(diagnostic) = checked.diagnostics.iter().find(|d| d.is_error()) {
-            let mut error = EvalError::new(diagnostic.message.clone(), diagnostic.span);
-            error.plain = true;
-            error.located = Some(Located {
-                file: file.location(diagnostic.span),
-                line: 0,
-                column: None,
-            });
-            error.raw_location = true;
-            return Err(error);
+            return Err(refused(&file, diagnostic));
         }
         let loaded = Arc::new(Loaded {
             file,
@@ -181,6 +173,20 @@ impl<'p> Loader<'p> {
         let loaded: &'p Arc<Loaded> = self.sources.alloc(loaded);
         Ok(Some(&**loaded))
     }
+}
+
+/// A file refused by the parser or the validator: the error is located in
+/// the file, not at the caller that made it load, as Puppet says it.
+fn refused(file: &SourceFile, diagnostic: &marionette_diagnostics::Diagnostic) -> EvalError {
+    let mut error = EvalError::new(diagnostic.message.clone(), diagnostic.span);
+    error.plain = true;
+    error.located = Some(Located {
+        file: file.location(diagnostic.span),
+        line: 0,
+        column: None,
+    });
+    error.raw_location = true;
+    error
 }
 
 impl<'p> Evaluator<'p> {
@@ -218,6 +224,17 @@ impl<'p> Evaluator<'p> {
                 Stop::Error(error)
             })?;
         if let Some(loaded) = loaded {
+            // What the path spells: the module for its `init.pp`, else
+            // the name looked up.
+            let namespace = if relative == "init" { module } else { &name };
+            let misplaced = marionette_syntax::validate::validate_module_file(
+                &loaded.program,
+                namespace,
+                loaded.file.name(),
+            );
+            if let Some(diagnostic) = misplaced.first() {
+                return Err(Stop::Error(refused(&loaded.file, diagnostic)));
+            }
             self.register_definitions(&loaded.program.body, &loaded.file);
         }
         Ok(())

@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 
 use crate::CompileRequest;
 use crate::files::{self, Options};
-use crate::http::{Body, Client, Request, error, forbidden, form, json as json_response, response};
+use crate::http::{
+    Body, Client, Request, error, forbidden, form, json as json_response, response, text,
+};
 use crate::server::State;
 
 pub(crate) async fn handle(
@@ -145,6 +147,7 @@ async fn catalog(
     counted(&metrics.compiles_waiting, 1);
     let permit = state.compiles.acquire().await;
     counted(&metrics.compiles_waiting, -1);
+    metrics.waited(started.elapsed());
     let Ok(_permit) = permit else {
         return error(StatusCode::SERVICE_UNAVAILABLE, "The server is stopping");
     };
@@ -489,14 +492,14 @@ fn static_content(state: &State, request: &Request, path: &str) -> Response<Body
 
 /// The modules of one environment (`?environment=`), or of each, as
 /// puppetserver lists them: each module of the module path once, by its
-/// Forge name (`author/name`, from `metadata.json`) and version, either
-/// null when the module has no metadata.
+/// Forge name (`author/name`, from `metadata.json`, else its directory's)
+/// and version (null without metadata).
 fn environment_modules(state: &State, request: &Request) -> Response<Body> {
     let modules_of = |environment: &str| -> Option<Value> {
         let modulepath = state.compiler.modulepath(environment)?;
         let modules: Vec<Value> = files::modules(&modulepath)
             .into_iter()
-            .map(|(_, dir)| {
+            .map(|(directory, dir)| {
                 let metadata: Value = std::fs::read(dir.join("metadata.json"))
                     .ok()
                     .and_then(|bytes| serde_json::from_slice(&bytes).ok())
@@ -504,20 +507,22 @@ fn environment_modules(state: &State, request: &Request) -> Response<Body> {
                 let name = metadata
                     .get("name")
                     .and_then(Value::as_str)
-                    .map(|name| name.replace('-', "/"));
+                    .map_or_else(|| directory.to_string(), |name| name.replace('-', "/"));
                 json!({"name": name, "version": metadata.get("version").cloned().unwrap_or(Value::Null)})
             })
             .collect();
         Some(json!({"modules": modules, "name": environment}))
     };
     match request.param("environment") {
-        Some(environment) => match modules_of(environment) {
-            Some(found) => json_response(&found),
-            None => error(
-                StatusCode::NOT_FOUND,
-                &format!("Could not find environment '{environment}'"),
-            ),
-        },
+        Some(environment) => {
+            if let Some(refused) = invalid_environment(environment) {
+                return refused;
+            }
+            match modules_of(environment) {
+                Some(found) => json_response(&found),
+                None => missing_environment(environment),
+            }
+        }
         None => json_response(&Value::Array(
             state
                 .compiler
@@ -529,27 +534,55 @@ fn environment_modules(state: &State, request: &Request) -> Response<Body> {
     }
 }
 
+/// puppetserver's refusal of an environment name that is not a word
+/// (`environment_classes`, `environment_modules`), in its plain text.
+fn invalid_environment(environment: &str) -> Option<Response<Body>> {
+    let word = !environment.is_empty()
+        && environment
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (!word).then(|| {
+        text(
+            StatusCode::BAD_REQUEST,
+            format!("The environment must be purely alphanumeric, not '{environment}'"),
+        )
+    })
+}
+
+/// puppetserver's answer for an environment it does not have, in plain
+/// text (its `puppet/v3` lists are not Puppet's Ruby API, whose errors
+/// are JSON).
+fn missing_environment(environment: &str) -> Response<Body> {
+    text(
+        StatusCode::NOT_FOUND,
+        format!("Could not find environment '{environment}'"),
+    )
+}
+
 /// The classes of an environment's manifests (`?environment=` is
 /// required), with an `ETag` of the answer: a request whose
 /// `If-None-Match` names it is answered 304 without a body, as
 /// puppetserver's (the answer is still made anew to tell).
 fn environment_classes(state: &State, request: &Request) -> Response<Body> {
     let Some(environment) = request.param("environment") else {
-        return error(
+        return text(
             StatusCode::BAD_REQUEST,
             "An environment parameter must be specified",
         );
     };
+    if let Some(refused) = invalid_environment(environment) {
+        return refused;
+    }
     let Some(mut classes) = state.compiler.environment_classes(environment) else {
-        return error(
-            StatusCode::NOT_FOUND,
-            &format!("Could not find environment '{environment}'"),
-        );
+        return missing_environment(environment);
     };
     classes["name"] = Value::from(environment);
     let body = serde_json::to_vec(&classes).unwrap_or_default();
     let digest = ring::digest::digest(&ring::digest::SHA256, &body);
     let tag: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+    // puppetserver compares the tag as it sent it, unquoted; a client
+    // that quotes it, as HTTP's entity tags are written, is understood
+    // too.
     let held = request
         .if_none_match
         .as_deref()

@@ -118,11 +118,17 @@ pub(crate) fn error(status: StatusCode, message: &str) -> Response<Body> {
 
 /// Puppet's refusal of a request its rules do not allow.
 pub(crate) fn forbidden(request: &Request) -> Response<Body> {
+    forbidden_path(&request.path, &request.method)
+}
+
+/// puppetserver's refusal (its authorization's words) of `method` on
+/// `path`.
+pub(crate) fn forbidden_path(path: &str, method: &hyper::Method) -> Response<Body> {
     text(
         StatusCode::FORBIDDEN,
         format!(
-            "Forbidden request: {} (method {})",
-            request.path, request.method
+            "Forbidden request: {path} (method :{}). Please see the server logs for details.",
+            method.as_str().to_lowercase()
         ),
     )
 }

@@ -20,6 +20,8 @@ pub(crate) struct Metrics {
     requests: Tally<(&'static str, u16)>,
     /// By (environment, outcome): how many compiles, and their seconds.
     compiles: Tally<(String, &'static str)>,
+    /// How many compiles waited for a free core, and their seconds.
+    waits: Mutex<(u64, f64)>,
     pub(crate) connections: AtomicI64,
     pub(crate) compiles_waiting: AtomicI64,
     pub(crate) compiles_running: AtomicI64,
@@ -32,6 +34,7 @@ impl Default for Metrics {
             started: SystemTime::now(),
             requests: Mutex::default(),
             compiles: Mutex::default(),
+            waits: Mutex::default(),
             connections: AtomicI64::new(0),
             compiles_waiting: AtomicI64::new(0),
             compiles_running: AtomicI64::new(0),
@@ -87,6 +90,89 @@ impl Metrics {
             .or_default();
         entry.0 += 1;
         entry.1 += took.as_secs_f64();
+    }
+
+    /// A compile's wait for a free core.
+    pub(crate) fn waited(&self, took: Duration) {
+        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        waits.0 += 1;
+        waits.1 += took.as_secs_f64();
+    }
+
+    /// Compiles ended, and their mean time and mean wait, in
+    /// milliseconds.
+    pub(crate) fn compile_means(&self) -> (u64, u64, u64) {
+        let (count, seconds) = self
+            .compiles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .fold((0, 0.0), |(n, s), (count, seconds)| {
+                (n + count, s + seconds)
+            });
+        let (waits, waited) = *self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        let mean = |seconds: f64, n: u64| {
+            if n == 0 {
+                0
+            } else {
+                (seconds * 1000.0 / n as f64).round() as u64
+            }
+        };
+        (count, mean(seconds, count), mean(waited, waits))
+    }
+
+    /// The requests by route as puppetserver's status service lists them
+    /// (`http-metrics`: its route ids, with how many, their mean and their
+    /// total milliseconds), every route listed, and `total`.
+    pub(crate) fn http_metrics(&self) -> Vec<serde_json::Value> {
+        const ROUTES: [(&str, &str); 9] = [
+            ("catalog", "puppet-v3-catalog-/*/"),
+            ("node", "puppet-v3-node-/*/"),
+            ("facts", "puppet-v3-facts-/*/"),
+            ("file_metadata", "puppet-v3-file_metadata-/*/"),
+            ("file_metadatas", "puppet-v3-file_metadatas-/*/"),
+            ("file_content", "puppet-v3-file_content-/*/"),
+            ("file_bucket_file", "puppet-v3-file_bucket_file-/*/"),
+            ("report", "puppet-v3-report-/*/"),
+            ("environments", "puppet-v3-environments"),
+        ];
+        let mut by_route: BTreeMap<&str, (u64, f64)> = BTreeMap::new();
+        for ((endpoint, _), (count, seconds)) in self
+            .requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            let route = ROUTES
+                .iter()
+                .find(|(name, _)| name == endpoint)
+                .map_or("other", |(_, route)| route);
+            for key in [route, "total"] {
+                let entry = by_route.entry(key).or_default();
+                entry.0 += count;
+                entry.1 += seconds;
+            }
+        }
+        ROUTES
+            .iter()
+            .map(|(_, route)| *route)
+            .chain(["other", "total"])
+            .map(|route| {
+                let (count, seconds) = by_route.get(route).copied().unwrap_or_default();
+                let aggregate = (seconds * 1000.0).round() as u64;
+                serde_json::json!({
+                    "route-id": route,
+                    "count": count,
+                    "mean": aggregate.checked_div(count).unwrap_or(0),
+                    "aggregate": aggregate,
+                })
+            })
+            .collect()
+    }
+
+    /// When the server started.
+    pub(crate) fn started(&self) -> SystemTime {
+        self.started
     }
 
     /// Prometheus's text exposition format (version 0.0.4).

@@ -735,12 +735,5 @@ fn refusal(status: StatusCode, parts: &hyper::http::request::Parts) -> Response<
             ),
         );
     }
-    http::text(
-        status,
-        format!(
-            "Forbidden request: {} (method {})",
-            parts.uri.path(),
-            parts.method
-        ),
-    )
+    http::forbidden_path(parts.uri.path(), &parts.method)
 }

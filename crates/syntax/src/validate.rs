@@ -752,3 +752,66 @@ fn a_or_an(label: &str) -> String {
     };
     format!("{article} {label}")
 }
+
+/// The checks Puppet adds for a file a module's autoloader reads (a
+/// manifest, function or type file under `MODULE/manifests`, `functions`
+/// or `types`): at its top level only definitions, and each class, defined
+/// type and function named within `namespace`, the name the file's path
+/// spells (`mod::a::b` for `mod/manifests/a/b.pp`, `mod` for its
+/// `init.pp`). Puppet compares the lowercased name's start with the
+/// namespace, so `mod::a::bc` passes in `a/b.pp` as it does there.
+/// `file` is the path the messages name.
+pub fn validate_module_file(program: &Program, namespace: &str, file: &str) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for expr in &program.body {
+        if !matches!(
+            expr.kind,
+            ExprKind::Class(_)
+                | ExprKind::Define(_)
+                | ExprKind::Function(_)
+                | ExprKind::TypeAlias { .. }
+        ) {
+            diagnostics.push(Diagnostic::error(
+                "illegal-top-construct-location",
+                format!(
+                    "This {} is unacceptable as a top level construct in this location",
+                    expr.kind.puppet_label()
+                ),
+                expr.span,
+            ));
+        }
+    }
+    definitions_in_place(&program.body, namespace, file, &mut diagnostics);
+    diagnostics
+}
+
+/// The definitions of `body` (and those nested in its classes) whose names
+/// do not start with `namespace`.
+fn definitions_in_place(
+    body: &[Expr],
+    namespace: &str,
+    file: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for expr in body {
+        let (name, inner) = match &expr.kind {
+            ExprKind::Class(definition) => (&definition.name, Some(&definition.body)),
+            ExprKind::Define(definition) => (&definition.name, None),
+            ExprKind::Function(function) => (&function.name, None),
+            _ => continue,
+        };
+        let name = name.strip_prefix("::").unwrap_or(name);
+        if !name.to_lowercase().starts_with(namespace) {
+            diagnostics.push(Diagnostic::error(
+                "illegal-definition-location",
+                format!(
+                    "Unacceptable location. The name '{name}' is unacceptable in file '{file}'"
+                ),
+                expr.span,
+            ));
+        }
+        if let Some(inner) = inner {
+            definitions_in_place(inner, namespace, file, diagnostics);
+        }
+    }
+}

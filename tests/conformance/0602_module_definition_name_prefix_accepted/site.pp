@@ -1,0 +1,2 @@
+include mrtestpre::a::b
+mrtestpre::a::bc { "x": }
