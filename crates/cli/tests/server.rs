@@ -1715,6 +1715,107 @@ fn static_catalogs_spare_the_agent_its_metadata_requests() {
     assert!(body.starts_with("[{"), "{body}");
 }
 
+/// The server's logs sent to syslog reach a real syslog daemon (rsyslog,
+/// on a socket of the test's own) and are filed as operators expect: each
+/// under its own program name, the server's lines with their level, the
+/// access lines as `daemon.info`, the CA's audit lines as
+/// `authpriv.notice`, all with the server's process id.
+#[test]
+fn the_server_logs_reach_a_real_syslog() {
+    require("rsyslogd", "rsyslog");
+    require("puppet", "puppet");
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-rsyslog")
+        .tempdir()
+        .unwrap();
+    let dir = dir.path();
+    let socket = dir.join("log");
+    let out = dir.join("syslog.out");
+    std::fs::write(
+        dir.join("rsyslog.conf"),
+        format!(
+            "global(workDirectory=\"{dir}\")\n\
+             module(load=\"imuxsock\" SysSock.Use=\"off\")\n\
+             input(type=\"imuxsock\" Socket=\"{socket}\")\n\
+             template(name=\"mrtest\" type=\"string\" string=\"%programname%|%procid%|%syslogfacility-text%|%syslogseverity-text%|%msg%\\n\")\n\
+             *.* action(type=\"omfile\" file=\"{out}\" template=\"mrtest\")\n",
+            dir = dir.display(),
+            socket = socket.display(),
+            out = out.display()
+        ),
+    )
+    .unwrap();
+    let mut rsyslog = Command::new("rsyslogd")
+        .args(["-n", "-f"])
+        .arg(dir.join("rsyslog.conf"))
+        .arg("-i")
+        .arg(dir.join("rsyslogd.pid"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rsyslogd starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !socket.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(socket.exists(), "rsyslogd made no socket");
+
+    let environments =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/server/environments");
+    let target = format!("syslog:{}", socket.display());
+    let server = start(
+        dir,
+        &environments,
+        &[
+            "--logdest".into(),
+            target.clone().into(),
+            "--access-log".into(),
+            target.clone().into(),
+            "--audit-log".into(),
+            target.into(),
+        ],
+    );
+    let pid = server.child.id().to_string();
+    std::fs::write(dir.join("hello.txt"), "mrtest old hello\n").unwrap();
+    let run = agent(dir, server.port, "mrtest-syslog");
+    assert_eq!(run.status.code(), Some(2), "{}", common::printed(&run));
+    drop(server);
+
+    // rsyslog writes what it received within moments.
+    let wanted = [
+        "marionette-server-audit|{pid}|authpriv|notice| CA: an agent without a certificate from 127.0.0.1 autosigned mrtest-syslog",
+        "marionette-server|{pid}|daemon|notice| Compiled catalog for mrtest-syslog in ",
+        "marionette-server-access|{pid}|daemon|info| 127.0.0.1 - mrtest-syslog [",
+    ];
+    let found = |text: &str| {
+        wanted.iter().all(|w| {
+            text.lines()
+                .any(|l| l.starts_with(&w.replace("{pid}", &pid)))
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut text = String::new();
+    while std::time::Instant::now() < deadline {
+        text = std::fs::read_to_string(&out).unwrap_or_default();
+        if found(&text) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = rsyslog.kill();
+    let said = rsyslog
+        .wait_with_output()
+        .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+        .unwrap_or_default();
+    assert!(found(&text), "{text}\nrsyslogd said: {said}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains(" \"POST /puppet/v3/catalog/mrtest-syslog?")
+                && l.starts_with("marionette-server-access|")),
+        "{text}"
+    );
+}
+
 /// What differs from puppetserver's recorded answers, on purpose: the
 /// record's name, the status or content type Marionette answers instead,
 /// and why.
