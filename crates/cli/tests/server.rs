@@ -562,21 +562,11 @@ fn json_rows(body: &str) -> Vec<serde_json::Value> {
     }
 }
 
-/// Exported resources across a fleet of two stock agents, through
-/// `storeconfigs`: each node exports a defined type (as haproxy's
-/// balancer members are) and collects the fleet's; what a node exports
-/// and nobody collects never reaches an agent; `puppetdb_query()` and
-/// PuppetDB's API answer over what was stored; a deactivated node's
-/// exports stop being collected.
-#[test]
-fn storeconfigs_share_exported_resources_across_nodes() {
-    require("puppet", "puppet");
-    require("curl", "curl");
-    let dir = tempfile::Builder::new()
-        .prefix("mrtest-storeconfigs")
-        .tempdir()
-        .expect("a temporary directory");
-    let dir = dir.path();
+/// The fleet's code: each node exports a member (a defined type, as
+/// haproxy's balancer members are) and collects the fleet's into a
+/// directory it purges, exports a notify nobody collects, and writes what
+/// `puppetdb_query()` finds (the fleet's nodes, in AST and PQL).
+fn fleet_environments(dir: &Path) -> PathBuf {
     let environments = dir.join("environments");
     let production = environments.join("production");
     std::fs::create_dir_all(production.join("manifests")).unwrap();
@@ -618,6 +608,25 @@ fn storeconfigs_share_exported_resources_across_nodes() {
 "#,
     )
     .unwrap();
+    environments
+}
+
+/// Exported resources across a fleet of two stock agents, through
+/// `storeconfigs`: each node exports a defined type (as haproxy's
+/// balancer members are) and collects the fleet's; what a node exports
+/// and nobody collects never reaches an agent; `puppetdb_query()` and
+/// PuppetDB's API answer over what was stored; a deactivated node's
+/// exports stop being collected.
+#[test]
+fn storeconfigs_share_exported_resources_across_nodes() {
+    require("puppet", "puppet");
+    require("curl", "curl");
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-storeconfigs")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = dir.path();
+    let environments = fleet_environments(dir);
     let server = start(
         dir,
         &environments,
@@ -1814,6 +1823,192 @@ fn the_server_logs_reach_a_real_syslog() {
                 && l.starts_with("marionette-server-access|")),
         "{text}"
     );
+}
+
+/// Two servers behind HAProxy (Debian's, in TCP mode, checking each
+/// server's health over TLS), one certificate authority and one PostgreSQL
+/// storage: stock agents served by either see the same exported
+/// resources. HAProxy's runtime API takes one server out at a time, so
+/// which server serves each run is known: what nodes exported through the
+/// first is collected through the second, and certificates signed by one
+/// are trusted by the other.
+#[test]
+fn two_servers_behind_haproxy_share_exports_and_certificates() {
+    require("haproxy", "haproxy");
+    require("puppet", "puppet");
+    let cluster = cluster::Cluster::start();
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-haproxy")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = dir.path();
+    let environments = fleet_environments(dir);
+    // Each server under its own directory (vardir, access log); the CA
+    // and the server's certificate are the first one's, shared.
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    std::fs::create_dir_all(&one).unwrap();
+    std::fs::create_dir_all(&two).unwrap();
+    let server = |base: &Path| {
+        launch(server_command(
+            base,
+            &environments,
+            &[
+                "--storeconfigs".into(),
+                "--storage-url".into(),
+                cluster.url().into(),
+                "--reports".into(),
+                "store,puppetdb".into(),
+                "--access-log".into(),
+                base.join("access.log").into_os_string(),
+            ],
+        ))
+    };
+    let first = server(&one);
+    std::os::unix::fs::symlink(one.join("ca"), two.join("ca")).unwrap();
+    std::os::unix::fs::symlink(one.join("server-ssl"), two.join("server-ssl")).unwrap();
+    let second = server(&two);
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap();
+    let socket = dir.join("haproxy.sock");
+    std::fs::write(
+        dir.join("haproxy.cfg"),
+        format!(
+            "global\n  stats socket {socket} mode 600 level admin\n\
+             defaults\n  mode tcp\n  timeout connect 5s\n  timeout client 120s\n  timeout server 120s\n\
+             frontend puppet\n  bind 127.0.0.1:{port}\n  default_backend servers\n\
+             backend servers\n  balance roundrobin\n  option httpchk GET /status/v1/simple\n\
+             \x20 server one 127.0.0.1:{one} check check-ssl verify none inter 500\n\
+             \x20 server two 127.0.0.1:{two} check check-ssl verify none inter 500\n",
+            socket = socket.display(),
+            one = first.port,
+            two = second.port,
+        ),
+    )
+    .unwrap();
+    let haproxy = Running {
+        child: Command::new("haproxy")
+            .args(["-db", "-f"])
+            .arg(dir.join("haproxy.cfg"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("haproxy starts"),
+        port,
+    };
+    // HAProxy's runtime API: `disable server servers/one`, ....
+    let tell = |command: &str| {
+        use std::io::{Read, Write};
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut stream = loop {
+            match std::os::unix::net::UnixStream::connect(&socket) {
+                Ok(stream) => break stream,
+                Err(e) if std::time::Instant::now() > deadline => panic!("haproxy's socket: {e}"),
+                Err(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+            }
+        };
+        stream.write_all(format!("{command}\n").as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        assert!(answer.trim().is_empty(), "{command}: {answer}");
+    };
+    // Both servers up, as HAProxy's checks over TLS find them.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        use std::io::{Read, Write};
+        let mut stream = loop {
+            if let Ok(stream) = std::os::unix::net::UnixStream::connect(&socket) {
+                break stream;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        stream.write_all(b"show servers state servers\n").unwrap();
+        let mut state = String::new();
+        stream.read_to_string(&mut state).unwrap();
+        // The fields after the names: srv_op_state 2 is running.
+        let up = state
+            .lines()
+            .filter(|l| l.split_whitespace().nth(5) == Some("2"))
+            .count();
+        if up == 2 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "HAProxy's checks: {state}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+
+    let work = |node: &str| {
+        let path = dir.join(format!("{node}-work"));
+        std::fs::create_dir_all(&path).unwrap();
+        path
+    };
+    let step = |node: &str, expected: i32, wanted: &[&str]| {
+        let output = agent_in(dir, haproxy.port, node, &work(node));
+        let said = common::printed(&output);
+        assert_eq!(output.status.code(), Some(expected), "{said}");
+        assert_eq!(
+            common::entry_names(&work(node).join("members")),
+            wanted,
+            "{said}"
+        );
+    };
+    // Catalogs each server compiled for `node`.
+    let compiled = |base: &Path, node: &str| {
+        std::fs::read_to_string(base.join("access.log"))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.contains(&format!("\"POST /puppet/v3/catalog/{node}?")))
+            .count()
+    };
+
+    // The first server alone: two nodes get their certificates and
+    // export through it.
+    tell("disable server servers/two");
+    step("mrtest-fleet1", 2, &["mrtest-fleet1"]);
+    step("mrtest-fleet2", 2, &["mrtest-fleet1", "mrtest-fleet2"]);
+    assert_eq!(compiled(&one, "mrtest-fleet2"), 1);
+    assert_eq!(compiled(&two, "mrtest-fleet2"), 0);
+
+    // The second alone: it trusts the certificates the first signed and
+    // collects what was exported through the first.
+    tell("enable server servers/two");
+    tell("disable server servers/one");
+    step("mrtest-fleet1", 2, &["mrtest-fleet1", "mrtest-fleet2"]);
+    assert_eq!(compiled(&two, "mrtest-fleet1"), 1);
+    assert_eq!(compiled(&one, "mrtest-fleet1"), 1);
+    assert_eq!(
+        std::fs::read_to_string(work("mrtest-fleet1").join("peers")).unwrap(),
+        "mrtest-fleet1 mrtest-fleet2"
+    );
+    // A third node, signed and stored through the second.
+    step(
+        "mrtest-fleet3",
+        2,
+        &["mrtest-fleet1", "mrtest-fleet2", "mrtest-fleet3"],
+    );
+
+    // The first again: it sees the third's export, and the fleet
+    // converges whichever server each run reaches.
+    tell("enable server servers/one");
+    tell("disable server servers/two");
+    step(
+        "mrtest-fleet2",
+        2,
+        &["mrtest-fleet1", "mrtest-fleet2", "mrtest-fleet3"],
+    );
+    assert_eq!(compiled(&one, "mrtest-fleet2"), 2);
+    tell("enable server servers/two");
+    let all = ["mrtest-fleet1", "mrtest-fleet2", "mrtest-fleet3"];
+    // The first node had not seen the third's member.
+    step("mrtest-fleet1", 2, &all);
+    for node in all {
+        step(node, 0, &all);
+    }
 }
 
 /// What differs from puppetserver's recorded answers, on purpose: the
