@@ -291,6 +291,12 @@ const SETTINGS: &[Setting] = &[
         commands: &["server", "storage"],
     },
     Setting {
+        name: "node_purge_gc_batch_limit",
+        option: "--node-purge-gc-batch-limit",
+        switch: false,
+        commands: &["server", "storage"],
+    },
+    Setting {
         name: "resource_events_ttl",
         option: "--resource-events-ttl",
         switch: false,

@@ -242,6 +242,7 @@ pub(crate) fn run(args: ServerArgs, env: &EnvArgs) -> Result<ExitCode> {
             allowlist,
             only: false,
             plain_bind: args.puppetdb.plain_bind(),
+            retention: args.puppetdb.retention()?,
         },
         versioned_code: marionette_server::VersionedCode {
             code_id_command: args.code_id_command,

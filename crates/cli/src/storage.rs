@@ -34,6 +34,11 @@ pub(crate) struct PuppetDbArgs {
     /// `0s` for ever. Without it, the report TTL.
     #[arg(long, value_name = "DURATION", global = true)]
     resource_events_ttl: Option<String>,
+    /// The most deactivated or expired nodes one collection deletes, the
+    /// longest gone first, as PuppetDB's `node-purge-gc-batch-limit`; 0
+    /// deletes every one due.
+    #[arg(long, default_value_t = 25, value_name = "NODES", global = true)]
+    node_purge_gc_batch_limit: usize,
     /// Minutes between the storage's collections of what the TTLs no
     /// longer keep (one is made at start), as PuppetDB's `gc-interval`;
     /// 0 makes none.
@@ -72,7 +77,7 @@ impl PuppetDbArgs {
         self.plain_bind
     }
 
-    fn retention(&self) -> Result<marionette_storage::Retention> {
+    pub(crate) fn retention(&self) -> Result<marionette_storage::Retention> {
         Ok(marionette_storage::Retention {
             node_ttl: marionette_storage::parse_ttl("--node-ttl", &self.node_ttl)?,
             node_purge_ttl: marionette_storage::parse_ttl(
@@ -86,6 +91,7 @@ impl PuppetDbArgs {
                     .as_deref()
                     .unwrap_or(&self.report_ttl),
             )?,
+            node_purge_batch_limit: self.node_purge_gc_batch_limit,
         })
     }
 
@@ -254,6 +260,7 @@ pub(crate) fn run(
             allowlist,
             only: true,
             plain_bind: args.puppetdb.plain_bind(),
+            retention: args.puppetdb.retention()?,
         },
         versioned_code: Default::default(),
     };

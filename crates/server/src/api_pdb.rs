@@ -1,6 +1,7 @@
 //! PuppetDB's API over the server's storage: `/pdb/query/v4` (its
 //! entities, and the root endpoint's `["from", ENTITY, ...]`),
-//! `/pdb/cmd/v1` (commands, as Puppet's PuppetDB termini send them) and
+//! `/pdb/cmd/v1` (commands, as Puppet's PuppetDB termini send them),
+//! `/pdb/admin/v1/cmd` (maintenance: `clean` and `delete`) and
 //! `/pdb/meta/v1/version`. As PuppetDB, it answers any client with a
 //! certificate from the CA (and on its `certificate-allowlist`, when
 //! there is one), and no one else.
@@ -42,6 +43,12 @@ pub(crate) async fn handle(
             return http::text(StatusCode::METHOD_NOT_ALLOWED, "Commands are POSTed");
         }
         return command(store, request).await;
+    }
+    if rest == "admin/v1/cmd" {
+        if request.method != Method::POST {
+            return http::text(StatusCode::METHOD_NOT_ALLOWED, "Commands are POSTed");
+        }
+        return admin_command(state, client, store, request).await;
     }
     let Some(path) = rest.strip_prefix("query/v4") else {
         return http::text(StatusCode::NOT_FOUND, format!("No route for /pdb/{rest}"));
@@ -111,6 +118,136 @@ pub(crate) async fn handle(
         }
         Err(error) => store_error(&error),
     }
+}
+
+/// One maintenance at a time, as PuppetDB runs them.
+static CLEANING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `/pdb/admin/v1/cmd`: PuppetDB's admin commands, run at once. `clean`
+/// (version 1) runs the parts of a collection its payload names
+/// (`expire_nodes`, `purge_nodes`, optionally `["purge_nodes",
+/// {"batch_limit": N}]`, `purge_reports`, `purge_resource_events`; every
+/// part for an empty list; `gc_packages` and `other` have nothing to do
+/// here) with the configured TTLs, answering `{"ok": true}`, or 409 while
+/// another runs; `delete` (version 1) removes a node and all kept of it.
+async fn admin_command(
+    state: &Arc<State>,
+    client: &Client,
+    store: Arc<Store>,
+    request: &Request,
+) -> Response<Body> {
+    let invalid = |message: String| {
+        http::response(
+            StatusCode::BAD_REQUEST,
+            "application/json",
+            json!({"kind": "data-invalid", "msg": message}).to_string(),
+        )
+    };
+    let body: Value = match serde_json::from_slice(&request.body) {
+        Ok(body) => body,
+        Err(e) => return invalid(format!("The command is not JSON: {e}")),
+    };
+    let who = client
+        .certname()
+        .unwrap_or("a client without a certificate");
+    match (body["command"].as_str(), body["version"].as_i64()) {
+        (Some("clean"), Some(1)) => {
+            let operations = match clean_operations(&body["payload"]) {
+                Ok(operations) => operations,
+                Err(message) => return invalid(message),
+            };
+            if CLEANING.swap(true, std::sync::atomic::Ordering::AcqRel) {
+                return http::response(
+                    StatusCode::CONFLICT,
+                    "application/json",
+                    json!({"kind": "conflict", "msg": "Another cleanup is already in progress", "details": null})
+                        .to_string(),
+                );
+            }
+            let retention = state.config.puppetdb.retention;
+            let done =
+                tokio::task::spawn_blocking(move || store.clean(&retention, &operations)).await;
+            CLEANING.store(false, std::sync::atomic::Ordering::Release);
+            match done {
+                Ok(Ok(collected)) => {
+                    state.log(&format!(
+                        "PuppetDB's clean, as {who} asked: expired {} node(s), purged {}, deleted {} report(s) and the events of {}",
+                        collected.expired, collected.purged, collected.reports, collected.events
+                    ));
+                    http::json(&json!({"ok": true}))
+                }
+                Ok(Err(error)) => store_error(&error),
+                Err(_) => http::text(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "The clean stopped unexpectedly",
+                ),
+            }
+        }
+        (Some("delete"), Some(1)) => {
+            let Some(certname) = body["payload"]["certname"].as_str().map(str::to_string) else {
+                return invalid("delete's payload names no certname".to_string());
+            };
+            let node = certname.clone();
+            match tokio::task::spawn_blocking(move || store.delete_node(&node)).await {
+                Ok(Ok(_)) => {
+                    state.log(&format!("PuppetDB's delete of {certname}, as {who} asked"));
+                    http::json(&json!({"deleted": certname}))
+                }
+                Ok(Err(error)) => store_error(&error),
+                Err(_) => http::text(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "The delete stopped unexpectedly",
+                ),
+            }
+        }
+        (command, version) => invalid(format!(
+            "Unknown admin command {} version {}: clean and delete, version 1",
+            command.unwrap_or("(none)"),
+            version.map_or("(none)".to_string(), |v| v.to_string())
+        )),
+    }
+}
+
+/// The parts of a collection a `clean` payload names.
+fn clean_operations(payload: &Value) -> Result<marionette_storage::Operations, String> {
+    use marionette_storage::Operations;
+    let Some(asked) = payload.as_array() else {
+        return Err("clean's payload is a list of operations".to_string());
+    };
+    if asked.is_empty() {
+        return Ok(Operations::all());
+    }
+    let mut operations = Operations::none();
+    for operation in asked {
+        let (name, options) = match operation {
+            Value::String(name) => (name.as_str(), None),
+            Value::Array(pair) if pair.len() == 2 => match (&pair[0], &pair[1]) {
+                (Value::String(name), options @ Value::Object(_)) => (name.as_str(), Some(options)),
+                _ => return Err(format!("Unknown clean operation {operation}")),
+            },
+            _ => return Err(format!("Unknown clean operation {operation}")),
+        };
+        match (name, options) {
+            ("expire_nodes", None) => operations.expire_nodes = true,
+            ("purge_nodes", options) => {
+                operations.purge_nodes = true;
+                if let Some(options) = options {
+                    let limit = options["batch_limit"].as_u64().ok_or_else(|| {
+                        format!("purge_nodes's batch_limit is a whole number: {options}")
+                    })?;
+                    operations.purge_batch_limit =
+                        Some(usize::try_from(limit).unwrap_or(usize::MAX));
+                }
+            }
+            ("purge_reports", None) => operations.purge_reports = true,
+            ("purge_resource_events", None) => operations.purge_resource_events = true,
+            // Packages are kept with their node's facts, and nothing else
+            // is left behind: nothing to collect.
+            ("gc_packages" | "other", None) => {}
+            _ => return Err(format!("Unknown clean operation {operation}")),
+        }
+    }
+    Ok(operations)
 }
 
 /// `/metrics/v2/REST`: PuppetDB's population metrics in Jolokia's form,

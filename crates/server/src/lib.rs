@@ -136,6 +136,9 @@ pub struct PuppetDbAccess {
     /// tools on its machine: no certificate is asked, and the allowlist
     /// does not apply.
     pub plain_bind: Option<std::net::SocketAddr>,
+    /// The storage's retention settings, which PuppetDB's admin `clean`
+    /// command applies on demand.
+    pub retention: marionette_storage::Retention,
 }
 
 /// The paths of PuppetDB's API and of the status API, all that a server

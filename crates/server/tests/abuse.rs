@@ -837,6 +837,7 @@ fn puppetdb_api_over_plain_http_on_its_own_port() {
             allowlist: Some(vec!["mrtest-allowed".into()]),
             only: false,
             plain_bind: Some("127.0.0.1:0".parse().unwrap()),
+            ..Default::default()
         };
     });
     let server = fixture.server.as_ref().unwrap();
@@ -884,6 +885,116 @@ fn puppetdb_api_over_plain_http_on_its_own_port() {
     assert_eq!(tls.fetch("GET", "/pdb/query/v4/nodes").unwrap().0, 200);
 }
 
+/// PuppetDB's admin commands, as the puppetdb_gc module and operators send
+/// them to the plain port: `clean` runs the collection's parts it names
+/// with the configured TTLs, `delete` removes a node at once; anything
+/// else is refused with PuppetDB's `data-invalid`.
+#[test]
+fn puppetdb_admin_commands_clean_and_delete() {
+    use marionette_storage::commands;
+    let dir = tempfile::tempdir().unwrap();
+    let store =
+        Arc::new(marionette_storage::Store::open(&dir.path().join("store.sqlite3")).unwrap());
+    let mut values = serde_json::Map::new();
+    values.insert("kernel".into(), serde_json::json!("Linux"));
+    for node in ["mrtest-gone.example", "mrtest-live.example"] {
+        let payload = commands::replace_facts(node, "production", &values, None, "server");
+        let (command, version) = commands::REPLACE_FACTS;
+        store.submit(command, version, node, &payload).unwrap();
+    }
+    let mut deactivation = commands::deactivate_node("mrtest-gone.example");
+    deactivation["producer_timestamp"] = serde_json::json!("2000-01-01T00:00:00.000Z");
+    let (command, version) = commands::DEACTIVATE_NODE;
+    store
+        .submit(command, version, "mrtest-gone.example", &deactivation)
+        .unwrap();
+    let kept = store.clone();
+    let fixture = Fixture::start_with(Limits::default(), &[], |config| {
+        config.storage = Some(kept);
+        config.puppetdb = marionette_server::PuppetDbAccess {
+            plain_bind: Some("127.0.0.1:0".parse().unwrap()),
+            ..Default::default()
+        };
+    });
+    let plain = fixture.server.as_ref().unwrap().plain_address().unwrap();
+    let ask = |method: &str, body: &str| -> (u16, String) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(plain).unwrap();
+        write!(
+            stream,
+            "{method} /pdb/admin/v1/cmd HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let status = answer[9..12].parse().unwrap();
+        let body = answer
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default();
+        (status, body)
+    };
+    let nodes = || -> Vec<String> {
+        store
+            .query(
+                "nodes",
+                Some(&serde_json::json!(["=", "node_state", "any"])),
+                &Default::default(),
+            )
+            .unwrap()
+            .iter()
+            .map(|n| n["certname"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Expiring only: the node deactivated in 2000 stays.
+    assert_eq!(
+        ask(
+            "POST",
+            r#"{"command": "clean", "version": 1, "payload": ["expire_nodes", "gc_packages"]}"#
+        ),
+        (200, r#"{"ok":true}"#.to_string())
+    );
+    assert_eq!(nodes(), ["mrtest-gone.example", "mrtest-live.example"]);
+    assert_eq!(
+        ask(
+            "POST",
+            r#"{"command": "clean", "version": 1, "payload": [["purge_nodes", {"batch_limit": 5}]]}"#
+        ),
+        (200, r#"{"ok":true}"#.to_string())
+    );
+    assert_eq!(nodes(), ["mrtest-live.example"]);
+    assert_eq!(
+        ask(
+            "POST",
+            r#"{"command": "delete", "version": 1, "payload": {"certname": "mrtest-live.example"}}"#
+        ),
+        (200, r#"{"deleted":"mrtest-live.example"}"#.to_string())
+    );
+    assert!(nodes().is_empty());
+    for wrong in [
+        r#"{"command": "clean", "version": 1, "payload": ["purge_everything"]}"#,
+        r#"{"command": "clean", "version": 2, "payload": []}"#,
+        r#"{"command": "delete", "version": 1, "payload": {}}"#,
+        "not json",
+    ] {
+        let (status, body) = ask("POST", wrong);
+        assert_eq!(status, 400, "{wrong}: {body}");
+        if wrong != "not json" {
+            assert!(body.contains(r#""kind":"data-invalid""#), "{wrong}: {body}");
+        }
+    }
+    assert_eq!(ask("GET", "").0, 405);
+    let log = std::fs::read_to_string(fixture.path().join("server.log")).unwrap();
+    assert!(
+        log.contains(
+            "PuppetDB's delete of mrtest-live.example, as a client without a certificate asked"
+        ),
+        "{log}"
+    );
+}
+
 /// PuppetDB's API to the certificates of its allowlist alone, and a
 /// server that serves it alone (as `marionette storage serve` does)
 /// answers nothing else, the CA's API included.
@@ -899,7 +1010,7 @@ fn puppetdb_api_to_the_allowlist_alone() {
             config.puppetdb = marionette_server::PuppetDbAccess {
                 allowlist: Some(vec!["mrtest-allowed".into()]),
                 only: true,
-                plain_bind: None,
+                ..Default::default()
             };
         },
     );

@@ -62,7 +62,7 @@ pub use counts::EventCounts;
 pub use endpoint::{Endpoint, endpoint};
 pub use meta::Population;
 pub use query::Paging;
-pub use retention::{Collected, Retention, parse_ttl};
+pub use retention::{Collected, Operations, Retention, parse_ttl};
 pub use store::Store;
 
 /// Why a command or a query failed.

@@ -6,8 +6,11 @@
 //! is deleted with everything kept of it; a report produced more than
 //! `report-ttl` ago is deleted, and the resource events of one produced
 //! more than `resource-events-ttl` ago (the report stays, without them).
-//! The caller applies it when it opens the store and then periodically
-//! ([`Store::collect_garbage`]).
+//! At most `node-purge-gc-batch-limit` nodes are purged at a time, the
+//! longest gone first. The caller applies it when it opens the store and
+//! then periodically ([`Store::collect_garbage`]); PuppetDB's admin
+//! commands run some of it on demand ([`Store::clean`]) or delete one node
+//! ([`Store::delete_node`]).
 
 use std::time::Duration;
 
@@ -24,6 +27,9 @@ pub struct Retention {
     pub report_ttl: Option<Duration>,
     /// PuppetDB's default is the report TTL.
     pub resource_events_ttl: Option<Duration>,
+    /// The most nodes one collection purges (PuppetDB's
+    /// `node-purge-gc-batch-limit`); 0 purges every one due.
+    pub node_purge_batch_limit: usize,
 }
 
 impl Default for Retention {
@@ -37,6 +43,45 @@ impl Default for Retention {
             node_purge_ttl: Some(Duration::from_secs(14 * DAY)),
             report_ttl: Some(Duration::from_secs(14 * DAY)),
             resource_events_ttl: Some(Duration::from_secs(14 * DAY)),
+            node_purge_batch_limit: 25,
+        }
+    }
+}
+
+/// Which parts of a collection to run, as PuppetDB's admin `clean`
+/// command names them (`expire_nodes`, `purge_nodes`, `purge_reports`,
+/// `purge_resource_events`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operations {
+    pub expire_nodes: bool,
+    pub purge_nodes: bool,
+    /// The most nodes purged this time, instead of the retention's limit
+    /// (the command's `batch_limit`).
+    pub purge_batch_limit: Option<usize>,
+    pub purge_reports: bool,
+    pub purge_resource_events: bool,
+}
+
+impl Operations {
+    /// Every part: a periodic collection.
+    pub fn all() -> Operations {
+        Operations {
+            expire_nodes: true,
+            purge_nodes: true,
+            purge_batch_limit: None,
+            purge_reports: true,
+            purge_resource_events: true,
+        }
+    }
+
+    /// None yet, for a command to name its own.
+    pub fn none() -> Operations {
+        Operations {
+            expire_nodes: false,
+            purge_nodes: false,
+            purge_batch_limit: None,
+            purge_reports: false,
+            purge_resource_events: false,
         }
     }
 }
@@ -88,17 +133,29 @@ impl Store {
     /// Expires, purges and deletes what `retention` no longer keeps, in
     /// one transaction.
     pub fn collect_garbage(&self, retention: &Retention) -> Result<Collected, StoreError> {
+        self.clean(retention, &Operations::all())
+    }
+
+    /// The parts of a collection `operations` names, in one transaction.
+    pub fn clean(
+        &self,
+        retention: &Retention,
+        operations: &Operations,
+    ) -> Result<Collected, StoreError> {
         let now = Timestamp::now();
         let mut db = self.connection();
         db.transaction(|db| -> Result<Collected, DbError> {
             let mut collected = Collected::default();
-            if let Some(ttl) = retention.report_ttl {
+            if let (true, Some(ttl)) = (operations.purge_reports, retention.report_ttl) {
                 collected.reports = db.execute(
                     "DELETE FROM reports WHERE producer_timestamp < ?1",
                     params![before(now, ttl)],
                 )?;
             }
-            if let Some(ttl) = retention.resource_events_ttl {
+            if let (true, Some(ttl)) = (
+                operations.purge_resource_events,
+                retention.resource_events_ttl,
+            ) {
                 // A run's events happen before its report is produced: a
                 // report produced before the cutoff has only older events
                 // (PuppetDB drops them by the day they happened).
@@ -108,22 +165,52 @@ impl Store {
                     params![before(now, ttl)],
                 )?;
             }
-            if let Some(ttl) = retention.node_ttl {
+            if let (true, Some(ttl)) = (operations.expire_nodes, retention.node_ttl) {
                 collected.expired =
                     expire(db, &now.format("%Y-%m-%dT%H:%M:%S.%LZ"), &before(now, ttl))?;
             }
-            if let Some(ttl) = retention.node_purge_ttl {
-                // Facts, catalogs and reports go with the node (ON DELETE
-                // CASCADE).
-                collected.purged = db.execute(
-                    "DELETE FROM certnames WHERE deactivated < ?1 OR expired < ?1",
-                    params![before(now, ttl)],
-                )?;
+            if let (true, Some(ttl)) = (operations.purge_nodes, retention.node_purge_ttl) {
+                let limit = operations
+                    .purge_batch_limit
+                    .unwrap_or(retention.node_purge_batch_limit);
+                collected.purged = purge(db, &before(now, ttl), limit)?;
             }
             Ok(collected)
         })
         .map_err(|e| self.failed(e))
     }
+
+    /// Deletes a node and everything kept of it at once (PuppetDB's admin
+    /// `delete`); whether it was known.
+    pub fn delete_node(&self, certname: &str) -> Result<bool, StoreError> {
+        let mut db = self.connection();
+        db.transaction(|db| {
+            db.execute(
+                "DELETE FROM certnames WHERE certname = ?1",
+                params![certname],
+            )
+        })
+        .map(|deleted| deleted > 0)
+        .map_err(|e| self.failed(e))
+    }
+}
+
+/// Deletes the nodes deactivated or expired before `cutoff`, at most
+/// `limit` of them (0: all), those gone longest first; facts, catalogs
+/// and reports go with them (ON DELETE CASCADE).
+fn purge(db: &mut Db, cutoff: &str, limit: usize) -> Result<usize, DbError> {
+    let due = "SELECT certname FROM certnames WHERE deactivated < ?1 OR expired < ?1
+               ORDER BY COALESCE(deactivated, expired), certname";
+    if limit == 0 {
+        return db.execute(
+            &format!("DELETE FROM certnames WHERE certname IN ({due})"),
+            params![cutoff],
+        );
+    }
+    db.execute(
+        &format!("DELETE FROM certnames WHERE certname IN ({due} LIMIT ?2)"),
+        params![cutoff, i64::try_from(limit).unwrap_or(i64::MAX)],
+    )
 }
 
 /// Expires, at `now`, the active nodes whose latest news (the latest of

@@ -147,6 +147,7 @@ fn schema_retention_and_pql_on_postgresql() {
             node_purge_ttl: day,
             report_ttl: day,
             resource_events_ttl: day,
+            node_purge_batch_limit: 25,
         })
         .unwrap();
     assert_eq!(collected.expired, 1);
@@ -164,4 +165,25 @@ fn schema_retention_and_pql_on_postgresql() {
     );
     let population = store.population().unwrap();
     assert_eq!((population.active_nodes, population.inactive_nodes), (1, 1));
+    // Purges in batches (a LIMIT in PostgreSQL's subquery), and a node
+    // deleted at once.
+    for node in ["gone1.example", "gone2.example"] {
+        submit(&store, node, 1).unwrap();
+        let mut deactivation = commands::deactivate_node(node);
+        deactivation["producer_timestamp"] = json!("2000-01-01T00:00:00.000Z");
+        let (command, version) = commands::DEACTIVATE_NODE;
+        store.submit(command, version, node, &deactivation).unwrap();
+    }
+    let batch = Retention {
+        node_ttl: None,
+        node_purge_ttl: day,
+        report_ttl: None,
+        resource_events_ttl: None,
+        node_purge_batch_limit: 1,
+    };
+    assert_eq!(store.collect_garbage(&batch).unwrap().purged, 1);
+    assert_eq!(store.collect_garbage(&batch).unwrap().purged, 1);
+    assert_eq!(store.collect_garbage(&batch).unwrap().purged, 0);
+    assert!(store.delete_node("new.example").unwrap());
+    assert_eq!(store.population().unwrap().active_nodes, 0);
 }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use marionette_storage::{
-    Collected, Paging, Retention, Store, StoreError, commands, endpoint, meta,
+    Collected, Operations, Paging, Retention, Store, StoreError, commands, endpoint, meta,
 };
 use serde_json::{Value, json};
 
@@ -706,6 +706,7 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         node_purge_ttl: day,
         report_ttl: day,
         resource_events_ttl: day,
+        node_purge_batch_limit: 25,
     };
     // Nothing is kept forever: nothing happens.
     let forever = Retention {
@@ -713,6 +714,7 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         node_purge_ttl: None,
         report_ttl: None,
         resource_events_ttl: None,
+        node_purge_batch_limit: 25,
     };
     assert_eq!(
         store.collect_garbage(&forever).unwrap(),
@@ -774,6 +776,7 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         node_purge_ttl: Some(Duration::from_millis(10)),
         report_ttl: day,
         resource_events_ttl: day,
+        node_purge_batch_limit: 25,
     };
     assert_eq!(
         store.collect_garbage(&purge).unwrap(),
@@ -816,6 +819,79 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         certnames(json!(["~", "certname", ""])),
         ["fresh.example", "old.example"]
     );
+}
+
+/// Purging as PuppetDB's `node-purge-gc-batch-limit` bounds it: at most
+/// the limit a collection, the nodes gone longest first, every one due with
+/// 0; the admin `clean` command's parts run alone, its `batch_limit` over
+/// the setting; `delete` removes a node at once, whatever its state.
+#[test]
+fn purges_are_batched_and_cleans_and_deletes_run_on_demand() {
+    let (_dir, store) = store();
+    let mut values = serde_json::Map::new();
+    values.insert("n".into(), json!(1));
+    for (node, gone) in [
+        ("c.example", "2000-01-03T00:00:00.000Z"),
+        ("a.example", "2000-01-01T00:00:00.000Z"),
+        ("b.example", "2000-01-02T00:00:00.000Z"),
+        ("d.example", "2000-01-04T00:00:00.000Z"),
+    ] {
+        let mut payload = commands::replace_facts(node, "production", &values, None, "server");
+        payload["producer_timestamp"] = json!("2000-01-01T00:00:00.000Z");
+        submit(&store, commands::REPLACE_FACTS, &payload);
+        let mut deactivation = commands::deactivate_node(node);
+        deactivation["producer_timestamp"] = json!(gone);
+        submit(&store, commands::DEACTIVATE_NODE, &deactivation);
+    }
+    submit(
+        &store,
+        commands::REPLACE_FACTS,
+        &commands::replace_facts("live.example", "production", &values, None, "server"),
+    );
+    let nodes = || -> Vec<String> {
+        query(&store, "nodes", json!(["=", "node_state", "any"]))
+            .iter()
+            .map(|n| n["certname"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let day = Some(Duration::from_secs(86400));
+    let retention = Retention {
+        node_ttl: None,
+        node_purge_ttl: day,
+        report_ttl: None,
+        resource_events_ttl: None,
+        node_purge_batch_limit: 2,
+    };
+    assert_eq!(store.collect_garbage(&retention).unwrap().purged, 2);
+    assert_eq!(nodes(), ["c.example", "d.example", "live.example"]);
+    // The command's own limit, and only the parts it names.
+    let one = Operations {
+        purge_nodes: true,
+        purge_batch_limit: Some(1),
+        ..Operations::none()
+    };
+    assert_eq!(store.clean(&retention, &one).unwrap().purged, 1);
+    assert_eq!(nodes(), ["d.example", "live.example"]);
+    let expire_only = Operations {
+        expire_nodes: true,
+        ..Operations::none()
+    };
+    assert_eq!(
+        store.clean(&retention, &expire_only).unwrap(),
+        Collected::default()
+    );
+    assert_eq!(nodes(), ["d.example", "live.example"]);
+    // 0: every node due.
+    let unbounded = Retention {
+        node_purge_batch_limit: 0,
+        ..retention
+    };
+    assert_eq!(store.collect_garbage(&unbounded).unwrap().purged, 1);
+    assert_eq!(nodes(), ["live.example"]);
+    assert!(store.delete_node("live.example").unwrap());
+    assert!(!store.delete_node("live.example").unwrap());
+    assert!(nodes().is_empty());
+    assert!(query(&store, "facts", json!(["=", "node_state", "any"])).is_empty());
 }
 
 /// Mangled PQL, down to the store's answer: an answer or an error the
