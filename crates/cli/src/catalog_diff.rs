@@ -44,9 +44,15 @@ pub(crate) struct DiffArgs {
     )]
     facts: Option<PathBuf>,
     /// The nodes and their facts from `marionette server`'s storage (under
-    /// its vardir): every active node, or those --query finds.
+    /// its vardir, or the PostgreSQL database of --storage-url): every
+    /// active node, or those --query finds.
     #[arg(long)]
     storage: bool,
+    /// With --storage: the server's PostgreSQL database
+    /// (`postgresql://USER:PASSWORD@HOST:PORT/DATABASE`, as its
+    /// `storage_url`), instead of the SQLite file under the vardir.
+    #[arg(long, value_name = "URL", requires = "storage")]
+    storage_url: Option<String>,
     /// Module directories of the old code, separated by `:`, searched
     /// after its own (modules a Puppetfile deployed for it); instead of
     /// --modulepath for that side.
@@ -233,14 +239,25 @@ pub(crate) fn diff(args: DiffArgs, env: &EnvArgs) -> Result<ExitCode> {
 /// finds), each with the facts it last sent, trusted data among them, in
 /// name order.
 fn stored_nodes(args: &DiffArgs, env: &EnvArgs) -> Result<Vec<(String, Map<String, Value>)>> {
-    let path = crate::storage::database(&crate::server::vardir(env));
-    if !path.exists() {
-        bail!(
-            "--storage: there is no storage at {} (the server keeps one with --storeconfigs; --vardir names the server's vardir)",
-            path.display()
-        );
-    }
-    let store = marionette_storage::Store::open(&path).context("Could not open the storage")?;
+    let url = args
+        .storage_url
+        .clone()
+        .or_else(|| crate::config::user_setting("storage_url"));
+    let store = match url {
+        // Read only: nothing waits in a queue.
+        Some(url) => marionette_storage::Store::connect(&url)
+            .context("--storage: could not connect to the storage's database")?,
+        None => {
+            let path = crate::storage::database(&crate::server::vardir(env));
+            if !path.exists() {
+                bail!(
+                    "--storage: there is no storage at {} (the server keeps one with --storeconfigs; --vardir names the server's vardir, --storage-url its PostgreSQL database)",
+                    path.display()
+                );
+            }
+            marionette_storage::Store::open(&path).context("Could not open the storage")?
+        }
+    };
     let query = match &args.query {
         Some(text) => {
             Some(serde_json::from_str::<Value>(text).context("--query is not a JSON query")?)

@@ -28,6 +28,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+#[path = "../../storage/tests/cluster/mod.rs"]
+mod cluster;
+
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/catalog-diff")
@@ -458,13 +461,9 @@ fn usage_errors_exit_1() {
     }
 }
 
-#[test]
-fn nodes_and_facts_come_from_the_servers_storage_too() {
-    use marionette_storage::{Store, commands};
-    let fixture = fixture();
-    let vardir = std::env::temp_dir().join(format!("mrtest-storage-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&vardir);
-    let store = Store::open(&vardir.join("storage/marionette.sqlite3")).expect("a storage");
+/// The fixture's nodes stored as a server stores them, one deactivated.
+fn store_fixture_nodes(store: &marionette_storage::Store, fixture: &Path) {
+    use marionette_storage::commands;
     for entry in std::fs::read_dir(fixture.join("facts")).unwrap() {
         let path = entry.unwrap().path();
         let node = path.file_stem().unwrap().to_string_lossy().into_owned();
@@ -485,6 +484,16 @@ fn nodes_and_facts_come_from_the_servers_storage_too() {
             &commands::deactivate_node("base-0005.example.com"),
         )
         .expect("deactivated");
+}
+
+#[test]
+fn nodes_and_facts_come_from_the_servers_storage_too() {
+    use marionette_storage::Store;
+    let fixture = fixture();
+    let vardir = std::env::temp_dir().join(format!("mrtest-storage-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&vardir);
+    let store = Store::open(&vardir.join("storage/marionette.sqlite3")).expect("a storage");
+    store_fixture_nodes(&store, &fixture);
     drop(store);
     let vardir_text = vardir.display().to_string();
     let stored = run_diff(&words(
@@ -525,4 +534,48 @@ fn nodes_and_facts_come_from_the_servers_storage_too() {
     assert_eq!(report["summary"]["nodes"], 1, "{report}");
     assert_eq!(report["groups"][0]["nodes"][0], "db-0003.example.com");
     let _ = std::fs::remove_dir_all(&vardir);
+}
+
+/// The same from a server's PostgreSQL storage (`--storage-url`): the
+/// active nodes' facts give the report the facts files give.
+#[test]
+fn nodes_and_facts_come_from_a_postgresql_storage() {
+    let cluster = cluster::Cluster::start();
+    let fixture = fixture();
+    let store = marionette_storage::Store::connect(&cluster.url()).expect("the database");
+    store_fixture_nodes(&store, &fixture);
+    drop(store);
+    let stored = run_diff(&words(
+        &format!(
+            "--from {{fixture}}/from --to {{fixture}}/to --storage --storage-url {} --format json",
+            cluster.url()
+        ),
+        &fixture,
+    ));
+    let from_files = run_diff(&words(
+        "--from {fixture}/from --to {fixture}/to --facts {fixture}/facts --nodes web-*,db-*,app-* --format json",
+        &fixture,
+    ));
+    assert_eq!(
+        stored.status.code(),
+        Some(6),
+        "{}",
+        String::from_utf8_lossy(&stored.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&stored.stdout),
+        String::from_utf8_lossy(&from_files.stdout)
+    );
+    // A database nobody answers at is said so.
+    let down = run_diff(&words(
+        "--from {fixture}/from --to {fixture}/to --storage --storage-url postgresql://postgres@127.0.0.1:1/mrtest",
+        &fixture,
+    ));
+    assert_eq!(down.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&down.stderr)
+            .contains("could not connect to the storage's database"),
+        "{}",
+        String::from_utf8_lossy(&down.stderr)
+    );
 }
