@@ -269,6 +269,7 @@ fn apply_does_what_puppet_apply_does() {
             "package_failure",
             "purge_late",
             "recurse",
+            "recurse_skipped",
             "refresh_failure",
             "schedule",
             "service_base",

@@ -187,6 +187,13 @@ pub trait Generation {
     /// what a generator gathers from the rest of the catalog (`concat_file`
     /// its fragments).
     fn resources_of(&self, type_name: &str) -> Vec<&Resource>;
+    /// Whether a recursive resource is to give every entry it finds, even
+    /// those it would leave alone: a directory skipped for failed
+    /// dependencies names each as skipped, as Puppet's generated children
+    /// are.
+    fn every_entry(&self) -> bool {
+        false
+    }
 }
 
 /// A resource added by a generator: contained where its generator is, with

@@ -914,6 +914,8 @@ struct Late<'r> {
     resources: &'r [Resource],
     logger: &'r Logger,
     path: &'r str,
+    /// The directory is skipped: every entry is named.
+    skipped: bool,
 }
 
 impl marionette_ral::Generation for Late<'_> {
@@ -939,6 +941,10 @@ impl marionette_ral::Generation for Late<'_> {
 
     fn warn_about(&self, _resource: &Resource, message: &str) {
         self.logger.log(Level::Warning, self.path, message);
+    }
+
+    fn every_entry(&self) -> bool {
+        self.skipped
     }
 
     fn resources_of(&self, type_name: &str) -> Vec<&Resource> {
@@ -1364,10 +1370,11 @@ impl<'a> Run<'a> {
     /// `sites-available`) and nothing manages is removed now, each entry
     /// a resource of its own, contained where the directory is. The
     /// entries there before the run were made resources with the catalog.
-    /// A directory skipped for failed dependencies has its entries listed
-    /// and skipped too, as Puppet's are.
+    /// A recursive directory skipped for failed dependencies, purging or
+    /// not, has every entry listed and skipped too (those it would leave
+    /// alone included), as Puppet's generated children are.
     fn purge_late(&mut self, (directory, at): (&Resource, usize), path: &str, run: Option<bool>) {
-        let entries = self.late_entries(directory, path);
+        let entries = self.late_entries(directory, path, run.is_none());
         if entries.is_empty() {
             return;
         }
@@ -1463,10 +1470,17 @@ impl<'a> Run<'a> {
 
     /// The entries of a recursive, purging directory that nothing manages
     /// and that were not there before the run, as resources removing
-    /// them, each with its containment path.
-    fn late_entries(&mut self, directory: &Resource, path: &str) -> Vec<(Resource, Arc<str>)> {
+    /// them, each with its containment path; of a recursive directory
+    /// `skipped`, every entry nothing manages and the run has not made a
+    /// resource of.
+    fn late_entries(
+        &mut self,
+        directory: &Resource,
+        path: &str,
+        skipped: bool,
+    ) -> Vec<(Resource, Arc<str>)> {
         if directory.type_name() != "file"
-            || directory.get("purge") != Some(&Value::Boolean(true))
+            || (directory.get("purge") != Some(&Value::Boolean(true)) && !skipped)
             || directory.get("recurse") != Some(&Value::Boolean(true))
         {
             return Vec::new();
@@ -1483,6 +1497,7 @@ impl<'a> Run<'a> {
             resources: &resources,
             logger: &self.logger,
             path,
+            skipped,
         };
         let Ok(Ok(generated)) = marionette_ral::attribute::guarded("generate", "generate", || {
             Ok(hook(directory, &late))
@@ -1501,7 +1516,7 @@ impl<'a> Run<'a> {
         };
         generated
             .into_iter()
-            .filter(|new| removing(&new.params))
+            .filter(|new| skipped || removing(&new.params))
             .filter_map(|new| {
                 let entry = Resource::new(
                     directory.type_def().clone(),

@@ -1490,7 +1490,7 @@ fn recurse(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>, 
             if let Some(backup) = resource.get("backup").filter(|_| has_source) {
                 params.push(("backup".into(), backup.clone()));
             }
-        } else if has_source || params.is_empty() {
+        } else if (has_source || params.is_empty()) && !run.every_entry() {
             // Not in the source, or nothing to give the entries: leave
             // them alone.
             continue;
