@@ -218,6 +218,33 @@ impl Tls {
 }
 
 /// Whether the server closed a plain TCP connection within `within`.
+/// One request over plain HTTP, as it is written; the answer's status and
+/// body.
+fn plain_http(address: SocketAddr, request: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer[9..12].parse().unwrap();
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+/// Revokes `name`'s certificate through the CA's API; the status.
+fn revoke(admin: &mut Tls, name: &str) -> u16 {
+    admin
+        .fetch_with_body(
+            "PUT",
+            &format!("/puppet-ca/v1/certificate_status/{name}"),
+            br#"{"desired_state":"revoked"}"#,
+        )
+        .unwrap()
+        .0
+}
+
 fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
     stream.set_read_timeout(Some(within)).unwrap();
     let mut byte = [0u8; 1];
@@ -643,17 +670,7 @@ fn operators_see_status_metrics_and_logs_and_flush_environments() {
     assert_eq!(flushes(), 2);
 
     // The CA's actions leave audit lines: who, from where, what, which.
-    assert_eq!(
-        admin
-            .fetch_with_body(
-                "PUT",
-                "/puppet-ca/v1/certificate_status/mrtest-node",
-                br#"{"desired_state":"revoked"}"#
-            )
-            .unwrap()
-            .0,
-        204
-    );
+    assert_eq!(revoke(&mut admin, "mrtest-node"), 204);
     let audit = std::fs::read_to_string(fixture.path().join("audit.log")).unwrap();
     assert!(
         audit
@@ -778,17 +795,7 @@ fn logs_go_to_syslog_and_the_journal_under_their_own_names() {
     );
 
     let mut admin = fixture.connect(Some("mrtest-cli")).unwrap();
-    assert_eq!(
-        admin
-            .fetch_with_body(
-                "PUT",
-                "/puppet-ca/v1/certificate_status/mrtest-node",
-                br#"{"desired_state":"revoked"}"#
-            )
-            .unwrap()
-            .0,
-        204
-    );
+    assert_eq!(revoke(&mut admin, "mrtest-node"), 204);
     let pid = std::process::id();
     let audit = text(&until(&syslog, "revoked mrtest-node"));
     let record = audit.last().unwrap();
@@ -843,22 +850,11 @@ fn puppetdb_api_over_plain_http_on_its_own_port() {
     let server = fixture.server.as_ref().unwrap();
     let plain = server.plain_address().expect("the plain port is open");
     assert_ne!(plain, server.address());
-    let get = |path: &str| -> (u16, String) {
-        use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(plain).unwrap();
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    let get = |path: &str| {
+        plain_http(
+            plain,
+            &format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
         )
-        .unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        let status = answer[9..12].parse().unwrap();
-        let body = answer
-            .split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default();
-        (status, body)
     };
     let (status, body) = get("/pdb/query/v4/nodes");
     assert_eq!(status, 200, "{body}");
@@ -917,24 +913,15 @@ fn puppetdb_admin_commands_clean_and_delete() {
         };
     });
     let plain = fixture.server.as_ref().unwrap().plain_address().unwrap();
-    let ask = |method: &str, body: &str| -> (u16, String) {
-        use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(plain).unwrap();
-        write!(
-            stream,
-            "{method} /pdb/admin/v1/cmd HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
+    let ask = |method: &str, body: &str| {
+        plain_http(
+            plain,
+            &format!(
+                "{method} /pdb/admin/v1/cmd HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            ),
         )
-        .unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        let status = answer[9..12].parse().unwrap();
-        let body = answer
-            .split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_string())
-            .unwrap_or_default();
-        (status, body)
     };
     let nodes = || -> Vec<String> {
         store
