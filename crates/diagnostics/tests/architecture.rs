@@ -320,7 +320,7 @@ fn the_foundations_depend_on_nothing_above_them() {
         ("facts", &[]),
         ("ca", &[]),
         ("plugin-sdk", &[]),
-        ("server", &["ca", "storage"]),
+        ("server", &["ca", "diagnostics", "storage"]),
         ("agent", &["ca"]),
         ("storage", &["values"]),
         ("catalog-diff", &["catalog", "values"]),
