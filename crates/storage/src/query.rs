@@ -832,19 +832,49 @@ fn select(value: Option<&Value>) -> Result<(String, Option<&Value>), StoreError>
     Ok((entity, items.get(1)))
 }
 
+impl Extract {
+    /// Whether the query reads a node's facts (`["fact", NAME]` of
+    /// `nodes`), which the store then reads with each node.
+    pub(crate) fn mentions_facts(&self) -> bool {
+        let fact = |f: &Field| matches!(f, Field::Fact(_));
+        self.filter.as_ref().is_some_and(|f| f.mentions(&fact))
+            || self.fields.iter().flatten().any(|p| match p {
+                Projection::Field(_, field) => fact(field),
+                Projection::Function(_, field) => field.as_ref().is_some_and(fact),
+            })
+            || self.group_by.iter().any(|(_, field)| fact(field))
+            || self.computed.iter().any(|c| fact(&c.source))
+    }
+}
+
 impl Expr {
+    /// Whether the condition names a field `wanted` accepts, in its
+    /// subqueries too.
+    pub(crate) fn mentions(&self, wanted: &dyn Fn(&Field) -> bool) -> bool {
+        match self {
+            Expr::Compare(_, f, _)
+            | Expr::Regex(f, _)
+            | Expr::PathRegex(f, _)
+            | Expr::Null(f, _) => wanted(f),
+            Expr::And(parts) | Expr::Or(parts) => parts.iter().any(|p| p.mentions(wanted)),
+            Expr::Not(inner) => inner.mentions(wanted),
+            Expr::In(fields, _) => fields.iter().any(wanted),
+            Expr::InQuery(fields, extract) => {
+                fields.iter().any(wanted)
+                    || extract.filter.as_ref().is_some_and(|f| f.mentions(wanted))
+            }
+        }
+    }
+
     /// Whether the condition names `node_state`: such a query chooses
     /// which nodes' rows it sees.
     pub(crate) fn mentions_node_state(&self) -> bool {
         let named = |f: &Field| *f == Field::Plain("node_state".into());
         match self {
-            Expr::Compare(_, f, _)
-            | Expr::Regex(f, _)
-            | Expr::PathRegex(f, _)
-            | Expr::Null(f, _) => named(f),
+            Expr::InQuery(fields, _) => fields.iter().any(named),
             Expr::And(parts) | Expr::Or(parts) => parts.iter().any(Expr::mentions_node_state),
             Expr::Not(inner) => inner.mentions_node_state(),
-            Expr::In(fields, _) | Expr::InQuery(fields, _) => fields.iter().any(named),
+            other => other.mentions(&named),
         }
     }
 

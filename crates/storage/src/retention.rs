@@ -177,6 +177,7 @@ impl Store {
             }
             Ok(collected)
         })
+        .inspect(|_| self.changed())
         .map_err(|e| self.failed(e))
     }
 
@@ -190,6 +191,7 @@ impl Store {
                 params![certname],
             )
         })
+        .inspect(|_| self.changed())
         .map(|deleted| deleted > 0)
         .map_err(|e| self.failed(e))
     }

@@ -1,10 +1,12 @@
 //! The store: a database (SQLite, or PostgreSQL), PuppetDB's commands
 //! into it, and its entities' rows out of it.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 
 use marionette_values::time::Timestamp;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use sha1::Digest;
 
@@ -21,7 +23,17 @@ pub struct Store {
     connection: Mutex<Db>,
     /// Where commands wait while the database is unavailable.
     queue: Option<crate::queue::Queue>,
+    /// Changes this process made, for what is kept computed from the
+    /// stored data.
+    writes: std::sync::atomic::AtomicU64,
+    /// The population last counted: when, after how many changes.
+    population: Mutex<Option<(std::time::Instant, u64, crate::meta::Population)>>,
 }
+
+/// How long counted population metrics serve (PuppetDB counts them
+/// periodically too): changes this process makes count again at once,
+/// another server's on the same database within this time.
+const POPULATION_KEPT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// A PostgreSQL URL as it may be said: without its password.
 fn without_password(url: &str) -> String {
@@ -87,6 +99,8 @@ impl Store {
             path: path.display().to_string(),
             connection: Mutex::new(db),
             queue: None,
+            writes: Default::default(),
+            population: Mutex::default(),
         })
     }
 
@@ -109,6 +123,8 @@ impl Store {
             path: path.clone(),
             connection: Mutex::new(db),
             queue: None,
+            writes: Default::default(),
+            population: Mutex::default(),
         })
     }
 
@@ -289,7 +305,10 @@ impl Store {
         };
         let mut db = self.connection();
         match db.transaction(|db| store(db, certname, payload)) {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                self.changed();
+                Ok(())
+            }
             Err(Failure::Sql(e)) => Err(self.failed(e)),
             Err(Failure::Payload(message)) => Err(malformed(&message)),
         }
@@ -341,9 +360,32 @@ impl Store {
             .is_ok()
     }
 
+    /// Notes a change this process made to what is stored.
+    pub(crate) fn changed(&self) {
+        self.writes
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// How many nodes and resources are kept, for PuppetDB's population
-    /// metrics.
+    /// metrics: counted again after a change made here, or after
+    /// [`POPULATION_KEPT`] (counting distinct resources reads every
+    /// catalog's, which a fleet's dashboards must not ask at every page).
     pub fn population(&self) -> Result<crate::meta::Population, StoreError> {
+        let writes = self.writes.load(std::sync::atomic::Ordering::Relaxed);
+        if let Some((at, counted_after, population)) =
+            *self.population.lock().unwrap_or_else(|e| e.into_inner())
+            && counted_after == writes
+            && at.elapsed() < POPULATION_KEPT
+        {
+            return Ok(population);
+        }
+        let population = self.count_population()?;
+        *self.population.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((std::time::Instant::now(), writes, population));
+        Ok(population)
+    }
+
+    fn count_population(&self) -> Result<crate::meta::Population, StoreError> {
         let mut db = self.connection();
         let mut count = |sql: &str| -> Result<u64, StoreError> {
             let row = db.query_one(sql, &[]).map_err(|e| self.failed(e))?;
@@ -376,7 +418,11 @@ impl Store {
                 self.run(&mut sub, &paging)
             })?;
         }
-        let rows = self.rows(&extract.entity, extract.filter.as_ref())?;
+        let rows = self.rows(
+            &extract.entity,
+            extract.filter.as_ref(),
+            extract.mentions_facts(),
+        )?;
         let every_node = extract
             .filter
             .as_ref()
@@ -395,11 +441,13 @@ impl Store {
     }
 
     /// The entity's rows, narrowed by what the filter requires of the
-    /// node or (for resources) the type when it says.
+    /// node, (for resources) the type or (for facts) the name when it
+    /// says; nodes carry their facts only when the query reads them.
     fn rows(
         &self,
         entity: &str,
         filter: Option<&Expr>,
+        with_facts: bool,
     ) -> Result<Vec<Map<String, Value>>, StoreError> {
         let certname = filter
             .and_then(|f| f.required("certname"))
@@ -408,8 +456,14 @@ impl Store {
         let mut guard = self.connection();
         let connection = &mut *guard;
         let rows = match entity {
-            "nodes" => nodes(connection, certname.as_deref()),
-            "facts" => facts(connection, certname.as_deref()),
+            "nodes" => nodes(connection, certname.as_deref(), with_facts),
+            "facts" => {
+                let name = filter
+                    .and_then(|f| f.required("name"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                facts(connection, certname.as_deref(), name.as_deref())
+            }
             "fact-names" => fact_names(connection),
             "environments" => environments(connection),
             "resources" => {
@@ -833,6 +887,18 @@ fn deactivate(
     Ok(())
 }
 
+/// A condition on `column` when a value for it is given (as parameter
+/// `index`), which the database answers from the column's index; else one
+/// that holds for every row. (A single `?N IS NULL OR column = ?N` would
+/// make SQLite scan the whole table either way.)
+fn given(column: &str, index: u8, given: bool) -> String {
+    if given {
+        format!("{column} = ?{index}")
+    } else {
+        format!("CAST(?{index} AS TEXT) IS NULL")
+    }
+}
+
 fn json_text(text: Option<String>) -> Value {
     text.and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or(Value::Null)
@@ -846,18 +912,24 @@ fn node_state(deactivated: &Option<String>, expired: &Option<String>) -> Value {
     })
 }
 
-fn nodes(connection: &mut Db, certname: Option<&str>) -> Rows {
+fn nodes(connection: &mut Db, certname: Option<&str>, with_facts: bool) -> Rows {
+    // A node's facts are the bulk of what its row would read: read only
+    // for a query that asks them.
     let found = connection.query(
-        "SELECT c.certname, c.deactivated, c.expired,
-                f.timestamp, f.environment, f.facts,
+        &format!(
+            "SELECT c.certname, c.deactivated, c.expired,
+                f.timestamp, f.environment, {},
                 k.timestamp, k.environment, r.report
          FROM certnames c
          LEFT JOIN factsets f ON f.certname = c.certname
          LEFT JOIN catalogs k ON k.certname = c.certname
          LEFT JOIN latest_reports l ON l.certname = c.certname
          LEFT JOIN reports r ON r.hash = l.hash
-         WHERE CAST(?1 AS TEXT) IS NULL OR c.certname = ?1
+         WHERE {}
          ORDER BY c.certname",
+            if with_facts { "f.facts" } else { "NULL" },
+            given("c.certname", 1, certname.is_some())
+        ),
         params![certname],
     )?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
@@ -901,12 +973,17 @@ fn nodes(connection: &mut Db, certname: Option<&str>) -> Rows {
     rows.collect()
 }
 
-fn facts(connection: &mut Db, certname: Option<&str>) -> Rows {
+/// The facts of every node (or one), each a row; only the fact `name`
+/// when a query names one, the others not even parsed.
+fn facts(connection: &mut Db, certname: Option<&str>, name: Option<&str>) -> Rows {
     let found = connection.query(
-        "SELECT f.certname, f.environment, f.facts, c.deactivated, c.expired
+        &format!(
+            "SELECT f.certname, f.environment, f.facts, c.deactivated, c.expired
          FROM factsets f JOIN certnames c ON c.certname = f.certname
-         WHERE CAST(?1 AS TEXT) IS NULL OR f.certname = ?1
+         WHERE {}
          ORDER BY f.certname",
+            given("f.certname", 1, certname.is_some())
+        ),
         params![certname],
     )?;
     let mut out = Vec::new();
@@ -922,7 +999,11 @@ fn facts(connection: &mut Db, certname: Option<&str>) -> Rows {
     for row in rows {
         let (certname, environment, facts, deactivated, expired) = row?;
         let state = node_state(&deactivated, &expired);
-        if let Value::Object(facts) = json_text(facts) {
+        let facts = match name {
+            Some(name) => one_fact(facts.as_deref(), name),
+            None => json_text(facts),
+        };
+        if let Value::Object(facts) = facts {
             for (name, value) in facts {
                 let mut fact = Map::new();
                 fact.insert("certname".into(), Value::String(certname.clone()));
@@ -976,7 +1057,7 @@ fn value_type(value: &Value) -> &'static str {
 /// them.
 fn fact_contents(connection: &mut Db, certname: Option<&str>) -> Rows {
     let mut out = Vec::new();
-    for fact in facts(connection, certname)? {
+    for fact in facts(connection, certname, None)? {
         let mut found = Vec::new();
         let name = fact.get("name").cloned().unwrap_or(Value::Null);
         let mut path = vec![name.clone()];
@@ -1025,10 +1106,13 @@ fn fact_paths(connection: &mut Db) -> Rows {
 /// Each node's facts as one row, with its trusted data beside them.
 fn inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
     let found = connection.query(
-        "SELECT f.certname, f.timestamp, f.environment, f.facts, c.deactivated, c.expired
+        &format!(
+            "SELECT f.certname, f.timestamp, f.environment, f.facts, c.deactivated, c.expired
          FROM factsets f JOIN certnames c ON c.certname = f.certname
-         WHERE CAST(?1 AS TEXT) IS NULL OR f.certname = ?1
+         WHERE {}
          ORDER BY f.certname",
+            given("f.certname", 1, certname.is_some())
+        ),
         params![certname],
     )?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
@@ -1056,11 +1140,14 @@ fn inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
 /// `version`, `provider`).
 fn package_inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
     let found = connection.query(
-        "SELECT f.certname, f.package_inventory, c.deactivated, c.expired
+        &format!(
+            "SELECT f.certname, f.package_inventory, c.deactivated, c.expired
          FROM factsets f JOIN certnames c ON c.certname = f.certname
          WHERE f.package_inventory IS NOT NULL
-           AND (CAST(?1 AS TEXT) IS NULL OR f.certname = ?1)
+           AND ({})
          ORDER BY f.certname",
+            given("f.certname", 1, certname.is_some())
+        ),
         params![certname],
     )?;
     let mut out = Vec::new();
@@ -1119,11 +1206,35 @@ fn named_rows(connection: &mut Db, sql: &str) -> Rows {
     rows.collect()
 }
 
+/// `name`'s fact of a factset, alone: the others are skipped over, not
+/// made values.
+fn one_fact(facts: Option<&str>, name: &str) -> Value {
+    let Some(all) =
+        facts.and_then(|text| serde_json::from_str::<HashMap<String, &RawValue>>(text).ok())
+    else {
+        return Value::Null;
+    };
+    let mut one = Map::new();
+    if let Some(value) = all
+        .get(name)
+        .and_then(|raw| serde_json::from_str(raw.get()).ok())
+    {
+        one.insert(name.to_string(), value);
+    }
+    Value::Object(one)
+}
+
+/// Every fact name of the kept factsets (their values skipped over).
 fn fact_names(connection: &mut Db) -> Rows {
+    let found = connection.query("SELECT facts FROM factsets", &[])?;
     let mut names = std::collections::BTreeSet::new();
-    for fact in facts(connection, None)? {
-        if let Some(Value::String(name)) = fact.get("name") {
-            names.insert(name.clone());
+    for row in &found {
+        if let Some(all) = row.text(0).and_then(|text| {
+            serde_json::from_str::<HashMap<String, &RawValue>>(&text)
+                .ok()
+                .map(|m| m.into_keys().collect::<Vec<_>>())
+        }) {
+            names.extend(all);
         }
     }
     Ok(names
@@ -1143,13 +1254,17 @@ fn environments(connection: &mut Db) -> Rows {
 
 fn resources(connection: &mut Db, certname: Option<&str>, type_name: Option<&str>) -> Rows {
     let found = connection.query(
-        "SELECT r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
+        &format!(
+            "SELECT r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
                 k.environment, r.parameters, c.deactivated, c.expired
          FROM catalog_resources r
          JOIN catalogs k ON k.certname = r.certname
          JOIN certnames c ON c.certname = r.certname
-         WHERE (CAST(?1 AS TEXT) IS NULL OR r.certname = ?1) AND (CAST(?2 AS TEXT) IS NULL OR r.type = ?2)
+         WHERE ({}) AND ({})
          ORDER BY r.certname, r.position",
+            given("r.certname", 1, certname.is_some()),
+            given("r.type", 2, type_name.is_some())
+        ),
         params![certname, type_name],
     )?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
@@ -1187,12 +1302,15 @@ fn resources(connection: &mut Db, certname: Option<&str>, type_name: Option<&str
 
 fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
     let found = connection.query(
-        "SELECT k.certname, k.version, k.transaction_uuid, k.catalog_uuid, k.code_id, k.job_id,
+        &format!(
+            "SELECT k.certname, k.version, k.transaction_uuid, k.catalog_uuid, k.code_id, k.job_id,
                 k.producer_timestamp, k.producer, k.hash, k.environment, k.edges,
                 c.deactivated, c.expired
          FROM catalogs k JOIN certnames c ON c.certname = k.certname
-         WHERE CAST(?1 AS TEXT) IS NULL OR k.certname = ?1
+         WHERE {}
          ORDER BY k.certname",
+            given("k.certname", 1, certname.is_some())
+        ),
         params![certname],
     )?;
     let mut out = Vec::new();
@@ -1281,10 +1399,13 @@ fn flat_edge(edge: &Value) -> Value {
 
 fn reports(connection: &mut Db, certname: Option<&str>, as_reported: bool) -> Rows {
     let found = connection.query(
-        "SELECT r.report, r.resource_events, r.metrics, r.logs, l.hash IS NOT NULL
+        &format!(
+            "SELECT r.report, r.resource_events, r.metrics, r.logs, l.hash IS NOT NULL
          FROM reports r LEFT JOIN latest_reports l ON l.hash = r.hash
-         WHERE CAST(?1 AS TEXT) IS NULL OR r.certname = ?1
+         WHERE {}
          ORDER BY r.certname, r.end_time",
+            given("r.certname", 1, certname.is_some())
+        ),
         params![certname],
     )?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
