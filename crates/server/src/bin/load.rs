@@ -499,12 +499,7 @@ fn run(options: Options) -> Result<bool, String> {
             options.clients,
             elapsed.as_secs_f64()
         );
-        println!(
-            "commands/s {:.1}  p50 {:.1} ms  p99 {:.1} ms",
-            latencies.len() as f64 / elapsed.as_secs_f64(),
-            millis(percentile(&latencies, 0.5)),
-            millis(percentile(&latencies, 0.99))
-        );
+        print_rate("commands", &latencies, elapsed);
         all_failures += failures;
         first_failure = first_failure.or(first);
         for (name, path) in puppetboard_queries() {
@@ -552,12 +547,7 @@ fn run(options: Options) -> Result<bool, String> {
             options.clients,
             elapsed.as_secs_f64()
         );
-        println!(
-            "catalogs/s {:.1}  p50 {:.1} ms  p99 {:.1} ms",
-            latencies.len() as f64 / elapsed.as_secs_f64(),
-            millis(percentile(&latencies, 0.5)),
-            millis(percentile(&latencies, 0.99))
-        );
+        print_rate("catalogs", &latencies, elapsed);
         all_failures += failures;
         first_failure = first;
     }
@@ -574,6 +564,17 @@ fn run(options: Options) -> Result<bool, String> {
         println!("first failure: {first}");
     }
     Ok(all_failures == 0)
+}
+
+/// `WHAT/s N  p50 N ms  p99 N ms`, from the sorted latencies of what
+/// succeeded in `elapsed`.
+fn print_rate(what: &str, latencies: &[Duration], elapsed: Duration) {
+    println!(
+        "{what}/s {:.1}  p50 {:.1} ms  p99 {:.1} ms",
+        latencies.len() as f64 / elapsed.as_secs_f64(),
+        millis(percentile(latencies, 0.5)),
+        millis(percentile(latencies, 0.99))
+    );
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
