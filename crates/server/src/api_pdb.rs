@@ -120,9 +120,6 @@ pub(crate) async fn handle(
     }
 }
 
-/// One maintenance at a time, as PuppetDB runs them.
-static CLEANING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
 /// `/pdb/admin/v1/cmd`: PuppetDB's admin commands, run at once. `clean`
 /// (version 1) runs the parts of a collection its payload names
 /// (`expire_nodes`, `purge_nodes`, optionally `["purge_nodes",
@@ -156,7 +153,10 @@ async fn admin_command(
                 Ok(operations) => operations,
                 Err(message) => return invalid(message),
             };
-            if CLEANING.swap(true, std::sync::atomic::Ordering::AcqRel) {
+            if state
+                .cleaning
+                .swap(true, std::sync::atomic::Ordering::AcqRel)
+            {
                 return http::response(
                     StatusCode::CONFLICT,
                     "application/json",
@@ -167,7 +167,9 @@ async fn admin_command(
             let retention = state.config.puppetdb.retention;
             let done =
                 tokio::task::spawn_blocking(move || store.clean(&retention, &operations)).await;
-            CLEANING.store(false, std::sync::atomic::Ordering::Release);
+            state
+                .cleaning
+                .store(false, std::sync::atomic::Ordering::Release);
             match done {
                 Ok(Ok(collected)) => {
                     state.log(&format!(

@@ -31,6 +31,11 @@ pub(crate) struct State {
     /// One permit per core: compiles beyond that wait their turn, so a
     /// burst of agents costs queueing time, not memory.
     pub(crate) compiles: tokio::sync::Semaphore,
+    /// How many permits `compiles` has.
+    pub(crate) compile_slots: usize,
+    /// A PuppetDB `clean` is running: one at a time, as PuppetDB runs
+    /// them.
+    pub(crate) cleaning: std::sync::atomic::AtomicBool,
     tls: RwLock<Arc<ServerConfig>>,
     log_file: Option<LogSink>,
     access_log: Option<LogSink>,
@@ -61,6 +66,7 @@ impl State {
                 })
                 .transpose()
         };
+        let slots = std::thread::available_parallelism().map_or(2, |n| n.get());
         Ok(State {
             log_file: open(
                 &config.log_file,
@@ -86,9 +92,9 @@ impl State {
             ca,
             compiler,
             checksums: Checksums::default(),
-            compiles: tokio::sync::Semaphore::new(
-                std::thread::available_parallelism().map_or(2, |n| n.get()),
-            ),
+            compiles: tokio::sync::Semaphore::new(slots),
+            compile_slots: slots,
+            cleaning: std::sync::atomic::AtomicBool::new(false),
             tls: RwLock::new(tls),
             identity,
         })

@@ -142,7 +142,7 @@ fn compile_slots(state: &State) -> Value {
     let load = |counter: &std::sync::atomic::AtomicI64| {
         counter.load(std::sync::atomic::Ordering::Relaxed).max(0) as u64
     };
-    let slots = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let slots = state.compile_slots;
     let free = state.compiles.available_permits();
     let (ended, mean, waited) = metrics.compile_means();
     let running = load(&metrics.compiles_running);
@@ -165,7 +165,7 @@ fn compile_slots(state: &State) -> Value {
             "average-borrow-time": mean.saturating_sub(waited),
             "average-wait-time": waited,
             "average-free-jrubies": free as f64,
-            "average-requested-jrubies": (slots - free) as f64,
+            "average-requested-jrubies": slots.saturating_sub(free) as f64,
             "average-lock-wait-time": 0,
             "average-lock-held-time": 0,
             "num-pool-locks": 0,
