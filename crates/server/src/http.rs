@@ -93,7 +93,10 @@ pub(crate) fn response(
 }
 
 pub(crate) fn json(value: &serde_json::Value) -> Response<Body> {
-    response(StatusCode::OK, "application/json", value.to_string())
+    // Written as bytes: a fleet's answers run to megabytes, which text
+    // formatting would copy again as it grows.
+    let body = serde_json::to_vec(value).unwrap_or_default();
+    response(StatusCode::OK, "application/json", body)
 }
 
 pub(crate) fn text(status: StatusCode, body: impl Into<Bytes>) -> Response<Body> {

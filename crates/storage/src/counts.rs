@@ -4,6 +4,8 @@
 //! the events an `events` query finds. Puppetboard's overview and radiator
 //! read a node's status from them.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Map, Value, json};
 
 use crate::query::{self, Extract, Paging};
@@ -70,8 +72,10 @@ impl Store {
             .and_then(|extract| extract.filter);
         let events = self.query("events", ast, &Paging::default())?;
         // Per subject, in the order first met: each status's counted
-        // things (resources or nodes), once each.
-        let mut subjects: Vec<(Value, Vec<Vec<Value>>)> = Vec::new();
+        // things (resources or nodes), once each. Subjects and counted
+        // things are found by their JSON text: a fleet has thousands.
+        let mut subjects: Vec<(Value, Vec<HashSet<String>>)> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
         for event in &events {
             let subject = match subject_type {
                 "certname" => json!({"title": text(event, "certname")}),
@@ -94,17 +98,11 @@ impl Store {
                     text(event, "resource_title")
                 ]),
             };
-            let at = match subjects.iter().position(|(s, _)| *s == subject) {
-                Some(at) => at,
-                None => {
-                    subjects.push((subject, vec![Vec::new(); STATUSES.len()]));
-                    subjects.len() - 1
-                }
-            };
-            let seen = &mut subjects[at].1[status];
-            if !seen.contains(&counted) {
-                seen.push(counted);
-            }
+            let at = *index.entry(subject.to_string()).or_insert_with(|| {
+                subjects.push((subject, vec![HashSet::new(); STATUSES.len()]));
+                subjects.len() - 1
+            });
+            subjects[at].1[status].insert(counted.to_string());
         }
         let rows: Vec<Map<String, Value>> = subjects
             .into_iter()

@@ -71,6 +71,14 @@ impl Row {
         }
     }
 
+    /// A text column, borrowed: what a row reads once needs no copy.
+    pub(crate) fn str(&self, index: usize) -> Option<&str> {
+        match self.0.get(index) {
+            Some(Param::Text(text)) => Some(text),
+            _ => None,
+        }
+    }
+
     pub(crate) fn int(&self, index: usize) -> Option<i64> {
         match self.0.get(index) {
             Some(Param::Int(n)) => Some(*n),
@@ -257,9 +265,13 @@ fn sqlite_row(row: &rusqlite::Row<'_>, columns: usize) -> rusqlite::Result<Row> 
             ValueRef::Null => Param::Null,
             ValueRef::Integer(n) => Param::Int(n),
             ValueRef::Real(f) => Param::Text(f.to_string()),
-            ValueRef::Text(t) | ValueRef::Blob(t) => {
-                Param::Text(String::from_utf8_lossy(t).into_owned())
-            }
+            // Valid UTF-8 (all the store writes) is copied as it is; the
+            // lossy decoding is the slow path, for what another writer
+            // left.
+            ValueRef::Text(t) | ValueRef::Blob(t) => Param::Text(match std::str::from_utf8(t) {
+                Ok(text) => text.to_owned(),
+                Err(_) => String::from_utf8_lossy(t).into_owned(),
+            }),
         });
     }
     Ok(Row(values))

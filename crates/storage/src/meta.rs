@@ -155,7 +155,7 @@ pub fn metrics(store: &Store, rest: &str) -> Result<Value, StoreError> {
     let Some(metric) = metric else {
         return Ok(jolokia_error(request, 404, mbean));
     };
-    let population = store.population()?;
+    let population = store.population_counted(metric == "pct-resource-dupes")?;
     let value = population.value(metric).unwrap_or(Value::Null);
     let value = match attribute.as_deref() {
         None => json!({"Value": value}),

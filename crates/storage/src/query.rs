@@ -1178,14 +1178,12 @@ pub(crate) fn finish(
         sort(&mut rows, &paging.order_by);
     }
     let mut rows: Vec<Map<String, Value>> = match &extract.fields {
-        None => rows
-            .into_iter()
-            .map(|row| {
-                row.into_iter()
-                    .filter(|(k, _)| !k.starts_with('_'))
-                    .collect()
-            })
-            .collect(),
+        None => {
+            for row in &mut rows {
+                row.retain(|k, _| !k.starts_with('_'));
+            }
+            rows
+        }
         Some(projections) if aggregated => {
             // One row a group; without a group_by, all rows are one.
             let mut groups: Vec<Group> = Vec::new();

@@ -119,6 +119,94 @@ const MIGRATIONS: &[Migration] = &[
         sqlite: "",
         postgres: "",
     },
+    // 4: what a fleet's queries read of every node, kept where they are
+    // read without parsing whole documents. A report's summary as
+    // columns (text as text; `noop`, `noop_pending` and
+    // `configuration_version` as their JSON, which may be of any type),
+    // for `nodes` and `events`. Each node's facts one row each, for a
+    // fact's values across the fleet and the fact names. Each catalog's
+    // number of resources, for the population metrics.
+    Migration {
+        both:
+            "ALTER TABLE reports ADD COLUMN start_time TEXT;
+               ALTER TABLE reports ADD COLUMN status TEXT;
+               ALTER TABLE reports ADD COLUMN environment TEXT;
+               ALTER TABLE reports ADD COLUMN job_id TEXT;
+               ALTER TABLE reports ADD COLUMN cached_catalog_status TEXT;
+               ALTER TABLE reports ADD COLUMN noop TEXT;
+               ALTER TABLE reports ADD COLUMN noop_pending TEXT;
+               ALTER TABLE reports ADD COLUMN configuration_version TEXT;
+               CREATE TABLE fact_values (
+                   certname TEXT NOT NULL REFERENCES factsets(certname) ON DELETE CASCADE,
+                   name TEXT NOT NULL,
+                   -- The fact's value as JSON.
+                   value TEXT NOT NULL,
+                   PRIMARY KEY (certname, name)
+               );
+               CREATE INDEX fact_values_name ON fact_values(name);
+               ALTER TABLE catalogs ADD COLUMN resource_count INTEGER;
+               UPDATE catalogs SET resource_count =
+                   (SELECT count(*) FROM catalog_resources r WHERE r.certname = catalogs.certname);",
+        sqlite: "UPDATE reports SET
+                   start_time = report ->> '$.start_time',
+                   status = report ->> '$.status',
+                   environment = report ->> '$.environment',
+                   job_id = report ->> '$.job_id',
+                   cached_catalog_status = report ->> '$.cached_catalog_status',
+                   noop = report -> '$.noop',
+                   noop_pending = report -> '$.noop_pending',
+                   configuration_version = report -> '$.configuration_version';
+                 INSERT INTO fact_values (certname, name, value)
+                   SELECT f.certname, j.key, f.facts -> ('$.' || json_quote(j.key))
+                   FROM factsets f, json_each(f.facts) j;",
+        postgres: "UPDATE reports SET
+                     start_time = report::json ->> 'start_time',
+                     status = report::json ->> 'status',
+                     environment = report::json ->> 'environment',
+                     job_id = report::json ->> 'job_id',
+                     cached_catalog_status = report::json ->> 'cached_catalog_status',
+                     noop = (report::json -> 'noop')::text,
+                     noop_pending = (report::json -> 'noop_pending')::text,
+                     configuration_version = (report::json -> 'configuration_version')::text;
+                   INSERT INTO fact_values (certname, name, value)
+                     SELECT f.certname, j.key, j.value::text
+                     FROM factsets f, json_each(f.facts::json) j;",
+    },
+    // 5: each node's summary on its own row, as the `nodes` entity gives
+    // it (its facts', catalog's and latest report's times, environments
+    // and the report's status), kept by the commands that change it: a
+    // fleet's `nodes` reads one table rather than joining four.
+    Migration {
+        both: "
+               ALTER TABLE certnames ADD COLUMN facts_timestamp TEXT;
+               ALTER TABLE certnames ADD COLUMN facts_environment TEXT;
+               ALTER TABLE certnames ADD COLUMN catalog_timestamp TEXT;
+               ALTER TABLE certnames ADD COLUMN catalog_environment TEXT;
+               ALTER TABLE certnames ADD COLUMN report_timestamp TEXT;
+               ALTER TABLE certnames ADD COLUMN report_environment TEXT;
+               ALTER TABLE certnames ADD COLUMN report_status TEXT;
+               ALTER TABLE certnames ADD COLUMN report_noop TEXT;
+               ALTER TABLE certnames ADD COLUMN report_noop_pending TEXT;
+               ALTER TABLE certnames ADD COLUMN report_hash TEXT;
+               ALTER TABLE certnames ADD COLUMN report_job_id TEXT;
+               ALTER TABLE certnames ADD COLUMN report_cached_catalog_status TEXT;
+               UPDATE certnames SET (facts_timestamp, facts_environment) =
+                   (SELECT f.timestamp, f.environment FROM factsets f
+                    WHERE f.certname = certnames.certname);
+               UPDATE certnames SET (catalog_timestamp, catalog_environment) =
+                   (SELECT k.timestamp, k.environment FROM catalogs k
+                    WHERE k.certname = certnames.certname);
+               UPDATE certnames SET
+                   (report_timestamp, report_environment, report_status, report_noop,
+                    report_noop_pending, report_hash, report_job_id,
+                    report_cached_catalog_status) =
+                   (SELECT r.end_time, r.environment, r.status, r.noop, r.noop_pending, r.hash,
+                           r.job_id, r.cached_catalog_status
+                    FROM latest_reports l JOIN reports r ON r.hash = l.hash
+                    WHERE l.certname = certnames.certname);",
+        sqlite: "",
+        postgres: "",
+    },
 ];
 
 /// The version a database is at once [`migrate`] is done.
@@ -197,8 +285,20 @@ mod tests {
              INSERT INTO reports (hash, certname, end_time, receive_time, report,
                                   resource_events, metrics, logs)
              VALUES ('h1', 'a.example', '2026-11-20T10:00:00.000Z', '2026-11-20T10:00:01.000Z',
-                     '{\"producer\": \"server1\", \"producer_timestamp\": \"2026-11-20T10:00:00.500Z\"}',
-                     '[]', '[]', '[]');",
+                     '{\"producer\": \"server1\", \"producer_timestamp\": \"2026-11-20T10:00:00.500Z\", \"status\": \"changed\", \"noop\": false, \"environment\": \"production\"}',
+                     '[]', '[]', '[]');
+             INSERT INTO latest_reports (certname, hash) VALUES ('a.example', 'h1');
+             INSERT INTO factsets (certname, environment, producer_timestamp, timestamp, hash,
+                                   facts)
+             VALUES ('a.example', 'production', '2026-11-20T10:00:00.000Z',
+                     '2026-11-20T10:00:02.000Z', 'f1',
+                     '{\"kernel\": \"Linux\", \"os\": {\"family\": \"Debian\"}, \"up\": true}');
+             INSERT INTO catalogs (certname, producer_timestamp, timestamp, hash, edges)
+             VALUES ('a.example', '2026-11-20T10:00:00.000Z', '2026-11-20T10:00:03.000Z', 'c1',
+                     '[]');
+             INSERT INTO catalog_resources (certname, position, type, title, exported, tags,
+                                            parameters, resource)
+             VALUES ('a.example', 0, 'File', '/tmp/x', 0, '[]', '{}', 'r1');",
         )
         .unwrap();
         migrate(&mut db).unwrap();
@@ -211,6 +311,55 @@ mod tests {
             .unwrap();
         assert_eq!(row.text(0).as_deref(), Some("server1"));
         assert_eq!(row.text(1).as_deref(), Some("2026-11-20T10:00:00.500Z"));
+        // Version 4 and 5: the report's summary, each fact on its own row,
+        // the catalog's resource count, and the node's summary.
+        let row = db
+            .query_one(
+                "SELECT status, noop, environment FROM reports WHERE hash = 'h1'",
+                &[],
+            )
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (row.text(0), row.text(1), row.text(2)),
+            (
+                Some("changed".into()),
+                Some("false".into()),
+                Some("production".into())
+            )
+        );
+        let facts = db
+            .query(
+                "SELECT name, value FROM fact_values WHERE certname = 'a.example' ORDER BY name",
+                &[],
+            )
+            .unwrap();
+        let facts: Vec<_> = facts
+            .iter()
+            .map(|row| (row.text(0).unwrap(), row.text(1).unwrap()))
+            .collect();
+        assert_eq!(
+            facts,
+            [
+                ("kernel".into(), "\"Linux\"".into()),
+                ("os".into(), "{\"family\":\"Debian\"}".into()),
+                ("up".into(), "true".into())
+            ]
+        );
+        let row = db
+            .query_one(
+                "SELECT c.facts_timestamp, c.catalog_timestamp, c.report_status, c.report_hash,
+                        k.resource_count
+                 FROM certnames c JOIN catalogs k ON k.certname = c.certname",
+                &[],
+            )
+            .unwrap()
+            .unwrap();
+        assert_eq!(row.text(0).as_deref(), Some("2026-11-20T10:00:02.000Z"));
+        assert_eq!(row.text(1).as_deref(), Some("2026-11-20T10:00:03.000Z"));
+        assert_eq!(row.text(2).as_deref(), Some("changed"));
+        assert_eq!(row.text(3).as_deref(), Some("h1"));
+        assert_eq!(row.int(4), Some(1));
         let version = db
             .query_one("SELECT MAX(version) FROM schema_migrations", &[])
             .unwrap()

@@ -1,12 +1,10 @@
 //! The store: a database (SQLite, or PostgreSQL), PuppetDB's commands
 //! into it, and its entities' rows out of it.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 
 use marionette_values::time::Timestamp;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use sha1::Digest;
 
@@ -21,13 +19,20 @@ pub struct Store {
     /// The database's file, or its URL without its password.
     path: String,
     connection: Mutex<Db>,
+    /// SQLite connections that only read: in WAL mode each reads while
+    /// the others read and one writes, so one user's fleet-wide query
+    /// does not hold up the others'. None on PostgreSQL, whose one
+    /// connection serves both.
+    readers: Vec<Mutex<Db>>,
+    next_reader: std::sync::atomic::AtomicUsize,
     /// Where commands wait while the database is unavailable.
     queue: Option<crate::queue::Queue>,
     /// Changes this process made, for what is kept computed from the
     /// stored data.
     writes: std::sync::atomic::AtomicU64,
-    /// The population last counted: when, after how many changes.
-    population: Mutex<Option<(std::time::Instant, u64, crate::meta::Population)>>,
+    /// The population last counted: when, after how many changes, and
+    /// whether with its distinct resources.
+    population: Mutex<Option<(std::time::Instant, u64, crate::meta::Population, bool)>>,
 }
 
 /// How long counted population metrics serve (PuppetDB counts them
@@ -82,22 +87,40 @@ impl Store {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| failed(e.to_string()))?;
         }
-        let connection = rusqlite::Connection::open(path).map_err(|e| failed(e.to_string()))?;
+        let open = |pragmas: &str| -> Result<rusqlite::Connection, StoreError> {
+            let connection = rusqlite::Connection::open(path).map_err(|e| failed(e.to_string()))?;
+            connection
+                .execute_batch(pragmas)
+                .map_err(|e| failed(e.to_string()))?;
+            Ok(connection)
+        };
         // WAL lets queries read while a command writes; FULL makes each
-        // committed command survive a power loss, not just a crash.
-        connection
-            .execute_batch(
-                "PRAGMA journal_mode = WAL;
-                 PRAGMA synchronous = FULL;
-                 PRAGMA foreign_keys = ON;
-                 PRAGMA busy_timeout = 10000;",
-            )
-            .map_err(|e| failed(e.to_string()))?;
+        // committed command survive a power loss, not just a crash. A
+        // fleet's queries read much of the file: 64 MB of page cache, and
+        // reads through a memory map rather than a copy per page.
+        const READING: &str = "PRAGMA busy_timeout = 10000;
+             PRAGMA cache_size = -65536;
+             PRAGMA mmap_size = 1073741824;";
+        let connection = open(&format!(
+            "PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = FULL;
+             PRAGMA foreign_keys = ON;
+             {READING}"
+        ))?;
         let mut db = Db::Sqlite(connection);
         schema::migrate(&mut db).map_err(failed)?;
+        let readers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
+        let readers = (0..readers)
+            .map(|_| {
+                open(&format!("PRAGMA query_only = ON; {READING}"))
+                    .map(|c| Mutex::new(Db::Sqlite(c)))
+            })
+            .collect::<Result<_, _>>()?;
         Ok(Store {
             path: path.display().to_string(),
             connection: Mutex::new(db),
+            readers,
+            next_reader: Default::default(),
             queue: None,
             writes: Default::default(),
             population: Mutex::default(),
@@ -122,6 +145,8 @@ impl Store {
         Ok(Store {
             path: path.clone(),
             connection: Mutex::new(db),
+            readers: Vec::new(),
+            next_reader: Default::default(),
             queue: None,
             writes: Default::default(),
             population: Mutex::default(),
@@ -218,6 +243,25 @@ impl Store {
         // A panic while holding the lock cannot leave a half-written
         // command: its transaction was never committed.
         self.connection.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A connection to read with: a free reader, else the next one to
+    /// come free; the one connection where there are no readers.
+    pub(crate) fn reader(&self) -> std::sync::MutexGuard<'_, Db> {
+        if self.readers.is_empty() {
+            return self.connection();
+        }
+        for reader in &self.readers {
+            if let Ok(free) = reader.try_lock() {
+                return free;
+            }
+        }
+        let next = self
+            .next_reader
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.readers[next % self.readers.len()]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// Runs one of PuppetDB's commands, as `/pdb/cmd/v1` takes it: its
@@ -367,26 +411,40 @@ impl Store {
     }
 
     /// How many nodes and resources are kept, for PuppetDB's population
-    /// metrics: counted again after a change made here, or after
-    /// [`POPULATION_KEPT`] (counting distinct resources reads every
-    /// catalog's, which a fleet's dashboards must not ask at every page).
+    /// metrics, distinct resources included.
     pub fn population(&self) -> Result<crate::meta::Population, StoreError> {
+        self.population_counted(true)
+    }
+
+    /// The population metrics, counted again after a change made here,
+    /// or after [`POPULATION_KEPT`]; the distinct resources only when
+    /// `distinct` asks them (counting them reads every active catalog's
+    /// resources, which a fleet's dashboards must not wait for at every
+    /// page), else as last counted.
+    pub(crate) fn population_counted(
+        &self,
+        distinct: bool,
+    ) -> Result<crate::meta::Population, StoreError> {
         let writes = self.writes.load(std::sync::atomic::Ordering::Relaxed);
-        if let Some((at, counted_after, population)) =
-            *self.population.lock().unwrap_or_else(|e| e.into_inner())
+        let kept = *self.population.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, counted_after, population, with_distinct)) = kept
             && counted_after == writes
             && at.elapsed() < POPULATION_KEPT
+            && (with_distinct || !distinct)
         {
             return Ok(population);
         }
-        let population = self.count_population()?;
+        let mut population = self.count_population(distinct)?;
+        if !distinct && let Some((.., earlier, _)) = kept {
+            population.distinct_resources = earlier.distinct_resources;
+        }
         *self.population.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some((std::time::Instant::now(), writes, population));
+            Some((std::time::Instant::now(), writes, population, distinct));
         Ok(population)
     }
 
-    fn count_population(&self) -> Result<crate::meta::Population, StoreError> {
-        let mut db = self.connection();
+    fn count_population(&self, distinct: bool) -> Result<crate::meta::Population, StoreError> {
+        let mut db = self.reader();
         let mut count = |sql: &str| -> Result<u64, StoreError> {
             let row = db.query_one(sql, &[]).map_err(|e| self.failed(e))?;
             Ok(row
@@ -400,13 +458,17 @@ impl Store {
                 "SELECT count(*) FROM certnames c WHERE NOT ({active})"
             ))?,
             resources: count(&format!(
-                "SELECT count(*) FROM catalog_resources r
-                 JOIN certnames c ON c.certname = r.certname WHERE {active}"
+                "SELECT CAST(COALESCE(sum(k.resource_count), 0) AS BIGINT) FROM catalogs k
+                 JOIN certnames c ON c.certname = k.certname WHERE {active}"
             ))?,
-            distinct_resources: count(&format!(
-                "SELECT count(DISTINCT r.resource) FROM catalog_resources r
-                 JOIN certnames c ON c.certname = r.certname WHERE {active}"
-            ))?,
+            distinct_resources: if distinct {
+                count(&format!(
+                    "SELECT count(DISTINCT r.resource) FROM catalog_resources r
+                     JOIN certnames c ON c.certname = r.certname WHERE {active}"
+                ))?
+            } else {
+                0
+            },
         })
     }
 
@@ -453,7 +515,10 @@ impl Store {
             .and_then(|f| f.required("certname"))
             .and_then(Value::as_str)
             .map(str::to_string);
-        let mut guard = self.connection();
+        let latest = filter
+            .and_then(|f| f.required("latest_report?"))
+            .and_then(Value::as_bool);
+        let mut guard = self.reader();
         let connection = &mut *guard;
         let rows = match entity {
             "nodes" => nodes(connection, certname.as_deref(), with_facts),
@@ -474,8 +539,8 @@ impl Store {
                 resources(connection, certname.as_deref(), type_name.as_deref())
             }
             "catalogs" => catalogs(connection, certname.as_deref()),
-            "reports" => reports(connection, certname.as_deref(), true),
-            "events" => events(connection, certname.as_deref()),
+            "reports" => reports(connection, certname.as_deref(), latest),
+            "events" => events(connection, certname.as_deref(), latest),
             "fact-contents" => fact_contents(connection, certname.as_deref()),
             "fact-paths" => fact_paths(connection),
             "inventory" => inventory(connection, certname.as_deref()),
@@ -592,6 +657,7 @@ fn replace_facts(
         return Ok(());
     }
     let facts = Value::Object(values.clone()).to_string();
+    let stored_at = now();
     transaction.execute(
         "INSERT INTO factsets
             (certname, environment, producer_timestamp, timestamp, producer, hash, facts,
@@ -608,7 +674,7 @@ fn replace_facts(
             certname,
             text(payload, "environment"),
             produced,
-            now(),
+            &stored_at,
             text(payload, "producer"),
             sha1_hex(&facts),
             facts,
@@ -619,6 +685,20 @@ fn replace_facts(
                 .map(Value::to_string)
         ],
     )?;
+    transaction.execute(
+        "UPDATE certnames SET facts_timestamp = ?2, facts_environment = ?3 WHERE certname = ?1",
+        params![certname, &stored_at, text(payload, "environment")],
+    )?;
+    transaction.execute(
+        "DELETE FROM fact_values WHERE certname = ?1",
+        params![certname],
+    )?;
+    for (name, value) in values {
+        transaction.execute(
+            "INSERT INTO fact_values (certname, name, value) VALUES (?1, ?2, ?3)",
+            params![certname, name, value.to_string()],
+        )?;
+    }
     Ok(())
 }
 
@@ -645,6 +725,12 @@ fn replace_catalog(
         .get("edges")
         .cloned()
         .unwrap_or_else(|| Value::Array(Vec::new()));
+    let stored_at = now();
+    transaction.execute(
+        "UPDATE certnames SET catalog_timestamp = ?2, catalog_environment = ?3
+         WHERE certname = ?1",
+        params![certname, &stored_at, text(payload, "environment")],
+    )?;
     transaction.execute(
         "DELETE FROM catalog_resources WHERE certname = ?1",
         params![certname],
@@ -670,7 +756,7 @@ fn replace_catalog(
             text(payload, "job_id"),
             text(payload, "environment"),
             produced,
-            now(),
+            &stored_at,
             text(payload, "producer"),
             sha1_hex(&Value::Object(payload.clone()).to_string()),
             edges.to_string()
@@ -717,6 +803,12 @@ fn replace_catalog(
             ],
         )?;
     }
+    transaction.execute(
+        "UPDATE catalogs SET resource_count =
+            (SELECT count(*) FROM catalog_resources r WHERE r.certname = ?1)
+         WHERE certname = ?1",
+        params![certname],
+    )?;
     Ok(())
 }
 
@@ -763,11 +855,16 @@ fn store_report(
     let events = report_events(payload);
     let metrics = field("metrics");
     let logs = field("logs");
+    // The summary the fleet's queries read, beside the whole report.
+    let as_text = |key: &str| report.get(key).and_then(Value::as_str).map(str::to_string);
+    let as_json = |key: &str| report.get(key).map(Value::to_string);
     let inserted = transaction.execute(
         "INSERT INTO reports
             (hash, certname, end_time, receive_time, report, resource_events, metrics, logs,
-             producer, producer_timestamp)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+             producer, producer_timestamp, start_time, status, environment, job_id,
+             cached_catalog_status, noop, noop_pending, configuration_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18)
          ON CONFLICT DO NOTHING",
         params![
             &hash,
@@ -785,6 +882,14 @@ fn store_report(
             if logs.is_null() { json!([]) } else { logs }.to_string(),
             text(payload, "producer"),
             produced,
+            as_text("start_time"),
+            as_text("status"),
+            as_text("environment"),
+            as_text("job_id"),
+            as_text("cached_catalog_status"),
+            as_json("noop"),
+            as_json("noop_pending"),
+            as_json("configuration_version"),
         ],
     )?;
     if inserted == 0 {
@@ -801,6 +906,17 @@ fn store_report(
         transaction.execute(
             "INSERT INTO latest_reports (certname, hash) VALUES (?1, ?2)
              ON CONFLICT (certname) DO UPDATE SET hash = excluded.hash",
+            params![certname, &hash],
+        )?;
+        transaction.execute(
+            "UPDATE certnames SET
+                (report_timestamp, report_environment, report_status, report_noop,
+                 report_noop_pending, report_hash, report_job_id,
+                 report_cached_catalog_status) =
+                (SELECT end_time, environment, status, noop, noop_pending, hash, job_id,
+                        cached_catalog_status
+                 FROM reports WHERE hash = ?2)
+             WHERE certname = ?1",
             params![certname, hash],
         )?;
     }
@@ -899,8 +1015,8 @@ fn given(column: &str, index: u8, given: bool) -> String {
     }
 }
 
-fn json_text(text: Option<String>) -> Value {
-    text.and_then(|t| serde_json::from_str(&t).ok())
+fn json_text(text: Option<&str>) -> Value {
+    text.and_then(|t| serde_json::from_str(t).ok())
         .unwrap_or(Value::Null)
 }
 
@@ -913,69 +1029,64 @@ fn node_state(deactivated: &Option<String>, expired: &Option<String>) -> Value {
 }
 
 fn nodes(connection: &mut Db, certname: Option<&str>, with_facts: bool) -> Rows {
-    // A node's facts are the bulk of what its row would read: read only
-    // for a query that asks them.
+    // The node's row keeps its summary. A node's facts are the bulk of
+    // what its row would read: read only for a query that asks them.
     let found = connection.query(
         &format!(
             "SELECT c.certname, c.deactivated, c.expired,
-                f.timestamp, f.environment, {},
-                k.timestamp, k.environment, r.report
+                c.facts_timestamp, c.facts_environment, {},
+                c.catalog_timestamp, c.catalog_environment,
+                c.report_timestamp, c.report_environment, c.report_status, c.report_noop,
+                c.report_noop_pending, c.report_hash, c.report_job_id,
+                c.report_cached_catalog_status
          FROM certnames c
-         LEFT JOIN factsets f ON f.certname = c.certname
-         LEFT JOIN catalogs k ON k.certname = c.certname
-         LEFT JOIN latest_reports l ON l.certname = c.certname
-         LEFT JOIN reports r ON r.hash = l.hash
          WHERE {}
          ORDER BY c.certname",
-            if with_facts { "f.facts" } else { "NULL" },
+            if with_facts {
+                "(SELECT f.facts FROM factsets f WHERE f.certname = c.certname)"
+            } else {
+                "NULL"
+            },
             given("c.certname", 1, certname.is_some())
         ),
         params![certname],
     )?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
-        let deactivated: Option<String> = row.text(1);
-        let expired: Option<String> = row.text(2);
-        let report = json_text(row.text(8));
-        let from_report = |key: &str| report.get(key).cloned().unwrap_or(Value::Null);
-        let mut out = Map::new();
-        out.insert(
-            "certname".into(),
-            Value::String(row.text(0).unwrap_or_default()),
-        );
-        out.insert("deactivated".into(), json!(deactivated));
-        out.insert("expired".into(), json!(expired));
-        out.insert("catalog_timestamp".into(), json!(row.text(6)));
-        out.insert("facts_timestamp".into(), json!(row.text(3)));
-        out.insert("report_timestamp".into(), from_report("end_time"));
-        out.insert("catalog_environment".into(), json!(row.text(7)));
-        out.insert("facts_environment".into(), json!(row.text(4)));
-        out.insert("report_environment".into(), from_report("environment"));
-        out.insert("latest_report_status".into(), from_report("status"));
-        out.insert("latest_report_noop".into(), from_report("noop"));
-        out.insert(
-            "latest_report_noop_pending".into(),
-            from_report("noop_pending"),
-        );
-        out.insert("latest_report_hash".into(), from_report("hash"));
-        out.insert("latest_report_job_id".into(), from_report("job_id"));
-        out.insert(
-            "latest_report_corrective_change".into(),
-            from_report("corrective_change"),
-        );
-        out.insert(
-            "cached_catalog_status".into(),
-            from_report("cached_catalog_status"),
-        );
-        out.insert("_facts".into(), json_text(row.text(5)));
-        out.insert("_node_state".into(), node_state(&deactivated, &expired));
-        Ok(out)
+        let text = |index: usize| row.str(index).map_or(Value::Null, Value::from);
+        let deactivated = text(1);
+        let expired = text(2);
+        let state = node_state(&row.text(1), &row.text(2));
+        Ok(Map::from_iter([
+            ("certname".into(), text(0)),
+            ("deactivated".into(), deactivated),
+            ("expired".into(), expired),
+            ("catalog_timestamp".into(), text(6)),
+            ("facts_timestamp".into(), text(3)),
+            ("report_timestamp".into(), text(8)),
+            ("catalog_environment".into(), text(7)),
+            ("facts_environment".into(), text(4)),
+            ("report_environment".into(), text(9)),
+            ("latest_report_status".into(), text(10)),
+            ("latest_report_noop".into(), json_text(row.str(11))),
+            ("latest_report_noop_pending".into(), json_text(row.str(12))),
+            ("latest_report_hash".into(), text(13)),
+            ("latest_report_job_id".into(), text(14)),
+            // Open-source PuppetDB keeps no corrective changes.
+            ("latest_report_corrective_change".into(), Value::Null),
+            ("cached_catalog_status".into(), text(15)),
+            ("_facts".into(), json_text(row.str(5))),
+            ("_node_state".into(), state),
+        ]))
     });
     rows.collect()
 }
 
 /// The facts of every node (or one), each a row; only the fact `name`
-/// when a query names one, the others not even parsed.
+/// when a query names one, read from its own rows.
 fn facts(connection: &mut Db, certname: Option<&str>, name: Option<&str>) -> Rows {
+    if let Some(name) = name {
+        return named_facts(connection, certname, name);
+    }
     let found = connection.query(
         &format!(
             "SELECT f.certname, f.environment, f.facts, c.deactivated, c.expired
@@ -987,35 +1098,61 @@ fn facts(connection: &mut Db, certname: Option<&str>, name: Option<&str>) -> Row
         params![certname],
     )?;
     let mut out = Vec::new();
-    let rows = found.iter().map(|row| -> Result<_, DbError> {
-        Ok((
-            row.text(0).unwrap_or_default(),
-            row.text(1),
-            row.text(2),
-            row.text(3),
-            row.text(4),
-        ))
-    });
-    for row in rows {
-        let (certname, environment, facts, deactivated, expired) = row?;
-        let state = node_state(&deactivated, &expired);
-        let facts = match name {
-            Some(name) => one_fact(facts.as_deref(), name),
-            None => json_text(facts),
-        };
-        if let Value::Object(facts) = facts {
+    for row in &found {
+        let certname = row.str(0).unwrap_or_default();
+        let environment = row.str(1).map_or(Value::Null, Value::from);
+        let state = node_state(&row.text(3), &row.text(4));
+        if let Value::Object(facts) = json_text(row.str(2)) {
             for (name, value) in facts {
-                let mut fact = Map::new();
-                fact.insert("certname".into(), Value::String(certname.clone()));
-                fact.insert("name".into(), Value::String(name));
-                fact.insert("value".into(), value);
-                fact.insert("environment".into(), json!(environment));
-                fact.insert("_node_state".into(), state.clone());
-                out.push(fact);
+                out.push(fact_row(certname, name, value, &environment, &state));
             }
         }
     }
     Ok(out)
+}
+
+/// Every node's (or one's) fact `name`.
+fn named_facts(connection: &mut Db, certname: Option<&str>, name: &str) -> Rows {
+    let found = connection.query(
+        &format!(
+            "SELECT v.certname, f.environment, v.value, c.deactivated, c.expired
+         FROM fact_values v
+         JOIN factsets f ON f.certname = v.certname
+         JOIN certnames c ON c.certname = v.certname
+         WHERE v.name = ?2 AND ({})
+         ORDER BY v.certname",
+            given("v.certname", 1, certname.is_some())
+        ),
+        params![certname, name],
+    )?;
+    Ok(found
+        .iter()
+        .map(|row| {
+            fact_row(
+                row.str(0).unwrap_or_default(),
+                name.to_string(),
+                json_text(row.str(2)),
+                &row.str(1).map_or(Value::Null, Value::from),
+                &node_state(&row.text(3), &row.text(4)),
+            )
+        })
+        .collect())
+}
+
+fn fact_row(
+    certname: &str,
+    name: String,
+    value: Value,
+    environment: &Value,
+    state: &Value,
+) -> Map<String, Value> {
+    Map::from_iter([
+        ("certname".into(), Value::from(certname)),
+        ("name".into(), Value::String(name)),
+        ("value".into(), value),
+        ("environment".into(), environment.clone()),
+        ("_node_state".into(), state.clone()),
+    ])
 }
 
 /// Each leaf of a structured value (not an empty map or list), with its
@@ -1116,7 +1253,7 @@ fn inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
         params![certname],
     )?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
-        let facts = json_text(row.text(3));
+        let facts = json_text(row.str(3));
         let trusted = facts.get("trusted").cloned().unwrap_or(Value::Null);
         let mut out = Map::new();
         out.insert(
@@ -1153,7 +1290,7 @@ fn package_inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
     let mut out = Vec::new();
     for row in &found {
         let state = node_state(&row.text(2), &row.text(3));
-        let Value::Array(packages) = json_text(row.text(1)) else {
+        let Value::Array(packages) = json_text(row.str(1)) else {
             continue;
         };
         for package in packages {
@@ -1206,41 +1343,27 @@ fn named_rows(connection: &mut Db, sql: &str) -> Rows {
     rows.collect()
 }
 
-/// `name`'s fact of a factset, alone: the others are skipped over, not
-/// made values.
-fn one_fact(facts: Option<&str>, name: &str) -> Value {
-    let Some(all) =
-        facts.and_then(|text| serde_json::from_str::<HashMap<String, &RawValue>>(text).ok())
-    else {
-        return Value::Null;
-    };
-    let mut one = Map::new();
-    if let Some(value) = all
-        .get(name)
-        .and_then(|raw| serde_json::from_str(raw.get()).ok())
-    {
-        one.insert(name.to_string(), value);
-    }
-    Value::Object(one)
-}
-
-/// Every fact name of the kept factsets (their values skipped over).
+/// Every fact name of the kept factsets: each name once, found by
+/// stepping from one to the next along the names' index, which reads
+/// as many index entries as there are names, not as there are facts.
 fn fact_names(connection: &mut Db) -> Rows {
-    let found = connection.query("SELECT facts FROM factsets", &[])?;
-    let mut names = std::collections::BTreeSet::new();
-    for row in &found {
-        if let Some(all) = row.text(0).and_then(|text| {
-            serde_json::from_str::<HashMap<String, &RawValue>>(&text)
-                .ok()
-                .map(|m| m.into_keys().collect::<Vec<_>>())
-        }) {
-            names.extend(all);
-        }
-    }
-    Ok(names
-        .into_iter()
-        .map(|name| Map::from_iter([("name".to_string(), Value::String(name))]))
-        .collect())
+    named_rows(
+        connection,
+        "WITH RECURSIVE names(name) AS (
+             SELECT min(name) FROM fact_values
+             UNION ALL
+             SELECT (SELECT min(v.name) FROM fact_values v WHERE v.name > names.name)
+             FROM names WHERE names.name IS NOT NULL
+         )
+         SELECT name FROM names WHERE name IS NOT NULL",
+    )
+    .map(|mut names| {
+        // In bytes' order whatever the database's collation.
+        let name =
+            |row: &Map<String, Value>| row.get("name").and_then(Value::as_str).map(str::to_string);
+        names.sort_by_key(name);
+        names
+    })
 }
 
 fn environments(connection: &mut Db) -> Rows {
@@ -1286,11 +1409,11 @@ fn resources(connection: &mut Db, certname: Option<&str>, type_name: Option<&str
             Value::String(row.text(3).unwrap_or_default()),
         );
         out.insert("exported".into(), Value::Bool(row.boolean(4)));
-        out.insert("tags".into(), json_text(row.text(5)));
+        out.insert("tags".into(), json_text(row.str(5)));
         out.insert("file".into(), json!(row.text(6)));
         out.insert("line".into(), json!(row.int(7)));
         out.insert("environment".into(), json!(row.text(8)));
-        out.insert("parameters".into(), json_text(row.text(9)));
+        out.insert("parameters".into(), json_text(row.str(9)));
         out.insert(
             "_node_state".into(),
             node_state(&row.text(10), &row.text(11)),
@@ -1331,7 +1454,7 @@ fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
         ] {
             catalog.insert(key.into(), json!(row.text(index)));
         }
-        let edges: Vec<Value> = json_text(row.text(10))
+        let edges: Vec<Value> = json_text(row.str(10))
             .as_array()
             .map(|edges| edges.iter().map(flat_edge).collect())
             .unwrap_or_default();
@@ -1376,9 +1499,6 @@ fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
     Ok(out)
 }
 
-/// The reports as the `reports` entity gives them; `as_reported` keeps
-/// their events' times as the `events` entity prints them, rather than
-/// as PuppetDB prints them inside a report.
 /// An edge as PuppetDB answers it: its ends' types and titles side by
 /// side.
 fn flat_edge(edge: &Value) -> Value {
@@ -1397,35 +1517,38 @@ fn flat_edge(edge: &Value) -> Value {
     })
 }
 
-fn reports(connection: &mut Db, certname: Option<&str>, as_reported: bool) -> Rows {
+/// The reports as the `reports` entity gives them (or only the latest,
+/// or only the others), their events' times as PuppetDB prints them
+/// inside a report.
+fn reports(connection: &mut Db, certname: Option<&str>, latest: Option<bool>) -> Rows {
     let found = connection.query(
         &format!(
             "SELECT r.report, r.resource_events, r.metrics, r.logs, l.hash IS NOT NULL
          FROM reports r LEFT JOIN latest_reports l ON l.hash = r.hash
-         WHERE {}
+         WHERE ({}) AND ({})
          ORDER BY r.certname, r.end_time",
-            given("r.certname", 1, certname.is_some())
+            given("r.certname", 1, certname.is_some()),
+            only_latest(latest)
         ),
         params![certname],
     )?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
-        let Value::Object(mut report) = json_text(row.text(0)) else {
+        let Value::Object(mut report) = json_text(row.str(0)) else {
             return Ok(Map::new());
         };
         for (index, key) in [(1, "resource_events"), (2, "metrics"), (3, "logs")] {
             if let Some(Value::Object(link)) = report.get_mut(key) {
                 // PuppetDB gives none rather than an empty list.
-                let data = match json_text(row.text(index)) {
+                let data = match json_text(row.str(index)) {
                     Value::Array(items) if items.is_empty() => Value::Null,
                     data => data,
                 };
                 link.insert("data".into(), data);
             }
         }
-        if as_reported
-            && let Some(Value::Array(events)) = report
-                .get_mut("resource_events")
-                .and_then(|l| l.get_mut("data"))
+        if let Some(Value::Array(events)) = report
+            .get_mut("resource_events")
+            .and_then(|l| l.get_mut("data"))
         {
             for event in events {
                 if let Some(time) = event.get_mut("timestamp") {
@@ -1449,36 +1572,54 @@ fn embedded_time(time: &Value) -> Value {
     }
 }
 
-fn events(connection: &mut Db, certname: Option<&str>) -> Rows {
+/// The events of every report (or one node's; or only the latest
+/// reports'), one row each, with their report's summary beside them,
+/// which is read from its columns.
+fn events(connection: &mut Db, certname: Option<&str>, latest: Option<bool>) -> Rows {
+    let found = connection.query(
+        &format!(
+            "SELECT r.certname, r.hash, r.start_time, r.end_time, r.receive_time, r.environment,
+                r.configuration_version, l.hash IS NOT NULL, r.resource_events
+         FROM reports r LEFT JOIN latest_reports l ON l.hash = r.hash
+         WHERE ({}) AND ({})
+         ORDER BY r.certname, r.end_time",
+            given("r.certname", 1, certname.is_some()),
+            only_latest(latest)
+        ),
+        params![certname],
+    )?;
     let mut out = Vec::new();
-    for report in reports(connection, certname, false)? {
-        let field = |key: &str| report.get(key).cloned().unwrap_or(Value::Null);
-        let Some(events) = report
-            .get("resource_events")
-            .and_then(|e| e.get("data"))
-            .and_then(Value::as_array)
-        else {
+    for row in &found {
+        let Value::Array(events) = json_text(row.str(8)) else {
             continue;
         };
+        let text = |index: usize| row.str(index).map_or(Value::Null, Value::from);
         for event in events {
             let Value::Object(event) = event else {
                 continue;
             };
-            let mut row = Map::new();
-            row.insert("certname".into(), field("certname"));
-            row.insert("report".into(), field("hash"));
-            row.extend(event.clone());
-            row.insert("run_start_time".into(), field("start_time"));
-            row.insert("run_end_time".into(), field("end_time"));
-            row.insert("report_receive_time".into(), field("receive_time"));
-            row.insert("environment".into(), field("environment"));
-            row.insert(
-                "configuration_version".into(),
-                field("configuration_version"),
-            );
-            row.insert("_latest_report?".into(), field("_latest_report?"));
-            out.push(row);
+            let mut out_row = Map::new();
+            out_row.insert("certname".into(), text(0));
+            out_row.insert("report".into(), text(1));
+            out_row.extend(event);
+            out_row.insert("run_start_time".into(), text(2));
+            out_row.insert("run_end_time".into(), text(3));
+            out_row.insert("report_receive_time".into(), text(4));
+            out_row.insert("environment".into(), text(5));
+            out_row.insert("configuration_version".into(), json_text(row.str(6)));
+            out_row.insert("_latest_report?".into(), Value::Bool(row.boolean(7)));
+            out.push(out_row);
         }
     }
     Ok(out)
+}
+
+/// A condition keeping the latest reports only (`Some(true)`), the
+/// others only (`Some(false)`), or all, on `latest_reports l`.
+fn only_latest(latest: Option<bool>) -> &'static str {
+    match latest {
+        Some(true) => "l.hash IS NOT NULL",
+        Some(false) => "l.hash IS NULL",
+        None => "1 = 1",
+    }
 }
