@@ -96,11 +96,11 @@ impl Store {
         };
         // WAL lets queries read while a command writes; FULL makes each
         // committed command survive a power loss, not just a crash. A
-        // fleet's queries read much of the file: 64 MB of page cache, and
-        // reads through a memory map rather than a copy per page.
+        // fleet's queries read much of the file: 64 MB of page cache per
+        // connection. (Reading through a memory map was as fast here, but
+        // makes every page read count in the process's memory.)
         const READING: &str = "PRAGMA busy_timeout = 10000;
-             PRAGMA cache_size = -65536;
-             PRAGMA mmap_size = 1073741824;";
+             PRAGMA cache_size = -65536;";
         let connection = open(&format!(
             "PRAGMA journal_mode = WAL;
              PRAGMA synchronous = FULL;
@@ -536,7 +536,15 @@ impl Store {
                     .and_then(|f| f.required("type"))
                     .and_then(Value::as_str)
                     .map(str::to_string);
-                resources(connection, certname.as_deref(), type_name.as_deref())
+                let exported = filter
+                    .and_then(|f| f.required("exported"))
+                    .and_then(Value::as_bool);
+                resources(
+                    connection,
+                    certname.as_deref(),
+                    type_name.as_deref(),
+                    exported,
+                )
             }
             "catalogs" => catalogs(connection, certname.as_deref()),
             "reports" => reports(connection, certname.as_deref(), latest),
@@ -1375,20 +1383,25 @@ fn environments(connection: &mut Db) -> Rows {
     )
 }
 
-fn resources(connection: &mut Db, certname: Option<&str>, type_name: Option<&str>) -> Rows {
+fn resources(
+    connection: &mut Db,
+    certname: Option<&str>,
+    type_name: Option<&str>,
+    exported: Option<bool>,
+) -> Rows {
     let found = connection.query(
         &format!(
             "SELECT r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
-                k.environment, r.parameters, c.deactivated, c.expired
+                c.catalog_environment, r.parameters, c.deactivated, c.expired
          FROM catalog_resources r
-         JOIN catalogs k ON k.certname = r.certname
          JOIN certnames c ON c.certname = r.certname
-         WHERE ({}) AND ({})
+         WHERE ({}) AND ({}) AND ({})
          ORDER BY r.certname, r.position",
             given("r.certname", 1, certname.is_some()),
-            given("r.type", 2, type_name.is_some())
+            given("r.type", 2, type_name.is_some()),
+            given("r.exported", 3, exported.is_some())
         ),
-        params![certname, type_name],
+        params![certname, type_name, exported],
     )?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
         let mut out = Map::new();
@@ -1478,7 +1491,7 @@ fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        let data: Vec<Value> = resources(connection, Some(&certname), None)?
+        let data: Vec<Value> = resources(connection, Some(&certname), None, None)?
             .into_iter()
             .map(|mut resource| {
                 for hidden in ["certname", "environment", "_node_state"] {

@@ -700,6 +700,13 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         }
         submit(&store, commands::STORE_REPORT, &payload);
     }
+    // old.example's only report is from 2000 too.
+    let mut payload = commands::store_report(
+        &report("old.example", "2000-01-01T00:00:00.000Z", "failed"),
+        "server",
+    );
+    payload["producer_timestamp"] = json!(long_ago);
+    submit(&store, commands::STORE_REPORT, &payload);
     let day = Some(Duration::from_secs(86400));
     let retention = Retention {
         node_ttl: day,
@@ -739,7 +746,7 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         Collected {
             expired: 1,
             purged: 1,
-            reports: 1,
+            reports: 2,
             events: 0
         }
     );
@@ -759,6 +766,15 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
     );
     assert!(old[0]["expired"].is_string(), "{old:?}");
     assert!(old[0]["deactivated"].is_null(), "{old:?}");
+    // Its latest report went: it shows none.
+    for field in [
+        "report_timestamp",
+        "latest_report_hash",
+        "latest_report_status",
+    ] {
+        assert!(old[0][field].is_null(), "{field}: {old:?}");
+    }
+    assert!(old[0]["facts_timestamp"].is_string(), "{old:?}");
     assert_eq!(
         query(&store, "reports", json!(["=", "certname", "fresh.example"])).len(),
         1
