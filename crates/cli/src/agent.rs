@@ -268,7 +268,7 @@ fn run_once(
             None
         }
     };
-    let code = crate::apply::run(
+    let ran = crate::apply::run(
         &catalog,
         facts,
         &args.run,
@@ -277,20 +277,12 @@ fn run_once(
         &log,
         remote_filebucket,
     )?;
-    let report = vardir.join("state/last_run_report.json");
-    match std::fs::read(&report) {
-        Ok(report) => {
-            if let Err(error) = agent.send_report(&environment, &report) {
-                logger.log(Level::Err, "", &format!("Could not send report: {error}"));
-            }
-        }
-        Err(error) => logger.log(
-            Level::Err,
-            "",
-            &format!("Could not read the report {}: {error}", report.display()),
-        ),
+    if let Some(report) = &ran.report
+        && let Err(error) = agent.send_report(&environment, report)
+    {
+        logger.log(Level::Err, "", &format!("Could not send report: {error}"));
     }
-    Ok(code)
+    Ok(ran.code)
 }
 
 /// The server's bucket as the run's providers use it.

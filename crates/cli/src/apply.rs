@@ -240,7 +240,7 @@ pub(crate) fn run(
     held: HeldLock,
     log: &Destinations,
     remote_filebucket: Option<Filebucket>,
-) -> Result<ExitCode> {
+) -> Result<Ran> {
     stop_on_signals();
     marionette_plugin::Plugins::set_node_facts(Arc::new(facts.clone()));
     let logger = log.logger();
@@ -258,7 +258,7 @@ pub(crate) fn run(
         logger: logger.clone(),
     });
     if !run_command("prerun_command", args.prerun_command.as_deref(), &logger) {
-        return Ok(ExitCode::FAILURE);
+        return Ok(Ran::without_report(ExitCode::FAILURE));
     }
     let vardir = vardir();
     let state = vardir.join("state");
@@ -285,7 +285,7 @@ pub(crate) fn run(
             marionette_eval::call_deferred(&context, name, args)
         }) {
             logger.log(Level::Err, "", &message);
-            return Ok(ExitCode::FAILURE);
+            return Ok(Ran::without_report(ExitCode::FAILURE));
         }
         resolved = copy;
         &resolved
@@ -344,7 +344,7 @@ pub(crate) fn run(
                 if !matches!(error, marionette_transaction::apply::ApplyError::Invalid(_)) {
                     logger.log(Level::Err, "", &error.summary());
                 }
-                return Ok(ExitCode::FAILURE);
+                return Ok(Ran::without_report(ExitCode::FAILURE));
             }
         };
     logger.log(
@@ -358,7 +358,7 @@ pub(crate) fn run(
     if args.exclude_unchanged_resources {
         report.exclude_unchanged_resources();
     }
-    write_report(&state, &mut report, &logger);
+    let written = write_report(&state, &mut report, &logger);
     // A person at a terminal gets the run in one line; pipes and logs
     // get Puppet's output alone.
     if args.logdest.is_empty() && std::io::stdout().is_terminal() {
@@ -383,30 +383,58 @@ pub(crate) fn run(
         out!("{}", report.summary_text(RUN_MODE));
     }
     if !run_command("postrun_command", args.postrun_command.as_deref(), &logger) {
-        return Ok(ExitCode::FAILURE);
+        return Ok(Ran {
+            code: ExitCode::FAILURE,
+            report: written,
+        });
     }
     let changed = report.counts.changed > 0 || report.counts.restarted > 0;
     let failed = report.failures;
     marionette_values::parallel::drop_aside(report);
-    if marionette_transaction::apply::stop_requested() {
-        return Ok(ExitCode::FAILURE);
-    }
-    if args.detailed_exitcodes || args.test {
-        return Ok(ExitCode::from(u8::from(changed) * 2 + u8::from(failed) * 4));
-    }
-    Ok(ExitCode::SUCCESS)
+    let code = if marionette_transaction::apply::stop_requested() {
+        ExitCode::FAILURE
+    } else if args.detailed_exitcodes || args.test {
+        ExitCode::from(u8::from(changed) * 2 + u8::from(failed) * 4)
+    } else {
+        ExitCode::SUCCESS
+    };
+    Ok(Ran {
+        code,
+        report: written,
+    })
 }
 
-/// Keeps the report and the summary; a failure to write them is reported,
-/// not fatal (the run itself is over).
-fn write_report(state: &Path, report: &mut Report, logger: &Logger) {
-    // Streamed, compact: the report of a large run is megabytes.
+/// What a run leaves: its exit code, and its report as it was written
+/// to `last_run_report.json`, for the server or the storage (none when
+/// the run stopped before it applied anything: a report read back from
+/// the file would be the previous run's).
+pub(crate) struct Ran {
+    pub(crate) code: ExitCode,
+    pub(crate) report: Option<Vec<u8>>,
+}
+
+impl Ran {
+    fn without_report(code: ExitCode) -> Ran {
+        Ran { code, report: None }
+    }
+}
+
+/// Keeps the report and the summary, and gives the report's JSON; a
+/// failure to write them is reported, not fatal (the run itself is over,
+/// and its report still goes where it is sent).
+fn write_report(state: &Path, report: &mut Report, logger: &Logger) -> Option<Vec<u8>> {
+    // Compact: the report of a large run is megabytes.
+    let mut json = Vec::new();
+    if let Err(e) = report.write_json(&mut json) {
+        logger.log(Level::Err, "", &format!("Could not write the report: {e}"));
+        return None;
+    }
     let written = std::fs::create_dir_all(state)
         .and_then(|()| {
             replace_report(
                 &state.join("last_run_report.json"),
                 &state.join("previous_run_report.json"),
-                report,
+                &json,
             )
         })
         .and_then(|()| {
@@ -422,6 +450,7 @@ fn write_report(state: &Path, report: &mut Report, logger: &Logger) {
             &format!("Could not save the report in {}: {e}", state.display()),
         );
     }
+    Some(json)
 }
 
 /// Writes the report at `path`, the one it replaces moving to `previous`,
@@ -430,7 +459,7 @@ fn write_report(state: &Path, report: &mut Report, logger: &Logger) {
 /// which is renamed to `previous`. Where the file system cannot exchange
 /// files, the last report is renamed to `previous` and the new one into
 /// place: for that moment there is no last report, but never a torn one.
-fn replace_report(path: &Path, previous: &Path, report: &mut Report) -> std::io::Result<()> {
+fn replace_report(path: &Path, previous: &Path, report: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let aside = path.with_extension("json.partial");
@@ -443,8 +472,8 @@ fn replace_report(path: &Path, previous: &Path, report: &mut Report) -> std::io:
         .create_new(true)
         .mode(0o640)
         .open(&aside)?;
-    let mut out = std::io::BufWriter::with_capacity(256 * 1024, file);
-    report.write_json(&mut out)?;
+    let mut out = file;
+    out.write_all(report)?;
     out.flush()?;
     drop(out);
     if exchange(&aside, path).is_ok() {
@@ -517,6 +546,7 @@ pub(crate) fn apply_catalog_file(path: &Path, args: &RunArgs) -> Result<ExitCode
         &log,
         None,
     )
+    .map(|ran| ran.code)
 }
 
 /// `classes.txt` and `resources.txt` in the state directory, as Puppet's

@@ -689,7 +689,6 @@ fn apply_manifest(
     let log = apply::destinations(run)?;
     apply::set_modulepath();
     let held = apply::take_lock()?;
-    let started = std::time::SystemTime::now();
     match catalog::compile_for_apply(
         manifests,
         node_name,
@@ -698,17 +697,20 @@ fn apply_manifest(
         &log,
     ) {
         Some((catalog, facts, seconds)) => {
-            let code = apply::run(&catalog, facts, run, Some(seconds), held, &log, None);
+            let ran = apply::run(&catalog, facts, run, Some(seconds), held, &log, None);
             if let Some(storage) = &storage
                 && storage::reports_to_storage()
-                && let Err(error) = storage
-                    .store_report_file(&apply::vardir().join("state/last_run_report.json"), started)
+                && let Ok(apply::Ran {
+                    report: Some(report),
+                    ..
+                }) = &ran
+                && let Err(error) = storage.store_report(report)
             {
                 log.emit(marionette_ral::Level::Err, "", &error);
             }
             // A catalog of thousands of resources takes milliseconds to free.
             marionette_values::parallel::drop_aside(catalog);
-            code
+            ran.map(|ran| ran.code)
         }
         None => Ok(ExitCode::FAILURE),
     }

@@ -472,23 +472,12 @@ impl Storeconfigs {
         Ok((compiled, options))
     }
 
-    /// Keeps the report a run of this node wrote at `path`, as Puppet's
-    /// `puppetdb` report processor does after `store` (`reports =
-    /// store,puppetdb`). A report older than `since` is a previous run's,
-    /// left because this one wrote none: it is not kept again.
-    pub(crate) fn store_report_file(
-        &self,
-        path: &Path,
-        since: std::time::SystemTime,
-    ) -> Result<(), String> {
-        let written = std::fs::metadata(path).and_then(|m| m.modified());
-        if !matches!(written, Ok(at) if at >= since) {
-            return Ok(());
-        }
-        let report: Value = std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| serde_json::from_slice(&bytes).map_err(|e| e.to_string()))
-            .map_err(|e| format!("Could not read the report {}: {e}", path.display()))?;
+    /// Keeps a run's report (its JSON, as `last_run_report.json` has
+    /// it), as Puppet's `puppetdb` report processor does after `store`
+    /// (`reports = store,puppetdb`).
+    pub(crate) fn store_report(&self, report: &[u8]) -> Result<(), String> {
+        let report: Value = serde_json::from_slice(report)
+            .map_err(|e| format!("Could not read the run's report: {e}"))?;
         let node = report
             .get("host")
             .and_then(Value::as_str)

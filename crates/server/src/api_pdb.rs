@@ -73,21 +73,23 @@ pub(crate) async fn handle(
         Ok(counts) => counts,
         Err(message) => return http::text(StatusCode::BAD_REQUEST, message),
     };
-    let answered = tokio::task::spawn_blocking(move || {
-        let page = match (entity.as_str(), &counts) {
-            ("event-counts", Some(counts)) => store.event_counts(ast.as_ref(), counts, &paging),
-            ("aggregate-event-counts", Some(counts)) => {
-                store.aggregate_event_counts(ast.as_ref(), counts)
-            }
-            _ => store.query(&entity, ast.as_ref(), &paging),
-        };
-        // The total asks for every row again, without the page's limits.
-        let total = include_total
-            .then(|| store.query(&entity, ast.as_ref(), &Paging::default()))
-            .map(|all| all.map(|rows| rows.len()));
-        (total, page)
-    })
-    .await;
+    let answered = state
+        .queries
+        .run(move || {
+            let page = match (entity.as_str(), &counts) {
+                ("event-counts", Some(counts)) => store.event_counts(ast.as_ref(), counts, &paging),
+                ("aggregate-event-counts", Some(counts)) => {
+                    store.aggregate_event_counts(ast.as_ref(), counts)
+                }
+                _ => store.query(&entity, ast.as_ref(), &paging),
+            };
+            // The total asks for every row again, without the page's limits.
+            let total = include_total
+                .then(|| store.query(&entity, ast.as_ref(), &Paging::default()))
+                .map(|all| all.map(|rows| rows.len()));
+            (total, page)
+        })
+        .await;
     let (total, page) = match answered {
         Ok(found) => found,
         Err(_) => {
@@ -270,7 +272,11 @@ pub(crate) async fn metrics(
         );
     };
     let rest = rest.to_string();
-    match tokio::task::spawn_blocking(move || meta::metrics(&store, &rest)).await {
+    match state
+        .queries
+        .run(move || meta::metrics(&store, &rest))
+        .await
+    {
         Ok(Ok(answer)) => http::json(&answer),
         Ok(Err(error)) => store_error(&error),
         Err(_) => http::text(

@@ -52,6 +52,7 @@ pub mod fuzzing;
 mod http;
 mod logs;
 mod metrics;
+mod pool;
 mod server;
 mod static_catalog;
 mod status;

@@ -36,6 +36,9 @@ pub(crate) struct State {
     /// A PuppetDB `clean` is running: one at a time, as PuppetDB runs
     /// them.
     pub(crate) cleaning: std::sync::atomic::AtomicBool,
+    /// Where PuppetDB's queries run: as many threads as the storage reads
+    /// with at once.
+    pub(crate) queries: crate::pool::Pool,
     tls: RwLock<Arc<ServerConfig>>,
     log_file: Option<LogSink>,
     access_log: Option<LogSink>,
@@ -95,6 +98,14 @@ impl State {
             compiles: tokio::sync::Semaphore::new(slots),
             compile_slots: slots,
             cleaning: std::sync::atomic::AtomicBool::new(false),
+            queries: crate::pool::Pool::new(
+                marionette_storage::Store::concurrent_reads(),
+                "pdb-query",
+            )
+            .map_err(|e| ServerError::Io {
+                what: "the query threads".into(),
+                source: e,
+            })?,
             tls: RwLock::new(tls),
             identity,
         })

@@ -42,6 +42,17 @@
 //! new one. Retention (PuppetDB's `node-ttl`, `node-purge-ttl`,
 //! `report-ttl`) is applied when the caller asks, one transaction too.
 //!
+//! A fleet's dashboards ask about every node at once (`nodes`, a fact's
+//! values, the latest reports' events), so what they read is kept where
+//! it is read without parsing whole documents: each node's summary
+//! (its facts', catalog's and latest report's times and status) on its
+//! `certnames` row, each fact on a row of its own beside the node's
+//! factset, a report's summary in columns beside the report. The
+//! commands keep them in the same transaction. The query engine narrows
+//! in SQL by node, type, exported, fact name and latest report, and
+//! filters the rest in memory. On SQLite, reads use their own
+//! connections, one per core, beside the one that writes.
+//!
 //! This crate never compiles or applies anything; it knows Puppet's
 //! documents only as JSON.
 

@@ -109,8 +109,7 @@ impl Store {
         ))?;
         let mut db = Db::Sqlite(connection);
         schema::migrate(&mut db).map_err(failed)?;
-        let readers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4));
-        let readers = (0..readers)
+        let readers = (0..Store::concurrent_reads())
             .map(|_| {
                 open(&format!("PRAGMA query_only = ON; {READING}"))
                     .map(|c| Mutex::new(Db::Sqlite(c)))
@@ -243,6 +242,12 @@ impl Store {
         // A panic while holding the lock cannot leave a half-written
         // command: its transaction was never committed.
         self.connection.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many queries a store reads at once (on SQLite, its reading
+    /// connections): one per core, two to four.
+    pub fn concurrent_reads() -> usize {
+        std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4))
     }
 
     /// A connection to read with: a free reader, else the next one to
