@@ -440,6 +440,24 @@ fn a_stock_puppet_agent_is_served() {
     assert_eq!(listed[0]["name"], "last");
     assert_eq!(listed[0]["status"], "unchanged");
     assert_eq!(listed[1]["status"], "changed");
+    // A run stopped before it applied anything has no report to send: the
+    // previous run's, still on disk, is not sent again.
+    let kept = |dir: &Path| {
+        std::fs::read_dir(dir.join("server-root/server/reports/mrtest-agent3"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    assert_eq!(kept(dir), 2);
+    let stopped =
+        common::marionette_agent(port, "mrtest-agent3", &dir.join("mrtest-agent3"), &ours)
+            .arg("--prerun_command=/bin/false")
+            .env("FACTER_mrtest_bucket_port", port.to_string())
+            .output()
+            .expect("marionette agent runs");
+    let said = common::printed(&stopped);
+    assert_eq!(stopped.status.code(), Some(1), "{said}");
+    assert!(said.contains("prerun_command"), "{said}");
+    assert_eq!(kept(dir), 2, "no report sent: {said}");
 
     // Another node's catalog, and a path out of a module's files.
     let other = "/puppet/v3/catalog/mrtest-other?environment=production";
