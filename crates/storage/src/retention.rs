@@ -153,13 +153,11 @@ impl Store {
                 )?;
                 // A node whose latest report went has none to show.
                 db.execute(
-                    "UPDATE certnames SET
-                        (report_timestamp, report_environment, report_status, report_noop,
-                         report_noop_pending, report_hash, report_job_id,
-                         report_cached_catalog_status) =
-                        (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
-                     WHERE report_hash IS NOT NULL AND NOT EXISTS
-                        (SELECT 1 FROM latest_reports l WHERE l.certname = certnames.certname)",
+                    &crate::store::report_summary(
+                        "report_hash IS NOT NULL AND NOT EXISTS
+                            (SELECT 1 FROM latest_reports l
+                             WHERE l.certname = certnames.certname)",
+                    ),
                     &[],
                 )?;
             }

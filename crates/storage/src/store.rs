@@ -921,19 +921,24 @@ fn store_report(
              ON CONFLICT (certname) DO UPDATE SET hash = excluded.hash",
             params![certname, &hash],
         )?;
-        transaction.execute(
-            "UPDATE certnames SET
-                (report_timestamp, report_environment, report_status, report_noop,
-                 report_noop_pending, report_hash, report_job_id,
-                 report_cached_catalog_status) =
-                (SELECT end_time, environment, status, noop, noop_pending, hash, job_id,
-                        cached_catalog_status
-                 FROM reports WHERE hash = ?2)
-             WHERE certname = ?1",
-            params![certname, hash],
-        )?;
+        transaction.execute(&report_summary("certname = ?1"), params![certname])?;
     }
     Ok(())
+}
+
+/// The statement setting the summary of its latest report on each
+/// node's row `condition` chooses (none when it has no latest report).
+pub(crate) fn report_summary(condition: &str) -> String {
+    format!(
+        "UPDATE certnames SET
+            (report_timestamp, report_environment, report_status, report_noop,
+             report_noop_pending, report_hash, report_job_id, report_cached_catalog_status) =
+            (SELECT r.end_time, r.environment, r.status, r.noop, r.noop_pending, r.hash,
+                    r.job_id, r.cached_catalog_status
+             FROM latest_reports l JOIN reports r ON r.hash = l.hash
+             WHERE l.certname = certnames.certname)
+         WHERE {condition}"
+    )
 }
 
 /// A report's resources' events, one list, as the `events` entity keeps
@@ -1539,16 +1544,11 @@ fn flat_edge(edge: &Value) -> Value {
 /// or only the others), their events' times as PuppetDB prints them
 /// inside a report.
 fn reports(connection: &mut Db, certname: Option<&str>, latest: Option<bool>) -> Rows {
-    let found = connection.query(
-        &format!(
-            "SELECT r.report, r.resource_events, r.metrics, r.logs, l.hash IS NOT NULL
-         FROM reports r LEFT JOIN latest_reports l ON l.hash = r.hash
-         WHERE ({}) AND ({})
-         ORDER BY r.certname, r.end_time",
-            given("r.certname", 1, certname.is_some()),
-            only_latest(latest)
-        ),
-        params![certname],
+    let found = report_rows(
+        connection,
+        "r.report, r.resource_events, r.metrics, r.logs, l.hash IS NOT NULL",
+        certname,
+        latest,
     )?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
         let Value::Object(mut report) = json_text(row.str(0)) else {
@@ -1594,17 +1594,12 @@ fn embedded_time(time: &Value) -> Value {
 /// reports'), one row each, with their report's summary beside them,
 /// which is read from its columns.
 fn events(connection: &mut Db, certname: Option<&str>, latest: Option<bool>) -> Rows {
-    let found = connection.query(
-        &format!(
-            "SELECT r.certname, r.hash, r.start_time, r.end_time, r.receive_time, r.environment,
-                r.configuration_version, l.hash IS NOT NULL, r.resource_events
-         FROM reports r LEFT JOIN latest_reports l ON l.hash = r.hash
-         WHERE ({}) AND ({})
-         ORDER BY r.certname, r.end_time",
-            given("r.certname", 1, certname.is_some()),
-            only_latest(latest)
-        ),
-        params![certname],
+    let found = report_rows(
+        connection,
+        "r.certname, r.hash, r.start_time, r.end_time, r.receive_time, r.environment,
+         r.configuration_version, l.hash IS NOT NULL, r.resource_events",
+        certname,
+        latest,
     )?;
     let mut out = Vec::new();
     for row in &found {
@@ -1630,6 +1625,28 @@ fn events(connection: &mut Db, certname: Option<&str>, latest: Option<bool>) -> 
         }
     }
     Ok(out)
+}
+
+/// The `columns` of every report (`r`, with `l` its node's latest
+/// report), or one node's, or only the latest (or only the others), in
+/// node and time order.
+fn report_rows(
+    connection: &mut Db,
+    columns: &str,
+    certname: Option<&str>,
+    latest: Option<bool>,
+) -> Result<Vec<crate::db::Row>, DbError> {
+    connection.query(
+        &format!(
+            "SELECT {columns}
+             FROM reports r LEFT JOIN latest_reports l ON l.hash = r.hash
+             WHERE ({}) AND ({})
+             ORDER BY r.certname, r.end_time",
+            given("r.certname", 1, certname.is_some()),
+            only_latest(latest)
+        ),
+        params![certname],
+    )
 }
 
 /// A condition keeping the latest reports only (`Some(true)`), the
