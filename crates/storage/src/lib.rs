@@ -10,6 +10,7 @@
 //!   .query(entity, query: Option<&Value>, &Paging) -> Result<Vec<Value>, StoreError>
 //!   .collect_garbage(&Retention) -> Result<Collected, StoreError>   node-ttl, ...
 //!   .population() -> Result<Population, StoreError>
+//! Store::concurrent_reads() -> usize                          queries read at once (its callers' threads)
 //!   .event_counts(query, &EventCounts, &Paging) / .aggregate_event_counts(query, &EventCounts)
 //! commands::{replace_facts, replace_catalog, store_report}   Puppet's documents -> payloads
 //! endpoint(path, query: AST or PQL) -> Endpoint               `/pdb/query/v4/...` paths
