@@ -423,18 +423,14 @@ impl Ran {
 /// failure to write them is reported, not fatal (the run itself is over,
 /// and its report still goes where it is sent).
 fn write_report(state: &Path, report: &mut Report, logger: &Logger) -> Option<Vec<u8>> {
-    // Compact: the report of a large run is megabytes.
     let mut json = Vec::new();
-    if let Err(e) = report.write_json(&mut json) {
-        logger.log(Level::Err, "", &format!("Could not write the report: {e}"));
-        return None;
-    }
     let written = std::fs::create_dir_all(state)
         .and_then(|()| {
             replace_report(
                 &state.join("last_run_report.json"),
                 &state.join("previous_run_report.json"),
-                &json,
+                report,
+                &mut json,
             )
         })
         .and_then(|()| {
@@ -449,8 +445,32 @@ fn write_report(state: &Path, report: &mut Report, logger: &Logger) -> Option<Ve
             "",
             &format!("Could not save the report in {}: {e}", state.display()),
         );
+        // What was kept of it may be part of it.
+        json.clear();
+        if let Err(e) = report.write_json(&mut json) {
+            logger.log(Level::Err, "", &format!("Could not write the report: {e}"));
+            return None;
+        }
     }
     Some(json)
+}
+
+/// Writes to a file and keeps a copy of what it wrote.
+struct Tee<'a, W> {
+    out: W,
+    copy: &'a mut Vec<u8>,
+}
+
+impl<W: std::io::Write> std::io::Write for Tee<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let written = self.out.write(bytes)?;
+        self.copy.extend_from_slice(&bytes[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Writes the report at `path`, the one it replaces moving to `previous`,
@@ -459,7 +479,13 @@ fn write_report(state: &Path, report: &mut Report, logger: &Logger) -> Option<Ve
 /// which is renamed to `previous`. Where the file system cannot exchange
 /// files, the last report is renamed to `previous` and the new one into
 /// place: for that moment there is no last report, but never a torn one.
-fn replace_report(path: &Path, previous: &Path, report: &[u8]) -> std::io::Result<()> {
+/// What is written is kept in `copy` too, for the server or the storage.
+fn replace_report(
+    path: &Path,
+    previous: &Path,
+    report: &mut Report,
+    copy: &mut Vec<u8>,
+) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let aside = path.with_extension("json.partial");
@@ -472,8 +498,12 @@ fn replace_report(path: &Path, previous: &Path, report: &[u8]) -> std::io::Resul
         .create_new(true)
         .mode(0o640)
         .open(&aside)?;
-    let mut out = file;
-    out.write_all(report)?;
+    // Streamed, compact: the report of a large run is megabytes.
+    let mut out = Tee {
+        out: std::io::BufWriter::with_capacity(256 * 1024, file),
+        copy,
+    };
+    report.write_json(&mut out)?;
     out.flush()?;
     drop(out);
     if exchange(&aside, path).is_ok() {
