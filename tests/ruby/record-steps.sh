@@ -16,7 +16,9 @@ record_steps() {
     noop=
     case "$step" in *_noop) noop=--noop ;; esac
     set +e
-    puppet apply --color=false $noop --vardir "$vardir" --modulepath "$modules" "$pp" 2>&1 \
+    # By its whole path: a module's fact may change Puppet's directory
+    # (oci's goes to /etc/ssh) before the manifest is read.
+    puppet apply --color=false $noop --vardir "$vardir" --modulepath "$modules" "$PWD/$pp" 2>&1 \
       | grep -v '^Error: Facter:' | grep -v '^ ' | grep -v '^$' \
       | sed -E 's/ in [0-9.]+ seconds$/ in N seconds/; s/ (in|after) [0-9.]+ seconds/ \1 N seconds/; s/ on node .*$//; s#'"$PWD"'/##' > "$step.out"
     set -e

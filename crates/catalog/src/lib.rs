@@ -324,6 +324,61 @@ pub fn has_deferred(catalog: &Catalog) -> bool {
         .any(|resource| resource.parameters.values().any(holds_deferred))
 }
 
+/// Writes every deferred call of the parameters as its text, as `puppet
+/// catalog compile` does (it writes catalogs without rich data): one
+/// warning for each, in Puppet's words, without the `Warning: ` prefix.
+/// A catalog for an agent keeps the calls, which the agent makes.
+pub fn stringify_deferred(catalog: &mut Catalog) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for resource in &mut catalog.resources {
+        let place = match (&resource.file, resource.line) {
+            (Some(file), Some(line)) => format!(" (file: {file}, line: {line})"),
+            (Some(file), None) => format!(" (file: {file})"),
+            _ => String::new(),
+        };
+        let reference = resource.reference();
+        for (name, data) in resource.parameters.iter_mut() {
+            if !holds_deferred(data) {
+                continue;
+            }
+            let mut path = format!("{reference}['{name}']");
+            stringify_in(data, &mut path, &mut |path, text| {
+                warnings.push(format!(
+                    "{path} contains a Deferred value. It will be converted to the String '{text}'{place}"
+                ));
+            });
+        }
+    }
+    warnings
+}
+
+fn stringify_in(data: &mut Data, path: &mut String, warn: &mut dyn FnMut(&str, &str)) {
+    use std::fmt::Write;
+    let length = path.len();
+    match data {
+        Data::Object(map) if map.get(DEFERRED_KEY).and_then(Data::as_str) == Some("Deferred") => {
+            let text = marionette_values::format::to_quoted_s(&from_data(data));
+            warn(path, &text);
+            *data = Data::String(text);
+        }
+        Data::Object(map) => {
+            for (key, item) in map.iter_mut() {
+                let _ = write!(path, "['{key}']");
+                stringify_in(item, path, warn);
+                path.truncate(length);
+            }
+        }
+        Data::Array(items) => {
+            for (index, item) in items.iter_mut().enumerate() {
+                let _ = write!(path, "[{index}]");
+                stringify_in(item, path, warn);
+                path.truncate(length);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Makes one deferred call: the function's name and its resolved
 /// arguments in, its result or the error to print out.
 pub type DeferredCall<'a> = dyn FnMut(&str, Vec<Value>) -> Result<Value, String> + 'a;

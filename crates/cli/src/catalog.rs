@@ -35,6 +35,12 @@ pub(crate) struct CompileArgs {
     /// Fail on unknown variables instead of warning.
     #[arg(long)]
     strict_variables: bool,
+    /// Keep deferred calls in the rich-data form an agent gets from its
+    /// server, so that `catalog apply` makes them. Without it they are
+    /// written as text, with a warning each, as `puppet catalog compile`
+    /// writes them.
+    #[arg(long)]
+    rich_data: bool,
     #[command(flatten)]
     storeconfigs: crate::storage::StoreconfigsArgs,
 }
@@ -85,7 +91,8 @@ pub(crate) fn compile(args: CompileArgs, env: &crate::environment::EnvArgs) -> R
         excerpts: false,
         exported: None,
     };
-    compile_and_write(options, storage.as_ref(), args.output.as_deref())
+    let output = args.output.as_deref();
+    compile_and_write(options, storage.as_ref(), output, args.rich_data)
 }
 
 /// Compiles for `marionette apply --catalog-only`: this machine's facts.
@@ -96,7 +103,7 @@ pub(crate) fn compile_local(
     storage: Option<&Arc<Storeconfigs>>,
 ) -> Result<ExitCode> {
     let (options, _) = local_options(manifests, node_name, strict_variables);
-    compile_and_write(options, storage, None)
+    compile_and_write(options, storage, None, true)
 }
 
 /// Compiles for `marionette apply`: prints what the code logged and
@@ -277,6 +284,7 @@ fn compile_and_write(
     options: CompileOptions,
     storage: Option<&Arc<Storeconfigs>>,
     output: Option<&Path>,
+    rich_data: bool,
 ) -> Result<ExitCode> {
     let (compiled, _) = compile_with(options, storage).map_err(anyhow::Error::msg)?;
     for (stream, line) in &compiled.lines {
@@ -285,9 +293,14 @@ fn compile_and_write(
             Stream::Stderr => errln!("{line}"),
         }
     }
-    let Some(catalog) = compiled.catalog else {
+    let Some(mut catalog) = compiled.catalog else {
         return Ok(ExitCode::FAILURE);
     };
+    if !rich_data {
+        for warning in marionette_catalog::stringify_deferred(&mut catalog) {
+            errln!("Warning: {warning}");
+        }
+    }
     // Streamed, so that a large catalog is not held twice.
     let written = match output {
         Some(path) => std::fs::File::create(path)

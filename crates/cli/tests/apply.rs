@@ -538,19 +538,40 @@ fn deferred_calls_are_made_before_applying() {
     );
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "p-Q");
 
-    // Compiled, the catalog holds the calls in Puppet's rich-data form, and
-    // applying it makes them.
+    // Compiled as `puppet catalog compile` compiles, the catalog holds
+    // the calls' text, with a warning for each.
+    let compile = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["catalog", "compile", "--certname", "mrtest.example.com"])
+            .args(extra)
+            .arg(site)
+            .output()
+            .unwrap()
+    };
+    let compiled = compile(&[]);
+    assert!(compiled.status.success(), "{compiled:?}");
+    let text = String::from_utf8_lossy(&compiled.stdout);
+    assert!(
+        text.contains(
+            r#""message": "Deferred({'name' => 'join', 'arguments' => [['a', 'b'], '-']})""#
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&compiled.stderr).lines().next(),
+        Some(
+            format!(
+                "Warning: Notify[x]['message'] contains a Deferred value. It will be converted to the String \
+                 'Deferred({{'name' => 'join', 'arguments' => [['a', 'b'], '-']}})' (file: {site}, line: 1)"
+            )
+            .as_str()
+        )
+    );
+
+    // With --rich-data it holds the calls in the rich-data form an agent
+    // gets from its server, and applying it makes them.
     std::fs::remove_file(&target).unwrap();
-    let compiled = Command::new(env!("CARGO_BIN_EXE_marionette"))
-        .args([
-            "catalog",
-            "compile",
-            "--certname",
-            "mrtest.example.com",
-            site,
-        ])
-        .output()
-        .unwrap();
+    let compiled = compile(&["--rich-data"]);
     assert!(compiled.status.success(), "{compiled:?}");
     let text = String::from_utf8_lossy(&compiled.stdout);
     assert!(

@@ -1,10 +1,12 @@
-//! The Forge corpus: every case in `tests/forge/` declares classes and
+//! The Forge corpora: every case in `tests/forge/` declares classes and
 //! defined types of real Forge modules, as their READMEs show them, with
-//! the modules Debian packages install in /usr/share/puppet/modules on the
-//! module path. Each is compiled with `marionette catalog compile` and
+//! the modules Debian 12 packages install in /usr/share/puppet/modules on
+//! the module path; every case in `tests/forge-trixie/` does the same with
+//! the newer releases Debian 13 packages (unpacked by
+//! scripts/forge-trixie-modules). Each is compiled with `marionette catalog compile` and
 //! compared with what the real Puppet 7 compiled for it (`expected.json`,
 //! by meaning, as the conformance corpus compares) or the error it gave
-//! (`expected.err`), with the corpus's fixed facts (`tests/forge/facts.json`).
+//! (`expected.err`), with the corpus's fixed facts (`facts.json`).
 //!
 //! Cases we do not match yet are listed in
 //! `tests/forge/known-differences.txt`, grouped under a heading saying
@@ -18,19 +20,62 @@ use std::path::{Path, PathBuf};
 use common::known::{KnownDifferences, Verdict};
 use common::runs::{first_difference, noop_text, printed_in_order, puppet_facts_yaml};
 
-/// Where Debian's puppet-module-* packages install their modules.
-const MODULES: &str = "/usr/share/puppet/modules";
+/// A corpus: its cases and the module path they are compiled and applied
+/// with.
+struct Corpus {
+    root: PathBuf,
+    modules: String,
+}
 
-fn corpus() -> PathBuf {
+impl Corpus {
+    /// `tests/forge`: Debian 12's puppet-module-* packages, installed in
+    /// /usr/share/puppet/modules (`packages.txt`).
+    fn debian12() -> Self {
+        let corpus = Corpus {
+            root: corpus_dir("forge"),
+            modules: "/usr/share/puppet/modules".to_string(),
+        };
+        let missing = missing_packages(&corpus);
+        assert!(
+            missing.is_empty(),
+            "the Forge corpus needs modules missing from {}; install them with\n  apt-get install -y {}",
+            corpus.modules,
+            missing.join(" ")
+        );
+        corpus
+    }
+
+    /// `tests/forge-trixie`: the newer releases of Debian 13's packages,
+    /// unpacked (not installed) by scripts/forge-trixie-modules.
+    fn trixie() -> Self {
+        let dir = std::env::var("FORGE_TRIXIE_DIR")
+            .unwrap_or_else(|_| "/var/cache/marionette-forge-trixie".to_string());
+        let corpus = Corpus {
+            root: corpus_dir("forge-trixie"),
+            modules: format!("{dir}/modules"),
+        };
+        // The tree keeps the list it was made from.
+        let made_from = std::fs::read(format!("{dir}/packages.txt")).unwrap_or_default();
+        let list = std::fs::read(corpus.root.join("packages.txt")).expect("packages.txt");
+        assert!(
+            made_from == list,
+            "the trixie Forge corpus needs Debian 13's modules of tests/forge-trixie/packages.txt in {dir}/modules; make them with\n  scripts/forge-trixie-modules"
+        );
+        corpus
+    }
+}
+
+fn corpus_dir(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/forge")
+        .join("../../tests")
+        .join(name)
         .canonicalize()
-        .expect("tests/forge exists")
+        .unwrap_or_else(|_| panic!("tests/{name} exists"))
 }
 
 /// The packages of `packages.txt` whose module is not installed.
-fn missing_packages(root: &Path) -> Vec<String> {
-    let list = std::fs::read_to_string(root.join("packages.txt")).expect("packages.txt");
+fn missing_packages(corpus: &Corpus) -> Vec<String> {
+    let list = std::fs::read_to_string(corpus.root.join("packages.txt")).expect("packages.txt");
     list.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .filter_map(|l| {
@@ -40,20 +85,9 @@ fn missing_packages(root: &Path) -> Vec<String> {
                 .next()
                 .unwrap_or_else(|| panic!("packages.txt: {package} names no module"));
             // A module may hold only types (tea) or functions.
-            (!Path::new(MODULES).join(module).is_dir()).then(|| package.to_string())
+            (!Path::new(&corpus.modules).join(module).is_dir()).then(|| package.to_string())
         })
         .collect()
-}
-
-/// Fails, saying how to install them, when modules of the corpus are
-/// missing.
-fn require_packages(root: &Path) {
-    let missing = missing_packages(root);
-    assert!(
-        missing.is_empty(),
-        "the Forge corpus needs modules missing from {MODULES}; install them with\n  apt-get install -y {}",
-        missing.join(" ")
-    );
 }
 
 /// The gist of a difference, for a new line of the list: the innermost
@@ -96,15 +130,23 @@ fn gist(problem: &str) -> String {
 
 #[test]
 fn forge_modules_compile_as_with_puppet() {
-    let root = corpus();
-    require_packages(&root);
-    let cases = common::case_dirs(&root, &["expected.json", "expected.err"]);
+    compile_stage(&Corpus::debian12());
+}
+
+#[test]
+fn forge_trixie_modules_compile_as_with_puppet() {
+    compile_stage(&Corpus::trixie());
+}
+
+fn compile_stage(corpus: &Corpus) {
+    let root = &corpus.root;
+    let cases = common::case_dirs(root, &["expected.json", "expected.err"]);
     assert!(cases.len() >= 50, "only {} cases", cases.len());
     let known = KnownDifferences::load(&root.join("known-differences.txt"), 1);
     let mut verdict = Verdict::new(&known);
     for case in &cases {
         let name = common::case_name(case);
-        let outcome = common::compile_case(case, MODULES, "../facts.json");
+        let outcome = common::compile_case(case, &corpus.modules, "../facts.json");
         let why = outcome.as_ref().err().map(|p| gist(p)).unwrap_or_default();
         verdict.record(&name, &why, outcome);
     }
@@ -112,13 +154,8 @@ fn forge_modules_compile_as_with_puppet() {
 }
 
 /// The catalog Puppet compiled for a case (`expected.json`) applied with
-/// `--noop` by Marionette, with Debian's modules for its file sources.
-fn marionette_noop(case: &Path) -> String {
-    marionette_noop_with(case, MODULES)
-}
-
-/// [`marionette_noop`] with another module path.
-fn marionette_noop_with(case: &Path, modulepath: &str) -> String {
+/// `--noop` by Marionette, with `modulepath` for its file sources.
+fn marionette_noop(case: &Path, modulepath: &str) -> String {
     let vardir = tempfile::tempdir().expect("a temporary directory");
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"));
     command
@@ -133,7 +170,7 @@ fn marionette_noop_with(case: &Path, modulepath: &str) -> String {
 /// `puppet apply --noop` of a case, compiled with the corpus's fixed facts
 /// (given to Puppet's yaml terminus) as its `expected.json` was, as
 /// scripts/puppet-record-forge-noop runs it.
-fn puppet_noop(case: &Path) -> String {
+fn puppet_noop(case: &Path, modulepath: &str) -> String {
     const CERTNAME: &str = "mrtest.example.com";
     let vardir = tempfile::tempdir().expect("a temporary directory");
     let facts_dir = vardir.path().join("client_yaml/facts");
@@ -155,7 +192,7 @@ fn puppet_noop(case: &Path) -> String {
         .args(["apply", "--noop", "--color=false", "--vardir"])
         .arg(vardir.path())
         .args(["--facts_terminus", "yaml", "--certname", CERTNAME])
-        .args(["--modulepath", MODULES, "site.pp"])
+        .args(["--modulepath", modulepath, "site.pp"])
         .current_dir(case);
     noop_text(&printed_in_order(command))
 }
@@ -172,9 +209,17 @@ fn puppet_noop(case: &Path) -> String {
 /// Known differences are listed in `tests/forge/noop-known-differences.txt`.
 #[test]
 fn forge_catalogs_noop_apply_as_with_puppet() {
-    let root = corpus();
-    require_packages(&root);
-    let cases = common::case_dirs(&root, &["noop.out"]);
+    noop_stage(&Corpus::debian12());
+}
+
+#[test]
+fn forge_trixie_catalogs_noop_apply_as_with_puppet() {
+    noop_stage(&Corpus::trixie());
+}
+
+fn noop_stage(corpus: &Corpus) {
+    let root = &corpus.root;
+    let cases = common::case_dirs(root, &["noop.out"]);
     assert!(cases.len() >= 50, "only {} recorded noop runs", cases.len());
     let known = KnownDifferences::load(&root.join("noop-known-differences.txt"), 1);
     let mut verdict = Verdict::new(&known);
@@ -182,7 +227,7 @@ fn forge_catalogs_noop_apply_as_with_puppet() {
     let mut rerun = Vec::new();
     for case in &cases {
         let name = common::case_name(case);
-        let ours = marionette_noop(case);
+        let ours = marionette_noop(case, &corpus.modules);
         let recorded = std::fs::read_to_string(case.join("noop.out")).expect("noop.out");
         let outcome = if ours == recorded {
             Ok(())
@@ -193,7 +238,7 @@ fn forge_catalogs_noop_apply_as_with_puppet() {
             Err(first_difference(&recorded, &ours))
         } else {
             rerun.push(name.clone());
-            let live = puppet_noop(case);
+            let live = puppet_noop(case, &corpus.modules);
             if ours == live {
                 Ok(())
             } else {
@@ -248,8 +293,8 @@ const RUBY_DIFFERS: &[(&str, &str)] = &[
 
 #[test]
 fn forge_catalogs_noop_apply_the_same_through_the_modules_own_ruby() {
-    let root = corpus();
-    require_packages(&root);
+    let corpus = Corpus::debian12();
+    let root = &corpus.root;
     let known = KnownDifferences::load(&root.join("noop-known-differences.txt"), 1);
     let native = [
         "Concat_file",
@@ -262,7 +307,7 @@ fn forge_catalogs_noop_apply_the_same_through_the_modules_own_ruby() {
         "Ssh_authorized_key",
         "Mount",
     ];
-    let cases: Vec<PathBuf> = common::case_dirs(&root, &["noop.out"])
+    let cases: Vec<PathBuf> = common::case_dirs(root, &["noop.out"])
         .into_iter()
         .filter(|case| !known.contains(&common::case_name(case)))
         .filter(|case| {
@@ -277,7 +322,10 @@ fn forge_catalogs_noop_apply_the_same_through_the_modules_own_ruby() {
     // Every module's lib merged into one module named as the agent names
     // it, where no native type stands in.
     let agent = tempfile::tempdir().expect("a temporary directory");
-    for module in std::fs::read_dir(MODULES).expect("the modules").flatten() {
+    for module in std::fs::read_dir(&corpus.modules)
+        .expect("the modules")
+        .flatten()
+    {
         if module.path().join("lib").is_dir() {
             common::copy_tree(
                 &module.path().join("lib"),
@@ -289,7 +337,10 @@ fn forge_catalogs_noop_apply_the_same_through_the_modules_own_ruby() {
     let differences: Vec<String> = cases
         .iter()
         .filter_map(|case| {
-            let (native, ruby) = (marionette_noop(case), marionette_noop_with(case, &plugins));
+            let (native, ruby) = (
+                marionette_noop(case, &corpus.modules),
+                marionette_noop(case, &plugins),
+            );
             let name = common::case_name(case);
             let listed = RUBY_DIFFERS.iter().any(|(listed, _)| *listed == name);
             match (native == ruby, listed) {

@@ -691,10 +691,11 @@ fn native_module_types_apply_as_their_own_ruby_does() {
 }
 
 /// A native type stands for its module's own only while it implements
-/// everything that version declares: concat 9.1 (tests/ruby/concat9,
-/// vendored, newer than the concat the native `concat_file` follows)
-/// declares `create_empty_file`, so its own Ruby applies its resources,
-/// step after step as `puppet apply` did (tests/ruby/concat9/record.sh).
+/// everything that version declares: a newer concat than the native
+/// `concat_file` follows (made by tests/ruby/concat9/newer-concat from
+/// Debian's, with concat 9's `create_empty_file`) has its resources
+/// applied by its own Ruby, step after step as `puppet apply` did
+/// (tests/ruby/concat9/record.sh).
 #[test]
 fn a_newer_module_than_its_native_type_is_applied_by_its_own_ruby() {
     require_ruby();
@@ -704,10 +705,13 @@ fn a_newer_module_than_its_native_type_is_applied_by_its_own_ruby() {
         "stdlib is missing: install the packages of tests/forge/packages.txt (scripts/test does)"
     );
     let steps = corpus().join("concat9");
-    let modulepath = format!(
-        "{}:/usr/share/puppet/modules",
-        steps.join("modules").display()
-    );
+    let modules = tempfile::tempdir().expect("a temporary directory");
+    let made = std::process::Command::new(steps.join("newer-concat"))
+        .arg(modules.path())
+        .status()
+        .expect("tests/ruby/concat9/newer-concat runs (python3)");
+    assert!(made.success(), "newer-concat failed");
+    let modulepath = format!("{}:/usr/share/puppet/modules", modules.path().display());
     let state = || files_under(std::path::Path::new("/tmp/mrtest-rbtypes"));
     let problems = replay(&steps, &modulepath, &state, ("", &|| {}));
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -93,7 +93,8 @@ pub(crate) fn access(
                     PType::Resource {
                         type_name: Some(_),
                         title: None,
-                    },
+                    }
+                    | PType::Class(None),
                     many,
                 ) if many.len() > 1 => Ok(Value::array(
                     many.iter()

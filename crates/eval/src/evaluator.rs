@@ -111,6 +111,9 @@ pub struct Evaluator<'p> {
     pub strict_variables: bool,
     /// Text rendered by an EPP template being evaluated.
     pub(crate) epp_output: Option<String>,
+    /// Whether the template being rendered printed a Sensitive value
+    /// (unwrapped): its whole text is then Sensitive, as in Puppet 7.
+    pub(crate) epp_sensitive: bool,
     pub(crate) depth: usize,
     /// How deep `eval` is inside itself (see [`MAX_DEPTH`]).
     pub(crate) nesting: usize,
@@ -142,8 +145,10 @@ pub struct Evaluator<'p> {
     /// What data provider functions cached through their lookup context,
     /// by function.
     pub(crate) lookup_caches: HashMap<String, PHash>,
-    /// Whether stdlib is on the module path, asked once.
-    stdlib_present: Option<bool>,
+    /// stdlib's directory on the module path, if any, asked once.
+    stdlib_dir: Option<Option<std::path::PathBuf>>,
+    /// Whether that stdlib ships each native function asked for.
+    stdlib_ships: HashMap<String, bool>,
     /// Modules' Ruby functions and the host that runs them.
     pub(crate) ruby: crate::ruby::RubyState,
     /// Puppet's own stack of code under way, as `Puppet::Pops::PuppetStack`
@@ -205,6 +210,7 @@ impl<'p> Evaluator<'p> {
             logs: Vec::new(),
             strict_variables: false,
             epp_output: None,
+            epp_sensitive: false,
             depth: 0,
             nesting: 0,
             node_classes: Vec::new(),
@@ -220,7 +226,8 @@ impl<'p> Evaluator<'p> {
             hiera: None,
             lookup_caches: HashMap::new(),
             ruby: crate::ruby::RubyState::default(),
-            stdlib_present: None,
+            stdlib_dir: None,
+            stdlib_ships: HashMap::new(),
             puppet_stack: Vec::new(),
             deprecations: std::collections::HashSet::new(),
             pending_facts: None,
@@ -824,7 +831,13 @@ impl<'p> Evaluator<'p> {
             ExprKind::RenderExpr(inner) => {
                 let value = self.eval(inner)?;
                 if let Some(output) = &mut self.epp_output {
-                    output.push_str(&to_s(&value));
+                    match &value {
+                        Value::Sensitive(secret) => {
+                            output.push_str(&to_s(secret));
+                            self.epp_sensitive = true;
+                        }
+                        value => output.push_str(&to_s(value)),
+                    }
                 }
                 Ok(Value::Undef)
             }
@@ -1380,22 +1393,22 @@ impl<'p> Evaluator<'p> {
     }
 
     /// A function of a module implemented natively (stdlib's), which
-    /// exists only while that module is on the module path, as the module's
-    /// own would.
+    /// exists only while the stdlib on the module path ships it, as the
+    /// module's own would: stdlib 9 no longer has `validate_string`.
     fn native_function(&mut self, name: &str) -> Option<Builtin> {
         let native = *functions::stdlib::natives().get(name)?;
-        let present = match self.stdlib_present {
-            Some(present) => present,
-            None => {
-                let present = self
-                    .loader
-                    .as_ref()
-                    .is_some_and(|l| l.module_dir(functions::stdlib::MODULE).is_some());
-                self.stdlib_present = Some(present);
-                present
-            }
-        };
-        present.then_some(native)
+        if let Some(&ships) = self.stdlib_ships.get(name) {
+            return ships.then_some(native);
+        }
+        let loader = &self.loader;
+        let dir = self
+            .stdlib_dir
+            .get_or_insert_with(|| loader.as_ref()?.module_dir(functions::stdlib::MODULE));
+        let ships = dir
+            .as_ref()
+            .is_some_and(|dir| functions::stdlib::ships(dir, name));
+        self.stdlib_ships.insert(name.to_string(), ships);
+        ships.then_some(native)
     }
 
     /// Calls a function by name: one written in Puppet, or a built-in.
@@ -1696,12 +1709,17 @@ impl<'p> Evaluator<'p> {
         let scope = self.scopes.create(self.current, None);
         let saved_scope = std::mem::replace(&mut self.current, scope);
         let saved_output = self.epp_output.replace(String::new());
+        let saved_sensitive = std::mem::replace(&mut self.epp_sensitive, false);
         let result = self
             .bind_epp_params(program, arguments, span)
             .and_then(|()| self.statements(&program.body));
         let output = std::mem::replace(&mut self.epp_output, saved_output).unwrap_or_default();
+        let sensitive = std::mem::replace(&mut self.epp_sensitive, saved_sensitive);
         self.current = saved_scope;
         match result {
+            Ok(_) | Err(Stop::Return(..)) if sensitive => {
+                Ok(Value::Sensitive(Box::new(Value::string(output))))
+            }
             Ok(_) | Err(Stop::Return(..)) => Ok(Value::string(output)),
             Err(other) => Err(other),
         }

@@ -41,6 +41,8 @@ pub(crate) struct RubyState {
     /// (`keystone_service { 'nova::compute': }` is named `nova` of type
     /// `compute`).
     pub(crate) titled_types: HashMap<String, PathBuf>,
+    /// The next request runs a 4.x function (see `Answers::closure_top`).
+    closure_top: bool,
 }
 
 /// A loaded Ruby function with its signatures' types resolved.
@@ -65,6 +67,33 @@ struct Dispatcher {
     mismatch: bool,
 }
 
+/// How many arguments a block takes: those without defaults, and at
+/// most (none when it captures the rest).
+#[derive(Clone, Copy)]
+struct Arity {
+    required: usize,
+    most: Option<usize>,
+}
+
+impl Arity {
+    fn of(params: &[marionette_syntax::ast::Param]) -> Self {
+        Arity {
+            required: params
+                .iter()
+                .filter(|p| p.default.is_none() && !p.captures_rest)
+                .count(),
+            most: (!params.iter().any(|p| p.captures_rest)).then_some(params.len()),
+        }
+    }
+}
+
+/// The argument counts of a block type written `Callable[min, max]`.
+fn callable_counts(text: &str) -> Option<(usize, usize)> {
+    let inner = text.trim().strip_prefix("Callable[")?.strip_suffix(']')?;
+    let (min, max) = inner.split_once(',')?;
+    Some((min.trim().parse().ok()?, max.trim().parse().ok()?))
+}
+
 impl Dispatcher {
     fn min(&self) -> usize {
         self.params
@@ -82,8 +111,9 @@ impl Dispatcher {
         }
     }
 
-    /// Why the call does not fit, or `None` when it does.
-    fn reject(&self, args: &[Value], lambda: bool) -> Option<Rejection> {
+    /// Why the call does not fit, or `None` when it does. `lambda` is the
+    /// given block's arity, if any.
+    fn reject(&self, args: &[Value], lambda: Option<Arity>) -> Option<Rejection> {
         let (min, max) = (self.min(), self.max());
         if args.len() < min || max.is_some_and(|max| args.len() > max) {
             return Some(Rejection::Count);
@@ -98,8 +128,24 @@ impl Dispatcher {
             }
         }
         match (&self.block, lambda) {
-            (Some((_, _, false)), false) => Some(Rejection::Other("expects a block".into())),
-            (None, true) => Some(Rejection::Other("does not expect a block".into())),
+            (Some((_, _, false)), None) => Some(Rejection::Other("expects a block".into())),
+            (None, Some(_)) => Some(Rejection::Other("does not expect a block".into())),
+            // `Callable[3, 3]` takes only a block that accepts three
+            // arguments: stdlib's merge dispatches on the block's arity.
+            (Some((_, declared, _)), Some(given)) => match callable_counts(declared) {
+                Some((min, max)) if given.required > min || given.most.is_some_and(|m| m < max) => {
+                    Some(Rejection::Other(format!(
+                        "block expects {} arguments, got {}",
+                        if min == max {
+                            min.to_string()
+                        } else {
+                            format!("between {min} and {max}")
+                        },
+                        given.required
+                    )))
+                }
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -340,19 +386,18 @@ impl<'p> Evaluator<'p> {
             Vec::new()
         };
         let given = if function.scope_first { &probe } else { &args };
+        let arity = lambda.as_ref().map(|l| Arity::of(&l.lambda.params));
         let chosen = function
             .dispatchers
             .iter()
-            .position(|d| d.reject(given, lambda.is_some()).is_none());
+            .position(|d| d.reject(given, arity).is_none());
         let Some(index) = chosen else {
-            return fail_in_call(
-                self.mismatch_message(name, function, given, lambda.is_some()),
-                span,
-            );
+            return fail_in_call(self.mismatch_message(name, function, given, arity), span);
         };
         let dispatcher = &function.dispatchers[index];
         let block = lambda.map(|l| l.lambda.params.len());
         let context = self.ruby_context();
+        self.ruby.closure_top = function.api == marionette_ruby::Api::V4;
         let value = self.with_host(span, lambda, &function.file, name, |host, answers| {
             host.call_function(
                 &marionette_ruby::Call {
@@ -389,7 +434,7 @@ impl<'p> Evaluator<'p> {
         name: &str,
         function: &RubyFunction,
         args: &[Value],
-        lambda: bool,
+        lambda: Option<Arity>,
     ) -> String {
         let signatures: Vec<&Dispatcher> = function
             .dispatchers
@@ -615,11 +660,13 @@ impl<'p> Evaluator<'p> {
                 message: "this compile has no Ruby host".into(),
             }));
         };
+        let closure_top = std::mem::take(&mut self.ruby.closure_top);
         let mut answers = Answers {
             eval: self,
             span,
             lambda,
             failure: None,
+            closure_top,
         };
         if !answers.eval.ruby.reset {
             answers.eval.ruby.reset = true;
@@ -760,6 +807,11 @@ pub(crate) struct Answers<'e, 'p> {
     /// The engine's failure while answering, kept to be reported as it is
     /// if the Ruby code lets it through.
     failure: Option<Stop>,
+    /// The request runs a 4.x function, whose `call_function` calls from
+    /// its closure scope, the top scope, as in Puppet: what inifile's
+    /// `create_ini_settings` declares through `create_resources` is in
+    /// Class[main] with its tags, not in the calling class.
+    closure_top: bool,
 }
 
 impl Answers<'_, '_> {
@@ -796,7 +848,13 @@ impl Engine for Answers<'_, '_> {
                 Answer::Variables(all)
             }
             Question::Call { name, args } => {
-                match self.eval.call_named(&name, args, None, span, span) {
+                let saved = self.eval.current;
+                if self.closure_top {
+                    self.eval.current = crate::scope::TOP_SCOPE;
+                }
+                let called = self.eval.call_named(&name, args, None, span, span);
+                self.eval.current = saved;
+                match called {
                     Ok(value) => Answer::Value(value),
                     Err(stop) => return Err(self.fail(stop)),
                 }

@@ -199,7 +199,13 @@ pub(crate) fn extend(
                     let (host, ruby_type) = (host.clone(), t.clone());
                     registry.add_provider_loader(
                         &t.name,
-                        Arc::new(move || load_providers(&host, &ruby_type, &def)),
+                        Arc::new(move || {
+                            let mut providers = load_providers(&host, &ruby_type, &def);
+                            for provider in &mut providers {
+                                provider.reads_ahead = true;
+                            }
+                            providers
+                        }),
                     );
                 }
                 Ok(Err(error)) => problems.push(Problem {
@@ -294,7 +300,9 @@ fn read_whole(text: &str, spec: &marionette_ruby::TypeSpec) -> bool {
         .iter()
         .any(|a| a.namevar || a.name == "name");
     // An attribute, or an automatic relationship's type, named by a
-    // variable (corosync's `autorequire(type)` in a loop over types).
+    // variable (corosync's `autorequire(type)` in a loop over types), or
+    // on a line of its own (elasticsearch_user's `newparam(\n :password,`),
+    // which the reader does not follow.
     let computed = [
         "newparam(",
         "newproperty(",
@@ -307,12 +315,28 @@ fn read_whole(text: &str, spec: &marionette_ruby::TypeSpec) -> bool {
     .any(|call| {
         text.match_indices(call).any(|(at, _)| {
             !text[at + call.len()..]
-                .trim_start()
+                .trim_start_matches([' ', '\t'])
                 .starts_with([':', '\'', '"'])
         })
     });
     let patterns_unread = defines_title_patterns(text) && spec.title_patterns.is_empty();
-    named && !computed && !patterns_unread
+    named && !computed && !patterns_unread && !mixes_in(text)
+}
+
+/// Whether the type mixes a module of the module's own into its class
+/// (`extend ElasticsearchRESTResource`), whose hook may declare
+/// attributes; Puppet's own helper modules declare none.
+fn mixes_in(text: &str) -> bool {
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        ["extend ", "include "].iter().any(|word| {
+            line.strip_prefix(word).is_some_and(|module| {
+                let module = module.trim_start();
+                module.starts_with(|c: char| c.is_ascii_uppercase())
+                    && !module.starts_with("Puppet::")
+            })
+        })
+    })
 }
 
 /// See [`crate::Plugins::titled_ruby_types`]: noted as the registry was

@@ -542,6 +542,11 @@ pub struct ProviderDef {
     /// A stand-in for types that manage themselves (no providers to
     /// document or choose between).
     pub implicit: bool,
+    /// Its prefetch only reads ahead what each resource would read at its
+    /// turn (a Ruby Resource API provider's `get`: Puppet's Resource API
+    /// has no prefetch). When it fails, nothing is said and no resource
+    /// is skipped: each reads its own state, and fails with that error.
+    pub reads_ahead: bool,
     pub implementation: Implementation,
 }
 
@@ -560,6 +565,7 @@ impl ProviderDef {
             features: Vec::new(),
             methods: Vec::new(),
             implicit: false,
+            reads_ahead: false,
             implementation,
         }
     }

@@ -745,6 +745,11 @@ impl Resource {
         self.index(attr)
             .and_then(|index| self.slot(index))
             .is_some_and(|slot| slot.sensitive)
+            || self.type_def.attribute(attr).is_some_and(|def| {
+                def.sensitive_with
+                    .iter()
+                    .any(|other| other != attr && self.is_sensitive(other))
+            })
     }
 
     /// A metaparameter's value.

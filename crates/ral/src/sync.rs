@@ -491,6 +491,7 @@ impl Session {
                                 }
                             }
                         }
+                        Err(_) if provider.reads_ahead => {}
                         Err(e) => {
                             self.prefetch_failed(&provider, &e);
                             self.prefetch_failed.insert(key);

@@ -272,6 +272,9 @@ pub struct AttrDef {
     pub noop_message: Option<ChangeFn>,
     /// The value is never printed or logged.
     pub sensitive: bool,
+    /// Attributes whose sensitive value makes this one's changes
+    /// sensitive too (a file's `ensure` writes its sensitive `content`).
+    pub sensitive_with: Vec<String>,
     /// Provider features needed to use this attribute.
     pub required_features: Vec<String>,
     /// Values whose sync cancels the refresh the resource was due in this
@@ -316,6 +319,7 @@ impl AttrDef {
             change_message: None,
             noop_message: None,
             sensitive: false,
+            sensitive_with: Vec::new(),
             required_features: Vec::new(),
             invalidates_refresh: Vec::new(),
             processed_default: std::sync::OnceLock::new(),
@@ -508,6 +512,13 @@ impl AttrDef {
 
     pub fn sensitive(mut self) -> AttrDef {
         self.sensitive = true;
+        self
+    }
+
+    /// Changes of this attribute are sensitive when one of `others` is.
+    pub fn sensitive_with(mut self, others: &[&str]) -> AttrDef {
+        self.sensitive_with
+            .extend(others.iter().map(|o| o.to_string()));
         self
     }
 

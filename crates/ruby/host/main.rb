@@ -73,7 +73,13 @@ module Marionette
     def call_function(name, args, &block)
       raise ArgumentError, "call_function('#{name}') with a Ruby block is not supported by Marionette" if block
 
-      answer = engine.call('call', { 'name' => name, 'args' => Wire.encode(args) })
+      answer = begin
+        engine.call('call', { 'name' => name, 'args' => Wire.encode(args) })
+      rescue EngineError => e
+        # What a called function raised is a Puppet::ParseError in Puppet
+        # (extlib's has_module rescues get_module_path's).
+        raise FunctionError, e.message
+      end
       Wire.decode(answer['value'])
     end
 
@@ -382,7 +388,7 @@ module Marionette
         wrapper = TemplateWrapper.new(scope, params['file'], variables)
         rendered = wrapper.render(params['text'].to_s)
         { 'text' => rendered, 'changed' => wrapper.changed(params['variables'] || {}) }
-      rescue ProtocolError, EngineError
+      rescue ProtocolError, EngineError, FunctionError
         raise
       rescue Exception => e # rubocop:disable Lint/RescueException
         raise TemplateError.new(e, params)
@@ -417,6 +423,10 @@ module Marionette
       raise ArgumentError, "No set of title patterns matched the title \"#{title}\"."
     end
   end
+
+  # A function called from Ruby failed in the engine: Puppet's error class,
+  # with the engine's message, which the engine shows as it is.
+  class FunctionError < Puppet::ParseError; end
 
   # A template that failed, with where in the template it failed.
   class TemplateError < StandardError

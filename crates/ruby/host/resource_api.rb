@@ -23,8 +23,14 @@ module Puppet
     class TypeDefinition
       attr_reader :definition
 
+      # The features Puppet's Resource API knows; it warns of others
+      # (firewall 8's `custom_generate`) when it reads the definition.
+      SUPPORTED_FEATURES = %w[supports_noop canonicalize custom_insync remote_resource simple_get_filter].freeze
+
       def initialize(definition)
         @definition = definition
+        unknown = Array(definition[:features]).map(&:to_s) - SUPPORTED_FEATURES
+        Puppet.warning("Unknown feature detected: #{unknown.inspect}") unless unknown.empty?
       end
 
       def name

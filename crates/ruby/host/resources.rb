@@ -1018,21 +1018,50 @@ module Puppet
         end
       end
 
+      # What Ruby's `exec` hands to a shell: a string with its syntax.
+      SHELL_SYNTAX = /[*?{}\[\]<>()~&|\\$;'`"\n#]|\A\s*\w+=/.freeze
+
       def self.execute(command, options = nil)
         given = !options.nil?
         options ||= {}
-        argv = command.is_a?(Array) ? command.flatten.map(&:to_s) : ['/bin/sh', '-c', command.to_s]
-        argv = as_user(options[:uid], options[:gid]) + argv
+        argv = if command.is_a?(Array)
+                 command.flatten.map(&:to_s)
+               elsif command.to_s.match?(SHELL_SYNTAX)
+                 ['/bin/sh', '-c', command.to_s]
+               else
+                 command.to_s.split
+               end
         env = (options[:custom_environment] || {}).transform_keys(&:to_s).transform_values(&:to_s)
-        stdin = options[:stdinfile] ? File.read(options[:stdinfile]) : ''
-        cwd = options[:cwd] || Dir.pwd
-        output, status = Marionette::Commands.run(argv, env, stdin, options.fetch(:combine, !given), cwd)
+        output, status = if (missing = missing_program(argv.first, env))
+                           # What Puppet's child says when exec fails.
+                           ["Error: Could not execute posix command: No such file or directory - #{missing}", 1]
+                         else
+                           stdin = options[:stdinfile] ? File.read(options[:stdinfile]) : ''
+                           cwd = options[:cwd] || Dir.pwd
+                           argv = as_user(options[:uid], options[:gid]) + argv
+                           Marionette::Commands.run(argv, env, stdin, options.fetch(:combine, !given), cwd)
+                         end
         Marionette::Commands.child_status(status)
         if options.fetch(:failonfail, !given) && status != 0
           raise Puppet::ExecutionFailure,
                 "Execution of '#{Array(command).join(' ')}' returned #{status}: #{output.strip}"
         end
         ProcessOutput.new(output, status)
+      end
+
+      # The program, when it cannot be found: a path that is no executable,
+      # or a name no directory of the PATH holds.
+      def self.missing_program(program, env)
+        return nil if program.nil?
+
+        found = if program.include?('/')
+                  File.executable?(program)
+                else
+                  (env['PATH'] || ENV['PATH'] || '').split(':').any? do |dir|
+                    File.executable?(File.join(dir.empty? ? '.' : dir, program))
+                  end
+                end
+        found ? nil : program
       end
 
       # `setpriv` with the user's ids and groups, as Puppet changes to them
@@ -1667,6 +1696,31 @@ module Puppet
 
     def self.indirection
       Ral
+    end
+
+    REFERENCE = /\A([^\[\]]+)\[(.+)\]\z/m.freeze
+
+    # A reference's type and title, as Puppet names a resource: "Type[title]"
+    # in either argument, the type capitalized segment by segment, and a
+    # class's title too (an empty one is main). stdlib's str2resource and
+    # defined_with_params parse references so.
+    def self.type_and_title(type, title)
+      if (type.nil? || type == :component || type == :whit) && title.to_s =~ REFERENCE
+        type, title = Regexp.last_match.captures
+      elsif title.nil? && type.is_a?(String) && type =~ REFERENCE
+        type, title = Regexp.last_match.captures
+      elsif title.nil?
+        raise ArgumentError, "No title provided and #{type.inspect} is not a valid resource reference"
+      end
+      type = munge_type_name(type)
+      title = title.to_s == '' ? 'main' : munge_type_name(title) if type == 'Class'
+      [type, title]
+    end
+
+    def self.munge_type_name(name)
+      return 'Class' if name.nil? || name.to_s == '' || name.to_s.casecmp('component').zero?
+
+      name.to_s.sub(/\A::/, '').split('::').map(&:capitalize).join('::')
     end
 
     # Puppet's `Puppet::Resource::Ral` terminus: the resource the type's

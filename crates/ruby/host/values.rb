@@ -103,6 +103,54 @@ module Puppet
         end
       end
 
+      # What Puppet's iteration functions iterate over: a hash's pairs
+      # (hash-style), an array's items, an integer's count from 0, a
+      # string's characters. stdlib's merge iterates so.
+      module Iterable
+        # An Enumerable that knows whether it yields pairs.
+        class Enumeration
+          include Enumerable
+
+          def initialize(items, hash_style)
+            @items = items
+            @hash_style = hash_style
+          end
+
+          def hash_style?
+            @hash_style
+          end
+
+          def each(&block)
+            return to_enum(:each) unless block
+
+            @items.each(&block)
+          end
+
+          # The next item, as an external enumerator gives it (StopIteration
+          # at the end).
+          def next
+            (@cursor ||= @items.each).next
+          end
+        end
+
+        def self.on(value, _element_type = nil, _strict = false)
+          case value
+          when Hash then Enumeration.new(value.to_a, true)
+          when Array then Enumeration.new(value, false)
+          when Integer then Enumeration.new(value.positive? ? (0...value).to_a : [], false)
+          when String then Enumeration.new(value.chars, false)
+          end
+        end
+
+        def self.asserted_iterable(my_caller, value, infer_elements = false)
+          iterable = on(value, nil, infer_elements)
+          return iterable if iterable
+
+          name = my_caller.respond_to?(:class) && my_caller.class.respond_to?(:name) ? my_caller.class.name : 'function'
+          raise ArgumentError, "#{name}(): wrong argument type (#{value.class}; is not Iterable."
+        end
+      end
+
       class PSensitiveType < PAnyType
         class Sensitive
           def initialize(value)
@@ -150,6 +198,40 @@ module Puppet
 
           def ==(other)
             other.is_a?(Binary) && other.binary_buffer == @binary_buffer
+          end
+        end
+      end
+    end
+
+    module Serialization
+      # Values as data: what JSON can hold passes as it is; with rich data,
+      # the others become Puppet's `__ptype`/`__pvalue` hashes (as the
+      # engine's wire carries them), else their text. stdlib's to_python
+      # and to_ruby convert so before printing.
+      class ToDataConverter
+        def self.convert(value, options = {})
+          new(options).convert(value)
+        end
+
+        def initialize(options = {})
+          @rich_data = options[:rich_data] ? true : false
+        end
+
+        def convert(value)
+          case value
+          when nil, true, false, String, Integer, Float then value
+          when Symbol then value == :undef ? nil : value.to_s
+          when Array then value.map { |item| convert(item) }
+          when Hash
+            if value.keys.all?(String)
+              value.to_h { |key, item| [key, convert(item)] }
+            elsif @rich_data
+              { '__ptype' => 'Hash', '__pvalue' => value.flat_map { |key, item| [convert(key), convert(item)] } }
+            else
+              value.to_h { |key, item| [key.to_s, convert(item)] }
+            end
+          else
+            @rich_data ? Marionette::Wire.encode(value) : value.to_s
           end
         end
       end
@@ -331,7 +413,11 @@ module Marionette
       when Puppet::Pops::Time::Timespan then rich('Timespan', value.nsecs)
       when Puppet::Pops::Time::Timestamp then rich('Timestamp', value.nsecs)
       when Puppet::Pops::Types::PAnyType then rich('Type', value.text).merge('id' => value.id)
-      when ResourceRef then rich('Type', value.to_s)
+      when ResourceRef, Puppet::Parser::Scope::Resource
+        # A reference (what stdlib's str2resource returns), as the engine
+        # sends one: the type in lower case, a class's title too.
+        type = value.type.to_s.downcase
+        rich('ResourceRef', [type, type == 'class' ? value.title.to_s.downcase : value.title.to_s])
       when SemanticPuppet::Version then rich('SemVer', value.text)
       when SemanticPuppet::VersionRange then rich('SemVerRange', value.text)
       when Deferred then rich('Deferred', value.data)

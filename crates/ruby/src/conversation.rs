@@ -461,7 +461,10 @@ pub(crate) fn raised(error: &Json) -> HostError {
     let class = text("class").unwrap_or_default();
     HostError::Raised {
         message: text("message").unwrap_or_else(|| error.to_string()),
-        from_engine: class == "Marionette::EngineError",
+        from_engine: matches!(
+            class.as_str(),
+            "Marionette::EngineError" | "Marionette::FunctionError"
+        ),
         class,
         file: text("file"),
         line: number("line"),

@@ -256,7 +256,10 @@ fn request_failed(url: &str, started: Instant, error: &ureq::Error) -> String {
                 std::io::ErrorKind::ConnectionRefused => {
                     format!("Connection refused - connect(2) for {host}")
                 }
-                _ => io.to_string(),
+                // Ruby names the call that failed.
+                _ => io
+                    .to_string()
+                    .replace("failed to lookup address information", "getaddrinfo"),
             };
             format!("Failed to open TCP connection to {host} ({why})")
         }

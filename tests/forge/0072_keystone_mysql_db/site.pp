@@ -1,9 +1,6 @@
 # A Keystone identity service backed by a local MySQL server: the
 # database and its grants, the connection string and the bootstrap of the
 # admin project, user and endpoints.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'mysql::server': }
 class { 'keystone::db::mysql':
   password => 'mrtest-keystone-db',

@@ -1,8 +1,5 @@
 # Keystone served by Apache's mod_wsgi over HTTPS instead of its own
 # service, with debug logging and the memcache token cache.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'keystone::db':
   database_connection => 'mysql+pymysql://keystone:mrtest-secret@db.example.com/keystone',
 }

@@ -1,8 +1,5 @@
 # Keystone's own resource types: a domain, a project, a user with a role
 # on it, and a service with its public endpoint.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 keystone_domain { 'mrtest-domain':
   ensure      => present,
   enabled     => true,

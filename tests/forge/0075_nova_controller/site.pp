@@ -1,9 +1,6 @@
 # A Nova controller: the API, scheduler and conductor, its MySQL
 # databases, Keystone service user and endpoints, RabbitMQ transport and
 # the placement credentials.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'nova::db::mysql':
   password => 'mrtest-nova-db',
 }

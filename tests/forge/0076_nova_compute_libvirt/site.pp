@@ -1,8 +1,5 @@
 # A Nova compute node running KVM guests through libvirt, with a noVNC
 # console proxied by the controller.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'nova':
   default_transport_url => 'rabbit://nova:mrtest-rabbit@controller.example.com:5672/',
 }

@@ -1,8 +1,5 @@
 # The Glance image API storing images on the local file system, with its
 # database and Keystone middleware.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'glance::db::mysql':
   password => 'mrtest-glance-db',
 }

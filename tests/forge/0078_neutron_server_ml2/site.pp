@@ -1,8 +1,5 @@
 # A Neutron server with the ML2 plugin for VXLAN tenant networks over
 # Open vSwitch, talking to Nova about port changes.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'neutron':
   default_transport_url => 'rabbit://neutron:mrtest-rabbit@127.0.0.1:5672/',
   service_plugins       => ['router'],

@@ -1,8 +1,5 @@
 # A Neutron network node: the Open vSwitch agent with VXLAN tunnels and a
 # provider bridge, and the DHCP, L3 and metadata agents.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'neutron':
   default_transport_url => 'rabbit://neutron:mrtest-rabbit@controller.example.com:5672/',
 }

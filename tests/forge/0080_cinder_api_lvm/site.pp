@@ -1,8 +1,5 @@
 # A Cinder block storage controller with the API and scheduler, plus a
 # volume service exporting LVM volumes over iSCSI as the only backend.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'cinder::db':
   database_connection => 'mysql+pymysql://cinder:mrtest-cinder-db@127.0.0.1/cinder?charset=utf8',
 }

@@ -1,9 +1,6 @@
 # An all-in-one Swift object store: the proxy with Keystone auth and
 # memcache, storage servers for accounts, containers and objects on a
 # device already mounted under /srv/node, and the three rings.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'swift':
   swift_hash_path_suffix => 'mrtest-swift-suffix',
 }

@@ -1,8 +1,5 @@
 # Heat orchestration: its API, the CloudFormation-compatible API and the
 # engine, with a stack domain for the users it creates.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'heat::db':
   database_connection => 'mysql+pymysql://heat:mrtest-heat-db@127.0.0.1/heat?charset=utf8',
 }

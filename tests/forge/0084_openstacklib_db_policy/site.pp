@@ -1,9 +1,6 @@
 # openstacklib's building blocks on their own: a MySQL database with its
 # user and grants for a service, a RabbitMQ user on a vhost, a policy file
 # and a clouds.yaml for the openstack client.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'mysql::server': }
 openstacklib::db::mysql { 'mrtest_app':
   password      => 'mrtest-app-db',

@@ -1,9 +1,6 @@
 # oslo's defined types writing the common sections of a service's
 # configuration, here Keystone's: messaging over RabbitMQ, logging, cache
 # and the policy enforcer.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 oslo::messaging::default { 'keystone_config':
   transport_url => 'rabbit://keystone:mrtest-rabbit@127.0.0.1:5672/',
 }

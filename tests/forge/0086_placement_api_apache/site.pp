@@ -1,8 +1,5 @@
 # The Placement API served by Apache's mod_wsgi, with its database and its
 # service user and endpoints in Keystone.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'placement::db::mysql':
   password => 'mrtest-placement-db',
 }

@@ -1,8 +1,5 @@
 # Aodh alarming: the API under Apache's mod_wsgi, the evaluator, notifier
 # and listener, with the credentials they use to read metrics.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'aodh::db':
   database_connection => 'mysql+pymysql://aodh:mrtest-aodh-db@127.0.0.1/aodh?charset=utf8',
 }

@@ -1,8 +1,5 @@
 # Gnocchi's metric API and metricd storing measures on the local file
 # system, with its Keystone endpoints and a statsd daemon.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'gnocchi::keystone::auth':
   password   => 'mrtest-gnocchi-keystone',
   public_url => 'http://mrtest.example.com:8041',

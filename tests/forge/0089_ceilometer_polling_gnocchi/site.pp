@@ -1,8 +1,5 @@
 # Ceilometer collecting telemetry: the notification agent publishing to
 # Gnocchi and the central polling agent, with its service credentials.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'ceilometer':
   telemetry_secret      => 'mrtest-telemetry-secret',
   default_transport_url => 'rabbit://ceilometer:mrtest-rabbit@127.0.0.1:5672/',

@@ -1,8 +1,5 @@
 # Designate DNS-as-a-service with its API, central service and a BIND 9
 # pool backend, on a MySQL database.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'designate::db::mysql':
   password => 'mrtest-designate-db',
 }

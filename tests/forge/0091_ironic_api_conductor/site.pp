@@ -1,8 +1,5 @@
 # Ironic bare-metal provisioning: its API and conductor with the ipmi
 # hardware type, and the database and Keystone user they need.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'ironic::db::mysql':
   password => 'mrtest-ironic-db',
 }

@@ -1,8 +1,5 @@
 # Barbican's key manager API with the simple crypto plugin storing secrets
 # in its database.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'barbican::db':
   database_connection => 'mysql+pymysql://barbican:mrtest-barbican-db@127.0.0.1/barbican',
 }

@@ -1,8 +1,5 @@
 # Magnum container orchestration: API, conductor and the domain for the
 # trustee users it creates, with certificates kept in its database.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'magnum::db':
   database_connection => 'mysql+pymysql://magnum:mrtest-magnum-db@127.0.0.1/magnum',
 }

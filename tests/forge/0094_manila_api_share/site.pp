@@ -1,8 +1,5 @@
 # Manila shared file systems: API, scheduler and a share service with an
 # LVM backend exporting NFS shares.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'manila::db':
   database_connection => 'mysql+pymysql://manila:mrtest-manila-db@127.0.0.1/manila?charset=utf8',
 }

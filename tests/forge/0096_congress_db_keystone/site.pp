@@ -2,9 +2,6 @@
 # client. The service itself cannot be declared with Debian's modules:
 # the congress class passes oslo::messaging::amqp a parameter
 # (allow_insecure_clients) that this oslo release no longer has.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'mysql::server': }
 class { 'congress::db::mysql':
   password => 'mrtest-congress-db',

@@ -1,8 +1,5 @@
 # Mistral workflows: API, engine, executor and event engine on a MySQL
 # database.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'mistral::db::mysql':
   password => 'mrtest-mistral-db',
 }

@@ -1,8 +1,5 @@
 # Octavia load balancing: API, worker, health manager and housekeeping,
 # with the service credentials used to boot amphorae.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'octavia::db':
   database_connection => 'mysql+pymysql://octavia:mrtest-octavia-db@127.0.0.1/octavia',
 }

@@ -1,7 +1,4 @@
 # Panko's event API served by Apache's mod_wsgi.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'panko::db':
   database_connection => 'mysql+pymysql://panko:mrtest-panko-db@127.0.0.1/panko',
 }

@@ -1,8 +1,5 @@
 # Sahara data processing: API and engine, using floating IPs for the
 # clusters it boots.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'sahara::db::mysql':
   password => 'mrtest-sahara-db',
 }

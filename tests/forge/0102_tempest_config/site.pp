@@ -1,8 +1,5 @@
 # Tempest installed from Debian's package, configured against an existing
 # cloud (images and networks given by name, nothing created).
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'tempest':
   install_from_source => false,
   configure_images    => false,

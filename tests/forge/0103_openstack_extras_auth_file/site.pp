@@ -1,8 +1,5 @@
 # openstack_extras: an openrc with the admin credentials for the client,
 # and the Debian repository of OpenStack backports.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'openstack_extras::auth_file':
   password     => 'mrtest-admin-secret',
   auth_url     => 'http://mrtest.example.com:5000/v3/',

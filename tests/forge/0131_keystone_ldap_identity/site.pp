@@ -1,8 +1,5 @@
 # Keystone taking its users and groups from a read-only LDAP directory
 # (the identity backend), the rest staying in SQL.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'keystone::db':
   database_connection => 'mysql+pymysql://keystone:mrtest-keystone-db@127.0.0.1/keystone',
 }

@@ -1,8 +1,5 @@
 # A Nova compute node keeping instance disks in a Ceph RBD pool, with the
 # libvirt secret holding the Ceph client key.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'nova':
   default_transport_url => 'rabbit://nova:mrtest-rabbit@controller.example.com:5672/',
 }

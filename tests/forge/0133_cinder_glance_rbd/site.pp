@@ -1,8 +1,5 @@
 # Cinder volumes and Glance images both stored in Ceph: an RBD volume
 # backend and an RBD image store.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'cinder':
   default_transport_url => 'rabbit://cinder:mrtest-rabbit@127.0.0.1:5672/',
 }

@@ -1,8 +1,5 @@
 # Horizon over HTTPS only (plain HTTP redirected), behind a TLS-terminating
 # frontend that sets the forwarded protocol header.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'horizon':
   secret_key                     => 'mrtest-horizon-secret-key',
   listen_ssl                     => true,

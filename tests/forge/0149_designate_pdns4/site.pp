@@ -1,8 +1,5 @@
 # Designate with a PowerDNS 4 backend driven through its HTTP API, and the
 # worker and mini-DNS services that push zones to it.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'designate':
   default_transport_url => 'rabbit://designate:mrtest-rabbit@127.0.0.1:5672/',
 }

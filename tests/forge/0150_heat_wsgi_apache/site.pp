@@ -1,8 +1,5 @@
 # Heat's APIs served by Apache's mod_wsgi rather than by their own
 # services.
-# openstacklib ships os_service_default as an external fact (/etc/facter/facts.d),
-# which the fixed facts lack: it is set at top scope, as an agent reports it.
-$os_service_default = '<SERVICE DEFAULT>'
 class { 'heat::keystone::authtoken':
   password => 'mrtest-heat-keystone',
 }

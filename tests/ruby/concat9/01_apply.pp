@@ -1,6 +1,6 @@
-# concat 9.1 (vendored from puppetlabs-concat, supports Puppet 7) declares
-# `create_empty_file`, which the native concat_file (written for concat 7)
-# does not implement: the module's own Ruby applies it.
+# A newer concat (./newer-concat: Debian's, with concat 9's
+# `create_empty_file`) declares what the native concat_file (written for
+# concat 7) does not implement: the module's own Ruby applies it.
 file { '/tmp/mrtest-rbtypes': ensure => directory }
 concat { '/tmp/mrtest-rbtypes/a.conf': mode => '0600' }
 concat::fragment { 'a-second': target => '/tmp/mrtest-rbtypes/a.conf', content => "second\n", order => '20' }

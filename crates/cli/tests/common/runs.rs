@@ -66,6 +66,14 @@ pub(crate) fn strip_colours(line: &str) -> String {
 
 /// ` in 0.42 seconds` at the end of a line as ` in N seconds`.
 fn timeless_line(line: &str) -> String {
+    // A request that failed says how long it tried.
+    if let Some((head, rest)) = line.split_once(" failed after ")
+        && let Some((time, tail)) = rest.split_once(" seconds")
+        && !time.is_empty()
+        && time.chars().all(|c| c.is_ascii_digit() || c == '.')
+    {
+        return timeless_line(&format!("{head} failed after N seconds{tail}"));
+    }
     if let Some(body) = line.strip_suffix(" seconds")
         && let Some((head, time)) = body.rsplit_once(" in ")
         && !time.is_empty()

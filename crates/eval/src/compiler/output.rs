@@ -1,6 +1,6 @@
 //! Finishing a compilation and writing the catalog.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexSet;
 use marionette_catalog::{Catalog, Data, Edge, Resource};
@@ -323,40 +323,55 @@ impl<'p> Evaluator<'p> {
                 })
                 .collect()
         };
+        // Breadth first from Class[main], each resource expanded once, as
+        // Puppet's catalog walk goes: what a resource passes on is what it
+        // has when it is expanded, so a class contained by several defined
+        // types gets all their tags before passing them down.
         let main = self.main_class();
-        let mut stack = vec![(main, own(&self.compiler.resources[main]))];
-        let mut visited = IndexSet::new();
-        while let Some((source, data)) = stack.pop() {
-            if !visited.insert(source) {
+        let mut data: HashMap<ResId, Vec<(String, Param)>> = HashMap::new();
+        let mut queue = std::collections::VecDeque::from([main]);
+        let mut expanded = HashSet::new();
+        while let Some(source) = queue.pop_front() {
+            if expanded.contains(&source) {
                 continue;
             }
             let Some(targets) = children.get(&source) else {
+                expanded.insert(source);
                 continue;
             };
-            let source_tags: Vec<String> = self.compiler.resources[source]
-                .tags
-                .iter()
-                .cloned()
-                .collect();
-            for &target in targets.iter().rev() {
+            for &target in targets {
+                let passed = match data.get(&source) {
+                    Some(passed) => Some(passed.clone()),
+                    None => Some(own(&self.compiler.resources[source])).filter(|d| !d.is_empty()),
+                };
+                if let Some(passed) = passed {
+                    data.entry(source).or_insert_with(|| passed.clone());
+                    let res = &mut self.compiler.resources[target];
+                    for (name, param) in &passed {
+                        if !res.params.contains_key(name) {
+                            res.params.insert(name.clone(), param.clone());
+                        }
+                    }
+                    let mut merged = passed;
+                    for (name, param) in own(res) {
+                        merged.retain(|(n, _)| *n != name);
+                        merged.push((name, param));
+                    }
+                    data.insert(target, merged);
+                }
+                let source_tags: Vec<String> = self.compiler.resources[source]
+                    .tags
+                    .iter()
+                    .filter(|tag| !self.compiler.resources[target].tags.contains(*tag))
+                    .cloned()
+                    .collect();
                 let res = &mut self.compiler.resources[target];
-                for (name, param) in &data {
-                    if !res.params.contains_key(name) {
-                        res.params.insert(name.clone(), param.clone());
-                    }
+                for tag in source_tags {
+                    res.tags.insert(tag);
                 }
-                for tag in &source_tags {
-                    if !res.tags.contains(tag) {
-                        res.tags.insert(tag.clone());
-                    }
-                }
-                let mut merged = data.clone();
-                for (name, param) in own(res) {
-                    merged.retain(|(n, _)| *n != name);
-                    merged.push((name, param));
-                }
-                stack.push((target, merged));
             }
+            queue.extend(targets.iter().copied());
+            expanded.insert(source);
         }
     }
 

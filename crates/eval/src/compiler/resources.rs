@@ -856,16 +856,23 @@ impl<'p> Evaluator<'p> {
         by_resource: bool,
         span: Span,
     ) -> EvalResult<()> {
-        let failure = |message: String| -> EvalResult<()> {
+        // Puppet words one problem on the line, and several each on a
+        // line of its own.
+        let failures = |problems: &[String]| -> EvalResult<()> {
+            let message = match problems {
+                [one] => format!("{what}: {one}"),
+                many => format!("{what}:\n  {}", many.join("\n  ")),
+            };
             if by_resource {
                 fail(
-                    format!("Error while evaluating a Resource Statement, {what}: {message}"),
+                    format!("Error while evaluating a Resource Statement, {message}"),
                     span,
                 )
             } else {
-                crate::error::fail_in_call(format!("{what}: {message}"), span)
+                crate::error::fail_in_call(message, span)
             }
         };
+        let failure = |message: String| failures(&[message]);
         for name in self.compiler.resources[id].params.keys() {
             let known = accepts_param(params, name);
             if !known {
@@ -901,6 +908,9 @@ impl<'p> Evaluator<'p> {
                 }
             }
         }
+        // Every missing or mismatched parameter is named, as Puppet
+        // checks them all once the defaults are set.
+        let mut problems = Vec::new();
         for param in params {
             let expected = match &param.type_expr {
                 Some(type_expr) => match self.eval(type_expr)? {
@@ -942,25 +952,31 @@ impl<'p> Evaluator<'p> {
                         Value::Undef
                     }
                     None => {
-                        return failure(format!("expects a value for parameter '{}'", param.name));
+                        problems.push(format!("expects a value for parameter '{}'", param.name));
+                        continue;
                     }
                 },
             };
             if let Some(expected) = &expected
                 && !expected.is_instance(&value)
             {
-                return failure(format!(
+                problems.push(format!(
                     "parameter '{}' {}",
                     param.name,
                     mismatch_text(expected, &value)
                 ));
+                continue;
             }
             self.scopes
                 .get_mut(self.current)
                 .variables
                 .insert(param.name.clone(), value);
         }
-        Ok(())
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            failures(&problems)
+        }
     }
 
     /// `$module_name` (the module of the running code) and
@@ -1095,7 +1111,14 @@ impl<'p> Evaluator<'p> {
         let scope = self
             .scopes
             .create(TOP_SCOPE, Some(Rc::from(format!("Node[{title}]").as_str())));
-        self.scopes.get_mut(scope).resource = Some(id);
+        {
+            // `$title` and `$name` in a node are its definition's name.
+            let scope = self.scopes.get_mut(scope);
+            scope.resource = Some(id);
+            for builtin in ["title", "name"] {
+                scope.variables.insert(builtin.into(), Value::string(title));
+            }
+        }
         self.node_scope = Some(scope);
         let saved = std::mem::replace(&mut self.current, scope);
         let result = self.statements(&node.body);

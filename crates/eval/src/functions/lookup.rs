@@ -44,6 +44,20 @@ pub(crate) struct HieraScope<'a, 'p> {
     pub(crate) eval: &'a mut Evaluator<'p>,
     pub(crate) scope: ScopeId,
     pub(crate) span: Span,
+    /// A class's scope before its title and name are set: `$title` and
+    /// `$name` come from the scopes above, as in Puppet's automatic
+    /// parameter lookup.
+    pub(crate) untitled: bool,
+}
+
+impl HieraScope<'_, '_> {
+    /// The scope an unqualified variable is read from.
+    fn scope_of(&self, name: &str) -> Option<ScopeId> {
+        if self.untitled && matches!(name, "title" | "name") {
+            return self.eval.scopes.get(self.scope).parent;
+        }
+        Some(self.scope)
+    }
 }
 
 impl marionette_hiera::Scope for HieraScope<'_, '_> {
@@ -80,7 +94,8 @@ impl marionette_hiera::Scope for HieraScope<'_, '_> {
             }
             return found;
         }
-        let found = self.eval.visible_variable(self.scope, name);
+        let scope = self.scope_of(name)?;
+        let found = self.eval.visible_variable(scope, name);
         if found.is_none() {
             // Puppet warns of an unknown variable once per name.
             self.eval
@@ -266,17 +281,29 @@ impl<'p> Evaluator<'p> {
         span: Span,
         explain: Option<&mut Explainer>,
     ) -> EvalResult<Option<Value>> {
+        let request = Request { key, merge, legacy };
+        self.hiera_request(&request, scope, false, span, explain)
+    }
+
+    fn hiera_request(
+        &mut self,
+        request: &Request<'_>,
+        scope: ScopeId,
+        untitled: bool,
+        span: Span,
+        explain: Option<&mut Explainer>,
+    ) -> EvalResult<Option<Value>> {
         let Some(session) = self.hiera.clone() else {
             return Ok(None);
         };
-        let request = Request { key, merge, legacy };
         let result = {
             let mut hiera_scope = HieraScope {
                 eval: self,
                 scope,
                 span,
+                untitled,
             };
-            session.lookup(&request, &mut hiera_scope, explain)
+            session.lookup(request, &mut hiera_scope, explain)
         };
         for warning in session.take_warnings() {
             self.warn_with_file(&warning.message, warning.file.as_deref());
@@ -359,9 +386,10 @@ impl<'p> Evaluator<'p> {
         Ok(None)
     }
 
-    /// Automatic parameter lookup: `<class>::<param>` from Hiera, looked up
-    /// in the top scope as Puppet does, with the merge `lookup_options`
-    /// give.
+    /// Automatic parameter lookup: `<class>::<param>` from Hiera, with the
+    /// merge `lookup_options` give, interpolated in the class's scope
+    /// (the current one) as Puppet looks it up: with its `$module_name`
+    /// and `$caller_module_name`, but not yet its title and name.
     pub(crate) fn lookup_class_parameter(
         &mut self,
         class: &str,
@@ -372,7 +400,12 @@ impl<'p> Evaluator<'p> {
             return Ok(None);
         }
         let key = format!("{class}::{param}");
-        self.hiera_lookup(&key, None, false, TOP_SCOPE, span, None)
+        let request = Request {
+            key: &key,
+            merge: None,
+            legacy: false,
+        };
+        self.hiera_request(&request, self.current, true, span, None)
     }
 }
 

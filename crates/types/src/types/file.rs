@@ -1717,6 +1717,8 @@ pub fn definition() -> TypeDef {
         )
         .attr(
             AttrDef::property("content")
+                // A sensitive source is copied as sensitive content.
+                .sensitive_with(&["source"])
                 .doc(
                     "The content of the file, as a string or a `Binary`; it may be
                     `Sensitive`, which keeps it out of every log. The file's current
@@ -1791,6 +1793,9 @@ pub fn definition() -> TypeDef {
         )
         .attr(
             AttrDef::property("ensure")
+                // Making the file writes its content: Puppet's File marks
+                // ensure sensitive with content or source.
+                .sensitive_with(&["content", "source"])
                 .doc(
                     "What should be at the path: `file`, `directory`, `link` (with
                     `target`), `absent`, or `present`, which accepts whatever kind

@@ -113,12 +113,37 @@ fn ensure_change(resource: &Resource, current: &Value, desired: &Value) -> Strin
     if not_installed(&is) {
         return "created".to_string();
     }
-    let shown = match should.as_str() {
-        "latest" => candidate(resource).unwrap_or(should),
-        _ => should,
-    };
     format!(
         "ensure changed {} to {}",
+        display_value(current),
+        display_value(&Value::String(
+            shown_should(resource, should).as_str().into()
+        ))
+    )
+}
+
+/// What `latest` stands for once the package is installed: the version it
+/// would go to, as Puppet's `should_to_s` shows it once `insync?` has
+/// asked the provider.
+fn shown_should(resource: &Resource, should: String) -> String {
+    match should.as_str() {
+        "latest" => candidate(resource).unwrap_or(should),
+        _ => should,
+    }
+}
+
+/// A noop run names the version `latest` would install over an installed
+/// one; over nothing, `latest` itself (Puppet asks the provider only for
+/// an installed package).
+fn ensure_noop(resource: &Resource, current: &Value, desired: &Value) -> String {
+    let should = value_text(desired);
+    let shown = if not_installed(&state_text(current)) {
+        should
+    } else {
+        shown_should(resource, should)
+    };
+    format!(
+        "current_value {}, should be {} (noop)",
         display_value(current),
         display_value(&Value::String(shown.as_str().into()))
     )
@@ -259,6 +284,7 @@ pub fn definition() -> TypeDef {
                 .default_value(Value::String("installed".into()))
                 .insync(ensure_insync)
                 .change_message(ensure_change)
+                .noop_message(ensure_noop)
         })
         .attr(
             AttrDef::param("name")

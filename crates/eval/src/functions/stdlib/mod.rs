@@ -1,9 +1,9 @@
 //! puppetlabs-stdlib's most used functions, implemented natively so that
 //! compiling the modules that call them starts no Ruby.
 //!
-//! A native function exists only where Puppet would find stdlib's: when a
-//! module named `stdlib` is on the module path (without it, `pick` is an
-//! unknown function, as in Puppet). Functions a module writes in Puppet,
+//! A native function exists only where Puppet would find stdlib's: when the
+//! module named `stdlib` on the module path ships it (without stdlib,
+//! `pick` is an unknown function; stdlib 9 has no `validate_string`). Functions a module writes in Puppet,
 //! and the core library, come first. Each family has its file; results
 //! and messages are stdlib's, recorded from Puppet with stdlib installed
 //! (`tests/stdlib/`).
@@ -23,6 +23,20 @@ mod values;
 
 /// The module that ships these functions.
 pub(crate) const MODULE: &str = "stdlib";
+
+/// Whether the stdlib in `dir` ships the function `name`: as a 4.x
+/// function, a 3.x one, or one written in Puppet.
+pub(crate) fn ships(dir: &std::path::Path, name: &str) -> bool {
+    let path = name.replace("::", "/");
+    let unqualified = name.strip_prefix("stdlib::").unwrap_or(name);
+    dir.join(format!("lib/puppet/functions/{path}.rb"))
+        .is_file()
+        || (!name.contains("::")
+            && dir
+                .join(format!("lib/puppet/parser/functions/{name}.rb"))
+                .is_file())
+        || dir.join(format!("functions/{unqualified}.pp")).is_file()
+}
 
 /// stdlib's functions by name.
 pub(crate) fn natives() -> &'static HashMap<&'static str, Builtin> {

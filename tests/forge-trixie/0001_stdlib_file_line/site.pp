@@ -1,0 +1,1 @@
+../../forge/0001_stdlib_file_line/site.pp

@@ -1,0 +1,1 @@
+../../forge/0002_stdlib_ensure_packages/site.pp

@@ -1,0 +1,1 @@
+../../forge/0003_stdlib_data_functions/site.pp

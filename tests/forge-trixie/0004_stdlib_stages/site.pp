@@ -1,0 +1,1 @@
+../../forge/0004_stdlib_stages/site.pp

@@ -1,0 +1,1 @@
+../../forge/0005_concat_fragments/site.pp

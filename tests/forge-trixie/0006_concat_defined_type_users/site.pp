@@ -1,0 +1,1 @@
+../../forge/0006_concat_defined_type_users/site.pp

@@ -1,0 +1,1 @@
+../../forge/0007_inifile_ini_setting/site.pp

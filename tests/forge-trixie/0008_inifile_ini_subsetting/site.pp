@@ -1,0 +1,1 @@
+../../forge/0008_inifile_ini_subsetting/site.pp

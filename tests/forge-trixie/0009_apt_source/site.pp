@@ -1,0 +1,1 @@
+../../forge/0009_apt_source/site.pp

@@ -1,0 +1,1 @@
+../../forge/0010_apt_pin_and_conf/site.pp

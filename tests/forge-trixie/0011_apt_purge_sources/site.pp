@@ -1,0 +1,1 @@
+../../forge/0011_apt_purge_sources/site.pp

@@ -1,0 +1,1 @@
+../../forge/0012_ntp_servers/site.pp

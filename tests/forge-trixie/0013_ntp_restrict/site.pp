@@ -1,0 +1,1 @@
+../../forge/0013_ntp_restrict/site.pp

@@ -1,0 +1,1 @@
+../../forge/0014_ssh_server_options/site.pp

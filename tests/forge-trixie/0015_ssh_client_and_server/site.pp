@@ -1,0 +1,1 @@
+../../forge/0015_ssh_client_and_server/site.pp

@@ -1,0 +1,1 @@
+../../forge/0016_logrotate_rule/site.pp

@@ -1,0 +1,1 @@
+../../forge/0019_haproxy_listen_balancermember/site.pp

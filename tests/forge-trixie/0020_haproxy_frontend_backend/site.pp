@@ -1,0 +1,1 @@
+../../forge/0020_haproxy_frontend_backend/site.pp

@@ -1,0 +1,1 @@
+../../forge/0021_archive_download_extract/site.pp

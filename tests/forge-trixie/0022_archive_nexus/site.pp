@@ -1,0 +1,1 @@
+../../forge/0022_archive_nexus/site.pp

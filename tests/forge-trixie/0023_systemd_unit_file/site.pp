@@ -1,0 +1,1 @@
+../../forge/0023_systemd_unit_file/site.pp

@@ -1,0 +1,1 @@
+../../forge/0024_systemd_dropin_tmpfile/site.pp

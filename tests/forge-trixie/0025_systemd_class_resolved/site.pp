@@ -1,0 +1,1 @@
+../../forge/0025_systemd_class_resolved/site.pp

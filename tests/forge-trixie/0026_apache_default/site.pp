@@ -1,0 +1,1 @@
+../../forge/0026_apache_default/site.pp

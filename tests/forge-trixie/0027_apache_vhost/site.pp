@@ -1,0 +1,1 @@
+../../forge/0027_apache_vhost/site.pp

@@ -1,0 +1,1 @@
+../../forge/0028_apache_vhost_ssl/site.pp

@@ -1,0 +1,1 @@
+../../forge/0029_apache_vhost_proxy/site.pp

@@ -1,0 +1,1 @@
+../../forge/0030_apache_mods_php/site.pp

@@ -1,0 +1,1 @@
+../../forge/0031_apache_vhost_directories/site.pp

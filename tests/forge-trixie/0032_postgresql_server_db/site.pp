@@ -1,0 +1,1 @@
+../../forge/0032_postgresql_server_db/site.pp

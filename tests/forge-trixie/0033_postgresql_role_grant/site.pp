@@ -1,0 +1,1 @@
+../../forge/0033_postgresql_role_grant/site.pp

@@ -1,0 +1,1 @@
+../../forge/0034_postgresql_config_entry/site.pp

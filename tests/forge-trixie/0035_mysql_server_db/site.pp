@@ -1,0 +1,1 @@
+../../forge/0035_mysql_server_db/site.pp

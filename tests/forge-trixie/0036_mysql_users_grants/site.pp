@@ -1,0 +1,1 @@
+../../forge/0036_mysql_users_grants/site.pp

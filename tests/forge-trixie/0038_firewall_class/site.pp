@@ -1,0 +1,1 @@
+../../forge/0038_firewall_class/site.pp

@@ -1,0 +1,1 @@
+../../forge/0039_rabbitmq_server/site.pp

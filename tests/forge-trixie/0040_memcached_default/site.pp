@@ -1,0 +1,1 @@
+../../forge/0040_memcached_default/site.pp

@@ -1,0 +1,1 @@
+../../forge/0041_memcached_params/site.pp

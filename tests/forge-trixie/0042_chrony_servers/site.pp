@@ -1,0 +1,1 @@
+../../forge/0042_chrony_servers/site.pp

@@ -1,0 +1,1 @@
+../../forge/0043_collectd_plugins/site.pp

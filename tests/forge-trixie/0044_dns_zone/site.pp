@@ -1,0 +1,1 @@
+../../forge/0044_dns_zone/site.pp

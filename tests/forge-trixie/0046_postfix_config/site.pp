@@ -1,0 +1,1 @@
+../../forge/0046_postfix_config/site.pp

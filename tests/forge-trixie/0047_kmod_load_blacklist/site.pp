@@ -1,0 +1,1 @@
+../../forge/0047_kmod_load_blacklist/site.pp

@@ -1,0 +1,1 @@
+../../forge/0048_openssl_certificate/site.pp

@@ -1,0 +1,1 @@
+../../forge/0049_mongodb_server/site.pp

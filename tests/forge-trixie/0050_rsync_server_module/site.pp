@@ -1,0 +1,1 @@
+../../forge/0050_rsync_server_module/site.pp

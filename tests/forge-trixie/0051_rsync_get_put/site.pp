@@ -1,0 +1,1 @@
+../../forge/0051_rsync_get_put/site.pp

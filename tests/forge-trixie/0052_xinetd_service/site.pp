@@ -1,0 +1,1 @@
+../../forge/0052_xinetd_service/site.pp

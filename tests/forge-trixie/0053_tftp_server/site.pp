@@ -1,0 +1,1 @@
+../../forge/0053_tftp_server/site.pp

@@ -1,0 +1,1 @@
+../../forge/0054_vcsrepo_git/site.pp

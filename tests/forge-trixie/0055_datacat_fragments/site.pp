@@ -1,0 +1,1 @@
+../../forge/0055_datacat_fragments/site.pp

@@ -1,0 +1,1 @@
+../../forge/0056_alternatives_set/site.pp

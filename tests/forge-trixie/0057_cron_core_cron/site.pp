@@ -1,0 +1,1 @@
+../../forge/0057_cron_core_cron/site.pp

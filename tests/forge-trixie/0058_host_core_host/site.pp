@@ -1,0 +1,1 @@
+../../forge/0058_host_core_host/site.pp

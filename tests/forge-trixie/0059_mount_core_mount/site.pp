@@ -1,0 +1,1 @@
+../../forge/0059_mount_core_mount/site.pp

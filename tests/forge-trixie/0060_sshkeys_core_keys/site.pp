@@ -1,0 +1,1 @@
+../../forge/0060_sshkeys_core_keys/site.pp

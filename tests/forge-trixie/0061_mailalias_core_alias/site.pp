@@ -1,0 +1,1 @@
+../../forge/0061_mailalias_core_alias/site.pp

@@ -1,0 +1,1 @@
+../../forge/0062_selinux_core_types/site.pp

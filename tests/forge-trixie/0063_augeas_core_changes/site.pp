@@ -1,0 +1,1 @@
+../../forge/0063_augeas_core_changes/site.pp

@@ -1,0 +1,1 @@
+../../forge/0064_translate_messages/site.pp

@@ -1,0 +1,1 @@
+../../forge/0065_staging_file/site.pp

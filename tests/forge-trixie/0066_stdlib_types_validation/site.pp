@@ -1,0 +1,1 @@
+../../forge/0066_stdlib_types_validation/site.pp

@@ -1,0 +1,1 @@
+../../forge/0067_redis_instance/site.pp

@@ -1,0 +1,1 @@
+../../forge/0068_haproxy_userlist_peers/site.pp

@@ -1,0 +1,1 @@
+../../forge/0069_logrotate_class_defaults/site.pp

@@ -1,0 +1,1 @@
+../../forge/0070_postgresql_client_python/site.pp

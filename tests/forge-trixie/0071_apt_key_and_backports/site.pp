@@ -1,0 +1,1 @@
+../../forge/0071_apt_key_and_backports/site.pp

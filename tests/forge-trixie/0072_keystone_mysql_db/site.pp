@@ -1,0 +1,1 @@
+../../forge/0072_keystone_mysql_db/site.pp

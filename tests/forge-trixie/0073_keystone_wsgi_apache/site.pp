@@ -1,0 +1,1 @@
+../../forge/0073_keystone_wsgi_apache/site.pp

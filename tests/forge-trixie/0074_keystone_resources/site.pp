@@ -1,0 +1,1 @@
+../../forge/0074_keystone_resources/site.pp

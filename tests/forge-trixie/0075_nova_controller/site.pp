@@ -1,0 +1,1 @@
+../../forge/0075_nova_controller/site.pp

@@ -1,0 +1,1 @@
+../../forge/0076_nova_compute_libvirt/site.pp

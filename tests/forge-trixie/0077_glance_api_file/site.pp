@@ -1,0 +1,1 @@
+../../forge/0077_glance_api_file/site.pp

@@ -1,0 +1,1 @@
+../../forge/0078_neutron_server_ml2/site.pp

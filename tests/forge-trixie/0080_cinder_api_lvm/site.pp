@@ -1,0 +1,1 @@
+../../forge/0080_cinder_api_lvm/site.pp

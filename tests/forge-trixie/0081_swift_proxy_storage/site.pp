@@ -1,0 +1,1 @@
+../../forge/0081_swift_proxy_storage/site.pp

@@ -1,0 +1,1 @@
+../../forge/0082_heat_api_engine/site.pp

@@ -1,0 +1,1 @@
+../../forge/0083_horizon_dashboard/site.pp

@@ -1,0 +1,1 @@
+../../forge/0084_openstacklib_db_policy/site.pp

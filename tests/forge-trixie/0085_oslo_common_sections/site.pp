@@ -1,0 +1,1 @@
+../../forge/0085_oslo_common_sections/site.pp

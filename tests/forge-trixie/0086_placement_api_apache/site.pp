@@ -1,0 +1,1 @@
+../../forge/0086_placement_api_apache/site.pp

@@ -1,0 +1,1 @@
+../../forge/0087_aodh_alarming/site.pp

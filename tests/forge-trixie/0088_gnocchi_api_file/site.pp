@@ -1,0 +1,1 @@
+../../forge/0088_gnocchi_api_file/site.pp

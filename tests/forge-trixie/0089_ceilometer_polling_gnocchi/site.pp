@@ -1,0 +1,1 @@
+../../forge/0089_ceilometer_polling_gnocchi/site.pp

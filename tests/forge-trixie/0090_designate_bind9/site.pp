@@ -1,0 +1,1 @@
+../../forge/0090_designate_bind9/site.pp

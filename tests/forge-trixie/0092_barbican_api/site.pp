@@ -1,0 +1,1 @@
+../../forge/0092_barbican_api/site.pp

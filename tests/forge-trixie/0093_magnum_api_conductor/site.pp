@@ -1,0 +1,1 @@
+../../forge/0093_magnum_api_conductor/site.pp

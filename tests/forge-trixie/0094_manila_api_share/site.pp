@@ -1,0 +1,1 @@
+../../forge/0094_manila_api_share/site.pp

@@ -1,0 +1,1 @@
+../../forge/0095_cloudkitty_rating/site.pp

@@ -1,0 +1,1 @@
+../../forge/0097_mistral_workflow/site.pp

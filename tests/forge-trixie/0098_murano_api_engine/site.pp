@@ -1,0 +1,1 @@
+../../forge/0098_murano_api_engine/site.pp

@@ -1,0 +1,1 @@
+../../forge/0099_octavia_controller/site.pp

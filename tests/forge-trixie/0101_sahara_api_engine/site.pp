@@ -1,0 +1,1 @@
+../../forge/0101_sahara_api_engine/site.pp

@@ -1,0 +1,1 @@
+../../forge/0102_tempest_config/site.pp

@@ -1,0 +1,1 @@
+../../forge/0103_openstack_extras_auth_file/site.pp

@@ -1,0 +1,1 @@
+../../forge/0106_sysctl_values/site.pp

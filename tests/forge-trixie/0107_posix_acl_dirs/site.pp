@@ -1,0 +1,1 @@
+../../forge/0107_posix_acl_dirs/site.pp

@@ -1,0 +1,1 @@
+../../forge/0108_ssh_keygen_users/site.pp

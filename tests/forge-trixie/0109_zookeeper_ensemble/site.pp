@@ -1,0 +1,1 @@
+../../forge/0109_zookeeper_ensemble/site.pp

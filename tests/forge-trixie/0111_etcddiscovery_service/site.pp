@@ -1,0 +1,1 @@
+../../forge/0111_etcddiscovery_service/site.pp

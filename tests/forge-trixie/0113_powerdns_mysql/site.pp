@@ -1,0 +1,1 @@
+../../forge/0113_powerdns_mysql/site.pp

@@ -1,0 +1,1 @@
+../../forge/0116_wait_for_conditions/site.pp

@@ -1,0 +1,1 @@
+../../forge/0118_gitolite_repos_users/site.pp

@@ -1,0 +1,1 @@
+../../forge/0123_augeas_function/site.pp

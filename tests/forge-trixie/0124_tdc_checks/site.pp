@@ -1,0 +1,1 @@
+../../forge/0124_tdc_checks/site.pp

@@ -1,0 +1,1 @@
+../../forge/0125_tea_types/site.pp

@@ -1,0 +1,1 @@
+../../forge/0127_corosync_pacemaker_cluster/site.pp

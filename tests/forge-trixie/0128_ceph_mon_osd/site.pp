@@ -1,0 +1,1 @@
+../../forge/0128_ceph_mon_osd/site.pp

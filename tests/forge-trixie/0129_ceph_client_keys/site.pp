@@ -1,0 +1,1 @@
+../../forge/0129_ceph_client_keys/site.pp

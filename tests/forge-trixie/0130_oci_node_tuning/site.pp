@@ -1,0 +1,1 @@
+../../forge/0130_oci_node_tuning/site.pp

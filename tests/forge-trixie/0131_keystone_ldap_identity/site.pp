@@ -1,0 +1,1 @@
+../../forge/0131_keystone_ldap_identity/site.pp

@@ -1,0 +1,1 @@
+../../forge/0132_nova_compute_ceph/site.pp

@@ -1,0 +1,1 @@
+../../forge/0133_cinder_glance_rbd/site.pp

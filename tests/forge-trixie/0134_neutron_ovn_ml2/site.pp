@@ -1,0 +1,1 @@
+../../forge/0134_neutron_ovn_ml2/site.pp

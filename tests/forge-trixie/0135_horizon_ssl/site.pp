@@ -1,0 +1,1 @@
+../../forge/0135_horizon_ssl/site.pp

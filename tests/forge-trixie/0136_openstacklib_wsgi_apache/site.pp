@@ -1,0 +1,1 @@
+../../forge/0136_openstacklib_wsgi_apache/site.pp

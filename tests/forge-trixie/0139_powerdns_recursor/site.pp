@@ -1,0 +1,1 @@
+../../forge/0139_powerdns_recursor/site.pp

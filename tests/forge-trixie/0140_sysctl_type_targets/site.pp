@@ -1,0 +1,1 @@
+../../forge/0140_sysctl_type_targets/site.pp

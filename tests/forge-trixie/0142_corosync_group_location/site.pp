@@ -1,0 +1,1 @@
+../../forge/0142_corosync_group_location/site.pp

@@ -1,0 +1,1 @@
+../../forge/0143_ceph_rgw_civetweb/site.pp

@@ -1,0 +1,1 @@
+../../forge/0144_gitolite_remotes/site.pp

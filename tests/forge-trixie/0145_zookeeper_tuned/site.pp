@@ -1,0 +1,1 @@
+../../forge/0145_zookeeper_tuned/site.pp

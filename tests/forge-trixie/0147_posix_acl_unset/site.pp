@@ -1,0 +1,1 @@
+../../forge/0147_posix_acl_unset/site.pp

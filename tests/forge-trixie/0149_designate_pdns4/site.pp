@@ -1,0 +1,1 @@
+../../forge/0149_designate_pdns4/site.pp

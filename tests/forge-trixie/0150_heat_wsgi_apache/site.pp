@@ -1,0 +1,1 @@
+../../forge/0150_heat_wsgi_apache/site.pp

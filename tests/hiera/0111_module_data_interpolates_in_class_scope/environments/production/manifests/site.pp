@@ -1,0 +1,6 @@
+node default {
+  $nodevar = 'from the node'
+  notify { 'node': message => "title=${title} name=${name}" }
+  include mrtest
+  include mrtest::child
+}

@@ -1,0 +1,3 @@
+class mrtest::child (String $b) inherits mrtest::parent {
+  notify { 'b': message => $b }
+}

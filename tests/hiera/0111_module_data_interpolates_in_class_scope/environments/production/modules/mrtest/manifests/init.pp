@@ -1,0 +1,3 @@
+class mrtest (String $a) {
+  notify { 'a': message => $a }
+}

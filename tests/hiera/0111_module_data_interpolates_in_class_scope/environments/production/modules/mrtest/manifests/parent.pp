@@ -1,0 +1,3 @@
+class mrtest::parent {
+  $parentvar = 'from the parent'
+}
