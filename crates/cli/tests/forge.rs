@@ -3,15 +3,16 @@
 //! the modules Debian 12 packages install in /usr/share/puppet/modules on
 //! the module path; every case in `tests/forge-trixie/` does the same with
 //! the newer releases Debian 13 packages (unpacked by
-//! scripts/forge-trixie-modules). Each is compiled with `marionette catalog compile` and
-//! compared with what the real Puppet 7 compiled for it (`expected.json`,
-//! by meaning, as the conformance corpus compares) or the error it gave
-//! (`expected.err`), with the corpus's fixed facts (`facts.json`).
+//! scripts/forge-trixie-modules). Each is compiled with `marionette
+//! catalog compile` and compared with what the real Puppet 7 compiled for
+//! it (`expected.json`, by meaning, as the conformance corpus compares) or
+//! the error it gave (`expected.err`), with the corpus's fixed facts
+//! (`facts.json`).
 //!
-//! Cases we do not match yet are listed in
-//! `tests/forge/known-differences.txt`, grouped under a heading saying
-//! why; the test fails on any other difference and when a listed case
-//! starts to match. `UPDATE_KNOWN_DIFFERENCES=1` rewrites the list.
+//! Cases we do not match yet are listed in each corpus's
+//! `known-differences.txt`, grouped under a heading saying why; the test
+//! fails on any other difference and when a listed case starts to match.
+//! `UPDATE_KNOWN_DIFFERENCES=1` rewrites the list.
 
 mod common;
 
@@ -206,7 +207,7 @@ fn puppet_noop(case: &Path, modulepath: &str) -> String {
 /// machine (a package installed, a file's content), so a case that
 /// differs from its recording and is not a known difference is run
 /// through Puppet here too, and only a difference from that run counts.
-/// Known differences are listed in `tests/forge/noop-known-differences.txt`.
+/// Known differences are listed in each corpus's `noop-known-differences.txt`.
 #[test]
 fn forge_catalogs_noop_apply_as_with_puppet() {
     noop_stage(&Corpus::debian12());

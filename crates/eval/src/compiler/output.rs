@@ -339,35 +339,36 @@ impl<'p> Evaluator<'p> {
                 expanded.insert(source);
                 continue;
             };
+            // What the source passes on is read once: its own expansion
+            // changes neither its tags nor its metaparameters.
+            let passed = match data.remove(&source) {
+                Some(passed) => Some(passed),
+                None => Some(own(&self.compiler.resources[source])).filter(|d| !d.is_empty()),
+            };
+            let source_tags: Vec<String> = self.compiler.resources[source]
+                .tags
+                .iter()
+                .cloned()
+                .collect();
             for &target in targets {
-                let passed = match data.get(&source) {
-                    Some(passed) => Some(passed.clone()),
-                    None => Some(own(&self.compiler.resources[source])).filter(|d| !d.is_empty()),
-                };
-                if let Some(passed) = passed {
-                    data.entry(source).or_insert_with(|| passed.clone());
-                    let res = &mut self.compiler.resources[target];
-                    for (name, param) in &passed {
+                let res = &mut self.compiler.resources[target];
+                if let Some(passed) = &passed {
+                    for (name, param) in passed {
                         if !res.params.contains_key(name) {
                             res.params.insert(name.clone(), param.clone());
                         }
                     }
-                    let mut merged = passed;
+                    let mut merged = passed.clone();
                     for (name, param) in own(res) {
                         merged.retain(|(n, _)| *n != name);
                         merged.push((name, param));
                     }
                     data.insert(target, merged);
                 }
-                let source_tags: Vec<String> = self.compiler.resources[source]
-                    .tags
-                    .iter()
-                    .filter(|tag| !self.compiler.resources[target].tags.contains(*tag))
-                    .cloned()
-                    .collect();
-                let res = &mut self.compiler.resources[target];
-                for tag in source_tags {
-                    res.tags.insert(tag);
+                for tag in &source_tags {
+                    if !res.tags.contains(tag) {
+                        res.tags.insert(tag.clone());
+                    }
                 }
             }
             queue.extend(targets.iter().copied());
