@@ -41,8 +41,6 @@ pub(crate) struct RubyState {
     /// (`keystone_service { 'nova::compute': }` is named `nova` of type
     /// `compute`).
     pub(crate) titled_types: HashMap<String, PathBuf>,
-    /// The next request runs a 4.x function (see `Answers::closure_top`).
-    closure_top: bool,
 }
 
 /// A loaded Ruby function with its signatures' types resolved.
@@ -118,17 +116,9 @@ impl Dispatcher {
         if args.len() < min || max.is_some_and(|max| args.len() > max) {
             return Some(Rejection::Count);
         }
-        for (index, arg) in args.iter().enumerate() {
-            let (name, expected, _) = &self.params[index.min(self.params.len() - 1)];
-            if !expected.is_instance(arg) {
-                return Some(Rejection::Other(format!(
-                    "parameter '{name}' {}",
-                    mismatch_text(expected, arg)
-                )));
-            }
-        }
-        match (&self.block, lambda) {
-            (Some((_, _, false)), None) => Some(Rejection::Other("expects a block".into())),
+        // A block given where none fits is described first, whatever the
+        // arguments, as Puppet describes it; a missing one only after them.
+        let block = match (&self.block, lambda) {
             (None, Some(_)) => Some(Rejection::Other("does not expect a block".into())),
             // `Callable[3, 3]` takes only a block that accepts three
             // arguments: stdlib's merge dispatches on the block's arity.
@@ -146,6 +136,22 @@ impl Dispatcher {
                 }
                 _ => None,
             },
+            _ => None,
+        };
+        if block.is_some() {
+            return block;
+        }
+        for (index, arg) in args.iter().enumerate() {
+            let (name, expected, _) = &self.params[index.min(self.params.len() - 1)];
+            if !expected.is_instance(arg) {
+                return Some(Rejection::Other(format!(
+                    "parameter '{name}' {}",
+                    mismatch_text(expected, arg)
+                )));
+            }
+        }
+        match (&self.block, lambda) {
+            (Some((_, _, false)), None) => Some(Rejection::Other("expects a block".into())),
             _ => None,
         }
     }
@@ -397,8 +403,8 @@ impl<'p> Evaluator<'p> {
         let dispatcher = &function.dispatchers[index];
         let block = lambda.map(|l| l.lambda.params.len());
         let context = self.ruby_context();
-        self.ruby.closure_top = function.api == marionette_ruby::Api::V4;
         let value = self.with_host(span, lambda, &function.file, name, |host, answers| {
+            answers.closure_top = function.api == marionette_ruby::Api::V4;
             host.call_function(
                 &marionette_ruby::Call {
                     name,
@@ -660,13 +666,12 @@ impl<'p> Evaluator<'p> {
                 message: "this compile has no Ruby host".into(),
             }));
         };
-        let closure_top = std::mem::take(&mut self.ruby.closure_top);
         let mut answers = Answers {
             eval: self,
             span,
             lambda,
             failure: None,
-            closure_top,
+            closure_top: false,
         };
         if !answers.eval.ruby.reset {
             answers.eval.ruby.reset = true;
@@ -942,5 +947,75 @@ impl Engine for Answers<'_, '_> {
             source: String::new(),
             message: message.to_string(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repeated(t: PType, block: Option<&str>) -> Dispatcher {
+        Dispatcher {
+            method: "m".into(),
+            params: vec![("args".into(), t, ParamKind::Repeated)],
+            block: block.map(|text| ("block".into(), text.into(), false)),
+            returns: None,
+            mismatch: false,
+        }
+    }
+
+    fn text(rejection: Option<Rejection>) -> String {
+        match rejection {
+            None => "fits".into(),
+            Some(Rejection::Count) => "count".into(),
+            Some(Rejection::Other(text)) => text,
+        }
+    }
+
+    /// stdlib 9's `merge`: its signatures differ by the block's arity, and
+    /// a refused block is named before refused arguments, as Puppet does.
+    #[test]
+    fn a_block_is_chosen_by_its_arity_and_described_first() {
+        let two = Arity {
+            required: 2,
+            most: Some(2),
+        };
+        let array = [Value::array(vec![Value::Integer(1)])];
+        let iterable = PType::Iterable(None);
+        assert_eq!(
+            text(repeated(iterable.clone(), Some("Callable[2, 2]")).reject(&array, Some(two))),
+            "fits"
+        );
+        assert_eq!(
+            text(repeated(iterable, Some("Callable[3,3]")).reject(&array, Some(two))),
+            "block expects 3 arguments, got 2"
+        );
+        assert_eq!(
+            text(
+                repeated(
+                    PType::Integer {
+                        min: i64::MIN,
+                        max: i64::MAX
+                    },
+                    None
+                )
+                .reject(&array, Some(two))
+            ),
+            "does not expect a block"
+        );
+        // A missing block is named after the arguments (Puppet's
+        // recording: tests/ruby/functions 0002).
+        let integer = PType::Integer {
+            min: i64::MIN,
+            max: i64::MAX,
+        };
+        assert_eq!(
+            text(repeated(integer.clone(), Some("Callable[1, 1]")).reject(&array, None)),
+            format!("parameter 'args' {}", mismatch_text(&integer, &array[0]))
+        );
+        assert_eq!(
+            text(repeated(PType::Iterable(None), Some("Callable[1, 1]")).reject(&array, None)),
+            "expects a block"
+        );
     }
 }

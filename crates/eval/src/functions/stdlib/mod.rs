@@ -3,8 +3,8 @@
 //!
 //! A native function exists only where Puppet would find stdlib's: when the
 //! module named `stdlib` on the module path ships it (without stdlib,
-//! `pick` is an unknown function; stdlib 9 has no `validate_string`). Functions a module writes in Puppet,
-//! and the core library, come first. Each family has its file; results
+//! `pick` is an unknown function; stdlib 9 has no `validate_string`).
+//! Functions a module writes in Puppet, and the core library, come first. Each family has its file; results
 //! and messages are stdlib's, recorded from Puppet with stdlib installed
 //! (`tests/stdlib/`).
 
