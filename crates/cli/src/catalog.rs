@@ -238,13 +238,12 @@ pub(crate) fn agent_types_of(
     registry: &marionette_ral::Registry,
     plugins: &marionette_plugin::Plugins,
 ) -> Vec<marionette_eval::AgentType> {
-    let titled = plugins.titled_ruby_types();
     registry
         .types()
         .into_iter()
         .filter(|t| marionette_eval::core_type_attributes(&t.name).is_none())
         .filter(|t| !marionette_types::is_module_type(&t.name))
-        .filter(|t| !titled.contains(&t.name))
+        .filter(|t| !plugins.is_titled_ruby_type(&t.name))
         .map(|t| {
             let mut attributes: Vec<String> = t.attributes.iter().map(|a| a.name.clone()).collect();
             if registry.has_providers(&t.name) {

@@ -482,23 +482,25 @@ impl Loaded {
                 self.lookup(other, merged, depth + 1)
             }));
         }
-        let dir = |other: &str| self.lookup(other, merged, depth + 1).map(PathBuf::from);
+        // The directories this one's default is made from, and only
+        // those: looking each up looks up what it is made from in turn.
+        let made_from: &[&str] = match name {
+            "confdir" | "codedir" | "vardir" => &[],
+            "ssldir" | "logdir" | "rundir" => &["vardir"],
+            "environmentpath" => &["codedir"],
+            "hiera_config" => &["codedir", "confdir"],
+            _ => return None,
+        };
+        let dir = |other: &str| {
+            made_from
+                .contains(&other)
+                .then(|| self.lookup(other, merged, depth + 1).map(PathBuf::from))
+                .flatten()
+        };
         let defaults = EnvArgs {
-            vardir: if matches!(name, "vardir") {
-                None
-            } else {
-                dir("vardir")
-            },
-            codedir: if matches!(name, "codedir") {
-                None
-            } else {
-                dir("codedir")
-            },
-            confdir: if matches!(name, "confdir") {
-                None
-            } else {
-                dir("confdir")
-            },
+            vardir: dir("vardir"),
+            codedir: dir("codedir"),
+            confdir: dir("confdir"),
             ..EnvArgs::default()
         };
         let path = match name {

@@ -115,8 +115,7 @@ pub(crate) fn on_demand(native: &mut Facts) -> Option<Arc<OnDemand>> {
     let cached = cached_values(native, &names);
     if !opaque.is_empty() {
         let environment = crate::environment::current();
-        let mut settings =
-            marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone());
+        let mut settings = crate::environment::ruby_settings(environment);
         settings.fact_files = opaque;
         let host = marionette_ruby::RubyHost::new(settings);
         let skipped: Vec<String> = cached.keys().cloned().collect();

@@ -328,12 +328,20 @@ static RUBY: OnceLock<Arc<marionette_ruby::RubyHost>> = OnceLock::new();
 pub(crate) fn ruby() -> Arc<marionette_ruby::RubyHost> {
     RUBY.get_or_init(|| {
         let environment = current();
-        let mut settings =
-            marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone());
+        let mut settings = ruby_settings(environment);
         settings.fact_files = plugins().fact_files().to_vec();
         Arc::new(marionette_ruby::RubyHost::new(settings))
     })
     .clone()
+}
+
+/// What a Ruby host of `environment` runs with: its program kept
+/// compiled under `$vardir/cache`.
+pub(crate) fn ruby_settings(environment: &Environment) -> marionette_ruby::Settings {
+    let mut settings =
+        marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone());
+    settings.cache = Some(global().vardir().join("cache").join("ruby"));
+    settings
 }
 
 static PLUGINS: OnceLock<Plugins> = OnceLock::new();
@@ -403,9 +411,7 @@ impl Shared {
     /// share.
     pub(crate) fn make(environment: Environment, hiera: marionette_hiera::Settings) -> Shared {
         let plugins = Plugins::discover(environment.clone());
-        let ruby = Arc::new(marionette_ruby::RubyHost::new(
-            marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone()),
-        ));
+        let ruby = Arc::new(marionette_ruby::RubyHost::new(ruby_settings(&environment)));
         let registry = build_registry(&plugins, &ruby);
         Shared {
             modulepath: environment.modulepath.clone(),

@@ -52,7 +52,7 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
     let registry = crate::environment::registry();
     let Some(type_def) = registry.type_def(&args.type_name).cloned() else {
         // The nearest names, as the compiler suggests them.
-        let known = registry.types().into_iter().map(|t| t.name.clone());
+        let known = registry.names().into_iter().map(str::to_string);
         bail!(
             "Could not run: Unknown resource type {}{}",
             args.type_name,

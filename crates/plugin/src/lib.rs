@@ -334,12 +334,12 @@ impl Plugins {
         ruby::set_node_facts(facts);
     }
 
-    /// The modules' classic Ruby types that define title patterns of their
-    /// own (`def self.title_patterns`), which only running them tells in
-    /// full: keystone's build theirs with a helper, and their procs are
-    /// Ruby.
-    pub fn titled_ruby_types(&self) -> Vec<String> {
-        ruby::titled(&self.ruby_types)
+    /// Whether `name` is a module's classic Ruby type that defines title
+    /// patterns of its own (`def self.title_patterns`), which only running
+    /// it tells in full: keystone's build theirs with a helper, and their
+    /// procs are Ruby.
+    pub fn is_titled_ruby_type(&self, name: &str) -> bool {
+        ruby::titled(&self.ruby_types, name)
     }
 
     /// The type `name` as a module's Ruby declares it, for `describe`

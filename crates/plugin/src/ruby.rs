@@ -148,8 +148,11 @@ pub(crate) fn discover(modules: &[PathBuf]) -> Vec<RubyType> {
 }
 
 /// Adds the Ruby types to the registry, where no native type of the name
-/// wins (Puppet's core types, and those Marionette implements natively);
-/// their providers are loaded in `host` on first need.
+/// wins (Puppet's core types, and those Marionette implements natively).
+/// Each is made the first time it is asked for, as Puppet loads a type
+/// when a catalog names it: a run reads only the type files its
+/// resources need, and a type that cannot be used fails those resources
+/// with its reason. Their providers are loaded in `host` on first need.
 pub(crate) fn extend(
     types: &[RubyType],
     registry: &mut Registry,
@@ -160,201 +163,175 @@ pub(crate) fn extend(
     // module types (concat's fragments).
     let module_types: Arc<[String]> = types.iter().map(|t| t.name.clone()).collect();
     for t in types {
-        let native = registry.type_def(&t.name).cloned();
-        let text = match std::fs::read_to_string(&t.file) {
-            Ok(text) => text,
-            Err(_) if native.is_some() => continue,
-            Err(e) => {
-                problems.push(Problem {
-                    file: t.file.clone(),
-                    message: format!("could not read it: {e}"),
-                });
-                continue;
-            }
+        let Some(native) = registry.type_def(&t.name).cloned() else {
+            lazily(t, registry, (&module_types, host));
+            continue;
         };
-        let _ = t.titled.set(defines_title_patterns(&text));
-        let spec = marionette_ruby::scan_type(&t.name, &text);
         // A native type stands for the module's own only while it
         // implements everything the module's version declares (concat 9's
         // `create_empty_file` is unknown to one written for concat 7): the
         // module's Ruby takes over otherwise, as a native type must never
-        // give another result.
-        if let Some(native) = &native
-            && !YIELDING.contains(&t.name.as_str())
-            && lacking(native, &spec).is_none()
-        {
+        // give another result. Deciding reads the file now.
+        let Ok(text) = std::fs::read_to_string(&t.file) else {
             continue;
-        }
-        let doc = if spec.doc.is_empty() {
-            format!("Written in Ruby in {}.", t.file.display())
-        } else {
-            spec.doc.clone()
         };
-        if let Some(api) = &spec.api {
-            let data = crate::resource_api::type_data(&spec, api, doc);
-            match marionette_ral::type_from_data(&data)
-                .map(|def| registry.add_type(crate::resource_api::checked(def, api)))
-            {
-                Ok(Ok(def)) => {
-                    let (host, ruby_type) = (host.clone(), t.clone());
-                    registry.add_provider_loader(
-                        &t.name,
-                        Arc::new(move || {
-                            let mut providers = load_providers(&host, &ruby_type, &def);
-                            for provider in &mut providers {
-                                provider.reads_ahead = true;
-                            }
-                            providers
-                        }),
-                    );
-                }
-                Ok(Err(error)) => problems.push(Problem {
-                    file: t.file.clone(),
-                    message: error.to_string(),
-                }),
-                Err(message) => problems.push(Problem {
-                    file: t.file.clone(),
-                    message,
-                }),
-            }
+        let spec = marionette_ruby::scan_type(&t.name, &text);
+        if !YIELDING.contains(&t.name.as_str()) && lacking(&native, &spec).is_none() {
             continue;
         }
-        if !read_whole(&text, &spec) {
-            // The file alone does not tell what the type declares (a
-            // mixin's method declares its attributes, as keystone's
-            // config types do; a loop does, as keystone_user_role's; a
-            // helper makes its title patterns; or it declares none, as
-            // openstacklib's base type): its Ruby tells, when the type is
-            // first used, as Puppet loads a type.
-            let made: Arc<OnceLock<Arc<TypeDef>>> = Arc::new(OnceLock::new());
-            let (host_for_type, ruby_type, modules) =
-                (host.clone(), t.clone(), module_types.clone());
-            let made_by_type = made.clone();
-            registry.add_type_loader(
-                &t.name,
-                Arc::new(move || {
-                    let mut spec = host_for_type
-                        .describe_type(&ruby_type.name, &ruby_type.file, &mut Answers::none())
-                        .map_err(|error| failure(&error, &ruby_type.file))?;
-                    // What reading would tell of each attribute (its
-                    // checks, default, change messages) its Ruby answers.
-                    for attribute in &mut spec.attributes {
-                        attribute.checked = true;
-                        attribute.default = true;
-                        attribute.describes_change = attribute.property;
-                    }
-                    let doc = if spec.doc.is_empty() { &doc } else { &spec.doc };
-                    let def = classic_type(&spec, doc, (&ruby_type, &modules), &host_for_type)?;
-                    def.check()?;
-                    let def = Arc::new(def);
-                    let _ = made_by_type.set(def.clone());
-                    Ok(def)
-                }),
-            );
-            let (host, ruby_type) = (host.clone(), t.clone());
-            registry.add_provider_loader(
-                &t.name,
-                Arc::new(move || match made.get() {
-                    Some(def) => classic_providers(&host, &ruby_type, def),
-                    None => Vec::new(),
-                }),
-            );
-            continue;
-        }
-        let type_def = match classic_type(&spec, &doc, (t, &module_types), host)
-            .and_then(|def| registry.add_type(def).map_err(|error| error.to_string()))
-        {
-            Ok(def) => def,
-            Err(message) => {
-                problems.push(Problem {
-                    file: t.file.clone(),
-                    message,
-                });
-                continue;
+        let made = make(t, &text, spec, (&module_types, host)).and_then(|made| {
+            let def = registry.add_type(made.def).map_err(|e| e.to_string())?;
+            Ok((def, made.providers))
+        });
+        match made {
+            Ok((def, providers)) => {
+                let (host, ruby_type) = (host.clone(), t.clone());
+                registry.add_provider_loader(
+                    &t.name,
+                    Arc::new(move || providers.load(&host, &ruby_type, &def)),
+                );
             }
-        };
-        if t.providers.is_empty() && !manages(&spec) {
-            if let Err(error) = registry.add_provider(stand_in(&t.name)) {
-                problems.push(Problem {
-                    file: t.file.clone(),
-                    message: error.to_string(),
-                });
-            }
-        } else {
-            let (host, ruby_type) = (host.clone(), t.clone());
-            registry.add_provider_loader(
-                &t.name,
-                Arc::new(move || load_providers(&host, &ruby_type, &type_def)),
-            );
+            Err(message) => problems.push(Problem {
+                file: t.file.clone(),
+                message,
+            }),
         }
     }
     problems
 }
 
-/// Whether reading a classic type's file told everything it declares: a
-/// namevar, every attribute and automatic relationship named where it is declared, and the title
-/// patterns it defines.
-fn read_whole(text: &str, spec: &marionette_ruby::TypeSpec) -> bool {
-    let named = spec
-        .attributes
-        .iter()
-        .any(|a| a.namevar || a.name == "name");
-    // An attribute, or an automatic relationship's type, named by a
-    // variable (corosync's `autorequire(type)` in a loop over types), or
-    // on a line of its own (elasticsearch_user's `newparam(\n :password,`),
-    // which the reader does not follow.
-    let computed = [
-        "newparam(",
-        "newproperty(",
-        "autorequire(",
-        "autobefore(",
-        "autonotify(",
-        "autosubscribe(",
-    ]
-    .iter()
-    .any(|call| {
-        text.match_indices(call).any(|(at, _)| {
-            !text[at + call.len()..]
-                .trim_start_matches([' ', '\t'])
-                .starts_with([':', '\'', '"'])
-        })
-    });
-    let patterns_unread = defines_title_patterns(text) && spec.title_patterns.is_empty();
-    named && !computed && !patterns_unread && !mixes_in(text)
+/// Adds a module's Ruby type to be made when first asked for, its
+/// providers once it is.
+fn lazily(
+    t: &RubyType,
+    registry: &mut Registry,
+    (module_types, host): (&Arc<[String]>, &Arc<RubyHost>),
+) {
+    let made: Arc<OnceLock<(Arc<TypeDef>, Providers)>> = Arc::new(OnceLock::new());
+    let (type_host, ruby_type, modules, made_by_type) =
+        (host.clone(), t.clone(), module_types.clone(), made.clone());
+    registry.add_type_loader(
+        &t.name,
+        Arc::new(move || {
+            let text = std::fs::read_to_string(&ruby_type.file)
+                .map_err(|e| format!("could not read {}: {e}", ruby_type.file.display()))?;
+            let _ = ruby_type
+                .titled
+                .set(marionette_ruby::defines_title_patterns(&text));
+            let spec = marionette_ruby::scan_type(&ruby_type.name, &text);
+            let made = make(&ruby_type, &text, spec, (&modules, &type_host))?;
+            let def = Arc::new(made.def);
+            let _ = made_by_type.set((def.clone(), made.providers));
+            Ok(def)
+        }),
+    );
+    let (host, ruby_type) = (host.clone(), t.clone());
+    registry.add_provider_loader(
+        &t.name,
+        Arc::new(move || match made.get() {
+            Some((def, providers)) => providers.load(&host, &ruby_type, def),
+            None => Vec::new(),
+        }),
+    );
 }
 
-/// Whether the type mixes a module of the module's own into its class
-/// (`extend ElasticsearchRESTResource`), whose hook may declare
-/// attributes; Puppet's own helper modules declare none.
-fn mixes_in(text: &str) -> bool {
-    text.lines().any(|line| {
-        let line = line.trim_start();
-        ["extend ", "include "].iter().any(|word| {
-            line.strip_prefix(word).is_some_and(|module| {
-                let module = module.trim_start();
-                module.starts_with(|c: char| c.is_ascii_uppercase())
-                    && !module.starts_with("Puppet::")
-            })
+/// A module's Ruby type made for the engine, and how its providers come.
+struct Made {
+    def: TypeDef,
+    providers: Providers,
+}
+
+/// How a module type's providers are made.
+#[derive(Clone, Copy)]
+enum Providers {
+    /// The Resource API's: each resource reads its own state.
+    ResourceApi,
+    /// Its Ruby providers, or the type itself managing its resources.
+    Classic,
+    /// None: the type manages nothing (an implicit stand-in).
+    StandIn,
+}
+
+impl Providers {
+    fn load(self, host: &Arc<RubyHost>, t: &RubyType, def: &TypeDef) -> Vec<ProviderDef> {
+        match self {
+            Providers::ResourceApi => {
+                let mut providers = load_providers(host, t, def);
+                for provider in &mut providers {
+                    provider.reads_ahead = true;
+                }
+                providers
+            }
+            Providers::Classic => load_providers(host, t, def),
+            Providers::StandIn => vec![stand_in(&t.name)],
+        }
+    }
+}
+
+/// Makes a module's Ruby type from its file's text (`spec`, what reading
+/// it told): a Resource API type from its data; a classic type from its
+/// declarations, or, when the file alone does not tell what it declares
+/// (a mixin's method declares its attributes, as keystone's config types
+/// do; a loop does, as keystone_user_role's; a helper makes its title
+/// patterns; or it declares none, as openstacklib's base type), from
+/// what running its Ruby tells.
+fn make(
+    t: &RubyType,
+    text: &str,
+    spec: marionette_ruby::TypeSpec,
+    (module_types, host): (&Arc<[String]>, &Arc<RubyHost>),
+) -> Result<Made, String> {
+    let doc = if spec.doc.is_empty() {
+        format!("Written in Ruby in {}.", t.file.display())
+    } else {
+        spec.doc.clone()
+    };
+    if let Some(api) = &spec.api {
+        let data = crate::resource_api::type_data(&spec, api, doc);
+        let def = marionette_ral::type_from_data(&data)?;
+        return Ok(Made {
+            def: crate::resource_api::checked(def, api),
+            providers: Providers::ResourceApi,
+        });
+    }
+    let spec = if marionette_ruby::told_whole(text, &spec) {
+        spec
+    } else {
+        let mut spec = host
+            .describe_type(&t.name, &t.file, &mut Answers::none())
+            .map_err(|error| failure(&error, &t.file))?;
+        // What reading would tell of each attribute (its checks, default,
+        // change messages) its Ruby answers.
+        for attribute in &mut spec.attributes {
+            attribute.checked = true;
+            attribute.default = true;
+            attribute.describes_change = attribute.property;
+        }
+        spec
+    };
+    let doc = if spec.doc.is_empty() {
+        doc
+    } else {
+        spec.doc.clone()
+    };
+    let def = classic_type(&spec, &doc, (t, module_types), host)?;
+    let providers = if t.providers.is_empty() && !manages(&spec) {
+        Providers::StandIn
+    } else {
+        Providers::Classic
+    };
+    Ok(Made { def, providers })
+}
+
+/// See [`crate::Plugins::is_titled_ruby_type`]: noted when the type was
+/// made, else read now.
+pub(crate) fn titled(types: &[RubyType], name: &str) -> bool {
+    types.iter().find(|t| t.name == name).is_some_and(|t| {
+        *t.titled.get_or_init(|| {
+            std::fs::read_to_string(&t.file)
+                .is_ok_and(|text| marionette_ruby::defines_title_patterns(&text))
         })
     })
-}
-
-/// See [`crate::Plugins::titled_ruby_types`]: noted as the registry was
-/// built, else read now.
-pub(crate) fn titled(types: &[RubyType]) -> Vec<String> {
-    types
-        .iter()
-        .filter(|t| {
-            *t.titled.get_or_init(|| {
-                std::fs::read_to_string(&t.file).is_ok_and(|text| defines_title_patterns(&text))
-            })
-        })
-        .map(|t| t.name.clone())
-        .collect()
-}
-
-fn defines_title_patterns(text: &str) -> bool {
-    text.contains("def self.title_patterns")
 }
 
 /// Whether a type manages anything: it is ensurable or has properties.
@@ -417,27 +394,6 @@ fn classic_type(
     });
     marionette_ral::type_from_data(&data)
         .map(|def| checked_by_ruby(def, spec, (t, module_types), host))
-}
-
-/// The providers of a classic Ruby type, once made: the modules' own,
-/// loaded in the host; or, for a type without providers or properties
-/// (stdlib's `anchor`, concat's `concat_fragment`), an implicit stand-in
-/// that manages nothing: such a type orders and collects, as Puppet
-/// applies it.
-fn classic_providers(
-    host: &Arc<RubyHost>,
-    t: &RubyType,
-    type_def: &Arc<TypeDef>,
-) -> Vec<ProviderDef> {
-    let manages = type_def.ensurable
-        || type_def
-            .attributes
-            .iter()
-            .any(|a| a.kind == marionette_ral::AttrKind::Property);
-    if t.providers.is_empty() && !manages {
-        return vec![stand_in(&t.name)];
-    }
-    load_providers(host, t, type_def)
 }
 
 /// The implicit provider of a type that manages nothing.

@@ -212,6 +212,19 @@ impl Registry {
         )
     }
 
+    /// The names of every type, those not made yet included, without
+    /// making any.
+    pub fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self
+            .types
+            .keys()
+            .chain(self.lazy_types.keys())
+            .map(String::as_str)
+            .collect();
+        names.sort_unstable();
+        names
+    }
+
     /// Every type, sorted by name, those made on demand made now (and
     /// left out when they cannot be): what `describe --list` shows.
     pub fn all_types(&self) -> Vec<&Arc<TypeDef>> {

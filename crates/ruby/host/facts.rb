@@ -3,8 +3,6 @@
 # the first suitable resolution by weight that gives a value wins. Facts
 # Marionette collects natively are asked of the engine.
 
-require 'timeout'
-
 module Facter
   class << self
     # The facts being resolved: name to its resolutions.

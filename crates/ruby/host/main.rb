@@ -2,18 +2,6 @@
 # functions, render ERB templates, describe resource types. Started by the
 # engine, the host runs until told to stop or until its input closes.
 
-# Libraries Puppet has loaded before any module's code runs, which
-# modules therefore use without requiring them (the seeds' nsupdate
-# provider calls Open3 so): loaded here on first use only.
-autoload :Open3, 'open3'
-autoload :FileUtils, 'fileutils'
-autoload :Tempfile, 'tempfile'
-autoload :Pathname, 'pathname'
-autoload :Shellwords, 'shellwords'
-autoload :SecureRandom, 'securerandom'
-autoload :Set, 'set'
-autoload :URI, 'uri'
-
 module Marionette
   class << self
     attr_reader :environment, :modulepath, :fact_files, :skipped_facts

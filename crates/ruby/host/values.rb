@@ -5,23 +5,45 @@
 # {"__ptype": NAME, "__pvalue": DATA}, so nothing is lost either way.
 
 require 'json'
-require 'erb'
-require 'set'
 # Puppet itself loads these; modules' Ruby uses them without a require
 # (augeas's provider splits on `$INPUT_RECORD_SEPARATOR`, English's name
 # for `$/`). The libraries whose constants are all a module names are
-# loaded when first used, so that starting the host stays cheap.
-require 'digest/md5'
-require 'digest/sha1'
-require 'digest/sha2'
+# loaded when first used, so that starting the host stays cheap (`Digest`
+# loads `Digest::MD5` and the others as they are named).
 require 'English'
-require 'time'
 {
   YAML: 'yaml', IPAddr: 'ipaddr', StringScanner: 'strscan', FileUtils: 'fileutils',
   Tempfile: 'tempfile', Shellwords: 'shellwords', URI: 'uri', Pathname: 'pathname',
   Base64: 'base64', SecureRandom: 'securerandom', Open3: 'open3', Find: 'find',
-  Etc: 'etc', Zlib: 'zlib', OpenSSL: 'openssl', Socket: 'socket', Timeout: 'timeout'
+  Etc: 'etc', Zlib: 'zlib', OpenSSL: 'openssl', Socket: 'socket', Timeout: 'timeout',
+  ERB: 'erb', Set: 'set', Digest: 'digest'
 }.each { |name, library| autoload(name, library) unless Object.const_defined?(name, false) }
+
+# `to_set`, and the methods `time` adds to Time (`Time.parse`,
+# `Time#iso8601`...), load their library when first called, which then
+# replaces these with its own.
+module Enumerable
+  def to_set(*args, &block)
+    require 'set'
+    to_set(*args, &block)
+  end
+end
+unless $LOADED_FEATURES.any? { |feature| feature.end_with?('/time.rb') }
+  class Time
+    %i[parse strptime rfc2822 rfc822 httpdate xmlschema iso8601 zone_offset].each do |name|
+      define_singleton_method(name) do |*args, &block|
+        require 'time'
+        public_send(name, *args, &block)
+      end
+    end
+    %i[rfc2822 rfc822 httpdate xmlschema iso8601].each do |name|
+      define_method(name) do |*args, &block|
+        require 'time'
+        public_send(name, *args, &block)
+      end
+    end
+  end
+end
 
 module Puppet
   module Pops

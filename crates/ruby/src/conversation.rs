@@ -46,6 +46,8 @@ struct Running {
 
 pub(crate) struct Conversation {
     ruby: PathBuf,
+    /// Where the host's program is kept compiled (see `boot`).
+    cache: Option<PathBuf>,
     timeout: Duration,
     state: Mutex<State>,
     generations: Mutex<u64>,
@@ -63,9 +65,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Conversation {
-    pub(crate) fn new(ruby: PathBuf, timeout: Duration) -> Conversation {
+    pub(crate) fn new(ruby: PathBuf, cache: Option<PathBuf>, timeout: Duration) -> Conversation {
         Conversation {
             ruby,
+            cache,
             timeout,
             state: Mutex::new(State::Idle),
             generations: Mutex::new(0),
@@ -100,7 +103,6 @@ impl Conversation {
     /// questions meanwhile. Starts the host first when it does not run.
     pub(crate) fn request(
         &self,
-        program: &[&str],
         handshake: &Json,
         method: &str,
         params: Json,
@@ -108,7 +110,7 @@ impl Conversation {
     ) -> Result<Json, HostError> {
         let _floor = self.floor.enter();
         if !self.running() {
-            self.start(program)?;
+            self.start()?;
             self.exchange("handshake", handshake.clone(), engine, START_TIMEOUT)?;
             self.replay(engine)?;
         }
@@ -158,16 +160,12 @@ impl Conversation {
         Ok(())
     }
 
-    /// Starts the host on `program`, its parts each given with its own
-    /// `-e` (Ruby joins them by lines): one argument may not exceed
-    /// 128 KiB on Linux.
-    fn start(&self, program: &[&str]) -> Result<(), HostError> {
+    /// Starts the host on its program.
+    fn start(&self) -> Result<(), HostError> {
         let mut command = Command::new(&self.ruby);
         // RubyGems is loaded only when a module's file needs a gem.
         command.arg("--disable-gems");
-        for part in program {
-            command.args(["-e", part]);
-        }
+        command.args(crate::boot::arguments(crate::HOST, self.cache.as_deref()));
         command.env_remove("RUBYOPT");
         let child =
             Child::spawn_reporting(&mut command, ruby_crash).map_err(|e| HostError::NoRuby {

@@ -224,6 +224,62 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     }
 }
 
+/// Whether reading a classic type's file (`spec` is what [`scan_type`]
+/// read) told everything it declares: a namevar, every attribute and
+/// automatic relationship named where it is declared, and the title
+/// patterns it defines. When it did not, only running the type's Ruby
+/// tells.
+pub fn told_whole(text: &str, spec: &TypeSpec) -> bool {
+    let named = spec
+        .attributes
+        .iter()
+        .any(|a| a.namevar || a.name == "name");
+    // An attribute, or an automatic relationship's type, named by a
+    // variable (corosync's `autorequire(type)` in a loop over types), or
+    // on a line of its own (elasticsearch_user's `newparam(\n :password,`),
+    // which the reader does not follow.
+    let computed = [
+        "newparam(",
+        "newproperty(",
+        "autorequire(",
+        "autobefore(",
+        "autonotify(",
+        "autosubscribe(",
+    ]
+    .iter()
+    .any(|call| {
+        text.match_indices(call).any(|(at, _)| {
+            !text[at + call.len()..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with([':', '\'', '"'])
+        })
+    });
+    let patterns_unread = defines_title_patterns(text) && spec.title_patterns.is_empty();
+    named && !computed && !patterns_unread && !mixes_in(text)
+}
+
+/// Whether the type mixes a module of the module's own into its class
+/// (`extend ElasticsearchRESTResource`), whose hook may declare
+/// attributes; Puppet's own helper modules declare none.
+fn mixes_in(text: &str) -> bool {
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        ["extend ", "include "].iter().any(|word| {
+            line.strip_prefix(word).is_some_and(|module| {
+                let module = module.trim_start();
+                module.starts_with(|c: char| c.is_ascii_uppercase())
+                    && !module.starts_with("Puppet::")
+            })
+        })
+    })
+}
+
+/// Whether a classic type defines title patterns of its own, whose procs
+/// are Ruby.
+pub fn defines_title_patterns(text: &str) -> bool {
+    text.contains("def self.title_patterns")
+}
+
 /// The patterns of a classic type's `self.title_patterns` when its body
 /// is the common literal: a list of `[REGEX, [[:attr], [:attr, proc]]]`,
 /// the regexes written `%r{...}` or `/.../`. Each regex comes back in

@@ -6,9 +6,9 @@
 //! The types nearly every site uses (stdlib's `anchor` and `file_line`,
 //! concat's `concat_file` and `concat_fragment`, inifile's `ini_setting`
 //! and `ini_subsetting`) are read natively from their files, which declare
-//! their attributes plainly; every other type is described by the Ruby
-//! host, which runs the type's DSL, and cached by file digest for the
-//! environment. Either way the description comes from the module's own
+//! their attributes plainly, as is every type whose file tells all it
+//! declares; every other type is described by the Ruby host, which runs
+//! the type's DSL, and cached by file digest for the environment. Either way the description comes from the module's own
 //! file, so each environment sees its own version.
 
 use std::path::Path;
@@ -54,10 +54,17 @@ impl Evaluator<'_> {
             Ok(text) => text,
             Err(e) => return fail(format!("Could not read {}: {e}", file.display()), span),
         };
-        // A Resource API type is data, read here like the common types;
-        // other types are described by running their DSL.
+        // A Resource API type is data, read here like the common types,
+        // as is a classic type whose file tells all it declares; other
+        // types are described by running their DSL, as are those with
+        // title patterns of their own (their procs are Ruby).
         let spec = match marionette_ruby::scan_type(type_name, &text) {
             spec if NATIVE.contains(&type_name) || spec.api.is_some() => spec,
+            spec if marionette_ruby::told_whole(&text, &spec)
+                && !marionette_ruby::defines_title_patterns(&text) =>
+            {
+                spec
+            }
             _ => self.describe_ruby_type(type_name, &file, span)?,
         };
         // A type's own title patterns (not the one every type with a
