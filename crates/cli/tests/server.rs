@@ -972,6 +972,72 @@ fn storeconfigs_share_exported_resources_across_nodes() {
 /// `marionette storage serve` on PostgreSQL: commands are stored there;
 /// while the database is down queries are answered 503 and commands wait
 /// on disk (answered 200), stored once it is back.
+/// The fleet of tests/storage/exports compiled as Debian's puppetserver
+/// with PuppetDB compiled it (scripts/puppetdb-record-exports): the nodes
+/// in the same order, twice, each keeping its facts and catalog in
+/// Marionette's storage and collecting the others' exports from it
+/// (puppetlabs-haproxy's balancer members, SSH host keys, monitoring
+/// checks and hosts, by tags, titles and parameters, with `and`, `or`,
+/// `!=` and parentheses, and overrides). Every catalog must mean what
+/// puppetserver's did: the first pass, where a node sees only the nodes
+/// compiled before it, and the second, where it sees them all.
+#[test]
+fn exported_resources_are_collected_as_puppetserver_with_puppetdb_collects_them() {
+    let fleet = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/storage/exports");
+    let recorded = fleet.join("recorded");
+    let nodes = [
+        "web01.example.com",
+        "db01.example.com",
+        "lb01.example.com",
+        "mon01.example.com",
+        "web02.example.com",
+    ];
+    let vardir = tempfile::Builder::new()
+        .prefix("mrtest-exports")
+        .tempdir()
+        .unwrap();
+    let mut problems = Vec::new();
+    for pass in [1, 2] {
+        for node in nodes {
+            let facts = fleet.join("facts").join(format!("{node}.json"));
+            let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+                .current_dir(&fleet)
+                .args(["catalog", "compile", "--storeconfigs", "--certname", node])
+                .args([
+                    "--modulepath",
+                    "/usr/share/puppet/modules",
+                    "--manifest",
+                    "site.pp",
+                ])
+                .arg("--facts")
+                .arg(&facts)
+                .arg("--vardir")
+                .arg(vardir.path())
+                .output()
+                .unwrap();
+            assert!(
+                output.status.success(),
+                "pass {pass}, {node}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            let file = recorded.join(format!("{pass}-{node}.json"));
+            let expected: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(&file)
+                    .unwrap_or_else(|e| panic!("{}: {e}", file.display())),
+            )
+            .unwrap();
+            let actual: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+            for problem in common::meaning::differences(
+                &common::meaning::meaning(&expected),
+                &common::meaning::meaning(&actual),
+            ) {
+                problems.push(format!("pass {pass}, {node}: {problem}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn storage_serve_on_postgresql_keeps_commands_while_it_is_down() {
     require("curl", "curl");

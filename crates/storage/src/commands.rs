@@ -59,6 +59,34 @@ pub fn replace_facts(
     payload
 }
 
+/// The metaparameters whose values' order means nothing.
+const UNORDERED: [&str; 8] = [
+    "alias",
+    "audit",
+    "before",
+    "check",
+    "notify",
+    "require",
+    "subscribe",
+    "tag",
+];
+
+/// A resource's parameters with the values of each unordered
+/// metaparameter sorted by their text, as Puppet's PuppetDB terminus
+/// keeps them: a node collecting `tag => ['b', 'a']` gets `['a', 'b']`.
+fn unordered_sorted(mut parameters: Map<String, Value>) -> Map<String, Value> {
+    for name in UNORDERED {
+        if let Some(Value::Array(values)) = parameters.get_mut(name) {
+            let text = |value: &Value| match value {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            values.sort_by_cached_key(text);
+        }
+    }
+    parameters
+}
+
 /// `[type, title]` of a reference `Type[title]`.
 fn split_reference(reference: &str) -> Option<(String, String)> {
     let (type_name, title) = reference.strip_suffix(']')?.split_once('[')?;
@@ -75,10 +103,10 @@ fn references(value: &Value) -> Vec<(String, String)> {
 }
 
 /// `replace catalog` (version 9) from a catalog in Puppet's JSON form,
-/// which must hold the node's exported resources too (PuppetDB keeps
-/// them; the agent never sees those not collected). Edges are the
-/// catalog's containment plus those its relationship parameters make, as
-/// Puppet's terminus synthesizes them.
+/// with the node's exported resources. Edges are the catalog's
+/// containment plus those its relationship parameters make, and the
+/// unordered metaparameters' values are sorted, as Puppet's terminus
+/// sends them.
 pub fn replace_catalog(catalog: &Value, producer: &str, transaction_uuid: Option<&str>) -> Value {
     let field = |key: &str| catalog.get(key).cloned().unwrap_or(Value::Null);
     let empty = Vec::new();
@@ -154,10 +182,9 @@ pub fn replace_catalog(catalog: &Value, producer: &str, transaction_uuid: Option
         stored.insert("tags".into(), get("tags"));
         stored.insert(
             "parameters".into(),
-            if parameters.is_null() {
-                json!({})
-            } else {
-                parameters
+            match parameters {
+                Value::Object(parameters) => Value::Object(unordered_sorted(parameters)),
+                _ => json!({}),
             },
         );
         out_resources.push(Value::Object(stored));
