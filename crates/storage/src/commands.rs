@@ -332,3 +332,31 @@ pub fn deactivate_node(certname: &str) -> Value {
         "producer_timestamp": time_text(Timestamp::now()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unordered_metaparameters_are_stored_sorted_and_others_kept_in_order() {
+        let catalog = json!({
+            "name": "mrtest.example.com",
+            "resources": [{
+                "type": "File",
+                "title": "/tmp/mrtest",
+                "tags": ["file", "b", "a"],
+                "parameters": {
+                    "tag": ["b", "a"],
+                    "require": ["Package[z]", "File[a]"],
+                    "content": ["b", "a"],
+                },
+            }],
+            "edges": [],
+        });
+        let stored = replace_catalog(&catalog, "mrtest-producer", None);
+        let parameters = &stored["resources"][0]["parameters"];
+        assert_eq!(parameters["tag"], json!(["a", "b"]));
+        assert_eq!(parameters["require"], json!(["File[a]", "Package[z]"]));
+        assert_eq!(parameters["content"], json!(["b", "a"]));
+    }
+}
