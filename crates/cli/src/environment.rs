@@ -368,8 +368,9 @@ pub(crate) fn current() -> &'static Environment {
 /// The built-in types and providers, the module types built in whose
 /// module is on the module path, plus what the environment's modules
 /// ship, built once per process: compiling (which asks which types exist)
-/// and applying both need them. Type files that cannot be used are
-/// reported once, as warnings.
+/// and applying both need them. Type files read now that cannot be used
+/// are reported once, as warnings; a module's Ruby type is read when
+/// first used, and fails the resources that use it.
 pub(crate) fn registry() -> Arc<Registry> {
     REGISTRY
         .get_or_init(|| Arc::new(build_registry(plugins(), &ruby())))

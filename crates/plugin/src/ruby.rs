@@ -175,6 +175,7 @@ pub(crate) fn extend(
         let Ok(text) = std::fs::read_to_string(&t.file) else {
             continue;
         };
+        let _ = t.titled.set(marionette_ruby::defines_title_patterns(&text));
         let spec = marionette_ruby::scan_type(&t.name, &text);
         if !YIELDING.contains(&t.name.as_str()) && lacking(&native, &spec).is_none() {
             continue;
@@ -215,9 +216,6 @@ fn lazily(
         Arc::new(move || {
             let text = std::fs::read_to_string(&ruby_type.file)
                 .map_err(|e| format!("could not read {}: {e}", ruby_type.file.display()))?;
-            let _ = ruby_type
-                .titled
-                .set(marionette_ruby::defines_title_patterns(&text));
             let spec = marionette_ruby::scan_type(&ruby_type.name, &text);
             let made = make(&ruby_type, &text, spec, (&modules, &type_host))?;
             let def = Arc::new(made.def);
@@ -323,8 +321,8 @@ fn make(
     Ok(Made { def, providers })
 }
 
-/// See [`crate::Plugins::is_titled_ruby_type`]: noted when the type was
-/// made, else read now.
+/// See [`crate::Plugins::is_titled_ruby_type`]: noted when the registry
+/// read the file of a type a native one stands for, else read now.
 pub(crate) fn titled(types: &[RubyType], name: &str) -> bool {
     types.iter().find(|t| t.name == name).is_some_and(|t| {
         *t.titled.get_or_init(|| {

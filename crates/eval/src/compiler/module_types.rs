@@ -8,8 +8,9 @@
 //! and `ini_subsetting`) are read natively from their files, which declare
 //! their attributes plainly, as is every type whose file tells all it
 //! declares; every other type is described by the Ruby host, which runs
-//! the type's DSL, and cached by file digest for the environment. Either way the description comes from the module's own
-//! file, so each environment sees its own version.
+//! the type's DSL, and cached by file digest for the environment. Either
+//! way the description comes from the module's own file, so each
+//! environment sees its own version.
 
 use std::path::Path;
 
