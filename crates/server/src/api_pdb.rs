@@ -42,7 +42,7 @@ pub(crate) async fn handle(
         if request.method != Method::POST {
             return http::text(StatusCode::METHOD_NOT_ALLOWED, "Commands are POSTed");
         }
-        return command(store, request).await;
+        return command(state, store, request).await;
     }
     if rest == "admin/v1/cmd" {
         if request.method != Method::POST {
@@ -73,52 +73,68 @@ pub(crate) async fn handle(
         Ok(counts) => counts,
         Err(message) => return http::text(StatusCode::BAD_REQUEST, message),
     };
+    let gzip = request.gzip;
+    let missing = path.trim_start_matches('/').to_string();
     let answered = state
         .queries
-        .run(move || {
-            let page = match (entity.as_str(), &counts) {
-                ("event-counts", Some(counts)) => store.event_counts(ast.as_ref(), counts, &paging),
-                ("aggregate-event-counts", Some(counts)) => {
-                    store.aggregate_event_counts(ast.as_ref(), counts)
+        .run(move || -> Result<Response<Body>, StoreError> {
+            // The answer is written here, off the server's own threads,
+            // and compressed as it is written.
+            let mut body = http::Compressing::new(gzip);
+            let rows = match (entity.as_str(), &counts) {
+                ("event-counts", Some(counts)) => {
+                    Some(store.event_counts(ast.as_ref(), counts, &paging)?)
                 }
-                _ => store.query(&entity, ast.as_ref(), &paging),
+                ("aggregate-event-counts", Some(counts)) => {
+                    Some(store.aggregate_event_counts(ast.as_ref(), counts)?)
+                }
+                _ if single => {
+                    let found = store.query(&entity, ast.as_ref(), &paging)?;
+                    return Ok(match found.into_iter().next() {
+                        Some(row) => http::json(&row),
+                        None => http::response(
+                            StatusCode::NOT_FOUND,
+                            "application/json",
+                            json!({"error": format!("No information is known about {missing}")})
+                                .to_string(),
+                        ),
+                    });
+                }
+                _ => None,
             };
-            // The total asks for every row again, without the page's limits.
-            let total = include_total
-                .then(|| store.query(&entity, ast.as_ref(), &Paging::default()))
-                .map(|all| all.map(|rows| rows.len()));
-            (total, page)
-        })
-        .await;
-    let (total, page) = match answered {
-        Ok(found) => found,
-        Err(_) => {
-            return http::text(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "The query stopped unexpectedly",
-            );
-        }
-    };
-    match page {
-        Ok(rows) if single => match rows.into_iter().next() {
-            Some(row) => http::json(&row),
-            None => http::response(
-                StatusCode::NOT_FOUND,
-                "application/json",
-                json!({"error": format!("No information is known about {}", path.trim_start_matches('/'))})
-                    .to_string(),
-            ),
-        },
-        Ok(rows) => {
-            let mut response = http::json(&Value::Array(rows));
-            if let Some(Ok(total)) = total
+            let total = match rows {
+                Some(rows) => {
+                    serde_json::to_writer(&mut body, &rows)
+                        .map_err(|e| StoreError::Write(e.to_string()))?;
+                    // The total asks for every row again, without the
+                    // page's limits.
+                    include_total
+                        .then(|| store.query(&entity, ast.as_ref(), &Paging::default()))
+                        .and_then(Result::ok)
+                        .map(|all| all.len())
+                }
+                None => {
+                    store
+                        .query_to(&entity, ast.as_ref(), &paging, include_total, &mut body)?
+                        .total
+                }
+            };
+            let mut response = body.response(StatusCode::OK, "application/json");
+            if let Some(total) = total
                 && let Ok(value) = hyper::header::HeaderValue::from_str(&total.to_string())
             {
                 response.headers_mut().insert("X-Records", value);
             }
-            response
-        }
-        Err(error) => store_error(&error),
+            Ok(response)
+        })
+        .await;
+    match answered {
+        Ok(Ok(response)) => response,
+        Ok(Err(error)) => store_error(&error),
+        Err(_) => http::text(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "The query stopped unexpectedly",
+        ),
     }
 }
 
@@ -401,7 +417,7 @@ fn read_query(request: &Request) -> Result<(Option<Value>, Paging), String> {
 /// `certname`, with the payload as the body), or by an older body of
 /// `{"command", "version", "payload"}`. Stored before the answer, so a
 /// 200 means kept.
-async fn command(store: Arc<Store>, request: &Request) -> Response<Body> {
+async fn command(state: &State, store: Arc<Store>, request: &Request) -> Response<Body> {
     let body: Value = match serde_json::from_slice(&request.body) {
         Ok(body) => body,
         Err(e) => {
@@ -433,9 +449,10 @@ async fn command(store: Arc<Store>, request: &Request) -> Response<Body> {
     let Some(version) = version else {
         return http::text(StatusCode::BAD_REQUEST, "The command names no version");
     };
-    let stored =
-        tokio::task::spawn_blocking(move || store.submit(&name, version, &certname, &payload))
-            .await;
+    let stored = state
+        .commands
+        .run(move || store.submit(&name, version, &certname, &payload))
+        .await;
     match stored {
         Ok(Ok(())) => http::json(&json!({"uuid": uuid()})),
         Ok(Err(error)) => store_error(&error),

@@ -48,6 +48,8 @@ pub(crate) struct Request {
     pub(crate) body: Bytes,
     /// The `If-None-Match` header: the ETag of what the client holds.
     pub(crate) if_none_match: Option<String>,
+    /// The client takes gzipped answers (`Accept-Encoding`).
+    pub(crate) gzip: bool,
 }
 
 impl Request {
@@ -136,8 +138,87 @@ pub(crate) fn forbidden_path(path: &str, method: &hyper::Method) -> Response<Bod
     )
 }
 
-/// The response gzipped when the client accepts it and it is worth it,
-/// and marked with the Puppet version the server speaks.
+/// Whether an `Accept-Encoding` header takes gzip.
+pub(crate) fn takes_gzip(accept_encoding: Option<&HeaderValue>) -> bool {
+    accept_encoding
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")))
+}
+
+/// Below this, a body is not worth compressing.
+const WORTH_COMPRESSING: usize = 1024;
+
+/// A body being written: gzipped (for a client that takes it) as soon
+/// as it is long enough to be worth it, so that a long answer is held
+/// compressed, not whole, while it is written.
+pub(crate) struct Compressing {
+    gzip: bool,
+    plain: Vec<u8>,
+    compressed: Option<flate2::write::GzEncoder<Vec<u8>>>,
+}
+
+impl Compressing {
+    pub(crate) fn new(gzip: bool) -> Compressing {
+        Compressing {
+            gzip,
+            plain: Vec::new(),
+            compressed: None,
+        }
+    }
+
+    /// The body, and whether it is gzipped.
+    pub(crate) fn finish(self) -> std::io::Result<(Bytes, bool)> {
+        match self.compressed {
+            Some(encoder) => Ok((Bytes::from(encoder.finish()?), true)),
+            None => Ok((Bytes::from(self.plain), false)),
+        }
+    }
+
+    /// A response of this body, marked gzipped when it is.
+    pub(crate) fn response(self, status: StatusCode, content_type: &str) -> Response<Body> {
+        match self.finish() {
+            Ok((body, gzipped)) => {
+                let mut answer = response(status, content_type, body);
+                if gzipped {
+                    answer
+                        .headers_mut()
+                        .insert(CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+                }
+                answer
+            }
+            Err(e) => text(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("The answer could not be compressed: {e}"),
+            ),
+        }
+    }
+}
+
+impl Write for Compressing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some(encoder) = &mut self.compressed {
+            return encoder.write(buf);
+        }
+        if self.gzip && self.plain.len() + buf.len() >= WORTH_COMPRESSING {
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            encoder.write_all(&std::mem::take(&mut self.plain))?;
+            encoder.write_all(buf)?;
+            self.compressed = Some(encoder);
+            return Ok(buf.len());
+        }
+        self.plain.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The response gzipped when the client accepts it and it is worth it
+/// (unless its handler wrote it so already), and marked with the Puppet
+/// version the server speaks.
 pub(crate) fn finish(
     response: Response<Body>,
     accept_encoding: Option<&HeaderValue>,
@@ -147,17 +228,18 @@ pub(crate) fn finish(
         "X-Puppet-Version",
         HeaderValue::from_static(crate::PUPPET_VERSION),
     );
-    let gzip = accept_encoding
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
-    let body = if gzip && body.len() >= 1024 {
-        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        match encoder.write_all(&body).and_then(|()| encoder.finish()) {
-            Ok(compressed) => {
+    let gzip = takes_gzip(accept_encoding) && !parts.headers.contains_key(CONTENT_ENCODING);
+    let body = if gzip && body.len() >= WORTH_COMPRESSING {
+        let mut compressing = Compressing::new(true);
+        match compressing
+            .write_all(&body)
+            .and_then(|()| compressing.finish())
+        {
+            Ok((compressed, _)) => {
                 parts
                     .headers
                     .insert(CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-                Bytes::from(compressed)
+                compressed
             }
             Err(_) => body,
         }
@@ -170,4 +252,56 @@ pub(crate) fn finish(
 /// The header asking for compressed responses.
 pub(crate) fn accept_encoding(headers: &hyper::HeaderMap) -> Option<HeaderValue> {
     headers.get(ACCEPT_ENCODING).cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn a_body_is_compressed_once_it_is_worth_it_and_only_for_who_takes_gzip() {
+        let piece = b"{\"certname\":\"mrtest-node.example\"},";
+        let write = |gzip: bool, pieces: usize| {
+            let mut body = Compressing::new(gzip);
+            for _ in 0..pieces {
+                body.write_all(piece).unwrap();
+            }
+            body.finish().unwrap()
+        };
+        let (short, gzipped) = write(true, 3);
+        assert!(!gzipped);
+        assert_eq!(short.len(), 3 * piece.len());
+        let (long, gzipped) = write(true, 1000);
+        assert!(gzipped);
+        assert!(long.len() < 1000 * piece.len() / 10);
+        let mut read = Vec::new();
+        flate2::read::GzDecoder::new(&long[..])
+            .read_to_end(&mut read)
+            .unwrap();
+        assert_eq!(read, piece.repeat(1000));
+        let (plain, gzipped) = write(false, 1000);
+        assert!(!gzipped);
+        assert_eq!(plain, piece.repeat(1000));
+        let response = Compressing::new(true).response(StatusCode::OK, "application/json");
+        assert!(response.headers().get(CONTENT_ENCODING).is_none());
+    }
+
+    #[test]
+    fn a_body_its_handler_gzipped_is_not_gzipped_again() {
+        let mut body = Compressing::new(true);
+        body.write_all(&[b'x'; 4096]).unwrap();
+        let response = body.response(StatusCode::OK, "text/plain");
+        let length = response.body().len();
+        let accepts = HeaderValue::from_static("gzip, deflate");
+        let finished = finish(response, Some(&accepts));
+        assert_eq!(finished.headers().get(CONTENT_ENCODING).unwrap(), "gzip");
+        assert_eq!(
+            hyper::body::Body::size_hint(finished.body()).exact(),
+            Some(length as u64)
+        );
+        assert!(takes_gzip(Some(&accepts)));
+        assert!(!takes_gzip(Some(&HeaderValue::from_static("br"))));
+        assert!(!takes_gzip(None));
+    }
 }

@@ -39,6 +39,11 @@ pub(crate) struct State {
     /// Where PuppetDB's queries run: as many threads as the storage reads
     /// with at once.
     pub(crate) queries: crate::pool::Pool,
+    /// Where PuppetDB's commands are stored: one thread, as the storage
+    /// writes one command at a time. (On the runtime's blocking pool, a
+    /// burst of commands had a thread each waiting its turn, each
+    /// keeping the memory it had used.)
+    pub(crate) commands: crate::pool::Pool,
     tls: RwLock<Arc<ServerConfig>>,
     log_file: Option<LogSink>,
     access_log: Option<LogSink>,
@@ -104,6 +109,10 @@ impl State {
             )
             .map_err(|e| ServerError::Io {
                 what: "the query threads".into(),
+                source: e,
+            })?,
+            commands: crate::pool::Pool::new(1, "pdb-command").map_err(|e| ServerError::Io {
+                what: "the command thread".into(),
                 source: e,
             })?,
             tls: RwLock::new(tls),
@@ -702,6 +711,7 @@ async fn answer(
             .get(hyper::header::IF_NONE_MATCH)
             .and_then(|v| v.to_str().ok())
             .map(str::to_string),
+        gzip: http::takes_gzip(accept_encoding.as_ref()),
     };
     let puppetdb_only = state.config.puppetdb.only && !crate::is_puppetdb_path(&path);
     let response = if puppetdb_only {

@@ -70,13 +70,14 @@ impl Store {
             .map(|f| query::parse("event-counts", Some(f)))
             .transpose()?
             .and_then(|extract| extract.filter);
-        let events = self.query("events", ast, &Paging::default())?;
         // Per subject, in the order first met: each status's counted
         // things (resources or nodes), once each. Subjects and counted
         // things are found by their JSON text: a fleet has thousands.
+        // Events are counted as they are read, never all in memory.
         let mut subjects: Vec<(Value, Vec<HashSet<String>>)> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
-        for event in &events {
+        self.answer_each("events", ast, &Paging::default(), false, &mut |event| {
+            let event = &event;
             let subject = match subject_type {
                 "certname" => json!({"title": text(event, "certname")}),
                 "resource" => json!({
@@ -88,7 +89,7 @@ impl Store {
             let Some(status) = STATUSES.iter().position(|(status, _)| {
                 event.get("status").and_then(Value::as_str) == Some(status)
             }) else {
-                continue;
+                return true;
             };
             let counted = match count_by {
                 "certname" => text(event, "certname"),
@@ -103,7 +104,8 @@ impl Store {
                 subjects.len() - 1
             });
             subjects[at].1[status].insert(counted.to_string());
-        }
+            true
+        })?;
         let rows: Vec<Map<String, Value>> = subjects
             .into_iter()
             .map(|(subject, seen)| {

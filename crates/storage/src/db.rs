@@ -320,25 +320,46 @@ impl Db {
 
     /// The rows a query answers.
     pub(crate) fn query(&mut self, sql: &str, params: &[Param]) -> Result<Vec<Row>, DbError> {
+        let mut rows = Vec::new();
+        self.query_each(sql, params, &mut |row| {
+            rows.push(row);
+            true
+        })?;
+        Ok(rows)
+    }
+
+    /// Hands the rows a query answers to `each` as they are read, until
+    /// it returns false: a fleet's answer is never all in memory at once.
+    pub(crate) fn query_each(
+        &mut self,
+        sql: &str,
+        params: &[Param],
+        each: &mut dyn FnMut(Row) -> bool,
+    ) -> Result<(), DbError> {
         match self {
             Db::Sqlite(connection) => {
                 let mut statement = connection.prepare_cached(sql)?;
                 let columns = statement.column_count();
-                let rows = statement.query_map(
-                    rusqlite::params_from_iter(params.iter().map(sqlite_param)),
-                    |row| sqlite_row(row, columns),
-                )?;
-                Ok(rows.collect::<Result<Vec<_>, _>>()?)
+                let mut rows =
+                    statement.query(rusqlite::params_from_iter(params.iter().map(sqlite_param)))?;
+                while let Some(row) = rows.next()? {
+                    if !each(sqlite_row(row, columns)?) {
+                        break;
+                    }
+                }
+                Ok(())
             }
             Db::Postgres(postgres) => {
+                use postgres::fallible_iterator::FallibleIterator;
                 let (statement, values) = postgres.prepare(sql, params)?;
-                let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
-                postgres
-                    .client()?
-                    .query(&statement, &refs)?
-                    .iter()
-                    .map(pg_row)
-                    .collect()
+                let refs = values.iter().map(|v| v.as_ref() as &(dyn ToSql + Sync));
+                let mut rows = postgres.client()?.query_raw(&statement, refs)?;
+                while let Some(row) = rows.next()? {
+                    if !each(pg_row(&row)?) {
+                        break;
+                    }
+                }
+                Ok(())
             }
         }
     }

@@ -75,7 +75,7 @@ pub use endpoint::{Endpoint, endpoint};
 pub use meta::Population;
 pub use query::Paging;
 pub use retention::{Collected, Operations, Retention, parse_ttl};
-pub use store::Store;
+pub use store::{Store, Written};
 
 /// Why a command or a query failed.
 #[derive(Debug, thiserror::Error)]
@@ -105,6 +105,10 @@ pub enum StoreError {
     /// A setting of the store (`node-ttl`, ...) that cannot be read.
     #[error("{setting}: {message}")]
     Setting { setting: String, message: String },
+    /// A query's answer could not be written where it was asked
+    /// ([`Store::query_to`]).
+    #[error("the answer could not be written: {0}")]
+    Write(String),
 }
 
 impl StoreError {
@@ -112,7 +116,7 @@ impl StoreError {
     pub fn is_bad_request(&self) -> bool {
         !matches!(
             self,
-            StoreError::Database { .. } | StoreError::Unavailable { .. }
+            StoreError::Database { .. } | StoreError::Unavailable { .. } | StoreError::Write(_)
         )
     }
 }

@@ -1152,38 +1152,78 @@ fn sort(rows: &mut [Map<String, Value>], order_by: &[(String, bool)]) {
     });
 }
 
+/// Whether the extract answers groups (a `group_by`, or an aggregate
+/// function such as `count`) rather than rows.
+fn aggregated(extract: &Extract) -> bool {
+    extract.fields.as_ref().is_some_and(|projections| {
+        !extract.group_by.is_empty()
+            || projections
+                .iter()
+                .any(|p| matches!(p, Projection::Function(..)))
+    })
+}
+
+/// Whether each matching row can be answered as soon as it is read
+/// ([`shaped`]), in the order rows are read: nothing to group or sort.
+pub(crate) fn streams(extract: &Extract, paging: &Paging) -> bool {
+    !aggregated(extract) && paging.order_by.is_empty()
+}
+
+/// Adds a row's computed fields (`to_string`).
+fn compute(extract: &Extract, row: &mut Map<String, Value>) {
+    for computed in &extract.computed {
+        let written = value_of(row, &computed.source)
+            .and_then(Value::as_str)
+            .and_then(|time| crate::to_char::to_char(time, &computed.format))
+            .map_or(Value::Null, Value::String);
+        row.insert(computed.key.clone(), written);
+    }
+}
+
+/// A matching row of an extract that is not [`aggregated`] as it is
+/// answered: its computed fields added, then its projected fields, or
+/// all but the hidden ones.
+pub(crate) fn shaped(extract: &Extract, mut row: Map<String, Value>) -> Map<String, Value> {
+    compute(extract, &mut row);
+    project(extract, row)
+}
+
+fn project(extract: &Extract, mut row: Map<String, Value>) -> Map<String, Value> {
+    match &extract.fields {
+        None => {
+            row.retain(|k, _| !k.starts_with('_'));
+            row
+        }
+        Some(projections) => projections
+            .iter()
+            .map(|p| {
+                let value = match p {
+                    Projection::Field(_, field) => {
+                        value_of(&row, field).cloned().unwrap_or(Value::Null)
+                    }
+                    Projection::Function(..) => Value::Null,
+                };
+                (p.name().to_string(), value)
+            })
+            .collect(),
+    }
+}
+
 /// Projects, groups, sorts and pages the matching rows.
 pub(crate) fn finish(
     extract: &Extract,
     mut rows: Vec<Map<String, Value>>,
     paging: &Paging,
 ) -> Vec<Value> {
-    for computed in &extract.computed {
-        for row in &mut rows {
-            let written = value_of(row, &computed.source)
-                .and_then(Value::as_str)
-                .and_then(|time| crate::to_char::to_char(time, &computed.format))
-                .map_or(Value::Null, Value::String);
-            row.insert(computed.key.clone(), written);
-        }
+    for row in &mut rows {
+        compute(extract, row);
     }
-    let aggregated = extract.fields.as_ref().is_some_and(|projections| {
-        !extract.group_by.is_empty()
-            || projections
-                .iter()
-                .any(|p| matches!(p, Projection::Function(..)))
-    });
+    let aggregated = aggregated(extract);
     if !aggregated {
         // Rows sort by their fields, projected or not.
         sort(&mut rows, &paging.order_by);
     }
     let mut rows: Vec<Map<String, Value>> = match &extract.fields {
-        None => {
-            for row in &mut rows {
-                row.retain(|k, _| !k.starts_with('_'));
-            }
-            rows
-        }
         Some(projections) if aggregated => {
             // One row a group; without a group_by, all rows are one.
             let mut groups: Vec<Group> = Vec::new();
@@ -1222,23 +1262,7 @@ pub(crate) fn finish(
                 })
                 .collect()
         }
-        Some(projections) => rows
-            .into_iter()
-            .map(|row| {
-                projections
-                    .iter()
-                    .map(|p| {
-                        let value = match p {
-                            Projection::Field(_, field) => {
-                                value_of(&row, field).cloned().unwrap_or(Value::Null)
-                            }
-                            Projection::Function(..) => Value::Null,
-                        };
-                        (p.name().to_string(), value)
-                    })
-                    .collect()
-            })
-            .collect(),
+        _ => rows.into_iter().map(|row| project(extract, row)).collect(),
     };
     if aggregated {
         // Groups sort by what they answer (a count, a grouped field).

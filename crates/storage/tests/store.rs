@@ -385,6 +385,126 @@ fn paging_and_extract() {
 }
 
 #[test]
+fn answers_written_as_read_are_the_queries_answers() {
+    let (_dir, store) = store();
+    for node in ["c", "a", "b", "d"] {
+        let mut values = serde_json::Map::new();
+        values.insert("n".into(), json!(node));
+        values.insert("os".into(), json!({"family": "Debian"}));
+        submit(
+            &store,
+            commands::REPLACE_FACTS,
+            &commands::replace_facts(node, "production", &values, None, "s"),
+        );
+        submit(
+            &store,
+            commands::REPLACE_CATALOG,
+            &commands::replace_catalog(&catalog(node, node, "AAAA"), "s", None),
+        );
+    }
+    let page = |limit: Option<usize>, offset: usize, order: &[&str]| Paging {
+        limit,
+        offset,
+        order_by: order.iter().map(|f| (f.to_string(), false)).collect(),
+    };
+    let cases: Vec<(&str, Option<Value>, Paging)> = vec![
+        // Read and written row by row.
+        ("nodes", None, page(None, 0, &[])),
+        ("nodes", None, page(Some(2), 1, &[])),
+        (
+            "facts",
+            Some(json!(["=", "name", "os"])),
+            page(None, 0, &[]),
+        ),
+        (
+            "facts",
+            Some(json!([
+                "extract",
+                ["certname", "value"],
+                ["=", "name", "n"]
+            ])),
+            page(Some(3), 0, &[]),
+        ),
+        (
+            "resources",
+            Some(json!([
+                "and",
+                ["=", "type", "Sshkey"],
+                ["=", "exported", true]
+            ])),
+            page(None, 2, &[]),
+        ),
+        (
+            "nodes",
+            Some(json!([
+                "in",
+                "certname",
+                ["extract", "certname", ["select_facts", ["=", "value", "b"]]]
+            ])),
+            page(None, 0, &[]),
+        ),
+        ("nodes", None, page(Some(0), 0, &[])),
+        // Sorted, grouped or counted first.
+        ("nodes", None, page(Some(2), 1, &["certname"])),
+        (
+            "facts",
+            Some(json!([
+                "extract",
+                [["function", "count"], "name"],
+                ["=", "certname", "a"],
+                ["group_by", "name"]
+            ])),
+            page(None, 0, &[]),
+        ),
+        ("fact-names", None, page(None, 0, &[])),
+    ];
+    for (entity, ast, paging) in cases {
+        let asked = format!("{entity} {ast:?} {paging:?}");
+        let answered = store.query(entity, ast.as_ref(), &paging).unwrap();
+        let all = store
+            .query(entity, ast.as_ref(), &Paging::default())
+            .unwrap();
+        let mut out = Vec::new();
+        let written = store
+            .query_to(entity, ast.as_ref(), &paging, true, &mut out)
+            .unwrap();
+        let text: Value = serde_json::from_slice(&out).unwrap_or_else(|e| panic!("{asked}: {e}"));
+        assert_eq!(text, Value::Array(answered.clone()), "{asked}");
+        assert_eq!(written.rows, answered.len(), "{asked}");
+        assert_eq!(written.total, Some(all.len()), "{asked}");
+        let mut out = Vec::new();
+        let written = store
+            .query_to(entity, ast.as_ref(), &paging, false, &mut out)
+            .unwrap();
+        assert_eq!(written.total, None, "{asked}");
+        assert_eq!(
+            serde_json::from_slice::<Value>(&out).unwrap(),
+            text,
+            "{asked}"
+        );
+    }
+    // What cannot be written fails the answer, not the store.
+    struct Full;
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("the disk is full"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let failed = store.query_to("nodes", None, &Paging::default(), false, &mut Full);
+    assert!(
+        matches!(&failed, Err(StoreError::Write(m)) if m.contains("the disk is full")),
+        "{failed:?}"
+    );
+    assert_eq!(
+        query(&store, "nodes", json!(["=", "certname", "a"])).len(),
+        1
+    );
+}
+
+#[test]
 fn bad_queries_say_what_is_wrong() {
     let (_dir, store) = store();
     let error = store
