@@ -239,25 +239,11 @@ pub(crate) fn diff(args: DiffArgs, env: &EnvArgs) -> Result<ExitCode> {
 /// finds), each with the facts it last sent, trusted data among them, in
 /// name order.
 fn stored_nodes(args: &DiffArgs, env: &EnvArgs) -> Result<Vec<(String, Map<String, Value>)>> {
-    let url = args
-        .storage_url
-        .clone()
-        .or_else(|| crate::config::user_setting("storage_url"));
-    let store = match url {
-        // Read only: nothing waits in a queue.
-        Some(url) => marionette_storage::Store::connect(&url)
-            .context("--storage: could not connect to the storage's database")?,
-        None => {
-            let path = crate::storage::database(&crate::server::vardir(env));
-            if !path.exists() {
-                bail!(
-                    "--storage: there is no storage at {} (the server keeps one with --storeconfigs; --vardir names the server's vardir, --storage-url its PostgreSQL database)",
-                    path.display()
-                );
-            }
-            marionette_storage::Store::open(&path).context("Could not open the storage")?
-        }
-    };
+    let store = crate::storage::existing_store(
+        &crate::server::vardir(env),
+        args.storage_url.clone(),
+        "--storage",
+    )?;
     let query = match &args.query {
         Some(text) => {
             Some(serde_json::from_str::<Value>(text).context("--query is not a JSON query")?)

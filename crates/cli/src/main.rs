@@ -52,6 +52,7 @@ mod generate;
 mod logdest;
 mod lookup;
 mod module;
+mod node;
 mod progress;
 mod report;
 mod reports;
@@ -211,6 +212,12 @@ enum Command {
         after_help = "Examples:\n  marionette storage serve --certname puppetdb.example.com\n  marionette storage serve --storage-url postgresql://puppetdb@localhost/puppetdb"
     )]
     Storage(storage::StorageArgs),
+    /// Nodes in the server's storage: deactivate them, or tell their
+    /// status, as `puppet node` does with PuppetDB.
+    #[command(
+        after_help = "Examples:\n  marionette node deactivate retired.example.com\n  marionette node status web01.example.com"
+    )]
+    Node(node::NodeArgs),
     /// Administer the certificate authority: list, sign, revoke, clean
     /// and generate certificates, as `puppetserver ca` does.
     #[command(
@@ -532,6 +539,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Epp(args) => epp::run(args),
         Command::Server(args) => server::run(*args, &cli.env),
         Command::Storage(args) => storage::run(args, &cli.env),
+        Command::Node(args) => node::run(args, &cli.env),
         Command::Agent(args) => agent::run(args, &cli.env),
         Command::Completions(args) => generate::completions::<Cli>(&args),
         Command::Man(args) => generate::man::<Cli>(&args),

@@ -340,6 +340,27 @@ pub(crate) fn database(vardir: &Path) -> std::path::PathBuf {
     vardir.join("storage/marionette.sqlite3")
 }
 
+/// The storage a server keeps, for a command that reads or changes what
+/// is in it: the PostgreSQL database at `url` (else the configuration's
+/// `storage_url`), or the SQLite file under `vardir`, which must exist.
+/// `option` names where the error points the user (`--storage`).
+pub(crate) fn existing_store(vardir: &Path, url: Option<String>, option: &str) -> Result<Store> {
+    match url.or_else(|| crate::config::user_setting("storage_url")) {
+        Some(url) => Store::connect(&url)
+            .with_context(|| format!("{option}: could not connect to the storage's database")),
+        None => {
+            let path = database(vardir);
+            if !path.exists() {
+                anyhow::bail!(
+                    "{option}: there is no storage at {} (the server keeps one with --storeconfigs; --vardir names the server's vardir, --storage-url its PostgreSQL database)",
+                    path.display()
+                );
+            }
+            Store::open(&path).context("Could not open the storage")
+        }
+    }
+}
+
 /// The storage, for a server whose certname produces what it stores.
 pub(crate) struct Storeconfigs {
     pub(crate) store: Arc<Store>,

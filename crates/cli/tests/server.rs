@@ -877,23 +877,49 @@ fn storeconfigs_share_exported_resources_across_nodes() {
         "{body}"
     );
 
-    // Deactivated, a node's exports are no longer collected: the other's
-    // purge removes its member.
-    let (status, body) = pdb(
-        dir,
-        server.port,
-        "mrtest-fleet1",
-        "/pdb/cmd/v1?command=deactivate_node&version=3&certname=mrtest-fleet2",
-        &[
-            "-X",
-            "POST",
-            "-H",
-            "Content-Type: application/json",
-            "--data",
-            r#"{"certname": "mrtest-fleet2"}"#,
-        ],
+    // Deactivated by its operator (`puppet node deactivate`), a node's
+    // exports are no longer collected: the other's purge removes its
+    // member.
+    let node = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .arg("node")
+            .args(args)
+            .arg("--vardir")
+            .arg(dir.join("server-root/server"))
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = node(&["status", "mrtest-fleet2", "mrtest-nobody"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[..2], ["mrtest-fleet2", "Currently active"], "{out}");
+    assert!(lines[2].starts_with("Last catalog: 20"), "{out}");
+    assert!(lines[3].starts_with("Last facts: 20"), "{out}");
+    assert_eq!(
+        lines[4..],
+        ["", "mrtest-nobody", "No information known"],
+        "{out}"
     );
-    assert_eq!(status, "200", "{body}");
+    let (code, out, err) = node(&["deactivate", "mrtest-fleet2"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with("Submitted 'deactivate node' for mrtest-fleet2 with UUID "),
+        "{out}"
+    );
+    let (_, out, _) = node(&["status", "mrtest-fleet2"]);
+    assert!(
+        out.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("Deactivated at 20")),
+        "{out}"
+    );
+    let (code, _, err) = node(&["deactivate"]);
+    assert_eq!(code, Some(1), "{err}");
     step("mrtest-fleet1", 2, &["mrtest-fleet1"]);
     assert_eq!(peers("mrtest-fleet1"), "mrtest-fleet1");
     let (_, body) = pdb(

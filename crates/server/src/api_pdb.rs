@@ -74,7 +74,6 @@ pub(crate) async fn handle(
         Err(message) => return http::text(StatusCode::BAD_REQUEST, message),
     };
     let gzip = request.gzip;
-    let missing = path.trim_start_matches('/').to_string();
     let answered = state
         .queries
         .run(move || -> Result<Response<Body>, StoreError> {
@@ -88,15 +87,14 @@ pub(crate) async fn handle(
                 ("aggregate-event-counts", Some(counts)) => {
                     Some(store.aggregate_event_counts(ast.as_ref(), counts)?)
                 }
-                _ if single => {
+                _ if let Some(missing) = &single => {
                     let found = store.query(&entity, ast.as_ref(), &paging)?;
                     return Ok(match found.into_iter().next() {
                         Some(row) => http::json(&row),
                         None => http::response(
                             StatusCode::NOT_FOUND,
                             "application/json",
-                            json!({"error": format!("No information is known about {missing}")})
-                                .to_string(),
+                            json!({ "error": missing }).to_string(),
                         ),
                     });
                 }
@@ -454,28 +452,11 @@ async fn command(state: &State, store: Arc<Store>, request: &Request) -> Respons
         .run(move || store.submit(&name, version, &certname, &payload))
         .await;
     match stored {
-        Ok(Ok(())) => http::json(&json!({"uuid": uuid()})),
+        Ok(Ok(())) => http::json(&json!({"uuid": marionette_storage::commands::receipt()})),
         Ok(Err(error)) => store_error(&error),
         Err(_) => http::text(
             StatusCode::INTERNAL_SERVER_ERROR,
             "The command stopped unexpectedly",
         ),
     }
-}
-
-/// A random UUID for a command's receipt, as PuppetDB gives one.
-fn uuid() -> String {
-    let mut bytes = [0u8; 16];
-    let _ = ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut bytes);
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
 }

@@ -14,8 +14,10 @@ pub struct Endpoint {
     /// The query given, with what the path adds.
     pub query: Option<Value>,
     /// The path names one thing (`nodes/NAME`, `catalogs/NAME`): the
-    /// answer is that object, not a list.
-    pub single: bool,
+    /// answer is that object, not a list, and when there is none,
+    /// PuppetDB's 404 says this (`No information is known about node
+    /// NAME`).
+    pub single: Option<String>,
     /// The paging the query itself asks for (PQL's `limit`, `offset`,
     /// `order by`, the root query's paging clauses); see
     /// [`Paging::or`] to combine it with the request's.
@@ -58,7 +60,13 @@ pub fn endpoint(path: &str, ast: Option<Value>) -> Result<Endpoint, StoreError> 
             None => condition,
         })
     };
-    let single = matches!(parts.as_slice(), ["nodes" | "catalogs" | "environments", _]);
+    let single = match parts.as_slice() {
+        [kind @ ("nodes" | "catalogs" | "environments"), name] => Some(format!(
+            "No information is known about {} {name}",
+            kind.trim_end_matches('s')
+        )),
+        _ => None,
+    };
     let mut paging = Paging::default();
     let (entity, query) = match parts.as_slice() {
         [] => {
@@ -67,8 +75,20 @@ pub fn endpoint(path: &str, ast: Option<Value>) -> Result<Endpoint, StoreError> 
             (entity, query)
         }
         [entity] => (entity.to_string(), ast),
-        ["nodes" | "catalogs", certname] => (
-            parts[0].to_string(),
+        // A node is answered active or not, as PuppetDB answers it.
+        ["nodes", certname] => (
+            "nodes".into(),
+            and(
+                json!([
+                    "and",
+                    ["=", "certname", certname],
+                    ["=", "node_state", "any"]
+                ]),
+                ast,
+            ),
+        ),
+        ["catalogs", certname] => (
+            "catalogs".into(),
             and(json!(["=", "certname", certname]), ast),
         ),
         ["environments", name] => ("environments".into(), and(json!(["=", "name", name]), ast)),

@@ -160,10 +160,13 @@ fn answer(store: &Store, path: &str, query: &str, extra: &str) -> (u16, Value) {
         }
         _ => store.query(&found.entity, found.query.as_ref(), &paging),
     };
-    match rows {
-        Ok(rows) if found.single => (200, rows.into_iter().next().unwrap_or(Value::Null)),
-        Ok(rows) => (200, Value::Array(rows)),
-        Err(error) => failed(error),
+    match (rows, &found.single) {
+        (Ok(rows), Some(missing)) => match rows.into_iter().next() {
+            Some(row) => (200, row),
+            None => (404, json!({ "error": missing })),
+        },
+        (Ok(rows), None) => (200, Value::Array(rows)),
+        (Err(error), _) => failed(error),
     }
 }
 
