@@ -1427,7 +1427,10 @@ impl PropertyProvider for RubyProvider {
             return Ok(Some(should.clone()));
         }
         Ok(match value {
-            Value::Undef => None,
+            // A getter's nil is the property's value, which Puppet shows
+            // empty ("change from  to ..."), not a property the thing
+            // lacks ('absent'); `ensure` has no such value.
+            Value::Undef if attr == "ensure" => None,
             value => Some(value),
         })
     }

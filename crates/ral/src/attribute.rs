@@ -323,6 +323,12 @@ pub fn display(attr: &AttrDef, value: &Value) -> String {
     if let Some(hook) = &attr.format {
         return guarded(&attr.name, "format", || Ok(hook(value))).unwrap_or_else(|e| e);
     }
+    // A value of nothing (a module getter's nil) shows as nothing, as
+    // Puppet's parameter format writes undef; inside a list or hash it
+    // is `undef`.
+    if *value == Value::Undef {
+        return String::new();
+    }
     display_value(value)
 }
 
@@ -511,6 +517,17 @@ mod tests {
         assert_eq!(
             process(&strict, s("green")).unwrap_err(),
             "Invalid value \"green\". Valid values are blue, red."
+        );
+    }
+
+    #[test]
+    fn nothing_shows_as_nothing_except_inside_a_value() {
+        let path = AttrDef::property("path");
+        assert_eq!(display(&path, &Value::Undef), "");
+        assert_eq!(display(&path, &s("/usr/bin/vim")), "'/usr/bin/vim'");
+        assert_eq!(
+            display(&path, &Value::Array(vec![Value::Undef, s("a")].into())),
+            "[undef, 'a']"
         );
     }
 
