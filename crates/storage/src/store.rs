@@ -691,6 +691,11 @@ pub struct Written {
     pub total: Option<usize>,
 }
 
+/// A text column, empty when NULL.
+fn text_or_empty(row: &crate::db::Row, index: usize) -> Value {
+    Value::String(row.text(index).unwrap_or_default())
+}
+
 /// Refuses what is no command this store runs, or no payload of one,
 /// without asking the database.
 fn check_command(command: &str, version: u32, payload: &Value) -> Result<(), StoreError> {
@@ -1436,14 +1441,8 @@ fn inventory(connection: &mut Db, certname: Option<&str>, each: Each) -> Result<
             let facts = json_text(row.str(3));
             let trusted = facts.get("trusted").cloned().unwrap_or(Value::Null);
             let mut out = Map::new();
-            out.insert(
-                "certname".into(),
-                Value::String(row.text(0).unwrap_or_default()),
-            );
-            out.insert(
-                "timestamp".into(),
-                Value::String(row.text(1).unwrap_or_default()),
-            );
+            out.insert("certname".into(), text_or_empty(&row, 0));
+            out.insert("timestamp".into(), text_or_empty(&row, 1));
             out.insert("environment".into(), json!(row.text(2)));
             out.insert("facts".into(), facts);
             out.insert("trusted".into(), trusted);
@@ -1517,7 +1516,7 @@ fn named_rows(connection: &mut Db, sql: &str) -> Rows {
     let rows = found.iter().map(|row| -> Result<_, DbError> {
         Ok(Map::from_iter([(
             "name".to_string(),
-            Value::String(row.text(0).unwrap_or_default()),
+            text_or_empty(row, 0),
         )]))
     });
     rows.collect()
@@ -1577,22 +1576,10 @@ fn resources(
         params![certname, type_name, exported],
         &mut |row| {
             let mut out = Map::new();
-            out.insert(
-                "certname".into(),
-                Value::String(row.text(0).unwrap_or_default()),
-            );
-            out.insert(
-                "resource".into(),
-                Value::String(row.text(1).unwrap_or_default()),
-            );
-            out.insert(
-                "type".into(),
-                Value::String(row.text(2).unwrap_or_default()),
-            );
-            out.insert(
-                "title".into(),
-                Value::String(row.text(3).unwrap_or_default()),
-            );
+            out.insert("certname".into(), text_or_empty(&row, 0));
+            out.insert("resource".into(), text_or_empty(&row, 1));
+            out.insert("type".into(), text_or_empty(&row, 2));
+            out.insert("title".into(), text_or_empty(&row, 3));
             out.insert("exported".into(), Value::Bool(row.boolean(4)));
             out.insert("tags".into(), json_text(row.str(5)));
             out.insert("file".into(), json!(row.text(6)));

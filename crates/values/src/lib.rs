@@ -19,6 +19,7 @@ pub mod semver;
 pub mod time;
 pub mod typeparse;
 pub mod types;
+pub mod uuid;
 pub mod value;
 
 pub use regex::Regex;

@@ -443,7 +443,7 @@ impl<'p> Evaluator<'p> {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
             code_id: None,
-            catalog_uuid: uuid_v4(),
+            catalog_uuid: marionette_values::uuid::random_v4(),
             catalog_format: 2,
             environment: self.environment.clone(),
             resources,
@@ -533,29 +533,4 @@ fn flatten_references(data: Data) -> Data {
         }
         other => other,
     }
-}
-
-/// A random UUID (version 4) from the system's random source; a clock
-/// based value if that cannot be read.
-fn uuid_v4() -> String {
-    let mut bytes = [0u8; 16];
-    let read = std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes));
-    if read.is_err() {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        bytes = nanos.to_le_bytes();
-    }
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    )
 }
