@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 
 use crate::query::{self, Extract, Paging};
+use crate::row::Row;
 use crate::{Store, StoreError};
 
 /// What to count, as `event-counts`' parameters say.
@@ -37,7 +38,7 @@ fn bad(message: String) -> StoreError {
     StoreError::Query(message)
 }
 
-fn text(event: &Value, key: &str) -> Value {
+fn text(event: &Row, key: &str) -> Value {
     event.get(key).cloned().unwrap_or(Value::Null)
 }
 
@@ -106,14 +107,14 @@ impl Store {
             subjects[at].1[status].insert(counted.to_string());
             true
         })?;
-        let rows: Vec<Map<String, Value>> = subjects
+        let rows: Vec<Row> = subjects
             .into_iter()
             .map(|(subject, seen)| {
-                let mut row = Map::new();
-                row.insert("subject_type".into(), json!(subject_type));
-                row.insert("subject".into(), subject);
+                let mut row = Row::new();
+                row.insert("subject_type", json!(subject_type));
+                row.insert("subject", subject);
                 for ((_, field), things) in STATUSES.iter().zip(&seen) {
-                    row.insert((*field).into(), json!(things.len()));
+                    row.insert(*field, json!(things.len()));
                 }
                 row
             })

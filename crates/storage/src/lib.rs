@@ -66,6 +66,7 @@ mod pql;
 mod query;
 mod queue;
 mod retention;
+mod row;
 mod schema;
 mod store;
 mod to_char;

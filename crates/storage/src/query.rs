@@ -9,9 +9,10 @@ use std::cmp::Ordering;
 
 use marionette_values::time::Timestamp;
 use regex::Regex;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::StoreError;
+use crate::row::Row;
 
 /// Which part of an answer to give, in which order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -922,7 +923,7 @@ impl Expr {
         Ok(())
     }
 
-    pub(crate) fn matches(&self, row: &Map<String, Value>) -> bool {
+    pub(crate) fn matches(&self, row: &Row) -> bool {
         match self {
             Expr::Compare(Op::Eq, Field::Plain(name), Value::String(state))
                 if name == "node_state" && state == "any" =>
@@ -969,7 +970,7 @@ impl Expr {
     }
 }
 
-fn value_of<'a>(row: &'a Map<String, Value>, field: &Field) -> Option<&'a Value> {
+fn value_of<'a>(row: &'a Row, field: &Field) -> Option<&'a Value> {
     match field {
         Field::Plain(name) if name == "tag" => row.get("tags"),
         Field::Plain(name) if name == "node_state" => row.get("_node_state"),
@@ -983,10 +984,7 @@ fn value_of<'a>(row: &'a Map<String, Value>, field: &Field) -> Option<&'a Value>
 
 /// The values a condition on `field` tests: each tag for `tag`, each
 /// value a path's `match()` reaches, the value itself otherwise.
-fn values_of<'a>(
-    row: &'a Map<String, Value>,
-    field: &Field,
-) -> Box<dyn Iterator<Item = &'a Value> + 'a> {
+fn values_of<'a>(row: &'a Row, field: &Field) -> Box<dyn Iterator<Item = &'a Value> + 'a> {
     if let Field::Path(root, steps) = field {
         let mut found: Vec<&Value> = row.get(root.as_str()).into_iter().collect();
         for step in steps {
@@ -1081,10 +1079,10 @@ impl Projection {
 }
 
 /// A group's key (its `group_by` fields' values) and rows.
-type Group<'a> = (Vec<Value>, Vec<&'a Map<String, Value>>);
+type Group<'a> = (Vec<Value>, Vec<&'a Row>);
 
 /// An aggregate function of a group's rows.
-fn aggregate(name: &str, field: Option<&Field>, rows: &[&Map<String, Value>]) -> Value {
+fn aggregate(name: &str, field: Option<&Field>, rows: &[&Row]) -> Value {
     let values: Vec<&Value> = match field {
         Some(field) => rows
             .iter()
@@ -1124,7 +1122,7 @@ fn aggregate(name: &str, field: Option<&Field>, rows: &[&Map<String, Value>]) ->
 }
 
 /// Sorts rows by fields, each ascending unless `true`.
-fn sort(rows: &mut [Map<String, Value>], order_by: &[(String, bool)]) {
+fn sort(rows: &mut [Row], order_by: &[(String, bool)]) {
     if order_by.is_empty() {
         return;
     }
@@ -1170,7 +1168,7 @@ pub(crate) fn streams(extract: &Extract, paging: &Paging) -> bool {
 }
 
 /// Adds a row's computed fields (`to_string`).
-fn compute(extract: &Extract, row: &mut Map<String, Value>) {
+fn compute(extract: &Extract, row: &mut Row) {
     for computed in &extract.computed {
         let written = value_of(row, &computed.source)
             .and_then(Value::as_str)
@@ -1183,12 +1181,12 @@ fn compute(extract: &Extract, row: &mut Map<String, Value>) {
 /// A matching row of an extract that is not [`aggregated`] as it is
 /// answered: its computed fields added, then its projected fields, or
 /// all but the hidden ones.
-pub(crate) fn shaped(extract: &Extract, mut row: Map<String, Value>) -> Map<String, Value> {
+pub(crate) fn shaped(extract: &Extract, mut row: Row) -> Row {
     compute(extract, &mut row);
     project(extract, row)
 }
 
-fn project(extract: &Extract, mut row: Map<String, Value>) -> Map<String, Value> {
+fn project(extract: &Extract, mut row: Row) -> Row {
     match &extract.fields {
         None => {
             row.retain(|k, _| !k.starts_with('_'));
@@ -1210,11 +1208,7 @@ fn project(extract: &Extract, mut row: Map<String, Value>) -> Map<String, Value>
 }
 
 /// Projects, groups, sorts and pages the matching rows.
-pub(crate) fn finish(
-    extract: &Extract,
-    mut rows: Vec<Map<String, Value>>,
-    paging: &Paging,
-) -> Vec<Value> {
+pub(crate) fn finish(extract: &Extract, mut rows: Vec<Row>, paging: &Paging) -> Vec<Value> {
     for row in &mut rows {
         compute(extract, row);
     }
@@ -1223,7 +1217,7 @@ pub(crate) fn finish(
         // Rows sort by their fields, projected or not.
         sort(&mut rows, &paging.order_by);
     }
-    let mut rows: Vec<Map<String, Value>> = match &extract.fields {
+    let mut rows: Vec<Row> = match &extract.fields {
         Some(projections) if aggregated => {
             // One row a group; without a group_by, all rows are one.
             let mut groups: Vec<Group> = Vec::new();
@@ -1245,7 +1239,7 @@ pub(crate) fn finish(
             groups
                 .into_iter()
                 .map(|(key, members)| {
-                    let mut out = Map::new();
+                    let mut out = Row::new();
                     for projection in projections {
                         let value = match projection {
                             Projection::Function(name, field) => {
@@ -1271,6 +1265,6 @@ pub(crate) fn finish(
     rows.into_iter()
         .skip(paging.offset)
         .take(paging.limit.unwrap_or(usize::MAX))
-        .map(Value::Object)
+        .map(Row::into_value)
         .collect()
 }

@@ -10,6 +10,7 @@ use sha1::Digest;
 
 use crate::db::{Db, DbError, params};
 use crate::query::{self, Expr, Extract, Paging};
+use crate::row::Row;
 use crate::{StoreError, schema};
 
 /// A node store. Cheap to share behind an `Arc`: commands and queries
@@ -401,45 +402,37 @@ impl Store {
         total: bool,
         out: &mut dyn std::io::Write,
     ) -> Result<Written, StoreError> {
-        use std::io::Write as _;
         let written = |e: std::io::Error| StoreError::Write(e.to_string());
-        // JSON is written in small pieces, each a call of what `out` is
-        // (a compressor, often): gathered first.
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-        let mut rows = 0;
-        let mut failed = None;
-        out.write_all(b"[").map_err(written)?;
-        let counted = self.answer_each(entity, ast, paging, total, &mut |row| {
-            let separated = if rows == 0 {
-                Ok(())
-            } else {
-                out.write_all(b",")
-            };
-            match separated.and_then(|()| serde_json::to_writer(&mut out, &row).map_err(Into::into))
-            {
-                Ok(()) => {
-                    rows += 1;
-                    true
-                }
-                Err(e) => {
-                    failed = Some(e);
-                    false
+        let mut list = List::new(out).map_err(written)?;
+        let extract = Store::extract(entity, ast, paging)?;
+        if !Store::streams(entity, &extract, paging) {
+            let answer = self.query(entity, ast, paging)?;
+            for row in &answer {
+                if !list.push(row) {
+                    break;
                 }
             }
-        })?;
-        if let Some(e) = failed {
-            return Err(written(e));
+            let rows = list.end().map_err(written)?;
+            let total = match total {
+                true if paging.limit.is_none() && paging.offset == 0 => Some(rows),
+                true => Some(self.query(entity, ast, &Paging::default())?.len()),
+                false => None,
+            };
+            return Ok(Written { rows, total });
         }
-        out.write_all(b"]")
-            .and_then(|()| out.flush())
-            .map_err(written)?;
-        let total = match (total, counted) {
-            (false, _) => None,
-            (true, Some(counted)) => Some(counted),
-            // The total asks for every row again, without the paging.
-            (true, None) => Some(self.query(entity, ast, &Paging::default())?.len()),
-        };
-        Ok(Written { rows, total })
+        let counted = self.answer_each(entity, ast, paging, total, &mut |row| list.push(&row))?;
+        let rows = list.end().map_err(written)?;
+        Ok(Written {
+            rows,
+            total: counted,
+        })
+    }
+
+    /// Whether a query's answer is written as its rows are read: it
+    /// needs no sorting or grouping (and is not the fact names' plain
+    /// list of names).
+    fn streams(entity: &str, extract: &Extract, paging: &Paging) -> bool {
+        query::streams(extract, paging) && entity != "fact-names"
     }
 
     /// Hands the rows of a query's answer ([`Store::query`]) to `each`,
@@ -453,12 +446,13 @@ impl Store {
         ast: Option<&Value>,
         paging: &Paging,
         count: bool,
-        each: &mut dyn FnMut(Value) -> bool,
+        each: &mut dyn FnMut(Row) -> bool,
     ) -> Result<Option<usize>, StoreError> {
         let mut extract = Store::extract(entity, ast, paging)?;
-        if !query::streams(&extract, paging) || entity == "fact-names" {
+        if !Store::streams(entity, &extract, paging) {
             for row in self.query(entity, ast, paging)? {
-                if !each(row) {
+                let Value::Object(row) = row else { continue };
+                if !each(Row::from(row)) {
                     break;
                 }
             }
@@ -471,7 +465,7 @@ impl Store {
             seen += 1;
             if seen > paging.offset && handed < limit && !stopped {
                 handed += 1;
-                stopped = !each(Value::Object(query::shaped(&shape, row)));
+                stopped = !each(query::shaped(&shape, row));
             }
             !stopped && (count || handed < limit)
         })?;
@@ -681,6 +675,60 @@ impl Store {
     }
 }
 
+/// A JSON list written item by item ([`Store::query_to`]).
+struct List<'a> {
+    // JSON is written in small pieces, each a call of what `out` is (a
+    // compressor, often): gathered first.
+    out: std::io::BufWriter<&'a mut dyn std::io::Write>,
+    items: usize,
+    failed: Option<std::io::Error>,
+}
+
+impl<'a> List<'a> {
+    fn new(out: &'a mut dyn std::io::Write) -> std::io::Result<List<'a>> {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+        std::io::Write::write_all(&mut out, b"[")?;
+        Ok(List {
+            out,
+            items: 0,
+            failed: None,
+        })
+    }
+
+    /// Writes an item; false once writing failed.
+    fn push(&mut self, item: &impl serde::Serialize) -> bool {
+        use std::io::Write as _;
+        let separated = if self.items == 0 {
+            Ok(())
+        } else {
+            self.out.write_all(b",")
+        };
+        match separated
+            .and_then(|()| serde_json::to_writer(&mut self.out, item).map_err(Into::into))
+        {
+            Ok(()) => {
+                self.items += 1;
+                true
+            }
+            Err(e) => {
+                self.failed = Some(e);
+                false
+            }
+        }
+    }
+
+    /// Closes the list; how many items it holds.
+    fn end(mut self) -> std::io::Result<usize> {
+        use std::io::Write as _;
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        self.out.write_all(b"]")?;
+        self.out.flush()?;
+        Ok(self.items)
+    }
+}
+
 /// What [`Store::query_to`] wrote.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Written {
@@ -737,11 +785,11 @@ impl From<DbError> for Failure {
 type Command = fn(&mut Db, &str, &Map<String, Value>) -> Result<(), Failure>;
 
 /// The rows of the store's own reads.
-type Rows = Result<Vec<Map<String, Value>>, DbError>;
+type Rows = Result<Vec<Row>, DbError>;
 
 /// Where the store's reads hand their rows, one by one as they are read;
 /// it answers false to stop the reading.
-type Each<'a> = &'a mut dyn FnMut(Map<String, Value>) -> bool;
+type Each<'a> = &'a mut dyn FnMut(Row) -> bool;
 
 /// What a read hands on, collected.
 fn collected(read: impl FnOnce(Each) -> Result<(), DbError>) -> Rows {
@@ -1231,32 +1279,32 @@ fn nodes(
     )
 }
 
-fn node_row(row: &crate::db::Row) -> Map<String, Value> {
+fn node_row(row: &crate::db::Row) -> Row {
     {
         let text = |index: usize| row.str(index).map_or(Value::Null, Value::from);
         let deactivated = text(1);
         let expired = text(2);
         let state = node_state(&row.text(1), &row.text(2));
-        Map::from_iter([
-            ("certname".into(), text(0)),
-            ("deactivated".into(), deactivated),
-            ("expired".into(), expired),
-            ("catalog_timestamp".into(), text(6)),
-            ("facts_timestamp".into(), text(3)),
-            ("report_timestamp".into(), text(8)),
-            ("catalog_environment".into(), text(7)),
-            ("facts_environment".into(), text(4)),
-            ("report_environment".into(), text(9)),
-            ("latest_report_status".into(), text(10)),
-            ("latest_report_noop".into(), json_text(row.str(11))),
-            ("latest_report_noop_pending".into(), json_text(row.str(12))),
-            ("latest_report_hash".into(), text(13)),
-            ("latest_report_job_id".into(), text(14)),
+        Row::from_iter([
+            ("certname", text(0)),
+            ("deactivated", deactivated),
+            ("expired", expired),
+            ("catalog_timestamp", text(6)),
+            ("facts_timestamp", text(3)),
+            ("report_timestamp", text(8)),
+            ("catalog_environment", text(7)),
+            ("facts_environment", text(4)),
+            ("report_environment", text(9)),
+            ("latest_report_status", text(10)),
+            ("latest_report_noop", json_text(row.str(11))),
+            ("latest_report_noop_pending", json_text(row.str(12))),
+            ("latest_report_hash", text(13)),
+            ("latest_report_job_id", text(14)),
             // Open-source PuppetDB keeps no corrective changes.
-            ("latest_report_corrective_change".into(), Value::Null),
-            ("cached_catalog_status".into(), text(15)),
-            ("_facts".into(), json_text(row.str(5))),
-            ("_node_state".into(), state),
+            ("latest_report_corrective_change", Value::Null),
+            ("cached_catalog_status", text(15)),
+            ("_facts", json_text(row.str(5))),
+            ("_node_state", state),
         ])
     }
 }
@@ -1304,9 +1352,8 @@ fn named_facts(
 ) -> Result<(), DbError> {
     connection.query_each(
         &format!(
-            "SELECT v.certname, f.environment, v.value, c.deactivated, c.expired
+            "SELECT v.certname, c.facts_environment, v.value, c.deactivated, c.expired
          FROM fact_values v
-         JOIN factsets f ON f.certname = v.certname
          JOIN certnames c ON c.certname = v.certname
          WHERE v.name = ?2 AND ({})
          ORDER BY v.certname",
@@ -1325,19 +1372,13 @@ fn named_facts(
     )
 }
 
-fn fact_row(
-    certname: &str,
-    name: String,
-    value: Value,
-    environment: &Value,
-    state: &Value,
-) -> Map<String, Value> {
-    Map::from_iter([
-        ("certname".into(), Value::from(certname)),
-        ("name".into(), Value::String(name)),
-        ("value".into(), value),
-        ("environment".into(), environment.clone()),
-        ("_node_state".into(), state.clone()),
+fn fact_row(certname: &str, name: String, value: Value, environment: &Value, state: &Value) -> Row {
+    Row::from_iter([
+        ("certname", Value::from(certname)),
+        ("name", Value::String(name)),
+        ("value", value),
+        ("environment", environment.clone()),
+        ("_node_state", state.clone()),
     ])
 }
 
@@ -1388,15 +1429,15 @@ fn fact_contents(connection: &mut Db, certname: Option<&str>) -> Rows {
             leaves(value, &mut path, &mut found);
         }
         for (path, value) in found {
-            let mut row = Map::new();
+            let mut row = Row::new();
             for key in ["certname", "environment"] {
-                row.insert(key.into(), fact.get(key).cloned().unwrap_or(Value::Null));
+                row.insert(key, fact.get(key).cloned().unwrap_or(Value::Null));
             }
-            row.insert("name".into(), name.clone());
-            row.insert("path".into(), Value::Array(path));
-            row.insert("value".into(), value.clone());
+            row.insert("name", name.clone());
+            row.insert("path", Value::Array(path));
+            row.insert("value", value.clone());
             row.insert(
-                "_node_state".into(),
+                "_node_state",
                 fact.get("_node_state").cloned().unwrap_or(Value::Null),
             );
             out.push(row);
@@ -1413,7 +1454,7 @@ fn fact_paths(connection: &mut Db) -> Rows {
         let kind = value_type(row.get("value").unwrap_or(&Value::Null));
         let key = (path.to_string(), kind);
         seen.entry(key).or_insert_with(|| {
-            Map::from_iter([
+            Row::from_iter([
                 (
                     "name".to_string(),
                     row.get("name").cloned().unwrap_or(Value::Null),
@@ -1440,13 +1481,13 @@ fn inventory(connection: &mut Db, certname: Option<&str>, each: Each) -> Result<
         &mut |row| {
             let facts = json_text(row.str(3));
             let trusted = facts.get("trusted").cloned().unwrap_or(Value::Null);
-            let mut out = Map::new();
-            out.insert("certname".into(), text_or_empty(&row, 0));
-            out.insert("timestamp".into(), text_or_empty(&row, 1));
-            out.insert("environment".into(), json!(row.text(2)));
-            out.insert("facts".into(), facts);
-            out.insert("trusted".into(), trusted);
-            out.insert("_node_state".into(), node_state(&row.text(4), &row.text(5)));
+            let mut out = Row::new();
+            out.insert("certname", text_or_empty(&row, 0));
+            out.insert("timestamp", text_or_empty(&row, 1));
+            out.insert("environment", json!(row.text(2)));
+            out.insert("facts", facts);
+            out.insert("trusted", trusted);
+            out.insert("_node_state", node_state(&row.text(4), &row.text(5)));
             each(out)
         },
     )
@@ -1474,12 +1515,12 @@ fn package_inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
         };
         for package in packages {
             let part = |index: usize| package.get(index).cloned().unwrap_or(Value::Null);
-            let mut out_row = Map::new();
-            out_row.insert("certname".into(), json!(row.text(0)));
-            out_row.insert("package_name".into(), part(0));
-            out_row.insert("version".into(), part(1));
-            out_row.insert("provider".into(), part(2));
-            out_row.insert("_node_state".into(), state.clone());
+            let mut out_row = Row::new();
+            out_row.insert("certname", json!(row.text(0)));
+            out_row.insert("package_name", part(0));
+            out_row.insert("version", part(1));
+            out_row.insert("provider", part(2));
+            out_row.insert("_node_state", state.clone());
             out.push(out_row);
         }
     }
@@ -1492,7 +1533,7 @@ fn packages(connection: &mut Db) -> Rows {
     for mut row in package_inventory(connection, None)? {
         row.remove("certname");
         row.remove("_node_state");
-        seen.entry(Value::Object(row.clone()).to_string())
+        seen.entry(serde_json::to_string(&row).unwrap_or_default())
             .or_insert(row);
     }
     Ok(seen.into_values().collect())
@@ -1514,7 +1555,7 @@ fn producers(connection: &mut Db) -> Rows {
 fn named_rows(connection: &mut Db, sql: &str) -> Rows {
     let found = connection.query(sql, &[])?;
     let rows = found.iter().map(|row| -> Result<_, DbError> {
-        Ok(Map::from_iter([(
+        Ok(Row::from_iter([(
             "name".to_string(),
             text_or_empty(row, 0),
         )]))
@@ -1538,8 +1579,7 @@ fn fact_names(connection: &mut Db) -> Rows {
     )
     .map(|mut names| {
         // In bytes' order whatever the database's collation.
-        let name =
-            |row: &Map<String, Value>| row.get("name").and_then(Value::as_str).map(str::to_string);
+        let name = |row: &Row| row.get("name").and_then(Value::as_str).map(str::to_string);
         names.sort_by_key(name);
         names
     })
@@ -1561,6 +1601,13 @@ fn resources(
     exported: Option<bool>,
     each: Each,
 ) -> Result<(), DbError> {
+    // Exported resources are asked for with the value written out, not
+    // as a parameter: their own index serves only a query that says it
+    // reads them alone.
+    let exported_is = match exported {
+        Some(true) => "r.exported = 1 AND CAST(?3 AS TEXT) IS NOT NULL".to_string(),
+        _ => given("r.exported", 3, exported.is_some()),
+    };
     connection.query_each(
         &format!(
             "SELECT r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
@@ -1571,25 +1618,22 @@ fn resources(
          ORDER BY r.certname, r.position",
             given("r.certname", 1, certname.is_some()),
             given("r.type", 2, type_name.is_some()),
-            given("r.exported", 3, exported.is_some())
+            exported_is
         ),
         params![certname, type_name, exported],
         &mut |row| {
-            let mut out = Map::new();
-            out.insert("certname".into(), text_or_empty(&row, 0));
-            out.insert("resource".into(), text_or_empty(&row, 1));
-            out.insert("type".into(), text_or_empty(&row, 2));
-            out.insert("title".into(), text_or_empty(&row, 3));
-            out.insert("exported".into(), Value::Bool(row.boolean(4)));
-            out.insert("tags".into(), json_text(row.str(5)));
-            out.insert("file".into(), json!(row.text(6)));
-            out.insert("line".into(), json!(row.int(7)));
-            out.insert("environment".into(), json!(row.text(8)));
-            out.insert("parameters".into(), json_text(row.str(9)));
-            out.insert(
-                "_node_state".into(),
-                node_state(&row.text(10), &row.text(11)),
-            );
+            let mut out = Row::new();
+            out.insert("certname", text_or_empty(&row, 0));
+            out.insert("resource", text_or_empty(&row, 1));
+            out.insert("type", text_or_empty(&row, 2));
+            out.insert("title", text_or_empty(&row, 3));
+            out.insert("exported", Value::Bool(row.boolean(4)));
+            out.insert("tags", json_text(row.str(5)));
+            out.insert("file", json!(row.text(6)));
+            out.insert("line", json!(row.int(7)));
+            out.insert("environment", json!(row.text(8)));
+            out.insert("parameters", json_text(row.str(9)));
+            out.insert("_node_state", node_state(&row.text(10), &row.text(11)));
             each(out)
         },
     )
@@ -1611,8 +1655,8 @@ fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
     let mut out = Vec::new();
     let rows = found.iter().map(|row| -> Result<_, DbError> {
         let certname: String = row.text(0).unwrap_or_default();
-        let mut catalog = Map::new();
-        catalog.insert("certname".into(), Value::String(certname.clone()));
+        let mut catalog = Row::new();
+        catalog.insert("certname", Value::String(certname.clone()));
         for (index, key) in [
             (1, "version"),
             (2, "transaction_uuid"),
@@ -1624,23 +1668,20 @@ fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
             (8, "hash"),
             (9, "environment"),
         ] {
-            catalog.insert(key.into(), json!(row.text(index)));
+            catalog.insert(key, json!(row.text(index)));
         }
         let edges: Vec<Value> = json_text(row.str(10))
             .as_array()
             .map(|edges| edges.iter().map(flat_edge).collect())
             .unwrap_or_default();
         catalog.insert(
-            "edges".into(),
+            "edges",
             json!({
                 "href": format!("/pdb/query/v4/catalogs/{certname}/edges"),
                 "data": edges,
             }),
         );
-        catalog.insert(
-            "_node_state".into(),
-            node_state(&row.text(11), &row.text(12)),
-        );
+        catalog.insert("_node_state", node_state(&row.text(11), &row.text(12)));
         Ok(catalog)
     });
     for row in rows {
@@ -1657,11 +1698,11 @@ fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
                     for hidden in ["certname", "environment", "_node_state"] {
                         resource.remove(hidden);
                     }
-                    Value::Object(resource)
+                    resource.into_value()
                 })
                 .collect();
         catalog.insert(
-            "resources".into(),
+            "resources",
             json!({
                 "href": format!("/pdb/query/v4/catalogs/{certname}/resources"),
                 "data": data,
@@ -1706,7 +1747,7 @@ fn reports(
         latest,
         &mut |row| {
             let Value::Object(mut report) = json_text(row.str(0)) else {
-                return each(Map::new());
+                return each(Row::new());
             };
             for (index, key) in [(1, "resource_events"), (2, "metrics"), (3, "logs")] {
                 if let Some(Value::Object(link)) = report.get_mut(key) {
@@ -1728,7 +1769,8 @@ fn reports(
                     }
                 }
             }
-            report.insert("_latest_report?".into(), Value::Bool(row.boolean(4)));
+            let mut report = Row::from(report);
+            report.insert("_latest_report?", Value::Bool(row.boolean(4)));
             each(report)
         },
     )
@@ -1768,16 +1810,16 @@ fn events(
                 let Value::Object(event) = event else {
                     continue;
                 };
-                let mut out_row = Map::new();
-                out_row.insert("certname".into(), text(0));
-                out_row.insert("report".into(), text(1));
+                let mut out_row = Row::new();
+                out_row.insert("certname", text(0));
+                out_row.insert("report", text(1));
                 out_row.extend(event);
-                out_row.insert("run_start_time".into(), text(2));
-                out_row.insert("run_end_time".into(), text(3));
-                out_row.insert("report_receive_time".into(), text(4));
-                out_row.insert("environment".into(), text(5));
-                out_row.insert("configuration_version".into(), json_text(row.str(6)));
-                out_row.insert("_latest_report?".into(), Value::Bool(row.boolean(7)));
+                out_row.insert("run_start_time", text(2));
+                out_row.insert("run_end_time", text(3));
+                out_row.insert("report_receive_time", text(4));
+                out_row.insert("environment", text(5));
+                out_row.insert("configuration_version", json_text(row.str(6)));
+                out_row.insert("_latest_report?", Value::Bool(row.boolean(7)));
                 if !each(out_row) {
                     return false;
                 }
