@@ -7,8 +7,9 @@
 use postgres::types::{ToSql, Type};
 
 /// A value bound to a statement or read from a row.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) enum Param {
+    #[default]
     Null,
     Text(String),
     Int(i64),
@@ -89,6 +90,16 @@ impl Row {
 
     pub(crate) fn boolean(&self, index: usize) -> bool {
         self.int(index).is_some_and(|n| n != 0)
+    }
+
+    /// A text column taken out of the row (then NULL) as a JSON string,
+    /// or null: a fleet's rows move their text rather than copy it.
+    pub(crate) fn take_text(&mut self, index: usize) -> serde_json::Value {
+        match self.0.get_mut(index).map(std::mem::take) {
+            Some(Param::Text(text)) => serde_json::Value::String(text),
+            Some(Param::Int(n)) => serde_json::Value::String(n.to_string()),
+            _ => serde_json::Value::Null,
+        }
     }
 }
 

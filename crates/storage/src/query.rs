@@ -1189,7 +1189,7 @@ pub(crate) fn shaped(extract: &Extract, mut row: Row) -> Row {
 fn project(extract: &Extract, mut row: Row) -> Row {
     match &extract.fields {
         None => {
-            row.retain(|k, _| !k.starts_with('_'));
+            row.retain(|k| !k.starts_with('_'));
             row
         }
         Some(projections) => projections

@@ -173,6 +173,14 @@ impl Store {
                      WHERE producer_timestamp < ?1 AND resource_events <> '[]'",
                     params![before(now, ttl)],
                 )?;
+                // And the copy kept of each node's latest report's.
+                db.execute(
+                    "UPDATE latest_reports SET resource_events = '[]'
+                     WHERE resource_events <> '[]' AND EXISTS
+                        (SELECT 1 FROM reports r
+                         WHERE r.hash = latest_reports.hash AND r.producer_timestamp < ?1)",
+                    params![before(now, ttl)],
+                )?;
             }
             if let (true, Some(ttl)) = (operations.expire_nodes, retention.node_ttl) {
                 collected.expired =

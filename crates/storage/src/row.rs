@@ -9,6 +9,7 @@
 //! never answered.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
@@ -18,8 +19,55 @@ use serde_json::{Map, Value};
 pub(crate) type Key = Cow<'static, str>;
 
 /// A row's fields, in the order they are answered.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Row(Vec<(Key, Value)>);
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Row(Vec<(Key, Cell)>);
+
+/// A field's value; a document the store keeps as JSON text (a
+/// resource's parameters, a fact's value) stays that text until a
+/// query's condition reads into it, and is answered as it is kept.
+#[derive(Clone, Debug)]
+enum Cell {
+    Value(Value),
+    Json(Box<(Box<str>, OnceCell<Value>)>),
+}
+
+impl Cell {
+    fn value(&self) -> &Value {
+        match self {
+            Cell::Value(value) => value,
+            Cell::Json(json) => json.1.get_or_init(|| {
+                // What no command stored (the store writes what it read
+                // as JSON) reads as nothing, as PuppetDB's null.
+                serde_json::from_str(&json.0).unwrap_or(Value::Null)
+            }),
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Cell::Value(value) => value,
+            Cell::Json(json) => {
+                json.1
+                    .get_or_init(|| serde_json::from_str(&json.0).unwrap_or(Value::Null));
+                json.1.into_inner().unwrap_or(Value::Null)
+            }
+        }
+    }
+
+    /// The JSON text kept, when nothing has read it yet.
+    fn unread(&self) -> Option<&str> {
+        match self {
+            Cell::Json(json) if json.1.get().is_none() => Some(&json.0),
+            _ => None,
+        }
+    }
+}
+
+impl From<Value> for Cell {
+    fn from(value: Value) -> Cell {
+        Cell::Value(value)
+    }
+}
 
 impl Row {
     pub(crate) fn new() -> Row {
@@ -27,19 +75,31 @@ impl Row {
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&Value> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-
-    pub(crate) fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.value())
     }
 
     /// Sets the field `key`: in its place when the row has it, else last.
     pub(crate) fn insert(&mut self, key: impl Into<Key>, value: Value) {
-        let key = key.into();
-        match self.get_mut(&key) {
-            Some(old) => *old = value,
-            None => self.0.push((key, value)),
+        self.put(key.into(), Cell::from(value));
+    }
+
+    /// Sets the field `key` to the JSON document `json` (null when
+    /// there is none), read only when a condition asks what it holds.
+    pub(crate) fn insert_json(&mut self, key: impl Into<Key>, json: Option<&str>) {
+        let cell = match json {
+            Some(json) => Cell::Json(Box::new((json.into(), OnceCell::new()))),
+            None => Cell::Value(Value::Null),
+        };
+        self.put(key.into(), cell);
+    }
+
+    fn put(&mut self, key: Key, cell: Cell) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, old)) => *old = cell,
+            None => self.0.push((key, cell)),
         }
     }
 
@@ -53,11 +113,12 @@ impl Row {
     /// Takes the field `key` out, the others keeping their order.
     pub(crate) fn remove(&mut self, key: &str) -> Option<Value> {
         let at = self.0.iter().position(|(k, _)| k == key)?;
-        Some(self.0.remove(at).1)
+        Some(self.0.remove(at).1.into_value())
     }
 
-    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&str, &Value) -> bool) {
-        self.0.retain(|(k, v)| keep(k, v));
+    /// Keeps the fields whose names `keep` answers true for.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.0.retain(|(k, _)| keep(k));
     }
 
     /// The row as the JSON object it is answered as.
@@ -65,7 +126,7 @@ impl Row {
         Value::Object(
             self.0
                 .into_iter()
-                .map(|(k, v)| (k.into_owned(), v))
+                .map(|(k, v)| (k.into_owned(), v.into_value()))
                 .collect(),
         )
     }
@@ -73,7 +134,10 @@ impl Row {
 
 impl<K: Into<Key>> FromIterator<(K, Value)> for Row {
     fn from_iter<I: IntoIterator<Item = (K, Value)>>(fields: I) -> Row {
-        Row(fields.into_iter().map(|(k, v)| (k.into(), v)).collect())
+        Row(fields
+            .into_iter()
+            .map(|(k, v)| (k.into(), Cell::from(v)))
+            .collect())
     }
 }
 
@@ -86,8 +150,16 @@ impl From<Map<String, Value>> for Row {
 impl Serialize for Row {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (key, value) in &self.0 {
-            map.serialize_entry(key.as_ref(), value)?;
+        for (key, cell) in &self.0 {
+            // A document nothing read is written as it is kept, once
+            // checked to be JSON.
+            let kept = cell
+                .unread()
+                .and_then(|json| serde_json::from_str::<&serde_json::value::RawValue>(json).ok());
+            match kept {
+                Some(raw) => map.serialize_entry(key.as_ref(), raw)?,
+                None => map.serialize_entry(key.as_ref(), cell.value())?,
+            }
         }
         map.end()
     }
@@ -108,7 +180,19 @@ mod tests {
             r#"{"b":3,"a":2,"c":null}"#
         );
         assert_eq!(row.remove("a"), Some(Value::from(2)));
-        row.retain(|k, _| k != "c");
+        row.retain(|k| k != "c");
+        row.insert_json("d", Some(r#"{"p": [1, "x"]}"#));
+        row.insert_json("e", Some("not json"));
+        row.insert_json("f", None);
+        assert_eq!(
+            serde_json::to_string(&row).unwrap(),
+            r#"{"b":3,"d":{"p": [1, "x"]},"e":null,"f":null}"#
+        );
+        assert_eq!(
+            row.get("d").and_then(|d| d.get("p")),
+            Some(&serde_json::json!([1, "x"]))
+        );
+        row.retain(|k| k == "b");
         assert_eq!(row.clone().into_value(), serde_json::json!({"b": 3}));
         assert_eq!(
             Row::from(serde_json::json!({"x": 1}).as_object().unwrap().clone()).get("x"),

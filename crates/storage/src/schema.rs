@@ -207,19 +207,42 @@ const MIGRATIONS: &[Migration] = &[
         sqlite: "",
         postgres: "",
     },
-    // 6: what the fleet-wide answers read, kept together. A fact's
-    // values across the fleet: on SQLite, `fact_values` ordered by name
-    // then node (a table without row ids, its key the order), so one
-    // fact's 10,000 values are read from consecutive pages, not from
-    // 10,000 places. Exported resources, which every collecting compile
-    // and Puppetboard ask for: on SQLite, an index of them alone holding
-    // whole rows, so they are read without the other resources' pages.
-    // PostgreSQL keeps an index's entries under a third of a page, which
-    // a resource's parameters may pass: it has the exported resources'
-    // keys only.
+    // 6: what the fleet-wide answers read, kept together.
+    // - Each node's latest report's events, with the times and
+    //   environment its events are answered with, beside which report it
+    //   is: the events of the fleet's latest reports (Puppetboard's
+    //   overview) are read from one table, not from 10,000 places among
+    //   every report kept. By the report too, which deleting a report
+    //   and every query of reports (saying whether each is the latest)
+    //   look for.
+    // - A fact's values across the fleet: on SQLite, `fact_values` in
+    //   (name, node) order (a table without row ids, its key the order),
+    //   so one fact's 10,000 values are read from consecutive pages.
+    // - Exported resources, which every collecting compile and
+    //   Puppetboard ask for: on SQLite, an index of them alone holding
+    //   whole rows, read without the other resources' pages. PostgreSQL
+    //   keeps an index's entries under a third of a page, which a
+    //   resource's parameters may pass: it has their keys only.
     Migration {
         both: "",
-        sqlite: "CREATE TABLE fact_values_by_name (
+        sqlite: "CREATE TABLE latest_reports_by_node (
+                   certname TEXT PRIMARY KEY REFERENCES certnames(certname) ON DELETE CASCADE,
+                   hash TEXT NOT NULL REFERENCES reports(hash) ON DELETE CASCADE,
+                   start_time TEXT,
+                   end_time TEXT,
+                   receive_time TEXT,
+                   environment TEXT,
+                   configuration_version TEXT,
+                   resource_events TEXT NOT NULL DEFAULT '[]'
+               ) WITHOUT ROWID;
+               INSERT INTO latest_reports_by_node
+                   SELECT l.certname, l.hash, r.start_time, r.end_time, r.receive_time,
+                          r.environment, r.configuration_version, r.resource_events
+                   FROM latest_reports l JOIN reports r ON r.hash = l.hash;
+               DROP TABLE latest_reports;
+               ALTER TABLE latest_reports_by_node RENAME TO latest_reports;
+               CREATE INDEX latest_reports_hash ON latest_reports(hash);
+               CREATE TABLE fact_values_by_name (
                    certname TEXT NOT NULL REFERENCES factsets(certname) ON DELETE CASCADE,
                    name TEXT NOT NULL,
                    value TEXT NOT NULL,
@@ -234,7 +257,20 @@ const MIGRATIONS: &[Migration] = &[
                    (type, certname, position, title, exported, resource, tags, file, line,
                     parameters)
                    WHERE exported = 1;",
-        postgres: "CREATE INDEX catalog_resources_exported_rows ON catalog_resources
+        postgres: "ALTER TABLE latest_reports ADD COLUMN start_time TEXT;
+                   ALTER TABLE latest_reports ADD COLUMN end_time TEXT;
+                   ALTER TABLE latest_reports ADD COLUMN receive_time TEXT;
+                   ALTER TABLE latest_reports ADD COLUMN environment TEXT;
+                   ALTER TABLE latest_reports ADD COLUMN configuration_version TEXT;
+                   ALTER TABLE latest_reports ADD COLUMN resource_events TEXT NOT NULL DEFAULT '[]';
+                   UPDATE latest_reports l SET
+                       (start_time, end_time, receive_time, environment, configuration_version,
+                        resource_events) =
+                       (SELECT r.start_time, r.end_time, r.receive_time, r.environment,
+                               r.configuration_version, r.resource_events
+                        FROM reports r WHERE r.hash = l.hash);
+                   CREATE INDEX latest_reports_hash ON latest_reports(hash);
+                   CREATE INDEX catalog_resources_exported_rows ON catalog_resources
                        (type, certname, position) WHERE exported = 1;",
     },
 ];
@@ -390,7 +426,24 @@ mod tests {
         assert_eq!(row.text(2).as_deref(), Some("changed"));
         assert_eq!(row.text(3).as_deref(), Some("h1"));
         assert_eq!(row.int(4), Some(1));
-        // Version 6: the facts, kept by name, still go with their node.
+        // Version 6: the latest report's summary and events beside it.
+        let row = db
+            .query_one(
+                "SELECT hash, end_time, resource_events FROM latest_reports
+                 WHERE certname = 'a.example'",
+                &[],
+            )
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (row.text(0), row.text(1), row.text(2)),
+            (
+                Some("h1".into()),
+                Some("2026-11-20T10:00:00.000Z".into()),
+                Some("[]".into())
+            )
+        );
+        // The facts, kept by name, still go with their node.
         db.batch("PRAGMA foreign_keys = ON; DELETE FROM factsets WHERE certname = 'a.example';")
             .unwrap();
         let left = db

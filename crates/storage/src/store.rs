@@ -1112,15 +1112,26 @@ fn store_report(
     }
     let latest_end: Option<String> = transaction
         .query_one(
-            "SELECT r.end_time FROM latest_reports l JOIN reports r ON r.hash = l.hash
-             WHERE l.certname = ?1",
+            "SELECT end_time FROM latest_reports WHERE certname = ?1",
             params![certname],
         )?
         .and_then(|row| row.text(0));
     if latest_end.is_none_or(|latest| latest <= end_time) {
+        // The latest report's events are kept beside it too
+        // (schema.rs, migration 6).
         transaction.execute(
-            "INSERT INTO latest_reports (certname, hash) VALUES (?1, ?2)
-             ON CONFLICT (certname) DO UPDATE SET hash = excluded.hash",
+            "INSERT INTO latest_reports
+                (certname, hash, start_time, end_time, receive_time, environment,
+                 configuration_version, resource_events)
+             SELECT certname, hash, start_time, end_time, receive_time, environment,
+                    configuration_version, resource_events
+             FROM reports WHERE hash = ?2 AND certname = ?1
+             ON CONFLICT (certname) DO UPDATE SET
+                hash = excluded.hash, start_time = excluded.start_time,
+                end_time = excluded.end_time, receive_time = excluded.receive_time,
+                environment = excluded.environment,
+                configuration_version = excluded.configuration_version,
+                resource_events = excluded.resource_events",
             params![certname, &hash],
         )?;
         transaction.execute(&report_summary("certname = ?1"), params![certname])?;
@@ -1275,38 +1286,38 @@ fn nodes(
             given("c.certname", 1, certname.is_some())
         ),
         params![certname],
-        &mut |row| each(node_row(&row)),
+        &mut |row| each(node_row(row)),
     )
 }
 
-fn node_row(row: &crate::db::Row) -> Row {
-    {
-        let text = |index: usize| row.str(index).map_or(Value::Null, Value::from);
-        let deactivated = text(1);
-        let expired = text(2);
-        let state = node_state(&row.text(1), &row.text(2));
-        Row::from_iter([
-            ("certname", text(0)),
-            ("deactivated", deactivated),
-            ("expired", expired),
-            ("catalog_timestamp", text(6)),
-            ("facts_timestamp", text(3)),
-            ("report_timestamp", text(8)),
-            ("catalog_environment", text(7)),
-            ("facts_environment", text(4)),
-            ("report_environment", text(9)),
-            ("latest_report_status", text(10)),
-            ("latest_report_noop", json_text(row.str(11))),
-            ("latest_report_noop_pending", json_text(row.str(12))),
-            ("latest_report_hash", text(13)),
-            ("latest_report_job_id", text(14)),
-            // Open-source PuppetDB keeps no corrective changes.
-            ("latest_report_corrective_change", Value::Null),
-            ("cached_catalog_status", text(15)),
-            ("_facts", json_text(row.str(5))),
-            ("_node_state", state),
-        ])
-    }
+fn node_row(mut row: crate::db::Row) -> Row {
+    let state = node_state(&row.text(1), &row.text(2));
+    let mut text = |index: usize| row.take_text(index);
+    let mut node = Row::from_iter([
+        ("certname", text(0)),
+        ("deactivated", text(1)),
+        ("expired", text(2)),
+        ("catalog_timestamp", text(6)),
+        ("facts_timestamp", text(3)),
+        ("report_timestamp", text(8)),
+        ("catalog_environment", text(7)),
+        ("facts_environment", text(4)),
+        ("report_environment", text(9)),
+        ("latest_report_status", text(10)),
+        ("latest_report_noop", Value::Null),
+        ("latest_report_noop_pending", Value::Null),
+        ("latest_report_hash", text(13)),
+        ("latest_report_job_id", text(14)),
+        // Open-source PuppetDB keeps no corrective changes.
+        ("latest_report_corrective_change", Value::Null),
+        ("cached_catalog_status", text(15)),
+        ("_node_state", state),
+    ]);
+    // Kept as JSON (of any type), answered as kept.
+    node.insert_json("latest_report_noop", row.str(11));
+    node.insert_json("latest_report_noop_pending", row.str(12));
+    node.insert_json("_facts", row.str(5));
+    node
 }
 
 /// The facts of every node (or one), each a row; only the fact `name`
@@ -1361,13 +1372,15 @@ fn named_facts(
         ),
         params![certname, name],
         &mut |row| {
-            each(fact_row(
+            let mut fact = fact_row(
                 row.str(0).unwrap_or_default(),
                 name.to_string(),
-                json_text(row.str(2)),
+                Value::Null,
                 &row.str(1).map_or(Value::Null, Value::from),
                 &node_state(&row.text(3), &row.text(4)),
-            ))
+            );
+            fact.insert_json("value", row.str(2));
+            each(fact)
         },
     )
 }
@@ -1628,11 +1641,11 @@ fn resources(
             out.insert("type", text_or_empty(&row, 2));
             out.insert("title", text_or_empty(&row, 3));
             out.insert("exported", Value::Bool(row.boolean(4)));
-            out.insert("tags", json_text(row.str(5)));
+            out.insert_json("tags", row.str(5));
             out.insert("file", json!(row.text(6)));
             out.insert("line", json!(row.int(7)));
             out.insert("environment", json!(row.text(8)));
-            out.insert("parameters", json_text(row.str(9)));
+            out.insert_json("parameters", row.str(9));
             out.insert("_node_state", node_state(&row.text(10), &row.text(11)));
             each(out)
         },
@@ -1795,37 +1808,60 @@ fn events(
     latest: Option<bool>,
     each: Each,
 ) -> Result<(), DbError> {
+    // `r` a report; `is_latest` whether it is its node's latest.
+    let columns = |is_latest: &str| {
+        format!(
+            "r.certname, r.hash, r.start_time, r.end_time, r.receive_time, r.environment,
+             r.configuration_version, {is_latest}, r.resource_events"
+        )
+    };
+    let mut read = |row: crate::db::Row| {
+        let Value::Array(events) = json_text(row.str(8)) else {
+            return true;
+        };
+        let text = |index: usize| row.str(index).map_or(Value::Null, Value::from);
+        for event in events {
+            let Value::Object(event) = event else {
+                continue;
+            };
+            let mut out_row = Row::new();
+            out_row.insert("certname", text(0));
+            out_row.insert("report", text(1));
+            out_row.extend(event);
+            out_row.insert("run_start_time", text(2));
+            out_row.insert("run_end_time", text(3));
+            out_row.insert("report_receive_time", text(4));
+            out_row.insert("environment", text(5));
+            out_row.insert("configuration_version", json_text(row.str(6)));
+            out_row.insert("_latest_report?", Value::Bool(row.boolean(7)));
+            if !each(out_row) {
+                return false;
+            }
+        }
+        true
+    };
+    if latest == Some(true) {
+        // The latest reports' events are kept with the nodes' latest
+        // reports (schema.rs, migration 6).
+        return connection.query_each(
+            &format!(
+                "SELECT {}
+                 FROM latest_reports r
+                 WHERE {}
+                 ORDER BY r.certname",
+                columns("TRUE"),
+                given("r.certname", 1, certname.is_some())
+            ),
+            params![certname],
+            &mut read,
+        );
+    }
     report_rows(
         connection,
-        "r.certname, r.hash, r.start_time, r.end_time, r.receive_time, r.environment,
-         r.configuration_version, l.hash IS NOT NULL, r.resource_events",
+        &columns("l.hash IS NOT NULL"),
         certname,
         latest,
-        &mut |row| {
-            let Value::Array(events) = json_text(row.str(8)) else {
-                return true;
-            };
-            let text = |index: usize| row.str(index).map_or(Value::Null, Value::from);
-            for event in events {
-                let Value::Object(event) = event else {
-                    continue;
-                };
-                let mut out_row = Row::new();
-                out_row.insert("certname", text(0));
-                out_row.insert("report", text(1));
-                out_row.extend(event);
-                out_row.insert("run_start_time", text(2));
-                out_row.insert("run_end_time", text(3));
-                out_row.insert("report_receive_time", text(4));
-                out_row.insert("environment", text(5));
-                out_row.insert("configuration_version", json_text(row.str(6)));
-                out_row.insert("_latest_report?", Value::Bool(row.boolean(7)));
-                if !each(out_row) {
-                    return false;
-                }
-            }
-            true
-        },
+        &mut read,
     )
 }
 
@@ -1839,18 +1875,27 @@ fn report_rows(
     latest: Option<bool>,
     each: &mut dyn FnMut(crate::db::Row) -> bool,
 ) -> Result<(), DbError> {
-    connection.query_each(
-        &format!(
+    let sql = if latest == Some(true) {
+        // A node's latest report, found from the nodes rather than among
+        // every report kept.
+        format!(
+            "SELECT {columns}
+             FROM latest_reports l JOIN reports r ON r.hash = l.hash
+             WHERE {}
+             ORDER BY l.certname",
+            given("l.certname", 1, certname.is_some()),
+        )
+    } else {
+        format!(
             "SELECT {columns}
              FROM reports r LEFT JOIN latest_reports l ON l.hash = r.hash
              WHERE ({}) AND ({})
              ORDER BY r.certname, r.end_time",
             given("r.certname", 1, certname.is_some()),
             only_latest(latest)
-        ),
-        params![certname],
-        each,
-    )
+        )
+    };
+    connection.query_each(&sql, params![certname], each)
 }
 
 /// A condition keeping the latest reports only (`Some(true)`), the

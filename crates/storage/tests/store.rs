@@ -927,7 +927,16 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
     // stays, without its events; the next collection finds none to drop.
     let events =
         |store: &Store| query(store, "events", json!(["=", "certname", "fresh.example"])).len();
+    let latest_events = |store: &Store| {
+        query(
+            store,
+            "events",
+            json!(["and", ["=", "certname", "fresh.example"], ["=", "latest_report?", true]]),
+        )
+        .len()
+    };
     assert!(events(&store) > 0, "the report has events to drop");
+    assert_eq!(latest_events(&store), events(&store));
     let short_events = Retention {
         resource_events_ttl: Some(Duration::from_millis(10)),
         ..retention
@@ -935,6 +944,7 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
     let collected = store.collect_garbage(&short_events).unwrap();
     assert_eq!(collected.events, 1, "{collected:?}");
     assert_eq!(events(&store), 0);
+    assert_eq!(latest_events(&store), 0, "the latest report's events kept beside it go too");
     let kept = query(&store, "reports", json!(["=", "certname", "fresh.example"]));
     assert_eq!(kept.len(), 1);
     assert!(kept[0]["resource_events"]["data"].is_null(), "{kept:?}");
