@@ -1292,6 +1292,8 @@ fn nodes(
 
 fn node_row(mut row: crate::db::Row) -> Row {
     let state = node_state(&row.text(1), &row.text(2));
+    let noop = json_text(row.str(11));
+    let noop_pending = json_text(row.str(12));
     let mut text = |index: usize| row.take_text(index);
     let mut node = Row::from_iter([
         ("certname", text(0)),
@@ -1304,8 +1306,8 @@ fn node_row(mut row: crate::db::Row) -> Row {
         ("facts_environment", text(4)),
         ("report_environment", text(9)),
         ("latest_report_status", text(10)),
-        ("latest_report_noop", Value::Null),
-        ("latest_report_noop_pending", Value::Null),
+        ("latest_report_noop", noop),
+        ("latest_report_noop_pending", noop_pending),
         ("latest_report_hash", text(13)),
         ("latest_report_job_id", text(14)),
         // Open-source PuppetDB keeps no corrective changes.
@@ -1313,9 +1315,6 @@ fn node_row(mut row: crate::db::Row) -> Row {
         ("cached_catalog_status", text(15)),
         ("_node_state", state),
     ]);
-    // Kept as JSON (of any type), answered as kept.
-    node.insert_json("latest_report_noop", row.str(11));
-    node.insert_json("latest_report_noop_pending", row.str(12));
     node.insert_json("_facts", row.str(5));
     node
 }
@@ -1634,19 +1633,26 @@ fn resources(
             exported_is
         ),
         params![certname, type_name, exported],
-        &mut |row| {
-            let mut out = Row::new();
-            out.insert("certname", text_or_empty(&row, 0));
-            out.insert("resource", text_or_empty(&row, 1));
-            out.insert("type", text_or_empty(&row, 2));
-            out.insert("title", text_or_empty(&row, 3));
-            out.insert("exported", Value::Bool(row.boolean(4)));
+        &mut |mut row| {
+            let state = node_state(&row.text(10), &row.text(11));
+            let exported = Value::Bool(row.boolean(4));
+            let line = json!(row.int(7));
+            let mut out = Row::from_iter([
+                // Columns NOT NULL but the file and the environment.
+                ("certname", row.take_text(0)),
+                ("resource", row.take_text(1)),
+                ("type", row.take_text(2)),
+                ("title", row.take_text(3)),
+                ("exported", exported),
+                ("tags", Value::Null),
+                ("file", row.take_text(6)),
+                ("line", line),
+                ("environment", row.take_text(8)),
+                ("parameters", Value::Null),
+                ("_node_state", state),
+            ]);
             out.insert_json("tags", row.str(5));
-            out.insert("file", json!(row.text(6)));
-            out.insert("line", json!(row.int(7)));
-            out.insert("environment", json!(row.text(8)));
             out.insert_json("parameters", row.str(9));
-            out.insert("_node_state", node_state(&row.text(10), &row.text(11)));
             each(out)
         },
     )

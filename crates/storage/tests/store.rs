@@ -931,7 +931,11 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
         query(
             store,
             "events",
-            json!(["and", ["=", "certname", "fresh.example"], ["=", "latest_report?", true]]),
+            json!([
+                "and",
+                ["=", "certname", "fresh.example"],
+                ["=", "latest_report?", true]
+            ]),
         )
         .len()
     };
@@ -944,7 +948,11 @@ fn retention_expires_purges_and_deletes_as_puppetdb() {
     let collected = store.collect_garbage(&short_events).unwrap();
     assert_eq!(collected.events, 1, "{collected:?}");
     assert_eq!(events(&store), 0);
-    assert_eq!(latest_events(&store), 0, "the latest report's events kept beside it go too");
+    assert_eq!(
+        latest_events(&store),
+        0,
+        "the latest report's events kept beside it go too"
+    );
     let kept = query(&store, "reports", json!(["=", "certname", "fresh.example"]));
     assert_eq!(kept.len(), 1);
     assert!(kept[0]["resource_events"]["data"].is_null(), "{kept:?}");
