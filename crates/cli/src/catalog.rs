@@ -259,6 +259,7 @@ pub(crate) fn agent_types_of(
                     [one] => one.name.clone(),
                     _ => "name".into(),
                 },
+                composite: t.key_attributes().len() > 1,
                 attributes,
             }
         })

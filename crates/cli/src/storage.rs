@@ -463,7 +463,12 @@ impl Storeconfigs {
                 edges.push(serde_json::to_value(edge).map_err(|e| e.to_string())?);
             }
         }
-        let payload = commands::replace_catalog(&document, &self.producer, transaction_uuid);
+        let payload = commands::replace_catalog(
+            &document,
+            &self.producer,
+            transaction_uuid,
+            &compiled.namevars,
+        );
         let (command, version) = commands::REPLACE_CATALOG;
         self.store
             .submit(command, version, &catalog.name, &payload)

@@ -230,6 +230,12 @@ pub struct Compiled {
     /// the containment edges that lead to them.
     pub exported: Vec<marionette_catalog::Resource>,
     pub exported_edges: Vec<marionette_catalog::Edge>,
+    /// For each type of the catalog's and the exported resources (as the
+    /// catalog writes it, `File`), the attribute naming what each of its
+    /// resources manages, when one alone does
+    /// (`builtin_types::identifying_attribute`); a class or defined
+    /// type's is `name`. PuppetDB's terminus makes an alias of it.
+    pub namevars: std::collections::BTreeMap<String, String>,
     /// Log lines and errors as Puppet prints them.
     pub lines: Vec<(Stream, String)>,
 }
@@ -296,6 +302,7 @@ fn compile_here(options: &CompileOptions) -> Compiled {
                     catalog: None,
                     exported: Vec::new(),
                     exported_edges: Vec::new(),
+                    namevars: Default::default(),
                     lines,
                 };
             }
@@ -313,6 +320,7 @@ fn compile_here(options: &CompileOptions) -> Compiled {
             catalog: None,
             exported: Vec::new(),
             exported_edges: Vec::new(),
+            namevars: Default::default(),
             lines,
         };
     };
@@ -326,10 +334,14 @@ fn compile_here(options: &CompileOptions) -> Compiled {
     match result {
         Ok(_) => {
             let c = evaluator.take_catalog();
+            let exported = std::mem::take(&mut evaluator.exported_out);
+            let namevars =
+                compiler::builtin_types::namevars_of(c.resources.iter().chain(&exported));
             Compiled {
                 catalog: Some(c),
-                exported: std::mem::take(&mut evaluator.exported_out),
+                exported,
                 exported_edges: std::mem::take(&mut evaluator.exported_edges_out),
+                namevars,
                 lines,
             }
         }
@@ -364,6 +376,7 @@ fn compile_here(options: &CompileOptions) -> Compiled {
                 catalog: None,
                 exported: Vec::new(),
                 exported_edges: Vec::new(),
+                namevars: Default::default(),
                 lines,
             }
         }

@@ -39,7 +39,7 @@ fn main() {
         resources.push(json!({"type": "Haproxy::Balancermember", "title": node, "tags": ["haproxy", "web"],
                               "exported": true, "parameters": {"listening_service": "web", "ports": "80"}}));
         let catalog = json!({"name": node, "version": 1, "environment": "production", "resources": resources, "edges": []});
-        let payload = commands::replace_catalog(&catalog, "server", None);
+        let payload = commands::replace_catalog(&catalog, "server", None, &Default::default());
         store.submit("replace catalog", 9, &node, &payload).unwrap();
     }
     let stored = started.elapsed();

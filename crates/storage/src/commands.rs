@@ -87,6 +87,35 @@ fn unordered_sorted(mut parameters: Map<String, Value>) -> Map<String, Value> {
     parameters
 }
 
+/// For each resource type (as a catalog writes it, `File`), the attribute
+/// whose value names what each of its resources manages, when one alone
+/// does (`path` for `File`; none for `Exec`, whose commands may repeat,
+/// or `Package`, named with its provider).
+pub type Namevars = std::collections::BTreeMap<String, String>;
+
+/// A resource's aliases as the terminus sends them: those it was given,
+/// and the value of its type's namevar when that is not its title.
+fn namevar_aliases(resource: &Value, namevars: &Namevars) -> Vec<Value> {
+    let parameters = resource.get("parameters");
+    let mut aliases: Vec<Value> = match parameters.and_then(|p| p.get("alias")) {
+        Some(Value::Array(given)) => given.iter().filter(|a| !a.is_null()).cloned().collect(),
+        Some(Value::Null) | None => Vec::new(),
+        Some(one) => vec![one.clone()],
+    };
+    let name = resource
+        .get("type")
+        .and_then(Value::as_str)
+        .and_then(|type_name| namevars.get(type_name))
+        .and_then(|namevar| parameters?.get(namevar));
+    if let Some(name) = name
+        && resource.get("title") != Some(name)
+        && !aliases.contains(name)
+    {
+        aliases.push(name.clone());
+    }
+    aliases
+}
+
 /// `[type, title]` of a reference `Type[title]`.
 fn split_reference(reference: &str) -> Option<(String, String)> {
     let (type_name, title) = reference.strip_suffix(']')?.split_once('[')?;
@@ -107,13 +136,48 @@ fn references(value: &Value) -> Vec<(String, String)> {
 /// containment plus those its relationship parameters make, and the
 /// unordered metaparameters' values are sorted, as Puppet's terminus
 /// sends them.
-pub fn replace_catalog(catalog: &Value, producer: &str, transaction_uuid: Option<&str>) -> Value {
+///
+/// As the terminus, a resource named otherwise than by its title (a
+/// `file { 'motd': path => '/etc/motd' }`, a title with a trailing slash)
+/// gets that name among its `alias`es, and a relationship naming a
+/// resource by an alias is an edge to its title. `namevars` says, for
+/// each type (as the catalog writes it), which attribute names what its
+/// resources manage; a type it lacks gets no alias.
+pub fn replace_catalog(
+    catalog: &Value,
+    producer: &str,
+    transaction_uuid: Option<&str>,
+    namevars: &Namevars,
+) -> Value {
     let field = |key: &str| catalog.get(key).cloned().unwrap_or(Value::Null);
     let empty = Vec::new();
     let resources = catalog
         .get("resources")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
+    let aliases: Vec<Vec<Value>> = resources
+        .iter()
+        .map(|resource| namevar_aliases(resource, namevars))
+        .collect();
+    // (type, alias) to the title it stands for.
+    let mut titles = std::collections::HashMap::new();
+    for (resource, names) in resources.iter().zip(&aliases) {
+        let text = |key: &str| {
+            resource
+                .get(key)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+        };
+        for name in names.iter().filter_map(Value::as_str) {
+            titles.insert((text("type"), name), text("title"));
+        }
+    }
+    let titled = |(type_name, title): (String, String)| {
+        let titled = titles
+            .get(&(type_name.as_str(), title.as_str()))
+            .map(|titled| titled.to_string());
+        (type_name, titled.unwrap_or(title))
+    };
     let mut out_resources = Vec::new();
     let mut edges = Vec::new();
     let endpoint =
@@ -136,7 +200,7 @@ pub fn replace_catalog(catalog: &Value, producer: &str, transaction_uuid: Option
             }));
         }
     }
-    for resource in resources {
+    for (resource, aliases) in resources.iter().zip(&aliases) {
         let get = |key: &str| resource.get(key).cloned().unwrap_or(Value::Null);
         let this = (
             get("type").as_str().unwrap_or_default().to_string(),
@@ -154,6 +218,8 @@ pub fn replace_catalog(catalog: &Value, producer: &str, transaction_uuid: Option
                     .get(parameter)
                     .map(references)
                     .unwrap_or_default()
+                    .into_iter()
+                    .map(titled)
                 {
                     let (source, target) = if outward {
                         (&this, &other)
@@ -183,7 +249,12 @@ pub fn replace_catalog(catalog: &Value, producer: &str, transaction_uuid: Option
         stored.insert(
             "parameters".into(),
             match parameters {
-                Value::Object(parameters) => Value::Object(unordered_sorted(parameters)),
+                Value::Object(mut parameters) => {
+                    if !aliases.is_empty() {
+                        parameters.insert("alias".into(), Value::Array(aliases.clone()));
+                    }
+                    Value::Object(unordered_sorted(parameters))
+                }
                 _ => json!({}),
             },
         );
@@ -358,10 +429,50 @@ mod tests {
             }],
             "edges": [],
         });
-        let stored = replace_catalog(&catalog, "mrtest-producer", None);
+        let stored = replace_catalog(&catalog, "mrtest-producer", None, &Default::default());
         let parameters = &stored["resources"][0]["parameters"];
         assert_eq!(parameters["tag"], json!(["a", "b"]));
         assert_eq!(parameters["require"], json!(["File[a]", "Package[z]"]));
         assert_eq!(parameters["content"], json!(["b", "a"]));
+    }
+
+    /// As the terminus: a resource named otherwise than by its title gets
+    /// its name among its aliases, not twice, and only for a type named by
+    /// one attribute; a relationship to an alias is an edge to the title.
+    #[test]
+    fn resources_named_otherwise_than_by_title_get_their_name_as_an_alias() {
+        let catalog = json!({
+            "name": "mrtest.example.com",
+            "resources": [
+                {"type": "File", "title": "motd", "tags": [],
+                 "parameters": {"path": "/etc/motd", "alias": "banner"}},
+                {"type": "File", "title": "/etc/issue", "tags": [], "parameters": {}},
+                {"type": "Service", "title": "web", "tags": [],
+                 "parameters": {"name": "nginx", "alias": ["nginx"],
+                                "subscribe": "File[/etc/motd]"}},
+                {"type": "Exec", "title": "refresh", "tags": [],
+                 "parameters": {"command": "/bin/true"}},
+            ],
+            "edges": [],
+        });
+        let namevars: Namevars = [("File", "path"), ("Service", "name")]
+            .into_iter()
+            .map(|(t, n)| (t.to_string(), n.to_string()))
+            .collect();
+        let stored = replace_catalog(&catalog, "mrtest-producer", None, &namevars);
+        let alias = |index: usize| stored["resources"][index]["parameters"]["alias"].clone();
+        assert_eq!(alias(0), json!(["/etc/motd", "banner"]));
+        assert_eq!(alias(1), Value::Null);
+        assert_eq!(alias(2), json!(["nginx"]));
+        assert_eq!(alias(3), Value::Null, "Exec is in no namevars");
+        assert!(
+            stored["edges"].as_array().unwrap().contains(&json!({
+                "source": {"type": "File", "title": "motd"},
+                "target": {"type": "Service", "title": "web"},
+                "relationship": "subscription-of",
+            })),
+            "{}",
+            stored["edges"]
+        );
     }
 }

@@ -45,7 +45,12 @@ fn query(store: &Store, entity: &str, ast: Value) -> Vec<Value> {
 fn exported_resources_are_found_as_puppets_terminus_asks() {
     let (_dir, store) = store();
     for (node, key) in [("web1.example", "AAAA1"), ("web2.example", "AAAA2")] {
-        let payload = commands::replace_catalog(&catalog(node, node, key), "server", None);
+        let payload = commands::replace_catalog(
+            &catalog(node, node, key),
+            "server",
+            None,
+            &Default::default(),
+        );
         submit(&store, commands::REPLACE_CATALOG, &payload);
     }
     // What `Sshkey <<| tag == 'fleet' |>>` on web1 sends.
@@ -83,9 +88,19 @@ fn exported_resources_are_found_as_puppets_terminus_asks() {
 #[test]
 fn a_new_catalog_replaces_the_old_and_edges_are_synthesized() {
     let (_dir, store) = store();
-    let first = commands::replace_catalog(&catalog("n1", "old", "K1"), "server", Some("t-1"));
+    let first = commands::replace_catalog(
+        &catalog("n1", "old", "K1"),
+        "server",
+        Some("t-1"),
+        &Default::default(),
+    );
     submit(&store, commands::REPLACE_CATALOG, &first);
-    let second = commands::replace_catalog(&catalog("n1", "new", "K2"), "server", Some("t-2"));
+    let second = commands::replace_catalog(
+        &catalog("n1", "new", "K2"),
+        "server",
+        Some("t-2"),
+        &Default::default(),
+    );
     submit(&store, commands::REPLACE_CATALOG, &second);
     let titles: Vec<Value> = query(&store, "resources", json!(["=", "type", "Sshkey"]))
         .into_iter()
@@ -115,9 +130,19 @@ fn a_new_catalog_replaces_the_old_and_edges_are_synthesized() {
 #[test]
 fn a_malformed_catalog_leaves_the_stored_one_whole() {
     let (_dir, store) = store();
-    let good = commands::replace_catalog(&catalog("n1", "kept", "K"), "server", None);
+    let good = commands::replace_catalog(
+        &catalog("n1", "kept", "K"),
+        "server",
+        None,
+        &Default::default(),
+    );
     submit(&store, commands::REPLACE_CATALOG, &good);
-    let mut bad = commands::replace_catalog(&catalog("n1", "lost", "K"), "server", None);
+    let mut bad = commands::replace_catalog(
+        &catalog("n1", "lost", "K"),
+        "server",
+        None,
+        &Default::default(),
+    );
     bad["resources"]
         .as_array_mut()
         .unwrap()
@@ -399,7 +424,12 @@ fn answers_written_as_read_are_the_queries_answers() {
         submit(
             &store,
             commands::REPLACE_CATALOG,
-            &commands::replace_catalog(&catalog(node, node, "AAAA"), "s", None),
+            &commands::replace_catalog(
+                &catalog(node, node, "AAAA"),
+                "s",
+                None,
+                &Default::default(),
+            ),
         );
     }
     let page = |limit: Option<usize>, offset: usize, order: &[&str]| Paging {
@@ -614,7 +644,12 @@ fn pql_queries_are_answered() {
             commands::REPLACE_FACTS,
             &commands::replace_facts(node, "production", &values, None, "server"),
         );
-        let payload = commands::replace_catalog(&catalog(node, node, key), "server", None);
+        let payload = commands::replace_catalog(
+            &catalog(node, node, key),
+            "server",
+            None,
+            &Default::default(),
+        );
         submit(&store, commands::REPLACE_CATALOG, &payload);
     }
     let names = |rows: Vec<Value>| -> Vec<String> {
@@ -738,7 +773,12 @@ fn pql_queries_are_answered() {
 fn population_metrics_status_and_time() {
     let (_dir, store) = store();
     for (node, key) in [("web1.example", "AAAA1"), ("web2.example", "AAAA2")] {
-        let payload = commands::replace_catalog(&catalog(node, node, key), "server", None);
+        let payload = commands::replace_catalog(
+            &catalog(node, node, key),
+            "server",
+            None,
+            &Default::default(),
+        );
         submit(&store, commands::REPLACE_CATALOG, &payload);
     }
     submit(
@@ -1053,7 +1093,12 @@ fn purges_are_batched_and_cleans_and_deletes_run_on_demand() {
 #[test]
 fn mangled_queries_are_refused_not_crashed_on() {
     let (_dir, store) = store();
-    let payload = commands::replace_catalog(&catalog("web1.example", "w", "K"), "server", None);
+    let payload = commands::replace_catalog(
+        &catalog("web1.example", "w", "K"),
+        "server",
+        None,
+        &Default::default(),
+    );
     submit(&store, commands::REPLACE_CATALOG, &payload);
     let queries = [
         r#"inventory[certname, facts."a.b".c[0]] { facts.match("s.*").x >= 1 and trusted.certname ~ "é" order by certname limit 1 }"#,

@@ -34,6 +34,13 @@ node /^web\d+/ {
     ip  => $facts['networking']['ip'],
     tag => 'mrtest_hosts',
   }
+  # Titled otherwise than its path: PuppetDB keeps the path as an alias,
+  # which the collecting node's catalog shows.
+  @@file { "mrtest-banner-${facts['networking']['hostname']}":
+    path    => "/etc/mrtest-monitoring/${trusted['certname']}-banner.cfg",
+    content => "${trusted['certname']}\n",
+    tag     => ['mrtest_check', 'http'],
+  }
 }
 
 node /^db\d+/ {

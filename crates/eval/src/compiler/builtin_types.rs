@@ -263,6 +263,9 @@ pub struct AgentType {
     pub name: String,
     pub namevar: String,
     pub attributes: Vec<String>,
+    /// Whether several attributes together identify a resource (then
+    /// `namevar` is `name`, standing for its title).
+    pub composite: bool,
 }
 
 thread_local! {
@@ -360,6 +363,41 @@ impl Namevars {
 /// run the same command under different titles.
 pub(crate) fn isomorphic(type_name: &str) -> bool {
     !matches!(type_name, "exec" | "tidy")
+}
+
+/// The attribute whose value alone names what a resource of the type
+/// manages, for the aliases PuppetDB's terminus gives resources named
+/// otherwise than by their title: none for a type that is not
+/// [`isomorphic`], or whose resources several attributes identify
+/// (`package`'s name, provider and command; `sshkey`'s name and type).
+pub(crate) fn identifying_attribute(type_name: &str) -> Option<Cow<'static, str>> {
+    let composite = matches!(type_name, "package" | "sshkey")
+        || agent_type(type_name, |t| t.composite).unwrap_or(false);
+    (isomorphic(type_name) && !composite).then(|| namevar(type_name))
+}
+
+/// [`identifying_attribute`] of each type of `resources` that has one
+/// (`name` for classes and defined types), by the type's name as the
+/// catalog writes it.
+pub(crate) fn namevars_of<'a>(
+    resources: impl Iterator<Item = &'a marionette_catalog::Resource>,
+) -> std::collections::BTreeMap<String, String> {
+    let mut namevars = std::collections::BTreeMap::new();
+    for resource in resources {
+        if namevars.contains_key(&resource.type_name) {
+            continue;
+        }
+        let type_name = resource.type_name.to_lowercase();
+        let attribute = if is_builtin(&type_name) {
+            identifying_attribute(&type_name)
+        } else {
+            Some(Cow::Borrowed("name"))
+        };
+        if let Some(attribute) = attribute {
+            namevars.insert(resource.type_name.clone(), attribute.into_owned());
+        }
+    }
+    namevars
 }
 
 /// All core type names, for "did you mean" hints.

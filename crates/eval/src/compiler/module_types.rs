@@ -77,7 +77,7 @@ impl Evaluator<'_> {
                 .titled_types
                 .insert(type_name.to_string(), file.clone());
         }
-        let (namevar, mut attributes) = {
+        let (namevar, composite, mut attributes) = {
             let namevars: Vec<&str> = spec
                 .attributes
                 .iter()
@@ -91,7 +91,7 @@ impl Evaluator<'_> {
                 _ => "name".to_string(),
             };
             let names: Vec<String> = spec.attributes.iter().map(|a| a.name.clone()).collect();
-            (namevar, names)
+            (namevar, namevars.len() > 1, names)
         };
         let provider = format!("lib/puppet/provider/{type_name}");
         if dirs.iter().any(|d| d.join(&provider).is_dir())
@@ -103,6 +103,7 @@ impl Evaluator<'_> {
             name: type_name.to_string(),
             namevar,
             attributes,
+            composite,
         });
         self.ruby.types.insert(type_name.to_string(), true);
         Ok(true)
