@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::io::Write;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
@@ -165,6 +166,58 @@ impl Serialize for Row {
     }
 }
 
+/// What is written into an answer's JSON list.
+pub(crate) trait WriteJson {
+    fn write_json<W: Write>(&self, out: &mut W) -> std::io::Result<()>;
+}
+
+impl WriteJson for Value {
+    fn write_json<W: Write>(&self, out: &mut W) -> std::io::Result<()> {
+        Ok(serde_json::to_writer(out, self)?)
+    }
+}
+
+/// As its [`Serialize`] writes it, with the text most fields are (names,
+/// times, hashes: nothing to escape) written as it is: a fleet's answer
+/// is megabytes of such text.
+impl WriteJson for Row {
+    fn write_json<W: Write>(&self, out: &mut W) -> std::io::Result<()> {
+        out.write_all(b"{")?;
+        for (index, (key, cell)) in self.0.iter().enumerate() {
+            if index > 0 {
+                out.write_all(b",")?;
+            }
+            write_str(out, key)?;
+            out.write_all(b":")?;
+            let kept = cell
+                .unread()
+                .and_then(|json| serde_json::from_str::<&serde_json::value::RawValue>(json).ok());
+            match kept {
+                Some(raw) => out.write_all(raw.get().as_bytes())?,
+                None => match cell.value() {
+                    Value::String(text) => write_str(out, text)?,
+                    value => serde_json::to_writer(&mut *out, value)?,
+                },
+            }
+        }
+        out.write_all(b"}")
+    }
+}
+
+/// A JSON string: as it is when nothing in it needs escaping.
+fn write_str<W: Write>(out: &mut W, text: &str) -> std::io::Result<()> {
+    // No early exit: the whole text is looked at in wide steps.
+    let escaped = text.bytes().fold(false, |any, b| {
+        any | (b < 0x20) | (b == b'"') | (b == b'\\')
+    });
+    if escaped {
+        return Ok(serde_json::to_writer(out, text)?);
+    }
+    out.write_all(b"\"")?;
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\"")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +244,13 @@ mod tests {
         assert_eq!(
             row.get("d").and_then(|d| d.get("p")),
             Some(&serde_json::json!([1, "x"]))
+        );
+        row.insert("g", Value::from("quote \" back \\ tab \t é"));
+        let mut written = Vec::new();
+        row.write_json(&mut written).unwrap();
+        assert_eq!(
+            String::from_utf8(written).unwrap(),
+            serde_json::to_string(&row).unwrap()
         );
         row.retain(|k| k == "b");
         assert_eq!(row.clone().into_value(), serde_json::json!({"b": 3}));

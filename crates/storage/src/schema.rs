@@ -215,6 +215,8 @@ const MIGRATIONS: &[Migration] = &[
     //   every report kept. By the report too, which deleting a report
     //   and every query of reports (saying whether each is the latest)
     //   look for.
+    // - Each node's catalog's number of resources in its summary: the
+    //   population metrics count them from it, not from every catalog.
     // - A fact's values across the fleet: on SQLite, `fact_values` in
     //   (name, node) order (a table without row ids, its key the order),
     //   so one fact's 10,000 values are read from consecutive pages.
@@ -224,7 +226,10 @@ const MIGRATIONS: &[Migration] = &[
     //   keeps an index's entries under a third of a page, which a
     //   resource's parameters may pass: it has their keys only.
     Migration {
-        both: "",
+        both: "ALTER TABLE certnames ADD COLUMN catalog_resource_count INTEGER;
+               UPDATE certnames SET catalog_resource_count =
+                   (SELECT k.resource_count FROM catalogs k
+                    WHERE k.certname = certnames.certname);",
         sqlite: "CREATE TABLE latest_reports_by_node (
                    certname TEXT PRIMARY KEY REFERENCES certnames(certname) ON DELETE CASCADE,
                    hash TEXT NOT NULL REFERENCES reports(hash) ON DELETE CASCADE,
@@ -426,6 +431,11 @@ mod tests {
         assert_eq!(row.text(2).as_deref(), Some("changed"));
         assert_eq!(row.text(3).as_deref(), Some("h1"));
         assert_eq!(row.int(4), Some(1));
+        let row = db
+            .query_one("SELECT catalog_resource_count FROM certnames", &[])
+            .unwrap()
+            .unwrap();
+        assert_eq!(row.int(0), Some(1));
         // Version 6: the latest report's summary and events beside it.
         let row = db
             .query_one(

@@ -557,8 +557,8 @@ impl Store {
                 "SELECT count(*) FROM certnames c WHERE NOT ({active})"
             ))?,
             resources: count(&format!(
-                "SELECT CAST(COALESCE(sum(k.resource_count), 0) AS BIGINT) FROM catalogs k
-                 JOIN certnames c ON c.certname = k.certname WHERE {active}"
+                "SELECT CAST(COALESCE(sum(c.catalog_resource_count), 0) AS BIGINT)
+                 FROM certnames c WHERE {active}"
             ))?,
             distinct_resources: if distinct {
                 count(&format!(
@@ -696,16 +696,14 @@ impl<'a> List<'a> {
     }
 
     /// Writes an item; false once writing failed.
-    fn push(&mut self, item: &impl serde::Serialize) -> bool {
+    fn push(&mut self, item: &impl crate::row::WriteJson) -> bool {
         use std::io::Write as _;
         let separated = if self.items == 0 {
             Ok(())
         } else {
             self.out.write_all(b",")
         };
-        match separated
-            .and_then(|()| serde_json::to_writer(&mut self.out, item).map_err(Into::into))
-        {
+        match separated.and_then(|()| item.write_json(&mut self.out)) {
             Ok(()) => {
                 self.items += 1;
                 true
@@ -1021,6 +1019,12 @@ fn replace_catalog(
     transaction.execute(
         "UPDATE catalogs SET resource_count =
             (SELECT count(*) FROM catalog_resources r WHERE r.certname = ?1)
+         WHERE certname = ?1",
+        params![certname],
+    )?;
+    transaction.execute(
+        "UPDATE certnames SET catalog_resource_count =
+            (SELECT k.resource_count FROM catalogs k WHERE k.certname = ?1)
          WHERE certname = ?1",
         params![certname],
     )?;
