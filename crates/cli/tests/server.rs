@@ -479,7 +479,9 @@ fn a_stock_puppet_agent_is_served() {
         "/puppet/v3/file_content/modules/mrtest_srv/greeting.txt?environment=production";
     assert_eq!(curl(dir, server.port, None, &[], anonymous), "403");
 
-    // A certificate request of 100 KiB is refused unread.
+    // A certificate request of 100 KiB is refused, unkept: its body is
+    // read and thrown away (so that curl, which sends it at once, reads
+    // the 413 rather than a reset connection).
     let big = dir.join("big.csr");
     std::fs::write(&big, vec![b'A'; 100 * 1024]).unwrap();
     let upload = format!("@{}", big.display());

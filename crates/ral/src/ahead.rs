@@ -26,6 +26,18 @@ use std::sync::{Arc, OnceLock};
 use crate::provider::{ChangeCount, Context, Implementation, Instance, PropertyHash, ProviderDef};
 use crate::resource::Resource;
 
+thread_local! {
+    static READING_AHEAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread checks resources ahead of the transaction: a
+/// provider's read that would log (what Puppet says when it evaluates the
+/// resource) fails there, and is made again when the resource is
+/// evaluated.
+pub fn reading_ahead() -> bool {
+    READING_AHEAD.with(std::cell::Cell::get)
+}
+
 /// Below this many resources the checkers cost more than they save.
 const MIN_RESOURCES: usize = 2;
 
@@ -105,6 +117,7 @@ impl Ahead {
     }
 
     fn run(&self, cx: &Context) {
+        READING_AHEAD.with(|ahead| ahead.set(true));
         while let Ok(taken) = self
             .next
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))

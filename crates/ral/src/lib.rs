@@ -48,6 +48,7 @@ pub mod state_file;
 pub mod sync;
 pub mod typedef;
 
+pub use ahead::reading_ahead;
 pub use command::{CommandError, CommandSpec, Output, Runner};
 pub use data::type_from_data;
 pub use error::{Origin, ProviderError, RalError};

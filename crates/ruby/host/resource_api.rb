@@ -396,8 +396,11 @@ module Marionette
           resource_type.rsapi
         end
 
+        # Made at the provider's first use in a run, from the definition
+        # read again, as Puppet's Resource API makes it: a definition's
+        # warnings (its unknown features) come there, in the run's log.
         def context
-          @context ||= Puppet::ResourceApi::Context.new(rsapi)
+          @context ||= Puppet::ResourceApi::Context.new(Puppet::ResourceApi::TypeDefinition.new(rsapi.definition))
         end
 
         # The module's provider, made once per run.

@@ -581,6 +581,24 @@ async fn read_body(
     }
 }
 
+/// The most of a refused body read (and thrown away) so that its sender
+/// reads the refusal.
+const DRAINED: u64 = 1 << 20;
+
+/// Reads a refused body's rest, when it is not too long, before the
+/// connection closes: a connection closed with what its client sent still
+/// unread is reset, and a client still sending may lose the answer (the
+/// 413 that says why) to the reset.
+async fn drain(mut body: Incoming, declared: Option<u64>) {
+    if declared.is_none_or(|length| length > DRAINED) {
+        return;
+    }
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        while let Some(Ok(_)) = body.frame().await {}
+    })
+    .await;
+}
+
 /// Answers a request, then counts it and writes it to the access log.
 pub(crate) async fn route(
     state: &Arc<State>,
@@ -672,7 +690,16 @@ async fn answer(
     );
     let limit = match admitted {
         Admission::Read(limit) => limit,
-        Admission::Refuse(status) => return http::finish(refusal(status, &parts), None),
+        Admission::Refuse(status) => {
+            // A client waiting for "100 Continue" sends no body; reading
+            // it would ask for it.
+            if status == StatusCode::PAYLOAD_TOO_LARGE
+                && !parts.headers.contains_key(hyper::header::EXPECT)
+            {
+                tokio::spawn(drain(body, declared));
+            }
+            return http::finish(refusal(status, &parts), None);
+        }
     };
     // A body trickled a byte at a time stays within the idle timeout;
     // the whole of it must come within ten of them.

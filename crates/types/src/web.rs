@@ -169,7 +169,7 @@ fn ask(url: &str, preferred: Option<&str>) -> Result<Option<Remote>, String> {
         )
     };
     let (address, auth) = split_credentials(url);
-    let agent = agent_for(url);
+    let agent = agent();
     let mut head = agent.head(&address);
     if let Some(auth) = &auth {
         head = head.header("Authorization", auth);
@@ -373,10 +373,20 @@ fn utc_text(time: SystemTime) -> String {
     format!("{} UTC", local.trim_end_matches(" +0000"))
 }
 
-/// The client of a run: the system's and the run's trusted certificates.
-/// Before the first HTTPS request, says (as Puppet does) when the node has
-/// no key or certificate to present.
+/// The client of a run (the system's and the run's trusted
+/// certificates), for a request that is the resource's own use of `url`
+/// ([`announce`]).
 fn agent_for(url: &str) -> ureq::Agent {
+    announce(url);
+    agent()
+}
+
+/// Says, once a run and before its first use of an HTTPS server, when the
+/// node has no key or certificate to present, as Puppet does when it
+/// evaluates the first resource that asks one. A file's source is asked
+/// earlier, when the resource is built: it announces its server when it
+/// is evaluated.
+pub fn announce(url: &str) {
     if url
         .get(..6)
         .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https:"))
@@ -396,7 +406,6 @@ fn agent_for(url: &str) -> ureq::Agent {
             }
         }
     }
-    agent()
 }
 
 fn agent() -> ureq::Agent {

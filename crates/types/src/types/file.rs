@@ -661,6 +661,28 @@ pub fn web_source(resource: &Resource) -> Result<Option<Arc<web::Remote>>, Strin
     Ok(None)
 }
 
+/// Says what using the resource's first web source warrants, now that
+/// the resource is evaluated ([`web::announce`]); false, saying nothing,
+/// when the resource is read ahead of its evaluation
+/// ([`marionette_ral::reading_ahead`]), which then is left to it.
+pub fn announce_web_source(resource: &Resource) -> bool {
+    let Some(source) = resource.get("source") else {
+        return true;
+    };
+    let first = match source {
+        Value::Array(items) => items.iter().map(value_text).find(|text| web::is_web(text)),
+        single => Some(value_text(single)).filter(|text| web::is_web(text)),
+    };
+    match first {
+        Some(_) if marionette_ral::reading_ahead() => false,
+        Some(url) => {
+            web::announce(&url);
+            true
+        }
+        None => true,
+    }
+}
+
 /// With `links => manage`, when the first source is a link, where it
 /// points: the resource then makes the same link rather than copying
 /// content, as Puppet does.

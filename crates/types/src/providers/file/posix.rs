@@ -148,6 +148,11 @@ fn check_sources(resource: &Resource) -> Result<(), ProviderError> {
     if ensure == "absent" {
         return Ok(());
     }
+    if !crate::types::file::announce_web_source(resource) {
+        return Err(ProviderError::new(
+            "a web source is asked when its resource is evaluated",
+        ));
+    }
     match crate::types::file::web_source(resource) {
         Ok(Some(_)) => return Ok(()),
         Err(reason) => return Err(ProviderError::new(reason)),
