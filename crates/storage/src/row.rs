@@ -55,10 +55,11 @@ impl Cell {
         }
     }
 
-    /// The JSON text kept, when nothing has read it yet.
-    fn unread(&self) -> Option<&str> {
+    /// The JSON text kept, when nothing has read it yet, checked to be
+    /// JSON: what the answer holds as it is.
+    fn unread(&self) -> Option<&serde_json::value::RawValue> {
         match self {
-            Cell::Json(json) if json.1.get().is_none() => Some(&json.0),
+            Cell::Json(json) if json.1.get().is_none() => serde_json::from_str(&json.0).ok(),
             _ => None,
         }
     }
@@ -154,10 +155,7 @@ impl Serialize for Row {
         for (key, cell) in &self.0 {
             // A document nothing read is written as it is kept, once
             // checked to be JSON.
-            let kept = cell
-                .unread()
-                .and_then(|json| serde_json::from_str::<&serde_json::value::RawValue>(json).ok());
-            match kept {
+            match cell.unread() {
                 Some(raw) => map.serialize_entry(key.as_ref(), raw)?,
                 None => map.serialize_entry(key.as_ref(), cell.value())?,
             }
@@ -189,10 +187,7 @@ impl WriteJson for Row {
             }
             write_str(out, key)?;
             out.write_all(b":")?;
-            let kept = cell
-                .unread()
-                .and_then(|json| serde_json::from_str::<&serde_json::value::RawValue>(json).ok());
-            match kept {
+            match cell.unread() {
                 Some(raw) => out.write_all(raw.get().as_bytes())?,
                 None => match cell.value() {
                     Value::String(text) => write_str(out, text)?,
