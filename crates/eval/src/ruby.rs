@@ -928,6 +928,9 @@ impl Engine for Answers<'_, '_> {
             // A compile runs no commands for Ruby code: the host runs them
             // itself, as Puppet's compiler would.
             Question::Execute(_) => return Err("the compiler runs no commands".into()),
+            Question::SetParameter { .. } | Question::CatalogResources(_) => {
+                return Err("only a catalog being applied is read or set so".into());
+            }
         })
     }
 

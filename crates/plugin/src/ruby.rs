@@ -1554,6 +1554,16 @@ impl<'c> Answers<'c> {
     }
 }
 
+/// A resource of the run being applied, by its type (`File` or `file`)
+/// and title.
+fn run_resource<'c>(
+    cx: &'c Context,
+    type_name: &str,
+    title: &str,
+) -> Option<&'c marionette_ral::Resource> {
+    cx.find(&type_name.to_lowercase(), title)
+}
+
 /// The modules' custom fact files (`lib/facter/*.rb`), in module path
 /// order.
 pub(crate) fn fact_files(modules: &[PathBuf]) -> Vec<PathBuf> {
@@ -1705,6 +1715,48 @@ impl Engine for Answers<'_> {
             Question::Execute(execution) => Ok(Answer::Executed(execute(&execution))),
             Question::CompareVersions(a, b) => {
                 Ok(Answer::Ordering(marionette_eval::compare_versions(&a, &b)))
+            }
+            // Another resource of the run, for a provider that reads or
+            // sets it (datacat's collector).
+            Question::FindResource { type_name, title } if self.cx.is_some() => {
+                let found = self.cx.and_then(|cx| run_resource(cx, &type_name, &title));
+                Ok(Answer::Resource(found.map(|resource| {
+                    resource
+                        .values()
+                        .map(|(name, value)| (Value::string(name), value.clone()))
+                        .collect()
+                })))
+            }
+            Question::CatalogResources(types) => {
+                let cx = self.cx.ok_or("no catalog is being applied")?;
+                let found = cx
+                    .catalog
+                    .iter()
+                    .filter(|r| types.iter().any(|t| t == r.type_name()))
+                    .map(|r| {
+                        Value::array(vec![
+                            Value::string(r.type_name()),
+                            Value::string(r.title()),
+                            Value::hash(applying_values(r)),
+                        ])
+                    })
+                    .collect();
+                Ok(Answer::Value(Value::array(found)))
+            }
+            Question::SetParameter {
+                type_name,
+                title,
+                name,
+                value,
+            } => {
+                let cx = self.cx.ok_or("no catalog is being applied")?;
+                let resource = run_resource(cx, &type_name, &title)
+                    .ok_or_else(|| format!("{type_name}[{title}] is not in the catalog"))?;
+                cx.overrides.set(resource.reference_str(), &name, value);
+                // What was read of the system ahead of the run assumed the
+                // resource as the catalog had it.
+                cx.generation.advance();
+                Ok(Answer::Done)
             }
             other => Err(format!(
                 "a provider cannot ask this while applying: {other:?}"

@@ -56,7 +56,7 @@ pub use filebucket::{Filebucket, RemoteBucket};
 pub use log::{Level, Logger};
 pub use provider::{
     BatchProvider, Change, ChangeCount, Confine, Context, Crud, CrudProvider, DeferredFailure,
-    Facts, Implementation, Instance, PropertyHash, PropertyProvider, ProviderDef,
+    Facts, Implementation, Instance, Overrides, PropertyHash, PropertyProvider, ProviderDef,
 };
 pub use registry::Registry;
 pub use resource::Resource;

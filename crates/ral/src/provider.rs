@@ -64,6 +64,37 @@ pub struct Context {
     pub listing: PropertyHash,
     /// How often the run has changed the system so far.
     pub generation: ChangeCount,
+    /// Parameters providers set on other resources of the run.
+    pub overrides: Overrides,
+}
+
+/// Parameters a provider set on another resource of the run, which that
+/// resource takes when it is evaluated: datacat's collector gives its
+/// file the content it rendered, as a Puppet type may set any resource of
+/// the catalog it applies. Shared by every copy of a run's [`Context`].
+#[derive(Clone, Debug, Default)]
+pub struct Overrides(Arc<std::sync::Mutex<Vec<(String, String, Value)>>>);
+
+impl Overrides {
+    /// Sets `name` of the resource `reference` (`File[/etc/x]`) to `value`.
+    pub fn set(&self, reference: &str, name: &str, value: Value) {
+        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        set.retain(|(r, n, _)| !(r == reference && n == name));
+        set.push((reference.to_string(), name.to_string(), value));
+    }
+
+    /// What was set on the resource `reference`, taken away.
+    pub fn take(&self, reference: &str) -> Vec<(String, Value)> {
+        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if set.is_empty() {
+            return Vec::new();
+        }
+        let (taken, kept) = std::mem::take(&mut *set)
+            .into_iter()
+            .partition::<Vec<_>, _>(|(r, _, _)| r == reference);
+        *set = kept;
+        taken.into_iter().map(|(_, n, v)| (n, v)).collect()
+    }
 }
 
 /// A count of the changes a run made to the system, shared by every copy
@@ -105,6 +136,7 @@ impl Context {
             state_dir: None,
             listing: PropertyHash::new(),
             generation: ChangeCount::default(),
+            overrides: Overrides::default(),
         }
     }
 
@@ -721,5 +753,25 @@ impl std::fmt::Debug for ProviderDef {
             .field("type_name", &self.type_name)
             .field("name", &self.name)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_parameter_set_on_another_resource_is_taken_once_by_that_resource() {
+        let overrides = Overrides::default();
+        let shared = overrides.clone();
+        shared.set("File[/a]", "content", Value::string("first"));
+        shared.set("File[/b]", "mode", Value::string("0600"));
+        shared.set("File[/a]", "content", Value::string("second"));
+        assert_eq!(
+            overrides.take("File[/a]"),
+            vec![("content".to_string(), Value::string("second"))]
+        );
+        assert!(overrides.take("File[/a]").is_empty());
+        assert_eq!(overrides.take("File[/b]").len(), 1);
     }
 }

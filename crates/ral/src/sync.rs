@@ -209,6 +209,9 @@ pub(crate) fn in_sync(
         if is_absent(desired) || is_absent(&current) {
             return Ok(true);
         }
+    } else if resource.type_def().ensurable && resource.managed_properties().next().is_none() {
+        // Its `exists?` is asked when it is evaluated (see sync_instance).
+        return Ok(false);
     } else if resource.type_def().ensurable
         && resource.managed_properties().next().is_some()
         && !provider.exists(cx, instance)?
@@ -1116,6 +1119,15 @@ fn sync_instance(
         if is_absent(desired) || is_absent(&current) {
             return Ok(());
         }
+    } else if type_def.ensurable && resource.managed_properties().next().is_none() {
+        // Nothing managed: Puppet asks whether the thing exists all the
+        // same (its `retrieve` reads every ensurable type's `ensure`), and
+        // a module's `exists?` may do the resource's work there (datacat's
+        // collector renders its file's content).
+        if exists.is_none() {
+            ask_exists(instance)?;
+        }
+        return Ok(());
     } else if type_def.ensurable
         && resource.managed_properties().next().is_some()
         && !match exists {

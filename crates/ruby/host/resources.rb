@@ -1145,7 +1145,7 @@ module Marionette
     end
 
     def resources
-      return Apply.resources.values + @added if @entries.nil?
+      return Apply.resources.values + others + @added if @entries.nil?
 
       @made ||= @entries.filter_map do |entry|
         type = Types.find(entry['type'].to_s)
@@ -1160,11 +1160,88 @@ module Marionette
       resources.each { |r| @added << r unless resource(r.ref) }
     end
 
-    # `resource('File[/x]')` or `resource(:file, '/x')`.
+    # `resource('File[/x]')` or `resource(:file, '/x')`; one of a type
+    # the host does not run (a file) as the engine has it.
     def resource(type, title = nil)
       type, title = type.to_s.match(/\A(.+?)\[(.*)\]\z/m)&.captures || [type, title] if title.nil?
       wanted = "#{type.to_s.split('::').map(&:capitalize).join('::')}[#{title}]"
-      resources.find { |r| r.ref == wanted }
+      resources.find { |r| r.ref == wanted } || engine_resource(type, title)
+    end
+
+    private
+
+    # The run's other resources of the types the host has loaded, which
+    # it has not made (a datacat collector's fragments, which manage
+    # nothing themselves): made as their type's code makes them, once.
+    def others
+      @others ||= begin
+        found = Marionette.engine.call('catalog_resources', { 'types' => Wire.encode(Types.table.keys) })
+        made = Apply.resources.values.map(&:ref)
+        Array(Wire.decode(found['value'])).filter_map do |type, title, values|
+          resource = Apply.with_defaults(Apply.partial(Types.find(type.to_s), title, values || {}))
+          made.include?(resource.ref) ? nil : resource
+        rescue StandardError
+          nil
+        end
+      rescue EngineError
+        []
+      end
+    end
+
+    def engine_resource(type, title)
+      @engine_resources ||= {}
+      key = [type.to_s.downcase, title.to_s]
+      return @engine_resources[key] if @engine_resources.key?(key)
+
+      found = Marionette.engine.call('find_resource', { 'type' => type.to_s, 'title' => title.to_s })
+      @engine_resources[key] = found['found'] ? EngineResource.new(type, title, Wire.decode(found['parameters'])) : nil
+    rescue EngineError
+      nil
+    end
+  end
+
+  # A resource of the catalog being applied of a type the host does not
+  # run (a file): what the catalog says of it, and a parameter module
+  # code sets on it, which the engine gives the resource before it is
+  # evaluated (datacat's collector sets its file's content).
+  class EngineResource < Puppet::Type
+    attr_reader :title
+
+    def initialize(type, title, values)
+      @type_text = type.to_s.split('::').map(&:capitalize).join('::')
+      @title = title.to_s
+      @values = (values || {}).transform_keys(&:to_sym)
+    end
+
+    def [](name)
+      @values[name.to_sym]
+    end
+
+    def []=(name, value)
+      Marionette.engine.call('set_parameter', { 'type' => @type_text, 'title' => @title,
+                                                'name' => name.to_s, 'value' => Wire.encode(value) })
+      @values[name.to_sym] = value
+    end
+
+    def to_hash
+      @values.dup
+    end
+
+    def name
+      self[:name] || @title
+    end
+
+    def type
+      @type_text.downcase.to_sym
+    end
+
+    def ref
+      "#{@type_text}[#{@title}]"
+    end
+    alias to_s ref
+
+    def inspect
+      "#<#{ref}>"
     end
   end
 

@@ -325,6 +325,22 @@ impl Conversation {
                 type_name: text("type")?,
                 title: text("title")?,
             },
+            "catalog_resources" => Question::CatalogResources(match value("types")? {
+                Value::Array(types) => types
+                    .iter()
+                    .filter_map(|t| match t {
+                        Value::String(name) => Some(name.to_string()),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            }),
+            "set_parameter" => Question::SetParameter {
+                type_name: text("type")?,
+                title: text("title")?,
+                name: text("name")?,
+                value: value("value")?,
+            },
             "catalog_info" => Question::CatalogInfo,
             "instance" => Question::Instance {
                 type_text: text("type")?,

@@ -310,6 +310,18 @@ pub enum Question {
         type_name: String,
         title: String,
     },
+    /// The resources of the run being applied whose types are among
+    /// `types` (those the host has loaded), each `[type, title, values]`:
+    /// what a provider finds in `resource.catalog.resources`.
+    CatalogResources(Vec<String>),
+    /// Sets a parameter of another resource of the run being applied,
+    /// before it is evaluated (datacat's collector, its file's content).
+    SetParameter {
+        type_name: String,
+        title: String,
+        name: String,
+        value: Value,
+    },
     CatalogInfo,
     /// Whether a value is an instance of a type (as text, aliases allowed).
     Instance {

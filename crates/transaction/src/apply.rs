@@ -1176,6 +1176,28 @@ impl<'a> Run<'a> {
     fn process_resource(&mut self, node: usize, n: usize, failed_dependencies: &[usize]) {
         let resources = self.resources.clone();
         let (catalog_index, resource) = (&self.indices[n], &resources[n]);
+        // What a provider set on it earlier in the run (datacat's
+        // collector, its file's content), validated as its type takes it.
+        let overridden;
+        let resource = match self
+            .session
+            .context()
+            .overrides
+            .take(resource.reference_str())
+        {
+            taken if taken.is_empty() => resource,
+            taken => {
+                let mut changed = resource.clone();
+                for (name, value) in taken {
+                    if let Err(e) = changed.set(&name, value) {
+                        self.logger
+                            .log(Level::Err, &self.paths[*catalog_index], &e.to_string());
+                    }
+                }
+                overridden = changed;
+                &overridden
+            }
+        };
         if !self.late.is_empty()
             && let Some(generator) = self.graph.generator_of(*catalog_index)
         {
