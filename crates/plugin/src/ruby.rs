@@ -1752,6 +1752,13 @@ impl Engine for Answers<'_> {
                 let cx = self.cx.ok_or("no catalog is being applied")?;
                 let resource = run_resource(cx, &type_name, &title)
                     .ok_or_else(|| format!("{type_name}[{title}] is not in the catalog"))?;
+                // Checked now, as its type checks it: Puppet's
+                // `resource[name] = value` raises in the provider that sets
+                // it, which fails, and the target is skipped.
+                resource
+                    .clone()
+                    .set(&name, value.clone())
+                    .map_err(|e| e.to_string())?;
                 cx.overrides.set(resource.reference_str(), &name, value);
                 // What was read of the system ahead of the run assumed the
                 // resource as the catalog had it.

@@ -2,12 +2,14 @@
 # Records what the real `puppet apply` does with the types and providers of
 # tests/ruby/modules/mrtest_dsl, written with every part of the type and
 # provider DSL that Puppet's custom-types and provider-development pages
-# teach (mrtest_widget, mrtest_entry), step after step under
+# teach (mrtest_widget, mrtest_entry; mrtest_setter sets a parameter of
+# another resource, as datacat's collector does), step after step under
 # /tmp/mrtest-rbtypes: STEP.out (the output, colours off, times as N,
 # Facter's noise dropped) and STEP.state (every file left, with its
 # contents). Steps whose name ends in _noop run with --noop. Where
 # Marionette differs on purpose, STEP.marionette.out (written by hand)
-# holds what it prints instead. resource.out is `puppet resource
+# holds what it prints instead (23: a refused file mode says what is wrong
+# with it). resource.out is `puppet resource
 # mrtest_widget` over what the steps left; describe.out and
 # describe-providers.out are `puppet describe [--providers] mrtest_widget`.
 # crates/cli/tests/ruby.rs replays them.
