@@ -1,12 +1,12 @@
 # keepalived's global definitions, two VRRP instances in a sync group, and
 # an LVS virtual server with two real servers.
+include keepalived
 class { 'keepalived::global_defs':
   notification_email      => ['ops@example.com'],
   notification_email_from => 'keepalived@example.com',
   smtp_server             => 'localhost',
   router_id               => 'mrtest-lb1',
 }
-include keepalived
 keepalived::vrrp::instance { 'VI_EXT':
   interface         => 'eth0',
   state             => 'BACKUP',
