@@ -3,7 +3,9 @@
 //! the modules Debian 12 packages install in /usr/share/puppet/modules on
 //! the module path; every case in `tests/forge-trixie/` does the same with
 //! the newer releases Debian 13 packages (unpacked by
-//! scripts/forge-trixie-modules). Each is compiled with `marionette
+//! scripts/forge-trixie-modules); every case in `tests/forge-github/`
+//! does the same with Forge modules Debian does not package, taken from
+//! their repositories by scripts/forge-github-vendor. Each is compiled with `marionette
 //! catalog compile` and compared with what the real Puppet 7 compiled for
 //! it (`expected.json`, by meaning, as the conformance corpus compares) or
 //! the error it gave (`expected.err`), with the corpus's fixed facts
@@ -61,6 +63,26 @@ impl Corpus {
         assert!(
             made_from == list,
             "the trixie Forge corpus needs Debian 13's modules of tests/forge-trixie/packages.txt in {dir}/modules; make them with\n  scripts/forge-trixie-modules"
+        );
+        corpus
+    }
+
+    /// `tests/forge-github`: Forge modules Debian does not package, made
+    /// from their repositories by scripts/forge-github-vendor, before the
+    /// trixie tree, which gives their dependencies.
+    fn github() -> Self {
+        let trixie = Corpus::trixie();
+        let dir = std::env::var("FORGE_GITHUB_DIR")
+            .unwrap_or_else(|_| "/var/cache/marionette-forge-github".to_string());
+        let corpus = Corpus {
+            root: corpus_dir("forge-github"),
+            modules: format!("{dir}/modules:{}", trixie.modules),
+        };
+        let made_from = std::fs::read(format!("{dir}/sources.txt")).unwrap_or_default();
+        let list = std::fs::read(corpus.root.join("sources.txt")).expect("sources.txt");
+        assert!(
+            made_from == list,
+            "the GitHub Forge corpus needs the modules of tests/forge-github/sources.txt in {dir}/modules; make them with\n  scripts/forge-github-vendor"
         );
         corpus
     }
@@ -137,6 +159,15 @@ fn forge_modules_compile_as_with_puppet() {
 #[test]
 fn forge_trixie_modules_compile_as_with_puppet() {
     compile_stage(&Corpus::trixie());
+}
+
+// The GitHub corpus's modules are not in the repository (they are each
+// project's code) and CI reaches no code host: its stages run where
+// scripts/forge-github-vendor made the tree, asked for with --ignored.
+#[test]
+#[ignore = "needs the modules of scripts/forge-github-vendor: cargo test --test forge -- --ignored"]
+fn forge_github_modules_compile_as_with_puppet() {
+    compile_stage(&Corpus::github());
 }
 
 fn compile_stage(corpus: &Corpus) {
@@ -216,6 +247,12 @@ fn forge_catalogs_noop_apply_as_with_puppet() {
 #[test]
 fn forge_trixie_catalogs_noop_apply_as_with_puppet() {
     noop_stage(&Corpus::trixie());
+}
+
+#[test]
+#[ignore = "needs the modules of scripts/forge-github-vendor: cargo test --test forge -- --ignored"]
+fn forge_github_catalogs_noop_apply_as_with_puppet() {
+    noop_stage(&Corpus::github());
 }
 
 fn noop_stage(corpus: &Corpus) {
