@@ -60,6 +60,11 @@ module Marionette
     # the engine; a function that wants one must be given a Puppet lambda.
     def call_function(name, args, &block)
       raise ArgumentError, "call_function('#{name}') with a Ruby block is not supported by Marionette" if block
+      # A 3.x function that another function's file defined as it loaded
+      # (docker's `docker::escape`, in docker_run_flags.rb) has no file of
+      # its own for the engine to find; Puppet finds it among the 3.x
+      # functions already defined.
+      return Functions.call3(name, args) if Functions.helper3x?(name)
 
       answer = begin
         engine.call('call', { 'name' => name, 'args' => Wire.encode(args) })
@@ -127,6 +132,12 @@ module Marionette
 
       def known3x?(name)
         v3.key?(name)
+      end
+
+      # Defined, but by another function's file: there is no file by its
+      # name, nor a 4.x function of the name.
+      def helper3x?(name)
+        known3x?(name) && !v4.key?(name) && find3x(name).nil?
       end
 
       def rvalue3x?(name)

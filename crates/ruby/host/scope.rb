@@ -53,8 +53,11 @@ class Puppet::Parser::Scope
     Marionette::Wire.decode(Marionette.engine.call('variables', {})['variables'])
   end
 
+  # The arguments are splatted as Puppet splats them: a Hash gives its
+  # pairs (sudo's template passes its defaults so), anything else that is
+  # not an Array is the one argument.
   def call_function(name, args = [], &block)
-    Marionette.call_function(name.to_s, args, &block)
+    Marionette.call_function(name.to_s, [*args], &block)
   end
 
   def function_exists?(name)
