@@ -15,6 +15,11 @@
 //! and only a difference from that run counts. Known differences are
 //! listed in `tests/forge/apply-known-differences.txt`, with why.
 //!
+//! The trixie corpus's recorded cases (`tests/forge-trixie/CASE/apply/`)
+//! are applied the same way with its newer modules
+//! (scripts/forge-trixie-modules), and its known differences are in
+//! `tests/forge-trixie/apply-known-differences.txt`.
+//!
 //! Runs as root (it mounts and chroots), with debootstrap to build the base
 //! root once (cached under /var/cache/marionette-test-root); fails saying
 //! so otherwise. `MRTEST_APPLY_CASES` (case names, blank-separated) limits
@@ -31,6 +36,7 @@ use std::time::Instant;
 use common::known::{KnownDifferences, Verdict};
 use common::runs::{first_difference, noop_text, puppet_facts_yaml};
 
+/// Debian 12's modules, the module path of `tests/forge`.
 const MODULES: &str = "/usr/share/puppet/modules";
 const CERTNAME: &str = "mrtest.example.com";
 /// How long a daemon a run started gets before it is looked at again:
@@ -132,14 +138,24 @@ fn marionette() -> &'static Path {
     })
 }
 
-/// `tool` applies the case twice in a fresh root.
-fn apply(case: &Path, tool: Tool) -> Observed {
+/// `tool` applies the case twice in a fresh root, with `modules` (a
+/// module path) bound at the same place.
+fn apply(case: &Path, tool: Tool, modules: &str) -> Observed {
     let out = tempfile::tempdir().expect("a temporary directory");
     let scratch = tempfile::tempdir().expect("a temporary directory");
+    // The case as the runs read it in the root, links followed: a trixie
+    // case's site.pp links to the Debian 12 case's, outside the directory
+    // bound.
+    let staged = scratch.path().join("case");
+    common::copy_tree(case, &staged);
     let mut command = test_root();
+    command.arg("run");
+    for tree in modules.split(':') {
+        command.args(["--modules", tree]);
+    }
     command
-        .args(["run", "--modules", MODULES, "--bind"])
-        .arg(format!("{}:/mrtest/case:ro", case.display()));
+        .arg("--bind")
+        .arg(format!("{}:/mrtest/case:ro", staged.display()));
     let run = match tool {
         Tool::Marionette => {
             command.arg("--bind").arg(format!(
@@ -148,7 +164,7 @@ fn apply(case: &Path, tool: Tool) -> Observed {
             ));
             format!(
                 "NO_COLOR=1 /mrtest/bin/marionette apply --detailed-exitcodes --vardir /mrtest/var \
-                 --modulepath {MODULES} --catalog expected.json"
+                 --modulepath {modules} --catalog expected.json"
             )
         }
         Tool::Puppet => {
@@ -162,7 +178,7 @@ fn apply(case: &Path, tool: Tool) -> Observed {
                  && cp /mrtest/facts.yaml /mrtest/var/client_yaml/facts/{CERTNAME}.yaml \
                  && puppet apply --detailed-exitcodes --color=false --vardir /mrtest/var \
                  --ssldir /mrtest/var/ssl --deviceconfdir /mrtest/var/devices \
-                 --facts_terminus yaml --certname {CERTNAME} --modulepath {MODULES} site.pp"
+                 --facts_terminus yaml --certname {CERTNAME} --modulepath {modules} site.pp"
             )
         }
     };
@@ -371,7 +387,29 @@ fn mark(problem: &Option<String>) -> &'static str {
 
 #[test]
 fn forge_catalogs_really_apply_as_with_puppet() {
-    let root = repository().join("tests/forge");
+    stage(&repository().join("tests/forge"), MODULES);
+}
+
+#[test]
+fn forge_trixie_catalogs_really_apply_as_with_puppet() {
+    let dir = std::env::var("FORGE_TRIXIE_DIR")
+        .unwrap_or_else(|_| "/var/cache/marionette-forge-trixie".to_string());
+    let root = repository().join("tests/forge-trixie");
+    // The tree keeps the list it was made from (as the other stages check).
+    let made_from = std::fs::read(format!("{dir}/packages.txt")).unwrap_or_default();
+    assert!(
+        made_from == read(&root.join("packages.txt")).into_bytes(),
+        "the trixie Forge corpus needs Debian 13's modules of tests/forge-trixie/packages.txt in {dir}/modules; make them with\n  scripts/forge-trixie-modules"
+    );
+    stage(&root, &format!("{dir}/modules"));
+}
+
+/// Every recorded case of the corpus at `root`, applied with `modules`.
+fn stage(root: &Path, modules: &str) {
+    // One corpus at a time: the runs start daemons and wait for them, as
+    // Puppet's recorded runs had the machine to themselves.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     build_root();
     let only: Option<BTreeSet<String>> = std::env::var("MRTEST_APPLY_CASES")
         .ok()
@@ -403,7 +441,7 @@ fn forge_catalogs_really_apply_as_with_puppet() {
             .map(str::to_string)
             .collect();
         let puppet = recorded(case);
-        let ours = apply(case, Tool::Marionette);
+        let ours = apply(case, Tool::Marionette, modules);
         let mut found = compare(&puppet, &ours, &volatile);
         // Rewriting the list follows a fresh recording: Puppet is not run
         // again.
@@ -411,7 +449,7 @@ fn forge_catalogs_really_apply_as_with_puppet() {
         if !found.none() && !known.contains(&name) && !updating {
             // Debian's packages move: Puppet again, on today's root.
             rerun.push(name.clone());
-            found = compare(&apply(case, Tool::Puppet), &ours, &volatile);
+            found = compare(&apply(case, Tool::Puppet, modules), &ours, &volatile);
         }
         puppet_total += puppet.seconds;
         ours_total += ours.seconds;
