@@ -1163,6 +1163,15 @@ impl<'p> Evaluator<'p> {
         let title = res.title.clone();
         let declaring = res.scope;
         let declared_at = (res.file.clone(), res.line);
+        // Where the instance was declared, for its errors.
+        let declaration = || match &declared_at {
+            (Some(file), Some(line)) => Some(crate::error::Located {
+                file: file.to_string(),
+                line: *line,
+                column: None,
+            }),
+            _ => None,
+        };
         let display = res.reference();
         self.add_scope_tags(id);
         let Some(def) = self.find_define(&type_name)? else {
@@ -1186,7 +1195,21 @@ impl<'p> Evaluator<'p> {
         self.set_module_names(scope, declaring, def.module.as_deref());
         let saved = std::mem::replace(&mut self.current, scope);
         let result = self.in_file(def.file, |this| {
-            this.bind_resource_params(id, &def.def.params, &display, true, Span::default())?;
+            this.bind_resource_params(id, &def.def.params, &display, true, Span::default())
+                .map_err(|stop| match stop {
+                    // A default its parameter's type refuses is wrong
+                    // where the instance was declared, as Puppet says (an
+                    // error with a place of its own keeps it).
+                    Stop::Error(mut error)
+                        if error.located.is_none() && error.span == Span::default() =>
+                    {
+                        if let Some(place) = declaration() {
+                            error.located = Some(place);
+                        }
+                        Stop::Error(error)
+                    }
+                    other => other,
+                })?;
             // An error in the body is reported as the failure of the
             // resource statement that declared the instance, as Puppet
             // does: the error with its own place, then the declaration's.
@@ -1203,13 +1226,7 @@ impl<'p> Evaluator<'p> {
                         ),
                         Span::default(),
                     );
-                    if let (Some(file), Some(line)) = &declared_at {
-                        wrapped.located = Some(crate::error::Located {
-                            file: file.to_string(),
-                            line: *line,
-                            column: None,
-                        });
-                    }
+                    wrapped.located = declaration();
                     Stop::Error(wrapped)
                 }
                 other => other,
@@ -1219,12 +1236,8 @@ impl<'p> Evaluator<'p> {
         // Errors binding parameters are reported at the declaration.
         result.map_err(|stop| match stop {
             Stop::Error(mut error) if error.span == Span::default() && error.located.is_none() => {
-                if let (Some(file), Some(line)) = declared_at {
-                    error.located = Some(crate::error::Located {
-                        file: file.to_string(),
-                        line,
-                        column: None,
-                    });
+                if let Some(place) = declaration() {
+                    error.located = Some(place);
                 }
                 Stop::Error(error)
             }
