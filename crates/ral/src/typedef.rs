@@ -99,6 +99,8 @@ pub type DefaultFn = Arc<dyn Fn(&Resource) -> Option<Value> + Send + Sync>;
 pub type InsyncFn = Arc<dyn Fn(&Resource, &Value, &Value) -> bool + Send + Sync>;
 /// A custom text for a value in logs.
 pub type FormatFn = Arc<dyn Fn(&Value) -> String + Send + Sync>;
+/// The deprecation warning a given value warrants, if any.
+pub type DeprecatedFn = Arc<dyn Fn(&Value) -> Option<String> + Send + Sync>;
 /// A custom change message: `(resource, current, desired)`.
 pub type ChangeFn = Arc<dyn Fn(&Resource, &Value, &Value) -> String + Send + Sync>;
 /// A check over the whole resource after every attribute is set.
@@ -281,6 +283,11 @@ pub struct AttrDef {
     /// run (Puppet's `invalidate_refreshes`): a service just started has
     /// nothing to restart.
     pub invalidates_refresh: Vec<String>,
+    /// What a value given in the manifest warrants as a deprecation
+    /// warning, when it does (file's `source_permissions` other than
+    /// `ignore`): warned once per place in the manifests, as Puppet's
+    /// deprecation warnings are.
+    pub deprecated: Option<DeprecatedFn>,
     /// A fixed default, validated and munged: done once for all the
     /// resources that take it, since neither step sees the resource.
     processed_default: std::sync::OnceLock<Result<Value, String>>,
@@ -322,6 +329,7 @@ impl AttrDef {
             sensitive_with: Vec::new(),
             required_features: Vec::new(),
             invalidates_refresh: Vec::new(),
+            deprecated: None,
             processed_default: std::sync::OnceLock::new(),
         }
     }
@@ -434,6 +442,15 @@ impl AttrDef {
         hook: impl Fn(&Resource) -> Option<Value> + Send + Sync + 'static,
     ) -> AttrDef {
         self.default = Some(DefaultValue::Computed(Arc::new(hook)));
+        self
+    }
+
+    /// A deprecation warning for the values `hook` words one for.
+    pub fn deprecated(
+        mut self,
+        hook: impl Fn(&Value) -> Option<String> + Send + Sync + 'static,
+    ) -> AttrDef {
+        self.deprecated = Some(Arc::new(hook));
         self
     }
 

@@ -258,6 +258,30 @@ fn convert_in(
         .collect())
 }
 
+/// The deprecation warnings of the values the manifests give, each place
+/// in the manifests warned of once, as Puppet warns when it turns the
+/// catalog into resources.
+fn warn_deprecated(resources: &[Resource], logger: &Logger) {
+    let mut warned = HashSet::new();
+    for resource in resources {
+        for attr in &resource.type_def().attributes {
+            let Some(hook) = &attr.deprecated else {
+                continue;
+            };
+            if !resource.is_given(&attr.name) {
+                continue;
+            }
+            let Some(message) = resource.get(&attr.name).and_then(|value| hook(value)) else {
+                continue;
+            };
+            let origin = resource.origin();
+            if warned.insert((origin.file.clone(), origin.line)) {
+                logger.log(Level::Warning, "", &format!("{message}\n  {origin}"));
+            }
+        }
+    }
+}
+
 /// The relationship graph of a catalog in DOT, for `--graph`; written even
 /// when it has cycles, which is when it helps most.
 pub fn graph_dot(catalog: &Catalog, registry: &Registry) -> Result<String, ApplyError> {
@@ -607,6 +631,7 @@ pub fn apply(
     let ral: Arc<[Resource]> = resources.into_iter().map(|(_, r)| r).collect();
     let logs: Arc<Mutex<Vec<Log>>> = Arc::default();
     let recorder = recorder(&logger, &logs);
+    warn_deprecated(&ral, &recorder);
     let mut session = Session::new(registry, facts, recorder.clone());
     session.set_catalog(ral.clone());
     if let Some(bucket) = &options.filebucket {
@@ -654,18 +679,19 @@ pub fn apply(
     );
     run.schedules = schedules;
     for (position, hook, message) in generate_failures {
-        run.logger.log(
-            Level::Err,
-            &paths[position],
-            &format!("Failed to generate additional resources using '{hook}': {message}"),
-        );
         // Puppet's exit code leaves out a failed `generate` (firewall's
         // purge without iptables-save, recorded in the Forge corpus's
         // real-apply stage); a failed `eval_generate` (a directory over
-        // `max_files`) counts.
+        // `max_files`) counts, and is said when its resource is reached.
         if hook == "generate" {
+            run.logger.log(
+                Level::Err,
+                &paths[position],
+                &format!("Failed to generate additional resources using 'generate': {message}"),
+            );
             run.failed_to_generate = true;
         } else {
+            run.eval_generate_failures.insert(position, message);
             run.failed_after = true;
         }
     }
@@ -754,6 +780,16 @@ pub fn apply(
         traversal.finish(node);
     }
     // Once per type, as Puppet says it at the end of its walk.
+    // A generator the run never reached (left out by tags) still failed.
+    let mut unsaid: Vec<(usize, String)> = run.eval_generate_failures.drain().collect();
+    unsaid.sort();
+    for (position, message) in unsaid {
+        run.logger.log(
+            Level::Err,
+            &run.paths[position],
+            &format!("Failed to generate additional resources using 'eval_generate': {message}"),
+        );
+    }
     for type_name in std::mem::take(&mut run.providerless) {
         run.logger.log(
             Level::Err,
@@ -865,6 +901,9 @@ struct Run<'a> {
     /// A generator failed: the run failed, though no resource did (Puppet's
     /// `resources_failed_to_generate`, which its exit code leaves out).
     failed_to_generate: bool,
+    /// The `eval_generate` failures, by catalog position, said when the
+    /// run reaches their resource, as Puppet asks `eval_generate` then.
+    eval_generate_failures: HashMap<usize, String>,
     /// A signal stopped the run before every resource was evaluated: the
     /// report says so with `transaction_completed: false`, Puppet's field
     /// for a transaction that did not run to its end.
@@ -998,6 +1037,7 @@ impl<'a> Run<'a> {
             initial_defaults: HashMap::new(),
             managed: OnceCell::new(),
             late: HashMap::new(),
+            eval_generate_failures: HashMap::new(),
         }
     }
 
@@ -1176,6 +1216,15 @@ impl<'a> Run<'a> {
     fn process_resource(&mut self, node: usize, n: usize, failed_dependencies: &[usize]) {
         let resources = self.resources.clone();
         let (catalog_index, resource) = (&self.indices[n], &resources[n]);
+        if let Some(message) = self.eval_generate_failures.remove(catalog_index) {
+            self.logger.log(
+                Level::Err,
+                &self.paths[*catalog_index],
+                &format!(
+                    "Failed to generate additional resources using 'eval_generate': {message}"
+                ),
+            );
+        }
         // What a provider set on it earlier in the run (datacat's
         // collector, its file's content), validated as its type takes it.
         let overridden;

@@ -596,6 +596,17 @@ fn noop_reports_and_changes_nothing() {
     assert_eq!(fs::read(&path).unwrap(), b"old");
     assert_eq!(mode_of(&path), 0o644);
     assert!(fx.bucket().list().unwrap().is_empty());
+
+    // A target for what is not a link: Puppet reads its target as
+    // `notlink` (locales' /etc/default/locale).
+    let resource = fx.file(&path, &[("ensure", s("present")), ("target", s("/etc/x"))]);
+    assert_eq!(
+        messages(&fx.apply(&resource, true)),
+        pairs(&[(
+            "target",
+            "current_value 'notlink', should be '/etc/x' (noop)"
+        )])
+    );
 }
 
 #[test]

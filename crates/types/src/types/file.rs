@@ -457,6 +457,12 @@ pub fn sources_not_found(resource: &Resource) -> String {
         .into_iter()
         .map(value_text)
         .map(|source| {
+            // Puppet names each source as its parameter keeps it: without
+            // trailing slashes.
+            let source = match source.trim_end_matches('/') {
+                "" => source,
+                trimmed => trimmed.to_string(),
+            };
             if source.starts_with('/') {
                 format!("file://{source}")
             } else {
@@ -681,6 +687,28 @@ pub fn announce_web_source(resource: &Resource) -> bool {
         }
         None => true,
     }
+}
+
+/// With `source_permissions => use` (or `use_when_creating`, for a path
+/// not there yet), the owner, group or mode of the first local source, for
+/// a resource that gives none, as Puppet copies them from the source's
+/// metadata: owner and group by name, and only when running as root.
+fn source_permission(resource: &Resource, attr: &str) -> Option<Value> {
+    match resource.str("source_permissions") {
+        Some("use") => {}
+        Some("use_when_creating") if !Path::new(&*resource.name_str()).exists() => {}
+        _ => return None,
+    }
+    // SAFETY: geteuid(2) has no preconditions and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let (_, meta) = first_source(resource)?;
+    let text = match attr {
+        "owner" if root => user_name(meta.uid()),
+        "group" if root => group_name(meta.gid()),
+        "mode" => format!("{:04o}", meta.mode() & 0o7777),
+        _ => return None,
+    };
+    Some(Value::String(text.into()))
 }
 
 /// With `links => manage`, when the first source is a link, where it
@@ -1738,6 +1766,23 @@ pub fn definition() -> TypeDef {
                 }),
         )
         .attr(
+            AttrDef::param("source_permissions")
+                .doc(
+                    "Whether the owner, group and mode of a local source are copied
+                    where the resource gives none: `ignore` (the default), `use`, or
+                    `use_when_creating` (only when the path does not exist yet). Owner
+                    and group are copied only when running as root. Deprecated, as in
+                    Puppet: give `owner`, `group` and `mode`.",
+                )
+                .values(&["use", "use_when_creating", "ignore"])
+                .default_value(Value::String("ignore".into()))
+                .deprecated(|value| {
+                    (value_text(value) != "ignore").then(|| {
+                        "The `source_permissions` parameter is deprecated. Explicitly set `owner`, `group`, and `mode`.".to_string()
+                    })
+                }),
+        )
+        .attr(
             AttrDef::property("content")
                 // A sensitive source is copied as sensitive content.
                 .sensitive_with(&["source"])
@@ -1858,6 +1903,7 @@ pub fn definition() -> TypeDef {
                     shown by name; names and numbers are compared by uid.",
                 )
                 .validate(|_, value| account_value("owner", value))
+                .default_fn(|resource| source_permission(resource, "owner"))
                 .insync(owner_insync)
                 .change_message(owner_message),
         )
@@ -1868,6 +1914,7 @@ pub fn definition() -> TypeDef {
                     shown by name; names and numbers are compared by gid.",
                 )
                 .validate(|_, value| account_value("group", value))
+                .default_fn(|resource| source_permission(resource, "group"))
                 .insync(group_insync)
                 .change_message(group_message),
         )
@@ -1892,6 +1939,7 @@ pub fn definition() -> TypeDef {
                     )),
                 })
                 .munge(|_, value| normalize_mode_value(value))
+                .default_fn(|resource| source_permission(resource, "mode"))
                 .insync(mode_insync)
                 .change_message(mode_message)
                 .noop_message(mode_noop_message),
@@ -2024,23 +2072,6 @@ pub fn definition() -> TypeDef {
                 )
                 .values(&["first", "all"])
                 .default_value(Value::String("first".into())),
-        )
-        .attr(
-            AttrDef::param("source_permissions")
-                .doc("Whether owner, group and mode are copied from the source. Only `ignore` (the default) is supported so far.")
-                .values(&["use", "use_when_creating", "ignore"])
-                .default_value(Value::String("ignore".into()))
-                .validate(|hooked, value| {
-                    hooked.default_validate(value)?;
-                    if value_text(value) == "ignore" {
-                        Ok(())
-                    } else {
-                        Err(format!(
-                            "source_permissions => {} is not supported yet; only ignore is",
-                            value_text(value)
-                        ))
-                    }
-                }),
         )
         .attr(
             AttrDef::param("show_diff")

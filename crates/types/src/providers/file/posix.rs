@@ -1133,6 +1133,9 @@ impl PropertyProvider for Posix {
                 Some(text(&sum))
             }
             "target" if kind == "link" => Some(link_text()?),
+            // Something that is not a link has no target: Puppet reads it
+            // as `notlink`.
+            "target" => Some(text("notlink")),
             "owner" => Some(text(&user_name(meta.uid()))),
             "group" => Some(text(&group_name(meta.gid()))),
             "mode" => Some(text(&mode_text(meta.mode()))),
