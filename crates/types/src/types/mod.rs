@@ -100,6 +100,7 @@ pub fn register(registry: &mut Registry) -> Result<(), RalError> {
     registry.add_provider(apt)?;
     registry.add_provider(crate::providers::package::gem::definition())?;
     registry.add_provider(crate::providers::package::pip3::definition())?;
+    registry.add_provider(crate::providers::package::npm::definition())?;
     registry.add_type(resources::definition())?;
     registry.add_provider(resources::implementation())?;
     registry.add_type(schedule::definition())?;

@@ -1,4 +1,4 @@
-//! The `package` providers of languages' own installers (`gem`, `pip3`):
+//! The `package` providers of languages' own installers (`gem`, `pip3`, `npm`):
 //! one [`PropertyProvider`], [`Installer`], over what each tool does
 //! differently, described by an [`Tool`]: how it lists what is installed,
 //! installs, removes and finds the newest version, and which names and
@@ -257,6 +257,29 @@ pub fn spelled(text: &str, first: impl Fn(char) -> bool, extra: &[char]) -> bool
         && text
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || extra.contains(&c))
+}
+
+/// What an install names: the `source` (a URL as given, a local path as
+/// the tool reads one), else the name, at `version` after `joiner` (pip's
+/// `==`, npm's `@`).
+pub fn install_target(
+    resource: &Resource,
+    name: &str,
+    version: Option<&str>,
+    joiner: &str,
+) -> String {
+    match (resource.text("source"), version) {
+        (Some(source), _) if source.contains("://") => source,
+        (Some(source), _) => super::source_argument(&source),
+        (None, Some(version)) => format!("{name}{joiner}{version}"),
+        (None, None) => name.to_string(),
+    }
+}
+
+/// `ensure` for a tool that has one version of a package installed: that
+/// version, as Puppet's pip3 and npm providers give it.
+pub fn single_version(versions: &[String]) -> Value {
+    Value::String(versions.first().map_or("", String::as_str).into())
 }
 
 /// A command line: the program and its words, then the resource's

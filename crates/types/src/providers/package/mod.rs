@@ -1,7 +1,7 @@
 //! Providers of the `package` type for Debian systems: `dpkg`, which
 //! installs package files given by `source`, and `apt`, which extends it
 //! with installation from the package sources, versions and installer
-//! options; and the languages' installers `gem` and `pip3`, one provider
+//! options; and the languages' installers `gem`, `pip3` and `npm`, one provider
 //! over each tool (`installer.rs`).
 //!
 //! Both read the package database with `dpkg-query` (one call lists every
@@ -12,6 +12,7 @@ pub mod apt;
 pub mod dpkg;
 pub mod gem;
 pub mod installer;
+pub mod npm;
 pub mod pip3;
 
 use marionette_ral::attribute::value_text;

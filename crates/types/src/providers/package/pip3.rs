@@ -15,7 +15,9 @@
 use marionette_ral::{CommandSpec, Context, ProviderDef, ProviderError, Resource};
 use marionette_values::Value;
 
-use super::installer::{FEATURES, Installer, Tool, argv, no_latest, spelled};
+use super::installer::{
+    FEATURES, Installer, Tool, argv, install_target, no_latest, single_version, spelled,
+};
 
 pub const PIP3: &str = "pip3";
 
@@ -80,9 +82,8 @@ impl Tool for Pip3 {
         Ok(found)
     }
 
-    /// Puppet's provider gives the installed version.
     fn ensure(versions: &[String]) -> Value {
-        Value::String(versions.first().map_or("", String::as_str).into())
+        single_version(versions)
     }
 
     fn install(
@@ -92,12 +93,7 @@ impl Tool for Pip3 {
         version: Option<&str>,
     ) -> Result<(), ProviderError> {
         let mut argv = argv(PIP3, &["install", "-q"], resource, "install_options");
-        argv.push(match (resource.text("source"), version) {
-            (Some(source), _) if source.contains("://") => source,
-            (Some(source), _) => super::source_argument(&source),
-            (None, Some(version)) => format!("{name}=={version}"),
-            (None, None) => name.to_string(),
-        });
+        argv.push(install_target(resource, name, version, "=="));
         cx.run(&CommandSpec::new(&argv).combined())?;
         Ok(())
     }
