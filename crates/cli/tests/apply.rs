@@ -8,6 +8,7 @@ use common::timeless;
 use std::path::Path;
 use std::process::Command;
 
+#[derive(Debug)]
 struct Run {
     code: i32,
     stdout: String,
@@ -98,6 +99,46 @@ fn noop_reports_without_changing() {
     );
     assert!(!run.stdout.contains("Notice: hello\n"));
     assert_eq!(run.code, 0);
+}
+
+/// A deprecated parameter is warned of as Puppet warns: once per place in
+/// the manifests, with the place on a line of its own.
+#[test]
+fn a_deprecated_parameter_is_warned_of_once_per_place() {
+    let vardir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("source");
+    std::fs::write(&source, "x\n").unwrap();
+    let manifest = dir.path().join("site.pp");
+    std::fs::write(
+        &manifest,
+        format!(
+            "['a', 'b'].each |$n| {{\n  file {{ \"{}/${{n}}\": source => '{}', source_permissions => use }}\n}}\n\
+             file {{ '{}/c': source => '{}', source_permissions => ignore }}\n",
+            dir.path().display(),
+            source.display(),
+            dir.path().display(),
+            source.display()
+        ),
+    )
+    .unwrap();
+    let run = marionette(
+        &["apply", "--noop", manifest.to_str().unwrap()],
+        vardir.path(),
+    );
+    let warning = "Warning: The `source_permissions` parameter is deprecated. Explicitly set `owner`, `group`, and `mode`.\n";
+    assert_eq!(
+        run.stderr.matches(warning).count() + run.stdout.matches(warning).count(),
+        1,
+        "{run:?}"
+    );
+    assert!(
+        format!("{}{}", run.stdout, run.stderr).contains(&format!(
+            "{warning}   (file: {}, line: 2)",
+            manifest.display()
+        )),
+        "{run:?}"
+    );
 }
 
 #[test]

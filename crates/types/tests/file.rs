@@ -756,6 +756,52 @@ fn content_from_sources() {
 }
 
 #[test]
+fn source_permissions_copy_the_sources_mode_where_none_is_given() {
+    let fx = Fixture::new();
+    let source = fx.path("source.txt");
+    fs::write(&source, "copied\n").unwrap();
+    set_mode(&source, 0o640);
+    let source = source.display().to_string();
+
+    // `ignore`, the default: the new file gets the usual mode.
+    let plain = fx.path("plain.txt");
+    fx.ok(&fx.file(&plain, &[("source", s(&source))]));
+    assert_ne!(mode_of(&plain), 0o640);
+
+    // `use`: the source's mode; a mode given wins.
+    let used = fx.path("used.txt");
+    fx.ok(&fx.file(
+        &used,
+        &[("source", s(&source)), ("source_permissions", s("use"))],
+    ));
+    assert_eq!(mode_of(&used), 0o640);
+    let given = fx.path("given.txt");
+    fx.ok(&fx.file(
+        &given,
+        &[
+            ("source", s(&source)),
+            ("source_permissions", s("use")),
+            ("mode", s("0600")),
+        ],
+    ));
+    assert_eq!(mode_of(&given), 0o600);
+
+    // `use_when_creating`: an existing file keeps its mode.
+    let existing = fx.path("existing.txt");
+    fs::write(&existing, "old\n").unwrap();
+    set_mode(&existing, 0o644);
+    fx.ok(&fx.file(
+        &existing,
+        &[
+            ("source", s(&source)),
+            ("source_permissions", s("use_when_creating")),
+        ],
+    ));
+    assert_eq!(mode_of(&existing), 0o644);
+    assert_eq!(fs::read(&existing).unwrap(), b"copied\n");
+}
+
+#[test]
 fn source_timestamps_replace_only_older_files() {
     let fx = Fixture::new();
     let source = fx.path("src");
