@@ -1170,12 +1170,13 @@ fn sync_instance(
             provider.set(cx, instance, &attr.name, &target)
         });
         changed |= event.status == EventStatus::Success;
-        let failed = event.status == EventStatus::Failure;
-        outcome.events.push(event);
-        if failed {
-            outcome.failed = outcome.events.last().map(|e| e.message.clone());
-            return Ok(());
+        // A property that fails fails the resource, and the others are
+        // still synced, as Puppet's harness syncs each on its own (sshd's
+        // validate_cmd refuses a file's content; its mode still changes).
+        if event.status == EventStatus::Failure && outcome.failed.is_none() {
+            outcome.failed = Some(event.message.clone());
         }
+        outcome.events.push(event);
     }
     if changed {
         // Setters of a prefetch/flush provider only record changes:

@@ -669,6 +669,34 @@ fn validate_cmd_refuses_bad_content_and_leaves_the_file_alone() {
     );
     fx.ok(&custom);
     assert_eq!(fs::read(&path).unwrap(), b"good 3\n");
+
+    // A refused content fails the resource; its mode is still synced, as
+    // Puppet syncs each property on its own.
+    set_mode(&path, 0o644);
+    let both = fx.file(
+        &path,
+        &[
+            ("content", s("bad\n")),
+            ("mode", s("0600")),
+            ("validate_cmd", s("grep -q good %")),
+        ],
+    );
+    let outcome = fx.apply(&both, false);
+    assert!(
+        outcome
+            .failed
+            .as_deref()
+            .is_some_and(|f| f.contains("validate_cmd refused"))
+    );
+    assert_eq!(
+        messages(&outcome).last(),
+        Some(&(
+            "mode".to_string(),
+            "mode changed '0644' to '0600'".to_string()
+        ))
+    );
+    assert_eq!(mode_of(&path), 0o600);
+    assert_eq!(fs::read(&path).unwrap(), b"good 3\n");
 }
 
 #[test]

@@ -473,7 +473,7 @@ fn instances_list_the_package_with_its_version_under_the_default_provider() {
             .iter()
             .any(|(_, h)| hash_name(h).as_deref() == Some("dpkg"))
     );
-    // Other providers (`gem`, `pip3`) list their own packages, which may share a
+    // Other providers (`gem`, `pip3`, `npm`) list their own packages, which may share a
     // name with a Debian one, as in Puppet.
     let names: Vec<String> = found
         .iter()
@@ -486,7 +486,9 @@ fn instances_list_the_package_with_its_version_under_the_default_provider() {
     // `apt` and `dpkg` share their source: one listing, one command.
     let debian: Vec<String> = commands(&logger)
         .into_iter()
-        .filter(|c| !c.starts_with("'/usr/bin/gem ") && !c.starts_with("'pip3 "))
+        .filter(|c| {
+            !c.starts_with("'/usr/bin/gem ") && !c.starts_with("'pip3 ") && !c.starts_with("'npm ")
+        })
         .collect();
     assert_eq!(
         debian,
