@@ -281,6 +281,14 @@ const SERVER_DATA: &[&str] = &[
     "/var/lib/mongodb/",
 ];
 
+/// Whether a daemon keeps its process id in the file (`master.pid`,
+/// postfix's `master.lock`): one that started a moment later in its
+/// namespace may have another, so only the file's kind, mode and owner
+/// are compared.
+fn holds_a_process_id(path: &str) -> bool {
+    path.ends_with(".pid") || path.ends_with(".lock")
+}
+
 /// A path with each run of digits of its name as `#`.
 fn shape(path: &str) -> String {
     let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
@@ -345,8 +353,9 @@ fn compare(puppet: &Observed, ours: &Observed, volatile: &BTreeSet<String>) -> D
     for path in paths.into_iter().filter(|path| !paired.contains(path)) {
         match (puppet.files.get(path), ours.files.get(path)) {
             (Some(a), Some(b)) => {
-                let volatile =
-                    volatile.contains(path) || SERVER_DATA.iter().any(|dir| path.starts_with(dir));
+                let volatile = volatile.contains(path)
+                    || SERVER_DATA.iter().any(|dir| path.starts_with(dir))
+                    || holds_a_process_id(path);
                 let same = a[..4] == b[..4] && (volatile || a[4] == b[4]);
                 if !same {
                     state.push(format!(
