@@ -423,7 +423,7 @@ fn stage(root: &Path, modules: &str) {
     let only: Option<BTreeSet<String>> = std::env::var("MRTEST_APPLY_CASES")
         .ok()
         .map(|names| names.split_whitespace().map(str::to_string).collect());
-    let cases: Vec<PathBuf> = common::case_dirs(&root, &["apply"])
+    let cases: Vec<PathBuf> = common::case_dirs(root, &["apply"])
         .into_iter()
         .filter(|case| {
             only.as_ref()
