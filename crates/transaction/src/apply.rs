@@ -779,7 +779,6 @@ pub fn apply(
         }
         traversal.finish(node);
     }
-    // Once per type, as Puppet says it at the end of its walk.
     // A generator the run never reached (left out by tags) still failed.
     let mut unsaid: Vec<(usize, String)> = run.eval_generate_failures.drain().collect();
     unsaid.sort();
@@ -790,6 +789,7 @@ pub fn apply(
             &format!("Failed to generate additional resources using 'eval_generate': {message}"),
         );
     }
+    // Once per type, as Puppet says it at the end of its walk.
     for type_name in std::mem::take(&mut run.providerless) {
         run.logger.log(
             Level::Err,
