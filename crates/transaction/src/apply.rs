@@ -783,11 +783,7 @@ pub fn apply(
     let mut unsaid: Vec<(usize, String)> = run.eval_generate_failures.drain().collect();
     unsaid.sort();
     for (position, message) in unsaid {
-        run.logger.log(
-            Level::Err,
-            &run.paths[position],
-            &format!("Failed to generate additional resources using 'eval_generate': {message}"),
-        );
+        run.eval_generate_failed(position, &message);
     }
     // Once per type, as Puppet says it at the end of its walk.
     for type_name in std::mem::take(&mut run.providerless) {
@@ -1213,17 +1209,21 @@ impl<'a> Run<'a> {
         Some((path, Instant::now()))
     }
 
+    /// Says that the generator at catalog `position` failed its
+    /// `eval_generate`.
+    fn eval_generate_failed(&self, position: usize, message: &str) {
+        self.logger.log(
+            Level::Err,
+            &self.paths[position],
+            &format!("Failed to generate additional resources using 'eval_generate': {message}"),
+        );
+    }
+
     fn process_resource(&mut self, node: usize, n: usize, failed_dependencies: &[usize]) {
         let resources = self.resources.clone();
         let (catalog_index, resource) = (&self.indices[n], &resources[n]);
         if let Some(message) = self.eval_generate_failures.remove(catalog_index) {
-            self.logger.log(
-                Level::Err,
-                &self.paths[*catalog_index],
-                &format!(
-                    "Failed to generate additional resources using 'eval_generate': {message}"
-                ),
-            );
+            self.eval_generate_failed(*catalog_index, &message);
         }
         // What a provider set on it earlier in the run (datacat's
         // collector, its file's content), validated as its type takes it.
