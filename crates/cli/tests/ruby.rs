@@ -566,6 +566,25 @@ fn every_part_of_the_type_dsl_applies_as_with_puppet() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Providers a module ships for Puppet's core types, as the
+/// provider-development page teaches them (service providers on Puppet's
+/// `base`, one adding nothing to the resource's own commands; a package
+/// provider on `Puppet::Provider::Package` with versions, `latest` and
+/// `purged`): started, enabled, refreshed, upgraded, noop, stopped, and a
+/// failed start with its dependent skipped, as tests/ruby/core/record.sh
+/// recorded Puppet doing.
+#[test]
+fn module_providers_of_core_types_apply_as_with_puppet() {
+    require_ruby();
+    let problems = replay(
+        &corpus().join("core"),
+        &modules(),
+        &|| files_under(std::path::Path::new("/tmp/mrtest-rbtypes")),
+        ("", &|| {}),
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// A resource whose provider is not suitable when the run reaches it is
 /// put aside, as Puppet does, and applied once a later resource (a marker
 /// file, as a package bringing a command) makes its provider suitable; when

@@ -87,6 +87,8 @@ pub struct Plugins {
     providers: Vec<ProviderFile>,
     /// Types and providers written in Ruby (`lib/puppet/type`).
     ruby_types: Vec<ruby::RubyType>,
+    /// Ruby providers for Puppet's core types (`lib/puppet/provider`).
+    core_providers: Vec<ruby::RubyType>,
     /// Custom fact files (`lib/facter/*.rb`).
     fact_files: Vec<PathBuf>,
     problems: Vec<Problem>,
@@ -180,6 +182,7 @@ impl Plugins {
             types: Vec::new(),
             providers: Vec::new(),
             ruby_types: Vec::new(),
+            core_providers: Vec::new(),
             fact_files: Vec::new(),
             problems: Vec::new(),
             processes: Arc::default(),
@@ -187,6 +190,7 @@ impl Plugins {
         plugins.read_types();
         plugins.find_providers();
         plugins.ruby_types = ruby::discover(&plugins.modules);
+        plugins.core_providers = ruby::discover_core(&plugins.modules, &plugins.ruby_types);
         plugins.fact_files = ruby::fact_files(&plugins.modules);
         plugins
     }
@@ -316,14 +320,17 @@ impl Plugins {
     }
 
     /// Adds the modules' Ruby types to a registry, where no native type of
-    /// the name wins; their Ruby providers run in `host`, started only
-    /// when a resource of such a type needs its provider.
+    /// the name wins, and their Ruby providers for native types; their
+    /// Ruby providers run in `host`, started only when a resource of such
+    /// a type needs its provider.
     pub fn extend_ruby(
         &self,
         registry: &mut Registry,
         host: &Arc<marionette_ruby::RubyHost>,
     ) -> Vec<Problem> {
-        ruby::extend(&self.ruby_types, registry, host)
+        let problems = ruby::extend(&self.ruby_types, registry, host);
+        ruby::extend_core(&self.core_providers, registry, host);
+        problems
     }
 
     /// The node's facts, for modules' Ruby that reads them (`Facter.value`)

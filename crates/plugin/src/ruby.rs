@@ -147,6 +147,80 @@ pub(crate) fn discover(modules: &[PathBuf]) -> Vec<RubyType> {
     types
 }
 
+/// The Ruby providers modules ship for types no module defines: Puppet's
+/// core types, which Marionette implements natively (swift's `swiftinit`
+/// and openstack_extras' `pacemaker` for `service`, php's `pear` for
+/// `package`). One entry a type, with no file: the host defines the core
+/// type itself, as Puppet's own code would.
+pub(crate) fn discover_core(modules: &[PathBuf], types: &[RubyType]) -> Vec<RubyType> {
+    let mut core: Vec<RubyType> = Vec::new();
+    for module in modules {
+        for dir in entries(&module.join("lib/puppet/provider")) {
+            let name = file_name(&dir);
+            if types.iter().any(|t| t.name == name) || !dir.is_dir() {
+                continue;
+            }
+            let at = match core.iter().position(|t| t.name == name) {
+                Some(at) => at,
+                None => {
+                    core.push(RubyType {
+                        name: name.to_string(),
+                        file: PathBuf::new(),
+                        providers: Vec::new(),
+                        titled: OnceLock::new(),
+                    });
+                    core.len() - 1
+                }
+            };
+            let t = &mut core[at];
+            for file in entries(&dir) {
+                if file_name(&file).ends_with(".rb")
+                    && !t.providers.iter().any(|p| file_name(p) == file_name(&file))
+                {
+                    t.providers.push(file);
+                }
+            }
+        }
+    }
+    core.retain(|t| !t.providers.is_empty());
+    core
+}
+
+/// Adds the modules' providers for native types (see [`discover_core`]),
+/// to run in `host`. A provider no platform takes by default (its file
+/// declares no `defaultfor`) and that keeps a name of its own is loaded
+/// only when a resource names it, so a run that names none starts no
+/// Ruby; otherwise the providers load with the type's own, as Puppet
+/// would then choose among them all (a module's provider replacing a
+/// native one of its name).
+pub(crate) fn extend_core(core: &[RubyType], registry: &mut Registry, host: &Arc<RubyHost>) {
+    for t in core {
+        let Some(native) = registry.type_def(&t.name).cloned() else {
+            continue;
+        };
+        let names: Vec<String> = t
+            .providers
+            .iter()
+            .map(|file| file_name(file).trim_end_matches(".rb").to_string())
+            .collect();
+        let declared = registry.providers(&t.name);
+        let ordinary = names
+            .iter()
+            .any(|name| declared.iter().any(|p| &p.name == name))
+            || t.providers.iter().any(|file| {
+                std::fs::read_to_string(file).is_ok_and(|text| text.contains("defaultfor"))
+            });
+        let (host, ruby_type) = (host.clone(), t.clone());
+        let loader: marionette_ral::registry::ProviderLoader =
+            Arc::new(move || load_providers(&host, &ruby_type, &native));
+        if ordinary {
+            registry.add_provider_loader(&t.name, loader);
+        } else {
+            registry.add_named_provider_loader(&t.name, names, loader);
+        }
+    }
+}
+
 /// Adds the Ruby types to the registry, where no native type of the name
 /// wins (Puppet's core types, and those Marionette implements natively).
 /// Each is made the first time it is asked for, as Puppet loads a type
@@ -1010,6 +1084,15 @@ fn load_providers(host: &Arc<RubyHost>, t: &RubyType, type_def: &TypeDef) -> Vec
 }
 
 fn failure(error: &HostError, file: &std::path::Path) -> String {
+    // A module's provider for a core type has no type file to name.
+    if file.as_os_str().is_empty() {
+        return match error {
+            HostError::Raised { message, .. }
+            | HostError::Broken(message)
+            | HostError::FactBroken { message, .. } => message.clone(),
+            HostError::NoRuby { .. } => failure(error, std::path::Path::new("a module's provider")),
+        };
+    }
     match error {
         HostError::NoRuby { message, .. } => format!(
             "{} is written in Ruby, and running it needs Ruby: {message}. Install Ruby 3.1 or later (apt-get install ruby), or set MARIONETTE_RUBY to the interpreter",
@@ -1199,6 +1282,9 @@ impl RubyProvider {
                 .host
                 .resource_state(id, &attrs, &mut Answers::applying(cx))
                 .map_err(|e| self.error(&e))?;
+            if let Some(version) = &state.candidate {
+                marionette_ral::candidate::record_candidate(instance.resource, version);
+            }
             states = self.states.lock().unwrap_or_else(|e| e.into_inner());
             states
                 .entry(id)
@@ -1339,7 +1425,9 @@ impl PropertyProvider for RubyProvider {
         }
         let mut ids = Vec::new();
         let mut wanted_states = Vec::new();
-        for instance in instances.iter() {
+        // The instance each resource read ahead is.
+        let mut read_for = HashMap::new();
+        for (at, instance) in instances.iter().enumerate() {
             // A resource the type's code refuses fails alone, when it is
             // evaluated.
             if let Ok(id) = self.resource(cx, instance) {
@@ -1347,6 +1435,7 @@ impl PropertyProvider for RubyProvider {
                 let attrs = wanted(instance.resource);
                 if !attrs.is_empty() {
                     wanted_states.push((id, attrs));
+                    read_for.insert(id, at);
                 }
             }
         }
@@ -1383,6 +1472,12 @@ impl PropertyProvider for RubyProvider {
         {
             let mut states = self.states.lock().unwrap_or_else(|e| e.into_inner());
             for ((id, _), state) in wanted_states.iter().zip(read) {
+                if let (Some(version), Some(instance)) = (&state.candidate, read_for.get(id)) {
+                    marionette_ral::candidate::record_candidate(
+                        instances[*instance].resource,
+                        version,
+                    );
+                }
                 let mut known = Known::new(cx);
                 known.add(state);
                 states.insert(*id, known);
@@ -1420,8 +1515,15 @@ impl PropertyProvider for RubyProvider {
         // A `wanted` value replaces the resource's: the comparison is the
         // resource layer's, with the value as read.
         let rewanted = attr == "ensure" && self.wanted(cx, instance, attr).is_some();
+        // A package's `latest` compares with the version the provider
+        // found (recorded with the state), which the value read is.
+        let latest = attr == "ensure"
+            && instance
+                .should(attr)
+                .is_some_and(|should| marionette_values::format::to_s(should) == "latest");
         if insync
             && !rewanted
+            && !latest
             && let Some(should) = instance.should(attr)
         {
             return Ok(Some(should.clone()));

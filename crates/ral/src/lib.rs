@@ -30,6 +30,7 @@
 
 mod ahead;
 pub mod attribute;
+pub mod candidate;
 pub mod command;
 pub mod data;
 pub mod docs;

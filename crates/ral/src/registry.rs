@@ -48,6 +48,17 @@ struct TypeProviders {
     added: Vec<Arc<ProviderDef>>,
     loaders: Vec<ProviderLoader>,
     resolved: OnceLock<Vec<Arc<ProviderDef>>>,
+    /// Providers made only when a resource names one of them.
+    named: Vec<NamedLoader>,
+}
+
+/// A loader of providers that no platform takes by default, run the first
+/// time a resource names one of `names`.
+#[derive(Clone)]
+struct NamedLoader {
+    names: Vec<String>,
+    loader: ProviderLoader,
+    made: OnceLock<Vec<Arc<ProviderDef>>>,
 }
 
 #[derive(Clone)]
@@ -62,6 +73,18 @@ impl Default for Registry {
     fn default() -> Registry {
         Registry::new()
     }
+}
+
+/// A loaded provider without the features its type does not define: such
+/// a feature gives nothing, and the provider stays.
+fn without_unknown_features(
+    mut provider: ProviderDef,
+    type_def: Option<&Arc<TypeDef>>,
+) -> ProviderDef {
+    provider
+        .features
+        .retain(|f| type_def.is_some_and(|t| t.feature_def(f).is_some()));
+    provider
 }
 
 /// Whether systemd is the init system, asked as Puppet's service
@@ -156,6 +179,30 @@ impl Registry {
             .or_default();
         list.resolved.take();
         list.loaders.push(loader);
+    }
+
+    /// Adds providers of a type that `loader` makes the first time a
+    /// resource names one of `names`: providers no platform takes by
+    /// default (a module's Ruby provider for a native type, swift's
+    /// `swiftinit` for `service`, which declares no `defaultfor`), so a
+    /// run that names none of them never loads them. They are not listed
+    /// among the type's providers, and a provider the type already has
+    /// keeps its name.
+    pub fn add_named_provider_loader(
+        &mut self,
+        type_name: &str,
+        names: Vec<String>,
+        loader: ProviderLoader,
+    ) {
+        self.providers
+            .entry(type_name.to_ascii_lowercase())
+            .or_default()
+            .named
+            .push(NamedLoader {
+                names,
+                loader,
+                made: OnceLock::new(),
+            });
     }
 
     /// Adds a type that `loader` makes the first time it is asked for,
@@ -254,12 +301,8 @@ impl Registry {
             let mut all = list.added.clone();
             let type_def = self.type_def(type_name);
             for loader in &list.loaders {
-                for mut provider in loader() {
-                    // A feature the type does not define gives nothing:
-                    // the provider stays, without it.
-                    provider
-                        .features
-                        .retain(|f| type_def.is_some_and(|t| t.feature_def(f).is_some()));
+                for provider in loader() {
+                    let provider = without_unknown_features(provider, type_def);
                     match all.iter().position(|p| p.name == provider.name) {
                         Some(index) => all[index] = Arc::new(provider),
                         None => all.push(Arc::new(provider)),
@@ -289,8 +332,28 @@ impl Registry {
         list
     }
 
+    /// The provider of a type named `name`, made now when a loader added
+    /// with [`Registry::add_named_provider_loader`] makes it.
     pub fn provider(&self, type_name: &str, name: &str) -> Option<&Arc<ProviderDef>> {
-        self.providers(type_name).iter().find(|p| p.name == name)
+        if let Some(found) = self.providers(type_name).iter().find(|p| p.name == name) {
+            return Some(found);
+        }
+        let list = self.providers.get(&type_name.to_ascii_lowercase())?;
+        let named = list
+            .named
+            .iter()
+            .find(|n| n.names.iter().any(|n| n == name))?;
+        let type_def = self.type_def(type_name);
+        named
+            .made
+            .get_or_init(|| {
+                (named.loader)()
+                    .into_iter()
+                    .map(|provider| Arc::new(without_unknown_features(provider, type_def)))
+                    .collect()
+            })
+            .iter()
+            .find(|p| p.name == name)
     }
 
     /// Whether a system feature is present (`None`: unknown feature).

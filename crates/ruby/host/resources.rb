@@ -726,7 +726,9 @@ module Puppet
       @catalog || Puppet::Parser::Scope::Catalog.new
     end
 
-    def fail(message)
+    # `fail(message)`, or Puppet's `fail(ErrorClass, message, cause)`.
+    def fail(*args)
+      message = args.reject { |a| a.is_a?(Class) || a.is_a?(Exception) }.join(' ')
       raise Puppet::Error, message
     end
 
@@ -949,6 +951,9 @@ module Puppet
                   suitable &&= Puppet.features.send("#{feature}?") ? true : false
                 end
               end
+            # Puppet's `any`: one of the values holds (swiftinit's OS
+            # families).
+            when 'any' then suitable &&= Array(value).any? ? true : false
             when 'true' then suitable &&= value ? true : false
             when 'false' then suitable &&= value ? false : true
             else facts[key.to_s] = Array(value).map(&:to_s)
@@ -1024,6 +1029,9 @@ module Puppet
       def self.execute(command, options = nil)
         given = !options.nil?
         options ||= {}
+        # One word alone is run as Ruby's `exec` runs a string: a base
+        # service provider's `start => 'daemon --flag'` comes as [string].
+        command = command.flatten.first.to_s if command.is_a?(Array) && command.flatten.size == 1
         argv = if command.is_a?(Array)
                  command.flatten.map(&:to_s)
                elsif command.to_s.match?(SHELL_SYNTAX)
@@ -1039,6 +1047,9 @@ module Puppet
                            stdin = options[:stdinfile] ? File.read(options[:stdinfile]) : ''
                            cwd = options[:cwd] || Dir.pwd
                            argv = as_user(options[:uid], options[:gid]) + argv
+                           # A daemon a squelched command starts keeps no
+                           # pipe of ours open.
+                           argv = ['/bin/sh', '-c', 'exec "$@" >/dev/null 2>&1', 'sh', *argv] if options[:squelch]
                            Marionette::Commands.run(argv, env, stdin, options.fetch(:combine, !given), cwd)
                          end
         Marionette::Commands.child_status(status)
@@ -1262,9 +1273,19 @@ module Marionette
         Types.table[name] || raise(ArgumentError, "the type '#{name}' is not loaded")
       end
 
+      # A module's type file and its providers; without a type file, a
+      # module's providers for a core type, which the host defines.
       def load(params)
-        Files.load(params['type_file'])
-        type = type(params['type'])
+        if params['type_file'].to_s.empty?
+          type = Types.find(params['type'])
+          if type.stand_in?
+            raise ArgumentError, "Marionette's Ruby host does not define Puppet's core type " \
+                                 "'#{params['type']}' for modules' providers yet"
+          end
+        else
+          Files.load(params['type_file'])
+          type = type(params['type'])
+        end
         Array(params['provider_files']).each { |file| Files.load(file) }
         { 'providers' => type.providers.values.map(&:describe) }
       end
@@ -1557,7 +1578,9 @@ module Marionette
       # The current value of an attribute of a resource, and the
       # property's own verdict on it.
       def read(resource, attr)
-        property = resource.property(attr)
+        # A property the resource does not manage is read all the same
+        # (a service's status, for a refresh).
+        property = resource.property(attr) || unmanaged(resource, attr)
         is = if property
                property.retrieve
              elsif attr == 'ensure' && resource.provider.respond_to?(:exists?)
@@ -1569,6 +1592,16 @@ module Marionette
                resource.provider.send(attr)
              end
         [is, property ? property.insync?(is) : false]
+      end
+
+      # A property of the resource's type that it does not manage, made
+      # to be read, for a core type the host defines (a module's own type
+      # is read through its provider's getter, as before).
+      def unmanaged(resource, attr)
+        return nil unless Core.defines?(resource.class.type_name.to_s)
+
+        declared = resource.class.attribute(attr)
+        declared && declared[:kind] == 'property' ? declared[:class].new(resource) : nil
       end
 
       # What `get` answers for each of several attributes of a resource,
@@ -1595,8 +1628,13 @@ module Marionette
           insync[attr] = verdict
           break if attr == 'ensure' && settles?(resource.property(:ensure), is, verdict)
         end
-        { 'values' => values, 'insync' => insync, 'own' => own_reads?(resource, values.keys),
-          'wanted_ensure' => wanted_ensure(resource) }
+        answer = { 'values' => values, 'insync' => insync, 'own' => own_reads?(resource, values.keys),
+                   'wanted_ensure' => wanted_ensure(resource) }
+        # The version a package's `latest` stands for, as its comparison
+        # asked the provider (core.rb's package).
+        candidate = resource.property(:ensure).respond_to?(:candidate) && resource.property(:ensure).candidate
+        answer['candidate'] = candidate.to_s if candidate
+        answer
       end
 
       # What the resource wants of `ensure` now: its provider may have

@@ -286,10 +286,11 @@ module Marionette
 
       # A type by name: one a module file declared (loaded with its
       # providers when first asked for, as a type's `generate` may ask for
-      # another's instances), or a stand-in for a core type, which modules'
-      # types may refer to (`Puppet::Type.type(:file)`).
+      # another's instances), a core type the host defines for modules'
+      # providers (`Core`), or a stand-in for another core type, which
+      # modules' types may refer to (`Puppet::Type.type(:file)`).
       def find(name)
-        table[name] || from_module(name) ||
+        table[name] || from_module(name) || Core.define(name) ||
           (table[name] = Class.new(Puppet::Type).tap do |k|
             k.instance_variable_set(:@type_name, name)
             k.instance_variable_set(:@stand_in, true)

@@ -105,6 +105,9 @@ pub struct ResourceState {
     /// What the resource wants of `ensure` once read: its provider may
     /// have changed it while reading.
     pub wanted_ensure: Option<String>,
+    /// The newest version a package provider's `latest` found while the
+    /// state was read (for `ensure => latest`).
+    pub candidate: Option<String>,
 }
 
 /// A message a module's Ruby logged, kept for later.
@@ -576,6 +579,10 @@ impl RubyHost {
         state.own = answer.get("own").and_then(Json::as_bool) == Some(true);
         state.wanted_ensure = answer
             .get("wanted_ensure")
+            .and_then(Json::as_str)
+            .map(str::to_string);
+        state.candidate = answer
+            .get("candidate")
             .and_then(Json::as_str)
             .map(str::to_string);
         for log in answer

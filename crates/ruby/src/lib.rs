@@ -55,6 +55,7 @@ const HOST: &[(&str, &str)] = &[
     ("filesystem", include_str!("../host/filesystem.rb")),
     ("parsedfile", include_str!("../host/parsedfile.rb")),
     ("inifile", include_str!("../host/inifile.rb")),
+    ("core", include_str!("../host/core.rb")),
     ("resource_api", include_str!("../host/resource_api.rb")),
     ("facts", include_str!("../host/facts.rb")),
     ("main", include_str!("../host/main.rb")),

@@ -69,6 +69,9 @@ pub(crate) struct Verdict<'a> {
     unexpected: Vec<String>,
     /// The listed entries that match now.
     fixed: Vec<String>,
+    /// Every entry recorded: a rewrite keeps the lines of the others (a
+    /// run over part of a corpus).
+    seen: BTreeSet<String>,
 }
 
 impl<'a> Verdict<'a> {
@@ -80,6 +83,7 @@ impl<'a> Verdict<'a> {
             failing: Vec::new(),
             unexpected: Vec::new(),
             fixed: Vec::new(),
+            seen: BTreeSet::new(),
         }
     }
 
@@ -88,6 +92,7 @@ impl<'a> Verdict<'a> {
     /// difference.
     pub(crate) fn record(&mut self, id: &str, why: &str, outcome: Result<(), String>) {
         self.total += 1;
+        self.seen.insert(id.to_string());
         match outcome {
             Ok(()) if self.known.contains(id) => self.fixed.push(id.to_string()),
             Ok(()) => self.passed += 1,
@@ -135,6 +140,7 @@ impl<'a> Verdict<'a> {
             if line.starts_with('#')
                 || line.trim().is_empty()
                 || failing_ids.contains(&known.id_of(line))
+                || !self.seen.contains(&known.id_of(line))
             {
                 text.push_str(line);
                 text.push('\n');

@@ -8,48 +8,12 @@
 //! installed version (or `absent` when only configuration files are left,
 //! or `purged` when nothing is left) and do the work.
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
-
 use marionette_ral::attribute::{display_value, inspect, parse_boolean, value_text};
 use marionette_ral::{AttrDef, Resource, TypeDef};
 use marionette_values::{PType, Value};
 
-/// The newest version available for each package, as the providers found
-/// it for resources that ask for `ensure => latest`: from the package
-/// sources, or inside the `source` file. Keyed by package name and source.
-///
-/// Comparing `latest` needs that version, but an attribute's comparison
-/// only sees the resource and the two values. The provider looks the
-/// version up when it reads the current state, right before the
-/// comparison in the same evaluation, and records it here; the comparison
-/// and the change message read it back. The table is shared by the whole
-/// process rather than held by one registry, so a resource built from one
-/// registry still compares correctly in a session over another; it only
-/// holds facts about the system, each rewritten before it is read.
-static CANDIDATES: Mutex<BTreeMap<(String, String), String>> = Mutex::new(BTreeMap::new());
-
-fn candidate_key(resource: &Resource) -> (String, String) {
-    (resource.name(), resource.text("source").unwrap_or_default())
-}
-
-/// Records the newest available version of a resource's package.
-pub fn record_candidate(resource: &Resource, version: &str) {
-    CANDIDATES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(candidate_key(resource), version.to_string());
-}
-
-/// The newest available version of a resource's package, when a provider
-/// found one.
-pub fn candidate(resource: &Resource) -> Option<String> {
-    CANDIDATES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(&candidate_key(resource))
-        .cloned()
-}
+use marionette_ral::candidate::candidate;
+pub use marionette_ral::candidate::record_candidate;
 
 /// The states a package can be in without being installed.
 fn not_installed(state: &str) -> bool {
