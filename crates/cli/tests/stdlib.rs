@@ -35,6 +35,27 @@ fn native_functions_match_stdlib() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// stdlib 9 (the trixie tree's, scripts/forge-trixie-modules) keeps its
+/// unnamespaced names as shims that warn once each before calling the
+/// namespaced function: the native ones warn as those shims do, where
+/// they are called (`tests/stdlib9`, recorded as tests/stdlib is, with
+/// that tree as the module path).
+#[test]
+fn stdlib_9_shims_warn_as_with_puppet() {
+    let modules = std::env::var("FORGE_TRIXIE_DIR")
+        .unwrap_or_else(|_| "/var/cache/marionette-forge-trixie".to_string())
+        + "/modules";
+    assert!(
+        Path::new(&modules).join("stdlib/metadata.json").exists(),
+        "stdlib 9 is missing from {modules}: make the trixie tree with scripts/forge-trixie-modules (scripts/test does as root)"
+    );
+    let corpus = corpus().join("../stdlib9");
+    let cases = common::case_files(&corpus, "pp");
+    assert!(cases.len() >= 2, "only {} cases", cases.len());
+    let problems = common::applied::compare(&corpus, &cases, &modules);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn without_stdlib_its_functions_are_unknown() {
     let dir = tempfile::tempdir().expect("a temporary directory");

@@ -148,7 +148,7 @@ pub struct Evaluator<'p> {
     /// stdlib's directory on the module path, if any, asked once.
     stdlib_dir: Option<Option<std::path::PathBuf>>,
     /// Whether that stdlib ships each native function asked for.
-    stdlib_ships: HashMap<String, bool>,
+    stdlib_ships: HashMap<String, functions::stdlib::Shipped>,
     /// Modules' Ruby functions and the host that runs them.
     pub(crate) ruby: crate::ruby::RubyState,
     /// Puppet's own stack of code under way, as `Puppet::Pops::PuppetStack`
@@ -1329,8 +1329,10 @@ impl<'p> Evaluator<'p> {
         result
     }
 
-    /// [`Evaluator::call_named`] once the call is on Puppet's stack.
-    fn call_named_here(
+    /// [`Evaluator::call_named`] once the call is on Puppet's stack; a
+    /// call from a Ruby function adds no frame to it, as in Puppet, whose
+    /// stack holds the Puppet code's calls only.
+    pub(crate) fn call_named_here(
         &mut self,
         name: &str,
         args: Vec<Value>,
@@ -1395,20 +1397,33 @@ impl<'p> Evaluator<'p> {
     /// A function of a module implemented natively (stdlib's), which
     /// exists only while the stdlib on the module path ships it, as the
     /// module's own would: stdlib 9 no longer has `validate_string`.
+    /// A shim of stdlib 9 (`merge` for `stdlib::merge`) gives its
+    /// deprecation warning first, as its Ruby would.
     fn native_function(&mut self, name: &str) -> Option<Builtin> {
+        use functions::stdlib::Shipped;
         let native = *functions::stdlib::natives().get(name)?;
-        if let Some(&ships) = self.stdlib_ships.get(name) {
-            return ships.then_some(native);
+        let shipped = match self.stdlib_ships.get(name) {
+            Some(shipped) => shipped.clone(),
+            None => {
+                let loader = &self.loader;
+                let dir = self
+                    .stdlib_dir
+                    .get_or_insert_with(|| loader.as_ref()?.module_dir(functions::stdlib::MODULE));
+                let shipped = dir
+                    .as_ref()
+                    .map_or(Shipped::No, |dir| functions::stdlib::shipped(dir, name));
+                self.stdlib_ships.insert(name.to_string(), shipped.clone());
+                shipped
+            }
+        };
+        match shipped {
+            Shipped::No => None,
+            Shipped::Yes => Some(native),
+            Shipped::Deprecated { key, message } => {
+                functions::stdlib::deprecate(self, &key, &message);
+                Some(native)
+            }
         }
-        let loader = &self.loader;
-        let dir = self
-            .stdlib_dir
-            .get_or_insert_with(|| loader.as_ref()?.module_dir(functions::stdlib::MODULE));
-        let ships = dir
-            .as_ref()
-            .is_some_and(|dir| functions::stdlib::ships(dir, name));
-        self.stdlib_ships.insert(name.to_string(), ships);
-        ships.then_some(native)
     }
 
     /// Calls a function by name: one written in Puppet, or a built-in.

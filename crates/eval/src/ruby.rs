@@ -857,7 +857,7 @@ impl Engine for Answers<'_, '_> {
                 if self.closure_top {
                     self.eval.current = crate::scope::TOP_SCOPE;
                 }
-                let called = self.eval.call_named(&name, args, None, span, span);
+                let called = self.eval.call_named_here(&name, args, None, span, span);
                 self.eval.current = saved;
                 match called {
                     Ok(value) => Answer::Value(value),

@@ -301,13 +301,44 @@ module Puppet
     Features
   end
 
-  # Ruby features Puppet's code tests for; every feature a module asks
-  # about is reported as a library it can try to load.
+  # Ruby features Puppet's code tests for: those modules add
+  # (`lib/puppet/feature/NAME.rb`, loaded when first asked for, as
+  # Puppet's autoloader does: nodejs's `npm`), else a library of the name
+  # that can be loaded.
   module Features
+    @results = {}
+    @checks = {}
+    @looked_for = []
+
+    # Puppet's `add(name, libs: [...]) { check }`: the check's answer is
+    # kept once it is true, and asked again while it is false (a feature
+    # a run's package brings).
+    def self.add(name, options = {}, &block)
+      name = name.to_sym
+      @checks[name] = block || proc { Array(options[:libs]).all? { |lib| Marionette.loadable?(lib.to_s) } }
+      @results.delete(name)
+      meta_def("#{name}?") do
+        @results[name] = @checks[name].call ? true : false unless @results[name]
+        @results[name]
+      end
+    end
+
+    # What feature files call to define their own `NAME?`.
+    def self.meta_def(name, &block)
+      define_singleton_method(name, &block)
+    end
+
     def self.method_missing(name, *)
       return super unless name.to_s.end_with?('?')
 
-      Marionette.loadable?(name.to_s.chomp('?'))
+      feature = name.to_s.chomp('?')
+      unless @looked_for.include?(feature)
+        @looked_for << feature
+        file = Marionette.module_lib_file("puppet/feature/#{feature}")
+        Marionette::Files.load(file) if file
+        return send(name) if singleton_methods.include?(name)
+      end
+      Marionette.loadable?(feature)
     end
 
     def self.respond_to_missing?(name, include_private = false)

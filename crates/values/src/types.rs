@@ -1780,8 +1780,13 @@ impl fmt::Display for PType {
                     let entries: Vec<String> = members
                         .iter()
                         .map(|m| {
-                            let key = if m.optional && !m.value.is_instance(&Value::Undef) {
+                            let undef = m.value.is_instance(&Value::Undef);
+                            let key = if m.optional && !undef {
                                 format!("Optional[{}]", quote(&m.key))
+                            } else if !m.optional && undef {
+                                // An inferred key that holds undef (Puppet's
+                                // infer_set): present, its value undef.
+                                format!("NotUndef[{}]", quote(&m.key))
                             } else {
                                 quote(&m.key)
                             };

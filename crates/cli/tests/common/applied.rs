@@ -9,6 +9,8 @@ use std::process::Command;
 /// exit status, then the log lines without the catalog's own.
 pub(crate) fn run(dir: &Path, file: &str, modulepath: &str) -> (i32, Vec<String>) {
     let vardir = tempfile::tempdir().expect("a temporary directory");
+    let both_path = tempfile::NamedTempFile::new().expect("a temporary file");
+    let both = both_path.reopen().expect("the temporary file");
     let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
         .current_dir(dir)
         .args([
@@ -20,13 +22,13 @@ pub(crate) fn run(dir: &Path, file: &str, modulepath: &str) -> (i32, Vec<String>
             "--vardir",
         ])
         .arg(vardir.path())
-        .output()
+        // Both streams into one file, in the order they were written, as
+        // the recordings keep Puppet's (`2>&1`).
+        .stdout(both.try_clone().expect("a second handle"))
+        .stderr(both.try_clone().expect("a second handle"))
+        .status()
         .expect("marionette runs");
-    let mut text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let mut text = std::fs::read_to_string(both_path.path()).unwrap_or_default();
     text = super::without_dir(dir, &text);
     for linked in LINKED.lock().unwrap_or_else(|e| e.into_inner()).iter() {
         text = text.replace(&format!("{linked}/"), "/usr/share/puppet/modules/");
@@ -54,7 +56,7 @@ pub(crate) fn run(dir: &Path, file: &str, modulepath: &str) -> (i32, Vec<String>
             });
         }
     }
-    (output.status.code().unwrap_or(-1), lines)
+    (output.code().unwrap_or(-1), lines)
 }
 
 /// Applies each case and compares with its recorded `.out`; the

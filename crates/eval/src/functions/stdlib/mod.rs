@@ -21,6 +21,8 @@ mod strings;
 mod validation;
 mod values;
 
+pub(crate) use validation::deprecate;
+
 /// The module that ships these functions.
 pub(crate) const MODULE: &str = "stdlib";
 
@@ -36,6 +38,52 @@ pub(crate) fn ships(dir: &std::path::Path, name: &str) -> bool {
                 .join(format!("lib/puppet/parser/functions/{name}.rb"))
                 .is_file())
         || dir.join(format!("functions/{unqualified}.pp")).is_file()
+}
+
+/// How the stdlib on the module path ships a function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Shipped {
+    No,
+    Yes,
+    /// As stdlib 9 ships an unnamespaced name (`merge`): a shim that warns
+    /// with `deprecation(key, message)`, once per key, then calls the
+    /// namespaced function.
+    Deprecated {
+        key: String,
+        message: String,
+    },
+}
+
+/// Whether and how the stdlib in `dir` ships the function `name`.
+pub(crate) fn shipped(dir: &std::path::Path, name: &str) -> Shipped {
+    if !ships(dir, name) {
+        return Shipped::No;
+    }
+    if name.contains("::") {
+        return Shipped::Yes;
+    }
+    let file = dir.join(format!("lib/puppet/functions/{name}.rb"));
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| shim_warning(&text))
+        .map_or(Shipped::Yes, |(key, message)| Shipped::Deprecated {
+            key,
+            message,
+        })
+}
+
+/// The key and message of a generated shim's (its `deprecation_gen`)
+/// `call_function('deprecation', 'KEY', 'MESSAGE', ...)`, written with
+/// single-quoted words as stdlib's generator writes them.
+fn shim_warning(text: &str) -> Option<(String, String)> {
+    if !text.contains("dispatch :deprecation_gen") {
+        return None;
+    }
+    let rest = &text[text.find("call_function('deprecation',")? + 28..];
+    let mut words = rest.split('\'').skip(1).step_by(2);
+    let key = words.next()?.to_string();
+    let message = words.next()?.to_string();
+    Some((key, message))
 }
 
 /// stdlib's functions by name.

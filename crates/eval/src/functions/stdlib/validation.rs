@@ -56,15 +56,22 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
 /// innermost frames of Puppet's stack as stdlib does (`at ["f.pp",
 /// 3]:["f.pp", 0]`). Puppet prints where in stdlib's Ruby it was warned
 /// on the next line.
+///
+/// stdlib 9's takes a third argument, whether Puppet's `strict` setting
+/// rules the warning; under Puppet 7's default (`warning`) it warns
+/// either way. Older ones take two.
 fn deprecation(eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
-    call.arity(2, Some(2))?;
+    let takes_strict = deprecation_file(eval)
+        .and_then(|file| std::fs::read_to_string(file).ok())
+        .is_some_and(|text| text.contains("use_strict_setting"));
+    call.arity(2, Some(if takes_strict { 3 } else { 2 }))?;
     let key = call.string(0, "key")?;
     let message = call.string(1, "message")?;
     deprecate(eval, &key, &message);
     Ok(Value::Undef)
 }
 
-pub(super) fn deprecate(eval: &mut Evaluator<'_>, key: &str, message: &str) {
+pub(crate) fn deprecate(eval: &mut Evaluator<'_>, key: &str, message: &str) {
     let frame = |index: usize| {
         let stack = &eval.puppet_stack;
         let (file, span) = stack.get(stack.len().checked_sub(index + 1)?)?;
@@ -81,11 +88,7 @@ pub(super) fn deprecate(eval: &mut Evaluator<'_>, key: &str, message: &str) {
     {
         return;
     }
-    let location = eval
-        .loader
-        .as_ref()
-        .and_then(|loader| loader.module_dir(super::MODULE))
-        .map(|dir| dir.join("lib/puppet/functions/deprecation.rb"))
+    let location = deprecation_file(eval)
         .and_then(|file| {
             let text = std::fs::read_to_string(&file).ok()?;
             let line = text
@@ -103,6 +106,14 @@ pub(super) fn deprecate(eval: &mut Evaluator<'_>, key: &str, message: &str) {
         source: String::new(),
         message: format!("{message}{location}"),
     });
+}
+
+/// stdlib's `deprecation` function, in the stdlib on the module path.
+fn deprecation_file(eval: &Evaluator<'_>) -> Option<std::path::PathBuf> {
+    eval.loader
+        .as_ref()
+        .and_then(|loader| loader.module_dir(super::MODULE))
+        .map(|dir| dir.join("lib/puppet/functions/deprecation.rb"))
 }
 
 /// The newer function around an old validator: the deprecation warning

@@ -19,6 +19,8 @@ pub(super) fn register(map: &mut HashMap<&'static str, Builtin>) {
     map.insert("dirname", dirname);
     map.insert("basename", basename);
     map.insert("fact", fact);
+    map.insert("type_of", type_of);
+    map.insert("stdlib::type_of", type_of);
 }
 
 /// Whether stdlib's older functions take a value as given: undef reaches
@@ -28,6 +30,15 @@ fn given(value: &Value) -> bool {
 }
 
 /// The first argument that is neither undef nor empty.
+/// The value's type in detail (Puppet's `infer_set`), as the core
+/// `type` function gives it by default.
+fn type_of(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
+    call.arity(1, Some(1))?;
+    Ok(Value::Type(Box::new(marionette_values::PType::infer(
+        &call.args[0],
+    ))))
+}
+
 fn pick(_eval: &mut Evaluator<'_>, call: &mut Call<'_, '_>) -> EvalResult<Value> {
     match call.args.iter().find(|v| given(v)) {
         Some(value) => Ok(value.clone()),

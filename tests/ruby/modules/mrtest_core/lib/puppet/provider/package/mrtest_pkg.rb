@@ -9,6 +9,7 @@ Puppet::Type.type(:package).provide :mrtest_pkg, parent: Puppet::Provider::Packa
   desc 'Packages kept as files under /tmp/mrtest-rbtypes/pkgdb.'
 
   has_feature :versionable, :upgradeable, :purgeable
+  confine feature: :mrtest_pkgdb
 
   def self.db
     '/tmp/mrtest-rbtypes/pkgdb'

@@ -1,0 +1,7 @@
+package { 'mrtest-never':
+  ensure   => installed,
+  provider => mrtest_never,
+}
+-> file { '/tmp/mrtest-rbtypes/after-never':
+  content => "never\n",
+}
