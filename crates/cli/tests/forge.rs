@@ -190,10 +190,22 @@ fn compile_stage(corpus: &Corpus) {
 fn marionette_noop(case: &Path, modulepath: &str) -> String {
     let vardir = tempfile::tempdir().expect("a temporary directory");
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"));
+    let modulepath = match case_args(case).1 {
+        // A control repository's node: its environment's own modules
+        // first, as its environment.conf says.
+        Some(environment) => format!(
+            "{}:{modulepath}",
+            case.join("environments")
+                .join(environment)
+                .join("site-modules")
+                .display()
+        ),
+        None => modulepath.to_string(),
+    };
     command
         .args(["apply", "--noop", "--vardir"])
         .arg(vardir.path())
-        .args(["--modulepath", modulepath, "--catalog"])
+        .args(["--modulepath", &modulepath, "--catalog"])
         .arg(case.join("expected.json"))
         .env("NO_COLOR", "1");
     noop_text(&printed_in_order(command))
@@ -203,13 +215,13 @@ fn marionette_noop(case: &Path, modulepath: &str) -> String {
 /// (given to Puppet's yaml terminus) as its `expected.json` was, as
 /// scripts/puppet-record-forge-noop runs it.
 fn puppet_noop(case: &Path, modulepath: &str) -> String {
-    const CERTNAME: &str = "mrtest.example.com";
+    let (certname, environment) = case_args(case);
     let vardir = tempfile::tempdir().expect("a temporary directory");
     let facts_dir = vardir.path().join("client_yaml/facts");
     std::fs::create_dir_all(&facts_dir).expect("a facts directory");
     std::fs::write(
-        facts_dir.join(format!("{CERTNAME}.yaml")),
-        puppet_facts_yaml(case, CERTNAME),
+        facts_dir.join(format!("{certname}.yaml")),
+        puppet_facts_yaml(case, &certname),
     )
     .expect("a facts file");
     assert!(
@@ -223,10 +235,35 @@ fn puppet_noop(case: &Path, modulepath: &str) -> String {
     command
         .args(["apply", "--noop", "--color=false", "--vardir"])
         .arg(vardir.path())
-        .args(["--facts_terminus", "yaml", "--certname", CERTNAME])
-        .args(["--modulepath", modulepath, "site.pp"])
+        .args(["--facts_terminus", "yaml", "--certname", &certname])
         .current_dir(case);
+    match environment {
+        Some(environment) => command
+            .args(["--environmentpath", "environments", "--environment"])
+            .arg(&environment)
+            .arg(format!("environments/{environment}/manifests/site.pp")),
+        None => command.args(["--modulepath", modulepath, "site.pp"]),
+    };
     noop_text(&printed_in_order(command))
+}
+
+/// A case's certname and environment, from its `args` (a control
+/// repository's node: `--environment production --certname NODE`), as
+/// scripts/puppet-record-catalogs reads them.
+fn case_args(case: &Path) -> (String, Option<String>) {
+    let args = std::fs::read_to_string(case.join("args")).unwrap_or_default();
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let after = |option: &str| {
+        words
+            .iter()
+            .position(|w| *w == option)
+            .and_then(|at| words.get(at + 1))
+            .map(|w| w.to_string())
+    };
+    (
+        after("--certname").unwrap_or_else(|| "mrtest.example.com".to_string()),
+        after("--environment"),
+    )
 }
 
 /// The noop stage of the corpus: each case's catalog as Puppet compiled

@@ -212,6 +212,139 @@ module Marionette
         end
       end
 
+      def define_exec
+        Puppet::Type.newtype(:exec) do
+          # Runs the command when the checks let it: `notrun` then, else
+          # the value wanted, so that a command not due is in sync.
+          newproperty(:returns, array_matching: :all) do
+            defaultto '0'
+            munge(&:to_s)
+
+            def retrieve
+              @resource.check_all_attributes ? :notrun : should
+            end
+
+            # The command, tried `tries` times until its status is one of
+            # those wanted; its output logged as `logoutput` says.
+            def sync
+              wanted = Array(should).map(&:to_s)
+              tries = Integer(@resource[:tries] || 1)
+              output = status = nil
+              tries.times do |attempt|
+                output, status = @resource.run(@resource[:command])
+                break if wanted.include?(status.exitstatus.to_s)
+
+                pause = Float(@resource[:try_sleep] || 0)
+                sleep pause if attempt < tries - 1 && pause.positive?
+              end
+              failed = !wanted.include?(status.exitstatus.to_s)
+              log = @resource[:logoutput].to_s
+              if log == 'true' || (failed && %w[on_failure].include?(log))
+                output.to_s.each_line { |line| send(@resource[:loglevel] || :notice, line.chomp) }
+              end
+              if failed
+                raise Puppet::Error,
+                      "'#{@resource[:command]}' returned #{status.exitstatus} instead of one of [#{wanted.join(',')}]"
+              end
+              :executed_command
+            end
+          end
+
+          newparam(:command, namevar: true)
+          newparam(:logoutput) do
+            defaultto :on_failure
+          end
+          %i[path user group cwd environment timeout tries try_sleep refreshonly creates unless onlyif umask
+             refresh].each { |name| newparam(name) }
+
+          # Whether every check given lets the command run: `refreshonly`
+          # only in a refresh, `creates` while none of its files exists,
+          # `onlyif` when each of its commands succeeds, `unless` when
+          # each fails.
+          def check_all_attributes(refreshing = false)
+            { refreshonly: ->(v) { refreshing || v.to_s != 'true' },
+              creates: ->(v) { Array(v).none? { |path| File.exist?(path) } },
+              unless: ->(v) { Array(v).all? { |command| !run(command, true).last.exitstatus.zero? } },
+              onlyif: ->(v) { Array(v).all? { |command| run(command, true).last.exitstatus.zero? } } }
+              .each do |check, allows|
+                value = self[check]
+                next if value.nil? || allows.call(value)
+
+                debug "'#{self[:command]}' won't be executed because of failed check '#{check}'"
+                return false
+              end
+            true
+          end
+
+          def run(command, check = false)
+            provider.run(command, check)
+          end
+
+          # A refresh runs `refresh`, else the command, when the checks
+          # other than `refreshonly` let it.
+          def refresh
+            return unless check_all_attributes(true)
+
+            self[:refresh] ? run(self[:refresh]) : property(:returns).sync
+          end
+        end
+        define_exec_base
+      end
+
+      # Puppet's base class of exec providers: the command run with the
+      # resource's directory, user, group and environment, its output and
+      # status returned, a missing command (status 127) an error.
+      def define_exec_base
+        return if Puppet::Provider.const_defined?(:Exec, false)
+
+        exec = Class.new(Puppet::Provider) do
+          def run(command, check = false)
+            checkexe(command)
+            debug "Executing#{check ? ' check' : ''} '#{command}'"
+            # No `timeout`: the engine runs the command, and Ruby's Timeout
+            # would leave the conversation with it midway.
+            output = Puppet::Util::Execution.execute(
+              command, failonfail: false, combine: true, cwd: resource[:cwd], uid: resource[:user],
+                       gid: resource[:group], custom_environment: environment
+            )
+            raise ArgumentError, output if output.exitstatus == 127
+
+            [output, output]
+          end
+
+          # The resource's `path` as PATH, and `environment`'s NAME=VALUE
+          # words.
+          def environment
+            env = {}
+            path = resource[:path]
+            env['PATH'] = Array(path).join(File::PATH_SEPARATOR) if path
+            Array(resource[:environment]).each do |word|
+              name, value = word.to_s.split('=', 2)
+              next warning("Cannot understand environment setting #{word.inspect}") if value.nil? || name !~ /\A\w+\z/
+
+              env[name] = value
+            end
+            env
+          end
+
+          def checkexe(_command); end
+
+          def validatecmd(_command)
+            true
+          end
+
+          # The program of a command line, unquoted.
+          def extractexe(command)
+            return command.first if command.is_a?(Array)
+
+            word = command.to_s.strip
+            quoted = word.match(/\A"([^"]+)"|\A'([^']+)'/)
+            quoted ? quoted[1] || quoted[2] : word.split(' ').first
+          end
+        end
+        Puppet::Provider.const_set(:Exec, exec)
+      end
+
       def define_package
         Puppet::Type.newtype(:package) do
           {
@@ -328,6 +461,7 @@ module Marionette
   end
 end
 
-# Modules' package providers name their base class as their file loads
-# (`parent: Puppet::Provider::Package`), before anything asks for the type.
+# Modules' providers name their base class as their file loads (`parent:
+# Puppet::Provider::Package`), before anything asks for the type.
 Marionette::Core.send(:define_package_base)
+Marionette::Core.send(:define_exec_base)

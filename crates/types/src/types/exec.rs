@@ -91,8 +91,13 @@ fn may_run_as(user: &str) -> Result<(), String> {
     }
 }
 
-/// Checks every command of the resource as its provider will run it.
+/// Checks every command of the resource as its provider will run it: the
+/// native providers' rules; a module's provider (powershell's `pwsh`)
+/// runs its commands its own way.
 fn validate_commands(resource: &Resource) -> Result<(), String> {
+    if !matches!(resource.provider(), None | Some("posix" | "shell")) {
+        return Ok(());
+    }
     let mode = Mode::of(resource);
     let has_path = resource.get("path").is_some();
     let secret = ["command", "onlyif", "unless"]
