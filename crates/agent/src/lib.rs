@@ -253,6 +253,34 @@ impl Agent {
             .send("PUT", &path, Some("application/json"), report.to_vec())?;
         ok(answer).map(|_| ())
     }
+
+    /// Submits a command to the PuppetDB the settings name (`POST
+    /// /pdb/cmd/v1`, the query-string form Puppet's PuppetDB terminus
+    /// sends: `deactivate node` as `deactivate_node`), with this agent's
+    /// certificate; the UUID PuppetDB gave it.
+    pub fn submit_command(
+        &mut self,
+        (command, version): (&str, u32),
+        certname: &str,
+        payload: &serde_json::Value,
+    ) -> Result<String, AgentError> {
+        let path = format!(
+            "/pdb/cmd/v1?command={}&version={version}&certname={}",
+            encode(&command.replace(' ', "_")),
+            encode(certname)
+        );
+        let answer = self.client.send(
+            "POST",
+            &path,
+            Some("application/json"),
+            payload.to_string().into_bytes(),
+        )?;
+        let answer = ok(answer)?;
+        Ok(serde_json::from_slice::<serde_json::Value>(&answer.body)
+            .ok()
+            .and_then(|v| v.get("uuid")?.as_str().map(str::to_string))
+            .unwrap_or_default())
+    }
 }
 
 impl Agent {

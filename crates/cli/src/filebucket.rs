@@ -36,25 +36,40 @@ pub(crate) struct Location {
     certname: Option<String>,
 }
 
+/// An agent's settings for a command that only talks to a server (a
+/// filebucket, a PuppetDB) with the certificate this machine already has:
+/// Puppet's timeouts, no waiting for a certificate.
+pub(crate) fn client_settings(
+    server: String,
+    port: u16,
+    certname: Option<String>,
+) -> marionette_agent::Settings {
+    let env = crate::environment::global();
+    let vardir = crate::apply::vardir();
+    marionette_agent::Settings {
+        server,
+        port,
+        certname: certname.unwrap_or_else(crate::host_name),
+        ssldir: env.ssldir(),
+        libdir: vardir.join("pluginsync/plugins/lib"),
+        pluginfactdest: vardir.join("pluginsync/plugins/facts.d"),
+        waitforcert: std::time::Duration::ZERO,
+        ca_fingerprint: None,
+        keylength: 4096,
+        extension_requests: Vec::new(),
+        http_connect_timeout: std::time::Duration::from_secs(120),
+        http_read_timeout: std::time::Duration::from_secs(600),
+    }
+}
+
 impl Location {
     fn open(&self) -> Result<marionette_ral::Filebucket> {
         if self.remote || self.server.is_some() {
-            let env = crate::environment::global();
-            let vardir = crate::apply::vardir();
-            let settings = marionette_agent::Settings {
-                server: self.server.clone().unwrap_or_else(|| "puppet".into()),
-                port: self.serverport,
-                certname: self.certname.clone().unwrap_or_else(crate::host_name),
-                ssldir: env.ssldir(),
-                libdir: vardir.join("pluginsync/plugins/lib"),
-                pluginfactdest: vardir.join("pluginsync/plugins/facts.d"),
-                waitforcert: std::time::Duration::ZERO,
-                ca_fingerprint: None,
-                keylength: 4096,
-                extension_requests: Vec::new(),
-                http_connect_timeout: std::time::Duration::from_secs(120),
-                http_read_timeout: std::time::Duration::from_secs(600),
-            };
+            let settings = client_settings(
+                self.server.clone().unwrap_or_else(|| "puppet".into()),
+                self.serverport,
+                self.certname.clone(),
+            );
             let environment = crate::environment::current().name.clone();
             let bucket = marionette_agent::Agent::connect(settings)
                 .and_then(|agent| agent.filebucket(&environment))

@@ -3,7 +3,10 @@
 //! `deactivate node` command for each node (its exported resources are
 //! then collected by no one, and its data is purged after
 //! `node-purge-ttl`); `status` tells whether each is active and when its
-//! last catalog and facts came.
+//! last catalog and facts came. Without storage of its own (no
+//! `storage_url`, no database under the vardir), `deactivate` submits the
+//! commands to the PuppetDB `puppetdb.conf`'s `server_urls` names, over
+//! HTTPS with this machine's certificate.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -22,6 +25,11 @@ pub(crate) struct NodeArgs {
     /// `storage_url`), instead of the SQLite file under its vardir.
     #[arg(long, value_name = "URL", global = true)]
     storage_url: Option<String>,
+    /// The certificate presented to the PuppetDB of `puppetdb.conf`'s
+    /// `server_urls` (default: the `certname` setting, else this
+    /// machine's name).
+    #[arg(long, value_name = "NAME", global = true)]
+    certname: Option<String>,
     #[command(subcommand)]
     command: NodeCommand,
 }
@@ -43,19 +51,106 @@ enum NodeCommand {
 }
 
 pub(crate) fn run(args: NodeArgs, env: &EnvArgs) -> Result<ExitCode> {
-    let store = crate::storage::existing_store(
-        &crate::server::vardir(env),
-        args.storage_url,
-        "marionette node",
-    )?;
+    let vardir = crate::server::vardir(env);
+    let local = args.storage_url.is_some()
+        || crate::config::user_setting("storage_url").is_some()
+        || crate::storage::database(&vardir).exists();
     let text = match args.command {
-        NodeCommand::Deactivate { nodes } => deactivate(&store, &nodes)?,
-        NodeCommand::Status { nodes } => status(&store, &nodes)?,
+        // Without storage of its own, the PuppetDB `puppetdb.conf` names,
+        // as Puppet's face deactivates through its PuppetDB terminus.
+        NodeCommand::Deactivate { nodes } if !local => match server_urls(env) {
+            Some(urls) => deactivate_remotely(
+                &urls,
+                args.certname
+                    .or_else(|| crate::config::user_setting("certname")),
+                &nodes,
+            )?,
+            None => deactivate(&existing(&vardir, args.storage_url)?, &nodes)?,
+        },
+        NodeCommand::Deactivate { nodes } => {
+            deactivate(&existing(&vardir, args.storage_url)?, &nodes)?
+        }
+        NodeCommand::Status { nodes } => status(&existing(&vardir, args.storage_url)?, &nodes)?,
     };
     let mut out = std::io::stdout().lock();
     // A reader that went away takes nothing more.
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
     Ok(ExitCode::SUCCESS)
+}
+
+fn existing(vardir: &std::path::Path, url: Option<String>) -> Result<Store> {
+    crate::storage::existing_store(vardir, url, "marionette node")
+}
+
+/// The PuppetDBs `$confdir/puppetdb.conf` names (`[main]`'s
+/// `server_urls`, comma-separated, tried in order), when it names any.
+fn server_urls(env: &EnvArgs) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(env.confdir().join("puppetdb.conf")).ok()?;
+    let mut section = String::new();
+    for line in text.lines().map(str::trim) {
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            section = name.trim().to_string();
+        } else if let Some((key, value)) = line.split_once('=')
+            && section == "main"
+            && key.trim() == "server_urls"
+        {
+            let urls: Vec<String> = value
+                .split(',')
+                .map(|url| url.trim().trim_end_matches('/').to_string())
+                .filter(|url| !url.is_empty())
+                .collect();
+            return (!urls.is_empty()).then_some(urls);
+        }
+    }
+    None
+}
+
+/// Submits a `deactivate node` command for each node to the first of
+/// `urls` that takes it, over HTTPS with this machine's certificate,
+/// stopping at the first node none takes.
+fn deactivate_remotely(
+    urls: &[String],
+    certname: Option<String>,
+    nodes: &[String],
+) -> Result<String> {
+    let (name, version) = commands::DEACTIVATE_NODE;
+    let mut lines = Vec::new();
+    for node in nodes {
+        let mut failures = Vec::new();
+        let mut uuid = None;
+        for url in urls {
+            let Some((host, port)) = https_host_port(url) else {
+                failures.push(format!("{url}: not an https:// URL"));
+                continue;
+            };
+            let settings = crate::filebucket::client_settings(host, port, certname.clone());
+            match marionette_agent::Agent::connect(settings).and_then(|mut agent| {
+                agent.submit_command((name, version), node, &commands::deactivate_node(node))
+            }) {
+                Ok(given) => {
+                    uuid = Some(given);
+                    break;
+                }
+                Err(error) => failures.push(format!("{url}: {error}")),
+            }
+        }
+        let Some(uuid) = uuid else {
+            anyhow::bail!("Could not deactivate {node}: {}", failures.join("; "));
+        };
+        lines.push(format!("Submitted '{name}' for {node} with UUID {uuid}"));
+    }
+    Ok(lines.join("\n"))
+}
+
+/// The host and port of an `https://HOST[:PORT]` URL (PuppetDB's port,
+/// 8081, by default).
+fn https_host_port(url: &str) -> Option<(String, u16)> {
+    let rest = url.strip_prefix("https://")?;
+    let authority = rest.split('/').next()?;
+    match authority.rsplit_once(':') {
+        Some((host, port)) => Some((host.to_string(), port.parse().ok()?)),
+        None => Some((authority.to_string(), 8081)),
+    }
 }
 
 /// Stores a `deactivate node` command for each node in turn, stopping

@@ -1066,15 +1066,11 @@ fn exported_resources_are_collected_as_puppetserver_with_puppetdb_collects_them(
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-#[test]
-fn storage_serve_on_postgresql_keeps_commands_while_it_is_down() {
-    require("curl", "curl");
-    let cluster = cluster::Cluster::start();
-    let dir = tempfile::Builder::new()
-        .prefix("mrtest-storage-pg")
-        .tempdir()
-        .expect("a temporary directory");
-    let dir = dir.path();
+/// `marionette storage serve` on the loopback as `localhost`, with a CA
+/// of its own under `dir/ca` and a client certificate for
+/// `mrtest-client` in `dir/mrtest-client/ssl`; its SQLite under
+/// `dir/var` unless `args` say otherwise.
+fn serve_storage(dir: &Path, args: &[&str]) -> Running {
     let ca = |args: &[&str]| {
         let output = Command::new(env!("CARGO_BIN_EXE_marionette"))
             .arg("ca")
@@ -1108,7 +1104,7 @@ fn storage_serve_on_postgresql_keeps_commands_while_it_is_down() {
             "--certname",
             "localhost",
         ])
-        .args(["--storage-url", &cluster.url()])
+        .args(args)
         .arg("--cadir")
         .arg(dir.join("ca"))
         .arg("--ssldir")
@@ -1118,7 +1114,119 @@ fn storage_serve_on_postgresql_keeps_commands_while_it_is_down() {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    let storage = launch(serve);
+    launch(serve)
+}
+
+/// Without storage of its own, `marionette node deactivate` submits its
+/// command to the PuppetDB that `puppetdb.conf`'s `server_urls` names
+/// (here `marionette storage serve`), with this machine's certificate, as
+/// `puppet node deactivate` does through its PuppetDB terminus: a server
+/// that cannot be reached is skipped for the next, and when none takes the
+/// command the node is not said to be deactivated.
+#[test]
+fn node_deactivate_reaches_the_puppetdb_of_puppetdb_conf() {
+    require("curl", "curl");
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-remote-deactivate")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = dir.path();
+    let storage = serve_storage(dir, &[]);
+    let (status, body) = pdb(
+        dir,
+        storage.port,
+        "mrtest-client",
+        "/pdb/cmd/v1?command=replace_facts&version=5&certname=mrtest-remote1",
+        &[
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: application/json",
+            "--data",
+            &serde_json::json!({
+                "certname": "mrtest-remote1",
+                "environment": "production",
+                "producer_timestamp": "2026-11-30T00:00:00.000Z",
+                "producer": "mrtest",
+                "values": {"kernel": "Linux"},
+            })
+            .to_string(),
+        ],
+    );
+    assert_eq!(status, "200", "{body}");
+    let deactivate = |urls: &str| {
+        let conf = dir.join("conf");
+        std::fs::create_dir_all(&conf).unwrap();
+        std::fs::write(
+            conf.join("puppetdb.conf"),
+            format!("[main]\nserver_urls = {urls}\nsoft_write_failure = false\n"),
+        )
+        .unwrap();
+        Command::new(env!("CARGO_BIN_EXE_marionette"))
+            .args(["node", "deactivate", "mrtest-remote1"])
+            .args(["--certname", "mrtest-client"])
+            .arg("--confdir")
+            .arg(&conf)
+            .arg("--ssldir")
+            .arg(dir.join("mrtest-client/ssl"))
+            .arg("--vardir")
+            .arg(dir.join("client-var"))
+            .output()
+            .unwrap()
+    };
+    let output = deactivate(&format!(
+        "https://localhost:1,https://localhost:{}/",
+        storage.port
+    ));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let uuid = stdout
+        .trim()
+        .strip_prefix("Submitted 'deactivate node' for mrtest-remote1 with UUID ")
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(uuid.len(), 36, "{stdout}");
+    let (status, body) = pdb(
+        dir,
+        storage.port,
+        "mrtest-client",
+        "/pdb/query/v4",
+        &[
+            "-G",
+            "--data-urlencode",
+            "query=nodes[certname, deactivated] { node_state = \"any\" }",
+        ],
+    );
+    assert_eq!(status, "200", "{body}");
+    let nodes: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        nodes[0]["deactivated"].is_string(),
+        "not deactivated: {body}"
+    );
+    // No server takes it: an error, and nothing said to be done.
+    let output = deactivate("https://localhost:1");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("Could not deactivate mrtest-remote1: https://localhost:1: "),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn storage_serve_on_postgresql_keeps_commands_while_it_is_down() {
+    require("curl", "curl");
+    let cluster = cluster::Cluster::start();
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-storage-pg")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = dir.path();
+    let storage = serve_storage(dir, &["--storage-url", &cluster.url()]);
     let command = |node: &str| {
         pdb(
             dir,
