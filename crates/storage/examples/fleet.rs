@@ -1,7 +1,8 @@
 //! Times the storage with a fleet: stores N nodes' facts and catalogs
 //! (R resources each, two of them exported), then times the exported
 //! collection every node's compile asks for, and a few of Puppetboard's
-//! queries. `cargo run --release -p marionette-storage --example fleet -- N R`
+//! queries; then stores a fleet's facts twice, the second time with one
+//! of 150 changed. `cargo run --release -p marionette-storage --example fleet -- N R`
 
 use std::time::Instant;
 
@@ -95,5 +96,40 @@ fn main() {
         "resources",
         json!(["=", "certname", "node00042.example.com"]),
     );
+    // A fleet's next run: each node sends its facts again (here 150 of
+    // them, as Facter gives a Debian machine about that many), one of
+    // them (its uptime) changed.
+    let facts_of = |uptime: u64| {
+        let mut facts = serde_json::Map::new();
+        for f in 0..149 {
+            facts.insert(
+                format!("fact_{f:03}"),
+                json!({"value": f, "text": "some words"}),
+            );
+        }
+        facts.insert("uptime_seconds".into(), json!(uptime));
+        facts
+    };
+    let again = nodes.min(500);
+    for pass in 0..2u64 {
+        let started = Instant::now();
+        for n in 0..again {
+            let node = format!("node{n:05}.example.com");
+            let mut payload =
+                commands::replace_facts(&node, "production", &facts_of(pass), None, "server");
+            payload["producer_timestamp"] = json!(format!("2200-01-01T00:00:0{pass}.000Z"));
+            store.submit("replace facts", 5, &node, &payload).unwrap();
+        }
+        println!(
+            "{} a node's 150 facts{}: {:.3} ms a node",
+            if pass == 0 {
+                "storing"
+            } else {
+                "storing again"
+            },
+            if pass == 0 { "" } else { ", one changed" },
+            started.elapsed().as_secs_f64() * 1000.0 / again as f64
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

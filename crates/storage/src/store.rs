@@ -902,14 +902,39 @@ fn replace_facts(
         "UPDATE certnames SET facts_timestamp = ?2, facts_environment = ?3 WHERE certname = ?1",
         params![certname, &stored_at, text(payload, "environment")],
     )?;
-    transaction.execute(
-        "DELETE FROM fact_values WHERE certname = ?1",
-        params![certname],
-    )?;
+    // Only what changed is written: from run to run most of a node's
+    // facts are the same, and rewriting them all is most of a command's
+    // writes (PuppetDB stores fact sets by difference too).
+    let mut stored: std::collections::HashMap<String, String> = transaction
+        .query(
+            "SELECT name, value FROM fact_values WHERE certname = ?1",
+            params![certname],
+        )?
+        .into_iter()
+        .filter_map(|row| Some((row.text(0)?, row.text(1)?)))
+        .collect();
     for (name, value) in values {
+        let value = value.to_string();
+        match stored.remove(name) {
+            Some(old) if old == value => {}
+            Some(_) => {
+                transaction.execute(
+                    "UPDATE fact_values SET value = ?3 WHERE certname = ?1 AND name = ?2",
+                    params![certname, name, value],
+                )?;
+            }
+            None => {
+                transaction.execute(
+                    "INSERT INTO fact_values (certname, name, value) VALUES (?1, ?2, ?3)",
+                    params![certname, name, value],
+                )?;
+            }
+        }
+    }
+    for name in stored.keys() {
         transaction.execute(
-            "INSERT INTO fact_values (certname, name, value) VALUES (?1, ?2, ?3)",
-            params![certname, name, value.to_string()],
+            "DELETE FROM fact_values WHERE certname = ?1 AND name = ?2",
+            params![certname, name],
         )?;
     }
     Ok(())

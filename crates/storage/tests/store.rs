@@ -241,6 +241,50 @@ fn facts_nodes_and_deactivation() {
     );
 }
 
+/// A node's new facts replace its old ones whole, though only the facts
+/// that changed are written: a changed value, a fact gone, a new one.
+#[test]
+fn new_facts_replace_the_old_whole() {
+    let (_dir, store) = store();
+    let payload = |time: &str, values: Value| {
+        json!({"certname": "n", "environment": "production", "producer_timestamp": time,
+               "producer": "s", "values": values})
+    };
+    let first = json!({"kernel": "Linux", "uptime": 1, "gone": "soon", "same": {"a": [1]}});
+    submit(
+        &store,
+        commands::REPLACE_FACTS,
+        &payload("2026-11-30T10:00:00.000Z", first),
+    );
+    let second = json!({"kernel": "Linux", "uptime": 2, "new": true, "same": {"a": [1]}});
+    submit(
+        &store,
+        commands::REPLACE_FACTS,
+        &payload("2026-11-30T11:00:00.000Z", second),
+    );
+    let mut facts: Vec<(String, Value)> = query(&store, "facts", json!(["=", "certname", "n"]))
+        .into_iter()
+        .map(|fact| {
+            (
+                fact["name"].as_str().unwrap().to_string(),
+                fact["value"].clone(),
+            )
+        })
+        .collect();
+    facts.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        facts,
+        vec![
+            ("kernel".to_string(), json!("Linux")),
+            ("new".to_string(), json!(true)),
+            ("same".to_string(), json!({"a": [1]})),
+            ("uptime".to_string(), json!(2)),
+        ]
+    );
+    let uptimes = query(&store, "facts", json!(["=", "name", "uptime"]));
+    assert_eq!(uptimes.len(), 1, "{uptimes:?}");
+}
+
 #[test]
 fn stale_facts_are_ignored() {
     let (_dir, store) = store();
