@@ -327,7 +327,8 @@ module Marionette
             env
           end
 
-          def checkexe(_command); end
+          # No `checkexe`: Puppet's posix and shell providers have their
+          # own, and a module's provider without one fails as in Puppet.
 
           def validatecmd(_command)
             true

@@ -44,6 +44,12 @@ module Marionette
       @settings[name] = Wire.decode(engine.call('setting', { 'name' => name })['value'])
     end
 
+    # A setting module code changes for itself (`Puppet[:name] = value`:
+    # archive's default_file_terminus around a download), for this host.
+    def override_setting(name, value)
+      @settings[name.to_s] = value
+    end
+
     def module_directory(name)
       engine.call('module_directory', { 'name' => name })['path']
     end

@@ -175,6 +175,21 @@ module Puppet
       end
     end
 
+    # Puppet's `withenv(hash) { ... }`: the block runs with those
+    # variables set, for Ruby and for the commands it runs (which the
+    # engine starts, so they are handed over with each command).
+    def self.withenv(hash, _mode = :posix)
+      saved = ENV.to_hash
+      outer = Thread.current[:marionette_withenv]
+      given = hash.to_h { |k, v| [k.to_s, v.nil? ? nil : v.to_s] }
+      Thread.current[:marionette_withenv] = (outer || {}).merge(given)
+      given.each { |k, v| v.nil? ? ENV.delete(k) : ENV[k] = v }
+      yield
+    ensure
+      Thread.current[:marionette_withenv] = outer
+      ENV.replace(saved) if saved
+    end
+
     # `Puppet::Util::Package.versioncmp`, or `versioncmp` in a class that
     # includes it (augeas's provider).
     module Package
@@ -188,6 +203,10 @@ module Puppet
   # Settings the engine knows; the rest are asked of it by name.
   def self.[](name)
     Marionette.setting(name)
+  end
+
+  def self.[]=(name, value)
+    Marionette.override_setting(name, value)
   end
 
   def self.settings

@@ -1039,7 +1039,10 @@ module Puppet
                else
                  command.to_s.split
                end
-        env = (options[:custom_environment] || {}).transform_keys(&:to_s).transform_values(&:to_s)
+        # `withenv`'s variables, then the command's own.
+        env = (Thread.current[:marionette_withenv] || {}).compact.merge(
+          (options[:custom_environment] || {}).transform_keys(&:to_s).transform_values(&:to_s)
+        )
         output, status = if (missing = missing_program(argv.first, env))
                            # What Puppet's child says when exec fails.
                            ["Error: Could not execute posix command: No such file or directory - #{missing}", 1]
