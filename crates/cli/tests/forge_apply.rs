@@ -433,6 +433,27 @@ fn forge_trixie_every_recorded_case_really_applies_as_with_puppet() {
     );
 }
 
+/// Every recorded case of the GitHub corpus (`tests/forge-github`), whose
+/// modules are fetched rather than committed (scripts/forge-github-vendor,
+/// before the trixie tree on the module path): run by name, as that
+/// corpus's other stages are.
+#[test]
+#[ignore = "the GitHub corpus's modules are not committed: scripts/forge-github-vendor"]
+fn forge_github_every_recorded_case_really_applies_as_with_puppet() {
+    let dir = std::env::var("FORGE_GITHUB_DIR")
+        .unwrap_or_else(|_| "/var/cache/marionette-forge-github".to_string());
+    let made_from = std::fs::read(format!("{dir}/sources.txt")).unwrap_or_default();
+    assert!(
+        made_from == read(&repository().join("tests/forge-github/sources.txt")).into_bytes(),
+        "the GitHub Forge corpus needs the modules of tests/forge-github/sources.txt in {dir}/modules; fetch them with\n  scripts/forge-github-vendor"
+    );
+    stage(
+        &repository().join("tests/forge-github"),
+        &format!("{dir}/modules:{}", trixie_modules()),
+        None,
+    );
+}
+
 /// The module path of the trixie corpus, checked to be made from the list
 /// it has (as the other stages check).
 fn trixie_modules() -> String {
