@@ -33,11 +33,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use common::corpus::Corpus;
 use common::known::{KnownDifferences, Verdict};
 use common::runs::{first_difference, noop_text, puppet_facts_yaml};
 
-/// Debian 12's modules, the module path of `tests/forge`.
-const MODULES: &str = "/usr/share/puppet/modules";
 const CERTNAME: &str = "mrtest.example.com";
 /// How long a daemon a run started gets before it is looked at again:
 /// about what Puppet takes to start a run on the machines we record on.
@@ -396,7 +395,8 @@ fn mark(problem: &Option<String>) -> &'static str {
 
 #[test]
 fn forge_catalogs_really_apply_as_with_puppet() {
-    stage(&repository().join("tests/forge"), MODULES, None);
+    let corpus = Corpus::debian12();
+    stage(&corpus.root, &corpus.modules, None);
 }
 
 /// The trixie corpus's cases that CI applies, those of
@@ -406,7 +406,8 @@ fn forge_catalogs_really_apply_as_with_puppet() {
 /// them all.
 #[test]
 fn forge_trixie_catalogs_really_apply_as_with_puppet() {
-    let root = repository().join("tests/forge-trixie");
+    let corpus = Corpus::trixie();
+    let root = &corpus.root;
     let in_ci: BTreeSet<String> = read(&root.join("apply-in-ci.txt"))
         .lines()
         .map(|line| line.split('#').next().unwrap_or("").trim().to_string())
@@ -418,7 +419,7 @@ fn forge_trixie_catalogs_really_apply_as_with_puppet() {
             "tests/forge-trixie/apply-in-ci.txt names {name}, which has no apply/ recording"
         );
     }
-    stage(&root, &trixie_modules(), Some(&in_ci));
+    stage(root, &corpus.modules, Some(&in_ci));
 }
 
 /// Every recorded case of the trixie corpus (run by name, before an issue
@@ -426,11 +427,8 @@ fn forge_trixie_catalogs_really_apply_as_with_puppet() {
 #[test]
 #[ignore = "every recorded case of the trixie corpus, longer than CI's budget"]
 fn forge_trixie_every_recorded_case_really_applies_as_with_puppet() {
-    stage(
-        &repository().join("tests/forge-trixie"),
-        &trixie_modules(),
-        None,
-    );
+    let corpus = Corpus::trixie();
+    stage(&corpus.root, &corpus.modules, None);
 }
 
 /// Every recorded case of the GitHub corpus (`tests/forge-github`), whose
@@ -440,31 +438,8 @@ fn forge_trixie_every_recorded_case_really_applies_as_with_puppet() {
 #[test]
 #[ignore = "the GitHub corpus's modules are not committed: scripts/forge-github-vendor"]
 fn forge_github_every_recorded_case_really_applies_as_with_puppet() {
-    let dir = std::env::var("FORGE_GITHUB_DIR")
-        .unwrap_or_else(|_| "/var/cache/marionette-forge-github".to_string());
-    let made_from = std::fs::read(format!("{dir}/sources.txt")).unwrap_or_default();
-    assert!(
-        made_from == read(&repository().join("tests/forge-github/sources.txt")).into_bytes(),
-        "the GitHub Forge corpus needs the modules of tests/forge-github/sources.txt in {dir}/modules; fetch them with\n  scripts/forge-github-vendor"
-    );
-    stage(
-        &repository().join("tests/forge-github"),
-        &format!("{dir}/modules:{}", trixie_modules()),
-        None,
-    );
-}
-
-/// The module path of the trixie corpus, checked to be made from the list
-/// it has (as the other stages check).
-fn trixie_modules() -> String {
-    let dir = std::env::var("FORGE_TRIXIE_DIR")
-        .unwrap_or_else(|_| "/var/cache/marionette-forge-trixie".to_string());
-    let made_from = std::fs::read(format!("{dir}/packages.txt")).unwrap_or_default();
-    assert!(
-        made_from == read(&repository().join("tests/forge-trixie/packages.txt")).into_bytes(),
-        "the trixie Forge corpus needs Debian 13's modules of tests/forge-trixie/packages.txt in {dir}/modules; make them with\n  scripts/forge-trixie-modules"
-    );
-    format!("{dir}/modules")
+    let corpus = Corpus::github();
+    stage(&corpus.root, &corpus.modules, None);
 }
 
 /// The recorded cases of the corpus at `root` (those of `selection` when

@@ -42,9 +42,7 @@ fn native_functions_match_stdlib() {
 /// that tree as the module path).
 #[test]
 fn stdlib_9_shims_warn_as_with_puppet() {
-    let modules = std::env::var("FORGE_TRIXIE_DIR")
-        .unwrap_or_else(|_| "/var/cache/marionette-forge-trixie".to_string())
-        + "/modules";
+    let modules = common::corpus::Corpus::trixie().modules;
     assert!(
         Path::new(&modules).join("stdlib/metadata.json").exists(),
         "stdlib 9 is missing from {modules}: make the trixie tree with scripts/forge-trixie-modules (scripts/test does as root)"

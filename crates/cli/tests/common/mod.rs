@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 pub(crate) mod applied;
+pub(crate) mod corpus;
 pub(crate) mod known;
 pub(crate) mod meaning;
 pub(crate) mod runs;
