@@ -287,6 +287,7 @@ fn apply_does_what_puppet_apply_does() {
             "sshkey",
             "tidy",
             "user_own_group",
+            "user_password",
             "user_purge_ssh_keys"
         ]
     );

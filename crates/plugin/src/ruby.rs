@@ -1196,6 +1196,46 @@ fn wanted(resource: &marionette_ral::Resource) -> Vec<&str> {
 }
 
 impl RubyProvider {
+    /// Makes in one request the host's resources of those not made yet;
+    /// one the type's code refuses fails alone, when it is evaluated.
+    fn make(
+        &self,
+        cx: &Context,
+        resources: &[&marionette_ral::Resource],
+    ) -> Result<(), ProviderError> {
+        let missing: Vec<(String, &str, PHash, String)> = {
+            let known = self.resources.lock().unwrap_or_else(|e| e.into_inner());
+            resources
+                .iter()
+                .filter(|r| !known.contains_key(&r.reference()))
+                .map(|r| (r.reference(), r.title(), applying_values(r), r.path()))
+                .collect()
+        };
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let request: Vec<(&str, PHash)> =
+            missing.iter().map(|(_, t, v, _)| (*t, v.clone())).collect();
+        let paths: Vec<String> = missing.iter().map(|(.., p)| p.clone()).collect();
+        let made = self
+            .host
+            .new_resources(
+                &self.type_name,
+                &self.name,
+                &request,
+                &paths,
+                &mut Answers::applying(cx),
+            )
+            .map_err(|e| self.error(&e))?;
+        let mut known = self.resources.lock().unwrap_or_else(|e| e.into_inner());
+        for ((reference, ..), made) in missing.iter().zip(made) {
+            if let Ok(id) = made {
+                known.insert(reference.clone(), id);
+            }
+        }
+        Ok(())
+    }
+
     fn new(
         host: &Arc<RubyHost>,
         type_name: &str,
@@ -1384,45 +1424,16 @@ impl PropertyProvider for RubyProvider {
             .collect())
     }
 
+    fn instantiate(&self, cx: &Context, resources: &[&marionette_ral::Resource]) {
+        // A failure is each resource's own, met again when it is
+        // evaluated.
+        let _ = self.make(cx, resources);
+    }
+
     fn prefetch(&self, cx: &Context, instances: &mut [Instance<'_>]) -> Result<(), ProviderError> {
-        // The resources not made yet are made in one request; one the
-        // type's code refuses fails alone, when it is evaluated.
-        let missing: Vec<(String, &str, PHash, String)> = {
-            let known = self.resources.lock().unwrap_or_else(|e| e.into_inner());
-            instances
-                .iter()
-                .filter(|i| !known.contains_key(&i.resource.reference()))
-                .map(|i| {
-                    (
-                        i.resource.reference(),
-                        i.resource.title(),
-                        applying_values(i.resource),
-                        i.resource.path(),
-                    )
-                })
-                .collect()
-        };
-        if !missing.is_empty() {
-            let request: Vec<(&str, PHash)> =
-                missing.iter().map(|(_, t, v, _)| (*t, v.clone())).collect();
-            let paths: Vec<String> = missing.iter().map(|(.., p)| p.clone()).collect();
-            let made = self
-                .host
-                .new_resources(
-                    &self.type_name,
-                    &self.name,
-                    &request,
-                    &paths,
-                    &mut Answers::applying(cx),
-                )
-                .map_err(|e| self.error(&e))?;
-            let mut known = self.resources.lock().unwrap_or_else(|e| e.into_inner());
-            for ((reference, ..), made) in missing.iter().zip(made) {
-                if let Ok(id) = made {
-                    known.insert(reference.clone(), id);
-                }
-            }
-        }
+        let resources: Vec<&marionette_ral::Resource> =
+            instances.iter().map(|i| i.resource).collect();
+        self.make(cx, &resources)?;
         let mut ids = Vec::new();
         let mut wanted_states = Vec::new();
         // The instance each resource read ahead is.

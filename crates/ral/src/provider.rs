@@ -237,6 +237,14 @@ pub trait PropertyProvider: Send + Sync {
         false
     }
 
+    /// Makes what the provider keeps of each of the run's resources it
+    /// manages, before any resource is evaluated: Puppet makes every
+    /// resource's provider instance when the catalog becomes its run, so
+    /// what a provider's constructor logs (reboot's deprecated `linux`)
+    /// comes before the run's changes. A failure here is the resource's
+    /// own when it is evaluated. The default keeps nothing.
+    fn instantiate(&self, _cx: &Context, _resources: &[&Resource]) {}
+
     /// Fills the property hashes of the resources about to be managed, in
     /// one pass (Puppet's `self.prefetch`). The default matches
     /// `instances` by name and marks the others absent.

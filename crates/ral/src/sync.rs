@@ -375,6 +375,7 @@ impl Session {
         // Neighbours mostly share a provider: its key is made once per run
         // of them.
         let mut group: Option<(Arc<ProviderDef>, String)> = None;
+        let mut providers: IndexMap<String, Arc<ProviderDef>> = IndexMap::new();
         for &position in positions {
             let Some(resource) = catalog.get(position) else {
                 continue;
@@ -390,9 +391,19 @@ impl Session {
                 Some(members) => members.push(position),
                 None => {
                     self.deferred.insert(key.clone(), vec![position]);
+                    providers.insert(key.clone(), provider.clone());
                 }
             }
             chosen[position] = Some(provider);
+        }
+        for (key, provider) in &providers {
+            if let Implementation::Properties(p) = &provider.implementation {
+                let members: Vec<&Resource> = self.deferred[key]
+                    .iter()
+                    .filter_map(|&position| catalog.get(position))
+                    .collect();
+                p.instantiate(&self.cx, &members);
+            }
         }
         self.ahead = crate::ahead::Ahead::start(&self.cx, positions, |position| {
             chosen.get(position).cloned().flatten()

@@ -832,8 +832,17 @@ module Puppet
         define_method(name, &runner)
       end
 
+      # The path of a declared command, or nil when it is not installed.
+      # One the class does not declare is its parent's; when the parent's
+      # is not installed either, Puppet reports it as undefined for this
+      # class (reboot's `linux` under `posix` without `shutdown`).
       def command(name)
-        declared['commands'][name.to_s] || name.to_s
+        program = declared['commands'][name.to_s] || declared['optional_commands'][name.to_s]
+        if program.nil?
+          program = superclass.command(name) if superclass.respond_to?(:command)
+          raise Puppet::DevError, "No command #{name} defined for provider #{self.name}" unless program
+        end
+        Puppet::Util.which(program)
       end
 
       def confine(conditions = {}, &block)
@@ -994,6 +1003,10 @@ module Puppet
 
     def set(values)
       values.each { |k, v| @property_hash[k.to_sym] = v }
+    end
+
+    def command(name)
+      self.class.command(name)
     end
 
     def execute(*args)

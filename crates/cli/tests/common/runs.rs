@@ -81,7 +81,63 @@ fn timeless_line(line: &str) -> String {
     {
         return format!("{head} in N seconds");
     }
-    line.to_string()
+    daemon_timeless(line)
+}
+
+/// A line with what a daemon's own log put in it (fail2ban's
+/// `2026-11-30 19:11:13,595 fail2ban.configreader [532]:`, relayed by a
+/// failed start) made timeless: its timestamps as `<time>` and, on such a
+/// line, a bracketed number as `[<pid>]`.
+fn daemon_timeless(line: &str) -> String {
+    let shape = |b: &[u8]| {
+        b.len() >= 19
+            && b[..19].iter().enumerate().all(|(i, c)| match i {
+                4 | 7 => *c == b'-',
+                10 => *c == b' ' || *c == b'T',
+                13 | 16 => *c == b':',
+                _ => c.is_ascii_digit(),
+            })
+    };
+    let bytes = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let (mut at, mut from, mut timed) = (0, 0, false);
+    while at < bytes.len() {
+        if shape(&bytes[at..]) {
+            out.push_str(&line[from..at]);
+            out.push_str("<time>");
+            at += 19;
+            if bytes.get(at).is_some_and(|c| *c == b',' || *c == b'.') {
+                let digits = bytes[at + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+                if digits > 0 {
+                    at += 1 + digits;
+                }
+            }
+            from = at;
+            timed = true;
+        } else {
+            at += 1;
+        }
+    }
+    out.push_str(&line[from..]);
+    if !timed {
+        return out;
+    }
+    let mut pidless = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(open) = rest.find('[') {
+        pidless.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && rest[digits..].starts_with(']') {
+            pidless.push_str("<pid>");
+            rest = &rest[digits..];
+        }
+    }
+    pidless.push_str(rest);
+    pidless
 }
 
 /// The first line where two noop texts differ, both sides.

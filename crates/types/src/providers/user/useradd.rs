@@ -147,16 +147,21 @@ impl PropertyProvider for Useradd {
         {
             argv.extend(["-g".to_string(), name]);
         }
+        // As Puppet's provider, the password is not given to `useradd`
+        // but set by `usermod` once the account exists, and an empty
+        // value (no supplementary groups) is not given at all.
         for (attr, value) in resource.managed_properties() {
-            let Some(flag) = flag(&attr.name) else {
+            let Some(flag) = flag(&attr.name).filter(|_| attr.name != "password") else {
                 continue;
             };
-            argv.push(flag.to_string());
-            argv.push(match attr.name.as_str() {
+            let argument = match attr.name.as_str() {
                 "groups" => names(value).join(","),
                 "expiry" => expiry_arg(value),
                 _ => value_text(value),
-            });
+            };
+            if !argument.is_empty() || attr.name == "expiry" {
+                argv.extend([flag.to_string(), argument]);
+            }
         }
         if resource.get("allowdupe") == Some(&Value::Boolean(true)) {
             argv.push("-o".into());
@@ -164,9 +169,13 @@ impl PropertyProvider for Useradd {
         if resource.get("system") == Some(&Value::Boolean(true)) {
             argv.push("-r".into());
         }
-        if resource.get("managehome") == Some(&Value::Boolean(true)) {
-            argv.push("-m".into());
-        }
+        argv.push(
+            if resource.get("managehome") == Some(&Value::Boolean(true)) {
+                "-m".into()
+            } else {
+                "-M".into()
+            },
+        );
         argv.push(resource.name());
         cx.run(&CommandSpec::new(&argv).sensitive())?;
         let mut chage = vec!["chage".to_string()];
@@ -179,6 +188,12 @@ impl PropertyProvider for Useradd {
         if chage.len() > 1 {
             chage.push(resource.name());
             cx.run(&CommandSpec::new(&chage))?;
+        }
+        if let Some(password) = resource.get("password") {
+            cx.run(
+                &CommandSpec::new(&["usermod", "-p", &value_text(password), &resource.name()])
+                    .sensitive(),
+            )?;
         }
         refresh_hash(instance)
     }

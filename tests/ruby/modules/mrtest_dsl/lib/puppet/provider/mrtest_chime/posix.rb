@@ -1,0 +1,30 @@
+# Rings with a command no machine has, so that this provider is not
+# suitable (its command is missing) while its child, which is not confined
+# by the parent's commands, is; `command(:chime)` then finds nothing.
+Puppet::Type.type(:mrtest_chime).provide :posix do
+  desc 'Rings the chime with its command.'
+
+  confine feature: :posix
+  defaultfor feature: :posix
+
+  commands chime: 'mrtest-no-such-chime'
+
+  def file
+    "/tmp/mrtest-rbtypes/#{@resource[:name]}.volume"
+  end
+
+  def volume
+    File.exist?(file) ? File.read(file).strip : '0'
+  end
+
+  def volume=(value)
+    File.write(file, "#{value}\n")
+  end
+
+  def ring
+    path = command(:chime)
+    raise ArgumentError, 'The chime command was not found.' unless path
+
+    Puppet::Util::Execution.execute([path])
+  end
+end
