@@ -4,7 +4,9 @@
 # provider DSL that Puppet's custom-types and provider-development pages
 # teach (mrtest_widget, mrtest_entry; mrtest_setter sets a parameter of
 # another resource, as datacat's collector does; mrtest_ini keeps a key of
-# an INI file through Puppet::Util::IniConfig), step after step under
+# an INI file through Puppet::Util::IniConfig; mrtest_chime's providers
+# are reboot's: a deprecated child of one whose command is missing), step
+# after step under
 # /tmp/mrtest-rbtypes: STEP.out (the output, colours off, times as N,
 # Facter's noise dropped) and STEP.state (every file left, with its
 # contents). Steps whose name ends in _noop run with --noop. Where
