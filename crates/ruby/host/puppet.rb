@@ -74,6 +74,26 @@ module Puppet
       ENV.fetch('PATH', '').split(':').map { |dir| File.join(dir, bin) }.find { |p| File.file?(p) && File.executable?(p) }
     end
 
+    # A user's or group's id: a number as it is, a name looked up, nil for
+    # a name the system does not know.
+    def uid(user)
+      id_of(user) { |name| Etc.getpwnam(name).uid }
+    end
+
+    def gid(group)
+      id_of(group) { |name| Etc.getgrnam(name).gid }
+    end
+
+    def id_of(value)
+      return value if value.is_a?(Integer)
+      return value.to_i if value.to_s.match?(/\A\d+\z/)
+
+      require 'etc'
+      yield(value.to_s)
+    rescue ArgumentError
+      nil
+    end
+
     def absolute_path?(path, _platform = :posix)
       path.is_a?(String) && path.start_with?('/')
     end
@@ -92,7 +112,7 @@ module Puppet
     ensure
       File.umask(old) if old
     end
-    module_function :which, :absolute_path?, :get_env, :set_env, :withumask
+    module_function :which, :uid, :gid, :id_of, :absolute_path?, :get_env, :set_env, :withumask
 
     # The local path of a `file:` URI, unescaped.
     def self.uri_to_path(uri)

@@ -1056,9 +1056,17 @@ module Puppet
         env = (Thread.current[:marionette_withenv] || {}).compact.merge(
           (options[:custom_environment] || {}).transform_keys(&:to_s).transform_values(&:to_s)
         )
+        combine = options.fetch(:combine, !given)
         output, status = if (missing = missing_program(argv.first, env))
-                           # What Puppet's child says when exec fails.
-                           ["Error: Could not execute posix command: No such file or directory - #{missing}", 1]
+                           # What Puppet's child says when exec fails, on
+                           # its standard error.
+                           [combine ? "Error: Could not execute posix command: No such file or directory - #{missing}" : '', 1]
+                         elsif (refused = unknown_id(options[:uid], options[:gid]))
+                           # Puppet's child cannot become the user it is
+                           # given, says so on its standard error and
+                           # exits 1 (postgresql_psql as `postgres` before
+                           # the server's package made the account).
+                           [combine ? "Error: Could not execute posix command: #{refused}\n" : '', 1]
                          else
                            stdin = options[:stdinfile] ? File.read(options[:stdinfile]) : ''
                            cwd = options[:cwd] || Dir.pwd
@@ -1066,7 +1074,7 @@ module Puppet
                            # A daemon a squelched command starts keeps no
                            # pipe of ours open.
                            argv = ['/bin/sh', '-c', 'exec "$@" >/dev/null 2>&1', 'sh', *argv] if options[:squelch]
-                           Marionette::Commands.run(argv, env, stdin, options.fetch(:combine, !given), cwd)
+                           Marionette::Commands.run(argv, env, stdin, combine, cwd)
                          end
         Marionette::Commands.child_status(status)
         if options.fetch(:failonfail, !given) && status != 0
@@ -1089,6 +1097,20 @@ module Puppet
                   end
                 end
         found ? nil : program
+      end
+
+      # What Puppet's child says of a user or group it cannot find, in
+      # the order it changes to them (the user's own group first when no
+      # group is given, then the group, then the user); nil when it finds
+      # them, or changes to nobody.
+      def self.unknown_id(uid, gid)
+        return nil if (uid.nil? && gid.nil?) || !Process.uid.zero?
+
+        return "Invalid user: #{uid}" if gid.nil? && !Puppet::Util.uid(uid)
+        return "Invalid group: #{gid}" if gid && !Puppet::Util.gid(gid)
+        return "Invalid user: #{uid}" if uid && !Puppet::Util.uid(uid)
+
+        nil
       end
 
       # `setpriv` with the user's ids and groups, as Puppet changes to them

@@ -8,6 +8,10 @@ Puppet::Type.newtype(:mrtest_chime) do
     desc 'The chime.'
   end
 
+  newparam(:ringer) do
+    desc 'The user the volume is set as.'
+  end
+
   newproperty(:volume) do
     desc 'How loud it rings.'
     newvalues(%r{^\d+$})

@@ -17,7 +17,10 @@ Puppet::Type.type(:mrtest_chime).provide :posix do
     File.exist?(file) ? File.read(file).strip : '0'
   end
 
+  # As a user, when one is given: Puppet's child cannot become a user the
+  # system does not know, and the command fails.
   def volume=(value)
+    Puppet::Util::Execution.execute(['/bin/true'], uid: @resource[:ringer], failonfail: true) if @resource[:ringer]
     File.write(file, "#{value}\n")
   end
 
