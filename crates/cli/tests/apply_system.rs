@@ -265,6 +265,7 @@ fn apply_does_what_puppet_apply_does() {
             "package_apt_absent",
             "package_dpkg",
             "package_dpkg_absent",
+            "package_dpkg_known",
             "package_dpkg_purged",
             "package_failure",
             "purge_late",

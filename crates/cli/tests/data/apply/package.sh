@@ -1,11 +1,13 @@
 # Shared by the package cases' setup and cleanup scripts (not a case):
-# `sh package.sh build NAME` builds /tmp/mrtest-pkg/NAME_1.0_all.deb, a
-# tiny package with one configuration file and one plain file, after
-# purging any earlier NAME; `sh package.sh purge NAME` purges NAME and
-# removes /tmp/mrtest-pkg.
+# `sh package.sh build NAME [SUGGESTED]` builds
+# /tmp/mrtest-pkg/NAME_1.0_all.deb, a tiny package with one configuration
+# file and one plain file (suggesting the package SUGGESTED, which dpkg
+# then knows of as not installed), after purging any earlier NAME;
+# `sh package.sh purge NAME` purges NAME and removes /tmp/mrtest-pkg.
 set -e
 action=$1
 name=$2
+suggested=${3:-}
 case "$name" in
 mrtest-pkg-*) ;;
 *) echo "package.sh: refusing to touch '$name'" >&2; exit 2 ;;
@@ -23,6 +25,7 @@ Maintainer: Marionette tests <mrtest@example.com>
 Description: Marionette test package
  Installed and removed by crates/cli/tests/apply_system.rs.
 CONTROL
+[ -z "$suggested" ] || echo "Suggests: $suggested" >> "$root/DEBIAN/control"
 echo "/etc/$name.conf" > "$root/DEBIAN/conffiles"
 echo "setting = 1" > "$root/etc/$name.conf"
 echo "data" > "$root/usr/share/$name/data"

@@ -332,22 +332,24 @@ impl PropertyProvider for Debian {
         let entries = dpkg::query(cx, &names)?;
         for instance in instances.iter_mut() {
             let name = instance.resource.name();
-            instance.property_hash = match dpkg::find(&entries, &name).filter(|_| valid_name(&name))
-            {
+            let mut hash = match dpkg::find(&entries, &name).filter(|_| valid_name(&name)) {
                 Some(entry) => entry.hash(),
-                // A package dpkg knows nothing of holds only until the run
-                // changes something: an earlier package may bring it in as
-                // a dependency (mysql-server installs the client), and
-                // Puppet's provider reads such a package when it gets to it.
-                None => {
-                    let mut hash = purged_hash();
-                    hash.insert(
-                        UNKNOWN_SINCE.into(),
-                        Value::Integer(cx.generation.current() as i64),
-                    );
-                    hash
-                }
+                None => purged_hash(),
             };
+            // A package not installed holds only until the run changes
+            // something: an earlier package may bring it in as a
+            // dependency (mysql-server installs the client, postgresql
+            // cron), and Puppet's provider, which lists only the packages
+            // dpkg has, reads such a package when it gets to it. dpkg
+            // answers for one it knows of from its archives but never
+            // had ("not-installed") when asked by name.
+            if !is_installed(&hash) {
+                hash.insert(
+                    UNKNOWN_SINCE.into(),
+                    Value::Integer(cx.generation.current() as i64),
+                );
+            }
+            instance.property_hash = hash;
         }
         if self.kind == Kind::Apt {
             let mut wanted: Vec<String> = instances
