@@ -278,6 +278,7 @@ fn apply_does_what_puppet_apply_does() {
             "service_base_refresh",
             "service_base_stopped",
             "service_debian",
+            "service_debian_enable",
             "service_debian_refresh",
             "service_debian_stopped",
             "service_failure",

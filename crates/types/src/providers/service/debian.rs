@@ -242,30 +242,34 @@ impl Flavor for Debian {
         Ok(Some(text(if enabled { "true" } else { "false" })))
     }
 
-    /// `update-rc.d NAME enable` and `disable` turn existing links into
-    /// start or kill links; a script without links gets them first from
-    /// its LSB header (`defaults`, or `defaults-disabled`).
+    /// Enabling makes the links again from the script's LSB header, as
+    /// Puppet's provider does (`update-rc.d -f NAME remove`, then
+    /// `defaults`). `update-rc.d NAME disable` turns existing links into
+    /// kill links; a script without links gets them first from its LSB
+    /// header (`defaults-disabled`).
     fn set_enabled(&self, job: &Job<'_>, value: &str) -> Result<(), ProviderError> {
         let name = script_name(job);
         let linked = RcLinks::read(Path::new("/")).has_links(&name);
-        let action = match (value, linked) {
-            ("true", false) => "defaults",
-            ("true", true) => "enable",
-            ("false", false) => "defaults-disabled",
-            ("false", true) => "disable",
+        let steps: &[&[&str]] = match (value, linked) {
+            ("true", _) => &[&["-f", &name, "remove"], &[&name, "defaults"]],
+            ("false", false) => &[&[&name, "defaults-disabled"]],
+            ("false", true) => &[&[&name, "disable"]],
             (other, _) => {
                 return Err(ProviderError::new(format!(
                     "the debian provider cannot set enable to '{other}': only systemd can mask services"
                 )));
             }
         };
-        update_rc(job, &[&name, action]).map_err(|e| {
-            ProviderError::new(format!(
-                "Could not {} {}: {e}",
-                if value == "true" { "enable" } else { "disable" },
-                job.resource.reference()
-            ))
-        })
+        steps
+            .iter()
+            .try_for_each(|args| update_rc(job, args))
+            .map_err(|e| {
+                ProviderError::new(format!(
+                    "Could not {} {}: {e}",
+                    if value == "true" { "enable" } else { "disable" },
+                    job.resource.reference()
+                ))
+            })
     }
 
     /// Every service script of `/etc/init.d`, each asked for its status

@@ -1,0 +1,1 @@
+sh "$(dirname "$0")/service.sh" cleanup /tmp/mrtest-svc-deb-enable
