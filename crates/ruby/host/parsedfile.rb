@@ -47,6 +47,11 @@ module Puppet
             File.chmod(@default_mode, partial)
           end
           File.rename(partial, path)
+        rescue SystemCallError => e
+          # Named as Puppet's flat file type names it: the file, not the
+          # temporary one it is written through.
+          raise Puppet::Error, "Puppet::Util::FileType::FileTypeFlat could not write #{@path}: " \
+                               "#{e.class.new.message} @ rb_sysopen - #{@path}"
         ensure
           File.unlink(partial) if partial && File.exist?(partial)
         end

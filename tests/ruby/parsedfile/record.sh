@@ -5,7 +5,10 @@
 # /tmp/mrtest-rbtypes: STEP.out (the output, colours off, times as N,
 # Facter's noise dropped) and STEP.state (each file afterwards, after a
 # `== NAME` line, the time in the header ParsedFile writes as N). Steps
-# whose name ends in _noop run with --noop. resource.out is `puppet
+# whose name ends in _noop run with --noop. Where Marionette differs on
+# purpose, STEP.marionette.out (written by hand) holds what it prints
+# instead (06: a file that cannot be written fails the change, which
+# Puppet reports made before its flush fails). resource.out is `puppet
 # resource postgresql_conf` (its default target, /etc/postgresql.conf,
 # does not exist here). crates/cli/tests/ruby.rs replays them.
 # Usage: tests/ruby/parsedfile/record.sh (Debian's puppet and the modules
