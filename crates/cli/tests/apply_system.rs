@@ -271,6 +271,7 @@ fn apply_does_what_puppet_apply_does() {
             "purge_late",
             "recurse",
             "recurse_skipped",
+            "recurse_source_late",
             "refresh_failure",
             "schedule",
             "service_base",

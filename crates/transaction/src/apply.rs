@@ -1550,8 +1550,12 @@ impl<'a> Run<'a> {
         path: &str,
         skipped: bool,
     ) -> Vec<(Resource, Arc<str>)> {
+        // A source's entries are copied as the run finds them then: an
+        // earlier resource may have made the source (openvpn's easy-rsa,
+        // which a package installs).
+        let sourced = directory.get("source").is_some();
         if directory.type_name() != "file"
-            || (directory.get("purge") != Some(&Value::Boolean(true)) && !skipped)
+            || (directory.get("purge") != Some(&Value::Boolean(true)) && !skipped && !sourced)
             || directory.get("recurse") != Some(&Value::Boolean(true))
         {
             return Vec::new();
@@ -1587,7 +1591,7 @@ impl<'a> Run<'a> {
         };
         generated
             .into_iter()
-            .filter(|new| skipped || removing(&new.params))
+            .filter(|new| skipped || sourced || removing(&new.params))
             .filter_map(|new| {
                 let entry = Resource::new(
                     directory.type_def().clone(),
