@@ -1314,6 +1314,9 @@ const INHERITED: &[&str] = &[
     "checksum",
     "show_diff",
     "links",
+    // Each child copies its own source's owner, group and mode, as
+    // Puppet's children keep every parameter of their parent but a few.
+    "source_permissions",
 ];
 
 /// How a tree is walked: how deep, which names are skipped, and whether
