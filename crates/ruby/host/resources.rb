@@ -1121,7 +1121,7 @@ module Puppet
         require 'etc'
         user = uid && (uid.to_s =~ /\A\d+\z/ ? Etc.getpwuid(uid.to_i) : Etc.getpwnam(uid.to_s))
         gid ||= user&.gid
-        group = gid.to_s =~ /\A\d+\z/ ? gid.to_i : Etc.getgrnam(gid.to_s).gid
+        group = Puppet::Util.gid(gid)
         prefix = ['setpriv']
         prefix += ["--reuid=#{user.uid}", '--init-groups'] if user
         prefix + ["--regid=#{group}", '--']

@@ -1441,9 +1441,11 @@ impl<'a> Run<'a> {
     /// `sites-available`) and nothing manages is removed now, each entry
     /// a resource of its own, contained where the directory is. The
     /// entries there before the run were made resources with the catalog.
-    /// A recursive directory skipped for failed dependencies, purging or
-    /// not, has every entry listed and skipped too (those it would leave
-    /// alone included), as Puppet's generated children are.
+    /// So is a recursive directory with a source: the entries of a source
+    /// an earlier resource made (openvpn's easy-rsa, from a package) are
+    /// copied now. A recursive directory skipped for failed dependencies,
+    /// purging or not, has every entry listed and skipped too (those it
+    /// would leave alone included), as Puppet's generated children are.
     fn purge_late(&mut self, (directory, at): (&Resource, usize), path: &str, run: Option<bool>) {
         let entries = self.late_entries(directory, path, run.is_none());
         if entries.is_empty() {
@@ -1558,6 +1560,12 @@ impl<'a> Run<'a> {
             || (directory.get("purge") != Some(&Value::Boolean(true)) && !skipped && !sourced)
             || directory.get("recurse") != Some(&Value::Boolean(true))
         {
+            return Vec::new();
+        }
+        // While the run has changed nothing, the directory and its source
+        // hold what was listed with the catalog: converged runs walk each
+        // tree once.
+        if !skipped && self.session.context().generation.current() == 0 {
             return Vec::new();
         }
         let Some(hook) = directory.type_def().generate.clone() else {
