@@ -243,6 +243,7 @@ fn apply_does_what_puppet_apply_does() {
             "classes",
             "concat",
             "concat_errors",
+            "concat_source_late",
             "failure",
             "file_line",
             "file_line_failures",

@@ -246,27 +246,10 @@ fn noop_stage(corpus: &Corpus) {
     verdict.finish("noop runs");
 }
 
-/// Why the wsgi cases differ through concat's Ruby.
-const CONCAT_FILE_FIRST_FAILED: &str = "concat_file through its Ruby: when a failure before it skips the concat, the run reaches the file concat_file's generate made before concat_file itself, and that file names the failure; Puppet and the native type name it at Concat_file";
-
-/// Native module types are an optimisation, never a difference: every
-/// case whose catalog holds resources of the module types Marionette
-/// implements natively (concat's, stdlib's, inifile's, ...), applied in
-/// noop with Debian's modules (the native types) and with only their
-/// `lib`, as an agent's pluginsync leaves it (the modules' own Ruby), says
-/// the same. Cases with `puppet:///modules` sources (which only the
-/// modules serve) and the known differences of the noop stage are left
-/// out, and so are those of `RUBY_DIFFERS`.
 /// Cases whose module's Ruby, run by the host, does not yet say what the
 /// native type (and Puppet) says, with why; the test fails when one
 /// matches.
 const RUBY_DIFFERS: &[(&str, &str)] = &[
-    ("0073_keystone_wsgi_apache", CONCAT_FILE_FIRST_FAILED),
-    ("0086_placement_api_apache", CONCAT_FILE_FIRST_FAILED),
-    ("0087_aodh_alarming", CONCAT_FILE_FIRST_FAILED),
-    ("0100_panko_api", CONCAT_FILE_FIRST_FAILED),
-    ("0136_openstacklib_wsgi_apache", CONCAT_FILE_FIRST_FAILED),
-    ("0150_heat_wsgi_apache", CONCAT_FILE_FIRST_FAILED),
     (
         "0118_gitolite_repos_users",
         "concat_fragment's autorequire block warns that its target is not in the catalog; the host runs the block but does not log what it warns",
@@ -277,6 +260,14 @@ const RUBY_DIFFERS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Native module types are an optimisation, never a difference: every
+/// case whose catalog holds resources of the module types Marionette
+/// implements natively (concat's, stdlib's, inifile's, ...), applied in
+/// noop with Debian's modules (the native types) and with only their
+/// `lib`, as an agent's pluginsync leaves it (the modules' own Ruby), says
+/// the same. Cases with `puppet:///modules` sources (which only the
+/// modules serve) and the known differences of the noop stage are left
+/// out, and so are those of `RUBY_DIFFERS`.
 #[test]
 fn forge_catalogs_noop_apply_the_same_through_the_modules_own_ruby() {
     let corpus = Corpus::debian12();

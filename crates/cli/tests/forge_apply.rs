@@ -293,18 +293,59 @@ fn holds_a_process_id(path: &str) -> bool {
     path.ends_with(".pid") || path.ends_with(".lock")
 }
 
-/// A path with each run of digits of its name as `#`.
+/// A path with each run of hexadecimal digits of its name that holds a
+/// decimal one as `#`: a time (certmonger's CA files) or a random serial
+/// (easy-rsa's `certs_by_serial`).
 fn shape(path: &str) -> String {
     let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
     let mut shaped = String::new();
-    for c in name.chars() {
-        if !c.is_ascii_digit() {
-            shaped.push(c);
-        } else if !shaped.ends_with('#') {
+    let mut run = String::new();
+    let end_run = |run: &mut String, shaped: &mut String| {
+        if run.chars().any(|c| c.is_ascii_digit()) {
             shaped.push('#');
+        } else {
+            shaped.push_str(run);
+        }
+        run.clear();
+    };
+    for c in name.chars() {
+        if c.is_ascii_hexdigit() {
+            run.push(c);
+        } else {
+            end_run(&mut run, &mut shaped);
+            shaped.push(c);
         }
     }
+    end_run(&mut run, &mut shaped);
     format!("{dir}/{shaped}")
+}
+
+/// A run's output with the digests of volatile files left out: a file
+/// assembled from random keys (openvpn's client configurations) has
+/// another content at every run, Puppet's two recordings included.
+fn digestless(text: &str, volatile: &BTreeSet<String>) -> String {
+    text.lines()
+        .map(|line| {
+            let names_volatile = volatile
+                .iter()
+                .any(|path| line.contains(&format!("File[{path}]")));
+            if !names_volatile {
+                return line.to_string();
+            }
+            let mut out = String::new();
+            let mut rest = line;
+            while let Some(at) = rest.find("{sha256}") {
+                let (head, tail) = rest.split_at(at + "{sha256}".len());
+                out.push_str(head);
+                let digits = tail.bytes().take_while(u8::is_ascii_hexdigit).count();
+                out.push_str("DIGEST");
+                rest = &tail[digits..];
+            }
+            out.push_str(rest);
+            out
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn compare(puppet: &Observed, ours: &Observed, volatile: &BTreeSet<String>) -> Differences {
@@ -320,11 +361,14 @@ fn compare(puppet: &Observed, ours: &Observed, volatile: &BTreeSet<String>) -> D
                 codes(ours, i),
                 codes(puppet, i)
             ));
-        } else if caseless(&puppet.runs[i]) != caseless(&ours.runs[i]) {
-            *slot = Some(first_difference(
-                &caseless(&puppet.runs[i]),
-                &caseless(&ours.runs[i]),
-            ));
+        } else {
+            let (theirs, mine) = (
+                digestless(&caseless(&puppet.runs[i]), volatile),
+                digestless(&caseless(&ours.runs[i]), volatile),
+            );
+            if theirs != mine {
+                *slot = Some(first_difference(&theirs, &mine));
+            }
         }
     }
     let mut state = Vec::new();

@@ -648,6 +648,7 @@ fn checked_by_ruby(
             }
         }));
     }
+    def.fills_late = spec.generates && spec.fills_late;
     if spec.generates {
         let (host, t, checks) = (host.clone(), t.clone(), checks.clone());
         let module_types = module_types.clone();

@@ -689,6 +689,12 @@ pub struct TypeDef {
     pub pre_run_check: Option<ResourceCheckFn>,
     /// Adds resources to the run (see [`GenerateFn`]).
     pub generate: Option<GenerateFn>,
+    /// Whether the type has an `eval_generate` that fills in what its
+    /// `generate` made (concat's file gets its content): Puppet calls it
+    /// when the run reaches the resource, so once the run has changed
+    /// something the hook is asked again then, and what it gives now
+    /// replaces what it gave before the run.
+    pub fills_late: bool,
     /// How `resource` prints the type's resources.
     pub listing: Listing,
     /// The title a run's messages show for a resource when the type's own
@@ -731,6 +737,7 @@ impl TypeDef {
             batch: None,
             pre_run_check: None,
             generate: None,
+            fills_late: false,
             listing: Listing::Aligned,
             shown_title: None,
             positions: std::sync::OnceLock::new(),
@@ -892,6 +899,13 @@ impl TypeDef {
         + 'static,
     ) -> TypeDef {
         self.generate = Some(Arc::new(hook));
+        self
+    }
+
+    /// Says that the type's generator is asked again when the run reaches
+    /// a resource (see [`TypeDef::fills_late`]).
+    pub fn fills_late(mut self) -> TypeDef {
+        self.fills_late = true;
         self
     }
 

@@ -324,6 +324,83 @@ module Puppet
     end
   end
 
+  # What Puppet's file serving finds for a `source`: a local path, a
+  # `file:` URI, or a module's file (`puppet:///modules/M/F`), as concat's
+  # `eval_generate` reads its fragments' sources. Nothing is served from
+  # elsewhere: a source found nowhere is nil, as Puppet's lookup answers.
+  module FileServing
+    # The local file a source names, or nil.
+    def self.local_path(source)
+      text = source.to_s
+      path = if text.start_with?('/')
+               text
+             elsif text.start_with?('file:')
+               Puppet::Util.uri_to_path(URI.parse(text))
+             elsif (served = %r{\Apuppet://[^/]*/modules/([^/]+)/(.+)\z}.match(text))
+               name, file = served.captures
+               found = Puppet::Module.find(name) unless file.split('/').include?('..')
+               found&.file(file)
+             end
+      path && File.exist?(path) ? path : nil
+    rescue URI::InvalidURIError
+      nil
+    end
+
+    # A source's lookups: `find` gives a `Metadata` or `Content` of the
+    # file, or nil when there is none.
+    class Indirection
+      def initialize(kind)
+        @kind = kind
+      end
+
+      def find(source, _options = {})
+        path = FileServing.local_path(source)
+        path && @kind.new(path)
+      end
+    end
+
+    # A file as a source: its path and what `stat` says of it.
+    class Metadata
+      attr_reader :path, :ftype, :mode, :owner, :group, :destination
+
+      def self.indirection
+        @indirection ||= Indirection.new(self)
+      end
+
+      def initialize(path)
+        @path = path
+        stat = File.lstat(path)
+        @ftype = stat.ftype
+        @mode = stat.mode & 0o7777
+        @owner = stat.uid
+        @group = stat.gid
+        @destination = stat.symlink? ? File.readlink(path) : nil
+      end
+
+      def checksum
+        require 'digest'
+        "{sha256}#{Digest::SHA256.file(@path).hexdigest}" if @ftype == 'file'
+      end
+    end
+
+    # A file's content as a source, read as Puppet reads it: binary.
+    class Content
+      attr_reader :path
+
+      def self.indirection
+        @indirection ||= Indirection.new(self)
+      end
+
+      def initialize(path)
+        @path = path
+      end
+
+      def content
+        @content ||= File.binread(@path)
+      end
+    end
+  end
+
   def self.lookup(name, *)
     case name.to_sym
     when :current_environment, :environments then Environment.new(Marionette.environment)

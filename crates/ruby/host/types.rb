@@ -264,6 +264,7 @@ module Puppet
         'self_refresh' => klass.self_refresh,
         'titled' => klass.instance_method(:title).owner != Puppet::Type,
         'generates' => klass.method_defined?(:generate) || klass.method_defined?(:eval_generate),
+        'fills_late' => klass.method_defined?(:eval_generate),
         'pre_run_checks' => klass.method_defined?(:pre_run_check),
         'features' => klass.features_declared,
         'title_patterns' => patterns,

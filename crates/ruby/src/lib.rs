@@ -258,6 +258,9 @@ pub struct TypeSpec {
     pub titled: bool,
     /// The type adds resources to the run (`def generate`).
     pub generates: bool,
+    /// The type has an `eval_generate`, which Puppet asks when the run
+    /// reaches each resource (see `marionette_ral::TypeDef::fills_late`).
+    pub fills_late: bool,
     /// The type checks each resource before a run changes anything
     /// (`def pre_run_check`).
     pub pre_run_checks: bool,
@@ -844,6 +847,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
         self_refresh: flag(answer, "self_refresh"),
         titled: flag(answer, "titled"),
         generates: flag(answer, "generates"),
+        fills_late: flag(answer, "fills_late"),
         pre_run_checks: flag(answer, "pre_run_checks"),
         features: strings(answer.get("features")),
         title_patterns,

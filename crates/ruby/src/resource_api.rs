@@ -218,6 +218,7 @@ fn spec(name: &str, definition: &Lit) -> Option<TypeSpec> {
         self_refresh: false,
         titled: false,
         generates: false,
+        fills_late: false,
         pre_run_checks: false,
         features,
         title_patterns,

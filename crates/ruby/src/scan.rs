@@ -21,6 +21,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
     let mut self_refresh = false;
     let mut titled = false;
     let mut generates = false;
+    let mut fills_late = false;
     let mut pre_run_checks = false;
     let mut features = Vec::new();
     let mut autorelations = Vec::new();
@@ -144,6 +145,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         }
         if defines("generate") || defines("eval_generate") {
             generates = true;
+            fills_late |= defines("eval_generate");
             continue;
         }
         if defines("pre_run_check") {
@@ -216,6 +218,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
         self_refresh,
         titled,
         generates,
+        fills_late,
         pre_run_checks,
         features,
         title_patterns,

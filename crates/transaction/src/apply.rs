@@ -545,6 +545,19 @@ fn extend(
                     parameters.insert(name.to_string(), value.clone());
                 }
             }
+            // What `generate` makes comes after its generator, as Puppet
+            // orders it when neither names the other (a module type's file
+            // waits for the type's `eval_generate` to give it content);
+            // `tidy`, which Puppet walks depth first, orders its own.
+            if new.by != GeneratedBy::EvalGenerate
+                && resource.type_name() != "tidy"
+                && !parameters.contains_key("require")
+            {
+                parameters.insert(
+                    "require".to_string(),
+                    serde_json::Value::String(source_reference.clone()),
+                );
+            }
             extended.resources.push(marionette_catalog::Resource {
                 type_name,
                 title: new.title.clone(),
@@ -692,7 +705,6 @@ pub fn apply(
             run.failed_to_generate = true;
         } else {
             run.eval_generate_failures.insert(position, message);
-            run.failed_after = true;
         }
     }
     let total = ral.len();
@@ -1210,8 +1222,9 @@ impl<'a> Run<'a> {
     }
 
     /// Says that the generator at catalog `position` failed its
-    /// `eval_generate`.
-    fn eval_generate_failed(&self, position: usize, message: &str) {
+    /// `eval_generate`: the run has failed.
+    fn eval_generate_failed(&mut self, position: usize, message: &str) {
+        self.failed_after = true;
         self.logger.log(
             Level::Err,
             &self.paths[position],
@@ -1222,6 +1235,9 @@ impl<'a> Run<'a> {
     fn process_resource(&mut self, node: usize, n: usize, failed_dependencies: &[usize]) {
         let resources = self.resources.clone();
         let (catalog_index, resource) = (&self.indices[n], &resources[n]);
+        if resource.type_def().fills_late && failed_dependencies.is_empty() {
+            self.fill_late(resource, *catalog_index);
+        }
         if let Some(message) = self.eval_generate_failures.remove(catalog_index) {
             self.eval_generate_failed(*catalog_index, &message);
         }
@@ -1539,6 +1555,75 @@ impl<'a> Run<'a> {
         }
         status.evaluation_time = started.elapsed().as_secs_f64();
         self.statuses.insert(status.resource.clone(), status);
+    }
+
+    /// Asks the generator of a type whose `eval_generate` fills in what its
+    /// `generate` made again, now that the run reaches it, as Puppet asks
+    /// `eval_generate` only then: concat's file takes its fragments'
+    /// sources as earlier resources left them (openvpn's client
+    /// certificates, made by an `exec`). What differs from what was made
+    /// before the run is set on those resources, which come after their
+    /// generator; a failure now replaces the one found before the run, and
+    /// success clears it. While the run has changed nothing, what was made
+    /// before it stands. Resources the hook did not make before the run
+    /// are not added.
+    fn fill_late(&mut self, generator: &Resource, at: usize) {
+        if self.session.context().generation.current() == 0 {
+            return;
+        }
+        let Some(hook) = generator.type_def().generate.clone() else {
+            return;
+        };
+        let resources = self.resources.clone();
+        let managed = self
+            .managed
+            .get_or_init(|| managed_by(self.catalog, resources.iter()));
+        let late = Late {
+            managed,
+            resources: &resources,
+            logger: &self.logger,
+            path: &self.paths[at],
+            skipped: false,
+        };
+        let made = match marionette_ral::attribute::guarded("generate", "generate", || {
+            Ok(hook(generator, &late))
+        }) {
+            Ok(Ok(made)) => {
+                self.eval_generate_failures.remove(&at);
+                made
+            }
+            Ok(Err(GenerateError::Incomplete(made, message))) => {
+                self.eval_generate_failures.insert(at, message);
+                made
+            }
+            Ok(Err(error)) => {
+                self.eval_generate_failures.insert(at, error.to_string());
+                return;
+            }
+            Err(panic) => {
+                self.eval_generate_failures.insert(at, panic);
+                return;
+            }
+        };
+        let overrides = &self.session.context().overrides;
+        for new in made
+            .into_iter()
+            .filter(|new| new.by != GeneratedBy::Generate)
+        {
+            let reference = format!("{}[{}]", capitalize_segments(&new.type_name), new.title);
+            let Some(before) = resources.iter().find(|r| r.reference_str() == reference) else {
+                continue;
+            };
+            // Relationships (`require` on its generator) were made with the
+            // run's graph and stay as they are.
+            for (name, value) in new.params {
+                if !marionette_ral::metaparams::is_metaparameter(&name)
+                    && before.get(&name) != Some(&value)
+                {
+                    overrides.set(&reference, &name, value);
+                }
+            }
+        }
     }
 
     /// The entries of a recursive, purging directory that nothing manages

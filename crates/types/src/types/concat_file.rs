@@ -2,10 +2,11 @@
 //! `concat_fragment` resources that target it. As in Puppet, the type
 //! generates an ordinary `file` resource whose content is the fragments in
 //! order, so changes, diffs, backups and atomic replacement are the file
-//! type's. Puppet fills the content in when the `concat_file` is evaluated
-//! (`eval_generate`); here it is built when the run's resources are
-//! generated, before anything is applied, so a fragment's `source` is read
-//! as it was before the run.
+//! type's. Puppet fills the content in when the run reaches the
+//! `concat_file` (`eval_generate`); here it is built with the run's other
+//! generated resources, before anything is applied, and built again when
+//! the run reaches the `concat_file` once the run has changed something,
+//! so a fragment's `source` that an earlier resource made is read.
 
 use std::cmp::Ordering;
 
@@ -306,13 +307,6 @@ fn generate(resource: &Resource, run: &dyn Generation) -> Result<Vec<Generated>,
             params.push((name.to_string(), value.clone()));
         }
     }
-    // Puppet applies the file after the `concat_file`; its `eval_generate`
-    // then gives the file its content, which sends the file's changes to
-    // what depends on the `concat_file` (through its completion).
-    params.push((
-        "require".to_string(),
-        Value::String(resource.reference().into()),
-    ));
     let mut file = Generated {
         type_name: "file".into(),
         title: resource.name(),
@@ -440,6 +434,7 @@ pub fn definition() -> TypeDef {
                 .boolean(),
         )
         .generate(generate)
+        .fills_late()
 }
 
 /// The generated file does the work; the `concat_file` itself changes
