@@ -425,6 +425,40 @@ type Extended = (
     Vec<(usize, usize)>,
 );
 
+/// Makes a generated resource require its generator, unless one of its
+/// relationships names the generator already.
+fn require_generator(parameters: &mut serde_json::Map<String, serde_json::Value>, generator: &str) {
+    let names = |value: &serde_json::Value| match value {
+        serde_json::Value::String(text) => text == generator,
+        serde_json::Value::Array(items) => {
+            items.iter().any(|item| item.as_str() == Some(generator))
+        }
+        _ => false,
+    };
+    if ["require", "before", "notify", "subscribe"]
+        .iter()
+        .any(|name| parameters.get(*name).is_some_and(names))
+    {
+        return;
+    }
+    let reference = serde_json::Value::String(generator.to_string());
+    match parameters.remove("require") {
+        None => {
+            parameters.insert("require".into(), reference);
+        }
+        Some(serde_json::Value::Array(mut items)) => {
+            items.push(reference);
+            parameters.insert("require".into(), serde_json::Value::Array(items));
+        }
+        Some(other) => {
+            parameters.insert(
+                "require".into(),
+                serde_json::Value::Array(vec![other, reference]),
+            );
+        }
+    }
+}
+
 /// The catalog with every generator's resources added, each contained
 /// where its generator is, and the generators that failed; an error when
 /// a generator found its resource invalid.
@@ -546,17 +580,12 @@ fn extend(
                 }
             }
             // What `generate` makes comes after its generator, as Puppet
-            // orders it when neither names the other (a module type's file
-            // waits for the type's `eval_generate` to give it content);
-            // `tidy`, which Puppet walks depth first, orders its own.
-            if new.by != GeneratedBy::EvalGenerate
-                && resource.type_name() != "tidy"
-                && !parameters.contains_key("require")
-            {
-                parameters.insert(
-                    "require".to_string(),
-                    serde_json::Value::String(source_reference.clone()),
-                );
+            // orders it unless the made resource names its generator (a
+            // module type's file waits for the type's `eval_generate` to
+            // give it content); `tidy`, which Puppet walks depth first,
+            // orders its own.
+            if new.by != GeneratedBy::EvalGenerate && resource.type_name() != "tidy" {
+                require_generator(&mut parameters, &source_reference);
             }
             extended.resources.push(marionette_catalog::Resource {
                 type_name,
@@ -2145,5 +2174,31 @@ mod tests {
         );
         // Three or fewer: each its line, nothing counted.
         assert_eq!(listed(&errors[..3]).lines().count(), 3);
+    }
+
+    /// A generated resource comes after its generator, keeping what it
+    /// requires, unless it names the generator itself (which would make
+    /// a cycle with `before`).
+    #[test]
+    fn a_generated_resource_requires_its_generator_unless_it_names_it() {
+        let made = |pairs: serde_json::Value| {
+            let mut parameters = pairs.as_object().cloned().unwrap_or_default();
+            require_generator(&mut parameters, "Concat_file[/x]");
+            serde_json::Value::Object(parameters)
+        };
+        assert_eq!(
+            made(serde_json::json!({"mode": "0600"})),
+            serde_json::json!({"mode": "0600", "require": "Concat_file[/x]"})
+        );
+        assert_eq!(
+            made(serde_json::json!({"require": "Package[p]"})),
+            serde_json::json!({"require": ["Package[p]", "Concat_file[/x]"]})
+        );
+        assert_eq!(
+            made(serde_json::json!({"require": ["Package[p]"]})),
+            serde_json::json!({"require": ["Package[p]", "Concat_file[/x]"]})
+        );
+        let before = serde_json::json!({"before": ["Concat_file[/x]"]});
+        assert_eq!(made(before.clone()), before);
     }
 }
