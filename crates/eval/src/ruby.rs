@@ -931,6 +931,9 @@ impl Engine for Answers<'_, '_> {
             Question::SetParameter { .. } | Question::CatalogResources(_) => {
                 return Err("only a catalog being applied is read or set so".into());
             }
+            Question::CoreProvider(_) | Question::CoreCall { .. } => {
+                return Err("a compile drives no provider".into());
+            }
         })
     }
 

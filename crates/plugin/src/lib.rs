@@ -15,6 +15,7 @@
 //! modules of its own module path, so two environments shipping different
 //! versions of a type or provider never see each other's.
 
+mod core_call;
 mod function;
 mod process;
 mod provider;

@@ -1879,6 +1879,19 @@ impl Engine for Answers<'_> {
                 cx.generation.advance();
                 Ok(Answer::Done)
             }
+            Question::CoreProvider(type_name) => {
+                let cx = self.cx.ok_or("no catalog is being applied")?;
+                crate::core_call::default_provider(cx, &type_name).map(Answer::Text)
+            }
+            Question::CoreCall {
+                type_name,
+                title,
+                values,
+                call,
+            } => {
+                let cx = self.cx.ok_or("no catalog is being applied")?;
+                crate::core_call::call(cx, (&type_name, &title), &values, &call).map(Answer::Value)
+            }
             other => Err(format!(
                 "a provider cannot ask this while applying: {other:?}"
             )),

@@ -66,6 +66,11 @@ pub struct Context {
     pub generation: ChangeCount,
     /// Parameters providers set on other resources of the run.
     pub overrides: Overrides,
+    /// The run's types and providers, for a module's Ruby that drives a
+    /// core type's provider itself (rabbitmq stops its service through
+    /// `Puppet::Type.type(:service).new(...).provider.stop`); `None`
+    /// outside a run.
+    pub registry: Option<Arc<crate::Registry>>,
 }
 
 /// Parameters a provider set on another resource of the run, which that
@@ -137,6 +142,7 @@ impl Context {
             listing: PropertyHash::new(),
             generation: ChangeCount::default(),
             overrides: Overrides::default(),
+            registry: None,
         }
     }
 

@@ -242,9 +242,11 @@ fn provider_key(provider: &ProviderDef) -> String {
 
 impl Session {
     pub fn new(registry: Arc<Registry>, facts: Arc<Facts>, logger: Logger) -> Session {
+        let mut cx = Context::new(facts.clone(), logger.clone());
+        cx.registry = Some(registry.clone());
         Session {
-            selector: Selector::new(registry, facts.clone(), logger.clone()),
-            cx: Context::new(facts, logger),
+            selector: Selector::new(registry, facts, logger),
+            cx,
             prefetched: HashSet::new(),
             prefetch_failed: HashSet::new(),
             hashes: HashMap::new(),

@@ -105,6 +105,40 @@ module Marionette
           end
         end
         define_service_providers
+        define_engine_provider(:service, %w[start stop restart status enable disable enabled?])
+      end
+
+      # The provider the engine gives the type's resources, for module
+      # code that makes a resource and drives it (rabbitmq's erlang cookie
+      # stops its service with `Puppet::Type.type(:service).new(name:
+      # ...).provider.stop`): the type's default here, named as the
+      # engine's provider is (`systemd`), each method carried out by that
+      # provider in the engine (`core_call`), which needs a run: outside
+      # one a call raises. `status` and `enabled?` answer as Puppet's
+      # providers do, with symbols.
+      def define_engine_provider(type_name, calls)
+        type = Puppet::Type.type(type_name)
+        proxy = type.provide(:marionette_engine) do
+          calls.each do |call|
+            define_method(call) do
+              values = resource.to_hash.transform_keys(&:to_s).transform_values { |v| v.is_a?(Symbol) ? v.to_s : v }
+              answer = Marionette.engine.call('core_call', { 'type' => type_name.to_s, 'title' => resource.title.to_s,
+                                                              'values' => Wire.encode(values), 'call' => call })
+              value = Wire.decode(answer['value'])
+              value.is_a?(String) ? value.to_sym : value
+            rescue Marionette::EngineError => e
+              raise Puppet::Error, e.message
+            end
+          end
+        end
+        proxy.define_singleton_method(:name) do
+          @engine_name ||= begin
+            Marionette.engine.call('core_provider', { 'type' => type_name.to_s })['text'].to_sym
+          rescue Marionette::EngineError
+            @provider_name
+          end
+        end
+        type.engine_provider = proxy
       end
 
       # Puppet's `service` (the simplest: commands given or found) and

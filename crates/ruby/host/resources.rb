@@ -427,8 +427,16 @@ module Puppet
       # blocks ask (mailalias's `target` default): the engine chooses it
       # when applying; here, the first the modules ship.
       def defaultprovider
+        return @engine_provider if @engine_provider
+
         Marionette::Types.load_providers(type_name.to_s) if providers.empty?
         providers.values.first
+      end
+
+      # Makes `provider` the type's default: the engine's own, for a core
+      # type (see `Marionette::Core`).
+      def engine_provider=(provider)
+        @engine_provider = provider
       end
 
       def autorequire(type, &block)
@@ -541,7 +549,14 @@ module Puppet
       end
     end
 
-    attr_reader :title, :provider, :parameters
+    attr_reader :title, :parameters
+
+    # The provider given the resource (the engine's choice, a prefetch's),
+    # else, as Puppet gives every resource one when it is made, a new one
+    # of the type's default (a resource module code makes to drive it).
+    def provider
+      @provider ||= self.class.defaultprovider&.new(self)
+    end
 
     # A resource of the catalog: its attributes set as the type's blocks
     # say, defaults included, then the type's own check.

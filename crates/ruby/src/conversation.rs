@@ -21,7 +21,7 @@ use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
 use marionette_child::{Child, NoLine};
-use marionette_values::Value;
+use marionette_values::{PHash, Value};
 use serde_json::{Value as Json, json};
 
 use crate::journal::Journal;
@@ -382,6 +382,16 @@ impl Conversation {
                     _ => None,
                 },
             }),
+            "core_provider" => Question::CoreProvider(text("type")?),
+            "core_call" => Question::CoreCall {
+                type_name: text("type")?,
+                title: text("title")?,
+                values: match value("values")? {
+                    Value::Hash(values) => values.as_ref().clone(),
+                    _ => PHash::new(),
+                },
+                call: text("call")?,
+            },
             other => return Err(format!("the engine does not answer '{other}'")),
         };
         let encode = |value: &Value| {

@@ -347,6 +347,21 @@ pub enum Question {
     /// Runs a command for a provider or a fact (Puppet's `execute`): the
     /// engine starts processes faster than Ruby does.
     Execute(Execution),
+    /// The name of the provider the engine gives a core type's resources
+    /// that name none (`systemd` for `service` on most machines).
+    CoreProvider(String),
+    /// Has the engine's own provider of a core type do one thing for a
+    /// resource a module's Ruby made (rabbitmq's
+    /// `Puppet::Type.type(:service).new(name: ...).provider.stop`): `call`
+    /// is one of the provider methods the host's proxy has (`start`,
+    /// `stop`, `restart`, `status`, `enable`, `disable`, `enabled?`), and
+    /// `values` the resource's parameters.
+    CoreCall {
+        type_name: String,
+        title: String,
+        values: PHash,
+        call: String,
+    },
 }
 
 /// A command a provider's or a fact's Ruby runs.

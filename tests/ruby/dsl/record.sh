@@ -5,7 +5,9 @@
 # teach (mrtest_widget, mrtest_entry; mrtest_setter sets a parameter of
 # another resource, as datacat's collector does; mrtest_ini keeps a key of
 # an INI file through Puppet::Util::IniConfig; mrtest_chime's providers
-# are reboot's: a deprecated child of one whose command is missing), step
+# are reboot's: a deprecated child of one whose command is missing;
+# mrtest_drive stops a service through the provider of a `service` it
+# makes, as rabbitmq's erlang cookie does), step
 # after step under
 # /tmp/mrtest-rbtypes: STEP.out (the output, colours off, times as N,
 # Facter's noise dropped) and STEP.state (every file left, with its
