@@ -1586,6 +1586,34 @@ impl<'a> Run<'a> {
         self.statuses.insert(status.resource.clone(), status);
     }
 
+    /// Asks a generator's hook again while the run goes on, its messages
+    /// under `path` (see [`Run::fill_late`] and [`Run::late_entries`]);
+    /// `None` when its type has none. A panic in the hook is an error.
+    fn generate_again(
+        &self,
+        generator: &Resource,
+        path: &str,
+        skipped: bool,
+    ) -> Option<Result<Result<Vec<marionette_ral::Generated>, GenerateError>, String>> {
+        let hook = generator.type_def().generate.clone()?;
+        let resources = self.resources.clone();
+        let managed = self
+            .managed
+            .get_or_init(|| managed_by(self.catalog, resources.iter()));
+        let late = Late {
+            managed,
+            resources: &resources,
+            logger: &self.logger,
+            path,
+            skipped,
+        };
+        Some(marionette_ral::attribute::guarded(
+            "generate",
+            "generate",
+            || Ok(hook(generator, &late)),
+        ))
+    }
+
     /// Asks the generator of a type whose `eval_generate` fills in what its
     /// `generate` made again, now that the run reaches it, as Puppet asks
     /// `eval_generate` only then: concat's file takes its fragments'
@@ -1600,23 +1628,10 @@ impl<'a> Run<'a> {
         if self.session.context().generation.current() == 0 {
             return;
         }
-        let Some(hook) = generator.type_def().generate.clone() else {
+        let Some(asked) = self.generate_again(generator, &self.paths[at], false) else {
             return;
         };
-        let resources = self.resources.clone();
-        let managed = self
-            .managed
-            .get_or_init(|| managed_by(self.catalog, resources.iter()));
-        let late = Late {
-            managed,
-            resources: &resources,
-            logger: &self.logger,
-            path: &self.paths[at],
-            skipped: false,
-        };
-        let made = match marionette_ral::attribute::guarded("generate", "generate", || {
-            Ok(hook(generator, &late))
-        }) {
+        let made = match asked {
             Ok(Ok(made)) => {
                 self.eval_generate_failures.remove(&at);
                 made
@@ -1640,7 +1655,11 @@ impl<'a> Run<'a> {
             .filter(|new| new.by != GeneratedBy::Generate)
         {
             let reference = format!("{}[{}]", capitalize_segments(&new.type_name), new.title);
-            let Some(before) = resources.iter().find(|r| r.reference_str() == reference) else {
+            let Some(before) = self
+                .resources
+                .iter()
+                .find(|r| r.reference_str() == reference)
+            else {
                 continue;
             };
             // Relationships (`require` on its generator) were made with the
@@ -1682,23 +1701,7 @@ impl<'a> Run<'a> {
         if !skipped && self.session.context().generation.current() == 0 {
             return Vec::new();
         }
-        let Some(hook) = directory.type_def().generate.clone() else {
-            return Vec::new();
-        };
-        let resources = self.resources.clone();
-        let managed = self
-            .managed
-            .get_or_init(|| managed_by(self.catalog, resources.iter()));
-        let late = Late {
-            managed,
-            resources: &resources,
-            logger: &self.logger,
-            path,
-            skipped,
-        };
-        let Ok(Ok(generated)) = marionette_ral::attribute::guarded("generate", "generate", || {
-            Ok(hook(directory, &late))
-        }) else {
+        let Some(Ok(Ok(generated))) = self.generate_again(directory, path, skipped) else {
             // Listing the directory again failed: what was listed before
             // the run stands.
             return Vec::new();
