@@ -18,6 +18,10 @@ pub struct CommandSpec {
     /// the script given to `/bin/sh -c`.
     pub argv: Vec<String>,
     pub shell: bool,
+    /// With `shell`, the shell's `$0` is `sh`, as Ruby names it when it
+    /// hands a command string to the shell (exec's posix provider, whose
+    /// errors read `sh: 1: wget: not found`), rather than `/bin/sh`.
+    pub as_ruby: bool,
     pub stdin: Option<Vec<u8>>,
     /// Extra environment variables, on top of the runner's own.
     pub env: Vec<(String, String)>,
@@ -64,6 +68,12 @@ impl CommandSpec {
 
     pub fn stdin(mut self, input: impl Into<Vec<u8>>) -> CommandSpec {
         self.stdin = Some(input.into());
+        self
+    }
+
+    /// See [`CommandSpec::as_ruby`].
+    pub fn as_ruby(mut self) -> CommandSpec {
+        self.as_ruby = true;
         self
     }
 
@@ -203,6 +213,9 @@ impl Runner {
         };
         let mut command = if spec.shell {
             let mut c = Command::new("/bin/sh");
+            if spec.as_ruby {
+                std::os::unix::process::CommandExt::arg0(&mut c, "sh");
+            }
             c.arg("-c").arg(program);
             c
         } else {

@@ -212,6 +212,19 @@ impl CommandLine {
         }
     }
 
+    /// The command as Puppet's messages about its run show it: Ruby's
+    /// text of the value, so an array reads `["tempest", "init", "/x"]`.
+    pub fn as_puppet_shows(&self) -> String {
+        match self {
+            CommandLine::Text(text) => text.clone(),
+            CommandLine::Argv(argv) => marionette_values::format::ruby_inspect(&Value::array(
+                argv.iter()
+                    .map(|word| Value::String(word.as_str().into()))
+                    .collect::<Vec<_>>(),
+            )),
+        }
+    }
+
     /// Whether the command is a script for `/bin/sh -c`: always with the
     /// shell provider, and with posix a string that holds shell syntax.
     pub fn is_script(&self, mode: Mode) -> bool {
@@ -477,7 +490,7 @@ impl<'a> Job<'a> {
             // handing the script to the shell.
             Mode::Posix if line.is_script(Mode::Posix) => {
                 self.locate(&line.program().unwrap_or_default())?;
-                CommandSpec::shell(&argv[0])
+                CommandSpec::shell(&argv[0]).as_ruby()
             }
             Mode::Posix => {
                 let Some(program) = argv.first() else {
@@ -599,7 +612,7 @@ impl<'a> Job<'a> {
                 if self.sensitive {
                     "[command redacted]".to_string()
                 } else {
-                    line.shown()
+                    line.as_puppet_shows()
                 }
             })
             .unwrap_or_default();
@@ -683,7 +696,7 @@ impl<'a> Job<'a> {
         let command = if self.sensitive {
             "[command redacted]".to_string()
         } else {
-            format!("'{}'", line.shown())
+            format!("'{}'", line.as_puppet_shows())
         };
         let expected = accepted.join(",");
         let message = match output.status {
@@ -878,6 +891,23 @@ mod tests {
 
     fn words(line: &str) -> Vec<String> {
         split_words(line).unwrap()
+    }
+
+    /// Puppet's messages about a run show an array command as Ruby
+    /// prints the array (tempest's `tempest init`, in the trixie corpus).
+    #[test]
+    fn an_array_command_is_shown_as_ruby_prints_it() {
+        let argv = CommandLine::Argv(vec![
+            "tempest".into(),
+            "init".into(),
+            "/var/lib/tempest".into(),
+        ]);
+        assert_eq!(
+            argv.as_puppet_shows(),
+            r#"["tempest", "init", "/var/lib/tempest"]"#
+        );
+        let text = CommandLine::Text("tempest init /x".into());
+        assert_eq!(text.as_puppet_shows(), "tempest init /x");
     }
 
     #[test]
