@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 
 use common::corpus::Corpus;
 use common::known::{KnownDifferences, Verdict};
-use common::runs::{first_difference, noop_text, printed_in_order, puppet_facts_yaml};
+use common::runs::{
+    case_args, case_modulepath, first_difference, noop_text, printed_in_order, puppet_facts_yaml,
+};
 
 /// The gist of a difference, for a new line of the list: the innermost
 /// message of an error (without Puppet's "Evaluation Error:" wrappers and
@@ -101,18 +103,7 @@ fn compile_stage(corpus: &Corpus) {
 fn marionette_noop(case: &Path, modulepath: &str) -> String {
     let vardir = tempfile::tempdir().expect("a temporary directory");
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"));
-    let modulepath = match case_args(case).1 {
-        // A control repository's node: its environment's own modules
-        // first, as its environment.conf says.
-        Some(environment) => format!(
-            "{}:{modulepath}",
-            case.join("environments")
-                .join(environment)
-                .join("site-modules")
-                .display()
-        ),
-        None => modulepath.to_string(),
-    };
+    let modulepath = case_modulepath(case, case, modulepath);
     command
         .args(["apply", "--noop", "--vardir"])
         .arg(vardir.path())
@@ -156,25 +147,6 @@ fn puppet_noop(case: &Path, modulepath: &str) -> String {
         None => command.args(["--modulepath", modulepath, "site.pp"]),
     };
     noop_text(&printed_in_order(command))
-}
-
-/// A case's certname and environment, from its `args` (a control
-/// repository's node: `--environment production --certname NODE`), as
-/// scripts/puppet-record-catalogs reads them.
-fn case_args(case: &Path) -> (String, Option<String>) {
-    let args = std::fs::read_to_string(case.join("args")).unwrap_or_default();
-    let words: Vec<&str> = args.split_whitespace().collect();
-    let after = |option: &str| {
-        words
-            .iter()
-            .position(|w| *w == option)
-            .and_then(|at| words.get(at + 1))
-            .map(|w| w.to_string())
-    };
-    (
-        after("--certname").unwrap_or_else(|| "mrtest.example.com".to_string()),
-        after("--environment"),
-    )
 }
 
 /// The noop stage of the corpus: each case's catalog as Puppet compiled

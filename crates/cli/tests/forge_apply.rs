@@ -35,9 +35,7 @@ use std::time::Instant;
 
 use common::corpus::Corpus;
 use common::known::{KnownDifferences, Verdict};
-use common::runs::{first_difference, noop_text, puppet_facts_yaml};
-
-const CERTNAME: &str = "mrtest.example.com";
+use common::runs::{case_args, case_modulepath, first_difference, noop_text, puppet_facts_yaml};
 /// How long a daemon a run started gets before it is looked at again:
 /// about what Puppet takes to start a run on the machines we record on.
 const SETTLE_SECONDS: u32 = 4;
@@ -160,29 +158,40 @@ fn apply(case: &Path, tool: Tool, modules: &str) -> Observed {
     command
         .arg("--bind")
         .arg(format!("{}:/mrtest/case:ro", staged.display()));
+    // A control repository's node is compiled in its environment, as
+    // its certname.
+    let (certname, environment) = case_args(case);
     let run = match tool {
         Tool::Marionette => {
             command.arg("--bind").arg(format!(
                 "{}:/mrtest/bin/marionette:ro",
                 marionette().display()
             ));
+            let modulepath = case_modulepath(case, Path::new("/mrtest/case"), modules);
             format!(
                 "NO_COLOR=1 /mrtest/bin/marionette apply --detailed-exitcodes --vardir /mrtest/var \
-                 --modulepath {modules} --catalog expected.json"
+                 --modulepath {modulepath} --catalog expected.json"
             )
         }
         Tool::Puppet => {
             let facts = scratch.path().join("facts.yaml");
-            std::fs::write(&facts, puppet_facts_yaml(case, CERTNAME)).expect("a facts file");
+            std::fs::write(&facts, puppet_facts_yaml(case, &certname)).expect("a facts file");
             command
                 .arg("--bind")
                 .arg(format!("{}:/mrtest/facts.yaml:ro", facts.display()));
+            let manifest = match &environment {
+                Some(environment) => format!(
+                    "--environmentpath environments --environment {environment} \
+                     environments/{environment}/manifests/site.pp"
+                ),
+                None => format!("--modulepath {modules} site.pp"),
+            };
             format!(
                 "mkdir -p /mrtest/var/client_yaml/facts \
-                 && cp /mrtest/facts.yaml /mrtest/var/client_yaml/facts/{CERTNAME}.yaml \
+                 && cp /mrtest/facts.yaml /mrtest/var/client_yaml/facts/{certname}.yaml \
                  && puppet apply --detailed-exitcodes --color=false --vardir /mrtest/var \
                  --ssldir /mrtest/var/ssl --deviceconfdir /mrtest/var/devices \
-                 --facts_terminus yaml --certname {CERTNAME} --modulepath {modules} site.pp"
+                 --facts_terminus yaml --certname {certname} {manifest}"
             )
         }
     };

@@ -178,3 +178,47 @@ pub(crate) fn puppet_facts_yaml(case: &std::path::Path, certname: &str) -> Strin
     }
     yaml
 }
+
+/// The certname of a case that names none.
+pub(crate) const CERTNAME: &str = "mrtest.example.com";
+
+/// A case's certname and environment, from its `args` (a control
+/// repository's node: `--environment production --certname NODE`), as
+/// scripts/puppet-record-catalogs reads them.
+pub(crate) fn case_args(case: &std::path::Path) -> (String, Option<String>) {
+    let args = std::fs::read_to_string(case.join("args")).unwrap_or_default();
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let after = |option: &str| {
+        words
+            .iter()
+            .position(|w| *w == option)
+            .and_then(|at| words.get(at + 1))
+            .map(|w| w.to_string())
+    };
+    (
+        after("--certname").unwrap_or_else(|| CERTNAME.to_string()),
+        after("--environment"),
+    )
+}
+
+/// The module path a case's catalog is applied with, the case being read
+/// at `seen_at` (where a disposable root binds it, or `case`): a control
+/// repository's node has its environment's own modules first, as its
+/// environment.conf says.
+pub(crate) fn case_modulepath(
+    case: &std::path::Path,
+    seen_at: &std::path::Path,
+    modulepath: &str,
+) -> String {
+    match case_args(case).1 {
+        Some(environment) => format!(
+            "{}:{modulepath}",
+            seen_at
+                .join("environments")
+                .join(environment)
+                .join("site-modules")
+                .display()
+        ),
+        None => modulepath.to_string(),
+    }
+}
