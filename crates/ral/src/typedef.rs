@@ -695,6 +695,11 @@ pub struct TypeDef {
     /// something the hook is asked again then, and what it gives now
     /// replaces what it gave before the run.
     pub fills_late: bool,
+    /// Whether what the type's generator makes is ordered by the generator
+    /// itself (`tidy` removes a directory's entries before the directory,
+    /// as Puppet's `depthfirst?` types do), not after the generator, as
+    /// every other generated resource is.
+    pub depth_first: bool,
     /// How `resource` prints the type's resources.
     pub listing: Listing,
     /// The title a run's messages show for a resource when the type's own
@@ -738,6 +743,7 @@ impl TypeDef {
             pre_run_check: None,
             generate: None,
             fills_late: false,
+            depth_first: false,
             listing: Listing::Aligned,
             shown_title: None,
             positions: std::sync::OnceLock::new(),
@@ -906,6 +912,13 @@ impl TypeDef {
     /// a resource (see [`TypeDef::fills_late`]).
     pub fn fills_late(mut self) -> TypeDef {
         self.fills_late = true;
+        self
+    }
+
+    /// Says that the type orders what its generator makes (see
+    /// [`TypeDef::depth_first`]).
+    pub fn depth_first(mut self) -> TypeDef {
+        self.depth_first = true;
         self
     }
 

@@ -582,9 +582,8 @@ fn extend(
             // What `generate` makes comes after its generator, as Puppet
             // orders it unless the made resource names its generator (a
             // module type's file waits for the type's `eval_generate` to
-            // give it content); `tidy`, which Puppet walks depth first,
-            // orders its own.
-            if new.by != GeneratedBy::EvalGenerate && resource.type_name() != "tidy" {
+            // give it content); a depth-first type (`tidy`) orders its own.
+            if new.by != GeneratedBy::EvalGenerate && !resource.type_def().depth_first {
                 require_generator(&mut parameters, &source_reference);
             }
             extended.resources.push(marionette_catalog::Resource {

@@ -316,6 +316,7 @@ pub fn definition() -> TypeDef {
             Ok(())
         })
         .generate(generate)
+        .depth_first()
 }
 
 /// Nothing happens at evaluation: the generated file resources remove.
