@@ -582,3 +582,28 @@ fn stage(root: &Path, modules: &str, selection: Option<&BTreeSet<String>>) {
     );
     verdict.finish("real applies");
 }
+
+/// What a failed daemon start relays of its own log is compared without
+/// its times and process ids, which differ from run to run.
+#[test]
+fn relayed_daemon_logs_are_compared_without_times_and_pids() {
+    let fail2ban = "Error: Could not start Service[fail2ban]: 2026-11-30 19:11:13,595 \
+                    fail2ban.configreader [532]: ERROR No file(s) found\n";
+    let haproxy = "Error: Could not start Service[haproxy]: Execution of '/etc/init.d/haproxy \
+                   start' returned 2: Starting haproxy: haproxy[NOTICE]   (3114) : haproxy \
+                   version is 2.6.12-1+deb12u4\n";
+    assert_eq!(
+        noop_text(fail2ban),
+        "Error: Could not start Service[fail2ban]: <time> fail2ban.configreader [<pid>]: \
+         ERROR No file(s) found\n"
+    );
+    assert_eq!(
+        noop_text(haproxy),
+        "Error: Could not start Service[haproxy]: Execution of '/etc/init.d/haproxy start' \
+         returned 2: Starting haproxy: haproxy[NOTICE]   (<pid>) : haproxy version is \
+         2.6.12-1+deb12u4\n"
+    );
+    // A number in brackets or parentheses elsewhere is kept.
+    let kept = "Notice: /Stage[main]/Main/Exec[echo (42) : x]/returns: executed successfully\n";
+    assert_eq!(noop_text(kept), kept);
+}

@@ -122,6 +122,7 @@ fn daemon_timeless(line: &str) -> String {
         }
     }
     out.push_str(&line[from..]);
+    let out = level_pidless(&out);
     if !timed {
         return out;
     }
@@ -138,6 +139,30 @@ fn daemon_timeless(line: &str) -> String {
     }
     pidless.push_str(rest);
     pidless
+}
+
+/// A line with what haproxy's log put in it (`haproxy[NOTICE]   (3114) :`,
+/// relayed by a failed start) with the process id, after a bracketed
+/// level, as `(<pid>)`.
+fn level_pidless(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(close) = rest.find(']') {
+        out.push_str(&rest[..=close]);
+        rest = &rest[close + 1..];
+        let blanks = rest.len() - rest.trim_start_matches(' ').len();
+        let after = &rest[blanks..];
+        if let Some(number) = after.strip_prefix('(') {
+            let digits = number.bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 0 && number[digits..].starts_with(") :") {
+                out.push_str(&rest[..blanks]);
+                out.push_str("(<pid>");
+                rest = &number[digits..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The first line where two noop texts differ, both sides.
