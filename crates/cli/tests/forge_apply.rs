@@ -1,8 +1,8 @@
 //! The Forge corpus's real-apply stage: each case's catalog, as Puppet
 //! compiled it (`expected.json`), really applied by Marionette, twice, in
 //! a disposable Debian 12 root (scripts/test-root: an overlay of one base
-//! root, in its own mount, PID and UTS namespaces), and compared with what
-//! `puppet apply` of the case did to the same root (`CASE/apply/`,
+//! root, in its own mount, PID, UTS and network namespaces), and compared
+//! with what `puppet apply` of the case did to the same root (`CASE/apply/`,
 //! recorded by scripts/puppet-record-forge-apply): both runs' exit codes
 //! and messages (every change, refresh, error and warning, in order; the
 //! second run shows whether the first converged), then the end state:

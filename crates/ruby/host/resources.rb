@@ -430,7 +430,7 @@ module Puppet
         return @engine_provider if @engine_provider
 
         Marionette::Types.load_providers(type_name.to_s) if providers.empty?
-        providers.values.first
+        providers.values.find(&:default_here?) || providers.values.first
       end
 
       # Makes `provider` the type's default: the engine's own, for a core
@@ -555,7 +555,14 @@ module Puppet
     # else, as Puppet gives every resource one when it is made, a new one
     # of the type's default (a resource module code makes to drive it).
     def provider
-      @provider ||= self.class.defaultprovider&.new(self)
+      @provider ||= (@provider_name && self.class.provider(@provider_name) || self.class.defaultprovider)&.new(self)
+    end
+
+    # The name of the resource's provider (`resource[:provider]`), known
+    # before its other attributes are set, as Puppet sets `provider` first:
+    # firewall's `source` munges an address by its provider's family.
+    def provider_name
+      @provider_name || @provider&.class&.provider_name || self.class.defaultprovider&.provider_name
     end
 
     # A resource of the catalog: its attributes set as the type's blocks
@@ -571,6 +578,8 @@ module Puppet
       @parameters = {}
       @meta = values.transform_keys(&:to_sym).slice(*Puppet::Type.metaparams)
       values = self.class.with_title_values(title, values.transform_keys(&:to_s))
+      @provider_name = values['provider'].to_s.to_sym unless values['provider'].to_s.empty?
+      values = values.reject { |name, _| name == 'provider' }
       values.each_key { |name| self.class.attribute(name) } if self.class.stand_in?
       # As Puppet sets them: the given values in the type's order, then
       # the defaults of the others, each seeing those before it (ensure's
@@ -663,6 +672,8 @@ module Puppet
     end
 
     def [](name)
+      return provider_name if name.to_s == 'provider'
+
       parameter = @parameters[attribute_name(name)]
       parameter&.value
     end
@@ -866,6 +877,21 @@ module Puppet
 
       def defaultfor(conditions)
         declared['defaultfor'] << conditions.transform_keys(&:to_s).transform_values { |v| Array(v).map(&:to_s) }
+      end
+
+      # Whether the provider says it is the default for this machine (each
+      # fact of one of its `defaultfor`s has one of the values given), as
+      # Puppet prefers it among a type's providers: iptables, not
+      # ip6tables, for firewall on Linux.
+      def default_here?
+        declared['defaultfor'].any? do |conditions|
+          conditions.all? do |fact, values|
+            actual = Facter.value(fact).to_s.downcase
+            values.any? { |v| v.downcase == actual }
+          end
+        end
+      rescue StandardError
+        false
       end
 
       def has_feature(*names) # rubocop:disable Naming/PredicateName
@@ -1345,7 +1371,11 @@ module Marionette
 
       def new_resource(params)
         type = type(params['type'])
-        resource = type.new(params['title'], Wire.decode(params['values'] || {}))
+        values = Wire.decode(params['values'] || {})
+        # The engine's choice of provider, known to the type's blocks as
+        # the resource is made.
+        values['provider'] = params['provider'] unless params['provider'].to_s.empty?
+        resource = type.new(params['title'], values)
         resource.path = params['path'] if params['path']
         resource.catalog = (@catalog ||= RunCatalog.new)
         # A type without providers manages its resources itself.
@@ -1508,6 +1538,7 @@ module Marionette
         resource = type.allocate
         resource.instance_variable_set(:@title, title)
         resource.instance_variable_set(:@parameters, {})
+        resource.instance_variable_set(:@provider_name, values['provider'].to_s.to_sym) unless values['provider'].to_s.empty?
         values.each do |name, value|
           attr = resource.class.attribute(name) or next
           parameter = attr[:class].new(resource)
@@ -1524,11 +1555,7 @@ module Marionette
       # provider's class to name the related resources): the one it names,
       # else the type's default.
       def with_provider(resource)
-        return resource if resource.provider
-
-        named = resource.parameters[:provider]&.value
-        klass = named ? resource.class.provider(named) : resource.class.defaultprovider
-        resource.provider = klass.new(resource) if klass
+        resource.provider
         resource
       rescue StandardError
         resource

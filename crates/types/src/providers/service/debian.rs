@@ -102,17 +102,36 @@ impl RcLinks {
     /// runlevels. Asking invoke-rc.d itself would cost a process per script
     /// and depends on a runlevel that containers do not have.
     pub(crate) fn enabled(&self, script: &str) -> bool {
-        let starts = self
-            .links
-            .get(script)
-            .map_or(0, |l| l.iter().filter(|(_, k)| *k == 'S').count());
         match self.kind(script, '2') {
             Some('S') => true,
-            Some(_) => starts >= 4,
-            None => self.kind(script, 'S') == Some('S') || starts >= 4,
+            Some(_) => self.start_links(script) >= 4,
+            None => self.kind(script, 'S') == Some('S') || self.start_links(script) >= 4,
         }
     }
+
+    /// Whether the script starts at boot, by the exit code of `invoke-rc.d
+    /// --query NAME start`, as Puppet reads it: 104 (allowed) and 106 (a
+    /// fallback the policy offers) are yes; 101 (forbidden, by the links
+    /// or the local policy) and 105 (unknown) leave it to the start links,
+    /// at least four of them; anything else is no.
+    pub(crate) fn enabled_by_query(&self, script: &str, code: Option<i32>) -> bool {
+        match code {
+            Some(104 | 106) => true,
+            Some(101 | 105) => self.start_links(script) >= 4,
+            _ => false,
+        }
+    }
+
+    /// How many runlevels start the script.
+    fn start_links(&self, script: &str) -> usize {
+        self.links
+            .get(script)
+            .map_or(0, |l| l.iter().filter(|(_, k)| *k == 'S').count())
+    }
 }
+
+/// What answers whether a script may start now, policy included.
+const INVOKE_RC_D: &str = "/usr/sbin/invoke-rc.d";
 
 /// `S20name` → (`S`, `name`).
 fn parse_link(file: &str) -> Option<(char, &str)> {
@@ -237,8 +256,20 @@ impl Flavor for Debian {
         ]))
     }
 
+    /// Asks invoke-rc.d, as Puppet's provider does: its answer holds the
+    /// local policy (a container's or chroot's `policy-rc.d` forbids
+    /// everything, and then only the count of start links decides), which
+    /// the links alone do not say. Without invoke-rc.d, the links decide.
     fn enabled(&self, job: &Job<'_>) -> Result<Option<Value>, ProviderError> {
-        let enabled = RcLinks::read(Path::new("/")).enabled(&script_name(job));
+        let name = script_name(job);
+        let links = RcLinks::read(Path::new("/"));
+        let spec = CommandSpec::new(&[INVOKE_RC_D, "--quiet", "--query", &name, "start"])
+            .unchecked()
+            .combined();
+        let enabled = match job.cx.run(&spec) {
+            Ok(output) => links.enabled_by_query(&name, output.status),
+            Err(_) => links.enabled(&name),
+        };
         Ok(Some(text(if enabled { "true" } else { "false" })))
     }
 
@@ -327,11 +358,11 @@ pub fn definition() -> ProviderDef {
             `restart` action when `hasrestart` is true, else with a stop and a
             start. `enable` uses
             `update-rc.d` (from the init-system-helpers package); a service
-            counts as enabled when it has a start link for runlevel 2, or no
-            link there and a start link in `/etc/rcS.d`, or start links in at
-            least four runlevels. It is suitable where `/etc/init.d` exists and
-            systemd is not the init system, and is the default on Debian
-            there.",
+            counts as enabled when `invoke-rc.d --query NAME start` allows it,
+            or forbids it (by the links or by the local `policy-rc.d`) while it
+            has start links in at least four runlevels. It is suitable where
+            `/etc/init.d` exists and systemd is not the init system, and is
+            the default on Debian there.",
         )
         .confine(Confine::Exists(INIT_DIR.into()))
         .confine(Confine::False(
@@ -379,6 +410,24 @@ mod tests {
         assert!(links(&[("S", "S01procps")]).enabled("procps"));
         assert!(!links(&[("S", "S01procps"), ("2", "K01procps")]).enabled("procps"));
         assert!(!links(&[("0", "K01procps"), ("6", "K01procps")]).enabled("procps"));
+    }
+
+    #[test]
+    fn a_forbidding_policy_leaves_it_to_the_count_of_start_links() {
+        // A boot script (only `rcS.d`) counts as enabled by its links, but
+        // where the policy forbids starting anything (a chroot's
+        // policy-rc.d), invoke-rc.d answers 101 and one start link is not
+        // four.
+        let boot = links(&[("S", "S01netfilter-persistent")]);
+        assert!(boot.enabled("netfilter-persistent"));
+        assert!(!boot.enabled_by_query("netfilter-persistent", Some(101)));
+        assert!(boot.enabled_by_query("netfilter-persistent", Some(104)));
+        let all = links(&["2", "3", "4", "5"].map(|l| (l, "S01dbus")));
+        assert!(all.enabled_by_query("dbus", Some(101)));
+        assert!(all.enabled_by_query("dbus", Some(105)));
+        assert!(all.enabled_by_query("dbus", Some(106)));
+        assert!(!all.enabled_by_query("dbus", Some(102)));
+        assert!(!all.enabled_by_query("dbus", None));
     }
 
     #[test]

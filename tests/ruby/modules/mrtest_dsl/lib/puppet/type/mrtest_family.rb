@@ -1,0 +1,29 @@
+# A type whose property munges its value by the resource's provider, as
+# firewall's `source` and `destination` make an address a network of the
+# provider's family (iptables or ip6tables): Puppet sets `provider`, the
+# one named or the type's default for the machine, before the other
+# attributes.
+Puppet::Type.newtype(:mrtest_family) do
+  @doc = 'An address kept in a file, as a network of its provider family.'
+
+  ensurable do
+    defaultvalues
+    defaultto :present
+  end
+
+  newparam(:name, namevar: true) do
+    desc 'The file under /tmp/mrtest-rbtypes/family.'
+  end
+
+  newproperty(:address) do
+    desc 'The address; a network of one host of the provider family.'
+
+    munge do |value|
+      case @resource[:provider]
+      when :ipv4 then "#{value}/32"
+      when :ip6 then "#{value}/128"
+      else raise('cannot work out protocol family')
+      end
+    end
+  end
+end
