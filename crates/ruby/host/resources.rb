@@ -232,14 +232,22 @@ module Puppet
       values.each { |v| validate(v) }
       @should = values.map { |v| munge(v) }
     end
-    alias value= should=
+
+    # Through `should=`, as in Puppet, so that a property's own `should=`
+    # (firewall's `state` sorts its states) is what setting its value does.
+    def value=(values)
+      self.should = values
+    end
 
     def should
       return nil if @should.nil?
 
       self.class.array_matching == :all ? @should : @should.first
     end
-    alias value should
+
+    def value
+      should
+    end
 
     def shouldorig
       @should
@@ -855,7 +863,10 @@ module Puppet
                                                                              custom_environment: environment)
         end
         define_singleton_method(name, &runner)
-        define_method(name, &runner)
+        # The instance's command is its class's, as in Puppet: a child
+        # that redefines the class method (firewall's ip6tables makes
+        # `iptables` run ip6tables) redefines what its instances run.
+        define_method(name) { |*args| self.class.send(name, *args) }
       end
 
       # The path of a declared command, or nil when it is not installed.

@@ -26,4 +26,14 @@ Puppet::Type.newtype(:mrtest_family) do
       end
     end
   end
+
+  newproperty(:flags, array_matching: :all) do
+    desc 'Flags, kept sorted (as firewall keeps its `state`).'
+
+    # Sorted as the provider reads them back, so that the order given
+    # does not count.
+    def should=(values)
+      @should = super(values).sort_by(&:to_s)
+    end
+  end
 end
