@@ -86,8 +86,10 @@ fn timeless_line(line: &str) -> String {
 
 /// A line with what a daemon's own log put in it (fail2ban's
 /// `2026-11-30 19:11:13,595 fail2ban.configreader [532]:`, relayed by a
-/// failed start) made timeless: its timestamps as `<time>` and, on such a
-/// line, a bracketed number as `[<pid>]`.
+/// failed start; oslo.log's `2026-12-01 03:15:00.123 6414 WARNING`, relayed
+/// by an exec) made timeless: its timestamps as `<time>` and, on such a
+/// line, a bracketed number as `[<pid>]` and a number right after a time as
+/// `<pid>`.
 fn daemon_timeless(line: &str) -> String {
     let shape = |b: &[u8]| {
         b.len() >= 19
@@ -114,6 +116,15 @@ fn daemon_timeless(line: &str) -> String {
                 if digits > 0 {
                     at += 1 + digits;
                 }
+            }
+            // oslo.log's lines give the process id after the time:
+            // `2026-12-01 03:15:00.123 6414 WARNING ...`.
+            let digits = bytes[at..]
+                .strip_prefix(b" ")
+                .map_or(0, |rest| rest.iter().take_while(|c| c.is_ascii_digit()).count());
+            if digits > 0 && bytes.get(at + 1 + digits) == Some(&b' ') {
+                out.push_str(" <pid>");
+                at += 1 + digits;
             }
             from = at;
             timed = true;
