@@ -119,9 +119,9 @@ fn daemon_timeless(line: &str) -> String {
             }
             // oslo.log's lines give the process id after the time:
             // `2026-12-01 03:15:00.123 6414 WARNING ...`.
-            let digits = bytes[at..]
-                .strip_prefix(b" ")
-                .map_or(0, |rest| rest.iter().take_while(|c| c.is_ascii_digit()).count());
+            let digits = bytes[at..].strip_prefix(b" ").map_or(0, |rest| {
+                rest.iter().take_while(|c| c.is_ascii_digit()).count()
+            });
             if digits > 0 && bytes.get(at + 1 + digits) == Some(&b' ') {
                 out.push_str(" <pid>");
                 at += 1 + digits;
