@@ -81,7 +81,27 @@ fn timeless_line(line: &str) -> String {
     {
         return format!("{head} in N seconds");
     }
-    daemon_timeless(line)
+    daemon_timeless(&apt_timeless(line))
+}
+
+/// apt's `Fetched 241 kB in 7s (34.4 kB/s)`, relayed by an exec, with its
+/// time and rate as `Ns (N/s)`: they follow the mirror's speed.
+fn apt_timeless(line: &str) -> String {
+    let Some(at) = line.find("Fetched ") else {
+        return line.to_string();
+    };
+    let rest = &line[at..];
+    let Some((head, tail)) = rest.split_once(" in ") else {
+        return line.to_string();
+    };
+    let seconds = tail.bytes().take_while(u8::is_ascii_digit).count();
+    let after = &tail[seconds..];
+    match after.strip_prefix("s (").and_then(|r| r.split_once("/s)")) {
+        Some((rate, end)) if seconds > 0 && !rate.is_empty() && !rate.contains(')') => {
+            format!("{}{head} in Ns (N/s){end}", &line[..at])
+        }
+        _ => line.to_string(),
+    }
 }
 
 /// A line with what a daemon's own log put in it (fail2ban's
