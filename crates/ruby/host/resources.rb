@@ -489,6 +489,14 @@ module Puppet
 
       attr_reader :validate_block
 
+      # The provider a resource's values name (`provider`, which is not an
+      # attribute: Puppet sets it before the others), as a symbol or nil,
+      # and the other values.
+      def split_provider(values)
+        named = values['provider'].to_s
+        [named.empty? ? nil : named.to_sym, values.reject { |name, _| name == 'provider' }]
+      end
+
       def attribute(name)
         attributes.find { |a| a[:name] == name.to_s } || (stand_in? ? stand_in_attribute(name.to_s) : nil)
       end
@@ -586,8 +594,7 @@ module Puppet
       @parameters = {}
       @meta = values.transform_keys(&:to_sym).slice(*Puppet::Type.metaparams)
       values = self.class.with_title_values(title, values.transform_keys(&:to_s))
-      @provider_name = values['provider'].to_s.to_sym unless values['provider'].to_s.empty?
-      values = values.reject { |name, _| name == 'provider' }
+      @provider_name, values = self.class.split_provider(values)
       values.each_key { |name| self.class.attribute(name) } if self.class.stand_in?
       # As Puppet sets them: the given values in the type's order, then
       # the defaults of the others, each seeing those before it (ensure's
@@ -1549,7 +1556,8 @@ module Marionette
         resource = type.allocate
         resource.instance_variable_set(:@title, title)
         resource.instance_variable_set(:@parameters, {})
-        resource.instance_variable_set(:@provider_name, values['provider'].to_s.to_sym) unless values['provider'].to_s.empty?
+        provider_name, values = type.split_provider(values)
+        resource.instance_variable_set(:@provider_name, provider_name)
         values.each do |name, value|
           attr = resource.class.attribute(name) or next
           parameter = attr[:class].new(resource)

@@ -95,12 +95,26 @@ impl RcLinks {
         }
     }
 
-    /// Whether the script starts at boot. This is invoke-rc.d's answer for
-    /// Debian's default runlevel 2 (a start link there, or else no kill
-    /// link there and a start link in the boot runlevel `S`), with Puppet's
-    /// fallback when that answer is no: start links in at least four
-    /// runlevels. Asking invoke-rc.d itself would cost a process per script
-    /// and depends on a runlevel that containers do not have.
+    /// Whether the script starts at boot, as Puppet's provider finds it:
+    /// invoke-rc.d asked (see [`RcLinks::enabled_by_query`]), which holds
+    /// the local policy (a container's or chroot's `policy-rc.d` forbids
+    /// everything, and then only the count of start links decides); where
+    /// it cannot be run, the links alone (see [`RcLinks::enabled`]).
+    pub(crate) fn asked(&self, cx: &Context, script: &str) -> bool {
+        let spec = CommandSpec::new(&[INVOKE_RC_D, "--quiet", "--query", script, "start"])
+            .unchecked()
+            .combined();
+        match cx.run(&spec) {
+            Ok(output) => self.enabled_by_query(script, output.status),
+            Err(_) => self.enabled(script),
+        }
+    }
+
+    /// Whether the script starts at boot, by the links alone: invoke-rc.d's
+    /// answer for Debian's default runlevel 2 (a start link there, or else
+    /// no kill link there and a start link in the boot runlevel `S`), with
+    /// Puppet's fallback when that answer is no: start links in at least
+    /// four runlevels.
     pub(crate) fn enabled(&self, script: &str) -> bool {
         match self.kind(script, '2') {
             Some('S') => true,
@@ -256,20 +270,8 @@ impl Flavor for Debian {
         ]))
     }
 
-    /// Asks invoke-rc.d, as Puppet's provider does: its answer holds the
-    /// local policy (a container's or chroot's `policy-rc.d` forbids
-    /// everything, and then only the count of start links decides), which
-    /// the links alone do not say. Without invoke-rc.d, the links decide.
     fn enabled(&self, job: &Job<'_>) -> Result<Option<Value>, ProviderError> {
-        let name = script_name(job);
-        let links = RcLinks::read(Path::new("/"));
-        let spec = CommandSpec::new(&[INVOKE_RC_D, "--quiet", "--query", &name, "start"])
-            .unchecked()
-            .combined();
-        let enabled = match job.cx.run(&spec) {
-            Ok(output) => links.enabled_by_query(&name, output.status),
-            Err(_) => links.enabled(&name),
-        };
+        let enabled = RcLinks::read(Path::new("/")).asked(job.cx, &script_name(job));
         Ok(Some(text(if enabled { "true" } else { "false" })))
     }
 
@@ -304,7 +306,8 @@ impl Flavor for Debian {
     }
 
     /// Every service script of `/etc/init.d`, each asked for its status
-    /// (several at a time), with the runlevel links read once.
+    /// and whether it starts at boot, as a single resource is (several at
+    /// a time), with the runlevel links read once.
     fn instances(&self, cx: &Context) -> Result<Vec<PropertyHash>, ProviderError> {
         let dir = Path::new(INIT_DIR);
         let mut scripts: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -319,10 +322,17 @@ impl Flavor for Debian {
             let spec = CommandSpec::new(&[&*script.to_string_lossy(), "status"])
                 .unchecked()
                 .combined();
-            cx.run(&spec).map(|output| output.success())
+            let name = script
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            (
+                cx.run(&spec).map(|output| output.success()),
+                links.asked(cx, name),
+            )
         });
         let mut found = Vec::new();
-        for (script, status) in scripts.iter().zip(statuses) {
+        for (script, (status, enabled)) in scripts.iter().zip(statuses) {
             let Some(name) = script.file_name().and_then(|n| n.to_str()) else {
                 continue;
             };
@@ -337,7 +347,7 @@ impl Flavor for Debian {
                 ),
                 (
                     "enable".to_string(),
-                    text(if links.enabled(name) { "true" } else { "false" }),
+                    text(if enabled { "true" } else { "false" }),
                 ),
             ]));
         }
