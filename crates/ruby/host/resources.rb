@@ -1460,20 +1460,33 @@ module Marionette
       def canonical(attr, value)
         return nil unless attr && attr[:kind] == 'property' && (value.is_a?(String) || value.is_a?(Symbol))
 
-        munged = attr[:class].new(nil).tap { |p| p.should = value }.should
+        munged = alone(attr, value).should
         return nil unless (munged.is_a?(String) || munged.is_a?(Symbol)) && munged.to_s != value.to_s
 
-        again = attr[:class].new(nil).tap { |p| p.should = munged.to_s }.should
+        again = alone(attr, munged.to_s).should
         again.to_s == munged.to_s ? munged.to_s : nil
       rescue StandardError
         nil
       end
 
+      # A parameter holding `value` alone, checked and munged as each of a
+      # property's values is. Not through the type's own `should=`, which
+      # sees the whole of a resource's value (cs_colocation's `primitives`
+      # refuses anything but an array): that runs when the resource is made.
+      def alone(attr, value)
+        parameter = attr[:class].new(nil)
+        if parameter.is_a?(Puppet::Property)
+          Puppet::Property.instance_method(:should=).bind_call(parameter, value)
+        else
+          parameter.value = value
+        end
+        parameter
+      end
+
       # A value refused by its parameter's own code, alone (`validate`, the
       # values it allows): the message, or nil.
       def refusal(attr, value)
-        # As the value is set: a property's values each checked alone.
-        attr && (attr[:class].new(nil).value = value)
+        attr && alone(attr, value)
         nil
       rescue ArgumentError, Puppet::Error => e
         e.message

@@ -30,9 +30,16 @@ Puppet::Type.newtype(:mrtest_family) do
   newproperty(:flags, array_matching: :all) do
     desc 'Flags, kept sorted (as firewall keeps its `state`).'
 
+    validate do |value|
+      raise ArgumentError, "Invalid flag #{value}" unless value.to_s =~ /\A\w+\z/
+    end
+
     # Sorted as the provider reads them back, so that the order given
-    # does not count.
+    # does not count. Only a list is taken, whole (as cs_colocation's
+    # `primitives`): each of its values alone is not refused.
     def should=(values)
+      raise Puppet::Error, 'flags must be a list' unless values.is_a?(Array)
+
       @should = super(values).sort_by(&:to_s)
     end
   end
