@@ -305,6 +305,7 @@ enum ParserCommand {
 
 fn main() -> ExitCode {
     disable_huge_pages();
+    marionette_ral::command::keep_inherited_descriptors_from_commands();
     // A panic is a bug in Marionette, never the user's doing: say so, in
     // one line a report can quote, rather than with Rust's backtrace.
     std::panic::set_hook(Box::new(|info| {

@@ -2854,3 +2854,38 @@ notify { "reports kept: ${reports}": }
         run.stderr
     );
 }
+
+/// Descriptors the agent was started with stay its own, as Puppet closes
+/// them in each child: a command (or a daemon a service starts) does not
+/// hold its starter's pipe open.
+#[test]
+fn commands_do_not_inherit_the_descriptors_the_agent_was_given() {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let vardir = tempfile::tempdir().unwrap();
+    let (_reader, writer) = std::io::pipe().expect("a pipe");
+    let given = writer.as_raw_fd();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
+    command
+        .args(["apply", "--vardir"])
+        .arg(vardir.path())
+        .args([
+            "-e",
+            "exec { 'fd': command => 'if test -e /proc/self/fd/9; then echo inherited; else echo private; fi', provider => shell, logoutput => true }",
+        ])
+        .env("NO_COLOR", "1");
+    // SAFETY: dup2(2) in the child, before it runs marionette; the copy
+    // at 9 is not close-on-exec, so marionette inherits it.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::dup2(given, 9) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let output = command.output().expect("marionette runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("/Exec[fd]/returns: private"), "{stdout}");
+}

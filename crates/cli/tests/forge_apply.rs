@@ -198,10 +198,11 @@ fn apply(case: &Path, tool: Tool, modules: &str) -> Observed {
     };
     // Puppet takes seconds to start each run: a daemon its first run
     // started has them to come up (and a broken one to die) before the
-    // second run asks, and again before the end state is read. Marionette
-    // starts in milliseconds, so after a run that started or refreshed a
-    // service it waits as long, or it would compare a daemon's first
-    // second with Puppet's view of it seconds later.
+    // second run asks. Marionette starts in milliseconds, so after a run
+    // that started or refreshed a service it waits as long, or it would
+    // compare a daemon's first second with Puppet's view of it seconds
+    // later. After the second run both wait so (the recorder too), so
+    // that the end state is the daemons' settled work for both.
     let settle = match tool {
         Tool::Marionette => format!(
             "if grep -q \"Service\\[.*\\(ensure changed 'stopped' to 'running'\\|Triggered 'refresh'\\)\" \

@@ -34,9 +34,14 @@ pub struct CommandSpec {
     pub check: bool,
     /// Whether stdin/argv may hold secrets: then they are not logged.
     pub sensitive: bool,
-    /// Run as this user and group (needs root).
+    /// Run as this user and group (needs root). The user's supplementary
+    /// groups come with it, as `initgroups` gives them at a login.
     pub uid: Option<u32>,
     pub gid: Option<u32>,
+    /// The agent's locale is kept (exec's commands, whose output is the
+    /// user's), rather than `LANG=C` and `LC_ALL=C` (what providers run
+    /// for themselves and parse).
+    pub keep_locale: bool,
     /// The file mode creation mask of the command.
     pub umask: Option<u32>,
     /// Standard error goes to the same pipe as standard output, so
@@ -180,6 +185,121 @@ pub enum CommandError {
     Timeout { command: String, seconds: u64 },
 }
 
+/// Who a command runs as, worked out before the fork: after it, only
+/// system calls may run. Its privileges are dropped after the working
+/// directory is entered, as Puppet does, so a directory only root may
+/// enter can still hold a command run as another user.
+struct Account {
+    uid: Option<libc::uid_t>,
+    gid: Option<libc::gid_t>,
+    /// The user's groups, as `initgroups` makes them (its groups in the
+    /// group database, and its own primary group); none when only the
+    /// group changes.
+    groups: Option<Vec<libc::gid_t>>,
+}
+
+impl Account {
+    fn of(uid: Option<u32>, gid: Option<u32>) -> Account {
+        // Only root may set groups; for anyone else the uid is its own
+        // (the exec checked), and its groups stay as they are.
+        // SAFETY: geteuid(2) cannot fail or touch memory.
+        let root = unsafe { libc::geteuid() } == 0;
+        let groups = uid
+            .filter(|_| root)
+            .map(|uid| groups_of(uid).unwrap_or_else(|| gid.into_iter().collect()));
+        Account { uid, gid, groups }
+    }
+
+    fn become_it(&self) -> std::io::Result<()> {
+        let check = |result: libc::c_int| {
+            if result == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        };
+        // SAFETY: system calls given plain numbers, and a list that
+        // outlives them.
+        unsafe {
+            if let Some(groups) = &self.groups {
+                check(libc::setgroups(groups.len(), groups.as_ptr()))?;
+            }
+            if let Some(gid) = self.gid {
+                check(libc::setgid(gid))?;
+            }
+            if let Some(uid) = self.uid {
+                check(libc::setuid(uid))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The groups `initgroups(3)` gives the user `uid` (from the name service,
+/// as a login gets them), or None when the user is unknown.
+fn groups_of(uid: u32) -> Option<Vec<libc::gid_t>> {
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: passwd is plain data; getpwuid_r fills it with pointers
+    // into `buffer`, which outlives every use of them below.
+    let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    let status = unsafe {
+        libc::getpwuid_r(
+            uid,
+            &mut entry,
+            buffer.as_mut_ptr(),
+            buffer.len(),
+            &mut found,
+        )
+    };
+    if status != 0 || found.is_null() {
+        return None;
+    }
+    let mut count: libc::c_int = 32;
+    loop {
+        let mut groups = vec![0 as libc::gid_t; count as usize];
+        let asked = count;
+        // SAFETY: the name is the entry's, NUL-terminated in `buffer`; the
+        // list has room for `count` groups, and getgrouplist says how
+        // many it needs when that is too few.
+        let listed = unsafe {
+            libc::getgrouplist(entry.pw_name, entry.pw_gid, groups.as_mut_ptr(), &mut count)
+        };
+        if listed >= 0 {
+            groups.truncate(count as usize);
+            return Some(groups);
+        }
+        if count <= asked {
+            return None;
+        }
+    }
+}
+
+/// Keeps the descriptors this process was started with (beyond the three
+/// standard ones) from every command it runs, as Puppet closes them in
+/// each child: a daemon a service starts would otherwise hold the pipes
+/// of whatever started the agent (a CI job, a shell's process
+/// substitution) open for as long as it lives. Called once, at start-up.
+pub fn keep_inherited_descriptors_from_commands() {
+    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
+        return;
+    };
+    let inherited: Vec<libc::c_int> = entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse().ok())
+        .filter(|fd| *fd > 2)
+        .collect();
+    for fd in inherited {
+        // SAFETY: fcntl(2) on a descriptor number; one that closed since
+        // it was listed (the listing's own) only makes it fail.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFD);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC);
+            }
+        }
+    }
+}
+
 /// Runs commands for providers.
 #[derive(Clone, Default)]
 pub struct Runner {
@@ -224,9 +344,10 @@ impl Runner {
             c.args(&spec.argv[1..]);
             c
         };
+        if !spec.keep_locale {
+            command.env("LANG", "C").env("LC_ALL", "C");
+        }
         command
-            .env("LANG", "C")
-            .env("LC_ALL", "C")
             .stdin(if spec.stdin.is_some() {
                 Stdio::piped()
             } else {
@@ -248,17 +369,18 @@ impl Runner {
             command.stdout(Stdio::piped()).stderr(Stdio::piped());
             None
         };
-        for name in &spec.env_remove {
+        // Like Puppet, no command inherits the agent's idea of the user:
+        // one run as another account, or a daemon a service starts, would
+        // otherwise take root's home directory for its own.
+        for name in ["HOME", "USER", "LOGNAME"]
+            .iter()
+            .copied()
+            .chain(spec.env_remove.iter().map(String::as_str))
+        {
             command.env_remove(name);
         }
         for (name, value) in &spec.env {
             command.env(name, value);
-        }
-        if let Some(gid) = spec.gid {
-            command.gid(gid);
-        }
-        if let Some(uid) = spec.uid {
-            command.uid(uid);
         }
         if let Some(mask) = spec.umask {
             // SAFETY: umask(2) only changes the child's own mask; it is
@@ -272,6 +394,15 @@ impl Runner {
         }
         if let Some(cwd) = &spec.cwd {
             command.current_dir(cwd);
+        }
+        if spec.uid.is_some() || spec.gid.is_some() {
+            let account = Account::of(spec.uid, spec.gid);
+            // SAFETY: setgroups(2), setgid(2) and setuid(2) are system
+            // calls, async-signal-safe as a pre_exec hook requires; the
+            // list they read was made before the fork.
+            unsafe {
+                command.pre_exec(move || account.become_it());
+            }
         }
         let mut child = command.spawn().map_err(spawn_error)?;
         // The command keeps the parent's copies of the combined pipe's

@@ -566,7 +566,7 @@ fn cwd_environment_and_umask_reach_the_command() {
     let dir = tempfile::tempdir().unwrap();
     let cwd = dir.path().to_string_lossy().into_owned();
     let resource = exec(
-        "pwd; echo \"$FOO|$PATH|${HOME-unset}\"; umask",
+        "pwd; echo \"$FOO|$PATH|${HOME-unset}|${LC_ALL-unset}\"; umask",
         &[
             ("provider", s("shell")),
             ("cwd", s(&cwd)),
@@ -582,7 +582,15 @@ fn cwd_environment_and_umask_reach_the_command() {
     let source = resource.reference();
     assert_eq!(
         run.messages(&source, Level::Notice),
-        [cwd.as_str(), "baz|/usr/bin:/bin:/sbin|unset", "0027"]
+        [
+            cwd.as_str(),
+            // The agent's locale as it is: an LC_ALL it lacks stays unset.
+            &format!(
+                "baz|/usr/bin:/bin:/sbin|unset|{}",
+                std::env::var("LC_ALL").as_deref().unwrap_or("unset")
+            ),
+            "0027"
+        ]
     );
     assert_eq!(
         run.messages(&source, Level::Warning),
@@ -656,6 +664,32 @@ fn the_command_runs_as_another_account() {
     assert_eq!(
         run.messages(&resource.reference(), Level::Notice),
         [nobody.uid.to_string()]
+    );
+
+    // The account's groups come with it, as at a login (Puppet's
+    // initgroups), even when `group` names another: none of root's is
+    // kept.
+    let listed = exec(
+        "/usr/bin/id -G",
+        &[
+            ("user", s("nobody")),
+            ("group", s("root")),
+            ("logoutput", s("true")),
+        ],
+    )
+    .unwrap();
+    let mut run = Run::new();
+    assert_eq!(run.evaluate(&listed).failed, None);
+    let login = std::process::Command::new("id")
+        .args(["-G", "nobody"])
+        .output()
+        .expect("id(1)");
+    assert_eq!(
+        run.messages(&listed.reference(), Level::Notice),
+        [format!(
+            "0 {}",
+            String::from_utf8_lossy(&login.stdout).trim()
+        )]
     );
 
     // The primary group comes with the account, unless `group` says

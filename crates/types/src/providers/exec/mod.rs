@@ -394,18 +394,11 @@ impl<'a> Job<'a> {
         self.cx.logger.log(Level::Debug, &self.source, message);
     }
 
-    /// The variables set for every command: the agent's locale (exec
-    /// respects it, unlike the commands providers run for themselves), then
-    /// `PATH` from `path`, then `environment` in order, later settings
-    /// winning. Overrides and empty values draw a warning.
+    /// The variables set for every command, on the agent's own (its
+    /// locale too: exec keeps it, unlike the commands providers run for
+    /// themselves): `PATH` from `path`, then `environment` in order, later
+    /// settings winning. Overrides and empty values draw a warning.
     fn environment(&self) -> Vec<(String, String)> {
-        let mut env: Vec<(String, String)> = Vec::new();
-        if let Ok(lang) = std::env::var("LANG") {
-            env.push(("LANG".into(), lang));
-        }
-        // An empty LC_ALL counts as unset, so LANG and the other LC_*
-        // variables of the agent apply.
-        env.push(("LC_ALL".into(), std::env::var("LC_ALL").unwrap_or_default()));
         let mut settings: Vec<(String, String)> = Vec::new();
         if !self.path.is_empty() {
             settings.push(("PATH".into(), self.path.join(":")));
@@ -434,8 +427,7 @@ impl<'a> Job<'a> {
                 None => settings.push((name.to_string(), value.to_string())),
             }
         }
-        env.extend(settings);
-        env
+        settings
     }
 
     /// The command as messages show it.
@@ -508,10 +500,7 @@ impl<'a> Job<'a> {
             .get_or_init(|| account(self.resource))
             .clone()?;
         spec.env = self.env.get_or_init(|| self.environment()).clone();
-        // Like Puppet, commands do not inherit the agent's idea of the
-        // user: a command run as another account would otherwise get
-        // root's home directory.
-        spec.env_remove = ["HOME", "USER", "LOGNAME"].map(String::from).to_vec();
+        spec.keep_locale = true;
         spec.uid = uid;
         spec.gid = gid;
         spec.umask = self.umask;
