@@ -347,14 +347,24 @@ impl Runner {
         if !spec.keep_locale {
             command.env("LANG", "C").env("LC_ALL", "C");
         }
-        command
-            .stdin(if spec.stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            // Its own process group, so a timeout can kill every child too.
-            .process_group(0);
+        command.stdin(if spec.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+        // A session of its own, as Puppet starts every command: no
+        // controlling terminal to prompt on (ssh, debconf), and a process
+        // group of its own, so a timeout can kill every child too.
+        // SAFETY: setsid(2) is a system call, async-signal-safe as a
+        // pre_exec hook requires; the forked child leads no group yet.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
         let spawn_error = |e: std::io::Error| CommandError::Spawn {
             command: shown.clone(),
             message: e.to_string(),
@@ -758,6 +768,30 @@ mod tests {
             .unwrap_err();
         assert!(matches!(error, CommandError::Timeout { .. }), "{error}");
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_command_leads_a_session_of_its_own() {
+        // The fields of /proc/PID/stat after the command's name: state,
+        // parent, group, session.
+        let output = Runner::default()
+            .run(&CommandSpec::shell(
+                "stat=$(cat /proc/$$/stat); set -- ${stat##*) }; echo \"$$ $3 $4\"",
+            ))
+            .unwrap();
+        let ids: Vec<&str> = output.stdout.split_whitespace().collect();
+        assert_eq!(ids.len(), 3, "{}", output.stdout);
+        assert!(ids[0] == ids[1] && ids[0] == ids[2], "{}", output.stdout);
+    }
+
+    #[test]
+    fn the_agents_user_variables_are_never_inherited() {
+        let output = Runner::default()
+            .run(&CommandSpec::shell(
+                "echo \"${HOME-unset} ${USER-unset} ${LOGNAME-unset}\"",
+            ))
+            .unwrap();
+        assert_eq!(output.stdout, "unset unset unset\n");
     }
 
     #[test]
