@@ -65,6 +65,7 @@ pub mod meta;
 mod pql;
 mod query;
 mod queue;
+mod readers;
 mod retention;
 mod row;
 mod schema;

@@ -24,8 +24,7 @@ pub struct Store {
     /// the others read and one writes, so one user's fleet-wide query
     /// does not hold up the others'. None on PostgreSQL, whose one
     /// connection serves both.
-    readers: Vec<Mutex<Db>>,
-    next_reader: std::sync::atomic::AtomicUsize,
+    readers: Option<crate::readers::Readers>,
     /// Where commands wait while the database is unavailable.
     queue: Option<crate::queue::Queue>,
     /// Changes this process made, for what is kept computed from the
@@ -114,16 +113,12 @@ impl Store {
         let mut db = Db::Sqlite(connection);
         schema::migrate(&mut db).map_err(failed)?;
         let readers = (0..Store::concurrent_reads())
-            .map(|_| {
-                open(&format!("PRAGMA query_only = ON; {READING}"))
-                    .map(|c| Mutex::new(Db::Sqlite(c)))
-            })
+            .map(|_| open(&format!("PRAGMA query_only = ON; {READING}")).map(Db::Sqlite))
             .collect::<Result<_, _>>()?;
         Ok(Store {
             path: path.display().to_string(),
             connection: Mutex::new(db),
-            readers,
-            next_reader: Default::default(),
+            readers: Some(crate::readers::Readers::new(readers)),
             queue: None,
             writes: Default::default(),
             population: Mutex::default(),
@@ -148,8 +143,7 @@ impl Store {
         Ok(Store {
             path: path.clone(),
             connection: Mutex::new(db),
-            readers: Vec::new(),
-            next_reader: Default::default(),
+            readers: None,
             queue: None,
             writes: Default::default(),
             population: Mutex::default(),
@@ -254,23 +248,14 @@ impl Store {
         std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 4))
     }
 
-    /// A connection to read with: a free reader, else the next one to
-    /// come free; the one connection where there are no readers.
-    pub(crate) fn reader(&self) -> std::sync::MutexGuard<'_, Db> {
-        if self.readers.is_empty() {
-            return self.connection();
+    /// A connection to read with: a free reader, else the first to come
+    /// free, in the order queries asked; the one connection where there
+    /// are no readers.
+    pub(crate) fn reader(&self) -> crate::readers::Reading<'_> {
+        match &self.readers {
+            Some(readers) => crate::readers::Reading::Reader(readers.get()),
+            None => crate::readers::Reading::Shared(self.connection()),
         }
-        for reader in &self.readers {
-            if let Ok(free) = reader.try_lock() {
-                return free;
-            }
-        }
-        let next = self
-            .next_reader
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.readers[next % self.readers.len()]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// Runs one of PuppetDB's commands, as `/pdb/cmd/v1` takes it: its
