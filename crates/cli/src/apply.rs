@@ -616,7 +616,7 @@ fn write_catalog_summary(
 }
 
 /// Ctrl-C and SIGTERM during a run stop it after the resource under way
-/// (whose command, in the terminal's process group, gets Ctrl-C too): the
+/// (whose command, in a session of its own, is passed Ctrl-C too): the
 /// run reports what it did, the report is written and the lock released,
 /// and the command exits 1. Before the run applies anything, they end the
 /// process at once, as by default.

@@ -305,7 +305,6 @@ enum ParserCommand {
 
 fn main() -> ExitCode {
     disable_huge_pages();
-    marionette_ral::command::keep_inherited_descriptors_from_commands();
     // A panic is a bug in Marionette, never the user's doing: say so, in
     // one line a report can quote, rather than with Rust's backtrace.
     std::panic::set_hook(Box::new(|info| {
@@ -325,6 +324,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => exit_now(usage_error(&error)),
     };
+    // An external subcommand is the user's own program, run in our place:
+    // it gets what we were given (`--file <(...)`).
+    if !matches!(cli.command, Command::External(_)) {
+        marionette_ral::command::keep_inherited_descriptors_from_commands();
+    }
     // An environment named must exist, as in Puppet: a typo would
     // otherwise compile the wrong code, or none. Puppet always has
     // `production`, directory or not.

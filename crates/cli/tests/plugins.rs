@@ -476,6 +476,22 @@ fn subcommands_come_from_modules_and_are_listed_by_help() {
     let run = marionette(&["--modulepath", &modulepath, "kvtool", "a", "b c"], &[]);
     assert_eq!(run.code, 0, "{}", run.output());
     assert_eq!(run.stdout, "kvtool env=production\na\nb c\n");
+    // It gets the descriptors it was handed, as if run itself.
+    let handed = std::process::Command::new("bash")
+        .args([
+            "-c",
+            "exec \"$0\" --modulepath \"$1\" kvtool <(echo from-a-pipe)",
+            env!("CARGO_BIN_EXE_marionette"),
+            &modulepath,
+        ])
+        .output()
+        .expect("bash runs");
+    assert_eq!(
+        String::from_utf8_lossy(&handed.stdout),
+        "kvtool env=production\nfrom-a-pipe\n",
+        "{}",
+        String::from_utf8_lossy(&handed.stderr)
+    );
     let help = marionette(&["help", "--modulepath", &modulepath], &[]);
     assert!(
         help.stdout.contains("Subcommands from modules and PATH:")

@@ -992,6 +992,30 @@ fn custom_facts_feed_apply_as_with_puppet() {
     assert_eq!(with.stdout, "the heavier\n", "{}", with.output());
     let without = common::marionette(&["facts", "--modulepath", &modulepath, "mrtest_weighted"]);
     assert_eq!(without.stdout, "\n", "{}", without.output());
+    // A fact's command keeps the agent's HOME, as Facter's do, whether
+    // it resolves alone (a compile that reads it) or beside others.
+    let home = common::marionette_with(
+        &[
+            "apply",
+            "--noop",
+            "--modulepath",
+            &modulepath,
+            "-e",
+            "notice($facts['mrtest_home'])",
+        ],
+        &[("HOME", "/tmp/mrtest-home")],
+    );
+    assert!(
+        home.stdout
+            .contains("Notice: Scope(Class[main]): /tmp/mrtest-home\n"),
+        "{}",
+        home.output()
+    );
+    let home = common::marionette_with(
+        &["facts", "-p", "--modulepath", &modulepath, "mrtest_home"],
+        &[("HOME", "/tmp/mrtest-home")],
+    );
+    assert_eq!(home.stdout, "/tmp/mrtest-home\n", "{}", home.output());
 }
 
 /// A compile resolves a module's custom fact only when its code reads it

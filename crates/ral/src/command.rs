@@ -1,7 +1,10 @@
 //! The one door to processes: every provider runs commands through the
 //! [`Runner`], which passes argv without a shell unless asked, sets
-//! `LANG=C`, closes or feeds stdin, captures output, enforces a timeout by
-//! killing the whole process group, and logs each command at debug level.
+//! `LANG=C` (unless the command keeps the agent's locale), starts it as
+//! Puppet starts its children (a session of its own, without the agent's
+//! HOME, USER and LOGNAME, as its user with that user's groups), closes or
+//! feeds stdin, captures output, enforces a timeout by killing the whole
+//! process group, and logs each command at debug level.
 
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
@@ -199,15 +202,18 @@ struct Account {
 }
 
 impl Account {
-    fn of(uid: Option<u32>, gid: Option<u32>) -> Account {
+    fn of(uid: Option<u32>, gid: Option<u32>) -> std::io::Result<Account> {
         // Only root may set groups; for anyone else the uid is its own
         // (the exec checked), and its groups stay as they are.
         // SAFETY: geteuid(2) cannot fail or touch memory.
         let root = unsafe { libc::geteuid() } == 0;
-        let groups = uid
-            .filter(|_| root)
-            .map(|uid| groups_of(uid).unwrap_or_else(|| gid.into_iter().collect()));
-        Account { uid, gid, groups }
+        let groups = match uid.filter(|_| root) {
+            // A uid no account has (exec takes numbers as they are) keeps
+            // only its group.
+            Some(uid) => Some(groups_of(uid)?.unwrap_or_else(|| gid.into_iter().collect())),
+            None => None,
+        };
+        Ok(Account { uid, gid, groups })
     }
 
     fn become_it(&self) -> std::io::Result<()> {
@@ -236,24 +242,33 @@ impl Account {
 }
 
 /// The groups `initgroups(3)` gives the user `uid` (from the name service,
-/// as a login gets them), or None when the user is unknown.
-fn groups_of(uid: u32) -> Option<Vec<libc::gid_t>> {
+/// as a login gets them), or None when the user is unknown; an error when
+/// the name service cannot say (Puppet's command fails then too, rather
+/// than run with fewer groups).
+fn groups_of(uid: u32) -> Result<Option<Vec<libc::gid_t>>, std::io::Error> {
     let mut buffer = vec![0 as libc::c_char; 16 * 1024];
     // SAFETY: passwd is plain data; getpwuid_r fills it with pointers
     // into `buffer`, which outlives every use of them below.
     let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
     let mut found: *mut libc::passwd = std::ptr::null_mut();
-    let status = unsafe {
-        libc::getpwuid_r(
-            uid,
-            &mut entry,
-            buffer.as_mut_ptr(),
-            buffer.len(),
-            &mut found,
-        )
-    };
-    if status != 0 || found.is_null() {
-        return None;
+    loop {
+        let status = unsafe {
+            libc::getpwuid_r(
+                uid,
+                &mut entry,
+                buffer.as_mut_ptr(),
+                buffer.len(),
+                &mut found,
+            )
+        };
+        match status {
+            0 => break,
+            libc::ERANGE if buffer.len() < 1 << 24 => buffer.resize(buffer.len() * 4, 0),
+            error => return Err(std::io::Error::from_raw_os_error(error)),
+        }
+    }
+    if found.is_null() {
+        return Ok(None);
     }
     let mut count: libc::c_int = 32;
     loop {
@@ -267,10 +282,12 @@ fn groups_of(uid: u32) -> Option<Vec<libc::gid_t>> {
         };
         if listed >= 0 {
             groups.truncate(count as usize);
-            return Some(groups);
+            return Ok(Some(groups));
         }
         if count <= asked {
-            return None;
+            return Err(std::io::Error::other(format!(
+                "could not list the groups of uid {uid}"
+            )));
         }
     }
 }
@@ -406,7 +423,7 @@ impl Runner {
             command.current_dir(cwd);
         }
         if spec.uid.is_some() || spec.gid.is_some() {
-            let account = Account::of(spec.uid, spec.gid);
+            let account = Account::of(spec.uid, spec.gid).map_err(spawn_error)?;
             // SAFETY: setgroups(2), setgid(2) and setuid(2) are system
             // calls, async-signal-safe as a pre_exec hook requires; the
             // list they read was made before the fork.

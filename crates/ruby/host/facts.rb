@@ -65,8 +65,13 @@ module Facter
         Puppet::Util.which(bin.to_s)
       end
 
+      # The agent's idea of the user is kept, as Facter keeps it (Puppet's
+      # own commands go without HOME, USER and LOGNAME; rabbitmqctl, say,
+      # needs HOME).
+      USER_ENV = %w[HOME USER LOGNAME].freeze
+
       def self.execute(command, options = {})
-        output, status = Marionette::Commands.run(['/bin/sh', '-c', command.to_s], {}, '', true)
+        output, status = Marionette::Commands.run(['/bin/sh', '-c', command.to_s], ENV.to_h.slice(*USER_ENV), '', true)
         unless status == 0 # rubocop:disable Style/NumericPredicate: nil when a signal ended it
           raise ExecutionFailure, "Failed while executing '#{command}'" if options[:on_fail] == :raise
           return options.fetch(:on_fail, '') unless options.key?(:on_fail) && options[:on_fail].nil?

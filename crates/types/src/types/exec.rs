@@ -233,10 +233,10 @@ pub fn definition() -> TypeDef {
                 .doc(
                     "The account to run the command (and the checks) as, by name or
                     uid. Only root can run commands as another account. The group
-                    is the account's primary group unless `group` says otherwise.
-                    Supplementary groups are dropped. `HOME`, `USER` and `LOGNAME`
-                    are not set for the account: give them in `environment` when
-                    the command needs them.",
+                    is the account's primary group unless `group` says otherwise;
+                    its supplementary groups are those of a login (initgroups).
+                    `HOME`, `USER` and `LOGNAME` are not set for the account: give
+                    them in `environment` when the command needs them.",
                 )
                 .validate(|_, value| match value {
                     Value::String(_) | Value::Integer(_) => may_run_as(&value_text(value)),

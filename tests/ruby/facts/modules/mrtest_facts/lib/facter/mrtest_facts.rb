@@ -58,3 +58,8 @@ end
 Facter.add(:mrtest_executed) do
   setcode { Facter::Core::Execution.execute('echo executed').strip }
 end
+
+# Facter's commands keep the agent's HOME (Puppet's own commands do not).
+Facter.add(:mrtest_home) do
+  setcode { Facter::Core::Execution.execute('echo "${HOME-unset}"').strip }
+end
