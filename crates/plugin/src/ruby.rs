@@ -523,6 +523,7 @@ fn checked_by_ruby(
         // Only what the type's code checks is asked of it: `ensure` when
         // its block declares values of its own.
         checked: declared(|a| a.checked),
+        whole: declared(|a| a.whole_checked),
         defaults: declared(|a| a.default),
         relations: spec.autorelations.clone(),
         validates: spec.validates,
@@ -555,6 +556,10 @@ fn checked_by_ruby(
                     _ => value,
                 })
             }));
+        }
+        if checks.whole.contains(&attr.name) {
+            let (checks, name) = (checks.clone(), attr.name.clone());
+            attr.validate_whole = Some(Arc::new(move |value| checks.whole_verdict(&name, value)));
         }
         if checks.defaults.contains(&attr.name) {
             let (checks, name) = (checks.clone(), attr.name.clone());
@@ -704,6 +709,7 @@ fn checked_by_ruby(
         ));
     }
     if !checks.checked.is_empty()
+        || !checks.whole.is_empty()
         || !checks.defaults.is_empty()
         || !checks.relations.is_empty()
         || checks.validates
@@ -725,6 +731,9 @@ struct RubyChecks {
     loaded: OnceLock<Result<(), String>>,
     /// The parameters whose own code checks their values.
     checked: Vec<String>,
+    /// The parameters whose own code sees their value whole (a `should=`
+    /// of their own).
+    whole: Vec<String>,
     /// The parameters whose default the type's code computes.
     defaults: Vec<String>,
     /// The automatic relationships, `(kind, target type)`.
@@ -748,6 +757,9 @@ struct Learned {
     /// word may come with the word the code makes of it (an alias's
     /// value).
     verdicts: HashMap<(String, String), Result<Option<String>, String>>,
+    /// Each parameter's verdict on whole values, by the type's own
+    /// `should=`.
+    whole_verdicts: HashMap<(String, String), Result<(), String>>,
     /// The computed defaults of each resource declared, by title.
     defaults: HashMap<String, Vec<(String, Value)>>,
     /// The title the type's own `title` shows, by declared title, where
@@ -774,17 +786,12 @@ impl RubyChecks {
 
     fn declare(
         &self,
-        (checked, defaults): (&[String], &[String]),
+        asked: marionette_ruby::Asked<'_>,
         resources: &[(&str, PHash)],
     ) -> Result<Vec<marionette_ruby::Declared>, String> {
         self.load()?;
         self.host
-            .check_declared(
-                &self.t.name,
-                (checked, defaults),
-                resources,
-                &mut Answers::none(),
-            )
+            .check_declared(&self.t.name, asked, resources, &mut Answers::none())
             .map_err(|e| failure(&e, &self.t.file))
     }
 
@@ -795,11 +802,38 @@ impl RubyChecks {
         }
         let mut values = PHash::default();
         values.insert(Value::string(attr), value.clone());
-        let declared = self.declare((std::slice::from_ref(&key.0), &[]), &[("", values)])?;
+        let declared = self.declare(
+            marionette_ruby::Asked {
+                checked: std::slice::from_ref(&key.0),
+                ..Default::default()
+            },
+            &[("", values)],
+        )?;
         let verdict = declared
             .first()
             .map_or(Ok(None), |one| verdict_of(one, attr));
         self.learned().verdicts.insert(key, verdict.clone());
+        verdict
+    }
+
+    fn whole_verdict(&self, attr: &str, value: &Value) -> Result<(), String> {
+        let key = (attr.to_string(), format!("{value:?}"));
+        if let Some(known) = self.learned().whole_verdicts.get(&key) {
+            return known.clone();
+        }
+        let mut values = PHash::default();
+        values.insert(Value::string(attr), value.clone());
+        let declared = self.declare(
+            marionette_ruby::Asked {
+                whole: std::slice::from_ref(&key.0),
+                ..Default::default()
+            },
+            &[("", values)],
+        )?;
+        let verdict = declared
+            .first()
+            .map_or(Ok(()), |one| whole_verdict_of(one, attr));
+        self.learned().whole_verdicts.insert(key, verdict.clone());
         verdict
     }
 
@@ -815,7 +849,10 @@ impl RubyChecks {
         }
         let declared = self
             .declare(
-                (&[], &[attr.to_string()]),
+                marionette_ruby::Asked {
+                    defaults: &[attr.to_string()],
+                    ..Default::default()
+                },
                 &[(resource.title(), values_of(resource))],
             )
             .ok()?;
@@ -913,7 +950,11 @@ impl marionette_ral::Batch for RubyChecks {
         // What was learned of an earlier catalog (an agent's last run)
         // is not this one's.
         *self.learned() = Learned::default();
-        if self.checked.is_empty() && self.defaults.is_empty() && !self.titled {
+        if self.checked.is_empty()
+            && self.whole.is_empty()
+            && self.defaults.is_empty()
+            && !self.titled
+        {
             return;
         }
         let list: Vec<(&str, PHash)> = resources
@@ -928,7 +969,12 @@ impl marionette_ral::Batch for RubyChecks {
             .collect();
         // When the host cannot answer, each resource asks alone as it is
         // built, and fails there if it must.
-        let Ok(declared) = self.declare((&self.checked, &self.defaults), &list) else {
+        let asked = marionette_ruby::Asked {
+            checked: &self.checked,
+            whole: &self.whole,
+            defaults: &self.defaults,
+        };
+        let Ok(declared) = self.declare(asked, &list) else {
             return;
         };
         let mut learned = self.learned();
@@ -937,6 +983,12 @@ impl marionette_ral::Batch for RubyChecks {
                 let verdict = verdict_of(&one, name);
                 learned
                     .verdicts
+                    .insert((name.clone(), format!("{value:?}")), verdict);
+            }
+            for (name, value) in values.iter().filter(|(n, _)| self.whole.contains(n)) {
+                let verdict = whole_verdict_of(&one, name);
+                learned
+                    .whole_verdicts
                     .insert((name.clone(), format!("{value:?}")), verdict);
             }
             if let Some(shown) = one.shown_title {
@@ -969,6 +1021,14 @@ fn verdict_of(declared: &marionette_ruby::Declared, attr: &str) -> Result<Option
         .iter()
         .find(|(name, _)| name == attr)
         .map(|(_, word)| word.clone()))
+}
+
+/// What the host said of one attribute's given value, whole.
+fn whole_verdict_of(declared: &marionette_ruby::Declared, attr: &str) -> Result<(), String> {
+    match declared.refused_whole.iter().find(|(name, _)| name == attr) {
+        Some((_, message)) => Err(message.clone()),
+        None => Ok(()),
+    }
 }
 
 /// A resource's values as the host takes them.

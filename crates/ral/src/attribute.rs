@@ -180,6 +180,9 @@ pub fn process_value(attr: &AttrDef, value: Value) -> Result<Value, String> {
     // The constraint is checked on the whole value; the elements are not
     // checked against it again.
     check_constraint(attr, &value)?;
+    if let Some(check) = &attr.validate_whole {
+        guarded(&attr.name, "validate", || check(&value))?;
+    }
     process_elements(attr, value)
 }
 

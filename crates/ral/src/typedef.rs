@@ -86,6 +86,8 @@ impl Hooked<'_> {
 /// A custom validation: an error message, or `Ok`. Call
 /// [`Hooked::default_validate`] to keep the default checks.
 pub type ValidateFn = Arc<dyn Fn(&Hooked<'_>, &Value) -> Result<(), String> + Send + Sync>;
+/// A check of a value as given, whole (see [`AttrDef::validate_whole`]).
+pub type WholeCheckFn = Arc<dyn Fn(&Value) -> Result<(), String> + Send + Sync>;
 /// A custom munging: the canonical form of a valid value.
 pub type MungeFn = Arc<dyn Fn(&Hooked<'_>, Value) -> Result<Value, String> + Send + Sync>;
 /// The title a run's messages show for a resource, when its type's own
@@ -250,6 +252,10 @@ pub struct AttrDef {
     /// A Puppet type the value must match, checked before validation.
     pub constraint: Option<PType>,
     pub validate: Option<ValidateFn>,
+    /// A check of the value as given, before a property's elements are
+    /// checked one by one: a Ruby property's own `should=` sees the
+    /// whole (cs_colocation's `primitives` takes nothing but an array).
+    pub validate_whole: Option<WholeCheckFn>,
     pub munge: Option<MungeFn>,
     pub default: Option<DefaultValue>,
     pub required: bool,
@@ -314,6 +320,7 @@ impl AttrDef {
             aliases: Vec::new(),
             constraint: None,
             validate: None,
+            validate_whole: None,
             munge: None,
             default: None,
             required: false,

@@ -1419,12 +1419,18 @@ module Marionette
       def check_declared(params)
         type = type(params['type'])
         checked = Array(params['checked'])
+        whole = Array(params['whole'])
         defaults = Array(params['defaults'])
         list = params['resources'].map do |declared|
           values = Wire.decode(declared['values'] || {})
           refused = {}
+          refused_whole = {}
           canonical = {}
           values.each do |name, value|
+            if whole.include?(name)
+              message = whole_refusal(type.attribute(name), value)
+              refused_whole[name] = message if message
+            end
             next unless checked.include?(name)
 
             message = refusal(type.attribute(name), value)
@@ -1434,6 +1440,7 @@ module Marionette
           end
           resource = partial(type, declared['title'], values)
           answer = { 'refused' => refused, 'defaults' => Wire.encode(defaults_of(resource, defaults)) }
+          answer['refused_whole'] = refused_whole unless refused_whole.empty?
           answer['canonical'] = canonical unless canonical.empty?
           shown = shown_title(type, resource)
           answer['shown_title'] = shown if shown && shown != declared['title']
@@ -1486,13 +1493,24 @@ module Marionette
       # A value refused by its parameter's own code, alone (`validate`, the
       # values it allows): the message, or nil.
       def refusal(attr, value)
-        attr && alone(attr, value)
+        refused_by { attr && alone(attr, value) }
+      end
+
+      # A value refused whole by its attribute's own `should=` (or
+      # `value=`), as Puppet sets a resource's value: the message, or nil.
+      def whole_refusal(attr, value)
+        refused_by { attr && (attr[:class].new(nil).value = value) }
+      end
+
+      # The message of the refusal the block raises, or nil.
+      def refused_by
+        yield
         nil
       rescue ArgumentError, Puppet::Error => e
         e.message
       rescue StandardError
-        # A block that needs the resource is checked when the resource is
-        # made, for applying.
+        # Code that needs the resource is run when the resource is made,
+        # for applying.
         nil
       end
 

@@ -248,6 +248,16 @@ module Puppet
       }
     end
 
+    # Whether an attribute's own code sees its value whole when it is set
+    # (a `should=` or `value=` of its own, as cs_colocation's).
+    def self.whole_checked?(attr_class)
+      base = attr_class <= Puppet::Property ? Puppet::Property : Puppet::Parameter
+      %i[should= value=].any? do |name|
+        attr_class.method_defined?(name) && attr_class.instance_method(name).owner != base &&
+          attr_class.instance_method(name).owner != Puppet::Parameter
+      end
+    end
+
     def self.describe(klass)
       patterns = Array(klass.title_patterns).map do |regex, fields|
         { 'pattern' => regex.to_s, 'attributes' => Array(fields).map { |f| Array(f).first.to_s } }
@@ -257,7 +267,8 @@ module Puppet
         'attributes' => klass.attributes.map do |a|
           { 'name' => a[:name], 'kind' => a[:kind], 'namevar' => klass.key_attributes.include?(a[:name].to_sym),
             'boolean' => a[:class].boolean?,
-            'array_all' => a[:class].respond_to?(:array_matching) && a[:class].array_matching == :all }
+            'array_all' => a[:class].respond_to?(:array_matching) && a[:class].array_matching == :all,
+            'whole_checked' => whole_checked?(a[:class]) }
         end,
         'ensurable' => klass.ensure_from_ensurable?,
         'refreshable' => klass.method_defined?(:refresh),

@@ -53,6 +53,9 @@ pub struct Declared {
     /// The given values their parameter's code refuses: the attribute and
     /// the message.
     pub refused: Vec<(String, String)>,
+    /// The given values of the `whole` attributes that the attribute's own
+    /// `should=` refuses as a whole: the attribute and the message.
+    pub refused_whole: Vec<(String, String)>,
     /// The defaults computed for parameters the resource does not give.
     pub defaults: Vec<(String, Value)>,
     /// The given words a property's code makes another word of (an
@@ -61,6 +64,17 @@ pub struct Declared {
     /// The title the type's own `title` method gives the resource, when
     /// it is not the declared one (sshkey's `HOST@TYPE`).
     pub shown_title: Option<String>,
+}
+
+/// What [`Host::check_declared`] asks of each resource, by attribute name.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Asked<'a> {
+    /// Attributes whose values the code checks, each alone.
+    pub checked: &'a [String],
+    /// Attributes whose own `should=` sees their value whole.
+    pub whole: &'a [String],
+    /// Attributes whose defaults are computed.
+    pub defaults: &'a [String],
 }
 
 /// What the type's code said of a built resource.
@@ -220,12 +234,14 @@ impl RubyHost {
 
     /// What the type's code says of resources before the engine builds
     /// them (each `(title, values given)`): the given values of the
-    /// `checked` parameters their own code refuses, and the defaults of
-    /// the `defaults` parameters each does not give. One request for all.
+    /// `checked` parameters their own code refuses (each of a property's
+    /// values alone), those of the `whole` ones refused whole, and the
+    /// defaults of the `defaults` parameters each does not give. One
+    /// request for all.
     pub fn check_declared(
         &self,
         type_name: &str,
-        (checked, defaults): (&[String], &[String]),
+        asked: Asked<'_>,
         resources: &[(&str, PHash)],
         engine: &mut dyn Engine,
     ) -> Result<Vec<Declared>, HostError> {
@@ -233,8 +249,9 @@ impl RubyHost {
             "check_declared",
             json!({
                 "type": type_name,
-                "checked": checked,
-                "defaults": defaults,
+                "checked": asked.checked,
+                "whole": asked.whole,
+                "defaults": asked.defaults,
                 "resources": self.resource_list(resources),
             }),
             engine,
@@ -243,18 +260,20 @@ impl RubyHost {
         for one in listed(&answer, "resources", resources.len())
             .ok_or_else(|| self.bad_answer("check_declared", "not one answer per resource"))?
         {
-            let refused = one
-                .get("refused")
-                .and_then(Json::as_object)
-                .into_iter()
-                .flatten()
-                .map(|(attr, message)| {
-                    (
-                        attr.clone(),
-                        message.as_str().unwrap_or_default().to_string(),
-                    )
-                })
-                .collect();
+            let messages = |key: &str| {
+                one.get(key)
+                    .and_then(Json::as_object)
+                    .into_iter()
+                    .flatten()
+                    .map(|(attr, message)| {
+                        (
+                            attr.clone(),
+                            message.as_str().unwrap_or_default().to_string(),
+                        )
+                    })
+                    .collect()
+            };
+            let (refused, refused_whole) = (messages("refused"), messages("refused_whole"));
             let defaults = match self.decode(one.get("defaults").unwrap_or(&Json::Null)) {
                 Ok(Value::Hash(found)) => found
                     .iter()
@@ -272,6 +291,7 @@ impl RubyHost {
                 .collect();
             list.push(Declared {
                 refused,
+                refused_whole,
                 defaults,
                 canonical,
                 shown_title: one

@@ -36,8 +36,8 @@ use marionette_values::{PHash, Value};
 use serde_json::{Value as Json, json};
 
 pub use crate::apply::{
-    Built, CatalogEntry, Declared, GeneratedResource, LoadError, LoggedMessage, ProviderSpec,
-    ResourceId, ResourceState,
+    Asked, Built, CatalogEntry, Declared, GeneratedResource, LoadError, LoggedMessage,
+    ProviderSpec, ResourceId, ResourceState,
 };
 use crate::conversation::Conversation;
 pub use crate::resource_api::{ApiAttribute, ApiType, Behaviour};
@@ -289,6 +289,9 @@ pub struct Attribute {
     /// Its values are checked by its own code (`validate`, `newvalues`, a
     /// parent class).
     pub checked: bool,
+    /// Its own `should=` (or `value=`) sees the value whole, and may
+    /// refuse it (cs_colocation's `primitives`, anything but an array).
+    pub whole_checked: bool,
     /// Its block words its own change messages (`def change_to_s`).
     pub describes_change: bool,
     /// Its `desc`.
@@ -835,6 +838,7 @@ fn read_type_spec(answer: &Json) -> Result<TypeSpec, String> {
                 array_all: flag(a, "array_all"),
                 default: flag(a, "default"),
                 checked: true,
+                whole_checked: flag(a, "whole_checked"),
                 describes_change: false,
                 doc: String::new(),
             })

@@ -144,6 +144,7 @@ fn spec(name: &str, definition: &Lit) -> Option<TypeSpec> {
             array_all: false,
             default: options.get("default").is_some(),
             checked: true,
+            whole_checked: false,
             describes_change: false,
             doc: options
                 .get("desc")

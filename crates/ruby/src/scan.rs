@@ -81,6 +81,8 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 } else if word("def change_to_s") || word("def should_to_s") || word("def is_to_s")
                 {
                     last.describes_change = true;
+                } else if word("def should=") || word("def value=") {
+                    last.whole_checked = true;
                 }
                 // A munged value is shown munged in change messages,
                 // which only its Ruby can word.
@@ -113,6 +115,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 // manages a property; a block may say otherwise.
                 default: true,
                 checked: false,
+                whole_checked: false,
                 describes_change: false,
                 doc: String::new(),
             });
@@ -188,6 +191,7 @@ pub fn scan_type(name: &str, text: &str) -> TypeSpec {
                 describes_change: false,
                 // A parent class may bring checks of its own.
                 checked: line.contains("parent:") || line.contains(":parent =>"),
+                whole_checked: false,
                 namevar: line.contains("namevar: true") || line.contains(":namevar => true"),
                 boolean: line.contains("boolean: true") || line.contains(":boolean => true"),
                 array_all: line.contains("array_matching: :all")
