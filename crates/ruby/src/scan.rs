@@ -520,6 +520,21 @@ mod tests {
     }
 
     #[test]
+    fn an_attribute_with_its_own_should_sees_its_value_whole() {
+        let text = "Puppet::Type.newtype(:pair) do\n  newparam(:name, namevar: true)\n  newproperty(:members, array_matching: :all) do\n    def should=(value)\n      super\n    end\n  end\n  newproperty(:plain) do\n    def should\n      super\n    end\n  end\nend\n";
+        let spec = scan_type("pair", text);
+        let whole: Vec<(&str, bool)> = spec
+            .attributes
+            .iter()
+            .map(|a| (a.name.as_str(), a.whole_checked))
+            .collect();
+        assert_eq!(
+            whole,
+            [("name", false), ("members", true), ("plain", false)]
+        );
+    }
+
+    #[test]
     fn title_patterns_are_read_from_their_literal() {
         let text = "Puppet::Type.newtype(:pair) do\n  def self.title_patterns\n    identity = lambda { |x| x }\n    [\n      [\n        %r{^([^:]+):(.+)$},\n        [\n          [:path, identity],\n          [:key],\n        ],\n      ],\n      [/\\A(\\w+)\\/x\\z/m, [[:key]]],\n    ]\n  end\n  newparam(:key, namevar: true)\nend\n";
         let spec = scan_type("pair", text);
