@@ -131,11 +131,25 @@ fn recorded(case: &Path) -> Observed {
 
 /// The binary under test, copied once (into Cargo's scratch directory for
 /// tests): a build during the run must not change what the later cases
-/// apply with.
+/// apply with. Each test process has a copy of its own, named by its
+/// process id (two stages may run at once, and a copy being run cannot
+/// be written); copies of processes that ended are removed.
 fn marionette() -> &'static Path {
     static COPY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     COPY.get_or_init(|| {
-        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("forge-apply-marionette");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        const PREFIX: &str = "forge-apply-marionette-";
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            let ended = name
+                .to_str()
+                .and_then(|name| name.strip_prefix(PREFIX))
+                .is_some_and(|pid| !Path::new("/proc").join(pid).exists());
+            if ended {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        let path = dir.join(format!("{PREFIX}{}", std::process::id()));
         std::fs::copy(env!("CARGO_BIN_EXE_marionette"), &path).expect("the binary copied");
         path
     })

@@ -795,23 +795,40 @@ impl RubyChecks {
             .map_err(|e| failure(&e, &self.t.file))
     }
 
+    /// What the host says of `value` given to `attr` alone: each of its
+    /// values checked alone, or (`whole`) the value through the
+    /// attribute's own `should=`.
+    fn declare_alone(
+        &self,
+        attr: &str,
+        value: &Value,
+        whole: bool,
+    ) -> Result<Option<marionette_ruby::Declared>, String> {
+        let names = [attr.to_string()];
+        let asked = if whole {
+            marionette_ruby::Asked {
+                whole: &names,
+                ..Default::default()
+            }
+        } else {
+            marionette_ruby::Asked {
+                checked: &names,
+                ..Default::default()
+            }
+        };
+        let mut values = PHash::default();
+        values.insert(Value::string(attr), value.clone());
+        Ok(self.declare(asked, &[("", values)])?.into_iter().next())
+    }
+
     fn verdict(&self, attr: &str, value: &Value) -> Result<Option<String>, String> {
         let key = (attr.to_string(), format!("{value:?}"));
         if let Some(known) = self.learned().verdicts.get(&key) {
             return known.clone();
         }
-        let mut values = PHash::default();
-        values.insert(Value::string(attr), value.clone());
-        let declared = self.declare(
-            marionette_ruby::Asked {
-                checked: std::slice::from_ref(&key.0),
-                ..Default::default()
-            },
-            &[("", values)],
-        )?;
-        let verdict = declared
-            .first()
-            .map_or(Ok(None), |one| verdict_of(one, attr));
+        let verdict = self
+            .declare_alone(attr, value, false)?
+            .map_or(Ok(None), |one| verdict_of(&one, attr));
         self.learned().verdicts.insert(key, verdict.clone());
         verdict
     }
@@ -821,18 +838,9 @@ impl RubyChecks {
         if let Some(known) = self.learned().whole_verdicts.get(&key) {
             return known.clone();
         }
-        let mut values = PHash::default();
-        values.insert(Value::string(attr), value.clone());
-        let declared = self.declare(
-            marionette_ruby::Asked {
-                whole: std::slice::from_ref(&key.0),
-                ..Default::default()
-            },
-            &[("", values)],
-        )?;
-        let verdict = declared
-            .first()
-            .map_or(Ok(()), |one| whole_verdict_of(one, attr));
+        let verdict = self
+            .declare_alone(attr, value, true)?
+            .map_or(Ok(()), |one| whole_verdict_of(&one, attr));
         self.learned().whole_verdicts.insert(key, verdict.clone());
         verdict
     }
