@@ -293,9 +293,45 @@ impl Differences {
 
 /// A run's text with the case's directory left out of file names: Puppet
 /// compiled `/mrtest/case/site.pp`, where the catalog Marionette applies
-/// names `site.pp`, as the corpus's recordings do.
+/// names `site.pp`, as the corpus's recordings do; and apt's progress
+/// relayed by an exec in a settled order (see [`apt_progress_settled`]).
 fn caseless(text: &str) -> String {
-    text.replace("(file: /mrtest/case/", "(file: ")
+    apt_progress_settled(&text.replace("(file: /mrtest/case/", "(file: "))
+}
+
+/// apt's progress lines (`Get:1 URL`, `Hit:2`, `Ign:3`, `Err:4`) relayed
+/// by an exec, in order and without their numbers: apt fetches its
+/// sources at once and numbers them as they answer, so their order and
+/// numbers follow the mirrors' timing. Each run of them is sorted.
+fn apt_progress_settled(text: &str) -> String {
+    fn progress(line: &str) -> Option<String> {
+        let (head, said) = line.split_once("/returns: ")?;
+        let (word, rest) = said.split_once(':')?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        (["Get", "Hit", "Ign", "Err"].contains(&word)
+            && digits > 0
+            && rest[digits..].starts_with(' '))
+        .then(|| format!("{head}/returns: {word}:N{}", &rest[digits..]))
+    }
+    let mut out = Vec::new();
+    let mut run: Vec<String> = Vec::new();
+    for line in text.lines() {
+        match progress(line) {
+            Some(settled) => run.push(settled),
+            None => {
+                run.sort();
+                out.append(&mut run);
+                out.push(line.to_string());
+            }
+        }
+    }
+    run.sort();
+    out.append(&mut run);
+    let mut settled = out.join("\n");
+    if text.ends_with('\n') {
+        settled.push('\n');
+    }
+    settled
 }
 
 /// The data directories of the servers the cases install: what a running
@@ -694,4 +730,22 @@ fn relayed_daemon_logs_are_compared_without_times_and_pids() {
     // A number in brackets or parentheses elsewhere is kept.
     let kept = "Notice: /Stage[main]/Main/Exec[echo (42) : x]/returns: executed successfully\n";
     assert_eq!(noop_text(kept), kept);
+}
+
+/// apt's progress relayed by an exec is compared in a settled order,
+/// without the numbers apt gives its sources as they answer.
+#[test]
+fn apt_progress_is_compared_in_a_settled_order() {
+    let exec = "Notice: /Stage[main]/X/Exec[update]/returns:";
+    let one = format!(
+        "{exec} Ign:1 http://b.example bookworm InRelease\n{exec} Get:2 http://a.example bookworm InRelease [151 kB]\n{exec} Reading package lists...\n"
+    );
+    let other = format!(
+        "{exec} Get:1 http://a.example bookworm InRelease [151 kB]\n{exec} Ign:2 http://b.example bookworm InRelease\n{exec} Reading package lists...\n"
+    );
+    assert_eq!(caseless(&one), caseless(&other));
+    assert!(caseless(&one).contains("Get:N http://a.example"));
+    // Another source fetched is another run.
+    let third = other.replace("b.example", "c.example");
+    assert_ne!(caseless(&one), caseless(&third));
 }
