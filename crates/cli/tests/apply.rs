@@ -2889,3 +2889,16 @@ fn commands_do_not_inherit_the_descriptors_the_agent_was_given() {
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("/Exec[fd]/returns: private"), "{stdout}");
 }
+
+/// Run from a terminal, a command gets none to prompt on, as Puppet's
+/// commands (each leads a session of its own).
+#[test]
+fn commands_run_from_a_terminal_get_none() {
+    let vardir = tempfile::tempdir().unwrap();
+    let printed = common::on_terminal(&format!(
+        "{} apply --vardir {} -e \"exec {{ 'tty': command => 'if (: </dev/tty) 2>/dev/null; then echo terminal; else echo none; fi', provider => shell, logoutput => true }}\"",
+        env!("CARGO_BIN_EXE_marionette"),
+        vardir.path().display()
+    ));
+    assert!(printed.contains("/Exec[tty]/returns: none"), "{printed}");
+}

@@ -1479,7 +1479,7 @@ module Marionette
       # A parameter holding `value` alone, checked and munged as each of a
       # property's values is. Not through the type's own `should=`, which
       # sees the whole of a resource's value (cs_colocation's `primitives`
-      # refuses anything but an array): that runs when the resource is made.
+      # refuses anything but an array): `whole_refusal` asks that.
       def alone(attr, value)
         parameter = attr[:class].new(nil)
         if parameter.is_a?(Puppet::Property)

@@ -251,10 +251,9 @@ module Puppet
     # Whether an attribute's own code sees its value whole when it is set
     # (a `should=` or `value=` of its own, as cs_colocation's).
     def self.whole_checked?(attr_class)
-      base = attr_class <= Puppet::Property ? Puppet::Property : Puppet::Parameter
       %i[should= value=].any? do |name|
-        attr_class.method_defined?(name) && attr_class.instance_method(name).owner != base &&
-          attr_class.instance_method(name).owner != Puppet::Parameter
+        attr_class.method_defined?(name) &&
+          ![Puppet::Property, Puppet::Parameter].include?(attr_class.instance_method(name).owner)
       end
     end
 
