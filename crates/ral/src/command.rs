@@ -1,10 +1,10 @@
 //! The one door to processes: every provider runs commands through the
 //! [`Runner`], which passes argv without a shell unless asked, sets
 //! `LANG=C` (unless the command keeps the agent's locale), starts it as
-//! Puppet starts its children (a session of its own, without the agent's
-//! HOME, USER and LOGNAME, as its user with that user's groups), closes or
-//! feeds stdin, captures output, enforces a timeout by killing the whole
-//! process group, and logs each command at debug level.
+//! Puppet starts its children (no controlling terminal, without the
+//! agent's HOME, USER and LOGNAME, as its user with that user's groups),
+//! closes or feeds stdin, captures output, enforces a timeout by killing
+//! the whole process group, and logs each command at debug level.
 
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
