@@ -72,6 +72,11 @@ impl Row {
         }
     }
 
+    /// Whether a column is NULL (or beyond the row).
+    pub(crate) fn is_null(&self, index: usize) -> bool {
+        matches!(self.0.get(index), None | Some(Param::Null))
+    }
+
     /// A text column, borrowed: what a row reads once needs no copy.
     pub(crate) fn str(&self, index: usize) -> Option<&str> {
         match self.0.get(index) {

@@ -201,16 +201,38 @@ impl WriteJson for Row {
 
 /// A JSON string: as it is when nothing in it needs escaping.
 fn write_str<W: Write>(out: &mut W, text: &str) -> std::io::Result<()> {
-    // No early exit: the whole text is looked at in wide steps.
-    let escaped = text.bytes().fold(false, |any, b| {
-        any | (b < 0x20) | (b == b'"') | (b == b'\\')
-    });
-    if escaped {
+    if needs_escaping(text.as_bytes()) {
         return Ok(serde_json::to_writer(out, text)?);
     }
     out.write_all(b"\"")?;
     out.write_all(text.as_bytes())?;
     out.write_all(b"\"")
+}
+
+/// Whether JSON must escape a byte of `bytes` (a control character, a
+/// quote or a backslash), looked at eight bytes a step: a fleet's
+/// answer is megabytes of text with nothing to escape.
+fn needs_escaping(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // A byte of `word` is zero (its high bit set in the result, which
+    // can also be set above a zero byte, never without one).
+    let zero_in = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS;
+    let mut words = bytes.chunks_exact(8);
+    for chunk in &mut words {
+        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or([0; 8]));
+        // A byte below 0x20 is one whose top three bits are all clear.
+        let control = zero_in(word & u64::from_ne_bytes([0xe0; 8]));
+        let quote = zero_in(word ^ u64::from_ne_bytes([b'"'; 8]));
+        let backslash = zero_in(word ^ u64::from_ne_bytes([b'\\'; 8]));
+        if control | quote | backslash != 0 {
+            return true;
+        }
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 #[cfg(test)]
@@ -248,6 +270,15 @@ mod tests {
             serde_json::to_string(&row).unwrap()
         );
         row.retain(|k| k == "b");
+        for text in ["", "plain text, long enough for two words", "é日本"] {
+            assert!(!needs_escaping(text.as_bytes()), "{text}");
+        }
+        for escaped in ['"', '\\', '\n', '\u{1f}', '\0'] {
+            for at in 0..20 {
+                let text = format!("{}{escaped}{}", "a".repeat(at), "b".repeat(20 - at));
+                assert!(needs_escaping(text.as_bytes()), "{text:?}");
+            }
+        }
         assert_eq!(row.clone().into_value(), serde_json::json!({"b": 3}));
         assert_eq!(
             Row::from(serde_json::json!({"x": 1}).as_object().unwrap().clone()).get("x"),

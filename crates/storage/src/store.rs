@@ -1265,8 +1265,10 @@ fn json_text(text: Option<&str>) -> Value {
         .unwrap_or(Value::Null)
 }
 
-fn node_state(deactivated: &Option<String>, expired: &Option<String>) -> Value {
-    Value::String(if deactivated.is_some() || expired.is_some() {
+/// A node's state, from the columns of `row` that say when it was
+/// deactivated and when it expired.
+fn node_state(row: &crate::db::Row, deactivated: usize, expired: usize) -> Value {
+    Value::String(if !row.is_null(deactivated) || !row.is_null(expired) {
         "inactive".into()
     } else {
         "active".into()
@@ -1305,9 +1307,15 @@ fn nodes(
 }
 
 fn node_row(mut row: crate::db::Row) -> Row {
-    let state = node_state(&row.text(1), &row.text(2));
-    let noop = json_text(row.str(11));
-    let noop_pending = json_text(row.str(12));
+    let state = node_state(&row, 1, 2);
+    // Kept as JSON's words, read without a parser: a fleet's rows.
+    let flag = |text: Option<&str>| match text {
+        Some("true") => Value::Bool(true),
+        Some("false") => Value::Bool(false),
+        other => json_text(other),
+    };
+    let noop = flag(row.str(11));
+    let noop_pending = flag(row.str(12));
     let mut text = |index: usize| row.take_text(index);
     let mut node = Row::from_iter([
         ("certname", text(0)),
@@ -1356,7 +1364,7 @@ fn facts(
         &mut |row| {
             let certname = row.str(0).unwrap_or_default();
             let environment = row.str(1).map_or(Value::Null, Value::from);
-            let state = node_state(&row.text(3), &row.text(4));
+            let state = node_state(&row, 3, 4);
             let Value::Object(facts) = json_text(row.str(2)) else {
                 return true;
             };
@@ -1390,7 +1398,7 @@ fn named_facts(
                 name.to_string(),
                 Value::Null,
                 &row.str(1).map_or(Value::Null, Value::from),
-                &node_state(&row.text(3), &row.text(4)),
+                &node_state(&row, 3, 4),
             );
             fact.insert_json("value", row.str(2));
             each(fact)
@@ -1513,7 +1521,7 @@ fn inventory(connection: &mut Db, certname: Option<&str>, each: Each) -> Result<
             out.insert("environment", json!(row.text(2)));
             out.insert("facts", facts);
             out.insert("trusted", trusted);
-            out.insert("_node_state", node_state(&row.text(4), &row.text(5)));
+            out.insert("_node_state", node_state(&row, 4, 5));
             each(out)
         },
     )
@@ -1535,7 +1543,7 @@ fn package_inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
     )?;
     let mut out = Vec::new();
     for row in &found {
-        let state = node_state(&row.text(2), &row.text(3));
+        let state = node_state(&row, 2, 3);
         let Value::Array(packages) = json_text(row.str(1)) else {
             continue;
         };
@@ -1648,7 +1656,7 @@ fn resources(
         ),
         params![certname, type_name, exported],
         &mut |mut row| {
-            let state = node_state(&row.text(10), &row.text(11));
+            let state = node_state(&row, 10, 11);
             let exported = Value::Bool(row.boolean(4));
             let line = json!(row.int(7));
             let mut out = Row::from_iter([
@@ -1714,7 +1722,7 @@ fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
                 "data": edges,
             }),
         );
-        catalog.insert("_node_state", node_state(&row.text(11), &row.text(12)));
+        catalog.insert("_node_state", node_state(&row, 11, 12));
         Ok(catalog)
     });
     for row in rows {
