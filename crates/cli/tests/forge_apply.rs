@@ -210,20 +210,16 @@ fn apply(case: &Path, tool: Tool, modules: &str) -> Observed {
             )
         }
     };
-    // Puppet takes seconds to start each run: a daemon its first run
-    // started has them to come up (and a broken one to die) before the
-    // second run asks. Marionette starts in milliseconds, so after a run
-    // that started or refreshed a service it waits as long, or it would
-    // compare a daemon's first second with Puppet's view of it seconds
-    // later. After the second run both wait so (the recorder too), so
-    // that the end state is the daemons' settled work for both.
-    let settle = match tool {
-        Tool::Marionette => format!(
-            "if grep -q \"Service\\[.*\\(ensure changed 'stopped' to 'running'\\|Triggered 'refresh'\\)\" \
-             /mrtest/out/run$run.out; then sleep {SETTLE_SECONDS}; fi; "
-        ),
-        Tool::Puppet => String::new(),
-    };
+    // A daemon a run started or refreshed gets SETTLE_SECONDS before it
+    // is looked at again, with either tool (the recorder too): the second
+    // run then asks a daemon that dies seconds after it starts (a JVM that
+    // cannot bind its address) when it is dead, whether the tool starts in
+    // milliseconds or in seconds, and the end state is the daemons'
+    // settled work, not how far they got when the run's process ended.
+    let settle = format!(
+        "if grep -q \"Service\\[.*\\(ensure changed 'stopped' to 'running'\\|Triggered 'refresh'\\)\" \
+         /mrtest/out/run$run.out; then sleep {SETTLE_SECONDS}; fi; "
+    );
     let script = format!(
         "cd /mrtest/case && for run in 1 2; do {run} >/mrtest/out/run$run.out 2>&1; \
          echo $? >/mrtest/out/run$run.rc; {settle}done"
