@@ -72,11 +72,6 @@ impl Row {
         }
     }
 
-    /// Whether a column is NULL (or beyond the row).
-    pub(crate) fn is_null(&self, index: usize) -> bool {
-        matches!(self.0.get(index), None | Some(Param::Null))
-    }
-
     /// A text column, borrowed: what a row reads once needs no copy.
     pub(crate) fn str(&self, index: usize) -> Option<&str> {
         match self.0.get(index) {
@@ -96,14 +91,61 @@ impl Row {
     pub(crate) fn boolean(&self, index: usize) -> bool {
         self.int(index).is_some_and(|n| n != 0)
     }
+}
 
-    /// A text column taken out of the row (then NULL) as a JSON string,
-    /// or null: a fleet's rows move their text rather than copy it.
-    pub(crate) fn take_text(&mut self, index: usize) -> serde_json::Value {
-        match self.0.get_mut(index).map(std::mem::take) {
-            Some(Param::Text(text)) => serde_json::Value::String(text),
-            Some(Param::Int(n)) => serde_json::Value::String(n.to_string()),
-            _ => serde_json::Value::Null,
+/// A column's value as a row holds it, borrowed where it can be.
+pub(crate) enum ColumnRef<'a> {
+    Null,
+    Int(i64),
+    Text(std::borrow::Cow<'a, str>),
+}
+
+impl ColumnRef<'_> {
+    /// A number, or a text that reads as one ([`Row::int`]).
+    pub(crate) fn int(&self) -> Option<i64> {
+        match self {
+            ColumnRef::Int(n) => Some(*n),
+            ColumnRef::Text(text) => text.parse().ok(),
+            ColumnRef::Null => None,
+        }
+    }
+}
+
+/// A row's columns, read where they are: the database's own row while
+/// its statement steps (SQLite), or a row read whole (PostgreSQL). A
+/// fleet's answer written from them copies no column it need not.
+pub(crate) trait Columns {
+    fn column(&self, index: usize) -> ColumnRef<'_>;
+}
+
+impl Columns for Row {
+    fn column(&self, index: usize) -> ColumnRef<'_> {
+        match self.0.get(index) {
+            Some(Param::Text(text)) => ColumnRef::Text(text.as_str().into()),
+            Some(Param::Int(n)) => ColumnRef::Int(*n),
+            _ => ColumnRef::Null,
+        }
+    }
+}
+
+/// SQLite's row as it steps, read as [`sqlite_row`] reads it.
+struct SqliteColumns<'a, 'b>(&'a rusqlite::Row<'b>);
+
+impl Columns for SqliteColumns<'_, '_> {
+    fn column(&self, index: usize) -> ColumnRef<'_> {
+        use rusqlite::types::ValueRef;
+        match self.0.get_ref(index) {
+            Ok(ValueRef::Integer(n)) => ColumnRef::Int(n),
+            Ok(ValueRef::Real(f)) => ColumnRef::Text(f.to_string().into()),
+            // Checked the fast way first: the lossy decoding is for what
+            // another writer left.
+            Ok(ValueRef::Text(t) | ValueRef::Blob(t)) => {
+                ColumnRef::Text(match std::str::from_utf8(t) {
+                    Ok(text) => text.into(),
+                    Err(_) => String::from_utf8_lossy(t),
+                })
+            }
+            Ok(ValueRef::Null) | Err(_) => ColumnRef::Null,
         }
     }
 }
@@ -377,6 +419,30 @@ impl Db {
                 }
                 Ok(())
             }
+        }
+    }
+
+    /// Hands the rows a query answers to `each` as they are read, read
+    /// in place ([`Columns`]), until it returns false.
+    pub(crate) fn query_each_columns(
+        &mut self,
+        sql: &str,
+        params: &[Param],
+        each: &mut dyn FnMut(&dyn Columns) -> bool,
+    ) -> Result<(), DbError> {
+        match self {
+            Db::Sqlite(connection) => {
+                let mut statement = connection.prepare_cached(sql)?;
+                let mut rows =
+                    statement.query(rusqlite::params_from_iter(params.iter().map(sqlite_param)))?;
+                while let Some(row) = rows.next()? {
+                    if !each(&SqliteColumns(row)) {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+            Db::Postgres(_) => self.query_each(sql, params, &mut |row| each(&row)),
         }
     }
 

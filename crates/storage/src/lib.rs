@@ -69,6 +69,7 @@ mod readers;
 mod retention;
 mod row;
 mod schema;
+mod shape;
 mod store;
 mod to_char;
 

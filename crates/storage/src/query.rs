@@ -1167,6 +1167,60 @@ pub(crate) fn streams(extract: &Extract, paging: &Paging) -> bool {
     !aggregated(extract) && paging.order_by.is_empty()
 }
 
+/// What the database alone narrows a query's answer to, when nothing in
+/// the query needs its rows read into the engine (no projection,
+/// grouping, computed field or paging, and no condition but a value for
+/// the node, and for resources the type and whether exported, each said
+/// once with `=`): the answer is then written as the database reads it.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Narrowed {
+    pub(crate) certname: Option<String>,
+    pub(crate) type_name: Option<String>,
+    pub(crate) exported: Option<bool>,
+}
+
+/// The [`Narrowed`] form of a query of `entity` (`nodes` or
+/// `resources`), if it has one.
+pub(crate) fn narrowed(entity: &str, extract: &Extract, paging: &Paging) -> Option<Narrowed> {
+    let unpaged = |p: &Paging| p.limit.is_none() && p.offset == 0 && p.order_by.is_empty();
+    if !matches!(entity, "nodes" | "resources")
+        || extract.fields.is_some()
+        || !extract.group_by.is_empty()
+        || !extract.computed.is_empty()
+        || !unpaged(paging)
+        || !unpaged(&extract.paging)
+    {
+        return None;
+    }
+    let parts: Vec<&Expr> = match &extract.filter {
+        None => Vec::new(),
+        Some(Expr::And(parts)) => parts.iter().collect(),
+        Some(part) => vec![part],
+    };
+    let mut narrowed = Narrowed::default();
+    for part in parts {
+        let Expr::Compare(Op::Eq, Field::Plain(name), value) = part else {
+            return None;
+        };
+        // A text the engine would compare as a time (PuppetDB's) is not
+        // one the database compares as it is.
+        let text = || value.as_str().filter(|text| timestamp(text).is_none());
+        match (name.as_str(), entity) {
+            ("certname", _) if narrowed.certname.is_none() => {
+                narrowed.certname = Some(text()?.to_string());
+            }
+            ("type", "resources") if narrowed.type_name.is_none() => {
+                narrowed.type_name = Some(text()?.to_string());
+            }
+            ("exported", "resources") if narrowed.exported.is_none() => {
+                narrowed.exported = Some(value.as_bool()?);
+            }
+            _ => return None,
+        }
+    }
+    Some(narrowed)
+}
+
 /// Adds a row's computed fields (`to_string`).
 fn compute(extract: &Extract, row: &mut Row) {
     for computed in &extract.computed {

@@ -33,6 +33,13 @@ enum Cell {
 }
 
 impl Cell {
+    fn json(json: Option<&str>) -> Cell {
+        match json {
+            Some(json) => Cell::Json(Box::new((json.into(), OnceCell::new()))),
+            None => Cell::Value(Value::Null),
+        }
+    }
+
     fn value(&self) -> &Value {
         match self {
             Cell::Value(value) => value,
@@ -59,7 +66,7 @@ impl Cell {
     /// JSON: what the answer holds as it is.
     fn unread(&self) -> Option<&serde_json::value::RawValue> {
         match self {
-            Cell::Json(json) if json.1.get().is_none() => serde_json::from_str(&json.0).ok(),
+            Cell::Json(json) if json.1.get().is_none() => raw_json(&json.0),
             _ => None,
         }
     }
@@ -74,6 +81,21 @@ impl From<Value> for Cell {
 impl Row {
     pub(crate) fn new() -> Row {
         Row(Vec::new())
+    }
+
+    pub(crate) fn with_capacity(fields: usize) -> Row {
+        Row(Vec::with_capacity(fields))
+    }
+
+    /// Adds the field `key`, which the row does not have yet, last.
+    pub(crate) fn push(&mut self, key: &'static str, value: Value) {
+        self.0.push((Key::Borrowed(key), Cell::Value(value)));
+    }
+
+    /// Adds the field `key`, which the row does not have yet, last, as a
+    /// JSON document ([`Row::insert_json`]).
+    pub(crate) fn push_json(&mut self, key: &'static str, json: Option<&str>) {
+        self.0.push((Key::Borrowed(key), Cell::json(json)));
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&Value> {
@@ -91,11 +113,7 @@ impl Row {
     /// Sets the field `key` to the JSON document `json` (null when
     /// there is none), read only when a condition asks what it holds.
     pub(crate) fn insert_json(&mut self, key: impl Into<Key>, json: Option<&str>) {
-        let cell = match json {
-            Some(json) => Cell::Json(Box::new((json.into(), OnceCell::new()))),
-            None => Cell::Value(Value::Null),
-        };
-        self.put(key.into(), cell);
+        self.put(key.into(), Cell::json(json));
     }
 
     fn put(&mut self, key: Key, cell: Cell) {
@@ -199,8 +217,14 @@ impl WriteJson for Row {
     }
 }
 
+/// A document the store kept, checked to be JSON: what an answer holds
+/// as it is (what is not JSON is answered as null).
+pub(crate) fn raw_json(text: &str) -> Option<&serde_json::value::RawValue> {
+    serde_json::from_str(text).ok()
+}
+
 /// A JSON string: as it is when nothing in it needs escaping.
-fn write_str<W: Write>(out: &mut W, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_str<W: Write>(out: &mut W, text: &str) -> std::io::Result<()> {
     if needs_escaping(text.as_bytes()) {
         return Ok(serde_json::to_writer(out, text)?);
     }

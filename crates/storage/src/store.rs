@@ -11,6 +11,7 @@ use sha1::Digest;
 use crate::db::{Db, DbError, params};
 use crate::query::{self, Expr, Extract, Paging};
 use crate::row::Row;
+use crate::shape;
 use crate::{StoreError, schema};
 
 /// A node store. Cheap to share behind an `Arc`: commands and queries
@@ -390,6 +391,14 @@ impl Store {
         let written = |e: std::io::Error| StoreError::Write(e.to_string());
         let mut list = List::new(out).map_err(written)?;
         let extract = Store::extract(entity, ast, paging)?;
+        if let Some(narrowed) = query::narrowed(entity, &extract, paging) {
+            self.write_narrowed(entity, &narrowed, &mut list)?;
+            let rows = list.end().map_err(written)?;
+            return Ok(Written {
+                rows,
+                total: total.then_some(rows),
+            });
+        }
         if !Store::streams(entity, &extract, paging) {
             let answer = self.query(entity, ast, paging)?;
             for row in &answer {
@@ -411,6 +420,38 @@ impl Store {
             rows,
             total: counted,
         })
+    }
+
+    /// Writes the answer of a query the database alone narrows
+    /// ([`query::narrowed`]) straight from its rows, active nodes' alone,
+    /// as the engine would answer them ([`shape`]).
+    fn write_narrowed(
+        &self,
+        entity: &str,
+        narrowed: &query::Narrowed,
+        list: &mut List,
+    ) -> Result<(), StoreError> {
+        let mut guard = self.reader();
+        let connection = &mut *guard;
+        let certname = narrowed.certname.as_deref();
+        let read = match entity {
+            "nodes" => connection.query_each_columns(
+                &nodes_sql(certname.is_some(), false, true),
+                params![certname],
+                &mut |columns| list.push(&shape::Fields(shape::NODE, columns)),
+            ),
+            _ => connection.query_each_columns(
+                &resources_sql(
+                    certname.is_some(),
+                    narrowed.type_name.is_some(),
+                    narrowed.exported,
+                    true,
+                ),
+                params![certname, narrowed.type_name.as_deref(), narrowed.exported],
+                &mut |columns| list.push(&shape::Fields(shape::RESOURCE, columns)),
+            ),
+        };
+        read.map_err(|e| self.failed(e))
     }
 
     /// Whether a query's answer is written as its rows are read: it
@@ -1267,11 +1308,11 @@ fn json_text(text: Option<&str>) -> Value {
 
 /// A node's state, from the columns of `row` that say when it was
 /// deactivated and when it expired.
-fn node_state(row: &crate::db::Row, deactivated: usize, expired: usize) -> Value {
-    Value::String(if !row.is_null(deactivated) || !row.is_null(expired) {
-        "inactive".into()
-    } else {
+fn node_state(row: &dyn crate::db::Columns, deactivated: usize, expired: usize) -> Value {
+    Value::String(if shape::active(row, deactivated, expired) {
         "active".into()
+    } else {
+        "inactive".into()
     })
 }
 
@@ -1281,65 +1322,50 @@ fn nodes(
     with_facts: bool,
     each: Each,
 ) -> Result<(), DbError> {
-    // The node's row keeps its summary. A node's facts are the bulk of
-    // what its row would read: read only for a query that asks them.
-    connection.query_each(
-        &format!(
-            "SELECT c.certname, c.deactivated, c.expired,
-                c.facts_timestamp, c.facts_environment, {},
-                c.catalog_timestamp, c.catalog_environment,
-                c.report_timestamp, c.report_environment, c.report_status, c.report_noop,
-                c.report_noop_pending, c.report_hash, c.report_job_id,
-                c.report_cached_catalog_status
-         FROM certnames c
-         WHERE {}
-         ORDER BY c.certname",
-            if with_facts {
-                "(SELECT f.facts FROM factsets f WHERE f.certname = c.certname)"
-            } else {
-                "NULL"
-            },
-            given("c.certname", 1, certname.is_some())
-        ),
+    connection.query_each_columns(
+        &nodes_sql(certname.is_some(), with_facts, false),
         params![certname],
-        &mut |row| each(node_row(row)),
+        &mut |columns| {
+            let mut node = shape::row(shape::NODE, columns, 2);
+            node.push("_node_state", node_state(columns, 1, 2));
+            let facts = match columns.column(5) {
+                crate::db::ColumnRef::Text(facts) => Some(facts),
+                _ => None,
+            };
+            node.push_json("_facts", facts.as_deref());
+            each(node)
+        },
     )
 }
 
-fn node_row(mut row: crate::db::Row) -> Row {
-    let state = node_state(&row, 1, 2);
-    // Kept as JSON's words, read without a parser: a fleet's rows.
-    let flag = |text: Option<&str>| match text {
-        Some("true") => Value::Bool(true),
-        Some("false") => Value::Bool(false),
-        other => json_text(other),
-    };
-    let noop = flag(row.str(11));
-    let noop_pending = flag(row.str(12));
-    let mut text = |index: usize| row.take_text(index);
-    let mut node = Row::from_iter([
-        ("certname", text(0)),
-        ("deactivated", text(1)),
-        ("expired", text(2)),
-        ("catalog_timestamp", text(6)),
-        ("facts_timestamp", text(3)),
-        ("report_timestamp", text(8)),
-        ("catalog_environment", text(7)),
-        ("facts_environment", text(4)),
-        ("report_environment", text(9)),
-        ("latest_report_status", text(10)),
-        ("latest_report_noop", noop),
-        ("latest_report_noop_pending", noop_pending),
-        ("latest_report_hash", text(13)),
-        ("latest_report_job_id", text(14)),
-        // Open-source PuppetDB keeps no corrective changes.
-        ("latest_report_corrective_change", Value::Null),
-        ("cached_catalog_status", text(15)),
-        ("_node_state", state),
-    ]);
-    node.insert_json("_facts", row.str(5));
-    node
+/// The statement of the nodes' rows ([`shape::NODE`]'s columns), of one
+/// node when `one` (its certname the first parameter), active ones
+/// alone when `active`.
+fn nodes_sql(one: bool, with_facts: bool, active: bool) -> String {
+    // The node's row keeps its summary. A node's facts are the bulk of
+    // what its row would read: read only for a query that asks them.
+    format!(
+        "SELECT c.certname, c.deactivated, c.expired,
+            c.facts_timestamp, c.facts_environment, {},
+            c.catalog_timestamp, c.catalog_environment,
+            c.report_timestamp, c.report_environment, c.report_status, c.report_noop,
+            c.report_noop_pending, c.report_hash, c.report_job_id,
+            c.report_cached_catalog_status
+         FROM certnames c
+         WHERE {}{}
+         ORDER BY c.certname",
+        if with_facts {
+            "(SELECT f.facts FROM factsets f WHERE f.certname = c.certname)"
+        } else {
+            "NULL"
+        },
+        given("c.certname", 1, one),
+        if active { ACTIVE } else { "" }
+    )
 }
+
+/// The condition that keeps active nodes' rows alone (`c` the nodes).
+const ACTIVE: &str = " AND c.deactivated IS NULL AND c.expired IS NULL";
 
 /// The facts of every node (or one), each a row; only the fact `name`
 /// when a query names one, read from its own rows.
@@ -1543,7 +1569,7 @@ fn package_inventory(connection: &mut Db, certname: Option<&str>) -> Rows {
     )?;
     let mut out = Vec::new();
     for row in &found {
-        let state = node_state(&row, 2, 3);
+        let state = node_state(row, 2, 3);
         let Value::Array(packages) = json_text(row.str(1)) else {
             continue;
         };
@@ -1635,6 +1661,21 @@ fn resources(
     exported: Option<bool>,
     each: Each,
 ) -> Result<(), DbError> {
+    connection.query_each_columns(
+        &resources_sql(certname.is_some(), type_name.is_some(), exported, false),
+        params![certname, type_name, exported],
+        &mut |columns| {
+            let mut resource = shape::row(shape::RESOURCE, columns, 1);
+            resource.push("_node_state", node_state(columns, 10, 11));
+            each(resource)
+        },
+    )
+}
+
+/// The statement of the resources' rows ([`shape::RESOURCE`]'s columns),
+/// narrowed to a node, a type and exported or not when given (the
+/// parameters, in that order), of active nodes alone when `active`.
+fn resources_sql(certname: bool, type_name: bool, exported: Option<bool>, active: bool) -> String {
     // Exported resources are asked for with the value written out, not
     // as a parameter: their own index serves only a query that says it
     // reads them alone.
@@ -1642,41 +1683,17 @@ fn resources(
         Some(true) => "r.exported = 1 AND CAST(?3 AS TEXT) IS NOT NULL".to_string(),
         _ => given("r.exported", 3, exported.is_some()),
     };
-    connection.query_each(
-        &format!(
-            "SELECT r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
-                c.catalog_environment, r.parameters, c.deactivated, c.expired
+    format!(
+        "SELECT r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
+            c.catalog_environment, r.parameters, c.deactivated, c.expired
          FROM catalog_resources r
          JOIN certnames c ON c.certname = r.certname
-         WHERE ({}) AND ({}) AND ({})
+         WHERE ({}) AND ({}) AND ({}){}
          ORDER BY r.certname, r.position",
-            given("r.certname", 1, certname.is_some()),
-            given("r.type", 2, type_name.is_some()),
-            exported_is
-        ),
-        params![certname, type_name, exported],
-        &mut |mut row| {
-            let state = node_state(&row, 10, 11);
-            let exported = Value::Bool(row.boolean(4));
-            let line = json!(row.int(7));
-            let mut out = Row::from_iter([
-                // Columns NOT NULL but the file and the environment.
-                ("certname", row.take_text(0)),
-                ("resource", row.take_text(1)),
-                ("type", row.take_text(2)),
-                ("title", row.take_text(3)),
-                ("exported", exported),
-                ("tags", Value::Null),
-                ("file", row.take_text(6)),
-                ("line", line),
-                ("environment", row.take_text(8)),
-                ("parameters", Value::Null),
-                ("_node_state", state),
-            ]);
-            out.insert_json("tags", row.str(5));
-            out.insert_json("parameters", row.str(9));
-            each(out)
-        },
+        given("r.certname", 1, certname),
+        given("r.type", 2, type_name),
+        exported_is,
+        if active { ACTIVE } else { "" }
     )
 }
 
@@ -1722,7 +1739,7 @@ fn catalogs(connection: &mut Db, certname: Option<&str>) -> Rows {
                 "data": edges,
             }),
         );
-        catalog.insert("_node_state", node_state(&row, 11, 12));
+        catalog.insert("_node_state", node_state(row, 11, 12));
         Ok(catalog)
     });
     for row in rows {

@@ -1164,3 +1164,90 @@ fn mangled_queries_are_refused_not_crashed_on() {
         }
     }
 }
+
+/// What `query_to` writes for `ast`, as text.
+fn written(store: &Store, entity: &str, ast: &Value) -> String {
+    let mut out = Vec::new();
+    store
+        .query_to(entity, Some(ast), &Paging::default(), false, &mut out)
+        .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn answers_the_database_alone_narrows_are_written_as_the_engine_answers_them() {
+    let (_dir, store) = store();
+    let mut values = serde_json::Map::new();
+    values.insert("kernel".into(), json!("Linux"));
+    for node in ["a.example", "b.example", "c.example", "d.example"] {
+        submit(
+            &store,
+            commands::REPLACE_FACTS,
+            &commands::replace_facts(node, "production", &values, None, "server"),
+        );
+    }
+    // Titles and keys that need escaping, a resource with no file or
+    // line, a node with a report and one without.
+    for (node, title) in [
+        ("a.example", "quote \" back \\ tab \t é"),
+        ("b.example", "b"),
+        ("c.example", "c"),
+    ] {
+        let mut document = catalog(node, title, "AAAA\n1");
+        document["resources"][0]["line"] = Value::Null;
+        let payload = commands::replace_catalog(&document, "server", None, &Default::default());
+        submit(&store, commands::REPLACE_CATALOG, &payload);
+    }
+    let payload = commands::store_report(
+        &report("a.example", "2026-11-28T10:00:00.000Z", "changed"),
+        "server",
+    );
+    submit(&store, commands::STORE_REPORT, &payload);
+    submit(
+        &store,
+        commands::DEACTIVATE_NODE,
+        &commands::deactivate_node("c.example"),
+    );
+    for (entity, narrowed) in [
+        ("nodes", json!(["and"])),
+        ("nodes", json!(["=", "certname", "a.example"])),
+        ("resources", json!(["and"])),
+        (
+            "resources",
+            json!(["and", ["=", "type", "Sshkey"], ["=", "exported", true]]),
+        ),
+        (
+            "resources",
+            json!([
+                "and",
+                ["=", "certname", "a.example"],
+                ["=", "exported", false]
+            ]),
+        ),
+    ] {
+        // The same rows through the engine: a condition that holds for
+        // every row, which the database does not decide.
+        let engine = json!([
+            "and",
+            narrowed,
+            ["not", ["=", "certname", "nobody.example"]]
+        ]);
+        let direct = written(&store, entity, &narrowed);
+        assert_eq!(
+            direct,
+            written(&store, entity, &engine),
+            "{entity} {narrowed}"
+        );
+        let rows: Vec<Value> = serde_json::from_str(&direct).unwrap();
+        assert!(!rows.is_empty(), "{entity} {narrowed}");
+        assert!(
+            rows.iter().all(|row| row["certname"] != "c.example"),
+            "a deactivated node's rows: {direct}"
+        );
+    }
+    let nodes: Vec<Value> =
+        serde_json::from_str(&written(&store, "nodes", &json!(["and"]))).unwrap();
+    assert_eq!(nodes.len(), 3);
+    assert_eq!(nodes[0]["latest_report_noop"], false);
+    assert!(nodes[1]["latest_report_noop"].is_null());
+}

@@ -1,0 +1,151 @@
+//! The fields of a node's and a resource's answer, from the columns the
+//! store reads them from: one table per entity, read two ways. A query
+//! the engine filters or projects gets each row as a [`Row`] of values;
+//! a query the database alone narrows (every node, a type's exported
+//! resources) has each row written straight as the JSON object that
+//! [`Row`] would be answered as, with no value made and dropped for it: a
+//! fleet's dashboards ask for such answers, megabytes each.
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use crate::db::{ColumnRef, Columns};
+use crate::row::{Row, WriteJson, raw_json, write_str};
+
+/// How a field is read from its column.
+#[derive(Clone, Copy)]
+pub(crate) enum Column {
+    /// A text, or null.
+    Text(usize),
+    /// JSON's `true` or `false` kept as text (read without a parser), or
+    /// another JSON document.
+    Flag(usize),
+    /// An integer, true when not zero.
+    Bool(usize),
+    /// An integer, or null.
+    Int(usize),
+    /// A JSON document, answered as it is kept.
+    Json(usize),
+    /// Always null.
+    Null,
+}
+
+/// A node's fields, from the columns of `store::nodes`'s statement.
+pub(crate) const NODE: &[(&str, Column)] = &[
+    ("certname", Column::Text(0)),
+    ("deactivated", Column::Text(1)),
+    ("expired", Column::Text(2)),
+    ("catalog_timestamp", Column::Text(6)),
+    ("facts_timestamp", Column::Text(3)),
+    ("report_timestamp", Column::Text(8)),
+    ("catalog_environment", Column::Text(7)),
+    ("facts_environment", Column::Text(4)),
+    ("report_environment", Column::Text(9)),
+    ("latest_report_status", Column::Text(10)),
+    ("latest_report_noop", Column::Flag(11)),
+    ("latest_report_noop_pending", Column::Flag(12)),
+    ("latest_report_hash", Column::Text(13)),
+    ("latest_report_job_id", Column::Text(14)),
+    // Open-source PuppetDB keeps no corrective changes.
+    ("latest_report_corrective_change", Column::Null),
+    ("cached_catalog_status", Column::Text(15)),
+];
+
+/// A resource's fields, from the columns of `store::resources`'s
+/// statement.
+pub(crate) const RESOURCE: &[(&str, Column)] = &[
+    ("certname", Column::Text(0)),
+    ("resource", Column::Text(1)),
+    ("type", Column::Text(2)),
+    ("title", Column::Text(3)),
+    ("exported", Column::Bool(4)),
+    ("tags", Column::Json(5)),
+    ("file", Column::Text(6)),
+    ("line", Column::Int(7)),
+    ("environment", Column::Text(8)),
+    ("parameters", Column::Json(9)),
+];
+
+/// The fields as a row, with room for `hidden` more (the store's own).
+pub(crate) fn row(fields: &[(&'static str, Column)], columns: &dyn Columns, hidden: usize) -> Row {
+    let mut row = Row::with_capacity(fields.len() + hidden);
+    for &(name, column) in fields {
+        match column {
+            Column::Json(index) => row.push_json(name, text(columns, index).as_deref()),
+            column => row.push(name, value(column, columns)),
+        }
+    }
+    row
+}
+
+/// A field's value (but a JSON document's: [`row`]).
+fn value(column: Column, columns: &dyn Columns) -> Value {
+    match column {
+        Column::Text(index) => text(columns, index).map_or(Value::Null, |t| t.into_owned().into()),
+        Column::Flag(index) => match text(columns, index).as_deref() {
+            Some("true") => Value::Bool(true),
+            Some("false") => Value::Bool(false),
+            Some(other) => serde_json::from_str(other).unwrap_or(Value::Null),
+            None => Value::Null,
+        },
+        Column::Bool(index) => Value::Bool(columns.column(index).int().is_some_and(|n| n != 0)),
+        Column::Int(index) => columns.column(index).int().map_or(Value::Null, Value::from),
+        Column::Json(index) => text(columns, index)
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or(Value::Null),
+        Column::Null => Value::Null,
+    }
+}
+
+/// A column as text, a number written out, or nothing when null.
+fn text(columns: &dyn Columns, index: usize) -> Option<std::borrow::Cow<'_, str>> {
+    match columns.column(index) {
+        ColumnRef::Text(text) => Some(text),
+        ColumnRef::Int(n) => Some(n.to_string().into()),
+        ColumnRef::Null => None,
+    }
+}
+
+/// Whether the node a row is of is active: neither of its columns that
+/// say when it was deactivated and when it expired holds a time.
+pub(crate) fn active(columns: &dyn Columns, deactivated: usize, expired: usize) -> bool {
+    [deactivated, expired]
+        .iter()
+        .all(|&index| matches!(columns.column(index), ColumnRef::Null))
+}
+
+/// A row written as the JSON object its [`row`] is answered as.
+pub(crate) struct Fields<'a>(
+    pub(crate) &'a [(&'static str, Column)],
+    pub(crate) &'a dyn Columns,
+);
+
+impl WriteJson for Fields<'_> {
+    fn write_json<W: Write>(&self, out: &mut W) -> std::io::Result<()> {
+        let Fields(fields, columns) = self;
+        out.write_all(b"{")?;
+        for (index, &(name, column)) in fields.iter().enumerate() {
+            if index > 0 {
+                out.write_all(b",")?;
+            }
+            write_str(out, name)?;
+            out.write_all(b":")?;
+            match column {
+                Column::Text(index) => match text(*columns, index) {
+                    Some(text) => write_str(out, &text)?,
+                    None => out.write_all(b"null")?,
+                },
+                Column::Json(index) => {
+                    let kept = text(*columns, index);
+                    match kept.as_deref().and_then(raw_json) {
+                        Some(raw) => out.write_all(raw.get().as_bytes())?,
+                        None => out.write_all(b"null")?,
+                    }
+                }
+                column => serde_json::to_writer(&mut *out, &value(column, *columns))?,
+            }
+        }
+        out.write_all(b"}")
+    }
+}
