@@ -1322,3 +1322,61 @@ pub(crate) fn finish(extract: &Extract, mut rows: Vec<Row>, paging: &Paging) -> 
         .map(Row::into_value)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn narrowed_of(entity: &str, ast: Value, paging: &Paging) -> Option<Narrowed> {
+        narrowed(entity, &parse(entity, Some(&ast)).unwrap(), paging)
+    }
+
+    #[test]
+    fn only_what_the_database_decides_alone_is_narrowed() {
+        let unpaged = Paging::default();
+        assert_eq!(
+            narrowed_of(
+                "resources",
+                json!(["and", ["=", "type", "Sshkey"], ["=", "exported", true]]),
+                &unpaged
+            ),
+            Some(Narrowed {
+                certname: None,
+                type_name: Some("Sshkey".into()),
+                exported: Some(true),
+            })
+        );
+        assert_eq!(
+            narrowed_of("nodes", json!(["=", "certname", "a.example"]), &unpaged)
+                .and_then(|n| n.certname),
+            Some("a.example".into())
+        );
+        for (entity, ast) in [
+            // Said twice: the engine keeps rows matching both.
+            (
+                "nodes",
+                json!(["and", ["=", "certname", "a"], ["=", "certname", "b"]]),
+            ),
+            // A time is compared as one, not as its text.
+            ("nodes", json!(["=", "certname", "2026-11-28T10:00:00Z"])),
+            // Not a field the database narrows by.
+            ("nodes", json!(["=", "latest_report_status", "failed"])),
+            ("resources", json!(["=", "exported", "true"])),
+            ("resources", json!(["or", ["=", "type", "Sshkey"]])),
+            ("resources", json!(["not", ["=", "type", "Sshkey"]])),
+            (
+                "resources",
+                json!(["extract", ["title"], ["=", "type", "Sshkey"]]),
+            ),
+            ("facts", json!(["=", "certname", "a"])),
+        ] {
+            assert_eq!(narrowed_of(entity, ast.clone(), &unpaged), None, "{ast}");
+        }
+        let limited = Paging {
+            limit: Some(1),
+            ..Paging::default()
+        };
+        assert_eq!(narrowed_of("nodes", json!(["and"]), &limited), None);
+    }
+}
