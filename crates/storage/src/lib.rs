@@ -51,7 +51,10 @@
 //! factset, a report's summary in columns beside the report. The
 //! commands keep them in the same transaction. The query engine narrows
 //! in SQL by node, type, exported, fact name and latest report, and
-//! filters the rest in memory. On SQLite, reads use their own
+//! filters the rest in memory; an answer the database alone narrows
+//! (every node, a type's exported resources) is written straight from
+//! its rows, from the same table of fields ([`shape`]) the engine's rows
+//! are made from. On SQLite, reads use their own
 //! connections, one per core, beside the one that writes.
 //!
 //! This crate never compiles or applies anything; it knows Puppet's

@@ -1170,13 +1170,17 @@ pub(crate) fn streams(extract: &Extract, paging: &Paging) -> bool {
 /// What the database alone narrows a query's answer to, when nothing in
 /// the query needs its rows read into the engine (no projection,
 /// grouping, computed field or paging, and no condition but a value for
-/// the node, and for resources the type and whether exported, each said
-/// once with `=`): the answer is then written as the database reads it.
+/// the node, for nodes their catalog's environment and latest report's
+/// status (Puppetboard's nodes), and for resources the type and whether
+/// exported, each said once with `=`): the answer is then written as the
+/// database reads it.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Narrowed {
     pub(crate) certname: Option<String>,
     pub(crate) type_name: Option<String>,
     pub(crate) exported: Option<bool>,
+    pub(crate) catalog_environment: Option<String>,
+    pub(crate) latest_report_status: Option<String>,
 }
 
 /// The [`Narrowed`] form of a query of `entity` (`nodes` or
@@ -1214,6 +1218,12 @@ pub(crate) fn narrowed(entity: &str, extract: &Extract, paging: &Paging) -> Opti
             }
             ("exported", "resources") if narrowed.exported.is_none() => {
                 narrowed.exported = Some(value.as_bool()?);
+            }
+            ("catalog_environment", "nodes") if narrowed.catalog_environment.is_none() => {
+                narrowed.catalog_environment = Some(text()?.to_string());
+            }
+            ("latest_report_status", "nodes") if narrowed.latest_report_status.is_none() => {
+                narrowed.latest_report_status = Some(text()?.to_string());
             }
             _ => return None,
         }
@@ -1342,15 +1352,32 @@ mod tests {
                 &unpaged
             ),
             Some(Narrowed {
-                certname: None,
                 type_name: Some("Sshkey".into()),
                 exported: Some(true),
+                ..Narrowed::default()
             })
         );
         assert_eq!(
             narrowed_of("nodes", json!(["=", "certname", "a.example"]), &unpaged)
                 .and_then(|n| n.certname),
             Some("a.example".into())
+        );
+        // Puppetboard's nodes of an environment, of a status.
+        assert_eq!(
+            narrowed_of(
+                "nodes",
+                json!([
+                    "and",
+                    ["=", "catalog_environment", "production"],
+                    ["=", "latest_report_status", "failed"]
+                ]),
+                &unpaged
+            ),
+            Some(Narrowed {
+                catalog_environment: Some("production".into()),
+                latest_report_status: Some("failed".into()),
+                ..Narrowed::default()
+            })
         );
         for (entity, ast) in [
             // Said twice: the engine keeps rows matching both.
@@ -1361,7 +1388,8 @@ mod tests {
             // A time is compared as one, not as its text.
             ("nodes", json!(["=", "certname", "2026-11-28T10:00:00Z"])),
             // Not a field the database narrows by.
-            ("nodes", json!(["=", "latest_report_status", "failed"])),
+            ("nodes", json!(["=", "report_environment", "production"])),
+            ("resources", json!(["=", "title", "a"])),
             ("resources", json!(["=", "exported", "true"])),
             ("resources", json!(["or", ["=", "type", "Sshkey"]])),
             ("resources", json!(["not", ["=", "type", "Sshkey"]])),

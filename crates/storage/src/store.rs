@@ -435,11 +435,20 @@ impl Store {
         let connection = &mut *guard;
         let certname = narrowed.certname.as_deref();
         let read = match entity {
-            "nodes" => connection.query_each_columns(
-                &nodes_sql(certname.is_some(), false, true),
-                params![certname],
-                &mut |columns| list.push(&shape::Fields(shape::NODE, columns)),
-            ),
+            "nodes" => {
+                let environment = narrowed.catalog_environment.as_deref();
+                let status = narrowed.latest_report_status.as_deref();
+                let and = format!(
+                    "{ACTIVE} AND {} AND {}",
+                    given("c.catalog_environment", 2, environment.is_some()),
+                    given("c.report_status", 3, status.is_some())
+                );
+                connection.query_each_columns(
+                    &nodes_sql(certname.is_some(), false, &and),
+                    params![certname, environment, status],
+                    &mut |columns| list.push(&shape::Fields(shape::NODE, columns)),
+                )
+            }
             _ => connection.query_each_columns(
                 &resources_sql(
                     certname.is_some(),
@@ -1323,7 +1332,7 @@ fn nodes(
     each: Each,
 ) -> Result<(), DbError> {
     connection.query_each_columns(
-        &nodes_sql(certname.is_some(), with_facts, false),
+        &nodes_sql(certname.is_some(), with_facts, ""),
         params![certname],
         &mut |columns| {
             let mut node = shape::row(shape::NODE, columns, 2);
@@ -1339,9 +1348,9 @@ fn nodes(
 }
 
 /// The statement of the nodes' rows ([`shape::NODE`]'s columns), of one
-/// node when `one` (its certname the first parameter), active ones
-/// alone when `active`.
-fn nodes_sql(one: bool, with_facts: bool, active: bool) -> String {
+/// node when `one` (its certname the first parameter), with the
+/// conditions `and` adds (` AND ...`).
+fn nodes_sql(one: bool, with_facts: bool, and: &str) -> String {
     // The node's row keeps its summary. A node's facts are the bulk of
     // what its row would read: read only for a query that asks them.
     format!(
@@ -1360,7 +1369,7 @@ fn nodes_sql(one: bool, with_facts: bool, active: bool) -> String {
             "NULL"
         },
         given("c.certname", 1, one),
-        if active { ACTIVE } else { "" }
+        and
     )
 }
 

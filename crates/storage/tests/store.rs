@@ -1211,6 +1211,19 @@ fn answers_the_database_alone_narrows_are_written_as_the_engine_answers_them() {
     for (entity, narrowed) in [
         ("nodes", json!(["and"])),
         ("nodes", json!(["=", "certname", "a.example"])),
+        // Puppetboard's nodes page, of an environment and a status.
+        (
+            "nodes",
+            json!(["and", ["=", "catalog_environment", "production"]]),
+        ),
+        (
+            "nodes",
+            json!([
+                "and",
+                ["=", "catalog_environment", "production"],
+                ["=", "latest_report_status", "changed"]
+            ]),
+        ),
         ("resources", json!(["and"])),
         (
             "resources",
