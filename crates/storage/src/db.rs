@@ -128,26 +128,31 @@ impl Columns for Row {
     }
 }
 
-/// SQLite's row as it steps, read as [`sqlite_row`] reads it.
+/// SQLite's row as it steps.
 struct SqliteColumns<'a, 'b>(&'a rusqlite::Row<'b>);
 
 impl Columns for SqliteColumns<'_, '_> {
     fn column(&self, index: usize) -> ColumnRef<'_> {
-        use rusqlite::types::ValueRef;
-        match self.0.get_ref(index) {
-            Ok(ValueRef::Integer(n)) => ColumnRef::Int(n),
-            Ok(ValueRef::Real(f)) => ColumnRef::Text(f.to_string().into()),
-            // Checked the fast way first: the lossy decoding is for what
-            // another writer left.
-            Ok(ValueRef::Text(t) | ValueRef::Blob(t)) => {
-                ColumnRef::Text(match std::str::from_utf8(t) {
-                    Ok(text) => text.into(),
-                    Err(_) => String::from_utf8_lossy(t),
-                })
-            }
-            Ok(ValueRef::Null) | Err(_) => ColumnRef::Null,
-        }
+        // Only a column beyond the statement's fails, which none asks.
+        sqlite_column(self.0, index).unwrap_or(ColumnRef::Null)
     }
+}
+
+/// A column of SQLite's row, borrowed from it.
+fn sqlite_column<'a>(row: &'a rusqlite::Row<'_>, index: usize) -> rusqlite::Result<ColumnRef<'a>> {
+    use rusqlite::types::ValueRef;
+    Ok(match row.get_ref(index)? {
+        ValueRef::Null => ColumnRef::Null,
+        ValueRef::Integer(n) => ColumnRef::Int(n),
+        ValueRef::Real(f) => ColumnRef::Text(f.to_string().into()),
+        // Valid UTF-8 (all the store writes) is checked the fast way;
+        // the lossy decoding is the slow path, for what another writer
+        // left.
+        ValueRef::Text(t) | ValueRef::Blob(t) => ColumnRef::Text(match std::str::from_utf8(t) {
+            Ok(text) => text.into(),
+            Err(_) => String::from_utf8_lossy(t),
+        }),
+    })
 }
 
 /// Why a statement failed; `unavailable` when the database could not be
@@ -316,20 +321,12 @@ fn pg_row(row: &postgres::Row) -> Result<Row, DbError> {
 }
 
 fn sqlite_row(row: &rusqlite::Row<'_>, columns: usize) -> rusqlite::Result<Row> {
-    use rusqlite::types::ValueRef;
     let mut values = Vec::with_capacity(columns);
     for index in 0..columns {
-        values.push(match row.get_ref(index)? {
-            ValueRef::Null => Param::Null,
-            ValueRef::Integer(n) => Param::Int(n),
-            ValueRef::Real(f) => Param::Text(f.to_string()),
-            // Valid UTF-8 (all the store writes) is copied as it is; the
-            // lossy decoding is the slow path, for what another writer
-            // left.
-            ValueRef::Text(t) | ValueRef::Blob(t) => Param::Text(match std::str::from_utf8(t) {
-                Ok(text) => text.to_owned(),
-                Err(_) => String::from_utf8_lossy(t).into_owned(),
-            }),
+        values.push(match sqlite_column(row, index)? {
+            ColumnRef::Null => Param::Null,
+            ColumnRef::Int(n) => Param::Int(n),
+            ColumnRef::Text(text) => Param::Text(text.into_owned()),
         });
     }
     Ok(Row(values))
