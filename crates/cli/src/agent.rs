@@ -486,5 +486,5 @@ fn use_synced_plugins(vardir: &std::path::Path) {
         environmentpath: Some(vardir.join("no-environments")),
         ..EnvArgs::default()
     };
-    crate::environment::choose(&args);
+    crate::environment::choose(&args, false);
 }

@@ -335,6 +335,25 @@ pub(crate) fn ruby() -> Arc<marionette_ruby::RubyHost> {
     .clone()
 }
 
+/// Whether a module on `modulepath` has Ruby functions or templates.
+fn runs_ruby(modulepath: &[PathBuf]) -> bool {
+    modulepath
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .flatten()
+        .any(|module| {
+            let module = module.path();
+            [
+                "lib/puppet/functions",
+                "lib/puppet/parser/functions",
+                "templates",
+            ]
+            .iter()
+            .any(|dir| module.join(dir).is_dir())
+        })
+}
+
 /// What a Ruby host of `environment` runs with: its program kept
 /// compiled under `$vardir/cache`.
 pub(crate) fn ruby_settings(environment: &Environment) -> marionette_ruby::Settings {
@@ -347,9 +366,16 @@ pub(crate) fn ruby_settings(environment: &Environment) -> marionette_ruby::Setti
 static PLUGINS: OnceLock<Plugins> = OnceLock::new();
 static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
 
-/// Chooses the command's environment; the first call wins.
-pub(crate) fn choose(args: &EnvArgs) {
+/// Chooses the command's environment; the first call wins. A command
+/// that compiles (`ruby_ahead`) in an environment whose modules have Ruby
+/// a compile runs (functions, templates) starts the Ruby host now, so
+/// that Ruby loads beside the modules' discovery and the compile's first
+/// work, rather than after them when the compile first needs it.
+pub(crate) fn choose(args: &EnvArgs, ruby_ahead: bool) {
     let environment = args.resolve();
+    if ruby_ahead && runs_ruby(&environment.modulepath) {
+        marionette_ruby::RubyHost::prestart(&ruby_settings(&environment));
+    }
     PLUGINS.get_or_init(|| Plugins::discover(environment));
     HIERA.get_or_init(|| marionette_hiera::Hiera::new(hiera_settings(args)));
 }

@@ -355,7 +355,14 @@ fn main() -> ExitCode {
     }
     environment::set_global(&cli.env);
     if !agent {
-        environment::choose(&cli.env);
+        let compiles = matches!(
+            cli.command,
+            Command::Apply { .. }
+                | Command::Catalog {
+                    command: CatalogCommand::Compile(_)
+                }
+        );
+        environment::choose(&cli.env, compiles);
     }
     let result = run(cli);
     // Plugins get to finish cleanly before the process ends.

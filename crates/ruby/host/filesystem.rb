@@ -1,9 +1,8 @@
 # Puppet's file system façade (Puppet::FileSystem), as module code calls
 # it (yumrepo_core's and zypprepo's providers, extlib's functions): paths
 # given as strings or Pathnames, answered by Ruby's own File and Dir.
-
-require 'pathname'
-require 'fileutils'
+# Pathname and FileUtils load when first named (values.rb): FileUtils
+# alone would add a third to the host's start.
 
 module Puppet
   module FileSystem

@@ -4,7 +4,7 @@
 
 module Marionette
   class << self
-    attr_reader :environment, :modulepath, :fact_files, :skipped_facts
+    attr_reader :environment, :modulepath, :fact_files, :skipped_facts, :template_cache
 
     def scopes
       @scopes ||= []
@@ -23,6 +23,9 @@ module Marionette
       @fact_files = Array(params['fact_files'])
       # Facts whose code stopped a host before this one.
       @skipped_facts = Array(params['skipped_facts'])
+      # Where templates are kept compiled (see Templates): a directory the
+      # engine made the user's own, none without a cache.
+      @template_cache = params['template_cache']
       @modulepath.each do |dir|
         Dir.glob(File.join(dir, '*', 'lib')).sort.each { |lib| $LOAD_PATH << lib unless $LOAD_PATH.include?(lib) }
       end
@@ -295,20 +298,76 @@ module Marionette
   # Templates compiled to Ruby methods of TemplateWrapper, once each: by
   # file (while it keeps its modification time and size) or by inline
   # text. ERB's compiling and Ruby's parsing of the result would otherwise
-  # be paid at every render.
+  # be paid at every render. A template's file is also kept compiled, as
+  # Ruby's instruction sequences, in the engine's cache: a one-off compile
+  # then loads it without loading ERB or parsing anything (apache's vhost
+  # fragments cost about 1.5 ms each to compile, ERB's library 5 ms). Each
+  # file has one entry, named by a digest of its path, which begins with
+  # the digest of the text it was compiled from: a changed template
+  # replaces its entry, so the cache grows with templates, not edits.
   module Templates
     LIMIT = 2000
+    # Changes whenever what a template is compiled to does, so that no
+    # host loads another's form.
+    FORM = 1
 
     def self.method_for(file, text)
       @methods ||= {}
       key = file ? [file, File.mtime(file), File.size(file)] : [nil, text]
       @methods[key] ||= begin
         @methods.clear if @methods.size >= LIMIT
-        name = "__marionette_template_#{@count = (@count || 0) + 1}"
         source = file ? File.read(file, mode: 'rb:UTF-8') : text
-        ERB.new(source, trim_mode: '-').def_method(TemplateWrapper, "#{name}()", file || '(erb)')
-        name
+        define(source, file)
       end
+    end
+
+    # Defines the method rendering `source` (the text of `file`, or an
+    # inline template) and says its name.
+    def self.define(source, file)
+      digest = Digest::SHA256.hexdigest("#{FORM}\0#{file}\0#{source}")
+      name = "__marionette_template_#{digest[0, 32]}"
+      return name if TemplateWrapper.method_defined?(name, false)
+
+      kept = file && Marionette.template_cache &&
+             File.join(Marionette.template_cache,
+                       "#{Digest::SHA256.hexdigest(file)}-#{RUBY_VERSION}-#{RUBY_PLATFORM}-#{RUBY_REVISION}.bin")
+      iseq = kept && load(kept, digest)
+      unless iseq
+        iseq = compile(source, file || '(erb)', name)
+        keep(iseq, kept, digest) if kept
+      end
+      iseq.eval
+      name
+    end
+
+    # The template as ERB's def_method makes it, a method of
+    # TemplateWrapper, on the same lines (the method's own first, at line
+    # 0), so that errors name the template's lines.
+    def self.compile(source, file, name)
+      code = ERB.new(source, trim_mode: '-').src
+      code = code.sub(/^(?!#|$)/) { "class ::Marionette::TemplateWrapper; def #{name}\n" } << "\nend; end\n"
+      RubyVM::InstructionSequence.compile(code, file, file, -1)
+    end
+
+    # The compiled form kept at `path`, if it was compiled from the text
+    # whose digest is `digest`.
+    def self.load(path, digest)
+      kept = File.binread(path)
+      return nil unless kept.start_with?("#{digest}\n")
+
+      RubyVM::InstructionSequence.load_from_binary(kept.byteslice(digest.size + 1..))
+    rescue StandardError
+      nil
+    end
+
+    # Written whole under another name, then renamed: a host loading it
+    # meanwhile finds the whole of it or nothing.
+    def self.keep(iseq, path, digest)
+      temporary = "#{path}.#{Process.pid}"
+      File.binwrite(temporary, "#{digest}\n#{iseq.to_binary}")
+      File.rename(temporary, path)
+    rescue StandardError
+      File.unlink(temporary) rescue nil # rubocop:disable Style/RescueModifier
     end
   end
 
@@ -493,12 +552,10 @@ module Kernel
   rescue LoadError
     return false if name.to_s.match?(PUPPETS_OWN)
 
-    if Object.autoload?(:Gem)
-      marionette_original_require('rubygems')
-      # RubyGems' own `require` now wraps this one, and activates the gem
-      # that holds the file (net-ftp, a bundled gem since Ruby 3.1).
-      return require(name)
-    end
+    # RubyGems' own `require` then wraps this one, and activates the gem
+    # that holds the file (net-ftp, a bundled gem since Ruby 3.1).
+    return require(name) if Marionette.load_rubygems
+
     raise
   end
 
@@ -523,9 +580,60 @@ class Object
   end
 end
 
-# RubyGems, which Puppet's Ruby always has loaded, loads when module code
-# first names it (`Gem::Version` in keystone's types, apache's templates).
-Object.autoload(:Gem, 'rubygems') unless defined?(Gem)
+# RubyGems, which Puppet's Ruby always has loaded, is there as Puppet's
+# is, but costs a one-off compile about 40 ms to load whole. What module
+# code mostly names of it, `Gem::Version` and `Gem::Requirement` (apache's
+# functions and templates, keystone's types), loads alone from RubyGems' own
+# files; anything else it has (a constant, `Gem.loaded_specs`) loads it
+# whole first. The two files are taken from RubyGems' own directory, so
+# that loading it whole later does not load them again.
+module Marionette
+  # RubyGems' directory, for its files loaded on their own.
+  def self.rubygems_dir
+    @rubygems_dir ||= begin
+      found = $LOAD_PATH.resolve_feature_path('rubygems')
+      found && File.join(File.dirname(found[1]), 'rubygems')
+    rescue LoadError
+      nil
+    end
+  end
+
+  # Loads RubyGems whole; false when it already was (or cannot be).
+  def self.load_rubygems
+    return false if @rubygems_loaded
+
+    @rubygems_loaded = true
+    marionette_original_require('rubygems')
+  rescue LoadError
+    false
+  end
+end
+
+unless defined?(Gem)
+  module Gem
+    if (dir = Marionette.rubygems_dir)
+      autoload :Version, File.join(dir, 'version')
+      autoload :Requirement, File.join(dir, 'requirement')
+    end
+    %i[Specification Dependency Platform LoadError VERSION].each { |name| autoload name, 'rubygems' }
+
+    def self.const_missing(name)
+      return super unless Marionette.load_rubygems
+
+      const_get(name)
+    end
+
+    def self.method_missing(name, *args, &block)
+      return super unless Marionette.load_rubygems && respond_to?(name)
+
+      public_send(name, *args, &block)
+    end
+
+    def self.respond_to_missing?(name, include_private = false)
+      Marionette.load_rubygems && respond_to?(name, include_private)
+    end
+  end
+end
 
 # Puppet's namespaces answer for constants the host does not define with
 # an empty module, so a file that names `Puppet::Util::Something` loads;

@@ -19,6 +19,17 @@ require 'English'
   ERB: 'erb', Set: 'set', Digest: 'digest'
 }.each { |name, library| autoload(name, library) unless Object.const_defined?(name, false) }
 
+# `Pathname(path)`, which Pathname's library adds to every object, loads
+# it when first called, as its constant does.
+module Kernel
+  private
+
+  def Pathname(path)
+    require 'pathname'
+    Pathname(path)
+  end
+end
+
 # `to_set`, and the methods `time` adds to Time (`Time.parse`,
 # `Time#iso8601`...), load their library when first called, which then
 # replaces these with its own.

@@ -31,28 +31,9 @@ pub(crate) fn arguments(parts: &[(&str, &str)], cache: Option<&Path>) -> Vec<Str
 /// they are not there; `None` when the cache is not private to the user
 /// or cannot be written.
 fn kept(parts: &[(&str, &str)], cache: &Path) -> Option<PathBuf> {
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(cache)
-        .ok()?;
-    let private = |path: &Path| {
-        std::fs::symlink_metadata(path).is_ok_and(|meta| {
-            // SAFETY: geteuid(2) only reads the process's effective user.
-            meta.is_dir() && meta.uid() == unsafe { libc::geteuid() } && meta.mode() & 0o022 == 0
-        })
-    };
-    if !private(cache) {
-        return None;
-    }
     let mut digest = std::collections::hash_map::DefaultHasher::new();
     parts.hash(&mut digest);
-    let dir = cache.join(format!("host-{:016x}", digest.finish()));
-    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && private(&dir) => {}
-        Err(_) => return None,
-    }
+    let dir = private_dir(cache, &format!("host-{:016x}", digest.finish()))?;
     for (name, source) in parts {
         let file = dir.join(format!("{name}.rb"));
         if std::fs::read(&file).is_ok_and(|kept| kept == source.as_bytes()) {
@@ -74,6 +55,32 @@ fn kept(parts: &[(&str, &str)], cache: &Path) -> Option<PathBuf> {
         }
     }
     Some(dir)
+}
+
+/// `cache`'s directory `name`, made if missing: `None` unless both are
+/// the user's own and no one else may write to them, since the host runs
+/// what is kept there.
+pub(crate) fn private_dir(cache: &Path, name: &str) -> Option<PathBuf> {
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(cache)
+        .ok()?;
+    let private = |path: &Path| {
+        std::fs::symlink_metadata(path).is_ok_and(|meta| {
+            // SAFETY: geteuid(2) only reads the process's effective user.
+            meta.is_dir() && meta.uid() == unsafe { libc::geteuid() } && meta.mode() & 0o022 == 0
+        })
+    };
+    if !private(cache) {
+        return None;
+    }
+    let dir = cache.join(name);
+    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Ok(()) => Some(dir),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && private(&dir) => Some(dir),
+        Err(_) => None,
+    }
 }
 
 /// The one `-e` program that loads the parts kept in `dir`: each from its

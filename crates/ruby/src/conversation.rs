@@ -14,7 +14,7 @@
 //! started after one that stopped is first given again what the stopped
 //! one had registered (the [`Journal`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread::ThreadId;
@@ -30,6 +30,50 @@ use crate::{Answer, Engine, HostError, Question};
 
 /// The time the host has to start and answer its handshake.
 const START_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A host process started ahead of need, for the first conversation
+/// starting one with the same Ruby and cache.
+struct Spare {
+    ruby: PathBuf,
+    cache: Option<PathBuf>,
+    child: Child,
+}
+
+static SPARE: Mutex<Option<Spare>> = Mutex::new(None);
+
+/// Starts a host process now, so that Ruby loads the host's program while
+/// the caller does other work; the first conversation to start a host
+/// with the same Ruby and cache greets it and goes on with it. One that
+/// cannot start is left to that conversation to report; one no one takes
+/// ends with the program (its input closes).
+pub(crate) fn prestart(ruby: &Path, cache: Option<&Path>) {
+    let mut spare = lock(&SPARE);
+    if spare.is_none()
+        && let Ok(child) = spawn(ruby, cache)
+    {
+        *spare = Some(Spare {
+            ruby: ruby.to_path_buf(),
+            cache: cache.map(Path::to_path_buf),
+            child,
+        });
+    }
+}
+
+/// A new Ruby process on the host's program.
+fn spawn(ruby: &Path, cache: Option<&Path>) -> Result<Child, HostError> {
+    let mut command = Command::new(ruby);
+    // RubyGems is loaded only when a module's file needs a gem.
+    command.arg("--disable-gems");
+    command.args(crate::boot::arguments(crate::HOST, cache));
+    command.env_remove("RUBYOPT");
+    Child::spawn_reporting(&mut command, ruby_crash).map_err(|e| HostError::NoRuby {
+        ruby: ruby.to_path_buf(),
+        message: match e.kind() {
+            std::io::ErrorKind::NotFound => format!("{} was not found", ruby.display()),
+            _ => format!("{} could not be started: {e}", ruby.display()),
+        },
+    })
+}
 
 enum State {
     Idle,
@@ -160,23 +204,16 @@ impl Conversation {
         Ok(())
     }
 
-    /// Starts the host on its program.
+    /// Starts the host on its program, or takes the one [`prestart`]
+    /// started for the same Ruby and cache.
     fn start(&self) -> Result<(), HostError> {
-        let mut command = Command::new(&self.ruby);
-        // RubyGems is loaded only when a module's file needs a gem.
-        command.arg("--disable-gems");
-        command.args(crate::boot::arguments(crate::HOST, self.cache.as_deref()));
-        command.env_remove("RUBYOPT");
-        let child =
-            Child::spawn_reporting(&mut command, ruby_crash).map_err(|e| HostError::NoRuby {
-                ruby: self.ruby.clone(),
-                message: match e.kind() {
-                    std::io::ErrorKind::NotFound => {
-                        format!("{} was not found", self.ruby.display())
-                    }
-                    _ => format!("{} could not be started: {e}", self.ruby.display()),
-                },
-            })?;
+        let spare = lock(&SPARE)
+            .take_if(|spare| spare.ruby == self.ruby && spare.cache == self.cache)
+            .map(|spare| spare.child);
+        let child = match spare {
+            Some(child) => child,
+            None => spawn(&self.ruby, self.cache.as_deref())?,
+        };
         let generation = {
             let mut generations = lock(&self.generations);
             *generations += 1;

@@ -213,6 +213,27 @@ fn values_make_the_round_trip_through_ruby() {
 }
 
 #[test]
+fn rubygems_is_there_as_in_puppets_ruby_and_loaded_whole_only_when_needed() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let value = engine.call("mrtest_ruby::gems", &[], None).unwrap();
+    let flags = |items: &[bool]| Value::array(items.iter().map(|b| Value::Boolean(*b)).collect());
+    // Versions and requirements answer as RubyGems' own (2.10 > 2.9.1,
+    // 1.10 within [1.2, 2)) without RubyGems loaded whole; naming anything
+    // else of it loads it.
+    assert_eq!(
+        value,
+        Value::array(vec![
+            flags(&[true, true, false]),
+            flags(&[true, true, true])
+        ])
+    );
+}
+
+#[test]
 fn a_3x_function_gets_3x_arguments_and_checks_its_arity() {
     let host = host();
     let mut engine = Fake {
@@ -289,6 +310,66 @@ fn templates_see_variables_scope_and_functions() {
         }
         other => panic!("expected a failure at line 2, got {other:?}"),
     }
+}
+
+#[test]
+fn a_template_is_kept_compiled_and_the_next_host_renders_it_without_erb() {
+    host();
+    let cache = tempfile::tempdir().unwrap();
+    let templates = tempfile::tempdir().unwrap();
+    let file = templates.path().join("mrtest-kept.erb");
+    std::fs::write(
+        &file,
+        "<% @servers.each do |s| -%>\nserver <%= s %>\n<% end -%>\nerb=<%= $LOADED_FEATURES.any? { |f| f.end_with?('/erb.rb') } %>\n<%= @missing.upcase %>\n",
+    )
+    .unwrap();
+    let mut variables = PHash::default();
+    variables.insert(
+        Value::string("servers"),
+        Value::array(vec![Value::string("a"), Value::string("b")]),
+    );
+    let render = |variables: &PHash| {
+        let mut settings = Settings::new("production", vec![modules()]);
+        settings.cache = Some(cache.path().to_path_buf());
+        let host = RubyHost::new(settings);
+        let mut engine = Fake {
+            host: &host,
+            logs: Vec::new(),
+        };
+        host.render(
+            Template::File(&file),
+            variables,
+            &Context::default(),
+            &mut engine,
+        )
+    };
+    // Line 5 calls a method of nil: the same failure, at the same line,
+    // whether the template was compiled now or loaded compiled.
+    for erb_loaded in [true, false] {
+        match render(&variables) {
+            Err(HostError::Raised {
+                template_line,
+                class,
+                ..
+            }) => {
+                assert_eq!(template_line, Some(5), "erb loaded: {erb_loaded}");
+                assert_eq!(class, "NoMethodError");
+            }
+            other => panic!("expected a failure at line 5, got {other:?}"),
+        }
+    }
+    variables.insert(Value::string("missing"), Value::string("x"));
+    // The first host compiled the template with ERB and kept it; this one
+    // renders it from the cache, without loading ERB.
+    let text = render(&variables).unwrap().text;
+    assert_eq!(text, "server a\nserver b\nerb=false\nX\n");
+    // A changed template is compiled again, and replaces what was kept.
+    std::fs::write(&file, "changed <%= @missing %>\n").unwrap();
+    assert_eq!(render(&variables).unwrap().text, "changed x\n");
+    let kept = std::fs::read_dir(cache.path().join("templates"))
+        .unwrap()
+        .count();
+    assert_eq!(kept, 1, "one entry for the template's file");
 }
 
 #[test]
@@ -444,6 +525,65 @@ fn without_ruby_the_error_says_so() {
         .unwrap_err();
     assert!(matches!(error, HostError::NoRuby { .. }), "{error:?}");
     assert_eq!(error.to_string(), "/nonexistent/mrtest-ruby was not found");
+}
+
+#[test]
+fn a_host_started_ahead_is_the_one_the_first_request_uses() {
+    host();
+    let dir = tempfile::tempdir().unwrap();
+    let starts = dir.path().join("starts");
+    let ruby = dir.path().join("mrtest-ruby");
+    std::fs::write(
+        &ruby,
+        format!(
+            "#!/bin/sh\necho started >> '{}'\nexec ruby \"$@\"\n",
+            starts.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&ruby, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut settings = Settings::new("production", vec![modules()]);
+    settings.ruby = ruby;
+    RubyHost::prestart(&settings);
+    let started = || {
+        std::fs::read_to_string(&starts)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while started() == 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(started(), 1, "the process was started ahead");
+    let host = RubyHost::new(settings);
+    assert!(!host.running(), "a host is in service only once greeted");
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let value = engine.call("mrtest_ruby::echo", &[Value::Integer(7)], None);
+    assert_eq!(value.unwrap(), Value::Integer(7));
+    assert_eq!(started(), 1, "the request took the process started ahead");
+}
+
+#[test]
+fn a_host_that_could_not_start_ahead_is_reported_by_the_first_request() {
+    let mut settings = Settings::new("production", vec![modules()]);
+    settings.ruby = "/nonexistent/mrtest-ruby-ahead".into();
+    RubyHost::prestart(&settings);
+    let host = RubyHost::new(settings);
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    let error = engine
+        .call("mrtest_ruby::echo", &[Value::Integer(1)], None)
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "/nonexistent/mrtest-ruby-ahead was not found"
+    );
 }
 
 #[test]
