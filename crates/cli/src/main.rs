@@ -305,7 +305,6 @@ enum ParserCommand {
 
 fn main() -> ExitCode {
     disable_huge_pages();
-    marionette_server::before_each_query(collect_freed_memory);
     // A panic is a bug in Marionette, never the user's doing: say so, in
     // one line a report can quote, rather than with Rust's backtrace.
     std::panic::set_hook(Box::new(|info| {
@@ -481,23 +480,6 @@ fn exit_now(code: ExitCode) -> ! {
     // SAFETY: _exit(2) ends the process; it takes a plain integer and
     // touches no memory of ours.
     unsafe { libc::_exit(raw) }
-}
-
-/// Takes back what other threads freed of this thread's memory, as
-/// mimalloc does on its slow path. Run before each of PuppetDB's queries
-/// ([`marionette_server::before_each_query`]): without it, an answer
-/// written straight from the database (which allocates little) did not
-/// reuse the blocks of the answers sent before it, and the peak of
-/// Puppetboard's queries over 10,000 nodes was 58 MB instead of 46.
-fn collect_freed_memory() {
-    unsafe extern "C" {
-        /// mimalloc's, linked with it: collects the calling thread's
-        /// heap, without forcing (`force` false).
-        fn mi_collect(force: bool);
-    }
-    // SAFETY: mi_collect takes a plain flag and works on the calling
-    // thread's own heap, which mimalloc keeps consistent between calls.
-    unsafe { mi_collect(false) }
 }
 
 /// Asks the kernel not to back this process with transparent huge pages.

@@ -66,18 +66,6 @@ pub use crate::logs::LogTarget;
 pub use crate::server::Server;
 pub use crate::static_catalog::VersionedCode;
 
-/// Sets what the threads that run PuppetDB's queries and commands run
-/// before each: the program's allocator's collection of what other
-/// threads freed for them. An answer is made on such a thread and freed
-/// on the connection's once it is sent; an allocator that takes those blocks
-/// back only when the thread that made them next collects (mimalloc, on
-/// its slow path, which a thread writing an answer straight from the
-/// database seldom takes) would give each answer new pages. The first
-/// setting holds.
-pub fn before_each_query(tidy: fn()) {
-    pool::before_each_job(tidy);
-}
-
 /// The Puppet version the server says it is: the one whose API it speaks.
 pub const PUPPET_VERSION: &str = "7.23.0";
 

@@ -7,16 +7,7 @@
 //! a 10,000-node load) rather than with the queries running at once.
 
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Mutex, OnceLock, mpsc};
-
-/// What each pool thread runs before a job, when the program set it
-/// ([`crate::before_each_query`]).
-static BEFORE_JOB: OnceLock<fn()> = OnceLock::new();
-
-/// Sets what each pool thread runs before a job; the first setting holds.
-pub(crate) fn before_each_job(tidy: fn()) {
-    let _ = BEFORE_JOB.set(tidy);
-}
+use std::sync::{Arc, Mutex, mpsc};
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -43,12 +34,7 @@ impl Pool {
                         // The lock is held only while waiting for a job.
                         let job = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
                         match job {
-                            Ok(job) => {
-                                if let Some(tidy) = BEFORE_JOB.get() {
-                                    tidy();
-                                }
-                                job()
-                            }
+                            Ok(job) => job(),
                             Err(_) => return,
                         }
                     }
@@ -91,22 +77,6 @@ mod tests {
         assert!(pool.run(|| panic!("a failing job")).await.is_err());
         for n in 0..4 {
             assert_eq!(pool.run(move || n * 2).await.unwrap(), n * 2);
-        }
-    }
-
-    #[tokio::test]
-    async fn what_the_program_sets_runs_on_the_thread_before_each_job() {
-        thread_local! {
-            static TIDIED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-        }
-        before_each_job(|| TIDIED.with(|n| n.set(n.get() + 1)));
-        let pool = Pool::new(1, "mrtest-tidy").unwrap();
-        for expected in 1..=3 {
-            let tidied = pool
-                .run(|| TIDIED.with(std::cell::Cell::get))
-                .await
-                .unwrap();
-            assert_eq!(tidied, expected);
         }
     }
 }
