@@ -1,6 +1,7 @@
 //! The Ruby host: where a module's Ruby runs when Marionette has no native
 //! implementation of it. Marionette never links Ruby; a [`RubyHost`]
-//! starts the system's `ruby` on first need, running a host program that
+//! starts the system's `ruby` on first need (or ahead of it:
+//! [`RubyHost::prestart`]), running a host program that
 //! ships inside this crate (`host/*.rb`), and keeps it for the life of
 //! the value (one per environment). The host speaks the plugin protocol,
 //! extended both ways: while it answers, it asks the engine questions
