@@ -513,18 +513,25 @@ fn a_hung_host_is_stopped_at_the_time_limit() {
 
 #[test]
 fn without_ruby_the_error_says_so() {
-    let mut settings = Settings::new("production", vec![modules()]);
-    settings.ruby = "/nonexistent/mrtest-ruby".into();
-    let host = RubyHost::new(settings);
-    let mut engine = Fake {
-        host: &host,
-        logs: Vec::new(),
-    };
-    let error = engine
-        .call("mrtest_ruby::echo", &[Value::Integer(1)], None)
-        .unwrap_err();
-    assert!(matches!(error, HostError::NoRuby { .. }), "{error:?}");
-    assert_eq!(error.to_string(), "/nonexistent/mrtest-ruby was not found");
+    // Also when the host was to start ahead: the first request says why
+    // it did not.
+    for ruby in ["/nonexistent/mrtest-ruby", "/nonexistent/mrtest-ruby-ahead"] {
+        let mut settings = Settings::new("production", vec![modules()]);
+        settings.ruby = ruby.into();
+        if ruby.ends_with("ahead") {
+            RubyHost::prestart(&settings);
+        }
+        let host = RubyHost::new(settings);
+        let mut engine = Fake {
+            host: &host,
+            logs: Vec::new(),
+        };
+        let error = engine
+            .call("mrtest_ruby::echo", &[Value::Integer(1)], None)
+            .unwrap_err();
+        assert!(matches!(error, HostError::NoRuby { .. }), "{error:?}");
+        assert_eq!(error.to_string(), format!("{ruby} was not found"));
+    }
 }
 
 #[test]
@@ -565,25 +572,6 @@ fn a_host_started_ahead_is_the_one_the_first_request_uses() {
     let value = engine.call("mrtest_ruby::echo", &[Value::Integer(7)], None);
     assert_eq!(value.unwrap(), Value::Integer(7));
     assert_eq!(started(), 1, "the request took the process started ahead");
-}
-
-#[test]
-fn a_host_that_could_not_start_ahead_is_reported_by_the_first_request() {
-    let mut settings = Settings::new("production", vec![modules()]);
-    settings.ruby = "/nonexistent/mrtest-ruby-ahead".into();
-    RubyHost::prestart(&settings);
-    let host = RubyHost::new(settings);
-    let mut engine = Fake {
-        host: &host,
-        logs: Vec::new(),
-    };
-    let error = engine
-        .call("mrtest_ruby::echo", &[Value::Integer(1)], None)
-        .unwrap_err();
-    assert_eq!(
-        error.to_string(),
-        "/nonexistent/mrtest-ruby-ahead was not found"
-    );
 }
 
 #[test]
