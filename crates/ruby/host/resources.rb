@@ -308,12 +308,36 @@ module Puppet
       Property.display(value)
     end
 
-    # A value as Puppet shows it in messages: words quoted, numbers bare.
-    def self.display(value)
+    # A value as Puppet shows it in messages (its StringConverter's `%#p`):
+    # words quoted, numbers bare, a hash's pairs each on a line of their
+    # own, indented two spaces a level, a container within an array on a
+    # new line. `level` and `first` are where the value stands, as in
+    # Puppet's Indentation.
+    def self.display(value, level = 0, first = true)
+      pad = ->(n) { '  ' * n }
       case value
       when String, Symbol then "'#{value}'"
-      when Array then "[#{value.map { |v| display(v) }.join(', ')}]"
-      when Hash then "{#{value.map { |k, v| "#{display(k)} => #{display(v)}" }.join(', ')}}"
+      when Hash
+        broken = level.positive? && !first ? "\n#{pad.call(level)}" : ''
+        pairs = value.map do |k, v|
+          "#{pad.call(level + 1)}#{display(k, level + 1)} => #{display(v, level + 1)}"
+        end
+        "#{broken}{\n#{pairs.join(",\n")}\n#{pad.call(level)}}"
+      when Array
+        text = level.positive? && !first ? "\n#{pad.call(level)}[" : +'['
+        value.each_with_index do |v, i|
+          shown = display(v, level + 1, false)
+          if i.positive?
+            text << ', '
+            if [Array, Hash].any? { |c| value[i - 1].is_a?(c) } && ![Array, Hash].any? { |c| v.is_a?(c) }
+              text.rstrip! unless text.end_with?("\n")
+              text << "\n#{pad.call(level + 1)}"
+            end
+          end
+          text.rstrip! if text.end_with?(' ') && shown.start_with?("\n")
+          text << shown
+        end
+        text << ']'
       when nil then 'undef'
       # Its pattern alone, as Puppet's string conversion shows one.
       when Regexp then value.source

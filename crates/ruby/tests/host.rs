@@ -575,6 +575,71 @@ fn a_host_started_ahead_is_the_one_the_first_request_uses() {
 }
 
 #[test]
+fn a_change_shows_hashes_and_arrays_as_puppet_does() {
+    let host = host();
+    let mut engine = Fake {
+        host: &host,
+        logs: Vec::new(),
+    };
+    host.load_providers(
+        "mrtest_state",
+        &module_file("lib/puppet/type/mrtest_state.rb"),
+        &[module_file("lib/puppet/provider/mrtest_state/fixed.rb")],
+        &mut engine,
+    )
+    .unwrap();
+    let s = Value::string;
+    let hash = |pairs: Vec<(&str, Value)>| {
+        let mut hash = PHash::default();
+        for (k, v) in pairs {
+            hash.insert(Value::string(k), v);
+        }
+        Value::hash(hash)
+    };
+    let mut said = |is: Value, should: Value| {
+        let mut values = PHash::default();
+        values.insert(s("name"), s("mrtest-shown"));
+        values.insert(s("size"), should.clone());
+        host.change_to_s(
+            "mrtest_state",
+            ("mrtest-shown", &values),
+            ("size", &is, &should),
+            false,
+            &mut engine,
+        )
+        .unwrap()
+        .unwrap()
+    };
+    // As Puppet 7.23's Puppet::Parameter.format_value_for_display shows
+    // them (its StringConverter's `%#p`).
+    assert_eq!(
+        said(hash(vec![]), hash(vec![("bridge-id", s("br-ex"))])),
+        "size changed {\n\n} to {\n  'bridge-id' => 'br-ex'\n}"
+    );
+    assert_eq!(
+        said(
+            Value::array(vec![s("a"), hash(vec![("k", s("v"))])]),
+            hash(vec![
+                ("a", Value::array(vec![s("x"), Value::Integer(1)])),
+                ("b", hash(vec![("c", s("d"))])),
+            ])
+        ),
+        "size changed ['a',\n  {\n    'k' => 'v'\n  }] to {\n  'a' => ['x', 1],\n  'b' => {\n    'c' => 'd'\n  }\n}"
+    );
+    assert_eq!(
+        said(
+            Value::array(vec![
+                hash(vec![("a", Value::Integer(1))]),
+                hash(vec![("b", Value::Integer(2))]),
+                s("c"),
+            ]),
+            s("c")
+        ),
+        "size changed [\n  {\n    'a' => 1\n  },\n  {\n    'b' => 2\n  },\n  'c'] to 'c'"
+    );
+}
+
+#[test]
 fn a_resource_state_reads_what_the_resource_layer_would_ask_for() {
     let host = host();
     let mut engine = Fake {
