@@ -147,7 +147,7 @@ impl Conversation {
     /// questions meanwhile. Starts the host first when it does not run.
     pub(crate) fn request(
         &self,
-        handshake: &Json,
+        handshake: &dyn Fn() -> Json,
         method: &str,
         params: Json,
         engine: &mut dyn Engine,
@@ -155,7 +155,7 @@ impl Conversation {
         let _floor = self.floor.enter();
         if !self.running() {
             self.start()?;
-            self.exchange("handshake", handshake.clone(), engine, START_TIMEOUT)?;
+            self.exchange("handshake", handshake(), engine, START_TIMEOUT)?;
             self.replay(engine)?;
         }
         if method == "reset" {

@@ -470,7 +470,7 @@ pub struct RubyHost {
     /// while several resolved, which of them stopped it is found so.
     facts_in_turn: std::sync::atomic::AtomicBool,
     /// Where the host keeps templates compiled, under the cache; made
-    /// when first greeted.
+    /// when a host is first greeted.
     template_cache: std::sync::OnceLock<Option<PathBuf>>,
 }
 
@@ -697,12 +697,9 @@ impl RubyHost {
         Ok(spec)
     }
 
-    fn request(
-        &self,
-        method: &str,
-        params: Json,
-        engine: &mut dyn Engine,
-    ) -> Result<Json, HostError> {
+    /// What a host is told when it starts (only then: made per request,
+    /// it would cost every call).
+    fn handshake(&self) -> Json {
         let (fact_files, skipped_facts) = {
             let stopped_by = lock(&self.stopped_by);
             let files: Vec<&PathBuf> = self
@@ -713,7 +710,7 @@ impl RubyHost {
                 .collect();
             (json!(files), json!(stopped_by.1))
         };
-        let handshake = json!({
+        json!({
             "protocol": 1,
             "environment": self.settings.environment,
             "modulepath": self.settings.modulepath,
@@ -726,7 +723,15 @@ impl RubyHost {
             "settings": self.settings.puppet_settings.iter()
                 .map(|(k, v)| (k.clone(), self.conversation.encode_all(std::slice::from_ref(v), Shape::Plain).remove(0)))
                 .collect::<serde_json::Map<String, Json>>(),
-        });
+        })
+    }
+
+    fn request(
+        &self,
+        method: &str,
+        params: Json,
+        engine: &mut dyn Engine,
+    ) -> Result<Json, HostError> {
         // While several custom facts resolve at once, the one announced
         // is not surely the one that stopped the host (a signal may reach
         // another thread): they are resolved again one at a time, which
@@ -734,7 +739,7 @@ impl RubyHost {
         let together = method == "custom_facts" && params["serial"] == Json::Bool(false);
         let result = self
             .conversation
-            .request(&handshake, method, params, engine);
+            .request(&|| self.handshake(), method, params, engine);
         if together
             && matches!(
                 &result,
