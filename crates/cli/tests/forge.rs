@@ -102,13 +102,19 @@ fn compile_stage(corpus: &Corpus) {
 /// `--noop` by Marionette, with `modulepath` for its file sources.
 fn marionette_noop(case: &Path, modulepath: &str) -> String {
     let vardir = tempfile::tempdir().expect("a temporary directory");
+    // The catalog is read from a name without the case's: a service
+    // without a status command is found by its name in the process table,
+    // where another case's run, side by side, would otherwise show it
+    // (memcached's, in `.../0040_memcached_default/expected.json`).
+    let catalog = vardir.path().join("catalog.json");
+    std::fs::copy(case.join("expected.json"), &catalog).expect("the case's catalog copied");
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"));
     let modulepath = case_modulepath(case, case, modulepath);
     command
         .args(["apply", "--noop", "--vardir"])
         .arg(vardir.path())
         .args(["--modulepath", &modulepath, "--catalog"])
-        .arg(case.join("expected.json"))
+        .arg(&catalog)
         .env("NO_COLOR", "1");
     noop_text(&printed_in_order(command))
 }
@@ -182,27 +188,36 @@ fn noop_stage(corpus: &Corpus) {
     let known = KnownDifferences::load(&root.join("noop-known-differences.txt"), 1);
     let mut verdict = Verdict::new(&known);
     let started = std::time::Instant::now();
-    let mut rerun = Vec::new();
-    for case in &cases {
+    // A noop run mostly waits (postgresql's connection validator retries
+    // for a minute, in Puppet's runs too), so cases run MRTEST_NOOP_JOBS
+    // at a time (4 by default); each reads the machine and writes only
+    // its own state directory.
+    let runs = common::in_parallel(&cases, common::jobs("MRTEST_NOOP_JOBS", 4), |case| {
         let name = common::case_name(case);
         let ours = marionette_noop(case, &corpus.modules);
         let recorded = std::fs::read_to_string(case.join("noop.out")).expect("noop.out");
-        let outcome = if ours == recorded {
-            Ok(())
+        if ours == recorded {
+            (Ok(()), false)
         } else if known.contains(&name) || std::env::var_os("UPDATE_KNOWN_DIFFERENCES").is_some() {
             // Known to differ, or the list being rewritten after a fresh
             // recording: Puppet is not run again (some of these runs take
             // a minute of retries).
-            Err(first_difference(&recorded, &ours))
+            (Err(first_difference(&recorded, &ours)), false)
         } else {
-            rerun.push(name.clone());
             let live = puppet_noop(case, &corpus.modules);
             if ours == live {
-                Ok(())
+                (Ok(()), true)
             } else {
-                Err(first_difference(&live, &ours))
+                (Err(first_difference(&live, &ours)), true)
             }
-        };
+        }
+    });
+    let mut rerun = Vec::new();
+    for (case, (outcome, ran_puppet)) in cases.iter().zip(runs) {
+        let name = common::case_name(case);
+        if ran_puppet {
+            rerun.push(name.clone());
+        }
         let why = match &outcome {
             Err(problem) => common::first_line(problem).to_string(),
             Ok(()) => String::new(),
@@ -283,9 +298,8 @@ fn forge_catalogs_noop_apply_the_same_through_the_modules_own_ruby() {
         }
     }
     let plugins = agent.path().display().to_string();
-    let differences: Vec<String> = cases
-        .iter()
-        .filter_map(|case| {
+    let differences: Vec<String> =
+        common::in_parallel(&cases, common::jobs("MRTEST_NOOP_JOBS", 4), |case| {
             let (native, ruby) = (
                 marionette_noop(case, &corpus.modules),
                 marionette_noop(case, &plugins),
@@ -298,6 +312,8 @@ fn forge_catalogs_noop_apply_the_same_through_the_modules_own_ruby() {
                 _ => None,
             }
         })
+        .into_iter()
+        .flatten()
         .collect();
     assert!(
         differences.is_empty(),

@@ -592,40 +592,19 @@ fn stage(root: &Path, modules: &str, selection: Option<&BTreeSet<String>>) {
     // Each root has its own network, so cases may run side by side: as
     // many at a time as MRTEST_APPLY_JOBS says (2 by default, the cores CI
     // has), each case's results kept in the corpus's order.
-    let jobs: usize = std::env::var("MRTEST_APPLY_JOBS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .filter(|n| *n > 0)
-        .unwrap_or(2);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let done: std::sync::Mutex<Vec<Option<Applied>>> =
-        std::sync::Mutex::new((0..cases.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.min(cases.len()) {
-            scope.spawn(|| {
-                loop {
-                    let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(case) = cases.get(at) else { break };
-                    let applied = apply_case(case, modules, &known);
-                    done.lock().unwrap_or_else(|e| e.into_inner())[at] = Some(applied);
-                }
-            });
-        }
+    let done = common::in_parallel(&cases, common::jobs("MRTEST_APPLY_JOBS", 2), |case| {
+        apply_case(case, modules, &known)
     });
     let (mut puppet_total, mut ours_total, mut differing) = (0.0, 0.0, 0);
     let mut rerun = Vec::new();
-    let done = done.into_inner().unwrap_or_else(|e| e.into_inner());
     for (case, applied) in cases.iter().zip(done) {
         let name = common::case_name(case);
-        let Some(Applied {
+        let Applied {
             puppet,
             ours,
             found,
             ran_puppet,
-        }) = applied
-        else {
-            panic!("{name} was not applied: a worker failed (see above)");
-        };
+        } = applied;
         if ran_puppet {
             rerun.push(name.clone());
         }

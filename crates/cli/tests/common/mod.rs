@@ -273,3 +273,45 @@ pub(crate) fn entry_names(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// `work` done for each of `items`, `jobs` at a time (at least one), the
+/// results in the items' order: a corpus's cases mostly wait (on a
+/// module's retries, on dpkg), so they share the machine's cores.
+pub(crate) fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: std::sync::Mutex<Vec<Option<R>>> =
+        std::sync::Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, items.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(item) = items.get(at) else { break };
+                    let result = work(item);
+                    done.lock().unwrap_or_else(|e| e.into_inner())[at] = Some(result);
+                }
+            });
+        }
+    });
+    done.into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|result| {
+            result.expect("every item's work is done (a worker that panicked says so above)")
+        })
+        .collect()
+}
+
+/// How many jobs a stage runs at a time: the environment variable `name`,
+/// or `default`.
+pub(crate) fn jobs(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(default)
+}
