@@ -363,7 +363,10 @@ fn holds_a_process_id(path: &str) -> bool {
 
 /// A path with each run of hexadecimal digits of its name that holds a
 /// decimal one as `#`: a time (certmonger's CA files) or a random serial
-/// (easy-rsa's `certs_by_serial`).
+/// (easy-rsa's `certs_by_serial`). A dash within a run is part of it:
+/// certmonger names the CA files it writes within one second `T`, `T-1`,
+/// `T-2`, so the same files are `T`, `T-1`, `T+1`, `T+1-1` when its start
+/// spans a second's end.
 fn shape(path: &str) -> String {
     let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
     let mut shaped = String::new();
@@ -377,7 +380,7 @@ fn shape(path: &str) -> String {
         run.clear();
     };
     for c in name.chars() {
-        if c.is_ascii_hexdigit() {
+        if c.is_ascii_hexdigit() || (c == '-' && !run.is_empty()) {
             run.push(c);
         } else {
             end_run(&mut run, &mut shaped);
@@ -711,6 +714,18 @@ fn apply_case(case: &Path, modules: &str, known: &KnownDifferences) -> Applied {
 /// What a failed daemon start or a command relays of its own log is
 /// compared without its times, rates and process ids, which differ from
 /// run to run.
+#[test]
+fn names_made_of_a_time_have_one_shape() {
+    for name in ["20261201170802", "20261201170803-1", "20261201170803-12"] {
+        assert_eq!(
+            shape(&format!("/var/lib/certmonger/cas/{name}")),
+            "/var/lib/certmonger/cas/#"
+        );
+    }
+    assert_eq!(shape("/etc/x/ca-cert-01.pem"), "/etc/x/ca-cert-#.pem");
+    assert_eq!(shape("/etc/x/foo-bar"), "/etc/x/foo-bar");
+}
+
 #[test]
 fn relayed_daemon_logs_are_compared_without_times_and_pids() {
     let fail2ban = "Error: Could not start Service[fail2ban]: 2026-11-30 19:11:13,595 \
