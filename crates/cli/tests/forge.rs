@@ -105,7 +105,8 @@ fn marionette_noop(case: &Path, modulepath: &str) -> String {
     // The catalog is read from a name without the case's: a service
     // without a status command is found by its name in the process table,
     // where another case's run, side by side, would otherwise show it
-    // (memcached's, in `.../0040_memcached_default/expected.json`).
+    // (memcached's, in `.../0040_memcached_default/expected.json`); a
+    // case that asks dpkg of such a package waits its turn (common::apart).
     let catalog = vardir.path().join("catalog.json");
     std::fs::copy(case.join("expected.json"), &catalog).expect("the case's catalog copied");
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"));
@@ -116,6 +117,7 @@ fn marionette_noop(case: &Path, modulepath: &str) -> String {
         .args(["--modulepath", &modulepath, "--catalog"])
         .arg(&catalog)
         .env("NO_COLOR", "1");
+    let _turn = common::apart::turn_for(&case.join("expected.json"));
     noop_text(&printed_in_order(command))
 }
 
@@ -152,6 +154,7 @@ fn puppet_noop(case: &Path, modulepath: &str) -> String {
             .arg(format!("environments/{environment}/manifests/site.pp")),
         None => command.args(["--modulepath", modulepath, "site.pp"]),
     };
+    let _turn = common::apart::turn_for(&case.join("expected.json"));
     noop_text(&printed_in_order(command))
 }
 
@@ -358,4 +361,43 @@ fn gist_is_the_innermost_message() {
         gist("missing resource Class[Apt]"),
         "missing resource Class[Apt]"
     );
+}
+
+#[test]
+fn a_searched_service_and_a_package_of_its_name_take_turns() {
+    use common::apart::{Names, Turn, turn};
+    let names = |shown: &[&str], searched: &[&str]| Names {
+        shown: shown.iter().map(|s| s.to_string()).collect(),
+        searched: searched.iter().map(|s| s.to_string()).collect(),
+    };
+    // A turn taken on another thread: it reports when it has its turn,
+    // and keeps it until told to end.
+    let beside = |names: Names| {
+        let (taken, has) = std::sync::mpsc::channel();
+        let (end, ended) = std::sync::mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            let _turn: Turn = turn(names);
+            let _ = taken.send(());
+            let _ = ended.recv();
+        });
+        (has, end)
+    };
+    let short = std::time::Duration::from_millis(200);
+    let first = turn(names(&["memcached"], &["memcached"]));
+    let (waiting, end_waiting) = beside(names(&["libmemcached-tools"], &[]));
+    assert!(
+        waiting.recv_timeout(short).is_err(),
+        "a case whose package holds a searched service's name ran beside it"
+    );
+    // Two cases that show the same package search for nothing: no turns.
+    let (other, end_other) = beside(names(&["mrtest-apart"], &[]));
+    let (same, end_same) = beside(names(&["mrtest-apart"], &[]));
+    assert!(other.recv_timeout(short * 10).is_ok() && same.recv_timeout(short * 10).is_ok());
+    drop(first);
+    waiting
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("the waiting case runs once the names are free");
+    for end in [end_waiting, end_other, end_same] {
+        let _ = end.send(());
+    }
 }

@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
+pub(crate) mod apart;
 pub(crate) mod applied;
 pub(crate) mod corpus;
 pub(crate) mod known;
