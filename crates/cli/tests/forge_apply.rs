@@ -598,7 +598,9 @@ fn stage(root: &Path, modules: &str, selection: Option<&BTreeSet<String>>) {
     let done = common::in_parallel(&cases, common::jobs("MRTEST_APPLY_JOBS", 2), |case| {
         apply_case(case, modules, &known)
     });
-    let (mut puppet_total, mut ours_total, mut differing) = (0.0, 0.0, 0);
+    let (mut puppet_total, mut ours_total) = (0.0, 0.0);
+    // The rows of the cases that differ, the ones the log shows.
+    let mut differing = Vec::new();
     let mut rerun = Vec::new();
     for (case, applied) in cases.iter().zip(done) {
         let name = common::case_name(case);
@@ -613,17 +615,18 @@ fn stage(root: &Path, modules: &str, selection: Option<&BTreeSet<String>>) {
         }
         puppet_total += puppet.seconds;
         ours_total += ours.seconds;
-        if !found.none() {
-            differing += 1;
-        }
-        table.push(format!(
+        let row = format!(
             "{name:<38} {:>9.1} {:>12.1} {:>9} {:>10} {:>9}",
             puppet.seconds,
             ours.seconds,
             mark(&found.first_run),
             mark(&found.second_run),
             mark(&found.state)
-        ));
+        );
+        if !found.none() {
+            differing.push(row.clone());
+        }
+        table.push(row);
         let outcome = if found.none() {
             Ok(())
         } else {
@@ -651,19 +654,14 @@ fn stage(root: &Path, modules: &str, selection: Option<&BTreeSet<String>>) {
         Ok(()) => format!("every case's times: {}", kept.display()),
         Err(e) => format!("every case's times were not kept ({e}):\n{whole}"),
     };
-    let header = table.first().cloned().unwrap_or_default();
-    let shown: Vec<&String> = std::iter::once(&header)
-        .chain(table.iter().skip(1).filter(|row| row.contains("DIFFERS")))
-        .chain(table.last())
-        .collect();
+    let (header, totals) = (&table[0], &table[table.len() - 1]);
     eprintln!(
-        "{}\n{} of {} cases match at every stage; {kept}",
-        shown
+        "{header}\n{}{totals}\n{} of {} cases match at every stage; {kept}",
+        differing
             .iter()
-            .map(|row| row.as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        cases.len() - differing,
+            .map(|row| format!("{row}\n"))
+            .collect::<String>(),
+        cases.len() - differing.len(),
         cases.len()
     );
     eprintln!(
@@ -711,9 +709,6 @@ fn apply_case(case: &Path, modules: &str, known: &KnownDifferences) -> Applied {
     }
 }
 
-/// What a failed daemon start or a command relays of its own log is
-/// compared without its times, rates and process ids, which differ from
-/// run to run.
 #[test]
 fn names_made_of_a_time_have_one_shape() {
     for name in ["20261201170802", "20261201170803-1", "20261201170803-12"] {
@@ -726,6 +721,9 @@ fn names_made_of_a_time_have_one_shape() {
     assert_eq!(shape("/etc/x/foo-bar"), "/etc/x/foo-bar");
 }
 
+/// What a failed daemon start or a command relays of its own log is
+/// compared without its times, rates and process ids, which differ from
+/// run to run.
 #[test]
 fn relayed_daemon_logs_are_compared_without_times_and_pids() {
     let fail2ban = "Error: Could not start Service[fail2ban]: 2026-11-30 19:11:13,595 \
