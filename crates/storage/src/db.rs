@@ -116,6 +116,19 @@ impl ColumnRef<'_> {
 /// fleet's answer written from them copies no column it need not.
 pub(crate) trait Columns {
     fn column(&self, index: usize) -> ColumnRef<'_>;
+
+    /// A column's text as the database holds it, not yet read as UTF-8
+    /// (JSON's writer looks at it once for both); a number written out;
+    /// nothing when null.
+    fn bytes(&self, index: usize) -> Option<std::borrow::Cow<'_, [u8]>> {
+        use std::borrow::Cow;
+        match self.column(index) {
+            ColumnRef::Text(Cow::Borrowed(text)) => Some(Cow::Borrowed(text.as_bytes())),
+            ColumnRef::Text(Cow::Owned(text)) => Some(Cow::Owned(text.into_bytes())),
+            ColumnRef::Int(n) => Some(Cow::Owned(n.to_string().into_bytes())),
+            ColumnRef::Null => None,
+        }
+    }
 }
 
 impl Columns for Row {
@@ -135,6 +148,16 @@ impl Columns for SqliteColumns<'_, '_> {
     fn column(&self, index: usize) -> ColumnRef<'_> {
         // Only a column beyond the statement's fails, which none asks.
         sqlite_column(self.0, index).unwrap_or(ColumnRef::Null)
+    }
+
+    fn bytes(&self, index: usize) -> Option<std::borrow::Cow<'_, [u8]>> {
+        use rusqlite::types::ValueRef;
+        match self.0.get_ref(index).ok()? {
+            ValueRef::Null => None,
+            ValueRef::Integer(n) => Some(n.to_string().into_bytes().into()),
+            ValueRef::Real(f) => Some(f.to_string().into_bytes().into()),
+            ValueRef::Text(t) | ValueRef::Blob(t) => Some(t.into()),
+        }
     }
 }
 

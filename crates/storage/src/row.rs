@@ -233,15 +233,35 @@ pub(crate) fn write_str<W: Write>(out: &mut W, text: &str) -> std::io::Result<()
     out.write_all(b"\"")
 }
 
+/// A JSON string of text the database holds, its bytes not yet read as
+/// UTF-8: written as it is when it is ASCII with nothing to escape (one
+/// look at it, where reading it as UTF-8 first would be two); else read
+/// as UTF-8 (what is not, as the lossy decoding reads it) and escaped.
+pub(crate) fn write_str_bytes<W: Write>(out: &mut W, bytes: &[u8]) -> std::io::Result<()> {
+    if !escaped_or_wide(bytes, true) {
+        out.write_all(b"\"")?;
+        out.write_all(bytes)?;
+        return out.write_all(b"\"");
+    }
+    write_str(out, &String::from_utf8_lossy(bytes))
+}
+
 /// Whether JSON must escape a byte of `bytes` (a control character, a
-/// quote or a backslash), looked at eight bytes a step: a fleet's
-/// answer is megabytes of text with nothing to escape.
+/// quote or a backslash).
 fn needs_escaping(bytes: &[u8]) -> bool {
+    escaped_or_wide(bytes, false)
+}
+
+/// Whether a byte of `bytes` is one JSON escapes, or (when `wide`) one
+/// outside ASCII, looked at eight bytes a step: a fleet's answer is
+/// megabytes of text with none.
+fn escaped_or_wide(bytes: &[u8], wide: bool) -> bool {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
     // A byte of `word` is zero (its high bit set in the result, which
     // can also be set above a zero byte, never without one).
     let zero_in = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS;
+    let high = if wide { HIGHS } else { 0 };
     let mut words = bytes.chunks_exact(8);
     for chunk in &mut words {
         let word = u64::from_ne_bytes(chunk.try_into().unwrap_or([0; 8]));
@@ -249,14 +269,14 @@ fn needs_escaping(bytes: &[u8]) -> bool {
         let control = zero_in(word & u64::from_ne_bytes([0xe0; 8]));
         let quote = zero_in(word ^ u64::from_ne_bytes([b'"'; 8]));
         let backslash = zero_in(word ^ u64::from_ne_bytes([b'\\'; 8]));
-        if control | quote | backslash != 0 {
+        if control | quote | backslash | (word & high) != 0 {
             return true;
         }
     }
     words
         .remainder()
         .iter()
-        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+        .any(|&b| b < 0x20 || b == b'"' || b == b'\\' || (wide && b >= 0x80))
 }
 
 #[cfg(test)]
@@ -303,6 +323,23 @@ mod tests {
                 assert!(needs_escaping(text.as_bytes()), "{text:?}");
             }
         }
+        for text in [
+            "plain text, long enough for two words",
+            "é日本 and more",
+            "tab\there",
+        ] {
+            let mut written = Vec::new();
+            write_str_bytes(&mut written, text.as_bytes()).unwrap();
+            assert_eq!(written, serde_json::to_vec(text).unwrap(), "{text}");
+        }
+        for at in 0..20 {
+            let text = format!("{}é{}", "a".repeat(at), "b".repeat(20 - at));
+            assert!(escaped_or_wide(text.as_bytes(), true), "{text:?}");
+            assert!(!needs_escaping(text.as_bytes()), "{text:?}");
+        }
+        let mut written = Vec::new();
+        write_str_bytes(&mut written, b"not \xff UTF-8").unwrap();
+        assert_eq!(written, serde_json::to_vec("not \u{fffd} UTF-8").unwrap());
         assert_eq!(row.clone().into_value(), serde_json::json!({"b": 3}));
         assert_eq!(
             Row::from(serde_json::json!({"x": 1}).as_object().unwrap().clone()).get("x"),

@@ -11,7 +11,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use crate::db::{ColumnRef, Columns};
-use crate::row::{Row, WriteJson, raw_json, write_str};
+use crate::row::{Row, WriteJson, raw_json, write_str_bytes};
 
 /// How a field is read from its column.
 #[derive(Clone, Copy)]
@@ -129,11 +129,14 @@ impl WriteJson for Fields<'_> {
             if index > 0 {
                 out.write_all(b",")?;
             }
-            write_str(out, name)?;
-            out.write_all(b":")?;
+            // The fields' names are the store's own, with nothing to
+            // escape.
+            out.write_all(b"\"")?;
+            out.write_all(name.as_bytes())?;
+            out.write_all(b"\":")?;
             match column {
-                Column::Text(index) => match text(*columns, index) {
-                    Some(text) => write_str(out, &text)?,
+                Column::Text(index) => match columns.bytes(index) {
+                    Some(text) => write_str_bytes(out, &text)?,
                     None => out.write_all(b"null")?,
                 },
                 Column::Json(index) => {
