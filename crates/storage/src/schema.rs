@@ -278,6 +278,17 @@ const MIGRATIONS: &[Migration] = &[
                    CREATE INDEX catalog_resources_exported_rows ON catalog_resources
                        (type, certname, position) WHERE exported = 1;",
     },
+    // 7: what a resource's answer reads of its node (whether it is
+    // active, its catalog's environment), in an index of its own: the
+    // fleet's exported resources (10,000 sshkeys) are answered from their
+    // index and this one, small enough to stay in SQLite's cache, rather
+    // than from the nodes' whole rows (about 9% of the answer's time).
+    Migration {
+        both: "CREATE INDEX certnames_state ON certnames
+                   (certname, deactivated, expired, catalog_environment);",
+        sqlite: "",
+        postgres: "",
+    },
 ];
 
 /// The version a database is at once [`migrate`] is done.

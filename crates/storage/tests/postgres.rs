@@ -130,7 +130,7 @@ fn commands_wait_on_disk_while_postgresql_is_down() {
 fn schema_retention_and_pql_on_postgresql() {
     let cluster = cluster::Cluster::start();
     let store = Store::connect(&cluster.url()).unwrap();
-    assert_eq!(store.schema_version(), 6);
+    assert_eq!(store.schema_version(), 7);
     let mut old = facts("old.example", 1);
     old["producer_timestamp"] = json!("2000-01-01T00:00:00.000Z");
     let (command, version) = commands::REPLACE_FACTS;
