@@ -148,13 +148,19 @@ pub(crate) fn takes_gzip(accept_encoding: Option<&HeaderValue>) -> bool {
 /// Below this, a body is not worth compressing.
 const WORTH_COMPRESSING: usize = 1024;
 
+/// What a compressed body gathers before compressing it.
+const GATHERED: usize = 64 << 10;
+
 /// A body being written: gzipped (for a client that takes it) as soon
 /// as it is long enough to be worth it, so that a long answer is held
 /// compressed, not whole, while it is written.
 pub(crate) struct Compressing {
     gzip: bool,
     plain: Vec<u8>,
-    compressed: Option<flate2::write::GzEncoder<Vec<u8>>>,
+    // Gathered before the compressor, which takes each write at a cost
+    // (its checksum, its match search set up): an answer serialized
+    // value by value writes pieces of a few bytes.
+    compressed: Option<std::io::BufWriter<flate2::write::GzEncoder<Vec<u8>>>>,
 }
 
 impl Compressing {
@@ -169,7 +175,10 @@ impl Compressing {
     /// The body, and whether it is gzipped.
     pub(crate) fn finish(self) -> std::io::Result<(Bytes, bool)> {
         match self.compressed {
-            Some(encoder) => Ok((sendable(encoder.finish()?), true)),
+            Some(encoder) => {
+                let encoder = encoder.into_inner().map_err(|e| e.into_error())?;
+                Ok((sendable(encoder.finish()?), true))
+            }
             None => Ok((sendable(self.plain), false)),
         }
     }
@@ -200,8 +209,10 @@ impl Write for Compressing {
             return encoder.write(buf);
         }
         if self.gzip && self.plain.len() + buf.len() >= WORTH_COMPRESSING {
-            let mut encoder =
-                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            let mut encoder = std::io::BufWriter::with_capacity(
+                GATHERED,
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast()),
+            );
             encoder.write_all(&std::mem::take(&mut self.plain))?;
             encoder.write_all(buf)?;
             self.compressed = Some(encoder);
