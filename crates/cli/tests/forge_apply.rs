@@ -20,6 +20,9 @@
 //! (scripts/forge-trixie-modules), and its known differences are in
 //! `tests/forge-trixie/apply-known-differences.txt`.
 //!
+//! CI applies the cases each corpus's `apply-in-ci.txt` names; the ignored
+//! `*every_recorded_case*` tests apply every recorded one.
+//!
 //! Runs as root (it mounts and chroots), with debootstrap to build the base
 //! root once (cached under /var/cache/marionette-test-root); fails saying
 //! so otherwise. `MRTEST_APPLY_CASES` (case names, blank-separated) limits
