@@ -139,6 +139,14 @@ impl WriteJson for Fields<'_> {
                     Some(text) => write_str_bytes(out, &text)?,
                     None => out.write_all(b"null")?,
                 },
+                // A flag is nearly always one of JSON's two words, kept
+                // as such: written as it is, with no value made for it.
+                Column::Flag(index)
+                    if let Some(word) = columns.bytes(index)
+                        && matches!(&*word, b"true" | b"false") =>
+                {
+                    out.write_all(&word)?
+                }
                 Column::Json(index) => {
                     let kept = text(*columns, index);
                     match kept.as_deref().and_then(raw_json) {
