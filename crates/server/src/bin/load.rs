@@ -12,7 +12,7 @@
 //!     --facts FACTS.json [--requests 2000] [--clients 100] [--pid PID]
 //! marionette-server-load --puppetdb NODES [--resources 50] [--queries 50] \
 //!     --host localhost --port 8081 --ca CA.pem --cert C.pem --key K.pem \
-//!     [--facts FACTS.json] [--clients 100] [--query-clients 4] [--pid PID]
+//!     [--facts FACTS.json] [--clients 100] [--query-clients 1,4] [--pid PID]
 //! ```
 //!
 //! Catalogs: every request is a POST of the facts form, as Puppet's agent
@@ -23,8 +23,9 @@
 //! `replace catalog` (v9, `--resources` resources, one of them exported)
 //! and `store report` (v8, one event in ten reports changed) are POSTed to
 //! `/pdb/cmd/v1`, as puppetserver's PuppetDB terminus sends them; then
-//! Puppetboard's queries are asked `--queries` times each, by
-//! `--query-clients` users at once, and each is timed on its own.
+//! Puppetboard's queries are asked `--queries` times each, by each number
+//! of users at once that `--query-clients` lists (one user alone, a page
+//! at a time, then several at once), and each is timed on its own.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -54,8 +55,8 @@ struct Options {
     puppetdb: Option<usize>,
     resources: usize,
     queries: usize,
-    /// Puppetboard's users asking at once.
-    query_clients: usize,
+    /// Puppetboard's users asking at once, one number a round of queries.
+    query_clients: Vec<usize>,
 }
 
 fn options() -> Result<Options, String> {
@@ -75,7 +76,7 @@ fn options() -> Result<Options, String> {
         puppetdb: None,
         resources: 50,
         queries: 50,
-        query_clients: 4,
+        query_clients: vec![1, 4],
     };
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or(format!("{flag} needs a value"));
@@ -97,7 +98,12 @@ fn options() -> Result<Options, String> {
             "--puppetdb" => options.puppetdb = Some(number(value()?, "--puppetdb")?),
             "--resources" => options.resources = number(value()?, "--resources")?,
             "--queries" => options.queries = number(value()?, "--queries")?,
-            "--query-clients" => options.query_clients = number(value()?, "--query-clients")?,
+            "--query-clients" => {
+                options.query_clients = value()?
+                    .split(',')
+                    .map(|n| number(n.trim().to_string(), "--query-clients"))
+                    .collect::<Result<_, _>>()?
+            }
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -115,8 +121,8 @@ fn options() -> Result<Options, String> {
             return Err(format!("{name} is required"));
         }
     }
-    if options.clients == 0 || options.query_clients == 0 {
-        return Err("--clients and --query-clients must be at least 1".into());
+    if options.clients == 0 || options.query_clients.contains(&0) {
+        return Err("--clients and each of --query-clients must be at least 1".into());
     }
     Ok(options)
 }
@@ -503,16 +509,18 @@ fn run(options: Options) -> Result<bool, String> {
         all_failures += failures;
         first_failure = first_failure.or(first);
         for (name, path) in puppetboard_queries() {
-            let (latencies, failures, _, first) =
-                drive(Work::Query { path }, options.queries, options.query_clients);
-            println!(
-                "query {name}: {} asked, p50 {:.1} ms  p99 {:.1} ms",
-                latencies.len() + failures,
-                millis(percentile(&latencies, 0.5)),
-                millis(percentile(&latencies, 0.99))
-            );
-            all_failures += failures;
-            first_failure = first_failure.or(first);
+            for &users in &options.query_clients {
+                let (latencies, failures, _, first) =
+                    drive(Work::Query { path: path.clone() }, options.queries, users);
+                println!(
+                    "query {name} ({users} at once): {} asked, p50 {:.1} ms  p99 {:.1} ms",
+                    latencies.len() + failures,
+                    millis(percentile(&latencies, 0.5)),
+                    millis(percentile(&latencies, 0.99))
+                );
+                all_failures += failures;
+                first_failure = first_failure.or(first);
+            }
         }
     } else {
         // What Puppet's agent adds to Facter's facts before it sends them.
