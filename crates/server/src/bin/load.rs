@@ -508,8 +508,14 @@ fn run(options: Options) -> Result<bool, String> {
         print_rate("commands", &latencies, elapsed);
         all_failures += failures;
         first_failure = first_failure.or(first);
+        // `--queries 0` feeds the store and asks nothing.
+        let rounds = if options.queries == 0 {
+            &[][..]
+        } else {
+            &options.query_clients[..]
+        };
         for (name, path) in puppetboard_queries() {
-            for &users in &options.query_clients {
+            for &users in rounds {
                 let (latencies, failures, _, first) =
                     drive(Work::Query { path: path.clone() }, options.queries, users);
                 println!(
