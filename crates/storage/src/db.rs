@@ -93,6 +93,10 @@ impl Row {
     }
 }
 
+/// What takes a merge's rows ([`Db::query_each_columns_merged`]): a
+/// row's columns and its key's value; false to stop.
+pub(crate) type Merged<'a> = dyn FnMut(&dyn Columns, Option<&[u8]>) -> bool + 'a;
+
 /// A column's value as a row holds it, borrowed where it can be.
 pub(crate) enum ColumnRef<'a> {
     Null,
@@ -466,6 +470,63 @@ impl Db {
         }
     }
 
+    /// Hands `each` the rows of `sql` whose first column is the first
+    /// column of a row of `keys` (a statement of two columns and no
+    /// parameters), with that row's second column, until it returns
+    /// false. Both statements are ordered by their first column as text
+    /// (SQLite's BINARY collation, the bytes' order) and read side by
+    /// side: a merge join, which SQLite's planner never makes. It looks
+    /// each row's key up in an index instead, and for a fleet's answer
+    /// (every node's exported sshkey) those lookups are a good part of
+    /// the database's time. Where there are no readers of SQLite's (a
+    /// PostgreSQL store) nothing is read: its planner merges by itself,
+    /// so the caller joins in its statement.
+    pub(crate) fn query_each_columns_merged(
+        &mut self,
+        sql: &str,
+        params: &[Param],
+        keys: &str,
+        each: &mut Merged<'_>,
+    ) -> Result<bool, DbError> {
+        use rusqlite::types::ValueRef;
+        let Db::Sqlite(connection) = self else {
+            return Ok(false);
+        };
+        let text = |value: ValueRef<'_>| match value {
+            ValueRef::Text(text) | ValueRef::Blob(text) => Some(text.to_vec()),
+            _ => None,
+        };
+        let mut statement = connection.prepare_cached(sql)?;
+        let mut keyed = connection.prepare_cached(keys)?;
+        let mut rows =
+            statement.query(rusqlite::params_from_iter(params.iter().map(sqlite_param)))?;
+        let mut key_rows = keyed.query([])?;
+        // The key row reached, copied: the two cursors step apart.
+        let (mut key, mut value) = (Vec::new(), None);
+        let mut keys_left = true;
+        while let Some(row) = rows.next()? {
+            let (ValueRef::Text(name) | ValueRef::Blob(name)) = row.get_ref(0)? else {
+                continue;
+            };
+            while keys_left && key.as_slice() < name {
+                match key_rows.next()? {
+                    Some(found) => {
+                        key = text(found.get_ref(0)?).unwrap_or_default();
+                        value = text(found.get_ref(1)?);
+                    }
+                    None => keys_left = false,
+                }
+            }
+            if !keys_left {
+                break;
+            }
+            if key.as_slice() == name && !each(&SqliteColumns(row), value.as_deref()) {
+                break;
+            }
+        }
+        Ok(true)
+    }
+
     /// The first row a query answers, if any.
     pub(crate) fn query_one(
         &mut self,
@@ -538,5 +599,60 @@ mod tests {
         assert_eq!(Param::from(Some("a")), Param::Text("a".into()));
         assert_eq!(Param::from(None::<&str>), Param::Null);
         assert_eq!(Param::from(true), Param::Int(1));
+    }
+
+    #[test]
+    fn merged_rows_are_those_of_a_key_with_its_value() {
+        let mut db = Db::Sqlite(rusqlite::Connection::open_in_memory().expect("a database"));
+        // Rows before the first key, between keys, several of one key;
+        // a key with no row; a name past ASCII, which the database orders
+        // by its bytes, after "zz" (and so the last key); a row after it.
+        db.batch(
+            "CREATE TABLE r (k TEXT, n INTEGER);
+             CREATE TABLE k (k TEXT PRIMARY KEY, e TEXT);
+             INSERT INTO r VALUES ('a', 1), ('b', 2), ('b', 3), ('c', 4), ('é', 5), ('z', 6),
+                                  ('zz', 7), ('ü', 8);
+             INSERT INTO k VALUES ('b', 'B'), ('bb', 'BB'), ('é', NULL), ('z', 'Z');",
+        )
+        .expect("the tables");
+        let mut seen = Vec::new();
+        let merged = db
+            .query_each_columns_merged(
+                "SELECT k, n FROM r WHERE n > ?1 ORDER BY k, n",
+                &[Param::Int(0)],
+                "SELECT k, e FROM k ORDER BY k",
+                &mut |columns, value| {
+                    seen.push((
+                        columns.column(1).int(),
+                        value.map(|v| String::from_utf8_lossy(v).into_owned()),
+                    ));
+                    true
+                },
+            )
+            .expect("the merge");
+        assert!(merged);
+        let named = |n: i64, value: Option<&str>| (Some(n), value.map(String::from));
+        assert_eq!(
+            seen,
+            [
+                named(2, Some("B")),
+                named(3, Some("B")),
+                named(6, Some("Z")),
+                named(5, None)
+            ]
+        );
+        // Stopped by `each`.
+        let mut count = 0;
+        db.query_each_columns_merged(
+            "SELECT k, n FROM r WHERE n > ?1 ORDER BY k, n",
+            &[Param::Int(0)],
+            "SELECT k, e FROM k ORDER BY k",
+            &mut |_, _| {
+                count += 1;
+                false
+            },
+        )
+        .expect("the merge");
+        assert_eq!(count, 1);
     }
 }

@@ -115,6 +115,31 @@ pub(crate) fn active(columns: &dyn Columns, deactivated: usize, expired: usize) 
         .all(|&index| matches!(columns.column(index), ColumnRef::Null))
 }
 
+/// A row's columns with one read elsewhere: column `.1` is `.2` (a
+/// merge join's, [`crate::db::Db::query_each_columns_merged`]).
+pub(crate) struct With<'a>(
+    pub(crate) &'a dyn Columns,
+    pub(crate) usize,
+    pub(crate) Option<&'a [u8]>,
+);
+
+impl Columns for With<'_> {
+    fn column(&self, index: usize) -> ColumnRef<'_> {
+        match (index == self.1, self.2) {
+            (false, _) => self.0.column(index),
+            (true, Some(text)) => ColumnRef::Text(String::from_utf8_lossy(text)),
+            (true, None) => ColumnRef::Null,
+        }
+    }
+
+    fn bytes(&self, index: usize) -> Option<std::borrow::Cow<'_, [u8]>> {
+        match index == self.1 {
+            false => self.0.bytes(index),
+            true => self.2.map(std::borrow::Cow::Borrowed),
+        }
+    }
+}
+
 /// A row written as the JSON object its [`row`] is answered as.
 pub(crate) struct Fields<'a>(
     pub(crate) &'a [(&'static str, Column)],

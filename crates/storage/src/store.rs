@@ -449,16 +449,35 @@ impl Store {
                     &mut |columns| list.push(&shape::Fields(shape::NODE, columns)),
                 )
             }
-            _ => connection.query_each_columns(
-                &resources_sql(
-                    certname.is_some(),
-                    narrowed.type_name.is_some(),
-                    narrowed.exported,
-                    true,
-                ),
-                params![certname, narrowed.type_name.as_deref(), narrowed.exported],
-                &mut |columns| list.push(&shape::Fields(shape::RESOURCE, columns)),
-            ),
+            _ => {
+                let (type_name, exported) = (narrowed.type_name.as_deref(), narrowed.exported);
+                let sql =
+                    |nodes| resources_sql(certname.is_some(), type_name.is_some(), exported, nodes);
+                // Every node's resources (a type's, exported ones) are
+                // merged with the active nodes where SQLite can; one
+                // node's are joined.
+                let merged = certname.is_none()
+                    && connection
+                        .query_each_columns_merged(
+                            &sql(Nodes::Apart),
+                            params![certname, type_name, exported],
+                            &active_nodes_sql(),
+                            &mut |columns, environment| {
+                                let columns = shape::With(columns, 8, environment);
+                                list.push(&shape::Fields(shape::RESOURCE, &columns))
+                            },
+                        )
+                        .map_err(|e| self.failed(e))?;
+                if merged {
+                    Ok(())
+                } else {
+                    connection.query_each_columns(
+                        &sql(Nodes::Active),
+                        params![certname, type_name, exported],
+                        &mut |columns| list.push(&shape::Fields(shape::RESOURCE, columns)),
+                    )
+                }
+            }
         };
         read.map_err(|e| self.failed(e))
     }
@@ -1671,7 +1690,12 @@ fn resources(
     each: Each,
 ) -> Result<(), DbError> {
     connection.query_each_columns(
-        &resources_sql(certname.is_some(), type_name.is_some(), exported, false),
+        &resources_sql(
+            certname.is_some(),
+            type_name.is_some(),
+            exported,
+            Nodes::All,
+        ),
         params![certname, type_name, exported],
         &mut |columns| {
             let mut resource = shape::row(shape::RESOURCE, columns, 1);
@@ -1681,10 +1705,30 @@ fn resources(
     )
 }
 
+/// How a resource's statement reads its node's columns.
+#[derive(Clone, Copy, PartialEq)]
+enum Nodes {
+    /// Joined, every node's.
+    All,
+    /// Joined, active nodes' alone.
+    Active,
+    /// Not read (nulls in their place): merged in from [`active_nodes_sql`].
+    Apart,
+}
+
+/// The active nodes and their catalogs' environments, ordered by name, to
+/// merge with resources read [`Nodes::Apart`] (read from their own
+/// index, `certnames_state`).
+fn active_nodes_sql() -> String {
+    format!(
+        "SELECT c.certname, c.catalog_environment FROM certnames c WHERE 1{ACTIVE} ORDER BY c.certname"
+    )
+}
+
 /// The statement of the resources' rows ([`shape::RESOURCE`]'s columns),
 /// narrowed to a node, a type and exported or not when given (the
-/// parameters, in that order), of active nodes alone when `active`.
-fn resources_sql(certname: bool, type_name: bool, exported: Option<bool>, active: bool) -> String {
+/// parameters, in that order), their nodes' columns read as `nodes` says.
+fn resources_sql(certname: bool, type_name: bool, exported: Option<bool>, nodes: Nodes) -> String {
     // Exported resources are asked for with the value written out, not
     // as a parameter: their own index serves only a query that says it
     // reads them alone.
@@ -1692,17 +1736,24 @@ fn resources_sql(certname: bool, type_name: bool, exported: Option<bool>, active
         Some(true) => "r.exported = 1 AND CAST(?3 AS TEXT) IS NOT NULL".to_string(),
         _ => given("r.exported", 3, exported.is_some()),
     };
+    let (node_columns, join) = match nodes {
+        Nodes::Apart => ("NULL, r.parameters, NULL, NULL", ""),
+        _ => (
+            "c.catalog_environment, r.parameters, c.deactivated, c.expired",
+            "JOIN certnames c ON c.certname = r.certname",
+        ),
+    };
     format!(
         "SELECT r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
-            c.catalog_environment, r.parameters, c.deactivated, c.expired
+            {node_columns}
          FROM catalog_resources r
-         JOIN certnames c ON c.certname = r.certname
+         {join}
          WHERE ({}) AND ({}) AND ({}){}
          ORDER BY r.certname, r.position",
         given("r.certname", 1, certname),
         given("r.type", 2, type_name),
         exported_is,
-        if active { ACTIVE } else { "" }
+        if nodes == Nodes::Active { ACTIVE } else { "" }
     )
 }
 
