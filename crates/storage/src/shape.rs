@@ -11,7 +11,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use crate::db::{ColumnRef, Columns};
-use crate::row::{Row, WriteJson, raw_json, write_str_bytes};
+use crate::row::{Row, WriteJson, kept_json, write_str_bytes};
 
 /// How a field is read from its column.
 #[derive(Clone, Copy)]
@@ -174,8 +174,8 @@ impl WriteJson for Fields<'_> {
                 }
                 Column::Json(index) => {
                     let kept = text(*columns, index);
-                    match kept.as_deref().and_then(raw_json) {
-                        Some(raw) => out.write_all(raw.get().as_bytes())?,
+                    match kept.as_deref().and_then(kept_json) {
+                        Some(raw) => out.write_all(raw.as_bytes())?,
                         None => out.write_all(b"null")?,
                     }
                 }
