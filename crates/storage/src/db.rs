@@ -478,9 +478,9 @@ impl Db {
     /// side: a merge join, which SQLite's planner never makes. It looks
     /// each row's key up in an index instead, and for a fleet's answer
     /// (every node's exported sshkey) those lookups are a good part of
-    /// the database's time. Where there are no readers of SQLite's (a
-    /// PostgreSQL store) nothing is read: its planner merges by itself,
-    /// so the caller joins in its statement.
+    /// the database's time. True when it read them; on PostgreSQL it
+    /// reads nothing and answers false: PostgreSQL's planner merges by
+    /// itself, so the caller joins in its statement.
     pub(crate) fn query_each_columns_merged(
         &mut self,
         sql: &str,
