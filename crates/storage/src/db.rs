@@ -492,17 +492,25 @@ impl Db {
         let Db::Sqlite(connection) = self else {
             return Ok(false);
         };
-        let text = |value: ValueRef<'_>| match value {
-            ValueRef::Text(text) | ValueRef::Blob(text) => Some(text.to_vec()),
-            _ => None,
+        // A column's text copied into `into`, which holds none when null.
+        let copy = |value: ValueRef<'_>, into: &mut Vec<u8>| {
+            into.clear();
+            match value {
+                ValueRef::Text(text) | ValueRef::Blob(text) => {
+                    into.extend_from_slice(text);
+                    true
+                }
+                _ => false,
+            }
         };
         let mut statement = connection.prepare_cached(sql)?;
         let mut keyed = connection.prepare_cached(keys)?;
         let mut rows =
             statement.query(rusqlite::params_from_iter(params.iter().map(sqlite_param)))?;
         let mut key_rows = keyed.query([])?;
-        // The key row reached, copied: the two cursors step apart.
-        let (mut key, mut value) = (Vec::new(), None);
+        // The key row reached, copied (into the same buffers each time):
+        // the two cursors step apart.
+        let (mut key, mut value, mut has_value) = (Vec::new(), Vec::new(), false);
         let mut keys_left = true;
         while let Some(row) = rows.next()? {
             let (ValueRef::Text(name) | ValueRef::Blob(name)) = row.get_ref(0)? else {
@@ -511,8 +519,8 @@ impl Db {
             while keys_left && key.as_slice() < name {
                 match key_rows.next()? {
                     Some(found) => {
-                        key = text(found.get_ref(0)?).unwrap_or_default();
-                        value = text(found.get_ref(1)?);
+                        copy(found.get_ref(0)?, &mut key);
+                        has_value = copy(found.get_ref(1)?, &mut value);
                     }
                     None => keys_left = false,
                 }
@@ -520,7 +528,8 @@ impl Db {
             if !keys_left {
                 break;
             }
-            if key.as_slice() == name && !each(&SqliteColumns(row), value.as_deref()) {
+            let value = has_value.then_some(value.as_slice());
+            if key.as_slice() == name && !each(&SqliteColumns(row), value) {
                 break;
             }
         }
