@@ -616,8 +616,22 @@ fn stage(root: &Path, modules: &str, selection: Option<&BTreeSet<String>>) {
     // Each root has its own network, so cases may run side by side: as
     // many at a time as MRTEST_APPLY_JOBS says (2 by default, the cores CI
     // has), each case's results kept in the corpus's order.
+    // Each case says how it went as it ends, so that a run stopped part
+    // way (every case of a corpus takes hours) still leaves its verdicts.
     let done = common::in_parallel(&cases, common::jobs("MRTEST_APPLY_JOBS", 2), |case| {
-        apply_case(case, modules, &known)
+        let applied = apply_case(case, modules, &known);
+        let how = if applied.found.none() {
+            "matches at every stage".to_string()
+        } else {
+            format!("differs: {}", common::first_line(&applied.found.describe()))
+        };
+        eprintln!(
+            "real apply {}: {how} (Puppet {:.1} s, Marionette {:.1} s)",
+            common::case_name(case),
+            applied.puppet.seconds,
+            applied.ours.seconds
+        );
+        applied
     });
     let (mut puppet_total, mut ours_total) = (0.0, 0.0);
     // The rows of the cases that differ, the ones the log shows.
