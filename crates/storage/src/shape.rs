@@ -31,46 +31,67 @@ pub(crate) enum Column {
     Null,
 }
 
+/// A field of an answer: its name, the JSON that comes before its value
+/// in the object (`,"name":`, the comma left out for the first), and how
+/// it is read.
+pub(crate) struct Field {
+    pub(crate) name: &'static str,
+    key: &'static str,
+    column: Column,
+}
+
+/// A [`Field`] named `$name` (the store's own names, with nothing JSON
+/// escapes).
+macro_rules! field {
+    ($name:literal, $column:expr) => {
+        Field {
+            name: $name,
+            key: concat!(",\"", $name, "\":"),
+            column: $column,
+        }
+    };
+}
+
 /// A node's fields, from the columns of `store::nodes`'s statement.
-pub(crate) const NODE: &[(&str, Column)] = &[
-    ("certname", Column::Text(0)),
-    ("deactivated", Column::Text(1)),
-    ("expired", Column::Text(2)),
-    ("catalog_timestamp", Column::Text(6)),
-    ("facts_timestamp", Column::Text(3)),
-    ("report_timestamp", Column::Text(8)),
-    ("catalog_environment", Column::Text(7)),
-    ("facts_environment", Column::Text(4)),
-    ("report_environment", Column::Text(9)),
-    ("latest_report_status", Column::Text(10)),
-    ("latest_report_noop", Column::Flag(11)),
-    ("latest_report_noop_pending", Column::Flag(12)),
-    ("latest_report_hash", Column::Text(13)),
-    ("latest_report_job_id", Column::Text(14)),
+pub(crate) const NODE: &[Field] = &[
+    field!("certname", Column::Text(0)),
+    field!("deactivated", Column::Text(1)),
+    field!("expired", Column::Text(2)),
+    field!("catalog_timestamp", Column::Text(6)),
+    field!("facts_timestamp", Column::Text(3)),
+    field!("report_timestamp", Column::Text(8)),
+    field!("catalog_environment", Column::Text(7)),
+    field!("facts_environment", Column::Text(4)),
+    field!("report_environment", Column::Text(9)),
+    field!("latest_report_status", Column::Text(10)),
+    field!("latest_report_noop", Column::Flag(11)),
+    field!("latest_report_noop_pending", Column::Flag(12)),
+    field!("latest_report_hash", Column::Text(13)),
+    field!("latest_report_job_id", Column::Text(14)),
     // Open-source PuppetDB keeps no corrective changes.
-    ("latest_report_corrective_change", Column::Null),
-    ("cached_catalog_status", Column::Text(15)),
+    field!("latest_report_corrective_change", Column::Null),
+    field!("cached_catalog_status", Column::Text(15)),
 ];
 
 /// A resource's fields, from the columns of `store::resources`'s
 /// statement.
-pub(crate) const RESOURCE: &[(&str, Column)] = &[
-    ("certname", Column::Text(0)),
-    ("resource", Column::Text(1)),
-    ("type", Column::Text(2)),
-    ("title", Column::Text(3)),
-    ("exported", Column::Bool(4)),
-    ("tags", Column::Json(5)),
-    ("file", Column::Text(6)),
-    ("line", Column::Int(7)),
-    ("environment", Column::Text(8)),
-    ("parameters", Column::Json(9)),
+pub(crate) const RESOURCE: &[Field] = &[
+    field!("certname", Column::Text(0)),
+    field!("resource", Column::Text(1)),
+    field!("type", Column::Text(2)),
+    field!("title", Column::Text(3)),
+    field!("exported", Column::Bool(4)),
+    field!("tags", Column::Json(5)),
+    field!("file", Column::Text(6)),
+    field!("line", Column::Int(7)),
+    field!("environment", Column::Text(8)),
+    field!("parameters", Column::Json(9)),
 ];
 
 /// The fields as a row, with room for `hidden` more (the store's own).
-pub(crate) fn row(fields: &[(&'static str, Column)], columns: &dyn Columns, hidden: usize) -> Row {
+pub(crate) fn row(fields: &[Field], columns: &dyn Columns, hidden: usize) -> Row {
     let mut row = Row::with_capacity(fields.len() + hidden);
-    for &(name, column) in fields {
+    for &Field { name, column, .. } in fields {
         match column {
             Column::Json(index) => row.push_json(name, text(columns, index).as_deref()),
             column => row.push(name, value(column, columns)),
@@ -141,24 +162,17 @@ impl Columns for With<'_> {
 }
 
 /// A row written as the JSON object its [`row`] is answered as.
-pub(crate) struct Fields<'a>(
-    pub(crate) &'a [(&'static str, Column)],
-    pub(crate) &'a dyn Columns,
-);
+pub(crate) struct Fields<'a>(pub(crate) &'a [Field], pub(crate) &'a dyn Columns);
 
 impl WriteJson for Fields<'_> {
     fn write_json<W: Write>(&self, out: &mut W) -> std::io::Result<()> {
         let Fields(fields, columns) = self;
         out.write_all(b"{")?;
-        for (index, &(name, column)) in fields.iter().enumerate() {
-            if index > 0 {
-                out.write_all(b",")?;
-            }
-            // The fields' names are the store's own, with nothing to
-            // escape.
-            out.write_all(b"\"")?;
-            out.write_all(name.as_bytes())?;
-            out.write_all(b"\":")?;
+        for (index, &Field { key, column, .. }) in fields.iter().enumerate() {
+            // Written whole: a fleet's answer has a key for each field of
+            // each of its thousands of rows.
+            let key = if index == 0 { &key[1..] } else { key };
+            out.write_all(key.as_bytes())?;
             match column {
                 Column::Text(index) => match columns.bytes(index) {
                     Some(text) => write_str_bytes(out, &text)?,
