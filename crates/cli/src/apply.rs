@@ -279,6 +279,7 @@ pub(crate) fn run(
             environment.modulepath.clone(),
             environment.name.clone(),
             Some(crate::catalog::external_functions()),
+            Some(crate::environment::ruby()),
         );
         let mut copy = catalog.clone();
         if let Err(message) = marionette_catalog::resolve_deferred(&mut copy, &mut |name, args| {

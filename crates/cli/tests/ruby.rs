@@ -1348,3 +1348,77 @@ fn a_slow_custom_fact_is_named_on_a_terminal() {
     assert_eq!(piped.stdout, "done\n");
     assert!(!piped.stderr.contains("Resolving"), "{}", piped.stderr);
 }
+
+/// A deferred call of a module's Ruby function is made when the catalog
+/// is applied: compiled in the same run, or compiled with `--rich-data`
+/// and applied where the modules are not (an agent's node), the function
+/// found in any module's `lib` as in an agent's libdir, where pluginsync
+/// merges every module's.
+#[test]
+fn deferred_calls_of_ruby_functions_are_made_when_applying() {
+    require_ruby();
+    let dir = tempfile::Builder::new()
+        .prefix("mrtest-deferred-ruby")
+        .tempdir()
+        .unwrap();
+    let vardir = dir.path().join("var").display().to_string();
+    let target = dir.path().join("out");
+    let site = dir.path().join("site.pp");
+    std::fs::write(
+        &site,
+        format!(
+            "file {{ '{}': content => Deferred('mrtest_rb::shout', ['x', 2]) }}\n",
+            target.display()
+        ),
+    )
+    .unwrap();
+    let site = site.display().to_string();
+    let run = common::marionette_with(
+        &["apply", "--modulepath", &modules(), "--vardir", &vardir, &site],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.output());
+    // The function upcases through Puppet's `upcase`, called back.
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "X X");
+
+    let catalog = dir.path().join("catalog.json").display().to_string();
+    let compiled = common::marionette_with(
+        &[
+            "catalog",
+            "compile",
+            "--rich-data",
+            "--certname",
+            "mrtest.example.com",
+            "--modulepath",
+            &modules(),
+            "--output",
+            &catalog,
+            &site,
+        ],
+        &[],
+    );
+    assert_eq!(compiled.code, 0, "{}", compiled.output());
+    let agent = dir.path().join("agent");
+    let synced = agent.join("plugins/lib/puppet/functions/mrtest_rb");
+    std::fs::create_dir_all(&synced).unwrap();
+    std::fs::copy(
+        corpus().join("modules/mrtest_rb/lib/puppet/functions/mrtest_rb/shout.rb"),
+        synced.join("shout.rb"),
+    )
+    .unwrap();
+    std::fs::remove_file(&target).unwrap();
+    let run = common::marionette_with(
+        &[
+            "apply",
+            "--modulepath",
+            &agent.display().to_string(),
+            "--vardir",
+            &vardir,
+            "--catalog",
+            &catalog,
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.output());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "X X");
+}

@@ -4,8 +4,10 @@
 //! as its result, so that secrets and node-local data are fetched on the
 //! node. The apply side hands each call here with its arguments already
 //! resolved; this module runs it as the compiler would have: built-in
-//! functions, functions in Puppet from the modules, and functions modules
-//! ship as executables. `Deferred('$name')` reads a fact.
+//! functions, functions in Puppet and in Ruby from the modules (a
+//! namespaced one from any module's `lib`, as an agent's libdir holds
+//! them), and functions modules ship as executables. `Deferred('$name')`
+//! reads a fact.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -26,6 +28,9 @@ pub struct DeferredContext {
     modulepath: Vec<PathBuf>,
     environment: String,
     external_functions: Option<Arc<dyn ExternalFunctions>>,
+    /// The host that runs the modules' Ruby functions (mysql's password
+    /// hash, vault_lookup's lookup), when Ruby is at hand.
+    ruby: Option<Arc<marionette_ruby::RubyHost>>,
 }
 
 impl DeferredContext {
@@ -35,12 +40,14 @@ impl DeferredContext {
         modulepath: Vec<PathBuf>,
         environment: String,
         external_functions: Option<Arc<dyn ExternalFunctions>>,
+        ruby: Option<Arc<marionette_ruby::RubyHost>>,
     ) -> DeferredContext {
         DeferredContext {
             facts: marionette_catalog::from_data(&serde_json::Value::Object(facts)),
             modulepath,
             environment,
             external_functions,
+            ruby,
         }
     }
 }
@@ -60,6 +67,8 @@ pub fn call_deferred(
         context.modulepath.clone(),
     ));
     evaluator.external = context.external_functions.clone();
+    evaluator.ruby.host = context.ruby.clone();
+    evaluator.ruby.any_lib = true;
     evaluator.set_facts(context.facts.clone());
     if let Some(variable) = name.strip_prefix('$') {
         return Ok(evaluator.lookup_quietly(variable).unwrap_or(Value::Undef));

@@ -41,6 +41,12 @@ pub(crate) struct RubyState {
     /// (`keystone_service { 'nova::compute': }` is named `nova` of type
     /// `compute`).
     pub(crate) titled_types: HashMap<String, PathBuf>,
+    /// Whether a namespaced function may be found in any module's `lib`,
+    /// not only its own module's: so an agent finds the functions of its
+    /// deferred calls, as Puppet's does in its libdir, where pluginsync
+    /// merges every module's `lib` (Marionette's agent keeps them as the
+    /// one module `plugins`).
+    pub(crate) any_lib: bool,
 }
 
 /// A loaded Ruby function with its signatures' types resolved.
@@ -217,13 +223,19 @@ fn candidates(eval: &Evaluator<'_>, name: &str) -> Vec<(PathBuf, Api)> {
         return Vec::new();
     }
     if segments.len() > 1 {
-        let Some(dir) = loader.module_dir(segments[0]) else {
-            return Vec::new();
+        let in_lib = |dir: &Path| {
+            let mut path = dir.join("lib/puppet/functions");
+            path.extend(&segments);
+            path.set_extension("rb");
+            (path, Api::V4)
         };
-        let mut path = dir.join("lib/puppet/functions");
-        path.extend(&segments);
-        path.set_extension("rb");
-        return vec![(path, Api::V4)];
+        // The function's own module first.
+        let own = loader.module_dir(segments[0]);
+        let others = match eval.ruby.any_lib {
+            true => loader.module_dirs(),
+            false => Vec::new(),
+        };
+        return own.iter().chain(&others).map(|dir| in_lib(dir)).collect();
     }
     // A global name may live in any module, 4.x first.
     let modules = loader.module_dirs();

@@ -96,16 +96,11 @@ pub(crate) fn marionette(args: &[&str]) -> Run {
     marionette_with(args, &[])
 }
 
-/// Compiles one case of a catalog corpus as scripts/puppet-record-catalogs
-/// ran Puppet on it (from the case's directory, with `modulepath`, and its
-/// `facts.json` or else `default_facts`, relative to the case's directory),
-/// and compares the outcome with the recorded one: the catalog by meaning
-/// (`expected.json`), or Puppet's first error line (`expected.err`).
-pub(crate) fn compile_case(
-    dir: &Path,
-    modulepath: &str,
-    default_facts: &str,
-) -> Result<(), String> {
+/// `marionette catalog compile` of one case of a catalog corpus as
+/// scripts/puppet-record-catalogs ran Puppet on it: from the case's
+/// directory, with `modulepath`, and its `facts.json` or else
+/// `default_facts` (relative to the case's directory).
+pub(crate) fn case_compile(dir: &Path, modulepath: &str, default_facts: &str) -> Command {
     let args = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
     let args: Vec<&str> = args.split_whitespace().collect();
     let mut command = Command::new(env!("CARGO_BIN_EXE_marionette"));
@@ -130,7 +125,18 @@ pub(crate) fn compile_case(
         ])
         .args(["--facts", facts])
         .args(&args);
-    let output = command
+    command
+}
+
+/// Compiles one case of a catalog corpus as [`case_compile`] does, and
+/// compares the outcome with the recorded one: the catalog by meaning
+/// (`expected.json`), or Puppet's first error line (`expected.err`).
+pub(crate) fn compile_case(
+    dir: &Path,
+    modulepath: &str,
+    default_facts: &str,
+) -> Result<(), String> {
+    let output = case_compile(dir, modulepath, default_facts)
         .output()
         .map_err(|e| format!("could not run: {e}"))?;
     let stderr = String::from_utf8_lossy(&output.stderr);
