@@ -1374,7 +1374,14 @@ fn deferred_calls_of_ruby_functions_are_made_when_applying() {
     .unwrap();
     let site = site.display().to_string();
     let run = common::marionette_with(
-        &["apply", "--modulepath", &modules(), "--vardir", &vardir, &site],
+        &[
+            "apply",
+            "--modulepath",
+            &modules(),
+            "--vardir",
+            &vardir,
+            &site,
+        ],
         &[],
     );
     assert_eq!(run.code, 0, "{}", run.output());
