@@ -487,9 +487,17 @@ fn compare(puppet: &Observed, ours: &Observed, volatile: &BTreeSet<String>) -> D
     // another name at every run: one Puppet left under such a name, which
     // differs between its recordings, pairs with one Marionette's run left
     // under the same name but for its digits, compared but for its content.
+    // A name is of that kind when a recorded one of its shape was
+    // volatile: Puppet run again here (a case that differed) names such a
+    // file anew too (stevedore's cache, named after the mtimes of Python's
+    // path).
+    let volatile_shapes: BTreeSet<String> = volatile.iter().map(|path| shape(path)).collect();
     let mut renamed: BTreeMap<String, (Vec<&String>, Vec<&String>)> = BTreeMap::new();
     for path in puppet.files.keys() {
-        if volatile.contains(path) && !ours.files.contains_key(path) && shape(path) != *path {
+        if volatile_shapes.contains(&shape(path))
+            && !ours.files.contains_key(path)
+            && shape(path) != *path
+        {
             renamed.entry(shape(path)).or_default().0.push(path);
         }
     }
@@ -791,6 +799,42 @@ fn names_made_of_a_time_have_one_shape() {
     }
     assert_eq!(shape("/etc/x/ca-cert-01.pem"), "/etc/x/ca-cert-#.pem");
     assert_eq!(shape("/etc/x/foo-bar"), "/etc/x/foo-bar");
+}
+
+/// A file named anew at every run (stevedore's cache, named after the
+/// mtimes of Python's path) pairs with Puppet's of the same shape when a
+/// recorded name of that shape was volatile, whether Puppet's is one of
+/// the recorded names or one its run here gave; any other file of
+/// another name is a difference.
+#[test]
+fn files_named_anew_at_every_run_pair_by_their_shape() {
+    let dir = "/var/lib/glance/.cache/python-entrypoints";
+    let observed = |files: &[(&str, &str)]| Observed {
+        runs: [String::new(), String::new()],
+        codes: "2 0".into(),
+        files: files
+            .iter()
+            .map(|(path, digest)| {
+                let fields = ["f", "644", "64062", "64062", digest].map(str::to_string);
+                (path.to_string(), fields)
+            })
+            .collect(),
+        packages: String::new(),
+        seconds: 0.0,
+    };
+    let volatile: BTreeSet<String> = [format!("{dir}/8d11e26f"), format!("{dir}/880cb8de")].into();
+    let rerun = observed(&[(&format!("{dir}/2b816909"), "a")]);
+    let ours = observed(&[(&format!("{dir}/4f0e1d77"), "b")]);
+    assert!(compare(&rerun, &ours, &volatile).none());
+    // Not volatile when recorded: a difference.
+    assert!(!compare(&rerun, &ours, &BTreeSet::new()).none());
+    // Another kind of file of that shape: a difference.
+    let mut other = observed(&[(&format!("{dir}/4f0e1d77"), "b")]);
+    other
+        .files
+        .values_mut()
+        .for_each(|fields| fields[1] = "600".into());
+    assert!(!compare(&rerun, &other, &volatile).none());
 }
 
 /// What a failed daemon start or a command relays of its own log is
