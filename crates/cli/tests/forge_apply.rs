@@ -393,6 +393,13 @@ const SERVER_DATA: &[&str] = &[
     "/var/lib/mongodb/",
 ];
 
+/// Whether the file is stevedore's cache of Python's entry points, which
+/// an OpenStack daemon writes as it starts (named after, and holding, the
+/// mtimes of Python's path): only its kind, mode and owner are compared.
+fn holds_entry_points(path: &str) -> bool {
+    path.contains("/.cache/python-entrypoints/")
+}
+
 /// Whether a daemon keeps its process id in the file (`master.pid`,
 /// postfix's `master.lock`): one that started a moment later in its
 /// namespace may have another, so only the file's kind, mode and owner
@@ -522,7 +529,8 @@ fn compare(puppet: &Observed, ours: &Observed, volatile: &BTreeSet<String>) -> D
             (Some(a), Some(b)) => {
                 let volatile = volatile.contains(path)
                     || SERVER_DATA.iter().any(|dir| path.starts_with(dir))
-                    || holds_a_process_id(path);
+                    || holds_a_process_id(path)
+                    || holds_entry_points(path);
                 let same = a[..4] == b[..4] && (volatile || a[4] == b[4]);
                 if !same {
                     state.push(format!(
@@ -805,7 +813,7 @@ fn names_made_of_a_time_have_one_shape() {
 /// mtimes of Python's path) pairs with Puppet's of the same shape when a
 /// recorded name of that shape was volatile, whether Puppet's is one of
 /// the recorded names or one its run here gave; any other file of
-/// another name is a difference.
+/// another name is a difference. That cache's content is its daemon's.
 #[test]
 fn files_named_anew_at_every_run_pair_by_their_shape() {
     let dir = "/var/lib/glance/.cache/python-entrypoints";
@@ -828,6 +836,13 @@ fn files_named_anew_at_every_run_pair_by_their_shape() {
     assert!(compare(&rerun, &ours, &volatile).none());
     // Not volatile when recorded: a difference.
     assert!(!compare(&rerun, &ours, &BTreeSet::new()).none());
+    // The same name, another content: only stevedore's cache is kept as
+    // its daemon wrote it.
+    let theirs = observed(&[(&format!("{dir}/2b816909"), "a")]);
+    let mine = observed(&[(&format!("{dir}/2b816909"), "b")]);
+    assert!(compare(&theirs, &mine, &BTreeSet::new()).none());
+    let elsewhere = |digest| observed(&[("/etc/glance/glance-api.conf", digest)]);
+    assert!(!compare(&elsewhere("a"), &elsewhere("b"), &BTreeSet::new()).none());
     // Another kind of file of that shape: a difference.
     let mut other = observed(&[(&format!("{dir}/4f0e1d77"), "b")]);
     other
