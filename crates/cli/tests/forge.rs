@@ -89,12 +89,28 @@ fn compile_stage(corpus: &Corpus) {
     assert!(cases.len() >= 50, "only {} cases", cases.len());
     let known = KnownDifferences::load(&root.join("known-differences.txt"), 1);
     let mut verdict = Verdict::new(&known);
+    let mut found = Vec::new();
     for case in &cases {
         let name = common::case_name(case);
         let outcome = common::compile_case(case, &corpus.modules, "../facts.json");
         let why = outcome.as_ref().err().map(|p| gist(p)).unwrap_or_default();
+        // Failing where Puppet compiled, or failing otherwise than Puppet
+        // did, is not compiling.
+        let word = match &outcome {
+            Ok(()) => "identical",
+            Err(problem)
+                if ["failed", "could not run", "error differs"]
+                    .iter()
+                    .any(|start| problem.starts_with(start)) =>
+            {
+                "failed"
+            }
+            Err(_) => "differs",
+        };
+        found.push((name.clone(), vec![word.to_string()]));
         verdict.record(&name, &why, outcome);
     }
+    common::stages::keep(root, "compile", &found);
     verdict.finish("cases");
 }
 
@@ -216,11 +232,14 @@ fn noop_stage(corpus: &Corpus) {
         }
     });
     let mut rerun = Vec::new();
+    let mut found = Vec::new();
     for (case, (outcome, ran_puppet)) in cases.iter().zip(runs) {
         let name = common::case_name(case);
         if ran_puppet {
             rerun.push(name.clone());
         }
+        let word = if outcome.is_ok() { "same" } else { "differs" };
+        found.push((name.clone(), vec![word.to_string()]));
         let why = match &outcome {
             Err(problem) => common::first_line(problem).to_string(),
             Ok(()) => String::new(),
@@ -233,6 +252,7 @@ fn noop_stage(corpus: &Corpus) {
         started.elapsed().as_secs_f64(),
         rerun.len()
     );
+    common::stages::keep(root, "noop", &found);
     verdict.finish("noop runs");
 }
 

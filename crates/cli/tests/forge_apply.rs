@@ -690,6 +690,7 @@ fn stage(root: &Path, modules: &str, selection: Option<&BTreeSet<String>>) {
     // The rows of the cases that differ, the ones the log shows.
     let mut differing = Vec::new();
     let mut rerun = Vec::new();
+    let mut found_by_case = Vec::new();
     for (case, applied) in cases.iter().zip(done) {
         let name = common::case_name(case);
         let Applied {
@@ -703,6 +704,16 @@ fn stage(root: &Path, modules: &str, selection: Option<&BTreeSet<String>>) {
         }
         puppet_total += puppet.seconds;
         ours_total += ours.seconds;
+        let same = |ok: bool| if ok { "same" } else { "differs" }.to_string();
+        found_by_case.push((
+            name.clone(),
+            vec![
+                same(found.first_run.is_none() && found.state.is_none()),
+                same(found.second_run.is_none()),
+                format!("{:.1}", puppet.seconds),
+                format!("{:.1}", ours.seconds),
+            ],
+        ));
         let row = format!(
             "{name:<38} {:>9.1} {:>12.1} {:>9} {:>10} {:>9}",
             puppet.seconds,
@@ -756,6 +767,8 @@ fn stage(root: &Path, modules: &str, selection: Option<&BTreeSet<String>>) {
         "{} differed from their recording and were run through Puppet again: {rerun:?}",
         rerun.len()
     );
+    common::stages::keep(root, "apply", &found_by_case);
+    eprintln!("{}", common::stages::summary(root, modules));
     verdict.finish("real applies");
 }
 
@@ -807,6 +820,28 @@ fn names_made_of_a_time_have_one_shape() {
     }
     assert_eq!(shape("/etc/x/ca-cert-01.pem"), "/etc/x/ca-cert-#.pem");
     assert_eq!(shape("/etc/x/foo-bar"), "/etc/x/foo-bar");
+}
+
+#[test]
+fn a_case_is_of_the_longest_module_its_name_starts_with() {
+    use common::stages::module_of;
+    let modules: BTreeSet<String> = ["host", "host_core", "openstack_extras", "openstacklib"]
+        .map(str::to_string)
+        .into();
+    assert_eq!(module_of("0058_host_core_host", &modules), "host_core");
+    assert_eq!(
+        module_of("0103_openstack_extras_auth_file", &modules),
+        "openstack_extras"
+    );
+    assert_eq!(
+        module_of("0084_openstacklib_db_policy", &modules),
+        "openstacklib"
+    );
+    assert_eq!(
+        module_of("0151_control_acme_web01", &modules),
+        "control repository acme"
+    );
+    assert_eq!(module_of("0012_ntp_servers", &modules), "ntp");
 }
 
 /// A file named anew at every run (stevedore's cache, named after the

@@ -12,6 +12,7 @@ pub(crate) mod corpus;
 pub(crate) mod known;
 pub(crate) mod meaning;
 pub(crate) mod runs;
+pub(crate) mod stages;
 
 /// `text` with the directory `dir` left out of file names: `apply` names
 /// its manifest from the root, as Puppet does, and the recordings drop the
