@@ -495,13 +495,13 @@ fn compare(puppet: &Observed, ours: &Observed, volatile: &BTreeSet<String>) -> D
     // differs between its recordings, pairs with one Marionette's run left
     // under the same name but for its digits, compared but for its content.
     // A name is of that kind when a recorded one of its shape was
-    // volatile: Puppet run again here (a case that differed) names such a
-    // file anew too (stevedore's cache, named after the mtimes of Python's
-    // path).
+    // volatile, or when it is stevedore's cache (named after the mtimes of
+    // Python's path, which two recordings may happen to share): Puppet run
+    // again here (a case that differed) names such a file anew too.
     let volatile_shapes: BTreeSet<String> = volatile.iter().map(|path| shape(path)).collect();
     let mut renamed: BTreeMap<String, (Vec<&String>, Vec<&String>)> = BTreeMap::new();
     for path in puppet.files.keys() {
-        if volatile_shapes.contains(&shape(path))
+        if (volatile_shapes.contains(&shape(path)) || holds_entry_points(path))
             && !ours.files.contains_key(path)
             && shape(path) != *path
         {
@@ -869,8 +869,16 @@ fn files_named_anew_at_every_run_pair_by_their_shape() {
     let rerun = observed(&[(&format!("{dir}/2b816909"), "a")]);
     let ours = observed(&[(&format!("{dir}/4f0e1d77"), "b")]);
     assert!(compare(&rerun, &ours, &volatile).none());
-    // Not volatile when recorded: a difference.
+    // Stevedore's cache pairs even when the recordings shared a name.
+    assert!(compare(&rerun, &ours, &BTreeSet::new()).none());
+    // Another file named after a time pairs only when recorded volatile.
+    let cas = "/var/lib/certmonger/cas";
+    let rerun = observed(&[(&format!("{cas}/20261201170802"), "a")]);
+    let ours = observed(&[(&format!("{cas}/20261201170807"), "a")]);
     assert!(!compare(&rerun, &ours, &BTreeSet::new()).none());
+    let recorded: BTreeSet<String> = [format!("{cas}/20261130101010")].into();
+    assert!(compare(&rerun, &ours, &recorded).none());
+    let rerun = observed(&[(&format!("{dir}/2b816909"), "a")]);
     // The same name, another content: only stevedore's cache is kept as
     // its daemon wrote it.
     let theirs = observed(&[(&format!("{dir}/2b816909"), "a")]);
