@@ -800,6 +800,10 @@ fn apply_case(case: &Path, modules: &str, known: &KnownDifferences) -> Applied {
     let updating = std::env::var_os("UPDATE_KNOWN_DIFFERENCES").is_some();
     let ran_puppet = !found.none() && !known.contains(&name) && !updating;
     if ran_puppet {
+        eprintln!(
+            "real apply {name}: differs from its recording ({}); running Puppet again",
+            common::first_line(&found.describe())
+        );
         found = compare(&apply(case, Tool::Puppet, modules), &ours, &volatile);
     }
     Applied {
