@@ -383,8 +383,7 @@ fn apt_progress_settled(text: &str) -> String {
 
 /// The data directories of the servers the cases install: what a running
 /// server writes there (MySQL's buffer pool dump, a database's pages)
-/// depends on its timing, so their files are compared as volatile ones
-/// are, whether or not the two recordings of Puppet happened to agree.
+/// depends on its timing.
 const SERVER_DATA: &[&str] = &[
     "/var/lib/mysql/",
     "/var/lib/postgresql/",
@@ -393,28 +392,31 @@ const SERVER_DATA: &[&str] = &[
     "/var/lib/mongodb/",
 ];
 
-/// Whether the file is dpkg's status: it holds each package's version,
-/// which moves with Debian's point releases, so a recording of a case
-/// that installs packages would soon differ from every later run of
-/// either tool. What a run decides of it (which packages, in which state)
-/// is compared in the packages list.
-fn is_dpkg_status(path: &str) -> bool {
-    path == "/var/lib/dpkg/status"
+/// Whether a file's content is left out of the comparison, whether or not
+/// Puppet's two recordings happened to agree on it; its kind, mode and
+/// owner are compared as a volatile file's are:
+/// - the servers' data ([`SERVER_DATA`]);
+/// - a daemon's process id (`master.pid`, postfix's `master.lock`): one
+///   that started a moment later in its namespace may have another;
+/// - stevedore's cache ([`holds_entry_points`]);
+/// - dpkg's status, which holds each package's version, moving with
+///   Debian's point releases, so that a recording of a case installing
+///   packages would soon differ from every later run of either tool; what
+///   a run decides of it (which packages, in which state) is compared in
+///   the packages list.
+fn content_left_out(path: &str) -> bool {
+    SERVER_DATA.iter().any(|dir| path.starts_with(dir))
+        || path.ends_with(".pid")
+        || path.ends_with(".lock")
+        || holds_entry_points(path)
+        || path == "/var/lib/dpkg/status"
 }
 
 /// Whether the file is stevedore's cache of Python's entry points, which
-/// an OpenStack daemon writes as it starts (named after, and holding, the
-/// mtimes of Python's path): only its kind, mode and owner are compared.
+/// an OpenStack daemon writes as it starts, named after (and holding) the
+/// mtimes of Python's path.
 fn holds_entry_points(path: &str) -> bool {
     path.contains("/.cache/python-entrypoints/")
-}
-
-/// Whether a daemon keeps its process id in the file (`master.pid`,
-/// postfix's `master.lock`): one that started a moment later in its
-/// namespace may have another, so only the file's kind, mode and owner
-/// are compared.
-fn holds_a_process_id(path: &str) -> bool {
-    path.ends_with(".pid") || path.ends_with(".lock")
 }
 
 /// A path with each run of hexadecimal digits of its name that holds a
@@ -536,11 +538,7 @@ fn compare(puppet: &Observed, ours: &Observed, volatile: &BTreeSet<String>) -> D
     for path in paths.into_iter().filter(|path| !paired.contains(path)) {
         match (puppet.files.get(path), ours.files.get(path)) {
             (Some(a), Some(b)) => {
-                let volatile = volatile.contains(path)
-                    || SERVER_DATA.iter().any(|dir| path.starts_with(dir))
-                    || holds_a_process_id(path)
-                    || holds_entry_points(path)
-                    || is_dpkg_status(path);
+                let volatile = volatile.contains(path) || content_left_out(path);
                 let same = a[..4] == b[..4] && (volatile || a[4] == b[4]);
                 if !same {
                     state.push(format!(
@@ -892,7 +890,6 @@ fn files_named_anew_at_every_run_pair_by_their_shape() {
     assert!(!compare(&rerun, &ours, &BTreeSet::new()).none());
     let recorded: BTreeSet<String> = [format!("{cas}/20261130101010")].into();
     assert!(compare(&rerun, &ours, &recorded).none());
-    let rerun = observed(&[(&format!("{dir}/2b816909"), "a")]);
     // The same name, another content: only stevedore's cache is kept as
     // its daemon wrote it.
     let theirs = observed(&[(&format!("{dir}/2b816909"), "a")]);
@@ -901,6 +898,7 @@ fn files_named_anew_at_every_run_pair_by_their_shape() {
     let elsewhere = |digest| observed(&[("/etc/glance/glance-api.conf", digest)]);
     assert!(!compare(&elsewhere("a"), &elsewhere("b"), &BTreeSet::new()).none());
     // Another kind of file of that shape: a difference.
+    let rerun = observed(&[(&format!("{dir}/2b816909"), "a")]);
     let mut other = observed(&[(&format!("{dir}/4f0e1d77"), "b")]);
     other
         .files

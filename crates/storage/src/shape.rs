@@ -35,7 +35,7 @@ pub(crate) enum Column {
 /// in the object (`,"name":`, the comma left out for the first), and how
 /// it is read.
 pub(crate) struct Field {
-    pub(crate) name: &'static str,
+    name: &'static str,
     key: &'static str,
     column: Column,
 }
