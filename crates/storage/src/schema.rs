@@ -23,6 +23,28 @@ struct Migration {
     postgres: &'static str,
 }
 
+/// A node's answer (`shape::NODE`'s fields) made by SQLite from the
+/// columns of its row, in a trigger of migration 8.
+macro_rules! sqlite_node_answer {
+    () => {
+        "json_object(
+             'certname', certname, 'deactivated', deactivated, 'expired', expired,
+             'catalog_timestamp', catalog_timestamp,
+             'facts_timestamp', facts_timestamp,
+             'report_timestamp', report_timestamp,
+             'catalog_environment', catalog_environment,
+             'facts_environment', facts_environment,
+             'report_environment', report_environment,
+             'latest_report_status', report_status,
+             'latest_report_noop', json(report_noop),
+             'latest_report_noop_pending', json(report_noop_pending),
+             'latest_report_hash', report_hash,
+             'latest_report_job_id', report_job_id,
+             'latest_report_corrective_change', NULL,
+             'cached_catalog_status', report_cached_catalog_status)"
+    };
+}
+
 /// The migrations, oldest first; the version of each is its position
 /// plus one.
 const MIGRATIONS: &[Migration] = &[
@@ -289,6 +311,57 @@ const MIGRATIONS: &[Migration] = &[
         sqlite: "",
         postgres: "",
     },
+    // 8: each node's answer (`shape::NODE`'s fields) kept whole on its
+    // row, remade by the database whenever a field of it changes: every
+    // node's answer (Puppetboard's nodes, 10,000 objects) is then one
+    // column a row copied out, where writing sixteen columns a row took
+    // about a third of its time. The JSON of the flags is kept valid by
+    // the store (`serde_json`'s text of the report's values).
+    Migration {
+        both: "ALTER TABLE certnames ADD COLUMN answer TEXT;",
+        sqlite: concat!(
+            "CREATE TRIGGER certnames_answer_insert AFTER INSERT ON certnames BEGIN
+                 UPDATE certnames SET answer = ",
+            sqlite_node_answer!(),
+            " WHERE certname = NEW.certname;
+             END;
+             CREATE TRIGGER certnames_answer_update AFTER UPDATE OF
+                 certname, deactivated, expired, catalog_timestamp, facts_timestamp,
+                 report_timestamp, catalog_environment, facts_environment,
+                 report_environment, report_status, report_noop, report_noop_pending,
+                 report_hash, report_job_id, report_cached_catalog_status
+             ON certnames BEGIN
+                 UPDATE certnames SET answer = ",
+            sqlite_node_answer!(),
+            " WHERE certname = NEW.certname;
+             END;
+             UPDATE certnames SET deactivated = deactivated;"
+        ),
+        postgres: "CREATE FUNCTION certnames_answer() RETURNS trigger AS $$
+                   BEGIN
+                       NEW.answer := json_build_object(
+                           'certname', NEW.certname, 'deactivated', NEW.deactivated,
+                           'expired', NEW.expired,
+                           'catalog_timestamp', NEW.catalog_timestamp,
+                           'facts_timestamp', NEW.facts_timestamp,
+                           'report_timestamp', NEW.report_timestamp,
+                           'catalog_environment', NEW.catalog_environment,
+                           'facts_environment', NEW.facts_environment,
+                           'report_environment', NEW.report_environment,
+                           'latest_report_status', NEW.report_status,
+                           'latest_report_noop', NEW.report_noop::json,
+                           'latest_report_noop_pending', NEW.report_noop_pending::json,
+                           'latest_report_hash', NEW.report_hash,
+                           'latest_report_job_id', NEW.report_job_id,
+                           'latest_report_corrective_change', NULL,
+                           'cached_catalog_status', NEW.report_cached_catalog_status)::text;
+                       RETURN NEW;
+                   END
+                   $$ LANGUAGE plpgsql;
+                   CREATE TRIGGER certnames_answer BEFORE INSERT OR UPDATE ON certnames
+                       FOR EACH ROW EXECUTE FUNCTION certnames_answer();
+                   UPDATE certnames SET deactivated = deactivated;",
+    },
 ];
 
 /// The version a database is at once [`migrate`] is done.
@@ -464,6 +537,24 @@ mod tests {
                 Some("[]".into())
             )
         );
+        // Version 8: the node's answer, kept whole, then remade as its
+        // row changes.
+        let answer = |db: &mut Db| -> serde_json::Value {
+            let row = db
+                .query_one("SELECT answer FROM certnames", &[])
+                .unwrap()
+                .unwrap();
+            serde_json::from_str(&row.text(0).unwrap()).unwrap()
+        };
+        let kept = answer(&mut db);
+        assert_eq!(kept["certname"], "a.example");
+        assert_eq!(kept["latest_report_status"], "changed");
+        assert_eq!(kept["latest_report_noop"], false);
+        assert_eq!(kept["facts_timestamp"], "2026-11-20T10:00:02.000Z");
+        assert!(kept["deactivated"].is_null());
+        db.batch("UPDATE certnames SET deactivated = '2026-11-21T00:00:00.000Z'")
+            .unwrap();
+        assert_eq!(answer(&mut db)["deactivated"], "2026-11-21T00:00:00.000Z");
         // The facts, kept by name, still go with their node.
         db.batch("PRAGMA foreign_keys = ON; DELETE FROM factsets WHERE certname = 'a.example';")
             .unwrap();

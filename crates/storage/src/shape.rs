@@ -1,10 +1,12 @@
 //! The fields of a node's and a resource's answer, from the columns the
 //! store reads them from: one table per entity, read two ways. A query
 //! the engine filters or projects gets each row as a [`Row`] of values;
-//! a query the database alone narrows (every node, a type's exported
-//! resources) has each row written straight as the JSON object that
-//! [`Row`] would be answered as, with no value made and dropped for it: a
-//! fleet's dashboards ask for such answers, megabytes each.
+//! a query the database alone narrows (a type's exported resources) has
+//! each row written straight as the JSON object that [`Row`] would be
+//! answered as, with no value made and dropped for it: a fleet's
+//! dashboards ask for such answers, megabytes each. Every node's answer
+//! goes further: the database keeps each node's object whole on its row
+//! ([`Kept`]), made from the same columns as [`NODE`]'s fields.
 
 use std::io::Write;
 
@@ -197,5 +199,18 @@ impl WriteJson for Fields<'_> {
             }
         }
         out.write_all(b"}")
+    }
+}
+
+/// A JSON document a column keeps (a node's answer, migration 8),
+/// written as it is kept; null when the column is.
+pub(crate) struct Kept<'a>(pub(crate) &'a dyn Columns, pub(crate) usize);
+
+impl WriteJson for Kept<'_> {
+    fn write_json<W: Write>(&self, out: &mut W) -> std::io::Result<()> {
+        match self.0.bytes(self.1) {
+            Some(json) => out.write_all(&json),
+            None => out.write_all(b"null"),
+        }
     }
 }

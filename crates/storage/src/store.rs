@@ -443,10 +443,12 @@ impl Store {
                     given("c.catalog_environment", 2, environment.is_some()),
                     given("c.report_status", 3, status.is_some())
                 );
+                // Each node's answer is kept whole on its row (migration
+                // 8), as `shape::NODE`'s fields would write it.
                 connection.query_each_columns(
-                    &nodes_sql(certname.is_some(), false, &and),
+                    &nodes_select("c.answer", certname.is_some(), &and),
                     params![certname, environment, status],
-                    &mut |columns| list.push(&shape::Fields(shape::NODE, columns)),
+                    &mut |columns| list.push(&shape::Kept(columns, 0)),
                 )
             }
             _ => {
@@ -1372,23 +1374,29 @@ fn nodes(
 fn nodes_sql(one: bool, with_facts: bool, and: &str) -> String {
     // The node's row keeps its summary. A node's facts are the bulk of
     // what its row would read: read only for a query that asks them.
-    format!(
-        "SELECT c.certname, c.deactivated, c.expired,
+    let columns = format!(
+        "c.certname, c.deactivated, c.expired,
             c.facts_timestamp, c.facts_environment, {},
             c.catalog_timestamp, c.catalog_environment,
             c.report_timestamp, c.report_environment, c.report_status, c.report_noop,
             c.report_noop_pending, c.report_hash, c.report_job_id,
-            c.report_cached_catalog_status
-         FROM certnames c
-         WHERE {}{}
-         ORDER BY c.certname",
+            c.report_cached_catalog_status",
         if with_facts {
             "(SELECT f.facts FROM factsets f WHERE f.certname = c.certname)"
         } else {
             "NULL"
         },
+    );
+    nodes_select(&columns, one, and)
+}
+
+/// The statement of `columns` of the nodes' rows (`c`), of one node when
+/// `one` (its certname the first parameter), with the conditions `and`
+/// adds (` AND ...`), in name order.
+fn nodes_select(columns: &str, one: bool, and: &str) -> String {
+    format!(
+        "SELECT {columns} FROM certnames c WHERE {}{and} ORDER BY c.certname",
         given("c.certname", 1, one),
-        and
     )
 }
 

@@ -130,7 +130,7 @@ fn commands_wait_on_disk_while_postgresql_is_down() {
 fn schema_retention_and_pql_on_postgresql() {
     let cluster = cluster::Cluster::start();
     let store = Store::connect(&cluster.url()).unwrap();
-    assert_eq!(store.schema_version(), 7);
+    assert_eq!(store.schema_version(), 8);
     let mut old = facts("old.example", 1);
     old["producer_timestamp"] = json!("2000-01-01T00:00:00.000Z");
     let (command, version) = commands::REPLACE_FACTS;
@@ -140,6 +140,22 @@ fn schema_retention_and_pql_on_postgresql() {
     // Connecting again migrates nothing and keeps everything.
     let store = Store::connect(&cluster.url()).unwrap();
     assert_eq!(certnames(&store), ["new.example", "old.example"]);
+    // Every node's answer, kept whole by PostgreSQL's trigger (migration
+    // 8), is the engine's by meaning.
+    let nodes = |ast: Value| -> Value {
+        let mut out = Vec::new();
+        store
+            .query_to("nodes", Some(&ast), &Paging::default(), false, &mut out)
+            .unwrap();
+        serde_json::from_slice(&out).unwrap()
+    };
+    let kept = nodes(json!(["and"]));
+    assert_eq!(
+        kept,
+        nodes(json!(["and", ["not", ["=", "certname", "nobody.example"]]]))
+    );
+    assert_eq!(kept[1]["certname"], "old.example");
+    assert!(kept[1]["facts_timestamp"].is_string(), "{kept}");
     let day = Some(Duration::from_secs(86400));
     let collected = store
         .collect_garbage(&Retention {

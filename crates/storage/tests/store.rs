@@ -1246,12 +1246,16 @@ fn answers_the_database_alone_narrows_are_written_as_the_engine_answers_them() {
             ["not", ["=", "certname", "nobody.example"]]
         ]);
         let direct = written(&store, entity, &narrowed);
-        assert_eq!(
-            direct,
-            written(&store, entity, &engine),
-            "{entity} {narrowed}"
-        );
+        // By meaning: every node's objects are the database's own JSON
+        // (migration 8), their keys in the same order.
         let rows: Vec<Value> = serde_json::from_str(&direct).unwrap();
+        let through_engine: Vec<Value> =
+            serde_json::from_str(&written(&store, entity, &engine)).unwrap();
+        assert_eq!(rows, through_engine, "{entity} {narrowed}");
+        for (direct, engine) in rows.iter().zip(&through_engine) {
+            let keys = |row: &Value| row.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+            assert_eq!(keys(direct), keys(engine), "{entity} {narrowed}");
+        }
         assert!(!rows.is_empty(), "{entity} {narrowed}");
         assert!(
             rows.iter().all(|row| row["certname"] != "c.example"),
