@@ -311,14 +311,19 @@ const MIGRATIONS: &[Migration] = &[
         sqlite: "",
         postgres: "",
     },
-    // 8: each node's answer (`shape::NODE`'s fields) kept whole on its
-    // row, remade by the database whenever a field of it changes: every
-    // node's answer (Puppetboard's nodes, 10,000 objects) is then one
-    // column a row copied out, where writing sixteen columns a row took
-    // about a third of its time. The JSON of the flags is kept valid by
-    // the store (`serde_json`'s text of the report's values).
+    // 8: answers kept whole, so that a fleet's answer is one column a row
+    // copied out, where writing ten or sixteen columns a row took about a
+    // third of its time:
+    // - each node's (`shape::NODE`'s fields, Puppetboard's nodes), on its
+    //   row, remade by the database whenever a field of it changes. The
+    //   JSON of the flags is kept valid by the store (`serde_json`'s text
+    //   of the report's values);
+    // - each exported resource's (`shape::RESOURCE`'s fields: every
+    //   collecting compile's and Puppetboard's), made by the store as it
+    //   keeps a catalog, and on SQLite in an index of its own.
     Migration {
-        both: "ALTER TABLE certnames ADD COLUMN answer TEXT;",
+        both: "ALTER TABLE certnames ADD COLUMN answer TEXT;
+               ALTER TABLE catalog_resources ADD COLUMN answer TEXT;",
         sqlite: concat!(
             "CREATE TRIGGER certnames_answer_insert AFTER INSERT ON certnames BEGIN
                  UPDATE certnames SET answer = ",
@@ -335,7 +340,16 @@ const MIGRATIONS: &[Migration] = &[
             sqlite_node_answer!(),
             " WHERE certname = NEW.certname;
              END;
-             UPDATE certnames SET deactivated = deactivated;"
+             UPDATE certnames SET deactivated = deactivated;
+             UPDATE catalog_resources SET answer = json_object(
+                 'certname', certname, 'resource', resource, 'type', type, 'title', title,
+                 'exported', json('true'), 'tags', json(tags), 'file', file, 'line', line,
+                 'environment', (SELECT c.catalog_environment FROM certnames c
+                                 WHERE c.certname = catalog_resources.certname),
+                 'parameters', json(parameters))
+             WHERE exported = 1;
+             CREATE INDEX catalog_resources_exported_answers ON catalog_resources
+                 (type, certname, position, answer) WHERE exported = 1;"
         ),
         postgres: "CREATE FUNCTION certnames_answer() RETURNS trigger AS $$
                    BEGIN
@@ -360,7 +374,15 @@ const MIGRATIONS: &[Migration] = &[
                    $$ LANGUAGE plpgsql;
                    CREATE TRIGGER certnames_answer BEFORE INSERT OR UPDATE ON certnames
                        FOR EACH ROW EXECUTE FUNCTION certnames_answer();
-                   UPDATE certnames SET deactivated = deactivated;",
+                   UPDATE certnames SET deactivated = deactivated;
+                   UPDATE catalog_resources r SET answer = json_build_object(
+                       'certname', r.certname, 'resource', r.resource, 'type', r.type,
+                       'title', r.title, 'exported', true, 'tags', r.tags::json,
+                       'file', r.file, 'line', r.line,
+                       'environment', (SELECT c.catalog_environment FROM certnames c
+                                       WHERE c.certname = r.certname),
+                       'parameters', r.parameters::json)::text
+                   WHERE r.exported = 1;",
     },
 ];
 
@@ -453,7 +475,10 @@ mod tests {
                      '[]');
              INSERT INTO catalog_resources (certname, position, type, title, exported, tags,
                                             parameters, resource)
-             VALUES ('a.example', 0, 'File', '/tmp/x', 0, '[]', '{}', 'r1');",
+             VALUES ('a.example', 0, 'File', '/tmp/x', 0, '[]', '{}', 'r1'),
+                    ('a.example', 1, 'Sshkey', 'a', 1, '[\"sshkey\"]', '{\"key\": \"AAAA\"}',
+                     'r2');
+             UPDATE catalogs SET environment = 'production';",
         )
         .unwrap();
         migrate(&mut db).unwrap();
@@ -514,12 +539,12 @@ mod tests {
         assert_eq!(row.text(1).as_deref(), Some("2026-11-20T10:00:03.000Z"));
         assert_eq!(row.text(2).as_deref(), Some("changed"));
         assert_eq!(row.text(3).as_deref(), Some("h1"));
-        assert_eq!(row.int(4), Some(1));
+        assert_eq!(row.int(4), Some(2));
         let row = db
             .query_one("SELECT catalog_resource_count FROM certnames", &[])
             .unwrap()
             .unwrap();
-        assert_eq!(row.int(0), Some(1));
+        assert_eq!(row.int(0), Some(2));
         // Version 6: the latest report's summary and events beside it.
         let row = db
             .query_one(
@@ -555,6 +580,23 @@ mod tests {
         db.batch("UPDATE certnames SET deactivated = '2026-11-21T00:00:00.000Z'")
             .unwrap();
         assert_eq!(answer(&mut db)["deactivated"], "2026-11-21T00:00:00.000Z");
+        let row = db
+            .query(
+                "SELECT answer FROM catalog_resources WHERE certname = 'a.example'
+                 ORDER BY position",
+                &[],
+            )
+            .unwrap();
+        assert_eq!(row[0].text(0), None);
+        let kept: serde_json::Value = serde_json::from_str(&row[1].text(0).unwrap()).unwrap();
+        assert_eq!(
+            kept,
+            serde_json::json!({
+                "certname": "a.example", "resource": "r2", "type": "Sshkey", "title": "a",
+                "exported": true, "tags": ["sshkey"], "file": null, "line": null,
+                "environment": "production", "parameters": {"key": "AAAA"}
+            })
+        );
         // The facts, kept by name, still go with their node.
         db.batch("PRAGMA foreign_keys = ON; DELETE FROM factsets WHERE certname = 'a.example';")
             .unwrap();

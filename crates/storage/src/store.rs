@@ -453,8 +453,23 @@ impl Store {
             }
             _ => {
                 let (type_name, exported) = (narrowed.type_name.as_deref(), narrowed.exported);
-                let sql =
-                    |nodes| resources_sql(certname.is_some(), type_name.is_some(), exported, nodes);
+                // Exported resources, which every collecting compile and
+                // Puppetboard ask for fleet-wide, keep their answer whole
+                // (migration 8); others are written from their columns.
+                let kept = exported == Some(true);
+                let sql = |nodes| {
+                    resources_sql(
+                        certname.is_some(),
+                        type_name.is_some(),
+                        exported,
+                        nodes,
+                        kept,
+                    )
+                };
+                let mut write = |columns: &dyn crate::db::Columns| match kept {
+                    true => list.push(&shape::Kept(columns, 1)),
+                    false => list.push(&shape::Fields(shape::RESOURCE, columns)),
+                };
                 // Every node's resources (a type's, exported ones) are
                 // merged with the active nodes where SQLite can; one
                 // node's are joined.
@@ -465,8 +480,7 @@ impl Store {
                             params![certname, type_name, exported],
                             &active_nodes_sql(),
                             &mut |columns, environment| {
-                                let columns = shape::With(columns, 8, environment);
-                                list.push(&shape::Fields(shape::RESOURCE, &columns))
+                                write(&shape::With(columns, 8, environment))
                             },
                         )
                         .map_err(|e| self.failed(e))?;
@@ -476,7 +490,7 @@ impl Store {
                     connection.query_each_columns(
                         &sql(Nodes::Active),
                         params![certname, type_name, exported],
-                        &mut |columns| list.push(&shape::Fields(shape::RESOURCE, columns)),
+                        &mut write,
                     )
                 }
             }
@@ -1057,12 +1071,15 @@ fn replace_catalog(
         ],
     )?;
     let insert = "INSERT INTO catalog_resources
-            (certname, position, type, title, exported, file, line, tags, parameters, resource)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+            (certname, position, type, title, exported, file, line, tags, parameters, resource,
+             answer)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
          ON CONFLICT (certname, type, title) DO UPDATE SET
             position = excluded.position, exported = excluded.exported,
             file = excluded.file, line = excluded.line, tags = excluded.tags,
-            parameters = excluded.parameters, resource = excluded.resource";
+            parameters = excluded.parameters, resource = excluded.resource,
+            answer = excluded.answer";
+    let environment = text(payload, "environment");
     for (position, resource) in resources.iter().enumerate() {
         let field = |key: &str| resource.get(key);
         let (Some(Value::String(type_name)), Some(title)) = (field("type"), field("title")) else {
@@ -1081,6 +1098,22 @@ fn replace_catalog(
             .cloned()
             .unwrap_or_else(|| Value::Array(Vec::new()));
         let hash = sha1_hex(&json!([type_name, title, parameters]).to_string());
+        let exported = field("exported").and_then(Value::as_bool).unwrap_or(false);
+        let (file, line) = (
+            field("file").and_then(Value::as_str),
+            field("line").and_then(Value::as_i64),
+        );
+        // An exported resource's answer, as `shape::RESOURCE`'s fields
+        // write it (its environment its catalog's, kept with it: a new
+        // catalog replaces every resource).
+        let answer = exported.then(|| {
+            json!({
+                "certname": certname, "resource": hash, "type": type_name, "title": title,
+                "exported": true, "tags": tags, "file": file, "line": line,
+                "environment": environment, "parameters": parameters,
+            })
+            .to_string()
+        });
         transaction.execute(
             insert,
             params![
@@ -1088,12 +1121,13 @@ fn replace_catalog(
                 position as i64,
                 type_name,
                 title,
-                field("exported").and_then(Value::as_bool).unwrap_or(false),
-                field("file").and_then(Value::as_str),
-                field("line").and_then(Value::as_i64),
+                exported,
+                file,
+                line,
                 tags.to_string(),
                 parameters.to_string(),
-                hash
+                hash,
+                answer
             ],
         )?;
     }
@@ -1703,6 +1737,7 @@ fn resources(
             type_name.is_some(),
             exported,
             Nodes::All,
+            false,
         ),
         params![certname, type_name, exported],
         &mut |columns| {
@@ -1735,8 +1770,16 @@ fn active_nodes_sql() -> String {
 
 /// The statement of the resources' rows ([`shape::RESOURCE`]'s columns),
 /// narrowed to a node, a type and exported or not when given (the
-/// parameters, in that order), their nodes' columns read as `nodes` says.
-fn resources_sql(certname: bool, type_name: bool, exported: Option<bool>, nodes: Nodes) -> String {
+/// parameters, in that order), their nodes' columns read as `nodes` says;
+/// or, when `kept`, their nodes' names and their kept answers alone
+/// (exported resources', migration 8).
+fn resources_sql(
+    certname: bool,
+    type_name: bool,
+    exported: Option<bool>,
+    nodes: Nodes,
+    kept: bool,
+) -> String {
     // Exported resources are asked for with the value written out, not
     // as a parameter: their own index serves only a query that says it
     // reads them alone.
@@ -1751,9 +1794,15 @@ fn resources_sql(certname: bool, type_name: bool, exported: Option<bool>, nodes:
             "JOIN certnames c ON c.certname = r.certname",
         ),
     };
+    let columns = match kept {
+        true => "r.certname, r.answer".to_string(),
+        false => format!(
+            "r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
+             {node_columns}"
+        ),
+    };
     format!(
-        "SELECT r.certname, r.resource, r.type, r.title, r.exported, r.tags, r.file, r.line,
-            {node_columns}
+        "SELECT {columns}
          FROM catalog_resources r
          {join}
          WHERE ({}) AND ({}) AND ({}){}

@@ -141,21 +141,40 @@ fn schema_retention_and_pql_on_postgresql() {
     let store = Store::connect(&cluster.url()).unwrap();
     assert_eq!(certnames(&store), ["new.example", "old.example"]);
     // Every node's answer, kept whole by PostgreSQL's trigger (migration
-    // 8), is the engine's by meaning.
-    let nodes = |ast: Value| -> Value {
+    // 8), and every exported resource's, kept by the store, are the
+    // engine's by meaning.
+    let catalog = json!({
+        "name": "new.example", "version": 1, "environment": "production",
+        "resources": [
+            {"type": "Sshkey", "title": "new \"quoted\"", "tags": ["sshkey"], "exported": true,
+             "file": "/etc/site.pp", "line": 3, "parameters": {"key": "AAAA", "tag": ["fleet"]}},
+            {"type": "Class", "title": "Main", "tags": ["class"], "exported": false}
+        ],
+        "edges": []
+    });
+    let payload = commands::replace_catalog(&catalog, "server", None, &Default::default());
+    let (command, version) = commands::REPLACE_CATALOG;
+    store
+        .submit(command, version, "new.example", &payload)
+        .unwrap();
+    let written = |entity: &str, ast: Value| -> Value {
         let mut out = Vec::new();
         store
-            .query_to("nodes", Some(&ast), &Paging::default(), false, &mut out)
+            .query_to(entity, Some(&ast), &Paging::default(), false, &mut out)
             .unwrap();
         serde_json::from_slice(&out).unwrap()
     };
-    let kept = nodes(json!(["and"]));
-    assert_eq!(
-        kept,
-        nodes(json!(["and", ["not", ["=", "certname", "nobody.example"]]]))
-    );
+    let engine = |ast: Value| json!(["and", ast, ["not", ["=", "certname", "nobody.example"]]]);
+    let kept = written("nodes", json!(["and"]));
+    assert_eq!(kept, written("nodes", engine(json!(["and"]))));
     assert_eq!(kept[1]["certname"], "old.example");
     assert!(kept[1]["facts_timestamp"].is_string(), "{kept}");
+    assert_eq!(kept[0]["catalog_environment"], "production");
+    let exported = json!(["and", ["=", "type", "Sshkey"], ["=", "exported", true]]);
+    let kept = written("resources", exported.clone());
+    assert_eq!(kept, written("resources", engine(exported)));
+    assert_eq!(kept[0]["title"], "new \"quoted\"", "{kept}");
+    assert_eq!(kept[0]["parameters"]["tag"], json!(["fleet"]), "{kept}");
     let day = Some(Duration::from_secs(86400));
     let collected = store
         .collect_garbage(&Retention {
