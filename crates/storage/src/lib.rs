@@ -52,9 +52,13 @@
 //! commands keep them in the same transaction. The query engine narrows
 //! in SQL by node, type, exported, fact name and latest report, and
 //! filters the rest in memory; an answer the database alone narrows
-//! (every node, a type's exported resources) is written straight from
-//! its rows, from the same table of fields ([`shape`]) the engine's rows
-//! are made from. On SQLite, reads use their own
+//! (every node, a type's resources) is written straight from its rows,
+//! from the same table of fields ([`shape`]) the engine's rows are made
+//! from. Each node's object and each exported resource's are even kept
+//! whole, beside their columns (the node's remade by the database as
+//! its row changes), so that every node's and a type's exported
+//! resources' answers, megabytes each, copy one column a row out. On
+//! SQLite, reads use their own
 //! connections, one per core, beside the one that writes.
 //!
 //! This crate never compiles or applies anything; it knows Puppet's

@@ -1171,23 +1171,25 @@ pub(crate) fn streams(extract: &Extract, paging: &Paging) -> bool {
 /// the query needs its rows read into the engine (no projection,
 /// grouping, computed field or paging, and no condition but a value for
 /// the node, for nodes their catalog's environment and latest report's
-/// status (Puppetboard's nodes), and for resources the type and whether
-/// exported, each said once with `=`): the answer is then written as the
-/// database reads it.
+/// status (Puppetboard's nodes), for resources the type and whether
+/// exported, and for facts their name (which they must have: a fact's
+/// values across the fleet), each said once with `=`): the answer is then
+/// written as the database reads it.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Narrowed {
     pub(crate) certname: Option<String>,
+    pub(crate) name: Option<String>,
     pub(crate) type_name: Option<String>,
     pub(crate) exported: Option<bool>,
     pub(crate) catalog_environment: Option<String>,
     pub(crate) latest_report_status: Option<String>,
 }
 
-/// The [`Narrowed`] form of a query of `entity` (`nodes` or
-/// `resources`), if it has one.
+/// The [`Narrowed`] form of a query of `entity` (`nodes`, `resources` or
+/// `facts`), if it has one.
 pub(crate) fn narrowed(entity: &str, extract: &Extract, paging: &Paging) -> Option<Narrowed> {
     let unpaged = |p: &Paging| p.limit.is_none() && p.offset == 0 && p.order_by.is_empty();
-    if !matches!(entity, "nodes" | "resources")
+    if !matches!(entity, "nodes" | "resources" | "facts")
         || extract.fields.is_some()
         || !extract.group_by.is_empty()
         || !extract.computed.is_empty()
@@ -1225,10 +1227,13 @@ pub(crate) fn narrowed(entity: &str, extract: &Extract, paging: &Paging) -> Opti
             ("latest_report_status", "nodes") if narrowed.latest_report_status.is_none() => {
                 narrowed.latest_report_status = Some(text()?.to_string());
             }
+            ("name", "facts") if narrowed.name.is_none() => {
+                narrowed.name = Some(text()?.to_string());
+            }
             _ => return None,
         }
     }
-    Some(narrowed)
+    (entity != "facts" || narrowed.name.is_some()).then_some(narrowed)
 }
 
 /// Adds a row's computed fields (`to_string`).
@@ -1379,6 +1384,14 @@ mod tests {
                 ..Narrowed::default()
             })
         );
+        // A fact's values across the fleet (Puppetboard's fact page).
+        assert_eq!(
+            narrowed_of("facts", json!(["=", "name", "kernel"]), &unpaged),
+            Some(Narrowed {
+                name: Some("kernel".into()),
+                ..Narrowed::default()
+            })
+        );
         for (entity, ast) in [
             // Said twice: the engine keeps rows matching both.
             (
@@ -1397,7 +1410,9 @@ mod tests {
                 "resources",
                 json!(["extract", ["title"], ["=", "type", "Sshkey"]]),
             ),
+            // Every fact of a node: its factset, not its facts' rows.
             ("facts", json!(["=", "certname", "a"])),
+            ("facts", json!(["=", "value", "a"])),
         ] {
             assert_eq!(narrowed_of(entity, ast.clone(), &unpaged), None, "{ast}");
         }

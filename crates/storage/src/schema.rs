@@ -321,9 +321,14 @@ const MIGRATIONS: &[Migration] = &[
     // - each exported resource's (`shape::RESOURCE`'s fields: every
     //   collecting compile's and Puppetboard's), made by the store as it
     //   keeps a catalog, and on SQLite in an index of its own.
+    // The index of the nodes' state holds their facts' environments too,
+    // which a fact's values across the fleet are answered with.
     Migration {
         both: "ALTER TABLE certnames ADD COLUMN answer TEXT;
-               ALTER TABLE catalog_resources ADD COLUMN answer TEXT;",
+               ALTER TABLE catalog_resources ADD COLUMN answer TEXT;
+               DROP INDEX certnames_state;
+               CREATE INDEX certnames_state ON certnames
+                   (certname, deactivated, expired, catalog_environment, facts_environment);",
         sqlite: concat!(
             "CREATE TRIGGER certnames_answer_insert AFTER INSERT ON certnames BEGIN
                  UPDATE certnames SET answer = ",

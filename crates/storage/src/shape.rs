@@ -1,10 +1,11 @@
 //! The fields of a node's and a resource's answer, from the columns the
 //! store reads them from: one table per entity, read two ways. A query
 //! the engine filters or projects gets each row as a [`Row`] of values;
-//! a query the database alone narrows (a type's exported resources) has
-//! each row written straight as the JSON object that [`Row`] would be
-//! answered as, with no value made and dropped for it: a fleet's
-//! dashboards ask for such answers, megabytes each. Every node's answer
+//! a query the database alone narrows (a type's resources, a fact's
+//! values across the fleet) has each row written straight as the JSON
+//! object that [`Row`] would be answered as, with no value made and
+//! dropped for it: a fleet's dashboards ask for such answers, megabytes
+//! each. Every node's answer
 //! goes further: the database keeps each node's object whole on its row
 //! ([`Kept`]), made from the same columns as [`NODE`]'s fields.
 
@@ -88,6 +89,15 @@ pub(crate) const RESOURCE: &[Field] = &[
     field!("line", Column::Int(7)),
     field!("environment", Column::Text(8)),
     field!("parameters", Column::Json(9)),
+];
+
+/// A fact's fields (one fact of each node), from the columns of
+/// `store::write_narrowed`'s statement.
+pub(crate) const FACT: &[Field] = &[
+    field!("certname", Column::Text(0)),
+    field!("name", Column::Text(1)),
+    field!("value", Column::Json(2)),
+    field!("environment", Column::Text(3)),
 ];
 
 /// The fields as a row, with room for `hidden` more (the store's own).

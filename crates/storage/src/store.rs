@@ -451,6 +451,49 @@ impl Store {
                     &mut |columns| list.push(&shape::Kept(columns, 0)),
                 )
             }
+            "facts" => {
+                // A fact's values across the fleet: its rows, in node
+                // order (`fact_values`' key), merged with the active nodes
+                // and their facts' environments where SQLite can.
+                let name = narrowed.name.as_deref();
+                let sql = |join: bool| {
+                    format!(
+                        "SELECT v.certname, v.name, v.value, {}
+                         FROM fact_values v {}
+                         WHERE v.name = ?2 AND ({}){}
+                         ORDER BY v.certname",
+                        if join { "c.facts_environment" } else { "NULL" },
+                        if join {
+                            "JOIN certnames c ON c.certname = v.certname"
+                        } else {
+                            ""
+                        },
+                        given("v.certname", 1, certname.is_some()),
+                        if join { ACTIVE } else { "" }
+                    )
+                };
+                let merged = certname.is_none()
+                    && connection
+                        .query_each_columns_merged(
+                            &sql(false),
+                            params![certname, name],
+                            &active_nodes_sql("facts_environment"),
+                            &mut |columns, environment| {
+                                let columns = shape::With(columns, 3, environment);
+                                list.push(&shape::Fields(shape::FACT, &columns))
+                            },
+                        )
+                        .map_err(|e| self.failed(e))?;
+                if merged {
+                    Ok(())
+                } else {
+                    connection.query_each_columns(
+                        &sql(true),
+                        params![certname, name],
+                        &mut |columns| list.push(&shape::Fields(shape::FACT, columns)),
+                    )
+                }
+            }
             _ => {
                 let (type_name, exported) = (narrowed.type_name.as_deref(), narrowed.exported);
                 // Exported resources, which every collecting compile and
@@ -478,7 +521,7 @@ impl Store {
                         .query_each_columns_merged(
                             &sql(Nodes::Apart),
                             params![certname, type_name, exported],
-                            &active_nodes_sql(),
+                            &active_nodes_sql("catalog_environment"),
                             &mut |columns, environment| {
                                 write(&shape::With(columns, 8, environment))
                             },
@@ -1759,12 +1802,13 @@ enum Nodes {
     Apart,
 }
 
-/// The active nodes and their catalogs' environments, ordered by name, to
-/// merge with resources read [`Nodes::Apart`] (read from their own
-/// index, `certnames_state`).
-fn active_nodes_sql() -> String {
+/// The active nodes and their `environment` column (their catalogs' or
+/// their facts'), ordered by name, to merge with resources read
+/// [`Nodes::Apart`] or a fact's values (read from their own index,
+/// `certnames_state`).
+fn active_nodes_sql(environment: &str) -> String {
     format!(
-        "SELECT c.certname, c.catalog_environment FROM certnames c WHERE 1{ACTIVE} ORDER BY c.certname"
+        "SELECT c.certname, c.{environment} FROM certnames c WHERE 1{ACTIVE} ORDER BY c.certname"
     )
 }
 

@@ -170,6 +170,10 @@ fn schema_retention_and_pql_on_postgresql() {
     assert_eq!(kept[1]["certname"], "old.example");
     assert!(kept[1]["facts_timestamp"].is_string(), "{kept}");
     assert_eq!(kept[0]["catalog_environment"], "production");
+    let fact = json!(["=", "name", "n"]);
+    let kept = written("facts", fact.clone());
+    assert_eq!(kept, written("facts", engine(fact)));
+    assert_eq!(kept.as_array().map(Vec::len), Some(2), "{kept}");
     let exported = json!(["and", ["=", "type", "Sshkey"], ["=", "exported", true]]);
     let kept = written("resources", exported.clone());
     assert_eq!(kept, written("resources", engine(exported)));

@@ -1179,6 +1179,10 @@ fn answers_the_database_alone_narrows_are_written_as_the_engine_answers_them() {
     let (_dir, store) = store();
     let mut values = serde_json::Map::new();
     values.insert("kernel".into(), json!("Linux"));
+    values.insert(
+        "os".into(),
+        json!({"name": "Debian \"12\"", "release": [12, 5]}),
+    );
     for node in ["a.example", "b.example", "c.example", "d.example"] {
         submit(
             &store,
@@ -1228,6 +1232,16 @@ fn answers_the_database_alone_narrows_are_written_as_the_engine_answers_them() {
         (
             "resources",
             json!(["and", ["=", "type", "Sshkey"], ["=", "exported", true]]),
+        ),
+        // A fact's values across the fleet, and one node's.
+        ("facts", json!(["=", "name", "os"])),
+        (
+            "facts",
+            json!([
+                "and",
+                ["=", "name", "kernel"],
+                ["=", "certname", "b.example"]
+            ]),
         ),
         (
             "resources",
