@@ -42,6 +42,56 @@ fn text(event: &Row, key: &str) -> Value {
     event.get(key).cloned().unwrap_or(Value::Null)
 }
 
+/// What an event is counted by: its fields the counts read.
+#[derive(serde::Deserialize)]
+struct Counted {
+    #[serde(default)]
+    status: Value,
+    #[serde(default)]
+    resource_type: Value,
+    #[serde(default)]
+    resource_title: Value,
+    #[serde(default)]
+    containing_class: Value,
+}
+
+/// Per subject, in the order first met: each status's counted things
+/// (resources or nodes), once each. Subjects and counted things are
+/// found by their JSON text: a fleet has thousands.
+#[derive(Default)]
+struct Tally {
+    subjects: Vec<(Value, Vec<HashSet<String>>)>,
+    index: HashMap<String, usize>,
+}
+
+impl Tally {
+    /// Counts a node's event, its subject of `subject_type`, what is
+    /// counted `count_by`.
+    fn add(&mut self, subject_type: &str, count_by: &str, certname: &Value, event: &Counted) {
+        let Some(status) = STATUSES
+            .iter()
+            .position(|(status, _)| event.status.as_str() == Some(status))
+        else {
+            return;
+        };
+        let subject = match subject_type {
+            "certname" => json!({"title": certname}),
+            "resource" => json!({"type": event.resource_type, "title": event.resource_title}),
+            _ => json!({"title": event.containing_class}),
+        };
+        let counted = match count_by {
+            "certname" => certname.to_string(),
+            _ => json!([certname, event.resource_type, event.resource_title]).to_string(),
+        };
+        let subjects = &mut self.subjects;
+        let at = *self.index.entry(subject.to_string()).or_insert_with(|| {
+            subjects.push((subject, vec![HashSet::new(); STATUSES.len()]));
+            subjects.len() - 1
+        });
+        subjects[at].1[status].insert(counted);
+    }
+}
+
 impl Store {
     /// `event-counts`: per subject, the events of each status the events
     /// query finds.
@@ -71,43 +121,35 @@ impl Store {
             .map(|f| query::parse("event-counts", Some(f)))
             .transpose()?
             .and_then(|extract| extract.filter);
-        // Per subject, in the order first met: each status's counted
-        // things (resources or nodes), once each. Subjects and counted
-        // things are found by their JSON text: a fleet has thousands.
         // Events are counted as they are read, never all in memory.
-        let mut subjects: Vec<(Value, Vec<HashSet<String>>)> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        self.answer_each("events", ast, &Paging::default(), false, &mut |event| {
-            let event = &event;
-            let subject = match subject_type {
-                "certname" => json!({"title": text(event, "certname")}),
-                "resource" => json!({
-                    "type": text(event, "resource_type"),
-                    "title": text(event, "resource_title"),
-                }),
-                _ => json!({"title": text(event, "containing_class")}),
-            };
-            let Some(status) = STATUSES.iter().position(|(status, _)| {
-                event.get("status").and_then(Value::as_str) == Some(status)
-            }) else {
-                return true;
-            };
-            let counted = match count_by {
-                "certname" => text(event, "certname"),
-                _ => json!([
-                    text(event, "certname"),
-                    text(event, "resource_type"),
-                    text(event, "resource_title")
-                ]),
-            };
-            let at = *index.entry(subject.to_string()).or_insert_with(|| {
-                subjects.push((subject, vec![HashSet::new(); STATUSES.len()]));
-                subjects.len() - 1
-            });
-            subjects[at].1[status].insert(counted.to_string());
-            true
-        })?;
-        let rows: Vec<Row> = subjects
+        let mut tally = Tally::default();
+        if ast == Some(&json!(["=", "latest_report?", true])) {
+            // Puppetboard's overview: the latest reports' events, read
+            // for the four fields counted, not made into rows of `events`.
+            // The store writes each list; one it cannot read counts
+            // nothing, as `events` answers no rows of it.
+            self.latest_events(&mut |certname, events| {
+                let certname = Value::from(certname);
+                let events: Vec<Counted> = serde_json::from_str(events).unwrap_or_default();
+                for event in &events {
+                    tally.add(subject_type, count_by, &certname, event);
+                }
+                true
+            })?;
+        } else {
+            self.answer_each("events", ast, &Paging::default(), false, &mut |row| {
+                let event = Counted {
+                    status: text(&row, "status"),
+                    resource_type: text(&row, "resource_type"),
+                    resource_title: text(&row, "resource_title"),
+                    containing_class: text(&row, "containing_class"),
+                };
+                tally.add(subject_type, count_by, &text(&row, "certname"), &event);
+                true
+            })?;
+        }
+        let rows: Vec<Row> = tally
+            .subjects
             .into_iter()
             .map(|(subject, seen)| {
                 let mut row = Row::new();

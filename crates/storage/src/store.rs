@@ -541,6 +541,29 @@ impl Store {
         read.map_err(|e| self.failed(e))
     }
 
+    /// Hands `each` every node's latest report's events, as the JSON
+    /// list they are kept as, with the node's name, in name order, until
+    /// it answers false.
+    pub(crate) fn latest_events(
+        &self,
+        each: &mut dyn FnMut(&str, &str) -> bool,
+    ) -> Result<(), StoreError> {
+        let mut guard = self.reader();
+        (*guard)
+            .query_each_columns(
+                "SELECT r.certname, r.resource_events FROM latest_reports r ORDER BY r.certname",
+                &[],
+                &mut |columns| {
+                    let text = |index| match columns.column(index) {
+                        crate::db::ColumnRef::Text(text) => text,
+                        _ => std::borrow::Cow::Borrowed(""),
+                    };
+                    each(&text(0), &text(1))
+                },
+            )
+            .map_err(|e| self.failed(e))
+    }
+
     /// Whether a query's answer is written as its rows are read: it
     /// needs no sorting or grouping (and is not the fact names' plain
     /// list of names).

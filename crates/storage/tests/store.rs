@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use marionette_storage::{
-    Collected, Operations, Paging, Retention, Store, StoreError, commands, endpoint, meta,
+    Collected, EventCounts, Operations, Paging, Retention, Store, StoreError, commands, endpoint,
+    meta,
 };
 use serde_json::{Value, json};
 
@@ -1281,4 +1282,56 @@ fn answers_the_database_alone_narrows_are_written_as_the_engine_answers_them() {
     assert_eq!(nodes.len(), 3);
     assert_eq!(nodes[0]["latest_report_noop"], false);
     assert!(nodes[1]["latest_report_noop"].is_null());
+}
+
+#[test]
+fn the_latest_reports_event_counts_are_counted_as_their_events_are_answered() {
+    let (_dir, store) = store();
+    // Two nodes with a latest report of two events (one skipped), one
+    // with an older report too, whose events are not the latest's.
+    for (node, time) in [
+        ("a.example", "2026-11-28T09:00:00.000Z"),
+        ("a.example", "2026-11-28T10:00:00.000Z"),
+        ("b.example", "2026-11-28T10:00:00.000Z"),
+    ] {
+        let payload = commands::store_report(&report(node, time, "changed"), "server");
+        submit(&store, commands::STORE_REPORT, &payload);
+    }
+    let latest = json!(["=", "latest_report?", true]);
+    // The same events through the engine's rows of `events`.
+    let engine = json!(["and", latest, ["not", ["=", "certname", "nobody.example"]]]);
+    for (summarize_by, count_by) in [
+        ("certname", None),
+        ("resource", None),
+        ("containing_class", None),
+        ("certname", Some("certname")),
+        ("resource", Some("certname")),
+    ] {
+        let counts = EventCounts {
+            summarize_by: summarize_by.into(),
+            count_by: count_by.map(str::to_string),
+            counts_filter: None,
+        };
+        let counted = |ast: &Value| {
+            store
+                .event_counts(Some(ast), &counts, &Paging::default())
+                .unwrap()
+        };
+        let fast = counted(&latest);
+        assert_eq!(fast, counted(&engine), "{summarize_by} {count_by:?}");
+        assert!(!fast.is_empty(), "{summarize_by}");
+    }
+    let counts = EventCounts {
+        summarize_by: "certname".into(),
+        ..EventCounts::default()
+    };
+    let by_node = store
+        .event_counts(Some(&latest), &counts, &Paging::default())
+        .unwrap();
+    assert_eq!(by_node.len(), 2);
+    assert_eq!(by_node[0]["subject"], json!({"title": "a.example"}));
+    assert_eq!(
+        (by_node[0]["successes"].clone(), by_node[0]["skips"].clone()),
+        (json!(1), json!(1))
+    );
 }
