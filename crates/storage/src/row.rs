@@ -102,7 +102,8 @@ impl Row {
     }
 
     /// Adds the field `key`, which the row does not have yet, last, as a
-    /// JSON document ([`Row::insert_json`]).
+    /// JSON document (null when there is none), read only when a
+    /// condition asks what it holds.
     pub(crate) fn push_json(&mut self, key: &'static str, json: Option<&str>) {
         self.0.push((Key::Borrowed(key), Cell::json(json)));
     }
@@ -117,12 +118,6 @@ impl Row {
     /// Sets the field `key`: in its place when the row has it, else last.
     pub(crate) fn insert(&mut self, key: impl Into<Key>, value: Value) {
         self.put(key.into(), Cell::from(value));
-    }
-
-    /// Sets the field `key` to the JSON document `json` (null when
-    /// there is none), read only when a condition asks what it holds.
-    pub(crate) fn insert_json(&mut self, key: impl Into<Key>, json: Option<&str>) {
-        self.put(key.into(), Cell::json(json));
     }
 
     fn put(&mut self, key: Key, cell: Cell) {
@@ -335,9 +330,9 @@ mod tests {
         );
         assert_eq!(row.remove("a"), Some(Value::from(2)));
         row.retain(|k| k != "c");
-        row.insert_json("d", Some(r#"{"p": [1, "x"]}"#));
-        row.insert_json("e", Some("not json"));
-        row.insert_json("f", None);
+        row.push_json("d", Some(r#"{"p": [1, "x"]}"#));
+        row.push_json("e", Some("not json"));
+        row.push_json("f", None);
         assert_eq!(
             serde_json::to_string(&row).unwrap(),
             r#"{"b":3,"d":{"p": [1, "x"]},"e":null,"f":null}"#

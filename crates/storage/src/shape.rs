@@ -1,13 +1,13 @@
-//! The fields of a node's and a resource's answer, from the columns the
+//! The fields of a node's, a resource's and a fact's answer, from the columns the
 //! store reads them from: one table per entity, read two ways. A query
 //! the engine filters or projects gets each row as a [`Row`] of values;
 //! a query the database alone narrows (a type's resources, a fact's
 //! values across the fleet) has each row written straight as the JSON
 //! object that [`Row`] would be answered as, with no value made and
 //! dropped for it: a fleet's dashboards ask for such answers, megabytes
-//! each. Every node's answer
-//! goes further: the database keeps each node's object whole on its row
-//! ([`Kept`]), made from the same columns as [`NODE`]'s fields.
+//! each. Every node's answer and the exported resources' go further:
+//! each node's and each exported resource's object is kept whole
+//! ([`Kept`]), made from the same fields as [`NODE`]'s and [`RESOURCE`]'s.
 
 use std::io::Write;
 
@@ -91,8 +91,8 @@ pub(crate) const RESOURCE: &[Field] = &[
     field!("parameters", Column::Json(9)),
 ];
 
-/// A fact's fields (one fact of each node), from the columns of
-/// `store::write_narrowed`'s statement.
+/// A fact's fields (a fact of each node, by its name), from the columns
+/// of `store::named_facts`' and `store::write_narrowed`'s statements.
 pub(crate) const FACT: &[Field] = &[
     field!("certname", Column::Text(0)),
     field!("name", Column::Text(1)),
@@ -212,7 +212,8 @@ impl WriteJson for Fields<'_> {
     }
 }
 
-/// A JSON document a column keeps (a node's answer, migration 8),
+/// A JSON document a column keeps (a node's or an exported resource's
+/// answer, migration 8),
 /// written as it is kept; null when the column is.
 pub(crate) struct Kept<'a>(pub(crate) &'a dyn Columns, pub(crate) usize);
 

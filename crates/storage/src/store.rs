@@ -1544,9 +1544,11 @@ fn named_facts(
     name: &str,
     each: Each,
 ) -> Result<(), DbError> {
-    connection.query_each(
+    // The fields of `shape::FACT`, as a fact's values across the fleet
+    // are written when the database alone narrows them.
+    connection.query_each_columns(
         &format!(
-            "SELECT v.certname, c.facts_environment, v.value, c.deactivated, c.expired
+            "SELECT v.certname, v.name, v.value, c.facts_environment, c.deactivated, c.expired
          FROM fact_values v
          JOIN certnames c ON c.certname = v.certname
          WHERE v.name = ?2 AND ({})
@@ -1554,15 +1556,9 @@ fn named_facts(
             given("v.certname", 1, certname.is_some())
         ),
         params![certname, name],
-        &mut |row| {
-            let mut fact = fact_row(
-                row.str(0).unwrap_or_default(),
-                name.to_string(),
-                Value::Null,
-                &row.str(1).map_or(Value::Null, Value::from),
-                &node_state(&row, 3, 4),
-            );
-            fact.insert_json("value", row.str(2));
+        &mut |columns| {
+            let mut fact = shape::row(shape::FACT, columns, 1);
+            fact.push("_node_state", node_state(columns, 4, 5));
             each(fact)
         },
     )
