@@ -252,7 +252,7 @@ fn run_once(
             );
         }
     }
-    marionette_types::types::file::set_modulepath(&catalog.environment, vec![mirror]);
+    marionette_ral::served::set_modulepath(&catalog.environment, vec![mirror]);
     // Backups to `path => false` buckets go to the server, on a
     // connection of their own.
     let remote_filebucket = match agent.filebucket(&environment) {
@@ -423,14 +423,12 @@ fn inlined_metadata(text: &str) -> std::collections::HashMap<String, Vec<serde_j
     found
 }
 
-/// The `puppet:///modules/NAME/PATH` sources of a catalog's files, as
-/// `NAME/PATH`, each once.
+/// The `puppet:///modules/NAME/PATH` sources of a catalog's resources, as
+/// `NAME/PATH`, each once: files', and those other types read through
+/// Puppet's file serving (concat's fragments, archive's downloads).
 fn module_sources(catalog: &Catalog) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for resource in &catalog.resources {
-        if !resource.type_name.eq_ignore_ascii_case("file") {
-            continue;
-        }
         let sources: Vec<&serde_json::Value> = match resource.parameters.get("source") {
             Some(serde_json::Value::Array(items)) => items.iter().collect(),
             Some(one) => vec![one],

@@ -137,10 +137,7 @@ pub(crate) fn vardir() -> PathBuf {
 /// of the run's environment.
 pub(crate) fn set_modulepath() {
     let environment = crate::environment::current();
-    marionette_types::types::file::set_modulepath(
-        &environment.name,
-        environment.modulepath.clone(),
-    );
+    marionette_ral::served::set_modulepath(&environment.name, environment.modulepath.clone());
 }
 
 /// The filebucket of a state directory.

@@ -2288,6 +2288,60 @@ fn staged_file_edits_are_written_before_other_resources_look() {
     assert_eq!(std::fs::read_to_string(&lines).unwrap(), "first\nsecond\n");
 }
 
+/// A module's provider reads a `puppet:///modules/...` source through
+/// Puppet's file serving (archive's download), found on the run's module
+/// path as Puppet's `apply` finds it; a module that is not there is the
+/// resource's failure alone.
+#[test]
+fn a_providers_puppet_source_is_served_from_the_module_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let modules = dir.path().join("modules");
+    std::fs::create_dir_all(modules.join("mrtest_files/files")).unwrap();
+    std::fs::write(modules.join("mrtest_files/files/data.txt"), "served\n").unwrap();
+    assert!(
+        std::path::Path::new("/usr/share/puppet/modules/archive").is_dir(),
+        "archive is missing: apt-get install puppet-module-puppet-archive (scripts/test does)"
+    );
+    std::os::unix::fs::symlink("/usr/share/puppet/modules/archive", modules.join("archive"))
+        .unwrap();
+    let got = dir.path().join("mrtest-got.txt");
+    let missing = dir.path().join("mrtest-missing.txt");
+    let code = format!(
+        "archive {{ '{got}': source => 'puppet:///modules/mrtest_files/data.txt' }}
+         archive {{ '{missing}': source => 'puppet:///modules/mrtest_nowhere/data.txt' }}
+         -> notify {{ 'mrtest after': }}",
+        got = got.display(),
+        missing = missing.display()
+    );
+    let run = marionette(
+        &[
+            "apply",
+            "--detailed-exitcodes",
+            "--modulepath",
+            &modules.display().to_string(),
+            "-e",
+            &code,
+        ],
+        &dir.path().join("var"),
+    );
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert_eq!(run.code, 6, "{said}");
+    assert_eq!(
+        std::fs::read_to_string(&got).unwrap_or_default(),
+        "served\n",
+        "{said}"
+    );
+    assert!(!missing.exists(), "{said}");
+    assert!(
+        said.contains("Could not retrieve information from environment production source(s) puppet:///modules/mrtest_nowhere/data.txt"),
+        "{said}"
+    );
+    assert!(
+        said.contains("Notify[mrtest after]: Skipping because of failed dependencies"),
+        "{said}"
+    );
+}
+
 /// `--exclude_unchanged_resources` (Puppet's setting, also read from
 /// `puppet.conf`) keeps in the report only the resources something
 /// happened to: changed, failed or skipped ones. The metrics still count

@@ -48,9 +48,10 @@ esac
 fn start_server(dir: &Path) -> Running {
     let environments =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/server/environments");
-    // The production environment uses Debian's concat and stdlib, which
-    // the server finds on its base module path as Puppet's does.
-    for module in ["concat", "stdlib"] {
+    // The production environment uses Debian's concat, stdlib and
+    // archive, which the server finds on its base module path as Puppet's
+    // does.
+    for module in ["concat", "stdlib", "archive"] {
         assert!(
             Path::new("/usr/share/puppet/modules").join(module).is_dir(),
             "{module} is missing: install the packages of tests/forge/packages.txt (scripts/test does)"
@@ -401,8 +402,15 @@ fn a_stock_puppet_agent_is_served() {
         .unwrap_or(0);
     assert_eq!(kept, 1, "the report of Marionette's agent is kept: {said}");
     // The Forge modules' types and the DSL module's, from their
-    // pluginsynced Ruby, leave what Puppet's agent left.
-    for made in ["motd", "lines.txt", "one.widget", "two.widget"] {
+    // pluginsynced Ruby, leave what Puppet's agent left: with a module's
+    // file that a fragment and archive read through file serving.
+    for made in [
+        "motd",
+        "greeting.archived",
+        "lines.txt",
+        "one.widget",
+        "two.widget",
+    ] {
         let puppets = std::fs::read_to_string(dir.join(made)).unwrap_or_default();
         assert!(!puppets.is_empty(), "Puppet's agent made {made}");
         assert_eq!(
@@ -411,6 +419,10 @@ fn a_stock_puppet_agent_is_served() {
             "{made}: {said}"
         );
     }
+    assert_eq!(
+        std::fs::read_to_string(ours.join("motd")).unwrap_or_default(),
+        "first\nsecond\ngreetings\n"
+    );
     // Facter's errors (the ssh module's facts where sshd is missing) are
     // Puppet's too; nothing else fails.
     assert!(

@@ -1893,6 +1893,11 @@ impl Engine for Answers<'_> {
             Question::Setting(name) if name == "noop" => Ok(Answer::Value(Value::Boolean(
                 self.cx.is_some_and(|cx| cx.noop),
             ))),
+            // The environment of the catalog being applied (archive names
+            // it when a source is found nowhere).
+            Question::Setting(name) if name == "environment" => Ok(Answer::Value(Value::string(
+                marionette_ral::served::environment(),
+            ))),
             Question::Setting(_) => Ok(Answer::Value(Value::Undef)),
             Question::Execute(execution) => Ok(Answer::Executed(execute(&execution))),
             Question::CompareVersions(a, b) => {
@@ -1959,6 +1964,13 @@ impl Engine for Answers<'_> {
             } => {
                 let cx = self.cx.ok_or("no catalog is being applied")?;
                 crate::core_call::call(cx, (&type_name, &title), &values, &call).map(Answer::Value)
+            }
+            // A module's files, as Puppet's file serving finds them for a
+            // provider (archive's `puppet:///` download, concat's fragment
+            // sources): the run's module path, or the agent's mirror of
+            // the server's.
+            Question::ModuleDirectory(name) => {
+                Ok(Answer::Path(marionette_ral::served::module_dir(&name)))
             }
             other => Err(format!(
                 "a provider cannot ask this while applying: {other:?}"

@@ -20,6 +20,8 @@
 //! - [`schedule`]: when a resource with the `schedule` metaparameter is
 //!   due.
 //! - [`command`]: the one way providers run programs.
+//! - [`served`]: where `puppet:///modules/...` sources are found, for
+//!   native types and modules' providers alike.
 //! - [`state_file`]: the one way files under the state directory are
 //!   replaced (checksums, the record of checked resources, backups).
 //! - [`docs`] and [`render`]: `describe`, the type reference, and
@@ -45,6 +47,7 @@ pub mod render;
 pub mod resource;
 pub mod schedule;
 pub mod select;
+pub mod served;
 pub mod state_file;
 pub mod sync;
 pub mod typedef;

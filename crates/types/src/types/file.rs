@@ -425,33 +425,11 @@ pub fn sums_match(current: &str, desired: &str) -> bool {
 // ---------------------------------------------------------------------------
 // Sources
 
-/// The module path `puppet:///modules/MODULE/PATH` sources are found in.
-/// One process applies one environment's catalog, so the command line sets
-/// it once, before any resource is built.
-static MODULEPATH: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
-
-/// The environment's name, for messages about sources not found.
-static ENVIRONMENT: std::sync::RwLock<String> = std::sync::RwLock::new(String::new());
-
-/// Sets the environment and its module path, where `puppet:///modules/...`
-/// sources are found.
-pub fn set_modulepath(environment: &str, paths: Vec<PathBuf>) {
-    // Relative directories are taken from where the command runs: the
-    // sources found in them, which recursion hands on to the files it
-    // generates, must be absolute paths.
-    let paths = paths
-        .into_iter()
-        .map(|path| std::path::absolute(&path).unwrap_or(path))
-        .collect();
-    *MODULEPATH.write().unwrap_or_else(|e| e.into_inner()) = paths;
-    *ENVIRONMENT.write().unwrap_or_else(|e| e.into_inner()) = environment.to_string();
-}
-
 /// Puppet's words when no source of a resource can be found, naming the
 /// sources as Puppet's `source` parameter keeps them: an absolute path as
 /// a `file://` URI, anything else as written.
 pub fn sources_not_found(resource: &Resource) -> String {
-    let environment = ENVIRONMENT.read().unwrap_or_else(|e| e.into_inner());
+    let environment = marionette_ral::served::environment();
     let written: Vec<String> = resource
         .list("source")
         .into_iter()
@@ -472,11 +450,7 @@ pub fn sources_not_found(resource: &Resource) -> String {
         .collect();
     format!(
         "Could not retrieve information from environment {} source(s) {}",
-        if environment.is_empty() {
-            "production"
-        } else {
-            environment.as_str()
-        },
+        environment,
         written.join(", ")
     )
 }
@@ -504,7 +478,7 @@ fn module_source(entry: &str) -> Result<String, String> {
     if file.split('/').any(|part| part == "..") {
         return Err(format!("The source '{entry}' must stay inside its module"));
     }
-    let modulepath = MODULEPATH.read().unwrap_or_else(|e| e.into_inner());
+    let modulepath = marionette_ral::served::modulepath();
     let candidates: Vec<PathBuf> = modulepath
         .iter()
         .map(|dir| dir.join(module).join("files").join(file))
