@@ -71,6 +71,16 @@ struct Dispatcher {
     mismatch: bool,
 }
 
+/// The block a Ruby function is given.
+enum Block<'p> {
+    None,
+    /// A Puppet lambda, which the host asks the engine to run.
+    Lambda(Closure<'p>),
+    /// The Ruby block of the host's own `call_function`, by its parameter
+    /// count: it never leaves the host.
+    Ruby(usize),
+}
+
 /// How many arguments a block takes: those without defaults, and at
 /// most (none when it captures the rest).
 #[derive(Clone, Copy)]
@@ -396,6 +406,46 @@ impl<'p> Evaluator<'p> {
         lambda: Option<Closure<'p>>,
         span: Span,
     ) -> EvalResult<Value> {
+        let block = match lambda {
+            Some(lambda) => Block::Lambda(lambda),
+            None => Block::None,
+        };
+        self.call_ruby_with(name, function, args, block, span)
+    }
+
+    /// A call from a module's Ruby code with a Ruby block (stdlib's
+    /// `to_toml` giving one to `rewrap_sensitive_data`): as in Puppet, the
+    /// called function is given the block itself, so it must be a Ruby
+    /// function of the host; Puppet code cannot run a Ruby block here.
+    pub(crate) fn call_with_ruby_block(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        count: usize,
+        span: Span,
+    ) -> EvalResult<Value> {
+        let name = crate::evaluator::strip_top(name);
+        match self.ruby_function(name, span)? {
+            Some(function) => self.call_ruby_with(name, &function, args, Block::Ruby(count), span),
+            None => fail_in_call(
+                format!(
+                    "call_function('{name}') with a Ruby block: Marionette gives Ruby blocks to functions written in Ruby only, and '{name}' is not one"
+                ),
+                span,
+            ),
+        }
+    }
+
+    /// [`Evaluator::call_ruby`] given a Puppet lambda, the Ruby block of
+    /// the host's own call, or no block.
+    fn call_ruby_with(
+        &mut self,
+        name: &str,
+        function: &RubyFunction,
+        args: Vec<Value>,
+        block: Block<'p>,
+        span: Span,
+    ) -> EvalResult<Value> {
         let probe: Vec<Value> = if function.scope_first {
             std::iter::once(Value::Undef)
                 .chain(args.iter().cloned())
@@ -404,7 +454,21 @@ impl<'p> Evaluator<'p> {
             Vec::new()
         };
         let given = if function.scope_first { &probe } else { &args };
-        let arity = lambda.as_ref().map(|l| Arity::of(&l.lambda.params));
+        let (arity, count, lambda) = match block {
+            Block::None => (None, None, None),
+            Block::Lambda(lambda) => {
+                let params = &lambda.lambda.params;
+                (Some(Arity::of(params)), Some(params.len()), Some(lambda))
+            }
+            Block::Ruby(count) => (
+                Some(Arity {
+                    required: count,
+                    most: Some(count),
+                }),
+                Some(count),
+                None,
+            ),
+        };
         let chosen = function
             .dispatchers
             .iter()
@@ -413,7 +477,6 @@ impl<'p> Evaluator<'p> {
             return fail_in_call(self.mismatch_message(name, function, given, arity), span);
         };
         let dispatcher = &function.dispatchers[index];
-        let block = lambda.map(|l| l.lambda.params.len());
         let context = self.ruby_context();
         let value = self.with_host(span, lambda, &function.file, name, |host, answers| {
             answers.closure_top = function.api == marionette_ruby::Api::V4;
@@ -423,7 +486,8 @@ impl<'p> Evaluator<'p> {
                     api: function.api,
                     dispatcher: index,
                     args: &args,
-                    block,
+                    block: count,
+                    ruby_block: matches!(block, Block::Ruby(_)),
                     context,
                 },
                 answers,
@@ -864,12 +928,15 @@ impl Engine for Answers<'_, '_> {
                 }
                 Answer::Variables(all)
             }
-            Question::Call { name, args } => {
+            Question::Call { name, args, block } => {
                 let saved = self.eval.current;
                 if self.closure_top {
                     self.eval.current = crate::scope::TOP_SCOPE;
                 }
-                let called = self.eval.call_named_here(&name, args, None, span, span);
+                let called = match block {
+                    None => self.eval.call_named_here(&name, args, None, span, span),
+                    Some(count) => self.eval.call_with_ruby_block(&name, args, count, span),
+                };
                 self.eval.current = saved;
                 match called {
                     Ok(value) => Answer::Value(value),

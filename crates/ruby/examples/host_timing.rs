@@ -38,6 +38,7 @@ fn main() -> Result<(), HostError> {
         dispatcher: 0,
         args: &args,
         block: None,
+        ruby_block: false,
         context: Context::default(),
     };
     let mut starts = Vec::new();

@@ -65,24 +65,37 @@ module Marionette
       engine.call('exists', { 'name' => name })['found']
     end
 
-    # Calls any function the engine knows. A Ruby block cannot cross to
-    # the engine; a function that wants one must be given a Puppet lambda.
+    # Calls any function the engine knows. A Ruby block stays here: the
+    # engine chooses the dispatcher by its parameter count and calls the
+    # (Ruby) function back with `ruby` set, which is then given the block
+    # itself (see `call`).
     def call_function(name, args, &block)
-      raise ArgumentError, "call_function('#{name}') with a Ruby block is not supported by Marionette" if block
       # A 3.x function that another function's file defined as it loaded
       # (docker's `docker::escape`, in docker_run_flags.rb) has no file of
       # its own for the engine to find; Puppet finds it among the 3.x
       # functions already defined.
       return Functions.call3(name, args) if Functions.helper3x?(name)
 
+      request = { 'name' => name, 'args' => Wire.encode(args) }
+      if block
+        request['block'] = { 'parameters' => block.parameters.count { |kind, _| %i[req opt].include?(kind) } }
+        ruby_blocks.push(block)
+      end
       answer = begin
-        engine.call('call', { 'name' => name, 'args' => Wire.encode(args) })
+        engine.call('call', request)
       rescue EngineError => e
         # What a called function raised is a Puppet::ParseError in Puppet
         # (extlib's has_module rescues get_module_path's).
         raise FunctionError, e.message
+      ensure
+        ruby_blocks.pop if block
       end
       Wire.decode(answer['value'])
+    end
+
+    # The Ruby blocks of the calls to the engine under way, innermost last.
+    def ruby_blocks
+      @ruby_blocks ||= []
     end
 
     # Whether a library can be required, for `Puppet.features.NAME?`.
@@ -427,16 +440,18 @@ module Marionette
         value = if params['api'] == 'v3'
                   Functions.call3(params['name'], args)
                 else
-                  Functions.call4(params['name'], params['dispatcher'] || 0, args, lambda_proxy(params['block']))
+                  Functions.call4(params['name'], params['dispatcher'] || 0, args, given_block(params['block']))
                 end
         { 'value' => Wire.encode(value) }
       end
     end
 
-    # The Puppet lambda given to the call, as a proc that asks the engine
-    # to run it.
-    def lambda_proxy(block)
+    # The block given to the call: the Ruby block of this host's own call
+    # to the engine, or a Puppet lambda as a proc that asks the engine to
+    # run it.
+    def given_block(block)
       return nil if block.nil?
+      return Marionette.ruby_blocks.last if block['ruby']
 
       count = block['parameters'].to_i
       proxy = proc { |*args| Wire.decode(Marionette.engine.call('yield', { 'args' => Wire.encode(args) })['value']) }

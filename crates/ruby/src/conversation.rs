@@ -355,6 +355,11 @@ impl Conversation {
             "call" => Question::Call {
                 name: text("name")?,
                 args: values("args")?,
+                block: params
+                    .get("block")
+                    .and_then(|block| block.get("parameters"))
+                    .and_then(Json::as_u64)
+                    .map(|count| count as usize),
             },
             "exists" => Question::Exists(text("name")?),
             "yield" => Question::Yield(values("args")?),

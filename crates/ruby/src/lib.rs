@@ -220,6 +220,9 @@ pub struct Call<'a> {
     pub args: &'a [Value],
     /// The lambda given to the call, by its parameter count.
     pub block: Option<usize>,
+    /// Whether that block is the Ruby block of the host's own call
+    /// (`Question::Call`'s), rather than a Puppet lambda the engine runs.
+    pub ruby_block: bool,
     pub context: Context,
 }
 
@@ -311,6 +314,10 @@ pub enum Question {
     Call {
         name: String,
         args: Vec<Value>,
+        /// A Ruby block given to the call (stdlib's `to_toml` giving one to
+        /// `rewrap_sensitive_data`), by its parameter count: it stays in
+        /// the host, for a Ruby function of the host to be given.
+        block: Option<usize>,
     },
     /// Whether a function exists.
     Exists(String),
@@ -565,7 +572,7 @@ impl RubyHost {
             "api": if call.api == Api::V3 { "v3" } else { "v4" },
             "dispatcher": call.dispatcher,
             "args": args,
-            "block": call.block.map(|count| json!({"parameters": count})),
+            "block": call.block.map(|count| json!({"parameters": count, "ruby": call.ruby_block})),
             "context": context(&call.context),
         });
         let answer = self.request("call", params, engine)?;

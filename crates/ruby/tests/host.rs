@@ -75,6 +75,7 @@ impl Fake<'_> {
                 dispatcher,
                 args,
                 block,
+                ruby_block: false,
                 context: Context {
                     module: Some("mrtest_caller".into()),
                     scope: "Class[main]".into(),
@@ -93,7 +94,7 @@ impl Engine for Fake<'_> {
                 "servers" => Some(Value::array(vec![Value::string("a"), Value::string("b")])),
                 _ => None,
             }),
-            Question::Call { name, args } if name == "upcase" => match args.first() {
+            Question::Call { name, args, .. } if name == "upcase" => match args.first() {
                 Some(Value::String(s)) => Answer::Value(Value::string(s.to_uppercase())),
                 Some(Value::Array(items)) => match items.first() {
                     Some(Value::String(s)) => Answer::Value(Value::string(s.to_uppercase())),
@@ -101,7 +102,7 @@ impl Engine for Fake<'_> {
                 },
                 _ => return Err("upcase: not a string".into()),
             },
-            Question::Call { name, args } if name.starts_with("mrtest") => {
+            Question::Call { name, args, .. } if name.starts_with("mrtest") => {
                 Answer::Value(self.call(&name, &args, None).map_err(|e| e.to_string())?)
             }
             Question::Call { name, .. } => return Err(format!("Unknown function: '{name}'")),
