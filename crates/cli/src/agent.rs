@@ -97,6 +97,11 @@ pub(crate) fn run(args: AgentArgs, env: &EnvArgs) -> Result<ExitCode> {
         http_connect_timeout: Duration::from_secs(args.http_connect_timeout.max(1)),
         http_read_timeout: Duration::from_secs(args.http_read_timeout.max(1)),
     };
+    crate::environment::set_run_settings(vec![
+        ("certname", certname.clone()),
+        ("server", args.server.clone()),
+        ("libdir", settings.libdir.display().to_string()),
+    ]);
     let once = args.onetime || args.run.test || !args.daemonize;
     loop {
         splay(&args);

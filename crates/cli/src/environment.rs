@@ -355,12 +355,76 @@ fn runs_ruby(modulepath: &[PathBuf]) -> bool {
 }
 
 /// What a Ruby host of `environment` runs with: its program kept
-/// compiled under `$vardir/cache`.
+/// compiled under `$vardir/cache`, and the command's settings that module
+/// Ruby reads.
 pub(crate) fn ruby_settings(environment: &Environment) -> marionette_ruby::Settings {
     let mut settings =
         marionette_ruby::Settings::new(&environment.name, environment.modulepath.clone());
     settings.cache = Some(global().vardir().join("cache").join("ruby"));
+    settings.puppet_settings = puppet_settings(global(), environment)
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), marionette_values::Value::string(value)))
+        .collect();
     settings
+}
+
+/// What the agent's run says of itself, over the command's settings: its
+/// certificate name, its server, where its plugins were synced.
+static RUN_SETTINGS: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
+
+/// Sets the agent's own values of `certname`, `server` and `libdir`, for
+/// the Ruby hosts started after.
+pub(crate) fn set_run_settings(settings: Vec<(&'static str, String)>) {
+    let _ = RUN_SETTINGS.set(settings);
+}
+
+/// The settings module Ruby reads as `Puppet[:name]` (extlib's
+/// `cache_data` and stdlib's `puppet_vardir` fact read `vardir`,
+/// corosync's shadow files too, vcsrepo's git `statedir`, augeas `libdir`),
+/// with the values this command resolved, Puppet's derived ones among
+/// them. The environment's name, `noop` and `strict` are the engine's to
+/// answer as the run goes.
+fn puppet_settings(env: &EnvArgs, environment: &Environment) -> Vec<(&'static str, String)> {
+    let show = |path: PathBuf| path.display().to_string();
+    let join = |paths: &[PathBuf]| {
+        paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(":")
+    };
+    let run = RUN_SETTINGS.get().map(Vec::as_slice).unwrap_or_default();
+    let given = |name: &str, default: &dyn Fn() -> String| {
+        run.iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, value)| value.clone())
+            .or_else(|| crate::config::user_setting(name))
+            .unwrap_or_else(default)
+    };
+    let vardir = env.vardir();
+    let ssldir = env.ssldir();
+    let certname = given("certname", &crate::host_name);
+    let pem = |dir: &str, name: &str| show(ssldir.join(dir).join(format!("{name}.pem")));
+    vec![
+        ("confdir", show(env.confdir())),
+        ("codedir", show(env.codedir())),
+        ("vardir", show(vardir.clone())),
+        ("ssldir", show(ssldir.clone())),
+        ("logdir", show(env.logdir())),
+        ("rundir", show(env.rundir())),
+        ("statedir", show(vardir.join("state"))),
+        ("libdir", given("libdir", &|| show(vardir.join("lib")))),
+        ("environmentpath", show(env.environmentpath())),
+        ("modulepath", join(&environment.modulepath)),
+        ("basemodulepath", join(&env.basemodulepath())),
+        ("server", given("server", &|| "puppet".to_string())),
+        ("hostcert", pem("certs", &certname)),
+        ("hostprivkey", pem("private_keys", &certname)),
+        ("hostpubkey", pem("public_keys", &certname)),
+        ("localcacert", pem("certs", "ca")),
+        ("hostcrl", show(ssldir.join("crl.pem"))),
+        ("certname", certname),
+    ]
 }
 
 static PLUGINS: OnceLock<Plugins> = OnceLock::new();

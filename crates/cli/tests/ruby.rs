@@ -1429,3 +1429,73 @@ fn deferred_calls_of_ruby_functions_are_made_when_applying() {
     assert_eq!(run.code, 0, "{}", run.output());
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "X X");
 }
+
+/// Module Ruby reads the command's settings as `Puppet[:name]`: a
+/// function (extlib's `cache_data` keeps its files under `vardir`), a
+/// template, and custom facts (stdlib's `puppet_vardir`, which requires
+/// its helper from its module, and extlib's `puppet_config`, which reads
+/// them through `Puppet.settings.values`), with the module path given
+/// relative to where the command runs.
+#[test]
+fn module_ruby_reads_the_commands_settings() {
+    require_ruby();
+    let stdlib = Path::new("/usr/share/puppet/modules/stdlib");
+    assert!(
+        stdlib.join("lib/facter/puppet_settings.rb").is_file(),
+        "Debian's stdlib is missing: apt-get install puppet-module-puppetlabs-stdlib (scripts/test does)"
+    );
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let modules = dir.path().join("modules");
+    let functions = modules.join("mrtest_settings/lib/puppet/functions/mrtest_settings");
+    let facts = modules.join("mrtest_settings/lib/facter");
+    std::fs::create_dir_all(&functions).unwrap();
+    std::fs::create_dir_all(&facts).unwrap();
+    std::os::unix::fs::symlink(stdlib, modules.join("stdlib")).unwrap();
+    std::fs::write(
+        functions.join("dirs.rb"),
+        "Puppet::Functions.create_function(:'mrtest_settings::dirs') do\n  \
+         def dirs\n    [Puppet[:vardir], Puppet.settings[:statedir], \
+         Puppet.settings.values(:production, :main).interpolate(:localcacert)]\n  end\nend\n",
+    )
+    .unwrap();
+    std::fs::write(
+        facts.join("mrtest_settings.rb"),
+        "Facter.add(:mrtest_ssldir) { setcode { Puppet[:ssldir] } }\n",
+    )
+    .unwrap();
+    let vardir = dir.path().join("mrtest-var");
+    let vardir_text = vardir.display().to_string();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .current_dir(dir.path())
+        .args([
+            "apply",
+            "--vardir",
+            &vardir_text,
+            "--modulepath",
+            "modules",
+            "-e",
+        ])
+        .arg(
+            "notice(mrtest_settings::dirs())\n\
+             notice($facts['puppet_vardir'])\n\
+             notice($facts['mrtest_ssldir'])\n\
+             notice(inline_template('<%= Puppet[:hostcert] %>'))\n",
+        )
+        .output()
+        .expect("marionette runs");
+    let said = common::printed(&output);
+    assert!(output.status.success(), "{said}");
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    for line in [
+        format!("[{vardir_text}, {vardir_text}/state, {vardir_text}/ssl/certs/ca.pem]"),
+        vardir_text.clone(),
+        format!("{vardir_text}/ssl"),
+        format!("{vardir_text}/ssl/certs/{}.pem", host.trim()),
+    ] {
+        assert!(
+            said.contains(&format!("Notice: Scope(Class[main]): {line}\n")),
+            "{line}: {said}"
+        );
+    }
+    assert!(!said.contains("Error"), "{said}");
+}

@@ -27,15 +27,17 @@ module Marionette
       # engine made the user's own, none without a cache.
       @template_cache = params['template_cache']
       @modulepath.each do |dir|
-        Dir.glob(File.join(dir, '*', 'lib')).sort.each { |lib| $LOAD_PATH << lib unless $LOAD_PATH.include?(lib) }
+        Dir.glob(File.join(File.expand_path(dir), '*', 'lib')).sort.each { |lib| $LOAD_PATH << lib unless $LOAD_PATH.include?(lib) }
       end
     end
 
-    # A file of a module's `lib` directory, by the name `require` takes.
+    # A file of a module's `lib` directory, by the name `require` takes:
+    # its absolute path, which `require` loads as it is (a relative one it
+    # would look for along the load path).
     def module_lib_file(name)
       file = name.end_with?('.rb') ? name : "#{name}.rb"
       Array(@modulepath).each do |dir|
-        Dir.glob(File.join(dir, '*', 'lib', file)).sort.each { |found| return found }
+        Dir.glob(File.join(dir, '*', 'lib', file)).sort.each { |found| return File.expand_path(found) }
       end
       nil
     end

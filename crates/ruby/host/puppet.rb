@@ -260,6 +260,21 @@ module Puppet
     def value(name, _env = nil)
       Marionette.setting(name)
     end
+
+    # The settings as a section of an environment sees them (extlib's
+    # `extlib__puppet_config` fact): the command's one set of values.
+    def values(_environment = nil, _section = nil)
+      Values.new
+    end
+
+    # What `values` gives: each setting by its name, its references
+    # already resolved.
+    class Values
+      def interpolate(name)
+        Marionette.setting(name)
+      end
+      alias [] interpolate
+    end
   end
 
   # The environment being compiled, for functions that ask which.
