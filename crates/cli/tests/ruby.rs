@@ -1499,3 +1499,63 @@ fn module_ruby_reads_the_commands_settings() {
     }
     assert!(!said.contains("Error"), "{said}");
 }
+
+/// augeas_core's provider, a module's Ruby, shows its change under
+/// `--show_diff` at the resource's `loglevel` (Puppet's `notice` unless
+/// set) with Puppet's `diff -u`, and changes nothing in noop; run for
+/// real, it makes the change, and a second run has none to make.
+#[test]
+fn augeas_shows_its_diff_and_applies() {
+    require_ruby();
+    assert!(
+        std::process::Command::new("ruby")
+            .args(["-e", "require 'augeas'"])
+            .status()
+            .is_ok_and(|s| s.success()),
+        "Ruby's Augeas bindings are missing: apt-get install ruby-augeas (scripts/test does)"
+    );
+    let augeas = Path::new("/usr/share/puppet/modules/augeas_core");
+    assert!(
+        augeas.is_dir(),
+        "augeas_core is missing: apt-get install puppet-module-puppetlabs-augeas-core (scripts/test does)"
+    );
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let modules = dir.path().join("modules");
+    std::fs::create_dir_all(&modules).unwrap();
+    std::os::unix::fs::symlink(augeas, modules.join("augeas_core")).unwrap();
+    let conf = dir.path().join("mrtest.conf");
+    std::fs::write(&conf, "mrtest_a = 1\n").unwrap();
+    let code = format!(
+        "augeas {{ 'mrtest': incl => '{}', lens => 'Simplevars.lns', changes => 'set mrtest_a 2' }}",
+        conf.display()
+    );
+    let modulepath = modules.display().to_string();
+    let run = |more: &[&str]| {
+        let mut args = vec!["apply", "--detailed-exitcodes", "--modulepath", &modulepath];
+        args.extend_from_slice(more);
+        args.extend_from_slice(&["-e", &code]);
+        common::marionette(&args)
+    };
+    // Puppet's noop run exits 0 with changes pending, as Marionette's.
+    let noop = run(&["--noop", "--show_diff"]);
+    assert_eq!(noop.code, 0, "{}", noop.output());
+    assert!(
+        noop.stdout
+            .contains("Notice: Augeas[mrtest](provider=augeas): ")
+            && noop.stdout.contains("-mrtest_a = 1")
+            && noop.stdout.contains("+mrtest_a = 2"),
+        "{}",
+        noop.output()
+    );
+    assert_eq!(std::fs::read_to_string(&conf).unwrap(), "mrtest_a = 1\n");
+    let real = run(&[]);
+    assert_eq!(real.code, 2, "{}", real.output());
+    assert!(
+        !real.stdout.contains("-mrtest_a"),
+        "no diff unless asked: {}",
+        real.output()
+    );
+    assert_eq!(std::fs::read_to_string(&conf).unwrap(), "mrtest_a = 2\n");
+    let again = run(&["--show_diff"]);
+    assert_eq!(again.code, 0, "{}", again.output());
+}

@@ -1893,6 +1893,11 @@ impl Engine for Answers<'_> {
             Question::Setting(name) if name == "noop" => Ok(Answer::Value(Value::Boolean(
                 self.cx.is_some_and(|cx| cx.noop),
             ))),
+            // Whether changes show their diffs (`--show_diff`; augeas's
+            // provider prints its own).
+            Question::Setting(name) if name == "show_diff" => Ok(Answer::Value(Value::Boolean(
+                self.cx.is_some_and(|cx| cx.show_diff),
+            ))),
             // The environment of the catalog being applied (archive names
             // it when a source is found nowhere).
             Question::Setting(name) if name == "environment" => Ok(Answer::Value(Value::string(

@@ -42,11 +42,16 @@ module Marionette
       nil
     end
 
+    # Settings the run decides (a type's file may ask before the run
+    # begins): asked each time, never kept.
+    RUN_SETTINGS = %w[noop show_diff].freeze
+
     def setting(name)
       name = name.to_s
       return @settings[name] if @settings.key?(name)
 
-      @settings[name] = Wire.decode(engine.call('setting', { 'name' => name })['value'])
+      value = Wire.decode(engine.call('setting', { 'name' => name })['value'])
+      RUN_SETTINGS.include?(name) ? value : (@settings[name] = value)
     end
 
     # A setting module code changes for itself (`Puppet[:name] = value`:

@@ -210,6 +210,59 @@ module Puppet
       ENV.replace(saved) if saved
     end
 
+    # Puppet's process identity: `asuser` runs its block with the effective
+    # user and group changed, when root (mysql's login paths touch the
+    # user's file so), and back after; ids may be names.
+    module SUIDManager
+      def self.uid
+        Process.uid
+      end
+
+      def self.gid
+        Process.gid
+      end
+
+      def self.euid
+        Process.euid
+      end
+
+      def self.egid
+        Process.egid
+      end
+
+      def self.root?
+        Process.uid.zero?
+      end
+
+      def self.asuser(new_uid = nil, new_gid = nil)
+        return yield unless root? && (new_uid || new_gid)
+
+        old_euid = Process.euid
+        old_egid = Process.egid
+        begin
+          Process.egid = Puppet::Util.gid(new_gid) || raise(Puppet::Error, "Invalid group: #{new_gid}") if new_gid
+          Process.euid = Puppet::Util.uid(new_uid) || raise(Puppet::Error, "Invalid user: #{new_uid}") if new_uid
+          yield
+        ensure
+          Process.euid = old_euid
+          Process.egid = old_egid
+        end
+      end
+    end
+
+    # `diff` between two files, as Puppet shows a change (augeas's
+    # provider with `show_diff`): Puppet's `diff -u`, its output whatever
+    # the exit code.
+    module Diff
+      def diff(old, new)
+        command = [Puppet[:diff] || 'diff']
+        args = Puppet[:diff_args] || '-u'
+        command << args unless args.to_s.empty?
+        Puppet::Util::Execution.execute(command + [old, new], failonfail: false, combine: false)
+      end
+      module_function :diff
+    end
+
     # `Puppet::Util::Package.versioncmp`, or `versioncmp` in a class that
     # includes it (augeas's provider).
     module Package

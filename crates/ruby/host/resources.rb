@@ -714,7 +714,23 @@ module Puppet
       return provider_name if name.to_s == 'provider'
 
       parameter = @parameters[attribute_name(name)]
-      parameter&.value
+      return parameter.value if parameter
+
+      metaparam(name.to_sym)
+    end
+
+    # A metaparameter's value as Puppet's resource gives it: `loglevel`
+    # is `notice` unless set (augeas logs its diff at it), a list's an
+    # array.
+    def metaparam(name)
+      return nil unless Puppet::Type.metaparams.include?(name)
+
+      value = @meta && @meta[name]
+      case name
+      when :loglevel then (value || :notice).to_sym
+      when :noop then value.nil? ? nil : [true, 'true'].include?(value)
+      else value
+      end
     end
 
     def []=(name, value)
