@@ -25,7 +25,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::environment::EnvArgs;
+use crate::environment::{EnvArgs, join_path};
 
 /// A setting the commands understand: its name in `puppet.conf`, the
 /// option it becomes, whether that option is a switch (`true` gives it,
@@ -750,20 +750,13 @@ pub(crate) fn run(args: ConfigArgs, env: &EnvArgs) -> anyhow::Result<std::proces
     let environment = env.resolve();
     let mut cli = crate::command();
     cli.build();
-    let join = |paths: &[PathBuf]| {
-        paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(":")
-    };
     let value = |name: &str| -> Option<String> {
         // What the environment and the directories resolved to, files
         // and command line included.
         let path = match name {
             "environment" => return Some(environment.name.clone()),
-            "modulepath" => return Some(join(&environment.modulepath)),
-            "basemodulepath" => return Some(join(&env.basemodulepath())),
+            "modulepath" => return Some(join_path(&environment.modulepath)),
+            "basemodulepath" => return Some(join_path(&env.basemodulepath())),
             "manifest" => return Some(environment_manifests(env)),
             "config" => return Some(config_file(loaded, env).display().to_string()),
             "environmentpath" => env.environmentpath(),

@@ -276,6 +276,16 @@ fn split_path(path: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Directories as a path setting is written (`modulepath`): joined with
+/// colons.
+pub(crate) fn join_path(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
 /// `path` from the root, as Puppet resolves its directories (messages and
 /// explanations name them so).
 pub(crate) fn absolute(path: &Path) -> PathBuf {
@@ -386,13 +396,6 @@ pub(crate) fn set_run_settings(settings: Vec<(&'static str, String)>) {
 /// answer as the run goes.
 fn puppet_settings(env: &EnvArgs, environment: &Environment) -> Vec<(&'static str, String)> {
     let show = |path: PathBuf| path.display().to_string();
-    let join = |paths: &[PathBuf]| {
-        paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(":")
-    };
     let run = RUN_SETTINGS.get().map(Vec::as_slice).unwrap_or_default();
     let given = |name: &str, default: &dyn Fn() -> String| {
         run.iter()
@@ -415,8 +418,8 @@ fn puppet_settings(env: &EnvArgs, environment: &Environment) -> Vec<(&'static st
         ("statedir", show(vardir.join("state"))),
         ("libdir", given("libdir", &|| show(vardir.join("lib")))),
         ("environmentpath", show(env.environmentpath())),
-        ("modulepath", join(&environment.modulepath)),
-        ("basemodulepath", join(&env.basemodulepath())),
+        ("modulepath", join_path(&environment.modulepath)),
+        ("basemodulepath", join_path(&env.basemodulepath())),
         ("server", given("server", &|| "puppet".to_string())),
         ("hostcert", pem("certs", &certname)),
         ("hostprivkey", pem("private_keys", &certname)),

@@ -30,6 +30,22 @@ fn marionette(args: &[&str], vardir: &Path) -> Run {
     }
 }
 
+/// `apply --detailed-exitcodes` of `code` with the module path `modules`.
+fn apply_with_modules(modules: &Path, code: &str, vardir: &Path) -> Run {
+    let modulepath = modules.display().to_string();
+    marionette(
+        &[
+            "apply",
+            "--detailed-exitcodes",
+            "--modulepath",
+            &modulepath,
+            "-e",
+            code,
+        ],
+        vardir,
+    )
+}
+
 #[test]
 fn apply_prints_puppets_lines_and_keeps_a_report() {
     let vardir = tempfile::tempdir().unwrap();
@@ -2263,17 +2279,7 @@ fn staged_file_edits_are_written_before_other_resources_look() {
         ini = ini.display(),
         lines = lines.display()
     );
-    let run = marionette(
-        &[
-            "apply",
-            "--detailed-exitcodes",
-            "--modulepath",
-            &modules.display().to_string(),
-            "-e",
-            &code,
-        ],
-        &dir.path().join("var"),
-    );
+    let run = apply_with_modules(&modules, &code, &dir.path().join("var"));
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stdout
@@ -2313,17 +2319,7 @@ fn a_providers_puppet_source_is_served_from_the_module_path() {
         got = got.display(),
         missing = missing.display()
     );
-    let run = marionette(
-        &[
-            "apply",
-            "--detailed-exitcodes",
-            "--modulepath",
-            &modules.display().to_string(),
-            "-e",
-            &code,
-        ],
-        &dir.path().join("var"),
-    );
+    let run = apply_with_modules(&modules, &code, &dir.path().join("var"));
     let said = format!("{}{}", run.stdout, run.stderr);
     assert_eq!(run.code, 6, "{said}");
     assert_eq!(
