@@ -595,6 +595,9 @@ end
 # names it or asks a value `to_yaml` (filebeat's templates); Psych's own
 # `to_yaml` then replaces this one.
 Object.autoload(:YAML, 'yaml') unless defined?(YAML)
+# RbConfig too, which RubyGems loads in Puppet's Ruby (pwshlib's platform
+# check reads RbConfig::CONFIG['host_os']).
+Object.autoload(:RbConfig, 'rbconfig') unless defined?(RbConfig)
 class Object
   def to_yaml(*args, **options)
     require 'yaml'

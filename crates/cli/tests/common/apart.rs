@@ -2,7 +2,11 @@
 //! command is found by its name in the process table (Puppet's `ps`
 //! search, and Marionette's), where another case's run shows the same name
 //! when it asks dpkg of a package (`dpkg-query ... -- memcached`): two
-//! cases whose packages and services share a name take turns.
+//! cases whose packages and services share a name take turns. So do two
+//! cases with `debconf` resources: `debconf-communicate` locks the
+//! machine's debconf database, and the other's fails ("unexpectedly closed
+//! pipe"), as two Puppet runs side by side would (each run's lock keeps
+//! them apart; the cases' runs have state directories of their own).
 
 use std::path::Path;
 use std::sync::{Condvar, Mutex};
@@ -63,6 +67,9 @@ fn overlap(a: &[String], b: &[String]) -> bool {
     })
 }
 
+/// What a case with `debconf` resources holds: a name no package has.
+const DEBCONF: &str = "\u{0}debconf database";
+
 /// The names a catalog's packages and services show and search for.
 fn names(catalog: &Path) -> Names {
     let text = std::fs::read_to_string(catalog).unwrap_or_default();
@@ -70,6 +77,10 @@ fn names(catalog: &Path) -> Names {
     let mut names = Names::default();
     for resource in json["resources"].as_array().into_iter().flatten() {
         let kind = resource["type"].as_str();
+        if kind == Some("Debconf") && !names.shown.iter().any(|n| n == DEBCONF) {
+            names.shown.push(DEBCONF.to_string());
+            names.searched.push(DEBCONF.to_string());
+        }
         if !matches!(kind, Some("Package" | "Service")) {
             continue;
         }
