@@ -201,7 +201,7 @@ impl EnvArgs {
     /// exist (Puppet leaves missing ones out too).
     pub(crate) fn basemodulepath(&self) -> Vec<PathBuf> {
         match &self.basemodulepath {
-            Some(path) => split_path(path),
+            Some(path) => split_path(path).iter().map(|dir| absolute(dir)).collect(),
             None => std::iter::once(self.codedir().join("modules"))
                 .chain(BASEMODULEPATH.iter().map(PathBuf::from))
                 .filter(|dir| dir.is_dir())
@@ -212,12 +212,14 @@ impl EnvArgs {
     pub(crate) fn resolve(&self) -> Environment {
         let modulepath = match (&self.modulepath, self.directory()) {
             // Directories given are searched alone, after a named
-            // environment's own.
+            // environment's own; from the root, as Puppet expands them
+            // (a module's Ruby requires files beside its own `__FILE__`,
+            // reboot's providers so, and messages name them whole).
             (Some(given), named) => {
                 let mut modulepath = named
                     .map(|dir| self.environment_modulepath(&dir))
                     .unwrap_or_default();
-                modulepath.extend(split_path(given));
+                modulepath.extend(split_path(given).iter().map(|dir| absolute(dir)));
                 modulepath
             }
             (None, Some(dir)) => self.environment_modulepath(&dir),

@@ -1559,3 +1559,55 @@ fn augeas_shows_its_diff_and_applies() {
     let again = run(&["--show_diff"]);
     assert_eq!(again.code, 0, "{}", again.output());
 }
+
+/// A provider that stops the run (`Puppet::Application.stop!`, as
+/// reboot's does before an immediate reboot) leaves the other resources
+/// skipped, saying so at debug level, and the run is not a failure; its
+/// provider requires a helper by a path made from its own `__FILE__`,
+/// which a module path given relative to where the command runs must not
+/// break.
+#[test]
+fn a_provider_stops_the_run_as_reboots_does() {
+    require_ruby();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::create_dir_all(dir.path().join("modules")).unwrap();
+    std::os::unix::fs::symlink(
+        corpus().join("modules/mrtest_rb"),
+        dir.path().join("modules/mrtest_rb"),
+    )
+    .unwrap();
+    let kv = dir.path().join("kv.conf");
+    let code = format!(
+        "mrtest_kv {{ 'before': path => '{kv}', value => 'one' }}
+         -> mrtest_stop {{ 'now': ensure => present }}
+         -> mrtest_kv {{ 'after': path => '{kv}', value => 'two' }}",
+        kv = kv.display()
+    );
+    let vardir = dir.path().join("var").display().to_string();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_marionette"))
+        .current_dir(dir.path())
+        .args([
+            "apply",
+            "--debug",
+            "--detailed-exitcodes",
+            "--vardir",
+            &vardir,
+        ])
+        .args(["--modulepath", "modules", "-e", &code])
+        .output()
+        .expect("marionette runs");
+    let said = common::printed(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("Notice: mrtest stopping the run for now"),
+        "{said}"
+    );
+    assert!(
+        said.contains("Debug: /Stage[main]/Main/Mrtest_kv[after]: Transaction canceled, skipping"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&kv).unwrap_or_default(),
+        "before=one\n"
+    );
+}

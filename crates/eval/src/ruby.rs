@@ -1010,6 +1010,8 @@ impl Engine for Answers<'_, '_> {
             Question::SetParameter { .. } | Question::CatalogResources(_) => {
                 return Err("only a catalog being applied is read or set so".into());
             }
+            // Nothing to stop: a compile is no run.
+            Question::StopRun => Answer::Done,
             Question::CoreProvider(_) | Question::CoreCall { .. } => {
                 return Err("a compile drives no provider".into());
             }

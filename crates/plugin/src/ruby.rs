@@ -1970,6 +1970,12 @@ impl Engine for Answers<'_> {
                 let cx = self.cx.ok_or("no catalog is being applied")?;
                 crate::core_call::call(cx, (&type_name, &title), &values, &call).map(Answer::Value)
             }
+            // A provider stops the run (reboot before its immediate
+            // reboot): no further resource is applied.
+            Question::StopRun => {
+                marionette_ral::cancel::cancel();
+                Ok(Answer::Done)
+            }
             // A module's files, as Puppet's file serving finds them for a
             // provider (archive's `puppet:///` download, concat's fragment
             // sources): the run's module path, or the agent's mirror of

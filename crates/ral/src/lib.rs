@@ -20,6 +20,7 @@
 //! - [`schedule`]: when a resource with the `schedule` metaparameter is
 //!   due.
 //! - [`command`]: the one way providers run programs.
+//! - [`cancel`]: a run a provider stopped (`Puppet::Application.stop!`).
 //! - [`served`]: where `puppet:///modules/...` sources are found, for
 //!   native types and modules' providers alike.
 //! - [`state_file`]: the one way files under the state directory are
@@ -32,6 +33,7 @@
 
 mod ahead;
 pub mod attribute;
+pub mod cancel;
 pub mod candidate;
 pub mod command;
 pub mod data;

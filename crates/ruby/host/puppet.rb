@@ -166,6 +166,37 @@ module Puppet
 
   extend Util::Logging
 
+  # What a provider asks of the running application: `stop!` ends the run
+  # after the resource being applied (reboot's provider, before an
+  # immediate reboot), the other resources skipped.
+  class Application
+    def self.stop!
+      @stop_requested = true
+      Marionette.engine.call('stop_run', {})
+    end
+
+    def self.restart!
+      @restart_requested = true
+    end
+
+    def self.stop_requested?
+      @stop_requested == true
+    end
+
+    def self.restart_requested?
+      @restart_requested == true
+    end
+
+    def self.interrupted?
+      stop_requested? || restart_requested?
+    end
+
+    def self.clear!
+      @stop_requested = false
+      @restart_requested = false
+    end
+  end
+
   # The Puppet version modules compare themselves with: the one whose
   # language and APIs Marionette implements.
   PUPPETVERSION = '7.23.0'

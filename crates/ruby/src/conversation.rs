@@ -362,6 +362,7 @@ impl Conversation {
                     .map(|count| count as usize),
             },
             "exists" => Question::Exists(text("name")?),
+            "stop_run" => Question::StopRun,
             "yield" => Question::Yield(values("args")?),
             "find_resource" => Question::FindResource {
                 type_name: text("type")?,

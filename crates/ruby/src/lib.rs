@@ -321,6 +321,9 @@ pub enum Question {
     },
     /// Whether a function exists.
     Exists(String),
+    /// Stop the run after the resource being applied
+    /// (`Puppet::Application.stop!`: reboot's immediate reboot).
+    StopRun,
     /// Calls the lambda given to the call being answered.
     Yield(Vec<Value>),
     FindResource {

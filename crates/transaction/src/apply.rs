@@ -736,6 +736,7 @@ pub fn apply(
         }
     }
     let total = ral.len();
+    marionette_ral::cancel::clear();
     RUNNING.store(true, std::sync::atomic::Ordering::SeqCst);
     // Puppet's walk: a resource no provider can manage yet is put aside
     // until nothing else is ready (something applied meanwhile, a package,
@@ -1301,6 +1302,18 @@ impl<'a> Run<'a> {
         let started = Instant::now();
         let mut status = self.new_status(n);
         self.counts.total += 1;
+        // A provider canceled the run (reboot's `apply => immediately`):
+        // Puppet's transaction evaluates nothing more, each resource left
+        // skipped with a word at debug level.
+        if marionette_ral::cancel::canceled() {
+            self.logger
+                .log(Level::Debug, path, "Transaction canceled, skipping");
+            status.skipped = true;
+            self.counts.skipped += 1;
+            self.state[node] = State::Done;
+            self.statuses.insert(status.resource.clone(), status);
+            return;
+        }
         // As in Puppet: resources left out by tags, then those outside
         // their schedule, are skipped quietly before failed dependencies
         // are looked at.

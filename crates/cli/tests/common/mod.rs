@@ -140,7 +140,15 @@ pub(crate) fn compile_case(
     let output = case_compile(dir, modulepath, default_facts)
         .output()
         .map_err(|e| format!("could not run: {e}"))?;
+    // Module files are named from the root, as Puppet names them; its
+    // recording left the case's directory out of every string, as this
+    // does.
+    let prefix = dir
+        .canonicalize()
+        .map(|whole| format!("{}/", whole.display()))
+        .unwrap_or_default();
     let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = without(&stderr, &prefix);
     let first_error = stderr.lines().find(|l| l.starts_with("Error: "));
     if let Ok(expected) = std::fs::read_to_string(dir.join("expected.err")) {
         let wanted = expected.lines().next().unwrap_or_default();
@@ -160,10 +168,39 @@ pub(crate) fn compile_case(
         &std::fs::read_to_string(dir.join("expected.json")).map_err(|e| e.to_string())?,
     )
     .map_err(|e| format!("expected.json: {e}"))?;
-    let actual: serde_json::Value = serde_json::from_slice(&output.stdout)
+    let mut actual: serde_json::Value = serde_json::from_slice(&output.stdout)
         .map_err(|e| format!("our output is not JSON: {e}"))?;
+    strip_strings(&mut actual, &prefix);
     let problems = meaning::differences(&meaning::meaning(&expected), &meaning::meaning(&actual));
     outcome(problems)
+}
+
+/// `text` without `prefix` anywhere (none when it is empty).
+fn without(text: &str, prefix: &str) -> String {
+    if prefix.is_empty() {
+        text.to_string()
+    } else {
+        text.replace(prefix, "")
+    }
+}
+
+/// Every string of `value` without `prefix`, as the recorder left it out.
+fn strip_strings(value: &mut serde_json::Value, prefix: &str) {
+    match value {
+        serde_json::Value::String(text) if !prefix.is_empty() && text.contains(prefix) => {
+            *text = without(text, prefix);
+        }
+        serde_json::Value::Array(items) => {
+            items
+                .iter_mut()
+                .for_each(|item| strip_strings(item, prefix));
+        }
+        serde_json::Value::Object(map) => {
+            map.values_mut()
+                .for_each(|item| strip_strings(item, prefix));
+        }
+        _ => {}
+    }
 }
 
 /// The first line of a text (a problem's headline).
