@@ -1455,7 +1455,8 @@ fn module_ruby_reads_the_commands_settings() {
         functions.join("dirs.rb"),
         "Puppet::Functions.create_function(:'mrtest_settings::dirs') do\n  \
          def dirs\n    [Puppet[:vardir], Puppet.settings[:statedir], \
-         Puppet.settings.values(:production, :main).interpolate(:localcacert)]\n  end\nend\n",
+         Puppet.settings.values(:production, :main).interpolate(:localcacert), \
+         Puppet::Util::Log.level.to_s]\n  end\nend\n",
     )
     .unwrap();
     std::fs::write(
@@ -1487,7 +1488,7 @@ fn module_ruby_reads_the_commands_settings() {
     assert!(output.status.success(), "{said}");
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
     for line in [
-        format!("[{vardir_text}, {vardir_text}/state, {vardir_text}/ssl/certs/ca.pem]"),
+        format!("[{vardir_text}, {vardir_text}/state, {vardir_text}/ssl/certs/ca.pem, notice]"),
         vardir_text.clone(),
         format!("{vardir_text}/ssl"),
         format!("{vardir_text}/ssl/certs/{}.pem", host.trim()),

@@ -281,6 +281,15 @@ module Puppet
       end
     end
 
+    # The log's level, as providers ask it to choose how much to say
+    # (powershell's pwsh manager): the command's `log_level` setting, else
+    # Puppet's default.
+    module Log
+      def self.level
+        (Marionette.setting('log_level') || 'notice').to_sym
+      end
+    end
+
     # `diff` between two files, as Puppet shows a change (augeas's
     # provider with `show_diff`): Puppet's `diff -u`, its output whatever
     # the exit code.
