@@ -962,6 +962,13 @@ fn relayed_daemon_logs_are_compared_without_times_and_pids() {
         noop_text(apt),
         "Notice: /Stage[main]/X/Exec[keyring]/returns: Fetched 241 kB in Ns (N/s)\n"
     );
+    let python = "Notice: /Stage[main]/Keystone::Db::Sync/Exec[keystone-manage db_sync]/returns: \
+                  Exception ignored in: <function _removeHandlerRef at 0x7f8619719580>\n";
+    assert_eq!(
+        noop_text(python),
+        "Notice: /Stage[main]/Keystone::Db::Sync/Exec[keystone-manage db_sync]/returns: \
+         Exception ignored in: <function _removeHandlerRef at 0x<address>>\n"
+    );
     // A number in brackets or parentheses elsewhere is kept.
     let kept = "Notice: /Stage[main]/Main/Exec[echo (42) : x]/returns: executed successfully\n";
     assert_eq!(noop_text(kept), kept);

@@ -81,7 +81,30 @@ fn timeless_line(line: &str) -> String {
     {
         return format!("{head} in N seconds");
     }
-    daemon_timeless(&apt_timeless(line))
+    daemon_timeless(&apt_timeless(&addressless(line)))
+}
+
+/// An object's address that a relayed Python message prints (`Exception
+/// ignored in: <function _removeHandlerRef at 0x7f8619719580>`, from
+/// keystone-manage's exit; urllib3's connection objects) as `0x<address>`:
+/// it differs from run to run.
+fn addressless(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(" at 0x") {
+        let start = at + " at 0x".len();
+        let digits = rest[start..]
+            .bytes()
+            .take_while(u8::is_ascii_hexdigit)
+            .count();
+        out.push_str(&rest[..start]);
+        if digits > 0 {
+            out.push_str("<address>");
+        }
+        rest = &rest[start + digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// apt's `Fetched 241 kB in 7s (34.4 kB/s)`, relayed by an exec, with its
