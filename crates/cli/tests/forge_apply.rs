@@ -969,6 +969,13 @@ fn relayed_daemon_logs_are_compared_without_times_and_pids() {
         "Notice: /Stage[main]/Keystone::Db::Sync/Exec[keystone-manage db_sync]/returns: \
          Exception ignored in: <function _removeHandlerRef at 0x<address>>\n"
     );
+    let ceph = "Notice: /Stage[main]/Main/Ceph::Mon[mrtest]/Exec[ceph-mon-mkfs-mrtest]/returns: \
+                2026-12-02T10:57:33.133+0000 7feab0da5640 -1 unable to find any IP address\n";
+    assert_eq!(
+        noop_text(ceph),
+        "Notice: /Stage[main]/Main/Ceph::Mon[mrtest]/Exec[ceph-mon-mkfs-mrtest]/returns: \
+         <time>+0000 <thread> -1 unable to find any IP address\n"
+    );
     // A number in brackets or parentheses elsewhere is kept.
     let kept = "Notice: /Stage[main]/Main/Exec[echo (42) : x]/returns: executed successfully\n";
     assert_eq!(noop_text(kept), kept);

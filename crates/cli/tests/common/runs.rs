@@ -160,6 +160,22 @@ fn daemon_timeless(line: &str) -> String {
                     at += 1 + digits;
                 }
             }
+            // Ceph's give a zone, then the thread's id in hex:
+            // `2026-12-02T10:57:33.133+0000 7feab0da5640 -1 ...`.
+            if let Some(zone) = bytes[at..].strip_prefix(b"+")
+                && zone.len() > 4
+                && zone[..4].iter().all(u8::is_ascii_digit)
+            {
+                out.push_str(&line[at..at + 5]);
+                at += 5;
+                let hex = bytes[at..].strip_prefix(b" ").map_or(0, |rest| {
+                    rest.iter().take_while(|c| c.is_ascii_hexdigit()).count()
+                });
+                if hex >= 8 && bytes.get(at + 1 + hex) == Some(&b' ') {
+                    out.push_str(" <thread>");
+                    at += 1 + hex;
+                }
+            }
             // oslo.log's lines give the process id after the time:
             // `2026-12-01 03:15:00.123 6414 WARNING ...`.
             let digits = bytes[at..].strip_prefix(b" ").map_or(0, |rest| {
