@@ -351,6 +351,17 @@ fn logoutput_logs_each_line_at_the_resource_loglevel() {
         ["one", "two", "three"]
     );
 
+    // Blank lines inside are logged, those at the end not, as Ruby's
+    // `split` leaves them out.
+    let blank = "/bin/sh -c 'echo one; echo; echo two; echo; echo'";
+    let blanks = exec(blank, &[("logoutput", Value::Boolean(true))]).unwrap();
+    let mut run = Run::new();
+    run.evaluate(&blanks);
+    assert_eq!(
+        run.messages(&format!("Exec[{blank}]"), Level::Notice),
+        ["one", "", "two"]
+    );
+
     // The default, on_failure, is silent on success...
     let quiet = exec(script, &[]).unwrap();
     let mut run = Run::new();

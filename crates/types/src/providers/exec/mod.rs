@@ -672,9 +672,12 @@ impl<'a> Job<'a> {
                 let source = format!("{}/returns", self.source);
                 self.cx.logger.log(level, &source, "[output redacted]");
             } else {
-                // Puppet files the output under the `returns` property.
+                // Puppet files the output under the `returns` property,
+                // a line each as Ruby's `split` gives them: blank lines
+                // at the end are not logged (designate-manage's traceback
+                // ends with one).
                 let source = format!("{}/returns", self.source);
-                for text in output.stdout.lines() {
+                for text in output.stdout.trim_end_matches('\n').lines() {
                     self.cx.logger.log(level, &source, text);
                 }
             }
