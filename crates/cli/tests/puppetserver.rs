@@ -155,10 +155,17 @@ fn marionette_agent_runs_against_debians_puppetserver() {
         "{said}"
     );
     // Concat's and stdlib's types from their pluginsynced Ruby, as
-    // Puppet's agent applies them (crates/cli/tests/server.rs).
+    // Puppet's agent applies them (crates/cli/tests/server.rs), with a
+    // fragment and an archive read from the module through puppetserver's
+    // file serving.
     assert_eq!(
         std::fs::read_to_string(dir.join("out/motd")).unwrap_or_default(),
-        "first\nsecond\n",
+        "first\nsecond\ngreetings\n",
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out/greeting.archived")).unwrap_or_default(),
+        "greetings\n",
         "{said}"
     );
     assert_eq!(

@@ -169,6 +169,11 @@ impl Drop for RunLock {
 mod tests {
     use super::*;
 
+    /// Whether `/proc` names the process a Marionette run yet.
+    fn is_marionette_now(pid: i32) -> bool {
+        fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.starts_with(b"marionette"))
+    }
+
     #[test]
     fn a_second_run_is_refused_and_a_stale_lock_cleared() {
         let dir = tempfile::tempdir().unwrap();
@@ -180,7 +185,18 @@ mod tests {
             .args(["-c", "exec -a marionette sleep 30"])
             .spawn()
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(200));
+        // Until bash has exec'd, the process is still bash: on a loaded
+        // machine that can take longer than any fixed pause.
+        for _ in 0..1000 {
+            if is_marionette_now(run.id() as i32) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(
+            is_marionette_now(run.id() as i32),
+            "the stand-in run never exec'd"
+        );
         fs::write(&path, run.id().to_string()).unwrap();
         let busy = RunLock::acquire(&path).unwrap_err();
         let _ = run.kill();
@@ -192,11 +208,18 @@ mod tests {
             )),
             "{busy}"
         );
-        // A live process that is not a Marionette run (pid 1): the lock
-        // was left by a killed run whose id was reused.
-        fs::write(&path, "1").unwrap();
-        let (lock, cleared) = RunLock::acquire(&path).unwrap();
-        assert_eq!(cleared, Some(1));
+        // A live process that is not a Marionette run: the lock was left
+        // by a killed run whose id was reused.
+        let mut other = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        fs::write(&path, other.id().to_string()).unwrap();
+        let taken = RunLock::acquire(&path);
+        let _ = other.kill();
+        let _ = other.wait();
+        let (lock, cleared) = taken.unwrap();
+        assert_eq!(cleared, Some(other.id() as i32));
         drop(lock);
         // A lock whose process is gone.
         fs::write(&path, "999999999").unwrap();
