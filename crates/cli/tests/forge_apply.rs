@@ -976,9 +976,24 @@ fn relayed_daemon_logs_are_compared_without_times_and_pids() {
         "Notice: /Stage[main]/Main/Ceph::Mon[mrtest]/Exec[ceph-mon-mkfs-mrtest]/returns: \
          <time>+0000 <thread> -1 unable to find any IP address\n"
     );
-    // A number in brackets or parentheses elsewhere is kept.
+    let ruby = "Error: Could not set 'file' on ensure: No such file or directory - A directory \
+                component in /etc/ssh/sshd_config20261130-31-1aspgjs.lock does not exist\n";
+    assert_eq!(
+        noop_text(ruby),
+        "Error: Could not set 'file' on ensure: No such file or directory - A directory \
+         component in /etc/ssh/sshd_config<temporary>.lock does not exist\n"
+    );
+    let epel = "Error: x in /etc/pki/RPM-GPG-KEY-EPEL-920261130-34-1mpd33x.lock does\n";
+    assert_eq!(
+        noop_text(epel),
+        "Error: x in /etc/pki/RPM-GPG-KEY-EPEL-9<temporary>.lock does\n"
+    );
+    // A number in brackets or parentheses elsewhere is kept, and a date
+    // that is no temporary name.
     let kept = "Notice: /Stage[main]/Main/Exec[echo (42) : x]/returns: executed successfully\n";
     assert_eq!(noop_text(kept), kept);
+    let dated = "Notice: /Stage[main]/Main/File[/var/backups/db-20261130-1]/ensure: created\n";
+    assert_eq!(noop_text(dated), dated);
 }
 
 /// apt's progress relayed by an exec is compared in a settled order,

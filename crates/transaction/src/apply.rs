@@ -590,8 +590,10 @@ fn extend(
                 type_name,
                 title: new.title.clone(),
                 tags: [new.type_name.to_ascii_lowercase()].into(),
-                file: source.file.clone(),
-                line: source.line,
+                // Made by Ruby's `Type.new` in Puppet, not declared in a
+                // manifest: their errors name no file or line.
+                file: None,
+                line: None,
                 exported: false,
                 kind: Some("compilable_type".into()),
                 parameters,

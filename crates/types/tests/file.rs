@@ -645,13 +645,26 @@ fn validate_cmd_refuses_bad_content_and_leaves_the_file_alone() {
             &path,
             &[
                 ("content", s(content)),
-                ("validate_cmd", s("grep -q good %")),
+                (
+                    "validate_cmd",
+                    s("grep -q good % || { echo not good >&2; exit 3; }"),
+                ),
             ],
         )
     };
     let outcome = fx.apply(&check("bad\n"), false);
     let failed = outcome.failed.expect("must refuse");
-    assert!(failed.contains("validate_cmd refused"), "{failed}");
+    // In Puppet's words, with the path of the new content under the name
+    // Ruby's temporary files have (`sudoers20261202-4711-1x9k2q`), shown
+    // as Puppet shows the command: the path in place of `%`.
+    let shown = format!("failed: Execution of 'grep -q good {}20", path.display());
+    let (_, tail) = failed
+        .split_once(&shown)
+        .unwrap_or_else(|| panic!("{failed}"));
+    assert!(
+        tail.ends_with(" || { echo not good >&2; exit 3; }' returned 3: not good"),
+        "{failed}"
+    );
     assert_eq!(fs::read(&path).unwrap(), b"good old\n");
     assert_eq!(fx.listing(), ["sudoers"], "no temporary file is left");
 
@@ -686,7 +699,7 @@ fn validate_cmd_refuses_bad_content_and_leaves_the_file_alone() {
         outcome
             .failed
             .as_deref()
-            .is_some_and(|f| f.contains("validate_cmd refused"))
+            .is_some_and(|f| f.ends_with("' returned 1: "))
     );
     assert_eq!(
         messages(&outcome).last(),
@@ -894,15 +907,63 @@ fn staging_location_holds_the_temporary_file() {
     assert_eq!(fs::read_dir(&staging).unwrap().count(), 0);
 }
 
+/// Puppet relays Ruby's error for a file whose directory is missing or no
+/// directory: opening the path (no content), or making the lock of the
+/// temporary file content is written to first, a name with the date, the
+/// process id and a random part. Recorded from Puppet 7's `apply`.
 #[test]
-fn a_missing_parent_directory_is_an_error() {
+fn a_missing_parent_directory_fails_in_rubys_words() {
     let fx = Fixture::new();
-    let path = fx.path("no/such/dir/file");
-    let failed = fx
-        .apply(&fx.file(&path, &[("content", s("x"))]), false)
-        .failed
-        .expect("must fail");
-    assert!(failed.contains("parent directory"), "{failed}");
+    let failure = |path: &Path, attrs: &[(&str, Value)]| {
+        fx.apply(&fx.file(path, attrs), false)
+            .failed
+            .expect("must fail")
+    };
+    let empty = fx.path("no/such/dir/empty");
+    assert_eq!(
+        failure(&empty, &[("ensure", s("file"))]),
+        format!(
+            "change from 'absent' to 'file' failed: Could not set 'file' on ensure: \
+             No such file or directory @ rb_sysopen - {}",
+            empty.display()
+        )
+    );
+    let full = fx.path("no/such/dir/full");
+    let failed = failure(&full, &[("ensure", s("present")), ("content", s("x"))]);
+    let (head, tail) = failed
+        .split_once(&format!("{}20", full.display()))
+        .unwrap_or_else(|| panic!("{failed}"));
+    assert_eq!(
+        head,
+        "change from 'absent' to 'present' failed: Could not set 'present' on ensure: \
+         No such file or directory - A directory component in "
+    );
+    assert!(
+        tail.ends_with(".lock does not exist or is a dangling symbolic link"),
+        "{failed}"
+    );
+    let [date, pid, random] = tail[..tail.find(".lock").unwrap()]
+        .splitn(3, '-')
+        .collect::<Vec<_>>()[..]
+    else {
+        panic!("{failed}")
+    };
+    assert_eq!(date.len(), 6, "{failed}");
+    assert_eq!(pid, std::process::id().to_string(), "{failed}");
+    assert!(
+        !random.is_empty() && random.bytes().all(|b| b.is_ascii_alphanumeric()),
+        "{failed}"
+    );
+    fs::write(fx.path("plain"), "").unwrap();
+    let under_a_file = fx.path("plain/file");
+    assert_eq!(
+        failure(&under_a_file, &[("ensure", s("file"))]),
+        format!(
+            "change from 'absent' to 'file' failed: Could not set 'file' on ensure: \
+             Not a directory @ rb_sysopen - {}",
+            under_a_file.display()
+        )
+    );
 }
 
 #[test]

@@ -81,7 +81,48 @@ fn timeless_line(line: &str) -> String {
     {
         return format!("{head} in N seconds");
     }
-    daemon_timeless(&apt_timeless(&addressless(line)))
+    daemon_timeless(&apt_timeless(&addressless(&temporaryless(line))))
+}
+
+/// The part Ruby's temporary files add to a name (`sshd_config20261130-31-
+/// 1aspgjs`: the date, the process id and a random number), which Puppet
+/// names in the error of a file it could not write, as `<temporary>`. The
+/// name may end in a digit (`RPM-GPG-KEY-EPEL-9`).
+fn temporaryless(line: &str) -> String {
+    let bytes = line.as_bytes();
+    let digits = |from: usize| {
+        bytes[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let mut out = String::with_capacity(line.len());
+    let (mut from, mut at) = (0, 1);
+    while at + 8 < bytes.len() {
+        let starts = bytes[at..].starts_with(b"20")
+            && !bytes[at - 1].is_ascii_whitespace()
+            && digits(at) == 8
+            && bytes[at + 8] == b'-';
+        let pid = if starts { digits(at + 9) } else { 0 };
+        let random = if pid > 0 && bytes.get(at + 9 + pid) == Some(&b'-') {
+            bytes[at + 10 + pid..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+                .count()
+        } else {
+            0
+        };
+        if random > 0 {
+            out.push_str(&line[from..at]);
+            out.push_str("<temporary>");
+            at += 10 + pid + random;
+            from = at;
+        } else {
+            at += 1;
+        }
+    }
+    out.push_str(&line[from..]);
+    out
 }
 
 /// An object's address that a relayed Python message prints (`Exception

@@ -377,6 +377,66 @@ fn check_parent(path: &Path) -> Result<(), ProviderError> {
     }
 }
 
+/// A new file whose directory is missing (or is no directory), in the
+/// words Puppet's ensure gives, from Ruby: opening the path for a file
+/// without content, else making the lock of the temporary file the
+/// content goes through first (Puppet's `Uniquefile`, whose name holds
+/// the date, the process id and a random part).
+fn unwritable_file(resource: &Resource, path: &Path) -> ProviderError {
+    let not_a_directory = path
+        .parent()
+        .and_then(|parent| fs::metadata(parent).ok())
+        .is_some_and(|meta| !meta.is_dir());
+    let through_temporary = resource.is_given("content") || resource.get("source").is_some();
+    let detail = match (through_temporary, not_a_directory) {
+        (false, false) => format!(
+            "No such file or directory @ rb_sysopen - {}",
+            path.display()
+        ),
+        (false, true) => format!("Not a directory @ rb_sysopen - {}", path.display()),
+        (true, not_a_directory) => {
+            let lock = format!("{}{}.lock", path.display(), uniquefile_suffix());
+            if not_a_directory {
+                format!("Not a directory @ dir_s_mkdir - {lock}")
+            } else {
+                format!(
+                    "No such file or directory - A directory component in {lock} does not exist or is a dangling symbolic link"
+                )
+            }
+        }
+    };
+    let ensure = resource
+        .text("ensure")
+        .unwrap_or_else(|| "file".to_string());
+    ProviderError::new(format!(
+        "Could not set '{ensure}' on ensure: {detail}{}",
+        resource.origin()
+    ))
+}
+
+/// What Ruby's temporary files add to a name: `20261202-4711-1x9k2q`.
+fn uniquefile_suffix() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut random = std::collections::hash_map::RandomState::new().build_hasher();
+    random.write_u64(TEMP_COUNTER.fetch_add(1, Ordering::Relaxed));
+    let mut number = random.finish() & 0xffff_ffff;
+    let mut base36 = Vec::new();
+    loop {
+        base36.push(b"0123456789abcdefghijklmnopqrstuvwxyz"[(number % 36) as usize]);
+        number /= 36;
+        if number == 0 {
+            break;
+        }
+    }
+    base36.reverse();
+    format!(
+        "{}-{}-{}",
+        marionette_values::Timestamp::now().format("%Y%m%d"),
+        std::process::id(),
+        String::from_utf8_lossy(&base36)
+    )
+}
+
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// A fresh name beside `path` (or in `dir`), hidden and unlikely to
@@ -468,15 +528,16 @@ fn validate_content(
     // `exec::command_argv`): through the shell when it holds shell syntax,
     // the file's path then quoted, so that a path is never read as shell
     // code; else split into words, the path replacing the token in each.
-    let (line, argv) = if token.is_empty() {
+    // The command as Puppet shows it: the token replaced by the bare path.
+    let (shown, argv) = if token.is_empty() {
         let argv = exec::command_argv(command)
             .map_err(|e| ProviderError::new(format!("Invalid validate_cmd: {e}")))?;
         (command.to_string(), argv)
     } else if exec::runs_in_shell(command) {
         let quoted = format!("'{}'", candidate.replace('\'', "'\\''"));
         let line = command.replace(&token, &quoted);
-        let argv = vec!["/bin/sh".to_string(), "-c".to_string(), line.clone()];
-        (line, argv)
+        let argv = vec!["/bin/sh".to_string(), "-c".to_string(), line];
+        (command.replace(&token, &candidate), argv)
     } else {
         let words = exec::split_words(command)
             .map_err(|e| ProviderError::new(format!("Invalid validate_cmd: {e}")))?;
@@ -498,19 +559,22 @@ fn validate_content(
         ))
     };
     let output = cx
-        .run(&CommandSpec::new(&argv).unchecked())
+        .run(&CommandSpec::new(&argv).combined().unchecked())
         .map_err(|e| refused(e.to_string()))?;
     if output.success() {
         return Ok(());
     }
+    // Puppet's words: its transaction logs the failure on a line of its
+    // own, then fails the change with it.
     let status = output
         .status
         .map_or("a signal".to_string(), |s| s.to_string());
-    let said = format!("{}\n{}", output.stdout.trim(), output.stderr.trim());
-    Err(refused(format!(
-        "'{line}' returned {status}: {}",
-        said.trim()
-    )))
+    let message = format!(
+        "Execution of '{shown}' returned {status}: {}",
+        output.stdout.trim()
+    );
+    cx.logger.log(marionette_ral::log::Level::Err, "", &message);
+    Err(ProviderError::new(message))
 }
 
 /// Everything that decides how a file is written.
@@ -544,7 +608,10 @@ fn write_file(
         .text("staging_location")
         .map(PathBuf::from)
         .unwrap_or_else(|| parent.to_path_buf());
-    let (temp, mut file) = create_exclusive(&staging, path)?;
+    // Content a command validates is written under the name Ruby's
+    // temporary files have, which Puppet's validation shows.
+    let ruby_named = resource.text("validate_cmd").is_some();
+    let (temp, mut file) = create_exclusive(&staging, path, ruby_named)?;
     let mut cleanup = Cleanup(Some(temp.clone()));
     // The owner first: changing it clears set-id bits that the mode sets.
     if plan.wanted.any() {
@@ -605,10 +672,21 @@ fn write_file(
 
 /// Creates a new temporary file for writing, readable by its owner only
 /// until its final mode is set.
-fn create_exclusive(dir: &Path, path: &Path) -> Result<(PathBuf, fs::File), ProviderError> {
+fn create_exclusive(
+    dir: &Path,
+    path: &Path,
+    ruby_named: bool,
+) -> Result<(PathBuf, fs::File), ProviderError> {
     let mut last = None;
     for _ in 0..100 {
-        let temp = temp_name(dir, path, "new");
+        let temp = match path.file_name() {
+            Some(name) if ruby_named => {
+                let mut name = name.to_os_string();
+                name.push(uniquefile_suffix());
+                dir.join(name)
+            }
+            _ => temp_name(dir, path, "new"),
+        };
         match fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -924,9 +1002,21 @@ impl Posix {
         }
         // Everything that can fail on user input is settled before the
         // old file is touched. A missing parent is Puppet's own error for
-        // a directory, which its transaction logs before the failed change.
+        // a directory, which its transaction logs before the failed change;
+        // for a file, Ruby's, as Puppet's ensure relays it.
         if let Err(e) = check_parent(&path) {
-            if matches!(kind, Kind::Directory) {
+            let e = match kind {
+                Kind::File => unwritable_file(resource, &path),
+                _ => e,
+            };
+            // Puppet logs a wrapped Ruby error twice (its own message, then
+            // with the wrapped one) before the failed change.
+            let logged = match kind {
+                Kind::File => 2,
+                Kind::Directory => 1,
+                Kind::Link(_) => 0,
+            };
+            for _ in 0..logged {
                 cx.logger.log(marionette_ral::log::Level::Err, "", &e.0);
             }
             return Err(e);
