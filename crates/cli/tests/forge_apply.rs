@@ -988,6 +988,13 @@ fn relayed_daemon_logs_are_compared_without_times_and_pids() {
         noop_text(epel),
         "Error: x in /etc/pki/RPM-GPG-KEY-EPEL-9<temporary>.lock does\n"
     );
+    let certbot = "Notice: /Stage[main]/X/Exec[certbot]/returns: See the logfile \
+                   /tmp/certbot-log-cu15skjm/log or re-run Certbot with -v\n";
+    assert_eq!(
+        noop_text(certbot),
+        "Notice: /Stage[main]/X/Exec[certbot]/returns: See the logfile \
+         /tmp/certbot-log-<random>/log or re-run Certbot with -v\n"
+    );
     // A number in brackets or parentheses elsewhere is kept, and a date
     // that is no temporary name.
     let kept = "Notice: /Stage[main]/Main/Exec[echo (42) : x]/returns: executed successfully\n";

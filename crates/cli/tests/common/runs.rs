@@ -81,7 +81,40 @@ fn timeless_line(line: &str) -> String {
     {
         return format!("{head} in N seconds");
     }
-    daemon_timeless(&apt_timeless(&addressless(&temporaryless(line))))
+    [
+        logdirless,
+        temporaryless,
+        addressless,
+        apt_timeless,
+        daemon_timeless,
+    ]
+    .iter()
+    .fold(line.to_string(), |line, step| step(&line))
+}
+
+/// The directory certbot makes for its log with Python's `mkdtemp`
+/// (`/tmp/certbot-log-cu15skjm/log`), named in the error it prints, as
+/// `certbot-log-<random>`: its eight characters are random.
+fn logdirless(line: &str) -> String {
+    const PREFIX: &str = "/tmp/certbot-log-";
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(PREFIX) {
+        let start = at + PREFIX.len();
+        let random = rest[start..]
+            .bytes()
+            .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
+            .count();
+        out.push_str(&rest[..start]);
+        if random == 8 {
+            out.push_str("<random>");
+            rest = &rest[start + random..];
+        } else {
+            rest = &rest[start..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The part Ruby's temporary files add to a name (`sshd_config20261130-31-
