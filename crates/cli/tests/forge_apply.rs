@@ -995,6 +995,19 @@ fn relayed_daemon_logs_are_compared_without_times_and_pids() {
         "Notice: /Stage[main]/X/Exec[certbot]/returns: See the logfile \
          /tmp/certbot-log-<random>/log or re-run Certbot with -v\n"
     );
+    let wget = "Error: Execution of 'wget https://a.example/k.tgz -O /tmp/k.tgz_20261130-31-l3poz6 \
+                --max-redirect=5' returned 4: --2026-11-30 16:30:32--  https://a.example/k.tgz\n";
+    assert_eq!(
+        noop_text(wget),
+        "Error: Execution of 'wget https://a.example/k.tgz -O /tmp/k.tgz_<temporary> \
+         --max-redirect=5' returned 4: --<time>--  https://a.example/k.tgz\n"
+    );
+    let openssl = "Notice: /Stage[main]/X/Exec[export]/returns: 40E7C415447F0000:error:16000069:\
+                   STORE routines\n";
+    assert_eq!(
+        noop_text(openssl),
+        "Notice: /Stage[main]/X/Exec[export]/returns: <thread>:error:16000069:STORE routines\n"
+    );
     // A number in brackets or parentheses elsewhere is kept, and a date
     // that is no temporary name.
     let kept = "Notice: /Stage[main]/Main/Exec[echo (42) : x]/returns: executed successfully\n";

@@ -1736,7 +1736,9 @@ impl<'a> Run<'a> {
                     directory.type_def().clone(),
                     &new.title,
                     new.params,
-                    directory.origin().clone(),
+                    // As the entries the run's generation made: no file or
+                    // line (see `extend`).
+                    marionette_ral::Origin::default(),
                 )
                 .ok()?;
                 let entry_path: Arc<str> = format!("{container}/{}", entry.reference()).into();

@@ -83,6 +83,7 @@ fn timeless_line(line: &str) -> String {
     }
     [
         logdirless,
+        openssl_threadless,
         temporaryless,
         addressless,
         apt_timeless,
@@ -90,6 +91,34 @@ fn timeless_line(line: &str) -> String {
     ]
     .iter()
     .fold(line.to_string(), |line, step| step(&line))
+}
+
+/// The thread id OpenSSL 3 starts each line of its errors with
+/// (`40E7C415447F0000:error:16000069:STORE routines:...`), relayed by an
+/// exec, as `<thread>`.
+fn openssl_threadless(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(":error:") {
+        let head = &rest[..at];
+        let digits = head
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_hexdigit() && !b.is_ascii_lowercase())
+            .count();
+        let start = at - digits;
+        let whole = start == 0 || head.as_bytes()[start - 1] == b' ';
+        if digits >= 8 && whole {
+            out.push_str(&head[..start]);
+            out.push_str("<thread>");
+        } else {
+            out.push_str(head);
+        }
+        out.push_str(":error:");
+        rest = &rest[at + ":error:".len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The directory certbot makes for its log with Python's `mkdtemp`
