@@ -1008,6 +1008,18 @@ fn relayed_daemon_logs_are_compared_without_times_and_pids() {
         noop_text(openssl),
         "Notice: /Stage[main]/X/Exec[export]/returns: <thread>:error:16000069:STORE routines\n"
     );
+    for reason in [
+        "Name or service not known",
+        "Temporary failure in name resolution",
+    ] {
+        let resolving = format!(
+            "Error: Failed to open TCP connection to github.com:443 (getaddrinfo: {reason})\n"
+        );
+        assert_eq!(
+            noop_text(&resolving),
+            "Error: Failed to open TCP connection to github.com:443 (getaddrinfo: <no resolution>)\n"
+        );
+    }
     // A number in brackets or parentheses elsewhere is kept, and a date
     // that is no temporary name.
     let kept = "Notice: /Stage[main]/Main/Exec[echo (42) : x]/returns: executed successfully\n";

@@ -667,6 +667,19 @@ fn validate_cmd_refuses_bad_content_and_leaves_the_file_alone() {
     );
     assert_eq!(fs::read(&path).unwrap(), b"good old\n");
     assert_eq!(fx.listing(), ["sudoers"], "no temporary file is left");
+    // The shell's own errors name it `sh`, as under Ruby's `exec`.
+    let missing = fx.file(
+        &path,
+        &[
+            ("content", s("bad\n")),
+            ("validate_cmd", s("mrtest-no-such-check % && true")),
+        ],
+    );
+    let failed = fx.apply(&missing, false).failed.expect("must refuse");
+    assert!(
+        failed.ends_with("' returned 127: sh: 1: mrtest-no-such-check: not found"),
+        "{failed}"
+    );
 
     assert_eq!(fx.ok(&check("good new\n")).len(), 1);
     assert_eq!(fs::read(&path).unwrap(), b"good new\n");

@@ -83,6 +83,7 @@ fn timeless_line(line: &str) -> String {
     }
     [
         logdirless,
+        resolverless,
         openssl_threadless,
         temporaryless,
         addressless,
@@ -91,6 +92,23 @@ fn timeless_line(line: &str) -> String {
     ]
     .iter()
     .fold(line.to_string(), |line, step| step(&line))
+}
+
+/// Why a name could not be resolved in a root without a resolver, which
+/// follows the host's network at the time (`Name or service not known`,
+/// `Temporary failure in name resolution`), as `<no resolution>`.
+fn resolverless(line: &str) -> String {
+    let mut line = line.to_string();
+    for reason in [
+        "Name or service not known",
+        "Temporary failure in name resolution",
+    ] {
+        line = line.replace(
+            &format!("(getaddrinfo: {reason})"),
+            "(getaddrinfo: <no resolution>)",
+        );
+    }
+    line
 }
 
 /// The thread id OpenSSL 3 starts each line of its errors with

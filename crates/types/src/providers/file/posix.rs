@@ -529,15 +529,15 @@ fn validate_content(
     // the file's path then quoted, so that a path is never read as shell
     // code; else split into words, the path replacing the token in each.
     // The command as Puppet shows it: the token replaced by the bare path.
+    let through_shell = !token.is_empty() && exec::runs_in_shell(command);
     let (shown, argv) = if token.is_empty() {
         let argv = exec::command_argv(command)
             .map_err(|e| ProviderError::new(format!("Invalid validate_cmd: {e}")))?;
         (command.to_string(), argv)
-    } else if exec::runs_in_shell(command) {
+    } else if through_shell {
         let quoted = format!("'{}'", candidate.replace('\'', "'\\''"));
         let line = command.replace(&token, &quoted);
-        let argv = vec!["/bin/sh".to_string(), "-c".to_string(), line];
-        (command.replace(&token, &candidate), argv)
+        (command.replace(&token, &candidate), vec![line])
     } else {
         let words = exec::split_words(command)
             .map_err(|e| ProviderError::new(format!("Invalid validate_cmd: {e}")))?;
@@ -558,8 +558,15 @@ fn validate_content(
             resource.name()
         ))
     };
+    // A shell line runs as Ruby's `exec` runs one, so the shell's own
+    // errors name it `sh`, as in Puppet's.
+    let spec = if through_shell {
+        CommandSpec::shell(&argv[0]).as_ruby()
+    } else {
+        CommandSpec::new(&argv)
+    };
     let output = cx
-        .run(&CommandSpec::new(&argv).combined().unchecked())
+        .run(&spec.combined().unchecked())
         .map_err(|e| refused(e.to_string()))?;
     if output.success() {
         return Ok(());
