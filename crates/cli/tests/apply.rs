@@ -2959,3 +2959,52 @@ fn commands_run_from_a_terminal_get_none() {
     ));
     assert!(printed.contains("/Exec[tty]/returns: none"), "{printed}");
 }
+
+/// A file that concat's `concat_file` generates, in a directory that is
+/// missing, fails in Puppet's words (Ruby's error, wrapped by the file's
+/// ensure) and names no file or line: Puppet's generated resources have
+/// none. Recorded from Puppet 7 with Debian's concat.
+#[test]
+fn a_generated_file_whose_directory_is_missing_fails_as_in_puppet() {
+    let dir = tempfile::tempdir().unwrap();
+    let modules = dir.path().join("modules");
+    std::fs::create_dir_all(&modules).unwrap();
+    assert!(
+        Path::new("/usr/share/puppet/modules/concat").is_dir(),
+        "concat is missing: apt-get install puppet-module-puppetlabs-concat (scripts/test does)"
+    );
+    std::os::unix::fs::symlink("/usr/share/puppet/modules/concat", modules.join("concat")).unwrap();
+    let target = dir.path().join("mrtest-missing/out");
+    let code = format!(
+        "concat_file {{ '{target}': }}
+         concat_fragment {{ 'mrtest': target => '{target}', content => \"x\\n\", order => '1' }}",
+        target = target.display()
+    );
+    let run = apply_with_modules(&modules, &code, &dir.path().join("var"));
+    let said = format!("{}{}", run.stdout, run.stderr);
+    assert_eq!(run.code, 4, "{said}");
+    let wrapped = format!(
+        "Could not set 'file' on ensure: No such file or directory - A directory component in {}2",
+        target.display()
+    );
+    let errors: Vec<&str> = said.lines().filter(|l| l.starts_with("Error:")).collect();
+    assert_eq!(errors.len(), 3, "{said}");
+    assert!(
+        errors[0].starts_with(&format!("Error: {wrapped}")),
+        "{said}"
+    );
+    assert_eq!(errors[0], errors[1], "{said}");
+    assert!(
+        errors[2].starts_with(&format!(
+            "Error: /Stage[main]/Main/File[{}]/ensure: change from 'absent' to 'file' failed: {wrapped}",
+            target.display()
+        )),
+        "{said}"
+    );
+    for error in errors {
+        assert!(
+            error.ends_with(".lock does not exist or is a dangling symbolic link"),
+            "no file or line: {said}"
+        );
+    }
+}
