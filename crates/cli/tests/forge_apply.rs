@@ -1020,6 +1020,13 @@ fn relayed_daemon_logs_are_compared_without_times_and_pids() {
             "Error: Failed to open TCP connection to github.com:443 (getaddrinfo: <no resolution>)\n"
         );
     }
+    let python = "Notice: /Stage[main]/X/Exec[certbot]/returns: Failed to establish a new \
+                  connection: [Errno -3] Temporary failure in name resolution'))\n";
+    assert_eq!(
+        noop_text(python),
+        "Notice: /Stage[main]/X/Exec[certbot]/returns: Failed to establish a new connection: \
+         <no resolution>'))\n"
+    );
     // A number in brackets or parentheses elsewhere is kept, and a date
     // that is no temporary name.
     let kept = "Notice: /Stage[main]/Main/Exec[echo (42) : x]/returns: executed successfully\n";

@@ -96,17 +96,20 @@ fn timeless_line(line: &str) -> String {
 
 /// Why a name could not be resolved in a root without a resolver, which
 /// follows the host's network at the time (`Name or service not known`,
-/// `Temporary failure in name resolution`), as `<no resolution>`.
+/// `Temporary failure in name resolution`), as `<no resolution>`: in
+/// Ruby's words (`getaddrinfo: ...`) and Python's (`[Errno -2] ...`).
 fn resolverless(line: &str) -> String {
     let mut line = line.to_string();
-    for reason in [
-        "Name or service not known",
-        "Temporary failure in name resolution",
+    for (code, reason) in [
+        (-2, "Name or service not known"),
+        (-3, "Temporary failure in name resolution"),
     ] {
-        line = line.replace(
-            &format!("(getaddrinfo: {reason})"),
-            "(getaddrinfo: <no resolution>)",
-        );
+        line = line
+            .replace(
+                &format!("(getaddrinfo: {reason})"),
+                "(getaddrinfo: <no resolution>)",
+            )
+            .replace(&format!("[Errno {code}] {reason}"), "<no resolution>");
     }
     line
 }
