@@ -1027,6 +1027,13 @@ fn relayed_daemon_logs_are_compared_without_times_and_pids() {
         "Notice: /Stage[main]/X/Exec[certbot]/returns: Failed to establish a new connection: \
          <no resolution>'))\n"
     );
+    let tries = "Error: Could not prefetch keystone_role provider 'openstack': x (tried 26, for a \
+                 total of 300 seconds)\n";
+    assert_eq!(
+        noop_text(tries),
+        "Error: Could not prefetch keystone_role provider 'openstack': x (tried N, for a total of \
+         300 seconds)\n"
+    );
     // A number in brackets or parentheses elsewhere is kept, and a date
     // that is no temporary name.
     let kept = "Notice: /Stage[main]/Main/Exec[echo (42) : x]/returns: executed successfully\n";

@@ -84,6 +84,7 @@ fn timeless_line(line: &str) -> String {
     [
         logdirless,
         resolverless,
+        triesless,
         openssl_threadless,
         temporaryless,
         addressless,
@@ -92,6 +93,27 @@ fn timeless_line(line: &str) -> String {
     ]
     .iter()
     .fold(line.to_string(), |line, step| step(&line))
+}
+
+/// How many times openstacklib's provider tried a command in its window
+/// (`(tried 26, for a total of 300 seconds)`), as `tried N`: the count
+/// follows how long each try took on the machine.
+fn triesless(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("(tried ") {
+        let start = at + "(tried ".len();
+        let digits = rest[start..].bytes().take_while(u8::is_ascii_digit).count();
+        out.push_str(&rest[..start]);
+        if digits > 0 && rest[start + digits..].starts_with(", for a total of ") {
+            out.push('N');
+            rest = &rest[start + digits..];
+        } else {
+            rest = &rest[start..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Why a name could not be resolved in a root without a resolver, which
