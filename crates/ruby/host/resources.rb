@@ -1178,9 +1178,16 @@ module Puppet
         Marionette::Commands.child_status(status)
         if options.fetch(:failonfail, !given) && status != 0
           raise Puppet::ExecutionFailure,
-                "Execution of '#{Array(command).join(' ')}' returned #{status}: #{output.strip}"
+                "Execution of '#{command_line(command)}' returned #{status}: #{output.strip}"
         end
         ProcessOutput.new(output, status)
+      end
+
+      # The command as Puppet names it in a failure: an argument list
+      # flattened first, so that an empty list among the arguments
+      # (openstacklib's properties) adds no space.
+      def self.command_line(command)
+        command.is_a?(Array) ? command.flatten.map(&:to_s).join(' ') : command.to_s
       end
 
       # The program, when it cannot be found: a path that is no executable,
