@@ -99,15 +99,34 @@ fn timeless_line(line: &str) -> String {
 /// (`(tried 26, for a total of 300 seconds)`), as `tried N`: the count
 /// follows how long each try took on the machine.
 fn triesless(line: &str) -> String {
+    mask_after(
+        line,
+        "(tried ",
+        |b| b.is_ascii_digit(),
+        |count, after| count > 0 && after.starts_with(", for a total of "),
+        "N",
+    )
+}
+
+/// `line` with what follows each `prefix` masked as `mask`: the run of
+/// bytes `take` accepts, when `whole` says that run of `count` bytes,
+/// followed by `after`, is the part to mask.
+fn mask_after(
+    line: &str,
+    prefix: &str,
+    take: fn(u8) -> bool,
+    whole: impl Fn(usize, &str) -> bool,
+    mask: &str,
+) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
-    while let Some(at) = rest.find("(tried ") {
-        let start = at + "(tried ".len();
-        let digits = rest[start..].bytes().take_while(u8::is_ascii_digit).count();
+    while let Some(at) = rest.find(prefix) {
+        let start = at + prefix.len();
+        let count = rest[start..].bytes().take_while(|&b| take(b)).count();
         out.push_str(&rest[..start]);
-        if digits > 0 && rest[start + digits..].starts_with(", for a total of ") {
-            out.push('N');
-            rest = &rest[start + digits..];
+        if whole(count, &rest[start + count..]) {
+            out.push_str(mask);
+            rest = &rest[start + count..];
         } else {
             rest = &rest[start..];
         }
@@ -168,25 +187,13 @@ fn openssl_threadless(line: &str) -> String {
 /// (`/tmp/certbot-log-cu15skjm/log`), named in the error it prints, as
 /// `certbot-log-<random>`: its eight characters are random.
 fn logdirless(line: &str) -> String {
-    const PREFIX: &str = "/tmp/certbot-log-";
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(at) = rest.find(PREFIX) {
-        let start = at + PREFIX.len();
-        let random = rest[start..]
-            .bytes()
-            .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
-            .count();
-        out.push_str(&rest[..start]);
-        if random == 8 {
-            out.push_str("<random>");
-            rest = &rest[start + random..];
-        } else {
-            rest = &rest[start..];
-        }
-    }
-    out.push_str(rest);
-    out
+    mask_after(
+        line,
+        "/tmp/certbot-log-",
+        |b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_',
+        |count, _| count == 8,
+        "<random>",
+    )
 }
 
 /// The part Ruby's temporary files add to a name (`sshd_config20261130-31-
