@@ -23,11 +23,17 @@ module Marionette
       # time, and whole lines. A thread asking serves what the engine asks
       # in turn, so the lock is reentrant.
       @lock = Monitor.new
+      # Requests whose answers the host stopped waiting for, and a line
+      # read but not yet handled.
+      @abandoned = {}
+      @unread = nil
     end
 
     # Serves the engine's requests until it says to stop or closes the pipe.
     def serve
       while (message = read)
+        next if stale?(message)
+
         raise ProtocolError, "expected a request, got #{message.inspect[0, 200]}" unless message['method']
 
         serve_request(message)
@@ -69,6 +75,7 @@ module Marionette
       @next_id += 1
       id = "h#{@next_id}"
       write('id' => id, 'method' => method, 'params' => params)
+      answered = false
       loop do
         message = read
         raise ProtocolError, "the engine closed the pipe while the host waited for '#{method}'" if message.nil?
@@ -76,14 +83,25 @@ module Marionette
         if message['method']
           serve_request(message)
         elsif message['id'] == id
+          answered = true
           error = message['error']
           raise EngineError, error['message'].to_s if error
 
           return message['result'] || {}
-        else
+        elsif !stale?(message)
           raise ProtocolError, "an answer to another request: #{message.inspect[0, 200]}"
         end
       end
+    ensure
+      # Given up, as when a provider's own `Timeout` fires while the engine
+      # runs its command (corosync's wait for its cluster): the answer
+      # still comes, and is dropped then, as Puppet's run goes on.
+      @abandoned[id] = true unless answered
+    end
+
+    # An answer to a request the host gave up.
+    def stale?(message)
+      !message['method'] && @abandoned.delete(message['id'])
     end
 
     def serve_request(message)
@@ -101,8 +119,13 @@ module Marionette
       exit 0 if message['method'] == 'shutdown'
     end
 
+    # One whole line: a `Timeout` firing meanwhile waits until the line is
+    # in (a line cut in two would break every answer after it), and the
+    # line is then kept for the next read.
     def read
-      line = @input.gets
+      Thread.handle_interrupt(Object => :never) { @unread = @input.gets } if @unread.nil?
+      line = @unread
+      @unread = nil
       return nil if line.nil?
 
       JSON.parse(line)

@@ -41,12 +41,24 @@ module Puppet
         end
       end
 
-      def deprecation_warning(message, _key = nil)
-        Marionette.log('warning', message)
+      # Once a run for each key, as Puppet's: with no key, for each place
+      # that warns (a deprecated provider made for every resource warns
+      # once).
+      def deprecation_warning(message, key = nil)
+        key ||= caller(1, 1).first.to_s.sub(/:in .*/, '')
+        Logging.once([:deprecation, key]) { Marionette.log('warning', message) }
       end
 
-      def warn_once(_kind, _key, message, _file = nil, _line = nil, _level = :warning)
-        Marionette.log('warning', message)
+      def warn_once(kind, key, message, _file = nil, _line = nil, _level = :warning)
+        Logging.once([kind, key]) { Marionette.log('warning', message) }
+      end
+
+      def self.once(key)
+        @warned ||= {}
+        return if @warned.key?(key)
+
+        @warned[key] = true
+        yield
       end
     end
     extend Logging
