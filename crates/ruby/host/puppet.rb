@@ -41,9 +41,9 @@ module Puppet
         end
       end
 
-      # Once a run for each key, as Puppet's: with no key, for each place
-      # that warns (a deprecated provider made for every resource warns
-      # once).
+      # Once for each key while the host lives, as Puppet warns once a
+      # process: with no key, once for each place that warns (a deprecated
+      # provider made for every resource warns once).
       def deprecation_warning(message, key = nil)
         key ||= caller(1, 1).first.to_s.sub(/:in .*/, '')
         Logging.once([:deprecation, key]) { Marionette.log('warning', message) }

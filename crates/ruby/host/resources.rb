@@ -1151,6 +1151,10 @@ module Puppet
                else
                  command.to_s.split
                end
+        # How a failure names it, as Puppet does: the argument list
+        # flattened (an empty list among the arguments, as openstacklib
+        # gives its properties, adds no space), or the string as given.
+        named = command.is_a?(Array) ? argv.join(' ') : command.to_s
         # `withenv`'s variables, then the command's own.
         env = (Thread.current[:marionette_withenv] || {}).compact.merge(
           (options[:custom_environment] || {}).transform_keys(&:to_s).transform_values(&:to_s)
@@ -1178,16 +1182,9 @@ module Puppet
         Marionette::Commands.child_status(status)
         if options.fetch(:failonfail, !given) && status != 0
           raise Puppet::ExecutionFailure,
-                "Execution of '#{command_line(command)}' returned #{status}: #{output.strip}"
+                "Execution of '#{named}' returned #{status}: #{output.strip}"
         end
         ProcessOutput.new(output, status)
-      end
-
-      # The command as Puppet names it in a failure: an argument list
-      # flattened first, so that an empty list among the arguments
-      # (openstacklib's properties) adds no space.
-      def self.command_line(command)
-        command.is_a?(Array) ? command.flatten.map(&:to_s).join(' ') : command.to_s
       end
 
       # The program, when it cannot be found: a path that is no executable,
