@@ -485,7 +485,8 @@ fn files_of(found: &[String]) -> Vec<&str> {
 /// No shell command is built from data. Programs run with an argument
 /// vector; the one runner that can start `/bin/sh -c` is
 /// `ral::CommandSpec::shell`, and only the commands users write as shell
-/// code reach it: exec's `shell` provider and a service's string commands.
+/// code reach it: exec's `shell` provider, a service's string commands and
+/// a file's `validate_cmd`, which Puppet hands to the shell as one string.
 #[test]
 fn only_the_users_own_shell_code_reaches_a_shell() {
     let shells = occurrences(&[
@@ -505,6 +506,7 @@ fn only_the_users_own_shell_code_reaches_a_shell() {
         files_of(&callers),
         [
             "crates/types/src/providers/exec/mod.rs",
+            "crates/types/src/providers/file/posix.rs",
             "crates/types/src/providers/service/mod.rs",
         ],
         "a new caller of CommandSpec::shell: {callers:?}"

@@ -274,7 +274,12 @@ fn warn_deprecated(resources: &[Resource], logger: &Logger) {
             let Some(message) = resource.get(&attr.name).and_then(|value| hook(value)) else {
                 continue;
             };
+            // Puppet warns only for a resource written at a file and line:
+            // children a generator made (a recursive file's) have neither.
             let origin = resource.origin();
+            if origin.file.is_none() || origin.line.is_none() {
+                continue;
+            }
             if warned.insert((origin.file.clone(), origin.line)) {
                 logger.log(Level::Warning, "", &format!("{message}\n  {origin}"));
             }
