@@ -157,6 +157,28 @@ fn a_deprecated_parameter_is_warned_of_once_per_place() {
     );
 }
 
+/// Code given with `-e` has no file: Puppet 7's `apply -e` places the
+/// warning at `(file: unknown, line: 1)`.
+#[test]
+fn a_deprecated_parameter_in_code_given_inline_is_at_an_unknown_file() {
+    let vardir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("source");
+    std::fs::write(&source, "x\n").unwrap();
+    let code = format!(
+        "file {{ '{}/a': source => '{}', source_permissions => use }}",
+        dir.path().display(),
+        source.display()
+    );
+    let run = marionette(&["apply", "--noop", "-e", &code], vardir.path());
+    assert!(
+        run.stderr.contains(
+            "Warning: The `source_permissions` parameter is deprecated. Explicitly set `owner`, `group`, and `mode`.\n   (file: unknown, line: 1)\n"
+        ),
+        "{run:?}"
+    );
+}
+
 #[test]
 fn a_cycle_fails_before_anything_is_applied() {
     let vardir = tempfile::tempdir().unwrap();

@@ -29,6 +29,22 @@ impl fmt::Display for Origin {
     }
 }
 
+impl Origin {
+    /// The place as Puppet's deprecation warnings give it, naming what they
+    /// do not know: code given with `-e` is at `(file: unknown, line: 1)`.
+    pub fn with_unknowns(&self) -> String {
+        let file = self
+            .file
+            .as_deref()
+            .filter(|file| marionette_diagnostics::names_a_file(file))
+            .unwrap_or("unknown");
+        let line = self
+            .line
+            .map_or_else(|| "unknown".to_string(), |line| line.to_string());
+        format!("(file: {file}, line: {line})")
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RalError {
     /// A value an attribute refused.

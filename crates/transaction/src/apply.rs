@@ -281,7 +281,8 @@ fn warn_deprecated(resources: &[Resource], logger: &Logger) {
                 continue;
             }
             if warned.insert((origin.file.clone(), origin.line)) {
-                logger.log(Level::Warning, "", &format!("{message}\n  {origin}"));
+                let place = origin.with_unknowns();
+                logger.log(Level::Warning, "", &format!("{message}\n   {place}"));
             }
         }
     }
