@@ -133,6 +133,12 @@ pub(crate) fn run(args: ResourceArgs) -> Result<ExitCode> {
                 event.message
             );
         }
+        for entry in &outcome.flush_logs {
+            session
+                .context()
+                .logger
+                .log(entry.level, &entry.source, &entry.message);
+        }
         if let Some(reason) = &outcome.failed {
             if outcome
                 .events

@@ -194,6 +194,20 @@ fn catalog_to_apply(case: &Path, staged: &Path, modules: &str) -> &'static str {
     "rich.json"
 }
 
+/// The Debian packages the case's users install before the module runs
+/// (`CASE/installed-first`, one a line, `#` comments; firewall 8 needs
+/// the Resource API gem, which Debian's puppet does not depend on),
+/// installed in the root before either tool's first run, as
+/// scripts/puppet-record-forge-apply installs them for Puppet's.
+fn installed_first(case: &Path) -> Vec<String> {
+    std::fs::read_to_string(case.join("installed-first"))
+        .unwrap_or_default()
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or("").trim().to_string())
+        .filter(|package| !package.is_empty())
+        .collect()
+}
+
 /// `tool` applies the case twice in a fresh root, with `modules` (a
 /// module path) bound at the same place.
 fn apply(case: &Path, tool: Tool, modules: &str) -> Observed {
@@ -212,6 +226,9 @@ fn apply(case: &Path, tool: Tool, modules: &str) -> Observed {
     command
         .arg("--bind")
         .arg(format!("{}:/mrtest/case:ro", staged.display()));
+    for package in installed_first(case) {
+        command.args(["--install", &package]);
+    }
     // A control repository's node is compiled in its environment, as
     // its certname.
     let (certname, environment) = case_args(case);

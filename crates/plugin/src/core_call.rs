@@ -78,6 +78,9 @@ pub(crate) fn call(
         }
         _ => {
             let outcome = session.evaluate(&resource, false);
+            for entry in &outcome.flush_logs {
+                cx.logger.log(entry.level, &entry.source, &entry.message);
+            }
             if !outcome.events.is_empty() {
                 cx.generation.advance();
             }

@@ -1060,6 +1060,20 @@ fn applying_values(resource: &marionette_ral::Resource) -> PHash {
     })
 }
 
+/// The names of `values` that are defaults the resource layer filled,
+/// not given in the catalog.
+fn defaulted(resource: &marionette_ral::Resource, values: &PHash) -> Vec<String> {
+    values
+        .keys()
+        .filter_map(|name| match name {
+            Value::String(name) => Some(&**name),
+            _ => None,
+        })
+        .filter(|name| !resource.is_given(name) && resource.type_def().attribute(name).is_some())
+        .map(str::to_string)
+        .collect()
+}
+
 /// The values of the attributes `keep` keeps, as the host takes them.
 fn values_where(resource: &marionette_ral::Resource, keep: impl Fn(&str) -> bool) -> PHash {
     // Metaparameters too, as a type's code reads them (`self[:tag]`; and
@@ -1272,12 +1286,16 @@ impl RubyProvider {
         cx: &Context,
         resources: &[&marionette_ral::Resource],
     ) -> Result<(), ProviderError> {
-        let missing: Vec<(String, &str, PHash, String)> = {
+        let missing: Vec<(String, &str, PHash, (String, Vec<String>))> = {
             let known = self.resources.lock().unwrap_or_else(|e| e.into_inner());
             resources
                 .iter()
                 .filter(|r| !known.contains_key(&r.reference()))
-                .map(|r| (r.reference(), r.title(), applying_values(r), r.path()))
+                .map(|r| {
+                    let values = applying_values(r);
+                    let defaulted = defaulted(r, &values);
+                    (r.reference(), r.title(), values, (r.path(), defaulted))
+                })
                 .collect()
         };
         if missing.is_empty() {
@@ -1285,14 +1303,15 @@ impl RubyProvider {
         }
         let request: Vec<(&str, PHash)> =
             missing.iter().map(|(_, t, v, _)| (*t, v.clone())).collect();
-        let paths: Vec<String> = missing.iter().map(|(.., p)| p.clone()).collect();
+        let made: Vec<(String, Vec<String>)> =
+            missing.iter().map(|(.., made)| made.clone()).collect();
         let made = self
             .host
             .new_resources(
                 &self.type_name,
                 &self.name,
                 &request,
-                &paths,
+                &made,
                 &mut Answers::applying(cx),
             )
             .map_err(|e| self.error(&e))?;
@@ -1335,13 +1354,14 @@ impl RubyProvider {
             return Ok(*id);
         }
         let values = applying_values(instance.resource);
+        let defaulted = defaulted(instance.resource, &values);
         let id = self
             .host
             .new_resource(
                 &self.type_name,
                 &self.name,
                 (instance.resource.title(), &instance.resource.path()),
-                &values,
+                (&values, &defaulted),
                 &mut Answers::applying(cx),
             )
             .map_err(|e| self.error(&e))?;
@@ -1426,7 +1446,8 @@ impl RubyProvider {
     ) -> Result<(), ProviderError> {
         let id = self.resource(cx, instance)?;
         self.forget(id);
-        self.host
+        let logs = self
+            .host
             .property_set(
                 id,
                 ("ensure", &Value::string(value)),
@@ -1434,6 +1455,7 @@ impl RubyProvider {
                 &mut Answers::applying(cx),
             )
             .map_err(|e| self.failed_change(cx, instance, &e))?;
+        hold_flush_logs(cx, logs);
         self.flushed
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -1641,7 +1663,8 @@ impl PropertyProvider for RubyProvider {
         self.forget(id);
         self.host
             .property_set(id, (attr, value), false, &mut Answers::applying(cx))
-            .map_err(|e| self.failed_change(cx, instance, &e))
+            .map_err(|e| self.failed_change(cx, instance, &e))?;
+        Ok(())
     }
 
     fn flush(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
@@ -1655,9 +1678,12 @@ impl PropertyProvider for RubyProvider {
         {
             return Ok(());
         }
-        self.host
+        let logs = self
+            .host
             .flush(id, &mut Answers::applying(cx))
-            .map_err(|e| self.error(&e))
+            .map_err(|e| self.error(&e))?;
+        hold_flush_logs(cx, logs);
+        Ok(())
     }
 
     fn refresh(&self, cx: &Context, instance: &mut Instance<'_>) -> Result<(), ProviderError> {
@@ -1996,17 +2022,36 @@ impl Engine for Answers<'_> {
             }
             return;
         };
-        let level = match level {
-            "debug" => marionette_ral::log::Level::Debug,
-            "info" => marionette_ral::log::Level::Info,
-            "warning" => marionette_ral::log::Level::Warning,
-            "err" | "error" => marionette_ral::log::Level::Err,
-            _ => marionette_ral::log::Level::Notice,
-        };
-        cx.logger.log(
-            level,
-            &crate::printable(source.unwrap_or("")),
-            &crate::printable(message),
+        log_to(&cx.logger, level, source, message);
+    }
+}
+
+/// Logs a message of the Ruby code (`level` as Puppet names levels) to
+/// `logger`.
+fn log_to(logger: &marionette_ral::Logger, level: &str, source: Option<&str>, message: &str) {
+    let level = match level {
+        "debug" => marionette_ral::log::Level::Debug,
+        "info" => marionette_ral::log::Level::Info,
+        "warning" => marionette_ral::log::Level::Warning,
+        "err" | "error" => marionette_ral::log::Level::Err,
+        _ => marionette_ral::log::Level::Notice,
+    };
+    logger.log(
+        level,
+        &crate::printable(source.unwrap_or("")),
+        &crate::printable(message),
+    );
+}
+
+/// What a provider's flush logged, held until the resource's changes
+/// are logged (see `Context::flush_logs`).
+fn hold_flush_logs(cx: &Context, logs: Vec<marionette_ruby::LoggedMessage>) {
+    for log in logs {
+        log_to(
+            &cx.flush_logs,
+            &log.level,
+            log.source.as_deref(),
+            &log.message,
         );
     }
 }

@@ -82,4 +82,9 @@ impl Logger {
     pub fn entries(&self) -> Vec<Entry> {
         self.kept.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
+
+    /// The messages kept so far, no longer kept (only without a sink).
+    pub fn take(&self) -> Vec<Entry> {
+        std::mem::take(&mut *self.kept.lock().unwrap_or_else(|e| e.into_inner()))
+    }
 }

@@ -71,6 +71,14 @@ pub struct Context {
     /// `Puppet::Type.type(:service).new(...).provider.stop`); `None`
     /// outside a run.
     pub registry: Option<Arc<crate::Registry>>,
+    /// What a provider's flush logged as it wrote a resource's changes,
+    /// held until those changes' own messages are logged: Puppet logs
+    /// each change as its property syncs and flushes after them all (a
+    /// Resource API provider's "Creating: ..." follows "defined 'ensure'
+    /// as 'present'"). Taken into [`crate::Outcome::flush_logs`] when the
+    /// resource's evaluation ends; shared by every copy of a run's
+    /// context.
+    pub flush_logs: crate::log::Logger,
 }
 
 /// Parameters a provider set on another resource of the run, which that
@@ -143,6 +151,7 @@ impl Context {
             generation: ChangeCount::default(),
             overrides: Overrides::default(),
             registry: None,
+            flush_logs: Logger::default(),
         }
     }
 

@@ -73,6 +73,9 @@ pub struct Outcome {
     /// The values the properties asked for by
     /// [`Session::evaluate_audited`] had before anything was changed.
     pub audited: Vec<(String, Value)>,
+    /// What the provider's flush logged, to be logged after the events
+    /// (see [`crate::Context::flush_logs`]).
+    pub flush_logs: Vec<crate::log::Entry>,
 }
 
 impl Outcome {
@@ -671,6 +674,7 @@ impl Session {
         if let Err(e) = result {
             outcome.failed = Some(e.0);
         }
+        outcome.flush_logs = self.cx.flush_logs.take();
         if outcome.changed() {
             // The system changed: a provider unsuitable so far may now work.
             self.selector.invalidate();

@@ -304,13 +304,13 @@ module Marionette
     end
 
     module ResourceMethods
-      def initialize(title, values)
+      def initialize(title, values, defaulted = [])
         values = values.transform_keys(&:to_sym)
         rsapi = self.class.rsapi
         if rsapi.feature?('canonicalize')
           values = Provider.for(self.class).implementation.canonicalize(Provider.for(self.class).context, [values]).first
         end
-        super(title, values)
+        super(title, values, defaulted)
       end
 
       # The identity the provider is given: the namevar's value, or a hash
@@ -322,11 +322,12 @@ module Marionette
         namevars.to_h { |n| [n, self[n]] }
       end
 
-      # The state the manifest asks for, as the provider's `set` takes it.
+      # The state the manifest asks for, as the provider's `set` takes it:
+      # the type's attributes in the order they were set.
       def rsapi_target
-        self.class.rsapi.attributes.each_with_object({}) do |(name, _), state|
-          parameter = @parameters[name]
-          state[name] = parameter.value if parameter
+        attributes = self.class.rsapi.attributes
+        @parameters.each_with_object({}) do |(name, parameter), state|
+          state[name] = parameter.value if attributes.key?(name)
         end
       end
 

@@ -565,6 +565,19 @@ module Puppet
         attributes.select { |a| a[:kind] == 'parameter' }.map { |a| a[:name].to_sym }
       end
 
+      # The attributes in the order Puppet sets a resource's (its
+      # `allattrs`): the key attributes, then the properties, `ensure`
+      # first (Puppet puts it ahead of those declared before it), then
+      # the other parameters. A Resource API provider's `set` sees the
+      # state in this order (firewall's "Creating Chain ... with {...}").
+      def attributes_in_setting_order
+        keys = key_attributes.map(&:to_s)
+        named = keys.filter_map { |key| attributes.find { |a| a[:name] == key } }
+        rest = attributes - named
+        properties, others = rest.partition { |a| a[:kind] == 'property' }
+        named + properties.partition { |a| a[:name] == 'ensure' }.flatten(1) + others
+      end
+
       # `values` with what the title gives through the type's own title
       # patterns' procs (`[:section, ->(x) { x.downcase }]`): the engine
       # splits titles by the patterns alone, so a value it took from the
@@ -609,7 +622,9 @@ module Puppet
     # say, defaults included, then the type's own check.
     # `new(title, values)` from the engine, or Puppet's `new(name: ...,
     # ensure: ...)` from a module's own code (a type's `generate`).
-    def initialize(title, values = nil)
+    # `defaulted` names the values that are defaults the engine filled:
+    # they are set with the defaults, after every given value.
+    def initialize(title, values = nil, defaulted = [])
       if values.nil? && title.is_a?(Hash)
         values = title.transform_keys(&:to_s)
         title = values.delete('title') || values[self.class.key_attributes.first.to_s] || values['name']
@@ -620,14 +635,16 @@ module Puppet
       values = self.class.with_title_values(title, values.transform_keys(&:to_s))
       @provider_name, values = self.class.split_provider(values)
       values.each_key { |name| self.class.attribute(name) } if self.class.stand_in?
-      # As Puppet sets them: the given values in the type's order, then
+      # As Puppet sets them: the given values in its order, then
       # the defaults of the others, each seeing those before it (ensure's
       # default asks whether any property is managed).
       missing = []
-      self.class.attributes.each do |attr|
-        values.key?(attr[:name]) ? assign(attr, values[attr[:name]]) : missing << attr
+      self.class.attributes_in_setting_order.each do |attr|
+        given = values.key?(attr[:name]) && !defaulted.include?(attr[:name])
+        given ? assign(attr, values[attr[:name]]) : missing << attr
       end
       missing.each do |attr|
+        next assign(attr, values[attr[:name]]) if values.key?(attr[:name])
         next unless attr[:class].default_block
 
         parameter = attr[:class].new(self)
@@ -1437,7 +1454,7 @@ module Marionette
         # The engine's choice of provider, known to the type's blocks as
         # the resource is made.
         values['provider'] = params['provider'] unless params['provider'].to_s.empty?
-        resource = type.new(params['title'], values)
+        resource = type.new(params['title'], values, Array(params['defaulted']))
         resource.path = params['path'] if params['path']
         resource.catalog = (@catalog ||= RunCatalog.new)
         # A type without providers manages its resources itself.
@@ -1873,31 +1890,44 @@ module Marionette
         else
           resource.provider.send("#{params['attr']}=", Wire.decode(params['value']))
         end
+        return {} unless params['flush']
+
         begin
-          flush(params) if params['flush']
+          flush(params)
         rescue StandardError => e
           # Told apart from the change's own failure: Puppet logs that
           # one's exception on its own, not a flush's.
           raise FlushFailed, e.message
         end
-        {}
       end
 
       # Makes several resources at once: an id for each, or why it could
       # not be made.
       def new_resources(params)
         made = params['resources'].map do |r|
-          new_resource(params.merge('title' => r['title'], 'values' => r['values'], 'path' => r['path']))
+          new_resource(params.merge('title' => r['title'], 'values' => r['values'], 'path' => r['path'],
+                                    'defaulted' => r['defaulted']))
         rescue StandardError => e
           { 'error' => e.message }
         end
         { 'resources' => made }
       end
 
+      # The provider's flush, its messages returned to be logged after the
+      # change's (Puppet logs a change as it syncs, then flushes); when it
+      # fails they are sent at once, ahead of the failure.
       def flush(params)
         provider = resources.fetch(params['id']).provider
-        provider.flush if provider.respond_to?(:flush)
-        {}
+        return {} unless provider.respond_to?(:flush)
+
+        logs = []
+        begin
+          Marionette.engine.capturing(logs) { provider.flush }
+        rescue StandardError
+          logs.each { |log| Marionette.engine.log(log['level'], log['message'], log['source']) }
+          raise
+        end
+        logs.empty? ? {} : { 'logs' => logs }
       end
 
       # A resource that received events refreshes itself, by its type's

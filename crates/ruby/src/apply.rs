@@ -197,20 +197,24 @@ impl RubyHost {
 
     /// Makes a resource of the catalog known to the host, with the
     /// provider chosen for it, and its containment path, which its
-    /// messages name. Fails as Puppet does when the type's code refuses a
-    /// value (`Parameter x failed on T[t]: ...`).
+    /// messages name. `defaulted` names the values that are defaults the
+    /// engine filled, not given: Puppet sets them after the given ones,
+    /// and a Resource API provider sees the state in that order. Fails
+    /// as Puppet does when the type's code refuses a value (`Parameter x
+    /// failed on T[t]: ...`).
     pub fn new_resource(
         &self,
         type_name: &str,
         provider: &str,
         (title, path): (&str, &str),
-        values: &PHash,
+        (values, defaulted): (&PHash, &[String]),
         engine: &mut dyn Engine,
     ) -> Result<ResourceId, HostError> {
         let values = self.encode(&Value::hash(values.clone()));
         let answer = self.request(
             "resource_new",
-            json!({"type": type_name, "provider": provider, "title": title, "path": path, "values": values}),
+            json!({"type": type_name, "provider": provider, "title": title, "path": path,
+                   "values": values, "defaulted": defaulted}),
             engine,
         )?;
         answer
@@ -605,55 +609,46 @@ impl RubyHost {
             .get("candidate")
             .and_then(Json::as_str)
             .map(str::to_string);
-        for log in answer
-            .get("logs")
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let text = |key: &str| log.get(key).and_then(Json::as_str).map(str::to_string);
-            state.logs.push(LoggedMessage {
-                level: text("level").unwrap_or_default(),
-                source: text("source"),
-                message: text("message").unwrap_or_default(),
-            });
-        }
+        state.logs = logged(answer);
         Ok(state)
     }
 
     /// Syncs a property to what the resource wants (`ensure`'s create and
     /// destroy, or the provider's setter); with `flush`, the provider's
-    /// `flush` follows in the same request.
+    /// `flush` follows in the same request, and what it logged is
+    /// returned rather than logged (Puppet logs the change first). A
+    /// flush that fails has its messages logged before the failure.
     pub fn property_set(
         &self,
         resource: ResourceId,
         (attr, value): (&str, &Value),
         flush: bool,
         engine: &mut dyn Engine,
-    ) -> Result<(), HostError> {
+    ) -> Result<Vec<LoggedMessage>, HostError> {
         let value = self.encode(value);
-        self.request(
+        let answer = self.request(
             "property_set",
             json!({"id": resource.0, "attr": attr, "value": value, "flush": flush}),
             engine,
         )?;
-        Ok(())
+        Ok(logged(&answer))
     }
 
     /// [`RubyHost::new_resource`] for several resources in one request
-    /// (each with its path, in `paths`): for each, its id or the type's
-    /// refusal.
+    /// (each with its path and its defaulted values' names, in
+    /// `made`): for each, its id or the type's refusal.
     pub fn new_resources(
         &self,
         type_name: &str,
         provider: &str,
         resources: &[(&str, PHash)],
-        paths: &[String],
+        made: &[(String, Vec<String>)],
         engine: &mut dyn Engine,
     ) -> Result<Vec<Result<ResourceId, String>>, HostError> {
         let mut list = self.resource_list(resources);
-        for (one, path) in list.iter_mut().zip(paths) {
+        for (one, (path, defaulted)) in list.iter_mut().zip(made) {
             one["path"] = json!(path);
+            one["defaulted"] = json!(defaulted);
         }
         let answer = self.request(
             "resources_new",
@@ -676,10 +671,15 @@ impl RubyHost {
             .collect())
     }
 
-    /// The provider's `flush`, after a resource's changes.
-    pub fn flush(&self, resource: ResourceId, engine: &mut dyn Engine) -> Result<(), HostError> {
-        self.request("provider_flush", json!({"id": resource.0}), engine)?;
-        Ok(())
+    /// The provider's `flush`, after a resource's changes: what it logged,
+    /// as [`RubyHost::property_set`] returns it.
+    pub fn flush(
+        &self,
+        resource: ResourceId,
+        engine: &mut dyn Engine,
+    ) -> Result<Vec<LoggedMessage>, HostError> {
+        let answer = self.request("provider_flush", json!({"id": resource.0}), engine)?;
+        Ok(logged(&answer))
     }
 
     /// The type's `refresh`, for a resource that received events.
@@ -761,6 +761,23 @@ pub struct GeneratedResource {
 pub type LoadError = (String, String);
 
 /// The `errors` of a custom facts answer: the file, and what went wrong.
+/// The messages an answer brings (`logs`): what the Ruby code logged
+/// while the host held its messages back.
+fn logged(answer: &Json) -> Vec<LoggedMessage> {
+    let text = |log: &Json, key: &str| log.get(key).and_then(Json::as_str).map(str::to_string);
+    answer
+        .get("logs")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .map(|log| LoggedMessage {
+            level: text(log, "level").unwrap_or_default(),
+            source: text(log, "source"),
+            message: text(log, "message").unwrap_or_default(),
+        })
+        .collect()
+}
+
 fn load_errors(answer: &Json) -> Vec<LoadError> {
     answer
         .get("errors")

@@ -666,8 +666,14 @@ fn a_resource_state_reads_what_the_resource_layer_would_ask_for() {
         ] {
             values.insert(Value::string(k), Value::string(v));
         }
-        host.new_resource("mrtest_state", "fixed", (title, title), &values, engine)
-            .unwrap()
+        host.new_resource(
+            "mrtest_state",
+            "fixed",
+            (title, title),
+            (&values, &[]),
+            engine,
+        )
+        .unwrap()
     };
     let present = made("present1", "present", &mut engine);
     let absent = made("gone", "present", &mut engine);
@@ -761,7 +767,7 @@ fn a_state_read_from_the_property_hash_says_so() {
                 type_name,
                 &providers[0].name,
                 ("key", "key"),
-                &values,
+                (&values, &[]),
                 &mut engine,
             )
             .unwrap();

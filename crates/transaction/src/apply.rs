@@ -2015,6 +2015,9 @@ impl<'a> Run<'a> {
             });
         }
         log_notes(&self.logger, outcome.events.len());
+        for entry in &outcome.flush_logs {
+            self.logger.log(entry.level, &entry.source, &entry.message);
+        }
         if let Some(reason) = &outcome.failed
             && outcome
                 .events

@@ -67,4 +67,27 @@ pub fn definition() -> ProviderDef {
             does not manage stay as they are.",
         )
         .confine(marionette_ral::Confine::Feature("posix".into()))
+        // As host_core's: without a hosts file (a bare debootstrap root)
+        // there is no provider to make one, whatever the target.
+        .confine(marionette_ral::Confine::Exists("/etc/hosts".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// host_core's provider is confined to an existing hosts file: a root
+    /// without one (debootstrap's) has no provider for `host`, rather
+    /// than one that makes the file (tests/forge's 0058, beside Puppet).
+    #[test]
+    fn the_provider_needs_a_hosts_file() {
+        let confines = definition().confines;
+        assert!(
+            confines.iter().any(|c| matches!(
+                c,
+                marionette_ral::Confine::Exists(path) if path == std::path::Path::new("/etc/hosts")
+            )),
+            "no confine on /etc/hosts"
+        );
+    }
 }
