@@ -42,6 +42,7 @@ pub(crate) fn noop_text(all: &str) -> String {
         if !["Error", "Warning", "Notice"]
             .iter()
             .any(|level| line.starts_with(level))
+            || raced(&line)
         {
             continue;
         }
@@ -49,6 +50,17 @@ pub(crate) fn noop_text(all: &str) -> String {
         text.push('\n');
     }
     text
+}
+
+/// A line that a daemon prints in some runs and not in others, whichever
+/// tool runs it: ceph-mon's mkfs warns that no address is in the
+/// monitor's network from a log thread that races the daemon's exit
+/// (tests/forge's and tests/forge-trixie's 0128, where Puppet's own two
+/// runs differ so).
+fn raced(line: &str) -> bool {
+    line.contains("/Exec[ceph-mon-mkfs-")
+        && line.contains(" unable to find any IP address in networks ")
+        && line.ends_with(" interfaces ''")
 }
 
 pub(crate) fn strip_colours(line: &str) -> String {
