@@ -1286,7 +1286,10 @@ impl RubyProvider {
         cx: &Context,
         resources: &[&marionette_ral::Resource],
     ) -> Result<(), ProviderError> {
-        let missing: Vec<(String, &str, PHash, (String, Vec<String>))> = {
+        /// A resource the host has not made yet: its reference, title,
+        /// values, and its path with the names of its defaulted values.
+        type Unmade<'r> = (String, &'r str, PHash, (String, Vec<String>));
+        let missing: Vec<Unmade<'_>> = {
             let known = self.resources.lock().unwrap_or_else(|e| e.into_inner());
             resources
                 .iter()
